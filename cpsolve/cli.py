@@ -1,0 +1,172 @@
+"""The ``cpsolve`` command line.
+
+Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
+there is none); 1 no answer within the limits, or engines that disagree;
+2 a bad command line or model file; 3 an engine bug caught by the checker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+from rich.console import Console
+
+from . import __version__
+from .engines import ENGINES, TASKS, Options, engines_for, run
+from .files import ModelFileError, bundled, load, resolve
+from .result import EngineBug, Result, Status, Unsupported
+
+DEFAULT_ENGINE = {"solve": "cpsat", "count": "cpsat", "analyze": "search"}
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser (also used by the docs test)."""
+    p = argparse.ArgumentParser(
+        prog="cpsolve",
+        description="Solve puzzles declared as constraint models; cross-check engines.",
+    )
+    p.add_argument("--version", action="version", version=f"cpsolve {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(cmd: argparse.ArgumentParser, engine: bool = True) -> None:
+        if engine:
+            cmd.add_argument("--engine", choices=list(ENGINES),
+                             help="engine to use (see `cpsolve models` for the defaults)")
+        cmd.add_argument("--time-limit", type=float, metavar="S",
+                         help="stop after S seconds and report what was proven")
+        cmd.add_argument("--json", action="store_true", help="print one JSON object")
+
+    s = sub.add_parser("solve", help="solve one model file")
+    s.add_argument("file")
+    common(s)
+    s.add_argument("--algorithm", help="search engine algorithm: bfs, bidir, iddfs, dfs, "
+                   "dijkstra")
+    c = sub.add_parser("compare", help="every engine that applies, side by side")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.add_argument("--task", choices=TASKS, default="solve")
+    common(c, engine=False)
+    n = sub.add_parser("count", help="count all solutions")
+    n.add_argument("file")
+    common(n)
+    n.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
+    n.add_argument("--list", action="store_true", help="print the solutions too")
+    a = sub.add_parser("analyze", help="state space of a planning model")
+    a.add_argument("file")
+    common(a)
+    a.add_argument("--limit", type=int, metavar="N", help="explore at most N states")
+    sub.add_parser("models", help="list the bundled model files")
+    return p
+
+
+class Cli:
+    """One invocation: consoles and the shared error handling."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.out = Console(highlight=False)
+        self.err = Console(stderr=True, highlight=False)
+
+    @contextmanager
+    def progress(self, what: str) -> Iterator[Options]:
+        """Options with a progress callback that shows a status line on a terminal."""
+        with self.err.status(what) as status:
+            def report(line: str) -> None:
+                status.update(f"{what}: {line}")
+
+            yield Options(
+                time_limit=getattr(self.args, "time_limit", None),
+                limit=getattr(self.args, "limit", None),
+                algorithm=getattr(self.args, "algorithm", None),
+                keep=getattr(self.args, "list", False),
+                progress=report,
+            )
+
+    def fail(self, message: str, code: int) -> int:
+        self.err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+        return code
+
+    def one(self, task: str) -> int:
+        from .render import as_json, human
+
+        puzzle = load(resolve(self.args.file))
+        engine = self.args.engine or DEFAULT_ENGINE[task]
+        with self.progress(f"{engine} {task}") as options:
+            result = run(engine, task, puzzle.model, options)
+        if self.args.json:
+            print(json.dumps(as_json(puzzle, result), ensure_ascii=False))
+        else:
+            self.out.print(human(puzzle, result))
+        return 1 if result.status is Status.UNKNOWN else 0
+
+    def compare(self) -> int:
+        from .compare import disagreements
+        from .render import as_json, comparison_table
+
+        rows: list = []
+        report, failed = [], False
+        for name in self.args.files:
+            puzzle = load(resolve(name))
+            results: list[Result] = []
+            for engine in engines_for(puzzle.model, self.args.task):
+                try:
+                    with self.progress(f"{puzzle.name}: {engine}") as options:
+                        results.append(run(engine, self.args.task, puzzle.model, options))
+                    rows.append((puzzle, results[-1]))
+                except Unsupported as err:
+                    rows.append((puzzle, f"{engine}: {err}"))
+            problems = disagreements(results)
+            failed |= bool(problems)
+            report.append({"model": puzzle.name, "file": name,
+                           "results": [as_json(puzzle, r) for r in results],
+                           "agree": not problems, "disagreements": problems})
+            for problem in problems:
+                rows.append((puzzle, f"DISAGREEMENT: {problem}"))
+        if self.args.json:
+            print(json.dumps({"status": "disagree" if failed else "agree", "models": report},
+                             ensure_ascii=False))
+        else:
+            self.out.print(comparison_table(rows))
+            self.out.print("[bold red]engines disagree[/]" if failed
+                           else "[green]all engines agree[/]")
+        return 1 if failed else 0
+
+    def models(self) -> int:
+        from rich.table import Table
+
+        table = Table("file", "family", "name", "description", box=None)
+        for path in bundled():
+            try:
+                puzzle = load(path)
+                table.add_row(path.name, puzzle.family, puzzle.name, puzzle.description)
+            except ModelFileError as err:
+                table.add_row(path.name, "?", f"(broken: {err.message})", "")
+        self.out.print(table)
+        return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``cpsolve`` console script."""
+    args = parser().parse_args(argv)
+    cli = Cli(args)
+    try:
+        if args.command == "models":
+            return cli.models()
+        if args.command == "compare":
+            return cli.compare()
+        return cli.one(args.command)
+    except ModelFileError as err:
+        return cli.fail(str(err), 2)
+    except Unsupported as err:
+        return cli.fail(str(err), 2)
+    except EngineBug as err:
+        return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
+    except KeyboardInterrupt:
+        return cli.fail("interrupted", 130)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

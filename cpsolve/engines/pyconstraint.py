@@ -1,0 +1,145 @@
+"""Engine ``csp``: python-constraint2 on a :class:`~cpsolve.model.Csp`.
+
+All-different groups become ``AllDifferentConstraint``; a condition of the
+form ``x == c`` narrows the domain; any other condition becomes a
+``FunctionConstraint`` over the variables it mentions, compiled from the
+expression tree into a closure.  Circuits are not supported (the library has
+no such constraint and a whole-tuple check would be a search in disguise).
+
+python-constraint cannot be interrupted mid-search; the time limit is checked
+between solutions, so a solve that finds nothing for a long time overruns it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from ..expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
+from ..model import AllDifferent, Circuit, Condition, Csp
+from ..result import Result, Status
+
+CAPABILITIES = {("csp", "solve"), ("csp", "count")}
+
+_OPS: dict[str, Callable[[int, int], int]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "<": lambda a, b: int(a < b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    ">=": lambda a, b: int(a >= b),
+}
+
+
+def supports(model: Csp) -> str | None:
+    """Why this engine cannot take ``model``, or ``None``."""
+    if any(isinstance(c, Circuit) for c in model.constraints):
+        return "python-constraint has no circuit constraint"
+    return None
+
+
+def _closure(expr: Expr, slot: dict[str, int]) -> Callable[[tuple], int]:
+    """A function of a tuple of values (positions from ``slot``) computing ``expr``."""
+    if isinstance(expr, Const):
+        value = expr.value
+        return lambda v: value
+    if isinstance(expr, Var):
+        i = slot[expr.name]
+        return lambda v: v[i]
+    if isinstance(expr, Unary):
+        f = _closure(expr.arg, slot)
+        if expr.op == "-":
+            return lambda v: -f(v)
+        if expr.op == "abs":
+            return lambda v: abs(f(v))
+        return lambda v: int(not f(v))
+    if isinstance(expr, Binary):
+        a, b, op = _closure(expr.left, slot), _closure(expr.right, slot), _OPS[expr.op]
+        return lambda v: op(a(v), b(v))
+    if isinstance(expr, Nary):
+        fs = [_closure(x, slot) for x in expr.args]
+        if expr.op == "and":
+            return lambda v: int(all(f(v) for f in fs))
+        if expr.op == "or":
+            return lambda v: int(any(f(v) for f in fs))
+        pick = min if expr.op == "min" else max
+        return lambda v: pick(f(v) for f in fs)
+    if isinstance(expr, IfThenElse):
+        c, t, o = (_closure(x, slot) for x in (expr.cond, expr.then, expr.otherwise))
+        return lambda v: t(v) if c(v) else o(v)
+    raise TypeError(f"unknown expression node {expr!r}")
+
+
+def _problem(model: Csp):
+    from constraint import AllDifferentConstraint, FunctionConstraint, Problem
+
+    domains = {n: list(model.values(n)) for n in model.domains}
+    functions = []
+    for c in model.constraints:
+        if isinstance(c, AllDifferent):
+            continue
+        assert isinstance(c, Condition)
+        e = c.expr
+        if (isinstance(e, Binary) and e.op == "==" and isinstance(e.left, Var)
+                and isinstance(e.right, Const)):
+            domains[e.left.name] = [v for v in domains[e.left.name] if v == e.right.value]
+            continue
+        names = sorted(variables(e))
+        slot = {n: i for i, n in enumerate(names)}
+        functions.append((_closure(e, slot), names))
+    problem = Problem()
+    for name, values in domains.items():
+        if not values:
+            return None
+        problem.addVariable(name, values)
+    for c in model.constraints:
+        if isinstance(c, AllDifferent):
+            problem.addConstraint(AllDifferentConstraint(), list(c.names))
+    for f, names in functions:
+        if names:
+            problem.addConstraint(FunctionConstraint(lambda *v, f=f: bool(f(v))), names)
+        elif not f(()):
+            return None
+    return problem
+
+
+def _solutions(model: Csp):
+    problem = _problem(model)
+    if problem is None:
+        return iter(())
+    return ({n: int(s[n]) for n in model.domains} for s in problem.getSolutionIter())
+
+
+def solve(model: Csp, options) -> Result:
+    """One solution and whether it is unique."""
+    found = []
+    for s in _solutions(model):
+        found.append(s)
+        if len(found) == 2:
+            break
+    if not found:
+        return Result(Status.INFEASIBLE, "csp", message="no assignment satisfies every constraint")
+    return Result(Status.SOLVED, "csp", solution=found[0], unique=len(found) == 1,
+                  second=found[1] if len(found) > 1 else None)
+
+
+def count(model: Csp, options) -> Result:
+    """Count (and optionally keep) every solution."""
+    start = time.perf_counter()
+    n, kept = 0, []
+    for s in _solutions(model):
+        n += 1
+        if options.keep:
+            kept.append(s)
+        if options.limit is not None and n >= options.limit:
+            return Result(Status.SOLVED, "csp", count=n, bound=n,
+                          solutions=tuple(kept) if options.keep else None,
+                          message=f"stopped at the limit of {options.limit} solutions")
+        if options.time_limit is not None and time.perf_counter() - start > options.time_limit:
+            return Result(Status.UNKNOWN, "csp", count=n, bound=n,
+                          solutions=tuple(kept) if options.keep else None,
+                          message=f"time limit: at least {n} solutions")
+    return Result(Status.OPTIMAL, "csp", count=n, solutions=tuple(kept) if options.keep else None)

@@ -1,0 +1,119 @@
+"""Model files: read a TOML file, pick its family, build the puzzle.
+
+Every problem with a file becomes a :class:`ModelFileError` that names the
+file, the key (or line) and what is wrong; the CLI prints it and exits 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .model import ModelError
+from .parse import ExprError
+
+FAMILIES: dict[str, str] = {
+    "transition": "cpsolve.puzzles.transition",
+    "grid": "cpsolve.puzzles.grid",
+}
+"""Family name -> module with ``build(data: Data) -> Puzzle``."""
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+class ModelFileError(Exception):
+    """A model file that cannot be used; ``str()`` is the whole message."""
+
+    def __init__(self, path: str | Path, message: str, key: str | None = None):
+        self.path, self.key, self.message = str(path), key, message
+        where = f"{self.path}: {key}: " if key else f"{self.path}: "
+        super().__init__(where + message)
+
+
+class Data:
+    """The parsed TOML table of one file, with typed getters that report errors well."""
+
+    def __init__(self, table: dict[str, Any], path: str | Path):
+        self.table, self.path = table, str(path)
+
+    def error(self, key: str | None, message: str) -> ModelFileError:
+        """A :class:`ModelFileError` about ``key`` in this file."""
+        return ModelFileError(self.path, message, key)
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *,
+            table: dict[str, Any] | None = None, prefix: str = "") -> Any:
+        """The value at ``key`` (required unless a default is given), checked against ``kind``."""
+        source = self.table if table is None else table
+        name = f"{prefix}{key}"
+        if key not in source:
+            if default is ...:
+                raise self.error(name, "missing")
+            return default
+        value = source[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
+            wanted = " or ".join(t.__name__ for t in _as_tuple(kind))
+            raise self.error(name, f"expected {wanted}, got {type(value).__name__} {value!r}")
+        return value
+
+    def unknown_keys(self, allowed: set[str], table: dict[str, Any] | None = None,
+                     prefix: str = "") -> None:
+        """Reject keys a family does not know (catches typos)."""
+        extra = sorted(set(self.table if table is None else table) - allowed)
+        if extra:
+            raise self.error(f"{prefix}{extra[0]}",
+                             f"unknown key (known: {', '.join(sorted(allowed))})")
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def read_table(path: str | Path) -> dict[str, Any]:
+    """The TOML table of a file, or a :class:`ModelFileError`."""
+    p = Path(path)
+    if not p.exists():
+        raise ModelFileError(path, "no such file")
+    if p.is_dir():
+        raise ModelFileError(path, "is a directory, not a model file")
+    raw = p.read_bytes()
+    if not raw.strip():
+        raise ModelFileError(path, "the file is empty")
+    if b"\x00" in raw:
+        raise ModelFileError(path, "not a text file (binary data)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ModelFileError(path, f"TOML syntax error: {err}") from None
+
+
+def load(path: str | Path):
+    """Build the puzzle described by a model file."""
+    data = Data(read_table(path), path)
+    family = data.get("family", str)
+    if family not in FAMILIES:
+        raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    module = importlib.import_module(FAMILIES[family])
+    try:
+        return module.build(data)
+    except (ModelError, ExprError) as err:
+        raise ModelFileError(path, str(err)) from None
+
+
+def bundled() -> list[Path]:
+    """The bundled model files."""
+    return sorted(MODELS_DIR.glob("*.toml"))
+
+
+def resolve(name: str) -> Path:
+    """A path as given, or the bundled model of that name (``water_jugs``)."""
+    p = Path(name)
+    if p.exists() or p.suffix:
+        return p
+    candidate = MODELS_DIR / f"{name}.toml"
+    return candidate if candidate.exists() else p

@@ -1,0 +1,349 @@
+"""The two generic models: :class:`Csp` and :class:`Planning`.
+
+Models know neither puzzles nor solvers.  A puzzle family (or a user's own
+Python file) builds one; every engine consumes one.  Nothing here imports an
+engine.
+
+Vocabulary, used everywhere in cpsolve:
+
+* *variable* — a name with a finite integer domain ``lo..hi``;
+* *state* — a tuple of values, one per state variable, in declaration order;
+* *action* — name, *guard* (condition on the current state), *effects*
+  (new values of some variables, as expressions over the current state;
+  all other variables keep their values) and *cost* (an expression over the
+  current state; 1 by default);
+* *plan* — a sequence of action names leading from the initial state to a
+  state where the *goal* holds.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping, Sequence
+
+from .expr import Binary, Const, Expr, ExprLike, Var, conjuncts, variables, wrap
+
+
+class ModelError(ValueError):
+    """A model that is not well formed (unknown variable, empty domain, ...)."""
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The integer interval ``lo..hi`` (both included)."""
+
+    lo: int
+    hi: int
+
+    def __post_init__(self) -> None:
+        if self.lo > self.hi:
+            raise ModelError(f"empty domain {self.lo}..{self.hi}")
+
+    def __contains__(self, value: int) -> bool:
+        return self.lo <= value <= self.hi
+
+    @property
+    def size(self) -> int:
+        """Number of values in the domain."""
+        return self.hi - self.lo + 1
+
+
+class _Variables:
+    """Ordered named variables with domains, shared by both model kinds."""
+
+    def __init__(self) -> None:
+        self.domains: dict[str, Domain] = {}
+
+    def add_variable(self, name: str, lo: int, hi: int) -> Var:
+        """Declare a variable with domain ``lo..hi`` and return a reference to it."""
+        if name in self.domains:
+            raise ModelError(f"variable {name!r} is declared twice")
+        self.domains[name] = Domain(int(lo), int(hi))
+        return Var(name)
+
+    def add_array(self, name: str, size: int, lo: int, hi: int) -> list[Var]:
+        """Declare ``name[0] .. name[size-1]`` with one domain."""
+        return [self.add_variable(f"{name}[{i}]", lo, hi) for i in range(size)]
+
+    @property
+    def names(self) -> list[str]:
+        """Variable names in declaration order."""
+        return list(self.domains)
+
+    def domain(self, name: str) -> tuple[int, int]:
+        """``(lo, hi)`` of a variable."""
+        d = self.domains[name]
+        return d.lo, d.hi
+
+    def _check_expr(self, expr: Expr, what: str) -> Expr:
+        unknown = variables(expr) - self.domains.keys()
+        if unknown:
+            raise ModelError(f"{what}: unknown variable(s) {', '.join(sorted(unknown))}")
+        return expr
+
+
+# ---------------------------------------------------------------- Csp
+
+
+@dataclass(frozen=True)
+class AllDifferent:
+    """The listed variables take pairwise different values."""
+
+    names: tuple[str, ...]
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A boolean expression that must hold."""
+
+    expr: Expr
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Circuit:
+    """Successor variables forming one cycle through every node.
+
+    ``names[i]`` is the successor variable of node ``i``; its value is the
+    index of the next node.  An open path is modelled by the caller as a
+    circuit through an extra node.
+    """
+
+    names: tuple[str, ...]
+    label: str = ""
+
+
+Constraint = AllDifferent | Condition | Circuit
+
+
+class Csp(_Variables):
+    """Finite-domain variables and constraints; answers are assignments."""
+
+    def __init__(self, name: str = "csp") -> None:
+        super().__init__()
+        self.name = name
+        self.constraints: list[Constraint] = []
+        self.allowed: dict[str, tuple[int, ...]] = {}
+
+    kind = "csp"
+
+    def restrict(self, name: str, values: Iterable[int]) -> None:
+        """Allow only ``values`` (a subset of the domain) for a variable."""
+        self._require(name)
+        vals = tuple(sorted(set(int(v) for v in values)))
+        if not vals:
+            raise ModelError(f"variable {name!r}: no allowed values")
+        self.domains[name] = Domain(vals[0], vals[-1])
+        if len(vals) != self.domains[name].size:
+            self.allowed[name] = vals
+
+    def values(self, name: str) -> tuple[int, ...]:
+        """Every value a variable may take."""
+        if name in self.allowed:
+            return self.allowed[name]
+        d = self.domains[name]
+        return tuple(range(d.lo, d.hi + 1))
+
+    def all_different(self, vars: Sequence[Var | str], label: str = "") -> None:
+        """Require pairwise different values."""
+        names = tuple(v.name if isinstance(v, Var) else v for v in vars)
+        for n in names:
+            self._require(n)
+        if len(set(names)) != len(names):
+            raise ModelError(f"all-different {label or names}: a variable is listed twice")
+        self.constraints.append(AllDifferent(names, label))
+
+    def require(self, condition: ExprLike, label: str = "") -> None:
+        """Require a boolean expression to hold."""
+        expr = self._check_expr(wrap(condition), f"constraint {label or ''}".strip())
+        self.constraints.append(Condition(expr, label))
+
+    def fix(self, var: Var | str, value: int) -> None:
+        """A given: the variable takes ``value``."""
+        name = var.name if isinstance(var, Var) else var
+        self._require(name)
+        if value not in self.domains[name] or (
+            name in self.allowed and value not in self.allowed[name]
+        ):
+            raise ModelError(f"given {name} = {value} is outside its domain")
+        self.constraints.append(Condition(Binary("==", Var(name), Const(int(value))), "given"))
+
+    def circuit(self, vars: Sequence[Var | str], label: str = "") -> None:
+        """Require the successor variables to form a single circuit."""
+        names = tuple(v.name if isinstance(v, Var) else v for v in vars)
+        for n in names:
+            self._require(n)
+        self.constraints.append(Circuit(names, label))
+
+    def _require(self, name: str) -> None:
+        if name not in self.domains:
+            raise ModelError(f"unknown variable {name!r}")
+
+    def uses(self) -> set[str]:
+        """Constraint kinds this model uses (engines declare what they support)."""
+        return {type(c).__name__ for c in self.constraints}
+
+
+# ---------------------------------------------------------------- Planning
+
+
+@dataclass(frozen=True, eq=False)
+class Action:
+    """A ground action: guard, effects (variable -> new value) and cost."""
+
+    name: str
+    guard: Expr
+    effects: tuple[tuple[str, Expr], ...]
+    cost: Expr = field(default_factory=lambda: Const(1))
+
+    def reads(self) -> set[str]:
+        """Variables the guard, effects or cost look at."""
+        out = variables(self.guard) | variables(self.cost)
+        for _, e in self.effects:
+            out |= variables(e)
+        return out
+
+    def writes(self) -> set[str]:
+        """Variables the action may change."""
+        return {v for v, _ in self.effects}
+
+
+class Planning(_Variables):
+    """A transition system: state variables, initial state, goal and actions."""
+
+    kind = "planning"
+
+    def __init__(self, name: str = "planning") -> None:
+        super().__init__()
+        self.name = name
+        self.initial: dict[str, int] = {}
+        self.goal: Expr = Const(1)
+        self.actions: list[Action] = []
+        self._action_names: set[str] = set()
+
+    def set_initial(self, values: Mapping[str, int]) -> None:
+        """Set the initial value of every state variable."""
+        missing = self.domains.keys() - values.keys()
+        extra = values.keys() - self.domains.keys()
+        if extra:
+            raise ModelError(f"initial state: unknown variable(s) {', '.join(sorted(extra))}")
+        if missing:
+            raise ModelError(f"initial state: no value for {', '.join(sorted(missing))}")
+        for name, value in values.items():
+            if int(value) not in self.domains[name]:
+                d = self.domains[name]
+                raise ModelError(
+                    f"initial state: {name} = {value} is outside its domain {d.lo}..{d.hi}"
+                )
+        self.initial = {n: int(values[n]) for n in self.domains}
+
+    def set_goal(self, condition: ExprLike) -> None:
+        """Set the goal condition."""
+        self.goal = self._check_expr(wrap(condition), "goal")
+
+    def add_action(
+        self,
+        name: str,
+        guard: ExprLike = True,
+        effects: Mapping[str | Var, ExprLike] | None = None,
+        cost: ExprLike = 1,
+    ) -> Action:
+        """Add one ground action."""
+        if name in self._action_names:
+            raise ModelError(f"action {name!r} is declared twice")
+        eff: list[tuple[str, Expr]] = []
+        for var, value in (effects or {}).items():
+            vname = var.name if isinstance(var, Var) else var
+            if vname not in self.domains:
+                raise ModelError(f"action {name!r}: effect on unknown variable {vname!r}")
+            eff.append((vname, self._check_expr(wrap(value), f"action {name!r}")))
+        if len({v for v, _ in eff}) != len(eff):
+            raise ModelError(f"action {name!r}: a variable is assigned twice")
+        action = Action(
+            name,
+            self._check_expr(wrap(guard), f"action {name!r}"),
+            tuple(eff),
+            self._check_expr(wrap(cost), f"action {name!r} cost"),
+        )
+        self.actions.append(action)
+        self._action_names.add(name)
+        return action
+
+    def add_actions(
+        self,
+        name: str,
+        over: Mapping[str, Iterable[int]],
+        build: Callable[..., tuple[ExprLike, Mapping[str | Var, ExprLike]]
+                        | tuple[ExprLike, Mapping[str | Var, ExprLike], ExprLike]],
+        where: Callable[..., bool] | None = None,
+    ) -> list[Action]:
+        """Expand a parameterised action over every combination of parameters.
+
+        ``name`` is a format string (``"pour {i} into {j}"``); ``build(**params)``
+        returns ``(guard, effects)`` or ``(guard, effects, cost)``; ``where``
+        filters combinations (``lambda i, j: i != j``).
+        """
+        out = []
+        for binding in expand(over):
+            if where is not None and not where(**binding):
+                continue
+            parts = build(**binding)
+            out.append(self.add_action(name.format(**binding), *parts))
+        return out
+
+    # -- helpers every engine may use (they are facts about the model)
+
+    def state(self, values: Mapping[str, int]) -> tuple[int, ...]:
+        """The state tuple of an assignment."""
+        return tuple(values[n] for n in self.domains)
+
+    def assignment(self, state: Sequence[int]) -> dict[str, int]:
+        """The assignment of a state tuple."""
+        return dict(zip(self.domains, state))
+
+    def initial_state(self) -> tuple[int, ...]:
+        """The initial state as a tuple."""
+        if not self.initial:
+            raise ModelError("the model has no initial state")
+        return self.state(self.initial)
+
+    def goal_assignment(self) -> dict[str, int]:
+        """Variables the goal pins to a constant (``x == c`` conjuncts)."""
+        pinned: dict[str, int] = {}
+        for c in conjuncts(self.goal):
+            if isinstance(c, Binary) and c.op == "==":
+                if isinstance(c.left, Var) and isinstance(c.right, Const):
+                    pinned[c.left.name] = c.right.value
+                elif isinstance(c.right, Var) and isinstance(c.left, Const):
+                    pinned[c.right.name] = c.left.value
+        return pinned
+
+    def goal_state(self) -> tuple[int, ...] | None:
+        """The single goal state when the goal is a conjunction pinning every variable."""
+        pinned = self.goal_assignment()
+        if len(conjuncts(self.goal)) == len(pinned) == len(self.domains):
+            return self.state(pinned)
+        return None
+
+    def unit_costs(self) -> bool:
+        """True when every action costs exactly 1."""
+        return all(isinstance(a.cost, Const) and a.cost.value == 1 for a in self.actions)
+
+    def validate(self) -> None:
+        """Raise :class:`ModelError` unless the model is complete."""
+        if not self.domains:
+            raise ModelError("the model has no state variables")
+        self.initial_state()
+        if not self.actions:
+            raise ModelError("the model has no actions")
+
+
+def expand(over: Mapping[str, Iterable[int]]) -> list[dict[str, int]]:
+    """Every combination of parameter values, in order."""
+    keys = list(over)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(list(over[k]) for k in keys))]
+
+
+Model = Csp | Planning

@@ -1,0 +1,272 @@
+"""Parse expression text from model files into :mod:`cpsolve.expr` trees.
+
+Text is read with Python's own grammar (``ast.parse`` in ``eval`` mode) and
+then rebuilt node by node from a whitelist; nothing is ever evaluated as
+Python.  Allowed: integers, ``True``/``False``, names, ``name[index]``,
+``+ - *``, comparisons (chains too), ``and or not``, ``min max abs``,
+``ite(c, a, b)``, ``a if c else b``, and ``all/any/sum/min/max`` over a
+generator with constant bounds, e.g. ``all(on[c] != t for c in range(3))``
+(expanded while parsing, so engines never see a loop).
+
+Names are looked up in a *scope*: a mapping from a name to an expression
+(a variable or a constant) or to a list of them (an array, indexed by an
+expression that must be constant once parameters are filled in).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Mapping, Sequence, Union
+
+from .expr import (
+    And,
+    Binary,
+    Const,
+    Expr,
+    If,
+    Max,
+    Min,
+    Nary,
+    Or,
+    Sum,
+    Unary,
+    Var,
+    evaluate,
+    variables,
+)
+
+ScopeValue = Union[Expr, Sequence["ScopeValue"]]
+Scope = Mapping[str, ScopeValue]
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
+_CMPOPS = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+}
+_FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum")
+
+
+class ExprError(ValueError):
+    """An expression text that cannot be read; the message says where and why."""
+
+
+def parse(text: str, scope: Scope) -> Expr:
+    """Parse ``text`` in ``scope``; raise :class:`ExprError` on anything not allowed."""
+    if not isinstance(text, str):
+        if isinstance(text, bool) or isinstance(text, int):
+            return Const(int(text))
+        raise ExprError(f"expected an expression string, got {text!r}")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as err:
+        raise ExprError(f"syntax error in {text!r}: {err.msg}") from None
+    return _Builder(text, scope).build(tree.body)
+
+
+class _Builder:
+    def __init__(self, text: str, scope: Scope):
+        self.text = text
+        self.scope = scope
+
+    def fail(self, message: str) -> ExprError:
+        return ExprError(f"in {self.text!r}: {message}")
+
+    def build(self, node: ast.AST) -> Expr:
+        value = self.value(node)
+        if not isinstance(value, Expr):
+            raise self.fail(f"{ast.unparse(node)!r} is an array; index it, e.g. name[0]")
+        return value
+
+    def value(self, node: ast.AST) -> ScopeValue:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or isinstance(node.value, int):
+                return Const(int(node.value))
+            raise self.fail(f"only integers are allowed, not {node.value!r}")
+        if isinstance(node, ast.Name):
+            if node.id not in self.scope:
+                known = ", ".join(sorted(self.scope)) or "none"
+                raise self.fail(f"unknown name {node.id!r} (known: {known})")
+            return self.scope[node.id]
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node)
+        if isinstance(node, ast.BinOp):
+            op = _BINOPS.get(type(node.op))
+            if op is None:
+                raise self.fail(f"operator {type(node.op).__name__} is not supported")
+            return Binary(op, self.build(node.left), self.build(node.right))
+        if isinstance(node, ast.UnaryOp):
+            arg = self.build(node.operand)
+            if isinstance(node.op, ast.USub):
+                if isinstance(arg, Const):
+                    return Const(-arg.value)
+                return Unary("-", arg)
+            if isinstance(node.op, ast.UAdd):
+                return arg
+            if isinstance(node.op, ast.Not):
+                return Unary("not", arg)
+            raise self.fail("operator ~ is not supported; use not")
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            return Nary(op, tuple(self.build(v) for v in node.values))
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.IfExp):
+            return If(self.build(node.test), self.build(node.body), self.build(node.orelse))
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise self.fail(f"{ast.unparse(node)!r} is not allowed in an expression")
+
+    def subscript(self, node: ast.Subscript) -> ScopeValue:
+        base = self.value(node.value)
+        if isinstance(base, Expr):
+            raise self.fail(f"{ast.unparse(node.value)!r} is not an array")
+        index_expr = self.build(node.slice)
+        if variables(index_expr):
+            raise self.fail(f"index {ast.unparse(node.slice)!r} must be a constant")
+        index = evaluate(index_expr, {})
+        if not 0 <= index < len(base):
+            raise self.fail(
+                f"index {index} out of range for {ast.unparse(node.value)!r} "
+                f"(size {len(base)})"
+            )
+        return base[index]
+
+    def compare(self, node: ast.Compare) -> Expr:
+        left = self.build(node.left)
+        parts = []
+        for op_node, right_node in zip(node.ops, node.comparators):
+            op = _CMPOPS.get(type(op_node))
+            if op is None:
+                raise self.fail(f"comparison {type(op_node).__name__} is not supported")
+            right = self.build(right_node)
+            parts.append(Binary(op, left, right))
+            left = right
+        return parts[0] if len(parts) == 1 else Nary("and", tuple(parts))
+
+    def call(self, node: ast.Call) -> Expr:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name not in _FUNCS or node.keywords:
+            raise self.fail(
+                f"unknown function {ast.unparse(node.func)!r} (allowed: {', '.join(_FUNCS)})"
+            )
+        if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
+            return self.generator(name, node.args[0])
+        if name in ("all", "any", "sum"):
+            raise self.fail(f"{name} takes a generator: {name}(... for x in range(n))")
+        args = [self.build(a) for a in node.args]
+        if name == "abs":
+            if len(args) != 1:
+                raise self.fail("abs takes one argument")
+            return Unary("abs", args[0])
+        if name == "ite":
+            if len(args) != 3:
+                raise self.fail("ite takes three arguments: ite(condition, then, else)")
+            return If(*args)
+        if not args:
+            raise self.fail(f"{name} needs at least one argument")
+        return Min(*args) if name == "min" else Max(*args)
+
+
+    def generator(self, name: str, gen: ast.GeneratorExp) -> Expr:
+        if name in ("abs", "ite") or len(gen.generators) != 1:
+            raise self.fail(f"{name}(...) does not take this generator")
+        comp = gen.generators[0]
+        if not isinstance(comp.target, ast.Name) or comp.is_async:
+            raise self.fail("a generator must bind one plain name")
+        values = self.iteration_values(comp.iter)
+        items: list[Expr] = []
+        outer = self.scope
+        try:
+            for v in values:
+                self.scope = {**outer, comp.target.id: Const(v)}
+                if all(self.constant_truth(cond) for cond in comp.ifs):
+                    items.append(self.build(gen.elt))
+        finally:
+            self.scope = outer
+        if name == "sum":
+            return Sum(items)
+        if name == "all":
+            return And(*items)
+        if name == "any":
+            return Or(*items)
+        if not items:
+            raise self.fail(f"{name}() of nothing")
+        return Min(*items) if name == "min" else Max(*items)
+
+    def constant_truth(self, node: ast.AST) -> bool:
+        cond = self.build(node)
+        if variables(cond):
+            raise self.fail(f"generator filter {ast.unparse(node)!r} must be constant")
+        return bool(evaluate(cond, {}))
+
+    def iteration_values(self, node: ast.AST) -> list[int]:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "range" and 1 <= len(node.args) <= 2 and not node.keywords:
+            bounds = []
+            for a in node.args:
+                e = self.build(a)
+                if variables(e):
+                    raise self.fail("range() bounds must be constant")
+                bounds.append(evaluate(e, {}))
+            return list(range(*bounds))
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out = []
+            for a in node.elts:
+                e = self.build(a)
+                if variables(e):
+                    raise self.fail("generator values must be constant")
+                out.append(evaluate(e, {}))
+            return out
+        raise self.fail("a generator iterates over range(n), range(a, b) or a list of constants")
+
+
+def variable_scope(names: Sequence[str]) -> dict[str, ScopeValue]:
+    """A scope in which each plain name refers to the variable of that name.
+
+    Names of the form ``base[i]`` (and ``base[i][j]``) are also collected into
+    arrays so that ``base[i]`` can be written in expressions.
+    """
+    scope: dict[str, ScopeValue] = {}
+    arrays: dict[str, dict[tuple[int, ...], Var]] = {}
+    for name in names:
+        if "[" in name:
+            base, _, rest = name.partition("[")
+            index = tuple(int(p) for p in rest.rstrip("]").split("]["))
+            arrays.setdefault(base, {})[index] = Var(name)
+        else:
+            scope[name] = Var(name)
+    for base, cells in arrays.items():
+        scope[base] = _nest(cells)
+    return scope
+
+
+def _nest(cells: dict[tuple[int, ...], Var]) -> list:
+    size = max(i[0] for i in cells) + 1
+    out: list = []
+    for k in range(size):
+        sub = {i[1:]: v for i, v in cells.items() if i[0] == k}
+        if () in sub:
+            out.append(sub[()])
+        else:
+            out.append(_nest(sub) if sub else [])
+    return out
+
+
+def constant_scope(values: Mapping[str, object]) -> dict[str, ScopeValue]:
+    """A scope of named integer constants and (nested) lists of them."""
+
+    def conv(v: object) -> ScopeValue:
+        if isinstance(v, bool) or isinstance(v, int):
+            return Const(int(v))
+        if isinstance(v, (list, tuple)):
+            return [conv(x) for x in v]
+        raise ExprError(f"constant {v!r} is not an integer or a list of integers")
+
+    return {k: conv(v) for k, v in values.items()}
+
+
+__all__ = ["ExprError", "parse", "variable_scope", "constant_scope"]

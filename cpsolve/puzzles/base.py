@@ -1,0 +1,47 @@
+"""What every puzzle offers the CLI: its model, and text for people and programs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..model import Csp, Planning
+from ..result import Step
+
+
+@dataclass
+class Puzzle:
+    """A built puzzle: a generic model plus the family's rendering.
+
+    Families subclass this and override the ``render_*`` / ``step_text``
+    methods; the defaults print variables plainly.
+    """
+
+    name: str
+    family: str
+    model: Csp | Planning
+    description: str = ""
+    metric: str = "one move = one action"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def render_state(self, state: tuple[int, ...]) -> str:
+        """A state drawn for people."""
+        assert isinstance(self.model, Planning)
+        return "  ".join(f"{n}={v}" for n, v in zip(self.model.names, state))
+
+    def render_solution(self, solution: Mapping[str, int]) -> str:
+        """An assignment drawn for people."""
+        return "\n".join(f"{n} = {v}" for n, v in solution.items())
+
+    def step_text(self, step: Step) -> str:
+        """One plan step in words."""
+        return step.action
+
+    def json_state(self, state: tuple[int, ...]) -> Any:
+        """A state for ``--json``."""
+        assert isinstance(self.model, Planning)
+        return self.model.assignment(state)
+
+    def json_solution(self, solution: Mapping[str, int]) -> Any:
+        """An assignment for ``--json``."""
+        return dict(solution)

@@ -1,0 +1,210 @@
+"""Family ``grid``: an N×N grid of symbols with all-different groups and givens.
+
+    family = "grid"
+    name = "5x5 X-sudoku"
+    size = 5
+    symbols = "12345"           # optional: a string of one-character symbols or a
+                                # list of strings; default 1..size
+    groups = ["rows", "columns", "diagonals"]   # and/or "boxes" with box = [R, C]
+    box = [3, 3]
+    extra = [[[0, 0], [1, 1], [2, 2]]]          # more groups, as lists of [row, col]
+    givens = '''
+    . . . . .
+    . . . . .
+    '''
+
+Cells are the variables ``cell[r][c]`` (0-based) with values 1..size;
+value ``v`` is drawn as ``symbols[v - 1]``.  In the givens picture a cell is
+``.``, ``_``, ``0`` or ``-`` when empty; cells are separated by spaces, or
+written side by side when every symbol is one character.  ``|`` and lines
+made only of ``-``/``+`` are ignored, so boxes can be drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..files import Data
+from ..model import Csp
+from .base import Puzzle
+
+KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens"}
+GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
+EMPTY = {".", "_", "0", "-"}
+
+
+def cell(r: int, c: int) -> str:
+    """The variable name of a cell."""
+    return f"cell[{r}][{c}]"
+
+
+class GridPuzzle(Puzzle):
+    """A grid puzzle: draws boards with box lines."""
+
+    @property
+    def size(self) -> int:
+        """Number of rows (and columns)."""
+        return self.extra["size"]
+
+    @property
+    def symbols(self) -> list[str]:
+        """Symbol drawn for value ``v`` at index ``v - 1``."""
+        return self.extra["symbols"]
+
+    @property
+    def givens(self) -> dict[tuple[int, int], int]:
+        """``(row, col) -> value`` of the givens."""
+        return self.extra["givens"]
+
+    def rows(self, solution: Mapping[str, int] | None) -> list[list[str]]:
+        """The board as rows of symbols (``.`` for an empty cell)."""
+        n = self.size
+        out = []
+        for r in range(n):
+            row = []
+            for c in range(n):
+                v = solution[cell(r, c)] if solution else self.givens.get((r, c))
+                row.append(self.symbols[v - 1] if v else ".")
+            out.append(row)
+        return out
+
+    def draw(self, solution: Mapping[str, int] | None) -> str:
+        """The board as text, with box separators when the grid has boxes."""
+        box = self.extra.get("box")
+        width = max(len(s) for s in self.symbols)
+        lines = []
+        for r, row in enumerate(self.rows(solution)):
+            if box and r and r % box[0] == 0:
+                lines.append("-+-".join("-".join("-" * width for _ in range(box[1]))
+                                        for _ in range(self.size // box[1])))
+            cells = [s.rjust(width) for s in row]
+            if box:
+                chunks = [" ".join(cells[i:i + box[1]]) for i in range(0, self.size, box[1])]
+                lines.append(" | ".join(chunks))
+            else:
+                lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+    def render_solution(self, solution: Mapping[str, int]) -> str:
+        return self.draw(solution)
+
+    def json_solution(self, solution: Mapping[str, int]) -> Any:
+        return [" ".join(row) for row in self.rows(solution)]
+
+
+def build(data: Data) -> GridPuzzle:
+    """Build the CSP of a ``grid`` file."""
+    data.unknown_keys(KEYS)
+    n = data.get("size", int)
+    if not 1 <= n <= 36:
+        raise data.error("size", f"must be between 1 and 36, got {n}")
+    symbols = _symbols(data, n)
+    csp = Csp(data.get("name", str, f"{n}x{n} grid"))
+    for r in range(n):
+        for c in range(n):
+            csp.add_variable(cell(r, c), 1, n)
+    kinds = data.get("groups", list, ["rows", "columns"])
+    box = None
+    for kind in kinds:
+        if kind not in GROUP_KINDS:
+            raise data.error("groups", f"unknown group kind {kind!r} (known: "
+                             f"{', '.join(GROUP_KINDS)})")
+    if "boxes" in kinds:
+        box = _box(data, n)
+    for label, cells in groups(n, kinds, box):
+        csp.all_different([cell(r, c) for r, c in cells], label)
+    for i, group in enumerate(data.get("extra", list, [])):
+        cells = _cells(data, f"extra[{i}]", group, n)
+        csp.all_different([cell(r, c) for r, c in cells], f"extra group {i + 1}")
+    givens = _givens(data, n, symbols)
+    for (r, c), v in sorted(givens.items()):
+        csp.fix(cell(r, c), v)
+    return GridPuzzle(csp.name, "grid", csp, data.get("description", str, ""),
+                      "a grid filled with every group all-different",
+                      {"size": n, "symbols": symbols, "givens": givens, "box": box,
+                       "kinds": list(kinds)})
+
+
+def groups(n: int, kinds: list[str], box: tuple[int, int] | None) -> list[tuple[str, list]]:
+    """The all-different groups of the named kinds, as ``(label, cells)``."""
+    out: list[tuple[str, list]] = []
+    if "rows" in kinds:
+        out += [(f"row {r + 1}", [(r, c) for c in range(n)]) for r in range(n)]
+    if "columns" in kinds:
+        out += [(f"column {c + 1}", [(r, c) for r in range(n)]) for c in range(n)]
+    if "diagonals" in kinds:
+        out.append(("main diagonal", [(i, i) for i in range(n)]))
+        out.append(("anti-diagonal", [(i, n - 1 - i) for i in range(n)]))
+    if box:
+        h, w = box
+        for br in range(0, n, h):
+            for bc in range(0, n, w):
+                cells = [(br + i, bc + j) for i in range(h) for j in range(w)]
+                out.append((f"box {br // h * (n // w) + bc // w + 1}", cells))
+    return out
+
+
+def _symbols(data: Data, n: int) -> list[str]:
+    raw = data.get("symbols", (str, list), None)
+    if raw is None:
+        return [str(i) for i in range(1, n + 1)]
+    symbols = list(raw) if isinstance(raw, str) else raw
+    if len(symbols) != n or not all(isinstance(s, str) and s.strip() == s and s
+                                    for s in symbols):
+        raise data.error("symbols", f"expected {n} non-blank symbols, got {raw!r}")
+    if len(set(symbols)) != n or set(symbols) & EMPTY:
+        raise data.error("symbols", "symbols must differ from each other and from . _ 0 -")
+    return symbols
+
+
+def _box(data: Data, n: int) -> tuple[int, int]:
+    box = data.get("box", list)
+    if len(box) != 2 or not all(isinstance(v, int) and v > 0 for v in box):
+        raise data.error("box", f"expected [rows, columns], got {box!r}")
+    if n % box[0] or n % box[1] or box[0] * box[1] != n:
+        raise data.error("box", f"{box[0]}x{box[1]} boxes do not tile a {n}x{n} grid")
+    return box[0], box[1]
+
+
+def _cells(data: Data, key: str, group: Any, n: int) -> list[tuple[int, int]]:
+    if not isinstance(group, list) or not group:
+        raise data.error(key, "expected a list of [row, col] pairs")
+    cells = []
+    for item in group:
+        if not (isinstance(item, list) and len(item) == 2
+                and all(isinstance(v, int) and 0 <= v < n for v in item)):
+            raise data.error(key, f"{item!r} is not a [row, col] inside the {n}x{n} grid")
+        cells.append((item[0], item[1]))
+    if len(set(cells)) != len(cells):
+        raise data.error(key, "a cell is listed twice")
+    return cells
+
+
+def _givens(data: Data, n: int, symbols: list[str]) -> dict[tuple[int, int], int]:
+    text = data.get("givens", str, "")
+    value_of = {s: i + 1 for i, s in enumerate(symbols)}
+    rows = []
+    for line in text.splitlines():
+        line = line.replace("|", " ").strip()
+        if not line or set(line) <= {"-", "+", " "} and len(line) > 1:
+            continue
+        tokens = line.split()
+        if len(tokens) != n and all(len(s) == 1 for s in symbols):
+            tokens = list(line.replace(" ", ""))
+        rows.append(tokens)
+    if not rows:
+        return {}
+    if len(rows) != n:
+        raise data.error("givens", f"the picture has {len(rows)} rows, expected {n}")
+    givens = {}
+    for r, tokens in enumerate(rows):
+        if len(tokens) != n:
+            raise data.error("givens", f"row {r + 1} has {len(tokens)} cells, expected {n}")
+        for c, t in enumerate(tokens):
+            if t in EMPTY:
+                continue
+            if t not in value_of:
+                raise data.error("givens", f"row {r + 1}, column {c + 1}: {t!r} is not a "
+                                 f"symbol (symbols: {' '.join(symbols)})")
+            givens[(r, c)] = value_of[t]
+    return givens

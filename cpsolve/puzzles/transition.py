@@ -1,0 +1,210 @@
+"""Family ``transition``: state variables and actions written directly in the file.
+
+    family = "transition"
+    name = "Water jugs"
+    [constants]            # named integers and lists, usable in expressions
+    cap = [8, 5]
+    [variables]            # scalar: [lo, hi]; array: {size = n, domain = [lo, hi]}
+    jug = { size = 2, domain = [0, 8] }
+    [initial]
+    jug = [0, 0]
+    goal = "jug[0] == 4 or jug[1] == 4"
+    [[actions]]            # expanded over every combination of params
+    name = "pour {i} into {j}"
+    params = { i = [0, 1], j = [0, 1] }
+    where = "i != j"       # optional filter on the parameters
+    guard = "jug[i] > 0"   # optional, true by default
+    effects = { "jug[i]" = "...", "jug[j]" = "..." }
+    cost = "1"             # optional expression over the current state
+
+Optional ``show = "{jug[0]} L | {jug[1]} L"`` draws a state (each ``{...}`` is
+an expression) and ``[labels]`` names the values of a variable or array
+(``on = ["red", "blue", ...]``) wherever states are drawn; labels named
+after an action parameter name its values in action names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..expr import Const, Var, evaluate, variables
+from ..files import Data
+from ..model import Planning, expand
+from ..parse import ExprError, constant_scope, parse, variable_scope
+from .base import Puzzle
+
+KEYS = {"family", "name", "description", "constants", "variables", "initial", "goal",
+        "actions", "show", "labels"}
+ACTION_KEYS = {"name", "params", "where", "guard", "effects", "cost"}
+
+
+class TransitionPuzzle(Puzzle):
+    """A transition system drawn with the file's ``show`` template and ``labels``."""
+
+    def render_state(self, state: tuple[int, ...]) -> str:
+        model = self.model
+        assert isinstance(model, Planning)
+        env = model.assignment(state)
+        template = self.extra.get("show")
+        if template:
+            scope = self.extra["scope"]
+            return re.sub(r"\{([^}]*)\}",
+                          lambda m: self._label_expr(m.group(1), scope, env), template)
+        return "  ".join(f"{n}={self._label(n, v)}" for n, v in env.items())
+
+    def _label_expr(self, text: str, scope: dict, env: dict[str, int]) -> str:
+        expr = parse(text, scope)
+        value = evaluate(expr, env)
+        return self._label(expr.name, value) if isinstance(expr, Var) else str(value)
+
+    def _label(self, name: str, value: int) -> str:
+        labels = self.extra.get("labels", {})
+        base = name.split("[", 1)[0]
+        names = labels.get(name, labels.get(base))
+        if names and 0 <= value < len(names):
+            return str(names[value])
+        return str(value)
+
+
+def build(data: Data) -> TransitionPuzzle:
+    """Build the planning model of a ``transition`` file."""
+    data.unknown_keys(KEYS)
+    model = Planning(data.get("name", str, "transition model"))
+    constants = data.get("constants", dict, {})
+    try:
+        scope: dict[str, Any] = constant_scope(constants)
+    except ExprError as err:
+        raise data.error("constants", str(err)) from None
+    _declare(data, model)
+    overlap = set(constants) & {n.split("[", 1)[0] for n in model.names}
+    if overlap:
+        raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
+    scope.update(variable_scope(model.names))
+    _initial(data, model)
+    goal = data.get("goal", str)
+    model.set_goal(_parse(data, "goal", goal, scope))
+    actions = data.get("actions", list)
+    for number, table in enumerate(actions, start=1):
+        if not isinstance(table, dict):
+            raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
+        _actions(data, model, scope, table, f"actions[{number}].")
+    model.validate()
+    labels = data.get("labels", dict, {})
+    return TransitionPuzzle(
+        model.name, "transition", model, data.get("description", str, ""),
+        "one move = one action", {"show": data.get("show", str, ""), "labels": labels,
+                                  "scope": scope},
+    )
+
+
+def _parse(data: Data, key: str, text: Any, scope: dict) -> Any:
+    try:
+        return parse(text, scope)
+    except ExprError as err:
+        raise data.error(key, str(err)) from None
+
+
+def _declare(data: Data, model: Planning) -> None:
+    variables = data.get("variables", dict)
+    if not variables:
+        raise data.error("variables", "no state variables declared")
+    for name, spec in variables.items():
+        key = f"variables.{name}"
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise data.error(key, "a variable name is a plain identifier")
+        if isinstance(spec, list):
+            lo, hi = _interval(data, key, spec)
+            model.add_variable(name, lo, hi)
+        elif isinstance(spec, dict):
+            data.unknown_keys({"size", "domain"}, spec, key + ".")
+            size = data.get("size", int, table=spec, prefix=key + ".")
+            if size < 1:
+                raise data.error(key + ".size", "must be at least 1")
+            lo, hi = _interval(data, key + ".domain",
+                               data.get("domain", list, table=spec, prefix=key + "."))
+            model.add_array(name, size, lo, hi)
+        else:
+            raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
+
+
+def _interval(data: Data, key: str, spec: list) -> tuple[int, int]:
+    if len(spec) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in spec):
+        raise data.error(key, f"a domain is [lo, hi] with two integers, got {spec!r}")
+    if spec[0] > spec[1]:
+        raise data.error(key, f"empty domain {spec[0]}..{spec[1]}")
+    return spec[0], spec[1]
+
+
+def _initial(data: Data, model: Planning) -> None:
+    initial = data.get("initial", dict)
+    values: dict[str, int] = {}
+    for name, value in initial.items():
+        key = f"initial.{name}"
+        if isinstance(value, list):
+            for i, v in enumerate(value):
+                values[f"{name}[{i}]"] = _int(data, f"{key}[{i}]", v)
+        else:
+            values[name] = _int(data, key, value)
+    for name, value in values.items():
+        if name not in model.domains:
+            raise data.error(f"initial.{name}", "not a declared variable")
+        d = model.domains[name]
+        if value not in d:
+            raise data.error(f"initial.{name}",
+                             f"value {value} is outside the domain {d.lo}..{d.hi}")
+    missing = [n for n in model.names if n not in values]
+    if missing:
+        raise data.error("initial", f"no value for {', '.join(missing)}")
+    model.set_initial(values)
+
+
+def _int(data: Data, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise data.error(key, f"expected an integer, got {value!r}")
+    return value
+
+
+def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str) -> None:
+    data.unknown_keys(ACTION_KEYS, table, prefix)
+    name = data.get("name", str, table=table, prefix=prefix)
+    params = data.get("params", dict, {}, table=table, prefix=prefix)
+    over: dict[str, list[int]] = {}
+    for p, values in params.items():
+        if p in scope:
+            raise data.error(f"{prefix}params.{p}", "a parameter name hides a variable or constant")
+        if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values
+        ):
+            raise data.error(f"{prefix}params.{p}", "expected a list of integers")
+        over[p] = values
+    effects = data.get("effects", dict, {}, table=table, prefix=prefix)
+    for binding in expand(over):
+        local = {**scope, **{k: Const(v) for k, v in binding.items()}}
+        if "where" in table:
+            where = _parse(data, prefix + "where", table["where"], local)
+            if variables(where):
+                raise data.error(prefix + "where", "may only use parameters and constants")
+            if not evaluate(where, {}):
+                continue
+        labels = data.table.get("labels", {})
+        shown = {k: _name_of(labels.get(k), v) for k, v in binding.items()}
+        try:
+            label = name.format(**shown)
+        except (KeyError, IndexError, ValueError) as err:
+            raise data.error(prefix + "name", f"bad placeholder {err}") from None
+        guard = _parse(data, prefix + "guard", table.get("guard", "True"), local)
+        cost = _parse(data, prefix + "cost", table.get("cost", "1"), local)
+        eff = {}
+        for target, value in effects.items():
+            var = _parse(data, f"{prefix}effects", target, local)
+            if not isinstance(var, Var):
+                raise data.error(f"{prefix}effects", f"{target!r} is not a variable")
+            eff[var.name] = _parse(data, f"{prefix}effects.{target}", value, local)
+        model.add_action(label, guard, eff, cost)
+
+
+def _name_of(names: Any, value: int) -> Any:
+    if isinstance(names, list) and 0 <= value < len(names):
+        return names[value]
+    return value
