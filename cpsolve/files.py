@@ -16,6 +16,7 @@ from .parse import ExprError
 
 FAMILIES: dict[str, str] = {
     "transition": "cpsolve.puzzles.transition",
+    "csp": "cpsolve.puzzles.csp",
     "grid": "cpsolve.puzzles.grid",
 }
 """Family name -> module with ``build(data: Data) -> Puzzle``."""
@@ -93,7 +94,9 @@ def read_table(path: str | Path) -> dict[str, Any]:
 
 
 def load(path: str | Path):
-    """Build the puzzle described by a model file."""
+    """Build the puzzle described by a model file (``.toml``, or a user's ``.py``)."""
+    if str(path).endswith(".py"):
+        return load_python(path)
     data = Data(read_table(path), path)
     family = data.get("family", str)
     if family not in FAMILIES:
@@ -103,6 +106,44 @@ def load(path: str | Path):
         return module.build(data)
     except (ModelError, ExprError) as err:
         raise ModelFileError(path, str(err)) from None
+
+
+def load_python(path: str | Path):
+    """Run a user's Python file and build its puzzle from its ``build()`` function.
+
+    ``build()`` returns a :class:`~cpsolve.model.Csp`, a
+    :class:`~cpsolve.model.Planning` or a :class:`~cpsolve.puzzles.base.Puzzle`.
+    The file is the user's own code and runs as such.
+    """
+    import importlib.util
+
+    from .model import Csp, Planning
+    from .puzzles.base import Puzzle
+
+    p = Path(path)
+    if not p.is_file():
+        raise ModelFileError(path, "no such file")
+    spec = importlib.util.spec_from_file_location(f"cpsolve_user_{p.stem}", p)
+    if spec is None or spec.loader is None:
+        raise ModelFileError(path, "cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:  # the user's code: report, don't crash
+        raise ModelFileError(path, f"{type(err).__name__}: {err}") from None
+    if not callable(getattr(module, "build", None)):
+        raise ModelFileError(path, "defines no build() function returning a model", "build")
+    try:
+        built = module.build()
+    except (ModelError, ExprError) as err:
+        raise ModelFileError(path, str(err), "build") from None
+    if isinstance(built, Puzzle):
+        return built
+    if isinstance(built, (Csp, Planning)):
+        family = "python"
+        return Puzzle(built.name, family, built, module.__doc__.strip().splitlines()[0]
+                      if module.__doc__ else "")
+    raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
 
 
 def bundled() -> list[Path]:

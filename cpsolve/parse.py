@@ -172,19 +172,12 @@ class _Builder:
 
 
     def generator(self, name: str, gen: ast.GeneratorExp) -> Expr:
-        if name in ("abs", "ite") or len(gen.generators) != 1:
-            raise self.fail(f"{name}(...) does not take this generator")
-        comp = gen.generators[0]
-        if not isinstance(comp.target, ast.Name) or comp.is_async:
-            raise self.fail("a generator must bind one plain name")
-        values = self.iteration_values(comp.iter)
+        if name in ("abs", "ite"):
+            raise self.fail(f"{name}(...) does not take a generator")
         items: list[Expr] = []
         outer = self.scope
         try:
-            for v in values:
-                self.scope = {**outer, comp.target.id: Const(v)}
-                if all(self.constant_truth(cond) for cond in comp.ifs):
-                    items.append(self.build(gen.elt))
+            self.unroll(gen.elt, list(gen.generators), items)
         finally:
             self.scope = outer
         if name == "sum":
@@ -196,6 +189,21 @@ class _Builder:
         if not items:
             raise self.fail(f"{name}() of nothing")
         return Min(*items) if name == "min" else Max(*items)
+
+    def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list[Expr]) -> None:
+        """Expand nested ``for`` clauses (later bounds may use earlier names)."""
+        if not comps:
+            out.append(self.build(elt))
+            return
+        comp, rest = comps[0], comps[1:]
+        if not isinstance(comp.target, ast.Name) or comp.is_async:
+            raise self.fail("a generator must bind one plain name per for")
+        saved = self.scope
+        for v in self.iteration_values(comp.iter):
+            self.scope = {**saved, comp.target.id: Const(v)}
+            if all(self.constant_truth(cond) for cond in comp.ifs):
+                self.unroll(elt, rest, out)
+        self.scope = saved
 
     def constant_truth(self, node: ast.AST) -> bool:
         cond = self.build(node)

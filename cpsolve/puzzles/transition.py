@@ -30,7 +30,7 @@ from typing import Any
 
 from ..expr import Const, Var, evaluate, variables
 from ..files import Data
-from ..model import Planning, expand
+from ..model import Csp, Planning, expand
 from ..parse import ExprError, constant_scope, parse, variable_scope
 from .base import Puzzle
 
@@ -45,7 +45,10 @@ class TransitionPuzzle(Puzzle):
     def render_state(self, state: tuple[int, ...]) -> str:
         model = self.model
         assert isinstance(model, Planning)
-        env = model.assignment(state)
+        return self.render_assignment(model.assignment(state))
+
+    def render_assignment(self, env: dict[str, int]) -> str:
+        """An assignment drawn with ``show`` (or ``name=value`` pairs) and ``labels``."""
         template = self.extra.get("show")
         if template:
             scope = self.extra["scope"]
@@ -71,19 +74,10 @@ def build(data: Data) -> TransitionPuzzle:
     """Build the planning model of a ``transition`` file."""
     data.unknown_keys(KEYS)
     model = Planning(data.get("name", str, "transition model"))
-    constants = data.get("constants", dict, {})
-    try:
-        scope: dict[str, Any] = constant_scope(constants)
-    except ExprError as err:
-        raise data.error("constants", str(err)) from None
-    _declare(data, model)
-    overlap = set(constants) & {n.split("[", 1)[0] for n in model.names}
-    if overlap:
-        raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
-    scope.update(variable_scope(model.names))
+    scope = constants_and_variables(data, model)
     _initial(data, model)
     goal = data.get("goal", str)
-    model.set_goal(_parse(data, "goal", goal, scope))
+    model.set_goal(parse_in(data, "goal", goal, scope))
     actions = data.get("actions", list)
     for number, table in enumerate(actions, start=1):
         if not isinstance(table, dict):
@@ -98,14 +92,34 @@ def build(data: Data) -> TransitionPuzzle:
     )
 
 
-def _parse(data: Data, key: str, text: Any, scope: dict) -> Any:
+def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]:
+    """Declare the file's ``[variables]`` on ``model``; the scope of constants and variables."""
+    constants = data.get("constants", dict, {})
+    try:
+        scope: dict[str, Any] = constant_scope(constants)
+    except ExprError as err:
+        raise data.error("constants", str(err)) from None
+    _declare(data, model)
+    overlap = set(constants) & {n.split("[", 1)[0] for n in model.names}
+    if overlap:
+        raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
+    scope.update(variable_scope(model.names))
+    return scope
+
+
+def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) -> Any:
+    """Parse an expression of the file; ``whole`` also accepts a bare array name."""
+    if whole and isinstance(text, str) and isinstance(scope.get(text.strip()), list):
+        return scope[text.strip()]
     try:
         return parse(text, scope)
     except ExprError as err:
         raise data.error(key, str(err)) from None
 
 
-def _declare(data: Data, model: Planning) -> None:
+
+
+def _declare(data: Data, model: Planning | Csp) -> None:
     variables = data.get("variables", dict)
     if not variables:
         raise data.error("variables", "no state variables declared")
@@ -182,7 +196,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
     for binding in expand(over):
         local = {**scope, **{k: Const(v) for k, v in binding.items()}}
         if "where" in table:
-            where = _parse(data, prefix + "where", table["where"], local)
+            where = parse_in(data, prefix + "where", table["where"], local)
             if variables(where):
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):
@@ -193,14 +207,14 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
             label = name.format(**shown)
         except (KeyError, IndexError, ValueError) as err:
             raise data.error(prefix + "name", f"bad placeholder {err}") from None
-        guard = _parse(data, prefix + "guard", table.get("guard", "True"), local)
-        cost = _parse(data, prefix + "cost", table.get("cost", "1"), local)
+        guard = parse_in(data, prefix + "guard", table.get("guard", "True"), local)
+        cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff = {}
         for target, value in effects.items():
-            var = _parse(data, f"{prefix}effects", target, local)
+            var = parse_in(data, f"{prefix}effects", target, local)
             if not isinstance(var, Var):
                 raise data.error(f"{prefix}effects", f"{target!r} is not a variable")
-            eff[var.name] = _parse(data, f"{prefix}effects.{target}", value, local)
+            eff[var.name] = parse_in(data, f"{prefix}effects.{target}", value, local)
         model.add_action(label, guard, eff, cost)
 
 
