@@ -7,8 +7,8 @@ with, and each constraint kind is checked by its plain definition.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .expr import evaluate, to_text
 from .model import AllDifferent, Circuit, Condition, Csp, Planning

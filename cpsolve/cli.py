@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from rich.console import Console
 
@@ -62,6 +62,14 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def by_invariant(puzzle, task: str) -> Result | None:
+    """A proven-infeasible result from the puzzle's invariants, before any search."""
+    reason = puzzle.infeasibility_proof() if task == "solve" else None
+    if reason is None:
+        return None
+    return Result(Status.INFEASIBLE, "invariant", task, message=reason)
+
+
 class Cli:
     """One invocation: consoles and the shared error handling."""
 
@@ -94,8 +102,10 @@ class Cli:
 
         puzzle = load(resolve(self.args.file))
         engine = self.args.engine or DEFAULT_ENGINE[task]
-        with self.progress(f"{engine} {task}") as options:
-            result = run(engine, task, puzzle.model, options)
+        result = by_invariant(puzzle, task)
+        if result is None:
+            with self.progress(f"{engine} {task}") as options:
+                result = run(engine, task, puzzle.model, options)
         if self.args.json:
             print(json.dumps(as_json(puzzle, result), ensure_ascii=False))
         else:
@@ -111,6 +121,12 @@ class Cli:
         for name in self.args.files:
             puzzle = load(resolve(name))
             results: list[Result] = []
+            proof = by_invariant(puzzle, self.args.task)
+            if proof is not None:
+                rows.append((puzzle, proof))
+                report.append({"model": puzzle.name, "file": name, "agree": True,
+                               "results": [as_json(puzzle, proof)], "disagreements": []})
+                continue
             for engine in engines_for(puzzle.model, self.args.task):
                 try:
                     with self.progress(f"{puzzle.name}: {engine}") as options:

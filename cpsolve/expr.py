@@ -17,8 +17,9 @@ structural equality.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Union
+from typing import Union
 
 ExprLike = Union["Expr", int, bool]
 

@@ -18,6 +18,7 @@ FAMILIES: dict[str, str] = {
     "transition": "cpsolve.puzzles.transition",
     "csp": "cpsolve.puzzles.csp",
     "grid": "cpsolve.puzzles.grid",
+    "sliding": "cpsolve.puzzles.sliding",
 }
 """Family name -> module with ``build(data: Data) -> Puzzle``."""
 

@@ -19,8 +19,8 @@ Vocabulary, used everywhere in cpsolve:
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
 
 from .expr import Binary, Const, Expr, ExprLike, Var, conjuncts, variables, wrap
 
@@ -222,6 +222,8 @@ class Planning(_Variables):
         self.goal: Expr = Const(1)
         self.actions: list[Action] = []
         self._action_names: set[str] = set()
+        self.estimate: Expr | None = None
+        self.parity: Expr | None = None
 
     def set_initial(self, values: Mapping[str, int]) -> None:
         """Set the initial value of every state variable."""
@@ -292,6 +294,23 @@ class Planning(_Variables):
             parts = build(**binding)
             out.append(self.add_action(name.format(**binding), *parts))
         return out
+
+    def set_estimate(self, estimate: ExprLike) -> None:
+        """Declare an admissible estimate: a lower bound on the cost still to pay.
+
+        It must never exceed the true remaining cost from any state (0 at a
+        goal).  Engines use it to prune (A*, IDA*, a per-step bound in CP-SAT);
+        tests check it against exhaustive search on small models.
+        """
+        self.estimate = self._check_expr(wrap(estimate), "estimate")
+
+    def set_parity(self, parity: ExprLike) -> None:
+        """Declare an expression that every action changes by an odd amount.
+
+        Then a plan's length has the parity of ``parity(goal) - parity(start)``
+        and engines may skip horizons of the wrong parity.
+        """
+        self.parity = self._check_expr(wrap(parity), "parity")
 
     # -- helpers every engine may use (they are facts about the model)
 

@@ -16,7 +16,8 @@ expression that must be constant once parameters are filled in).
 from __future__ import annotations
 
 import ast
-from typing import Mapping, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Union
 
 from .expr import (
     And,
@@ -35,7 +36,7 @@ from .expr import (
     variables,
 )
 
-ScopeValue = Union[Expr, Sequence["ScopeValue"]]
+ScopeValue = Union[Expr, Sequence["ScopeValue"]]  # noqa: UP007 - a recursive alias
 Scope = Mapping[str, ScopeValue]
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}

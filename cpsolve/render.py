@@ -47,7 +47,9 @@ def headline(puzzle: Puzzle, result: Result) -> Text:
     text.append(puzzle.name, style="bold")
     text.append(f"  [{result.engine}]  ")
     text.append_text(status_text(result))
-    text.append(f"  {answer_of(result)}  {result.seconds:.3f} s")
+    if result.found or result.count is not None:
+        text.append(f"  {answer_of(result)}")
+    text.append(f"  {result.seconds:.3f} s")
     if result.verified:
         text.append("  verified", style="green")
     return text

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..check import verify
 from ..model import Csp, Planning

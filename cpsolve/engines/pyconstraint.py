@@ -13,7 +13,7 @@ between solutions, so a solve that finds nothing for a long time overruns it.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ..expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
 from ..model import AllDifferent, Circuit, Condition, Csp

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..model import Csp, Planning
 from ..result import Step
@@ -41,6 +42,14 @@ class Puzzle:
         """A state for ``--json``."""
         assert isinstance(self.model, Planning)
         return self.model.assignment(state)
+
+    def infeasibility_proof(self) -> str | None:
+        """A reason, from the puzzle's own invariants, why no solution exists (or None).
+
+        Only for arguments that need no search (e.g. permutation parity);
+        the CLI reports them as proven infeasible without running an engine.
+        """
+        return None
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         """An assignment for ``--json``."""

@@ -22,7 +22,8 @@ made only of ``-``/``+`` are ignored, so boxes can be drawn.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..files import Data
 from ..model import Csp
