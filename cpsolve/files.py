@@ -19,6 +19,8 @@ FAMILIES: dict[str, str] = {
     "csp": "cpsolve.puzzles.csp",
     "grid": "cpsolve.puzzles.grid",
     "sliding": "cpsolve.puzzles.sliding",
+    "tour": "cpsolve.puzzles.tour",
+    "pegs": "cpsolve.puzzles.pegs",
 }
 """Family name -> module with ``build(data: Data) -> Puzzle``."""
 

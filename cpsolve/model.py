@@ -224,6 +224,7 @@ class Planning(_Variables):
         self._action_names: set[str] = set()
         self.estimate: Expr | None = None
         self.parity: Expr | None = None
+        self.symmetries: list[dict[str, str]] = []
 
     def set_initial(self, values: Mapping[str, int]) -> None:
         """Set the initial value of every state variable."""
@@ -311,6 +312,17 @@ class Planning(_Variables):
         and engines may skip horizons of the wrong parity.
         """
         self.parity = self._check_expr(wrap(parity), "parity")
+
+    def add_symmetry(self, mapping: Mapping[str, str]) -> None:
+        """Declare a permutation of the state variables that maps the actions onto themselves.
+
+        State ``s`` and its image (value of ``v`` moved to ``mapping[v]``) then
+        have the same future up to the permutation; engines may merge them
+        when the goal is invariant too (they check that themselves).
+        """
+        if set(mapping) != set(self.domains) or set(mapping.values()) != set(self.domains):
+            raise ModelError("a symmetry must permute all the state variables")
+        self.symmetries.append(dict(mapping))
 
     # -- helpers every engine may use (they are facts about the model)
 

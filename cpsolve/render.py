@@ -63,6 +63,9 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     if result.plan is not None:
         parts.append(Text(f"Metric: {puzzle.metric}.", style="dim"))
         parts.append(plan_table(puzzle, result))
+        summary = puzzle.plan_summary(result.plan)
+        if summary:
+            parts.append(Text(summary))
     if result.solution is not None:
         parts.append(Panel(puzzle.render_solution(result.solution), title="solution",
                            expand=False))
@@ -151,6 +154,7 @@ def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
              "state": puzzle.json_state(s.state)}
             for i, s in enumerate(result.plan, start=1)
         ]
+        out.update(puzzle.json_plan(result.plan))
     if result.solution is not None:
         out["solution"] = puzzle.json_solution(result.solution)
         out["unique"] = result.unique

@@ -43,6 +43,14 @@ class Puzzle:
         assert isinstance(self.model, Planning)
         return self.model.assignment(state)
 
+    def plan_summary(self, plan: tuple[Step, ...]) -> str | None:
+        """A few lines about a plan in the puzzle's notation (e.g. chains as moves)."""
+        return None
+
+    def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
+        """Extra ``--json`` fields about a plan."""
+        return {}
+
     def infeasibility_proof(self) -> str | None:
         """A reason, from the puzzle's own invariants, why no solution exists (or None).
 

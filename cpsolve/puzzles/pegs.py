@@ -1,0 +1,207 @@
+"""Family ``pegs``: peg solitaire as planning, with jumps or chain moves as the metric.
+
+    family = "pegs"
+    name = "English 33-hole"
+    board = '''
+      ooo
+      ooo
+    ooooooo
+    ooo.ooo
+    ooooooo
+      ooo
+      ooo
+    '''
+    jumps = [[0, 1], [1, 0]]   # optional: vectors v; a peg at p jumps over p+v
+                               # into p+2v (both signs); orthogonal by default
+    goal_peg = [3, 3]          # one peg left at (row, col); or goal = picture
+    metric = "jumps"           # or "moves": a chain of jumps by one peg is one move
+
+In the picture each character is a column: ``o`` a peg, ``.`` an empty hole,
+a space no hole (the common indentation is removed).
+
+**Metrics.** With ``jumps`` every jump costs 1.  With ``moves`` a jump by the
+peg that has just landed (it continues its own chain) costs 0, any other
+jump 1: the model keeps the hole of the last landing in a variable ``last``
+and the action cost is ``0 if last == from else 1``.
+
+With the ``jumps`` metric the family declares the board symmetries (square
+symmetries mapping holes to holes and jumps to jumps) as permutations of the
+state variables; engines may use them to merge symmetric positions.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from ..expr import And, If, Var
+from ..files import Data
+from ..model import Planning
+from ..result import Step
+from .base import Puzzle
+
+KEYS = {"family", "name", "description", "board", "jumps", "goal", "goal_peg", "metric"}
+SQUARE_SYMMETRIES = (
+    lambda r, c: (r, c), lambda r, c: (c, -r), lambda r, c: (-r, -c), lambda r, c: (-c, r),
+    lambda r, c: (r, -c), lambda r, c: (-r, c), lambda r, c: (c, r), lambda r, c: (-c, -r),
+)
+
+
+def hole(i: int) -> str:
+    """State variable of hole ``i`` (1 = a peg)."""
+    return f"hole[{i}]"
+
+
+def read_picture(data: Data, key: str) -> dict[tuple[int, int], bool]:
+    """``(row, col) -> has a peg`` for every hole of a picture."""
+    text = textwrap.dedent(data.get(key, str).strip("\n"))
+    holes = {}
+    for r, line in enumerate(text.splitlines()):
+        for c, ch in enumerate(line):
+            if ch in "o.":
+                holes[(r, c)] = ch == "o"
+            elif ch != " ":
+                raise data.error(key, f"row {r + 1}, column {c + 1}: {ch!r} is not o, . or a "
+                                 "space")
+    if not holes:
+        raise data.error(key, "the board has no holes")
+    return holes
+
+
+def label(cell: tuple[int, int]) -> str:
+    """A hole in notation: ``r2c4`` (1-based)."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+class PegsPuzzle(Puzzle):
+    """Draws boards; groups jumps into moves (chains)."""
+
+    def render_state(self, state: tuple[int, ...]) -> str:
+        cells: list[tuple[int, int]] = self.extra["cells"]
+        rows = 1 + max(r for r, _ in cells)
+        cols = 1 + max(c for _, c in cells)
+        grid = [[" "] * cols for _ in range(rows)]
+        for (r, c), v in zip(cells, state):
+            grid[r][c] = "o" if v else "."
+        return "\n".join("".join(row).rstrip() for row in grid)
+
+    def moves(self, plan: tuple[Step, ...]) -> list[list[str]]:
+        """The plan's jumps grouped into moves (a chain by one peg is one move)."""
+        groups: list[list[str]] = []
+        landed = None
+        for step in plan:
+            start, end = step.action.split("-")
+            if groups and start == landed:
+                groups[-1].append(end)
+            else:
+                groups.append([start, end])
+            landed = end
+        return groups
+
+    def plan_summary(self, plan: tuple[Step, ...]) -> str:
+        """Moves in puzzle notation: each chain written from-over...-to."""
+        groups = self.moves(plan)
+        lines = [f"{len(plan)} jumps in {len(groups)} moves "
+                 "(a chain of jumps by one peg is one move):"]
+        lines += [f"  move {i}: {'-'.join(g)}" for i, g in enumerate(groups, start=1)]
+        return "\n".join(lines)
+
+    def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
+        groups = self.moves(plan)
+        return {"jumps": len(plan), "chain_moves": len(groups), "chains": groups}
+
+    def json_state(self, state: tuple[int, ...]) -> Any:
+        return self.render_state(state).splitlines()
+
+
+def build(data: Data) -> PegsPuzzle:
+    """Build the planning model of a ``pegs`` file."""
+    data.unknown_keys(KEYS)
+    start = read_picture(data, "board")
+    cells = sorted(start)
+    index = {cell: i for i, cell in enumerate(cells)}
+    vectors = _vectors(data)
+    metric = data.get("metric", str, "jumps")
+    if metric not in ("jumps", "moves"):
+        raise data.error("metric", f"expected \"jumps\" or \"moves\", got {metric!r}")
+    goal = _goal(data, start, index)
+    model = Planning(data.get("name", str, "peg solitaire"))
+    for i in range(len(cells)):
+        model.add_variable(hole(i), 0, 1)
+    n = len(cells)
+    if metric == "moves":
+        model.add_variable("last", 0, n)  # n: no jump yet
+    initial = {hole(i): int(start[cell]) for i, cell in enumerate(cells)}
+    if metric == "moves":
+        initial["last"] = n
+    model.set_initial(initial)
+    model.set_goal(And(*(Var(hole(index[c])) == int(v) for c, v in sorted(goal.items()))))
+    for cell in cells:
+        for dr, dc in vectors:
+            over, to = (cell[0] + dr, cell[1] + dc), (cell[0] + 2 * dr, cell[1] + 2 * dc)
+            if over not in index or to not in index:
+                continue
+            a, b, t = index[cell], index[over], index[to]
+            effects: dict[str, Any] = {hole(a): 0, hole(b): 0, hole(t): 1}
+            cost: Any = 1
+            if metric == "moves":
+                effects["last"] = t
+                cost = If(Var("last") == a, 0, 1)
+            model.add_action(f"{label(cell)}-{label(to)}",
+                             And(Var(hole(a)) == 1, Var(hole(b)) == 1, Var(hole(t)) == 0),
+                             effects, cost)
+    if not model.actions:
+        raise data.error("jumps", "no jump fits on this board")
+    if metric == "jumps":
+        for perm in symmetries(cells, vectors):
+            model.add_symmetry({hole(index[c]): hole(index[perm[c]]) for c in cells})
+    return PegsPuzzle(model.name, "pegs", model, data.get("description", str, ""),
+                      "one jump costs 1" if metric == "jumps" else
+                      "one move = a chain of consecutive jumps by the same peg",
+                      {"cells": cells, "metric": metric})
+
+
+def _vectors(data: Data) -> list[tuple[int, int]]:
+    raw = data.get("jumps", list, [[0, 1], [1, 0]])
+    out: set[tuple[int, int]] = set()
+    for v in raw:
+        if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v)
+                and v != [0, 0]):
+            raise data.error("jumps", f"a jump vector is [drow, dcol], not {v!r}")
+        out |= {(v[0], v[1]), (-v[0], -v[1])}
+    return sorted(out)
+
+
+def _goal(data: Data, start: dict, index: dict) -> dict[tuple[int, int], bool]:
+    if ("goal" in data.table) == ("goal_peg" in data.table):
+        raise data.error("goal", "give exactly one of goal (a picture) and goal_peg [row, col]")
+    if "goal_peg" in data.table:
+        peg = data.get("goal_peg", list)
+        if len(peg) != 2 or tuple(peg) not in index:
+            raise data.error("goal_peg", f"{peg!r} is not a hole of the board")
+        return {cell: cell == tuple(peg) for cell in start}
+    goal = read_picture(data, "goal")
+    if set(goal) != set(start):
+        raise data.error("goal", "the goal picture's holes differ from the board's")
+    return goal
+
+
+def symmetries(cells: list[tuple[int, int]],
+               vectors: list[tuple[int, int]]) -> list[dict[tuple[int, int], tuple[int, int]]]:
+    """Square symmetries (about the board's centre) mapping holes and jumps onto themselves."""
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    cr2, cc2 = min(rows) + max(rows), min(cols) + max(cols)  # twice the centre
+    holes, vecs = set(cells), set(vectors)
+    out = []
+    for f in SQUARE_SYMMETRIES[1:]:
+        perm = {}
+        for r, c in cells:
+            dr, dc = f(2 * r - cr2, 2 * c - cc2)
+            if (dr + cr2) % 2 or (dc + cc2) % 2:
+                break
+            perm[(r, c)] = ((dr + cr2) // 2, (dc + cc2) // 2)
+        else:
+            if set(perm.values()) == holes and {f(*v) for v in vecs} == vecs:
+                out.append(perm)
+    return out

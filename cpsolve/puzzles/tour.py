@@ -1,0 +1,152 @@
+"""Family ``tour``: leaper tours (knight's tours) as a circuit constraint.
+
+    family = "tour"
+    name = "Knight's tour on 6x6"
+    board = '''
+    . . . . . .
+    . x . . x .
+    '''
+    leaper = [1, 2]      # optional: any (a, b) leaper; the knight by default
+    closed = true        # optional: a circuit (default) or an open path
+    start = [0, 0]       # optional, open tours only: the first square (row, col)
+
+``.`` is a square to visit, ``x`` a blocked square (spaces between squares
+are optional).  Squares are numbered row-major from 0.
+
+The model is a :class:`~cpsolve.model.Csp` with one successor variable per
+square, whose allowed values are the squares one leap away, and one
+:class:`~cpsolve.model.Circuit`.  An open tour is a circuit through an extra
+node (the last square leads to it, it leads to the first square).  A closed
+tour has two directions; a symmetry-breaking condition keeps one of them
+(the successor of square 0 is smaller than its predecessor), so counts are
+"up to direction".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..expr import And, Or, Var
+from ..files import Data
+from ..model import Csp
+from .base import Puzzle
+
+KEYS = {"family", "name", "description", "board", "leaper", "closed", "start"}
+
+
+def succ(i: int) -> str:
+    """Successor variable of node ``i``."""
+    return f"next[{i}]"
+
+
+class TourPuzzle(Puzzle):
+    """Draws a tour as the board with the visiting order of each square."""
+
+    def order(self, solution: Mapping[str, int]) -> list[int]:
+        """The squares in visiting order (from square 0, or the path's start)."""
+        squares: list[tuple[int, int]] = self.extra["squares"]
+        n = len(squares)
+        node = n if not self.extra["closed"] else 0
+        out = []
+        for _ in range(len(solution)):
+            if node < n:
+                out.append(node)
+            node = solution[succ(node)]
+            if node == (n if not self.extra["closed"] else 0):
+                break
+        return out
+
+    def render_solution(self, solution: Mapping[str, int]) -> str:
+        squares: list[tuple[int, int]] = self.extra["squares"]
+        rows, cols = self.extra["shape"]
+        step = {squares[node]: k + 1 for k, node in enumerate(self.order(solution))}
+        width = len(str(len(squares)))
+        lines = []
+        for r in range(rows):
+            cells = [str(step[(r, c)]).rjust(width) if (r, c) in step else "x".rjust(width)
+                     for c in range(cols)]
+            lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+    def json_solution(self, solution: Mapping[str, int]) -> Any:
+        squares = self.extra["squares"]
+        return {"tour": [list(squares[node]) for node in self.order(solution)],
+                "closed": self.extra["closed"]}
+
+
+def read_board(data: Data) -> list[list[bool]]:
+    """The board picture as rows of open (True) / blocked (False) squares."""
+    text = data.get("board", str)
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        cells = line.replace(" ", "")
+        if not cells:
+            continue
+        bad = set(cells) - {".", "x"}
+        if bad:
+            raise data.error("board", f"line {number}: unknown square {sorted(bad)[0]!r} "
+                             "(use . for a square and x for a blocked one)")
+        rows.append([ch == "." for ch in cells])
+    if not rows:
+        raise data.error("board", "the board is empty")
+    if len({len(r) for r in rows}) != 1:
+        raise data.error("board", "every row must have the same number of squares")
+    return rows
+
+
+def build(data: Data) -> TourPuzzle:
+    """Build the circuit CSP of a ``tour`` file."""
+    data.unknown_keys(KEYS)
+    rows = read_board(data)
+    leaper = data.get("leaper", list, [1, 2])
+    if len(leaper) != 2 or not all(isinstance(v, int) and v >= 0 for v in leaper) \
+            or leaper == [0, 0]:
+        raise data.error("leaper", f"expected [a, b] with a, b >= 0, not both 0; got {leaper!r}")
+    closed = data.get("closed", bool, True)
+    squares = [(r, c) for r, row in enumerate(rows) for c, ok in enumerate(row) if ok]
+    if len(squares) < 2:
+        raise data.error("board", "a tour needs at least two squares")
+    index = {sq: i for i, sq in enumerate(squares)}
+    moves = {i: sorted(index[t] for t in leaps(sq, leaper) if t in index)
+             for i, sq in enumerate(squares)}
+    start = data.get("start", list, None)
+    if start is not None:
+        if closed:
+            raise data.error("start", "only an open tour (closed = false) has a start square")
+        if tuple(start) not in index:
+            raise data.error("start", f"{start!r} is not an open square of the board")
+    csp = Csp(data.get("name", str, "tour"))
+    n = len(squares)
+    for i in range(n):
+        csp.add_variable(succ(i), 0, n)
+        allowed = moves[i] + ([] if closed else [n])
+        csp.restrict(succ(i), allowed or [i])  # no move at all: only a self-loop, never valid
+    names = [succ(i) for i in range(n)]
+    if not closed:
+        csp.add_variable(succ(n), 0, n - 1)
+        csp.restrict(succ(n), [index[tuple(start)]] if start else range(n))
+        names.append(succ(n))
+    csp.circuit(names, "tour")
+    if closed and len(moves[0]) >= 2:
+        # one direction only: square 0's successor is smaller than its predecessor
+        csp.require(And(*(Or(Var(succ(b)) != 0, Var(succ(0)) < b) for b in moves[0])),
+                    "one direction of each closed tour")
+    return TourPuzzle(csp.name, "tour", csp, data.get("description", str, ""),
+                      "a tour visits every square once by leaps"
+                      + (" and returns to its first square" if closed else ""),
+                      {"squares": squares, "shape": (len(rows), len(rows[0])),
+                       "closed": closed, "leaper": tuple(leaper)})
+
+
+def leaps(square: tuple[int, int], leaper: list[int]) -> set[tuple[int, int]]:
+    """Squares one (a, b)-leap away from ``square`` (ignoring the board)."""
+    a, b = leaper
+    r, c = square
+    out = set()
+    for da, db in ((a, b), (b, a)):
+        for sr in (1, -1):
+            for sc in (1, -1):
+                out.add((r + sr * da, c + sc * db))
+    out.discard(square)
+    return out
