@@ -128,6 +128,10 @@ def _circuit_problem(successor: list[int]) -> str:
 
 def verify(model: Csp | Planning, result: Result) -> Result:
     """Check every answer in ``result``; mark it verified or raise :class:`EngineBug`."""
+    if result.task == "solve" and result.found:
+        missing = result.plan is None if isinstance(model, Planning) else result.solution is None
+        if missing:
+            raise EngineBug(f"engine {result.engine} claims an answer but returned none")
     if isinstance(model, Planning) and result.plan is not None:
         verdict = replay(model, result.plan)
         if not verdict:

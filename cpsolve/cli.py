@@ -94,7 +94,8 @@ class Cli:
             )
 
     def fail(self, message: str, code: int) -> int:
-        self.err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+        """Print one plain line on stderr (never wrapped, never read as markup)."""
+        print(f"error: {' '.join(message.split())}", file=sys.stderr)
         return code
 
     def one(self, task: str) -> int:
@@ -152,14 +153,19 @@ class Cli:
 
     def models(self) -> int:
         from rich.table import Table
+        from rich.text import Text
 
-        table = Table("file", "family", "name", "description", box=None)
+        table = Table(box=None)
+        table.add_column("file", no_wrap=True)
+        table.add_column("family", no_wrap=True)
+        table.add_column("description")
         for path in bundled():
             try:
                 puzzle = load(path)
-                table.add_row(path.name, puzzle.family, puzzle.name, puzzle.description)
+                table.add_row(Text(path.name), puzzle.family,
+                              Text(puzzle.description or puzzle.name))
             except ModelFileError as err:
-                table.add_row(path.name, "?", f"(broken: {err.message})", "")
+                table.add_row(Text(path.name), "?", Text(f"(broken: {err.message})"))
         self.out.print(table)
         return 0
 

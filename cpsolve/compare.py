@@ -42,7 +42,25 @@ def _value(r: Result) -> int | None:
     return None
 
 
+def _count_conflict(a: Result, b: Result) -> str | None:
+    """An exact count against another exact count, or against a larger lower bound."""
+    if a.count is None or b.count is None or a.plan is not None or b.plan is not None:
+        return None
+    exact_a, exact_b = a.status is Status.OPTIMAL, b.status is Status.OPTIMAL
+    if exact_a and exact_b and a.count != b.count:
+        return f"exact counts differ: {a.count} and {b.count}"
+    for exact, partial in ((a, b), (b, a)):
+        if exact.status is Status.OPTIMAL and partial.status is not Status.OPTIMAL \
+                and partial.count > exact.count:
+            return (f"{partial.engine} found at least {partial.count} solutions, "
+                    f"{exact.engine} counted exactly {exact.count}")
+    return None
+
+
 def _conflict(a: Result, b: Result) -> str | None:
+    problem = _count_conflict(a, b)
+    if problem:
+        return problem
     if Status.UNKNOWN in (a.status, b.status):
         return _bound_conflict(a, b) or _bound_conflict(b, a)
     if (a.status is Status.INFEASIBLE) != (b.status is Status.INFEASIBLE):
@@ -55,9 +73,6 @@ def _conflict(a: Result, b: Result) -> str | None:
             return f"both claim optimal, {va} and {vb}"
         if a.status is Status.OPTIMAL and vb < va or b.status is Status.OPTIMAL and va < vb:
             return f"a plan of {min(va, vb)} beats the claimed optimum {max(va, vb)}"
-    if a.count is not None and b.count is not None and a.plan is None:
-        if a.status is Status.OPTIMAL and b.status is Status.OPTIMAL and a.count != b.count:
-            return f"exact counts differ: {a.count} and {b.count}"
     if a.unique is not None and b.unique is not None and a.unique != b.unique:
         return "they disagree on uniqueness"
     if a.states is not None and b.states is not None and a.states != b.states:

@@ -51,6 +51,9 @@ _CMPOPS = {
 _FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum")
 
 
+MAX_UNROLL = 100_000
+
+
 class ExprError(ValueError):
     """An expression text that cannot be read; the message says where and why."""
 
@@ -221,7 +224,10 @@ class _Builder:
                 if variables(e):
                     raise self.fail("range() bounds must be constant")
                 bounds.append(evaluate(e, {}))
-            return list(range(*bounds))
+            values = range(*bounds)
+            if len(values) > MAX_UNROLL:
+                raise self.fail(f"range of {len(values)} values; at most {MAX_UNROLL} are unrolled")
+            return list(values)
         if isinstance(node, (ast.List, ast.Tuple)):
             out = []
             for a in node.elts:

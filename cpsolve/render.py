@@ -67,17 +67,17 @@ def human(puzzle: Puzzle, result: Result) -> Group:
         if summary:
             parts.append(Text(summary))
     if result.solution is not None:
-        parts.append(Panel(puzzle.render_solution(result.solution), title="solution",
+        parts.append(Panel(Text(puzzle.render_solution(result.solution)), title="solution",
                            expand=False))
         if result.unique is True:
             parts.append(Text("The solution is unique.", style="bold green"))
         elif result.second is not None:
             parts.append(Text("The solution is not unique; a second one:", style="yellow"))
-            parts.append(Panel(puzzle.render_solution(result.second), title="another",
+            parts.append(Panel(Text(puzzle.render_solution(result.second)), title="another",
                                expand=False))
     if result.solutions:
         for i, s in enumerate(result.solutions, start=1):
-            parts.append(Panel(puzzle.render_solution(s), title=f"#{i}", expand=False))
+            parts.append(Panel(Text(puzzle.render_solution(s)), title=f"#{i}", expand=False))
     if result.layers is not None:
         parts.append(analysis_table(puzzle, result))
     return Group(*parts)
@@ -94,10 +94,10 @@ def plan_table(puzzle: Puzzle, result: Result) -> Table:
     show_cost = not model.unit_costs()
     if show_cost:
         table.add_column("cost", justify="right")
-    start = [str(0), "start", puzzle.render_state(model.initial_state())]
+    start = [str(0), "start", Text(puzzle.render_state(model.initial_state()))]
     table.add_row(*start, *([""] if show_cost else []))
     for i, step in enumerate(result.plan or (), start=1):
-        row = [str(i), puzzle.step_text(step), puzzle.render_state(step.state)]
+        row = [str(i), Text(puzzle.step_text(step)), Text(puzzle.render_state(step.state))]
         table.add_row(*row, *([str(step.cost)] if show_cost else []))
     return table
 
@@ -114,7 +114,7 @@ def analysis_table(puzzle: Puzzle, result: Result) -> Group:
         parts.append(Text(f"{len(result.farthest)} farthest state(s), at distance "
                           f"{result.max_distance}:", style="bold"))
         for state in result.farthest[:20]:
-            parts.append(Panel(puzzle.render_state(state), expand=False))
+            parts.append(Panel(Text(puzzle.render_state(state)), expand=False))
         if len(result.farthest) > 20:
             parts.append(Text(f"... and {len(result.farthest) - 20} more"))
     return Group(*parts)
@@ -127,9 +127,9 @@ def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
         table.add_column(col, justify="right" if col == "seconds" else "left")
     for puzzle, result in rows:
         if isinstance(result, str):
-            table.add_row(puzzle.name, "", result, "", "", "")
+            table.add_row(Text(puzzle.name), "", Text(result), "", "", "")
             continue
-        table.add_row(puzzle.name, result.engine, answer_of(result), status_text(result),
+        table.add_row(Text(puzzle.name), result.engine, answer_of(result), status_text(result),
                       f"{result.seconds:.3f}", "yes" if result.verified else "-")
     return table
 

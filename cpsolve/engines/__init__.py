@@ -76,8 +76,15 @@ def capabilities(name: str) -> set[tuple[str, str]]:
 
 
 def engines_for(model: Csp | Planning, task: str) -> list[str]:
-    """Names of the engines that can do ``task`` on ``model``."""
-    return [n for n in ENGINES if (kind_of(model), task) in capabilities(n)]
+    """Names of the engines that can do ``task`` on ``model`` (and can be imported)."""
+    out = []
+    for name in ENGINES:
+        try:
+            if (kind_of(model), task) in capabilities(name):
+                out.append(name)
+        except (ImportError, AttributeError):
+            continue
+    return out
 
 
 def run(name: str, task: str, model: Csp | Planning, options: Options | None = None) -> Result:

@@ -21,7 +21,7 @@ from typing import Any
 from ..expr import Var
 from ..files import Data
 from ..model import Csp
-from .transition import TransitionPuzzle, constants_and_variables, parse_in
+from .transition import TransitionPuzzle, check_show, constants_and_variables, parse_in
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
         "constraints", "show", "labels"}
@@ -52,6 +52,7 @@ def build(data: Data) -> CspPuzzle:
         if not isinstance(text, str):
             raise data.error(key, "expected an expression string")
         model.require(parse_in(data, key, text, scope), text)
+    check_show(data, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
                      {"show": data.get("show", str, ""), "labels": data.get("labels", dict, {}),

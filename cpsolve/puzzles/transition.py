@@ -85,6 +85,7 @@ def build(data: Data) -> TransitionPuzzle:
         _actions(data, model, scope, table, f"actions[{number}].")
     model.validate()
     labels = data.get("labels", dict, {})
+    check_show(data, scope)
     return TransitionPuzzle(
         model.name, "transition", model, data.get("description", str, ""),
         "one move = one action", {"show": data.get("show", str, ""), "labels": labels,
@@ -105,6 +106,12 @@ def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]
         raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
     scope.update(variable_scope(model.names))
     return scope
+
+
+def check_show(data: Data, scope: dict) -> None:
+    """Parse every ``{...}`` of the ``show`` template now, so errors name the file."""
+    for part in re.findall(r"\{([^}]*)\}", data.get("show", str, "")):
+        parse_in(data, "show", part, scope)
 
 
 def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) -> Any:
@@ -201,11 +208,11 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):
                 continue
-        labels = data.table.get("labels", {})
+        labels = data.get("labels", dict, {})
         shown = {k: _name_of(labels.get(k), v) for k, v in binding.items()}
         try:
             label = name.format(**shown)
-        except (KeyError, IndexError, ValueError) as err:
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as err:
             raise data.error(prefix + "name", f"bad placeholder {err}") from None
         guard = parse_in(data, prefix + "guard", table.get("guard", "True"), local)
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)

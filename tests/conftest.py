@@ -1,0 +1,231 @@
+"""Shared fixtures for the core tests: paths, running the CLI, engines that may not exist yet.
+
+Test modules use these through fixtures only (never ``from conftest import``:
+tests/engines/ may get a conftest.py of its own, and both would be "conftest").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+
+WIDE = "1000"
+"""Console width for CLI runs that are not about line wrapping (rich wraps at the width)."""
+
+
+def engine_available(name: str) -> bool:
+    """True once the engine's module is really there (not missing, not a bare folder)."""
+    from cpsolve.engines import ENGINES
+
+    try:
+        spec = importlib.util.find_spec(ENGINES.get(name, f"cpsolve.engines.{name}"))
+    except ImportError:
+        return False
+    # A folder without __init__.py is a namespace package: origin None, nothing to run yet.
+    return spec is not None and spec.origin is not None
+
+
+@pytest.fixture
+def require_engines() -> Callable[..., None]:
+    """``require_engines("cpsat", "search")`` skips the test until those engines have landed."""
+
+    def require(*names: str) -> None:
+        missing = [n for n in names if not engine_available(n)]
+        if missing:
+            pytest.skip(f"engine(s) not there yet: {', '.join(missing)}")
+
+    return require
+
+
+@dataclass
+class CliRun:
+    """Exit code and captured output of one CLI invocation."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        """Non-empty lines written to stderr."""
+        return [line for line in self.err.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def models_dir() -> Path:
+    """The bundled models/ folder."""
+    return MODELS
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch) -> Callable[..., CliRun]:
+    """Run ``cpsolve.cli.main(argv)`` in-process; returns a :class:`CliRun`.
+
+    ``width`` is the console width rich sees (COLUMNS); wide by default so that
+    only the tests about wrapping see rich's 80-column default.
+    """
+    from cpsolve.cli import main
+
+    def run(*argv: str | Path, width: str = WIDE) -> CliRun:
+        monkeypatch.setenv("COLUMNS", width)
+        monkeypatch.delenv("FORCE_COLOR", raising=False)
+        capsys.readouterr()
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as exit_:  # argparse errors and --version
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        captured = capsys.readouterr()
+        return CliRun(code, captured.out, captured.err)
+
+    return run
+
+
+def run_cli_subprocess(*argv: str | Path, width: str = WIDE, timeout: float = 120,
+                       cwd: Path = ROOT) -> CliRun:
+    """Run ``python -m cpsolve.cli ARGV`` in a fresh interpreter (as a user would)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
+    env["COLUMNS"] = width
+    proc = subprocess.run(
+        [sys.executable, "-m", "cpsolve.cli", *map(str, argv)],
+        capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env,
+    )
+    return CliRun(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def cli_subprocess() -> Callable[..., CliRun]:
+    """Run the CLI in a fresh interpreter: ``cli_subprocess(*argv, width=..., cwd=...)``."""
+    return run_cli_subprocess
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
+    """Write a (model) file under tmp_path and return its path."""
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def write_model(tmp_path) -> Callable[[str, str | bytes], Path]:
+    """``write_model(name, text)`` writes a file under tmp_path and returns its path."""
+    return lambda name, text: write(tmp_path, name, text)
+
+
+@pytest.fixture
+def water_jugs_text() -> str:
+    """The bundled water-jugs model file, as text to edit."""
+    return WATER_JUGS
+
+
+# ------------------------------------------------------------ bad model files
+
+WATER_JUGS = (MODELS / "water_jugs.toml").read_text(encoding="utf-8")
+XSUDOKU5 = (MODELS / "xsudoku5.toml").read_text(encoding="utf-8")
+
+
+def _jugs(old: str, new: str) -> str:
+    """The water-jugs file with one piece of text replaced (which must occur)."""
+    assert old in WATER_JUGS, old
+    return WATER_JUGS.replace(old, new, 1)
+
+
+def _grid(*lines: str) -> str:
+    return 'family = "grid"\nsize = 5\n' + "\n".join(lines) + "\n"
+
+
+_ROW_OF_SIX = 'givens = """\n6 . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"""'
+
+DIRECTORY = "<a directory>"
+
+# id -> (file contents or None for "do not create", fragments the message must contain)
+BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
+    "toml-syntax": ('family = "grid"\nsize = 5\ngroups = [rows]\n', ("TOML", "line 3")),
+    "missing-family": ("size = 5\n", ("family", "missing")),
+    "unknown-family": ('family = "sokoban"\n', ("family", "sokoban")),
+    "family-not-a-string": ("family = 3\n", ("family", "expected str")),
+    "empty": ("", ("empty",)),
+    "only-blanks": ("\n   \n\t\n", ("empty",)),
+    "binary": (b"family = \x00\x01\x02grid", ("binary",)),
+    "not-utf8": ('family = "gr\xefd"\n'.encode("latin-1"), ("UTF-8",)),
+    "missing-file": (None, ("no such file",)),
+    "directory": (DIRECTORY, ("directory",)),
+    # transition family
+    "unknown-variable-in-goal": (_jugs('goal = "jug[0] == 4 or jug[1] == 4"',
+                                       'goal = "jug[0] == 4 or jar == 4"'), ("goal", "jar")),
+    "unknown-variable-in-guard": (_jugs('guard = "jug[i] < cap[i]"', 'guard = "jug[i] < cup[i]"'),
+                                  ("actions[1].guard", "cup")),
+    "unknown-effect-target": (_jugs('effects = { "jug[i]" = "0" }', 'effects = { "jag[i]" = "0" }'),
+                              ("actions[2].effects", "jag")),
+    "index-out-of-range": (_jugs('guard = "jug[i] > 0"', 'guard = "jug[i + 1] > 0"'),
+                           ("actions[2].guard", "out of range")),
+    "initial-outside-domain": (_jugs("jug = [0, 0]", "jug = [9, 0]"),
+                               ("initial.jug[0]", "9", "0..8")),
+    "initial-too-many-values": (_jugs("jug = [0, 0]", "jug = [0, 0, 0]"), ("initial.jug[2]",)),
+    "initial-missing-value": (_jugs("jug = [0, 0]", "jug = [0]"), ("initial", "jug[1]")),
+    "initial-not-an-integer": (_jugs("jug = [0, 0]", 'jug = [0, "a"]'), ("initial.jug[1]",)),
+    "typo-top-level-key": (_jugs("[constants]", 'descripton = "typo"\n[constants]'),
+                           ("descripton", "unknown key")),
+    "typo-action-key": (_jugs('guard = "jug[i] < cap[i]"', 'gaurd = "jug[i] < cap[i]"'),
+                        ("actions[1].gaurd", "unknown key")),
+    "typo-variable-spec-key": (_jugs("size = 2, domain", "sise = 2, domain"),
+                               ("variables.jug.sise", "unknown key")),
+    "goal-not-a-string": (_jugs('goal = "jug[0] == 4 or jug[1] == 4"', "goal = 4"),
+                          ("goal", "expected str")),
+    "variables-wrong-type": (_jugs("jug = { size = 2, domain = [0, 8] }", 'jug = "x"'),
+                             ("variables.jug",)),
+    "domain-wrong-type": (_jugs("domain = [0, 8]", 'domain = [0, "8"]'),
+                          ("variables.jug.domain",)),
+    "actions-not-a-list": ('family = "transition"\ngoal = "x == 2"\nactions = 5\n'
+                           "[variables]\nx = [0, 3]\n[initial]\nx = 0\n",
+                           ("actions", "expected list")),
+    "params-wrong-type": (_jugs("params = { i = [0, 1] }", 'params = { i = "01" }'),
+                          ("actions[1].params.i",)),
+    "forbidden-python": (_jugs('goal = "jug[0] == 4 or jug[1] == 4"',
+                               "goal = \"__import__('os').system('echo hi')\""),
+                         ("goal", "unknown function")),
+    "float-in-expression": (_jugs('effects = { "jug[i]" = "0" }', 'effects = { "jug[i]" = "0.5" }'),
+                            ("actions[2].effects.jug[i]", "0.5")),
+    # grid family
+    "grid-typo-key": (_grid("sise = 5"), ("sise", "unknown key")),
+    "grid-size-wrong-type": ('family = "grid"\nsize = "5"\n', ("size", "expected int")),
+    "grid-size-boolean": ('family = "grid"\nsize = true\n', ("size", "expected int")),
+    "grid-given-outside-domain": (_grid(_ROW_OF_SIX), ("givens", "row 1, column 1", "'6'")),
+    "grid-givens-short-row": (_grid('givens = "1 2 3 4 5\\n1 2\\n. . . . .\\n. . . . .\\n'
+                                    '. . . . ."'), ("givens", "row 2")),
+    "grid-unknown-group": (_grid('groups = ["rows", "diagonalz"]'), ("groups", "diagonalz")),
+    "grid-boxes-do-not-tile": (_grid('groups = ["boxes"]', "box = [2, 2]"), ("box",)),
+    "grid-symbols-wrong-count": (_grid('symbols = "ABCD"'), ("symbols",)),
+}
+
+
+@dataclass
+class BadModel:
+    """A model file that must be refused, and what the refusal must mention."""
+
+    path: Path
+    fragments: tuple[str, ...]
+
+
+@pytest.fixture(params=sorted(BAD_MODEL_FILES), ids=str)
+def bad_model(request, tmp_path) -> BadModel:
+    """Each kind of broken model file, written under tmp_path (parametrized)."""
+    text, fragments = BAD_MODEL_FILES[request.param]
+    path = tmp_path / f"{request.param}.toml"
+    if text == DIRECTORY:
+        path.mkdir()
+    elif text is not None:
+        write(tmp_path, path.name, text)
+    return BadModel(path, fragments)

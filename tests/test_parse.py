@@ -1,0 +1,199 @@
+"""The expression parser: a whitelist over Python's grammar, generators unrolled while parsing."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from cpsolve.expr import Binary, Const, IfThenElse, Nary, Unary, Var, evaluate, same, to_text
+from cpsolve.parse import ExprError, constant_scope, parse, variable_scope
+
+JUGS = {**constant_scope({"cap": [8, 5], "n": 3}), **variable_scope(["jug[0]", "jug[1]"])}
+ON = {**constant_scope({"blocks": 3}), **variable_scope(["on[0]", "on[1]", "on[2]", "t"])}
+GRID = variable_scope([f"g[{r}][{c}]" for r in range(2) for c in range(3)] + ["a", "b", "c"])
+
+j0, j1 = Var("jug[0]"), Var("jug[1]")
+a, b, c = Var("a"), Var("b"), Var("c")
+
+
+def cells(*names: str) -> list[Var]:
+    return [Var(n) for n in names]
+
+
+# ------------------------------------------------------------ what is allowed
+
+
+def test_constants_names_and_indexing():
+    assert same(parse("42", JUGS), Const(42))
+    assert same(parse("-7", JUGS), Const(-7))
+    assert same(parse("True", JUGS), Const(1)) and same(parse("False", JUGS), Const(0))
+    assert same(parse(5, JUGS), Const(5)) and same(parse(True, JUGS), Const(1))
+    assert same(parse("jug[1]", JUGS), j1)
+    assert same(parse("cap[1]", JUGS), Const(5))
+    assert same(parse("cap[n - 2]", JUGS), Const(5))  # a constant index expression
+    assert same(parse("g[1][2]", GRID), Var("g[1][2]"))
+    assert same(parse("  jug[0] + 1  ", JUGS), j0 + 1)
+
+
+def test_water_jugs_effect():
+    e = parse("jug[1] + min(jug[0], cap[1] - jug[1])", JUGS)
+    assert same(e, j1 + Nary("min", (j0, Binary("-", Const(5), j1))))
+    assert evaluate(e, {"jug[0]": 7, "jug[1]": 0}) == 5
+    assert evaluate(e, {"jug[0]": 3, "jug[1]": 1}) == 4
+
+
+def test_boolean_operators():
+    assert same(parse("a and b or not c", GRID),
+                Nary("or", (Nary("and", (a, b)), Unary("not", c))))
+    assert same(parse("a == 1 and b != 2 and c", GRID), Nary("and", (a == 1, b != 2, c)))
+    assert same(parse("+a", GRID), a)
+    assert same(parse("-a", GRID), Unary("-", a))
+    assert same(parse("abs(a - b)", GRID), abs(a - b))
+
+
+@pytest.mark.parametrize("text", ["ite(a > 0, b, c)", "b if a > 0 else c"])
+def test_conditional_expressions(text):
+    e = parse(text, GRID)
+    assert same(e, IfThenElse(a > 0, b, c))
+    assert evaluate(e, {"a": 1, "b": 10, "c": 20}) == 10
+    assert evaluate(e, {"a": 0, "b": 10, "c": 20}) == 20
+
+
+def test_chained_comparisons_become_conjunctions():
+    e = parse("0 <= a < b <= 4", GRID)
+    assert same(e, Nary("and", (Binary("<=", Const(0), a), a < b, b <= 4)))
+    for x, y in itertools.product(range(-1, 6), repeat=2):
+        assert evaluate(e, {"a": x, "b": y}) == int(0 <= x < y <= 4)
+    assert same(parse("a == b", GRID), a == b)  # a single comparison stays one node
+
+
+def test_min_max_of_arguments():
+    assert same(parse("min(a, b, 3)", GRID), Nary("min", (a, b, Const(3))))
+    assert same(parse("max(a)", GRID), a)
+
+
+def test_generators_are_unrolled():
+    e = parse("all(on[c] != t for c in range(blocks))", ON)
+    assert same(e, Nary("and", tuple(Var(f"on[{i}]") != Var("t") for i in range(3))))
+    e = parse("sum(jug[i] for i in range(2))", JUGS)
+    assert same(e, j0 + j1)
+    e = parse("any(jug[i] == 4 for i in [1, 0])", JUGS)
+    assert same(e, Nary("or", (j1 == 4, j0 == 4)))
+    e = parse("max(g[0][k] for k in range(1, 3))", GRID)
+    assert same(e, Nary("max", tuple(cells("g[0][1]", "g[0][2]"))))
+
+
+def test_generator_filters_and_nesting():
+    e = parse("sum(g[r][k] for r in range(2) for k in range(3) if k != r)", GRID)
+    expected = [f"g[{r}][{k}]" for r in range(2) for k in range(3) if k != r]
+    assert to_text(e) == " + ".join(expected)
+    # a later range may use an earlier name
+    e = parse("all(g[0][i] != g[0][j] for i in range(3) for j in range(i + 1, 3))", GRID)
+    assert [to_text(x) for x in e.args] == [  # type: ignore[attr-defined]
+        "g[0][0] != g[0][1]", "g[0][0] != g[0][2]", "g[0][1] != g[0][2]"]
+
+
+def test_empty_generators():
+    assert same(parse("sum(a for i in range(0))", GRID), Const(0))
+    assert same(parse("all(a for i in range(0))", GRID), Const(1))
+    assert same(parse("any(a for i in range(0))", GRID), Const(0))
+    with pytest.raises(ExprError, match="of nothing"):
+        parse("min(a for i in range(0))", GRID)
+
+
+def test_generator_name_does_not_leak():
+    with pytest.raises(ExprError, match="unknown name 'i'"):
+        parse("sum(a for i in range(2)) + i", GRID)
+
+
+def test_variable_scope_builds_nested_arrays():
+    scope = variable_scope(["x", "v[0]", "v[1]", "m[0][0]", "m[0][1]", "m[1][0]", "m[1][1]"])
+    assert same(scope["x"], Var("x"))  # type: ignore[arg-type]
+    assert [v.name for v in scope["v"]] == ["v[0]", "v[1]"]  # type: ignore[union-attr]
+    assert [[v.name for v in row] for row in scope["m"]] == [  # type: ignore[union-attr]
+        ["m[0][0]", "m[0][1]"], ["m[1][0]", "m[1][1]"]]
+
+
+def test_constant_scope_rejects_non_integers():
+    with pytest.raises(ExprError):
+        constant_scope({"x": 1.5})
+    with pytest.raises(ExprError):
+        constant_scope({"x": [1, "two"]})
+
+
+# ------------------------------------------------------------ what is refused
+
+
+@pytest.mark.parametrize("text, scope, fragment", [
+    ("__import__('os')", JUGS, "unknown function '__import__'"),
+    ("__import__('os').system('echo hi')", JUGS, "unknown function"),
+    ("jug.real", JUGS, "not allowed"),
+    ("cap.__class__", JUGS, "not allowed"),
+    ("(lambda: 1)()", JUGS, "unknown function"),
+    ("lambda: 1", JUGS, "not allowed"),
+    ("'four'", JUGS, "only integers"),
+    ("jug[0] == 'four'", JUGS, "only integers"),
+    ("1.5", JUGS, "only integers"),
+    ("jug[0] * 0.5", JUGS, "only integers"),
+    ("None", JUGS, "only integers"),
+    ("jug[0] // 2", JUGS, "FloorDiv"),
+    ("jug[0] ** 2", JUGS, "Pow"),
+    ("jug[0] / 2", JUGS, "Div"),
+    ("jug[0] % 2", JUGS, "Mod"),
+    ("~jug[0]", JUGS, "~"),
+    ("jug[0] in cap", JUGS, "In"),
+    ("jug[0] is 4", JUGS, "Is"),
+    ("jar == 4", JUGS, "unknown name 'jar'"),
+    ("pow(jug[0], 2)", JUGS, "unknown function 'pow'"),
+    ("eval('1')", JUGS, "unknown function 'eval'"),
+    ("min(a=1)", JUGS, "unknown function"),
+    ("jug[jug[0]]", JUGS, "must be a constant"),
+    ("cap[jug[1]]", JUGS, "must be a constant"),
+    ("jug[2]", JUGS, "index 2 out of range"),
+    ("jug[-1]", JUGS, "index -1 out of range"),
+    ("jug[0][0]", JUGS, "not an array"),
+    ("jug", JUGS, "is an array"),
+    ("g[0]", GRID, "is an array"),
+    ("jug[0:1]", JUGS, "not allowed"),
+    ("[1, 2]", JUGS, "not allowed"),
+    ("jug[0] +", JUGS, "syntax error"),
+    ("x = 1", JUGS, "syntax error"),
+    ("", JUGS, "syntax error"),
+    ("abs(jug[0], jug[1])", JUGS, "abs takes one argument"),
+    ("ite(jug[0], 1)", JUGS, "ite takes three arguments"),
+    ("min()", JUGS, "at least one argument"),
+    ("all(jug[0], jug[1])", JUGS, "takes a generator"),
+    ("sum(jug[i] for i in range(jug[0]))", JUGS, "range() bounds must be constant"),
+    ("sum(jug[i] for i in range(0, 2, 1))", JUGS, "a generator iterates over"),
+    ("sum(jug[i] for i in cap)", JUGS, "a generator iterates over"),
+    ("sum(jug[i] for i in [0, jug[1]])", JUGS, "must be constant"),
+    ("sum(jug[i] for i in range(2) if jug[i] > 0)", JUGS, "filter"),
+    ("sum(jug[i] for (i, k) in [(0, 1)])", JUGS, "one plain name"),
+    ("abs(jug[i] for i in range(2))", JUGS, "does not take a generator"),
+    ("[x for x in range(3)]", JUGS, "not allowed"),
+    ("{1: 2}", JUGS, "not allowed"),
+])
+def test_refused(text, scope, fragment):
+    with pytest.raises(ExprError) as info:
+        parse(text, scope)
+    message = str(info.value)
+    assert fragment in message, message
+    if text:
+        assert repr(text) in message  # the message quotes the whole expression
+
+
+def test_unknown_name_lists_known_names():
+    with pytest.raises(ExprError, match=r"known: cap, jug, n"):
+        parse("jar", JUGS)
+
+
+def test_non_string_input():
+    with pytest.raises(ExprError, match="expected an expression string"):
+        parse(1.5, JUGS)  # type: ignore[arg-type]
+    with pytest.raises(ExprError):
+        parse(["jug[0]"], JUGS)  # type: ignore[arg-type]
+
+
+def test_expr_error_is_a_value_error():
+    assert issubclass(ExprError, ValueError)
