@@ -200,11 +200,20 @@ def If(cond: ExprLike, then: ExprLike, otherwise: ExprLike) -> Expr:
 
 
 def Sum(args: Iterable[ExprLike]) -> Expr:
-    """The sum of the operands (0 when there are none)."""
-    total: Expr | None = None
-    for a in args:
-        total = wrap(a) if total is None else Binary("+", total, wrap(a))
-    return Const(0) if total is None else total
+    """The sum of the operands (0 when there are none), as a balanced tree.
+
+    Balanced, so that long sums (a Manhattan estimate has hundreds of terms)
+    stay shallow for every recursive walker.
+    """
+    items = [wrap(a) for a in args]
+    if not items:
+        return Const(0)
+    while len(items) > 1:
+        paired = [Binary("+", items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
+        if len(items) % 2:
+            paired.append(items[-1])
+        items = paired
+    return items[0]
 
 
 def _flatten(args: Iterable) -> list:

@@ -129,8 +129,9 @@ class Csp(_Variables):
 
     kind = "csp"
 
-    def restrict(self, name: str, values: Iterable[int]) -> None:
+    def restrict(self, var: Var | str, values: Iterable[int]) -> None:
         """Allow only ``values`` (a subset of the domain) for a variable."""
+        name = var.name if isinstance(var, Var) else var
         self._require(name)
         vals = tuple(sorted(set(int(v) for v in values)))
         if not vals:

@@ -60,7 +60,10 @@ class Result:
     layers: tuple[int, ...] | None = None
     max_distance: int | None = None
     farthest: tuple[tuple[int, ...], ...] | None = None
-    # what was proven when a limit was hit
+    # what was proven when a limit was hit:
+    # solve -> a lower bound on the optimum (moves or cost);
+    # count -> the number of solutions found so far (a lower bound);
+    # analyze -> the last distance whose layer is complete
     bound: int | None = None
     explored: int | None = None
     message: str = ""

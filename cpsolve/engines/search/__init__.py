@@ -1,0 +1,110 @@
+"""The search engine: plain state-space search on Planning, backtracking on Csp.
+
+One algorithm per module, one function per algorithm, listed in
+:data:`ALGORITHMS` (planning ``solve``) and :data:`ANALYSES` (planning
+``analyze``); the CLI and the tests read these dicts.  Adding a search is
+one module and one line here.
+
+* planning models are compiled once by :mod:`.compile` into a
+  :class:`~.compile.Task` (states are tuples of ints in ``model.names``
+  order); every algorithm is ``fn(task, budget) -> Result``;
+* csp models are solved by :mod:`.csp` (backtracking with forward checking).
+
+Imports stay light (numpy only when the vectorised analysis runs, and
+never the CP-SAT solver's package): ``cpsolve solve ... --engine search``
+starts fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...model import Csp, Planning
+from ...result import Result, Unsupported
+from .. import Options
+from .analyze import layers
+from .bfs import bfs
+from .bidir import bidir
+from .common import Budget
+from .compile import Task, compile_planning
+from .dfs import dfs
+from .dijkstra import dijkstra
+from .iddfs import iddfs
+
+CAPABILITIES = {("planning", "solve"), ("planning", "analyze"), ("csp", "solve"),
+                ("csp", "count")}
+
+Algorithm = Callable[[Task, Budget], Result]
+
+ALGORITHMS: dict[str, Algorithm] = {
+    "bfs": bfs,
+    "bidir": bidir,
+    "iddfs": iddfs,
+    "dfs": dfs,
+    "dijkstra": dijkstra,
+}
+"""Planning search algorithms by name (``Options.algorithm``)."""
+
+
+def _numpy_layers(task: Task, budget: Budget) -> Result:
+    from .vector import numpy_layers  # numpy is imported only here
+
+    return numpy_layers(task, budget)
+
+
+ANALYSES: dict[str, Algorithm] = {
+    "numpy": _numpy_layers,
+    "python": layers,
+}
+"""State-space analyses by name; ``numpy`` (whole frontiers at once) is the default
+and falls back to ``python`` for models it cannot pack."""
+
+
+def default_algorithm(model: Planning) -> str:
+    """``bfs`` when every action costs 1, else ``dijkstra``."""
+    return "bfs" if model.unit_costs() else "dijkstra"
+
+
+def _pick(table: dict[str, Algorithm], name: str, what: str) -> Algorithm:
+    if name not in table:
+        raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
+    return table[name]
+
+
+def solve(model: Csp | Planning, options: Options) -> Result:
+    """A plan (planning) or a solution and whether it is unique (csp)."""
+    if isinstance(model, Csp):
+        from .csp import solve_csp
+
+        return solve_csp(model, options)
+    name = options.algorithm or default_algorithm(model)
+    algorithm = _pick(ALGORITHMS, name, "algorithm")
+    task = compile_planning(model)
+    return _finish(task, name, algorithm(task, Budget.of(options, len(task.actions))))
+
+
+def count(model: Csp | Planning, options: Options) -> Result:
+    """Count (and with ``options.keep`` list) every solution of a csp."""
+    if not isinstance(model, Csp):
+        raise Unsupported("search: count applies to csp models")
+    from .csp import count_csp
+
+    return count_csp(model, options)
+
+
+def analyze(model: Csp | Planning, options: Options) -> Result:
+    """State-space analysis of a planning model (see :func:`.analyze.layers`)."""
+    if not isinstance(model, Planning):
+        raise Unsupported("search: analyze applies to planning models")
+    name = options.algorithm or "numpy"
+    analysis = _pick(ANALYSES, name, "analysis")
+    task = compile_planning(model)
+    return _finish(task, name, analysis(task, Budget.of(options, len(task.actions))))
+
+
+def _finish(task: Task, name: str, result: Result) -> Result:
+    """Add what every planning result reports: the algorithm and skipped successors."""
+    details = {"algorithm": name, **result.details}
+    if task.skipped[0]:
+        details["skipped_out_of_domain"] = task.skipped[0]
+    return result.but(details=details)

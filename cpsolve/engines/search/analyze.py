@@ -1,0 +1,107 @@
+"""State-space analysis with Python sets: reachable states, distances, farthest states."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ...result import Result, Status, Unsupported
+from .common import Budget
+from .compile import State, Task
+
+Neighbours = Callable[[State], Iterable[State]]
+
+
+def layers(task: Task, budget: Budget) -> Result:
+    """Breadth-first layers of the state space, one Python set of tuples.
+
+    Counts the states reachable from the initial state.  When the goal is a
+    single state, also runs a backward BFS from it over predecessors:
+    ``states`` is then the number of states that can reach the goal,
+    ``layers[d]`` the number at distance ``d`` *to* the goal and
+    ``farthest`` those at the maximum distance.  Otherwise the layers are
+    distances *from* the initial state.  ``details["direction"]`` says which.
+    """
+    forward = sweep([task.initial], task.next_states, budget, "reachable", 0)
+    if forward.stopped:
+        return forward.unknown(budget, "reachable from the initial state")
+    goal = task.goal_state
+    if goal is None or not task.in_domain(goal):
+        return forward.result("from the initial state", reachable=forward.seen)
+    try:
+        task.predecessors(goal)
+    except Unsupported as exc:
+        return forward.result("from the initial state", reachable=forward.seen,
+                              backward=f"not possible: {exc}")
+
+    def predecessors(t: State) -> list[State]:
+        return [p for _, p in task.predecessors(t)]
+
+    backward = sweep([goal], predecessors, budget, "to goal", forward.seen, task.initial)
+    if backward.stopped:
+        return backward.unknown(budget, "that can reach the goal", reachable=forward.seen)
+    return backward.result("to the goal", reachable=forward.seen,
+                           initial_distance=backward.watched_at)
+
+
+class Sweep:
+    """What a breadth-first sweep found: layer sizes, the last layer, a stop flag."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.last: list[State] = []
+        self.seen = 0
+        self.stopped = False
+        self.watched_at: int | None = None
+
+    def result(self, direction: str, **details: object) -> Result:
+        """The exact analysis (``OPTIMAL``)."""
+        return Result(status=Status.OPTIMAL, engine="search", states=self.seen,
+                      layers=tuple(self.sizes), max_distance=len(self.sizes) - 1,
+                      farthest=tuple(sorted(self.last)), explored=self.seen,
+                      details={"direction": direction, **details})
+
+    def unknown(self, budget: Budget, what: str, **details: object) -> Result:
+        """A limit was hit: complete layers only; the maximum distance is at least ``bound``."""
+        depth = len(self.sizes) - 1
+        return Result(status=Status.UNKNOWN, engine="search", states=self.seen,
+                      layers=tuple(self.sizes), explored=self.seen, bound=depth,
+                      message=f"stopped: {budget.reason}; {self.seen:,} states {what} found so "
+                      f"far, all within distance {depth} known (layers are complete up to there)",
+                      details=details)
+
+
+def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str,
+          offset: int = 0, watch: State | None = None) -> Sweep:
+    """BFS from ``roots``; ``offset`` states already count against the state limit.
+
+    ``watch``: record in ``watched_at`` the distance at which that state appears.
+    """
+    out = Sweep()
+    seen = set(roots)
+    frontier = list(seen)
+    countdown = budget.interval(offset + len(seen))
+    while frontier:
+        out.sizes.append(len(frontier))
+        out.last = frontier
+        if out.watched_at is None and watch in seen:
+            out.watched_at = len(out.sizes) - 1
+        layer: list[State] = []
+        for s in frontier:
+            for t in neighbours(s):
+                if t not in seen:
+                    seen.add(t)
+                    layer.append(t)
+            countdown -= 1
+            if not countdown:
+                if budget.exceeded(offset + len(seen), _line, label, out, seen):
+                    out.seen, out.stopped = len(seen), True
+                    return out
+                countdown = budget.interval(offset + len(seen))
+        frontier = layer
+        budget.report(_line, label, out, seen)
+    out.seen = len(seen)
+    return out
+
+
+def _line(label: str, out: Sweep, seen: set) -> str:
+    return f"{label} depth {len(out.sizes) - 1}: {out.sizes[-1]:,} states, {len(seen):,} seen"

@@ -1,0 +1,48 @@
+"""Breadth-first search: fewest moves."""
+
+from __future__ import annotations
+
+from ...result import Result
+from .common import Budget, fewest_moves, infeasible, path_to, stopped
+from .compile import State, Task
+
+
+def bfs(task: Task, budget: Budget) -> Result:
+    """Breadth-first search, layer by layer, goal tested when a state is generated.
+
+    The plan has the fewest moves: ``OPTIMAL`` when every action costs 1.
+    With other costs the move count is still minimal but the cost is not,
+    so the status is ``SOLVED``.  ``INFEASIBLE`` once every reachable state
+    was generated; on a limit, ``bound`` is the first depth not yet proven
+    free of goals.
+    """
+    start = task.initial
+    parent: dict[State, State | None] = {start: None}
+    if task.is_goal(start):
+        return fewest_moves(task, [start], 1)
+    next_states, is_goal = task.next_states, task.is_goal
+    frontier, depth = [start], 0
+    countdown = budget.interval(1)
+    while frontier:
+        layer: list[State] = []
+        for s in frontier:
+            for t in next_states(s):
+                if t not in parent:
+                    parent[t] = s
+                    if is_goal(t):
+                        return fewest_moves(task, path_to(parent, t), len(parent))
+                    layer.append(t)
+            countdown -= 1
+            if not countdown:
+                if budget.exceeded(len(parent), _line, depth + 1, layer, parent):
+                    return stopped(budget, len(parent), depth + 1, depth=depth)
+                countdown = budget.interval(len(parent))
+        depth += 1
+        frontier = layer
+        budget.report(_line, depth, layer, parent)
+    return infeasible(task, len(parent), depth=depth)
+
+
+def _line(depth: int, layer: list, parent: dict) -> str:
+    return f"bfs depth {depth}: {len(layer):,} states, {len(parent):,} seen"
+

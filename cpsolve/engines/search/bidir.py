@@ -1,0 +1,79 @@
+"""Bidirectional breadth-first search: from the start and from the goal state."""
+
+from __future__ import annotations
+
+from ...result import Result, Unsupported
+from .common import Budget, fewest_moves, infeasible, path_to, stopped
+from .compile import State, Task
+
+
+def bidir(task: Task, budget: Budget) -> Result:
+    """BFS forwards from the initial state and backwards (over predecessors) from the goal.
+
+    Needs a goal that pins every variable (:meth:`Planning.goal_state`).  Each
+    round expands one whole layer of the smaller frontier; the first state
+    seen from both sides closes a shortest plan (``OPTIMAL`` with unit
+    costs).  ``INFEASIBLE`` when either side runs out of states.  On a limit,
+    ``bound`` = depth reached forwards + backwards + 1.
+    """
+    goal = task.goal_state
+    if goal is None:
+        raise Unsupported("search: bidir needs a goal that pins every variable to a constant "
+                          "(a single goal state); use bfs")
+    start = task.initial
+    if start == goal:
+        return fewest_moves(task, [start], 1)
+    if not task.in_domain(goal):
+        return infeasible(task, 1, reason="the goal state lies outside the domains")
+    fwd: dict[State, State | None] = {start: None}
+    bwd: dict[State, State | None] = {goal: None}
+    f_front, b_front = [start], [goal]
+    f_depth = b_depth = 0
+    next_states, predecessors = task.next_states, task.predecessors
+    countdown = budget.interval(2)
+    while f_front and b_front:
+        layer: list[State] = []
+        forward = len(f_front) <= len(b_front)
+        for s in f_front if forward else b_front:
+            if forward:
+                for t in next_states(s):
+                    if t not in fwd:
+                        fwd[t] = s
+                        if t in bwd:
+                            return _meet(task, fwd, bwd, t)
+                        layer.append(t)
+            else:
+                for _, p in predecessors(s):
+                    if p not in bwd:
+                        bwd[p] = s
+                        if p in fwd:
+                            return _meet(task, fwd, bwd, p)
+                        layer.append(p)
+            countdown -= 1
+            if not countdown:
+                seen = len(fwd) + len(bwd)
+                if budget.exceeded(seen, _line, f_depth, b_depth, seen):
+                    return stopped(budget, seen, f_depth + b_depth + 1,
+                                   forward_depth=f_depth, backward_depth=b_depth)
+                countdown = budget.interval(seen)
+        if forward:
+            f_front, f_depth = layer, f_depth + 1
+        else:
+            b_front, b_depth = layer, b_depth + 1
+        budget.report(_line, f_depth, b_depth, len(fwd) + len(bwd))
+    side = "forward" if not f_front else "backward"
+    return infeasible(task, len(fwd) + len(bwd), exhausted=side)
+
+
+def _line(f_depth: int, b_depth: int, seen: int) -> str:
+    return f"bidir depth {f_depth} forwards + {b_depth} backwards: {seen:,} states"
+
+
+def _meet(task: Task, fwd: dict, bwd: dict, middle: State) -> Result:
+    path = path_to(fwd, middle)
+    state = bwd[middle]
+    while state is not None:
+        path.append(state)
+        state = bwd[state]
+    return fewest_moves(task, path, len(fwd) + len(bwd))
+

@@ -1,0 +1,116 @@
+"""What every search algorithm shares: limits, progress, paths and results."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+
+from ...result import Result, Status
+from .compile import State, Task
+
+CHECK_EVERY = 2048
+"""Expansions between two looks at the clock."""
+
+REPORT_EVERY = 0.5
+"""Seconds between two progress lines."""
+
+
+class Budget:
+    """The caller's limits (``time_limit``, ``limit`` on states) and progress callback.
+
+    Algorithms count down :meth:`interval` expansions, then call
+    :meth:`exceeded`; when it returns True, :attr:`reason` says which limit
+    was hit.
+    """
+
+    def __init__(self, time_limit: float | None = None, limit: int | None = None,
+                 progress: Callable[[str], None] | None = None, width: int = 1) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.limit = limit
+        self.progress = progress
+        self.width = max(1, width)  # most states one expansion can add
+        self.last_report = self.start
+        self.reason = ""
+
+    @classmethod
+    def of(cls, options, width: int = 1) -> Budget:
+        """The budget described by an :class:`~cpsolve.engines.Options`."""
+        return cls(options.time_limit, options.limit, options.progress, width)
+
+    def interval(self, seen: int) -> int:
+        """Expansions that may run before the next call to :meth:`exceeded`."""
+        if self.limit is None:
+            return CHECK_EVERY
+        return max(1, min(CHECK_EVERY, (self.limit - seen) // self.width))
+
+    def exceeded(self, seen: int, status: Callable[..., str] | None = None,
+                 *args: object) -> bool:
+        """True when a limit is reached; else reports ``status(*args)`` if one is due."""
+        if self.limit is not None and seen >= self.limit:
+            self.reason = f"state limit {self.limit:,} reached"
+            return True
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
+            self.reason = f"time limit {self.deadline - self.start:g} s reached"
+            return True
+        if status is not None and self.progress is not None \
+                and now - self.last_report >= REPORT_EVERY:
+            self.last_report = now
+            self.progress(status(*args))
+        return False
+
+    def report(self, status: Callable[..., str], *args: object) -> None:
+        """Send ``status(*args)`` to the progress callback if one is due."""
+        if self.progress is None:
+            return
+        now = time.perf_counter()
+        if now - self.last_report >= REPORT_EVERY:
+            self.last_report = now
+            self.progress(status(*args))
+
+    def elapsed(self) -> float:
+        """Seconds since the budget was created."""
+        return time.perf_counter() - self.start
+
+
+def path_to(parent: Mapping[State, State | None], state: State) -> list[State]:
+    """The states from the root of ``parent`` links to ``state``."""
+    path = [state]
+    while (state := parent[state]) is not None:  # type: ignore[assignment]
+        path.append(state)
+    path.reverse()
+    return path
+
+
+def found(task: Task, path: list[State], status: Status, explored: int,
+          message: str = "", **details: object) -> Result:
+    """A result carrying the plan that follows ``path``."""
+    plan = task.plan(path)
+    return Result(status=status, engine="search", plan=plan, cost=sum(s.cost for s in plan),
+                  explored=explored, message=message, details=details)
+
+
+def infeasible(task: Task, explored: int, **details: object) -> Result:
+    """The goal is unreachable: every reachable state was examined."""
+    return Result(status=Status.INFEASIBLE, engine="search", explored=explored,
+                  message=f"goal unreachable: all {explored:,} reachable states explored",
+                  details=details)
+
+
+def stopped(budget: Budget, explored: int, bound: int | None, what: str = "moves",
+            **details: object) -> Result:
+    """A limit was hit: ``bound`` is a proven lower bound on the optimum."""
+    proven = "" if bound is None else f"; no plan with fewer than {bound} {what} exists"
+    return Result(status=Status.UNKNOWN, engine="search", explored=explored, bound=bound,
+                  message=f"stopped: {budget.reason} after {explored:,} states{proven}",
+                  details=details)
+
+
+def fewest_moves(task: Task, path: list[State], explored: int, **details: object) -> Result:
+    """A plan with the fewest moves: ``OPTIMAL`` when every action costs 1, else ``SOLVED``."""
+    if task.unit_costs:
+        return found(task, path, Status.OPTIMAL, explored, **details)
+    return found(task, path, Status.SOLVED, explored,
+                 f"fewest moves ({len(path) - 1}); actions cost other than 1, so the cost is "
+                 "not proven minimal (use dijkstra)", moves_optimal=True, **details)

@@ -1,0 +1,272 @@
+"""Compile a :class:`~cpsolve.model.Planning` model into a fast search task.
+
+After :func:`compile_planning`, a state is a tuple of ints in
+``model.names`` order and the returned :class:`Task` answers everything the
+algorithms ask: ``successors(s)``, ``next_states(s)``, ``is_goal(s)`` and,
+on demand, ``predecessors(t)``.
+
+Guards, effects and costs are turned into Python source by :mod:`.emit`
+(variables become ``s[i]``; see there why this is safe) and compiled once
+into a single successor function for the whole model.  Two tricks keep it
+fast without knowing anything about puzzles:
+
+* actions whose guards share a conjunct ``x == c`` are grouped under one
+  ``if s[i] == c:`` test (in a sliding puzzle, "the blank is at cell j"
+  selects the 2-4 moves worth testing out of 24);
+* an effect is range-checked only when interval arithmetic
+  (:func:`cpsolve.expr.bounds`) cannot prove it stays in its domain.  A
+  successor that would leave a domain is not allowed: it is skipped and
+  counted in ``Task.skipped``.
+
+Predecessors are generic: a predecessor ``p`` of ``t`` by action ``a``
+agrees with ``t`` outside ``a.writes()``; the written variables are
+enumerated over their domains and ``p`` is kept when ``guard(p)`` holds and
+``effect(p) == t``.  Which written values qualify depends only on ``t``
+restricted to the variables ``a`` reads or writes, so the answer is cached
+per action under that key.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from ...expr import Binary, Const, Expr, Var, bounds, conjuncts
+from ...model import Action, Planning
+from ...result import Step, Unsupported
+from .emit import TooDeep, build, source
+
+State = tuple[int, ...]
+MAX_WRITE_PRODUCT = 1 << 16
+"""Most value combinations of an action's written variables that
+:meth:`Task.predecessors` will enumerate per cache key."""
+
+
+class Task:
+    """A compiled planning model (see the module docstring)."""
+
+    def __init__(self, model: Planning) -> None:
+        model.validate()
+        self.model = model
+        self.names: list[str] = model.names
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self.lo = [model.domains[n].lo for n in self.names]
+        self.hi = [model.domains[n].hi for n in self.names]
+        self.actions: list[Action] = list(model.actions)
+        self.action_names = [a.name for a in self.actions]
+        self.initial: State = model.initial_state()
+        self.goal_state: State | None = model.goal_state()
+        self.unit_costs = model.unit_costs()
+        self.cost_bounds = [bounds(a.cost, model.domain) for a in self.actions]
+        self.skipped = [0]
+        try:
+            self.successors: Callable[[State], list[tuple[int, State, int]]] = \
+                self._build_successors(full=True)
+            self.next_states: Callable[[State], list[State]] = self._build_successors(full=False)
+            goal = source(model.goal, self._ref, "c")
+            self.is_goal: Callable[[State], bool] = build(
+                f"def is_goal(s):\n    return bool({goal})\n", {}, "is_goal")
+        except TooDeep as exc:
+            raise Unsupported(f"search: {exc}") from exc
+        self._predecessors: Callable[[State], list[tuple[int, State]]] | None = None
+
+    # -- code generation
+
+    def _ref(self, name: str) -> str:
+        return f"s[{self.index[name]}]"
+
+    def _guard_pins(self, a: Action) -> set[tuple[int, int]]:
+        """``(i, c)`` for every guard conjunct ``x_i == c``."""
+        pins = (_pin(c, self.index) for c in conjuncts(a.guard))
+        return {p for p in pins if p is not None}
+
+    def _after_pins(self, a: Action) -> set[tuple[int, int]]:
+        """``(i, c)`` that hold in every state action ``a`` leads to.
+
+        A constant effect ``x_i := c``, or a guard pin on a variable ``a``
+        does not write.
+        """
+        written = {self.index[v] for v in a.writes()}
+        pins = {(i, c) for i, c in self._guard_pins(a) if i not in written}
+        pins |= {(self.index[v], int(e.value)) for v, e in a.effects if isinstance(e, Const)}
+        return pins
+
+    def guard_groups(self) -> list[tuple[tuple[int, int] | None, list[int]]]:
+        """Actions grouped by a shared guard conjunct ``x_i == c`` (``(i, c)``; None: the rest)."""
+        return self._group([self._guard_pins(a) for a in self.actions])
+
+    def after_groups(self) -> list[tuple[tuple[int, int] | None, list[int]]]:
+        """Actions grouped by a pin ``x_i == c`` that holds after them (for predecessors)."""
+        return self._group([self._after_pins(a) for a in self.actions])
+
+    @staticmethod
+    def _group(pinned: list[set[tuple[int, int]]]) -> list[tuple[tuple[int, int] | None,
+                                                                 list[int]]]:
+        """Actions grouped by a shared pin ``s[i] == c`` (greedy, most shared first)."""
+        left = list(range(len(pinned)))
+        groups: list[tuple[tuple[int, int] | None, list[int]]] = []
+        while left:
+            tally = Counter(p for k in left for p in pinned[k])
+            if not tally:
+                break
+            best = tally.most_common(1)[0][0]
+            members = [k for k in left if best in pinned[k]]
+            groups.append((best, members))
+            left = [k for k in left if best not in pinned[k]]
+        if left:
+            groups.append((None, left))
+        return groups
+
+    def _action_lines(self, k: int, pin: tuple[int, int] | None, full: bool) -> list[str]:
+        """Statements adding action ``k``'s successor (indented one level less)."""
+        a = self.actions[k]
+        rest = [c for c in conjuncts(a.guard) if pin is None or _pin(c, self.index) != pin]
+        lines: list[str] = []
+        ind = ""
+        if rest:
+            conds = " and ".join(f"({source(c, self._ref, 'c')})" for c in rest)
+            lines.append(f"if {conds}:")
+            ind = "    "
+        values: dict[int, str] = {}
+        checks: list[str] = []
+        for var, expr in a.effects:
+            i = self.index[var]
+            text = source(expr, self._ref, "v")
+            lo, hi = bounds(expr, self.model.domain)
+            if lo < self.lo[i] or hi > self.hi[i]:
+                lines.append(f"{ind}v{i} = {text}")
+                checks.append(f"{self.lo[i]} <= v{i} <= {self.hi[i]}")
+                text = f"v{i}"
+            values[i] = text
+        if len(self.names) <= 16 or len(values) * 3 > len(self.names):
+            items = (values.get(i, f"s[{i}]") for i in range(len(self.names)))
+            new = "(" + "".join(f"{v}, " for v in items) + ")"
+            pre: list[str] = []
+        else:
+            pre = ["t = list(s)"] + [f"t[{i}] = {v}" for i, v in values.items()]
+            new = "tuple(t)"
+        item = f"({k}, {new}, {source(a.cost, self._ref, 'v')})" if full else new
+        if checks:
+            lines.append(f"{ind}if {' and '.join(checks)}:")
+            lines += [f"{ind}    {p}" for p in pre] + [f"{ind}    add({item})"]
+            lines += [f"{ind}else:", f"{ind}    _bad[0] += 1"]
+        else:
+            lines += [f"{ind}{p}" for p in pre] + [f"{ind}add({item})"]
+        return lines
+
+    def _build_successors(self, full: bool) -> Callable:
+        name = "successors" if full else "next_states"
+        out = [f"def {name}(s):", "    out = []", "    add = out.append"]
+        for pin, members in self.guard_groups():
+            ind = "    "
+            if pin is not None:
+                out.append(f"    if s[{pin[0]}] == {pin[1]}:")
+                ind = "        "
+            for k in members:
+                out += [ind + line for line in self._action_lines(k, pin, full)]
+        out.append("    return out")
+        return build("\n".join(out) + "\n", {"_bad": self.skipped}, name)
+
+    # -- predecessors
+
+    def predecessors(self, t: State) -> list[tuple[int, State]]:
+        """Every ``(action index, p)`` with ``p`` leading to ``t`` by that action."""
+        if self._predecessors is None:
+            self._predecessors = self._build_predecessors()
+        return self._predecessors(t)
+
+    def _build_predecessors(self) -> Callable[[State], list[tuple[int, State]]]:
+        keys, writes = [], []
+        for a in self.actions:
+            w = sorted(self.index[v] for v in a.writes())
+            size = 1
+            for i in w:
+                size *= self.hi[i] - self.lo[i] + 1
+            if size > MAX_WRITE_PRODUCT:
+                raise Unsupported(
+                    f"search: action {a.name!r} writes {size:,} value combinations; too many "
+                    "to enumerate predecessors (backward search)")
+            writes.append(w)
+            keys.append(sorted(set(w) | {self.index[v] for v in a.reads()}))
+        tables: list[dict[tuple[int, ...], list[tuple[int, ...]]]] = [{} for _ in self.actions]
+        checks = [self._action_check(k) for k in range(len(self.actions))]
+
+        def fill(k: int, t: Sequence[int]) -> list[tuple[int, ...]]:
+            w = writes[k]
+            want = tuple(t[i] for i in w)
+            p = list(t)
+            found = []
+            for combo in itertools.product(*(range(self.lo[i], self.hi[i] + 1) for i in w)):
+                for i, v in zip(w, combo):
+                    p[i] = v
+                if checks[k](p) == want:
+                    found.append(combo)
+            tables[k][tuple(t[i] for i in keys[k])] = found
+            return found
+
+        lines = ["def predecessors(t):", "    out = []", "    add = out.append"]
+        for pin, members in self.after_groups():
+            ind = "    "
+            if pin is not None:
+                lines.append(f"    if t[{pin[0]}] == {pin[1]}:")
+                ind = "        "
+            for k in members:
+                key = "(" + "".join(f"t[{i}], " for i in keys[k]) + ")"
+                pos = {i: j for j, i in enumerate(writes[k])}
+                new = "(" + "".join(f"w[{pos[i]}], " if i in pos else f"t[{i}], "
+                                    for i in range(len(self.names))) + ")"
+                lines += [f"r = _T{k}.get({key})", "if r is None:", f"    r = _fill({k}, t)",
+                          "for w in r:", f"    add(({k}, {new}))"]
+                lines[-5:] = [ind + line for line in lines[-5:]]
+        lines.append("    return out")
+        names = {f"_T{k}": table for k, table in enumerate(tables)}
+        return build("\n".join(lines) + "\n", {"_fill": fill, **names}, "predecessors")
+
+    def _action_check(self, k: int) -> Callable[[Sequence[int]], tuple[int, ...] | None]:
+        """``f(p)``: the written values after action ``k`` if its guard holds, else None."""
+        a = self.actions[k]
+        order = sorted(a.effects, key=lambda e: self.index[e[0]])
+        values = "".join(f"{source(e, self._ref, 'v')}, " for _, e in order)
+        text = (f"def check(s):\n    if not ({source(a.guard, self._ref, 'c')}):\n"
+                f"        return None\n    return ({values})\n")
+        return build(text, {}, "check")
+
+    def in_domain(self, state: State) -> bool:
+        """True when every value lies in its variable's domain."""
+        return all(lo <= v <= hi for v, lo, hi in zip(state, self.lo, self.hi))
+
+    # -- plans
+
+    def step(self, s: State, t: State) -> tuple[int, int]:
+        """``(action, cost)`` of the cheapest action leading from ``s`` to ``t``."""
+        best: tuple[int, int] | None = None
+        for k, u, c in self.successors(s):
+            if u == t and (best is None or c < best[1]):
+                best = (k, c)
+        if best is None:
+            raise RuntimeError(f"search: no action leads from {s} to {t}")
+        return best
+
+    def plan(self, path: Sequence[State]) -> tuple[Step, ...]:
+        """The plan following a path of states that starts at the initial state."""
+        steps = []
+        for s, t in zip(path, path[1:]):
+            k, c = self.step(s, t)
+            steps.append(Step(self.action_names[k], t, c))
+        return tuple(steps)
+
+
+def _pin(c: Expr, index: dict[str, int]) -> tuple[int, int] | None:
+    """``(i, value)`` when the condition is ``x_i == value`` (either way round)."""
+    if isinstance(c, Binary) and c.op == "==":
+        if isinstance(c.left, Var) and isinstance(c.right, Const):
+            return index[c.left.name], int(c.right.value)
+        if isinstance(c.right, Var) and isinstance(c.left, Const):
+            return index[c.right.name], int(c.left.value)
+    return None
+
+
+def compile_planning(model: Planning) -> Task:
+    """The compiled :class:`Task` of a planning model."""
+    return Task(model)

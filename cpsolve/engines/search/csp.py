@@ -1,0 +1,326 @@
+"""Backtracking search on a :class:`~cpsolve.model.Csp`.
+
+Domains are bit masks (bit ``v - base`` stands for value ``v``), copied per
+search node.  The search picks the unassigned variable with the smallest
+domain, tries its values in increasing order and propagates each choice:
+
+* **all-different**: the value leaves the domains of the variable's peers;
+* **conditions** (boolean expressions, compiled to Python by :mod:`.emit`
+  with variables read as ``a[i]``): checked once all their variables are
+  assigned; with a single unassigned variable left, its domain is filtered
+  to the values that satisfy it;
+* **circuit** (``names[i]`` = successor of node ``i``): successors are
+  all-different; a chain may close into a cycle only through every node,
+  so the end of an open chain may not point back to its head (and must,
+  once the chain holds every node).
+
+A domain reduced to one value is assigned at once and propagated in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...expr import variables
+from ...model import AllDifferent, Circuit, Condition, Csp
+from ...result import Result, Status, Unsupported
+from .. import Options
+from .common import Budget
+from .emit import TooDeep, build, source
+
+
+class _Stop(Exception):
+    """Ends the search early (enough solutions or a limit)."""
+
+
+class Backtracker:
+    """A compiled csp and its search; :meth:`run` reports solutions to a callback."""
+
+    def __init__(self, model: Csp) -> None:
+        self.names = model.names
+        n = len(self.names)
+        index = {name: i for i, name in enumerate(self.names)}
+        values = [model.values(name) for name in self.names]
+        self.base = min((v for vs in values for v in vs), default=0)
+        self.doms = [sum(1 << (v - self.base) for v in vs) for vs in values]
+        peers: list[set[int]] = [set() for _ in range(n)]
+        self.conds: list[tuple[Callable[[list], object], tuple[int, ...]]] = []
+        self.conds_of: list[list[int]] = [[] for _ in range(n)]
+        self.circuits: list[list[int]] = []
+        self.circuit_of: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self.constant_false = False
+        for c in model.constraints:
+            if isinstance(c, AllDifferent):
+                self._all_different([index[x] for x in c.names], peers)
+            elif isinstance(c, Condition):
+                self._condition(c, index)
+            elif isinstance(c, Circuit):
+                self._circuit([index[x] for x in c.names], peers)
+            else:
+                raise Unsupported(f"search: constraint kind {type(c).__name__} not supported")
+        self.peers = [sorted(p) for p in peers]
+        self.nodes = 0
+
+    def _all_different(self, xs: list[int], peers: list[set[int]]) -> None:
+        for x in xs:
+            peers[x].update(y for y in xs if y != x)
+
+    def _condition(self, c: Condition, index: dict[str, int]) -> None:
+        try:
+            text = source(c.expr, lambda name: f"a[{index[name]}]", "c")
+            fn = build(f"def holds(a):\n    return {text}\n", {}, "holds")
+        except TooDeep as exc:
+            raise Unsupported(f"search: {exc}") from exc
+        xs = tuple(sorted(index[v] for v in variables(c.expr)))
+        if not xs:
+            self.constant_false |= not fn([])
+            return
+        for x in xs:
+            self.conds_of[x].append(len(self.conds))
+        self.conds.append((fn, xs))
+
+    def _circuit(self, xs: list[int], peers: list[set[int]]) -> None:
+        n = len(xs)
+        nodes = sum(1 << (v - self.base) for v in range(n) if v >= self.base)
+        for i, x in enumerate(xs):
+            own = 1 << (i - self.base) if n > 1 and i >= self.base else 0
+            self.doms[x] &= nodes & ~own
+            self.circuit_of[x].append((len(self.circuits), i))
+        self._all_different(xs, peers)
+        self.circuits.append(xs)
+
+    # -- propagation
+
+    def assign(self, doms: list[int], vals: list, x: int, v: int) -> bool:
+        """Assign ``x = v`` and propagate; False on a contradiction."""
+        base, peers, conds, conds_of = self.base, self.peers, self.conds, self.conds_of
+        queue = [(x, v)]
+        while queue:
+            x, v = queue.pop()
+            if vals[x] is not None:
+                if vals[x] != v:
+                    return False
+                continue
+            bit = 1 << (v - base)
+            if not doms[x] & bit:
+                return False
+            vals[x] = v
+            doms[x] = bit
+            for y in peers[x]:
+                d = doms[y]
+                if d & bit:
+                    d ^= bit
+                    if not d:
+                        return False
+                    doms[y] = d
+                    if not d & (d - 1):
+                        queue.append((y, d.bit_length() - 1 + base))
+            for k in conds_of[x]:
+                fn, xs = conds[k]
+                free = [y for y in xs if vals[y] is None]
+                if not free:
+                    if not fn(vals):
+                        return False
+                elif len(free) == 1:
+                    y = free[0]
+                    d = doms[y]
+                    keep = self._filter(fn, vals, y, d)
+                    if keep != d:
+                        if not keep:
+                            return False
+                        doms[y] = keep
+                        if not keep & (keep - 1):
+                            queue.append((y, keep.bit_length() - 1 + base))
+            for k, node in self.circuit_of[x]:
+                if not self._close(doms, vals, self.circuits[k], node, v, queue):
+                    return False
+        return True
+
+    def _filter(self, fn: Callable[[list], object], vals: list, y: int, d: int) -> int:
+        keep, rest = 0, d
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            vals[y] = low.bit_length() - 1 + self.base
+            if fn(vals):
+                keep |= low
+        vals[y] = None
+        return keep
+
+    def _close(self, doms: list[int], vals: list, xs: list[int], node: int, succ: int,
+               queue: list) -> bool:
+        """After ``succ(node) = succ``: no early cycle; the open chain's end avoids its head."""
+        n, count, tail = len(xs), 1, succ
+        while tail != node:
+            count += 1
+            nxt = vals[xs[tail]]
+            if nxt is None:
+                break
+            tail = nxt
+        else:
+            return count == n  # closed a cycle: only if it holds every node
+        pred = {vals[x]: i for i, x in enumerate(xs) if vals[x] is not None}
+        head = node
+        while head in pred:
+            head = pred[head]
+            count += 1
+        bit = 1 << (head - self.base)
+        d = doms[xs[tail]]
+        d = d & bit if count == n else d & ~bit
+        if not d:
+            return False
+        if d != doms[xs[tail]]:
+            doms[xs[tail]] = d
+            if not d & (d - 1):
+                queue.append((xs[tail], d.bit_length() - 1 + self.base))
+        return True
+
+    # -- search
+
+    def run(self, on_solution: Callable[[dict[str, int]], None], budget: Budget) -> None:
+        """Call ``on_solution`` for every solution (it raises :class:`_Stop` to end)."""
+        n = len(self.names)
+        doms, vals = list(self.doms), [None] * n
+        if self.constant_false or any(not d for d in doms):
+            return
+        for fn, xs in self.conds:  # single-variable conditions (givens) filter domains
+            if len(xs) == 1:
+                doms[xs[0]] = self._filter(fn, vals, xs[0], doms[xs[0]])
+        for x in range(n):
+            d = doms[x]
+            if not d:
+                return
+            if not d & (d - 1) and vals[x] is None:
+                if not self.assign(doms, vals, x, d.bit_length() - 1 + self.base):
+                    return
+        self._search(doms, vals, on_solution, budget)
+
+    def _search(self, doms: list[int], vals: list, on_solution, budget: Budget) -> None:
+        """Depth-first over choices, with an explicit stack (deep models need no recursion).
+
+        A frame is ``(domains, values, variable, values of it still to try)``.
+        """
+        frames: list[tuple[list[int], list, int, int]] = []
+        self._open(frames, doms, vals, on_solution, budget)
+        while frames:
+            doms, vals, best, rest = frames[-1]
+            if not rest:
+                frames.pop()
+                continue
+            low = rest & -rest
+            frames[-1] = (doms, vals, best, rest ^ low)
+            d2, v2 = list(doms), list(vals)
+            if self.assign(d2, v2, best, low.bit_length() - 1 + self.base):
+                self._open(frames, d2, v2, on_solution, budget)
+
+    def _open(self, frames: list, doms: list[int], vals: list, on_solution,
+              budget: Budget) -> None:
+        """A new node: report it if complete, else push a frame for its smallest domain."""
+        self.nodes += 1
+        if not self.nodes & 1023 and budget.exceeded(0, _line, self.nodes):
+            raise _Stop
+        best, size = -1, 1 << 30
+        for y, v in enumerate(vals):
+            if v is None:
+                c = doms[y].bit_count()
+                if c < size:
+                    best, size = y, c
+                    if c == 2:
+                        break
+        if best < 0:
+            on_solution(dict(zip(self.names, vals)))
+        else:
+            frames.append((doms, vals, best, doms[best]))
+
+
+ALGORITHMS = ("backtracking",)
+"""The csp algorithms (one, so far); ``Options.algorithm`` may name it."""
+
+
+def _backtracker(model: Csp, options: Options) -> Backtracker:
+    if options.algorithm not in (None, *ALGORITHMS):
+        raise Unsupported(f"search: unknown csp algorithm {options.algorithm!r} "
+                          f"(known: {', '.join(ALGORITHMS)})")
+    return Backtracker(model)
+
+
+def solve_csp(model: Csp, options: Options) -> Result:
+    """A solution, and a search for a second one to decide uniqueness.
+
+    ``SOLVED`` with ``unique`` True / False (and ``second``), or ``None`` when
+    the time limit struck between the two; ``INFEASIBLE`` when the whole
+    tree holds no solution.  ``options.limit`` does not apply.
+    """
+    bt = _backtracker(model, options)
+    budget = Budget(options.time_limit, None, options.progress)
+    found: list[dict[str, int]] = []
+
+    def keep(solution: dict[str, int]) -> None:
+        found.append(solution)
+        if len(found) == 2:
+            raise _Stop
+
+    complete = _run(bt, keep, budget)
+    details = {"nodes": bt.nodes}
+    if not found:
+        if complete:
+            return Result(status=Status.INFEASIBLE, engine="search", explored=bt.nodes,
+                          message="no solution: the whole search tree was explored",
+                          details=details)
+        return Result(status=Status.UNKNOWN, engine="search", explored=bt.nodes,
+                      message=f"stopped: {budget.reason}; no solution found yet", details=details)
+    second = found[1] if len(found) > 1 else None
+    unique = False if second else (True if complete else None)
+    message = "" if unique is not None else \
+        f"stopped: {budget.reason} before uniqueness was decided"
+    return Result(status=Status.SOLVED, engine="search", solution=found[0], unique=unique,
+                  second=second, explored=bt.nodes, message=message, details=details)
+
+
+def count_csp(model: Csp, options: Options) -> Result:
+    """Count every solution (at most ``options.limit``); keep them with ``options.keep``.
+
+    ``OPTIMAL`` = the count is exact; ``SOLVED`` = stopped at the limit;
+    ``UNKNOWN`` = stopped by the time limit (``bound`` = solutions so far).
+    """
+    bt = _backtracker(model, options)
+    budget = Budget(options.time_limit, None, options.progress)
+    kept: list[dict[str, int]] = []
+    total = [0]
+
+    def tally(solution: dict[str, int]) -> None:
+        total[0] += 1
+        if options.keep:
+            kept.append(solution)
+        if options.limit is not None and total[0] >= options.limit:
+            raise _Stop
+
+    complete = _run(bt, tally, budget)
+    solutions = tuple(kept) if options.keep else None
+    details = {"nodes": bt.nodes}
+    n = total[0]
+    if complete:
+        return Result(status=Status.OPTIMAL, engine="search", count=n, solutions=solutions,
+                      explored=bt.nodes, message=f"exactly {n:,} solutions", details=details)
+    if budget.reason:
+        return Result(status=Status.UNKNOWN, engine="search", count=n, bound=n,
+                      solutions=solutions, explored=bt.nodes,
+                      message=f"stopped: {budget.reason}; at least {n:,} solutions",
+                      details=details)
+    return Result(status=Status.SOLVED, engine="search", count=n, solutions=solutions,
+                  explored=bt.nodes, message=f"stopped at the limit of {n:,} solutions; "
+                  "there may be more", details=details)
+
+
+def _run(bt: Backtracker, on_solution: Callable[[dict[str, int]], None],
+         budget: Budget) -> bool:
+    """Run the search; True when it explored the whole tree."""
+    try:
+        bt.run(on_solution, budget)
+    except _Stop:
+        return False
+    return True
+
+
+def _line(nodes: int) -> str:
+    return f"backtracking: {nodes:,} nodes"
