@@ -54,6 +54,21 @@ def parser() -> argparse.ArgumentParser:
     common(n)
     n.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
     n.add_argument("--list", action="store_true", help="print the solutions too")
+    n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
+                   help="count classes: under renaming of the symbols (relabel), or under "
+                   "that and the board's symmetries (symmetry)")
+    g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
+    g.add_argument("file")
+    common(g)
+    g.add_argument("--givens", type=int, nargs="+", required=True, metavar="K",
+                   help="number(s) of givens")
+    g.add_argument("--count", action="store_true", help="print only the numbers")
+    g.add_argument("--minimal", action="store_true",
+                   help="keep puzzles from which no given can be removed")
+    g.add_argument("--random", type=int, metavar="N", help="draw N puzzles instead of all")
+    g.add_argument("--seed", type=int, metavar="S", help="random seed (with --random)")
+    g.add_argument("--check", nargs="?", const="auto", choices=["auto", *ENGINES],
+                   help="re-solve every puzzle with another engine (always done for --random)")
     a = sub.add_parser("analyze", help="state space of a planning model")
     a.add_argument("file")
     common(a)
@@ -151,6 +166,64 @@ class Cli:
                            else "[green]all engines agree[/]")
         return 1 if failed else 0
 
+    def count_up_to(self) -> int:
+        """``count --up-to``: classes of solutions under renaming (and board symmetries)."""
+        from .classes import SymmetryError, count_up_to
+        from .render_generate import human_classes, json_classes
+
+        puzzle = load(resolve(self.args.file))
+        engine = self.args.engine or DEFAULT_ENGINE["count"]
+        try:
+            with self.progress(f"{engine} count up to {self.args.up_to}") as options:
+                result = count_up_to(puzzle.model, puzzle.symmetry(), self.args.up_to, engine,
+                                     options)
+        except SymmetryError as err:
+            return self.fail(str(err), 2)
+        if self.args.json:
+            print(json.dumps(json_classes(puzzle, result), ensure_ascii=False))
+        else:
+            self.out.print(human_classes(puzzle, result))
+        return 1 if result.status is Status.UNKNOWN else 0
+
+    def generate(self) -> int:
+        """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry."""
+        from .classes import SymmetryError
+        from .generate import Disagreement, Generator, TooLarge
+        from .render_generate import human_generation, json_generation
+
+        args = self.args
+        puzzle = load(resolve(args.file))
+        engine = args.engine or DEFAULT_ENGINE["count"]
+        check = None if args.check in (None, "auto") else args.check
+        gens = []
+        try:
+            with self.progress(f"{engine} generate") as options:
+                gen = Generator(puzzle.model, puzzle.symmetry(), engine,
+                                Options(time_limit=options.time_limit,
+                                        progress=options.progress))
+                for k in args.givens:
+                    if args.random is not None:
+                        gens.append(gen.random(k, args.random, args.seed, args.minimal,
+                                               check=check))
+                    else:
+                        every = gen.every(k, args.minimal, not args.count or bool(args.check))
+                        gens.append(gen.check(every, check) if args.check else every)
+        except (SymmetryError, ValueError) as err:
+            if isinstance(err, TooLarge):
+                return self.fail(str(err), 1)
+            return self.fail(str(err), 2)
+        except Disagreement as err:
+            return self.fail(f"engines disagree: {err}", 1)
+        boards = not args.count
+        if args.json:
+            print(json.dumps(json_generation(puzzle, gen.sym, gens, engine, boards),
+                             ensure_ascii=False))
+        else:
+            self.out.print(human_generation(puzzle, gen.sym, gens, engine, boards,
+                                            self.out.width))
+        short = args.random is not None and any(len(g.puzzles) < args.random for g in gens)
+        return 1 if short else 0
+
     def models(self) -> int:
         from rich.table import Table
         from rich.text import Text
@@ -179,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
             return cli.models()
         if args.command == "compare":
             return cli.compare()
+        if args.command == "generate":
+            return cli.generate()
+        if args.command == "count" and args.up_to:
+            return cli.count_up_to()
         return cli.one(args.command)
     except ModelFileError as err:
         return cli.fail(str(err), 2)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Csp, Planning
 from ..result import Step
+
+if TYPE_CHECKING:
+    from ..symmetry import Symmetry
 
 
 @dataclass
@@ -62,3 +65,7 @@ class Puzzle:
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         """An assignment for ``--json``."""
         return dict(solution)
+
+    def symmetry(self) -> Symmetry | None:
+        """Symmetries of the puzzle's rules, when the family knows them (``None``: none)."""
+        return None

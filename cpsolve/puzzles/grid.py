@@ -23,11 +23,14 @@ made only of ``-``/``+`` are ignored, so boxes can be drawn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..files import Data
 from ..model import Csp
 from .base import Puzzle
+
+if TYPE_CHECKING:
+    from ..symmetry import Symmetry
 
 KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens"}
 GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
@@ -64,7 +67,8 @@ class GridPuzzle(Puzzle):
         for r in range(n):
             row = []
             for c in range(n):
-                v = solution[cell(r, c)] if solution else self.givens.get((r, c))
+                v = (solution.get(cell(r, c)) if solution is not None
+                     else self.givens.get((r, c)))
                 row.append(self.symbols[v - 1] if v else ".")
             out.append(row)
         return out
@@ -89,6 +93,12 @@ class GridPuzzle(Puzzle):
     def render_solution(self, solution: Mapping[str, int]) -> str:
         return self.draw(solution)
 
+    def symmetry(self) -> Symmetry:
+        """The board's symmetries: square symmetries keeping the groups, and renaming."""
+        from .grid_symmetry import grid_symmetry
+
+        return grid_symmetry(self.size, self.extra["groups"], cell)
+
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         return [" ".join(row) for row in self.rows(solution)]
 
@@ -112,18 +122,21 @@ def build(data: Data) -> GridPuzzle:
                              f"{', '.join(GROUP_KINDS)})")
     if "boxes" in kinds:
         box = _box(data, n)
+    all_groups = []
     for label, cells in groups(n, kinds, box):
         csp.all_different([cell(r, c) for r, c in cells], label)
+        all_groups.append(cells)
     for i, group in enumerate(data.get("extra", list, [])):
         cells = _cells(data, f"extra[{i}]", group, n)
         csp.all_different([cell(r, c) for r, c in cells], f"extra group {i + 1}")
+        all_groups.append(cells)
     givens = _givens(data, n, symbols)
     for (r, c), v in sorted(givens.items()):
         csp.fix(cell(r, c), v)
     return GridPuzzle(csp.name, "grid", csp, data.get("description", str, ""),
                       "a grid filled with every group all-different",
                       {"size": n, "symbols": symbols, "givens": givens, "box": box,
-                       "kinds": list(kinds)})
+                       "kinds": list(kinds), "groups": all_groups})
 
 
 def groups(n: int, kinds: list[str], box: tuple[int, int] | None) -> list[tuple[str, list]]:
@@ -187,7 +200,7 @@ def _givens(data: Data, n: int, symbols: list[str]) -> dict[tuple[int, int], int
     rows = []
     for line in text.splitlines():
         line = line.replace("|", " ").strip()
-        if not line or set(line) <= {"-", "+", " "} and len(line) > 1:
+        if not line or set(line) <= {"-", "+", " "} and ("+" in line or "--" in line):
             continue
         tokens = line.split()
         if len(tokens) != n and all(len(s) == 1 for s in symbols):
