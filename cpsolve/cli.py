@@ -44,7 +44,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("file")
     common(s)
     s.add_argument("--algorithm", help="search engine algorithm: bfs, bidir, iddfs, dfs, "
-                   "dijkstra")
+                   "dijkstra, astar, idastar, wastar, anytime (default: anytime when the model "
+                   "declares an estimate, bidir for one goal state, else bfs or dijkstra)")
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--task", choices=TASKS, default="solve")

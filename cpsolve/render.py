@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -62,7 +63,7 @@ def human(puzzle: Puzzle, result: Result) -> Group:
         parts.append(Text(result.message, style="dim"))
     if result.plan is not None:
         parts.append(Text(f"Metric: {puzzle.metric}.", style="dim"))
-        parts.append(plan_table(puzzle, result))
+        parts.append(plan_view(puzzle, result))
         summary = puzzle.plan_summary(result.plan)
         if summary:
             parts.append(Text(summary))
@@ -81,6 +82,22 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     if result.layers is not None:
         parts.append(analysis_table(puzzle, result))
     return Group(*parts)
+
+
+def plan_view(puzzle: Puzzle, result: Result) -> Table | Columns:
+    """Boards side by side when states are drawn on several lines, else a table."""
+    model = puzzle.model
+    assert isinstance(model, Planning)
+    if "\n" not in puzzle.render_state(model.initial_state()):
+        return plan_table(puzzle, result)
+    show_cost = not model.unit_costs()
+    boxes = [Text(f"start\n{puzzle.render_state(model.initial_state())}")]
+    for i, step in enumerate(result.plan or (), start=1):
+        cost = f" (cost {step.cost})" if show_cost else ""
+        head = Text(f"{i}. ", style="dim")
+        head.append(puzzle.step_text(step) + cost, style="bold")
+        boxes.append(Text.assemble(head, "\n", puzzle.render_state(step.state)))
+    return Columns(boxes, padding=(1, 3))
 
 
 def plan_table(puzzle: Puzzle, result: Result) -> Table:

@@ -168,9 +168,19 @@ def test_eight_puzzle_hardest_start_bidir():
 
 
 def test_eight_puzzle_hardest_start_bfs():
-    result = solve(eight_puzzle("867254301"))
+    result = solve(eight_puzzle("867254301"), "bfs")
     assert result.status is Status.OPTIMAL and result.moves == 31
-    assert result.details["algorithm"] == "bfs"
+
+
+def test_default_algorithm():
+    # unit costs and one goal state, no estimate: bidir; a goal with "or": bfs;
+    # costs other than 1: dijkstra; a declared estimate: anytime (weighted A*, then a proof)
+    assert solve(eight_puzzle("867254301")).details["algorithm"] == "bidir"
+    assert solve(water_jugs()).details["algorithm"] == "bfs"
+    assert solve(hoppers()).details["algorithm"] == "dijkstra"
+    model = eight_puzzle("123405786")
+    model.set_estimate(0)
+    assert solve(model).details["algorithm"] == "anytime"
 
 
 @pytest.mark.slow
@@ -286,7 +296,7 @@ def test_successors_leaving_a_domain_are_skipped_and_counted():
     m.set_initial({"x": 0})
     m.set_goal(x == 5)
     m.add_action("add2", True, {x: x + 2})
-    result = solve(m)  # 0, 2, 4, then 6 is outside 0..5
+    result = solve(m, "bfs")  # 0, 2, 4, then 6 is outside 0..5
     assert result.status is Status.INFEASIBLE and result.explored == 3
     assert result.details["skipped_out_of_domain"] >= 1
 
@@ -318,8 +328,8 @@ def test_bidir_needs_a_single_goal_state():
 
 
 def test_unknown_algorithm_lists_the_known_ones():
-    with pytest.raises(Unsupported, match="bfs, bidir, iddfs, dfs, dijkstra"):
-        solve(water_jugs(), "astar")
+    with pytest.raises(Unsupported, match="bfs, bidir, iddfs, dfs, dijkstra, astar"):
+        solve(water_jugs(), "a-star")
 
 
 # ---------------------------------------------------------------- planning: limits, progress
@@ -547,6 +557,7 @@ def test_random_models_agree(model):
     fast, slow = analyze(model, "numpy"), analyze(model, "python")
     for field in ("states", "layers", "max_distance", "farthest"):
         assert getattr(fast, field) == getattr(slow, field)
+    assert fast.details.get("reachable") == slow.details.get("reachable")
 
 
 @pytest.mark.parametrize("n", [3, 600])  # the checker's evaluate() recurses: ~900 at most
@@ -822,3 +833,104 @@ def test_csp_without_variables_has_the_empty_solution():
 def test_unknown_csp_algorithm():
     with pytest.raises(Unsupported, match="backtracking"):
         run("search", "solve", queens(4), Options(algorithm="bfs"))
+
+
+# ---------------------------------------------------------------- informed search
+
+
+def manhattan(model: Planning, goal: str = "123456780") -> Planning:
+    """The 8-puzzle model with the sum of the tiles' Manhattan distances as its estimate."""
+    home = {int(ch): i for i, ch in enumerate(goal)}
+    terms = [(Var(f"c[{i}]") == tile) * (abs(i // 3 - j // 3) + abs(i % 3 - j % 3))
+             for i in range(9) for tile, j in home.items() if tile]
+    model.set_estimate(Sum(terms))
+    return model
+
+
+INFORMED = ["astar", "idastar", "wastar", "anytime"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(scrambles())
+def test_informed_searches_agree_with_bfs(start):
+    model = manhattan(eight_puzzle(start))
+    moves = solve(model, "bfs").moves
+    for algorithm in ("astar", "idastar", "anytime"):
+        result = solve(model, algorithm)
+        assert result.status is Status.OPTIMAL and result.moves == moves, algorithm
+    weighted = solve(model, "wastar")
+    assert weighted.found and moves <= weighted.moves <= 3 * moves
+    assert weighted.status is Status.SOLVED or weighted.moves == moves
+
+
+@pytest.mark.parametrize("algorithm", INFORMED)
+def test_informed_hardest_eight_puzzle(algorithm):
+    result = solve(manhattan(eight_puzzle("867254301")), algorithm)
+    assert result.verified and result.found
+    if algorithm == "wastar":
+        assert result.moves >= 31 and result.bound <= 31
+    else:
+        assert result.status is Status.OPTIMAL and result.moves == 31
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_plannings())
+def test_informed_searches_on_random_models(model):
+    # no estimate: A*, IDA* and weighted A* are uniform-cost searches
+    _, cost = reference_optima(model)
+    for algorithm in INFORMED:
+        result = solve(model, algorithm)
+        if cost is None:
+            assert result.status is Status.INFEASIBLE, algorithm
+        else:
+            assert result.status is Status.OPTIMAL and result.cost == cost, algorithm
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "idastar", "wastar"])
+def test_informed_limit_gives_a_bound(algorithm):
+    result = solve(manhattan(eight_puzzle("867254301")), algorithm, limit=300)
+    assert result.status is Status.UNKNOWN and result.plan is None
+    assert 21 <= result.bound <= 31  # 21: the estimate of the start; 31: the optimum
+    assert "limit" in result.message
+
+
+def test_anytime_returns_the_plan_and_the_bound_at_the_time_limit():
+    model = manhattan(eight_puzzle("867254301"))
+    result = solve(model, "anytime", limit=2_000)  # the plan needs ~750 states, A* more
+    assert result.status is Status.SOLVED and result.verified and result.moves >= 31
+    assert 21 <= result.bound <= 31 and "state limit" in result.message
+
+
+def test_estimate_must_vanish_at_the_goal():
+    model = eight_puzzle("123405786")
+    model.set_estimate(Var("c[0]"))  # 1 at the goal: not admissible
+    with pytest.raises(Unsupported, match="0 there"):
+        solve(model, "astar")
+
+
+def test_informed_searches_refuse_negative_costs():
+    for algorithm in INFORMED:
+        with pytest.raises(Unsupported, match="costs >= 0"):
+            solve(counter(-1), algorithm)
+
+
+def test_parity_rounds_bounds_up():
+    # every move moves the blank one cell: plans from 867254301 have odd length
+    model = manhattan(eight_puzzle("867254301"))
+    model.set_parity(Sum((Var(f"c[{i}]") == 0) * (i // 3 + i % 3) for i in range(9)))
+    result = solve(model, "idastar", limit=50)
+    assert result.status is Status.UNKNOWN and result.bound % 2 == 1
+
+
+def test_long_estimate_over_negative_domains():
+    # 300 counters from -2 up to 1; the estimate 1 - x per counter is exact: 900 moves
+    m = Planning("counters")
+    xs = m.add_array("x", 300, -2, 1)
+    m.set_initial({f"x[{i}]": -2 for i in range(300)})
+    m.set_goal(And(*[x == 1 for x in xs]))
+    for i, x in enumerate(xs):
+        m.add_action(f"inc {i}", x < 1, {x: x + 1})
+    m.set_estimate(Sum(1 - x for x in xs))
+    for algorithm in ("astar", "anytime"):
+        result = solve(m, algorithm)
+        assert result.status is Status.OPTIMAL and result.moves == 900

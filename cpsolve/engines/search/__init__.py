@@ -8,7 +8,10 @@ one module and one line here.
 * planning models are compiled once by :mod:`.compile` into a
   :class:`~.compile.Task` (states are tuples of ints in ``model.names``
   order); every algorithm is ``fn(task, budget) -> Result``;
-* csp models are solved by :mod:`.csp` (backtracking with forward checking).
+* csp models are solved by :mod:`.csp` (backtracking with forward checking),
+  or by :mod:`.circuit` (Hamiltonian-circuit search) when the model is one
+  circuit plus conditions (``Options.algorithm`` ``"backtracking"`` forces
+  the general one).
 
 Imports stay light (numpy only when the vectorised analysis runs, and
 never the CP-SAT solver's package): ``cpsolve solve ... --engine search``
@@ -23,13 +26,17 @@ from ...model import Csp, Planning
 from ...result import Result, Unsupported
 from .. import Options
 from .analyze import layers
+from .anytime import anytime
+from .astar import astar
 from .bfs import bfs
 from .bidir import bidir
 from .common import Budget
 from .compile import Task, compile_planning
 from .dfs import dfs
 from .dijkstra import dijkstra
+from .idastar import idastar
 from .iddfs import iddfs
+from .wastar import wastar
 
 CAPABILITIES = {("planning", "solve"), ("planning", "analyze"), ("csp", "solve"),
                 ("csp", "count")}
@@ -42,6 +49,10 @@ ALGORITHMS: dict[str, Algorithm] = {
     "iddfs": iddfs,
     "dfs": dfs,
     "dijkstra": dijkstra,
+    "astar": astar,
+    "idastar": idastar,
+    "wastar": wastar,
+    "anytime": anytime,
 }
 """Planning search algorithms by name (``Options.algorithm``)."""
 
@@ -61,8 +72,19 @@ and falls back to ``python`` for models it cannot pack."""
 
 
 def default_algorithm(model: Planning) -> str:
-    """``bfs`` when every action costs 1, else ``dijkstra``."""
-    return "bfs" if model.unit_costs() else "dijkstra"
+    """The algorithm :func:`solve` runs when the caller names none.
+
+    * ``anytime`` when the model declares an estimate: a plan at once
+      (weighted A*), then an optimality proof within the time limit;
+    * ``bidir`` when every action costs 1 and the goal is a single state
+      (two small frontiers instead of one big one);
+    * ``bfs`` when every action costs 1, else ``dijkstra``.
+    """
+    if model.estimate is not None:
+        return "anytime"
+    if model.unit_costs():
+        return "bidir" if model.goal_state() is not None else "bfs"
+    return "dijkstra"
 
 
 def _pick(table: dict[str, Algorithm], name: str, what: str) -> Algorithm:
@@ -74,32 +96,64 @@ def _pick(table: dict[str, Algorithm], name: str, what: str) -> Algorithm:
 def solve(model: Csp | Planning, options: Options) -> Result:
     """A plan (planning) or a solution and whether it is unique (csp)."""
     if isinstance(model, Csp):
+        from .circuit import chosen, solve_circuit
         from .csp import solve_csp
 
-        return solve_csp(model, options)
+        circuit = chosen(model, options)
+        return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
     name = options.algorithm or default_algorithm(model)
     algorithm = _pick(ALGORITHMS, name, "algorithm")
     task = compile_planning(model)
+    if name == "bidir" and options.algorithm is None and not _backward_ok(task):
+        name, algorithm = "bfs", bfs
     return _finish(task, name, algorithm(task, Budget.of(options, len(task.actions))))
+
+
+def _backward_ok(task: Task) -> bool:
+    """True when predecessors can be enumerated (bidir needs them)."""
+    goal = task.goal_state
+    try:
+        if goal is not None and task.in_domain(goal):
+            task.predecessors(goal)
+    except Unsupported:
+        return False
+    return True
 
 
 def count(model: Csp | Planning, options: Options) -> Result:
     """Count (and with ``options.keep`` list) every solution of a csp."""
     if not isinstance(model, Csp):
         raise Unsupported("search: count applies to csp models")
+    from .circuit import chosen, count_circuit
     from .csp import count_csp
 
-    return count_csp(model, options)
+    circuit = chosen(model, options)
+    return count_circuit(model, circuit, options) if circuit else count_csp(model, options)
+
+
+ANALYZE_LIMIT = 5_000_000
+"""States an analysis explores when the caller sets no limit (~1 GB with Python sets)."""
 
 
 def analyze(model: Csp | Planning, options: Options) -> Result:
-    """State-space analysis of a planning model (see :func:`.analyze.layers`)."""
+    """State-space analysis of a planning model (see :func:`.analyze.layers`).
+
+    Without ``options.limit``, at most :data:`ANALYZE_LIMIT` states are
+    explored (the message says so when that stops the analysis).
+    """
     if not isinstance(model, Planning):
         raise Unsupported("search: analyze applies to planning models")
     name = options.algorithm or "numpy"
     analysis = _pick(ANALYSES, name, "analysis")
     task = compile_planning(model)
-    return _finish(task, name, analysis(task, Budget.of(options, len(task.actions))))
+    budget = Budget.of(options, len(task.actions))
+    if options.limit is None:
+        budget.limit = ANALYZE_LIMIT
+    result = _finish(task, name, analysis(task, budget))
+    if options.limit is None and budget.reason.startswith("state limit"):
+        result = result.but(message=f"{result.message} (the default limit for analyze; "
+                            "set one with --limit)")
+    return result
 
 
 def _finish(task: Task, name: str, result: Result) -> Result:

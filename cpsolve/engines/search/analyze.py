@@ -14,31 +14,39 @@ Neighbours = Callable[[State], Iterable[State]]
 def layers(task: Task, budget: Budget) -> Result:
     """Breadth-first layers of the state space, one Python set of tuples.
 
-    Counts the states reachable from the initial state.  When the goal is a
-    single state, also runs a backward BFS from it over predecessors:
-    ``states`` is then the number of states that can reach the goal,
-    ``layers[d]`` the number at distance ``d`` *to* the goal and
-    ``farthest`` those at the maximum distance.  Otherwise the layers are
-    distances *from* the initial state.  ``details["direction"]`` says which.
+    When the goal is a single state, a backward BFS from it over
+    predecessors comes first: ``states`` is the number of states that can
+    reach the goal, ``layers[d]`` the number at distance ``d`` *to* the goal
+    and ``farthest`` those at the maximum distance; a forward BFS then counts
+    the states reachable from the initial state (``details["reachable"]``).
+    Otherwise the layers are distances *from* the initial state.
+    ``details["direction"]`` says which.  On a limit the result is
+    ``UNKNOWN`` with the layers complete so far (``bound``: the last one).
     """
-    forward = sweep([task.initial], task.next_states, budget, "reachable", 0)
-    if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state")
     goal = task.goal_state
-    if goal is None or not task.in_domain(goal):
-        return forward.result("from the initial state", reachable=forward.seen)
-    try:
-        task.predecessors(goal)
-    except Unsupported as exc:
-        return forward.result("from the initial state", reachable=forward.seen,
-                              backward=f"not possible: {exc}")
+    backward_ok = goal is not None and task.in_domain(goal)
+    reason = ""
+    if backward_ok:
+        try:
+            task.predecessors(goal)
+        except Unsupported as exc:
+            backward_ok, reason = False, f"not possible: {exc}"
+    if not backward_ok:
+        forward = sweep([task.initial], task.next_states, budget, "reachable", 0)
+        if forward.stopped:
+            return forward.unknown(budget, "reachable from the initial state")
+        extra = {"backward": reason} if reason else {}
+        return forward.result("from the initial state", reachable=forward.seen, **extra)
 
     def predecessors(t: State) -> list[State]:
         return [p for _, p in task.predecessors(t)]
 
-    backward = sweep([goal], predecessors, budget, "to goal", forward.seen, task.initial)
+    backward = sweep([goal], predecessors, budget, "to goal", 0, task.initial)
     if backward.stopped:
-        return backward.unknown(budget, "that can reach the goal", reachable=forward.seen)
+        return backward.unknown(budget, "that can reach the goal")
+    forward = sweep([task.initial], task.next_states, budget, "reachable", backward.seen)
+    if forward.stopped:
+        return forward.unknown(budget, "reachable from the initial state", to_goal=backward.seen)
     return backward.result("to the goal", reachable=forward.seen,
                            initial_distance=backward.watched_at)
 

@@ -1,19 +1,21 @@
 """State-space analysis over whole frontiers with NumPy.
 
 Same answers as :func:`.analyze.layers`, much faster on spaces of 10^5-10^7
-states.  A state is packed into one int64 as a mixed-radix number (the
-first variable is the most significant digit, so codes sort like state
-tuples).  Each BFS layer is one array of codes; its columns are decoded
-once, and every action's guard and effects — the model's expression trees,
-compiled to NumPy source by :mod:`.emit` — are evaluated on all states at
-once (only on the rows where a pinned guard conjunct ``x == c`` holds, as in
-:mod:`.compile`).  Visited states are a bit map over all codes when it fits
-in :data:`BITMAP_BITS`, else a sorted array.
+states.  A state is packed into one int64, the first variable most
+significant so that codes sort like state tuples: a mixed-radix number when
+the code space is small enough for a bit map of visited codes
+(:data:`BITMAP_BITS`), else one bit field per variable (decoding is then a
+shift and a mask) and the visited codes are a sorted array.  Each BFS layer
+is one array of codes; its columns are decoded once, and every action's
+guard and effects — the model's expression trees, compiled to NumPy source
+by :mod:`.emit` — are evaluated on all states at once (only on the rows
+where a pinned guard conjunct ``x == c`` holds, as in :mod:`.compile`).
 
-Backward steps use per-action tables: the predecessors of ``t`` by action
-``a`` depend only on ``t`` restricted to the variables ``a`` reads or
-writes (the *key*), so every key's written values are found once, by
-evaluating guard and effects on every (key, written values) combination.
+Backward steps and the reversibility test live in :mod:`.backward`.  When
+the goal is a single state, the analysis sweeps backwards from it; if the
+moves are reversible (:func:`.backward.symmetric`) and the initial state
+was met, the states reachable from the initial state are exactly the ones
+found, and the forward sweep is skipped (``details["reachable_by"]``).
 
 Models whose states do not fit in 62 bits, or whose tables would be too
 large, fall back to :func:`.analyze.layers` (``details["fallback"]``).
@@ -26,16 +28,13 @@ import numpy as np
 from ...expr import bounds
 from ...result import Result
 from .analyze import Sweep, layers
+from .backward import Backward, TooLarge, symmetric
 from .common import Budget
 from .compile import Task
 from .emit import TooDeep, build_many, np_helpers, source
 
 BITMAP_BITS = 1 << 27
-"""Largest code space tracked with a bit map (16 MiB); larger ones use a sorted array
-(merged per layer in linear time; it was as fast as a bit map on the 8-puzzle)."""
-
-MAX_TABLE = 1 << 20
-"""Most (key, written values) combinations one action's predecessor table may enumerate."""
+"""Largest code space tracked with a bit map (16 MiB); larger ones use a sorted array."""
 
 
 class Unpackable(ValueError):
@@ -53,6 +52,13 @@ class Packed:
         for i in range(n - 2, -1, -1):
             self.radix[i] = self.radix[i + 1] * self.size[i + 1]
         self.space = self.radix[0] * self.size[0]
+        self.shifts: list[int] | None = None  # bit fields instead of mixed radix
+        bits = [(z - 1).bit_length() for z in self.size]
+        if self.space > BITMAP_BITS and sum(bits) < 62:
+            self.shifts = [sum(bits[i + 1:]) for i in range(n)]
+            self.masks = [(1 << b) - 1 for b in bits]
+            self.radix = [1 << sh for sh in self.shifts]
+            self.space = 1 << sum(bits)
         if self.space >= 1 << 62:
             raise Unpackable(f"{self.space:.3g} codes do not fit in 62 bits")
         env = np_helpers(np)
@@ -81,6 +87,9 @@ class Packed:
 
     def decode(self, codes: np.ndarray) -> list[np.ndarray]:
         """One value column per variable."""
+        if self.shifts is not None:
+            return [((codes >> sh) & mask) + lo if lo else (codes >> sh) & mask
+                    for sh, mask, lo in zip(self.shifts, self.masks, self.task.lo)]
         cols: list[np.ndarray] = []
         rest = codes
         for size, lo in zip(reversed(self.size), reversed(self.task.lo)):
@@ -148,75 +157,6 @@ def _within(expr, task: Task, i: int) -> bool:
     return task.lo[i] <= lo and hi <= task.hi[i]
 
 
-class Backward:
-    """Vectorised predecessors from per-action tables (see the module docstring)."""
-
-    def __init__(self, packed: Packed) -> None:
-        self.p = packed
-        task = packed.task
-        self.tables = []
-        for k in range(len(task.actions)):
-            keys = packed.used[k]
-            writes = packed.writes[k]
-            combos = 1
-            for i in keys + writes:
-                combos *= packed.size[i]
-            if combos > MAX_TABLE:
-                raise Unpackable(f"action {task.action_names[k]!r} has {combos:,} "
-                                 "predecessor combinations")
-            self.tables.append(self._table(k, keys, writes))
-        self.groups = task.after_groups()
-
-    def _table(self, k: int, keys: list[int], writes: list[int]):
-        p, task = self.p, self.p.task
-        axes = [np.arange(task.lo[i], task.hi[i] + 1) for i in keys + writes]
-        grid = [g.ravel() for g in np.meshgrid(*axes, indexing="ij")] if axes else []
-        key_cols = dict(zip(keys, grid[:len(keys)]))
-        cand = dict(zip(writes, grid[len(keys):]))
-        state = {i: cand.get(i, key_cols[i]) for i in keys}  # p = t outside writes
-        rows = len(grid[0]) if grid else 1
-        good = np.broadcast_to(p.guards[k](state), (rows,)) != 0  # a condition: nonzero = true
-        for i, v in zip(writes, p.effects[k](state)):
-            good &= np.broadcast_to(v, (rows,)) == key_cols[i]
-        key_radix = [1] * len(keys)
-        for j in range(len(keys) - 2, -1, -1):
-            key_radix[j] = key_radix[j + 1] * p.size[keys[j + 1]]
-        n_keys = key_radix[0] * p.size[keys[0]] if keys else 1
-        key_of = sum((key_cols[i] - task.lo[i]) * r for i, r in zip(keys, key_radix)) \
-            if keys else np.zeros(rows, np.int64)
-        key_of = np.broadcast_to(key_of, (rows,))[good]
-        order = np.argsort(key_of, kind="stable")
-        key_of = key_of[order]
-        counts = np.bincount(key_of, minlength=n_keys)
-        width = int(counts.max()) if counts.size else 0
-        slot = np.arange(key_of.size) - np.searchsorted(key_of, key_of)
-        table = np.zeros((n_keys, max(width, 1), max(len(writes), 1)), np.int64)
-        for j, i in enumerate(writes):
-            table[key_of, slot, j] = cand[i][good][order]
-        return keys, key_radix, counts, width, table
-
-    def step(self, codes: np.ndarray) -> np.ndarray:
-        """Codes of every predecessor of every state in ``codes`` (with repeats)."""
-        p, task = self.p, self.p.task
-        out = []
-        for members, rows, cols in p.subsets(codes, self.groups):
-            for k in members:
-                keys, key_radix, counts, width, table = self.tables[k]
-                key = np.zeros(len(rows), np.int64)
-                for i, r in zip(keys, key_radix):
-                    key += (cols[i] - task.lo[i]) * r
-                have = counts[key]
-                for m in range(width):
-                    idx = np.flatnonzero(have > m)
-                    if not idx.size:
-                        break
-                    new = rows[idx]  # a copy: fancy indexing
-                    for j, i in enumerate(p.writes[k]):
-                        new += (table[key[idx], m, j] - cols[i][idx]) * p.radix[i]
-                    out.append(new)
-        return np.concatenate(out) if out else np.empty(0, np.int64)
-
-
 _BIT = np.array([1 << b for b in range(8)], np.uint8)
 
 
@@ -238,7 +178,7 @@ class Seen:
                 byte, bit = byte[fresh], bit[fresh]
                 first = np.flatnonzero(np.concatenate(([True], byte[1:] != byte[:-1])))
                 self.bits[byte[first]] |= np.bitwise_or.reduceat(bit, first)
-        else:
+        else:  # merged per layer: a stable sort of two sorted runs
             pos = np.minimum(np.searchsorted(self.sorted, codes), max(self.sorted.size - 1, 0))
             hit = self.sorted[pos] == codes if self.sorted.size else np.zeros(codes.size, bool)
             new = codes[~hit]
@@ -253,11 +193,48 @@ class Seen:
         return pos < self.sorted.size and int(self.sorted[pos]) == code
 
 
+class Recent:
+    """The visited set of a BFS over reversible moves: the last two layers suffice.
+
+    When every move can be undone, a successor of a state at distance ``d``
+    lies at distance ``d - 1``, ``d`` or ``d + 1``: checking the two latest
+    layers is exact, and memory stays that of a few layers.
+    """
+
+    def __init__(self) -> None:
+        self.before = self.current = np.empty(0, np.int64)
+        self.count = 0
+
+    def fresh(self, codes: np.ndarray) -> np.ndarray:
+        """The codes (sorted, distinct) not in the last two layers; they become the latest."""
+        new = _minus(_minus(codes, self.current), self.before)
+        self.before, self.current = self.current, new
+        self.count += new.size
+        return new
+
+    def __contains__(self, code: int) -> bool:
+        return any(_minus(np.array([code], np.int64), layer).size == 0
+                   for layer in (self.current, self.before))
+
+
+def _minus(codes: np.ndarray, layer: np.ndarray) -> np.ndarray:
+    """The sorted ``codes`` that are not in the sorted ``layer``."""
+    if not layer.size or not codes.size:
+        return codes
+    pos = np.minimum(np.searchsorted(layer, codes), layer.size - 1)
+    return codes[layer[pos] != codes]
+
+
 def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: str,
-          offset: int = 0, watch: tuple[int, ...] | None = None) -> Sweep:
-    """Breadth-first layers from ``root``, one NumPy array per layer (like ``analyze.sweep``)."""
+          offset: int = 0, watch: tuple[int, ...] | None = None,
+          reversible: bool = False) -> Sweep:
+    """Breadth-first layers from ``root``, one NumPy array per layer (like ``analyze.sweep``).
+
+    ``reversible``: every move can be undone, so only the last two layers are
+    kept as the visited set (:class:`Recent`).
+    """
     out = Sweep()
-    seen = Seen(packed.space)
+    seen: Seen | Recent = Recent() if reversible else Seen(packed.space)
     frontier = seen.fresh(np.array([packed.encode(root)], np.int64))
     target = None if watch is None else packed.encode(watch)
     while frontier.size:
@@ -275,25 +252,48 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
 
 
 def numpy_layers(task: Task, budget: Budget) -> Result:
-    """:func:`.analyze.layers`, vectorised; falls back to it when the model does not pack."""
+    """:func:`.analyze.layers`, vectorised; falls back to it when the model does not pack.
+
+    With a single goal state the backward sweep comes first; the forward one
+    is skipped when the moves are reversible and the initial state was met.
+    Reversible moves also shrink the visited set to two layers (:class:`Recent`).
+    """
     goal = task.goal_state
     single = goal is not None and task.in_domain(goal)
     try:
         packed = Packed(task)
-        backward = Backward(packed) if single else None
-    except (Unpackable, TooDeep) as exc:
+        try:
+            backward: Backward | None = Backward(packed)
+        except TooLarge:
+            if single:
+                raise
+            backward = None
+    except (Unpackable, TooLarge, TooDeep) as exc:
         result = layers(task, budget)
         return result.but(details={**result.details, "algorithm": "python",
                                    "fallback": f"numpy analysis not possible: {exc}"})
-    forward = sweep(packed, task.initial, packed.forward, budget, "reachable")
-    if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state")
-    if backward is None:
-        return forward.result("from the initial state", reachable=forward.seen)
-    back = sweep(packed, goal, backward.step, budget, "to goal", forward.seen, task.initial)
+    reversible = backward is not None and symmetric(backward)
+    details = {"reversible": reversible}
+    if not single or backward is None:
+        forward = sweep(packed, task.initial, packed.forward, budget, "reachable",
+                        reversible=reversible)
+        if forward.stopped:
+            return forward.unknown(budget, "reachable from the initial state", **details)
+        return forward.result("from the initial state", reachable=forward.seen, **details)
+    back = sweep(packed, goal, backward.step, budget, "to goal", 0, task.initial, reversible)
     if back.stopped:
-        return back.unknown(budget, "that can reach the goal", reachable=forward.seen)
-    return back.result("to the goal", reachable=forward.seen, initial_distance=back.watched_at)
+        return back.unknown(budget, "that can reach the goal", **details)
+    if back.watched_at is not None and reversible:
+        return back.result("to the goal", reachable=back.seen, initial_distance=back.watched_at,
+                           reachable_by="every move can be undone, so the states reachable "
+                           "from the start are those that reach the goal", **details)
+    forward = sweep(packed, task.initial, packed.forward, budget, "reachable", back.seen,
+                    reversible=reversible)
+    if forward.stopped:
+        return forward.unknown(budget, "reachable from the initial state",
+                               to_goal=back.seen, **details)
+    return back.result("to the goal", reachable=forward.seen, initial_distance=back.watched_at,
+                       **details)
 
 
 def _distinct(codes: np.ndarray) -> np.ndarray:

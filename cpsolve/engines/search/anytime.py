@@ -1,0 +1,80 @@
+"""Anytime search: a plan first (weighted A*), then a proof of optimality (A*, IDA*)."""
+
+from __future__ import annotations
+
+from ...result import Result, Status
+from .astar import best_first, informed_result
+from .common import Budget, found
+from .compile import Task
+from .heuristic import Estimate, Outcome, compile_estimate
+from .idastar import ida
+from .wastar import WEIGHT
+
+PROOF_SECONDS = 5.0
+"""Time given to the optimality proof when the caller set no time limit."""
+
+ASTAR_CAP = 1_000_000
+"""States A* may store while proving; past that the proof goes on with IDA* (memory-light)."""
+
+
+def anytime(task: Task, budget: Budget) -> Result:
+    """Weighted A* for a plan, then A* and IDA* below its cost to prove it optimal.
+
+    1. weighted A* (``WEIGHT``) finds a plan (``SOLVED``) — quickly, even on
+       the 15-puzzle;
+    2. A* looks for a cheaper plan, dropping states whose ``g + h`` reaches
+       the plan's cost; if it stores ``ASTAR_CAP`` states, IDA* carries on
+       from the bound A* proved.  Running out of states proves the plan
+       ``OPTIMAL``; a cheaper plan found is ``OPTIMAL`` itself.
+    3. if the time runs out first, the weighted A* plan is returned
+       ``SOLVED`` with ``bound``, the proven lower bound.
+
+    The proof gets whatever is left of the caller's time limit, or
+    ``PROOF_SECONDS`` when there is none, so this never runs unbounded once
+    a plan is known (the message says so).
+    """
+    estimate = compile_estimate(task)
+    first = best_first(task, budget, estimate, weight=WEIGHT)
+    if first.stop != "goal" or (first.bound is not None and first.bound >= (first.cost or 0)):
+        return informed_result(task, budget, estimate, first, f"weighted A* (w={WEIGHT:g})")
+    assert first.path is not None and first.cost is not None
+    if budget.deadline is None:
+        seconds, default = PROOF_SECONDS, True
+    else:
+        seconds, default = max(0.0, budget.deadline - budget.start - budget.elapsed()), False
+    proof_budget = Budget(seconds, budget.limit, budget.progress, budget.width)
+    proof = _prove(task, proof_budget, estimate, first)
+    explored = first.explored + proof.explored
+    details = {"estimate": True, "plan_search": f"weighted A* (w={WEIGHT:g})",
+               "first_cost": first.cost, "proof": proof.details.get("proof", "A*")}
+    if proof.stop == "goal":  # a cheaper plan, optimal
+        assert proof.path is not None
+        return found(task, proof.path, Status.OPTIMAL, explored, **details)
+    if proof.stop == "exhausted":  # nothing cheaper than the first plan
+        return found(task, first.path, Status.OPTIMAL, explored, **details)
+    bound = max(first.bound or 0, proof.bound or 0)
+    limit = proof_budget.reason
+    if default and limit.startswith("time limit"):
+        limit = (f"the default proof budget of {PROOF_SECONDS:g} s (no time limit was given; "
+                 "set one to search longer)")
+    elif limit.startswith("time limit"):
+        assert budget.deadline is not None
+        limit = f"the time limit ({budget.deadline - budget.start:g} s)"
+    what = "moves" if task.unit_costs else "cost"
+    message = (f"weighted A* found a plan of {first.cost} {what}; the optimality proof "
+               f"stopped at {limit}: no plan with fewer than {bound} {what} exists")
+    result = found(task, first.path, Status.SOLVED, explored, message, **details)
+    return result.but(bound=bound)
+
+
+def _prove(task: Task, budget: Budget, estimate: Estimate, first: Outcome) -> Outcome:
+    """A* below the first plan's cost; IDA* from A*'s bound if A* fills its memory cap."""
+    out = best_first(task, budget, estimate, upper=first.cost, cap=ASTAR_CAP)
+    if out.stop != "cap":
+        return out
+    more = ida(task, budget, estimate, threshold=out.bound, upper=first.cost)
+    more.explored += out.explored
+    more.details["proof"] = "A*, then IDA*"
+    if more.bound is None:
+        more.bound = out.bound
+    return more

@@ -1,0 +1,174 @@
+"""Vectorised predecessors and the symmetry test, for :mod:`.vector`'s analysis.
+
+Both rest on one fact: an action only looks at the variables it reads or
+writes (its *used* variables) and leaves the others alone.  So its whole
+behaviour is a finite relation between used-variable values before and
+after, found once by evaluating its guard and effects on every combination
+(NumPy, whole grids at once):
+
+* :class:`Backward` turns each action's relation into a table: the
+  predecessors of ``t`` by action ``a`` depend only on ``t``'s used values
+  (the *key*), so the table lists the written values for each key;
+* :func:`symmetric` checks that the moves are reversible: for every set of
+  used variables, the union of the relations of the actions using exactly
+  that set is symmetric.  Then every move can be undone by a move, so the
+  states that can reach the goal are exactly those reachable from it.
+
+A written variable that the guard pins (a conjunct ``x == c``) only takes
+the value ``c`` before the action, which keeps the grids small (a sliding
+tile's target cell must be empty; a block's cells hold its parts).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...expr import conjuncts
+from .compile import _pin
+
+if TYPE_CHECKING:
+    from .vector import Packed
+
+MAX_TABLE = 1 << 20
+"""Most (key, written values) combinations one action's relation may enumerate."""
+
+
+class TooLarge(ValueError):
+    """An action's relation has too many combinations to enumerate (the message says which)."""
+
+
+def relation(packed: Packed, k: int) -> tuple[list[int], dict[int, np.ndarray],
+                                              dict[int, np.ndarray]] | None:
+    """Action ``k`` as arrays: ``(used, before, after)``, one row per (state, move) pair.
+
+    ``before[i]`` / ``after[i]`` are the values of used variable ``i``;
+    rows where the guard fails or an effect leaves its domain are dropped.
+    None when the action never applies.
+    """
+    task = packed.task
+    used, writes = packed.used[k], packed.writes[k]
+    found = (_pin(c, task.index) for c in conjuncts(task.actions[k].guard))
+    pins = dict(pin for pin in found if pin is not None)
+    axes = []
+    for i in used:
+        if i in pins:
+            if not task.lo[i] <= pins[i] <= task.hi[i]:
+                return None
+            axes.append(np.array([pins[i]], np.int64))
+        else:
+            axes.append(np.arange(task.lo[i], task.hi[i] + 1, dtype=np.int64))
+    combos = 1
+    for a in axes:
+        combos *= a.size
+    if combos > MAX_TABLE:
+        raise TooLarge(f"action {task.action_names[k]!r} has {combos:,} value combinations")
+    grid = [g.ravel() for g in np.meshgrid(*axes, indexing="ij")]
+    before = dict(zip(used, grid))
+    rows = grid[0].size if grid else 1
+    good = np.broadcast_to(packed.guards[k](before), (rows,)) != 0
+    after = dict(before)
+    for i, v in zip(writes, packed.effects[k](before)):
+        v = np.broadcast_to(np.asarray(v, np.int64), (rows,))
+        good &= (v >= task.lo[i]) & (v <= task.hi[i])
+        after[i] = v
+    if not good.any():
+        return None
+    return used, {i: v[good] for i, v in before.items()}, {i: v[good] for i, v in after.items()}
+
+
+class Backward:
+    """Vectorised predecessors from per-action tables (see the module docstring)."""
+
+    def __init__(self, packed: Packed) -> None:
+        self.p = packed
+        task = packed.task
+        self.relations = [relation(packed, k) for k in range(len(task.actions))]
+        self.tables = [self._table(k, rel) for k, rel in enumerate(self.relations)]
+        self.groups = task.after_groups()
+
+    def _table(self, k: int, rel):
+        p, task = self.p, self.p.task
+        keys, writes = p.used[k], p.writes[k]
+        key_radix = [1] * len(keys)
+        for j in range(len(keys) - 2, -1, -1):
+            key_radix[j] = key_radix[j + 1] * p.size[keys[j + 1]]
+        n_keys = key_radix[0] * p.size[keys[0]] if keys else 1
+        if rel is None:
+            return keys, key_radix, np.zeros(n_keys, np.int64), 0, None
+        _, before, after = rel
+        rows = next(iter(after.values())).size if after else 1
+        # the key of a relation row is the state *after* the move, on the used variables
+        key_of = np.zeros(rows, np.int64)
+        for i, r in zip(keys, key_radix):
+            key_of += (after[i] - task.lo[i]) * r
+        order = np.argsort(key_of, kind="stable")
+        key_of = key_of[order]
+        counts = np.bincount(key_of, minlength=n_keys)
+        width = int(counts.max()) if counts.size else 0
+        slot = np.arange(key_of.size) - np.searchsorted(key_of, key_of)
+        table = np.zeros((n_keys, max(width, 1), max(len(writes), 1)), np.int64)
+        for j, i in enumerate(writes):
+            table[key_of, slot, j] = before[i][order]
+        return keys, key_radix, counts, width, table
+
+    def step(self, codes: np.ndarray) -> np.ndarray:
+        """Codes of every predecessor of every state in ``codes`` (with repeats)."""
+        p, task = self.p, self.p.task
+        out = []
+        for members, rows, cols in p.subsets(codes, self.groups):
+            for k in members:
+                keys, key_radix, counts, width, table = self.tables[k]
+                if not width:
+                    continue
+                key = np.zeros(len(rows), np.int64)
+                for i, r in zip(keys, key_radix):
+                    key += (cols[i] - task.lo[i]) * r
+                have = counts[key]
+                for m in range(width):
+                    idx = np.flatnonzero(have > m)
+                    if not idx.size:
+                        break
+                    new = rows[idx]  # a copy: fancy indexing
+                    sub = key[idx]
+                    for j, i in enumerate(p.writes[k]):
+                        new += (table[sub, m, j] - cols[i][idx]) * p.radix[i]
+                    out.append(new)
+        return np.concatenate(out) if out else np.empty(0, np.int64)
+
+
+def symmetric(backward: Backward) -> bool:
+    """True when every move can be undone by a move (see the module docstring).
+
+    A sufficient condition: the relations of the actions that use the same
+    variables, taken together, are symmetric.
+    """
+    packed = backward.p
+    pairs: dict[tuple[int, ...], list[tuple[np.ndarray, np.ndarray]]] = {}
+    for rel in backward.relations:
+        if rel is None:
+            continue
+        used, before, after = rel
+        radix = 1
+        code_before = np.zeros(next(iter(before.values())).size, np.int64)
+        code_after = code_before.copy()
+        for i in reversed(used):
+            lo = packed.task.lo[i]
+            code_before += (before[i] - lo) * radix
+            code_after += (after[i] - lo) * radix
+            radix *= packed.size[i]
+        pairs.setdefault(tuple(used), []).append((code_before, code_after))
+    for used, rels in pairs.items():
+        radix = 1
+        for i in used:
+            radix *= packed.size[i]
+        if radix >= 1 << 31:
+            return False  # pairs would not fit in int64
+        a = np.concatenate([b for b, _ in rels])
+        b = np.concatenate([c for _, c in rels])
+        forward = np.unique(a * radix + b)
+        reverse = np.unique(b * radix + a)
+        if forward.size != reverse.size or not np.array_equal(forward, reverse):
+            return False
+    return True

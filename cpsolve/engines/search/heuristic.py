@@ -1,0 +1,165 @@
+"""The model's estimate, compiled for informed search (A*, IDA*, weighted A*).
+
+A :class:`~cpsolve.model.Planning` may declare an *estimate*: a lower bound
+on the cost still to pay from a state, 0 at a goal (admissible by contract;
+the tests check the bundled families against exhaustive search).  Nothing
+here knows where it comes from.
+
+:func:`compile_estimate` turns it into ``h(s)`` for the tuple states of a
+:class:`~.compile.Task`.  A sum of terms that each read one variable (the
+usual shape: "piece at cell i costs d") is *tabulated*: every such term is
+evaluated once per value of its variable, and ``h`` becomes one generated
+expression ``T0[s[0]] + T1[s[1]] + ...`` over tuples.  Other terms are
+compiled to Python source as they are (see :mod:`.emit`).  Without an
+estimate, ``h`` is 0 and the informed searches become uniform-cost search.
+
+The declared *parity* (an expression every action changes by an odd amount)
+is also read here: with unit costs and a single goal state it fixes the
+parity of every plan's length, so lower bounds round up to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ...expr import Binary, Const, Expr, Unary, variables
+from ...result import Unsupported
+from .compile import State, Task
+from .emit import TooDeep, build, source
+
+MAX_TABULATED = 4096
+"""Largest domain whose one-variable terms are tabulated (bigger ones are compiled as is)."""
+
+
+class Estimate:
+    """``h(s)``: the compiled estimate of a task, and what it can prove.
+
+    * ``h`` — the estimate of a state (0 everywhere when none is declared);
+    * ``declared`` — whether the model declares one;
+    * ``parity`` — the parity (0 or 1) every plan's move count must have,
+      or None when unknown (see :meth:`round_up`).
+    """
+
+    def __init__(self, task: Task, h: Callable[[State], int], declared: bool,
+                 parity: int | None) -> None:
+        self.task = task
+        self.h = h
+        self.declared = declared
+        self.parity = parity
+
+    def round_up(self, bound: int) -> int:
+        """The least value ``>= bound`` a plan's cost can take (parity; unit costs only)."""
+        if self.parity is None or (bound - self.parity) % 2 == 0:
+            return bound
+        return bound + 1
+
+
+def compile_estimate(task: Task) -> Estimate:
+    """The :class:`Estimate` of a task (see the module docstring)."""
+    model = task.model
+    if model.estimate is None:
+        return Estimate(task, _zero, False, _plan_parity(task))
+    tables: dict[int, list[int]] = {}
+    rest: list[str] = []
+    constant = 0
+
+    def ref(name: str) -> str:
+        return f"s[{task.index[name]}]"
+
+    for sign, term in _terms(model.estimate):
+        names = variables(term)
+        if not names:
+            constant += sign * _value(source(term, ref), ())
+            continue
+        if len(names) == 1:
+            (name,) = names
+            i = task.index[name]
+            if task.hi[i] - task.lo[i] < MAX_TABULATED:
+                text = source(term, lambda _: "s[0]")
+                fn = build(f"def term(s):\n    return {text}\n", {}, "term")
+                low = min(task.lo[i], 0)  # tables are indexed by value - low
+                table = tables.setdefault(i, [0] * (task.hi[i] - low + 1))
+                for v in range(task.lo[i], task.hi[i] + 1):
+                    table[v - low] += sign * fn((v,))
+                continue
+        rest.append(("" if sign > 0 else "-") + f"({source(term, ref)})")
+    namespace: dict[str, object] = {}
+    parts = [str(constant)]
+    for i, table in sorted(tables.items()):
+        if any(table):
+            low = min(task.lo[i], 0)
+            namespace[f"T{i}"] = tuple(table)
+            parts.append(f"T{i}[s[{i}]{f' + {-low}' if low else ''}]")
+    parts += rest
+    # a flat call for long sums: deep ``a + b + ...`` chains strain Python's compiler
+    text = " + ".join(parts) if len(parts) < 64 else f"_sum(({', '.join(parts)},))"
+    try:
+        h = build(f"def h(s):\n    return {text}\n", namespace, "h")
+    except TooDeep as exc:
+        raise Unsupported(f"search: the estimate does not compile: {exc}") from exc
+    goal = task.goal_state
+    if goal is not None and task.in_domain(goal) and h(goal) != 0:
+        raise Unsupported(f"search: the declared estimate is {h(goal)} at the goal state; "
+                          "an admissible estimate is 0 there")
+    return Estimate(task, h, True, _plan_parity(task))
+
+
+def _zero(s: State) -> int:
+    return 0
+
+
+def _value(text: str, s: tuple) -> int:
+    return build(f"def f(s):\n    return {text}\n", {}, "f")(s)
+
+
+def _terms(expr: Expr) -> list[tuple[int, Expr]]:
+    """``expr`` as a signed sum of terms (flattening ``+``, ``-`` and unary minus)."""
+    out: list[tuple[int, Expr]] = []
+    todo: list[tuple[int, Expr]] = [(1, expr)]
+    while todo:
+        sign, e = todo.pop()
+        if isinstance(e, Binary) and e.op in ("+", "-"):
+            todo.append((sign, e.left))
+            todo.append((sign if e.op == "+" else -sign, e.right))
+        elif isinstance(e, Unary) and e.op == "-":
+            todo.append((-sign, e.arg))
+        elif isinstance(e, Const) and e.value == 0:
+            continue
+        else:
+            out.append((sign, e))
+    return out
+
+
+def _plan_parity(task: Task) -> int | None:
+    """Parity of every plan's move count: needs unit costs, a declared parity, one goal state."""
+    model = task.model
+    goal = task.goal_state
+    if model.parity is None or goal is None or not task.unit_costs:
+        return None
+
+    def ref(name: str) -> str:
+        return f"s[{task.index[name]}]"
+
+    fn = build(f"def p(s):\n    return {source(model.parity, ref)}\n", {}, "p")
+    return (fn(goal) - fn(task.initial)) % 2
+
+
+@dataclass
+class Outcome:
+    """How an informed search ended, before it becomes a :class:`~cpsolve.result.Result`.
+
+    * ``path`` — the states of the plan found (``None``: none);
+    * ``bound`` — a proven lower bound on the optimal cost (None: nothing proven);
+    * ``stop`` — ``"goal"``, ``"exhausted"`` (no plan at all, or none cheaper
+      than the caller's ``upper``), ``"limit"`` (the caller's budget) or
+      ``"cap"`` (the search's own memory cap);
+    * ``explored`` — states stored (A*) or expanded (IDA*).
+    """
+
+    path: list[State] | None
+    cost: int | None
+    bound: int | None
+    stop: str
+    explored: int
+    details: dict[str, object] = field(default_factory=dict)

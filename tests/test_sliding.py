@@ -1,0 +1,365 @@
+"""Sliding-block puzzles: known answers, state spaces, the family's declared facts, output.
+
+Expected figures are the puzzles' published facts (the seed articles and
+DESIGN.md): 8-puzzle 31 moves, 181,440 states, 2 states at distance 31
+(867254301 and 647850321); line pieces 30 moves, 90,720 states, 6 at
+distance 30; ON-OFF 44 moves, 540 states, 3 at distance 56, problem B 56;
+with the o's and f's told apart, 44 and 48 moves, and the two other
+swaps unsolvable (seed 000).  Korf's first 15-puzzle instance takes 57
+moves (Korf 1985).  Nothing is pasted from the engines' own output.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsolve.check import replay
+from cpsolve.engines import Options, run
+from cpsolve.engines.search.compile import compile_planning
+from cpsolve.engines.search.emit import build, source
+from cpsolve.engines.search.heuristic import compile_estimate
+from cpsolve.expr import evaluate
+from cpsolve.files import bundled, load
+from cpsolve.model import Planning
+from cpsolve.result import Status
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+FIFTEENS = sorted(p.name for p in MODELS.glob("fifteen_*.toml") if "unsolvable" not in p.name)
+
+
+def solve(path: Path | str, algorithm: str | None = None, **options):
+    puzzle = load(path)
+    return run("search", "solve", puzzle.model, Options(algorithm=algorithm, **options))
+
+
+def analyze(path: Path | str, algorithm: str | None = None, **options):
+    puzzle = load(path)
+    return run("search", "analyze", puzzle.model, Options(algorithm=algorithm, **options))
+
+
+def sliding(tmp_path: Path, name: str, start: str, goal: str, blocks: str = "") -> Path:
+    """A sliding model file under tmp_path (pictures as rows separated by '/')."""
+    text = f'family = "sliding"\nname = "{name}"\n{blocks}\n'
+    for key, picture in (("start", start), ("goal", goal)):
+        rows = "\n".join(row.strip() for row in picture.split("/"))
+        text += f'{key} = """\n{rows}\n"""\n'
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- known answers
+
+
+KNOWN = {"eight_puzzle.toml": 31, "line_puzzle.toml": 30, "onoff.toml": 44,
+         "onoff_problem_b.toml": 56}
+
+
+@pytest.mark.parametrize("algorithm", [None, "astar", "idastar", "bidir"])
+@pytest.mark.parametrize("name", list(KNOWN))
+def test_bundled_sliding_models(name, algorithm):
+    result = solve(MODELS / name, algorithm)
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.moves == KNOWN[name] == result.cost
+
+
+ON_OFF_APART = "L L n o / O f F _"  # seed 000: the second o and f in capitals
+
+
+@pytest.mark.parametrize("goal, moves", [
+    ("L L O n / o f F _", 44),   # (b): o and O swapped
+    ("L L o n / O F f _", 48),   # (c): f and F swapped
+    ("L L o n / O f F _", None),  # (a): only n and o swapped: impossible
+    ("L L O n / o F f _", None),  # both pairs swapped: impossible
+])
+def test_on_off_with_pieces_told_apart(tmp_path, goal, moves):
+    path = sliding(tmp_path, "apart", ON_OFF_APART, goal, 'blocks = ["L"]')
+    for algorithm in (None, "bfs"):
+        result = solve(path, algorithm)
+        if moves is None:  # the blocks rule out the parity proof: search proves it
+            assert result.status is Status.INFEASIBLE
+        else:
+            assert result.status is Status.OPTIMAL and result.moves == moves and result.verified
+
+
+def test_identical_pieces_are_interchangeable(tmp_path):
+    # with equal tokens the ON-OFF goal needs no particular o or f: 44 (the o-swap)
+    path = sliding(tmp_path, "same", "L L n o / o f f _", "L L o n / o f f _", 'blocks = ["L"]')
+    assert solve(path).moves == 44
+
+
+# ---------------------------------------------------------------- state spaces
+
+
+@pytest.mark.parametrize("algorithm", ["numpy", "python"])
+def test_analyze_eight_puzzle(algorithm):
+    puzzle = load(MODELS / "eight_puzzle.toml")
+    result = run("search", "analyze", puzzle.model, Options(algorithm=algorithm))
+    assert result.status is Status.OPTIMAL
+    assert result.states == 181_440 == result.details["reachable"] == sum(result.layers)
+    assert result.max_distance == 31 and result.layers[31] == 2
+    drawn = {puzzle.render_state(s).replace("_", "0") for s in result.farthest}
+    assert {d.replace(" ", "").replace("\n", "") for d in drawn} == {"867254301", "647850321"}
+    assert list(result.layers) == EIGHT_LAYERS
+    assert result.details["initial_distance"] == 31
+
+
+EIGHT_LAYERS = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485,
+                5638, 9529, 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910,
+                760, 221, 2]
+"""8-puzzle positions by distance from the goal with the blank in a corner (OEIS A089473)."""
+
+
+@pytest.mark.parametrize("algorithm", ["numpy", "python"])
+@pytest.mark.parametrize("name, states, farthest, count", [
+    ("line_puzzle.toml", 90_720, 30, 6),
+    ("onoff.toml", 540, 56, 3),
+])
+def test_analyze_line_and_on_off(name, states, farthest, count, algorithm):
+    result = analyze(MODELS / name, algorithm)
+    assert result.status is Status.OPTIMAL and result.details["algorithm"] == algorithm
+    assert result.states == states == result.details["reachable"]
+    assert result.max_distance == farthest and len(result.farthest) == count
+
+
+def test_problem_b_is_one_of_the_farthest():
+    # problem B's goal is the ON-OFF start; its start lies 56 moves away, the maximum
+    result = analyze(MODELS / "onoff_problem_b.toml")
+    assert result.max_distance == 56 == result.details["initial_distance"]
+    start = load(MODELS / "onoff_problem_b.toml").model.initial_state()
+    assert start in result.farthest
+
+
+@pytest.mark.parametrize("algorithm", ["numpy", "python"])
+def test_analyze_limit_keeps_complete_layers(algorithm, monkeypatch):
+    from cpsolve.engines.search import common
+
+    monkeypatch.setattr(common, "REPORT_EVERY", 0.0)
+    lines: list[str] = []
+    result = analyze(MODELS / "eight_puzzle.toml", algorithm, limit=5_000,
+                     progress=lines.append)
+    assert result.status is Status.UNKNOWN and "state limit" in result.message
+    assert result.max_distance is None and result.bound == len(result.layers) - 1
+    assert list(result.layers) == EIGHT_LAYERS[:len(result.layers)]  # complete layers only
+    assert 5_000 <= result.states <= 5_000 + 2 * max(result.layers) * 4
+    assert lines and all("depth" in line for line in lines)
+
+
+@st.composite
+def boards(draw):
+    """Small random sliding boards: identical pieces, one or two blanks, maybe a 2-wide block."""
+    rows, cols = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (2, 4)]))
+    block = cols >= 3 and draw(st.booleans())
+    free = rows * cols - (2 if block else 0)
+    blanks = draw(st.integers(1, 2))
+    kinds = "ab" if rows * cols == 8 else "abcde"
+    pieces = ["_"] * blanks + [draw(st.sampled_from(kinds)) for _ in range(free - blanks)]
+
+    def picture() -> str:
+        cells = draw(st.permutations(pieces))
+        grid = [list(cells[r * cols:(r + 1) * cols]) for r in range(rows)] if not block else None
+        if block:
+            r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 2))
+            rest = iter(cells)
+            grid = [["L" if (i == r and j in (c, c + 1)) else next(rest) for j in range(cols)]
+                    for i in range(rows)]
+        return " / ".join(" ".join(row) for row in grid)
+
+    return picture(), picture(), 'blocks = ["L"]' if block else ""
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards())
+def test_random_boards_numpy_and_python_agree(tmp_path_factory, board):
+    start, goal, blocks = board
+    path = sliding(tmp_path_factory.mktemp("b"), "random", start, goal, blocks)
+    fast, slow = analyze(path, "numpy"), analyze(path, "python")
+    for field in ("states", "layers", "max_distance", "farthest"):
+        assert getattr(fast, field) == getattr(slow, field)
+    assert fast.details["reachable"] == slow.details["reachable"]
+    assert fast.details.get("initial_distance") == slow.details.get("initial_distance")
+    moves = solve(path, "bfs").moves
+    assert moves == fast.details.get("initial_distance")
+    for algorithm in ("bidir", "astar", "idastar", None):
+        assert solve(path, algorithm).moves == moves, algorithm
+
+
+# ---------------------------------------------------------------- bidir agrees with bfs
+
+
+PLANNING = [p.name for p in bundled() if isinstance(load(p).model, Planning)]
+
+
+@pytest.mark.parametrize("name", PLANNING)
+def test_bidir_agrees_with_bfs(name):
+    model = load(MODELS / name).model
+    if model.goal_state() is None:
+        pytest.skip("bidir needs a single goal state")
+    bfs = run("search", "solve", model, Options(algorithm="bfs", limit=200_000))
+    if bfs.status is Status.UNKNOWN:
+        pytest.skip("too large for plain bfs here")
+    bidir = run("search", "solve", model, Options(algorithm="bidir"))
+    assert (bidir.status, bidir.moves) == (bfs.status, bfs.moves)
+
+
+# ---------------------------------------------------------------- the family's declared facts
+
+
+def true_distances(model: Planning) -> dict[tuple[int, ...], int]:
+    """Every state that can reach the goal, with its distance (backward BFS)."""
+    task = compile_planning(model)
+    goal = model.goal_state()
+    dist = {goal: 0}
+    frontier = [goal]
+    while frontier:
+        layer = []
+        for t in frontier:
+            for _, p in task.predecessors(t):
+                if p not in dist:
+                    dist[p] = dist[t] + 1
+                    layer.append(p)
+        frontier = layer
+    return dist
+
+
+@pytest.mark.parametrize("name", ["onoff.toml", "line_puzzle.toml", "eight_puzzle.toml"])
+def test_estimate_is_admissible_and_parity_holds(name):
+    model = load(MODELS / name).model
+    dist = true_distances(model)
+    task = compile_planning(model)
+    h = compile_estimate(task).h
+    assert all(h(s) <= d for s, d in dist.items())
+    assert h(model.goal_state()) == 0
+    # the compiled estimate is the declared one (reference interpreter on a sample)
+    for s in random.Random(1).sample(sorted(dist), 200):
+        assert h(s) == evaluate(model.estimate, model.assignment(s))
+    if model.parity is not None:  # every move changes it by an odd amount
+        parity = build(f"def p(s):\n    return {source(model.parity, task._ref)}\n", {}, "p")
+        goal = parity(model.goal_state())
+        assert all((parity(s) - goal - d) % 2 == 0 for s, d in dist.items())
+
+
+def test_estimate_counts_a_block_once():
+    # ON-OFF: the lamp is one piece; from the start, n and o are each one cell off
+    model = load(MODELS / "onoff.toml").model
+    assert evaluate(model.estimate, model.initial) == 2
+
+
+# ---------------------------------------------------------------- 15-puzzles
+
+
+def test_fifteen_unsolvable_by_parity_without_search(cli):
+    run_ = cli("solve", MODELS / "fifteen_unsolvable.toml", "--engine", "search", "--json")
+    data = json.loads(run_.out)
+    assert run_.code == 0 and data["status"] == "infeasible" and data["engine"] == "invariant"
+    assert "parity" in data["message"] and "1 transposition" in data["message"]
+
+
+def test_eight_puzzle_with_two_tiles_swapped_is_unsolvable(tmp_path, cli):
+    path = sliding(tmp_path, "swapped", "2 1 3 / 4 5 6 / 7 8 _", "1 2 3 / 4 5 6 / 7 8 _")
+    data = json.loads(cli("solve", path, "--json").out)
+    assert data["status"] == "infeasible" and "parity" in data["message"]
+    assert load(MODELS / "eight_puzzle.toml").infeasibility_proof() is None
+
+
+@pytest.mark.parametrize("name", FIFTEENS)
+def test_fifteen_puzzles_get_verified_plans(name, cli):
+    began = time.perf_counter()
+    run_ = cli("solve", MODELS / name, "--engine", "search", "--time-limit", "1", "--json")
+    data = json.loads(run_.out)
+    assert time.perf_counter() - began < 10
+    assert data["status"] in ("optimal", "solved") and data["verified"] is True
+    assert data["moves"] == len(data["plan"])
+    puzzle = load(MODELS / name)  # the blank's colour flips at each move
+    cells = puzzle.extra["board"].cells
+    start, goal = (cells[s.index(0)] for s in (puzzle.model.initial_state(),
+                                               puzzle.model.goal_state()))
+    assert data["moves"] % 2 == (sum(start) + sum(goal)) % 2
+    if data["status"] == "solved":
+        assert "bound" in data and data["bound"] <= data["moves"]
+        assert "not proven" in run_.out or "proof" in data["message"]
+    if name == "fifteen_korf1.toml":
+        assert data.get("bound", 57) <= 57 <= data["moves"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FIFTEENS)
+def test_fifteen_puzzles_without_time_limit(name, cli_subprocess):
+    # the default run: a plan at once, then at most the default proof budget
+    began = time.perf_counter()
+    run_ = cli_subprocess("solve", MODELS / name, "--engine", "search", "--json")
+    assert time.perf_counter() - began < 15
+    data = json.loads(run_.out)
+    assert data["status"] in ("optimal", "solved") and data["verified"] is True
+
+
+def test_fifteen_easy_is_proven_optimal():
+    path = MODELS / "fifteen_easy.toml"
+    results = [solve(path, a) for a in (None, "astar", "idastar", "bidir")]
+    assert {r.status for r in results} == {Status.OPTIMAL}
+    assert len({r.moves for r in results}) == 1  # bidir uses no estimate: an independent check
+
+
+def test_anytime_without_time_limit_says_how_long_it_proved(monkeypatch):
+    anytime = importlib.import_module("cpsolve.engines.search.anytime")
+    monkeypatch.setattr(anytime, "PROOF_SECONDS", 0.2)
+    result = solve(MODELS / "fifteen_korf1.toml")
+    assert result.status is Status.SOLVED and result.verified
+    assert "default proof budget of 0.2 s" in result.message
+    assert 0 < result.bound <= 57 <= result.moves
+
+
+# ---------------------------------------------------------------- output
+
+
+def test_json_plan_names_piece_and_direction(tmp_path, cli):
+    path = sliding(tmp_path, "two", "1 2 3 / 4 _ 5 / 7 8 6", "1 2 3 / 4 5 6 / 7 8 _")
+    data = json.loads(cli("solve", path, "--engine", "search", "--json").out)
+    assert data["moves"] == 2 and data["metric"].startswith("one move moves one piece")
+    assert [s["action"] for s in data["plan"]] == ["5 left", "6 up"]
+    assert data["plan"][-1]["state"] == ["1 2 3", "4 5 6", "7 8 _"]
+
+
+def test_json_names_the_lamp_moves(cli):
+    data = json.loads(cli("solve", MODELS / "onoff.toml", "--engine", "search", "--json").out)
+    words = {s["action"].split()[0] for s in data["plan"]}
+    directions = {s["action"].split()[1] for s in data["plan"]}
+    assert words <= {"L", "n", "o", "f"} and "L" in words
+    assert directions <= {"up", "down", "left", "right"}
+
+
+def test_human_plan_shows_boards_and_metric(tmp_path, cli):
+    path = sliding(tmp_path, "two", "1 2 3 / 4 _ 5 / 7 8 6", "1 2 3 / 4 5 6 / 7 8 _")
+    out = cli("solve", path, "--engine", "search").out
+    assert "Metric: one move moves one piece by one cell" in out
+    assert "5 left" in out and "6 up" in out and "7 8 _" in out and "4 _ 5" in out
+
+
+@pytest.mark.parametrize("name", ["eight_puzzle.toml", "line_puzzle.toml", "onoff.toml"])
+def test_render_parse_round_trip(tmp_path, name):
+    puzzle = load(MODELS / name)
+    text = (MODELS / name).read_text(encoding="utf-8")
+    state = puzzle.model.initial_state()
+    picture = puzzle.render_state(state).replace("\n", " / ")
+    blocks = 'blocks = ["L"]' if "blocks" in text else ""
+    goal = puzzle.render_state(puzzle.model.goal_state()).replace("\n", " / ")
+    again = load(sliding(tmp_path, "again", picture, goal, blocks))
+    assert again.model.initial_state() == state
+    assert again.render_state(state) == puzzle.render_state(state)
+
+
+def test_walls_round_trip(tmp_path):
+    path = sliding(tmp_path, "walls", "1 # 2 / _ 3 4", "_ # 2 / 1 3 4")
+    puzzle = load(path)
+    assert puzzle.render_state(puzzle.model.initial_state()) == "1 # 2\n_ 3 4"
+    result = run("search", "solve", puzzle.model, Options())
+    assert result.moves == 1 and replay(puzzle.model, result.plan)
