@@ -14,6 +14,11 @@ Vocabulary, used everywhere in cpsolve:
   current state; 1 by default);
 * *plan* — a sequence of action names leading from the initial state to a
   state where the *goal* holds.
+
+Two rules every engine and the checker share: an action whose effects would
+take a variable outside its domain is not applicable in that state, and
+action costs are never negative (checked by :meth:`Planning.validate` from
+the costs' bounds), so that optimality claims mean what they say.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .expr import Binary, Const, Expr, ExprLike, Var, conjuncts, variables, wrap
+from .expr import Binary, Const, Expr, ExprLike, Var, bounds, conjuncts, variables, wrap
 
 
 class ModelError(ValueError):
@@ -370,6 +375,10 @@ class Planning(_Variables):
         self.initial_state()
         if not self.actions:
             raise ModelError("the model has no actions")
+        for action in self.actions:
+            if bounds(action.cost, self.domain)[0] < 0:
+                raise ModelError(f"action {action.name!r}: its cost may be negative; "
+                                 "costs must be >= 0")
 
 
 def expand(over: Mapping[str, Iterable[int]]) -> list[dict[str, int]]:

@@ -11,7 +11,8 @@ class Status(enum.Enum):
     """What an engine proved.
 
     * ``OPTIMAL`` — an answer and a proof that none is better (for counts and
-      analyses: the figure is exact);
+      analyses: the figure is exact — a count of 0 is ``OPTIMAL`` with
+      ``count=0``, not ``INFEASIBLE``);
     * ``SOLVED`` — an answer, with no optimality proof;
     * ``INFEASIBLE`` — proven: no answer exists;
     * ``UNKNOWN`` — a limit was hit first; ``bound`` / ``explored`` say what

@@ -1,0 +1,44 @@
+"""The OR-Tools CP-SAT engine: the only place in cpsolve that imports ortools.
+
+Modules, in pipeline order:
+
+* :mod:`.compile` — expression trees to CP-SAT terms, literals and constraints
+  (with :mod:`.relations` for comparison operators);
+* :mod:`.direct` — one literal per value for small domains, and small
+  conditions as clauses (truth tables from :mod:`.table`);
+* :mod:`.csp` — a :class:`~cpsolve.model.Csp` compiled directly: solve with
+  a uniqueness check, count;
+* :mod:`.timeline` — one horizon of a :class:`~cpsolve.model.Planning` as a
+  time-indexed model; :mod:`.horizon` — bounds on the horizons worth trying;
+* :mod:`.planning` — the driver that grows the horizon to an optimal plan;
+* :mod:`.solving` — time budgets and solver set-up.
+
+Import this package only through :func:`cpsolve.engines.run` (or
+:func:`cpsolve.engines.load`): importing ortools costs about half a second.
+"""
+
+from __future__ import annotations
+
+from ...model import Csp, Planning
+from ...result import Result, Unsupported
+from .. import Options
+from . import csp as _csp
+from . import planning as _planning
+
+CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve")}
+
+
+def solve(model: Csp | Planning, options: Options) -> Result:
+    """Solve a CSP (with a uniqueness check) or find an optimal plan."""
+    if model.kind == "csp":
+        return _csp.solve(model, options)  # type: ignore[arg-type]
+    if model.kind == "planning":
+        return _planning.solve(model, options)  # type: ignore[arg-type]
+    raise Unsupported(f"cpsat cannot solve a {model.kind} model")
+
+
+def count(model: Csp | Planning, options: Options) -> Result:
+    """Count the solutions of a CSP."""
+    if model.kind == "csp":
+        return _csp.count(model, options)  # type: ignore[arg-type]
+    raise Unsupported(f"cpsat cannot count the solutions of a {model.kind} model")

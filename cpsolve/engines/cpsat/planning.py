@@ -1,0 +1,225 @@
+"""Optimal plans for a :class:`~cpsolve.model.Planning` by growing the horizon.
+
+The driver (:func:`solve`):
+
+1. the goal already holds: the empty plan (optimal, costs are never negative);
+2. horizons ``T = 1, 2, ...`` are unrolled exactly (:func:`.timeline.unroll`)
+   until one has a plan; each horizon proven empty is part of the proof.  With
+   unit costs the first plan found is optimal; otherwise the cheapest plan of
+   that length is kept.  States two steps apart must differ (a shortest plan
+   never revisits a state), which prunes "undo the last step";
+3. every needed plan has at most ``cap`` steps (states never repeat, or a
+   potential argument: :mod:`.horizon`), so when ``T`` passes ``cap`` the
+   goal is unreachable.  When the horizon has grown to a third of a small
+   ``cap``, one stuttering solve at horizon ``cap`` asks whether any plan
+   exists at all: none proves the goal unreachable at once; one bounds the
+   horizons still to try by its length;
+4. with costs other than 1, a stuttering solve at the largest horizon a
+   cheaper plan could have (``cap``, or ``(C - 1) // floor`` when every step
+   costs at least ``floor >= 1``) either finds the optimum or proves the
+   incumbent optimal.
+
+Every limit is honoured: the answer then says what was proven (a bound).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from ...model import Planning
+from ...result import Result, Status, Step
+from .. import Options
+from .horizon import cost_floor, goal_at_start, potential_bounds, state_count
+from .solving import FOUND, Budget, size, solver_for
+from .timeline import Timeline, unroll
+
+DISTINCT = 2
+"""Exact horizons require states up to this many steps apart to differ."""
+PROBE_AFTER = 8
+"""Exact horizons tried before one solve at the full horizon bound is considered ..."""
+PROBE_RATIO = 3
+"""... once the horizon times this has reached the bound ..."""
+PROBE_SIZE = 20_000
+"""Largest ``horizon x actions`` for that solve ..."""
+PROBE_SECONDS = 1.0
+"""... and the least time it may take (it may also take as long as the horizons before)."""
+FINAL_SIZE = 200_000
+"""Largest ``horizon x actions`` for the solve that proves a cheapest plan optimal."""
+
+
+@dataclass
+class _Run:
+    """One call of :func:`solve`: the model, the budget and what has been learnt."""
+
+    planning: Planning
+    options: Options
+    budget: Budget
+    unit: bool
+    cap: int
+    why: str
+    details: dict[str, object] = field(default_factory=dict)
+    tried: list[int] = field(default_factory=list)
+
+    def say(self, text: str) -> None:
+        """Report progress, if the caller listens."""
+        if self.options.progress is not None:
+            self.options.progress(text)
+
+    def solve(self, tl: Timeline, budget: Budget | None = None,
+              ) -> tuple[cp_model.CpSolver, object]:
+        """Solve one timeline within the remaining time (or ``budget``).
+
+        Feasibility jump is off: on these models it only delays the other
+        workers (measured: up to twice slower with 2 workers); so is the LP
+        relaxation, unless there is a cost to bound.
+        """
+        self.details.update(size(tl.model), horizon=tl.horizon)
+        params: dict[str, object] = {"use_feasibility_jump": False}
+        if not tl.model.has_objective():
+            params["linearization_level"] = 0
+        solver = solver_for(budget or self.budget, self.options.workers, **params)
+        return solver, solver.solve(tl.model)
+
+    def result(self, status: Status, plan: tuple[Step, ...] | None = None,
+               message: str = "", bound: int | None = None) -> Result:
+        """A result carrying the figures gathered so far."""
+        self.details["horizons_infeasible"] = tuple(self.tried)
+        self.details["horizon_cap"] = self.cap
+        cost = None if plan is None else sum(s.cost for s in plan)
+        return Result(status, "cpsat", plan=plan, cost=cost, bound=bound, message=message,
+                      details=dict(self.details))
+
+    def unknown(self, shortest: int) -> Result:
+        """The limit was hit before any plan: every plan has at least ``shortest`` steps."""
+        return self.result(Status.UNKNOWN, bound=shortest,
+                           message=f"time limit reached: no plan shorter than {shortest} steps")
+
+
+def solve(planning: Planning, options: Options) -> Result:
+    """The cheapest plan (fewest steps with unit costs), or a proof that none exists."""
+    planning.validate()
+    budget = Budget(options.time_limit)
+    cap, why = state_count(planning) - 1, "a plan never needs to repeat a state"
+    fewest, potential = potential_bounds(planning) or (1, None)
+    if potential is not None and potential < cap:
+        cap, why = potential, "every action moves a sum of the state the same way"
+    run = _Run(planning, options, budget, planning.unit_costs(), cap, why)
+    if goal_at_start(planning):
+        return run.result(Status.OPTIMAL, (), "the goal holds in the initial state")
+    if fewest > 1:
+        run.details["fewest_steps"] = fewest  # horizons below are impossible by the potential
+    floor = cost_floor(planning)
+    if floor < 0:
+        run.details["warning"] = "an action may cost less than 0"
+    horizon, probed, known = max(1, fewest), False, None
+    while True:
+        if horizon > cap:
+            if fewest > cap:
+                return run.result(Status.INFEASIBLE, message=(
+                    f"no plan: {why}, and no number of steps takes that sum from its "
+                    "start to a value the goal allows"))
+            return run.result(Status.INFEASIBLE,
+                              message=f"no plan: none has at most {cap} steps and {why}")
+        if budget.expired():
+            return run.unknown(horizon)
+        if run.unit and known is not None and horizon == len(known):
+            plan, status = known, cp_model.OPTIMAL
+            break
+        if (not probed and len(run.tried) >= PROBE_AFTER and horizon * PROBE_RATIO >= cap
+                and cap * len(planning.actions) <= PROBE_SIZE):
+            probed = True
+            known = _probe(run, horizon)
+            if known == ():
+                return run.result(Status.INFEASIBLE,
+                                  message=f"no plan: none has at most {cap} steps and {why}")
+            continue
+        tl = unroll(planning, horizon, distinct=DISTINCT)
+        if not run.unit:
+            tl.model.minimize(tl.total)
+        solver, status = run.solve(tl)
+        if status == cp_model.INFEASIBLE:
+            run.tried.append(horizon)
+            run.say(f"horizon {horizon}: no plan")
+            horizon += 1
+            continue
+        if status not in FOUND:
+            return run.unknown(horizon)
+        plan = tl.plan(solver)
+        break
+    run.details["plan_horizon"] = horizon
+    run.say(f"horizon {horizon}: plan found")
+    if run.unit:
+        return run.result(Status.OPTIMAL, plan,
+                          f"shortest plan: no plan of fewer than {horizon} steps exists")
+    return _cheapest(run, plan, status == cp_model.OPTIMAL, floor)
+
+
+def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
+    """Is there any plan of ``shortest`` to ``cap`` steps?  One stuttering solve.
+
+    Returns a plan, ``()`` when there is none, or ``None`` when undecided in
+    the time allowed (no more than the horizons so far have taken, and at
+    least a second).
+    """
+    run.say(f"looking for any plan of {shortest} to {run.cap} steps")
+    tl = unroll(run.planning, run.cap, stutter=True)
+    tl.model.add(tl.steps >= shortest)
+    left = run.budget.remaining()
+    slice_ = max(PROBE_SECONDS, run.budget.elapsed())
+    solver, status = run.solve(tl, Budget(slice_ if left is None else min(slice_, left)))
+    run.details["probe"] = {"horizon": run.cap, "status": solver.status_name(status)}
+    if status == cp_model.INFEASIBLE:
+        return ()
+    return tl.plan(solver) if status in FOUND else None
+
+
+def _cheapest(run: _Run, plan: tuple[Step, ...], cheapest_of_length: bool,
+              floor: int) -> Result:
+    """Prove ``plan`` (the cheapest of the shortest length, if flagged) optimal or beat it."""
+    length, cost = len(plan), sum(s.cost for s in plan)
+    if floor < 0:
+        return run.result(Status.SOLVED, plan,
+                          "an action may cost less than 0: optimality not proven")
+    if cost <= floor * length:  # every plan has >= length steps, each costing >= floor
+        return run.result(Status.OPTIMAL, plan, "no plan can cost less")
+    limit = run.cap if floor < 1 else min(run.cap, (cost - 1) // floor)
+    if limit < length or (limit == length and cheapest_of_length):
+        return run.result(Status.OPTIMAL, plan,
+                          f"cheapest plan: a cheaper one would have at most {limit} steps, "
+                          f"and none of {length} or fewer is cheaper")
+    if limit * len(run.planning.actions) > FINAL_SIZE:
+        return run.result(Status.SOLVED, plan, bound=floor * length,
+                          message=f"cheapest plan of {length} steps; plans of up to {limit} "
+                          "steps were not searched, so optimality is not proven")
+    return _final(run, limit, length, plan)
+
+
+def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) -> Result:
+    """Look for a plan cheaper than ``incumbent`` among all plans of at most ``horizon`` steps.
+
+    ``horizon`` bounds every plan that could be cheaper, and every plan has at
+    least ``shortest`` steps; one stuttering solve covers them all.
+    """
+    run.say(f"looking for a cheaper plan of {shortest} to {horizon} steps")
+    run.details["final_horizon"] = horizon
+    tl = unroll(run.planning, horizon, stutter=True)
+    tl.model.add(tl.steps >= shortest)
+    tl.model.add(tl.total <= sum(s.cost for s in incumbent) - 1)
+    tl.model.minimize(tl.total)
+    solver, status = run.solve(tl)
+    if status == cp_model.OPTIMAL:
+        return run.result(Status.OPTIMAL, tl.plan(solver),
+                          f"cheapest plan: every plan of at most {horizon} steps was covered")
+    if status == cp_model.INFEASIBLE:
+        return run.result(Status.OPTIMAL, incumbent,
+                          f"cheapest plan: no cheaper plan of at most {horizon} steps exists")
+    best = solver.best_objective_bound  # about plans cheaper than the incumbent only
+    proven = max(0, math.ceil(best - 1e-6)) if math.isfinite(best) else 0
+    bound = min(proven, sum(s.cost for s in incumbent))
+    plan = tl.plan(solver) if status == cp_model.FEASIBLE else incumbent
+    return run.result(Status.SOLVED, plan, bound=bound,
+                      message=f"time limit reached: no plan costs less than {bound}, "
+                      "but this one was not proven optimal")
