@@ -12,21 +12,12 @@ puzzle with a second engine, and to draw random 9×9 sudoku puzzles.
 
 from __future__ import annotations
 
-import time
-from pathlib import Path
+from timing import MODELS, timed
 
 from cpsolve.classes import count_up_to
 from cpsolve.engines import run
 from cpsolve.files import load
 from cpsolve.generate import Generator, available, second_engine
-
-MODELS = Path(__file__).resolve().parent.parent / "models"
-
-
-def timed(f):
-    start = time.perf_counter()
-    value = f()
-    return value, time.perf_counter() - start
 
 
 def main() -> None:

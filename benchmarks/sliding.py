@@ -13,27 +13,14 @@ Every answer passes the independent checker (``engines.run``).
 from __future__ import annotations
 
 import sys
-import time
-from pathlib import Path
+
+from timing import MODELS, best_of, timed
 
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.vector import numpy_layers
 from cpsolve.files import load
-
-MODELS = Path(__file__).resolve().parent.parent / "models"
-
-
-def timed(f):
-    start = time.perf_counter()
-    value = f()
-    return value, time.perf_counter() - start
-
-
-def best_of(n: int, f):
-    results = [timed(f) for _ in range(n)]
-    return results[-1][0], min(t for _, t in results)
 
 
 def figures(result) -> str:
