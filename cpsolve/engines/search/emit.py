@@ -29,6 +29,8 @@ object).  Booleans in value context become exactly 0 or 1, as in
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable
 
 from ...expr import COMPARE, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
@@ -182,35 +184,14 @@ def np_helpers(np) -> dict[str, object]:
     def _int(x):
         return np.asarray(x, dtype=np.int64)
 
-    def _all(*xs):
-        out = np.logical_and(xs[0], xs[1])
-        for x in xs[2:]:
-            out = np.logical_and(out, x)
-        return out
-
-    def _any(*xs):
-        out = np.logical_or(xs[0], xs[1])
-        for x in xs[2:]:
-            out = np.logical_or(out, x)
-        return out
-
-    def _min(*xs):
-        out = np.minimum(xs[0], xs[1])
-        for x in xs[2:]:
-            out = np.minimum(out, x)
-        return out
-
-    def _max(*xs):
-        out = np.maximum(xs[0], xs[1])
-        for x in xs[2:]:
-            out = np.maximum(out, x)
-        return out
+    def folding(op):
+        return lambda *xs: functools.reduce(op, xs)
 
     def _sum(xs):
-        out = xs[0]
-        for x in xs[1:]:
-            out = out + x
-        return out
+        return functools.reduce(operator.add, xs)
+
+    _all, _any = folding(np.logical_and), folding(np.logical_or)
+    _min, _max = folding(np.minimum), folding(np.maximum)
 
     return {"__builtins__": {}, "_sum": _sum, "_int": _int, "_all": _all, "_any": _any,
             "_min": _min, "_max": _max, "_abs": np.abs, "_not": np.logical_not,
