@@ -35,7 +35,7 @@ def parser() -> argparse.ArgumentParser:
     def common(cmd: argparse.ArgumentParser, engine: bool = True) -> None:
         if engine:
             cmd.add_argument("--engine", choices=list(ENGINES),
-                             help="engine to use (see `cpsolve models` for the defaults)")
+                             help="engine to use (default: cpsat; search for analyze)")
         cmd.add_argument("--time-limit", type=float, metavar="S",
                          help="stop after S seconds and report what was proven")
         cmd.add_argument("--json", action="store_true", help="print one JSON object")
