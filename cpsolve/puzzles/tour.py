@@ -19,7 +19,8 @@ square, whose allowed values are the squares one leap away, and one
 node (the last square leads to it, it leads to the first square).  A closed
 tour has two directions; a symmetry-breaking condition keeps one of them
 (the successor of square 0 is smaller than its predecessor), so counts are
-"up to direction".
+"up to direction".  Open tours keep their direction: without ``start`` a
+path and its reverse are two tours (1,728 on 5x5, twice 864 paths).
 """
 
 from __future__ import annotations

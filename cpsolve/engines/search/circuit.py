@@ -3,15 +3,16 @@
 It applies when every variable belongs to one :class:`~cpsolve.model.Circuit`
 and the other constraints are conditions (or all-different groups over
 successors, which the circuit implies).  Then a Hamiltonian-circuit search
-(:mod:`.hamilton`: path extension, Warnsdorff/Pohl ordering, degree and
-reservation pruning, conditions checked as soon as they can be) replaces the
-general backtracking of :mod:`.csp`; ``Options.algorithm`` ``"backtracking"``
-still selects that one, for a second opinion.
+(:mod:`.hamilton`: a path grown at both ends, Warnsdorff/Pohl order, degree
+pruning, forced steps, conditions checked as soon as they can be, partial
+paths that end alike explored once) replaces the general backtracking of
+:mod:`.csp`; ``Options.algorithm`` ``"backtracking"`` still selects that
+one, for a second opinion, and ``"circuit"`` insists on this one.
 
-``solve`` answers like :func:`.csp.solve_csp` (a circuit, then a second one
-to decide uniqueness; infeasibility proven by exhaustion or by
-:func:`.hamilton.obstacle`); ``count`` like :func:`.csp.count_csp` (limit,
-time limit, ``keep``).
+Before searching, :func:`obstacle` looks for a proof that no circuit exists
+(connectivity, two sides of unequal size).  ``solve`` answers like
+:func:`.csp.solve_csp` (a circuit, then a second one to decide uniqueness);
+``count`` like :func:`.csp.count_csp` (limit, time limit, ``keep``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from .hamilton import Hamilton, Solution, Stop, bits
 def circuit_of(model: Csp) -> Circuit | None:
     """The model's circuit when this module applies to the model, else ``None``."""
     circuits = [c for c in model.constraints if isinstance(c, Circuit)]
-    if len(circuits) != 1 or set(circuits[0].names) != set(model.domains):
+    if len(circuits) != 1 or set(circuits[0].names) != set(model.domains) \
+            or len(set(circuits[0].names)) != len(circuits[0].names):
         return None
     names = set(circuits[0].names)
     for c in model.constraints:
@@ -69,7 +71,7 @@ def obstacle(ham: Hamilton) -> str:
     Conditions are not looked at (except constant ones).
     """
     out, inn, n = ham.out, ham.inn, ham.n
-    if ham.false:
+    if ham.cond.false:
         return "a condition is always false"
     for arcs, way in ((out, "out of"), (inn, "into")):
         if not all(arcs):

@@ -1,48 +1,52 @@
 """Hamiltonian-circuit search over bit masks (used by :mod:`.circuit`).
 
 The successor variables of a :class:`~cpsolve.model.Circuit` and their
-allowed values are a directed graph: node ``i`` may go to node ``j``
-when ``names[i]`` may take ``j``.  Nodes are bits of ints (bit masks).
+allowed values are a directed graph: node ``i`` may go to node ``j`` when
+``names[i]`` may take ``j``.  Nodes are bits of ints (bit masks).
 
-The search extends one path from a start node (fewest successors first) and
-closes it when every node is on it:
+The search grows one path at both ends from a start node (fewest successors
+first): a *forward* step picks the successor of the head, a *backward* step
+the predecessor of the tail, and the path closes (head -> tail) once every
+node is on it.
 
+* **ends** (``solve``): each step extends the end with fewer candidates.
+  A path grown from one end must come back next to its start at the very
+  end, and a greedy order tends to cut that way back off in long, narrow
+  graphs (measured: many failures); two ends meet wherever the last free
+  nodes are.  A complete ``count`` goes forward unless the tail is forced
+  (measured: a smaller tree, as more partial paths end alike);
 * **order** (``solve``): the candidate with the fewest onward options comes
-  first (Warnsdorff's degree rule), ties go to the smaller sum of its
+  first (Warnsdorff's degree rule; onward = successors going forward,
+  predecessors going backward), ties go to the smaller sum of its
   candidates' onward options (Pohl's rule); ``count`` keeps the plain order;
-* **degrees**: every unvisited node needs a possible predecessor (an
-  unvisited node or the path's end) and a possible successor (an unvisited
-  node or the start), and not one and the same node; a node whose only
-  possible predecessor is the path's end is the forced next move;
-* **reservation**: when the start has one unvisited predecessor left it
-  must be the last node, and so on backwards while the choice stays single:
-  that tail chain is kept for the end;
+* **degrees**: every node off the path needs a possible predecessor (off
+  the path, or the head) and a possible successor (off the path, or the
+  tail), and not one and the same node; a node whose only possible
+  predecessor is the head (successor: the tail) is the forced next step;
 * **conditions**: each conjunct is checked as soon as its variables are
   assigned; with one variable left it removes that variable's failing values
-  (arcs) at once — e.g. a direction-breaking condition on the start.
+  (arcs) at once — e.g. a direction-breaking condition on the start;
+* **memory**: partial paths that end alike are explored once (see
+  :meth:`Hamilton.run`).
 
 Removed arcs go on a trail and come back on backtracking; the search keeps
 its own stack, so circuits of thousands of nodes need no deep recursion.
-Counting without listing also remembers how many circuits complete each
-partial path (see :meth:`Hamilton.run`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...expr import conjuncts, variables
-from ...model import Circuit, Condition, Csp
-from ...result import Unsupported
+from ...model import Circuit, Csp
+from .arcs import ArcConditions
 from .common import Budget
-from .emit import TooDeep, build, source
 
 Solution = dict[str, int]
 
-MEMO_MAX = 1 << 20
-"""Most partial paths whose number of completions a count remembers."""
+MEMO_BYTES = 64 << 20
+"""About the most memory the remembered partial paths may take."""
 MEMO_CONDS = 64
-"""Counting remembers partial paths only for models with at most this many condition parts."""
+"""Partial paths are remembered only for models with at most this many condition parts."""
 
 
 class Stop(Exception):
@@ -55,73 +59,15 @@ class Hamilton:
     def __init__(self, model: Csp, circuit: Circuit) -> None:
         self.names = circuit.names
         n = self.n = len(self.names)
-        index = {name: i for i, name in enumerate(self.names)}
         self.out, self.inn = [0] * n, [0] * n
         for i, name in enumerate(self.names):
             for j in model.values(name):
                 if 0 <= j < n and (j != i or n == 1):
                     self.out[i] |= 1 << j
                     self.inn[j] |= 1 << i
-        self.conds: list[tuple[Callable[[list], object], tuple[int, ...]]] = []
-        self.conds_of: list[list[int]] = [[] for _ in range(n)]
-        self.masks: list[int] = []  # the nodes each condition reads, as bits
-        self.false = False
-        for c in model.constraints:
-            if isinstance(c, Condition):
-                for part in conjuncts(c.expr):
-                    self._condition(part, index)
+        self.cond = ArcConditions(model, self.names, self.out, self.inn)
         self.nodes = 0
         self.found = 0
-
-    def _condition(self, expr, index: dict[str, int]) -> None:
-        try:
-            text = source(expr, lambda name: f"a[{index[name]}]", "c")
-            fn = build(f"def holds(a):\n    return {text}\n", {}, "holds")
-        except TooDeep as exc:
-            raise Unsupported(f"search: {exc}") from exc
-        xs = tuple(sorted(index[v] for v in variables(expr)))
-        if not xs:
-            self.false |= not fn([])
-        elif len(xs) == 1:  # a given or a filter: remove the failing arcs once
-            self._filter(fn, [None] * self.n, xs[0], self.out, self.inn, None)
-        else:
-            for x in xs:
-                self.conds_of[x].append(len(self.conds))
-            self.conds.append((fn, xs))
-            self.masks.append(sum(1 << x for x in xs))
-
-    @staticmethod
-    def _filter(fn, vals: list, y: int, out: list[int], inn: list[int],
-                trail: list | None) -> bool:
-        """Remove the arcs ``y -> v`` for which ``fn`` fails; False if none is left."""
-        rest = out[y]
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            v = low.bit_length() - 1
-            vals[y] = v
-            if not fn(vals):
-                if trail is not None:
-                    trail.append((out, y, out[y]))
-                    trail.append((inn, v, inn[v]))
-                out[y] &= ~low
-                inn[v] &= ~(1 << y)
-        vals[y] = None
-        return out[y] != 0
-
-    def _assigned(self, x: int, vals: list, out: list[int], inn: list[int],
-                  trail: list) -> bool:
-        """Conditions after ``vals[x]`` was set: check, or filter the one free variable."""
-        conds = self.conds
-        for k in self.conds_of[x]:
-            fn, xs = conds[k]
-            free = [y for y in xs if vals[y] is None]
-            if not free:
-                if not fn(vals):
-                    return False
-            elif len(free) == 1 and not self._filter(fn, vals, free[0], out, inn, trail):
-                return False
-        return True
 
     def start(self) -> int:
         """The start node: fewest successors (then the lowest index)."""
@@ -134,156 +80,163 @@ class Hamilton:
         """Find every circuit; ``self.found`` counts them.
 
         ``on_solution`` is called with each one (it raises :class:`Stop` to end
-        early).  Without it the search only counts, and remembers how many
-        circuits complete each partial path (keyed by the unvisited nodes, the
-        path's end and the values that pending conditions still read), so a
-        partial path that ends like one already explored costs nothing.
+        early).  The search remembers how many circuits complete each partial
+        path it explored (keyed by the nodes off the path, its two ends and the
+        values that pending conditions still read): a partial path that ends
+        like one already explored is skipped when none completes it, and,
+        when only counting (no ``on_solution``), whatever the number.
         """
         n = self.n
-        if self.false or any(not o for o in self.out) or any(not i for i in self.inn):
+        if self.cond.false or not all(self.out) or not all(self.inn):
             return
         out, inn = list(self.out), list(self.inn)
         if n == 1:
             vals = [0]
-            if self._assigned(0, vals, out, inn, []):
+            if self.cond.assigned(0, vals, out, inn, []):
                 self._found(on_solution, vals)
             return
-        s = self.start()
-        memo: dict | None = {} if on_solution is None and len(self.conds) <= MEMO_CONDS else None
+        memo: dict | None = {} if len(self.cond.conds) <= MEMO_CONDS else None
+        room = MEMO_BYTES // (n // 8 + 120)
+        counting = on_solution is None
         vals: list = [None] * n
-        unv = ((1 << n) - 1) ^ (1 << s)
-        path, trail, marks = [s], [], []
-        stack = [self._moves(s, unv, s, out, inn, ordered)]
+        head = tail = self.start()
+        free = ((1 << n) - 1) ^ (1 << head)  # the nodes off the path
+        trail: list = []
+        steps: list[tuple[bool, int, int]] = []  # (forward, end replaced, trail length)
+        stack = [self._moves(head, tail, free, out, inn, ordered)]
         entries: list = [None]  # per frame: (memo key, circuits found before it)
         while stack:
-            moves = stack[-1]
-            if not moves:
+            forward, moves = stack[-1]
+            if not moves:  # frame done: remember its count, undo the step into it
                 stack.pop()
                 entry = entries.pop()
-                if entry is not None and len(memo) < MEMO_MAX:  # type: ignore[arg-type]
-                    memo[entry[0]] = self.found - entry[1]  # type: ignore[index]
-                if len(path) > 1:
-                    w = path.pop()
-                    unv |= 1 << w
-                    vals[path[-1]] = None
-                    _undo(trail, marks.pop())
+                if entry is not None and len(memo) < room:  # type: ignore[arg-type]
+                    known = self.found - entry[1]
+                    if counting or not known:
+                        memo[entry[0]] = known  # type: ignore[index]
+                if steps:
+                    fwd, old, mark = steps.pop()
+                    if fwd:
+                        free |= 1 << head
+                        head = old
+                        vals[head] = None
+                    else:
+                        free |= 1 << tail
+                        vals[tail] = None
+                        tail = old
+                    _undo(trail, mark)
                 continue
-            w = moves.pop()
+            x = moves.pop()
             self.nodes += 1
             if not self.nodes & 1023 and budget.exceeded(0, _line, self.nodes):
                 raise Stop
-            c = path[-1]
-            left = unv ^ (1 << w)
-            if not _degrees_ok(out, inn, c, w, s, left, n):
-                continue
-            marks.append(len(trail))
-            vals[c] = w
-            if not self._assigned(c, vals, out, inn, trail):
-                vals[c] = None
-                _undo(trail, marks.pop())
-                continue
-            path.append(w)
-            unv = left
-            if not unv:  # every node is on the path: close it, then backtrack
-                if out[w] >> s & 1:
-                    vals[w] = s
-                    mark = len(trail)
-                    if self._assigned(w, vals, out, inn, trail):
-                        self._found(on_solution, vals)
-                    vals[w] = None
-                    _undo(trail, mark)
-                stack.append([])
-                entries.append(None)
-            elif memo is None:
-                stack.append(self._moves(w, unv, s, out, inn, ordered))
-                entries.append(None)
+            left = free ^ (1 << x)
+            if forward:
+                src, dst, h, t = head, x, x, tail
+                touched = (out[head] | inn[x]) & left
             else:
-                key = self._key(unv, w, vals)
-                known = memo.get(key)
-                if known is None:
-                    stack.append(self._moves(w, unv, s, out, inn, ordered))
-                    entries.append((key, self.found))
-                else:
-                    self.found += known
-                    stack.append([])
-                    entries.append(None)
+                src, dst, h, t = x, tail, head, x
+                touched = (inn[tail] | out[x]) & left
+            if not _degrees_ok(out, inn, h, t, left, touched, n):
+                continue
+            mark = len(trail)
+            vals[src] = dst
+            if not self.cond.assigned(src, vals, out, inn, trail):
+                vals[src] = None
+                _undo(trail, mark)
+                continue
+            steps.append((forward, head if forward else tail, mark))
+            head, tail, free = h, t, left
+            if not free:  # every node is on the path: close it, then backtrack
+                if out[head] >> tail & 1:
+                    vals[head] = tail
+                    mark = len(trail)
+                    if self.cond.assigned(head, vals, out, inn, trail):
+                        self._found(on_solution, vals)
+                    vals[head] = None
+                    _undo(trail, mark)
+                stack.append(DONE)
+                entries.append(None)
+                continue
+            key = None if memo is None else self._key(free, head, tail, vals)
+            known = None if key is None else memo.get(key)  # type: ignore[union-attr]
+            if known is None:  # (listing, only dead ends are remembered)
+                stack.append(self._moves(head, tail, free, out, inn, ordered))
+                entries.append(None if key is None else (key, self.found))
+            else:
+                self.found += known
+                stack.append(DONE)
+                entries.append(None)
 
     def _found(self, on_solution: Callable[[Solution], None] | None, vals: list) -> None:
         self.found += 1
         if on_solution is not None:
             on_solution(dict(zip(self.names, vals)))
 
-    def _key(self, unv: int, w: int, vals: list) -> tuple:
-        """What the rest of the search depends on: unvisited nodes, the end, pending values."""
-        assigned = ~(unv | 1 << w)
-        pending = 0
-        for mask in self.masks:
-            done = mask & assigned
-            if done and done != mask:
-                pending |= done
+    def _key(self, free: int, head: int, tail: int, vals: list) -> tuple:
+        """What the rest of the search depends on: free nodes, ends, pending values."""
+        pending = self.cond.pending(~(free | 1 << head))
         if not pending:
-            return unv, w
-        return unv, w, tuple(vals[x] for x in bits(pending))
+            return free, head, tail
+        return free, head, tail, tuple(vals[x] for x in bits(pending))
 
     @staticmethod
-    def _moves(w: int, unv: int, s: int, out: list[int], inn: list[int],
-               ordered: bool) -> list[int]:
-        """The next nodes to try from ``w`` (tried from the end of the list)."""
-        cands = out[w] & unv
-        forced = -1
-        rest = cands
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            if not inn[low.bit_length() - 1] & unv:  # only w can precede it
-                if forced >= 0:
-                    return []
-                forced = low.bit_length() - 1
-        # the tail chain: nodes that must end the path, in reverse order
-        tail, free = s, unv
-        while True:
-            p = inn[tail] & free
-            if not p:
-                if free:
-                    return []  # the chain cannot reach the rest
-                break
-            if p & (p - 1) or p == free:
-                break
-            free ^= p
-            tail = p.bit_length() - 1
-        cands &= free
-        if forced >= 0:
-            return [forced] if cands >> forced & 1 else []
-        moves = []
-        while cands:
-            low = cands & -cands
-            cands ^= low
-            moves.append(low.bit_length() - 1)
+    def _moves(head: int, tail: int, free: int, out: list[int], inn: list[int],
+               ordered: bool) -> tuple[bool, list[int]]:
+        """The end to extend (True: forward) and the nodes to try (from the list's end)."""
+        ahead = _candidates(out[head] & free, inn, free)
+        if ahead is None:
+            return DONE
+        behind = _candidates(inn[tail] & free, out, free)
+        if behind is None:
+            return DONE
+        if ordered:  # the end with fewer candidates
+            forward = ahead.bit_count() <= behind.bit_count()
+        else:  # forward, unless the tail is forced
+            forward = (behind & (behind - 1)) != 0
+        cands, onward = (ahead, out) if forward else (behind, inn)
+        moves = bits(cands)
         if ordered and len(moves) > 1:
-            moves.sort(key=lambda u: _rank(u, unv, out), reverse=True)
-        return moves
+            moves.sort(key=lambda u: _rank(u, free, onward), reverse=True)
+        return forward, moves
 
 
-def _rank(u: int, unv: int, out: list[int]) -> tuple[int, int]:
-    """Warnsdorff's degree of ``u``, then Pohl's sum of its candidates' degrees."""
-    onward = out[u] & unv
-    left = unv & ~(1 << u)
-    total, rest = 0, onward
+DONE: tuple[bool, list[int]] = (True, [])
+"""A frame with nothing (left) to try."""
+
+
+def _candidates(cands: int, back: list[int], free: int) -> int | None:
+    """``cands``, or the one of them that only this end can reach; ``None``: two such."""
+    forced = 0
+    rest = cands
     while rest:
         low = rest & -rest
         rest ^= low
-        total += (out[low.bit_length() - 1] & left).bit_count()
-    return onward.bit_count(), total
+        if not back[low.bit_length() - 1] & free:
+            if forced:
+                return None
+            forced = low
+    return forced or cands
 
 
-def _degrees_ok(out: list[int], inn: list[int], c: int, w: int, s: int, left: int,
-                n: int) -> bool:
-    """After the move ``c -> w``: each node that lost an option still has a way in and out."""
-    bw, bs = 1 << w, 1 << s
-    if left and not out[w] & left:
+def _rank(u: int, free: int, onward: list[int]) -> tuple[int, int]:
+    """Warnsdorff's degree of ``u``, then Pohl's sum of its candidates' degrees."""
+    left = free & ~(1 << u)
+    near = onward[u] & left
+    total, rest = 0, near
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        total += (onward[low.bit_length() - 1] & left).bit_count()
+    return near.bit_count(), total
+
+
+def _degrees_ok(out: list[int], inn: list[int], head: int, tail: int, left: int,
+                touched: int, n: int) -> bool:
+    """After a step: the ends can go on, and each touched node has a way in and out."""
+    if left and (not out[head] & left or not inn[tail] & left):
         return False
-    pool_in, pool_out = left | bw, left | bs
-    touched = (out[c] | inn[w]) & left
+    pool_in, pool_out = left | 1 << head, left | 1 << tail
     while touched:
         low = touched & -touched
         touched ^= low

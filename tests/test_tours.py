@@ -1,0 +1,443 @@
+"""Tours: the tour family, the search engine's circuit algorithm, CP-SAT's circuit, the checker.
+
+Known answers come from the seed article (problem A), from the literature
+(closed knight's tours: 9,862 on 6x6 up to direction, 16 / 176 on 3x10 /
+3x12; Hamiltonian cycles of the 6x6 grid: 1,072; open 5x5 tours: 1,728
+directed, 304 from a corner), from parity reasoning, or from the naive
+enumerators written here, which share nothing with the engines.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import tomllib
+
+import pytest
+
+from cpsolve.check import violations
+from cpsolve.engines import Options, run
+from cpsolve.expr import Var
+from cpsolve.files import MODELS_DIR, Data, load
+from cpsolve.model import Csp
+from cpsolve.puzzles import tour
+from cpsolve.result import EngineBug, Status, Unsupported
+
+BOTH = ["cpsat", "search"]
+
+
+def board(rows: int, cols: int, **keys) -> tour.TourPuzzle:
+    """A tour puzzle on a full ``rows`` x ``cols`` board, built through the family."""
+    table = {"family": "tour", "board": "\n".join("." * cols for _ in range(rows)), **keys}
+    return tour.build(Data(table, "<test>"))
+
+
+def model_file(name: str):
+    return load(MODELS_DIR / f"{name}.toml")
+
+
+def picture_of(name: str) -> list[str]:
+    """The board picture of a bundled model file, one string per row, without spaces."""
+    table = tomllib.loads((MODELS_DIR / f"{name}.toml").read_text())
+    return [line.replace(" ", "") for line in table["board"].splitlines() if line.strip()]
+
+
+def solve(engine: str, model: Csp, **options):
+    return run(engine, "solve", model, Options(**options))
+
+
+def count(engine: str, model: Csp, **options):
+    return run(engine, "count", model, Options(**options))
+
+
+# ------------------------------------------------------------ naive enumerators
+
+
+def squares_and_leaps(picture: list[str], leaper: tuple[int, int]):
+    """Squares (row-major) of a picture and, per square, the squares one leap away."""
+    squares = [(r, c) for r, row in enumerate(picture) for c, ch in enumerate(row) if ch == "."]
+    a, b = leaper
+    steps = {(sr * x, sc * y) for x, y in ((a, b), (b, a)) for sr in (1, -1) for sc in (1, -1)}
+    index = {square: i for i, square in enumerate(squares)}
+    near = [sorted(index[(r + dr, c + dc)] for dr, dc in steps if (r + dr, c + dc) in index)
+            for r, c in squares]
+    return squares, near
+
+
+def naive_closed_tours(picture: list[str], leaper: tuple[int, int]) -> int:
+    """Closed tours up to direction, by plain depth-first search from square 0."""
+    squares, near = squares_and_leaps(picture, leaper)
+    n, found = len(squares), 0
+
+    def extend(path: list[int], seen: set[int]) -> None:
+        nonlocal found
+        if len(path) == n:
+            found += path[0] in near[path[-1]]
+            return
+        for j in near[path[-1]]:
+            if j not in seen:
+                seen.add(j)
+                path.append(j)
+                extend(path, seen)
+                path.pop()
+                seen.discard(j)
+
+    extend([0], {0})
+    return found // 2 if n > 2 else found
+
+
+def is_tour(picture: list[str], leaper: tuple[int, int], visits: list[tuple[int, int]],
+            closed: bool) -> bool:
+    """Every square once, each step one leap (and back to the start when closed)."""
+    squares, _ = squares_and_leaps(picture, leaper)
+    a, b = sorted(leaper)
+    pairs = list(zip(visits, visits[1:] + (visits[:1] if closed else [])))
+    return sorted(visits) == sorted(squares) and all(
+        sorted((abs(p[0] - q[0]), abs(p[1] - q[1]))) == [a, b] for p, q in pairs)
+
+
+# ------------------------------------------------------------ problem A (the seed article)
+
+PROBLEM_A = ["x..x", "....", ".xx.", "....", "x..x"]
+
+
+def test_problem_a_board_is_the_articles_graph():
+    # The article numbers the 14 squares row-major and lists their neighbours.
+    article = [[5, 6], [2, 7], [1, 9], [7, 8, 10], [6, 9, 11], [0, 10], [0, 4, 10, 12],
+               [1, 3, 9, 13], [3, 13], [2, 4, 7], [3, 5, 6], [4, 12], [6, 11], [7, 8]]
+    puzzle = model_file("knight_problem_a")
+    values = [list(puzzle.model.values(tour.succ(i))) for i in range(14)]
+    assert values == article
+    assert squares_and_leaps(PROBLEM_A, (1, 2))[1] == article
+
+
+@pytest.mark.parametrize("engine", BOTH)
+def test_problem_a_has_one_tour_up_to_direction(engine):
+    model = model_file("knight_problem_a").model
+    result = solve(engine, model)
+    assert result.found and result.verified and result.unique is True
+    assert count(engine, model).count == 1 == naive_closed_tours(PROBLEM_A, (1, 2))
+
+
+@pytest.mark.parametrize("engine", BOTH)
+def test_problem_a_has_two_directed_tours_without_symmetry_breaking(engine):
+    adjacency = squares_and_leaps(PROBLEM_A, (1, 2))[1]
+    model = Csp("problem A, both directions")
+    nodes = [model.add_variable(f"s{i}", 0, 13) for i in range(14)]
+    for i, near in enumerate(adjacency):
+        model.restrict(f"s{i}", near)
+    model.circuit(nodes)
+    result = count(engine, model, keep=True)
+    assert result.status is Status.OPTIMAL and result.count == 2 and result.verified
+    first, second = result.solutions
+    assert all(second[f"s{first[f's{i}']}"] == i for i in range(14))  # one is the reverse
+
+
+@pytest.mark.parametrize("engine", BOTH)
+def test_problem_a_renders_the_articles_tour(engine):
+    puzzle = model_file("knight_problem_a")
+    result = solve(engine, puzzle.model)
+    # The article prints 0 5 10 3 8 13 7 1 2 9 4 11 12 6 and its reverse; the
+    # kept direction leaves square 0 for its smaller neighbour.
+    assert puzzle.order(result.solution) == [0, 5, 10, 3, 8, 13, 7, 1, 2, 9, 4, 11, 12, 6]
+    assert puzzle.render_solution(result.solution).split("\n") == [
+        " x  1  8  x",
+        " 9  4 11  2",
+        "14  x  x  7",
+        " 5 10  3 12",
+        " x 13  6  x",
+    ]
+
+
+# ------------------------------------------------------------ the bundled boards
+
+
+@pytest.mark.parametrize("engine", BOTH)
+def test_no_closed_tour_on_4x4(engine):
+    model = model_file("knight_4x4").model
+    assert solve(engine, model).status is Status.INFEASIBLE
+    result = count(engine, model)
+    assert result.status is Status.OPTIMAL and result.count == 0
+
+
+@pytest.mark.parametrize("engine", BOTH)
+@pytest.mark.parametrize("name,side", [("knight_6x6", 6), ("knight_8x8", 8)])
+def test_closed_tours_on_6x6_and_8x8(engine, name, side):
+    puzzle = model_file(name)
+    result = solve(engine, puzzle.model, time_limit=30)
+    assert result.found and result.verified
+    visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
+    assert is_tour(["." * side] * side, (1, 2), visits, closed=True)
+
+
+def test_6x6_count_is_9862_up_to_direction():
+    result = count("search", model_file("knight_6x6").model)
+    assert result.status is Status.OPTIMAL and result.count == 9862
+
+
+@pytest.mark.slow
+def test_cpsat_counts_6x6_too():
+    assert count("cpsat", model_file("knight_6x6").model).count == 9862
+
+
+def test_cpsat_count_stops_at_its_time_limit_with_a_bound():
+    result = count("cpsat", board(8, 8).model, time_limit=0.5)
+    assert result.status is Status.UNKNOWN and result.bound == result.count >= 0
+
+
+def test_search_count_stops_at_its_time_limit_with_a_bound():
+    result = count("search", board(8, 8).model, time_limit=0.3)
+    assert result.status is Status.UNKNOWN and result.bound == result.count >= 0
+    assert "time limit" in result.message
+
+
+@pytest.mark.parametrize("side", [20, 50])
+def test_search_finds_large_closed_tours(side):
+    puzzle = board(side, side)
+    result = solve("search", puzzle.model, time_limit=20)
+    assert result.found and result.verified
+    visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
+    assert is_tour(["." * side] * side, (1, 2), visits, closed=True)
+
+
+@pytest.mark.parametrize("rows,cols", [(5, 20), (6, 30), (10, 40), (7, 60), (12, 13)])
+def test_search_finds_closed_tours_on_long_boards(rows, cols):
+    # A path grown from one end only got stuck on most of these (see hamilton.py).
+    puzzle = board(rows, cols)
+    result = solve("search", puzzle.model, time_limit=20)
+    assert result.found and result.verified and result.explored < 20 * rows * cols
+
+
+@pytest.mark.parametrize("engine", BOTH)
+@pytest.mark.parametrize("rows,cols", [(3, 8), (4, 6), (4, 8)])
+def test_schwenks_exceptions_have_no_closed_tour(engine, rows, cols):
+    # Schwenk (1991): m x n (m <= n) has a closed tour unless m, n both odd,
+    # m in {1, 2, 4}, or m = 3 and n in {4, 6, 8}.
+    assert solve(engine, board(rows, cols).model).status is Status.INFEASIBLE
+
+
+@pytest.mark.parametrize("side", [5, 7, 49])
+def test_odd_boards_have_no_closed_tour_by_parity(side):
+    # Every knight move changes colour; a closed tour alternates colours, so an
+    # odd number of squares is impossible — proven without search.
+    result = solve("search", board(side, side).model)
+    assert result.status is Status.INFEASIBLE and "sides" in result.message
+    assert result.explored == 0
+
+
+# ------------------------------------------------------------ literature and other leapers
+
+
+@pytest.mark.parametrize("rows,cols,leaper,expected", [
+    (3, 12, (1, 2), 176),  # 3 x 2n boards: OEIS A070030
+    (4, 4, (0, 1), 6),  # Hamiltonian cycles of grid graphs (the wazir)
+    (6, 6, (0, 1), 1072),
+])
+def test_counts_from_the_literature(rows, cols, leaper, expected):
+    model = board(rows, cols, leaper=list(leaper)).model
+    assert count("search", model).count == expected
+
+
+CHECKERED = [".x.x.x", "x.x.x.", ".x.x.x", "x.x.x.", ".x.x.x", "x.x.x."]
+
+
+@pytest.mark.parametrize("picture,leaper,expected", [
+    (["....", "....", "...."], (0, 1), 2),  # the wazir: cycles of the grid graph
+    (["....", "....", "....", "....", "....", "...."], (0, 1), 37),
+    (["....", "..x.", "....", "...."], (0, 1), 0),  # 15 squares: parity
+    (CHECKERED, (1, 3), 28),  # the camel keeps its colour: tour one colour only
+    ([".....", ".....", ".....", "....."], (1, 3), 0),  # both colours: disconnected
+    (["x...", "....", "....", "....", "...x"], (1, 2), 10),
+    ([".....", ".....", ".....", "....."], (1, 2), 0),
+    (["..x...", "......", "......", "...x.."], (1, 2), 0),
+    (["......", "......", "......", "......", "......"], (2, 3), 0),  # the zebra
+    (["......", "......", "......"], (1, 1), 0),  # the ferz: colour-bound
+    (["......", "......", "......"], (0, 2), 0),  # the dabbaba: disconnected
+])
+@pytest.mark.parametrize("engine", BOTH)
+def test_other_leapers_on_small_boards_match_brute_force(picture, leaper, expected, engine):
+    puzzle = tour.build(Data({"family": "tour", "board": "\n".join(picture),
+                              "leaper": list(leaper)}, "<test>"))
+    assert naive_closed_tours(picture, leaper) == expected
+    assert count(engine, puzzle.model).count == expected
+    result = solve(engine, puzzle.model)
+    assert result.found == (expected > 0)
+    if expected:
+        assert result.verified
+        visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
+        assert is_tour(picture, leaper, visits, closed=True)
+        assert result.unique == (expected == 1)
+
+
+@pytest.mark.parametrize("engine", BOTH)
+@pytest.mark.parametrize("name,expected", [("knight_3x10", 16), ("camel_6x6", 28)])
+def test_bundled_boards_of_other_shapes_and_leapers(engine, name, expected):
+    puzzle = model_file(name)
+    rows = picture_of(name)
+    assert count(engine, puzzle.model).count == expected
+    if name == "camel_6x6":
+        assert naive_closed_tours(rows, (1, 3)) == expected
+    result = solve(engine, puzzle.model)
+    visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
+    assert is_tour(rows, puzzle.extra["leaper"], visits, closed=True)
+
+
+def undirected(n: int, edges: list[tuple[int, int]]) -> Csp:
+    """Successor variables over an undirected graph's edges, required to form one circuit."""
+    model = Csp("graph")
+    names = [model.add_variable(f"s{i}", 0, n - 1) for i in range(n)]
+    for i in range(n):
+        model.restrict(f"s{i}", [b if a == i else a for a, b in edges if i in (a, b)])
+    model.circuit(names)
+    return model
+
+
+PETERSEN = [(i, (i + 1) % 5) for i in range(5)] + [(i, i + 5) for i in range(5)] + [
+    (5 + i, 5 + (i + 2) % 5) for i in range(5)]
+"""Three edges at each of ten nodes, no Hamiltonian cycle, no short proof here."""
+
+
+@pytest.mark.parametrize("edges,why", [
+    ([(0, 1), (1, 2), (0, 2), (3, 4)], "cannot be reached"),  # two pieces
+    ([(0, 1), (2, 3), (1, 2), (0, 2)], "without node 2"),  # node 3 hangs on node 2
+    ([(0, 1), (1, 2), (2, 0), (0, 3), (3, 4), (4, 0)], "without node 0"),  # a bow tie
+    (PETERSEN, ""),  # the smallest graph that needs a search
+])
+@pytest.mark.parametrize("engine", BOTH)
+def test_proofs_of_infeasibility_say_why(edges, why, engine):
+    model = undirected(1 + max(max(e) for e in edges), edges)
+    result = solve(engine, model)
+    assert result.status is Status.INFEASIBLE
+    assert count(engine, model).count == 0
+    if len(model.names) <= 8:
+        assert brute_force(model) == 0
+    if engine == "search" and why:
+        assert why in result.message and result.explored == 0
+
+
+# ------------------------------------------------------------ open tours
+
+
+@pytest.mark.parametrize("engine", BOTH)
+def test_open_5x5_from_a_corner(engine):
+    puzzle = model_file("knight_open_5x5")
+    result = solve(engine, puzzle.model)
+    assert result.found and result.verified and result.unique is False
+    order = puzzle.order(result.solution)
+    assert order[0] == 0 and len(order) == 25
+    visits = [puzzle.extra["squares"][i] for i in order]
+    assert is_tour(["....."] * 5, (1, 2), visits, closed=False)
+    assert count(engine, puzzle.model).count == 304
+
+
+def test_open_5x5_anywhere():
+    assert count("search", board(5, 5, closed=False).model).count == 1728
+
+
+@pytest.mark.parametrize("engine", BOTH)
+@pytest.mark.parametrize("start", [[0, 1], [2, 1]])
+def test_open_tour_from_a_minority_square_is_impossible(engine, start):
+    # 13 light and 12 dark squares: an open tour alternates, so it starts light.
+    result = solve(engine, board(5, 5, closed=False, start=start).model)
+    assert result.status is Status.INFEASIBLE
+
+
+def test_open_tour_rendering_numbers_the_visits():
+    puzzle = model_file("knight_open_5x5")
+    result = solve("search", puzzle.model)
+    rows = [line.split() for line in puzzle.render_solution(result.solution).splitlines()]
+    assert rows[0][0] == "1"
+    where = {int(t): (r, c) for r, row in enumerate(rows) for c, t in enumerate(row)}
+    assert sorted(where) == list(range(1, 26))
+    assert is_tour(["....."] * 5, (1, 2), [where[k] for k in range(1, 26)], closed=False)
+    assert puzzle.json_solution(result.solution)["tour"][0] == [0, 0]
+
+
+# ------------------------------------------------------------ the circuit algorithm itself
+
+
+def random_circuit_model(rng: random.Random, n: int, with_conditions: bool) -> Csp:
+    """A planted circuit plus random extra arcs (and random conditions)."""
+    model = Csp("random circuit")
+    names = [model.add_variable(f"x{i}", 0, n - 1) for i in range(n)]
+    order = rng.sample(range(n), n)
+    planted = {order[k]: order[(k + 1) % n] for k in range(n)}
+    for i in range(n):
+        extra = rng.sample(range(n), rng.randint(1, min(n, 4)))
+        model.restrict(f"x{i}", {planted[i], *extra})
+    model.circuit(names)
+    if with_conditions and n > 2:
+        a, b, c = rng.sample(range(n), 3)
+        model.require((Var(f"x{a}") < Var(f"x{b}")) | (Var(f"x{c}") == rng.randrange(n)))
+        model.require(Var(f"x{rng.randrange(n)}") != rng.randrange(n))
+    return model
+
+
+def brute_force(model: Csp) -> int:
+    """Solutions among all permutations (successors of a circuit are one), by the checker."""
+    names = model.names
+    allowed = [set(model.values(n)) for n in names]
+    return sum(not violations(model, dict(zip(names, p)))
+               for p in itertools.permutations(range(len(names)))
+               if all(v in a for v, a in zip(p, allowed)))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_circuit_search_agrees_with_brute_force(seed):
+    rng = random.Random(seed)
+    model = random_circuit_model(rng, rng.randint(1, 7), with_conditions=seed % 3 > 0)
+    expected = brute_force(model)
+    for algorithm in ("circuit", "backtracking"):
+        assert count("search", model, algorithm=algorithm).count == expected
+        listed = count("search", model, algorithm=algorithm, keep=True)
+        assert listed.count == expected == len(listed.solutions)
+        result = solve("search", model, algorithm=algorithm)
+        assert result.found == (expected > 0)
+        assert result.unique in ((expected == 1,) if expected else (None,))
+
+
+def test_algorithm_choice():
+    model = model_file("knight_problem_a").model
+    assert solve("search", model).details["algorithm"] == "circuit"
+    assert "algorithm" not in solve("search", model, algorithm="backtracking").details
+    plain = Csp()
+    plain.add_variable("x", 0, 3)
+    with pytest.raises(Unsupported):
+        solve("search", plain, algorithm="circuit")
+
+
+def test_count_limit_and_keep():
+    model = model_file("knight_6x6").model
+    result = count("search", model, limit=5, keep=True)
+    assert result.status is Status.SOLVED and result.count == 5 and len(result.solutions) == 5
+    assert result.verified
+
+
+# ------------------------------------------------------------ the checker
+
+
+def test_checker_rejects_a_non_leap_move_and_a_sub_cycle():
+    puzzle = model_file("knight_problem_a")
+    good = dict(solve("search", puzzle.model).solution)
+    assert violations(puzzle.model, good) == []
+    jump = dict(good)
+    jump[tour.succ(0)] = 1  # squares 0 and 1 are side by side: not a knight move
+    assert any("outside its domain" in v for v in violations(puzzle.model, jump))
+    cut = dict(good)
+    loop = [0, 5, 10, 6]  # 0 -> 5 -> 10 -> 6 -> 0: four knight moves, a short cycle
+    for x, y in zip(loop, loop[1:] + loop[:1]):
+        cut[tour.succ(x)] = y
+    assert all(cut[n] in puzzle.model.values(n) for n in cut)  # every move is legal
+    assert any(v.startswith("tour: ") and "cycle of 4" in v
+               for v in violations(puzzle.model, cut))
+
+
+def test_verify_raises_on_a_broken_tour():
+    from cpsolve.check import verify
+
+    puzzle = model_file("knight_problem_a")
+    result = solve("search", puzzle.model)
+    broken = dict(result.solution)
+    broken[tour.succ(0)], broken[tour.succ(1)] = broken[tour.succ(1)], broken[tour.succ(0)]
+    with pytest.raises(EngineBug):
+        verify(puzzle.model, result.but(solution=broken, second=None))
