@@ -936,3 +936,14 @@ def test_long_estimate_over_negative_domains():
     for algorithm in ("astar", "anytime"):
         result = solve(m, algorithm)
         assert result.status is Status.OPTIMAL and result.moves == 900
+
+
+def test_circuit_closing_when_no_variable_takes_the_lowest_node():
+    # no successor can be node 0, so there is no circuit; the backtracker must say 0, not crash
+    m = Csp()
+    for i, values in enumerate([[1], [2], [3], [1, 2]]):
+        m.add_variable(f"x{i}", 0, 3)
+        m.restrict(f"x{i}", values)
+    m.circuit([f"x{i}" for i in range(4)])
+    result = run("search", "count", m, Options(algorithm="backtracking"))
+    assert result.count == 0

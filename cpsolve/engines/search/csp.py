@@ -164,7 +164,7 @@ class Backtracker:
         while head in pred:
             head = pred[head]
             count += 1
-        bit = 1 << (head - self.base)
+        bit = 1 << (head - self.base) if head >= self.base else 0  # below base: in no domain
         d = doms[xs[tail]]
         d = d & bit if count == n else d & ~bit
         if not d:
