@@ -1,0 +1,53 @@
+"""The examples solve as their docs say, with every engine that applies.
+
+Known answers: Tower of Hanoi with n discs takes 2**n - 1 moves; 8 queens
+has 92 solutions.
+"""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import pytest
+
+from cpsolve.engines import Options, engines_for, run
+from cpsolve.files import load
+from cpsolve.result import Status
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize("name", ["hanoi.toml", "hanoi.py"])
+def test_hanoi_takes_seven_moves_by_every_engine(name):
+    model = load(EXAMPLES / name).model
+    engines = engines_for(model, "solve")
+    assert {"cpsat", "search"} <= set(engines)
+    for engine in engines:
+        result = run(engine, "solve", model, Options(time_limit=60))
+        assert result.status is Status.OPTIMAL and result.moves == 2**3 - 1
+        assert result.verified
+
+
+def test_hanoi_python_api_scales():
+    module = runpy.run_path(str(EXAMPLES / "hanoi.py"))
+    result = run("search", "solve", module["build"](5))
+    assert result.moves == 2**5 - 1
+
+
+@pytest.mark.parametrize("name", ["queens.toml", "queens.py"])
+def test_eight_queens_count_92_by_every_engine(name):
+    model = load(EXAMPLES / name).model
+    engines = engines_for(model, "count")
+    assert {"cpsat", "search", "csp"} <= set(engines)
+    for engine in engines:
+        result = run(engine, "count", model, Options(time_limit=60))
+        assert result.status is Status.OPTIMAL and result.count == 92
+
+
+def test_queens_solution_is_drawn_as_a_board():
+    puzzle = load(EXAMPLES / "queens.py")
+    result = run("search", "solve", puzzle.model)
+    board = puzzle.render_solution(result.solution).splitlines()
+    assert len(board) == 8 and all(row.split().count("Q") == 1 for row in board)
+    assert result.unique is False
