@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .expr import evaluate, to_text
 from .model import AllDifferent, Circuit, Condition, Csp, Planning
-from .result import EngineBug, Result, Step
+from .result import EngineBug, Result, Status, Step
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,24 @@ def _circuit_problem(successor: list[int]) -> str:
     return ""
 
 
+def _check_plans(model: Planning, result: Result) -> None:
+    """Every listed plan replays, costs ``result.cost`` and is listed once."""
+    assert result.plans is not None
+    for plan in result.plans:
+        verdict = replay(model, plan)
+        if not verdict:
+            raise EngineBug(f"engine {result.engine} listed an invalid plan: {verdict.message}")
+        if result.cost is not None and verdict.cost != result.cost:
+            raise EngineBug(f"engine {result.engine} listed a plan of cost {verdict.cost} "
+                            f"among plans of cost {result.cost}")
+    if len({tuple(s.action for s in p) for p in result.plans}) != len(result.plans):
+        raise EngineBug(f"engine {result.engine} listed a plan twice")
+    if result.count is not None and result.status is Status.OPTIMAL \
+            and len(result.plans) > result.count:
+        raise EngineBug(f"engine {result.engine} listed {len(result.plans)} plans "
+                        f"but counted {result.count}")
+
+
 def verify(model: Csp | Planning, result: Result) -> Result:
     """Check every answer in ``result``; mark it verified or raise :class:`EngineBug`."""
     if result.task == "solve" and result.found:
@@ -140,6 +158,8 @@ def verify(model: Csp | Planning, result: Result) -> Result:
             raise EngineBug(
                 f"engine {result.engine} reported cost {result.cost}; the plan costs {verdict.cost}"
             )
+    if isinstance(model, Planning) and result.plans is not None:
+        _check_plans(model, result)
     if isinstance(model, Csp):
         answers = [result.solution, result.second, *(result.solutions or ())]
         for answer in answers:

@@ -44,8 +44,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("file")
     common(s)
     s.add_argument("--algorithm", help="search engine algorithm: bfs, bidir, iddfs, dfs, "
-                   "dijkstra, astar, idastar, wastar, anytime (default: anytime when the model "
-                   "declares an estimate, bidir for one goal state, else bfs or dijkstra)")
+                   "dijkstra, astar, idastar, wastar, anytime, memo_dfs, widening (default: "
+                   "anytime when the model declares an estimate, widening when every plan has "
+                   "the same length and cost, bidir for one goal state, else bfs or dijkstra)")
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--task", choices=TASKS, default="solve")
@@ -55,6 +56,9 @@ def parser() -> argparse.ArgumentParser:
     common(n)
     n.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
     n.add_argument("--list", action="store_true", help="print the solutions too")
+    n.add_argument("--optimal", action="store_true",
+                   help="planning models: count the optimal plans (distinct action sequences "
+                   "of least cost; --limit caps how many are listed or enumerated)")
     n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
                    help="count classes: under renaming of the symbols (relabel), or under "
                    "that and the board's symmetries (symmetry)")
@@ -118,6 +122,10 @@ class Cli:
         from .render import as_json, human
 
         puzzle = load(resolve(self.args.file))
+        if task == "count" and (puzzle.model.kind == "planning") != self.args.optimal:
+            return self.fail("`count --optimal` counts the optimal plans of a planning model; "
+                             f"without --optimal, count applies to csp models ({self.args.file} "
+                             f"is a {puzzle.model.kind} model)", 2)
         engine = self.args.engine or DEFAULT_ENGINE[task]
         result = by_invariant(puzzle, task)
         if result is None:
@@ -256,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "generate":
             return cli.generate()
         if args.command == "count" and args.up_to:
+            if args.optimal:
+                return cli.fail("--optimal and --up-to do not go together", 2)
             return cli.count_up_to()
         return cli.one(args.command)
     except ModelFileError as err:

@@ -13,6 +13,8 @@ def answer_of(result: Result) -> str:
         bound = f", bound {result.bound}" if result.bound is not None else ""
         return f"unknown{bound}"
     if result.task == "count" or result.count is not None and result.plan is None:
+        if result.cost is not None:  # planning: the plans of least cost
+            return f"{result.count} optimal plans (cost {result.cost})"
         return f"{result.count} solutions"
     if result.task == "analyze":
         return f"{result.states} states, max distance {result.max_distance}"

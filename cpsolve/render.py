@@ -79,9 +79,21 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     if result.solutions:
         for i, s in enumerate(result.solutions, start=1):
             parts.append(Panel(Text(puzzle.render_solution(s)), title=f"#{i}", expand=False))
+    if result.plans:
+        parts.append(plans_view(puzzle, result))
     if result.layers is not None:
         parts.append(analysis_table(puzzle, result))
     return Group(*parts)
+
+
+def plans_view(puzzle: Puzzle, result: Result) -> Group:
+    """Counted plans, one per row, in the puzzle's notation."""
+    table = Table(box=None, show_header=False, padding=(0, 1))
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column()
+    for i, plan in enumerate(result.plans or (), start=1):
+        table.add_row(f"{i}.", Text(puzzle.plan_line(plan)))
+    return Group(Text(f"Metric: {puzzle.metric}.", style="dim"), table)
 
 
 def plan_view(puzzle: Puzzle, result: Result) -> Table | Columns:
@@ -181,6 +193,13 @@ def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
         out["count"] = result.count
     if result.solutions is not None:
         out["solutions"] = [puzzle.json_solution(s) for s in result.solutions]
+    if result.plan is None and result.cost is not None:
+        out["cost"] = result.cost
+    if result.plans is not None:
+        out["metric"] = puzzle.metric
+        out["plans"] = [{"actions": [puzzle.step_text(s) for s in plan],
+                         "cost": sum(s.cost for s in plan), **puzzle.json_plan(plan)}
+                        for plan in result.plans]
     if result.states is not None:
         out["states"] = result.states
         out["layers"] = list(result.layers or ())

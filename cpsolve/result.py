@@ -56,6 +56,7 @@ class Result:
     # counting
     count: int | None = None
     solutions: tuple[Mapping[str, int], ...] | None = None
+    plans: tuple[tuple[Step, ...], ...] | None = None  # counted plans, listed (planning)
     # state-space analysis
     states: int | None = None
     layers: tuple[int, ...] | None = None

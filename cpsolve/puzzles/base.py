@@ -50,6 +50,10 @@ class Puzzle:
         """A few lines about a plan in the puzzle's notation (e.g. chains as moves)."""
         return None
 
+    def plan_line(self, plan: tuple[Step, ...]) -> str:
+        """A plan on one line (for lists of plans)."""
+        return ", ".join(self.step_text(s) for s in plan)
+
     def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
         """Extra ``--json`` fields about a plan."""
         return {}

@@ -106,6 +106,10 @@ class PegsPuzzle(Puzzle):
         lines += [f"  move {i}: {'-'.join(g)}" for i, g in enumerate(groups, start=1)]
         return "\n".join(lines)
 
+    def plan_line(self, plan: tuple[Step, ...]) -> str:
+        """Moves separated by spaces, each chain written ``from-to-to...``."""
+        return " ".join("-".join(g) for g in self.moves(plan))
+
     def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
         groups = self.moves(plan)
         return {"jumps": len(plan), "chain_moves": len(groups), "chains": groups}

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from cpsolve import And, Csp, If, Max, Min, Planning, Status, Sum
 from cpsolve.engines import Options, run
 from cpsolve.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, evaluate, variables
-from cpsolve.result import Unsupported
 
 pytest.importorskip("ortools")
 
@@ -407,9 +406,12 @@ def test_time_limit_gives_a_bound() -> None:
     assert f"shorter than {result.bound} steps" in result.message
 
 
-def test_counting_plans_is_unsupported() -> None:
-    with pytest.raises(Unsupported):
-        cpsat("count", jugs())
+def test_counting_optimal_plans_agrees_with_search() -> None:
+    counted = cpsat("count", jugs(), keep=True)
+    searched = run("search", "count", jugs(), Options(keep=True))
+    assert counted.status is searched.status is Status.OPTIMAL
+    assert (counted.count, counted.cost) == (searched.count, searched.cost) == (1, 10)
+    assert [s.action for s in counted.plans[0]] == [s.action for s in searched.plans[0]]
 
 
 # ---------------------------------------------------------------- planning: costs

@@ -8,9 +8,13 @@ Modules, in pipeline order:
   conditions as clauses (truth tables from :mod:`.table`);
 * :mod:`.csp` — a :class:`~cpsolve.model.Csp` compiled directly: solve with
   a uniqueness check, count;
-* :mod:`.timeline` — one horizon of a :class:`~cpsolve.model.Planning` as a
-  time-indexed model; :mod:`.horizon` — bounds on the horizons worth trying;
+* :mod:`.timeline` — a :class:`~cpsolve.model.Planning` as a time-indexed
+  model, grown step by step (:mod:`.steps`: one step as value literals and
+  clauses); :mod:`.horizon` — bounds on the horizons worth trying (potential,
+  estimate, parity); :mod:`.pairs` — pairs of actions that never need to
+  follow each other (inverses, independent actions out of order);
 * :mod:`.planning` — the driver that grows the horizon to an optimal plan;
+  :mod:`.count_plans` — every optimal plan, enumerated;
 * :mod:`.solving` — time budgets and solver set-up.
 
 Import this package only through :func:`cpsolve.engines.run` (or
@@ -25,7 +29,7 @@ from .. import Options
 from . import csp as _csp
 from . import planning as _planning
 
-CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve")}
+CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve"), ("planning", "count")}
 
 
 def solve(model: Csp | Planning, options: Options) -> Result:
@@ -38,7 +42,11 @@ def solve(model: Csp | Planning, options: Options) -> Result:
 
 
 def count(model: Csp | Planning, options: Options) -> Result:
-    """Count the solutions of a CSP."""
+    """Count the solutions of a CSP, or the optimal plans (:mod:`.count_plans`)."""
     if model.kind == "csp":
         return _csp.count(model, options)  # type: ignore[arg-type]
+    if model.kind == "planning":
+        from . import count_plans
+
+        return count_plans.count(model, options)  # type: ignore[arg-type]
     raise Unsupported(f"cpsat cannot count the solutions of a {model.kind} model")

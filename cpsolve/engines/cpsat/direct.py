@@ -39,8 +39,8 @@ def one_hot(model: cp_model.CpModel, values: Sequence[int], name: str,
     return cp_model.LinearExpr.weighted_sum(list(lits.values()), list(values)), lits
 
 
-def _layout(comp: Compiler, expr: Expr) -> tuple[list[str], dict[str, list[int]]] | None:
-    """Names in ``expr`` and the values each may take, if it is small enough."""
+def layout(comp: Compiler, expr: Expr) -> tuple[list[str], dict[str, list[int]]] | None:
+    """Names in ``expr`` and the values each may take, if it is small enough for a table."""
     names = sorted(variables(expr))
     free = [n for n in names if not isinstance(comp.env[n], int)]
     if not free or len(free) > ARITY or any(n not in comp.one_hot for n in free):
@@ -51,8 +51,8 @@ def _layout(comp: Compiler, expr: Expr) -> tuple[list[str], dict[str, list[int]]
     return names, values
 
 
-def _row(comp: Compiler, names: list[str], values: dict[str, list[int]],
-         index: Iterable[int]) -> list[Lit]:
+def row(comp: Compiler, names: list[str], values: dict[str, list[int]],
+        index: Iterable[int]) -> list[Lit]:
     """Literals saying "the variables do not take the values of this row"."""
     return [negate(comp.one_hot[n][values[n][i]])
             for n, i in zip(names, index) if not isinstance(comp.env[n], int)]
@@ -64,11 +64,11 @@ def post_condition(comp: Compiler, expr: Expr, only_if: Sequence[Lit] = ()) -> b
             expr.right, Var | Const) and expr.op in ("==", "!="):
         if len(variables(expr)) == 1:
             return False  # x == c is a single literal already
-    layout = _layout(comp, expr)
-    if layout is None:
+    table = layout(comp, expr)
+    if table is None:
         return False
-    names, values = layout
+    names, values = table
     held = value_table(expr, names, values) != 0
     for bad in np.argwhere(~held):
-        comp.clause(_row(comp, names, values, bad.tolist()), only_if)
+        comp.clause(row(comp, names, values, bad.tolist()), only_if)
     return True

@@ -8,7 +8,12 @@
   *every* plan is short, and none is shorter than the goal's sum allows;
 * :func:`cost_floor` — the least cost any action can have; with a floor of at
   least 1, a plan of cost ``C`` has at most ``C`` steps;
-* :func:`goal_at_start` — whether the empty plan already works.
+* :func:`goal_at_start` — whether the empty plan already works;
+* :func:`estimate_bound` — the declared estimate of the initial state bounds
+  the cost of every plan from below, and so its number of steps when no step
+  costs more than a known amount;
+* :func:`plan_parity` — with a declared parity invariant whose value at the
+  goal is known, every plan's length has one parity.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from ...expr import Binary, Const, Expr, Unary, Var, bounds, conjuncts
+from ...expr import Binary, Const, Expr, Unary, Var, bounds, conjuncts, variables
 from ...model import Action, Planning
 from .compile import Compiler
 from .relations import FLIPPED
@@ -68,6 +73,43 @@ def goal_at_start(planning: Planning) -> bool:
     if not isinstance(held, bool):  # pragma: no cover - every operand is a known int
         raise AssertionError("the goal did not fold to a constant on the initial state")
     return held
+
+
+def estimate_bound(planning: Planning) -> tuple[int, int]:
+    """``(cost, steps)``: every plan costs at least ``cost`` and has at least ``steps`` steps.
+
+    ``cost`` is the declared (admissible) estimate of the initial state, 0 when
+    there is none; a plan of cost ``c`` has at least ``c / m`` steps when no
+    action costs more than ``m``.
+    """
+    if planning.estimate is None:
+        return 0, 0
+    cost = max(0, _known(planning.estimate, planning.initial, planning))
+    most = max((bounds(a.cost, planning.domain)[1] for a in planning.actions), default=0)
+    return cost, (-(-cost // most) if most > 0 else 0)
+
+
+def plan_parity(planning: Planning) -> int | None:
+    """The parity (0 or 1) of every plan's length, or ``None`` when it is not known.
+
+    Known when the model declares an expression every action changes by an odd
+    amount and the goal pins every variable it mentions.
+    """
+    if planning.parity is None:
+        return None
+    pinned = planning.goal_assignment()
+    if not variables(planning.parity) <= pinned.keys():
+        return None
+    start = _known(planning.parity, planning.initial, planning)
+    return (_known(planning.parity, pinned, planning) - start) % 2
+
+
+def _known(expr: Expr, values: dict[str, int], planning: Planning) -> int:
+    """The value of ``expr`` when its variables take ``values`` (engine arithmetic)."""
+    value = Compiler(cp_model.CpModel(), values, planning.domain).integer(expr)
+    if not isinstance(value, int):  # pragma: no cover - every operand is a known int
+        raise AssertionError("an expression over known values did not fold")
+    return value
 
 
 def potential_bounds(planning: Planning) -> tuple[int, int] | None:

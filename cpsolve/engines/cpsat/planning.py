@@ -3,11 +3,18 @@
 The driver (:func:`solve`):
 
 1. the goal already holds: the empty plan (optimal, costs are never negative);
-2. horizons ``T = 1, 2, ...`` are unrolled exactly (:func:`.timeline.unroll`)
-   until one has a plan; each horizon proven empty is part of the proof.  With
-   unit costs the first plan found is optimal; otherwise the cheapest plan of
-   that length is kept.  States two steps apart must differ (a shortest plan
-   never revisits a state), which prunes "undo the last step";
+2. horizons ``T = s, s + d, s + 2d, ...`` are tried exactly, on one growing
+   :class:`.timeline.Timeline`, until one has a plan; each horizon proven
+   empty is part of the proof.  ``s`` is the least number of steps the
+   declared estimate (:func:`.horizon.estimate_bound`) or a potential allows;
+   ``d`` is 2 when a parity invariant fixes the parity of every plan's length
+   (:func:`.horizon.plan_parity`), else 1.  With unit costs the first plan
+   found is optimal; otherwise the cheapest plan of that length is kept.
+   Redundant constraints, each true of some optimal plan, prune the search:
+   states two steps apart differ (a shortest plan never revisits a state), no
+   action is followed by its inverse, independent neighbours come in a
+   canonical order (:mod:`.pairs`), and every state's estimate is at most the
+   cost of the steps still to come;
 3. every needed plan has at most ``cap`` steps (states never repeat, or a
    potential argument: :mod:`.horizon`), so when ``T`` passes ``cap`` the
    goal is unreachable.  When the horizon has grown to a third of a small
@@ -32,12 +39,20 @@ from ortools.sat.python import cp_model
 from ...model import Planning
 from ...result import Result, Status, Step
 from .. import Options
-from .horizon import cost_floor, goal_at_start, potential_bounds, state_count
-from .solving import FOUND, Budget, size, solver_for
+from .horizon import (
+    cost_floor,
+    estimate_bound,
+    goal_at_start,
+    plan_parity,
+    potential_bounds,
+    state_count,
+)
+from .pairs import commuting, undoing
+from .solving import FOUND, Budget, plan_solver, size
 from .timeline import Timeline, unroll
 
 DISTINCT = 2
-"""Exact horizons require states up to this many steps apart to differ."""
+"""Exact horizons require states up to this many steps apart to differ (unless implied)."""
 PROBE_AFTER = 8
 """Exact horizons tried before one solve at the full horizon bound is considered ..."""
 PROBE_RATIO = 3
@@ -60,28 +75,38 @@ class _Run:
     unit: bool
     cap: int
     why: str
+    forbidden: list[tuple[int, int]] = field(default_factory=list)
+    estimated: int = 0
     details: dict[str, object] = field(default_factory=dict)
     tried: list[int] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
 
     def say(self, text: str) -> None:
         """Report progress, if the caller listens."""
         if self.options.progress is not None:
             self.options.progress(text)
 
-    def solve(self, tl: Timeline, budget: Budget | None = None,
-              ) -> tuple[cp_model.CpSolver, object]:
+    def solve(self, tl: Timeline, budget: Budget | None = None, end: object = None,
+              minimize: bool = False) -> tuple[cp_model.CpSolver, object]:
         """Solve one timeline within the remaining time (or ``budget``).
 
-        Feasibility jump is off: on these models it only delays the other
-        workers (measured: up to twice slower with 2 workers); so is the LP
-        relaxation, unless there is a cost to bound.
+        ``end`` is a literal the solve assumes (the model keeps no trace of
+        it: the next horizon assumes another); ``minimize`` asks for the
+        plan's least cost.  A solve with an assumption runs on one worker
+        (CP-SAT runs assumptions sequentially; :func:`.solving.plan_solver`).
         """
-        self.details.update(size(tl.model), horizon=tl.horizon)
-        params: dict[str, object] = {"use_feasibility_jump": False}
-        if not tl.model.has_objective():
-            params["linearization_level"] = 0
-        solver = solver_for(budget or self.budget, self.options.workers, **params)
-        return solver, solver.solve(tl.model)
+        model = tl.model
+        model.clear_assumptions()
+        if end is not None:
+            model.add_assumptions([end])
+        if minimize:
+            model.minimize(tl.total)
+        else:
+            model.clear_objective()
+        self.details.update(size(model), horizon=tl.horizon)
+        workers = 1 if end is not None else self.options.workers
+        solver = plan_solver(budget or self.budget, workers, model.has_objective())
+        return solver, solver.solve(model)
 
     def result(self, status: Status, plan: tuple[Step, ...] | None = None,
                message: str = "", bound: int | None = None) -> Result:
@@ -91,6 +116,14 @@ class _Run:
         cost = None if plan is None else sum(s.cost for s in plan)
         return Result(status, "cpsat", plan=plan, cost=cost, bound=bound, message=message,
                       details=dict(self.details))
+
+    def shortest(self, horizon: int) -> str:
+        """What proves that no plan has fewer than ``horizon`` steps."""
+        reasons = list(self.reasons)
+        if self.tried:
+            reasons.insert(0, f"none of {_listed(self.tried)} steps exists")
+        return (f"shortest plan: no plan of fewer than {horizon} steps exists"
+                + (f" ({'; '.join(reasons)})" if reasons else ""))
 
     def unknown(self, shortest: int) -> Result:
         """The limit was hit before any plan: every plan has at least ``shortest`` steps."""
@@ -109,12 +142,11 @@ def solve(planning: Planning, options: Options) -> Result:
     run = _Run(planning, options, budget, planning.unit_costs(), cap, why)
     if goal_at_start(planning):
         return run.result(Status.OPTIMAL, (), "the goal holds in the initial state")
-    if fewest > 1:
-        run.details["fewest_steps"] = fewest  # horizons below are impossible by the potential
     floor = cost_floor(planning)
     if floor < 0:
         run.details["warning"] = "an action may cost less than 0"
-    horizon, probed, known = max(1, fewest), False, None
+    horizon, stride, timeline = _prepare(run, fewest, potential is not None)
+    probed, known = False, None
     while True:
         if horizon > cap:
             if fewest > cap:
@@ -136,25 +168,62 @@ def solve(planning: Planning, options: Options) -> Result:
                 return run.result(Status.INFEASIBLE,
                                   message=f"no plan: none has at most {cap} steps and {why}")
             continue
-        tl = unroll(planning, horizon, distinct=DISTINCT)
-        if not run.unit:
-            tl.model.minimize(tl.total)
-        solver, status = run.solve(tl)
+        timeline.extend(horizon)
+        solver, status = run.solve(timeline, end=timeline.close(estimate=True),
+                                   minimize=not run.unit)
         if status == cp_model.INFEASIBLE:
             run.tried.append(horizon)
             run.say(f"horizon {horizon}: no plan")
-            horizon += 1
+            horizon += stride
             continue
         if status not in FOUND:
             return run.unknown(horizon)
-        plan = tl.plan(solver)
+        plan = timeline.plan(solver)
         break
     run.details["plan_horizon"] = horizon
     run.say(f"horizon {horizon}: plan found")
     if run.unit:
-        return run.result(Status.OPTIMAL, plan,
-                          f"shortest plan: no plan of fewer than {horizon} steps exists")
+        return run.result(Status.OPTIMAL, plan, run.shortest(horizon))
     return _cheapest(run, plan, status == cp_model.OPTIMAL, floor)
+
+
+def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timeline]:
+    """The first horizon, the stride between horizons and the timeline with its pruning.
+
+    ``fewest`` steps at least by the potential (``potential``: there is one).
+    """
+    planning = run.planning
+    undo, implied = undoing(planning)
+    run.forbidden = undo + commuting(planning)
+    horizon = max(1, fewest)
+    if fewest > 1:
+        run.details["fewest_steps"] = fewest  # horizons below are impossible by the potential
+        run.reasons.append(f"fewer than {fewest} ruled out because {run.why}")
+    run.estimated, at_least = estimate_bound(planning)
+    if run.estimated:
+        run.details["estimate"] = run.estimated
+    if at_least > horizon:
+        horizon = at_least
+        run.reasons.append(f"fewer than {at_least} ruled out by the estimate")
+    parity, stride = plan_parity(planning), 1
+    if parity is not None:
+        run.details["parity"] = parity
+        run.reasons.append(f"every plan has an {('even', 'odd')[parity]} number of steps "
+                           "by the parity invariant")
+        horizon, stride = horizon + (horizon - parity) % 2, 2
+    # a state two steps later differs unless a forbidden undoing pair restores it, or
+    # every action moves a potential one way (then no state ever comes back)
+    distinct = 0 if implied or potential else DISTINCT
+    return horizon, stride, Timeline(planning, distinct=distinct, forbidden=run.forbidden)
+
+
+def _listed(counts: list[int]) -> str:
+    """``21, 23 or 25``; a long evenly spaced run as ``2, 3, ..., 43``."""
+    gaps = {b - a for a, b in zip(counts, counts[1:])}
+    if len(counts) > 4 and len(gaps) == 1:
+        return f"{counts[0]}, {counts[1]}, ..., {counts[-1]}"
+    text = [str(c) for c in counts]
+    return text[0] if len(text) == 1 else f"{', '.join(text[:-1])} or {text[-1]}"
 
 
 def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
@@ -165,7 +234,7 @@ def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
     least a second).
     """
     run.say(f"looking for any plan of {shortest} to {run.cap} steps")
-    tl = unroll(run.planning, run.cap, stutter=True)
+    tl = unroll(run.planning, run.cap, stutter=True, forbidden=run.forbidden, estimate=True)
     tl.model.add(tl.steps >= shortest)
     left = run.budget.remaining()
     slice_ = max(PROBE_SECONDS, run.budget.elapsed())
@@ -185,13 +254,16 @@ def _cheapest(run: _Run, plan: tuple[Step, ...], cheapest_of_length: bool,
                           "an action may cost less than 0: optimality not proven")
     if cost <= floor * length:  # every plan has >= length steps, each costing >= floor
         return run.result(Status.OPTIMAL, plan, "no plan can cost less")
+    if cost <= run.estimated:
+        return run.result(Status.OPTIMAL, plan, "no plan can cost less than the estimate "
+                          f"of the initial state, {run.estimated}")
     limit = run.cap if floor < 1 else min(run.cap, (cost - 1) // floor)
     if limit < length or (limit == length and cheapest_of_length):
         return run.result(Status.OPTIMAL, plan,
                           f"cheapest plan: a cheaper one would have at most {limit} steps, "
                           f"and none of {length} or fewer is cheaper")
     if limit * len(run.planning.actions) > FINAL_SIZE:
-        return run.result(Status.SOLVED, plan, bound=floor * length,
+        return run.result(Status.SOLVED, plan, bound=max(floor * length, run.estimated),
                           message=f"cheapest plan of {length} steps; plans of up to {limit} "
                           "steps were not searched, so optimality is not proven")
     return _final(run, limit, length, plan)
@@ -205,11 +277,10 @@ def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) 
     """
     run.say(f"looking for a cheaper plan of {shortest} to {horizon} steps")
     run.details["final_horizon"] = horizon
-    tl = unroll(run.planning, horizon, stutter=True)
+    tl = unroll(run.planning, horizon, stutter=True, forbidden=run.forbidden, estimate=True)
     tl.model.add(tl.steps >= shortest)
     tl.model.add(tl.total <= sum(s.cost for s in incumbent) - 1)
-    tl.model.minimize(tl.total)
-    solver, status = run.solve(tl)
+    solver, status = run.solve(tl, minimize=True)
     if status == cp_model.OPTIMAL:
         return run.result(Status.OPTIMAL, tl.plan(solver),
                           f"cheapest plan: every plan of at most {horizon} steps was covered")

@@ -42,6 +42,33 @@ def solver_for(budget: Budget, workers: int, **params: object) -> cp_model.CpSol
     return solver
 
 
+PLAN_SEARCH = {"use_feasibility_jump": False, "cp_model_presolve": False,
+               "cp_model_probing_level": 0, "symmetry_level": 0,
+               "search_branching": cp_model.FIXED_SEARCH}
+"""Parameters for planning models.  The search follows the timeline's decision
+strategy, the steps' actions in order, as a depth-first search of the plans would
+(8-puzzle: 0.5 s instead of 2.5 s with CP-SAT's default search; English 33: 0.5 s
+instead of 2.6 s).  Presolve, probing and symmetry detection cost more than they
+save on these models, repeated for each horizon; feasibility jump only delays the
+other workers; the LP relaxation is off unless there is a cost to bound."""
+PLAN_PORTFOLIO = ("fixed", "no_lp")
+"""With several workers: that depth-first search, and CP-SAT's own search beside it."""
+
+
+def plan_solver(budget: Budget, workers: int, objective: bool) -> cp_model.CpSolver:
+    """A solver for a planning model (:data:`PLAN_SEARCH`, or :data:`PLAN_PORTFOLIO`
+    with several workers); ``objective``: the model has a cost to minimize."""
+    params: dict[str, object] = dict(PLAN_SEARCH)
+    if not objective:
+        params["linearization_level"] = 0
+    if workers > 1:
+        params.update(search_branching=cp_model.AUTOMATIC_SEARCH, num_full_subsolvers=workers)
+    solver = solver_for(budget, workers, **params)
+    if workers > 1:
+        solver.parameters.subsolvers.extend(PLAN_PORTFOLIO)
+    return solver
+
+
 def size(model: cp_model.CpModel) -> dict[str, int]:
     """Numbers of variables and constraints of a CP-SAT model."""
     proto = model.proto

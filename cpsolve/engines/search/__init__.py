@@ -36,10 +36,13 @@ from .dfs import dfs
 from .dijkstra import dijkstra
 from .idastar import idastar
 from .iddfs import iddfs
+from .lengths import any_plan_is_optimal
+from .memo_dfs import memo_dfs
 from .wastar import wastar
+from .widening import widening
 
-CAPABILITIES = {("planning", "solve"), ("planning", "analyze"), ("csp", "solve"),
-                ("csp", "count")}
+CAPABILITIES = {("planning", "solve"), ("planning", "analyze"), ("planning", "count"),
+                ("csp", "solve"), ("csp", "count")}
 
 Algorithm = Callable[[Task, Budget], Result]
 
@@ -53,8 +56,14 @@ ALGORITHMS: dict[str, Algorithm] = {
     "idastar": idastar,
     "wastar": wastar,
     "anytime": anytime,
+    "memo_dfs": memo_dfs,
+    "widening": widening,
 }
 """Planning search algorithms by name (``Options.algorithm``)."""
+
+ANY_PLAN = frozenset({"dfs", "memo_dfs", "widening"})
+"""Algorithms that look for some plan, not a shortest one (``memo_dfs`` and
+``widening`` say ``OPTIMAL`` when every plan provably has the same length and cost)."""
 
 
 def _numpy_layers(task: Task, budget: Budget) -> Result:
@@ -76,12 +85,17 @@ def default_algorithm(model: Planning) -> str:
 
     * ``anytime`` when the model declares an estimate: a plan at once
       (weighted A*), then an optimality proof within the time limit;
+    * ``widening`` when every plan provably has the same length and cost
+      (:func:`.lengths.any_plan_is_optimal`): any plan is optimal, so the
+      search only has to find one (English 33-hole solitaire: 31 jumps);
     * ``bidir`` when every action costs 1 and the goal is a single state
       (two small frontiers instead of one big one);
     * ``bfs`` when every action costs 1, else ``dijkstra``.
     """
     if model.estimate is not None:
         return "anytime"
+    if any_plan_is_optimal(model):
+        return "widening"
     if model.unit_costs():
         return "bidir" if model.goal_state() is not None else "bfs"
     return "dijkstra"
@@ -121,9 +135,16 @@ def _backward_ok(task: Task) -> bool:
 
 
 def count(model: Csp | Planning, options: Options) -> Result:
-    """Count (and with ``options.keep`` list) every solution of a csp."""
-    if not isinstance(model, Csp):
-        raise Unsupported("search: count applies to csp models")
+    """Count (and with ``options.keep`` list) every solution of a csp, or every optimal plan.
+
+    Planning: the count is exact (:mod:`.count_plans`); ``options.limit`` only caps
+    how many plans are listed.
+    """
+    if isinstance(model, Planning):
+        from .count_plans import count_optimal
+
+        budget = Budget(options.time_limit, None, options.progress)
+        return count_optimal(compile_planning(model), budget, options.keep, options.limit)
     from .circuit import chosen, count_circuit
     from .csp import count_csp
 

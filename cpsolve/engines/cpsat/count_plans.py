@@ -1,0 +1,127 @@
+"""Counting the optimal plans of a :class:`~cpsolve.model.Planning` with CP-SAT.
+
+Pipeline (:func:`count`):
+
+1. the least cost ``C`` comes from :func:`.planning.solve` (the driver that
+   proves it optimal);
+2. every plan of cost ``C`` must have a bounded number of steps, or there
+   could be infinitely many (a cycle of 0-cost actions).  Two bounds are
+   used: a potential (:func:`.horizon.potential_bounds`: every action moves a
+   sum of the state one way, so every plan has ``fewest..most`` steps), and
+   the least cost of a step (``floor >= 1``: at most ``C // floor`` steps).
+   Without either the count is refused;
+3. one time-indexed model (:func:`.timeline.unroll`) with *no* pruning
+   constraint (each of those removes some optimal plans) covers every plan
+   of cost ``C`` and length ``fewest..H``: exactly ``H`` steps when all plans
+   have the same length, else ``H`` steps with no-ops, which are allowed only
+   once the goal holds and then repeat to the end, so each plan is one
+   assignment of the action literals;
+4. CP-SAT enumerates the solutions with one worker (with more, its
+   enumeration was measured to miss solutions).  Plans are collected as
+   action sequences, so an auxiliary variable the encoding left free could
+   only repeat a plan, never count it twice.
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from ...model import Planning
+from ...result import Result, Status, Step, Unsupported
+from .. import Options
+from . import planning as _planning
+from .horizon import cost_floor, potential_bounds
+from .solving import Budget, size, solver_for
+from .timeline import Timeline, unroll
+
+ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,
+             "linearization_level": 0}
+"""Enumeration settings: one worker is set separately; no presolve (it may merge
+variables whose values tell plans apart) and no LP (it only slows enumeration)."""
+
+
+class _Plans(cp_model.CpSolverSolutionCallback):
+    """Collects the distinct plans (action sequences) of the enumerated solutions."""
+
+    def __init__(self, tl: Timeline, keep: bool, limit: int | None) -> None:
+        super().__init__()
+        self.tl = tl
+        self.keep = keep
+        self.limit = limit
+        self.seen: set[tuple[str, ...]] = set()
+        self.kept: list[tuple[Step, ...]] = []
+        self.solutions = 0
+        self.stopped = False
+
+    def on_solution_callback(self) -> None:
+        self.solutions += 1
+        plan = self.tl.plan(self)  # a solution callback answers like a solver
+        key = tuple(s.action for s in plan)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if self.keep:
+            self.kept.append(plan)
+        if self.limit is not None and len(self.seen) >= self.limit:
+            self.stopped = True
+            self.stop_search()
+
+
+def horizon_for(planning: Planning, optimum: int) -> tuple[int, int]:
+    """``(fewest, most)`` steps a plan of cost ``optimum`` can have; refuses when unbounded."""
+    bounds = potential_bounds(planning)
+    floor = cost_floor(planning)
+    fewest, most = (0, None) if bounds is None else bounds
+    if floor >= 1:
+        by_cost = optimum // floor
+        most = by_cost if most is None else min(most, by_cost)
+    if most is None:
+        raise Unsupported("cpsat: cannot count optimal plans here: actions may cost 0 and "
+                          "no potential bounds the length of a plan, so there could be "
+                          "infinitely many (try --engine search)")
+    return fewest, most
+
+
+def count(planning: Planning, options: Options) -> Result:
+    """The number of optimal plans (exact unless a limit stops the enumeration)."""
+    if options.limit is not None and options.limit < 1:
+        raise ValueError(f"count limit must be at least 1, not {options.limit}")
+    budget = Budget(options.time_limit)
+    best = _planning.solve(planning, options)
+    if best.status is Status.INFEASIBLE:
+        return Result(Status.OPTIMAL, "cpsat", count=0, plans=() if options.keep else None,
+                      message=f"no plan exists ({best.message})")
+    if best.status is not Status.OPTIMAL or best.cost is None:
+        return Result(Status.UNKNOWN, "cpsat", bound=0,
+                      message=f"the least cost was not proven: {best.message}")
+    optimum = best.cost
+    fewest, most = horizon_for(planning, optimum)
+    exact = fewest == most
+    tl = unroll(planning, most, stutter=not exact)
+    total = tl.total
+    if isinstance(total, int):  # every step costs the same constant
+        if total != optimum:
+            tl.model.add_bool_or([])  # no plan of this length has the least cost
+    else:
+        tl.model.add(total == optimum)
+    if not exact and fewest > 0:
+        tl.model.add(tl.steps >= fewest)
+    details: dict[str, object] = {"optimal_cost": optimum, "horizon": most,
+                                  "stutter": not exact, **size(tl.model)}
+    if options.progress is not None:
+        options.progress(f"enumerating the plans of cost {optimum} "
+                         f"({'exactly' if exact else 'at most'} {most} steps)")
+    solver = solver_for(budget, 1, **ENUMERATE)
+    found = _Plans(tl, options.keep, options.limit)
+    status = solver.solve(tl.model, found)
+    details["solutions_enumerated"] = found.solutions
+    n = len(found.seen)
+    plans = tuple(found.kept) if options.keep else None
+    if found.stopped:
+        return Result(Status.SOLVED, "cpsat", count=n, cost=optimum, plans=plans,
+                      details=details, message=f"stopped at the limit of {n} plans")
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return Result(Status.OPTIMAL, "cpsat", count=n, cost=optimum, plans=plans,
+                      details=details, message=f"exact: {n:,} plans of the least cost {optimum}")
+    return Result(Status.UNKNOWN, "cpsat", count=n, bound=n, cost=optimum, plans=plans,
+                  details=details, message=f"time limit reached: at least {n} optimal plans")

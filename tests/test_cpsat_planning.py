@@ -1,0 +1,279 @@
+"""CP-SAT planning with its redundant constraints: estimate bounds, parity, pairs of actions.
+
+The pruning that makes optimality proofs fast (the declared estimate at every
+step, horizons of one parity, no action followed by its inverse, independent
+neighbours in one order) must never change an optimum.  Known answers come
+from DESIGN.md; random models are checked against Dijkstra / BFS written here
+with the reference interpreter :func:`cpsolve.expr.evaluate`, which the engine
+never uses.  Every call goes through :func:`cpsolve.engines.run`, so every plan
+is also replayed by the independent checker.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cpsolve import And, Planning, Status, Sum
+from cpsolve.engines import Options, run
+from cpsolve.expr import Const, Expr, Var, evaluate
+from cpsolve.files import Data, load
+from cpsolve.puzzles import sliding
+
+pytest.importorskip("ortools")
+
+from cpsolve.engines.cpsat.horizon import estimate_bound, plan_parity  # noqa: E402
+from cpsolve.engines.cpsat.pairs import commuting, undoing  # noqa: E402
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def cpsat(model: Planning, **options: object):
+    return run("cpsat", "solve", model, Options(**options))
+
+
+# ---------------------------------------------------------------- known answers
+
+
+@pytest.mark.parametrize("name, moves", [
+    ("eight_puzzle", 31),
+    ("onoff", 44),
+    ("fifteen_easy", 20),
+    ("line_puzzle", 30),
+])
+def test_sliding_optima(name: str, moves: int) -> None:
+    result = cpsat(load(MODELS / f"{name}.toml").model)
+    assert result.status is Status.OPTIMAL
+    assert result.moves == moves and result.verified
+
+
+def test_eight_puzzle_proof_says_what_was_proven() -> None:
+    """Manhattan distance 21 at the start, odd parity: horizons 21, 23, ..., 29 are the proof."""
+    result = cpsat(load(MODELS / "eight_puzzle.toml").model)
+    assert result.details["horizons_infeasible"] == (21, 23, 25, 27, 29)
+    assert result.details["estimate"] == 21 and result.details["parity"] == 1
+    assert "none of 21, 23, ..., 29 steps exists" in result.message
+    assert "fewer than 21 ruled out by the estimate" in result.message
+    assert "odd number of steps" in result.message
+
+
+def test_time_limit_keeps_the_proven_bound() -> None:
+    result = cpsat(load(MODELS / "fifteen_korf1.toml").model, time_limit=0.5)  # 57 moves
+    assert result.status is Status.UNKNOWN
+    assert 41 <= result.bound <= 57   # the start's Manhattan distance is 41
+    assert f"shorter than {result.bound} steps" in result.message
+
+
+# ---------------------------------------------------------------- facts the driver uses
+
+
+def test_inverse_moves_are_found_and_imply_distinct_states() -> None:
+    model = load(MODELS / "eight_puzzle.toml").model
+    pairs, complete = undoing(model)
+    names = [a.name for a in model.actions]
+    assert len(pairs) == len(model.actions) == 24
+    assert ("r1c1 down", "r2c1 up") in {(names[k], names[j]) for k, j in pairs}
+    assert complete     # no other pair of moves ever restores a position
+
+
+def test_jumps_have_no_inverse_and_pours_sometimes_undo() -> None:
+    pegs, complete = undoing(load(MODELS / "english33.toml").model)
+    assert pegs == [] and complete
+    pours, complete = undoing(load(MODELS / "water_jugs.toml").model)
+    assert pours == [] and not complete  # pouring back undoes a pour only sometimes
+
+
+def counters(n: int, top: int) -> Planning:
+    """``n`` independent counters from 0 to ``top``: every order of the increments works."""
+    p = Planning("counters")
+    xs = [p.add_variable(f"x{i}", 0, top) for i in range(n)]
+    p.set_initial({f"x{i}": 0 for i in range(n)})
+    p.set_goal(And(*(x == top for x in xs)))
+    for i, x in enumerate(xs):
+        p.add_action(f"inc {i}", x < top, {x: x + 1})
+        p.add_action(f"dec {i}", x > 0, {x: x - 1})
+    return p
+
+
+def test_independent_steps_come_in_one_order() -> None:
+    model = counters(3, 2)
+    assert (2, 0) in commuting(model) and (1, 0) not in commuting(model)   # inc 1, inc 0
+    result = cpsat(model)
+    assert result.status is Status.OPTIMAL and result.moves == 6
+    assert [s.action for s in result.plan] == ["inc 0"] * 2 + ["inc 1"] * 2 + ["inc 2"] * 2
+
+
+def test_parity_needs_a_goal_that_pins_it() -> None:
+    p = counters(2, 1)
+    p.set_parity(Sum([Var("x0"), Var("x1")]))   # every step changes it by 1
+    assert plan_parity(p) == 0
+    p.set_goal(Var("x0") == 1)                  # x1 is free at the goal
+    assert plan_parity(p) is None
+
+
+def test_estimate_bounds_steps_by_the_dearest_action() -> None:
+    p = counters(1, 4)
+    p.set_estimate(4 - Var("x0"))
+    assert estimate_bound(p) == (4, 4)
+    dear = Planning("dear steps")
+    x = dear.add_variable("x", 0, 4)
+    dear.set_initial({"x": 0})
+    dear.set_goal(x == 4)
+    dear.add_action("up", x < 4, {x: x + 1}, cost=2)
+    dear.add_action("down", x > 0, {x: x - 1}, cost=1)
+    dear.set_estimate(2 * (4 - x))
+    assert estimate_bound(dear) == (8, 4)       # cost at least 8, each step costs at most 2
+    result = cpsat(dear)
+    assert result.status is Status.OPTIMAL and result.cost == 8
+    assert "no plan can cost less" in result.message
+
+
+# ---------------------------------------------------------------- random models
+
+
+DOMAINS = {"x": (-2, 2), "y": (0, 3), "z": (0, 1)}
+COMPARE = {"<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b, "==": lambda a, b: a == b,
+           "!=": lambda a, b: a != b}
+
+
+def all_states(p: Planning) -> list[tuple[int, ...]]:
+    return list(itertools.product(*(range(lo, hi + 1) for lo, hi in
+                                    (p.domain(n) for n in p.domains))))
+
+
+def costs_to_goal(p: Planning) -> dict[tuple[int, ...], int]:
+    """Least cost from every state to a goal state (Dijkstra backwards; unreachable: absent)."""
+    names = list(p.domains)
+    back: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
+    for state in all_states(p):
+        env = dict(zip(names, state))
+        for a in p.actions:
+            if not evaluate(a.guard, env):
+                continue
+            new = dict(env)
+            new.update({v: evaluate(e, env) for v, e in a.effects})
+            if all(new[n] in p.domains[n] for n in names):
+                nxt = tuple(new[n] for n in names)
+                back.setdefault(nxt, []).append((state, evaluate(a.cost, env)))
+    best = {s: 0 for s in all_states(p) if evaluate(p.goal, dict(zip(names, s)))}
+    queue = [(0, s) for s in best]
+    while queue:
+        cost, state = heapq.heappop(queue)
+        if cost > best[state]:
+            continue
+        for prev, c in back.get(state, []):
+            if cost + c < best.get(prev, cost + c + 1):
+                best[prev] = cost + c
+                heapq.heappush(queue, (cost + c, prev))
+    return best
+
+
+def exact_estimate(p: Planning, fraction: float) -> Expr:
+    """A fraction of the true remaining cost, state by state (50 where the goal is unreachable)."""
+    names, dist = list(p.domains), costs_to_goal(p)
+    terms = []
+    for state in all_states(p):
+        value = int(dist[state] * fraction) if state in dist else 50
+        if value:
+            terms.append(And(*(Var(n) == v for n, v in zip(names, state))) * value)
+    return Sum(terms)
+
+
+def one_variable_estimate(p: Planning) -> Expr:
+    """The least remaining cost over the states sharing ``x``'s value: a table over ``x``."""
+    names, dist = list(p.domains), costs_to_goal(p)
+    lo, hi = p.domain("x")
+    terms = []
+    for value in range(lo, hi + 1):
+        same = [d for s, d in dist.items() if s[names.index("x")] == value]
+        least = min(same, default=50)
+        if least:
+            terms.append((Var("x") == value) * least)
+    return Sum(terms)
+
+
+@st.composite
+def estimated_models(draw: st.DrawFn) -> Planning:
+    """Random actions over two or three small variables, with an admissible estimate."""
+    p = Planning("random")
+    names = draw(st.sampled_from([["x", "y"], ["x", "y", "z"]]))
+    for n in names:
+        p.add_variable(n, *DOMAINS[n])
+    p.set_initial({n: draw(st.integers(*DOMAINS[n])) for n in names})
+    conditions = st.builds(lambda n, op, c: COMPARE[op](Var(n), c),
+                           st.sampled_from(names), st.sampled_from(list(COMPARE)),
+                           st.integers(-2, 3))
+    p.set_goal(And(*draw(st.lists(conditions, min_size=1, max_size=2))))
+    assume(not evaluate(p.goal, p.initial))
+    unit = draw(st.booleans())
+    for k in range(draw(st.integers(2, 6))):
+        written = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True))
+        effects = {n: Var(draw(st.sampled_from(names))) + draw(st.integers(-2, 2))
+                   for n in written}
+        guard = draw(st.one_of(st.just(Const(1)), conditions))
+        p.add_action(f"a{k}", guard, effects, 1 if unit else draw(st.integers(0, 3)))
+    kind = draw(st.sampled_from(["zero", "half", "exact", "one variable"]))
+    if kind == "one variable":
+        p.set_estimate(one_variable_estimate(p))
+    else:
+        p.set_estimate(exact_estimate(p, {"zero": 0.0, "half": 0.5, "exact": 1.0}[kind]))
+    return p
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(estimated_models())
+def test_random_plans_with_an_estimate_match_dijkstra(model: Planning) -> None:
+    result = cpsat(model)
+    expected = costs_to_goal(model).get(model.state(model.initial))
+    if expected is None:
+        assert result.status is Status.INFEASIBLE
+    else:
+        assert result.status is Status.OPTIMAL
+        assert result.cost == expected
+
+
+def two_by_three(tiles: list[int]) -> Planning:
+    """A 2x3 sliding puzzle from a permutation of 0..5 (0 is the blank) to ``1 2 3 / 4 5 _``."""
+    start = " ".join("_" if t == 0 else str(t) for t in tiles)
+    data = Data({"family": "sliding", "start": f"{start[:5]}\n{start[6:]}",
+                 "goal": "1 2 3\n4 5 _"}, "<2x3>")
+    return sliding.build(data).model
+
+
+def fewest_moves(p: Planning) -> int | None:
+    """Breadth-first search with the reference interpreter."""
+    names = list(p.domains)
+    start = p.state(p.initial)
+    seen, layer, depth = {start}, [start], 0
+    while layer:
+        if any(evaluate(p.goal, dict(zip(names, s))) for s in layer):
+            return depth
+        nxt = []
+        for state in layer:
+            env = dict(zip(names, state))
+            for a in p.actions:
+                if evaluate(a.guard, env):
+                    new = dict(env)
+                    new.update({v: evaluate(e, env) for v, e in a.effects})
+                    s = tuple(new[n] for n in names)
+                    if s not in seen:
+                        seen.add(s)
+                        nxt.append(s)
+        layer, depth = nxt, depth + 1
+    return None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.permutations(range(6)))
+def test_random_two_by_three_puzzles_match_bfs(tiles: list[int]) -> None:
+    """Manhattan estimate, blank parity, inverse moves: the optimum is BFS's."""
+    model = two_by_three(list(tiles))
+    expected = fewest_moves(model)
+    assume(expected is not None)  # half of the positions cannot be solved
+    result = cpsat(model)
+    assert result.status is Status.OPTIMAL and result.moves == expected

@@ -1,0 +1,331 @@
+"""Peg solitaire: known answers, counts of optimal plans, and a brute force on small boards.
+
+Known answers come from the seed article (Hoppers: 7 moves, 18 seven-move
+solutions once the first jump is fixed to one corner, so 4 x 18 = 72 in all)
+and from reasoning (every jump removes a peg: 11 jumps on Hoppers, 31 on the
+English board).  On small boards the expected figures are computed here by a
+naive enumeration of every jump sequence that shares no code with cpsolve.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from cpsolve.check import replay
+from cpsolve.engines import Options, run
+from cpsolve.engines.search.lengths import any_plan_is_optimal, fixed_length
+from cpsolve.engines.search.symmetry import usable
+from cpsolve.expr import evaluate
+from cpsolve.files import load
+from cpsolve.model import Planning
+from cpsolve.result import Status, Unsupported
+
+ROOT = Path(__file__).resolve().parent.parent
+HOPPERS = ROOT / "models" / "hoppers.toml"
+ENGLISH = ROOT / "models" / "english33.toml"
+ENGINES = ("search", "cpsat")
+
+
+def write(tmp_path: Path, text: str, name: str = "variant.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def hoppers_by_jumps(tmp_path: Path) -> Path:
+    text = HOPPERS.read_text(encoding="utf-8")
+    assert 'metric = "moves"' in text
+    return write(tmp_path, text.replace('metric = "moves"', 'metric = "jumps"'))
+
+
+def after(model: Planning, action: str) -> Planning:
+    """The same model, starting after ``action`` (applied by the reference evaluator)."""
+    act = next(a for a in model.actions if a.name == action)
+    env = dict(model.initial)
+    assert evaluate(act.guard, env)
+    new = dict(env)
+    for var, value in act.effects:
+        new[var] = evaluate(value, env)
+    model.set_initial(new)
+    return model
+
+
+# ---------------------------------------------------------------- Hoppers
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_hoppers_takes_eleven_jumps(tmp_path, engine):
+    puzzle = load(hoppers_by_jumps(tmp_path))
+    result = run(engine, "solve", puzzle.model, Options(time_limit=60))
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.moves == 11 and result.cost == 11
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_hoppers_takes_seven_moves(engine):
+    puzzle = load(HOPPERS)
+    result = run(engine, "solve", puzzle.model, Options(time_limit=60))
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.cost == 7 and result.moves == 11
+    assert len(puzzle.moves(result.plan)) == 7
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_hoppers_has_72_optimal_plans(engine):
+    puzzle = load(HOPPERS)
+    result = run(engine, "count", puzzle.model, Options(keep=True, time_limit=120))
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.count == 72 and result.cost == 7
+    assert len(result.plans) == 72
+    assert all(len(puzzle.moves(plan)) == 7 for plan in result.plans)
+
+
+def test_both_engines_list_the_same_optimal_plans():
+    model = load(HOPPERS).model
+    listed = [{tuple(s.action for s in p) for p in run(e, "count", model, Options(keep=True)).plans}
+              for e in ENGINES]
+    assert listed[0] == listed[1]
+
+
+def test_eighteen_optimal_plans_start_with_each_corner_jump():
+    """The seed's symmetry argument: the first jump is one of four symmetric corner jumps."""
+    puzzle = load(HOPPERS)
+    plans = run("search", "count", puzzle.model, Options(keep=True)).plans
+    firsts: dict[str, int] = {}
+    for plan in plans:
+        firsts[plan[0].action] = firsts.get(plan[0].action, 0) + 1
+    assert firsts == {"r1c1-r3c3": 18, "r1c5-r3c3": 18, "r5c1-r3c3": 18, "r5c5-r3c3": 18}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_eighteen_seven_move_solutions_after_a_fixed_corner_jump(engine):
+    """Start after the corner jump (with its landing hole remembered): 6 moves, 18 plans."""
+    model = after(load(HOPPERS).model, "r1c1-r3c3")
+    result = run(engine, "count", model, Options(time_limit=60))
+    assert result.status is Status.OPTIMAL
+    assert (result.count, result.cost) == (18, 6)
+
+
+def test_hoppers_by_jumps_count_matches_the_seed_program(tmp_path):
+    """Every 11-jump solution, counted by a plain recursion over the seed's jump table."""
+    table = [[(1, 2), (3, 6), (5, 10)], [(3, 5), (6, 11), (4, 7)], [(1, 0), (4, 6), (7, 12)],
+             [(6, 9)], [(6, 8)], [(3, 1), (6, 7), (8, 11)], [(3, 0), (4, 2), (8, 10), (9, 12)],
+             [(4, 1), (6, 5), (9, 11)], [(6, 4)], [(6, 3)], [(5, 0), (8, 6), (11, 12)],
+             [(8, 5), (6, 1), (9, 7)], [(11, 10), (9, 6), (7, 2)]]
+    board = [True] * 13
+    board[6] = False
+
+    def solutions(depth: int) -> int:
+        if depth == 11:
+            return int(board[6])
+        total = 0
+        for a in range(13):
+            for b, c in table[a]:
+                if board[a] and board[b] and not board[c]:
+                    board[a] = board[b] = False
+                    board[c] = True
+                    total += solutions(depth + 1)
+                    board[a] = board[b] = True
+                    board[c] = False
+        return total
+
+    expected = solutions(0)
+    result = run("search", "count", load(hoppers_by_jumps(tmp_path)).model, Options())
+    assert result.count == expected and result.cost == 11
+
+
+# ---------------------------------------------------------------- English 33-hole
+
+
+def test_english_board_facts():
+    model = load(ENGLISH).model
+    assert fixed_length(model) == 31 and any_plan_is_optimal(model)
+    assert len(usable(model)) == 7  # every square symmetry keeps the centre goal
+
+
+def test_english_search_finds_31_jumps_fast():
+    puzzle = load(ENGLISH)
+    start = time.perf_counter()
+    result = run("search", "solve", puzzle.model)
+    assert time.perf_counter() - start < 1.0  # about 0.03 s; generous for slow machines
+    assert result.status is Status.OPTIMAL and result.verified and result.moves == 31
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_english_search_does_not_depend_on_the_jump_order(seed):
+    baseline = run("search", "solve", load(ENGLISH).model)
+    model = load(ENGLISH).model
+    random.Random(seed).shuffle(model.actions)
+    start = time.perf_counter()
+    result = run("search", "solve", model)
+    assert time.perf_counter() - start < 1.0
+    assert result.status is Status.OPTIMAL and result.moves == 31
+    assert result.explored == baseline.explored  # the same search, whatever the order
+
+
+@pytest.mark.parametrize("algorithm", ["memo_dfs", "widening"])
+def test_search_algorithms_for_any_plan_are_order_independent(tmp_path, algorithm):
+    model = load(hoppers_by_jumps(tmp_path)).model
+    first = run("search", "solve", model, Options(algorithm=algorithm))
+    random.Random(7).shuffle(model.actions)
+    second = run("search", "solve", model, Options(algorithm=algorithm))
+    assert first.status is second.status is Status.OPTIMAL
+    assert first.explored == second.explored and first.moves == 11
+
+
+def test_english_cpsat_finds_31_jumps():
+    result = run("cpsat", "solve", load(ENGLISH).model, Options(time_limit=60))
+    assert result.status is Status.OPTIMAL and result.verified and result.moves == 31
+
+
+def test_a_symmetry_that_moves_the_goal_is_not_used(tmp_path):
+    text = ENGLISH.read_text(encoding="utf-8").replace("goal_peg = [3, 3]", "goal_peg = [2, 3]")
+    model = load(write(tmp_path, text)).model
+    assert len(model.symmetries) == 7
+    assert len(usable(model)) == 1  # only the left-right mirror keeps (2, 3) in place
+
+
+# ---------------------------------------------------------------- small boards, brute force
+
+
+def brute_force(picture: str, vectors: list[tuple[int, int]], goal: tuple[int, int],
+                ) -> list[tuple[tuple[tuple[int, int], tuple[int, int]], ...]]:
+    """Every jump sequence from the picture to one peg at ``goal``, by plain recursion."""
+    rows = picture.strip("\n").split("\n")
+    pegs = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "o"}
+    cells = pegs | {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "."}
+    jumps = sorted({((r, c), (r + s * dr, c + s * dc), (r + 2 * s * dr, c + 2 * s * dc))
+                    for r, c in cells for dr, dc in vectors for s in (1, -1)
+                    if (r + s * dr, c + s * dc) in cells and (r + 2 * s * dr, c + 2 * s * dc)
+                    in cells})
+    found = []
+
+    def go(board: frozenset, sequence: list) -> None:
+        if board == {goal}:
+            found.append(tuple(sequence))
+        for a, b, c in jumps:
+            if a in board and b in board and c not in board:
+                go((board - {a, b}) | {c}, [*sequence, (a, c)])
+
+    go(frozenset(pegs), [])
+    return found
+
+
+def chain_moves(sequence) -> int:
+    return sum(1 for i, (a, _) in enumerate(sequence) if i == 0 or sequence[i - 1][1] != a)
+
+
+SMALL = ".ooo\noooo\noooo"
+SMALL_CASES = [
+    ([(0, 1), (1, 0)], (0, 0)),
+    ([(0, 1), (1, 0), (1, 1)], (2, 1)),
+    ([(0, 1), (1, 0)], (1, 1)),  # no solution
+]
+
+
+def small_board(tmp_path: Path, vectors, goal, metric: str) -> Path:
+    board = "\n".join(f"{row}" for row in SMALL.split("\n"))
+    return write(tmp_path, f'family = "pegs"\nmetric = "{metric}"\njumps = {json.dumps(vectors)}\n'
+                 f'goal_peg = {json.dumps(list(goal))}\nboard = """\n{board}\n"""\n',
+                 f"small_{metric}.toml")
+
+
+@pytest.mark.parametrize("vectors,goal", SMALL_CASES)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_small_board_agrees_with_brute_force(tmp_path, vectors, goal, engine):
+    sequences = brute_force(SMALL, [tuple(v) for v in vectors], goal)
+    jumps_model = load(small_board(tmp_path, vectors, goal, "jumps")).model
+    moves_model = load(small_board(tmp_path, vectors, goal, "moves")).model
+    solved = run(engine, "solve", moves_model, Options(time_limit=60))
+    by_jumps = run(engine, "count", jumps_model, Options(time_limit=60))
+    by_moves = run(engine, "count", moves_model, Options(time_limit=60))
+    if not sequences:
+        assert solved.status is Status.INFEASIBLE
+        assert by_jumps.count == by_moves.count == 0
+        return
+    fewest = min(chain_moves(s) for s in sequences)
+    assert solved.status is Status.OPTIMAL and solved.cost == fewest
+    assert (by_jumps.count, by_jumps.cost) == (len(sequences), len(sequences[0]))
+    assert (by_moves.count, by_moves.cost) == (
+        sum(1 for s in sequences if chain_moves(s) == fewest), fewest)
+
+
+# ---------------------------------------------------------------- checking and output
+
+
+def test_checker_rejects_illegal_jumps():
+    model = load(HOPPERS).model
+    into_a_peg = replay(model, ["r1c1-r1c5"])  # r1c5 is not empty
+    assert not into_a_peg and into_a_peg.step == 1
+    twice = replay(model, ["r1c1-r3c3", "r1c1-r3c3"])  # no peg left at r1c1
+    assert not twice and twice.step == 2
+    assert not replay(model, ["r1c1-r3c3"])  # legal, but not at the goal
+
+
+def test_json_plan_groups_chains(cli):
+    out = cli("solve", str(HOPPERS), "--engine", "search", "--json")
+    assert out.code == 0
+    data = json.loads(out.out)
+    actions = [step["action"] for step in data["plan"]]
+    chains = data["chains"]
+    assert data["jumps"] == len(actions) == 11
+    assert data["chain_moves"] == len(chains) == data["cost"] == 7
+    assert [f"{c[i]}-{c[i + 1]}" for c in chains for i in range(len(c) - 1)] == actions
+    for before, chain in zip(chains, chains[1:]):
+        assert chain[0] != before[-1]  # a chain is maximal: the next move is another peg
+
+
+def test_cli_counts_optimal_plans(cli):
+    out = cli("count", "--optimal", str(HOPPERS), "--engine", "search", "--list", "--json")
+    assert out.code == 0
+    data = json.loads(out.out)
+    assert data["count"] == 72 and data["cost"] == 7 and len(data["plans"]) == 72
+    assert all(p["chain_moves"] == 7 and p["jumps"] == 11 for p in data["plans"])
+    text = cli("count", "--optimal", str(HOPPERS), "--engine", "search", "--list").out
+    assert "72 optimal plans (cost 7)" in text and "r1c1-r3c3" in text
+
+
+def test_cli_count_needs_optimal_for_planning_models(cli):
+    assert cli("count", str(HOPPERS)).code == 2
+    assert cli("count", "--optimal", str(ROOT / "models" / "xsudoku5.toml")).code == 2
+
+
+# ---------------------------------------------------------------- counting, generically
+
+
+def cycle_model() -> Planning:
+    """x: 0 -> 1 -> 0 at no cost, 1 -> 2 at cost 1: infinitely many optimal plans."""
+    m = Planning("cycle")
+    x = m.add_variable("x", 0, 2)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 2)
+    m.add_action("up", x == 0, {x: 1}, 0)
+    m.add_action("down", x == 1, {x: 0}, 0)
+    m.add_action("finish", x == 1, {x: 2}, 1)
+    return m
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_counting_refuses_zero_cost_cycles(engine):
+    with pytest.raises(Unsupported):
+        run(engine, "count", cycle_model(), Options(time_limit=30))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_two_actions_to_the_same_state_are_two_plans(engine):
+    m = Planning("twins")
+    x = m.add_variable("x", 0, 2)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 2)
+    m.add_action("a", x == 0, {x: 1})
+    m.add_action("b", x == 0, {x: 1})
+    m.add_action("c", x == 1, {x: 2})
+    m.add_action("slow", x == 0, {x: 2}, 3)
+    result = run(engine, "count", m, Options(keep=True, time_limit=30))
+    assert (result.count, result.cost) == (2, 2)
+    assert {tuple(s.action for s in p) for p in result.plans} == {("a", "c"), ("b", "c")}
