@@ -51,6 +51,8 @@ def _count_conflict(a: Result, b: Result) -> str | None:
     exact_a, exact_b = a.status is Status.OPTIMAL, b.status is Status.OPTIMAL
     if exact_a and exact_b and a.count != b.count:
         return f"exact counts differ: {a.count} and {b.count}"
+    if exact_a and exact_b and a.count and a.cost != b.cost:  # counts of optimal plans
+        return f"the counted plans' least costs differ: {a.cost} and {b.cost}"
     for exact, partial in ((a, b), (b, a)):
         if exact.status is Status.OPTIMAL and partial.status is not Status.OPTIMAL \
                 and partial.count > exact.count:

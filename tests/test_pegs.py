@@ -329,3 +329,43 @@ def test_two_actions_to_the_same_state_are_two_plans(engine):
     result = run(engine, "count", m, Options(keep=True, time_limit=30))
     assert (result.count, result.cost) == (2, 2)
     assert {tuple(s.action for s in p) for p in result.plans} == {("a", "c"), ("b", "c")}
+
+
+def climb(goal_at_least: bool) -> Planning:
+    """x climbs 0..3 by steps of cost 1; a few shortcuts make plans of different lengths."""
+    m = Planning("climb")
+    x = m.add_variable("x", 0, 3)
+    m.set_initial({"x": 0})
+    m.add_action("step", x < 3, {x: x + 1})
+    if goal_at_least:  # reaching 2 is enough; gliding on to 3 is free
+        m.set_goal(x >= 2)
+        m.add_action("glide", x == 2, {x: 3}, 0)
+    else:
+        m.set_goal(x == 3)
+        m.add_action("skip", x == 0, {x: 1})
+        m.add_action("free", x == 1, {x: 2}, 0)
+        m.add_action("leap", x == 1, {x: 3})
+        m.add_action("jump", x == 0, {x: 2}, 2)
+    return m
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_optimal_plans_of_different_lengths_are_each_counted_once(engine):
+    # cost 2: step|skip, then free, step (3 steps) or leap (2 steps)
+    result = run(engine, "count", climb(False), Options(keep=True, time_limit=30))
+    assert (result.count, result.cost) == (4, 2)
+    assert {tuple(s.action for s in p) for p in result.plans} == {
+        ("step", "free", "step"), ("skip", "free", "step"), ("step", "leap"), ("skip", "leap")}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_plan_may_go_on_from_a_goal_at_no_cost(engine):
+    result = run(engine, "count", climb(True), Options(keep=True, time_limit=30))
+    assert (result.count, result.cost) == (2, 2)
+    assert {tuple(s.action for s in p) for p in result.plans} == {
+        ("step", "step"), ("step", "step", "glide")}
+
+
+def test_hoppers_by_moves_has_a_fixed_length_but_varying_costs():
+    model = load(HOPPERS).model
+    assert fixed_length(model) == 11 and not any_plan_is_optimal(model)

@@ -45,7 +45,8 @@ class Options:
       many states;
     * ``algorithm`` — an engine-specific choice (search: ``bfs``, ``bidir``,
       ``iddfs``, ``dfs``, ``dijkstra``);
-    * ``keep`` — keep the enumerated solutions in the result (``count``);
+    * ``keep`` — keep the enumerated solutions (planning: the optimal plans)
+      in the result (``count``);
     * ``workers`` — CP-SAT workers (counting always uses one);
     * ``progress`` — called with a short line of text on long work.
     """

@@ -90,23 +90,25 @@ class _Run:
               minimize: bool = False) -> tuple[cp_model.CpSolver, object]:
         """Solve one timeline within the remaining time (or ``budget``).
 
-        ``end`` is a literal the solve assumes (the model keeps no trace of
-        it: the next horizon assumes another); ``minimize`` asks for the
-        plan's least cost.  A solve with an assumption runs on one worker
-        (CP-SAT runs assumptions sequentially; :func:`.solving.plan_solver`).
+        ``end`` is a literal fixed to true for this solve and to false after
+        it (horizons only grow: the next one has its own literal; an
+        assumption would force CP-SAT onto one worker); ``minimize`` asks for
+        the plan's least cost.  Solver set-up: :func:`.solving.plan_solver`.
         """
         model = tl.model
-        model.clear_assumptions()
-        if end is not None:
-            model.add_assumptions([end])
         if minimize:
             model.minimize(tl.total)
         else:
             model.clear_objective()
         self.details.update(size(model), horizon=tl.horizon)
-        workers = 1 if end is not None else self.options.workers
-        solver = plan_solver(budget or self.budget, workers, model.has_objective())
-        return solver, solver.solve(model)
+        solver = plan_solver(budget or self.budget, self.options.workers, model.has_objective())
+        if end is None:
+            return solver, solver.solve(model)
+        _pin(model, end, 1)
+        try:
+            return solver, solver.solve(model)
+        finally:
+            _pin(model, end, 0)
 
     def result(self, status: Status, plan: tuple[Step, ...] | None = None,
                message: str = "", bound: int | None = None) -> Result:
@@ -215,6 +217,12 @@ def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timelin
     # every action moves a potential one way (then no state ever comes back)
     distinct = 0 if implied or potential else DISTINCT
     return horizon, stride, Timeline(planning, distinct=distinct, forbidden=run.forbidden)
+
+
+def _pin(model: cp_model.CpModel, lit: object, value: int) -> None:
+    """Fix a Boolean variable of ``model`` to ``value`` (its domain, in place)."""
+    domain = model.proto.variables[lit.index].domain  # type: ignore[attr-defined]
+    domain[0] = domain[1] = value
 
 
 def _listed(counts: list[int]) -> str:

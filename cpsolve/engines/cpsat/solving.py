@@ -44,7 +44,7 @@ def solver_for(budget: Budget, workers: int, **params: object) -> cp_model.CpSol
 
 PLAN_SEARCH = {"use_feasibility_jump": False, "cp_model_presolve": False,
                "cp_model_probing_level": 0, "symmetry_level": 0,
-               "search_branching": cp_model.FIXED_SEARCH}
+               "search_branching": cp_model.FIXED_SEARCH, "use_sat_inprocessing": False}
 """Parameters for planning models.  The search follows the timeline's decision
 strategy, the steps' actions in order, as a depth-first search of the plans would
 (8-puzzle: 0.5 s instead of 2.5 s with CP-SAT's default search; English 33: 0.5 s

@@ -40,11 +40,11 @@ Edge = tuple[State, int]
 def count_optimal(task: Task, budget: Budget, keep: bool = False,
                   limit: int | None = None) -> Result:
     """The number of optimal plans (and, with ``keep``, the plans themselves)."""
-    settled = _cheapest(task, budget)
-    if settled is None:
-        return Result(Status.UNKNOWN, "search", explored=0,
-                      message=f"stopped: {budget.reason} before the optimum was known")
-    g, optimum = settled
+    g, optimum, complete = _cheapest(task, budget)
+    if not complete:
+        return Result(Status.UNKNOWN, "search", explored=len(g),
+                      message=f"stopped: {budget.reason} after {len(g):,} states, before "
+                      "every state that could lie on an optimal plan was settled")
     if optimum is None:
         return Result(Status.OPTIMAL, "search", count=0, plans=() if keep else None,
                       explored=len(g), message="no plan exists: the goal is unreachable")
@@ -69,8 +69,9 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
                            "states_on_optimal_plans": len(useful)})
 
 
-def _cheapest(task: Task, budget: Budget) -> tuple[dict[State, int], int | None] | None:
-    """``(g, C)``: cheapest costs of every state with ``g <= C`` (``C`` None: no goal)."""
+def _cheapest(task: Task, budget: Budget) -> tuple[dict[State, int], int | None, bool]:
+    """``(g, C, complete)``: cheapest costs of every state with ``g <= C`` (``C`` None: no
+    goal); ``complete`` is False when a limit stopped the search (``g`` is then partial)."""
     start = task.initial
     g: dict[State, int] = {start: 0}
     done: set[State] = set()
@@ -97,9 +98,9 @@ def _cheapest(task: Task, budget: Budget) -> tuple[dict[State, int], int | None]
         countdown -= 1
         if not countdown:
             if budget.exceeded(len(g)):
-                return None
+                return {s: g[s] for s in done}, optimum, False
             countdown = budget.interval(len(g))
-    return {s: g[s] for s in done}, optimum
+    return {s: g[s] for s in done}, optimum, True
 
 
 def _tight_steps(task: Task, g: dict[State, int]) -> dict[State, list[Edge]]:

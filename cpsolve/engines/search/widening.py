@@ -25,7 +25,7 @@ from ...result import Result, Status
 from .common import Budget, found, infeasible, path_to, stopped
 from .compile import State, Task
 from .lengths import plan_found
-from .symmetry import canonical_form, usable
+from .symmetry import Canon, canonical_form, usable
 
 FIRST_WIDTH = 1
 """Width of the first round (then doubled each round)."""
@@ -60,7 +60,7 @@ def widening(task: Task, budget: Budget) -> Result:
         width *= 2
 
 
-def _round(task: Task, canon, width: int, budget: Budget,
+def _round(task: Task, canon: Canon, width: int, budget: Budget,
            explored: list[int]) -> tuple[list[State] | None, bool]:
     """One beam round: ``(path to a goal or None, whether some layer was cut)``."""
     next_states, is_goal = task.next_states, task.is_goal
