@@ -43,7 +43,7 @@ def line(label: str, result, seconds: float) -> None:
     answer = "-" if result.plan is None else f"{len(result.plan)} steps, cost {result.cost}"
     if result.count is not None:
         answer = f"{result.count} plans of cost {result.cost}"
-    print(f"  {label:34} {seconds:8.3f} s  {result.status.name:8} {answer}", flush=True)
+    print(f"  {label:38} {seconds:8.3f} s  {result.status.name:8} {answer}", flush=True)
 
 
 def english(orders: int, repeat: int) -> None:
