@@ -48,7 +48,7 @@ from .horizon import (
     state_count,
 )
 from .pairs import commuting, undoing
-from .solving import FOUND, Budget, plan_solver, size
+from .solving import FOUND, Budget, pin, size, solve_staged
 from .timeline import Timeline, unroll
 
 DISTINCT = 2
@@ -93,7 +93,7 @@ class _Run:
         ``end`` is a literal fixed to true for this solve and to false after
         it (horizons only grow: the next one has its own literal; an
         assumption would force CP-SAT onto one worker); ``minimize`` asks for
-        the plan's least cost.  Solver set-up: :func:`.solving.plan_solver`.
+        the plan's least cost.  Solver set-up: :func:`.solving.solve_staged`.
         """
         model = tl.model
         if minimize:
@@ -101,14 +101,13 @@ class _Run:
         else:
             model.clear_objective()
         self.details.update(size(model), horizon=tl.horizon)
-        solver = plan_solver(budget or self.budget, self.options.workers, model.has_objective())
-        if end is None:
-            return solver, solver.solve(model)
-        _pin(model, end, 1)
+        if end is not None:
+            pin(model, end, 1)
         try:
-            return solver, solver.solve(model)
+            return solve_staged(model, budget or self.budget, self.options.workers)
         finally:
-            _pin(model, end, 0)
+            if end is not None:
+                pin(model, end, 0)
 
     def result(self, status: Status, plan: tuple[Step, ...] | None = None,
                message: str = "", bound: int | None = None) -> Result:
@@ -217,12 +216,6 @@ def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timelin
     # every action moves a potential one way (then no state ever comes back)
     distinct = 0 if implied or potential else DISTINCT
     return horizon, stride, Timeline(planning, distinct=distinct, forbidden=run.forbidden)
-
-
-def _pin(model: cp_model.CpModel, lit: object, value: int) -> None:
-    """Fix a Boolean variable of ``model`` to ``value`` (its domain, in place)."""
-    domain = model.proto.variables[lit.index].domain  # type: ignore[attr-defined]
-    domain[0] = domain[1] = value
 
 
 def _listed(counts: list[int]) -> str:

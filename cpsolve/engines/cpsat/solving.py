@@ -45,12 +45,15 @@ def solver_for(budget: Budget, workers: int, **params: object) -> cp_model.CpSol
 PLAN_SEARCH = {"use_feasibility_jump": False, "cp_model_presolve": False,
                "cp_model_probing_level": 0, "symmetry_level": 0,
                "search_branching": cp_model.FIXED_SEARCH, "use_sat_inprocessing": False}
-"""Parameters for planning models.  The search follows the timeline's decision
-strategy, the steps' actions in order, as a depth-first search of the plans would
-(8-puzzle: 0.5 s instead of 2.5 s with CP-SAT's default search; English 33: 0.5 s
-instead of 2.6 s).  Presolve, probing and symmetry detection cost more than they
-save on these models, repeated for each horizon; feasibility jump only delays the
-other workers; the LP relaxation is off unless there is a cost to bound."""
+"""Parameters for planning models, each measured on the bundled puzzles (8-puzzle,
+ON-OFF, English 33, in-process seconds with everything else as here: 0.33, 0.74, 0.46).
+The search follows the timeline's decision strategy, the steps' actions in order, first
+one true, as a depth-first search of the plans would (CP-SAT's default search: 1.9,
+4.4, 1.5; trying "false" first: English 33 7.5).  Presolve, probing and symmetry
+detection cost more than they save, repeated for every horizon (0.9, 3.8, 1.4); so
+does inprocessing, which runs each time the search returns to the root (0.6, 1.8);
+feasibility jump only delays the other workers; the LP relaxation is off unless there
+is a cost to bound (on: 0.8 s for the 8-puzzle, 2.3 times slower on the line puzzle)."""
 PLAN_PORTFOLIO = ("fixed", "no_lp")
 """With several workers: that depth-first search, and CP-SAT's own search beside it."""
 
@@ -67,6 +70,35 @@ def plan_solver(budget: Budget, workers: int, objective: bool) -> cp_model.CpSol
     if workers > 1:
         solver.parameters.subsolvers.extend(PLAN_PORTFOLIO)
     return solver
+
+
+ALONE = 1.0
+"""Deterministic time (about 0.7 s here) the depth-first search gets on one worker before
+the others join in (only when ``workers`` asks for more than one).  Most horizons of
+sliding puzzles are decided by then at one worker's speed (8-puzzle 0.33 s, ON-OFF
+0.74 s; with every worker from the start 0.50 s and 0.95 s), while English 33 with its
+actions declared in another order needs CP-SAT's own search beside it (depth-first
+alone: 6 of 8 shuffled orders undecided after 30 s; staged: all 8 solved, 0.4 to 28 s)."""
+
+
+def solve_staged(model: cp_model.CpModel, budget: Budget, workers: int,
+                 ) -> tuple[cp_model.CpSolver, object]:
+    """Depth-first search alone for a while, then (if undecided) the whole portfolio."""
+    objective = model.has_objective()
+    if workers > 1 and ALONE > 0:
+        solver = plan_solver(budget, 1, objective)
+        solver.parameters.max_deterministic_time = ALONE
+        status = solver.solve(model)
+        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or budget.expired():
+            return solver, status
+    solver = plan_solver(budget, workers, objective)
+    return solver, solver.solve(model)
+
+
+def pin(model: cp_model.CpModel, lit: object, value: int) -> None:
+    """Fix a Boolean variable of ``model`` to ``value`` (its domain, in place)."""
+    domain = model.proto.variables[lit.index].domain  # type: ignore[attr-defined]
+    domain[0] = domain[1] = value
 
 
 def size(model: cp_model.CpModel) -> dict[str, int]:
