@@ -120,11 +120,15 @@ class _Run:
 
     def shortest(self, horizon: int) -> str:
         """What proves that no plan has fewer than ``horizon`` steps."""
+        return f"shortest plan: no plan of fewer than {horizon} steps exists{self.proof()}"
+
+    def proof(self) -> str:
+        """The horizons proven empty and what ruled out the others, in parentheses
+        (empty when there is nothing to say)."""
         reasons = list(self.reasons)
         if self.tried:
             reasons.insert(0, f"none of {_listed(self.tried)} steps exists")
-        return (f"shortest plan: no plan of fewer than {horizon} steps exists"
-                + (f" ({'; '.join(reasons)})" if reasons else ""))
+        return f" ({'; '.join(reasons)})" if reasons else ""
 
     def unknown(self, shortest: int) -> Result:
         """The limit was hit before any plan: every plan has at least ``shortest`` steps."""
@@ -154,8 +158,8 @@ def solve(planning: Planning, options: Options) -> Result:
                 return run.result(Status.INFEASIBLE, message=(
                     f"no plan: {why}, and no number of steps takes that sum from its "
                     "start to a value the goal allows"))
-            return run.result(Status.INFEASIBLE,
-                              message=f"no plan: none has at most {cap} steps and {why}")
+            return run.result(Status.INFEASIBLE, message=(
+                f"no plan: none has at most {cap} steps and {why}{run.proof()}"))
         if budget.expired():
             return run.unknown(horizon)
         if run.unit and known is not None and horizon == len(known):
@@ -166,8 +170,8 @@ def solve(planning: Planning, options: Options) -> Result:
             probed = True
             known = _probe(run, horizon)
             if known == ():
-                return run.result(Status.INFEASIBLE,
-                                  message=f"no plan: none has at most {cap} steps and {why}")
+                return run.result(Status.INFEASIBLE, message=(
+                    f"no plan: none has at most {cap} steps and {why}{run.proof()}"))
             continue
         timeline.extend(horizon)
         solver, status = run.solve(timeline, end=timeline.close(estimate=True),

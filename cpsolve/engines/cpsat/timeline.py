@@ -3,7 +3,7 @@
 A :class:`Timeline` holds steps ``0..H`` (:meth:`Timeline.grow` adds one);
 :meth:`Timeline.close` returns a literal meaning "the plan ends at the current
 horizon", so one model serves every horizon of the driver's loop (each solve
-assumes the literal of its horizon).  :func:`unroll` builds a closed model for
+fixes the literal of its horizon).  :func:`unroll` builds a closed model for
 one horizon.  After ``H`` steps:
 
 * ``states[t][v]`` is the value of state variable ``v`` after ``t`` steps; at
