@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 from rich.console import Console
 
@@ -23,9 +26,49 @@ from .result import EngineBug, Result, Status, Unsupported
 DEFAULT_ENGINE = {"solve": "cpsat", "count": "cpsat", "analyze": "search"}
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Report a bad command line in one line (with the command it concerns)."""
+        self.exit(2, f"error: {printable(self.prog)}: {printable(message)} "
+                     f"(see {self.prog} --help)\n")
+
+
+def seconds(text: str) -> float:
+    """A ``--time-limit`` value: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
+def _integer(text: str, least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    """An integer option that must be at least 1."""
+    return _integer(text, 1)
+
+
+def natural(text: str) -> int:
+    """An integer option that must be at least 0."""
+    return _integer(text, 0)
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (also used by the docs test)."""
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="cpsolve",
         description="Solve puzzles declared as constraint models; cross-check engines.",
     )
@@ -36,7 +79,7 @@ def parser() -> argparse.ArgumentParser:
         if engine:
             cmd.add_argument("--engine", choices=list(ENGINES),
                              help="engine to use (default: cpsat; search for analyze)")
-        cmd.add_argument("--time-limit", type=float, metavar="S",
+        cmd.add_argument("--time-limit", type=seconds, metavar="S",
                          help="stop after S seconds and report what was proven")
         cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -54,7 +97,7 @@ def parser() -> argparse.ArgumentParser:
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
     common(n)
-    n.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
+    n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
     n.add_argument("--list", action="store_true", help="print the solutions too")
     n.add_argument("--optimal", action="store_true",
                    help="planning models: count the optimal plans (distinct action sequences "
@@ -65,19 +108,19 @@ def parser() -> argparse.ArgumentParser:
     g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
     g.add_argument("file")
     common(g)
-    g.add_argument("--givens", type=int, nargs="+", required=True, metavar="K",
+    g.add_argument("--givens", type=natural, nargs="+", required=True, metavar="K",
                    help="number(s) of givens")
     g.add_argument("--count", action="store_true", help="print only the numbers")
     g.add_argument("--minimal", action="store_true",
                    help="keep puzzles from which no given can be removed")
-    g.add_argument("--random", type=int, metavar="N", help="draw N puzzles instead of all")
+    g.add_argument("--random", type=positive, metavar="N", help="draw N puzzles instead of all")
     g.add_argument("--seed", type=int, metavar="S", help="random seed (with --random)")
     g.add_argument("--check", nargs="?", const="auto", choices=["auto", *ENGINES],
                    help="re-solve every puzzle with another engine (always done for --random)")
     a = sub.add_parser("analyze", help="state space of a planning model")
     a.add_argument("file")
     common(a)
-    a.add_argument("--limit", type=int, metavar="N", help="explore at most N states")
+    a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
     sub.add_parser("models", help="list the bundled model files")
     return p
 
@@ -115,8 +158,7 @@ class Cli:
 
     def fail(self, message: str, code: int) -> int:
         """Print one plain line on stderr (never wrapped, never read as markup)."""
-        print(f"error: {' '.join(message.split())}", file=sys.stderr)
-        return code
+        return fail(message, code)
 
     def one(self, task: str) -> int:
         from .render import as_json, human
@@ -181,6 +223,9 @@ class Cli:
         from .render_generate import human_classes, json_classes
 
         puzzle = load(resolve(self.args.file))
+        if puzzle.model.kind != "csp":
+            return self.fail(f"{self.args.file}: count --up-to counts classes of solutions of a "
+                             f"csp model; this is a {puzzle.model.kind} model", 2)
         engine = self.args.engine or DEFAULT_ENGINE["count"]
         try:
             with self.progress(f"{engine} count up to {self.args.up_to}") as options:
@@ -202,6 +247,9 @@ class Cli:
 
         args = self.args
         puzzle = load(resolve(args.file))
+        if puzzle.model.kind != "csp":
+            return self.fail(f"{args.file}: generate makes puzzles from a csp model (a grid); "
+                             f"this is a {puzzle.model.kind} model", 2)
         engine = args.engine or DEFAULT_ENGINE["count"]
         check = None if args.check in (None, "auto") else args.check
         gens = []
@@ -252,9 +300,55 @@ class Cli:
         return 0
 
 
+def printable(message: str, width: int = 2000) -> str:
+    """``message`` on one line: whitespace runs become one space, control characters
+    are shown escaped (``\\x1b``), and a very long message is cut."""
+    text = " ".join(message.split())
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def fail(message: str, code: int) -> int:
+    """Print ``error: message`` as one plain line on stderr and return ``code``."""
+    print(f"error: {printable(message)}", file=sys.stderr)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``cpsolve`` console script."""
-    args = parser().parse_args(argv)
+    """Entry point of the ``cpsolve`` console script.
+
+    Whatever happens, a user sees one line on stderr, never a traceback
+    (set ``CPSOLVE_DEBUG=1`` to see one): exit 2 for a bad command line or
+    model file, 3 for an engine bug or an internal error, 130 when interrupted.
+    """
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `cpsolve ... | head`: the reader has gone
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
+        except OSError:
+            pass
+        return 0
+    except KeyboardInterrupt:
+        return fail("interrupted", 130)
+    except RecursionError:
+        return fail("the model is nested too deeply to be handled", 2)
+    except MemoryError:
+        return fail("out of memory", 1)
+    except Exception as err:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("CPSOLVE_DEBUG"):
+            raise
+        return fail(f"internal error ({type(err).__name__}: {err}); this is a bug in "
+                    "cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
+
+
+def _main(argv: list[str] | None) -> int:
+    p = parser()
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        p.print_help()
+        return 0
+    args = p.parse_args(argv)
     cli = Cli(args)
     try:
         if args.command == "models":
@@ -274,8 +368,6 @@ def main(argv: list[str] | None = None) -> int:
         return cli.fail(str(err), 2)
     except EngineBug as err:
         return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
-    except KeyboardInterrupt:
-        return cli.fail("interrupted", 130)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ file, the key (or line) and what is wrong; the CLI prints it and exits 2.
 from __future__ import annotations
 
 import importlib
+import stat
+import traceback
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -74,26 +76,53 @@ def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Model files larger than this are refused before they are read."""
+
+
 def read_table(path: str | Path) -> dict[str, Any]:
-    """The TOML table of a file, or a :class:`ModelFileError`."""
+    """The TOML table of a file, or a :class:`ModelFileError`.
+
+    Refused with one clear message: a missing path, a directory or any other
+    non-regular file (a FIFO, a device), a file over :data:`MAX_FILE_BYTES`,
+    an empty or binary file, text that is not UTF-8 (a byte-order mark is
+    accepted), TOML syntax errors, integers of thousands of digits and arrays
+    nested beyond what the reader can follow.
+    """
     p = Path(path)
-    if not p.exists():
-        raise ModelFileError(path, "no such file")
-    if p.is_dir():
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise ModelFileError(path, "no such file") from None
+    except OSError as err:
+        raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
+    if stat.S_ISDIR(info.st_mode):
         raise ModelFileError(path, "is a directory, not a model file")
-    raw = p.read_bytes()
+    if not stat.S_ISREG(info.st_mode):
+        raise ModelFileError(path, "is not a regular file (a pipe or a device?)")
+    if info.st_size > MAX_FILE_BYTES:
+        raise ModelFileError(path, f"the file has {info.st_size:,} bytes; model files are "
+                             f"limited to {MAX_FILE_BYTES:,}")
+    try:
+        raw = p.read_bytes()
+    except OSError as err:
+        raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
     if not raw.strip():
         raise ModelFileError(path, "the file is empty")
     if b"\x00" in raw:
         raise ModelFileError(path, "not a text file (binary data)")
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ModelFileError(path, f"TOML syntax error: {err}") from None
+    except ValueError as err:  # e.g. an integer of thousands of digits
+        raise ModelFileError(path, f"TOML value out of range: {str(err).split(';')[0]}") from None
+    except RecursionError:
+        raise ModelFileError(path, "TOML arrays or tables nested too deeply") from None
 
 
 def load(path: str | Path):
@@ -133,13 +162,17 @@ def load_python(path: str | Path):
     try:
         spec.loader.exec_module(module)
     except Exception as err:  # the user's code: report, don't crash
-        raise ModelFileError(path, f"{type(err).__name__}: {err}") from None
+        raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}") \
+            from None
     if not callable(getattr(module, "build", None)):
         raise ModelFileError(path, "defines no build() function returning a model", "build")
     try:
         built = module.build()
     except (ModelError, ExprError) as err:
-        raise ModelFileError(path, str(err), "build") from None
+        raise ModelFileError(f"{path}:{_user_line(err, p)}", str(err), "build") from None
+    except Exception as err:  # the user's code: report, don't crash
+        raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}",
+                             "build") from None
     if isinstance(built, Puzzle):
         return built
     if isinstance(built, (Csp, Planning)):
@@ -147,6 +180,17 @@ def load_python(path: str | Path):
         return Puzzle(built.name, family, built, module.__doc__.strip().splitlines()[0]
                       if module.__doc__ else "")
     raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
+
+
+def _user_line(err: BaseException, path: Path) -> int:
+    """The line of the user's file where ``err`` was raised (the last frame in it)."""
+    if isinstance(err, SyntaxError) and err.lineno:
+        return err.lineno
+    line = 0
+    for frame in traceback.extract_tb(err.__traceback__):
+        if Path(frame.filename).resolve() == path.resolve():
+            line = frame.lineno or line
+    return line
 
 
 def bundled() -> list[Path]:

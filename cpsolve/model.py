@@ -24,6 +24,8 @@ the costs' bounds), so that optimality claims mean what they say.
 from __future__ import annotations
 
 import itertools
+import re
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -299,7 +301,7 @@ class Planning(_Variables):
             if where is not None and not where(**binding):
                 continue
             parts = build(**binding)
-            out.append(self.add_action(name.format(**binding), *parts))
+            out.append(self.add_action(format_name(name, binding), *parts))
         return out
 
     def set_estimate(self, estimate: ExprLike) -> None:
@@ -379,6 +381,39 @@ class Planning(_Variables):
             if bounds(action.cost, self.domain)[0] < 0:
                 raise ModelError(f"action {action.name!r}: its cost may be negative; "
                                  "costs must be >= 0")
+
+
+_SPEC = re.compile(r"[<>^]?\d{0,3}\Z")
+MAX_NAME_WIDTH = 200
+
+
+def format_name(template: str, values: Mapping[str, object]) -> str:
+    """``template`` with each ``{name}`` or ``{name:WIDTH}`` replaced by ``values[name]``.
+
+    Only plain fields are allowed (no attributes, indexes or conversions) and
+    widths of at most :data:`MAX_NAME_WIDTH`, so a name can neither read
+    attributes of its values nor grow huge; anything else raises
+    :class:`ModelError` saying which placeholder is wrong.
+    """
+    out = []
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as err:
+        raise ModelError(f"bad placeholder in {template!r}: {err}") from None
+    for literal, field_name, spec, conversion in parts:
+        out.append(literal)
+        if field_name is None:
+            continue
+        if field_name not in values:
+            known = ", ".join(sorted(values)) or "none"
+            raise ModelError(f"placeholder {{{field_name}}} names no parameter (known: {known})")
+        if conversion or not _SPEC.match(spec or "") or \
+                int(re.sub(r"\D", "", spec or "") or 0) > MAX_NAME_WIDTH:
+            raise ModelError(f"placeholder {{{field_name}{'!' + conversion if conversion else ''}"
+                             f"{':' + spec if spec else ''}}}: only {{name}} or {{name:WIDTH}} "
+                             f"with WIDTH <= {MAX_NAME_WIDTH} is allowed")
+        out.append(format(values[field_name], spec or ""))
+    return "".join(out)
 
 
 def expand(over: Mapping[str, Iterable[int]]) -> list[dict[str, int]]:

@@ -54,6 +54,33 @@ _FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum")
 MAX_UNROLL = 100_000
 
 
+MAX_DEPTH = 200
+"""Deepest expression tree accepted (engines walk trees recursively)."""
+
+MAX_TEXT = 100_000
+"""Longest expression text accepted, in characters."""
+
+
+def shorten(text: str, at: int = 0, width: int = 60) -> str:
+    """``text`` quoted, cut to about ``width`` characters around position ``at``."""
+    if len(text) <= width:
+        return repr(text)
+    start = max(0, min(at - width // 2, len(text) - width))
+    cut = text[start:start + width]
+    return ("..." if start else "") + repr(cut) + ("..." if start + width < len(text) else "")
+
+
+def _depth(node: ast.AST) -> int:
+    """Depth of an ast tree, measured without recursion."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth <= MAX_DEPTH:
+            stack.extend((child, depth + 1) for child in ast.iter_child_nodes(current))
+    return deepest
+
+
 class ExprError(ValueError):
     """An expression text that cannot be read; the message says where and why."""
 
@@ -64,10 +91,19 @@ def parse(text: str, scope: Scope) -> Expr:
         if isinstance(text, bool) or isinstance(text, int):
             return Const(int(text))
         raise ExprError(f"expected an expression string, got {text!r}")
+    text = text.strip()
+    if len(text) > MAX_TEXT:
+        raise ExprError(f"expression of {len(text):,} characters (at most {MAX_TEXT:,}): "
+                        f"{shorten(text)}")
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = ast.parse(text, mode="eval")
     except SyntaxError as err:
-        raise ExprError(f"syntax error in {text!r}: {err.msg}") from None
+        raise ExprError(f"syntax error in {shorten(text, (err.offset or 1) - 1)}: "
+                        f"{err.msg} (column {err.offset or 1})") from None
+    except (RecursionError, MemoryError):
+        raise ExprError(f"expression nested too deeply: {shorten(text)}") from None
+    if _depth(tree.body) > MAX_DEPTH:
+        raise ExprError(f"expression nested more than {MAX_DEPTH} levels deep: {shorten(text)}")
     return _Builder(text, scope).build(tree.body)
 
 
@@ -77,7 +113,7 @@ class _Builder:
         self.scope = scope
 
     def fail(self, message: str) -> ExprError:
-        return ExprError(f"in {self.text!r}: {message}")
+        return ExprError(f"in {shorten(self.text)}: {message}")
 
     def build(self, node: ast.AST) -> Expr:
         value = self.value(node)

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..expr import Const, Var, evaluate, variables
 from ..files import Data
-from ..model import Csp, Planning, expand
+from ..model import Csp, ModelError, Planning, expand, format_name
 from ..parse import ExprError, constant_scope, parse, variable_scope
 from .base import Puzzle
 
@@ -211,9 +211,9 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
         labels = data.get("labels", dict, {})
         shown = {k: _name_of(labels.get(k), v) for k, v in binding.items()}
         try:
-            label = name.format(**shown)
-        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as err:
-            raise data.error(prefix + "name", f"bad placeholder {err}") from None
+            label = format_name(name, shown)
+        except ModelError as err:
+            raise data.error(prefix + "name", str(err)) from None
         guard = parse_in(data, prefix + "guard", table.get("guard", "True"), local)
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff = {}
@@ -221,6 +221,9 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
             var = parse_in(data, f"{prefix}effects", target, local)
             if not isinstance(var, Var):
                 raise data.error(f"{prefix}effects", f"{target!r} is not a variable")
+            if var.name in eff:
+                raise data.error(f"{prefix}effects.{target}",
+                                 f"a second effect on {var.name} (one effect per variable)")
             eff[var.name] = parse_in(data, f"{prefix}effects.{target}", value, local)
         model.add_action(label, guard, eff, cost)
 

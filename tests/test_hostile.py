@@ -1,0 +1,130 @@
+"""Hostile input: every bad file or command line gives one line on stderr, exit 2.
+
+Each case names what the one line must mention; none may print a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from cpsolve.model import ModelError, format_name
+from cpsolve.parse import MAX_DEPTH
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+TRANSITION = '''family = "transition"
+name = "t"
+goal = "{goal}"
+[variables]
+a = [0, 5]
+c = {{ size = 2, domain = [0, 5] }}
+[initial]
+a = 0
+c = [0, 0]
+[[actions]]
+name = "{name}"
+params = {{ i = [0, 1] }}
+effects = {effects}
+'''
+
+
+def transition(goal: str = "a == 1", name: str = "inc {i}",
+               effects: str = '{ "c[i]" = "c[i] + 1" }') -> str:
+    """A small transition model with one piece replaced."""
+    return TRANSITION.format(goal=goal, name=name, effects=effects)
+
+
+CASES = {
+    "attribute in a name": (transition(name="inc {i.__class__}"), "placeholder"),
+    "huge width in a name": (transition(name="inc {i:>1000000000}"), "WIDTH"),
+    "conversion in a name": (transition(name="inc {i!r}"), "placeholder"),
+    "unknown placeholder": (transition(name="inc {k}"), "names no parameter"),
+    "two effects on one variable": (
+        transition(effects='{ "c[i]" = "1", "c[0]" = "2" }'), "second effect"),
+    "expression too deep": (transition(goal="-" * (MAX_DEPTH + 5) + "a == 1"), "nested"),
+    "parentheses too deep": (transition(goal="(" * 300 + "a" + ")" * 300 + " == 1"),
+                             "nested"),
+    "huge integer": ("family = 'csp'\nx = " + "9" * 5000 + "\n", "out of range"),
+    "arrays nested 3000 deep": ("family = 'csp'\nx = " + "[" * 3000 + "]" * 3000 + "\n",
+                                "nested"),
+    "control characters": ('family = "tr\\u001bansition"\n', "\\x1b"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hostile_file_gives_one_line(cli, tmp_path, case):
+    text, fragment = CASES[case]
+    path = tmp_path / "m.toml"
+    path.write_text(text)
+    run = cli("solve", path, "--engine", "search")
+    assert run.code == 2, (run.out, run.err)
+    assert "Traceback" not in run.err + run.out
+    assert len(run.err_lines) == 1 and run.err.startswith("error: "), run.err
+    assert fragment in run.err
+    assert "\x1b" not in run.err
+
+
+def test_byte_order_mark_is_accepted(cli, tmp_path):
+    path = tmp_path / "jugs.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + (MODELS / "water_jugs.toml").read_bytes())
+    run = cli("solve", path, "--engine", "search", "--json")
+    assert run.code == 0, run.err
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
+def test_special_files_are_refused(cli, tmp_path, target):
+    if target == "fifo":
+        target = tmp_path / "m.toml"
+        os.mkfifo(target)
+    run = cli("solve", target)
+    assert run.code == 2 and "not a regular file" in run.err
+
+
+@pytest.mark.parametrize("argv", [
+    ("count", "xsudoku5.toml", "--limit", "0"),
+    ("solve", "water_jugs.toml", "--time-limit", "nan"),
+    ("solve", "water_jugs.toml", "--time-limit", "-1"),
+    ("solve", "water_jugs.toml", "--time-limit", "0"),
+    ("generate", "xsudoku5.toml", "--givens", "4", "--random", "-1"),
+    ("generate", "water_jugs.toml", "--givens", "3"),
+    ("count", "water_jugs.toml", "--up-to", "symmetry"),
+    ("analyze", "xsudoku5.toml", "--limit", "-5"),
+])
+def test_bad_command_line_gives_one_line(cli, argv):
+    run = cli(argv[0], MODELS / argv[1], *argv[2:])
+    assert run.code == 2, (run.out, run.err)
+    assert len(run.err_lines) == 1 and run.err.startswith("error: "), run.err
+    assert "Traceback" not in run.err
+
+
+@pytest.mark.parametrize("source, line, kind", [
+    ("def build():\n    return 1 / 0\n", 2, "ZeroDivisionError"),
+    ("def build(:\n", 1, "SyntaxError"),
+    ("x = 1\ny = undefined_name\n", 2, "NameError"),
+])
+def test_python_model_errors_name_the_line(cli, tmp_path, source, line, kind):
+    path = tmp_path / "user.py"
+    path.write_text(source)
+    run = cli("solve", path)
+    assert run.code == 2 and f"user.py:{line}:" in run.err and kind in run.err
+    assert len(run.err_lines) == 1
+
+
+def test_format_name_allows_plain_fields_and_small_widths():
+    assert format_name("pour {i} into {j:2}", {"i": 1, "j": 2}) == "pour 1 into  2"
+    for bad in ("{i.real}", "{i[0]}", "{i!s}", "{i:>999}", "{k}", "{"):
+        with pytest.raises(ModelError):
+            format_name(bad, {"i": 1})
+
+
+def test_closed_pipe_is_quiet(tmp_path):
+    import subprocess
+    import sys
+
+    cmd = (f"{sys.executable} -m cpsolve solve {MODELS / 'eight_puzzle.toml'} "
+           "--engine search | head -c 10")
+    done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
