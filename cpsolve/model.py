@@ -24,6 +24,7 @@ the costs' bounds), so that optimality claims mean what they say.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,6 +37,22 @@ class ModelError(ValueError):
     """A model that is not well formed (unknown variable, empty domain, ...)."""
 
 
+MAX_DOMAIN = 1_000_000
+"""Most values one variable may take (engines enumerate domains value by value)."""
+
+MAX_VARIABLES = 100_000
+"""Most variables one model may declare."""
+
+MAX_ACTIONS = 200_000
+"""Most ground actions one planning model may hold."""
+
+
+def check_size(what: str, size: int, limit: int) -> None:
+    """Raise :class:`ModelError` when ``size`` exceeds ``limit`` (checked before building)."""
+    if size > limit:
+        raise ModelError(f"{what}: {size:,} is more than the {limit:,} a model may have")
+
+
 @dataclass(frozen=True)
 class Domain:
     """The integer interval ``lo..hi`` (both included)."""
@@ -46,6 +63,7 @@ class Domain:
     def __post_init__(self) -> None:
         if self.lo > self.hi:
             raise ModelError(f"empty domain {self.lo}..{self.hi}")
+        check_size(f"domain {self.lo}..{self.hi}: values", self.hi - self.lo + 1, MAX_DOMAIN)
 
     def __contains__(self, value: int) -> bool:
         return self.lo <= value <= self.hi
@@ -66,11 +84,13 @@ class _Variables:
         """Declare a variable with domain ``lo..hi`` and return a reference to it."""
         if name in self.domains:
             raise ModelError(f"variable {name!r} is declared twice")
+        check_size("variables", len(self.domains) + 1, MAX_VARIABLES)
         self.domains[name] = Domain(int(lo), int(hi))
         return Var(name)
 
     def add_array(self, name: str, size: int, lo: int, hi: int) -> list[Var]:
         """Declare ``name[0] .. name[size-1]`` with one domain."""
+        check_size(f"array {name}: variables", len(self.domains) + size, MAX_VARIABLES)
         return [self.add_variable(f"{name}[{i}]", lo, hi) for i in range(size)]
 
     @property
@@ -264,6 +284,7 @@ class Planning(_Variables):
         """Add one ground action."""
         if name in self._action_names:
             raise ModelError(f"action {name!r} is declared twice")
+        check_size("ground actions", len(self.actions) + 1, MAX_ACTIONS)
         eff: list[tuple[str, Expr]] = []
         for var, value in (effects or {}).items():
             vname = var.name if isinstance(var, Var) else var
@@ -297,6 +318,7 @@ class Planning(_Variables):
         filters combinations (``lambda i, j: i != j``).
         """
         out = []
+        check_size(f"actions {name!r}: parameter combinations", combinations(over), MAX_ACTIONS)
         for binding in expand(over):
             if where is not None and not where(**binding):
                 continue
@@ -414,6 +436,11 @@ def format_name(template: str, values: Mapping[str, object]) -> str:
                              f"with WIDTH <= {MAX_NAME_WIDTH} is allowed")
         out.append(format(values[field_name], spec or ""))
     return "".join(out)
+
+
+def combinations(over: Mapping[str, Iterable[int]]) -> int:
+    """How many bindings :func:`expand` would make (computed without making them)."""
+    return math.prod(len(list(values)) for values in over.values())
 
 
 def expand(over: Mapping[str, Iterable[int]]) -> list[dict[str, int]]:

@@ -51,6 +51,17 @@ CASES = {
     "arrays nested 3000 deep": ("family = 'csp'\nx = " + "[" * 3000 + "]" * 3000 + "\n",
                                 "nested"),
     "control characters": ('family = "tr\\u001bansition"\n', "\\x1b"),
+    "domain of a billion values": (
+        transition().replace("a = [0, 5]", "a = [0, 1_000_000_000]"), "variables.a"),
+    "a million variables": (
+        transition().replace("size = 2,", "size = 1_000_000,"), "variables.c"),
+    "a million ground actions": (
+        transition().replace("i = [0, 1]", "i = [0, 1], j = " + str(list(range(1000))),
+                             ).replace("i = [0, 1], j", "i = " + str(list(range(1000))) + ", j"),
+        "params"),
+    "action declared twice": (transition(name="inc"), "declared twice"),
+    "negative cost": (transition().replace('effects = {', 'cost = "a - 3"\neffects = {'),
+                      "cost"),
 }
 
 

@@ -28,9 +28,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..expr import Const, Var, evaluate, variables
+from ..expr import Const, Var, bounds, evaluate, variables
 from ..files import Data
-from ..model import Csp, ModelError, Planning, expand, format_name
+from ..model import (
+    MAX_ACTIONS,
+    Csp,
+    ModelError,
+    Planning,
+    check_size,
+    combinations,
+    expand,
+    format_name,
+)
 from ..parse import ExprError, constant_scope, parse, variable_scope
 from .base import Puzzle
 
@@ -79,6 +88,8 @@ def build(data: Data) -> TransitionPuzzle:
     goal = data.get("goal", str)
     model.set_goal(parse_in(data, "goal", goal, scope))
     actions = data.get("actions", list)
+    if not actions:
+        raise data.error("actions", "no actions declared")
     for number, table in enumerate(actions, start=1):
         if not isinstance(table, dict):
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
@@ -134,19 +145,26 @@ def _declare(data: Data, model: Planning | Csp) -> None:
         key = f"variables.{name}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a variable name is a plain identifier")
-        if isinstance(spec, list):
-            lo, hi = _interval(data, key, spec)
-            model.add_variable(name, lo, hi)
-        elif isinstance(spec, dict):
-            data.unknown_keys({"size", "domain"}, spec, key + ".")
-            size = data.get("size", int, table=spec, prefix=key + ".")
-            if size < 1:
-                raise data.error(key + ".size", "must be at least 1")
-            lo, hi = _interval(data, key + ".domain",
-                               data.get("domain", list, table=spec, prefix=key + "."))
-            model.add_array(name, size, lo, hi)
-        else:
-            raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
+        try:
+            _declare_one(data, model, name, key, spec)
+        except ModelError as err:
+            raise data.error(key, str(err)) from None
+
+
+def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: Any) -> None:
+    if isinstance(spec, list):
+        lo, hi = _interval(data, key, spec)
+        model.add_variable(name, lo, hi)
+    elif isinstance(spec, dict):
+        data.unknown_keys({"size", "domain"}, spec, key + ".")
+        size = data.get("size", int, table=spec, prefix=key + ".")
+        if size < 1:
+            raise data.error(key + ".size", "must be at least 1")
+        lo, hi = _interval(data, key + ".domain",
+                           data.get("domain", list, table=spec, prefix=key + "."))
+        model.add_array(name, size, lo, hi)
+    else:
+        raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
 
 
 def _interval(data: Data, key: str, spec: list) -> tuple[int, int]:
@@ -200,6 +218,10 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
             raise data.error(f"{prefix}params.{p}", "expected a list of integers")
         over[p] = values
     effects = data.get("effects", dict, {}, table=table, prefix=prefix)
+    try:
+        check_size("parameter combinations", combinations(over), MAX_ACTIONS)
+    except ModelError as err:
+        raise data.error(prefix + "params", str(err)) from None
     for binding in expand(over):
         local = {**scope, **{k: Const(v) for k, v in binding.items()}}
         if "where" in table:
@@ -225,7 +247,13 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                 raise data.error(f"{prefix}effects.{target}",
                                  f"a second effect on {var.name} (one effect per variable)")
             eff[var.name] = parse_in(data, f"{prefix}effects.{target}", value, local)
-        model.add_action(label, guard, eff, cost)
+        try:
+            model.add_action(label, guard, eff, cost)
+            if bounds(model.actions[-1].cost, model.domain)[0] < 0:
+                raise data.error(prefix + "cost", f"action {label!r}: the cost may be negative; "
+                                 "costs must be >= 0")
+        except ModelError as err:
+            raise data.error(prefix + "name", str(err)) from None
 
 
 def _name_of(names: Any, value: int) -> Any:
