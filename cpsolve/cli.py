@@ -121,7 +121,8 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("file")
     common(a)
     a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
-    sub.add_parser("models", help="list the bundled model files")
+    m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
+    m.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
 
@@ -285,17 +286,27 @@ class Cli:
         from rich.table import Table
         from rich.text import Text
 
+        rows = []
+        for path in bundled():
+            try:
+                puzzle = load(path)
+                rows.append({"file": path.name, "name": puzzle.name, "family": puzzle.family,
+                             "kind": puzzle.model.kind, "description": puzzle.description})
+            except ModelFileError as err:
+                rows.append({"file": path.name, "error": err.message})
+        if self.args.json:
+            print(json.dumps({"command": "models", "models": rows}, ensure_ascii=False))
+            return 0
         table = Table(box=None)
         table.add_column("file", no_wrap=True)
         table.add_column("family", no_wrap=True)
         table.add_column("description")
-        for path in bundled():
-            try:
-                puzzle = load(path)
-                table.add_row(Text(path.name), puzzle.family,
-                              Text(puzzle.description or puzzle.name))
-            except ModelFileError as err:
-                table.add_row(Text(path.name), "?", Text(f"(broken: {err.message})"))
+        for row in rows:
+            if "error" in row:
+                table.add_row(Text(row["file"]), "?", Text(f"(broken: {row['error']})"))
+            else:
+                table.add_row(Text(row["file"]), row["family"],
+                              Text(row["description"] or row["name"]))
         self.out.print(table)
         return 0
 

@@ -26,7 +26,8 @@ FAMILIES: dict[str, str] = {
 }
 """Family name -> module with ``build(data: Data) -> Puzzle``."""
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+"""The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
 
 
 class ModelFileError(Exception):
@@ -199,9 +200,18 @@ def bundled() -> list[Path]:
 
 
 def resolve(name: str) -> Path:
-    """A path as given, or the bundled model of that name (``water_jugs``)."""
+    """A path as given when it exists, else the bundled model of that name.
+
+    ``water_jugs``, ``water_jugs.toml`` and ``models/water_jugs.toml`` all
+    find the bundled model from any directory, also after a non-editable
+    install; a name that matches nothing is returned unchanged (loading it
+    then says "no such file").
+    """
     p = Path(name)
-    if p.exists() or p.suffix:
+    if p.exists():
         return p
-    candidate = MODELS_DIR / f"{name}.toml"
-    return candidate if candidate.exists() else p
+    for candidate in (MODELS_DIR / p.name, MODELS_DIR / f"{p.name}.toml"):
+        if not p.parent.parts or p.parent.name == "models":
+            if candidate.is_file():
+                return candidate
+    return p

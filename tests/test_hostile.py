@@ -139,3 +139,35 @@ def test_closed_pipe_is_quiet(tmp_path):
            "--engine search | head -c 10")
     done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+# ------------------------------------------------------------ conveniences
+
+
+def test_bundled_models_by_name_from_any_directory(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("water_jugs", "water_jugs.toml", "models/water_jugs.toml"):
+        run = cli("solve", name, "--engine", "search")
+        assert run.code == 0 and "10" in run.out, (name, run.err)
+
+
+def test_models_json_lists_every_bundled_file(cli):
+    import json
+
+    listed = json.loads(cli("models", "--json").out)["models"]
+    assert sorted(m["file"] for m in listed) == sorted(p.name for p in MODELS.glob("*.toml"))
+    assert all("error" not in m for m in listed)
+
+
+def test_the_wheel_ships_the_bundled_models(tmp_path):
+    import subprocess
+    import sys
+    import zipfile
+
+    root = MODELS.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path,
+                    root], check=True, capture_output=True, timeout=300)
+    (wheel,) = tmp_path.glob("cpsolve-*.whl")
+    shipped = {n.rsplit("/", 1)[1] for n in zipfile.ZipFile(wheel).namelist()
+               if n.startswith("cpsolve/models/")}
+    assert shipped == {p.name for p in MODELS.glob("*.toml")}
