@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from timing import MODELS, timed
 
-from cpsolve.classes import count_up_to
 from cpsolve.engines import run
 from cpsolve.files import load
-from cpsolve.generate import Generator, available, second_engine
+from cpsolve.grids.counting import count_up_to
+from cpsolve.grids.generator import Generator, available, second_engine
 
 
 def main() -> None:

@@ -17,8 +17,8 @@ from collections import Counter
 from pathlib import Path
 
 from cpsolve.files import load
-from cpsolve.generate import Generator
-from cpsolve.symmetry import canonical_puzzle
+from cpsolve.grids.canonical import canonical_puzzle
+from cpsolve.grids.generator import Generator
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT.parent / "shared" / "seeds" / "004_c11124d7b8cc0394.txt"

@@ -220,8 +220,8 @@ class Cli:
 
     def count_up_to(self) -> int:
         """``count --up-to``: classes of solutions under renaming (and board symmetries)."""
-        from .classes import SymmetryError, count_up_to
-        from .render_generate import human_classes, json_classes
+        from .grids.counting import SymmetryError, count_up_to
+        from .grids.render import human_classes, json_classes
 
         puzzle = load(resolve(self.args.file))
         if puzzle.model.kind != "csp":
@@ -242,9 +242,9 @@ class Cli:
 
     def generate(self) -> int:
         """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry."""
-        from .classes import SymmetryError
-        from .generate import Disagreement, Generator, TooLarge
-        from .render_generate import human_generation, json_generation
+        from .grids.counting import SymmetryError
+        from .grids.generator import Disagreement, Generator, TooLarge
+        from .grids.render import human_generation, json_generation
 
         args = self.args
         puzzle = load(resolve(args.file))

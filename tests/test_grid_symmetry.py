@@ -17,17 +17,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolve.classes import board
 from cpsolve.engines import Options, run
 from cpsolve.files import load
-from cpsolve.generate import Generator
-from cpsolve.symmetry import (
+from cpsolve.grids.canonical import (
     canonical_grids,
     canonical_puzzle,
     problems,
     relabel_normal,
     transform,
 )
+from cpsolve.grids.counting import board
+from cpsolve.grids.generator import Generator
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 ALL8 = {"identity", "quarter turn clockwise", "half turn", "quarter turn anticlockwise",

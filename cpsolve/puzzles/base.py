@@ -10,7 +10,7 @@ from ..model import Csp, Planning
 from ..result import Step
 
 if TYPE_CHECKING:
-    from ..symmetry import Symmetry
+    from ..grids.canonical import Symmetry
 
 
 @dataclass

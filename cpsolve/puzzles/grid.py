@@ -30,7 +30,7 @@ from ..model import Csp
 from .base import Puzzle
 
 if TYPE_CHECKING:
-    from ..symmetry import Symmetry
+    from ..grids.canonical import Symmetry
 
 KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens"}
 GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
@@ -95,7 +95,7 @@ class GridPuzzle(Puzzle):
 
     def symmetry(self) -> Symmetry:
         """The board's symmetries: square symmetries keeping the groups, and renaming."""
-        from .grid_symmetry import grid_symmetry
+        from ..grids.board import grid_symmetry
 
         return grid_symmetry(self.size, self.extra["groups"], cell)
 

@@ -1,7 +1,7 @@
 """Every unique puzzle with K givens, up to symmetry, from the enumerated solutions.
 
 When the board's solutions can be enumerated: the engine lists one solution
-per renaming class (:func:`cpsolve.classes.enumerate_classes`); then, for every set of ``K``
+per renaming class (:func:`cpsolve.grids.counting.enumerate_classes`); then, for every set of ``K``
 cells, the givens a solution shows there form a unique puzzle exactly when no
 other solution shows the same givens.  Comparing *patterns* (which cells
 hold equal values) instead of values works on the class representatives
@@ -11,7 +11,7 @@ unique iff one representative matches its pattern and ``d >= n - 1`` or
 ``d == u``.  NumPy does this for all ``C(V, K)`` cell sets at once.
 
 Classes under the board symmetries are then told apart by canonical forms
-(:func:`cpsolve.symmetry.canonical_givens`), and minimality by looking up
+(:func:`cpsolve.grids.canonical.canonical_givens`), and minimality by looking up
 every puzzle minus one given among the unique puzzles with ``K - 1`` givens.
 """
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..classes import Grids
-from ..symmetry import Symmetry, canonical_givens, relabel_normal
-from .answer import Generated, Generation, Tally
+from .canonical import Symmetry, canonical_givens, relabel_normal
+from .counting import Grids
+from .generated import Generated, Generation, Tally
 
 MAX_WORK = 4_000_000
 """Largest ``classes × C(cells, K)`` that exhaustive generation takes on.

@@ -1,6 +1,6 @@
 """Puzzles with a unique solution, up to symmetry: every one, or random ones.
 
-Generic: a :class:`~cpsolve.model.Csp`, the :class:`~cpsolve.symmetry.Symmetry`
+Generic: a :class:`~cpsolve.model.Csp`, the :class:`~cpsolve.grids.canonical.Symmetry`
 its family hands over, and :func:`cpsolve.engines.run`.  Nothing here knows
 what a grid is.
 
@@ -12,7 +12,7 @@ Definitions used throughout:
   removing any one given leaves more than one solution;
 * two puzzles are *the same up to symmetry* when one becomes the other by a
   board symmetry followed by a renaming of the values (see
-  :mod:`cpsolve.symmetry`); a *class* is one such equivalence class, and
+  :mod:`cpsolve.grids.canonical`); a *class* is one such equivalence class, and
   generation returns one puzzle per class.
 
 :class:`Generator` chooses the method: exhaustive (:mod:`.exhaustive`) when
@@ -28,13 +28,13 @@ import math
 import random
 import time
 
-from ..classes import Grids, board, checked_symmetry, enumerate_classes, with_givens
 from ..engines import ENGINES, Options, capabilities, load, run
 from ..model import Csp
 from ..result import Status
-from ..symmetry import Symmetry, canonical_puzzle
 from . import exhaustive, randomized
-from .answer import Generated, Generation, Tally
+from .canonical import Symmetry, canonical_puzzle
+from .counting import Grids, board, checked_symmetry, enumerate_classes, with_givens
+from .generated import Generated, Generation, Tally
 
 __all__ = ["Generated", "Generation", "Generator", "Tally", "Disagreement", "TooLarge",
            "available", "second_engine"]

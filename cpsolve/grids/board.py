@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..symmetry import Symmetry
+from .canonical import Symmetry
 
 Cell = tuple[int, int]
 
@@ -50,7 +50,7 @@ def preserved(n: int, groups: Iterable[Iterable[Cell]]) -> list[str]:
 
 def grid_symmetry(n: int, groups: Iterable[Iterable[Cell]],
                   variable: Callable[[int, int], str]) -> Symmetry:
-    """The :class:`~cpsolve.symmetry.Symmetry` of an n×n board with these groups.
+    """The :class:`~cpsolve.grids.canonical.Symmetry` of an n×n board with these groups.
 
     Positions are cells in reading order (row by row); ``variable(r, c)``
     names the cell's variable.

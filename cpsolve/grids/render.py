@@ -8,12 +8,12 @@ from rich.console import Group
 from rich.panel import Panel
 from rich.text import Text
 
-from .classes import has_givens
-from .generate import Generation
-from .puzzles.base import Puzzle
-from .render import as_json, status_text
-from .result import Result
-from .symmetry import Symmetry
+from ..puzzles.base import Puzzle
+from ..render import as_json, status_text
+from ..result import Result
+from .canonical import Symmetry
+from .counting import has_givens
+from .generated import Generation
 
 GAP = "   "
 

@@ -1,10 +1,10 @@
 """Symmetries of a :class:`~cpsolve.model.Csp` and canonical forms under them.
 
 A :class:`Symmetry` is what a puzzle family hands to the generic tools
-(:mod:`cpsolve.classes`, :mod:`cpsolve.generate`): permutations of the
+(:mod:`cpsolve.grids.counting`, :mod:`cpsolve.grids.generator`): permutations of the
 model's variables and, optionally, the *renaming of values* (any permutation
 of ``values``).  Nothing here knows about grids; the grid family builds its
-symmetries in :mod:`cpsolve.puzzles.grid_symmetry`.
+symmetries in :mod:`cpsolve.grids.board`.
 
 Vocabulary:
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import AllDifferent, Condition, Csp
+from ..model import AllDifferent, Condition, Csp
 
 
 @dataclass(frozen=True)

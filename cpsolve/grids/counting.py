@@ -1,7 +1,7 @@
 """Every solution of a board, up to symmetry, through the engines.
 
 Generic: works on any :class:`~cpsolve.model.Csp` with the
-:class:`~cpsolve.symmetry.Symmetry` its family hands over, and only through
+:class:`~cpsolve.grids.canonical.Symmetry` its family hands over, and only through
 :func:`cpsolve.engines.run`.
 
 Counting up to renaming of the symbols uses one fact about the model and
@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .engines import Options, run
-from .model import AllDifferent, Condition, Csp
-from .result import Result, Status
-from .symmetry import Symmetry, as_rows, canonical_grids, problems, relabel_normal, trivial
+from ..engines import Options, run
+from ..model import AllDifferent, Condition, Csp
+from ..result import Result, Status
+from .canonical import Symmetry, as_rows, canonical_grids, problems, relabel_normal, trivial
 
 UP_TO = ("relabel", "symmetry")
 """What ``count --up-to`` accepts: renaming of the symbols, or that and the board symmetries."""

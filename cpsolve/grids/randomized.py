@@ -17,10 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-from ..classes import with_givens
 from ..engines import Options, run
 from ..model import Csp
-from ..symmetry import Symmetry, transform
+from .canonical import Symmetry, transform
+from .counting import with_givens
 
 SEED_FRACTION = 6
 """About one cell in this many gets a random value before the engine completes the grid."""
