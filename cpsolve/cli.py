@@ -20,7 +20,8 @@ from rich.console import Console
 
 from . import __version__
 from .engines import ENGINES, TASKS, Options, engines_for, run
-from .files import ModelFileError, bundled, load, resolve
+from .files import bundled, load, resolve
+from .puzzles.data import ModelFileError
 from .result import EngineBug, Result, Status, Unsupported
 
 DEFAULT_ENGINE = {"solve": "cpsat", "count": "cpsat", "analyze": "search"}

@@ -1,81 +1,26 @@
 """Model files: read a TOML file, pick its family, build the puzzle.
 
-Every problem with a file becomes a :class:`ModelFileError` that names the
-file, the key (or line) and what is wrong; the CLI prints it and exits 2.
+Every problem with a file becomes a
+:class:`~cpsolve.puzzles.data.ModelFileError` that names the file, the key
+(or line) and what is wrong; the CLI prints it and exits 2.  The families
+themselves are listed in :data:`cpsolve.puzzles.FAMILIES`.
 """
 
 from __future__ import annotations
 
-import importlib
 import stat
-import traceback
 import tomllib
+import traceback
 from pathlib import Path
 from typing import Any
 
 from .model import ModelError
 from .parse import ExprError
-
-FAMILIES: dict[str, str] = {
-    "transition": "cpsolve.puzzles.transition",
-    "csp": "cpsolve.puzzles.csp",
-    "grid": "cpsolve.puzzles.grid",
-    "sliding": "cpsolve.puzzles.sliding",
-    "tour": "cpsolve.puzzles.tour",
-    "pegs": "cpsolve.puzzles.pegs",
-}
-"""Family name -> module with ``build(data: Data) -> Puzzle``."""
+from .puzzles import FAMILIES
+from .puzzles.data import Data, ModelFileError
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
-
-
-class ModelFileError(Exception):
-    """A model file that cannot be used; ``str()`` is the whole message."""
-
-    def __init__(self, path: str | Path, message: str, key: str | None = None):
-        self.path, self.key, self.message = str(path), key, message
-        where = f"{self.path}: {key}: " if key else f"{self.path}: "
-        super().__init__(where + message)
-
-
-class Data:
-    """The parsed TOML table of one file, with typed getters that report errors well."""
-
-    def __init__(self, table: dict[str, Any], path: str | Path):
-        self.table, self.path = table, str(path)
-
-    def error(self, key: str | None, message: str) -> ModelFileError:
-        """A :class:`ModelFileError` about ``key`` in this file."""
-        return ModelFileError(self.path, message, key)
-
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *,
-            table: dict[str, Any] | None = None, prefix: str = "") -> Any:
-        """The value at ``key`` (required unless a default is given), checked against ``kind``."""
-        source = self.table if table is None else table
-        name = f"{prefix}{key}"
-        if key not in source:
-            if default is ...:
-                raise self.error(name, "missing")
-            return default
-        value = source[key]
-        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
-            wanted = " or ".join(t.__name__ for t in _as_tuple(kind))
-            raise self.error(name, f"expected {wanted}, got {type(value).__name__} {value!r}")
-        return value
-
-    def unknown_keys(self, allowed: set[str], table: dict[str, Any] | None = None,
-                     prefix: str = "") -> None:
-        """Reject keys a family does not know (catches typos)."""
-        extra = sorted(set(self.table if table is None else table) - allowed)
-        if extra:
-            raise self.error(f"{prefix}{extra[0]}",
-                             f"unknown key (known: {', '.join(sorted(allowed))})")
-
-
-def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Model files larger than this are refused before they are read."""
@@ -134,9 +79,8 @@ def load(path: str | Path):
     family = data.get("family", str)
     if family not in FAMILIES:
         raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
-    module = importlib.import_module(FAMILIES[family])
     try:
-        return module.build(data)
+        return FAMILIES[family].build(data)
     except (ModelError, ExprError) as err:
         raise ModelFileError(path, str(err)) from None
 

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from cpsolve import And, Planning, Status, Sum
 from cpsolve.engines import Options, run
 from cpsolve.expr import Const, Expr, Var, evaluate
-from cpsolve.files import Data, load
+from cpsolve.files import load
 from cpsolve.puzzles import sliding
+from cpsolve.puzzles.data import Data
 
 pytest.importorskip("ortools")
 

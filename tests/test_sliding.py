@@ -280,7 +280,7 @@ def test_fifteen_puzzles_get_verified_plans(name, cli):
     assert data["status"] in ("optimal", "solved") and data["verified"] is True
     assert data["moves"] == len(data["plan"])
     puzzle = load(MODELS / name)  # the blank's colour flips at each move
-    cells = puzzle.extra["board"].cells
+    cells = puzzle.board.cells
     start, goal = (cells[s.index(0)] for s in (puzzle.model.initial_state(),
                                                puzzle.model.goal_state()))
     assert data["moves"] % 2 == (sum(start) + sum(goal)) % 2

@@ -18,9 +18,10 @@ import pytest
 from cpsolve.check import violations
 from cpsolve.engines import Options, run
 from cpsolve.expr import Var
-from cpsolve.files import MODELS_DIR, Data, load
+from cpsolve.files import MODELS_DIR, load
 from cpsolve.model import Csp
 from cpsolve.puzzles import tour
+from cpsolve.puzzles.data import Data
 from cpsolve.result import EngineBug, Status, Unsupported
 
 BOTH = ["cpsat", "search"]
@@ -166,7 +167,7 @@ def test_closed_tours_on_6x6_and_8x8(engine, name, side):
     puzzle = model_file(name)
     result = solve(engine, puzzle.model, time_limit=30)
     assert result.found and result.verified
-    visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
+    visits = [puzzle.squares[i] for i in puzzle.order(result.solution)]
     assert is_tour(["." * side] * side, (1, 2), visits, closed=True)
 
 
@@ -196,7 +197,7 @@ def test_search_finds_large_closed_tours(side):
     puzzle = board(side, side)
     result = solve("search", puzzle.model, time_limit=20)
     assert result.found and result.verified
-    visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
+    visits = [puzzle.squares[i] for i in puzzle.order(result.solution)]
     assert is_tour(["." * side] * side, (1, 2), visits, closed=True)
 
 
@@ -264,7 +265,7 @@ def test_other_leapers_on_small_boards_match_brute_force(picture, leaper, expect
     assert result.found == (expected > 0)
     if expected:
         assert result.verified
-        visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
+        visits = [puzzle.squares[i] for i in puzzle.order(result.solution)]
         assert is_tour(picture, leaper, visits, closed=True)
         assert result.unique == (expected == 1)
 
@@ -278,8 +279,8 @@ def test_bundled_boards_of_other_shapes_and_leapers(engine, name, expected):
     if name == "camel_6x6":
         assert naive_closed_tours(rows, (1, 3)) == expected
     result = solve(engine, puzzle.model)
-    visits = [puzzle.extra["squares"][i] for i in puzzle.order(result.solution)]
-    assert is_tour(rows, puzzle.extra["leaper"], visits, closed=True)
+    visits = [puzzle.squares[i] for i in puzzle.order(result.solution)]
+    assert is_tour(rows, puzzle.leaper, visits, closed=True)
 
 
 def undirected(n: int, edges: list[tuple[int, int]]) -> Csp:
@@ -325,7 +326,7 @@ def test_open_5x5_from_a_corner(engine):
     assert result.found and result.verified and result.unique is False
     order = puzzle.order(result.solution)
     assert order[0] == 0 and len(order) == 25
-    visits = [puzzle.extra["squares"][i] for i in order]
+    visits = [puzzle.squares[i] for i in order]
     assert is_tour(["....."] * 5, (1, 2), visits, closed=False)
     assert count(engine, puzzle.model).count == 304
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model import Csp, Planning
@@ -13,12 +13,13 @@ if TYPE_CHECKING:
     from ..grids.canonical import Symmetry
 
 
-@dataclass
+@dataclass(frozen=True)
 class Puzzle:
     """A built puzzle: a generic model plus the family's rendering.
 
-    Families subclass this and override the ``render_*`` / ``step_text``
-    methods; the defaults print variables plainly.
+    Families subclass this, add their own typed fields (keyword-only, as in
+    ``@dataclass(frozen=True, kw_only=True)``) and override the ``render_*``
+    / ``step_text`` methods; the defaults print variables plainly.
     """
 
     name: str
@@ -26,7 +27,6 @@ class Puzzle:
     model: Csp | Planning
     description: str = ""
     metric: str = "one move = one action"
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def render_state(self, state: tuple[int, ...]) -> str:
         """A state drawn for people."""

@@ -10,28 +10,34 @@
     constraints = ["all(abs(q[i] - q[j]) != j - i for i in range(n) for j in range(i + 1, n))"]
     show = "{q[0]} {q[1]} ..."   # optional, as in the transition family
 
-The declarations are the ones of the ``transition`` family; only the
-constraints differ.
+The declarations are the ones of the ``transition`` family
+(:mod:`cpsolve.puzzles.declare`); only the constraints differ.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..expr import Var
-from ..files import Data
 from ..model import Csp
-from .transition import TransitionPuzzle, check_show, constants_and_variables, parse_in
+from .base import Puzzle
+from .data import Data
+from .declare import Template, constants_and_variables, parse_in, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
         "constraints", "show", "labels"}
 
 
-class CspPuzzle(TransitionPuzzle):
+@dataclass(frozen=True, kw_only=True)
+class CspPuzzle(Puzzle):
     """A CSP drawn with the file's ``show`` template, or variable by variable."""
 
-    def render_solution(self, solution) -> str:
-        return self.render_assignment(dict(solution))
+    template: Template
+
+    def render_solution(self, solution: Mapping[str, int]) -> str:
+        return self.template.render(solution)
 
 
 def build(data: Data) -> CspPuzzle:
@@ -52,11 +58,9 @@ def build(data: Data) -> CspPuzzle:
         if not isinstance(text, str):
             raise data.error(key, "expected an expression string")
         model.require(parse_in(data, key, text, scope), text)
-    check_show(data, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
-                     {"show": data.get("show", str, ""), "labels": data.get("labels", dict, {}),
-                      "scope": scope})
+                     template=template(data, scope))
 
 
 def _names(data: Data, key: str, value: Any) -> list[str]:

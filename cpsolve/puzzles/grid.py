@@ -23,11 +23,12 @@ made only of ``-``/``+`` are ignored, so boxes can be drawn.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..files import Data
 from ..model import Csp
 from .base import Puzzle
+from .data import Data
 
 if TYPE_CHECKING:
     from ..grids.canonical import Symmetry
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens"}
 GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
 EMPTY = {".", "_", "0", "-"}
+Cell = tuple[int, int]
 
 
 def cell(r: int, c: int) -> str:
@@ -42,23 +44,22 @@ def cell(r: int, c: int) -> str:
     return f"cell[{r}][{c}]"
 
 
+@dataclass(frozen=True, kw_only=True)
 class GridPuzzle(Puzzle):
-    """A grid puzzle: draws boards with box lines."""
+    """A grid puzzle: draws boards with box lines.
 
-    @property
-    def size(self) -> int:
-        """Number of rows (and columns)."""
-        return self.extra["size"]
+    ``symbols[v - 1]`` is drawn for value ``v``; ``givens`` maps ``(row, col)``
+    to a value; ``box`` is ``(rows, columns)`` of a box when the grid has
+    boxes; ``kinds`` are the group kinds named in the file and ``groups``
+    every all-different group (extra groups included) as cells.
+    """
 
-    @property
-    def symbols(self) -> list[str]:
-        """Symbol drawn for value ``v`` at index ``v - 1``."""
-        return self.extra["symbols"]
-
-    @property
-    def givens(self) -> dict[tuple[int, int], int]:
-        """``(row, col) -> value`` of the givens."""
-        return self.extra["givens"]
+    size: int
+    symbols: tuple[str, ...]
+    givens: Mapping[Cell, int]
+    box: tuple[int, int] | None
+    kinds: tuple[str, ...]
+    groups: tuple[tuple[Cell, ...], ...]
 
     def rows(self, solution: Mapping[str, int] | None) -> list[list[str]]:
         """The board as rows of symbols (``.`` for an empty cell)."""
@@ -75,7 +76,7 @@ class GridPuzzle(Puzzle):
 
     def draw(self, solution: Mapping[str, int] | None) -> str:
         """The board as text, with box separators when the grid has boxes."""
-        box = self.extra.get("box")
+        box = self.box
         width = max(len(s) for s in self.symbols)
         lines = []
         for r, row in enumerate(self.rows(solution)):
@@ -97,7 +98,7 @@ class GridPuzzle(Puzzle):
         """The board's symmetries: square symmetries keeping the groups, and renaming."""
         from ..grids.board import grid_symmetry
 
-        return grid_symmetry(self.size, self.extra["groups"], cell)
+        return grid_symmetry(self.size, self.groups, cell)
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         return [" ".join(row) for row in self.rows(solution)]
@@ -135,8 +136,8 @@ def build(data: Data) -> GridPuzzle:
         csp.fix(cell(r, c), v)
     return GridPuzzle(csp.name, "grid", csp, data.get("description", str, ""),
                       "a grid filled with every group all-different",
-                      {"size": n, "symbols": symbols, "givens": givens, "box": box,
-                       "kinds": list(kinds), "groups": all_groups})
+                      size=n, symbols=tuple(symbols), givens=givens, box=box,
+                      kinds=tuple(kinds), groups=tuple(tuple(g) for g in all_groups))
 
 
 def groups(n: int, kinds: list[str], box: tuple[int, int] | None) -> list[tuple[str, list]]:

@@ -32,13 +32,14 @@ state variables; engines may use them to merge symmetric positions.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from typing import Any
 
 from ..expr import And, If, Var
-from ..files import Data
 from ..model import Planning
 from ..result import Step
 from .base import Puzzle
+from .data import Data
 
 KEYS = {"family", "name", "description", "board", "jumps", "goal", "goal_peg", "metric"}
 SQUARE_SYMMETRIES = (
@@ -73,11 +74,19 @@ def label(cell: tuple[int, int]) -> str:
     return f"r{cell[0] + 1}c{cell[1] + 1}"
 
 
+@dataclass(frozen=True, kw_only=True)
 class PegsPuzzle(Puzzle):
-    """Draws boards; groups jumps into moves (chains)."""
+    """Draws boards; groups jumps into moves (chains).
+
+    ``cells`` are the holes ``(row, col)``, hole ``i`` being ``cells[i]``;
+    ``unit`` is the file's ``metric``: ``"jumps"`` or ``"moves"`` (chains).
+    """
+
+    cells: tuple[tuple[int, int], ...]
+    unit: str
 
     def render_state(self, state: tuple[int, ...]) -> str:
-        cells: list[tuple[int, int]] = self.extra["cells"]
+        cells = self.cells
         rows = 1 + max(r for r, _ in cells)
         cols = 1 + max(c for _, c in cells)
         grid = [[" "] * cols for _ in range(rows)]
@@ -162,7 +171,7 @@ def build(data: Data) -> PegsPuzzle:
     return PegsPuzzle(model.name, "pegs", model, data.get("description", str, ""),
                       "one jump costs 1" if metric == "jumps" else
                       "one move = a chain of consecutive jumps by the same peg",
-                      {"cells": cells, "metric": metric})
+                      cells=tuple(cells), unit=metric)
 
 
 def _vectors(data: Data) -> list[tuple[int, int]]:

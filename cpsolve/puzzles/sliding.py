@@ -31,14 +31,15 @@ no blocks, the blank's checkerboard colour as a parity invariant.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..expr import And, Const, Expr, Sum, Var
-from ..files import Data
 from ..model import Planning
 from ..result import Step
 from .base import Puzzle
+from .data import Data
 
 KEYS = {"family", "name", "description", "start", "goal", "blocks"}
 EMPTY, WALL = "_", "#"
@@ -70,13 +71,23 @@ def read_picture(data: Data, key: str) -> list[list[str]]:
     return rows
 
 
+@dataclass(frozen=True, kw_only=True)
 class SlidingPuzzle(Puzzle):
-    """Draws boards; names moves by piece and direction."""
+    """Draws boards; names moves by piece and direction.
+
+    ``tokens[v]`` is drawn for state value ``v``; ``moves`` maps an action
+    name to the index of the cell its piece moves to and the direction;
+    ``parity_proof`` says why the goal is unreachable, when parity proves it.
+    """
+
+    board: Board
+    tokens: tuple[str, ...]
+    moves: Mapping[str, tuple[int, str]]
+    parity_proof: str | None = None
 
     def board_rows(self, state: tuple[int, ...]) -> list[list[str]]:
         """Tokens of a state, as rows (walls as ``#``)."""
-        board: Board = self.extra["board"]
-        tokens: list[str] = self.extra["tokens"]
+        board, tokens = self.board, self.tokens
         grid = [[WALL] * board.cols for _ in range(board.rows)]
         for (r, c), v in zip(board.cells, state):
             grid[r][c] = tokens[v]
@@ -89,18 +100,18 @@ class SlidingPuzzle(Puzzle):
 
     def step_text(self, step: Step) -> str:
         """``piece direction``: the piece is read at the cell it moved to."""
-        move = self.extra["moves"].get(step.action)
+        move = self.moves.get(step.action)
         if move is None:
             return step.action
         index, direction = move
-        return f"{self.extra['tokens'][step.state[index]]} {direction}"
+        return f"{self.tokens[step.state[index]]} {direction}"
 
     def json_state(self, state: tuple[int, ...]) -> Any:
         return [" ".join(row) for row in self.board_rows(state)]
 
     def infeasibility_proof(self) -> str | None:
         """The permutation-parity argument, when it applies and proves unsolvability."""
-        return self.extra.get("parity_proof")
+        return self.parity_proof
 
 
 def build(data: Data) -> SlidingPuzzle:
@@ -140,10 +151,11 @@ def build(data: Data) -> SlidingPuzzle:
         model.set_parity(Sum((Var(board.var(cell)) == 0) * (cell[0] + cell[1])
                              for cell in cells))
     distinct = len(set(flat_start)) == len(flat_start) and not blocks
-    extra = {"board": board, "tokens": tokens, "moves": moves,
-             "parity_proof": _parity_proof(flat_start, flat_goal, cells) if distinct else None}
     return SlidingPuzzle(model.name, "sliding", model, data.get("description", str, ""),
-                         "one move moves one piece by one cell, whatever its size", extra)
+                         "one move moves one piece by one cell, whatever its size",
+                         board=board, tokens=tuple(tokens), moves=moves,
+                         parity_proof=(_parity_proof(flat_start, flat_goal, cells)
+                                       if distinct else None))
 
 
 def _values(data: Data, flat: list[str], blocks: list) -> tuple[list[str], dict[str, Any]]:

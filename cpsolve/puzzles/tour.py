@@ -26,12 +26,13 @@ path and its reverse are two tours (1,728 on 5x5, twice 864 paths).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..expr import And, Or, Var
-from ..files import Data
 from ..model import Csp
 from .base import Puzzle
+from .data import Data
 
 KEYS = {"family", "name", "description", "board", "leaper", "closed", "start"}
 
@@ -41,26 +42,36 @@ def succ(i: int) -> str:
     return f"next[{i}]"
 
 
+@dataclass(frozen=True, kw_only=True)
 class TourPuzzle(Puzzle):
-    """Draws a tour as the board with the visiting order of each square."""
+    """Draws a tour as the board with the visiting order of each square.
+
+    ``squares`` are the open squares ``(row, col)``, node ``i`` being
+    ``squares[i]``; ``shape`` is ``(rows, columns)`` of the board picture.
+    """
+
+    squares: tuple[tuple[int, int], ...]
+    shape: tuple[int, int]
+    closed: bool
+    leaper: tuple[int, int]
 
     def order(self, solution: Mapping[str, int]) -> list[int]:
         """The squares in visiting order (from square 0, or the path's start)."""
-        squares: list[tuple[int, int]] = self.extra["squares"]
+        squares = self.squares
         n = len(squares)
-        node = n if not self.extra["closed"] else 0
+        node = n if not self.closed else 0
         out = []
         for _ in range(len(solution)):
             if node < n:
                 out.append(node)
             node = solution[succ(node)]
-            if node == (n if not self.extra["closed"] else 0):
+            if node == (n if not self.closed else 0):
                 break
         return out
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
-        squares: list[tuple[int, int]] = self.extra["squares"]
-        rows, cols = self.extra["shape"]
+        squares = self.squares
+        rows, cols = self.shape
         step = {squares[node]: k + 1 for k, node in enumerate(self.order(solution))}
         width = len(str(len(squares)))
         lines = []
@@ -71,9 +82,9 @@ class TourPuzzle(Puzzle):
         return "\n".join(lines)
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
-        squares = self.extra["squares"]
+        squares = self.squares
         return {"tour": [list(squares[node]) for node in self.order(solution)],
-                "closed": self.extra["closed"]}
+                "closed": self.closed}
 
 
 def read_board(data: Data) -> list[list[bool]]:
@@ -136,8 +147,8 @@ def build(data: Data) -> TourPuzzle:
     return TourPuzzle(csp.name, "tour", csp, data.get("description", str, ""),
                       "a tour visits every square once by leaps"
                       + (" and returns to its first square" if closed else ""),
-                      {"squares": squares, "shape": (len(rows), len(rows[0])),
-                       "closed": closed, "leaper": tuple(leaper)})
+                      squares=tuple(squares), shape=(len(rows), len(rows[0])),
+                      closed=closed, leaper=(leaper[0], leaper[1]))
 
 
 def leaps(square: tuple[int, int], leaper: list[int]) -> set[tuple[int, int]]:

@@ -25,58 +25,30 @@ after an action parameter name its values in action names.
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..expr import Const, Var, bounds, evaluate, variables
-from ..files import Data
-from ..model import (
-    MAX_ACTIONS,
-    Csp,
-    ModelError,
-    Planning,
-    check_size,
-    combinations,
-    expand,
-    format_name,
-)
-from ..parse import ExprError, constant_scope, parse, variable_scope
+from ..model import MAX_ACTIONS, ModelError, Planning, check_size, combinations, expand, format_name
 from .base import Puzzle
+from .data import Data
+from .declare import Template, constants_and_variables, parse_in, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "initial", "goal",
         "actions", "show", "labels"}
 ACTION_KEYS = {"name", "params", "where", "guard", "effects", "cost"}
 
 
+@dataclass(frozen=True, kw_only=True)
 class TransitionPuzzle(Puzzle):
     """A transition system drawn with the file's ``show`` template and ``labels``."""
+
+    template: Template
 
     def render_state(self, state: tuple[int, ...]) -> str:
         model = self.model
         assert isinstance(model, Planning)
-        return self.render_assignment(model.assignment(state))
-
-    def render_assignment(self, env: dict[str, int]) -> str:
-        """An assignment drawn with ``show`` (or ``name=value`` pairs) and ``labels``."""
-        template = self.extra.get("show")
-        if template:
-            scope = self.extra["scope"]
-            return re.sub(r"\{([^}]*)\}",
-                          lambda m: self._label_expr(m.group(1), scope, env), template)
-        return "  ".join(f"{n}={self._label(n, v)}" for n, v in env.items())
-
-    def _label_expr(self, text: str, scope: dict, env: dict[str, int]) -> str:
-        expr = parse(text, scope)
-        value = evaluate(expr, env)
-        return self._label(expr.name, value) if isinstance(expr, Var) else str(value)
-
-    def _label(self, name: str, value: int) -> str:
-        labels = self.extra.get("labels", {})
-        base = name.split("[", 1)[0]
-        names = labels.get(name, labels.get(base))
-        if names and 0 <= value < len(names):
-            return str(names[value])
-        return str(value)
+        return self.template.render(model.assignment(state))
 
 
 def build(data: Data) -> TransitionPuzzle:
@@ -95,84 +67,8 @@ def build(data: Data) -> TransitionPuzzle:
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
         _actions(data, model, scope, table, f"actions[{number}].")
     model.validate()
-    labels = data.get("labels", dict, {})
-    check_show(data, scope)
-    return TransitionPuzzle(
-        model.name, "transition", model, data.get("description", str, ""),
-        "one move = one action", {"show": data.get("show", str, ""), "labels": labels,
-                                  "scope": scope},
-    )
-
-
-def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]:
-    """Declare the file's ``[variables]`` on ``model``; the scope of constants and variables."""
-    constants = data.get("constants", dict, {})
-    try:
-        scope: dict[str, Any] = constant_scope(constants)
-    except ExprError as err:
-        raise data.error("constants", str(err)) from None
-    _declare(data, model)
-    overlap = set(constants) & {n.split("[", 1)[0] for n in model.names}
-    if overlap:
-        raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
-    scope.update(variable_scope(model.names))
-    return scope
-
-
-def check_show(data: Data, scope: dict) -> None:
-    """Parse every ``{...}`` of the ``show`` template now, so errors name the file."""
-    for part in re.findall(r"\{([^}]*)\}", data.get("show", str, "")):
-        parse_in(data, "show", part, scope)
-
-
-def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) -> Any:
-    """Parse an expression of the file; ``whole`` also accepts a bare array name."""
-    if whole and isinstance(text, str) and isinstance(scope.get(text.strip()), list):
-        return scope[text.strip()]
-    try:
-        return parse(text, scope)
-    except ExprError as err:
-        raise data.error(key, str(err)) from None
-
-
-
-
-def _declare(data: Data, model: Planning | Csp) -> None:
-    variables = data.get("variables", dict)
-    if not variables:
-        raise data.error("variables", "no state variables declared")
-    for name, spec in variables.items():
-        key = f"variables.{name}"
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise data.error(key, "a variable name is a plain identifier")
-        try:
-            _declare_one(data, model, name, key, spec)
-        except ModelError as err:
-            raise data.error(key, str(err)) from None
-
-
-def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: Any) -> None:
-    if isinstance(spec, list):
-        lo, hi = _interval(data, key, spec)
-        model.add_variable(name, lo, hi)
-    elif isinstance(spec, dict):
-        data.unknown_keys({"size", "domain"}, spec, key + ".")
-        size = data.get("size", int, table=spec, prefix=key + ".")
-        if size < 1:
-            raise data.error(key + ".size", "must be at least 1")
-        lo, hi = _interval(data, key + ".domain",
-                           data.get("domain", list, table=spec, prefix=key + "."))
-        model.add_array(name, size, lo, hi)
-    else:
-        raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
-
-
-def _interval(data: Data, key: str, spec: list) -> tuple[int, int]:
-    if len(spec) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in spec):
-        raise data.error(key, f"a domain is [lo, hi] with two integers, got {spec!r}")
-    if spec[0] > spec[1]:
-        raise data.error(key, f"empty domain {spec[0]}..{spec[1]}")
-    return spec[0], spec[1]
+    return TransitionPuzzle(model.name, "transition", model, data.get("description", str, ""),
+                            "one move = one action", template=template(data, scope))
 
 
 def _initial(data: Data, model: Planning) -> None:
