@@ -24,7 +24,7 @@ def main() -> None:
         ("blocks", "solve", "5 moves"),
     ]
     for name, task, what in cases:
-        for engine in ("cpsat", "search", "csp"):
+        for engine in ("cpsat", "search", "pyconstraint"):
             def call(engine=engine, name=name, task=task):
                 # the model build is part of the measured time
                 return run(engine, task, load(MODELS / f"{name}.toml").model)

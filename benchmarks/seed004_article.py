@@ -42,7 +42,7 @@ def main() -> None:
         f.write(article_program(seed.read_text(encoding="utf-8")))
     out = subprocess.run(["perl", f.name], capture_output=True, text=True, check=True).stdout
     puzzle = load(ROOT / "models" / "xsudoku5.toml")
-    gen = Generator(puzzle.model, puzzle.symmetry(), "csp")
+    gen = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint")
     sym = gen.sym
     for k in (4, 5):
         ours = {canonical_puzzle(sym, p.givens): p.minimal for p in gen.every(k).puzzles}

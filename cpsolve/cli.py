@@ -2,7 +2,8 @@
 
 Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
 there is none); 1 no answer within the limits, or engines that disagree;
-2 a bad command line or model file; 3 an engine bug caught by the checker.
+2 a bad command line or model file; 3 an engine bug caught by the checker, or
+an engine that cannot be imported (a broken installation).
 """
 
 from __future__ import annotations
@@ -380,6 +381,8 @@ def _main(argv: list[str] | None) -> int:
         return cli.fail(str(err), 2)
     except EngineBug as err:
         return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
+    except ImportError as err:
+        return cli.fail(str(err), 3)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,6 @@ def build(n: int = 8) -> QueensPuzzle:
 if __name__ == "__main__":
     from cpsolve.engines import run
 
-    for engine in ("cpsat", "search", "csp"):
+    for engine in ("cpsat", "search", "pyconstraint"):
         result = run(engine, "count", model(8))
         print(engine, result.count, "solutions", result.status.value)

@@ -32,9 +32,10 @@ def counted(engine: str, status: Status, count: int, **kw) -> Result:
     [planned("cpsat", OPT, 10), planned("search", SOL, 12)],  # a longer plan, not optimal
     [planned("cpsat", SOL, 12), planned("search", SOL, 14)],  # no optimality claimed
     [Result(INF, "cpsat"), Result(INF, "search")],
-    [counted("cpsat", OPT, 960), counted("search", OPT, 960), counted("csp", OPT, 960)],
-    [counted("csp", OPT, 960), counted("cpsat", UNK, 512, bound=512)],  # at least 512: fine
-    [Result(SOL, "csp", solution={"x": 1}, unique=True),
+    [counted("cpsat", OPT, 960), counted("search", OPT, 960), counted("pyconstraint", OPT, 960)],
+    # at least 512: fine
+    [counted("pyconstraint", OPT, 960), counted("cpsat", UNK, 512, bound=512)],
+    [Result(SOL, "pyconstraint", solution={"x": 1}, unique=True),
      Result(OPT, "cpsat", solution={"x": 1}, unique=True)],
     [planned("cpsat", OPT, 10), Result(UNK, "search", bound=9)],  # proved >= 9: consistent
     [planned("cpsat", OPT, 10), Result(UNK, "search", bound=10)],
@@ -57,9 +58,11 @@ def test_agreeing_results(results):
      "a plan of 9 beats the claimed optimum 10"),
     (Result(INF, "cpsat"), planned("search", OPT, 10), "no answer"),
     (planned("cpsat", SOL, 10), Result(INF, "search"), "no answer"),
-    (Result(INF, "cpsat"), Result(SOL, "csp", solution={"x": 1}, unique=True), "no answer"),
-    (counted("cpsat", OPT, 912), counted("csp", OPT, 960), "exact counts differ: 912 and 960"),
-    (Result(SOL, "csp", solution={"x": 1}, unique=True),
+    (Result(INF, "cpsat"), Result(SOL, "pyconstraint", solution={"x": 1}, unique=True),
+     "no answer"),
+    (counted("cpsat", OPT, 912), counted("pyconstraint", OPT, 960),
+     "exact counts differ: 912 and 960"),
+    (Result(SOL, "pyconstraint", solution={"x": 1}, unique=True),
      Result(SOL, "cpsat", solution={"x": 1}, unique=False, second={"x": 2}), "uniqueness"),
     (planned("cpsat", OPT, 10), Result(UNK, "search", bound=11), "below the proven bound 11"),
     (Result(UNK, "search", bound=11), planned("cpsat", SOL, 10), "below the proven bound 11"),
@@ -102,8 +105,9 @@ def test_answer_of():
 # ------------------------------------------------------------ gaps found while writing these
 
 
-@pytest.mark.parametrize("partial", [counted("csp", SOL, 1000, bound=1000),
-                                     counted("csp", UNK, 1000, bound=1000)], ids=["limit", "time"])
+@pytest.mark.parametrize("partial", [counted("pyconstraint", SOL, 1000, bound=1000),
+                                     counted("pyconstraint", UNK, 1000, bound=1000)],
+                         ids=["limit", "time"])
 def test_lower_bound_on_a_count_above_an_exact_count(partial):
     assert disagreements([counted("cpsat", OPT, 960), partial])
 

@@ -39,7 +39,7 @@ def test_hanoi_python_api_scales():
 def test_eight_queens_count_92_by_every_engine(name):
     model = load(EXAMPLES / name).model
     engines = engines_for(model, "count")
-    assert {"cpsat", "search", "csp"} <= set(engines)
+    assert {"cpsat", "search", "pyconstraint"} <= set(engines)
     for engine in engines:
         result = run(engine, "count", model, Options(time_limit=60))
         assert result.status is Status.OPTIMAL and result.count == 92

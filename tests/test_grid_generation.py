@@ -37,13 +37,13 @@ def puzzle_of(name: str):
 
 @pytest.fixture(scope="module")
 def xsudoku():
-    """5×5 X-sudoku, enumerated by the csp engine (so any other engine can check)."""
+    """5×5 X-sudoku, enumerated by the pyconstraint engine (so any other engine can check)."""
     puzzle = puzzle_of("xsudoku5")
-    return puzzle, Generator(puzzle.model, puzzle.symmetry(), "csp")
+    return puzzle, Generator(puzzle.model, puzzle.symmetry(), "pyconstraint")
 
 
 def checker(model) -> str:
-    engine = second_engine(model, "csp")
+    engine = second_engine(model, "pyconstraint")
     if engine is None:
         pytest.skip("no second engine has landed yet")
     return engine
@@ -74,7 +74,8 @@ def test_classes_under_renaming_are_total_over_n_factorial(name, engine, require
 
 def test_the_seed_has_eight_patterns(xsudoku):
     puzzle, _ = xsudoku
-    result = count_up_to(puzzle.model, puzzle.symmetry(), "relabel", "csp", Options(keep=True))
+    result = count_up_to(puzzle.model, puzzle.symmetry(), "relabel", "pyconstraint",
+                         Options(keep=True))
     assert result.count == 8
     first_row = [[s[f"cell[0][{c}]"] for c in range(5)] for s in result.solutions]
     assert first_row == [[1, 2, 3, 4, 5]] * 8
@@ -83,7 +84,7 @@ def test_the_seed_has_eight_patterns(xsudoku):
 def test_classes_under_symmetry_match_explicit_orbits():
     puzzle = puzzle_of("latin4")
     sym = puzzle.symmetry()
-    grids = run("csp", "count", puzzle.model, Options(keep=True)).solutions
+    grids = run("pyconstraint", "count", puzzle.model, Options(keep=True)).solutions
     elements = [(g, dict(zip(sym.values, p))) for g in range(len(sym.perms))
                 for p in itertools.permutations(sym.values)]
     seen, orbits = set(), 0
@@ -92,7 +93,7 @@ def test_classes_under_symmetry_match_explicit_orbits():
         if key not in seen:
             orbits += 1
             seen |= {tuple(sorted(transform(sym, g, grid, r).items())) for g, r in elements}
-    result = count_up_to(puzzle.model, sym, "symmetry", "csp")
+    result = count_up_to(puzzle.model, sym, "symmetry", "pyconstraint")
     assert result.count == orbits
 
 
@@ -104,7 +105,7 @@ def test_cpsat_counts_exactly_whatever_the_workers(require_engines):
 
 
 def test_a_limit_stops_the_count():
-    result = run("csp", "count", puzzle_of("xsudoku5").model, Options(limit=100))
+    result = run("pyconstraint", "count", puzzle_of("xsudoku5").model, Options(limit=100))
     assert (result.status, result.count) == (Status.SOLVED, 100)
 
 
@@ -206,7 +207,7 @@ def burnside(name: str, k: int) -> tuple[int, int, int]:
     puzzle = puzzle_of(name)
     sym = puzzle.symmetry()
     n = len(sym.values)
-    sols = run("csp", "count", puzzle.model, Options(keep=True)).solutions
+    sols = run("pyconstraint", "count", puzzle.model, Options(keep=True)).solutions
     grids = np.array([[s[v] for v in sym.variables] for s in sols])
     elements = []
     for g, perm in enumerate(sym.perm_array()):
@@ -244,7 +245,7 @@ def burnside(name: str, k: int) -> tuple[int, int, int]:
 def test_figures_agree_with_burnside(name, k):
     puzzle = puzzle_of(name)
     labelled, classes, minimal = burnside(name, k)
-    tally = Generator(puzzle.model, puzzle.symmetry(), "csp").every(k).tally
+    tally = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").every(k).tally
     assert (tally.labelled, tally.classes, tally.minimal) == (labelled, classes, minimal)
 
 
@@ -252,8 +253,8 @@ def test_figures_agree_with_burnside(name, k):
 def test_without_symmetry_the_classes_are_the_labelled_puzzles(k):
     """The value-based path (no renaming) agrees with the pattern-based one."""
     puzzle = puzzle_of("sudoku4")
-    plain = Generator(puzzle.model, None, "csp").every(k, puzzles=False).tally
-    full = Generator(puzzle.model, puzzle.symmetry(), "csp").every(k, puzzles=False).tally
+    plain = Generator(puzzle.model, None, "pyconstraint").every(k, puzzles=False).tally
+    full = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").every(k, puzzles=False).tally
     assert plain.classes == plain.labelled == full.labelled
     assert plain.renamed is None
 
@@ -268,12 +269,12 @@ def test_random_draws_from_the_exhaustive_list_and_checks(xsudoku):
     again = gen.random(5, 6, seed=11)
     assert [p.givens for p in first.puzzles] == [p.givens for p in again.puzzles]
     assert len({canonical_puzzle(gen.sym, p.givens) for p in first.puzzles}) == 6
-    assert all(p.checked and p.checked != "csp" for p in first.puzzles)
+    assert all(p.checked and p.checked != "pyconstraint" for p in first.puzzles)
 
 
 def test_random_sudoku_with_a_target_number_of_givens():
     puzzle = puzzle_of("sudoku_inkala")
-    engine = "csp"
+    engine = "pyconstraint"
     other = checker(puzzle.model)
     gen = Generator(puzzle.model, puzzle.symmetry(), engine, max_classes=50)
     result = gen.random(32, 1, seed=5)
@@ -287,7 +288,7 @@ def test_random_sudoku_with_a_target_number_of_givens():
 def test_listing_every_sudoku_puzzle_is_refused():
     puzzle = puzzle_of("sudoku_inkala")
     with pytest.raises(TooLarge):
-        Generator(puzzle.model, puzzle.symmetry(), "csp", max_classes=50).every(30)
+        Generator(puzzle.model, puzzle.symmetry(), "pyconstraint", max_classes=50).every(30)
 
 
 # ------------------------------------------------------------ command line
@@ -295,7 +296,7 @@ def test_listing_every_sudoku_puzzle_is_refused():
 
 def test_cli_generate_counts(cli):
     run_ = cli("generate", MODELS / "xsudoku5.toml", "--givens", "4", "5", "--count",
-               "--engine", "csp")
+               "--engine", "pyconstraint")
     assert run_.code == 0
     assert "4 givens: 246 puzzles up to symmetry" in run_.out
     assert "5 givens: 10,090 puzzles up to symmetry" in run_.out and "5,540" in run_.out
@@ -305,28 +306,29 @@ def test_cli_generate_json_and_boards(cli):
     import json
 
     run_ = cli("generate", MODELS / "xsudoku5.toml", "--givens", "4", "--json",
-               "--engine", "csp")
+               "--engine", "pyconstraint")
     data = json.loads(run_.out)
     (item,) = data["givens"]
     assert item["classes"] == 246 and len(item["puzzles"]) == 246
     assert data["symmetry"]["relabel"] is True and len(data["symmetry"]["board"]) == 8
-    shown = cli("generate", MODELS / "sudoku4.toml", "--givens", "4", "--engine", "csp")
+    shown = cli("generate", MODELS / "sudoku4.toml", "--givens", "4", "--engine", "pyconstraint")
     assert "#143" in shown.out and "#144" not in shown.out
 
 
 def test_cli_generate_check_and_random(cli):
     checked = cli("generate", MODELS / "sudoku4.toml", "--givens", "4", "--count", "--check",
-                  "--engine", "csp")
+                  "--engine", "pyconstraint")
     assert checked.code == 0 and "143 puzzles" in checked.out and "re-solved by" in checked.out
     drawn = cli("generate", MODELS / "sudoku4.toml", "--givens", "5", "--random", "3",
-                "--seed", "2", "--minimal", "--engine", "csp")
+                "--seed", "2", "--minimal", "--engine", "pyconstraint")
     assert drawn.code == 0 and drawn.out.count("minimal") >= 3 and "#3" in drawn.out
-    too_many = cli("generate", MODELS / "xsudoku5.toml", "--givens", "8", "--engine", "csp")
+    too_many = cli("generate", MODELS / "xsudoku5.toml", "--givens", "8", "--engine",
+                   "pyconstraint")
     assert too_many.code == 1 and "--random" in too_many.err
 
 
 def test_cli_count_up_to(cli):
-    run_ = cli("count", MODELS / "xsudoku5.toml", "--up-to", "relabel", "--engine", "csp")
+    run_ = cli("count", MODELS / "xsudoku5.toml", "--up-to", "relabel", "--engine", "pyconstraint")
     assert run_.code == 0 and "8 classes (960 solutions)" in run_.out
     refused = cli("count", MODELS / "sudoku_inkala.toml", "--up-to", "relabel")
     assert refused.code == 2 and "givens" in refused.err

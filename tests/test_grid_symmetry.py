@@ -44,7 +44,7 @@ def grid_file(tmp_path: Path, size: int, groups: list[str], extra: str = "",
 
 def solutions(puzzle) -> list[dict[str, int]]:
     """Every solution, by an engine that does not use the symmetry at all."""
-    result = run("csp", "count", board(puzzle.model), Options(keep=True))
+    result = run("pyconstraint", "count", board(puzzle.model), Options(keep=True))
     return [dict(s) for s in result.solutions]
 
 
@@ -229,5 +229,5 @@ def brute_force_classes(puzzle, k: int) -> tuple[int, int]:
 def test_generated_classes_match_brute_force_orbits(name, k):
     puzzle = load(MODELS / f"{name}.toml")
     classes, minimal = brute_force_classes(puzzle, k)
-    tally = Generator(puzzle.model, puzzle.symmetry(), "csp").every(k).tally
+    tally = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").every(k).tally
     assert (tally.classes, tally.minimal) == (classes, minimal)

@@ -26,7 +26,7 @@ from ..result import Result, Unsupported
 ENGINES: dict[str, str] = {
     "cpsat": "cpsolve.engines.cpsat",
     "search": "cpsolve.engines.search",
-    "csp": "cpsolve.engines.pyconstraint",
+    "pyconstraint": "cpsolve.engines.pyconstraint",
 }
 """Engine name -> module; the CLI, the docs and the tests all read this."""
 
@@ -77,14 +77,21 @@ def capabilities(name: str) -> set[tuple[str, str]]:
 
 
 def engines_for(model: Csp | Planning, task: str) -> list[str]:
-    """Names of the engines that can do ``task`` on ``model`` (and can be imported)."""
+    """Names of the engines that can do ``task`` on ``model``.
+
+    Every engine is a dependency of cpsolve: one that fails to import is a
+    broken installation, raised as an :class:`ImportError` naming the engine,
+    never skipped.
+    """
     out = []
     for name in ENGINES:
         try:
-            if (kind_of(model), task) in capabilities(name):
-                out.append(name)
-        except (ImportError, AttributeError):
-            continue
+            supported = capabilities(name)
+        except ImportError as err:
+            raise ImportError(f"engine {name!r} ({ENGINES[name]}) cannot be imported: {err}") \
+                from err
+        if (kind_of(model), task) in supported:
+            out.append(name)
     return out
 
 

@@ -1,4 +1,4 @@
-"""Engine ``csp``: python-constraint2 on a :class:`~cpsolve.model.Csp`.
+"""Engine ``pyconstraint``: python-constraint2 on a :class:`~cpsolve.model.Csp`.
 
 All-different groups become ``AllDifferentConstraint``; a condition of the
 form ``x == c`` narrows the domain; any other condition becomes a
@@ -121,8 +121,9 @@ def solve(model: Csp, options) -> Result:
         if len(found) == 2:
             break
     if not found:
-        return Result(Status.INFEASIBLE, "csp", message="no assignment satisfies every constraint")
-    return Result(Status.SOLVED, "csp", solution=found[0], unique=len(found) == 1,
+        return Result(Status.INFEASIBLE, "pyconstraint",
+                      message="no assignment satisfies every constraint")
+    return Result(Status.SOLVED, "pyconstraint", solution=found[0], unique=len(found) == 1,
                   second=found[1] if len(found) > 1 else None)
 
 
@@ -135,11 +136,12 @@ def count(model: Csp, options) -> Result:
         if options.keep:
             kept.append(s)
         if options.limit is not None and n >= options.limit:
-            return Result(Status.SOLVED, "csp", count=n, bound=n,
+            return Result(Status.SOLVED, "pyconstraint", count=n, bound=n,
                           solutions=tuple(kept) if options.keep else None,
                           message=f"stopped at the limit of {options.limit} solutions")
         if options.time_limit is not None and time.perf_counter() - start > options.time_limit:
-            return Result(Status.UNKNOWN, "csp", count=n, bound=n,
+            return Result(Status.UNKNOWN, "pyconstraint", count=n, bound=n,
                           solutions=tuple(kept) if options.keep else None,
                           message=f"time limit: at least {n} solutions")
-    return Result(Status.OPTIMAL, "csp", count=n, solutions=tuple(kept) if options.keep else None)
+    return Result(Status.OPTIMAL, "pyconstraint", count=n,
+                  solutions=tuple(kept) if options.keep else None)

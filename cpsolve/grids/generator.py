@@ -23,12 +23,11 @@ re-solves puzzles with another engine; random output is always checked.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import time
 
-from ..engines import ENGINES, Options, capabilities, load, run
+from ..engines import Options, engines_for, load, run
 from ..model import Csp
 from ..result import Status
 from . import exhaustive, randomized
@@ -42,7 +41,7 @@ __all__ = ["Generated", "Generation", "Generator", "Tally", "Disagreement", "Too
 MAX_CLASSES = 2_000
 """Largest number of solutions up to renaming that exhaustive generation enumerates."""
 
-CHECK_ORDER = ("search", "csp", "cpsat")
+CHECK_ORDER = ("search", "pyconstraint", "cpsat")
 """Preferred engines for re-solving generated puzzles."""
 
 
@@ -55,18 +54,10 @@ class TooLarge(ValueError):
 
 
 def available(model: Csp, task: str = "solve") -> list[str]:
-    """Engines that are installed and can do ``task`` on ``model``."""
+    """Engines that can do ``task`` on ``model`` (an engine that fails to import raises)."""
     out = []
-    for name in ENGINES:
-        spec = importlib.util.find_spec(ENGINES[name])
-        if spec is None or spec.origin is None:
-            continue
-        try:
-            if ("csp", task) not in capabilities(name):
-                continue
-            module = load(name)
-        except (ImportError, AttributeError):
-            continue
+    for name in engines_for(model, task):
+        module = load(name)
         if not (hasattr(module, "supports") and module.supports(model)):
             out.append(name)
     return out

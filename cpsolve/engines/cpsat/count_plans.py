@@ -31,7 +31,7 @@ from ...result import Result, Status, Step, Unsupported
 from .. import Options
 from . import planning as _planning
 from .horizon import cost_floor, potential_bounds
-from .solving import Budget, size, solver_for
+from .solving import Deadline, size, solver_for
 from .timeline import Timeline, unroll
 
 ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,
@@ -86,7 +86,7 @@ def count(planning: Planning, options: Options) -> Result:
     """The number of optimal plans (exact unless a limit stops the enumeration)."""
     if options.limit is not None and options.limit < 1:
         raise ValueError(f"count limit must be at least 1, not {options.limit}")
-    budget = Budget(options.time_limit)
+    budget = Deadline(options.time_limit)
     best = _planning.solve(planning, options)
     if best.status is Status.INFEASIBLE:
         return Result(Status.OPTIMAL, "cpsat", count=0, plans=() if options.keep else None,

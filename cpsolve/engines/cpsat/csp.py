@@ -28,7 +28,7 @@ from ...result import Result, Status
 from .. import Options
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, one_hot, post_condition
-from .solving import FOUND, Budget, size, solver_for
+from .solving import FOUND, Deadline, size, solver_for
 
 ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,
              "linearization_level": 0}
@@ -135,11 +135,11 @@ def solve(csp: Csp, options: Options) -> Result:
     ``options.workers`` finish the job: one for a solution, one for a
     solution that differs from it somewhere.
     """
-    budget = Budget(options.time_limit)
+    budget = Deadline(options.time_limit)
     enc = encode(csp)
     details: dict[str, object] = dict(size(enc.model))
     left = budget.remaining()
-    quick = Budget(QUICK_SECONDS if left is None else min(QUICK_SECONDS, left))
+    quick = Deadline(QUICK_SECONDS if left is None else min(QUICK_SECONDS, left))
     solver = solver_for(quick, 1, **ENUMERATE)
     found = _Counter(enc, keep=True, limit=2)
     status = solver.solve(enc.model, found)
@@ -205,7 +205,7 @@ def count(csp: Csp, options: Options) -> Result:
     """The number of solutions (exact unless a limit stops the enumeration)."""
     if options.limit is not None and options.limit < 1:
         raise ValueError(f"count limit must be at least 1, not {options.limit}")
-    budget = Budget(options.time_limit)
+    budget = Deadline(options.time_limit)
     enc = encode(csp)
     details: dict[str, object] = dict(size(enc.model))
     # Exactly one worker: with more, CP-SAT's enumeration miscounts.

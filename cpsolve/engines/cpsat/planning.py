@@ -48,7 +48,7 @@ from .horizon import (
     state_count,
 )
 from .pairs import commuting, undoing
-from .solving import FOUND, Budget, pin, size, solve_staged
+from .solving import FOUND, Deadline, pin, size, solve_staged
 from .timeline import Timeline, unroll
 
 DISTINCT = 2
@@ -71,7 +71,7 @@ class _Run:
 
     planning: Planning
     options: Options
-    budget: Budget
+    budget: Deadline
     unit: bool
     cap: int
     why: str
@@ -86,7 +86,7 @@ class _Run:
         if self.options.progress is not None:
             self.options.progress(text)
 
-    def solve(self, tl: Timeline, budget: Budget | None = None, end: object = None,
+    def solve(self, tl: Timeline, budget: Deadline | None = None, end: object = None,
               minimize: bool = False) -> tuple[cp_model.CpSolver, object]:
         """Solve one timeline within the remaining time (or ``budget``).
 
@@ -139,7 +139,7 @@ class _Run:
 def solve(planning: Planning, options: Options) -> Result:
     """The cheapest plan (fewest steps with unit costs), or a proof that none exists."""
     planning.validate()
-    budget = Budget(options.time_limit)
+    budget = Deadline(options.time_limit)
     cap, why = state_count(planning) - 1, "a plan never needs to repeat a state"
     fewest, potential = potential_bounds(planning) or (1, None)
     if potential is not None and potential < cap:
@@ -243,7 +243,7 @@ def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
     tl.model.add(tl.steps >= shortest)
     left = run.budget.remaining()
     slice_ = max(PROBE_SECONDS, run.budget.elapsed())
-    solver, status = run.solve(tl, Budget(slice_ if left is None else min(slice_, left)))
+    solver, status = run.solve(tl, Deadline(slice_ if left is None else min(slice_, left)))
     run.details["probe"] = {"horizon": run.cap, "status": solver.status_name(status)}
     if status == cp_model.INFEASIBLE:
         return ()

@@ -7,8 +7,12 @@ import time
 from ortools.sat.python import cp_model
 
 
-class Budget:
-    """What is left of ``options.time_limit`` (``None``: no limit) since creation."""
+class Deadline:
+    """What is left of ``options.time_limit`` (``None``: no limit) since creation.
+
+    Time only: the search engine's ``Budget`` (limits on states, progress)
+    is a different thing.
+    """
 
     def __init__(self, limit: float | None) -> None:
         self.limit = limit
@@ -30,7 +34,7 @@ class Budget:
         return time.perf_counter() - self.start
 
 
-def solver_for(budget: Budget, workers: int, **params: object) -> cp_model.CpSolver:
+def solver_for(budget: Deadline, workers: int, **params: object) -> cp_model.CpSolver:
     """A solver limited to the remaining time, with ``workers`` threads and extra parameters."""
     solver = cp_model.CpSolver()
     left = budget.remaining()
@@ -58,7 +62,7 @@ PLAN_PORTFOLIO = ("fixed", "no_lp")
 """With several workers: that depth-first search, and CP-SAT's own search beside it."""
 
 
-def plan_solver(budget: Budget, workers: int, objective: bool) -> cp_model.CpSolver:
+def plan_solver(budget: Deadline, workers: int, objective: bool) -> cp_model.CpSolver:
     """A solver for a planning model (:data:`PLAN_SEARCH`, or :data:`PLAN_PORTFOLIO`
     with several workers); ``objective``: the model has a cost to minimize."""
     params: dict[str, object] = dict(PLAN_SEARCH)
@@ -81,7 +85,7 @@ actions declared in another order needs CP-SAT's own search beside it (depth-fir
 alone: 6 of 8 shuffled orders undecided after 30 s; staged: all 8 solved, 0.4 to 28 s)."""
 
 
-def solve_staged(model: cp_model.CpModel, budget: Budget, workers: int,
+def solve_staged(model: cp_model.CpModel, budget: Deadline, workers: int,
                  ) -> tuple[cp_model.CpSolver, object]:
     """Depth-first search alone for a while, then (if undecided) the whole portfolio."""
     objective = model.has_objective()
