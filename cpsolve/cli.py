@@ -20,8 +20,10 @@ from typing import NoReturn
 from rich.console import Console
 
 from . import __version__
+from .clock import Clock, TimeUp
 from .engines import ENGINES, TASKS, Options, engines_for, run
 from .files import bundled, load, resolve
+from .model import ModelError
 from .puzzles.data import ModelFileError
 from .result import EngineBug, Result, Status, Unsupported
 
@@ -143,6 +145,12 @@ class Cli:
         self.args = args
         self.out = Console(highlight=False)
         self.err = Console(stderr=True, highlight=False)
+        self.clock = Clock(getattr(args, "time_limit", None))
+
+    def load(self, name: str):
+        """The puzzle of a model file (or bundled model name), loaded within the time limit."""
+        with self.clock.guard(f"loading {name}"):
+            return load(resolve(name))
 
     @contextmanager
     def progress(self, what: str) -> Iterator[Options]:
@@ -152,7 +160,7 @@ class Cli:
                 status.update(f"{what}: {line}")
 
             yield Options(
-                time_limit=getattr(self.args, "time_limit", None),
+                time_limit=self.clock.left(),
                 limit=getattr(self.args, "limit", None),
                 algorithm=getattr(self.args, "algorithm", None),
                 keep=getattr(self.args, "list", False),
@@ -166,7 +174,7 @@ class Cli:
     def one(self, task: str) -> int:
         from .render import as_json, human
 
-        puzzle = load(resolve(self.args.file))
+        puzzle = self.load(self.args.file)
         if task == "count" and (puzzle.model.kind == "planning") != self.args.optimal:
             return self.fail("`count --optimal` counts the optimal plans of a planning model; "
                              f"without --optimal, count applies to csp models ({self.args.file} "
@@ -174,7 +182,8 @@ class Cli:
         engine = self.args.engine or DEFAULT_ENGINE[task]
         result = by_invariant(puzzle, task)
         if result is None:
-            with self.progress(f"{engine} {task}") as options:
+            with self.progress(f"{engine} {task}") as options, \
+                    self.clock.guard(f"running {engine}", self.clock.grace()):
                 result = run(engine, task, puzzle.model, options)
         if self.args.json:
             print(json.dumps(as_json(puzzle, result), ensure_ascii=False))
@@ -189,7 +198,7 @@ class Cli:
         rows: list = []
         report, failed = [], False
         for name in self.args.files:
-            puzzle = load(resolve(name))
+            puzzle = self.load(name)
             results: list[Result] = []
             proof = by_invariant(puzzle, self.args.task)
             if proof is not None:
@@ -225,7 +234,7 @@ class Cli:
         from .grids.counting import SymmetryError, count_up_to
         from .grids.render import human_classes, json_classes
 
-        puzzle = load(resolve(self.args.file))
+        puzzle = self.load(self.args.file)
         if puzzle.model.kind != "csp":
             return self.fail(f"{self.args.file}: count --up-to counts classes of solutions of a "
                              f"csp model; this is a {puzzle.model.kind} model", 2)
@@ -249,7 +258,7 @@ class Cli:
         from .grids.render import human_generation, json_generation
 
         args = self.args
-        puzzle = load(resolve(args.file))
+        puzzle = self.load(args.file)
         if puzzle.model.kind != "csp":
             return self.fail(f"{args.file}: generate makes puzzles from a csp model (a grid); "
                              f"this is a {puzzle.model.kind} model", 2)
@@ -377,12 +386,14 @@ def _main(argv: list[str] | None) -> int:
         return cli.one(args.command)
     except ModelFileError as err:
         return cli.fail(str(err), 2)
-    except Unsupported as err:
+    except (Unsupported, ModelError) as err:
         return cli.fail(str(err), 2)
     except EngineBug as err:
         return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
     except ImportError as err:
         return cli.fail(str(err), 3)
+    except TimeUp as err:
+        return cli.fail(str(err), 1)
 
 
 if __name__ == "__main__":

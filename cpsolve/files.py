@@ -80,9 +80,17 @@ def load(path: str | Path):
     if family not in FAMILIES:
         raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
     try:
-        return FAMILIES[family].build(data)
+        puzzle = FAMILIES[family].build(data)
+        _validate(puzzle.model)
     except (ModelError, ExprError) as err:
         raise ModelFileError(path, str(err)) from None
+    return puzzle
+
+
+def _validate(model) -> None:
+    """Refuse a planning model that no engine could run (no actions, no variables, ...)."""
+    if model.kind == "planning":
+        model.validate()
 
 
 def load_python(path: str | Path):
@@ -109,6 +117,10 @@ def load_python(path: str | Path):
     except Exception as err:  # the user's code: report, don't crash
         raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}") \
             from None
+    except SystemExit as err:
+        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+                             f"the file exits (SystemExit {err.code!r}) instead of defining "
+                             "build()") from None
     if not callable(getattr(module, "build", None)):
         raise ModelFileError(path, "defines no build() function returning a model", "build")
     try:
@@ -118,6 +130,15 @@ def load_python(path: str | Path):
     except Exception as err:  # the user's code: report, don't crash
         raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}",
                              "build") from None
+    except SystemExit as err:
+        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+                             f"build() exits (SystemExit {err.code!r}) instead of returning a "
+                             "model", "build") from None
+    if isinstance(built, (Puzzle, Csp, Planning)):
+        try:
+            _validate(built.model if isinstance(built, Puzzle) else built)
+        except ModelError as err:
+            raise ModelFileError(path, str(err), "build") from None
     if isinstance(built, Puzzle):
         return built
     if isinstance(built, (Csp, Planning)):

@@ -30,7 +30,18 @@ import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .expr import Binary, Const, Expr, ExprLike, Var, bounds, conjuncts, variables, wrap
+from .expr import (
+    Binary,
+    Const,
+    Expr,
+    ExprLike,
+    Var,
+    bounds,
+    children,
+    conjuncts,
+    variables,
+    wrap,
+)
 
 
 class ModelError(ValueError):
@@ -45,6 +56,22 @@ MAX_VARIABLES = 100_000
 
 MAX_ACTIONS = 200_000
 """Most ground actions one planning model may hold."""
+
+
+MAX_MAGNITUDE = 2 ** 62
+"""Largest absolute value any (sub)expression may reach: engines use 64-bit integers."""
+
+
+def _check_magnitude(expr: Expr, domain: Callable[[str], tuple[int, int]], what: str) -> None:
+    """Raise :class:`ModelError` when some subexpression can leave ±:data:`MAX_MAGNITUDE`."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        lo, hi = bounds(node, domain)
+        if max(-lo, hi) > MAX_MAGNITUDE:
+            raise ModelError(f"{what}: values up to {max(-lo, hi):.3g} do not fit in 64-bit "
+                             f"integers (at most 2**62 in absolute value)")
+        stack.extend(children(node))
 
 
 def check_size(what: str, size: int, limit: int) -> None:
@@ -104,9 +131,10 @@ class _Variables:
         return d.lo, d.hi
 
     def _check_expr(self, expr: Expr, what: str) -> Expr:
-        unknown = variables(expr) - self.domains.keys()
+        unknown = [v for v in variables(expr) if v not in self.domains]  # O(expr), not O(model)
         if unknown:
             raise ModelError(f"{what}: unknown variable(s) {', '.join(sorted(unknown))}")
+        _check_magnitude(expr, self.domain, what)
         return expr
 
 
@@ -398,7 +426,7 @@ class Planning(_Variables):
             raise ModelError("the model has no state variables")
         self.initial_state()
         if not self.actions:
-            raise ModelError("the model has no actions")
+            raise ModelError("the model has no actions (no move is possible)")
         for action in self.actions:
             if bounds(action.cost, self.domain)[0] < 0:
                 raise ModelError(f"action {action.name!r}: its cost may be negative; "

@@ -190,7 +190,7 @@ def _goal(data: Data, start: dict, index: dict) -> dict[tuple[int, int], bool]:
         raise data.error("goal", "give exactly one of goal (a picture) and goal_peg [row, col]")
     if "goal_peg" in data.table:
         peg = data.get("goal_peg", list)
-        if len(peg) != 2 or tuple(peg) not in index:
+        if len(peg) != 2 or not all(type(v) is int for v in peg) or tuple(peg) not in index:
             raise data.error("goal_peg", f"{peg!r} is not a hole of the board")
         return {cell: cell == tuple(peg) for cell in start}
     goal = read_picture(data, "goal")

@@ -126,7 +126,7 @@ def build(data: Data) -> TourPuzzle:
     if start is not None:
         if closed:
             raise data.error("start", "only an open tour (closed = false) has a start square")
-        if tuple(start) not in index:
+        if len(start) != 2 or not all(type(v) is int for v in start) or tuple(start) not in index:
             raise data.error("start", f"{start!r} is not an open square of the board")
     csp = Csp(data.get("name", str, "tour"))
     n = len(squares)

@@ -1,0 +1,67 @@
+"""The command's clock: one time limit for everything a command does.
+
+``--time-limit`` bounds the whole command — loading the model file,
+compiling, every engine, rendering.  :class:`Clock` tracks what is left;
+:meth:`Clock.guard` stops plain Python work (loading a huge model file) at the
+deadline with :class:`TimeUp`, using a ``SIGALRM`` timer on the main thread.
+Engines are not interrupted this way: they get the time that is left as their
+own limit and stop themselves with what they have proven.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+class TimeUp(Exception):
+    """The command's time limit was reached during ``what``."""
+
+    def __init__(self, what: str, limit: float):
+        self.what, self.limit = what, limit
+        super().__init__(f"the time limit ({limit:g} s) was reached while {what}")
+
+
+class Clock:
+    """Seconds left of a command's time limit (``None``: no limit)."""
+
+    def __init__(self, limit: float | None):
+        self.limit = limit
+        self.start = time.monotonic()
+
+    def left(self) -> float | None:
+        """Seconds left (never below a small positive floor), or ``None`` without a limit."""
+        if self.limit is None:
+            return None
+        return max(0.01, self.limit - (time.monotonic() - self.start))
+
+    def grace(self) -> float:
+        """How far past the limit a command may finish: part of 10 % or 0.5 s (the larger)."""
+        return 0.6 * max(0.1 * (self.limit or 0.0), 0.5)
+
+    @contextmanager
+    def guard(self, what: str, grace: float = 0.0) -> Iterator[None]:
+        """Raise :class:`TimeUp` inside the block when the limit (plus ``grace``) passes.
+
+        Only on the main thread; elsewhere (and without a limit) the block just runs.
+        """
+        left = self.left()
+        if left is not None:
+            left += grace
+        if left is None or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+            raise TimeUp(what, self.limit)
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, left)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)

@@ -1,0 +1,305 @@
+"""Write the hostile-input corpus: model files that try to break cpsolve.
+
+Run ``python tests/hostile/make_corpus.py`` to (re)write ``tests/hostile/corpus/``.
+Each file is named ``NNN-family-what.toml`` (or ``.py``); tests/test_corpus.py
+runs every one through the CLI with each engine and asserts what a user is
+promised: one line on stderr and exit 2 for a bad file, never a traceback,
+and an answer or a clean stop within the time limit for a hard one.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+
+# ---------------------------------------------------------------- templates
+
+JUGS = '''family = "transition"
+name = "jugs"
+goal = "{goal}"
+[constants]
+cap = [8, 5]
+[variables]
+jug = {{ size = 2, domain = [0, 8] }}
+[initial]
+jug = [0, 0]
+[[actions]]
+name = "{name}"
+params = {params}
+guard = "{guard}"
+effects = {effects}
+cost = "{cost}"
+'''
+JUGS_DEFAULT = dict(goal="jug[0] == 4 or jug[1] == 4", name="fill {i}",
+                    params="{ i = [0, 1] }", guard="jug[i] < cap[i]",
+                    effects='{ "jug[i]" = "cap[i]" }', cost="1")
+
+CSP = '''family = "csp"
+name = "queens"
+all_different = {alldiff}
+constraints = {constraints}
+[constants]
+n = {n}
+[variables]
+q = {{ size = {size}, domain = {domain} }}
+'''
+CSP_DEFAULT = dict(alldiff='[["q"]]', n="4", size="4", domain="[0, 3]",
+                   constraints='["all(abs(q[i] - q[j]) != j - i for i in range(n) '
+                               'for j in range(i + 1, n))"]')
+
+GRID = '''family = "grid"
+name = "grid"
+size = {size}
+symbols = {symbols}
+groups = {groups}
+box = {box}
+givens = """
+{givens}
+"""
+'''
+GRID_DEFAULT = dict(size="4", symbols='"1234"', groups='["rows", "columns", "boxes"]',
+                    box="[2, 2]", givens="1 . . .\n. . . .\n. . . .\n. . . 4")
+
+SLIDING = '''family = "sliding"
+name = "slide"
+blocks = {blocks}
+start = """
+{start}
+"""
+goal = """
+{goal}
+"""
+'''
+SLIDING_DEFAULT = dict(blocks="[]", start="1 2 3\n4 5 6\n7 _ 8", goal="1 2 3\n4 5 6\n7 8 _")
+
+PEGS = '''family = "pegs"
+name = "pegs"
+jumps = {jumps}
+metric = "{metric}"
+{goal}
+board = """
+{board}
+"""
+'''
+PEGS_DEFAULT = dict(jumps="[[0, 1], [1, 0]]", metric="jumps", goal="goal_peg = [0, 2]",
+                    board="oo.")
+
+TOUR = '''family = "tour"
+name = "tour"
+leaper = {leaper}
+closed = {closed}
+board = """
+{board}
+"""
+'''
+TOUR_DEFAULT = dict(leaper="[1, 2]", closed="true", board="\n".join([". . . . . ."] * 6))
+
+TEMPLATES = {"transition": (JUGS, JUGS_DEFAULT), "csp": (CSP, CSP_DEFAULT),
+             "grid": (GRID, GRID_DEFAULT), "sliding": (SLIDING, SLIDING_DEFAULT),
+             "pegs": (PEGS, PEGS_DEFAULT), "tour": (TOUR, TOUR_DEFAULT)}
+
+# ---------------------------------------------------------------- hostile values
+
+BAD_EXPRESSIONS = [
+    "", " ", "(", ")", "jug[", "jug[0", "jug[0]]", "jug[9]", "jug[-1]", "jug[0.5]",
+    "jug['a']", "jug[True]", "nope", "nope[0]", "jug", "jug + ", "1 +* 2", "lambda: 1",
+    "__import__('os')", "open('/etc/passwd')", "jug[0].real", "jug[0]()", "[1, 2]",
+    "{1: 2}", "{1, 2}", "'text'", "b'bytes'", "1.5", "1e308", "10 ** 400", "2 ** 64",
+    "9" * 30, "-" * 250 + "1", "(" * 300 + "1" + ")" * 300, "+".join(["jug[0]"] * 300),
+    "jug[0] / 2", "jug[0] @ 2", "jug[0] << 1", "~jug[0]", "jug[0] is 1", "jug[0] in [1]",
+    "sum(jug[i] for i in range(10 ** 12))", "sum(x for x in jug)",
+    "all(jug[i] for i in range(2) if i)", "min()", "max(jug[0])", "abs(1, 2)",
+    "ite(1, 2)", "f'{jug}'", "jug[0] if jug[1]", "(yield 1)", "await jug",
+    "[x for x in range(3)]", "jug[0]; jug[1]", "x := 1", "*jug", "jug[0:1]",
+    "\x00", "\x1b[31m", "é", "jug[0] == 4 # comment", "jug[0] ==\n4", "\\",
+    "sum(jug[i] * 10 ** 18 for i in range(2)) > 0", "jug[0] * 10 ** 18 * 10 ** 18 > 0",
+    "range(2 ** 70)", "all(1 for i in range(2 ** 63, 2 ** 63 + 2))",
+]
+
+BAD_TOML = [
+    ("empty", ""), ("spaces", "   \n\n"), ("binary", "\x00\x01\x02"),
+    ("no family", 'name = "x"\n'), ("family int", "family = 3\n"),
+    ("family unknown", 'family = "chess"\n'), ("family list", 'family = ["csp"]\n'),
+    ("syntax", 'family = "csp\n'), ("dup key", 'family = "csp"\nfamily = "grid"\n'),
+    ("huge int", "family = 'csp'\nx = " + "9" * 5000 + "\n"),
+    ("deep array", "family = 'csp'\nx = " + "[" * 3000 + "]" * 3000 + "\n"),
+    ("deep table", "family = 'csp'\n" + "x = {" * 500 + "}" * 500 + "\n"),
+    ("control", 'family = "c\\u001bsp"\n'), ("bom only", "\ufeff"),
+    ("latin1", "family = 'caf\udce9'\n"), ("long line", "family = '" + "x" * 200_000 + "'\n"),
+    ("many keys", "family = 'csp'\n" + "".join(f"k{i} = {i}\n" for i in range(5000))),
+    ("nul in string", 'family = "cs\\u0000p"\n'),
+]
+
+# ---------------------------------------------------------------- per-family cases
+
+
+def variants() -> list[tuple[str, str, str]]:
+    """(family, what, file text) for every corpus entry."""
+    out: list[tuple[str, str, str]] = []
+
+    def put(family: str, what: str, **changes: str) -> None:
+        template, default = TEMPLATES[family]
+        out.append((family, what, template.format(**{**default, **changes})))
+
+    for i, text in enumerate(BAD_EXPRESSIONS):
+        quoted = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        quoted = quoted.replace("\x00", "\\u0000").replace("\x1b", "\\u001b")
+        put("transition", f"goal-{i}", goal=quoted)
+        if i % 2 == 0:
+            put("transition", f"guard-{i}", guard=quoted)
+        if i % 3 == 0:
+            put("transition", f"effect-{i}", effects='{ "jug[i]" = "%s" }' % quoted)
+            put("csp", f"constraint-{i}", constraints='["%s"]' % quoted.replace("jug", "q"))
+    for what, name in [("attr", "fill {i.__class__}"), ("index", "fill {i[0]}"),
+                       ("width", "fill {i:>1000000000}"), ("conversion", "fill {i!r}"),
+                       ("unknown field", "fill {k}"), ("open brace", "fill {"),
+                       ("empty", ""), ("duplicate", "fill"), ("huge", "x" * 100_000)]:
+        put("transition", f"name-{what}", name=name)
+    for what, params in [("not list", "{ i = 3 }"), ("strings", '{ i = ["a"] }'),
+                         ("huge", "{ i = %s, j = %s }" % (list(range(1000)), list(range(1000)))),
+                         ("bool", "{ i = [true] }"), ("float", "{ i = [0.5] }"),
+                         ("hides variable", "{ jug = [0] }"), ("nested", "{ i = [[0]] }"),
+                         ("bigint", "{ i = [%d] }" % 2 ** 63), ("range text", '{ i = "range(2)" }'),
+                         ("empty", "{ i = [] }"), ("table", "3")]:
+        put("transition", f"params-{what}", params=params)
+    for what, effects in [("string", '"x"'), ("two keys one var", '{ "jug[i]" = "1", "jug[0]" = "2" }'),
+                          ("constant target", '{ "cap[0]" = "1" }'), ("expr target", '{ "jug[i] + 1" = "1" }'),
+                          ("unknown", '{ "nope" = "1" }'), ("out of domain", '{ "jug[i]" = "100" }'),
+                          ("list", '{ "jug[i]" = [1] }'), ("empty", "{}")]:
+        put("transition", f"effects-{what}", effects=effects)
+    for what, cost in [("negative", "-1"), ("maybe negative", "jug[0] - 3"), ("huge", "10 ** 18"),
+                       ("text", "cheap"), ("float", "0.5")]:
+        put("transition", f"cost-{what}", cost=cost)
+    jugs = TEMPLATES["transition"][0].format(**JUGS_DEFAULT)
+    for what, old, new in [
+        ("domain billion", "domain = [0, 8]", "domain = [0, 1_000_000_000]"),
+        ("domain empty", "domain = [0, 8]", "domain = [8, 0]"),
+        ("domain three", "domain = [0, 8]", "domain = [0, 8, 9]"),
+        ("domain strings", "domain = [0, 8]", 'domain = ["a", "b"]'),
+        ("size zero", "size = 2", "size = 0"), ("size million", "size = 2", "size = 1_000_000"),
+        ("size negative", "size = 2", "size = -2"), ("size string", "size = 2", 'size = "2"'),
+        ("initial short", "jug = [0, 0]", "jug = [0]"), ("initial out", "jug = [0, 0]", "jug = [0, 99]"),
+        ("initial dict", "jug = [0, 0]", "jug = { a = 1 }"), ("initial unhashable", "jug = [0, 0]", "jug = [[0], [0]]"),
+        ("initial missing", "jug = [0, 0]\n", ""), ("initial extra", "jug = [0, 0]", "jug = [0, 0]\nzz = 1"),
+        ("constant huge", "cap = [8, 5]", "cap = [8, %d]" % 2 ** 70),
+        ("constant nested", "cap = [8, 5]", "cap = [[8], [5]]"),
+        ("constant shadow", "cap = [8, 5]", "cap = [8, 5]\njug = 3"),
+        ("variable name", "jug = {", '"jug x" = {'), ("no actions", "[[actions]]", "[[other]]"),
+        ("top key in table", "[constants]", "[constants]\nfamily = 'csp'"),
+        ("unknown key", 'name = "jugs"', 'name = "jugs"\nnmae = "x"'),
+        ("show bad", 'name = "jugs"', 'name = "jugs"\nshow = "{jug[0]"'),
+        ("show attr", 'name = "jugs"', 'name = "jugs"\nshow = "{jug.__class__}"'),
+        ("show huge", 'name = "jugs"', 'name = "jugs"\nshow = "{jug[0]:>1000000000}"'),
+        ("labels bad", 'name = "jugs"', 'name = "jugs"\nlabels = 3'),
+        ("goal unreachable", "jug[0] == 4 or jug[1] == 4", "jug[0] == 7 and jug[1] == 5"),
+    ]:
+        out.append(("transition", what, jugs.replace(old, new, 1)))
+
+    for what, changes in [("size zero", dict(size="0")), ("size huge", dict(size="10000")),
+                          ("size string", dict(size='"4"')), ("size negative", dict(size="-3")),
+                          ("domain huge", dict(domain="[0, 1_000_000_000]")),
+                          ("alldiff unknown", dict(alldiff='[["zz"]]')),
+                          ("alldiff twice", dict(alldiff='[["q", "q[0]"]]')),
+                          ("alldiff nested", dict(alldiff='[[["q"]]]')),
+                          ("n huge", dict(n="1_000_000")),
+                          ("constraints string", dict(constraints='"q[0] == 1"')),
+                          ("constraints empty", dict(constraints="[]", alldiff="[]")),
+                          ("infeasible", dict(size="3", domain="[0, 2]", n="3")),
+                          ("hard", dict(size="40", domain="[0, 39]", n="40"))]:
+        put("csp", what, **changes)
+
+    for what, changes in [("size zero", dict(size="0")), ("size one", dict(size="1", symbols='"1"',
+                          groups='["rows"]', givens=".")), ("size huge", dict(size="1000")),
+                          ("size float", dict(size="4.0")), ("symbols short", dict(symbols='"12"')),
+                          ("symbols dup", dict(symbols='"1123"')), ("symbols list bad", dict(symbols="[1, 2, 3, 4]")),
+                          ("groups unknown", dict(groups='["spirals"]')), ("box bad", dict(box="[3, 3]")),
+                          ("box zero", dict(box="[0, 0]")), ("givens short", dict(givens="1 2")),
+                          ("givens long", dict(givens="\n".join(["1 2 3 4 5"] * 5))),
+                          ("givens unknown symbol", dict(givens="9 . . .\n. . . .\n. . . .\n. . . .")),
+                          ("givens clash", dict(givens="1 1 . .\n. . . .\n. . . .\n. . . .")),
+                          ("givens control", dict(givens="\x1b . . .\n. . . .\n. . . .\n. . . .")),
+                          ("no groups", dict(groups="[]"))]:
+        put("grid", what, **changes)
+
+    for what, changes in [("one cell", dict(start="_", goal="_")), ("one piece", dict(start="1", goal="1")),
+                          ("no blank", dict(start="1 2\n3 4", goal="2 1\n3 4")),
+                          ("shape differs", dict(start="1 2 3\n4 5 6\n7 _ 8", goal="1 2\n3 _")),
+                          ("pieces differ", dict(goal="1 2 3\n4 5 6\n7 9 _")),
+                          ("ragged", dict(start="1 2 3\n4 5\n7 _ 8")),
+                          ("block split", dict(blocks='["L"]', start="L _ L\n1 2 3", goal="L _ L\n1 2 3")),
+                          ("block reshaped", dict(blocks='["L"]', start="L L _\n1 2 3", goal="L _ _\nL 2 3")),
+                          ("block twice", dict(blocks='["L", "L"]', start="L L _\n1 2 3", goal="_ L L\n1 2 3")),
+                          ("block unknown", dict(blocks='["Z"]')), ("blocks string", dict(blocks='"L"')),
+                          ("walls only", dict(start="# #\n# #", goal="# #\n# #")),
+                          ("huge board", dict(start="\n".join([" ".join(["_"] * 300)] * 300),
+                                              goal="\n".join([" ".join(["_"] * 300)] * 300))),
+                          ("empty picture", dict(start="", goal="")),
+                          ("unsolvable", dict(goal="1 2 3\n4 5 6\n8 7 _")),
+                          ("hard 15", dict(start="15 14 13 12\n11 10 9 8\n7 6 5 4\n3 1 2 _",
+                                           goal="1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 _"))]:
+        put("sliding", what, **changes)
+
+    for what, changes in [("no pegs", dict(board="...")), ("no holes", dict(board="   ")),
+                          ("goal outside", dict(goal="goal_peg = [9, 9]")),
+                          ("goal unhashable", dict(goal="goal_peg = [[0], [2]]")),
+                          ("goal string", dict(goal='goal_peg = "here"')),
+                          ("goal both", dict(goal='goal_peg = [0, 2]\ngoal = "..o"')),
+                          ("goal none", dict(goal="")), ("jump zero", dict(jumps="[[0, 0]]")),
+                          ("jump huge", dict(jumps="[[0, %d]]" % 2 ** 70)),
+                          ("jump bad", dict(jumps='[["a", 1]]')), ("jumps flat", dict(jumps="[1, 0]")),
+                          ("metric unknown", dict(metric="hops")),
+                          ("unknown char", dict(board="oo?")), ("huge board", dict(board="\n".join(["o" * 200] * 200))),
+                          ("unsolvable", dict(board="o.o", goal="goal_peg = [0, 1]")),
+                          ("moves metric", dict(metric="moves"))]:
+        put("pegs", what, **changes)
+
+    for what, changes in [("leaper zero", dict(leaper="[0, 0]")), ("leaper huge", dict(leaper="[1, %d]" % 2 ** 70)),
+                          ("leaper short", dict(leaper="[1]")), ("leaper string", dict(leaper='"knight"')),
+                          ("closed string", dict(closed='"yes"')), ("one square", dict(board=".")),
+                          ("all blocked", dict(board="x x\nx x")), ("unknown char", dict(board=". ? .")),
+                          ("ragged", dict(board=". . .\n. .")), ("4x4 none", dict(board="\n".join([". . . ."] * 4))),
+                          ("huge board", dict(board="\n".join(["." * 400] * 400))),
+                          ("start closed", dict(closed="true", board=". . .\n. . .\n. . .")),
+                          ("open 5x5", dict(closed="false", board="\n".join([". . . . ."] * 5)))]:
+        put("tour", what, **changes)
+    return out
+
+
+PYTHON_FILES = {
+    "syntax": "def build(:\n",
+    "raises": "def build():\n    raise RuntimeError('boom')\n",
+    "no build": "x = 1\n",
+    "build not callable": "build = 3\n",
+    "returns int": "def build():\n    return 3\n",
+    "import error": "import no_such_module_here\n",
+    "recursion": "def build():\n    return build()\n",
+    "bad model": ("from cpsolve.model import Planning\n\ndef build():\n    m = Planning()\n"
+                  "    m.add_variable('x', 5, 1)\n    return m\n"),
+    "system exit": "import sys\nsys.exit(3)\n",
+    "exit in build": "import sys\n\ndef build():\n    sys.exit(0)\n",
+}
+
+
+def write() -> int:
+    """Rewrite the corpus directory; return the number of files written."""
+    shutil.rmtree(CORPUS, ignore_errors=True)
+    CORPUS.mkdir()
+    n = 0
+    entries = [("toml", what, text) for what, text in BAD_TOML] + variants()
+    for family, what, text in entries:
+        n += 1
+        slug = "".join(c if c.isalnum() else "-" for c in what.lower()).strip("-")
+        (CORPUS / f"{n:03d}-{family}-{slug}.toml").write_text(text, encoding="utf-8",
+                                                             errors="surrogateescape")
+    for what, text in PYTHON_FILES.items():
+        n += 1
+        slug = what.replace(" ", "-")
+        (CORPUS / f"{n:03d}-python-{slug}.py").write_text(text)
+    return n
+
+
+if __name__ == "__main__":
+    print(f"{write()} files in {CORPUS}")
