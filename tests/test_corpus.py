@@ -48,8 +48,9 @@ def _judge(path: Path, code: int, out: str, err: str, seconds: float, slack: flo
 def test_corpus_file_in_process(cli, path, engine):
     start = time.monotonic()
     run = cli("solve", path, "--engine", engine, "--time-limit", str(LIMIT))
-    # in process the engines are already imported: the slack covers the rest
-    _judge(path, run.code, run.out, run.err, time.monotonic() - start, SLACK)
+    # in process the engines are already imported; 0.5 s more absorbs a loaded test
+    # machine (the strict bound is checked by the slow variant, one process per file)
+    _judge(path, run.code, run.out, run.err, time.monotonic() - start, SLACK + 0.5)
 
 
 def _four_gigabytes() -> None:
