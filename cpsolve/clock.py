@@ -56,6 +56,9 @@ class Clock:
             return
 
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+            # re-armed: an exception raised inside a finaliser is swallowed by Python,
+            # so the alarm fires again until TimeUp leaves the block
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
             raise TimeUp(what, self.limit)
 
         previous = signal.signal(signal.SIGALRM, alarm)
