@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .expr import evaluate, to_text
 from .model import AllDifferent, Circuit, Condition, Csp, Planning
-from .result import EngineBug, Result, Status, Step
+
+
+class EngineBug(RuntimeError):
+    """An engine returned an answer that the independent checker rejected."""
 
 
 @dataclass(frozen=True)
@@ -28,9 +32,10 @@ class Verdict:
         return self.ok
 
 
-def replay(model: Planning, plan: Sequence[str | Step]) -> Verdict:
+def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
     """Replay ``plan`` from the initial state under the model's rules.
 
+    A step is an action name or a step object (``action``, ``state``, ``cost``).
     Each step's action must exist and its guard hold; effects are computed from
     the state before the step and must stay inside the domains; when a step
     records the state it claims to reach, that must be the state reached; the
@@ -42,7 +47,7 @@ def replay(model: Planning, plan: Sequence[str | Step]) -> Verdict:
     env = dict(model.initial)
     total = 0
     for number, step in enumerate(plan, start=1):
-        name = step.action if isinstance(step, Step) else step
+        name = step if isinstance(step, str) else step.action
         action = actions.get(name)
         if action is None:
             return Verdict(False, f"step {number}: no action named {name!r}", number)
@@ -53,7 +58,7 @@ def replay(model: Planning, plan: Sequence[str | Step]) -> Verdict:
                 number,
             )
         cost = evaluate(action.cost, env)
-        if isinstance(step, Step) and step.cost != cost:
+        if not isinstance(step, str) and step.cost != cost:
             return Verdict(False, f"step {number} ({name}): cost {step.cost}, rules say {cost}",
                            number)
         total += cost
@@ -69,7 +74,7 @@ def replay(model: Planning, plan: Sequence[str | Step]) -> Verdict:
                     number,
                 )
         env = new
-        if isinstance(step, Step):
+        if not isinstance(step, str):
             reached = tuple(env[n] for n in names)
             if tuple(step.state) != reached:
                 return Verdict(False, f"step {number} ({name}): claims state {step.state}, "
@@ -126,61 +131,27 @@ def _circuit_problem(successor: list[int]) -> str:
     return ""
 
 
-def _check_plans(model: Planning, result: Result) -> None:
-    """Every listed plan replays, costs ``result.cost`` and is listed once."""
-    assert result.plans is not None
-    for plan in result.plans:
-        verdict = replay(model, plan)
-        if not verdict:
-            raise EngineBug(f"engine {result.engine} listed an invalid plan: {verdict.message}")
-        if result.cost is not None and verdict.cost != result.cost:
-            raise EngineBug(f"engine {result.engine} listed a plan of cost {verdict.cost} "
-                            f"among plans of cost {result.cost}")
-    if len({tuple(s.action for s in p) for p in result.plans}) != len(result.plans):
-        raise EngineBug(f"engine {result.engine} listed a plan twice")
-    if result.count is not None and result.status is Status.OPTIMAL \
-            and len(result.plans) > result.count:
-        raise EngineBug(f"engine {result.engine} listed {len(result.plans)} plans "
-                        f"but counted {result.count}")
+def in_domains(model: Planning, state: Sequence[int]) -> bool:
+    """True when ``state`` gives every state variable a value in its domain."""
+    return len(state) == len(model.domains) and all(
+        v in d for v, d in zip(state, model.domains.values()))
 
 
-def verify(model: Csp | Planning, result: Result) -> Result:
-    """Check every answer in ``result``; mark it verified or raise :class:`EngineBug`."""
-    if result.task == "solve" and result.found:
-        missing = result.plan is None if isinstance(model, Planning) else result.solution is None
-        if missing:
+def verify(model: Csp | Planning, result: Any) -> Any:
+    """Check the answer a result carries; mark it verified or raise :class:`EngineBug`.
+
+    The answer checks itself with this module's functions (``answer.problem``);
+    ``verified`` is then whether the checker re-checked all of it
+    (``answer.checkable``: a plan replayed, an assignment checked, every listed
+    solution checked — not a bare count).  A result without an answer (a proof
+    of infeasibility, a limit hit) has nothing to verify and keeps ``None``.
+    """
+    answer = result.answer
+    if answer is None:
+        if result.found:
             raise EngineBug(f"engine {result.engine} claims an answer but returned none")
-    if isinstance(model, Planning) and result.plan is not None:
-        verdict = replay(model, result.plan)
-        if not verdict:
-            raise EngineBug(f"engine {result.engine} returned an invalid plan: {verdict.message}")
-        if result.cost is not None and verdict.cost != result.cost:
-            raise EngineBug(
-                f"engine {result.engine} reported cost {result.cost}; the plan costs {verdict.cost}"
-            )
-    if isinstance(model, Planning) and result.plans is not None:
-        _check_plans(model, result)
-    if isinstance(model, Csp):
-        answers = [result.solution, result.second, *(result.solutions or ())]
-        for answer in answers:
-            if answer is None:
-                continue
-            broken = violations(model, answer)
-            if broken:
-                raise EngineBug(
-                    f"engine {result.engine} returned an invalid assignment: {broken[0]}"
-                )
-        if result.second is not None and dict(result.second) == dict(result.solution or {}):
-            raise EngineBug(f"engine {result.engine} gave the same solution twice")
-        if result.solutions is not None:
-            keys = {tuple(sorted(s.items())) for s in result.solutions}
-            if len(keys) != len(result.solutions):
-                raise EngineBug(f"engine {result.engine} listed a solution twice")
-    if isinstance(model, Planning) and result.farthest:
-        for state in result.farthest:
-            if len(state) != len(model.domains) or any(
-                v not in d for v, d in zip(state, model.domains.values())
-            ):
-                raise EngineBug(f"engine {result.engine} returned a malformed state {state}")
-    return result.but(verified=result.found or result.count is not None
-                      or result.states is not None)
+        return result
+    problem = answer.problem(model)
+    if problem:
+        raise EngineBug(f"engine {result.engine} returned {problem}")
+    return result.but(verified=answer.checkable)

@@ -125,8 +125,12 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("file")
     common(a)
     a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
+    a.add_argument("--from", choices=["start", "goal"], dest="direction",
+                   help="explore the states reachable from the start, or the states that can "
+                   "reach the goal (default: the goal when it is one state, else the start)")
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
     m.add_argument("--json", action="store_true", help="print one JSON object")
+    sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
     return p
 
 
@@ -135,7 +139,17 @@ def by_invariant(puzzle, task: str) -> Result | None:
     reason = puzzle.infeasibility_proof() if task == "solve" else None
     if reason is None:
         return None
-    return Result(Status.INFEASIBLE, "invariant", task, message=reason)
+    return Result(Status.INFEASIBLE, "invariant", task, proof=puzzle.proof_kind, message=reason)
+
+
+def exit_code(result: Result, limit: int | None = None) -> int:
+    """1 when a limit stopped the work short of what was asked, else 0.
+
+    A count stopped by the user's own ``--limit`` answered what was asked.
+    """
+    if result.status in (Status.UNKNOWN, Status.PARTIAL):
+        return 1
+    return 1 if result.status is Status.AT_LEAST and limit is None else 0
 
 
 class Cli:
@@ -164,6 +178,7 @@ class Cli:
                 limit=getattr(self.args, "limit", None),
                 algorithm=getattr(self.args, "algorithm", None),
                 keep=getattr(self.args, "list", False),
+                direction=getattr(self.args, "direction", None),
                 progress=report,
             )
 
@@ -189,10 +204,10 @@ class Cli:
             print(json.dumps(as_json(puzzle, result), ensure_ascii=False))
         else:
             self.out.print(human(puzzle, result))
-        return 1 if result.status is Status.UNKNOWN else 0
+        return exit_code(result, getattr(self.args, "limit", None))
 
     def compare(self) -> int:
-        from .compare import disagreements
+        from .compare import cross_check, disagreements
         from .render import as_json, comparison_table
 
         rows: list = []
@@ -206,14 +221,17 @@ class Cli:
                 report.append({"model": puzzle.name, "file": name, "agree": True,
                                "results": [as_json(puzzle, proof)], "disagreements": []})
                 continue
+            skipped: list[str] = []
             for engine in engines_for(puzzle.model, self.args.task):
                 try:
                     with self.progress(f"{puzzle.name}: {engine}") as options:
                         results.append(run(engine, self.args.task, puzzle.model, options))
-                    rows.append((puzzle, results[-1]))
                 except Unsupported as err:
-                    rows.append((puzzle, f"{engine}: {err}"))
+                    skipped.append(f"{engine}: {err}")
             problems = disagreements(results)
+            if not problems:
+                results = cross_check(results)
+            rows += [(puzzle, r) for r in results] + [(puzzle, s) for s in skipped]
             failed |= bool(problems)
             report.append({"model": puzzle.name, "file": name,
                            "results": [as_json(puzzle, r) for r in results],
@@ -249,7 +267,7 @@ class Cli:
             print(json.dumps(json_classes(puzzle, result), ensure_ascii=False))
         else:
             self.out.print(human_classes(puzzle, result))
-        return 1 if result.status is Status.UNKNOWN else 0
+        return exit_code(result, self.args.limit)
 
     def generate(self) -> int:
         """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry."""
@@ -375,6 +393,11 @@ def _main(argv: list[str] | None) -> int:
     try:
         if args.command == "models":
             return cli.models()
+        if args.command == "schema":
+            from .schema import schema
+
+            print(json.dumps(schema(), indent=2, ensure_ascii=False))
+            return 0
         if args.command == "compare":
             return cli.compare()
         if args.command == "generate":

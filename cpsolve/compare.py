@@ -1,30 +1,38 @@
-"""Agreement between engines: what two results must share if both are right."""
+"""Agreement between engines: what two results must share if both are right.
+
+:func:`disagreements` names every pair of results that cannot both be right;
+:func:`cross_check` fills each result's ``cross_checked_by`` with the other
+engines that reached the same proven answer.
+"""
 
 from __future__ import annotations
 
+from .answers import Analysis, Assignment, Count, Plan
 from .result import Result, Status
 
 
 def answer_of(result: Result) -> str:
     """The answer of a result in a few words (for tables)."""
+    answer = result.answer
     if result.status is Status.INFEASIBLE:
         return "infeasible (proven)"
-    if result.status is Status.UNKNOWN:
+    if answer is None:
         bound = f", bound {result.bound}" if result.bound is not None else ""
         return f"unknown{bound}"
-    if result.task == "count" or result.count is not None and result.plan is None:
-        if result.cost is not None:  # planning: the plans of least cost
-            return f"{result.count} optimal plans (cost {result.cost})"
-        return f"{result.count} solutions"
-    if result.task == "analyze":
-        return f"{result.states} states, max distance {result.max_distance}"
-    if result.plan is not None:
-        if result.cost is not None and result.cost != len(result.plan):
-            return f"cost {result.cost} ({len(result.plan)} steps)"
-        return f"{len(result.plan)} moves"
-    if result.solution is not None:
-        return "unique solution" if result.unique else "several solutions"
-    return result.status.value
+    if isinstance(answer, Count):
+        at_least = "" if result.status is Status.EXACT else "at least "
+        if answer.cost is not None:  # planning: the plans of least cost
+            return f"{at_least}{answer.count} optimal plans (cost {answer.cost})"
+        return f"{at_least}{answer.count} solutions"
+    if isinstance(answer, Analysis):
+        if answer.max_distance is None:
+            return f"{answer.states} states so far"
+        return f"{answer.states} states, max distance {answer.max_distance}"
+    if isinstance(answer, Plan):
+        if answer.cost != len(answer):
+            return f"cost {answer.cost} ({len(answer)} steps)"
+        return f"{len(answer)} steps"
+    return "unique solution" if answer.unique else "several solutions"
 
 
 def disagreements(results: list[Result]) -> list[str]:
@@ -38,33 +46,60 @@ def disagreements(results: list[Result]) -> list[str]:
     return out
 
 
-def _value(r: Result) -> int | None:
-    if r.plan is not None:
-        return r.cost if r.cost is not None else len(r.plan)
+def cross_check(results: list[Result]) -> list[Result]:
+    """The results, each with ``cross_checked_by``: the other engines with the same proven
+    answer (the same optimum, exact count, uniqueness verdict, state space, or infeasibility)."""
+    keys = [_proven(r) for r in results]
+    out = []
+    for i, r in enumerate(results):
+        same = tuple(o.engine for j, o in enumerate(results)
+                     if j != i and keys[i] is not None and keys[j] == keys[i])
+        out.append(r.but(cross_checked_by=same) if same else r)
+    return out
+
+
+def _proven(r: Result) -> object:
+    """What a result proves, as a value two engines can share (``None``: nothing proven)."""
+    answer = r.answer
+    if r.status is Status.INFEASIBLE:
+        return "infeasible"
+    if isinstance(answer, Plan) and r.status is Status.OPTIMAL:
+        return ("plan", answer.cost)
+    if isinstance(answer, Count) and r.status is Status.EXACT:
+        return ("count", answer.count, answer.cost)
+    if isinstance(answer, Analysis) and r.status is Status.COMPLETE:
+        return ("analysis", answer.direction, answer.states, answer.layers)
+    if isinstance(answer, Assignment) and answer.unique is not None:
+        return ("unique", answer.unique)
     return None
+
+
+def _value(r: Result) -> int | None:
+    """A plan's cost (its number of steps when every step costs 1)."""
+    return r.answer.cost if isinstance(r.answer, Plan) else None
 
 
 def _count_conflict(a: Result, b: Result) -> str | None:
     """An exact count against another exact count, or against a larger lower bound."""
-    if a.count is None or b.count is None or a.plan is not None or b.plan is not None:
+    if not isinstance(a.answer, Count) or not isinstance(b.answer, Count):
         return None
-    exact_a, exact_b = a.status is Status.OPTIMAL, b.status is Status.OPTIMAL
-    if exact_a and exact_b and a.count != b.count:
-        return f"exact counts differ: {a.count} and {b.count}"
-    if exact_a and exact_b and a.count and a.cost != b.cost:  # counts of optimal plans
-        return f"the counted plans' least costs differ: {a.cost} and {b.cost}"
-    for exact, partial in ((a, b), (b, a)):
-        if exact.status is Status.OPTIMAL and partial.status is not Status.OPTIMAL \
-                and partial.count > exact.count:
-            return (f"{partial.engine} found at least {partial.count} solutions, "
-                    f"{exact.engine} counted exactly {exact.count}")
+    ca, cb = a.answer, b.answer
+    exact_a, exact_b = a.status is Status.EXACT, b.status is Status.EXACT
+    if exact_a and exact_b and ca.count != cb.count:
+        return f"exact counts differ: {ca.count} and {cb.count}"
+    if exact_a and exact_b and ca.count and ca.cost != cb.cost:  # counts of optimal plans
+        return f"the counted plans' least costs differ: {ca.cost} and {cb.cost}"
+    for (exact, ce), (partial, cp) in (((a, ca), (b, cb)), ((b, cb), (a, ca))):
+        if exact.status is Status.EXACT and partial.status is not Status.EXACT \
+                and cp.count > ce.count:
+            return (f"{partial.engine} found at least {cp.count} solutions, "
+                    f"{exact.engine} counted exactly {ce.count}")
     return None
 
 
 def _conflict(a: Result, b: Result) -> str | None:
-    problem = _count_conflict(a, b)
-    if problem:
-        return problem
+    if a.task == "count" or b.task == "count":
+        return _count_conflict(a, b)
     if Status.UNKNOWN in (a.status, b.status):
         return _bound_conflict(a, b) or _bound_conflict(b, a)
     if (a.status is Status.INFEASIBLE) != (b.status is Status.INFEASIBLE):
@@ -77,10 +112,20 @@ def _conflict(a: Result, b: Result) -> str | None:
             return f"both claim optimal, {va} and {vb}"
         if a.status is Status.OPTIMAL and vb < va or b.status is Status.OPTIMAL and va < vb:
             return f"a plan of {min(va, vb)} beats the claimed optimum {max(va, vb)}"
-    if a.unique is not None and b.unique is not None and a.unique != b.unique:
+    if isinstance(a.answer, Assignment) and isinstance(b.answer, Assignment) \
+            and None not in (a.answer.unique, b.answer.unique) \
+            and a.answer.unique != b.answer.unique:
         return "they disagree on uniqueness"
-    if a.states is not None and b.states is not None and a.states != b.states:
-        return f"state counts differ: {a.states} and {b.states}"
+    return _analysis_conflict(a, b)
+
+
+def _analysis_conflict(a: Result, b: Result) -> str | None:
+    """Two complete analyses from the same end must count the same states."""
+    if not isinstance(a.answer, Analysis) or not isinstance(b.answer, Analysis):
+        return None
+    if a.status is Status.COMPLETE and b.status is Status.COMPLETE \
+            and a.answer.direction == b.answer.direction and a.answer.states != b.answer.states:
+        return f"state counts differ: {a.answer.states} and {b.answer.states}"
     return None
 
 
@@ -88,6 +133,6 @@ def _bound_conflict(unknown: Result, other: Result) -> str | None:
     if unknown.status is not Status.UNKNOWN or unknown.bound is None:
         return None
     value = _value(other)
-    if value is not None and value < unknown.bound and unknown.plan is None:
+    if value is not None and value < unknown.bound:
         return f"{other.engine} found {value}, below the proven bound {unknown.bound}"
     return None

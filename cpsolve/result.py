@@ -1,4 +1,12 @@
-"""The one result type every engine returns, with a status that never overclaims."""
+"""The one result type every engine returns: one typed answer and a status that never overclaims.
+
+A :class:`Result` says what an engine proved about one task (``solve``,
+``count`` or ``analyze``): a :class:`Status` from that task's own set
+(:data:`STATUSES`), at most one answer (:mod:`cpsolve.answers`: a plan, an
+assignment, a count, an analysis) and what was proven when there is none
+(``bound``, ``proof``).  The statuses a task allows and the answer types it
+takes are enforced when a result is built.
+"""
 
 from __future__ import annotations
 
@@ -6,90 +14,197 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from .answers import Analysis, Answer, Assignment, Count, Plan, Step
+from .check import EngineBug
+
+__all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Plan",
+           "Result", "Status", "Step", "Unsupported"]
+
 
 class Status(enum.Enum):
-    """What an engine proved.
+    """What an engine proved; each task has its own set (:data:`STATUSES`).
 
-    * ``OPTIMAL`` — an answer and a proof that none is better (for counts and
-      analyses: the figure is exact — a count of 0 is ``OPTIMAL`` with
-      ``count=0``, not ``INFEASIBLE``);
-    * ``SOLVED`` — an answer, with no optimality proof;
-    * ``INFEASIBLE`` — proven: no answer exists;
-    * ``UNKNOWN`` — a limit was hit first; ``bound`` / ``explored`` say what
-      was proven.
+    solve: ``OPTIMAL`` (an answer and a proof that none is better),
+    ``SOLVED`` (an answer, no optimality proof), ``INFEASIBLE`` (proven: no
+    answer; ``proof`` says how), ``UNKNOWN`` (a limit was hit first; ``bound``
+    / ``explored`` say what was proven).
+    count: ``EXACT`` (every solution counted; 0 is an exact count),
+    ``AT_LEAST`` (a limit stopped the count: there are at least that many),
+    ``UNKNOWN`` (nothing counted before a limit).
+    analyze: ``COMPLETE`` (every layer explored), ``PARTIAL`` (a limit was hit:
+    the layers known so far).
     """
 
     OPTIMAL = "optimal"
     SOLVED = "solved"
     INFEASIBLE = "infeasible"
     UNKNOWN = "unknown"
+    EXACT = "exact"
+    AT_LEAST = "at_least"
+    COMPLETE = "complete"
+    PARTIAL = "partial"
 
 
-@dataclass(frozen=True)
-class Step:
-    """One plan step: the action taken and the state it leads to."""
+STATUSES: dict[str, tuple[Status, ...]] = {
+    "solve": (Status.OPTIMAL, Status.SOLVED, Status.INFEASIBLE, Status.UNKNOWN),
+    "count": (Status.EXACT, Status.AT_LEAST, Status.UNKNOWN),
+    "analyze": (Status.COMPLETE, Status.PARTIAL),
+}
+"""The statuses each task may report."""
 
-    action: str
-    state: tuple[int, ...]
-    cost: int = 1
+ANSWERS: dict[str, tuple[type, ...]] = {
+    "solve": (Plan, Assignment),
+    "count": (Count,),
+    "analyze": (Analysis,),
+}
+"""The answer types each task may carry."""
+
+WITH_ANSWER = {Status.OPTIMAL, Status.SOLVED, Status.EXACT, Status.AT_LEAST, Status.COMPLETE}
+"""Statuses that promise an answer (``PARTIAL`` may carry the layers known so far)."""
 
 
 @dataclass(frozen=True)
 class Result:
-    """An engine's answer to one task (``solve``, ``count`` or ``analyze``).
+    """An engine's answer to one task.
 
-    Only the fields that apply are set.  ``verified`` is set by
-    :func:`cpsolve.check.verify`, never by an engine.
+    * ``answer`` — one :data:`~cpsolve.answers.Answer` or ``None``;
+    * ``bound`` — what was proven when a limit was hit: solve, a lower bound
+      on the optimum (steps, or cost); count, the solutions found so far;
+      analyze, the last distance whose layer is complete;
+    * ``explored`` — states or search nodes examined;
+    * ``proof`` — how an infeasibility was proven (``"parity"``,
+      ``"invariant"``, ``"exhausted search"``, ``"cp-sat"``);
+    * ``verified`` — set by :func:`cpsolve.check.verify`, never by an engine:
+      the checker re-checked the whole answer (``None``: no answer to check);
+    * ``cross_checked_by`` — other engines that agreed (set by compare).
     """
 
     status: Status
     engine: str
     task: str = "solve"
+    answer: Answer | None = None
     seconds: float = 0.0
-    # planning
-    plan: tuple[Step, ...] | None = None
-    cost: int | None = None
-    # csp
-    solution: Mapping[str, int] | None = None
-    unique: bool | None = None
-    second: Mapping[str, int] | None = None
-    # counting
-    count: int | None = None
-    solutions: tuple[Mapping[str, int], ...] | None = None
-    plans: tuple[tuple[Step, ...], ...] | None = None  # counted plans, listed (planning)
-    # state-space analysis
-    states: int | None = None
-    layers: tuple[int, ...] | None = None
-    max_distance: int | None = None
-    farthest: tuple[tuple[int, ...], ...] | None = None
-    # what was proven when a limit was hit:
-    # solve -> a lower bound on the optimum (moves or cost);
-    # count -> the number of solutions found so far (a lower bound);
-    # analyze -> the last distance whose layer is complete
     bound: int | None = None
     explored: int | None = None
     message: str = ""
     verified: bool | None = None
+    proof: str | None = None
+    cross_checked_by: tuple[str, ...] = ()
     details: Mapping[str, object] = field(default_factory=dict)
 
-    @property
-    def moves(self) -> int | None:
-        """Number of plan steps."""
-        return None if self.plan is None else len(self.plan)
+    def __post_init__(self) -> None:
+        allowed = STATUSES.get(self.task)
+        if allowed is None:
+            raise ValueError(f"unknown task {self.task!r}")
+        if self.status not in allowed:
+            raise ValueError(f"{self.task} cannot be {self.status.value!r} "
+                             f"(allowed: {', '.join(s.value for s in allowed)})")
+        if self.answer is not None and not isinstance(self.answer, ANSWERS[self.task]):
+            raise ValueError(f"{self.task} cannot answer with a {type(self.answer).__name__}")
+        if self.answer is None and self.status in WITH_ANSWER:
+            raise ValueError(f"{self.status.value!r} needs an answer")
+        if self.answer is not None and self.status in (Status.INFEASIBLE, Status.UNKNOWN):
+            raise ValueError(f"{self.status.value!r} carries no answer")
+        if self.proof is not None and self.status is not Status.INFEASIBLE:
+            raise ValueError("only an infeasible result has a proof")
+
+    @classmethod
+    def counted(cls, engine: str, answer: Count, complete: bool, **fields: object) -> Result:
+        """A count: ``EXACT`` when ``complete``; else ``AT_LEAST`` the count found before
+        the limit (``UNKNOWN``, with no answer, when that is none)."""
+        if complete:
+            return cls(Status.EXACT, engine, "count", answer, **fields)  # type: ignore[arg-type]
+        fields.setdefault("bound", answer.count)
+        if answer.count == 0:
+            return cls(Status.UNKNOWN, engine, "count", None, **fields)  # type: ignore[arg-type]
+        return cls(Status.AT_LEAST, engine, "count", answer, **fields)  # type: ignore[arg-type]
 
     @property
     def found(self) -> bool:
-        """True when the result carries an answer."""
+        """True when a solve found an answer (a plan or an assignment)."""
         return self.status in (Status.OPTIMAL, Status.SOLVED)
 
+    @property
+    def exact(self) -> bool:
+        """True when the figure is proven: an optimum, an exact count, a full analysis."""
+        return self.status in (Status.OPTIMAL, Status.EXACT, Status.COMPLETE)
+
     def but(self, **changes: object) -> Result:
-        """A copy with some fields changed."""
+        """A copy with some fields changed (checked again)."""
         return replace(self, **changes)
+
+    # Reading shortcuts for scripts and tests: one field of the answer, or None
+    # when the answer is of another type.  Library code dispatches on the answer.
+
+    def _field(self, kind: type, name: str) -> object:
+        return getattr(self.answer, name) if isinstance(self.answer, kind) else None
+
+    @property
+    def plan(self) -> tuple[Step, ...] | None:
+        """The plan's steps (solve, planning)."""
+        return self._field(Plan, "steps")  # type: ignore[return-value]
+
+    @property
+    def steps(self) -> int | None:
+        """The number of steps (actions) of the plan."""
+        return None if self.plan is None else len(self.plan)
+
+    @property
+    def cost(self) -> int | None:
+        """The plan's cost, or the least cost of the counted optimal plans."""
+        return self._field(Plan, "cost") if isinstance(self.answer, Plan) \
+            else self._field(Count, "cost")  # type: ignore[return-value]
+
+    @property
+    def solution(self) -> Mapping[str, int] | None:
+        """The assignment's values (solve, csp)."""
+        return self._field(Assignment, "values")  # type: ignore[return-value]
+
+    @property
+    def unique(self) -> bool | None:
+        """Whether the assignment is proven unique (None: not asked or not known)."""
+        return self._field(Assignment, "unique")  # type: ignore[return-value]
+
+    @property
+    def second(self) -> Mapping[str, int] | None:
+        """A second assignment, when the first is not unique."""
+        return self._field(Assignment, "second")  # type: ignore[return-value]
+
+    @property
+    def count(self) -> int | None:
+        """The count (count)."""
+        return self._field(Count, "count")  # type: ignore[return-value]
+
+    @property
+    def solutions(self) -> tuple[Mapping[str, int], ...] | None:
+        """The listed solutions (count, csp)."""
+        return self._field(Count, "solutions")  # type: ignore[return-value]
+
+    @property
+    def plans(self) -> tuple[tuple[Step, ...], ...] | None:
+        """The listed optimal plans (count, planning)."""
+        return self._field(Count, "plans")  # type: ignore[return-value]
+
+    @property
+    def states(self) -> int | None:
+        """States explored by an analysis."""
+        return self._field(Analysis, "states")  # type: ignore[return-value]
+
+    @property
+    def layers(self) -> tuple[int, ...] | None:
+        """States per distance (analyze)."""
+        return self._field(Analysis, "layers")  # type: ignore[return-value]
+
+    @property
+    def max_distance(self) -> int | None:
+        """The largest distance (analyze, complete)."""
+        return self._field(Analysis, "max_distance")  # type: ignore[return-value]
+
+    @property
+    def farthest(self) -> tuple[tuple[int, ...], ...] | None:
+        """The states at the largest distance (analyze)."""
+        return self._field(Analysis, "farthest")  # type: ignore[return-value]
 
 
 class Unsupported(Exception):
     """An engine was asked for something its capabilities do not include."""
-
-
-class EngineBug(RuntimeError):
-    """An engine returned an answer that the independent checker rejected."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..check import verify
 from ..model import Csp, Planning
-from ..result import Result, Unsupported
+from ..result import EngineBug, Result, Unsupported
 
 ENGINES: dict[str, str] = {
     "cpsat": "cpsolve.engines.cpsat",
@@ -48,6 +48,9 @@ class Options:
     * ``keep`` — keep the enumerated solutions (planning: the optimal plans)
       in the result (``count``);
     * ``workers`` — CP-SAT workers (counting always uses one);
+    * ``direction`` — analyze: ``"start"`` (states reachable from the initial
+      state) or ``"goal"`` (states that can reach the goal); ``None``: the
+      goal when it is one state, else the start;
     * ``progress`` — called with a short line of text on long work.
     """
 
@@ -56,6 +59,7 @@ class Options:
     algorithm: str | None = None
     keep: bool = False
     workers: int = 2
+    direction: str | None = None
     progress: Progress | None = None
 
 
@@ -111,4 +115,6 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     start = time.perf_counter()
     result: Result = getattr(module, task)(model, options)
     seconds = time.perf_counter() - start
-    return verify(model, result.but(seconds=seconds, engine=name, task=task))
+    if result.task != task:
+        raise EngineBug(f"engine {name!r} answered {result.task!r} when asked to {task}")
+    return verify(model, result.but(seconds=seconds, engine=name))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
 from ..model import AllDifferent, Circuit, Condition, Csp
-from ..result import Result, Status
+from ..result import Assignment, Count, Result, Status
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
 
@@ -121,10 +121,10 @@ def solve(model: Csp, options) -> Result:
         if len(found) == 2:
             break
     if not found:
-        return Result(Status.INFEASIBLE, "pyconstraint",
+        return Result(Status.INFEASIBLE, "pyconstraint", proof="exhausted search",
                       message="no assignment satisfies every constraint")
-    return Result(Status.SOLVED, "pyconstraint", solution=found[0], unique=len(found) == 1,
-                  second=found[1] if len(found) > 1 else None)
+    second = found[1] if len(found) > 1 else None
+    return Result(Status.SOLVED, "pyconstraint", answer=Assignment(found[0], second is None, second))
 
 
 def count(model: Csp, options) -> Result:
@@ -135,13 +135,11 @@ def count(model: Csp, options) -> Result:
         n += 1
         if options.keep:
             kept.append(s)
+        listed = tuple(kept) if options.keep else None
         if options.limit is not None and n >= options.limit:
-            return Result(Status.SOLVED, "pyconstraint", count=n, bound=n,
-                          solutions=tuple(kept) if options.keep else None,
-                          message=f"stopped at the limit of {options.limit} solutions")
+            return Result.counted("pyconstraint", Count(n, listed), False,
+                                  message=f"stopped at the limit of {options.limit} solutions")
         if options.time_limit is not None and time.perf_counter() - start > options.time_limit:
-            return Result(Status.UNKNOWN, "pyconstraint", count=n, bound=n,
-                          solutions=tuple(kept) if options.keep else None,
-                          message=f"time limit: at least {n} solutions")
-    return Result(Status.OPTIMAL, "pyconstraint", count=n,
-                  solutions=tuple(kept) if options.keep else None)
+            return Result.counted("pyconstraint", Count(n, listed), False,
+                                  message=f"time limit: at least {n} solutions")
+    return Result.counted("pyconstraint", Count(n, tuple(kept) if options.keep else None), True)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..engines import Options, run
 from ..model import AllDifferent, Condition, Csp
-from ..result import Result, Status
+from ..result import Count, Result, Status
 from .canonical import Symmetry, as_rows, canonical_grids, problems, relabel_normal, trivial
 
 UP_TO = ("relabel", "symmetry")
@@ -159,10 +159,11 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
     what = ("renaming of the symbols" if up_to == "relabel"
             else sym.describe())
     res = grids.result
-    exact = res.status is Status.OPTIMAL
+    exact = res.status is Status.EXACT
     message = (f"{len(reps):,} classes under {what}; {grids.total:,} solutions in all"
                if exact else f"enumeration stopped: {res.message}")
     listing = tuple(dict(zip(sym.variables, map(int, r))) for r in reps) if options.keep else None
-    return res.but(count=len(reps), solutions=listing, message=message,
-                   details={**res.details, "total": grids.total if exact else None,
-                            "up_to": up_to, "method": grids.method})
+    return Result.counted(res.engine, Count(len(reps), listing), exact, seconds=res.seconds,
+                          explored=res.explored, message=message, verified=False,
+                          details={**res.details, "total": grids.total if exact else None,
+                                   "up_to": up_to, "method": grids.method})

@@ -88,9 +88,9 @@ class Generator:
             opts = Options(time_limit=self.options.time_limit, limit=self.max_classes + 1,
                            workers=self.options.workers, progress=self.options.progress)
             grids = enumerate_classes(self.board, self.sym, self.engine, opts)
-            complete = grids.result.status is Status.OPTIMAL
+            complete = grids.result.status is Status.EXACT
             self._grids = grids if complete and len(grids.reps) <= self.max_classes else None
-            if grids.result.status is Status.UNKNOWN:
+            if not complete and (grids.result.count or 0) < (opts.limit or 0):  # time ran out
                 self._why = f"the enumeration did not finish ({grids.result.message})"
         return self._grids  # type: ignore[return-value]
 
@@ -140,7 +140,7 @@ class Generator:
         checked = self.check(gen, check)
         return Generation(k, "random", checked.puzzles, gen.tally, time.perf_counter() - start,
                           gen.message, {**gen.details, "asked": count,
-                                        "checked by": checked.details["checked by"]})
+                                        "checked_by": checked.details["checked_by"]})
 
     def canonical(self, givens: dict[str, int]) -> object:
         """A key equal for two puzzles exactly when they are the same up to symmetry."""
@@ -162,4 +162,4 @@ class Generator:
                                    f"{result.message or result.status.value}")
             out.append(Generated(p.givens, p.solution, p.minimal, engine))
         return Generation(gen.givens, gen.method, tuple(out), gen.tally, gen.seconds,
-                          gen.message, {**gen.details, "checked by": engine})
+                          gen.message, {**gen.details, "checked_by": engine})

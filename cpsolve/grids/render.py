@@ -9,7 +9,8 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..puzzles.base import Puzzle
-from ..render import as_json, status_text
+from ..render import as_json, check_text, status_text
+from ..render_json import details_json
 from ..result import Result
 from .canonical import Symmetry
 from .counting import has_givens
@@ -26,9 +27,8 @@ def human_classes(puzzle: Puzzle, result: Result) -> Group:
     line.append_text(status_text(result))
     total = result.details.get("total")
     line.append(f"  {result.count:,} classes" + (f" ({total:,} solutions)" if total else ""))
-    line.append(f"  {result.seconds:.3f} s")
-    if result.verified:
-        line.append("  verified", style="green")
+    line.append(f"  {result.seconds:.3f} s  ")
+    line.append_text(check_text(result))
     parts: list[Any] = [line]
     if result.message:
         parts.append(Text(result.message, style="dim"))
@@ -41,7 +41,6 @@ def json_classes(puzzle: Puzzle, result: Result) -> dict[str, Any]:
     """A class count as JSON: ``count`` is the number of classes, ``total`` of solutions."""
     out = as_json(puzzle, result)
     out["up_to"] = result.details.get("up_to")
-    out["classes"] = result.count
     out["total"] = result.details.get("total")
     return out
 
@@ -90,7 +89,7 @@ def human_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation], engi
     for gen in gens:
         line = Text(figures(gen))
         line.append(f"  {gen.seconds:.3f} s")
-        checker = gen.details.get("checked by")
+        checker = gen.details.get("checked_by")
         if checker:
             line.append(f"  each re-solved by {checker}: unique", style="green")
         parts.append(line)
@@ -106,7 +105,7 @@ def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
                     engine: str, boards: bool) -> dict[str, Any]:
     """Everything about a generation, for programs."""
     out: dict[str, Any] = {
-        "model": puzzle.name, "family": puzzle.family, "engine": engine,
+        "model": puzzle.name, "family": puzzle.family, "task": "generate", "engine": engine,
         "symmetry": {"board": list(sym.names), "relabel": sym.relabel},
         "givens": [],
     }
@@ -118,8 +117,10 @@ def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
             t = gen.tally
             item.update(classes=t.classes, minimal=t.minimal, renamed=t.renamed,
                         labelled=t.labelled)
-        item.update({k: v for k, v in gen.details.items()
-                     if isinstance(v, (int, float, str, bool))})
+        checker = gen.details.get("checked_by")
+        item["cross_checked_by"] = [checker] if checker else []
+        item["details"] = details_json({k: v for k, v in gen.details.items()
+                                        if k != "checked_by"})
         if boards:
             item["puzzles"] = [{"givens": puzzle.json_solution(p.givens),
                                 "solution": puzzle.json_solution(p.solution),

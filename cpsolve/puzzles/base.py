@@ -27,6 +27,8 @@ class Puzzle:
     model: Csp | Planning
     description: str = ""
     metric: str = "one move = one action"
+    proof_kind = "invariant"
+    """What :meth:`infeasibility_proof` argues from, for a result's ``proof``."""
 
     def render_state(self, state: tuple[int, ...]) -> str:
         """A state drawn for people."""
@@ -45,6 +47,21 @@ class Puzzle:
         """A state for ``--json``."""
         assert isinstance(self.model, Planning)
         return self.model.assignment(state)
+
+    def count_moves(self, plan: tuple[Step, ...]) -> int:
+        """The plan's length in the family's metric (``moves``); one action is one move
+        unless the family says otherwise (peg solitaire: a chain of jumps)."""
+        return len(plan)
+
+    def plan_words(self, plan: tuple[Step, ...]) -> str:
+        """The plan's size in words: its moves, and its steps and cost where they differ."""
+        moves, steps, cost = self.count_moves(plan), len(plan), sum(s.cost for s in plan)
+        words = f"{moves} moves"
+        if steps != moves:
+            words += f" ({steps} steps)"
+        if cost != moves:
+            words += f", cost {cost}"
+        return words
 
     def plan_summary(self, plan: tuple[Step, ...]) -> str | None:
         """A few lines about a plan in the puzzle's notation (e.g. chains as moves)."""

@@ -94,8 +94,8 @@ class PegsPuzzle(Puzzle):
             grid[r][c] = "o" if v else "."
         return "\n".join("".join(row).rstrip() for row in grid)
 
-    def moves(self, plan: tuple[Step, ...]) -> list[list[str]]:
-        """The plan's jumps grouped into moves (a chain by one peg is one move)."""
+    def chains(self, plan: tuple[Step, ...]) -> list[list[str]]:
+        """The plan's jumps grouped into chains (consecutive jumps by one peg)."""
         groups: list[list[str]] = []
         landed = None
         for step in plan:
@@ -107,21 +107,33 @@ class PegsPuzzle(Puzzle):
             landed = end
         return groups
 
+    def count_moves(self, plan: tuple[Step, ...]) -> int:
+        """Moves in the model's metric: chains with ``metric = "moves"``, else jumps."""
+        return len(self.chains(plan)) if self.unit == "moves" else len(plan)
+
+    def plan_words(self, plan: tuple[Step, ...]) -> str:
+        """E.g. "7 moves (11 jumps; a chain of jumps by one peg is one move)"."""
+        if self.unit == "moves":
+            return (f"{self.count_moves(plan)} moves ({len(plan)} jumps; a chain of jumps by "
+                    "one peg is one move)")
+        return f"{len(plan)} moves ({len(plan)} jumps; each jump is one move)"
+
     def plan_summary(self, plan: tuple[Step, ...]) -> str:
-        """Moves in puzzle notation: each chain written from-over...-to."""
-        groups = self.moves(plan)
-        lines = [f"{len(plan)} jumps in {len(groups)} moves "
-                 "(a chain of jumps by one peg is one move):"]
-        lines += [f"  move {i}: {'-'.join(g)}" for i, g in enumerate(groups, start=1)]
+        """The jumps grouped into chains in puzzle notation, each written from-to-to..."""
+        groups = self.chains(plan)
+        if self.unit == "moves":
+            head, word = f"{len(groups)} moves, each a chain of jumps by one peg:", "move"
+        else:
+            head, word = f"the {len(plan)} jumps as {len(groups)} chains by one peg:", "chain"
+        lines = [head] + [f"  {word} {i}: {'-'.join(g)}" for i, g in enumerate(groups, start=1)]
         return "\n".join(lines)
 
     def plan_line(self, plan: tuple[Step, ...]) -> str:
         """Moves separated by spaces, each chain written ``from-to-to...``."""
-        return " ".join("-".join(g) for g in self.moves(plan))
+        return " ".join("-".join(g) for g in self.chains(plan))
 
     def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
-        groups = self.moves(plan)
-        return {"jumps": len(plan), "chain_moves": len(groups), "chains": groups}
+        return {"chains": self.chains(plan)}
 
     def json_state(self, state: tuple[int, ...]) -> Any:
         return self.render_state(state).splitlines()
@@ -169,7 +181,7 @@ def build(data: Data) -> PegsPuzzle:
         for perm in symmetries(cells, vectors):
             model.add_symmetry({hole(index[c]): hole(index[perm[c]]) for c in cells})
     return PegsPuzzle(model.name, "pegs", model, data.get("description", str, ""),
-                      "one jump costs 1" if metric == "jumps" else
+                      "one move = one jump" if metric == "jumps" else
                       "one move = a chain of consecutive jumps by the same peg",
                       cells=tuple(cells), unit=metric)
 

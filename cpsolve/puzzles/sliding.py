@@ -109,6 +109,8 @@ class SlidingPuzzle(Puzzle):
     def json_state(self, state: tuple[int, ...]) -> Any:
         return [" ".join(row) for row in self.board_rows(state)]
 
+    proof_kind = "parity"
+
     def infeasibility_proof(self) -> str | None:
         """The permutation-parity argument, when it applies and proves unsolvability."""
         return self.parity_proof

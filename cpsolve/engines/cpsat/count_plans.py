@@ -27,7 +27,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from ...model import Planning
-from ...result import Result, Status, Step, Unsupported
+from ...result import Count, Result, Status, Step, Unsupported
 from .. import Options
 from . import planning as _planning
 from .horizon import cost_floor, potential_bounds
@@ -89,10 +89,10 @@ def count(planning: Planning, options: Options) -> Result:
     budget = Deadline(options.time_limit)
     best = _planning.solve(planning, options)
     if best.status is Status.INFEASIBLE:
-        return Result(Status.OPTIMAL, "cpsat", count=0, plans=() if options.keep else None,
+        return Result(Status.EXACT, "cpsat", "count", Count(0, plans=() if options.keep else None),
                       message=f"no plan exists ({best.message})")
     if best.status is not Status.OPTIMAL or best.cost is None:
-        return Result(Status.UNKNOWN, "cpsat", bound=0,
+        return Result(Status.UNKNOWN, "cpsat", "count", bound=0,
                       message=f"the least cost was not proven: {best.message}")
     optimum = best.cost
     fewest, most = horizon_for(planning, optimum)
@@ -117,11 +117,12 @@ def count(planning: Planning, options: Options) -> Result:
     details["solutions_enumerated"] = found.solutions
     n = len(found.seen)
     plans = tuple(found.kept) if options.keep else None
+    complete = not found.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     if found.stopped:
-        return Result(Status.SOLVED, "cpsat", count=n, cost=optimum, plans=plans,
-                      details=details, message=f"stopped at the limit of {n} plans")
-    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-        return Result(Status.OPTIMAL, "cpsat", count=n, cost=optimum, plans=plans,
-                      details=details, message=f"exact: {n:,} plans of the least cost {optimum}")
-    return Result(Status.UNKNOWN, "cpsat", count=n, bound=n, cost=optimum, plans=plans,
-                  details=details, message=f"time limit reached: at least {n} optimal plans")
+        message = f"stopped at the limit of {n} plans"
+    elif complete:
+        message = f"exact: {n:,} plans of the least cost {optimum}"
+    else:
+        message = f"time limit reached: at least {n} optimal plans"
+    return Result.counted("cpsat", Count(n, plans=plans, cost=optimum), complete,
+                          details=details, message=message)

@@ -24,7 +24,7 @@ from ortools.sat.python import cp_model
 
 from ...expr import Binary, Const, Var, conjuncts
 from ...model import AllDifferent, Circuit, Condition, Csp
-from ...result import Result, Status
+from ...result import Assignment, Count, Result, Status
 from .. import Options
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, one_hot, post_condition
@@ -164,17 +164,17 @@ def solve(csp: Csp, options: Options) -> Result:
             sols.append(enc.read(solver))
     if not sols:
         if complete:
-            return Result(Status.INFEASIBLE, "cpsat", message="no solution exists",
+            return Result(Status.INFEASIBLE, "cpsat", message="no solution exists", proof="cp-sat",
                           details=details)
         return Result(Status.UNKNOWN, "cpsat", details=details,
                       message=f"no solution found within the time limit ({budget.limit} s)")
     if len(sols) > 1:
-        return Result(Status.SOLVED, "cpsat", solution=sols[0], unique=False, second=sols[1],
+        return Result(Status.SOLVED, "cpsat", answer=Assignment(sols[0], False, sols[1]),
                       message="more than one solution", details=details)
     if complete:
-        return Result(Status.SOLVED, "cpsat", solution=sols[0], unique=True,
+        return Result(Status.SOLVED, "cpsat", answer=Assignment(sols[0], True),
                       message="the solution is unique", details=details)
-    return Result(Status.SOLVED, "cpsat", solution=sols[0], details=details,
+    return Result(Status.SOLVED, "cpsat", answer=Assignment(sols[0]), details=details,
                   message="uniqueness not decided within the time limit")
 
 
@@ -214,11 +214,11 @@ def count(csp: Csp, options: Options) -> Result:
     status = solver.solve(enc.model, counter)
     kept = None if counter.kept is None else tuple(counter.kept)
     n = counter.count
+    complete = not counter.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     if counter.stopped:
-        return Result(Status.SOLVED, "cpsat", count=n, solutions=kept, details=details,
-                      message=f"stopped at the limit of {n} solutions; there may be more")
-    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-        return Result(Status.OPTIMAL, "cpsat", count=n, solutions=kept, details=details,
-                      message="exact count" if n else "no solution exists")
-    return Result(Status.UNKNOWN, "cpsat", count=n, bound=n, solutions=kept, details=details,
-                  message=f"time limit reached: at least {n} solutions")
+        message = f"stopped at the limit of {n} solutions; there may be more"
+    elif complete:
+        message = "exact count" if n else "no solution exists"
+    else:
+        message = f"time limit reached: at least {n} solutions"
+    return Result.counted("cpsat", Count(n, kept), complete, details=details, message=message)

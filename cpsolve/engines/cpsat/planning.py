@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from ...model import Planning
-from ...result import Result, Status, Step
+from ...result import Plan, Result, Status, Step
 from .. import Options
 from .horizon import (
     cost_floor,
@@ -110,13 +110,15 @@ class _Run:
                 pin(model, end, 0)
 
     def result(self, status: Status, plan: tuple[Step, ...] | None = None,
-               message: str = "", bound: int | None = None) -> Result:
-        """A result carrying the figures gathered so far."""
+               message: str = "", bound: int | None = None, proof: str | None = None) -> Result:
+        """A result carrying the figures gathered so far (``proof``: how an infeasibility
+        was proven, CP-SAT's own search unless said otherwise)."""
         self.details["horizons_infeasible"] = tuple(self.tried)
         self.details["horizon_cap"] = self.cap
-        cost = None if plan is None else sum(s.cost for s in plan)
-        return Result(status, "cpsat", plan=plan, cost=cost, bound=bound, message=message,
-                      details=dict(self.details))
+        if status is Status.INFEASIBLE:
+            proof = proof or "cp-sat"
+        return Result(status, "cpsat", answer=None if plan is None else Plan.of(plan),
+                      bound=bound, message=message, proof=proof, details=dict(self.details))
 
     def shortest(self, horizon: int) -> str:
         """What proves that no plan has fewer than ``horizon`` steps."""
@@ -155,7 +157,7 @@ def solve(planning: Planning, options: Options) -> Result:
     while True:
         if horizon > cap:
             if fewest > cap:
-                return run.result(Status.INFEASIBLE, message=(
+                return run.result(Status.INFEASIBLE, proof="invariant", message=(
                     f"no plan: {why}, and no number of steps takes that sum from its "
                     "start to a value the goal allows"))
             return run.result(Status.INFEASIBLE, message=(

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...model import Csp, Planning
+from ...answers import Direction
 from ...result import Result, Unsupported
 from .. import Options
 from .analyze import layers
@@ -66,10 +67,10 @@ ANY_PLAN = frozenset({"dfs", "memo_dfs", "widening"})
 ``widening`` say ``OPTIMAL`` when every plan provably has the same length and cost)."""
 
 
-def _numpy_layers(task: Task, budget: Budget) -> Result:
+def _numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
     from .vector import numpy_layers  # numpy is imported only here
 
-    return numpy_layers(task, budget)
+    return numpy_layers(task, budget, direction)
 
 
 ANALYSES: dict[str, Algorithm] = {
@@ -170,7 +171,7 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
     budget = Budget.of(options, len(task.actions))
     if options.limit is None:
         budget.limit = ANALYZE_LIMIT
-    result = _finish(task, name, analysis(task, budget))
+    result = _finish(task, name, analysis(task, budget, options.direction))
     if options.limit is None and budget.reason.startswith("state limit"):
         result = result.but(message=f"{result.message} (the default limit for analyze; "
                             "set one with --limit)")

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ...result import Result, Status, Unsupported
+from ...answers import Direction
+from ...result import Analysis, Result, Status, Unsupported
 from .common import Budget
 from .compile import State, Task
 
 Neighbours = Callable[[State], Iterable[State]]
 
 
-def layers(task: Task, budget: Budget) -> Result:
+def layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
     """Breadth-first layers of the state space, one Python set of tuples.
 
     When the goal is a single state, a backward BFS from it over
@@ -19,35 +20,39 @@ def layers(task: Task, budget: Budget) -> Result:
     reach the goal, ``layers[d]`` the number at distance ``d`` *to* the goal
     and ``farthest`` those at the maximum distance; a forward BFS then counts
     the states reachable from the initial state (``details["reachable"]``).
-    Otherwise the layers are distances *from* the initial state.
-    ``details["direction"]`` says which.  On a limit the result is
-    ``UNKNOWN`` with the layers complete so far (``bound``: the last one).
+    Otherwise the layers are distances *from* the initial state.  The
+    analysis's ``direction`` says which; ``direction`` chooses (``"goal"``
+    raises :class:`Unsupported` when the goal is not one state with known
+    predecessors).  On a limit the result is ``PARTIAL`` with the layers
+    complete so far (``bound``: the last one).
     """
     goal = task.goal_state
-    backward_ok = goal is not None and task.in_domain(goal)
-    reason = ""
+    backward_ok = direction != "start" and goal is not None and task.in_domain(goal)
+    reason = "" if backward_ok or direction != "goal" else "the goal is not a single state"
     if backward_ok:
         try:
             task.predecessors(goal)
         except Unsupported as exc:
             backward_ok, reason = False, f"not possible: {exc}"
+    if not backward_ok and direction == "goal":
+        raise Unsupported(f"search: analyze from the goal: {reason}")
     if not backward_ok:
         forward = sweep([task.initial], task.next_states, budget, "reachable", 0)
         if forward.stopped:
-            return forward.unknown(budget, "reachable from the initial state")
+            return forward.unknown(budget, "reachable from the initial state", "start")
         extra = {"backward": reason} if reason else {}
-        return forward.result("from the initial state", reachable=forward.seen, **extra)
+        return forward.result("start", reachable=forward.seen, **extra)
 
     def predecessors(t: State) -> list[State]:
         return [p for _, p in task.predecessors(t)]
 
     backward = sweep([goal], predecessors, budget, "to goal", 0, task.initial)
     if backward.stopped:
-        return backward.unknown(budget, "that can reach the goal")
+        return backward.unknown(budget, "that can reach the goal", "goal")
     forward = sweep([task.initial], task.next_states, budget, "reachable", backward.seen)
     if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state", to_goal=backward.seen)
-    return backward.result("to the goal", reachable=forward.seen,
+        return forward.unknown(budget, "reachable from the initial state", "start", to_goal=backward.seen)
+    return backward.result("goal", reachable=forward.seen,
                            initial_distance=backward.watched_at)
 
 
@@ -61,18 +66,21 @@ class Sweep:
         self.stopped = False
         self.watched_at: int | None = None
 
-    def result(self, direction: str, **details: object) -> Result:
-        """The exact analysis (``OPTIMAL``)."""
-        return Result(status=Status.OPTIMAL, engine="search", states=self.seen,
-                      layers=tuple(self.sizes), max_distance=len(self.sizes) - 1,
-                      farthest=tuple(sorted(self.last)), explored=self.seen,
-                      details={"direction": direction, **details})
+    def result(self, direction: Direction, **details: object) -> Result:
+        """The exact analysis (``COMPLETE``), explored from ``direction``."""
+        analysis = Analysis(self.seen, tuple(self.sizes), direction, len(self.sizes) - 1,
+                            tuple(sorted(self.last)))
+        return Result(status=Status.COMPLETE, engine="search", task="analyze", answer=analysis,
+                      explored=self.seen, details=details)
 
-    def unknown(self, budget: Budget, what: str, **details: object) -> Result:
-        """A limit was hit: complete layers only; the maximum distance is at least ``bound``."""
+    def unknown(self, budget: Budget, what: str, direction: Direction,
+                **details: object) -> Result:
+        """A limit was hit (``PARTIAL``): complete layers only; the maximum distance is at
+        least ``bound``."""
         depth = len(self.sizes) - 1
-        return Result(status=Status.UNKNOWN, engine="search", states=self.seen,
-                      layers=tuple(self.sizes), explored=self.seen, bound=depth,
+        return Result(status=Status.PARTIAL, engine="search", task="analyze",
+                      answer=Analysis(self.seen, tuple(self.sizes), direction),
+                      explored=self.seen, bound=depth,
                       message=f"stopped: {budget.reason}; {self.seen:,} states {what} found so "
                       f"far, all within distance {depth} known (layers are complete up to there)",
                       details=details)

@@ -60,7 +60,7 @@ def anytime(task: Task, budget: Budget) -> Result:
     elif limit.startswith("time limit"):
         assert budget.deadline is not None
         limit = f"the time limit ({budget.deadline - budget.start:g} s)"
-    what = "moves" if task.unit_costs else "cost"
+    what = "steps" if task.unit_costs else "cost"
     message = (f"weighted A* found a plan of {first.cost} {what}; the optimality proof "
                f"stopped at {limit}: no plan with fewer than {bound} {what} exists")
     result = found(task, first.path, Status.SOLVED, explored, message, **details)

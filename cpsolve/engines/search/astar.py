@@ -115,5 +115,5 @@ def informed_result(task: Task, budget: Budget, estimate: Estimate, out: Outcome
         return result.but(bound=out.bound)
     if out.stop == "exhausted":
         return infeasible(task, out.explored, **details)
-    return stopped(budget, out.explored, out.bound, "cost" if not task.unit_costs else "moves",
+    return stopped(budget, out.explored, out.bound, "cost" if not task.unit_costs else "steps",
                    **details)

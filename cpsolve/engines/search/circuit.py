@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...model import AllDifferent, Circuit, Condition, Csp
-from ...result import Result, Status, Unsupported
+from ...result import Assignment, Count, Result, Status, Unsupported
 from .. import Options
 from .common import Budget
 from .hamilton import Hamilton, Solution, Stop, bits
@@ -184,6 +184,7 @@ def solve_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
         if done.complete:
             why = done.proof or "the whole search tree was explored"
             return Result(status=Status.INFEASIBLE, engine="search", explored=nodes,
+                          proof="invariant" if done.proof else "exhausted search",
                           message=f"no circuit: {why}", details=details)
         return Result(status=Status.UNKNOWN, engine="search", explored=nodes,
                       message=f"stopped: {done.budget.reason}; no circuit found yet",
@@ -192,15 +193,15 @@ def solve_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     unique = False if second else (True if done.complete else None)
     message = "" if unique is not None else \
         f"stopped: {done.budget.reason} before uniqueness was decided"
-    return Result(status=Status.SOLVED, engine="search", solution=found[0], unique=unique,
-                  second=second, explored=nodes, message=message, details=details)
+    return Result(status=Status.SOLVED, engine="search",
+                  answer=Assignment(found[0], unique, second), explored=nodes, message=message, details=details)
 
 
 def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     """Count every circuit (at most ``options.limit``); keep them with ``options.keep``.
 
-    ``OPTIMAL`` = the count is exact; ``SOLVED`` = stopped at the limit;
-    ``UNKNOWN`` = stopped by the time limit (``bound`` = circuits so far).
+    ``EXACT`` = the count is exact; ``AT_LEAST`` = stopped at a limit (the
+    count or the time limit; ``UNKNOWN`` when nothing was found before it).
     Without ``keep`` or ``limit`` the search counts without listing, which
     lets it reuse the counts of partial paths that end alike.
     """
@@ -222,13 +223,10 @@ def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     n, nodes, details = done.ham.found, done.ham.nodes, done.details()
     if done.complete:
         why = f": {done.proof}" if done.proof else ""
-        return Result(status=Status.OPTIMAL, engine="search", count=n, solutions=solutions,
-                      explored=nodes, message=f"exactly {n:,} solutions{why}", details=details)
-    if done.budget.reason:
-        return Result(status=Status.UNKNOWN, engine="search", count=n, bound=n,
-                      solutions=solutions, explored=nodes,
-                      message=f"stopped: {done.budget.reason}; at least {n:,} solutions",
-                      details=details)
-    return Result(status=Status.SOLVED, engine="search", count=n, solutions=solutions,
-                  explored=nodes, message=f"stopped at the limit of {n:,} solutions; "
-                  "there may be more", details=details)
+        message = f"exactly {n:,} solutions{why}"
+    elif done.budget.reason:
+        message = f"stopped: {done.budget.reason}; at least {n:,} solutions"
+    else:
+        message = f"stopped at the limit of {n:,} solutions; there may be more"
+    return Result.counted("search", Count(n, solutions), done.complete, explored=nodes,
+                          message=message, details=details)

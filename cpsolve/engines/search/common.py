@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 
-from ...result import Result, Status
+from ...result import Plan, Result, Status
 from .compile import State, Task
 
 CHECK_EVERY = 2048
@@ -86,19 +86,19 @@ def path_to(parent: Mapping[State, State | None], state: State) -> list[State]:
 def found(task: Task, path: list[State], status: Status, explored: int,
           message: str = "", **details: object) -> Result:
     """A result carrying the plan that follows ``path``."""
-    plan = task.plan(path)
-    return Result(status=status, engine="search", plan=plan, cost=sum(s.cost for s in plan),
+    return Result(status=status, engine="search", answer=Plan.of(task.plan(path)),
                   explored=explored, message=message, details=details)
 
 
 def infeasible(task: Task, explored: int, **details: object) -> Result:
     """The goal is unreachable: every reachable state was examined."""
     return Result(status=Status.INFEASIBLE, engine="search", explored=explored,
+                  proof="exhausted search",
                   message=f"goal unreachable: all {explored:,} reachable states explored",
                   details=details)
 
 
-def stopped(budget: Budget, explored: int, bound: int | None, what: str = "moves",
+def stopped(budget: Budget, explored: int, bound: int | None, what: str = "steps",
             **details: object) -> Result:
     """A limit was hit: ``bound`` is a proven lower bound on the optimum."""
     proven = "" if bound is None else f"; no plan with fewer than {bound} {what} exists"
@@ -112,5 +112,5 @@ def fewest_moves(task: Task, path: list[State], explored: int, **details: object
     if task.unit_costs:
         return found(task, path, Status.OPTIMAL, explored, **details)
     return found(task, path, Status.SOLVED, explored,
-                 f"fewest moves ({len(path) - 1}); actions cost other than 1, so the cost is "
-                 "not proven minimal (use dijkstra)", moves_optimal=True, **details)
+                 f"fewest steps ({len(path) - 1}); actions cost other than 1, so the cost is "
+                 "not proven minimal (use dijkstra)", steps_optimal=True, **details)

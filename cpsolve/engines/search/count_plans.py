@@ -29,7 +29,7 @@ import heapq
 from collections import deque
 from collections.abc import Iterator
 
-from ...result import Result, Status, Step, Unsupported
+from ...result import Count, Result, Status, Step, Unsupported
 from .common import Budget
 from .compile import State, Task
 
@@ -42,11 +42,11 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
     """The number of optimal plans (and, with ``keep``, the plans themselves)."""
     g, optimum, complete = _cheapest(task, budget)
     if not complete:
-        return Result(Status.UNKNOWN, "search", explored=len(g),
+        return Result(Status.UNKNOWN, "search", "count", explored=len(g),
                       message=f"stopped: {budget.reason} after {len(g):,} states, before "
                       "every state that could lie on an optimal plan was settled")
     if optimum is None:
-        return Result(Status.OPTIMAL, "search", count=0, plans=() if keep else None,
+        return Result(Status.EXACT, "search", "count", Count(0, plans=() if keep else None),
                       explored=len(g), message="no plan exists: the goal is unreachable")
     goals = [s for s, cost in g.items() if cost == optimum and task.is_goal(s)]
     into = _tight_steps(task, g)
@@ -62,7 +62,7 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
         plans = tuple(_listed(task, goals, into, useful, g, limit))
     shown = "" if plans is None or len(plans) == total else \
         f"; {len(plans)} of them listed"
-    return Result(Status.OPTIMAL, "search", count=total, cost=optimum, plans=plans,
+    return Result(Status.EXACT, "search", "count", Count(total, plans=plans, cost=optimum),
                   explored=len(g),
                   message=f"exact: {total:,} plans of the least cost {optimum}{shown}",
                   details={"optimal_cost": optimum, "states_settled": len(g),

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from ...expr import variables
 from ...model import AllDifferent, Circuit, Condition, Csp
-from ...result import Result, Status, Unsupported
+from ...result import Assignment, Count, Result, Status, Unsupported
 from .. import Options
 from .common import Budget
 from .emit import TooDeep, build, source
@@ -265,6 +265,7 @@ def solve_csp(model: Csp, options: Options) -> Result:
     if not found:
         if complete:
             return Result(status=Status.INFEASIBLE, engine="search", explored=bt.nodes,
+                          proof="exhausted search",
                           message="no solution: the whole search tree was explored",
                           details=details)
         return Result(status=Status.UNKNOWN, engine="search", explored=bt.nodes,
@@ -273,15 +274,15 @@ def solve_csp(model: Csp, options: Options) -> Result:
     unique = False if second else (True if complete else None)
     message = "" if unique is not None else \
         f"stopped: {budget.reason} before uniqueness was decided"
-    return Result(status=Status.SOLVED, engine="search", solution=found[0], unique=unique,
-                  second=second, explored=bt.nodes, message=message, details=details)
+    return Result(status=Status.SOLVED, engine="search",
+                  answer=Assignment(found[0], unique, second), explored=bt.nodes, message=message, details=details)
 
 
 def count_csp(model: Csp, options: Options) -> Result:
     """Count every solution (at most ``options.limit``); keep them with ``options.keep``.
 
-    ``OPTIMAL`` = the count is exact; ``SOLVED`` = stopped at the limit;
-    ``UNKNOWN`` = stopped by the time limit (``bound`` = solutions so far).
+    ``EXACT`` = the count is exact; ``AT_LEAST`` = stopped at a limit (the
+    count or the time limit; ``UNKNOWN`` when nothing was found before it).
     """
     bt = _backtracker(model, options)
     budget = Budget(options.time_limit, None, options.progress)
@@ -300,16 +301,13 @@ def count_csp(model: Csp, options: Options) -> Result:
     details = {"nodes": bt.nodes}
     n = total[0]
     if complete:
-        return Result(status=Status.OPTIMAL, engine="search", count=n, solutions=solutions,
-                      explored=bt.nodes, message=f"exactly {n:,} solutions", details=details)
-    if budget.reason:
-        return Result(status=Status.UNKNOWN, engine="search", count=n, bound=n,
-                      solutions=solutions, explored=bt.nodes,
-                      message=f"stopped: {budget.reason}; at least {n:,} solutions",
-                      details=details)
-    return Result(status=Status.SOLVED, engine="search", count=n, solutions=solutions,
-                  explored=bt.nodes, message=f"stopped at the limit of {n:,} solutions; "
-                  "there may be more", details=details)
+        message = f"exactly {n:,} solutions"
+    elif budget.reason:
+        message = f"stopped: {budget.reason}; at least {n:,} solutions"
+    else:
+        message = f"stopped at the limit of {n:,} solutions; there may be more"
+    return Result.counted("search", Count(n, solutions), complete, explored=bt.nodes,
+                          message=message, details=details)
 
 
 def _run(bt: Backtracker, on_solution: Callable[[dict[str, int]], None],

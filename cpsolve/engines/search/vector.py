@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...expr import bounds
-from ...result import Result
+from ...answers import Direction
+from ...result import Result, Unsupported
 from .analyze import Sweep, layers
 from .backward import Backward, TooLarge, symmetric
 from .common import Budget
@@ -251,7 +252,7 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
     return out
 
 
-def numpy_layers(task: Task, budget: Budget) -> Result:
+def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
     """:func:`.analyze.layers`, vectorised; falls back to it when the model does not pack.
 
     With a single goal state the backward sweep comes first; the forward one
@@ -259,7 +260,9 @@ def numpy_layers(task: Task, budget: Budget) -> Result:
     Reversible moves also shrink the visited set to two layers (:class:`Recent`).
     """
     goal = task.goal_state
-    single = goal is not None and task.in_domain(goal)
+    single = direction != "start" and goal is not None and task.in_domain(goal)
+    if direction == "goal" and not single:
+        raise Unsupported("search: analyze from the goal: the goal is not a single state")
     try:
         packed = Packed(task)
         try:
@@ -269,30 +272,32 @@ def numpy_layers(task: Task, budget: Budget) -> Result:
                 raise
             backward = None
     except (Unpackable, TooLarge, TooDeep) as exc:
-        result = layers(task, budget)
+        result = layers(task, budget, direction)
         return result.but(details={**result.details, "algorithm": "python",
                                    "fallback": f"numpy analysis not possible: {exc}"})
     reversible = backward is not None and symmetric(backward)
     details = {"reversible": reversible}
+    if direction == "goal" and backward is None:
+        raise Unsupported("search: analyze from the goal: the predecessors do not pack")
     if not single or backward is None:
         forward = sweep(packed, task.initial, packed.forward, budget, "reachable",
                         reversible=reversible)
         if forward.stopped:
-            return forward.unknown(budget, "reachable from the initial state", **details)
-        return forward.result("from the initial state", reachable=forward.seen, **details)
+            return forward.unknown(budget, "reachable from the initial state", "start", **details)
+        return forward.result("start", reachable=forward.seen, **details)
     back = sweep(packed, goal, backward.step, budget, "to goal", 0, task.initial, reversible)
     if back.stopped:
-        return back.unknown(budget, "that can reach the goal", **details)
+        return back.unknown(budget, "that can reach the goal", "goal", **details)
     if back.watched_at is not None and reversible:
-        return back.result("to the goal", reachable=back.seen, initial_distance=back.watched_at,
+        return back.result("goal", reachable=back.seen, initial_distance=back.watched_at,
                            reachable_by="every move can be undone, so the states reachable "
                            "from the start are those that reach the goal", **details)
     forward = sweep(packed, task.initial, packed.forward, budget, "reachable", back.seen,
                     reversible=reversible)
     if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state",
+        return forward.unknown(budget, "reachable from the initial state", "start",
                                to_goal=back.seen, **details)
-    return back.result("to the goal", reachable=forward.seen, initial_distance=back.watched_at,
+    return back.result("goal", reachable=forward.seen, initial_distance=back.watched_at,
                        **details)
 
 

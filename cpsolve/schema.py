@@ -1,0 +1,158 @@
+"""The JSON Schema (draft 2020-12) of every command's ``--json`` output (``cpsolve schema``).
+
+One object per ``solve`` / ``count`` / ``analyze`` result (:data:`RESULT`), a
+report for ``compare`` and one for ``generate``.  docs/json.md explains each
+key; tests/test_json_schema.py validates every command on every bundled model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .result import STATUSES
+
+NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+"""A key: lower case, digits and underscores (no spaces)."""
+
+INT = {"type": "integer", "minimum": 0}
+MAYBE_INT = {"type": ["integer", "null"], "minimum": 0}
+ANY = {}  # a family's own drawing of a state or an assignment
+SCALAR = {"type": ["integer", "number", "string", "boolean", "null"]}
+
+DETAILS = {
+    "type": "object",
+    "description": "Engine-specific figures (plain values; internal caps are dropped).",
+    "propertyNames": NAME,
+    "additionalProperties": {"anyOf": [SCALAR, {"type": "array", "items": SCALAR}]},
+}
+
+PLAN_SIZE = {
+    "metric": {"type": "string", "description": "What one move is, in one sentence."},
+    "steps": {**INT, "description": "Actions in the plan."},
+    "moves": {**INT, "description": "The plan's length in the family's metric."},
+    "cost": {**MAYBE_INT, "description": "The sum of the actions' costs."},
+    "chains": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
+               "description": "Peg solitaire: the jumps grouped into chains by one peg."},
+}
+
+STEP = {
+    "type": "object",
+    "required": ["step", "action", "cost", "state"],
+    "additionalProperties": False,
+    "properties": {"step": INT, "action": {"type": "string"}, "cost": {"type": "integer"},
+                   "state": ANY},
+}
+
+LISTED_PLAN = {
+    "type": "object",
+    "required": ["actions", "steps", "moves", "cost", "metric"],
+    "additionalProperties": False,
+    "properties": {"actions": {"type": "array", "items": {"type": "string"}}, **PLAN_SIZE},
+}
+
+COMMON = {
+    "model": {"type": "string"},
+    "family": {"type": "string"},
+    "task": {"enum": list(STATUSES)},
+    "status": {"enum": sorted({s.value for ss in STATUSES.values() for s in ss})},
+    "engine": {"type": "string"},
+    "seconds": {"type": "number", "minimum": 0},
+    "verified": {"type": ["boolean", "null"],
+                 "description": "The checker re-checked the whole answer (null: no answer)."},
+    "proof": {"type": ["string", "null"], "description": "How an infeasibility was proven."},
+    "cross_checked_by": {"type": "array", "items": {"type": "string"},
+                         "description": "Other engines that reached the same proven answer."},
+    "bound": {"type": ["integer", "null"]},
+    "explored": MAYBE_INT,
+    "message": {"type": "string"},
+    "details": DETAILS,
+    "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},
+}
+
+ANSWER_KEYS: dict[str, dict[str, Any]] = {
+    "plan": {**PLAN_SIZE, "plan": {"type": "array", "items": STEP}},
+    "assignment": {"solution": ANY, "unique": {"type": ["boolean", "null"]}, "second": ANY},
+    "count": {"count": INT, "listed": INT, "solutions": {"type": "array"},
+              "metric": PLAN_SIZE["metric"], "cost": PLAN_SIZE["cost"],
+              "plans": {"type": "array", "items": LISTED_PLAN},
+              "up_to": {"enum": ["relabel", "symmetry"]}, "total": MAYBE_INT},
+    "analysis": {"direction": {"enum": ["start", "goal"]}, "states": INT,
+                 "layers": {"type": "array", "items": INT}, "max_distance": MAYBE_INT,
+                 "farthest": {"type": "array"}},
+}
+
+REQUIRED = {
+    "plan": ["metric", "steps", "moves", "cost", "plan"],
+    "assignment": ["solution", "unique", "second"],
+    "count": ["count", "listed"],
+    "analysis": ["direction", "states", "layers", "max_distance", "farthest"],
+}
+
+
+def _result() -> dict[str, Any]:
+    """One result of solve, count or analyze."""
+    properties: dict[str, Any] = dict(COMMON)
+    for keys in ANSWER_KEYS.values():
+        properties.update(keys)
+    rules: list[dict[str, Any]] = [
+        {"if": {"properties": {"task": {"const": task}}},
+         "then": {"properties": {"status": {"enum": [s.value for s in statuses]}}}}
+        for task, statuses in STATUSES.items()]
+    for kind, required in REQUIRED.items():
+        others = sorted(set().union(*(k for n, k in ANSWER_KEYS.items() if n != kind))
+                        - set(ANSWER_KEYS[kind]))
+        rules.append({"if": {"properties": {"answer": {"const": kind}}},
+                      "then": {"required": required,
+                               "not": {"anyOf": [{"required": [k]} for k in others]}}})
+    return {"type": "object", "required": list(COMMON), "propertyNames": NAME,
+            "properties": properties, "additionalProperties": False, "allOf": rules}
+
+
+def _compare() -> dict[str, Any]:
+    model = {"type": "object", "required": ["model", "file", "agree", "results", "disagreements"],
+             "additionalProperties": False,
+             "properties": {"model": {"type": "string"}, "file": {"type": "string"},
+                            "agree": {"type": "boolean"},
+                            "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
+                            "disagreements": {"type": "array", "items": {"type": "string"}}}}
+    return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
+            "properties": {"status": {"enum": ["agree", "disagree"]},
+                           "models": {"type": "array", "items": model}}}
+
+
+def _generate() -> dict[str, Any]:
+    board = {"type": "object", "required": ["givens", "solution", "minimal", "checked"],
+             "additionalProperties": False,
+             "properties": {"givens": ANY, "solution": ANY, "minimal": {"type": "boolean"},
+                            "checked": {"type": ["string", "null"]}}}
+    item = {"type": "object", "propertyNames": NAME, "additionalProperties": False,
+            "required": ["givens", "method", "seconds", "message", "drawn", "cross_checked_by",
+                         "details"],
+            "properties": {"givens": INT, "method": {"type": "string"},
+                           "seconds": {"type": "number", "minimum": 0},
+                           "message": {"type": "string"}, "drawn": INT,
+                           "classes": INT, "minimal": INT, "renamed": MAYBE_INT,
+                           "labelled": INT, "cross_checked_by": COMMON["cross_checked_by"],
+                           "details": DETAILS, "puzzles": {"type": "array", "items": board}}}
+    return {"type": "object", "additionalProperties": False,
+            "required": ["model", "family", "task", "engine", "symmetry", "givens"],
+            "properties": {"model": {"type": "string"}, "family": {"type": "string"},
+                           "task": {"const": "generate"}, "engine": {"type": "string"},
+                           "symmetry": {"type": "object", "required": ["board", "relabel"],
+                                        "properties": {"board": {"type": "array"},
+                                                       "relabel": {"type": "boolean"}}},
+                           "givens": {"type": "array", "items": item}}}
+
+
+def schema() -> dict[str, Any]:
+    """The whole schema: a result, a compare report or a generate report."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://cpsolve.invalid/schema/output.json",
+        "title": "cpsolve --json output",
+        "description": "solve, count and analyze print one result; compare prints a report "
+                       "of results per model; generate prints puzzles per number of givens.",
+        "oneOf": [{"$ref": "#/$defs/result"}, {"$ref": "#/$defs/compare"},
+                  {"$ref": "#/$defs/generate"}],
+        "$defs": {"result": _result(), "compare": _compare(), "generate": _generate()},
+    }
