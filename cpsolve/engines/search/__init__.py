@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...model import Csp, Planning
 from ...answers import Direction
+from ...model import Csp, Planning
 from ...result import Result, Unsupported
 from .. import Options
 from .analyze import layers

@@ -51,7 +51,8 @@ def layers(task: Task, budget: Budget, direction: Direction | None = None) -> Re
         return backward.unknown(budget, "that can reach the goal", "goal")
     forward = sweep([task.initial], task.next_states, budget, "reachable", backward.seen)
     if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state", "start", to_goal=backward.seen)
+        return forward.unknown(budget, "reachable from the initial state", "start",
+                               to_goal=backward.seen)
     return backward.result("goal", reachable=forward.seen,
                            initial_distance=backward.watched_at)
 

@@ -194,7 +194,8 @@ def solve_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     message = "" if unique is not None else \
         f"stopped: {done.budget.reason} before uniqueness was decided"
     return Result(status=Status.SOLVED, engine="search",
-                  answer=Assignment(found[0], unique, second), explored=nodes, message=message, details=details)
+                  answer=Assignment(found[0], unique, second), explored=nodes, message=message,
+                  details=details)
 
 
 def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:

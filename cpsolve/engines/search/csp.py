@@ -275,7 +275,8 @@ def solve_csp(model: Csp, options: Options) -> Result:
     message = "" if unique is not None else \
         f"stopped: {budget.reason} before uniqueness was decided"
     return Result(status=Status.SOLVED, engine="search",
-                  answer=Assignment(found[0], unique, second), explored=bt.nodes, message=message, details=details)
+                  answer=Assignment(found[0], unique, second), explored=bt.nodes,
+                  message=message, details=details)
 
 
 def count_csp(model: Csp, options: Options) -> Result:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...expr import bounds
 from ...answers import Direction
+from ...expr import bounds
 from ...result import Result, Unsupported
 from .analyze import Sweep, layers
 from .backward import Backward, TooLarge, symmetric
