@@ -9,7 +9,7 @@ import pytest
 from cpsolve.check import replay, verify, violations
 from cpsolve.files import load
 from cpsolve.model import Csp, Planning
-from cpsolve.result import EngineBug, Result, Status, Step
+from cpsolve.result import Analysis, Assignment, Count, EngineBug, Plan, Result, Status, Step
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -294,16 +294,17 @@ def test_sub_cycles_are_rejected(values):
 
 
 def test_verify_marks_good_plans_verified(jugs):
-    result = Result(Status.OPTIMAL, "test", plan=steps(JUGS_PLAN), cost=10)
+    result = Result(Status.OPTIMAL, "test", answer=Plan(steps(JUGS_PLAN), 10))
     checked = verify(jugs, result)
     assert checked.verified is True and result.verified is None  # results are immutable
     assert checked.but(verified=None) == result
 
 
 @pytest.mark.parametrize("result, fragment", [
-    (Result(Status.OPTIMAL, "test", plan=steps(JUGS_PLAN)[:9]), "invalid plan"),
-    (Result(Status.OPTIMAL, "test", plan=(Step("fill jug 1", (0, 4)),)), "invalid plan"),
-    (Result(Status.OPTIMAL, "test", plan=steps(JUGS_PLAN), cost=9), "cost 9"),
+    (Result(Status.OPTIMAL, "test", answer=Plan.of(steps(JUGS_PLAN)[:9])), "invalid plan"),
+    (Result(Status.OPTIMAL, "test", answer=Plan.of((Step("fill jug 1", (0, 4)),))),
+     "invalid plan"),
+    (Result(Status.OPTIMAL, "test", answer=Plan(steps(JUGS_PLAN), 9)), "cost 9"),
 ])
 def test_verify_rejects_bad_plans(jugs, result, fragment):
     with pytest.raises(EngineBug, match="test") as info:
@@ -315,43 +316,59 @@ def test_verify_csp_answers(xsudoku):
     good = assignment(XS_GOOD)
     other = assignment([row[::-1] for row in XS_GOOD])  # mirror image: still an X-sudoku
     assert violations(xsudoku, other) == []
-    ok = verify(xsudoku, Result(Status.SOLVED, "t", solution=good, unique=False, second=other))
+    ok = verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(good, False, other)))
     assert ok.verified is True
-    counted = verify(xsudoku, Result(Status.OPTIMAL, "t", task="count", count=2,
-                                     solutions=(good, other)))
+    counted = verify(xsudoku, Result(Status.EXACT, "t", task="count",
+                                     answer=Count(2, (good, other))))
     assert counted.verified is True
 
     bad = dict(good, **{"cell[0][0]": 2})
     with pytest.raises(EngineBug, match="invalid assignment"):
-        verify(xsudoku, Result(Status.SOLVED, "t", solution=bad))
+        verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(bad)))
     with pytest.raises(EngineBug, match="invalid assignment"):
-        verify(xsudoku, Result(Status.SOLVED, "t", solution=good, second=bad))
+        verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(good, False, bad)))
     with pytest.raises(EngineBug, match="same solution twice"):
-        verify(xsudoku, Result(Status.SOLVED, "t", solution=good, unique=False, second=good))
+        verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(good, False, good)))
     with pytest.raises(EngineBug, match="twice"):
-        verify(xsudoku, Result(Status.OPTIMAL, "t", task="count", count=2,
-                               solutions=(good, dict(good))))
+        verify(xsudoku, Result(Status.EXACT, "t", task="count",
+                               answer=Count(2, (good, dict(good)))))
     with pytest.raises(EngineBug):
-        verify(xsudoku, Result(Status.OPTIMAL, "t", task="count", count=2,
-                               solutions=(good, bad)))
+        verify(xsudoku, Result(Status.EXACT, "t", task="count", answer=Count(2, (good, bad))))
+
+
+def test_a_bare_count_is_not_verified(xsudoku):
+    """The checker re-checks listed solutions; a count without all of them is not verified."""
+    good = assignment(XS_GOOD)
+    partly = verify(xsudoku, Result(Status.EXACT, "t", task="count", answer=Count(2, (good,))))
+    assert partly.verified is False
+    bare = verify(xsudoku, Result(Status.EXACT, "t", task="count", answer=Count(960)))
+    assert bare.verified is False
 
 
 def test_verify_does_not_claim_what_it_cannot_check(jugs):
-    """An infeasibility proof carries nothing to replay, so it is not marked verified."""
-    checked = verify(jugs, Result(Status.INFEASIBLE, "t"))
-    assert not checked.verified
+    """An infeasibility proof carries nothing to replay: not verified, its proof says how."""
+    checked = verify(jugs, Result(Status.INFEASIBLE, "t", proof="exhausted search"))
+    assert checked.verified is None and checked.proof == "exhausted search"
 
 
 def test_verify_rejects_malformed_farthest_states(jugs):
-    good = Result(Status.OPTIMAL, "t", task="analyze", states=3, farthest=((8, 4),))
-    assert verify(jugs, good).verified is True
+    good = Result(Status.COMPLETE, "t", task="analyze",
+                  answer=Analysis(3, (1, 1, 1), "start", 2, ((8, 4),)))
+    assert verify(jugs, good).verified is False  # state counts are cross-checked, not checked
     for state in [(9, 0), (1, 2, 3)]:
         with pytest.raises(EngineBug, match="malformed state"):
-            verify(jugs, good.but(farthest=(state,)))
+            verify(jugs, good.but(answer=Analysis(3, (1, 1, 1), "start", 2, (state,))))
 
 
-@pytest.mark.parametrize("model_file", ["water_jugs.toml", "xsudoku5.toml"])
-def test_verify_rejects_a_solve_result_without_an_answer(model_file):
-    model = load(MODELS / model_file).model
-    with pytest.raises(EngineBug):
-        verify(model, Result(Status.OPTIMAL, "t", task="solve"))
+@pytest.mark.parametrize("status, task, fields", [
+    (Status.OPTIMAL, "solve", {}),                      # an answer is promised
+    (Status.EXACT, "solve", {"answer": Count(1)}),      # not a solve status
+    (Status.OPTIMAL, "count", {"answer": Count(1)}),    # counts are exact, not optimal
+    (Status.COMPLETE, "count", {"answer": Count(1)}),
+    (Status.UNKNOWN, "analyze", {}),                    # analyses are complete or partial
+    (Status.SOLVED, "solve", {"answer": Count(1)}),     # a count does not answer a solve
+    (Status.UNKNOWN, "solve", {"proof": "parity"}),     # only infeasibility has a proof
+])
+def test_statuses_and_answers_are_enforced_per_task(status, task, fields):
+    with pytest.raises(ValueError):
+        Result(status, "t", task=task, **fields)

@@ -441,4 +441,4 @@ def test_verify_raises_on_a_broken_tour():
     broken = dict(result.solution)
     broken[tour.succ(0)], broken[tour.succ(1)] = broken[tour.succ(1)], broken[tour.succ(0)]
     with pytest.raises(EngineBug):
-        verify(puzzle.model, result.but(solution=broken, second=None))
+        verify(puzzle.model, result.but(answer=Assignment(broken)))
