@@ -36,7 +36,7 @@ def main() -> None:
                 continue
             result, seconds = best_of(10, call)
             answer = result.count if task == "count" else (
-                result.moves if result.plan is not None else
+                result.steps if result.plan is not None else
                 ("unique" if result.unique else "not unique"))
             print(f"{name:14} {task:6} {engine:7} {seconds * 1000:8.2f} ms  "
                   f"{result.status.value:8} {answer}  ({what} expected)")

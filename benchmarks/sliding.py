@@ -52,7 +52,7 @@ def main(quick: bool = False) -> None:
     for algorithm in ("bfs", "bidir", "astar", "idastar", "wastar", "anytime"):
         result, seconds = best_of(n, lambda a=algorithm: run(
             "search", "solve", eight.model, Options(algorithm=a)))
-        print(f"  {algorithm:8} {seconds:.4f} s  {result.moves} moves, {result.status.value}, "
+        print(f"  {algorithm:8} {seconds:.4f} s  {result.steps} moves, {result.status.value}, "
               f"{result.explored:,} states")
 
     print("15-puzzles, default search (anytime: weighted A*, then A*/IDA*; 5 s proof budget):")
@@ -65,7 +65,7 @@ def main(quick: bool = False) -> None:
         result, seconds = timed(lambda m=puzzle.model: run("search", "solve", m, Options()))
         first = result.details.get("first_cost")
         bound = "" if result.bound is None else f", bound {result.bound}"
-        print(f"  {path.name:24} {seconds:6.2f} s  {result.moves} moves, "
+        print(f"  {path.name:24} {seconds:6.2f} s  {result.steps} moves, "
               f"{result.status.value}{bound} (first plan {first})")
 
 

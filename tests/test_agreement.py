@@ -44,7 +44,7 @@ def test_cpsat_optimum_equals_bfs(a, b, target):
     reachable = target % math.gcd(a, b) == 0 and target <= max(a, b)
     if reachable:
         assert bfs.status is Status.OPTIMAL and cpsat.status is Status.OPTIMAL
-        assert bfs.moves == cpsat.moves
+        assert bfs.steps == cpsat.steps
         assert bfs.verified and cpsat.verified
     else:
         assert bfs.status is Status.INFEASIBLE and cpsat.status is Status.INFEASIBLE

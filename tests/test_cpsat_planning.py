@@ -50,7 +50,7 @@ def cpsat(model: Planning, **options: object):
 def test_sliding_optima(name: str, moves: int) -> None:
     result = cpsat(load(MODELS / f"{name}.toml").model)
     assert result.status is Status.OPTIMAL
-    assert result.moves == moves and result.verified
+    assert result.steps == moves and result.verified
 
 
 def test_eight_puzzle_proof_says_what_was_proven() -> None:
@@ -105,7 +105,7 @@ def test_independent_steps_come_in_one_order() -> None:
     model = counters(3, 2)
     assert (2, 0) in commuting(model) and (1, 0) not in commuting(model)   # inc 1, inc 0
     result = cpsat(model)
-    assert result.status is Status.OPTIMAL and result.moves == 6
+    assert result.status is Status.OPTIMAL and result.steps == 6
     assert [s.action for s in result.plan] == ["inc 0"] * 2 + ["inc 1"] * 2 + ["inc 2"] * 2
 
 
@@ -277,4 +277,4 @@ def test_random_two_by_three_puzzles_match_bfs(tiles: list[int]) -> None:
     expected = fewest_moves(model)
     assume(expected is not None)  # half of the positions cannot be solved
     result = cpsat(model)
-    assert result.status is Status.OPTIMAL and result.moves == expected
+    assert result.status is Status.OPTIMAL and result.steps == expected

@@ -167,7 +167,7 @@ def test_search_engine_never_loads_ortools():
         from cpsolve.engines import run
         puzzle = cpsolve.files.load({str(ROOT / "models" / "water_jugs.toml")!r})
         result = run("search", "solve", puzzle.model)
-        print(json.dumps({{"moves": result.moves, "verified": result.verified,
+        print(json.dumps({{"moves": result.steps, "verified": result.verified,
                           "ortools": sorted(m for m in sys.modules
                                             if m.split(".")[0] == "ortools")}}))
     """)

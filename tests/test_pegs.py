@@ -63,7 +63,7 @@ def test_hoppers_takes_eleven_jumps(tmp_path, engine):
     puzzle = load(hoppers_by_jumps(tmp_path))
     result = run(engine, "solve", puzzle.model, Options(time_limit=60))
     assert result.status is Status.OPTIMAL and result.verified
-    assert result.moves == 11 and result.cost == 11
+    assert result.steps == 11 and result.cost == 11
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -71,7 +71,7 @@ def test_hoppers_takes_seven_moves(engine):
     puzzle = load(HOPPERS)
     result = run(engine, "solve", puzzle.model, Options(time_limit=60))
     assert result.status is Status.OPTIMAL and result.verified
-    assert result.cost == 7 and result.moves == 11
+    assert result.cost == 7 and result.steps == 11
     assert puzzle.moves(result.plan) == 7
 
 
@@ -79,7 +79,7 @@ def test_hoppers_takes_seven_moves(engine):
 def test_hoppers_has_72_optimal_plans(engine):
     puzzle = load(HOPPERS)
     result = run(engine, "count", puzzle.model, Options(keep=True, time_limit=120))
-    assert result.status is Status.OPTIMAL and result.verified
+    assert result.status is Status.EXACT and result.verified  # all 72 listed and replayed
     assert result.count == 72 and result.cost == 7
     assert len(result.plans) == 72
     assert all(puzzle.moves(plan) == 7 for plan in result.plans)
@@ -107,7 +107,7 @@ def test_eighteen_seven_move_solutions_after_a_fixed_corner_jump(engine):
     """Start after the corner jump (with its landing hole remembered): 6 moves, 18 plans."""
     model = after(load(HOPPERS).model, "r1c1-r3c3")
     result = run(engine, "count", model, Options(time_limit=60))
-    assert result.status is Status.OPTIMAL
+    assert result.status is Status.EXACT and result.verified is False  # a bare count
     assert (result.count, result.cost) == (18, 6)
 
 
@@ -153,7 +153,7 @@ def test_english_search_finds_31_jumps_fast():
     start = time.perf_counter()
     result = run("search", "solve", puzzle.model)
     assert time.perf_counter() - start < 1.0  # about 0.03 s; generous for slow machines
-    assert result.status is Status.OPTIMAL and result.verified and result.moves == 31
+    assert result.status is Status.OPTIMAL and result.verified and result.steps == 31
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -164,7 +164,7 @@ def test_english_search_does_not_depend_on_the_jump_order(seed):
     start = time.perf_counter()
     result = run("search", "solve", model)
     assert time.perf_counter() - start < 1.0
-    assert result.status is Status.OPTIMAL and result.moves == 31
+    assert result.status is Status.OPTIMAL and result.steps == 31
     assert result.explored == baseline.explored  # the same search, whatever the order
 
 
@@ -175,12 +175,12 @@ def test_search_algorithms_for_any_plan_are_order_independent(tmp_path, algorith
     random.Random(7).shuffle(model.actions)
     second = run("search", "solve", model, Options(algorithm=algorithm))
     assert first.status is second.status is Status.OPTIMAL
-    assert first.explored == second.explored and first.moves == 11
+    assert first.explored == second.explored and first.steps == 11
 
 
 def test_english_cpsat_finds_31_jumps():
     result = run("cpsat", "solve", load(ENGLISH).model, Options(time_limit=60))
-    assert result.status is Status.OPTIMAL and result.verified and result.moves == 31
+    assert result.status is Status.OPTIMAL and result.verified and result.steps == 31
 
 
 def test_a_symmetry_that_moves_the_goal_is_not_used(tmp_path):
@@ -273,8 +273,8 @@ def test_json_plan_groups_chains(cli):
     data = json.loads(out.out)
     actions = [step["action"] for step in data["plan"]]
     chains = data["chains"]
-    assert data["jumps"] == len(actions) == 11
-    assert data["chain_moves"] == len(chains) == data["cost"] == 7
+    assert data["steps"] == len(actions) == 11
+    assert data["moves"] == len(chains) == data["cost"] == 7
     assert [f"{c[i]}-{c[i + 1]}" for c in chains for i in range(len(c) - 1)] == actions
     for before, chain in zip(chains, chains[1:]):
         assert chain[0] != before[-1]  # a chain is maximal: the next move is another peg
@@ -285,7 +285,7 @@ def test_cli_counts_optimal_plans(cli):
     assert out.code == 0
     data = json.loads(out.out)
     assert data["count"] == 72 and data["cost"] == 7 and len(data["plans"]) == 72
-    assert all(p["chain_moves"] == 7 and p["jumps"] == 11 for p in data["plans"])
+    assert all(p["moves"] == 7 and p["steps"] == 11 for p in data["plans"])
     text = cli("count", "--optimal", str(HOPPERS), "--engine", "search", "--list").out
     assert "72 optimal plans (cost 7)" in text and "r1c1-r3c3" in text
 

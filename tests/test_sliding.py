@@ -69,7 +69,7 @@ KNOWN = {"eight_puzzle.toml": 31, "line_puzzle.toml": 30, "onoff.toml": 44,
 def test_bundled_sliding_models(name, algorithm):
     result = solve(MODELS / name, algorithm)
     assert result.status is Status.OPTIMAL and result.verified
-    assert result.moves == KNOWN[name] == result.cost
+    assert result.steps == KNOWN[name] == result.cost
 
 
 ON_OFF_APART = "L L n o / O f F _"  # seed 000: the second o and f in capitals
@@ -88,13 +88,13 @@ def test_on_off_with_pieces_told_apart(tmp_path, goal, moves):
         if moves is None:  # the blocks rule out the parity proof: search proves it
             assert result.status is Status.INFEASIBLE
         else:
-            assert result.status is Status.OPTIMAL and result.moves == moves and result.verified
+            assert result.status is Status.OPTIMAL and result.steps == moves and result.verified
 
 
 def test_identical_pieces_are_interchangeable(tmp_path):
     # with equal tokens the ON-OFF goal needs no particular o or f: 44 (the o-swap)
     path = sliding(tmp_path, "same", "L L n o / o f f _", "L L o n / o f f _", 'blocks = ["L"]')
-    assert solve(path).moves == 44
+    assert solve(path).steps == 44
 
 
 # ---------------------------------------------------------------- state spaces
@@ -104,7 +104,7 @@ def test_identical_pieces_are_interchangeable(tmp_path):
 def test_analyze_eight_puzzle(algorithm):
     puzzle = load(MODELS / "eight_puzzle.toml")
     result = run("search", "analyze", puzzle.model, Options(algorithm=algorithm))
-    assert result.status is Status.OPTIMAL
+    assert result.status is Status.COMPLETE and result.answer.direction == "goal"
     assert result.states == 181_440 == result.details["reachable"] == sum(result.layers)
     assert result.max_distance == 31 and result.layers[31] == 2
     drawn = {puzzle.render_state(s).replace("_", "0") for s in result.farthest}
@@ -126,7 +126,7 @@ EIGHT_LAYERS = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893,
 ])
 def test_analyze_line_and_on_off(name, states, farthest, count, algorithm):
     result = analyze(MODELS / name, algorithm)
-    assert result.status is Status.OPTIMAL and result.details["algorithm"] == algorithm
+    assert result.status is Status.COMPLETE and result.details["algorithm"] == algorithm
     assert result.states == states == result.details["reachable"]
     assert result.max_distance == farthest and len(result.farthest) == count
 
@@ -147,7 +147,7 @@ def test_analyze_limit_keeps_complete_layers(algorithm, monkeypatch):
     lines: list[str] = []
     result = analyze(MODELS / "eight_puzzle.toml", algorithm, limit=5_000,
                      progress=lines.append)
-    assert result.status is Status.UNKNOWN and "state limit" in result.message
+    assert result.status is Status.PARTIAL and "state limit" in result.message
     assert result.max_distance is None and result.bound == len(result.layers) - 1
     assert list(result.layers) == EIGHT_LAYERS[:len(result.layers)]  # complete layers only
     assert 5_000 <= result.states <= 5_000 + 2 * max(result.layers) * 4
@@ -187,10 +187,10 @@ def test_random_boards_numpy_and_python_agree(tmp_path_factory, board):
         assert getattr(fast, field) == getattr(slow, field)
     assert fast.details["reachable"] == slow.details["reachable"]
     assert fast.details.get("initial_distance") == slow.details.get("initial_distance")
-    moves = solve(path, "bfs").moves
+    moves = solve(path, "bfs").steps
     assert moves == fast.details.get("initial_distance")
     for algorithm in ("bidir", "astar", "idastar", None):
-        assert solve(path, algorithm).moves == moves, algorithm
+        assert solve(path, algorithm).steps == moves, algorithm
 
 
 # ---------------------------------------------------------------- bidir agrees with bfs
@@ -208,7 +208,7 @@ def test_bidir_agrees_with_bfs(name):
     if bfs.status is Status.UNKNOWN:
         pytest.skip("too large for plain bfs here")
     bidir = run("search", "solve", model, Options(algorithm="bidir"))
-    assert (bidir.status, bidir.moves) == (bfs.status, bfs.moves)
+    assert (bidir.status, bidir.steps) == (bfs.status, bfs.steps)
 
 
 # ---------------------------------------------------------------- the family's declared facts
@@ -306,7 +306,7 @@ def test_fifteen_easy_is_proven_optimal():
     path = MODELS / "fifteen_easy.toml"
     results = [solve(path, a) for a in (None, "astar", "idastar", "bidir")]
     assert {r.status for r in results} == {Status.OPTIMAL}
-    assert len({r.moves for r in results}) == 1  # bidir uses no estimate: an independent check
+    assert len({r.steps for r in results}) == 1  # bidir uses no estimate: an independent check
 
 
 def test_anytime_without_time_limit_says_how_long_it_proved(monkeypatch):
@@ -315,7 +315,7 @@ def test_anytime_without_time_limit_says_how_long_it_proved(monkeypatch):
     result = solve(MODELS / "fifteen_korf1.toml")
     assert result.status is Status.SOLVED and result.verified
     assert "default proof budget of 0.2 s" in result.message
-    assert 0 < result.bound <= 57 <= result.moves
+    assert 0 < result.bound <= 57 <= result.steps
 
 
 # ---------------------------------------------------------------- output
@@ -362,4 +362,4 @@ def test_walls_round_trip(tmp_path):
     puzzle = load(path)
     assert puzzle.render_state(puzzle.model.initial_state()) == "1 # 2\n_ 3 4"
     result = run("search", "solve", puzzle.model, Options())
-    assert result.moves == 1 and replay(puzzle.model, result.plan)
+    assert result.steps == 1 and replay(puzzle.model, result.plan)
