@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cpsolve.compare import answer_of, disagreements
-from cpsolve.compare import cross_check
+from cpsolve.compare import answer_of, cross_check, disagreements
 from cpsolve.result import Analysis, Assignment, Count, Plan, Result, Status, Step
 
 OPT, SOL, INF, UNK = Status.OPTIMAL, Status.SOLVED, Status.INFEASIBLE, Status.UNKNOWN

@@ -124,7 +124,8 @@ def solve(model: Csp, options) -> Result:
         return Result(Status.INFEASIBLE, "pyconstraint", proof="exhausted search",
                       message="no assignment satisfies every constraint")
     second = found[1] if len(found) > 1 else None
-    return Result(Status.SOLVED, "pyconstraint", answer=Assignment(found[0], second is None, second))
+    return Result(Status.SOLVED, "pyconstraint",
+                  answer=Assignment(found[0], second is None, second))
 
 
 def count(model: Csp, options) -> Result:

@@ -1,1 +1,0 @@
-import no_such_module_here

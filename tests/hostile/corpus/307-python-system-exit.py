@@ -1,2 +1,3 @@
 import sys
+
 sys.exit(3)

@@ -1,4 +1,5 @@
 import sys
 
+
 def build():
     sys.exit(0)
