@@ -25,9 +25,12 @@ def answer_of(result: Result) -> str:
             return f"{at_least}{answer.count} optimal plans (cost {answer.cost})"
         return f"{at_least}{answer.count} solutions"
     if isinstance(answer, Analysis):
+        which = "that can reach the goal" if answer.direction == "goal" \
+            else "reachable from the start"
         if answer.max_distance is None:
-            return f"{answer.states} states so far"
-        return f"{answer.states} states, max distance {answer.max_distance}"
+            return f"{answer.states:,} states {which} so far"
+        end = "to the goal" if answer.direction == "goal" else "from the start"
+        return f"{answer.states:,} states {which}, max distance {answer.max_distance} {end}"
     if isinstance(answer, Plan):
         if answer.cost != len(answer):
             return f"cost {answer.cost} ({len(answer)} steps)"

@@ -70,7 +70,8 @@ def check_text(result: Result) -> Text:
     if result.verified:
         text.append("verified", style="green")
     elif result.verified is False:
-        text.append("not re-checked by the checker", style="dim")
+        what = "a count" if isinstance(result.answer, Count) else "state counts"
+        text.append(f"not re-checked ({what}: the checker cannot re-derive it)", style="dim")
     if result.proof:
         text.append(f"proof: {result.proof}", style="yellow")
     if result.cross_checked_by:
