@@ -1,4 +1,4 @@
-"""Shared fixtures for the core tests: paths, running the CLI, engines that may not exist yet.
+"""Shared fixtures for the core tests: paths, running the CLI, bad model files.
 
 Test modules use these through fixtures only (never ``from conftest import``:
 tests/engines/ may get a conftest.py of its own, and both would be "conftest").
@@ -6,7 +6,6 @@ tests/engines/ may get a conftest.py of its own, and both would be "conftest").
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -21,30 +20,6 @@ MODELS = ROOT / "models"
 
 WIDE = "1000"
 """Console width for CLI runs that are not about line wrapping (rich wraps at the width)."""
-
-
-def engine_available(name: str) -> bool:
-    """True once the engine's module is really there (not missing, not a bare folder)."""
-    from cpsolve.engines import ENGINES
-
-    try:
-        spec = importlib.util.find_spec(ENGINES.get(name, f"cpsolve.engines.{name}"))
-    except ImportError:
-        return False
-    # A folder without __init__.py is a namespace package: origin None, nothing to run yet.
-    return spec is not None and spec.origin is not None
-
-
-@pytest.fixture
-def require_engines() -> Callable[..., None]:
-    """``require_engines("cpsat", "search")`` skips the test until those engines have landed."""
-
-    def require(*names: str) -> None:
-        missing = [n for n in names if not engine_available(n)]
-        if missing:
-            pytest.skip(f"engine(s) not there yet: {', '.join(missing)}")
-
-    return require
 
 
 @dataclass

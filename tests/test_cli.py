@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -84,15 +83,6 @@ def assert_sudoku(rows: list[str], givens: list[str]) -> None:
         for c, ch in enumerate(row):
             if ch != ".":
                 assert grid[r][c] == int(ch), f"given at row {r + 1}, column {c + 1}"
-
-
-@contextmanager
-def engine_in_progress():
-    """Engines under construction raise NotImplementedError: skip, not fail, until they land."""
-    try:
-        yield
-    except NotImplementedError:
-        pytest.skip("the engine raises NotImplementedError (not finished yet)")
 
 
 # ---------------------------------------------------- models, solve, count (pyconstraint engine)
@@ -282,11 +272,10 @@ def test_compare_reports_an_engine_that_cannot_be_imported(cli, monkeypatch):
     assert "engine 'ghost'" in run.err
 
 
-# ------------------------------------------------------------ other engines (run once they land)
+# ------------------------------------------------------------ other engines
 
 
-def test_solve_transition_models_with_search(cli, require_engines):
-    require_engines("search")
+def test_solve_transition_models_with_search(cli):
     for name, moves in [("water_jugs.toml", 10), ("blocks.toml", 5)]:
         run = cli("solve", MODELS / name, "--engine", "search", "--json")
         assert run.code == 0, run.err
@@ -297,10 +286,8 @@ def test_solve_transition_models_with_search(cli, require_engines):
     assert "10 moves" in human.out and "optimal" in human.out
 
 
-def test_compare_water_jugs_and_blocks(cli, require_engines):
-    require_engines("cpsat", "search")
-    with engine_in_progress():
-        run = cli("compare", MODELS / "water_jugs.toml", MODELS / "blocks.toml", "--json")
+def test_compare_water_jugs_and_blocks(cli):
+    run = cli("compare", MODELS / "water_jugs.toml", MODELS / "blocks.toml", "--json")
     assert run.code == 0, run.err
     data = only_json(run.out)
     assert data["status"] == "agree"
@@ -317,12 +304,10 @@ def test_compare_water_jugs_and_blocks(cli, require_engines):
 
 
 @pytest.mark.parametrize("engine", ["pyconstraint", "cpsat", "search"])
-def test_count_xsudoku5_first_row_fixed(cli, require_engines, write_model, engine):
+def test_count_xsudoku5_first_row_fixed(cli, write_model, engine):
     """DESIGN: 8 once the first row is fixed (960 = 5! relabellings x 8)."""
-    require_engines(engine)
     path = write_model("x8.toml", XSUDOKU_FIRST_ROW)
-    with engine_in_progress():
-        run = cli("count", path, "--engine", engine, "--json")
+    run = cli("count", path, "--engine", engine, "--json")
     assert run.code == 0, run.err
     data = only_json(run.out)
     assert_common_json(data, engine, "exact", verified=False)
@@ -335,10 +320,8 @@ def test_count_xsudoku5_first_row_fixed(cli, require_engines, write_model, engin
     pytest.param("cpsat", marks=pytest.mark.slow),
     "search",
 ])
-def test_count_xsudoku5_with_every_engine(cli, require_engines, engine):
-    require_engines(engine)
-    with engine_in_progress():
-        run = cli("count", MODELS / "xsudoku5.toml", "--engine", engine, "--json")
+def test_count_xsudoku5_with_every_engine(cli, engine):
+    run = cli("count", MODELS / "xsudoku5.toml", "--engine", engine, "--json")
     assert run.code == 0, run.err
     data = only_json(run.out)
     assert_common_json(data, engine, "exact", verified=False)
@@ -346,11 +329,9 @@ def test_count_xsudoku5_with_every_engine(cli, require_engines, engine):
 
 
 @pytest.mark.parametrize("engine", ["cpsat", "search"])
-def test_unreachable_goal_is_infeasible(cli, require_engines, write_model, engine):
-    require_engines(engine)
+def test_unreachable_goal_is_infeasible(cli, write_model, engine):
     path = write_model("jugs_4_2.toml", UNREACHABLE_JUGS)
-    with engine_in_progress():
-        run = cli("solve", path, "--engine", engine, "--json")
+    run = cli("solve", path, "--engine", engine, "--json")
     assert run.code == 0, run.err
     data = only_json(run.out)
     assert data["engine"] == engine and data["status"] == "infeasible"
@@ -358,10 +339,8 @@ def test_unreachable_goal_is_infeasible(cli, require_engines, write_model, engin
 
 
 @pytest.mark.parametrize("engine", ["cpsat", "search"])
-def test_solve_sudoku_inkala_with_other_engines(cli, require_engines, engine):
-    require_engines(engine)
-    with engine_in_progress():
-        run = cli("solve", MODELS / "sudoku_inkala.toml", "--engine", engine, "--json")
+def test_solve_sudoku_inkala_with_other_engines(cli, engine):
+    run = cli("solve", MODELS / "sudoku_inkala.toml", "--engine", engine, "--json")
     assert run.code == 0, run.err
     data = only_json(run.out)
     assert data["engine"] == engine and data["verified"] is True and data["unique"] is True

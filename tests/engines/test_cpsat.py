@@ -19,8 +19,6 @@ from cpsolve import And, Csp, If, Max, Min, Planning, Status, Sum
 from cpsolve.engines import Options, run
 from cpsolve.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, evaluate, variables
 
-pytest.importorskip("ortools")
-
 
 def cpsat(task: str, model: Csp | Planning, **options: object):
     return run("cpsat", task, model, Options(**options))

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import pathlib
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings
@@ -27,8 +24,6 @@ from cpsolve.engines.search.emit import build, source
 from cpsolve.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, evaluate
 from cpsolve.model import ModelError
 from cpsolve.result import Unsupported
-
-SEARCH_DIR = pathlib.Path(engine.__file__).parent
 
 # ---------------------------------------------------------------- planning models
 
@@ -804,29 +799,7 @@ def test_count_time_limit():
     assert result.bound == (result.count or 0)
 
 
-# ---------------------------------------------------------------- layering
-
-
-def test_no_ortools_and_no_numpy_for_planning_solve():
-    code = (
-        "import sys\n"
-        "from cpsolve import Planning\n"
-        "from cpsolve.engines import run\n"
-        "m = Planning()\n"
-        "x = m.add_variable('x', 0, 3)\n"
-        "m.set_initial({'x': 0})\n"
-        "m.set_goal(x == 3)\n"
-        "m.add_action('up', x < 3, {x: x + 1})\n"
-        "assert run('search', 'solve', m).steps == 3\n"
-        "assert 'ortools' not in sys.modules and 'numpy' not in sys.modules, 'heavy import'\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-
-
-def test_search_sources_never_mention_ortools():
-    for path in SEARCH_DIR.glob("*.py"):
-        assert "ortools" not in path.read_text(), path
+# ---------------------------------------------------------------- edge cases
 
 
 def test_csp_without_variables_has_the_empty_solution():
