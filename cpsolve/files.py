@@ -8,6 +8,7 @@ themselves are listed in :data:`cpsolve.puzzles.FAMILIES`.
 
 from __future__ import annotations
 
+import dataclasses
 import stat
 import tomllib
 import traceback
@@ -21,6 +22,20 @@ from .puzzles.data import Data, ModelFileError
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
+
+EXPECTED: dict[str, tuple[type, ...]] = {
+    "solve": (str,),         # "optimal" | "solved" | "infeasible": what solving must prove
+    "steps": (int,),         # actions in an optimal plan
+    "cost": (int,),          # the least total cost of a plan
+    "unique": (bool,),       # the CSP has exactly one solution
+    "count": (int,),         # solutions of a CSP; optimal plans of a planning model
+    "states": (int,),        # states that can reach the goal
+    "max_distance": (int,),  # the largest distance to the goal
+    "farthest": (int,),      # how many states lie at max_distance
+}
+"""Keys of a model file's ``[expected]`` table (known answers, checked by the tests)."""
+
+SOLVE_STATUSES = ("optimal", "solved", "infeasible")
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Model files larger than this are refused before they are read."""
@@ -76,6 +91,7 @@ def load(path: str | Path):
     if str(path).endswith(".py"):
         return load_python(path)
     data = Data(read_table(path), path)
+    expected = read_expected(data)
     family = data.get("family", str)
     if family not in FAMILIES:
         raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
@@ -84,7 +100,22 @@ def load(path: str | Path):
         _validate(puzzle.model)
     except (ModelError, ExprError) as err:
         raise ModelFileError(path, str(err)) from None
-    return puzzle
+    return dataclasses.replace(puzzle, expected=expected) if expected else puzzle
+
+
+def read_expected(data: Data) -> dict[str, Any]:
+    """Take the ``[expected]`` table out of ``data`` (families never see it), checked."""
+    table = data.get("expected", dict, {})
+    data.table.pop("expected", None)
+    data.unknown_keys(set(EXPECTED), table, prefix="expected.")
+    out = {key: data.get(key, kind, table=table, prefix="expected.")
+           for key, kind in EXPECTED.items() if key in table}
+    if out.get("solve", "optimal") not in SOLVE_STATUSES:
+        raise data.error("expected.solve", f"expected one of {', '.join(SOLVE_STATUSES)}")
+    for key, value in out.items():
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise data.error(f"expected.{key}", f"must be >= 0, got {value}")
+    return out
 
 
 def _validate(model) -> None:

@@ -173,6 +173,11 @@ BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
                          ("goal", "unknown function")),
     "float-in-expression": (_jugs('effects = { "jug[i]" = "0" }', 'effects = { "jug[i]" = "0.5" }'),
                             ("actions[2].effects.jug[i]", "0.5")),
+    # known answers ([expected])
+    "expected-typo-key": (_jugs("steps = 10", "stpes = 10"), ("expected.stpes", "unknown key")),
+    "expected-wrong-type": (_jugs("steps = 10", 'steps = "10"'),
+                            ("expected.steps", "expected int")),
+    "expected-bad-status": (_jugs('solve = "optimal"', 'solve = "done"'), ("expected.solve",)),
     # grid family
     "grid-typo-key": (_grid("sise = 5"), ("sise", "unknown key")),
     "grid-size-wrong-type": ('family = "grid"\nsize = "5"\n', ("size", "expected int")),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..model import Csp, Planning
@@ -27,6 +27,8 @@ class Puzzle:
     model: Csp | Planning
     description: str = ""
     metric: str = "one move = one action"
+    expected: dict[str, Any] = field(default_factory=dict)
+    """Known answers from the file's ``[expected]`` table (see ``files.EXPECTED``)."""
     proof_kind = "invariant"
     """What :meth:`infeasibility_proof` argues from, for a result's ``proof``."""
 

@@ -1,0 +1,213 @@
+"""Every bundled model, through every engine that applies, against its ``[expected]`` table.
+
+The known answers live in the model files (``[expected]``; keys in
+``cpsolve.files.EXPECTED``); they come from reasoning, the literature or an
+independent count, never from the engines' own output.  Tasks: ``solve``
+(status, steps, cost, uniqueness), ``count`` (where ``count`` is expected) and
+``analyze`` (where ``states`` / ``max_distance`` / ``farthest`` are expected).
+Every run has a time limit, so a regression fails instead of hanging.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from cpsolve.engines import ENGINES, Options, engines_for, run
+from cpsolve.engines import load as load_engine
+from cpsolve.files import ModelFileError, bundled, load
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = [*bundled(), *sorted((ROOT / "examples").glob("*.toml"))]
+
+ANALYSIS_KEYS = ("states", "max_distance", "farthest")
+TIME_LIMIT = 30.0
+"""Seconds per run; far above what any case needs (the slowest default case takes ~3 s)."""
+
+PARITY = ("the family's parity proof answers it (the CLI runs no engine); an engine alone "
+          "would search half of 16!/2 states")
+
+SLOW: dict[tuple[str, str, str], str] = {
+}
+"""(model, engine, task) -> why it is marked slow (more than a few seconds here)."""
+
+OUT_OF_REACH: dict[tuple[str, str, str], tuple[float, str]] = {
+    ("fifteen_korf1", "cpsat", "solve"): (5.0, "CP-SAT finds no 57-move plan in minutes"),
+    ("fifteen_korf1", "search", "solve"): (3.0, "proving 57 optimal takes IDA* minutes"),
+    ("fifteen_unsolvable", "cpsat", "solve"): (1.0, PARITY),
+    ("fifteen_unsolvable", "search", "solve"): (1.0, PARITY),
+}
+"""(model, engine, task) -> (time limit, why): the engine may stop with what it proved,
+which must still agree with the expected answer."""
+
+
+def tasks(expected: dict) -> list[str]:
+    """The tasks an ``[expected]`` table has answers for."""
+    out = ["solve"] if "solve" in expected else []
+    if "count" in expected:
+        out.append("count")
+    if any(key in expected for key in ANALYSIS_KEYS):
+        out.append("analyze")
+    return out
+
+
+def applicable(model, task: str) -> list[str]:
+    """Engines that can do ``task`` on ``model`` (capability and ``supports``)."""
+    names = []
+    for name in engines_for(model, task):
+        module = load_engine(name)
+        if not (hasattr(module, "supports") and module.supports(model)):
+            names.append(name)
+    return names
+
+
+def cases() -> list:
+    out = []
+    for path in FILES:
+        puzzle = load(path)
+        for task in tasks(puzzle.expected):
+            for engine in applicable(puzzle.model, task):
+                key = (path.stem, engine, task)
+                marks = [pytest.mark.slow] if key in SLOW else []
+                out.append(pytest.param(path, engine, task, marks=marks,
+                                        id=f"{path.stem}-{task}-{engine}"))
+    return out
+
+
+CASES = cases()
+OPTION_FIELDS = {f.name for f in dataclasses.fields(Options)}
+
+
+# ---------------------------------------------------------------- the one place that reads Result
+
+
+def answer(engine: str, task: str, model, time_limit: float) -> dict:
+    """Run one engine and return its answer in the ``[expected]`` vocabulary.
+
+    Statuses are named per task: solve ``optimal|solved|infeasible|unknown``,
+    count ``exact|at_least|unknown``, analyze ``complete|partial``.  ``bound``
+    is what a stopped engine proved.
+    """
+    extra = {"direction": "goal"} if task == "analyze" and "direction" in OPTION_FIELDS else {}
+    result = run(engine, task, model, Options(time_limit=time_limit, **extra))
+    status = result.status.value
+    if task == "count":
+        status = {"optimal": "exact", "solved": "at_least"}.get(status, status)
+    elif task == "analyze":
+        status = {"optimal": "complete", "unknown": "partial"}.get(status, status)
+    out: dict = {"status": status, "bound": result.bound}
+    if result.plan is not None:
+        out.update(steps=len(result.plan), cost=result.cost)
+    if task == "solve" and result.unique is not None:
+        out["unique"] = result.unique
+    if task == "count":
+        out.update(count=result.count, cost=result.cost)
+    if task == "analyze":
+        out.update(states=result.states, max_distance=result.max_distance,
+                   farthest=None if result.farthest is None else len(result.farthest))
+    return out
+
+
+# ---------------------------------------------------------------- the test
+
+
+@pytest.mark.parametrize("path, engine, task", CASES)
+def test_expected(path: Path, engine: str, task: str):
+    puzzle = load(path)
+    want = puzzle.expected
+    limit, _ = OUT_OF_REACH.get((path.stem, engine, task), (TIME_LIMIT, ""))
+    got = answer(engine, task, puzzle.model, limit)
+    if (path.stem, engine, task) in OUT_OF_REACH:
+        check_unfinished(want, got)
+        if want["solve"] == "infeasible" and got["status"] != "infeasible":
+            assert puzzle.infeasibility_proof(), "infeasible, but nothing proves it"
+    elif task == "solve":
+        check_solve(want, got)
+    elif task == "count":
+        assert got["status"] == "exact", got
+        assert got["count"] == want["count"]
+        if got.get("cost") is not None and "cost" in want:
+            assert got["cost"] == want["cost"]
+    else:
+        assert got["status"] == "complete", got
+        assert {k: got[k] for k in ANALYSIS_KEYS if k in want} == \
+            {k: want[k] for k in ANALYSIS_KEYS if k in want}
+
+
+def check_solve(want: dict, got: dict) -> None:
+    """``solve = "optimal"`` must be proven; ``"solved"`` needs an answer (proof welcome)."""
+    if want["solve"] == "infeasible":
+        assert got["status"] == "infeasible", got
+        return
+    allowed = {"optimal"} if want["solve"] == "optimal" else {"optimal", "solved"}
+    assert got["status"] in allowed, got
+    for key in ("steps", "cost"):
+        if key in want and got["status"] == "optimal":
+            assert got[key] == want[key], (key, got)
+        elif key in want:
+            assert got[key] >= want[key], (key, got)  # no plan beats the optimum
+    if "unique" in want:
+        assert got.get("unique") is want["unique"], got
+
+
+def check_unfinished(want: dict, got: dict) -> None:
+    """An engine that may stop early: whatever it says must agree with the known answer."""
+    if want["solve"] == "infeasible":
+        assert got["status"] in ("infeasible", "unknown"), got
+        return
+    assert got["status"] != "infeasible", got
+    best = want.get("cost", want.get("steps"))
+    if got["status"] == "optimal":
+        assert got.get("cost", got.get("steps")) == best, got
+    elif got.get("cost") is not None:
+        assert got["cost"] >= best, got
+    if got["bound"] is not None:
+        assert got["bound"] <= best, got
+
+
+# ---------------------------------------------------------------- coverage and the loader
+
+
+def test_every_model_file_has_expected_answers():
+    missing = [p.name for p in FILES if not load(p).expected.get("solve")]
+    assert not missing
+
+
+def test_every_engine_takes_part():
+    """An engine that vanished from engines_for would silently drop its cases."""
+    assert {engine for _, engine, _ in (c.values for c in CASES)} == set(ENGINES)
+    tasks_seen = {task for _, _, task in (c.values for c in CASES)}
+    assert tasks_seen == {"solve", "count", "analyze"}
+
+
+def test_the_family_never_sees_expected():
+    puzzle = load(ROOT / "models" / "water_jugs.toml")
+    assert puzzle.expected == {"solve": "optimal", "steps": 10, "cost": 10}
+
+
+@pytest.mark.parametrize("table, key, fragment", [
+    ("stpes = 10", "expected.stpes", "unknown key"),
+    ('steps = "10"', "expected.steps", "expected int"),
+    ("unique = 1", "expected.unique", "expected bool"),
+    ("count = true", "expected.count", "expected int"),
+    ('solve = "maybe"', "expected.solve", "optimal"),
+    ("states = -1", "expected.states", ">= 0"),
+])
+def test_a_bad_expected_table_names_the_key(tmp_path, table, key, fragment):
+    path = tmp_path / "m.toml"
+    path.write_text('family = "transition"\ngoal = "x == 2"\n[variables]\nx = [0, 3]\n'
+                    '[initial]\nx = 0\n[[actions]]\nname = "up"\nguard = "x < 3"\n'
+                    f'effects = {{ x = "x + 1" }}\n[expected]\n{table}\n', encoding="utf-8")
+    with pytest.raises(ModelFileError) as err:
+        load(path)
+    assert err.value.key == key and fragment in err.value.message
+
+
+def test_expected_must_be_a_table(tmp_path):
+    path = tmp_path / "m.toml"
+    path.write_text('family = "grid"\nsize = 4\nexpected = 5\n', encoding="utf-8")
+    with pytest.raises(ModelFileError) as err:
+        load(path)
+    assert err.value.key == "expected"
