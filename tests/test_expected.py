@@ -24,14 +24,23 @@ FILES = [*bundled(), *sorted((ROOT / "examples").glob("*.toml"))]
 
 ANALYSIS_KEYS = ("states", "max_distance", "farthest")
 TIME_LIMIT = 30.0
-"""Seconds per run; far above what any case needs (the slowest default case takes ~3 s)."""
+"""Seconds per run; far above what any default case needs (the slowest takes ~1.3 s)."""
 
 PARITY = ("the family's parity proof answers it (the CLI runs no engine); an engine alone "
           "would search half of 16!/2 states")
 
 SLOW: dict[tuple[str, str, str], str] = {
+    ("fifteen_puzzle", "cpsat", "solve"): "a 50-move optimum: over 30 s",
+    ("fifteen_puzzle", "search", "solve"): "A* proves 50 in ~4 s",
+    ("onoff_problem_b", "cpsat", "solve"): "56 horizons: ~4 s",
+    ("onoff", "cpsat", "solve"): "~2 s",
+    ("hoppers", "cpsat", "count"): "enumerates 72 optimal plans: ~1.5 s",
+    ("fifteen_korf1", "cpsat", "solve"): "runs to its time limit",
+    ("fifteen_korf1", "search", "solve"): "runs to its time limit",
 }
-"""(model, engine, task) -> why it is marked slow (more than a few seconds here)."""
+"""(model, engine, task) -> why it is marked slow (measured on the 2-core test machine;
+the default suite keeps every case under ~1.5 s)."""
+SLOW_TIME_LIMIT = 600.0
 
 OUT_OF_REACH: dict[tuple[str, str, str], tuple[float, str]] = {
     ("fifteen_korf1", "cpsat", "solve"): (5.0, "CP-SAT finds no 57-move plan in minutes"),
@@ -117,9 +126,10 @@ def answer(engine: str, task: str, model, time_limit: float) -> dict:
 def test_expected(path: Path, engine: str, task: str):
     puzzle = load(path)
     want = puzzle.expected
-    limit, _ = OUT_OF_REACH.get((path.stem, engine, task), (TIME_LIMIT, ""))
+    key = (path.stem, engine, task)
+    limit, _ = OUT_OF_REACH.get(key, (SLOW_TIME_LIMIT if key in SLOW else TIME_LIMIT, ""))
     got = answer(engine, task, puzzle.model, limit)
-    if (path.stem, engine, task) in OUT_OF_REACH:
+    if key in OUT_OF_REACH:
         check_unfinished(want, got)
         if want["solve"] == "infeasible" and got["status"] != "infeasible":
             assert puzzle.infeasibility_proof(), "infeasible, but nothing proves it"
