@@ -27,7 +27,40 @@ from .model import ModelError
 from .puzzles.data import ModelFileError
 from .result import EngineBug, Result, Status, Unsupported
 
-DEFAULT_ENGINE = {"solve": "cpsat", "count": "cpsat", "analyze": "search"}
+AUTO_BUDGET = 60.0
+"""Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
+
+ANALYZERS = ["search"]
+"""Engines that can analyze a state space."""
+
+
+def race_json(race) -> dict:
+    """What every engine of an ``auto`` run did, for ``--json``."""
+    return {"answered_by": race.result.engine, "confirmed_by": list(race.confirmed_by),
+            "disagreements": list(race.problems),
+            "engines": [{"engine": c.engine,
+                         "status": c.result.status.value if c.result else None,
+                         "seconds": round(c.result.seconds, 6) if c.result else None,
+                         "bound": c.result.bound if c.result else None,
+                         "note": c.note} for c in race.checks]}
+
+
+def race_text(race):
+    """One line per engine of an ``auto`` run: who answered, who confirmed, who ran out."""
+    from rich.text import Text
+
+    from .compare import answer_of
+
+    lines = Text()
+    for c in race.checks:
+        role = ("answered" if c.engine == race.result.engine else
+                "confirmed" if c.engine in race.confirmed_by else "cross-check")
+        what = (f"{answer_of(c.result)}, {c.result.status.value}, {c.result.seconds:.3f} s"
+                if c.result else c.note)
+        lines.append(f"  {c.engine:<7} {role:<11} {what}\n", style="dim")
+    for problem in race.problems:
+        lines.append(f"  DISAGREEMENT: {problem}\n", style="bold red")
+    return lines
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,7 +73,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def seconds(text: str) -> float:
-    """A ``--time-limit`` value: a finite number of seconds > 0."""
+    """A ``--time-limit`` value: a finite number of seconds > 0, or ``none`` (no limit)."""
+    if text.strip().lower() == "none":
+        return math.inf
     try:
         value = float(text)
     except ValueError:
@@ -79,17 +114,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"cpsolve {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(cmd: argparse.ArgumentParser, engine: bool = True) -> None:
-        if engine:
-            cmd.add_argument("--engine", choices=list(ENGINES),
-                             help="engine to use (default: cpsat; search for analyze)")
+    def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
+               default: str = "") -> None:
+        if engines:
+            cmd.add_argument("--engine", choices=engines, default=default,
+                             help=f"engine to use (default: {default}"
+                             + ("; auto races CP-SAT and search, the first proof wins and "
+                                "the other cross-checks it" if default == "auto" else "") + ")")
         cmd.add_argument("--time-limit", type=seconds, metavar="S",
-                         help="stop after S seconds and report what was proven")
+                         help="stop after S seconds and report what was proven ('none': no "
+                         "limit; the default is none, except auto's budget of "
+                         f"{AUTO_BUDGET:g} s)")
         cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
     s = sub.add_parser("solve", help="solve one model file")
     s.add_argument("file")
-    common(s)
+    common(s, ["auto", *ENGINES], "auto")
     s.add_argument("--algorithm", help="search engine algorithm: bfs, bidir, iddfs, dfs, "
                    "dijkstra, astar, idastar, wastar, anytime, memo_dfs, widening (default: "
                    "anytime when the model declares an estimate, widening when every plan has "
@@ -97,10 +137,10 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--task", choices=TASKS, default="solve")
-    common(c, engine=False)
+    common(c)
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
-    common(n)
+    common(n, ["auto", *ENGINES], "auto")
     n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
     n.add_argument("--list", action="store_true", help="print the solutions too")
     n.add_argument("--optimal", action="store_true",
@@ -111,7 +151,7 @@ def parser() -> argparse.ArgumentParser:
                    "that and the board's symmetries (symmetry)")
     g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
     g.add_argument("file")
-    common(g)
+    common(g, list(ENGINES), "cpsat")
     g.add_argument("--givens", type=natural, nargs="+", required=True, metavar="K",
                    help="number(s) of givens")
     g.add_argument("--count", action="store_true", help="print only the numbers")
@@ -123,7 +163,7 @@ def parser() -> argparse.ArgumentParser:
                    help="re-solve every puzzle with another engine (always done for --random)")
     a = sub.add_parser("analyze", help="state space of a planning model")
     a.add_argument("file")
-    common(a)
+    common(a, ANALYZERS, "search")
     a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
                    help="explore the states reachable from the start, or the states that can "
@@ -161,6 +201,13 @@ class Cli:
         self.err = Console(stderr=True, highlight=False)
         self.clock = Clock(getattr(args, "time_limit", None))
 
+    def auto_budget(self) -> float | None:
+        """Seconds for ``--engine auto``: what is left of --time-limit, none for
+        ``--time-limit none``, else :data:`AUTO_BUDGET`."""
+        if self.clock.limit is not None:
+            return self.clock.left()
+        return None if getattr(self.args, "time_limit", None) == math.inf else AUTO_BUDGET
+
     def load(self, name: str):
         """The puzzle of a model file (or bundled model name), loaded within the time limit."""
         with self.clock.guard(f"loading {name}"):
@@ -194,16 +241,29 @@ class Cli:
             return self.fail("`count --optimal` counts the optimal plans of a planning model; "
                              f"without --optimal, count applies to csp models ({self.args.file} "
                              f"is a {puzzle.model.kind} model)", 2)
-        engine = self.args.engine or DEFAULT_ENGINE[task]
-        result = by_invariant(puzzle, task)
+        engine = self.args.engine
+        result, race = by_invariant(puzzle, task), None
         if result is None:
             with self.progress(f"{engine} {task}") as options, \
                     self.clock.guard(f"running {engine}", self.clock.grace()):
-                result = run(engine, task, puzzle.model, options)
+                if engine == "auto":
+                    from .engines.auto import race as run_race
+
+                    race = run_race(task, puzzle.model, options, self.auto_budget())
+                    result = race.result
+                else:
+                    result = run(engine, task, puzzle.model, options)
         if self.args.json:
-            print(json.dumps(as_json(puzzle, result), ensure_ascii=False))
+            out = as_json(puzzle, result)
+            if race is not None:
+                out["auto"] = race_json(race)
+            print(json.dumps(out, ensure_ascii=False))
         else:
             self.out.print(human(puzzle, result))
+            if race is not None:
+                self.out.print(race_text(race))
+        if race is not None and race.problems:
+            return 1
         return exit_code(result, getattr(self.args, "limit", None))
 
     def compare(self) -> int:
@@ -256,7 +316,7 @@ class Cli:
         if puzzle.model.kind != "csp":
             return self.fail(f"{self.args.file}: count --up-to counts classes of solutions of a "
                              f"csp model; this is a {puzzle.model.kind} model", 2)
-        engine = self.args.engine or DEFAULT_ENGINE["count"]
+        engine = "cpsat" if self.args.engine == "auto" else self.args.engine
         try:
             with self.progress(f"{engine} count up to {self.args.up_to}") as options:
                 result = count_up_to(puzzle.model, puzzle.symmetry(), self.args.up_to, engine,
@@ -280,7 +340,7 @@ class Cli:
         if puzzle.model.kind != "csp":
             return self.fail(f"{args.file}: generate makes puzzles from a csp model (a grid); "
                              f"this is a {puzzle.model.kind} model", 2)
-        engine = args.engine or DEFAULT_ENGINE["count"]
+        engine = args.engine
         check = None if args.check in (None, "auto") else args.check
         gens = []
         try:

@@ -29,7 +29,7 @@ class Clock:
     """Seconds left of a command's time limit (``None``: no limit)."""
 
     def __init__(self, limit: float | None):
-        self.limit = limit
+        self.limit = None if limit is None or limit == float("inf") else limit
         self.start = time.monotonic()
 
     def left(self) -> float | None:
