@@ -8,7 +8,7 @@ offers and :mod:`cpsolve.puzzles.data` for how a family reads its file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from . import csp, grid, pegs, sliding, tour, transition
@@ -30,6 +30,8 @@ class Family:
     puzzle: type[Puzzle]
     kind: str
     summary: str
+    many: Callable[[Data], Iterator[Puzzle]] | None = None
+    """Every instance of a file that may hold a collection (one puzzle per line)."""
 
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (
@@ -38,7 +40,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("csp", csp.build, csp.CspPuzzle, "csp",
            "variables and constraints written in the file"),
     Family("grid", grid.build, grid.GridPuzzle, "csp",
-           "an N×N grid of symbols with all-different groups and givens"),
+           "an N×N grid of symbols with all-different groups and givens",
+           many=grid.build_many),
     Family("sliding", sliding.build, sliding.SlidingPuzzle, "planning",
            "sliding-block puzzles drawn as pictures"),
     Family("tour", tour.build, tour.TourPuzzle, "csp",

@@ -22,7 +22,7 @@ made only of ``-``/``+`` are ignored, so boxes can be drawn.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,8 @@ from .data import Data
 if TYPE_CHECKING:
     from ..grids.canonical import Symmetry
 
-KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens"}
+KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens",
+        "instances", "instances_file"}
 GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
 EMPTY = {".", "_", "0", "-"}
 Cell = tuple[int, int]
@@ -105,16 +106,46 @@ class GridPuzzle(Puzzle):
 
 
 def build(data: Data) -> GridPuzzle:
-    """Build the CSP of a ``grid`` file."""
+    """Build the CSP of a ``grid`` file (the first instance of a collection)."""
+    return next(iter(build_many(data)))
+
+
+def build_many(data: Data) -> Iterator[GridPuzzle]:
+    """Every puzzle of a ``grid`` file: one, or one per line of its ``instances``.
+
+    ``instances`` holds one puzzle per line, as collections are published: the
+    n×n cells row by row (``.`` or ``0`` for a blank), anything after them on
+    the line (a label, a comment) ignored; ``instances_file`` names such a
+    file, relative to the model file.  The board (size, groups, symbols) is
+    read once.
+    """
+    board = _board(data)
+    lines = _instance_lines(data)
+    if lines is None:
+        yield _puzzle(board, _givens(data, board.size, list(board.symbols)), "")
+        return
+    for key, number, text in lines:
+        givens = _line_givens(data, key, number, text, board)
+        yield _puzzle(board, givens, f"#{number}")
+
+
+@dataclass(frozen=True)
+class _Board:
+    name: str
+    description: str
+    size: int
+    symbols: tuple[str, ...]
+    box: tuple[int, int] | None
+    kinds: tuple[str, ...]
+    groups: tuple[tuple[str, tuple[Cell, ...]], ...]
+
+
+def _board(data: Data) -> _Board:
     data.unknown_keys(KEYS)
     n = data.get("size", int)
     if not 1 <= n <= 36:
         raise data.error("size", f"must be between 1 and 36, got {n}")
     symbols = _symbols(data, n)
-    csp = Csp(data.get("name", str, f"{n}x{n} grid"))
-    for r in range(n):
-        for c in range(n):
-            csp.add_variable(cell(r, c), 1, n)
     kinds = data.get("groups", list, ["rows", "columns"])
     box = None
     for kind in kinds:
@@ -123,21 +154,88 @@ def build(data: Data) -> GridPuzzle:
                              f"{', '.join(GROUP_KINDS)})")
     if "boxes" in kinds:
         box = _box(data, n)
-    all_groups = []
-    for label, cells in groups(n, kinds, box):
-        csp.all_different([cell(r, c) for r, c in cells], label)
-        all_groups.append(cells)
+    all_groups = [(label, tuple(cells)) for label, cells in groups(n, kinds, box)]
     for i, group in enumerate(data.get("extra", list, [])):
         cells = _cells(data, f"extra[{i}]", group, n)
-        csp.all_different([cell(r, c) for r, c in cells], f"extra group {i + 1}")
-        all_groups.append(cells)
-    givens = _givens(data, n, symbols)
+        all_groups.append((f"extra group {i + 1}", tuple(cells)))
+    return _Board(data.get("name", str, f"{n}x{n} grid"), data.get("description", str, ""),
+                  n, tuple(symbols), box, tuple(kinds), tuple(all_groups))
+
+
+def _puzzle(board: _Board, givens: dict[Cell, int], suffix: str) -> GridPuzzle:
+    name = f"{board.name} {suffix}".strip()
+    n = board.size
+    csp = Csp(name)
+    for r in range(n):
+        for c in range(n):
+            csp.add_variable(cell(r, c), 1, n)
+    for label, cells in board.groups:
+        csp.all_different([cell(r, c) for r, c in cells], label)
     for (r, c), v in sorted(givens.items()):
         csp.fix(cell(r, c), v)
-    return GridPuzzle(csp.name, "grid", csp, data.get("description", str, ""),
+    return GridPuzzle(name, "grid", csp, board.description,
                       "a grid filled with every group all-different",
-                      size=n, symbols=tuple(symbols), givens=givens, box=box,
-                      kinds=tuple(kinds), groups=tuple(tuple(g) for g in all_groups))
+                      size=n, symbols=board.symbols, givens=givens, box=board.box,
+                      kinds=board.kinds, groups=tuple(cells for _, cells in board.groups))
+
+
+MAX_INSTANCES = 1_000_000
+"""Most puzzles one collection may hold."""
+
+
+def _instance_lines(data: Data) -> list[tuple[str, int, str]] | None:
+    """``(key, line number, text)`` of every puzzle line, or ``None`` for a single puzzle."""
+    if "instances" in data.table and "instances_file" in data.table:
+        raise data.error("instances_file", "give instances or instances_file, not both")
+    if "instances" in data.table:
+        key, text = "instances", data.get("instances", str)
+    elif "instances_file" in data.table:
+        key = "instances_file"
+        text = _read_collection(data, data.get("instances_file", str))
+    else:
+        return None
+    if data.get("givens", str, "").strip():
+        raise data.error(key, "a collection gives its puzzles line by line: remove givens")
+    lines = [(key, number, line.strip()) for number, line in enumerate(text.splitlines(), 1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    if not lines:
+        raise data.error(key, "no puzzle lines")
+    if len(lines) > MAX_INSTANCES:
+        raise data.error(key, f"{len(lines):,} puzzles (at most {MAX_INSTANCES:,})")
+    return lines
+
+
+def _read_collection(data: Data, name: str) -> str:
+    from pathlib import Path
+
+    path = Path(data.path).parent / name
+    try:
+        if not path.is_file():
+            raise data.error("instances_file", f"no such file: {path}")
+        if path.stat().st_size > 256 * 1024 * 1024:
+            raise data.error("instances_file", f"{path} is larger than 256 MB")
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise data.error("instances_file", f"cannot read {path}: {err}") from None
+
+
+def _line_givens(data: Data, key: str, number: int, text: str,
+                 board: _Board) -> dict[Cell, int]:
+    n = board.size
+    cells = text.split()[0] if text.split() else ""
+    if len(cells) != n * n and len(text.replace(" ", "")) >= n * n:
+        cells = text.replace(" ", "")[: n * n]
+    if len(cells) != n * n:
+        raise data.error(f"{key} line {number}", f"expected {n * n} cells, got {len(cells)}")
+    value_of = {s: i + 1 for i, s in enumerate(board.symbols)}
+    givens = {}
+    for i, t in enumerate(cells):
+        if t in EMPTY:
+            continue
+        if t not in value_of:
+            raise data.error(f"{key} line {number}", f"cell {i + 1}: {t!r} is not a symbol")
+        givens[divmod(i, n)] = value_of[t]
+    return givens
 
 
 def groups(n: int, kinds: list[str], box: tuple[int, int] | None) -> list[tuple[str, list]]:
