@@ -35,14 +35,20 @@ ANALYZERS = ["search"]
 
 
 def race_json(race) -> dict:
-    """What every engine of an ``auto`` run did, for ``--json``."""
-    return {"answered_by": race.result.engine, "confirmed_by": list(race.confirmed_by),
-            "disagreements": list(race.problems),
-            "engines": [{"engine": c.engine,
+    """What every engine of an ``auto`` run did, for ``--json`` (key ``race``)."""
+    return {"answered_by": race.result.engine, "disagreements": list(race.problems),
+            "engines": [{"engine": c.engine, "role": _role(race, c.engine),
                          "status": c.result.status.value if c.result else None,
                          "seconds": round(c.result.seconds, 6) if c.result else None,
                          "bound": c.result.bound if c.result else None,
-                         "note": c.note} for c in race.checks]}
+                         "note": c.note or (c.result.message if c.result else "")}
+                        for c in race.checks]}
+
+
+def _role(race, engine: str) -> str:
+    if engine == race.result.engine:
+        return "answered"
+    return "confirmed" if engine in race.confirmed_by else "cross_check"
 
 
 def race_text(race):
@@ -53,10 +59,8 @@ def race_text(race):
 
     lines = Text()
     for c in race.checks:
-        role = ("answered" if c.engine == race.result.engine else
-                "confirmed" if c.engine in race.confirmed_by else "cross-check")
-        what = (f"{answer_of(c.result)}, {c.result.status.value}, {c.result.seconds:.3f} s"
-                if c.result else c.note)
+        role = _role(race, c.engine).replace("_", "-")
+        what = (f"{answer_of(c.result)}, {c.result.seconds:.3f} s" if c.result else c.note)
         lines.append(f"  {c.engine:<7} {role:<11} {what}\n", style="dim")
     for problem in race.problems:
         lines.append(f"  DISAGREEMENT: {problem}\n", style="bold red")
@@ -256,7 +260,7 @@ class Cli:
         if self.args.json:
             out = as_json(puzzle, result)
             if race is not None:
-                out["auto"] = race_json(race)
+                out["race"] = race_json(race)
             print(json.dumps(out, ensure_ascii=False))
         else:
             self.out.print(human(puzzle, result))

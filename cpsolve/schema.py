@@ -89,9 +89,31 @@ REQUIRED = {
 }
 
 
+RACE = {
+    "type": "object",
+    "description": "--engine auto: what each racing engine did (answered, confirmed, "
+                   "or ran its cross-check and stopped).",
+    "required": ["answered_by", "engines", "disagreements"],
+    "additionalProperties": False,
+    "properties": {
+        "answered_by": {"type": "string"},
+        "disagreements": {"type": "array", "items": {"type": "string"}},
+        "engines": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["engine", "role", "status", "seconds", "bound", "note"],
+            "properties": {"engine": {"type": "string"},
+                           "role": {"enum": ["answered", "confirmed", "cross_check"]},
+                           "status": {"type": ["string", "null"]},
+                           "seconds": {"type": ["number", "null"]},
+                           "bound": {"type": ["integer", "null"]},
+                           "note": {"type": "string"}}}},
+    },
+}
+
+
 def _result() -> dict[str, Any]:
-    """One result of solve, count or analyze."""
-    properties: dict[str, Any] = dict(COMMON)
+    """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
+    properties: dict[str, Any] = {**COMMON, "race": RACE}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)
     rules: list[dict[str, Any]] = [

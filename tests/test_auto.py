@@ -31,25 +31,30 @@ def test_hanoi_8_is_answered_in_seconds_by_default(cli, tmp_path):
     run = cli("solve", hanoi(tmp_path, 8), "--json")
     assert run.code == 0, run.err
     out = json.loads(run.out)
-    assert out["status"] == "optimal" and out["moves"] == 255
-    auto = out["auto"]
-    assert auto["answered_by"] == "search"
-    engines = {e["engine"]: e for e in auto["engines"]}
+    assert out["status"] == "optimal" and out["steps"] == 255
+    race = out["race"]
+    assert race["answered_by"] == "search" == out["engine"]
+    engines = {e["engine"]: e for e in race["engines"]}
     assert set(engines) == {"search", "cpsat"}
     assert engines["cpsat"]["status"] in ("unknown", "optimal")  # what the other found
+    import jsonschema
+
+    from cpsolve.schema import schema
+
+    jsonschema.validate(out, schema())
 
 
 def test_both_engines_agree_on_a_small_model(cli):
     out = json.loads(cli("solve", "water_jugs", "--json").out)
-    assert out["moves"] == 10 and out["status"] == "optimal"
-    assert out["auto"]["disagreements"] == []
-    assert len(out["auto"]["confirmed_by"]) == 1  # both prove 10 quickly
+    assert out["steps"] == 10 and out["status"] == "optimal"
+    assert out["race"]["disagreements"] == []
+    assert len(out["cross_checked_by"]) == 1  # both prove 10 quickly
 
 
 def test_count_by_default_is_exact_and_cross_checked(cli):
     out = json.loads(cli("count", "xsudoku5", "--json").out)
-    assert out["count"] == 960
-    assert len(out["auto"]["confirmed_by"]) == 1
+    assert out["count"] == 960 and out["status"] == "exact"
+    assert len(out["cross_checked_by"]) == 1
 
 
 def test_text_says_who_answered_and_who_confirmed(cli):

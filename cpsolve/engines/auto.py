@@ -40,7 +40,7 @@ CROSS_CHECK_FACTOR = 3.0
 GRACE = 0.5
 """Seconds an engine may overrun its limit before it is interrupted, then killed."""
 
-PROVEN = {Status.OPTIMAL, Status.INFEASIBLE}
+PROVEN = {Status.OPTIMAL, Status.INFEASIBLE, Status.EXACT, Status.COMPLETE}
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,7 @@ class Race:
     @property
     def confirmed_by(self) -> tuple[str, ...]:
         """Engines other than the winner whose proven answer agrees with it."""
-        return tuple(c.engine for c in self.checks
-                     if c.engine != self.result.engine and c.result is not None
-                     and c.result.status in PROVEN and not self.problems)
+        return self.result.cross_checked_by
 
 
 def proven(result: Result) -> bool:
@@ -155,7 +153,7 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     finally:
         for r in racers:
             _reap(r)
-    return _verdict(racers, winner, time.monotonic() - start)
+    return _verdict(racers, winner, task, time.monotonic() - start)
 
 
 def _child_options(options: Options, budget: float | None) -> Options:
@@ -227,8 +225,8 @@ def _reap(racer: _Racer) -> None:
     racer.conn.close()
 
 
-def _verdict(racers: list[_Racer], winner: _Racer | None, seconds: float) -> Race:
-    from ..compare import disagreements
+def _verdict(racers: list[_Racer], winner: _Racer | None, task: str, seconds: float) -> Race:
+    from ..compare import cross_check, disagreements
 
     checks = tuple(r.check or Check(r.name, note="no answer") for r in racers)
     results = [c.result for c in checks if c.result is not None]
@@ -241,11 +239,12 @@ def _verdict(racers: list[_Racer], winner: _Racer | None, seconds: float) -> Rac
         notes = "; ".join(f"{c.engine}: {c.note}" for c in checks)
         if all(c.note.startswith("not applicable") for c in checks):
             raise Unsupported(f"no engine can do this: {notes}")
-        primary = Result(Status.UNKNOWN, "auto", message=notes)
+        primary = Result(Status.UNKNOWN, "auto", task, message=notes)
+    if primary in results and not problems:
+        primary = cross_check(results)[results.index(primary)]
     return Race(primary.but(seconds=seconds), checks, problems)
 
 
 def _usefulness(result: Result) -> tuple[int, int]:
     """Order unproven results: an answer beats none; then the better bound."""
-    has_answer = result.status is Status.SOLVED
-    return (1 if has_answer else 0, result.bound or 0)
+    return (1 if result.answer is not None else 0, result.bound or 0)
