@@ -131,9 +131,14 @@ def parser() -> argparse.ArgumentParser:
                          f"{AUTO_BUDGET:g} s)")
         cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
-    s = sub.add_parser("solve", help="solve one model file")
-    s.add_argument("file")
+    s = sub.add_parser("solve", help="solve model files (several, a directory or a "
+                       "collection: a batch)")
+    s.add_argument("files", nargs="+", metavar="FILE",
+                   help="model file(s), bundled model name(s) or directories; several "
+                   "instances make a batch: one table, or JSON lines with --json")
     common(s, ["auto", *ENGINES], "auto")
+    s.add_argument("--jobs", type=positive, default=1, metavar="N",
+                   help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", help="search engine algorithm: bfs, bidir, iddfs, dfs, "
                    "dijkstra, astar, idastar, wastar, anytime, memo_dfs, widening (default: "
                    "anytime when the model declares an estimate, widening when every plan has "
@@ -269,6 +274,52 @@ class Cli:
         if race is not None and race.problems:
             return 1
         return exit_code(result, getattr(self.args, "limit", None))
+
+    def is_batch(self) -> bool:
+        """True when ``solve`` was given several files, a directory or a collection."""
+        from .files import load_many
+
+        names = self.args.files
+        if len(names) > 1 or resolve(names[0]).is_dir():
+            return True
+        with self.clock.guard(f"loading {names[0]}"):
+            puzzles = load_many(resolve(names[0]))
+            return next(puzzles, None) is not None and next(puzzles, None) is not None
+
+    def batch(self) -> int:
+        """``solve`` over many instances: one table (or JSON lines), then throughput."""
+        import time
+
+        from rich.progress import Progress
+
+        from .batch import instances, solve_all, summary
+        from .render import batch_table, result_line
+
+        args = self.args
+        start = time.monotonic()
+        items = list(instances(args.files))
+        deadline = None if self.clock.limit is None else start + self.clock.left()
+        rows = []
+        with Progress(console=self.err, transient=True) as bar:
+            task = bar.add_task("solving", total=len(items))
+            options = Options(limit=None, algorithm=args.algorithm)
+            for row in solve_all(items, args.engine, options, args.jobs, deadline):
+                rows.append(row)
+                bar.advance(task)
+                if args.json:
+                    print(json.dumps(result_line(row), ensure_ascii=False), flush=True)
+        figures = summary(rows, time.monotonic() - start, args.engine)
+        if args.json:
+            print(json.dumps({"batch": figures}, ensure_ascii=False))
+        else:
+            self.out.print(batch_table(rows))
+            rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
+            counts = ", ".join(f"{n:,} {k}" for k, n in sorted(figures["statuses"].items()))
+            self.out.print(f"{figures['instances']:,} instances in {figures['seconds']:.2f} s "
+                           f"({rate} per second, {args.engine}): {counts}")
+        if any(r.result is None for r in rows):
+            return 2 if any(r.puzzle is None for r in rows) else 1
+        return max(exit_code(r.result) for r in rows)
 
     def compare(self) -> int:
         from .compare import cross_check, disagreements
@@ -470,6 +521,10 @@ def _main(argv: list[str] | None) -> int:
             if args.optimal:
                 return cli.fail("--optimal and --up-to do not go together", 2)
             return cli.count_up_to()
+        if args.command == "solve":
+            args.file = args.files[0]
+            if cli.is_batch():
+                return cli.batch()
         return cli.one(args.command)
     except ModelFileError as err:
         return cli.fail(str(err), 2)

@@ -12,6 +12,7 @@ import dataclasses
 import stat
 import tomllib
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,20 +88,36 @@ def read_table(path: str | Path) -> dict[str, Any]:
 
 
 def load(path: str | Path):
-    """Build the puzzle described by a model file (``.toml``, or a user's ``.py``)."""
+    """Build the puzzle described by a model file (``.toml``, or a user's ``.py``).
+
+    A file holding a collection (one puzzle per line) gives its first puzzle;
+    :func:`load_many` gives them all.
+    """
+    return next(iter(load_many(path)))
+
+
+def load_many(path: str | Path) -> Iterator:
+    """Every puzzle of a model file: one, or each instance of a collection.
+
+    Every problem with the file is raised before the first puzzle is yielded.
+    """
     if str(path).endswith(".py"):
-        return load_python(path)
+        return iter([load_python(path)])
     data = Data(read_table(path), path)
     expected = read_expected(data)
     family = data.get("family", str)
     if family not in FAMILIES:
         raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    entry = FAMILIES[family]
     try:
-        puzzle = FAMILIES[family].build(data)
-        _validate(puzzle.model)
+        puzzles = list(entry.many(data)) if entry.many is not None else [entry.build(data)]
+        for puzzle in puzzles:
+            _validate(puzzle.model)
     except (ModelError, ExprError) as err:
         raise ModelFileError(path, str(err)) from None
-    return dataclasses.replace(puzzle, expected=expected) if expected else puzzle
+    if expected:
+        puzzles = [dataclasses.replace(p, expected=expected) for p in puzzles]
+    return iter(puzzles)
 
 
 def read_expected(data: Data) -> dict[str, Any]:

@@ -223,3 +223,28 @@ def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
     from .render_json import result_json
 
     return result_json(puzzle, result)
+
+
+def result_line(row) -> dict[str, Any]:
+    """One batch row as a JSON object: the result's own object plus ``source``."""
+    if row.result is None:
+        return {"source": row.source, "error": row.error}
+    return {"source": row.source, **as_json(row.puzzle, row.result)}
+
+
+def batch_table(rows: list) -> Table:
+    """A batch: one row per instance."""
+    table = Table(show_header=True, header_style="bold", box=None)
+    for col in ("instance", "engine", "status", "answer", "seconds", "check"):
+        table.add_column(col, justify="right" if col == "seconds" else "left",
+                         no_wrap=col != "answer", overflow="fold")
+    for row in rows:
+        if row.result is None:
+            table.add_row(Text(row.source), "", Text("error", style="bold red"),
+                          Text(row.error), "", "")
+            continue
+        result = row.result
+        table.add_row(Text(row.source), result.engine, status_text(result),
+                      Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
+                      check_text(result))
+    return table

@@ -111,9 +111,33 @@ RACE = {
 }
 
 
+SOURCE = {"type": "string", "description": "Batches: the file (and #instance) of this line."}
+
+
+def _batch() -> dict[str, Any]:
+    """The last line of a batch (solve with several instances, --json)."""
+    return {"type": "object", "required": ["batch"], "additionalProperties": False,
+            "properties": {"batch": {
+                "type": "object", "additionalProperties": False,
+                "required": ["instances", "engine", "seconds", "per_second", "statuses",
+                             "verified"],
+                "properties": {"instances": INT, "engine": {"type": "string"},
+                               "seconds": {"type": "number", "minimum": 0},
+                               "per_second": {"type": ["number", "null"]},
+                               "statuses": {"type": "object", "propertyNames": NAME,
+                                            "additionalProperties": INT},
+                               "verified": INT}}}}
+
+
+def _batch_error() -> dict[str, Any]:
+    """A batch line for an instance that could not be solved (a bad file, a refused model)."""
+    return {"type": "object", "required": ["source", "error"], "additionalProperties": False,
+            "properties": {"source": SOURCE, "error": {"type": "string"}}}
+
+
 def _result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
-    properties: dict[str, Any] = {**COMMON, "race": RACE}
+    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)
     rules: list[dict[str, Any]] = [
@@ -173,8 +197,13 @@ def schema() -> dict[str, Any]:
         "$id": "https://cpsolve.invalid/schema/output.json",
         "title": "cpsolve --json output",
         "description": "solve, count and analyze print one result; compare prints a report "
-                       "of results per model; generate prints puzzles per number of givens.",
+                       "of results per model; generate prints puzzles per number of givens; "
+                       "a batch (solve with several instances) prints one JSON line per "
+                       "instance (a result with its source, or an error) and a last "
+                       "line with the batch's figures.",
         "oneOf": [{"$ref": "#/$defs/result"}, {"$ref": "#/$defs/compare"},
-                  {"$ref": "#/$defs/generate"}],
-        "$defs": {"result": _result(), "compare": _compare(), "generate": _generate()},
+                  {"$ref": "#/$defs/generate"}, {"$ref": "#/$defs/batch"},
+                  {"$ref": "#/$defs/batch_error"}],
+        "$defs": {"result": _result(), "compare": _compare(), "generate": _generate(),
+                  "batch": _batch(), "batch_error": _batch_error()},
     }

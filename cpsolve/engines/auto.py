@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
 from ..model import Csp, Planning
-from ..result import EngineBug, Result, Status, Unsupported
+from ..result import Assignment, EngineBug, Result, Status, Unsupported
 from . import Options, run
 
 RACERS = ("search", "cpsat")
@@ -67,8 +67,11 @@ class Race:
 
 
 def proven(result: Result) -> bool:
-    """True for an answer with a proof: optimal (exact, for counts) or infeasible."""
-    return result.status in PROVEN
+    """True for a settled answer: an optimum, an exact count, a complete analysis, a proof
+    of infeasibility, or a CSP solution whose uniqueness is decided."""
+    if result.status in PROVEN:
+        return True
+    return isinstance(result.answer, Assignment) and result.answer.unique is not None
 
 
 def _child(conn: Connection, name: str, task: str, model: Csp | Planning,
