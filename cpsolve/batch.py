@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .engines import Options, run
-from .engines.auto import proven
+from .race import proven
 from .files import load_many, resolve
 from .puzzles.base import Puzzle
 from .puzzles.data import ModelFileError

@@ -28,7 +28,7 @@ from .puzzles.data import ModelFileError
 from .result import EngineBug, Result, Status, Unsupported
 
 AUTO_BUDGET = 60.0
-"""Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
+"""Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.race)."""
 
 ANALYZERS = ["search"]
 """Engines that can analyze a state space."""
@@ -256,7 +256,7 @@ class Cli:
             with self.progress(f"{engine} {task}") as options, \
                     self.clock.guard(f"running {engine}", self.clock.grace()):
                 if engine == "auto":
-                    from .engines.auto import race as run_race
+                    from .race import race as run_race
 
                     race = run_race(task, puzzle.model, options, self.auto_budget())
                     result = race.result

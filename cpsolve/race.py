@@ -28,9 +28,9 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
-from ..model import Csp, Planning
-from ..result import Assignment, EngineBug, Result, Status, Unsupported
-from . import Options, run
+from .model import Csp, Planning
+from .result import Assignment, EngineBug, Result, Status, Unsupported
+from .engines import Options, run
 
 RACERS = ("search", "cpsat")
 """The engines ``auto`` runs, in order of preference when both prove at once."""
@@ -229,7 +229,7 @@ def _reap(racer: _Racer) -> None:
 
 
 def _verdict(racers: list[_Racer], winner: _Racer | None, task: str, seconds: float) -> Race:
-    from ..compare import cross_check, disagreements
+    from .compare import cross_check, disagreements
 
     checks = tuple(r.check or Check(r.name, note="no answer") for r in racers)
     results = [c.result for c in checks if c.result is not None]
