@@ -119,7 +119,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
-               default: str = "") -> None:
+               default: str = "", json_flag: bool = True) -> None:
         if engines:
             cmd.add_argument("--engine", choices=engines, default=default,
                              help=f"engine to use (default: {default}"
@@ -129,7 +129,8 @@ def parser() -> argparse.ArgumentParser:
                          help="stop after S seconds and report what was proven ('none': no "
                          "limit; the default is none, except auto's budget of "
                          f"{AUTO_BUDGET:g} s)")
-        cmd.add_argument("--json", action="store_true", help="print one JSON object")
+        if json_flag:
+            cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
     s = sub.add_parser("solve", help="solve model files (several, a directory or a "
                        "collection: a batch)")
@@ -177,10 +178,28 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
                    help="explore the states reachable from the start, or the states that can "
                    "reach the goal (default: the goal when it is one state, else the start)")
+    pictures(a)
+    w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
+    w.add_argument("file")
+    common(w, list(ENGINES), "search", json_flag=False)
+    w.add_argument("--plan", action="store_true",
+                   help="planning models: solve and write a page that steps through the plan")
+    w.add_argument("--gallery", type=positive, metavar="N",
+                   help="csp models: count, and draw the first N solutions")
+    w.add_argument("--unsolved", action="store_true",
+                   help="csp models: draw the puzzle itself (by default it is solved first)")
+    pictures(w, required=True)
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
     m.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
     return p
+
+
+def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
+    """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.draw`)."""
+    out = cmd.add_mutually_exclusive_group(required=required)
+    out.add_argument("--svg", metavar="OUT", help="write an SVG picture")
+    out.add_argument("--html", metavar="OUT", help="write a self-contained HTML page")
 
 
 def by_invariant(puzzle, task: str) -> Result | None:
@@ -271,6 +290,10 @@ class Cli:
             self.out.print(human(puzzle, result))
             if race is not None:
                 self.out.print(race_text(race))
+        if getattr(self.args, "svg", None) or getattr(self.args, "html", None):
+            from .draw.show import Shown
+
+            Shown(puzzle, result).save(self.args.svg or self.args.html)
         if race is not None and race.problems:
             return 1
         return exit_code(result, getattr(self.args, "limit", None))
@@ -320,6 +343,41 @@ class Cli:
         if any(r.result is None for r in rows):
             return 2 if any(r.puzzle is None for r in rows) else 1
         return max(exit_code(r.result) for r in rows)
+
+    def show(self) -> int:
+        """``show``: the puzzle drawn, or its answer (a solved board, a plan page, a gallery)."""
+        from dataclasses import replace
+
+        from .draw import picture
+        from .draw.page import board_page
+        from .draw.show import Shown
+
+        args = self.args
+        puzzle = self.load(args.file)
+        kind = puzzle.model.kind
+        if (args.plan and kind != "planning") or (args.gallery and kind != "csp"):
+            flag = "--plan" if args.plan else "--gallery"
+            return self.fail(f"{flag} needs a {'planning' if args.plan else 'csp'} model; "
+                             f"{args.file} is a {kind} model", 2)
+        if args.plan and args.svg:
+            return self.fail("--plan writes a page that steps through the plan: use --html", 2)
+        task = "count" if args.gallery else \
+            "solve" if args.plan or (kind == "csp" and not args.unsolved) else None
+        if task is None:
+            svg = picture(puzzle).svg
+            text = board_page(puzzle, svg, None, "the start") if args.html else svg
+            _write(args.svg or args.html, text, bool(args.svg))
+            return 0
+        engine = args.engine
+        result = by_invariant(puzzle, task)
+        if result is None:
+            with self.progress(f"{engine} {task}") as options, \
+                    self.clock.guard(f"running {engine}", self.clock.grace()):
+                options = replace(options, limit=args.gallery, keep=bool(args.gallery))
+                result = run(engine, task, puzzle.model, options)
+        Shown(puzzle, result).save(args.svg or args.html)
+        print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
+        return exit_code(result, args.gallery)
 
     def compare(self) -> int:
         from .compare import cross_check, disagreements
@@ -455,6 +513,12 @@ class Cli:
         return 0
 
 
+def _write(path: str, text: str, svg: bool) -> None:
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n' if svg else ""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(head + text)
+
+
 def printable(message: str, width: int = 2000) -> str:
     """``message`` on one line: whitespace runs become one space, control characters
     are shown escaped (``\\x1b``), and a very long message is cut."""
@@ -517,6 +581,8 @@ def _main(argv: list[str] | None) -> int:
             return cli.compare()
         if args.command == "generate":
             return cli.generate()
+        if args.command == "show":
+            return cli.show()
         if args.command == "count" and args.up_to:
             if args.optimal:
                 return cli.fail("--optimal and --up-to do not go together", 2)

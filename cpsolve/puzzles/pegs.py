@@ -79,11 +79,13 @@ class PegsPuzzle(Puzzle):
     """Draws boards; groups jumps into moves (chains).
 
     ``cells`` are the holes ``(row, col)``, hole ``i`` being ``cells[i]``;
-    ``unit`` is the file's ``metric``: ``"jumps"`` or ``"moves"`` (chains).
+    ``unit`` is the file's ``metric``: ``"jumps"`` or ``"moves"`` (chains);
+    ``jumps`` the jump vectors, both signs (they tell the board's lattice).
     """
 
     cells: tuple[tuple[int, int], ...]
     unit: str
+    jumps: tuple[tuple[int, int], ...] = ()
 
     def render_state(self, state: tuple[int, ...]) -> str:
         cells = self.cells
@@ -183,7 +185,7 @@ def build(data: Data) -> PegsPuzzle:
     return PegsPuzzle(model.name, "pegs", model, data.get("description", str, ""),
                       "one move = one jump" if metric == "jumps" else
                       "one move = a chain of consecutive jumps by the same peg",
-                      cells=tuple(cells), unit=metric)
+                      cells=tuple(cells), unit=metric, jumps=tuple(vectors))
 
 
 def _vectors(data: Data) -> list[tuple[int, int]]:

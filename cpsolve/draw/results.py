@@ -1,0 +1,85 @@
+"""What the drawings read from a result: the one place that knows the answer types.
+
+Pages and pictures call these small functions instead of reading
+:class:`~cpsolve.result.Result` fields, so a change in the answer types is
+ported here alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..answers import Analysis, Assignment, Count, Plan, Step
+from ..result import Result, Status
+
+STATUS_WORDS = {
+    Status.OPTIMAL: "optimal (proven)",
+    Status.SOLVED: "solved, not proven optimal",
+    Status.INFEASIBLE: "infeasible (proven)",
+    Status.UNKNOWN: "unknown: a limit was hit",
+    Status.EXACT: "exact",
+    Status.AT_LEAST: "at least: a limit was hit",
+    Status.COMPLETE: "complete",
+    Status.PARTIAL: "partial: a limit was hit",
+}
+
+
+def status_words(result: Result) -> str:
+    """The status in words; an assignment is just ``solved`` (there is nothing to optimise)."""
+    if isinstance(result.answer, Assignment):
+        return "solved"
+    return STATUS_WORDS[result.status]
+
+
+def proven_optimal(result: Result) -> bool:
+    """True when the plan (or optimum) is proven best."""
+    return result.status is Status.OPTIMAL
+
+
+def plan_steps(result: Result) -> tuple[Step, ...] | None:
+    """The plan's steps, or ``None`` when the answer is no plan."""
+    return result.answer.steps if isinstance(result.answer, Plan) else None
+
+
+def plan_cost(result: Result) -> int | None:
+    """The plan's total cost in the puzzle's metric."""
+    return result.answer.cost if isinstance(result.answer, Plan) else None
+
+
+def assignment(result: Result) -> Mapping[str, int] | None:
+    """The solved assignment, or ``None``."""
+    return result.answer.values if isinstance(result.answer, Assignment) else None
+
+
+def listed_solutions(result: Result) -> tuple[Mapping[str, int], ...]:
+    """The solutions a count listed (empty when none were kept)."""
+    if isinstance(result.answer, Count):
+        return tuple(result.answer.solutions or ())
+    return ()
+
+
+def count(result: Result) -> int | None:
+    """The number of solutions counted."""
+    return result.answer.count if isinstance(result.answer, Count) else None
+
+
+def layers(result: Result) -> tuple[int, ...] | None:
+    """States per distance of an analysis."""
+    return result.answer.layers if isinstance(result.answer, Analysis) else None
+
+
+def farthest(result: Result) -> tuple[tuple[int, ...], ...]:
+    """The states at the largest distance of an analysis."""
+    return result.answer.farthest if isinstance(result.answer, Analysis) else ()
+
+
+def analysis_words(result: Result) -> str:
+    """One sentence: how many states, measured from where, the largest distance."""
+    answer = result.answer
+    if not isinstance(answer, Analysis):
+        return ""
+    towards = "from the start" if answer.direction == "start" else "to the goal"
+    far = "" if answer.max_distance is None else \
+        f"; the largest distance is {answer.max_distance}, reached by " \
+        f"{len(answer.farthest):,} state{'s' if len(answer.farthest) != 1 else ''}"
+    return f"{answer.states:,} states, by distance {towards}{far}"

@@ -1,0 +1,100 @@
+"""A tiny SVG writer: escaped text, fixed number formatting, attributes in call order.
+
+Same input, same bytes: numbers are written with at most two decimals and
+no trailing zeros, attributes in the order given, no ids drawn from memory
+addresses or clocks.  Text is real ``<text>`` in a generic font family, so
+a picture is legible, selectable and read by screen readers; every picture
+has a ``<title>`` (and ``role="img"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
+"""Generic font stack: fonts already on the reader's machine, never fetched."""
+
+INK = "#1f2430"
+MUTED = "#6b7280"
+LINE = "#9aa3b2"
+PAPER = "#ffffff"
+ACCENT = "#d9480f"
+BLUE = "#1c5fb8"
+
+
+def num(value: float) -> str:
+    """A number as SVG writes it: two decimals at most, no trailing zeros, no ``-0``."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def attrs(**values: object) -> str:
+    """Attributes in call order; ``class_`` -> ``class``, ``_`` -> ``-``; ``None`` omitted."""
+    out = []
+    for key, value in values.items():
+        if value is None:
+            continue
+        name = "class" if key == "class_" else key.rstrip("_").replace("_", "-")
+        text = num(value) if isinstance(value, float) else str(value)
+        out.append(f" {name}={quoteattr(text)}")
+    return "".join(out)
+
+
+@dataclass
+class Svg:
+    """One picture being drawn: call the shape methods, then :meth:`text_of`."""
+
+    width: float
+    height: float
+    title: str
+    description: str = ""
+    parts: list[str] = field(default_factory=list)
+
+    def add(self, tag: str, body: str | None = None, **values: object) -> None:
+        """One element; ``body`` is text (escaped here), ``None`` makes it empty."""
+        if body is None:
+            self.parts.append(f"<{tag}{attrs(**values)}/>")
+        else:
+            self.parts.append(f"<{tag}{attrs(**values)}>{escape(body)}</{tag}>")
+
+    def open(self, tag: str = "g", **values: object) -> None:
+        """Open a group (close it with :meth:`close`)."""
+        self.parts.append(f"<{tag}{attrs(**values)}>")
+
+    def close(self, tag: str = "g") -> None:
+        """Close the last group opened."""
+        self.parts.append(f"</{tag}>")
+
+    def rect(self, x: float, y: float, w: float, h: float, **values: object) -> None:
+        """A rectangle (coordinates as floats so they are formatted alike)."""
+        self.add("rect", x=float(x), y=float(y), width=float(w), height=float(h), **values)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, **values: object) -> None:
+        """A straight line."""
+        self.add("line", x1=float(x1), y1=float(y1), x2=float(x2), y2=float(y2), **values)
+
+    def circle(self, x: float, y: float, r: float, **values: object) -> None:
+        """A circle."""
+        self.add("circle", cx=float(x), cy=float(y), r=float(r), **values)
+
+    def text(self, x: float, y: float, body: str, size: float, **values: object) -> None:
+        """Text centred on ``(x, y)``."""
+        values.setdefault("fill", INK)
+        self.add("text", body, x=float(x), y=float(y), font_size=float(size),
+                 text_anchor="middle", dominant_baseline="central", **values)
+
+    def text_of(self) -> str:
+        """The whole picture as one ``<svg>`` element (no XML declaration: inlines as is)."""
+        head = (f"<svg xmlns=\"http://www.w3.org/2000/svg\""
+                f"{attrs(width=float(self.width), height=float(self.height))}"
+                f" viewBox=\"0 0 {num(self.width)} {num(self.height)}\""
+                f" role=\"img\" font-family={quoteattr(FONT)}>")
+        title = f"<title>{escape(self.title)}</title>"
+        desc = f"<desc>{escape(self.description)}</desc>" if self.description else ""
+        return "".join([head, title, desc, *self.parts, "</svg>"]) + "\n"
+
+
+def points(coords: list[tuple[float, float]]) -> str:
+    """``x,y x,y ...`` for polylines and polygons."""
+    return " ".join(f"{num(x)},{num(y)}" for x, y in coords)

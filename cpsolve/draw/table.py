@@ -1,0 +1,60 @@
+"""Any model: a table of its variables (arrays on one row), under the family's show text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from .svg import INK, LINE, MUTED, PAPER, Svg
+
+MARGIN = 12
+ROW = 30
+BOX = 38
+MAX_BOXES = 24
+
+
+def rows_of(env: Mapping[str, int | None]) -> list[tuple[str, list[str]]]:
+    """Variables grouped for the table: ``a[0], a[1]`` become one row ``a``."""
+    rows: dict[str, list[str]] = {}
+    for name in env:
+        match = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+        rows.setdefault(match.group(1) if match else name, []).append(name)
+    return list(rows.items())
+
+
+def table_svg(env: Mapping[str, int | None], shown: str, title: str,
+              label: Callable[[str, int], str] = lambda n, v: str(v)) -> str:
+    """Rows of variables with their values (``None``: not yet known, drawn ``?``).
+
+    ``shown`` (the family's own drawing of the assignment, may be empty) is
+    written above the table, one text line per line.
+    """
+    lines = [line for line in shown.splitlines() if line.strip()]
+    rows = rows_of(env)
+    head = max((len(name) for name, _ in rows), default=1) * 8 + 16
+    wide = max((min(len(names), MAX_BOXES) for _, names in rows), default=1)
+    longest = max((len(line) for line in lines), default=0)
+    more = 90 if any(len(names) > MAX_BOXES for _, names in rows) else 0
+    width = max(head + wide * BOX + more, longest * 8.5) + 2 * MARGIN
+    top = MARGIN + len(lines) * 22 + (8 if lines else 0)
+    svg = Svg(width, top + len(rows) * ROW + MARGIN, title, "variables and their values")
+    for i, line in enumerate(lines):
+        svg.add("text", line, x=float(MARGIN), y=float(MARGIN + 16 + i * 22), font_size="15",
+                fill=INK, class_="shown", style="white-space:pre")
+    for i, (name, names) in enumerate(rows):
+        y = top + i * ROW
+        svg.add("text", name, x=float(MARGIN), y=float(y + ROW / 2 + 5), font_size="13",
+                fill=MUTED, class_="name")
+        for j, var in enumerate(names[:MAX_BOXES]):
+            value = env[var]
+            x = MARGIN + head + j * BOX
+            svg.open(class_="variable")
+            svg.add("title", f"{var} = {'?' if value is None else label(var, value)}")
+            svg.rect(x, y + 2, BOX - 4, ROW - 4, rx=4.0, fill=PAPER, stroke=LINE)
+            text = "?" if value is None else label(var, value)
+            svg.text(x + (BOX - 4) / 2, y + ROW / 2, text, 13 if len(text) < 4 else 10)
+            svg.close()
+        if len(names) > MAX_BOXES:
+            svg.add("text", f"… {len(names) - MAX_BOXES} more", x=float(width - MARGIN),
+                    y=float(y + ROW / 2 + 5), font_size="11", fill=MUTED, text_anchor="end")
+    return svg.text_of()
