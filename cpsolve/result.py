@@ -129,6 +129,13 @@ class Result:
         """True when the figure is proven: an optimum, an exact count, a full analysis."""
         return self.status in (Status.OPTIMAL, Status.EXACT, Status.COMPLETE)
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the status and answer in one line (``cpsolve.draw.show.shown(puzzle,
+        result)`` draws the answer with its puzzle)."""
+        from .draw.results import summary_html
+
+        return summary_html(self)
+
     def but(self, **changes: object) -> Result:
         """A copy with some fields changed (checked again)."""
         return replace(self, **changes)

@@ -8,6 +8,7 @@ ported here alone.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from html import escape
 
 from ..answers import Analysis, Assignment, Count, Plan, Step
 from ..result import Result, Status
@@ -83,3 +84,22 @@ def analysis_words(result: Result) -> str:
         f"; the largest distance is {answer.max_distance}, reached by " \
         f"{len(answer.farthest):,} state{'s' if len(answer.farthest) != 1 else ''}"
     return f"{answer.states:,} states, by distance {towards}{far}"
+
+
+def summary_html(result: Result) -> str:
+    """One line of HTML: task, status, engine, the answer's figure, check, time."""
+    answer = result.answer
+    figure = ""
+    if isinstance(answer, Plan):
+        figure = f"{len(answer.steps)} steps, cost {answer.cost}"
+    elif isinstance(answer, Assignment):
+        figure = f"{len(answer.values)} variables assigned"
+    elif isinstance(answer, Count):
+        figure = f"{answer.count:,} counted"
+    elif isinstance(answer, Analysis):
+        figure = analysis_words(result)
+    parts = [f"<b>{escape(result.task)}</b>", escape(status_words(result)),
+             f"engine {escape(result.engine)}", escape(figure),
+             "verified" if result.verified else "", f"{result.seconds:.3f} s",
+             escape(result.message)]
+    return f"<p>{' · '.join(p for p in parts if p)}</p>"

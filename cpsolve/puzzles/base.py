@@ -92,3 +92,9 @@ class Puzzle:
     def symmetry(self) -> Symmetry | None:
         """Symmetries of the puzzle's rules, when the family knows them (``None``: none)."""
         return None
+
+    def _repr_svg_(self) -> str:
+        """Jupyter: the puzzle drawn (its start state, or its givens); see :mod:`cpsolve.draw`."""
+        from ..draw import picture
+
+        return picture(self).svg

@@ -1,0 +1,85 @@
+"""The plan page as a person sees it: headless Chromium clicks through a plan.
+
+Uses the distribution's Chromium (``apt-get install chromium``; ``.ci/run``
+installs it when run as root) driven by playwright's Python driver, which
+ships inside its wheel and needs no browser download.  Skipped where either
+is missing, except under CI (``CI=true``), where a skip would hide a broken
+install.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from cpsolve.draw.page import plan_page
+from cpsolve.draw.sliding import INSET, MARGIN
+from cpsolve.engines import run
+from cpsolve.files import load, resolve
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if sync_playwright is None or CHROMIUM is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser test: chromium or playwright is missing")
+        pytest.skip("needs chromium (apt-get install chromium) and playwright")
+    return sync_playwright
+
+
+def pieces_shown(page) -> dict[tuple[int, int], str]:
+    """``(row, col) -> label`` of the single-cell pieces drawn in the visible frame."""
+    rects = page.eval_on_selector_all(
+        ".frame:not([hidden]) g.piece",
+        "gs => gs.map(g => [g.querySelector('text').textContent,"
+        " +g.querySelector('rect').getAttribute('x'), +g.querySelector('rect').getAttribute('y'),"
+        " +g.querySelector('rect').getAttribute('width') ])")
+    size = rects[0][3] + 2 * INSET
+    return {(round((y - MARGIN - INSET) / size), round((x - MARGIN - INSET) / size)): label
+            for label, x, y, _ in rects}
+
+
+def expected(state: tuple[int, ...]) -> dict[tuple[int, int], str]:
+    """The 8-puzzle's pieces read straight off a state (cells row-major, 0 = empty)."""
+    return {(i // 3, i % 3): str(v) for i, v in enumerate(state) if v}
+
+
+def test_plan_player_steps_through_the_eight_puzzle(tmp_path):
+    sync_playwright = _browser()
+    puzzle = load(resolve("eight_puzzle"))
+    result = run("search", "solve", puzzle.model)
+    steps = result.answer.steps
+    assert len(steps) == 31  # the known optimum (DESIGN.md)
+    path = tmp_path / "plan.html"
+    path.write_text(plan_page(puzzle, result), encoding="utf-8")
+    start = puzzle.model.initial_state()
+    # in the file, value v is token tokens[v]; the 8-puzzle's tokens are its digits
+    tokens = puzzle.tokens
+    as_labels = lambda s: {k: tokens[int(v)] for k, v in expected(s).items()}  # noqa: E731
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(path.as_uri())
+        assert page.locator(".frame:not([hidden])").count() == 1
+        assert page.locator(".where").inner_text() == "step 0 of 31"
+        assert pieces_shown(page) == as_labels(start)
+        page.get_by_role("button", name="next ▶").click()
+        assert pieces_shown(page) == as_labels(steps[0].state) != as_labels(start)
+        assert puzzle.step_text(steps[0]) in page.locator(".frame:not([hidden]) figcaption") \
+            .inner_text()
+        page.keyboard.press("ArrowRight")
+        assert page.locator(".where").inner_text() == "step 2 of 31"
+        assert pieces_shown(page) == as_labels(steps[1].state)
+        page.keyboard.press("ArrowLeft")
+        assert pieces_shown(page) == as_labels(steps[0].state)
+        page.get_by_role("button", name="last »").click()
+        assert pieces_shown(page) == as_labels(steps[-1].state)
+        assert "goal is reached" in page.locator(".frame:not([hidden]) figcaption").inner_text()
+        browser.close()
