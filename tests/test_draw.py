@@ -19,7 +19,7 @@ from cpsolve.draw.chart import ticks
 from cpsolve.draw.page import plan_page
 from cpsolve.draw.show import Shown, analysis_svg
 from cpsolve.draw.svg import num
-from cpsolve.engines import Options, run
+from cpsolve.engines import run
 from cpsolve.files import bundled, load, resolve
 
 SVG = "{http://www.w3.org/2000/svg}"

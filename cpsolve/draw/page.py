@@ -183,8 +183,11 @@ def gallery_page(puzzle: Puzzle, result: Result) -> str:
     """The solutions a count listed, each drawn, numbered."""
     shown = results.listed_solutions(result)
     counted = results.count(result)
-    facts = (f"<b>{counted if counted is not None else '?'}</b> solution"
-             f"{'s' if counted != 1 else ''} counted; the first {len(shown)} drawn")
+    figure = "?" if counted is None else f"{counted:,}"
+    exact = result.exact
+    facts = (f"{'' if exact else 'at least '}<b>{figure}</b> solution{'s' if counted != 1 else ''}"
+             f"{'' if exact else ' (the count stopped at the limit)'}; "
+             f"the first {len(shown)} drawn")
     cards = [f"<figure>{picture(puzzle, s, title=f'{puzzle.name}: solution {i}').svg}"
              f"<figcaption>#{i}</figcaption></figure>"
              for i, s in enumerate(shown, start=1)]

@@ -55,7 +55,7 @@ def answer_page(puzzle: Puzzle, result: Result) -> str:
         return page.gallery_page(puzzle, result)
     if isinstance(answer, Analysis):
         return page.analysis_page(puzzle, result, analysis_svg(puzzle, result))
-    words = "the solution" if isinstance(answer, Assignment) else \
+    words = "a solution" if isinstance(answer, Assignment) else \
         f"the puzzle ({results.status_words(result)})"
     return page.board_page(puzzle, answer_svg(puzzle, result), result, words)
 
