@@ -19,7 +19,7 @@ from timing import MODELS, best_of, timed
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
-from cpsolve.engines.search.vector import numpy_layers
+from cpsolve.engines.search.statespace.vector import numpy_layers
 from cpsolve.files import load
 
 

@@ -19,7 +19,7 @@ import pytest
 from cpsolve.check import replay
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.lengths import any_plan_is_optimal, fixed_length
-from cpsolve.engines.search.symmetry import usable
+from cpsolve.engines.search.planning.symmetric_states import usable
 from cpsolve.expr import evaluate
 from cpsolve.files import load
 from cpsolve.model import Planning

@@ -25,7 +25,7 @@ from cpsolve.check import replay
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
-from cpsolve.engines.search.heuristic import compile_estimate
+from cpsolve.engines.search.planning.heuristic import compile_estimate
 from cpsolve.expr import evaluate
 from cpsolve.files import bundled, load
 from cpsolve.model import Planning
@@ -318,7 +318,7 @@ def test_fifteen_easy_is_proven_optimal():
 
 
 def test_anytime_without_time_limit_says_how_long_it_proved(monkeypatch):
-    anytime = importlib.import_module("cpsolve.engines.search.anytime")
+    anytime = importlib.import_module("cpsolve.engines.search.planning.anytime")
     monkeypatch.setattr(anytime, "PROOF_SECONDS", 0.2)
     result = solve(MODELS / "fifteen_korf1.toml")
     assert result.status is Status.SOLVED and result.verified

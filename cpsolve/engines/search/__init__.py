@@ -26,21 +26,21 @@ from ...answers import Direction
 from ...model import Csp, Planning
 from ...result import Result, Unsupported
 from .. import Options
-from .analyze import layers
-from .anytime import anytime
-from .astar import astar
-from .bfs import bfs
-from .bidir import bidir
 from .common import Budget
 from .compile import Task, compile_planning
-from .dfs import dfs
-from .dijkstra import dijkstra
-from .idastar import idastar
-from .iddfs import iddfs
 from .lengths import any_plan_is_optimal
-from .memo_dfs import memo_dfs
-from .wastar import wastar
-from .widening import widening
+from .planning.anytime import anytime
+from .planning.astar import astar
+from .planning.bfs import bfs
+from .planning.bidir import bidir
+from .planning.dfs import dfs
+from .planning.dijkstra import dijkstra
+from .planning.idastar import idastar
+from .planning.iddfs import iddfs
+from .planning.memo_dfs import memo_dfs
+from .planning.wastar import wastar
+from .planning.widening import widening
+from .statespace.layers import layers
 
 CAPABILITIES = {("planning", "solve"), ("planning", "analyze"), ("planning", "count"),
                 ("csp", "solve"), ("csp", "count")}
@@ -68,7 +68,7 @@ ANY_PLAN = frozenset({"dfs", "memo_dfs", "widening"})
 
 
 def _numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
-    from .vector import numpy_layers  # numpy is imported only here
+    from .statespace.vector import numpy_layers  # numpy is imported only here
 
     return numpy_layers(task, budget, direction)
 
@@ -111,8 +111,8 @@ def _pick(table: dict[str, Algorithm], name: str, what: str) -> Algorithm:
 def solve(model: Csp | Planning, options: Options) -> Result:
     """A plan (planning) or a solution and whether it is unique (csp)."""
     if isinstance(model, Csp):
-        from .circuit import chosen, solve_circuit
-        from .csp import solve_csp
+        from .csp.backtrack import solve_csp
+        from .csp.circuit import chosen, solve_circuit
 
         circuit = chosen(model, options)
         return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
@@ -142,12 +142,12 @@ def count(model: Csp | Planning, options: Options) -> Result:
     how many plans are listed.
     """
     if isinstance(model, Planning):
-        from .count_plans import count_optimal
+        from .planning.count_plans import count_optimal
 
         budget = Budget(options.time_limit, None, options.progress)
         return count_optimal(compile_planning(model), budget, options.keep, options.limit)
-    from .circuit import chosen, count_circuit
-    from .csp import count_csp
+    from .csp.backtrack import count_csp
+    from .csp.circuit import chosen, count_circuit
 
     circuit = chosen(model, options)
     return count_circuit(model, circuit, options) if circuit else count_csp(model, options)

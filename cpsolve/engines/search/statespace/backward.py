@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...expr import conjuncts
-from .compile import _pin
+from ....expr import conjuncts
+from ..compile import _pin
 
 if TYPE_CHECKING:
     from .vector import Packed

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ...result import Result
+from ....result import Result
+from ..common import Budget
+from ..compile import Task
 from .astar import best_first, informed_result
-from .common import Budget
-from .compile import Task
 from .heuristic import compile_estimate
 
 WEIGHT = 3.0

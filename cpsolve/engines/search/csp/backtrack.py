@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...expr import variables
-from ...model import AllDifferent, Circuit, Condition, Csp
-from ...result import Assignment, Count, Result, Status, Unsupported
-from .. import Options
-from .common import Budget
-from .emit import TooDeep, build, source
+from ....expr import variables
+from ....model import AllDifferent, Circuit, Condition, Csp
+from ....result import Assignment, Count, Result, Status, Unsupported
+from ... import Options
+from ..common import Budget
+from ..emit import TooDeep, build, source
 
 
 class _Stop(Exception):

@@ -2,7 +2,7 @@
 
 Differs from :mod:`.dfs` in two ways:
 
-* states are merged under the model's usable symmetries (:mod:`.symmetry`):
+* states are merged under the model's usable symmetries (:mod:`.symmetric_states`):
   the visited set holds canonical forms, so a position and its mirror image
   are explored once.  A visited state that is not on the current path is
   *dead*: its whole future was explored without reaching the goal;
@@ -16,11 +16,11 @@ cost (:func:`.lengths.any_plan_is_optimal`), else ``SOLVED``.
 
 from __future__ import annotations
 
-from ...result import Result
-from .common import Budget, infeasible, stopped
-from .compile import State, Task
-from .lengths import plan_found
-from .symmetry import canonical_form, usable
+from ....result import Result
+from ..common import Budget, infeasible, stopped
+from ..compile import State, Task
+from ..lengths import plan_found
+from .symmetric_states import canonical_form, usable
 
 
 def memo_dfs(task: Task, budget: Budget) -> Result:

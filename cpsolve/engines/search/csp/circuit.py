@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...model import AllDifferent, Circuit, Condition, Csp
-from ...result import Assignment, Count, Result, Status, Unsupported
-from .. import Options
-from .common import Budget
+from ....model import AllDifferent, Circuit, Condition, Csp
+from ....result import Assignment, Count, Result, Status, Unsupported
+from ... import Options
+from ..common import Budget
 from .hamilton import Hamilton, Solution, Stop, bits
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...result import Result
-from .common import Budget, fewest_moves, infeasible, stopped
-from .compile import State, Task
+from ....result import Result
+from ..common import Budget, fewest_moves, infeasible, stopped
+from ..compile import State, Task
 
 
 def iddfs(task: Task, budget: Budget) -> Result:

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...answers import Direction
-from ...expr import bounds
-from ...result import Result, Unsupported
-from .analyze import Sweep, layers
+from ....answers import Direction
+from ....expr import bounds
+from ....result import Result, Unsupported
+from ..common import Budget
+from ..compile import Task
+from ..emit import TooDeep, build_many, np_helpers, source
 from .backward import Backward, TooLarge, symmetric
-from .common import Budget
-from .compile import Task
-from .emit import TooDeep, build_many, np_helpers, source
+from .layers import Sweep, layers
 
 BITMAP_BITS = 1 << 27
 """Largest code space tracked with a bit map (16 MiB); larger ones use a sorted array."""

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...model import Circuit, Csp
+from ....model import Circuit, Csp
+from ..common import Budget
 from .arcs import ArcConditions
-from .common import Budget
 
 Solution = dict[str, int]
 

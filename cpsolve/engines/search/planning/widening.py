@@ -3,7 +3,7 @@
 A *round* of width ``W`` is a breadth-first search by layers that keeps at
 most ``W`` states per layer; rounds run with ``W = 1, 2, 4, ...``:
 
-* states are merged under the model's usable symmetries (:mod:`.symmetry`)
+* states are merged under the model's usable symmetries (:mod:`.symmetric_states`)
   and ranked within a layer by their canonical form, lexicographically.  The
   order is deterministic and does not depend on the order in which actions
   are declared or generated.  On boards whose variables are numbered in
@@ -21,11 +21,11 @@ and cost (:func:`.lengths.any_plan_is_optimal`), the plan is ``OPTIMAL``.
 
 from __future__ import annotations
 
-from ...result import Result, Status
-from .common import Budget, found, infeasible, path_to, stopped
-from .compile import State, Task
-from .lengths import plan_found
-from .symmetry import Canon, canonical_form, usable
+from ....result import Result, Status
+from ..common import Budget, found, infeasible, path_to, stopped
+from ..compile import State, Task
+from ..lengths import plan_found
+from .symmetric_states import Canon, canonical_form, usable
 
 FIRST_WIDTH = 1
 """Width of the first round (then doubled each round)."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ...answers import Direction
-from ...result import Analysis, Result, Status, Unsupported
-from .common import Budget
-from .compile import State, Task
+from ....answers import Direction
+from ....result import Analysis, Result, Status, Unsupported
+from ..common import Budget
+from ..compile import State, Task
 
 Neighbours = Callable[[State], Iterable[State]]
 

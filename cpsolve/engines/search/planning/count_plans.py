@@ -29,9 +29,9 @@ import heapq
 from collections import deque
 from collections.abc import Iterator
 
-from ...result import Count, Result, Status, Step, Unsupported
-from .common import Budget
-from .compile import State, Task
+from ....result import Count, Result, Status, Step, Unsupported
+from ..common import Budget
+from ..compile import State, Task
 
 Edge = tuple[State, int]
 """A tight step into a state: ``(previous state, action index)``."""

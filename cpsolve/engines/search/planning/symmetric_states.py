@@ -21,9 +21,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from operator import itemgetter
 
-from ...expr import Expr, Var, conjuncts, substitute, to_text
-from ...model import Action, Planning
-from .compile import State
+from ....expr import Expr, Var, conjuncts, substitute, to_text
+from ....model import Action, Planning
+from ..compile import State
 
 Canon = Callable[[State], State]
 

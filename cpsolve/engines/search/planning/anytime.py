@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ...result import Result, Status
+from ....result import Result, Status
+from ..common import Budget, found
+from ..compile import Task
 from .astar import best_first, informed_result
-from .common import Budget, found
-from .compile import Task
 from .heuristic import Estimate, Outcome, compile_estimate
 from .idastar import ida
 from .wastar import WEIGHT

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ...expr import Binary, Const, Expr, Unary, variables
-from ...result import Unsupported
-from .compile import State, Task
-from .emit import TooDeep, build, source
+from ....expr import Binary, Const, Expr, Unary, variables
+from ....result import Unsupported
+from ..compile import State, Task
+from ..emit import TooDeep, build, source
 
 MAX_TABULATED = 4096
 """Largest domain whose one-variable terms are tabulated (bigger ones are compiled as is)."""

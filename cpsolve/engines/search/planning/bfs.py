@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...result import Result
-from .common import Budget, fewest_moves, infeasible, path_to, stopped
-from .compile import State, Task
+from ....result import Result
+from ..common import Budget, fewest_moves, infeasible, path_to, stopped
+from ..compile import State, Task
 
 
 def bfs(task: Task, budget: Budget) -> Result:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...result import Result, Status
-from .common import Budget, found, infeasible, stopped
-from .compile import Task
+from ....result import Result, Status
+from ..common import Budget, found, infeasible, stopped
+from ..compile import Task
 
 
 def dfs(task: Task, budget: Budget) -> Result:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-from ...result import Result, Unsupported
+from ....result import Result, Unsupported
+from ..common import Budget
+from ..compile import State, Task
 from .astar import informed_result
-from .common import Budget
-from .compile import State, Task
 from .heuristic import Estimate, Outcome, compile_estimate
 
 

@@ -1,0 +1,7 @@
+"""Search on a :class:`~cpsolve.model.Csp`: backtracking, and Hamiltonian circuits.
+
+:mod:`.backtrack` is the general backtracking search (forward checking on
+bit-mask domains); :mod:`.circuit` routes a model that is one circuit plus
+conditions to the Hamiltonian-circuit search of :mod:`.hamilton`, whose
+conditions on arcs :mod:`.arcs` compiles.
+"""
