@@ -29,7 +29,7 @@ from ....expr import conjuncts
 from ..compile import _pin
 
 if TYPE_CHECKING:
-    from .vector import Packed
+    from .packing import Packed
 
 MAX_TABLE = 1 << 20
 """Most (key, written values) combinations one action's relation may enumerate."""

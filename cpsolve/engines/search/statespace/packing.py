@@ -1,0 +1,142 @@
+"""States packed into int64 codes, and every action evaluated on whole arrays of them.
+
+A state is packed into one int64, the first variable most significant so
+that codes sort like state tuples: a mixed-radix number when the code space
+is small enough for a bit map of visited codes (:data:`BITMAP_BITS`), else
+one bit field per variable (decoding is then a shift and a mask).  Every
+action's guard and effects — the model's expression trees, compiled to NumPy
+source by :mod:`..emit` — are evaluated on all states of a layer at once
+(only on the rows where a pinned guard conjunct ``x == c`` holds, as in
+:mod:`..compile`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....expr import bounds
+from ..compile import Task
+from ..emit import build_many, np_helpers, source
+
+BITMAP_BITS = 1 << 27
+"""Largest code space tracked with a bit map (16 MiB); larger ones use a sorted array."""
+
+
+class Unpackable(ValueError):
+    """The model does not fit this representation (the reason is the message)."""
+
+
+class Packed:
+    """Mixed-radix packing of a task's states, with vectorised actions."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        n = len(task.names)
+        self.size = [hi - lo + 1 for lo, hi in zip(task.lo, task.hi)]
+        self.radix = [1] * n
+        for i in range(n - 2, -1, -1):
+            self.radix[i] = self.radix[i + 1] * self.size[i + 1]
+        self.space = self.radix[0] * self.size[0]
+        self.shifts: list[int] | None = None  # bit fields instead of mixed radix
+        bits = [(z - 1).bit_length() for z in self.size]
+        if self.space > BITMAP_BITS and sum(bits) < 62:
+            self.shifts = [sum(bits[i + 1:]) for i in range(n)]
+            self.masks = [(1 << b) - 1 for b in bits]
+            self.radix = [1 << sh for sh in self.shifts]
+            self.space = 1 << sum(bits)
+        if self.space >= 1 << 62:
+            raise Unpackable(f"{self.space:.3g} codes do not fit in 62 bits")
+        env = np_helpers(np)
+
+        def ref(name: str) -> str:
+            return f"c[{task.index[name]}]"
+
+        self.guards, self.effects, self.used, self.writes, self.checked = [], [], [], [], []
+        for a in task.actions:
+            order = sorted(task.index[v] for v in a.writes())
+            by_index = {task.index[v]: e for v, e in a.effects}
+            effs = "".join(f"{source(by_index[i], ref, 'v', 'np')}, " for i in order)
+            text = (f"def guard(c):\n    return {source(a.guard, ref, 'c', 'np')}\n"
+                    f"def effects(c):\n    return ({effs})\n")
+            guard, effects = build_many(text, env, ("guard", "effects"))
+            self.guards.append(guard)
+            self.effects.append(effects)
+            self.used.append(sorted({task.index[v] for v in a.reads()} | set(order)))
+            self.writes.append(order)
+            self.checked.append([i for i in order if not _within(by_index[i], task, i)])
+        self.groups = task.guard_groups()
+
+    def encode(self, state) -> int:
+        """The code of a state tuple."""
+        return sum((v - lo) * r for v, lo, r in zip(state, self.task.lo, self.radix))
+
+    def decode(self, codes: np.ndarray) -> list[np.ndarray]:
+        """One value column per variable."""
+        if self.shifts is not None:
+            return [((codes >> sh) & mask) + lo if lo else (codes >> sh) & mask
+                    for sh, mask, lo in zip(self.shifts, self.masks, self.task.lo)]
+        cols: list[np.ndarray] = []
+        rest = codes
+        for size, lo in zip(reversed(self.size), reversed(self.task.lo)):
+            rest, digit = np.divmod(rest, size)
+            cols.append(digit + lo if lo else digit)
+        cols.reverse()
+        return cols
+
+    def states(self, codes: np.ndarray) -> list[tuple[int, ...]]:
+        """State tuples of codes."""
+        cols = self.decode(codes)
+        return [tuple(int(v) for v in row) for row in zip(*cols)] if cols else []
+
+    def columns(self, cols: dict[int, np.ndarray], idx: np.ndarray, k: int) -> dict:
+        """The columns action ``k`` uses, restricted to rows ``idx``, by variable index."""
+        return {i: cols[i][idx] for i in self.used[k]}
+
+    def subsets(self, codes: np.ndarray, groups):
+        """``(actions, codes, columns)`` per group: the rows where the group's pin holds."""
+        cols = self.decode(codes)
+        for pin, members in groups:
+            if pin is None:
+                yield members, codes, dict(enumerate(cols))
+                continue
+            idx = np.flatnonzero(cols[pin[0]] == pin[1])
+            if idx.size:
+                used = {i for k in members for i in self.used[k]}
+                yield members, codes[idx], {i: cols[i][idx] for i in used}
+
+    def forward(self, codes: np.ndarray) -> np.ndarray:
+        """Codes of every successor of every state in ``codes`` (with repeats)."""
+        out = []
+        for members, rows, cols in self.subsets(codes, self.groups):
+            n = len(rows)
+            for k in members:
+                mask = np.broadcast_to(self.guards[k](cols), (n,))
+                idx = np.flatnonzero(mask)
+                if not idx.size:
+                    continue
+                new = self._apply(k, self.columns(cols, idx, k), idx.size, rows[idx])
+                if new is not None:
+                    out.append(new)
+        return np.concatenate(out) if out else np.empty(0, np.int64)
+
+    def _apply(self, k: int, sub: dict, n: int, codes: np.ndarray) -> np.ndarray | None:
+        """Successor codes of the ``n`` states whose used columns are ``sub`` (in range only)."""
+        values = [np.broadcast_to(np.asarray(v, np.int64), (n,)) for v in self.effects[k](sub)]
+        ok = None
+        task = self.task
+        for i, v in zip(self.writes[k], values):
+            if i in self.checked[k]:
+                inside = (v >= task.lo[i]) & (v <= task.hi[i])
+                ok = inside if ok is None else ok & inside
+        new = codes.copy()
+        for i, v in zip(self.writes[k], values):
+            new += (v - sub[i]) * self.radix[i]
+        if ok is not None:
+            task.skipped[0] += int(n - ok.sum())
+            new = new[ok]
+        return new if new.size else None
+
+
+def _within(expr, task: Task, i: int) -> bool:
+    lo, hi = bounds(expr, task.model.domain)
+    return task.lo[i] <= lo and hi <= task.hi[i]
