@@ -111,8 +111,8 @@ def _pick(table: dict[str, Algorithm], name: str, what: str) -> Algorithm:
 def solve(model: Csp | Planning, options: Options) -> Result:
     """A plan (planning) or a solution and whether it is unique (csp)."""
     if isinstance(model, Csp):
-        from .csp.backtrack import solve_csp
         from .csp.circuit import chosen, solve_circuit
+        from .csp.solve import solve_csp
 
         circuit = chosen(model, options)
         return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
@@ -146,8 +146,8 @@ def count(model: Csp | Planning, options: Options) -> Result:
 
         budget = Budget(options.time_limit, None, options.progress)
         return count_optimal(compile_planning(model), budget, options.keep, options.limit)
-    from .csp.backtrack import count_csp
     from .csp.circuit import chosen, count_circuit
+    from .csp.solve import count_csp
 
     circuit = chosen(model, options)
     return count_circuit(model, circuit, options) if circuit else count_csp(model, options)

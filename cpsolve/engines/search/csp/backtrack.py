@@ -15,6 +15,7 @@ domain, tries its values in increasing order and propagates each choice:
   once the chain holds every node).
 
 A domain reduced to one value is assigned at once and propagated in turn.
+:mod:`.solve` runs it to solve (and decide uniqueness) or to count.
 """
 
 from __future__ import annotations
@@ -23,13 +24,12 @@ from collections.abc import Callable
 
 from ....expr import variables
 from ....model import AllDifferent, Circuit, Condition, Csp
-from ....result import Assignment, Count, Result, Status, Unsupported
-from ... import Options
+from ....result import Unsupported
 from ..common import Budget
 from ..emit import TooDeep, build, source
 
 
-class _Stop(Exception):
+class Stop(Exception):
     """Ends the search early (enough solutions or a limit)."""
 
 
@@ -178,7 +178,7 @@ class Backtracker:
     # -- search
 
     def run(self, on_solution: Callable[[dict[str, int]], None], budget: Budget) -> None:
-        """Call ``on_solution`` for every solution (it raises :class:`_Stop` to end)."""
+        """Call ``on_solution`` for every solution (it raises :class:`Stop` to end)."""
         n = len(self.names)
         doms, vals = list(self.doms), [None] * n
         if self.constant_false or any(not d for d in doms):
@@ -218,7 +218,7 @@ class Backtracker:
         """A new node: report it if complete, else push a frame for its smallest domain."""
         self.nodes += 1
         if not self.nodes & 1023 and budget.exceeded(0, _line, self.nodes):
-            raise _Stop
+            raise Stop
         best, size = -1, 1 << 30
         for y, v in enumerate(vals):
             if v is None:
@@ -231,94 +231,6 @@ class Backtracker:
             on_solution(dict(zip(self.names, vals)))
         else:
             frames.append((doms, vals, best, doms[best]))
-
-
-ALGORITHMS = ("backtracking",)
-"""The csp algorithms (one, so far); ``Options.algorithm`` may name it."""
-
-
-def _backtracker(model: Csp, options: Options) -> Backtracker:
-    if options.algorithm not in (None, *ALGORITHMS):
-        raise Unsupported(f"search: unknown csp algorithm {options.algorithm!r} "
-                          f"(known: {', '.join(ALGORITHMS)})")
-    return Backtracker(model)
-
-
-def solve_csp(model: Csp, options: Options) -> Result:
-    """A solution, and a search for a second one to decide uniqueness.
-
-    ``SOLVED`` with ``unique`` True / False (and ``second``), or ``None`` when
-    the time limit struck between the two; ``INFEASIBLE`` when the whole
-    tree holds no solution.  ``options.limit`` does not apply.
-    """
-    bt = _backtracker(model, options)
-    budget = Budget(options.time_limit, None, options.progress)
-    found: list[dict[str, int]] = []
-
-    def keep(solution: dict[str, int]) -> None:
-        found.append(solution)
-        if len(found) == 2:
-            raise _Stop
-
-    complete = _run(bt, keep, budget)
-    details = {"nodes": bt.nodes}
-    if not found:
-        if complete:
-            return Result(status=Status.INFEASIBLE, engine="search", explored=bt.nodes,
-                          proof="exhausted search",
-                          message="no solution: the whole search tree was explored",
-                          details=details)
-        return Result(status=Status.UNKNOWN, engine="search", explored=bt.nodes,
-                      message=f"stopped: {budget.reason}; no solution found yet", details=details)
-    second = found[1] if len(found) > 1 else None
-    unique = False if second else (True if complete else None)
-    message = "" if unique is not None else \
-        f"stopped: {budget.reason} before uniqueness was decided"
-    return Result(status=Status.SOLVED, engine="search",
-                  answer=Assignment(found[0], unique, second), explored=bt.nodes,
-                  message=message, details=details)
-
-
-def count_csp(model: Csp, options: Options) -> Result:
-    """Count every solution (at most ``options.limit``); keep them with ``options.keep``.
-
-    ``EXACT`` = the count is exact; ``AT_LEAST`` = stopped at a limit (the
-    count or the time limit; ``UNKNOWN`` when nothing was found before it).
-    """
-    bt = _backtracker(model, options)
-    budget = Budget(options.time_limit, None, options.progress)
-    kept: list[dict[str, int]] = []
-    total = [0]
-
-    def tally(solution: dict[str, int]) -> None:
-        total[0] += 1
-        if options.keep:
-            kept.append(solution)
-        if options.limit is not None and total[0] >= options.limit:
-            raise _Stop
-
-    complete = _run(bt, tally, budget)
-    solutions = tuple(kept) if options.keep else None
-    details = {"nodes": bt.nodes}
-    n = total[0]
-    if complete:
-        message = f"exactly {n:,} solutions"
-    elif budget.reason:
-        message = f"stopped: {budget.reason}; at least {n:,} solutions"
-    else:
-        message = f"stopped at the limit of {n:,} solutions; there may be more"
-    return Result.counted("search", Count(n, solutions), complete, explored=bt.nodes,
-                          message=message, details=details)
-
-
-def _run(bt: Backtracker, on_solution: Callable[[dict[str, int]], None],
-         budget: Budget) -> bool:
-    """Run the search; True when it explored the whole tree."""
-    try:
-        bt.run(on_solution, budget)
-    except _Stop:
-        return False
-    return True
 
 
 def _line(nodes: int) -> str:

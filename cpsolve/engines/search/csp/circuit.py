@@ -6,7 +6,7 @@ successors, which the circuit implies).  Then a Hamiltonian-circuit search
 (:mod:`.hamilton`: a path grown at both ends, Warnsdorff/Pohl order, degree
 pruning, forced steps, conditions checked as soon as they can be, partial
 paths that end alike explored once) replaces the general backtracking of
-:mod:`.csp`; ``Options.algorithm`` ``"backtracking"`` still selects that
+:mod:`.solve`; ``Options.algorithm`` ``"backtracking"`` still selects that
 one, for a second opinion, and ``"circuit"`` insists on this one.
 
 Before searching, :func:`obstacle` looks for a proof that no circuit exists
