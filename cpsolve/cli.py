@@ -22,6 +22,7 @@ from rich.console import Console
 from . import __version__
 from .clock import Clock, TimeUp
 from .engines import ENGINES, TASKS, Options, engines_for, run
+from .engines.search import registry as search_registry
 from .files import bundled, load, resolve
 from .model import ModelError
 from .puzzles.data import ModelFileError
@@ -140,10 +141,8 @@ def parser() -> argparse.ArgumentParser:
     common(s, ["auto", *ENGINES], "auto")
     s.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="batches: solve with N worker processes (default 1)")
-    s.add_argument("--algorithm", help="search engine algorithm: bfs, bidir, iddfs, dfs, "
-                   "dijkstra, astar, idastar, wastar, anytime, memo_dfs, widening (default: "
-                   "anytime when the model declares an estimate, widening when every plan has "
-                   "the same length and cost, bidir for one goal state, else bfs or dijkstra)")
+    s.add_argument("--algorithm", choices=search_registry.choices(),
+                   help=search_registry.help_text())
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE")
     c.add_argument("--task", choices=TASKS, default="solve")

@@ -21,6 +21,7 @@ from cpsolve.engines import search as engine
 from cpsolve.engines.search import common
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
+from cpsolve.engines.search.registry import Finds, Need
 from cpsolve.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, evaluate
 from cpsolve.model import ModelError
 from cpsolve.result import Unsupported
@@ -143,7 +144,7 @@ def test_dfs_finds_a_plan_without_claiming_optimality():
 def test_hanoi_three_discs_take_seven_moves(algorithm):
     result = solve(hanoi(3), algorithm)  # 2**3 - 1
     assert result.verified
-    if algorithm in engine.ANY_PLAN:  # some plan; optimal only when proven so
+    if engine.ALGORITHMS[algorithm].finds is Finds.ANY:  # some plan; optimal only when proven
         assert result.found and result.steps >= 7
         assert result.status is Status.SOLVED or result.steps == 7
     else:
@@ -219,8 +220,9 @@ def test_algorithms_agree_on_optimal_moves(start):
 
 @pytest.mark.parametrize("model", [water_jugs(), hanoi(3)], ids=["jugs", "hanoi"])
 def test_optimal_algorithms_agree(model):
-    optimal = [a for a in engine.ALGORITHMS if a not in engine.ANY_PLAN
-               and (a != "bidir" or model.goal_state() is not None)]
+    task = compile_planning(model)
+    optimal = [name for name, e in engine.ALGORITHMS.items()
+               if e.finds is not Finds.ANY and not e.missing(task)]
     assert len({solve(model, a).steps for a in optimal}) == 1
 
 
@@ -266,7 +268,8 @@ def test_bfs_with_costs_minimises_moves_only():
 # ---------------------------------------------------------------- planning: infeasible, bad input
 
 
-@pytest.mark.parametrize("algorithm", [a for a in engine.ALGORITHMS if a != "bidir"])
+@pytest.mark.parametrize("algorithm", [name for name, e in engine.ALGORITHMS.items()
+                                       if Need.GOAL_STATE not in e.needs])
 def test_unreachable_goal_is_infeasible(algorithm):
     result = solve(water_jugs(6, 4, 3), algorithm)  # only even amounts
     assert result.status is Status.INFEASIBLE and result.plan is None

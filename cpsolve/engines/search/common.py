@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 
-from ...result import Plan, Result, Status
+from ...result import Plan, Result, Status, Unsupported
 from .compile import State, Task
 
 CHECK_EVERY = 2048
@@ -13,6 +13,10 @@ CHECK_EVERY = 2048
 
 REPORT_EVERY = 0.5
 """Seconds between two progress lines."""
+
+
+class Inapplicable(Unsupported):
+    """This algorithm cannot run on this model (the message says why); its fallback may."""
 
 
 class Budget:

@@ -19,7 +19,7 @@ Two flavours share the precedence logic:
 
 * ``"py"`` — scalar Python over a sequence ``s`` of ints;
 * ``"np"`` — NumPy over columns ``c[i]`` (one int64 array per variable), for
-  whole-frontier evaluation (:mod:`.vector`).
+  whole-frontier evaluation (:mod:`.statespace.vector`).
 
 Each node is emitted in a *context*: ``"v"`` (its integer value is needed)
 or ``"c"`` (only its truth is needed, so ``a and b`` may return any truthy

@@ -5,3 +5,9 @@ bit-mask domains); :mod:`.circuit` routes a model that is one circuit plus
 conditions to the Hamiltonian-circuit search of :mod:`.hamilton`, whose
 conditions on arcs :mod:`.arcs` compiles.
 """
+
+ALGORITHMS: dict[str, str] = {
+    "circuit": "Hamiltonian-circuit search (models made of one circuit; their default)",
+    "backtracking": "backtracking with forward checking (the default otherwise)",
+}
+"""Csp algorithms by name (``Options.algorithm`` on a csp), with what each is."""

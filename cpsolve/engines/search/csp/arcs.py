@@ -1,6 +1,6 @@
 """Conditions over successor variables, enforced on arcs (for :mod:`.hamilton`).
 
-Each conjunct of each condition is compiled to Python by :mod:`.emit`
+Each conjunct of each condition is compiled to Python by :mod:`..emit`
 (variables read as ``a[node]``).  A conjunct over one variable removes that
 node's failing arcs once, before the search; the others are checked as soon
 as all their variables are assigned, and with one variable left they remove

@@ -5,7 +5,7 @@ search node.  The search picks the unassigned variable with the smallest
 domain, tries its values in increasing order and propagates each choice:
 
 * **all-different**: the value leaves the domains of the variable's peers;
-* **conditions** (boolean expressions, compiled to Python by :mod:`.emit`
+* **conditions** (boolean expressions, compiled to Python by :mod:`..emit`
   with variables read as ``a[i]``): checked once all their variables are
   assigned; with a single unassigned variable left, its domain is filtered
   to the values that satisfy it;

@@ -8,14 +8,12 @@ from ....model import Csp
 from ....result import Assignment, Count, Result, Status, Unsupported
 from ... import Options
 from ..common import Budget
+from . import ALGORITHMS
 from .backtrack import Backtracker, Stop
-
-ALGORITHMS = ("backtracking",)
-"""The csp algorithms (one, so far); ``Options.algorithm`` may name it."""
 
 
 def _backtracker(model: Csp, options: Options) -> Backtracker:
-    if options.algorithm not in (None, *ALGORITHMS):
+    if options.algorithm not in (None, "backtracking"):
         raise Unsupported(f"search: unknown csp algorithm {options.algorithm!r} "
                           f"(known: {', '.join(ALGORITHMS)})")
     return Backtracker(model)

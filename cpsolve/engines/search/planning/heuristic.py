@@ -10,7 +10,7 @@ here knows where it comes from.
 usual shape: "piece at cell i costs d") is *tabulated*: every such term is
 evaluated once per value of its variable, and ``h`` becomes one generated
 expression ``T0[s[0]] + T1[s[1]] + ...`` over tuples.  Other terms are
-compiled to Python source as they are (see :mod:`.emit`).  Without an
+compiled to Python source as they are (see :mod:`..emit`).  Without an
 estimate, ``h`` is 0 and the informed searches become uniform-cost search.
 
 The declared *parity* (an expression every action changes by an odd amount)

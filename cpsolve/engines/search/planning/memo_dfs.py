@@ -11,7 +11,7 @@ Differs from :mod:`.dfs` in two ways:
   does not depend on how a model happens to list its actions.
 
 The plan is ``OPTIMAL`` when every plan provably has the same length and
-cost (:func:`.lengths.any_plan_is_optimal`), else ``SOLVED``.
+cost (:func:`..lengths.any_plan_is_optimal`), else ``SOLVED``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ most ``W`` states per layer; rounds run with ``W = 1, 2, 4, ...``:
   exceeds every layer; total work is at most about twice the last round's.
 
 Best where any plan will do: when every plan provably has the same length
-and cost (:func:`.lengths.any_plan_is_optimal`), the plan is ``OPTIMAL``.
+and cost (:func:`..lengths.any_plan_is_optimal`), the plan is ``OPTIMAL``.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ was met, the states reachable from the initial state are exactly the ones
 found, and the forward sweep is skipped (``details["reachable_by"]``).
 
 Models whose states do not fit in 62 bits, or whose tables would be too
-large, fall back to :func:`.layers.layers` (``details["fallback"]``).
+large, raise :class:`~..common.Inapplicable`; the registry then falls back
+to :func:`.layers.layers` (``details["fallback"]``).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ import numpy as np
 
 from ....answers import Direction
 from ....result import Result, Unsupported
-from ..common import Budget
+from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
 from .backward import Backward, TooLarge, symmetric
-from .layers import Sweep, layers
+from .layers import Sweep
 from .packing import Packed, Unpackable
 from .visited import Recent, Seen
 
@@ -57,7 +58,7 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
 
 
 def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
-    """:func:`.layers.layers`, vectorised; falls back to it when the model does not pack.
+    """:func:`.layers.layers`, vectorised; :class:`Inapplicable` when the model does not pack.
 
     With a single goal state the backward sweep comes first; the forward one
     is skipped when the moves are reversible and the initial state was met.
@@ -76,9 +77,7 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
                 raise
             backward = None
     except (Unpackable, TooLarge, TooDeep) as exc:
-        result = layers(task, budget, direction)
-        return result.but(details={**result.details, "algorithm": "python",
-                                   "fallback": f"numpy analysis not possible: {exc}"})
+        raise Inapplicable(f"numpy analysis not possible: {exc}") from exc
     reversible = backward is not None and symmetric(backward)
     details = {"reversible": reversible}
     if direction == "goal" and backward is None:

@@ -1,0 +1,254 @@
+"""What each search algorithm and analysis does, in one place.
+
+Every entry is a frozen record: its name, its function ``fn(task, budget)
+-> Result``, what it finds (:class:`Finds`), what it needs from the model
+(:class:`Need`: refused with :class:`~cpsolve.result.Unsupported` naming what
+is missing), what it uses when present, the algorithm it falls back to and
+one line saying what it is.  The engine (:func:`~..search.solve`,
+:func:`~..search.analyze`), :func:`default_algorithm`, the CLI's
+``--algorithm`` choices and help, and the tests all read these tables;
+adding a search is one module and one entry here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from ...answers import Direction
+from ...model import Planning
+from ...result import Result, Unsupported
+from . import csp
+from .common import Budget, Inapplicable
+from .compile import Task
+from .lengths import any_plan_is_optimal
+from .planning.anytime import anytime
+from .planning.astar import astar
+from .planning.bfs import bfs
+from .planning.bidir import bidir
+from .planning.dfs import dfs
+from .planning.dijkstra import dijkstra
+from .planning.idastar import idastar
+from .planning.iddfs import iddfs
+from .planning.memo_dfs import memo_dfs
+from .planning.wastar import wastar
+from .planning.widening import widening
+from .statespace.layers import layers
+
+SearchFn = Callable[[Task, Budget], Result]
+AnalysisFn = Callable[[Task, Budget, "Direction | None"], Result]
+
+
+class Finds(Enum):
+    """What a plan found by an algorithm is guaranteed to be."""
+
+    SHORTEST = "shortest"
+    """fewest steps (the cheapest too when every action costs 1)"""
+    CHEAPEST = "cheapest"
+    """least total cost"""
+    NEAR_CHEAPEST = "near-cheapest"
+    """at most a fixed factor over the least cost (the least cost without an estimate)"""
+    ANY = "any"
+    """some plan (optimal only when every plan provably has the same length and cost)"""
+
+
+class Need(Enum):
+    """Something about a model an algorithm needs, uses, or is chosen by default for."""
+
+    GOAL_STATE = "a goal that pins every variable to a constant (a single goal state)"
+    PREDECESSORS = "predecessors that can be enumerated (backward steps)"
+    ESTIMATE = "a declared estimate"
+    UNIT_COSTS = "every action costing 1"
+    SAME_LENGTH = "every plan provably having the same length and cost"
+
+    def lacking(self, model: Planning, task: Task | None = None) -> str | None:
+        """Why ``model`` lacks this (a short reason), or None when it has it.
+
+        :attr:`PREDECESSORS` needs the compiled ``task``.
+        """
+        if self is Need.GOAL_STATE:
+            return None if model.goal_state() is not None else "the goal is not one state"
+        if self is Need.ESTIMATE:
+            return None if model.estimate is not None else "the model declares none"
+        if self is Need.UNIT_COSTS:
+            return None if model.unit_costs() else "some action costs other than 1"
+        if self is Need.SAME_LENGTH:
+            return None if any_plan_is_optimal(model) else "plans may differ in length"
+        assert task is not None, "PREDECESSORS is checked on a compiled task"
+        return _predecessors_lacking(task)
+
+
+def _predecessors_lacking(task: Task) -> str | None:
+    goal = task.goal_state
+    try:
+        if goal is not None and task.in_domain(goal):
+            task.predecessors(goal)
+    except Unsupported as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One planning search: what it finds, needs and uses, and what stands in for it.
+
+    * ``needs`` — refused (:class:`Unsupported`) when the model lacks one;
+      when the algorithm was only the default, ``fallback`` runs instead;
+    * ``uses`` — exploited when present, not required (without an estimate
+      the informed searches are uniform-cost search);
+    * ``default_when`` — :func:`default_algorithm` picks, in ``default_rank``
+      order, the first entry whose conditions all hold (None: never the default).
+    """
+
+    name: str
+    function: SearchFn
+    finds: Finds
+    description: str
+    needs: frozenset[Need] = frozenset()
+    uses: frozenset[Need] = frozenset()
+    fallback: str | None = None
+    default_when: frozenset[Need] | None = None
+    default_rank: int = 0
+
+    def missing(self, task: Task) -> list[str]:
+        """What the task's model lacks of :attr:`needs`, one phrase each (empty: runnable)."""
+        out = []
+        for need in _ordered(self.needs):
+            reason = need.lacking(task.model, task)
+            if reason is not None:
+                out.append(f"{need.value} ({reason})")
+        return out
+
+    def refusal(self, task: Task) -> str | None:
+        """The :class:`Unsupported` message for this task, or None when it can run."""
+        missing = self.missing(task)
+        if not missing:
+            return None
+        hint = f"; use {self.fallback}" if self.fallback else ""
+        return f"search: {self.name} needs {' and '.join(missing)}{hint}"
+
+
+def _entries(*entries: Algorithm) -> dict[str, Algorithm]:
+    return {e.name: e for e in entries}
+
+
+_INFORMED = frozenset({Need.ESTIMATE})
+
+ALGORITHMS: Mapping[str, Algorithm] = _entries(
+    Algorithm("bfs", bfs, Finds.SHORTEST, "breadth-first search, layer by layer",
+              default_when=frozenset({Need.UNIT_COSTS}), default_rank=4),
+    Algorithm("bidir", bidir, Finds.SHORTEST, "breadth-first from the start and from the goal",
+              needs=frozenset({Need.GOAL_STATE, Need.PREDECESSORS}), fallback="bfs",
+              default_when=frozenset({Need.UNIT_COSTS, Need.GOAL_STATE}), default_rank=3),
+    Algorithm("iddfs", iddfs, Finds.SHORTEST, "iterative deepening depth-first search"),
+    Algorithm("dfs", dfs, Finds.ANY, "depth-first search"),
+    Algorithm("dijkstra", dijkstra, Finds.CHEAPEST, "uniform-cost search (0-1 BFS or a heap)",
+              default_when=frozenset(), default_rank=5),
+    Algorithm("astar", astar, Finds.CHEAPEST, "A*, guided by the estimate", uses=_INFORMED),
+    Algorithm("idastar", idastar, Finds.CHEAPEST, "iterative deepening A* (little memory)",
+              uses=_INFORMED),
+    Algorithm("wastar", wastar, Finds.NEAR_CHEAPEST, "weighted A*: a plan quickly, within a factor "
+              "of the cheapest", uses=_INFORMED),
+    Algorithm("anytime", anytime, Finds.CHEAPEST, "weighted A* for a plan, then A* / IDA* to "
+              "prove it cheapest", uses=_INFORMED, default_when=_INFORMED, default_rank=1),
+    Algorithm("memo_dfs", memo_dfs, Finds.ANY, "depth-first search remembering dead ends, "
+              "symmetric states merged"),
+    Algorithm("widening", widening, Finds.ANY, "beam searches of growing width, then "
+              "exhaustive", uses=frozenset({Need.SAME_LENGTH}),
+              default_when=frozenset({Need.SAME_LENGTH}), default_rank=2),
+)
+"""Planning search algorithms by name (``Options.algorithm``)."""
+
+def default_algorithm(model: Planning) -> str:
+    """The algorithm :func:`~..search.solve` runs when the caller names none.
+
+    The first entry, in order of preference, whose ``default_when`` holds:
+
+    * ``anytime`` when the model declares an estimate: a plan at once
+      (weighted A*), then an optimality proof within the time limit;
+    * ``widening`` when every plan provably has the same length and cost
+      (:func:`.lengths.any_plan_is_optimal`): any plan is optimal, so the
+      search only has to find one (English 33-hole solitaire: 31 jumps);
+    * ``bidir`` when every action costs 1 and the goal is a single state
+      (two small frontiers instead of one big one);
+    * ``bfs`` when every action costs 1, else ``dijkstra``.
+    """
+    candidates = [e for e in ALGORITHMS.values() if e.default_when is not None]
+    for entry in sorted(candidates, key=lambda e: e.default_rank):
+        if all(need.lacking(model) is None for need in entry.default_when or ()):
+            return entry.name
+    raise AssertionError("dijkstra is always a default")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One state-space analysis; ``fallback`` runs when it raises :class:`Inapplicable`."""
+
+    name: str
+    function: AnalysisFn
+    description: str
+    fallback: str | None = None
+
+
+def _numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
+    from .statespace.vector import numpy_layers  # numpy is imported only here
+
+    return numpy_layers(task, budget, direction)
+
+
+ANALYSES: Mapping[str, Analysis] = {
+    "numpy": Analysis("numpy", _numpy_layers, "whole frontiers at once with NumPy "
+                      "(states packed into int64)", fallback="python"),
+    "python": Analysis("python", layers, "breadth-first layers with Python sets"),
+}
+"""State-space analyses by name; ``numpy`` is the default."""
+
+DEFAULT_ANALYSIS = "numpy"
+
+CSP_ALGORITHMS: Mapping[str, str] = csp.ALGORITHMS
+"""Csp algorithms by name, with what each is (``Options.algorithm`` on a csp)."""
+
+
+def pick(name: str, table: Mapping, what: str):
+    """``table[name]``, or :class:`Unsupported` listing the known names."""
+    if name not in table:
+        raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
+    return table[name]
+
+
+def run_analysis(entry: Analysis, task: Task, budget: Budget,
+                 direction: Direction | None = None) -> tuple[str, Result]:
+    """Run an analysis (falling back as its entry says): the name that ran, and its result.
+
+    ``direction``: explore from the ``"start"`` or back from the ``"goal"``
+    (None: the analysis chooses).
+    """
+    try:
+        return entry.name, entry.function(task, budget, direction)
+    except Inapplicable as exc:
+        if entry.fallback is None:
+            raise
+        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction)
+        return name, result.but(details={**result.details, "fallback": str(exc)})
+
+
+def help_text() -> str:
+    """The CLI's ``--algorithm`` help: what each finds, and which is the default when."""
+    plans = ", ".join(f"{e.name} ({e.finds.value})" for e in ALGORITHMS.values())
+    ranked = sorted((e for e in ALGORITHMS.values() if e.default_when is not None),
+                    key=lambda e: e.default_rank)
+    rules = ", ".join(f"{e.name} ({' and '.join(n.value for n in _ordered(e.default_when))})"
+                      if e.default_when else e.name for e in ranked)
+    return (f"search engine algorithm. Planning: {plans}. Default, the first that applies: "
+            f"{rules}. "
+            f"Csp: {', '.join(CSP_ALGORITHMS)} (default: circuit when it applies)")
+
+
+def _ordered(needs: frozenset[Need] | None) -> list[Need]:
+    return sorted(needs or (), key=lambda n: list(Need).index(n))
+
+
+def choices() -> list[str]:
+    """Every name ``solve --algorithm`` accepts (planning and csp algorithms)."""
+    return [*ALGORITHMS, *CSP_ALGORITHMS]
