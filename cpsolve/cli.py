@@ -2,8 +2,9 @@
 
 Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
 there is none); 1 no answer within the limits, or engines that disagree;
-2 a bad command line or model file; 3 an engine bug caught by the checker, or
-an engine that cannot be imported (a broken installation).
+2 a bad command line or model file; 3 an engine bug caught by the checker, an
+engine that cannot be imported (a broken installation) or an internal error;
+130 interrupted (Ctrl-C or SIGTERM), after printing what was found.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from rich.console import Console
 
 from . import __version__
 from .clock import Clock, TimeUp
-from .engines import ENGINES, TASKS, Options, engines_for, run
+from .engines import ENGINES, TASKS, Options, engines_for, interrupt, run
 from .engines.search import registry as search_registry
 from .files import bundled, load, resolve
 from .model import ModelError
 from .puzzles.data import ModelFileError
 from .result import EngineBug, Result, Status, Unsupported
+
+INTERRUPTED = 130
+"""Exit code after Ctrl-C or SIGTERM (128 + SIGINT): what was found is printed first."""
 
 AUTO_BUDGET = 60.0
 """Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.race)."""
@@ -271,7 +275,7 @@ class Cli:
         engine = self.args.engine
         result, race = by_invariant(puzzle, task), None
         if result is None:
-            with self.progress(f"{engine} {task}") as options, \
+            with self.progress(f"{engine} {task}") as options, interrupt.handling(), \
                     self.clock.guard(f"running {engine}", self.clock.grace()):
                 if engine == "auto":
                     from .race import race as run_race
@@ -293,6 +297,8 @@ class Cli:
             from .draw.show import Shown
 
             Shown(puzzle, result).save(self.args.svg or self.args.html)
+        if interrupt.requested():
+            return INTERRUPTED
         if race is not None and race.problems:
             return 1
         return exit_code(result, getattr(self.args, "limit", None))
@@ -370,7 +376,7 @@ class Cli:
         engine = args.engine
         result = by_invariant(puzzle, task)
         if result is None:
-            with self.progress(f"{engine} {task}") as options, \
+            with self.progress(f"{engine} {task}") as options, interrupt.handling(), \
                     self.clock.guard(f"running {engine}", self.clock.grace()):
                 options = replace(options, limit=args.gallery, keep=bool(args.gallery))
                 result = run(engine, task, puzzle.model, options)
@@ -548,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 0
     except KeyboardInterrupt:
-        return fail("interrupted", 130)
+        return fail("interrupted", INTERRUPTED)
     except RecursionError:
         return fail("the model is nested too deeply to be handled", 2)
     except MemoryError:
@@ -561,6 +567,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    interrupt.clear()
     p = parser()
     argv = sys.argv[1:] if argv is None else argv
     if not argv:

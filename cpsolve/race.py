@@ -30,7 +30,7 @@ from multiprocessing.connection import Connection, wait
 
 from .model import Csp, Planning
 from .result import Assignment, EngineBug, Result, Status, Unsupported
-from .engines import Options, run
+from .engines import Options, interrupt, run
 
 RACERS = ("search", "cpsat")
 """The engines ``auto`` runs, in order of preference when both prove at once."""
@@ -77,6 +77,9 @@ def proven(result: Result) -> bool:
 def _child(conn: Connection, name: str, task: str, model: Csp | Planning,
            options: Options) -> None:
     """Run one engine in a worker process and send back ``("result" | "error", ...)``."""
+    for sig in (signal.SIGINT, signal.SIGTERM):  # stop with what it has; the parent kills
+        signal.signal(sig, lambda signum, frame: interrupt.request())  # after the grace
+
     def report(line: str) -> None:
         try:
             conn.send(("progress", line))
@@ -139,6 +142,10 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     try:
         while not all(r.done for r in racers):
             now = time.monotonic()
+            if interrupt.requested():
+                _stop_all([r for r in racers if not r.done], now, now)
+                _drain(racers, options)
+                break
             if now >= deadline:
                 _stop_all([r for r in racers if not r.done], now, deadline)
             _receive(racers, max(0.0, min(deadline, now + 0.2) - now), options)

@@ -31,7 +31,7 @@ from ...result import Count, Result, Status, Step, Unsupported
 from .. import Options
 from . import planning as _planning
 from .horizon import cost_floor, potential_bounds
-from .solving import Deadline, size, solver_for
+from .solving import Deadline, run, size, solver_for
 from .timeline import Timeline, unroll
 
 ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,
@@ -113,7 +113,7 @@ def count(planning: Planning, options: Options) -> Result:
                          f"({'exactly' if exact else 'at most'} {most} steps)")
     solver = solver_for(budget, 1, **ENUMERATE)
     found = _Plans(tl, options.keep, options.limit)
-    status = solver.solve(tl.model, found)
+    status = run(solver, tl.model, found)
     details["solutions_enumerated"] = found.solutions
     n = len(found.seen)
     plans = tuple(found.kept) if options.keep else None
@@ -123,6 +123,6 @@ def count(planning: Planning, options: Options) -> Result:
     elif complete:
         message = f"exact: {n:,} plans of the least cost {optimum}"
     else:
-        message = f"time limit reached: at least {n} optimal plans"
+        message = f"{budget.why()}: at least {n} optimal plans"
     return Result.counted("cpsat", Count(n, plans=plans, cost=optimum), complete,
                           details=details, message=message)

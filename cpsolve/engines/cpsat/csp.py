@@ -28,7 +28,7 @@ from ...result import Assignment, Count, Result, Status
 from .. import Options
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, one_hot, post_condition
-from .solving import FOUND, Deadline, size, solver_for
+from .solving import FOUND, Deadline, run, size, solver_for
 
 ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,
              "linearization_level": 0}
@@ -142,14 +142,14 @@ def solve(csp: Csp, options: Options) -> Result:
     quick = Deadline(QUICK_SECONDS if left is None else min(QUICK_SECONDS, left))
     solver = solver_for(quick, 1, **ENUMERATE)
     found = _Counter(enc, keep=True, limit=2)
-    status = solver.solve(enc.model, found)
+    status = run(solver, enc.model, found)
     sols = found.kept or []
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or found.stopped
     details["solves"] = 1
     if not complete and not budget.expired() and not sols:
         details["solves"] = 2
         solver = solver_for(budget, options.workers)
-        status = solver.solve(enc.model)
+        status = run(solver, enc.model)
         if status == cp_model.INFEASIBLE:
             complete = True
         elif status in FOUND:
@@ -158,7 +158,7 @@ def solve(csp: Csp, options: Options) -> Result:
         enc.model.add_bool_or([enc.differs(n, v) for n, v in sols[0].items()])
         details["solves"] += 1
         solver = solver_for(budget, options.workers)
-        status = solver.solve(enc.model)
+        status = run(solver, enc.model)
         complete = status in FOUND or status == cp_model.INFEASIBLE
         if status in FOUND:
             sols.append(enc.read(solver))
@@ -167,7 +167,7 @@ def solve(csp: Csp, options: Options) -> Result:
             return Result(Status.INFEASIBLE, "cpsat", message="no solution exists", proof="cp-sat",
                           details=details)
         return Result(Status.UNKNOWN, "cpsat", details=details,
-                      message=f"no solution found within the time limit ({budget.limit} s)")
+                      message=f"{budget.why()}: no solution found")
     if len(sols) > 1:
         return Result(Status.SOLVED, "cpsat", answer=Assignment(sols[0], False, sols[1]),
                       message="more than one solution", details=details)
@@ -175,7 +175,7 @@ def solve(csp: Csp, options: Options) -> Result:
         return Result(Status.SOLVED, "cpsat", answer=Assignment(sols[0], True),
                       message="the solution is unique", details=details)
     return Result(Status.SOLVED, "cpsat", answer=Assignment(sols[0]), details=details,
-                  message="uniqueness not decided within the time limit")
+                  message=f"{budget.why()}: uniqueness not decided")
 
 
 # ---------------------------------------------------------------- count
@@ -211,7 +211,7 @@ def count(csp: Csp, options: Options) -> Result:
     # Exactly one worker: with more, CP-SAT's enumeration miscounts.
     solver = solver_for(budget, 1, **ENUMERATE)
     counter = _Counter(enc, options.keep, options.limit)
-    status = solver.solve(enc.model, counter)
+    status = run(solver, enc.model, counter)
     kept = None if counter.kept is None else tuple(counter.kept)
     n = counter.count
     complete = not counter.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
@@ -220,5 +220,5 @@ def count(csp: Csp, options: Options) -> Result:
     elif complete:
         message = "exact count" if n else "no solution exists"
     else:
-        message = f"time limit reached: at least {n} solutions"
+        message = f"{budget.why()}: at least {n} solutions"
     return Result.counted("cpsat", Count(n, kept), complete, details=details, message=message)

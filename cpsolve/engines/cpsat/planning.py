@@ -135,7 +135,7 @@ class _Run:
     def unknown(self, shortest: int) -> Result:
         """The limit was hit before any plan: every plan has at least ``shortest`` steps."""
         return self.result(Status.UNKNOWN, bound=shortest,
-                           message=f"time limit reached: no plan shorter than {shortest} steps")
+                           message=f"{self.budget.why()}: no plan shorter than {shortest} steps")
 
 
 def solve(planning: Planning, options: Options) -> Result:
@@ -299,5 +299,5 @@ def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) 
     bound = min(proven, sum(s.cost for s in incumbent))
     plan = tl.plan(solver) if status == cp_model.FEASIBLE else incumbent
     return run.result(Status.SOLVED, plan, bound=bound,
-                      message=f"time limit reached: no plan costs less than {bound}, "
+                      message=f"{run.budget.why()}: no plan costs less than {bound}, "
                       "but this one was not proven optimal")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from ortools.sat.python import cp_model
+
+from .. import interrupt
 
 
 class Deadline:
@@ -25,9 +28,15 @@ class Deadline:
         return max(0.0, self.limit - (time.perf_counter() - self.start))
 
     def expired(self) -> bool:
-        """True when no time is left."""
+        """True when no time is left, or when the user interrupted."""
+        if interrupt.requested():
+            return True
         left = self.remaining()
         return left is not None and left <= 0.0
+
+    def why(self) -> str:
+        """Why the work stopped: ``"interrupted"`` or ``"time limit reached"``."""
+        return interrupt.REASON if interrupt.requested() else "time limit reached"
 
     def elapsed(self) -> float:
         """Seconds since creation."""
@@ -41,6 +50,7 @@ def solver_for(budget: Deadline, workers: int, **params: object) -> cp_model.CpS
     if left is not None:
         solver.parameters.max_time_in_seconds = max(left, 1e-3)
     solver.parameters.num_workers = max(1, int(workers))
+    solver.parameters.catch_sigint_signal = False  # cpsolve's own handler stops the search
     for name, value in params.items():
         setattr(solver.parameters, name, value)
     return solver
@@ -92,11 +102,43 @@ def solve_staged(model: cp_model.CpModel, budget: Deadline, workers: int,
     if workers > 1 and ALONE > 0:
         solver = plan_solver(budget, 1, objective)
         solver.parameters.max_deterministic_time = ALONE
-        status = solver.solve(model)
+        status = run(solver, model)
         if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or budget.expired():
             return solver, status
     solver = plan_solver(budget, workers, objective)
-    return solver, solver.solve(model)
+    return solver, run(solver, model)
+
+
+def run(solver: cp_model.CpSolver, model: cp_model.CpModel,
+        callback: cp_model.CpSolverSolutionCallback | None = None) -> object:
+    """``solver.solve(model, callback)``, stopped within a moment of an interruption.
+
+    On the main thread the solve runs in a helper thread while this one waits,
+    so that signal handlers run and :func:`.interrupt.request` can stop the search.
+    """
+    if interrupt.requested():
+        return cp_model.UNKNOWN
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model, callback)
+    box: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            box["status"] = solver.solve(model, callback)
+        except BaseException as err:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = err
+
+    thread = threading.Thread(target=work, name="cp-sat", daemon=True)
+    thread.start()
+    stopping = False
+    while thread.is_alive():
+        thread.join(0.05)
+        if interrupt.requested() and not stopping:
+            solver.stop_search()
+            stopping = True
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["status"]
 
 
 def pin(model: cp_model.CpModel, lit: object, value: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 
+from .. import interrupt
 from ...result import Plan, Result, Status, Unsupported
 from .compile import State, Task
 
@@ -53,6 +54,9 @@ class Budget:
         """True when a limit is reached; else reports ``status(*args)`` if one is due."""
         if self.limit is not None and seen >= self.limit:
             self.reason = f"state limit {self.limit:,} reached"
+            return True
+        if interrupt.requested():
+            self.reason = interrupt.REASON
             return True
         now = time.perf_counter()
         if self.deadline is not None and now >= self.deadline:

@@ -1,0 +1,48 @@
+"""Ctrl-C (SIGINT) and SIGTERM stop any engine within a second, print what was found and
+proven, and exit 130."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def interrupted(*argv: str, after: float = 2.0, sig: int = signal.SIGINT):
+    """Run the CLI, send ``sig`` after ``after`` seconds; (exit code, stdout, seconds to stop)."""
+    process = subprocess.Popen([sys.executable, "-m", "cpsolve", *argv], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    assert process.poll() is None, "the command ended before it could be interrupted"
+    sent = time.monotonic()
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=30)
+    return process.returncode, out + err, time.monotonic() - sent
+
+
+@pytest.mark.parametrize("argv, proven", [
+    (("solve", "fifteen_korf1", "--engine", "cpsat"), "no plan shorter than"),
+    (("solve", "fifteen_korf1", "--engine", "search"), "89"),  # weighted A*'s plan is kept
+    (("solve", "fifteen_korf1"), "steps"),  # auto: both engines stop and report
+    (("count", "knight_8x8", "--engine", "search"), "at least"),
+    (("count", "knight_8x8", "--engine", "cpsat"), "at least"),
+    (("analyze", "fifteen_korf1"), "layers are complete up to"),
+])
+def test_sigint_stops_within_a_second_with_what_was_found(argv, proven):
+    code, out, seconds = interrupted(*argv)
+    assert code == 130, out
+    assert seconds < 1.5, f"{seconds:.2f} s to stop"
+    assert "interrupted" in out and proven in out, out
+    assert "Traceback" not in out
+
+
+def test_sigterm_stops_too():
+    code, out, seconds = interrupted("solve", "fifteen_korf1", "--engine", "search",
+                                     sig=signal.SIGTERM)
+    assert code == 130 and seconds < 1.5 and "interrupted" in out
