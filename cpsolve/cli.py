@@ -10,6 +10,7 @@ engine that cannot be imported (a broken installation) or an internal error;
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -390,7 +391,9 @@ class Cli:
 
         rows: list = []
         report, failed = [], False
-        for name in self.args.files:
+        for number, name in enumerate(self.args.files):
+            if interrupt.requested():
+                break
             puzzle = self.load(name)
             results: list[Result] = []
             proof = by_invariant(puzzle, self.args.task)
@@ -400,12 +403,21 @@ class Cli:
                                "results": [as_json(puzzle, proof)], "disagreements": []})
                 continue
             skipped: list[str] = []
-            for engine in engines_for(puzzle.model, self.args.task):
+            engines = engines_for(puzzle.model, self.args.task)
+            for i, engine in enumerate(engines):
+                # the limit is for the whole command: each run gets an equal share of what
+                # is left, counting the runs still to come on this model and the later models
+                runs_left = (len(engines) - i) + (len(self.args.files) - number - 1) * len(engines)
                 try:
-                    with self.progress(f"{puzzle.name}: {engine}") as options:
+                    with self.progress(f"{puzzle.name}: {engine}") as options, \
+                            interrupt.handling():
+                        options = dataclasses.replace(options, time_limit=self.clock.share(
+                            runs_left))
                         results.append(run(engine, self.args.task, puzzle.model, options))
                 except Unsupported as err:
                     skipped.append(f"{engine}: {err}")
+                if interrupt.requested():
+                    break
             problems = disagreements(results)
             if not problems:
                 results = cross_check(results)
@@ -423,6 +435,8 @@ class Cli:
             self.out.print(comparison_table(rows))
             self.out.print("[bold red]engines disagree[/]" if failed
                            else "[green]all engines agree[/]")
+        if interrupt.requested():
+            return INTERRUPTED
         return 1 if failed else 0
 
     def count_up_to(self) -> int:

@@ -38,6 +38,11 @@ class Clock:
             return None
         return max(0.01, self.limit - (time.monotonic() - self.start))
 
+    def share(self, parts: int) -> float | None:
+        """An equal share of the time left among ``parts`` runs still to come."""
+        left = self.left()
+        return None if left is None else max(0.01, left / max(1, parts))
+
     def grace(self) -> float:
         """How far past the limit a command may finish: part of 10 % or 0.5 s (the larger)."""
         return 0.6 * max(0.1 * (self.limit or 0.0), 0.5)

@@ -46,3 +46,14 @@ def test_sigterm_stops_too():
     code, out, seconds = interrupted("solve", "fifteen_korf1", "--engine", "search",
                                      sig=signal.SIGTERM)
     assert code == 130 and seconds < 1.5 and "interrupted" in out
+
+
+def test_compare_shares_one_time_limit_among_its_engines():
+    """Three runs with --time-limit 3 used to take about 3 x 3 s; the limit is the command's."""
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "cpsolve", "compare", "fifteen_korf1",
+                           "eight_puzzle", "--time-limit", "3"], capture_output=True, text=True,
+                          timeout=60)
+    seconds = time.monotonic() - start
+    assert done.returncode in (0, 1), done.stderr
+    assert seconds <= 3 * 1.1 + 1.0, f"{seconds:.1f} s"  # + start-up of a fresh process
