@@ -5,6 +5,7 @@ Each case names what the one line must mention; none may print a traceback.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -171,3 +172,21 @@ def test_the_wheel_ships_the_bundled_models(tmp_path):
     shipped = {n.rsplit("/", 1)[1] for n in zipfile.ZipFile(wheel).namelist()
                if n.startswith("cpsolve/models/")}
     assert shipped == {p.name for p in MODELS.glob("*.toml")}
+
+
+def test_analyze_says_how_far_a_layer_overran_the_state_limit(cli):
+    out = json.loads(cli("analyze", "english33", "--limit", "200000", "--json").out)
+    assert out["status"] == "partial"
+    over = out["states"] - 200_000
+    assert over <= 0 or f"{over:,} past it" in out["message"]
+
+
+def test_bidirectional_search_counts_the_states_of_one_side(cli, tmp_path):
+    path = tmp_path / "stuck.toml"
+    path.write_text('family = "transition"\nname = "stuck"\ngoal = "a == 1"\n[variables]\n'
+                    'a = [0, 1]\n[initial]\na = 0\n[[actions]]\nname = "never"\n'
+                    'guard = "a == 2 - 2 and a == 1"\neffects = { a = "1" }\n')
+    out = json.loads(cli("solve", path, "--engine", "search", "--algorithm", "bidir",
+                         "--json").out)
+    assert out["status"] == "infeasible"
+    assert "all 1 states reachable from the start" in out["message"]

@@ -98,12 +98,12 @@ def found(task: Task, path: list[State], status: Status, explored: int,
                   explored=explored, message=message, details=details)
 
 
-def infeasible(task: Task, explored: int, **details: object) -> Result:
-    """The goal is unreachable: every reachable state was examined."""
+def infeasible(task: Task, explored: int, message: str = "", **details: object) -> Result:
+    """The goal is unreachable: every reachable state was examined (``message``: how)."""
     return Result(status=Status.INFEASIBLE, engine="search", explored=explored,
                   proof="exhausted search",
-                  message=f"goal unreachable: all {explored:,} reachable states explored",
-                  details=details)
+                  message=message or f"goal unreachable: all {explored:,} reachable states "
+                  f"explored", details=details)
 
 
 def stopped(budget: Budget, explored: int, bound: int | None, what: str = "steps",

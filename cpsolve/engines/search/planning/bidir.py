@@ -62,7 +62,11 @@ def bidir(task: Task, budget: Budget) -> Result:
             b_front, b_depth = layer, b_depth + 1
         budget.report(_line, f_depth, b_depth, len(fwd) + len(bwd))
     side = "forward" if not f_front else "backward"
-    return infeasible(task, len(fwd) + len(bwd), exhausted=side)
+    reached = len(fwd) if side == "forward" else len(bwd)
+    where = "reachable from the start" if side == "forward" else "that can reach the goal"
+    return infeasible(task, len(fwd) + len(bwd), exhausted=side,
+                      message=f"goal unreachable: all {reached:,} states {where} explored "
+                      f"({len(fwd) + len(bwd):,} by both searches together)")
 
 
 def _line(f_depth: int, b_depth: int, seen: int) -> str:

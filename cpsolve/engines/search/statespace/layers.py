@@ -79,12 +79,15 @@ class Sweep:
         """A limit was hit (``PARTIAL``): complete layers only; the maximum distance is at
         least ``bound``."""
         depth = len(self.sizes) - 1
+        over = "" if budget.limit is None or self.seen <= budget.limit else (
+            f"; the state limit is checked after whole layers, so the last one took the count "
+            f"{self.seen - budget.limit:,} past it")
         return Result(status=Status.PARTIAL, engine="search", task="analyze",
                       answer=Analysis(self.seen, tuple(self.sizes), direction),
                       explored=self.seen, bound=depth,
                       message=f"stopped: {budget.reason}; {self.seen:,} states {what} found so "
-                      f"far, all within distance {depth} known (layers are complete up to there)",
-                      details=details)
+                      f"far, all within distance {depth} known (layers are complete up to "
+                      f"there){over}", details=details)
 
 
 def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str,
