@@ -298,7 +298,7 @@ class Cli:
             from .draw.show import Shown
 
             Shown(puzzle, result).save(self.args.svg or self.args.html)
-        if interrupt.requested():
+        if interrupt.by_user():
             return INTERRUPTED
         if race is not None and race.problems:
             return 1
@@ -435,7 +435,7 @@ class Cli:
             self.out.print(comparison_table(rows))
             self.out.print("[bold red]engines disagree[/]" if failed
                            else "[green]all engines agree[/]")
-        if interrupt.requested():
+        if interrupt.by_user():
             return INTERRUPTED
         return 1 if failed else 0
 

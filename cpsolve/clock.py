@@ -49,18 +49,26 @@ class Clock:
 
     @contextmanager
     def guard(self, what: str, grace: float = 0.0) -> Iterator[None]:
-        """Raise :class:`TimeUp` inside the block when the limit (plus ``grace``) passes.
+        """Stop the block at the limit: with ``grace``, first ask the engines to stop
+        (:func:`cpsolve.engines.interrupt.request`, so they return what they have) and
+        raise :class:`TimeUp` only ``grace`` seconds later; without, raise at once.
 
         Only on the main thread; elsewhere (and without a limit) the block just runs.
         """
+        from .engines import interrupt
+
         left = self.left()
-        if left is not None:
-            left += grace
         if left is None or threading.current_thread() is not threading.main_thread():
             yield
             return
+        soft = [grace > 0]
 
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+            if soft[0]:
+                soft[0] = False
+                interrupt.request("time limit reached")
+                signal.setitimer(signal.ITIMER_REAL, grace)
+                return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
             # so the alarm fires again until TimeUp leaves the block
             signal.setitimer(signal.ITIMER_REAL, 0.05)

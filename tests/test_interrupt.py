@@ -57,3 +57,18 @@ def test_compare_shares_one_time_limit_among_its_engines():
     seconds = time.monotonic() - start
     assert done.returncode in (0, 1), done.stderr
     assert seconds <= 3 * 1.1 + 1.0, f"{seconds:.1f} s"  # + start-up of a fresh process
+
+
+def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
+    """Hanoi with 8 discs (255 moves) is beyond CP-SAT's time-indexed model; with
+    --time-limit 2 the command ends on time and says what it proved."""
+    from test_auto import hanoi
+
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(hanoi(tmp_path, 8)),
+                           "--engine", "cpsat", "--time-limit", "2"], capture_output=True,
+                          text=True, timeout=60)
+    seconds = time.monotonic() - start
+    assert done.returncode == 1, done.stderr
+    assert "time limit reached: no plan shorter than" in done.stdout
+    assert seconds <= 2 * 1.1 + 0.5 + 1.0  # + start-up of a fresh process (ortools)

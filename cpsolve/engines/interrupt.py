@@ -15,13 +15,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _requested = threading.Event()
+_reason = ["interrupted"]
 
 REASON = "interrupted"
-"""What a stopped engine reports as its reason."""
+"""What an engine stopped by the user reports as its reason."""
 
 
-def request() -> None:
-    """Ask every running engine to stop."""
+def request(reason: str = REASON) -> None:
+    """Ask every running engine to stop; ``reason`` (the first one given) says why
+    (the user: :data:`REASON`; the command's clock: "time limit reached")."""
+    if not _requested.is_set():
+        _reason[0] = reason
     _requested.set()
 
 
@@ -30,9 +34,20 @@ def requested() -> bool:
     return _requested.is_set()
 
 
+def reason() -> str:
+    """Why the stop was asked for (meaningful once :func:`requested`)."""
+    return _reason[0]
+
+
+def by_user() -> bool:
+    """True when the user interrupted (Ctrl-C, SIGTERM), not the clock."""
+    return requested() and reason() == REASON
+
+
 def clear() -> None:
     """Forget an earlier request (before the next command or test)."""
     _requested.clear()
+    _reason[0] = REASON
 
 
 @contextmanager

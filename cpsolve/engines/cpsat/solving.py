@@ -36,7 +36,7 @@ class Deadline:
 
     def why(self) -> str:
         """Why the work stopped: ``"interrupted"`` or ``"time limit reached"``."""
-        return interrupt.REASON if interrupt.requested() else "time limit reached"
+        return interrupt.reason() if interrupt.requested() else "time limit reached"
 
     def elapsed(self) -> float:
         """Seconds since creation."""
@@ -131,11 +131,16 @@ def run(solver: cp_model.CpSolver, model: cp_model.CpModel,
     thread = threading.Thread(target=work, name="cp-sat", daemon=True)
     thread.start()
     stopping = False
-    while thread.is_alive():
-        thread.join(0.05)
-        if interrupt.requested() and not stopping:
-            solver.stop_search()
-            stopping = True
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+            if interrupt.requested() and not stopping:
+                solver.stop_search()
+                stopping = True
+    except BaseException:  # an exception from a signal handler: never leave CP-SAT running
+        solver.stop_search()
+        thread.join()
+        raise
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["status"]

@@ -56,7 +56,7 @@ class Budget:
             self.reason = f"state limit {self.limit:,} reached"
             return True
         if interrupt.requested():
-            self.reason = interrupt.REASON
+            self.reason = interrupt.reason()
             return True
         now = time.perf_counter()
         if self.deadline is not None and now >= self.deadline:
