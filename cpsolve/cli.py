@@ -274,6 +274,12 @@ class Cli:
                              f"without --optimal, count applies to csp models ({self.args.file} "
                              f"is a {puzzle.model.kind} model)", 2)
         engine = self.args.engine
+        if getattr(self.args, "algorithm", None):  # an algorithm is the search engine's
+            if engine == "auto":
+                engine = "search"
+            elif engine != "search":
+                return self.fail(f"--algorithm chooses a search algorithm; --engine {engine} "
+                                 "has none (drop --engine, or use --engine search)", 2)
         result, race = by_invariant(puzzle, task), None
         if result is None:
             with self.progress(f"{engine} {task}") as options, interrupt.handling(), \
@@ -476,7 +482,8 @@ class Cli:
         check = None if args.check in (None, "auto") else args.check
         gens = []
         try:
-            with self.progress(f"{engine} generate") as options:
+            with self.progress(f"{engine} generate") as options, interrupt.handling(), \
+                    self.clock.guard("generating", self.clock.grace()):
                 gen = Generator(puzzle.model, puzzle.symmetry(), engine,
                                 Options(time_limit=options.time_limit,
                                         progress=options.progress))

@@ -190,3 +190,22 @@ def test_bidirectional_search_counts_the_states_of_one_side(cli, tmp_path):
                          "--json").out)
     assert out["status"] == "infeasible"
     assert "all 1 states reachable from the start" in out["message"]
+
+
+def test_algorithm_selects_the_search_engine_or_is_refused(cli):
+    run = cli("solve", "water_jugs", "--algorithm", "bfs", "--json")
+    assert run.code == 0 and json.loads(run.out)["engine"] == "search"
+    run = cli("solve", "water_jugs", "--engine", "cpsat", "--algorithm", "bfs")
+    assert run.code == 2 and len(run.err_lines) == 1 and "--algorithm" in run.err
+
+
+def test_generate_honours_the_time_limit():
+    import subprocess
+    import sys
+    import time
+
+    start = time.monotonic()
+    subprocess.run([sys.executable, "-m", "cpsolve", "generate", "sudoku_inkala", "--givens",
+                    "24", "--random", "5", "--seed", "1", "--time-limit", "3"],
+                   capture_output=True, timeout=120)
+    assert time.monotonic() - start <= 3 * 1.1 + 0.5 + 1.0  # + a fresh process's start-up

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-from ..engines import Options, run
+from ..engines import Options, interrupt, run
 from ..model import Csp
 from .canonical import Symmetry, transform
 from .counting import with_givens
@@ -66,7 +66,7 @@ def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: ra
     order = list(givens)
     rng.shuffle(order)
     for name in order:
-        if len(givens) <= k and not minimal:
+        if len(givens) <= k and not minimal or interrupt.requested():
             break
         trial = {n: v for n, v in givens.items() if n != name}
         if run(engine, "solve", with_givens(csp, trial), options).unique:
@@ -86,7 +86,7 @@ def draw(csp: Csp, sym: Symmetry, k: int, count: int, seed: int | None, minimal:
     rng = random.Random(seed)
     found: dict[object, tuple[dict, dict]] = {}
     for attempt in range(attempts):
-        if len(found) >= count:
+        if len(found) >= count or interrupt.requested():  # the command's limit, or Ctrl-C
             break
         if options.progress:
             options.progress(f"attempt {attempt + 1}, {len(found)} of {count} found")
