@@ -196,6 +196,9 @@ def parser() -> argparse.ArgumentParser:
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
     m.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
+    comp = sub.add_parser("completion", help="print a shell completion script "
+                          "(eval \"$(cpsolve completion bash)\" in ~/.bashrc)")
+    comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
     return p
 
 
@@ -603,6 +606,11 @@ def _main(argv: list[str] | None) -> int:
             from .schema import schema
 
             print(json.dumps(schema(), indent=2, ensure_ascii=False))
+            return 0
+        if args.command == "completion":
+            from .completion import script
+
+            print(script(parser(), args.shell), end="")
             return 0
         if args.command == "compare":
             return cli.compare()

@@ -209,3 +209,25 @@ def test_generate_honours_the_time_limit():
                     "24", "--random", "5", "--seed", "1", "--time-limit", "3"],
                    capture_output=True, timeout=120)
     assert time.monotonic() - start <= 3 * 1.1 + 0.5 + 1.0  # + a fresh process's start-up
+
+
+def test_bash_completion_completes_commands_options_choices_and_models(cli, tmp_path):
+    import subprocess
+
+    run = cli("completion", "bash")
+    assert run.code == 0
+    script = tmp_path / "complete.sh"
+    script.write_text(run.out)
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(f'"{w}"' for w in ("cpsolve", *words))
+        done = subprocess.run(["bash", "-c", f"source {script}; COMP_WORDS=({line}); "
+                               f"COMP_CWORD={len(words)}; _cpsolve; "
+                               'printf "%s\\n" "${COMPREPLY[@]}"'],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=30)
+        return done.stdout.split()
+
+    assert complete("so") == ["solve"]
+    assert "--time-limit" in complete("solve", "--ti")
+    assert set(complete("solve", "--engine", "")) >= {"auto", "cpsat", "search"}
+    assert "water_jugs" in complete("solve", "water")
