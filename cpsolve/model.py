@@ -38,7 +38,6 @@ from .expr import (
     Var,
     bounds,
     children,
-    conjuncts,
     variables,
     wrap,
 )
@@ -397,24 +396,6 @@ class Planning(_Variables):
         if not self.initial:
             raise ModelError("the model has no initial state")
         return self.state(self.initial)
-
-    def goal_assignment(self) -> dict[str, int]:
-        """Variables the goal pins to a constant (``x == c`` conjuncts)."""
-        pinned: dict[str, int] = {}
-        for c in conjuncts(self.goal):
-            if isinstance(c, Binary) and c.op == "==":
-                if isinstance(c.left, Var) and isinstance(c.right, Const):
-                    pinned[c.left.name] = c.right.value
-                elif isinstance(c.right, Var) and isinstance(c.left, Const):
-                    pinned[c.right.name] = c.left.value
-        return pinned
-
-    def goal_state(self) -> tuple[int, ...] | None:
-        """The single goal state when the goal is a conjunction pinning every variable."""
-        pinned = self.goal_assignment()
-        if len(conjuncts(self.goal)) == len(pinned) == len(self.domains):
-            return self.state(pinned)
-        return None
 
     def unit_costs(self) -> bool:
         """True when every action costs exactly 1."""

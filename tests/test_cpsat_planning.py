@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from cpsolve import And, Planning, Status, Sum
 from cpsolve.engines import Options, run
-from cpsolve.engines.cpsat.horizon import estimate_bound, plan_parity  # noqa: E402
 from cpsolve.engines.cpsat.pairs import commuting, undoing  # noqa: E402
 from cpsolve.expr import Const, Expr, Var, evaluate
+from cpsolve.facts import estimate_bound, plan_parity  # noqa: E402
 from cpsolve.files import load
 from cpsolve.puzzles import sliding
 from cpsolve.puzzles.data import Data

@@ -65,6 +65,8 @@ RULES: tuple[Rule, ...] = (
     Rule(("cpsolve.check",), ("cpsolve.engines", "cpsolve.facts", *SOLVERS),
          "the checker shares no code with the engines nor with the facts"),
     Rule(GENERIC_GRID, ("cpsolve.puzzles",), "generic grid modules know no puzzle family"),
+    Rule(("cpsolve.facts",), ("numpy", "cpsolve.parse", "cpsolve.check"),
+         "facts read expressions and models only, in plain Python"),
 )
 
 OPTIONAL_IMPORTERS = {"cpsolve.facts"}

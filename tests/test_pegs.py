@@ -18,9 +18,8 @@ import pytest
 
 from cpsolve.check import replay
 from cpsolve.engines import Options, run
-from cpsolve.engines.search.lengths import any_plan_is_optimal, fixed_length
-from cpsolve.engines.search.planning.symmetric_states import usable
 from cpsolve.expr import evaluate
+from cpsolve.facts import any_plan_is_optimal, fixed_length, goal_symmetries
 from cpsolve.files import load
 from cpsolve.model import Planning
 from cpsolve.result import Status, Unsupported
@@ -145,7 +144,7 @@ def test_hoppers_by_jumps_count_matches_the_seed_program(tmp_path):
 def test_english_board_facts():
     model = load(ENGLISH).model
     assert fixed_length(model) == 31 and any_plan_is_optimal(model)
-    assert len(usable(model)) == 7  # every square symmetry keeps the centre goal
+    assert len(goal_symmetries(model)) == 7  # every square symmetry keeps the centre goal
 
 
 def test_english_search_finds_31_jumps_fast():
@@ -187,7 +186,7 @@ def test_a_symmetry_that_moves_the_goal_is_not_used(tmp_path):
     text = ENGLISH.read_text(encoding="utf-8").replace("goal_peg = [3, 3]", "goal_peg = [2, 3]")
     model = load(write(tmp_path, text)).model
     assert len(model.symmetries) == 7
-    assert len(usable(model)) == 1  # only the left-right mirror keeps (2, 3) in place
+    assert len(goal_symmetries(model)) == 1  # only the left-right mirror keeps (2, 3) in place
 
 
 # ---------------------------------------------------------------- small boards, brute force

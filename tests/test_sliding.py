@@ -27,6 +27,7 @@ from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.planning.heuristic import compile_estimate
 from cpsolve.expr import evaluate
+from cpsolve.facts import goal_state
 from cpsolve.files import bundled, load
 from cpsolve.model import Planning
 from cpsolve.result import Status
@@ -202,7 +203,7 @@ BEYOND_PLAIN_BFS = {"english33.toml", "fifteen_easy.toml", "fifteen_medium.toml"
 grow ~2.1x per move; English 33 has millions of positions): plain BFS cannot finish them."""
 
 SINGLE_GOAL = [p.name for p in bundled() if isinstance(m := load(p).model, Planning)
-               and m.goal_state() is not None and p.name not in BEYOND_PLAIN_BFS]
+               and goal_state(m) is not None and p.name not in BEYOND_PLAIN_BFS]
 """Models bidirectional BFS applies to (one goal state), small enough for plain BFS."""
 
 
@@ -225,7 +226,7 @@ def test_bidir_agrees_with_bfs(name):
 def true_distances(model: Planning) -> dict[tuple[int, ...], int]:
     """Every state that can reach the goal, with its distance (backward BFS)."""
     task = compile_planning(model)
-    goal = model.goal_state()
+    goal = goal_state(model)
     dist = {goal: 0}
     frontier = [goal]
     while frontier:
@@ -246,13 +247,13 @@ def test_estimate_is_admissible_and_parity_holds(name):
     task = compile_planning(model)
     h = compile_estimate(task).h
     assert all(h(s) <= d for s, d in dist.items())
-    assert h(model.goal_state()) == 0
+    assert h(goal_state(model)) == 0
     # the compiled estimate is the declared one (reference interpreter on a sample)
     for s in random.Random(1).sample(sorted(dist), 200):
         assert h(s) == evaluate(model.estimate, model.assignment(s))
     if model.parity is not None:  # every move changes it by an odd amount
         parity = build(f"def p(s):\n    return {source(model.parity, task._ref)}\n", {}, "p")
-        goal = parity(model.goal_state())
+        goal = parity(goal_state(model))
         assert all((parity(s) - goal - d) % 2 == 0 for s, d in dist.items())
 
 
@@ -290,7 +291,7 @@ def test_fifteen_puzzles_get_verified_plans(name, cli):
     puzzle = load(MODELS / name)  # the blank's colour flips at each move
     cells = puzzle.board.cells
     start, goal = (cells[s.index(0)] for s in (puzzle.model.initial_state(),
-                                               puzzle.model.goal_state()))
+                                               goal_state(puzzle.model)))
     assert data["moves"] % 2 == (sum(start) + sum(goal)) % 2
     if data["status"] == "solved":
         assert "bound" in data and data["bound"] <= data["moves"]
@@ -359,7 +360,7 @@ def test_render_parse_round_trip(tmp_path, name):
     state = puzzle.model.initial_state()
     picture = puzzle.render_state(state).replace("\n", " / ")
     blocks = 'blocks = ["L"]' if "blocks" in text else ""
-    goal = puzzle.render_state(puzzle.model.goal_state()).replace("\n", " / ")
+    goal = puzzle.render_state(goal_state(puzzle.model)).replace("\n", " / ")
     again = load(sliding(tmp_path, "again", picture, goal, blocks))
     assert again.model.initial_state() == state
     assert again.render_state(state) == puzzle.render_state(state)

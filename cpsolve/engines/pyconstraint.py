@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from ..expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
+from ..facts import pin
 from ..model import AllDifferent, Circuit, Condition, Csp
 from ..result import Assignment, Count, Result, Status
 
@@ -83,9 +84,8 @@ def _problem(model: Csp):
             continue
         assert isinstance(c, Condition)
         e = c.expr
-        if (isinstance(e, Binary) and e.op == "==" and isinstance(e.left, Var)
-                and isinstance(e.right, Const)):
-            domains[e.left.name] = [v for v in domains[e.left.name] if v == e.right.value]
+        if (given := pin(e, model.domain)) is not None:
+            domains[given[0]] = [v for v in domains[given[0]] if v == given[1]]
             continue
         names = sorted(variables(e))
         slot = {n: i for i, n in enumerate(names)}

@@ -10,9 +10,10 @@ Modules, in pipeline order:
   a uniqueness check, count;
 * :mod:`.timeline` — a :class:`~cpsolve.model.Planning` as a time-indexed
   model, grown step by step (:mod:`.steps`: one step as value literals and
-  clauses); :mod:`.horizon` — bounds on the horizons worth trying (potential,
-  estimate, parity); :mod:`.pairs` — pairs of actions that never need to
-  follow each other (inverses, independent actions out of order);
+  clauses); the bounds on the horizons worth trying (potential, estimate,
+  parity) are model facts (:mod:`cpsolve.facts`); :mod:`.pairs` — pairs of
+  actions that never need to follow each other (inverses, independent
+  actions out of order);
 * :mod:`.planning` — the driver that grows the horizon to an optimal plan;
   :mod:`.count_plans` — every optimal plan, enumerated;
 * :mod:`.solving` — time budgets and solver set-up.

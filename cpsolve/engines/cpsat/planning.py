@@ -6,9 +6,9 @@ The driver (:func:`solve`):
 2. horizons ``T = s, s + d, s + 2d, ...`` are tried exactly, on one growing
    :class:`.timeline.Timeline`, until one has a plan; each horizon proven
    empty is part of the proof.  ``s`` is the least number of steps the
-   declared estimate (:func:`.horizon.estimate_bound`) or a potential allows;
+   declared estimate (:func:`cpsolve.facts.estimate_bound`) or a potential allows;
    ``d`` is 2 when a parity invariant fixes the parity of every plan's length
-   (:func:`.horizon.plan_parity`), else 1.  With unit costs the first plan
+   (:func:`cpsolve.facts.plan_parity`), else 1.  With unit costs the first plan
    found is optimal; otherwise the cheapest plan of that length is kept.
    Redundant constraints, each true of some optimal plan, prune the search:
    states two steps apart differ (a shortest plan never revisits a state), no
@@ -16,7 +16,7 @@ The driver (:func:`solve`):
    canonical order (:mod:`.pairs`), and every state's estimate is at most the
    cost of the steps still to come;
 3. every needed plan has at most ``cap`` steps (states never repeat, or a
-   potential argument: :mod:`.horizon`), so when ``T`` passes ``cap`` the
+   potential argument: :func:`cpsolve.facts.potential_bounds`), so when ``T`` passes ``cap`` the
    goal is unreachable.  When the horizon has grown to a third of a small
    ``cap``, one stuttering solve at horizon ``cap`` asks whether any plan
    exists at all: none proves the goal unreachable at once; one bounds the
@@ -36,10 +36,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from ...model import Planning
-from ...result import Plan, Result, Status, Step
-from .. import Options
-from .horizon import (
+from ...facts import (
     cost_floor,
     estimate_bound,
     goal_at_start,
@@ -47,6 +44,9 @@ from .horizon import (
     potential_bounds,
     state_count,
 )
+from ...model import Planning
+from ...result import Plan, Result, Status, Step
+from .. import Options
 from .pairs import commuting, undoing
 from .solving import FOUND, Deadline, pin, size, solve_staged
 from .timeline import Timeline, unroll

@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 
-from .. import interrupt
+from ...facts import any_plan_is_optimal
 from ...result import Plan, Result, Status, Unsupported
+from .. import interrupt
 from .compile import State, Task
 
 CHECK_EVERY = 2048
@@ -122,3 +123,16 @@ def fewest_moves(task: Task, path: list[State], explored: int, **details: object
     return found(task, path, Status.SOLVED, explored,
                  f"fewest steps ({len(path) - 1}); actions cost other than 1, so the cost is "
                  "not proven minimal (use dijkstra)", steps_optimal=True, **details)
+
+
+def plan_found(task: Task, path: list[State], explored: int, how: str,
+               **details: object) -> Result:
+    """The result of a search that finds *a* plan: ``OPTIMAL`` when any plan is optimal
+    (:func:`cpsolve.facts.any_plan_is_optimal`), else ``SOLVED``."""
+    if any_plan_is_optimal(task.model):
+        return found(task, path, Status.OPTIMAL, explored,
+                     f"{how}; every plan has {len(path) - 1} steps and the same cost "
+                     "(each step moves a sum of the state by the same amount), so this one "
+                     "is optimal", **details)
+    return found(task, path, Status.SOLVED, explored,
+                 f"{how}: a plan, not necessarily an optimal one", **details)

@@ -10,7 +10,7 @@ Guards, effects and costs are turned into Python source by :mod:`.emit`
 into a single successor function for the whole model.  Two tricks keep it
 fast without knowing anything about puzzles:
 
-* actions whose guards share a conjunct ``x == c`` are grouped under one
+* actions whose guards share a pin ``x == c`` (:func:`cpsolve.facts.pin`) are grouped under one
   ``if s[i] == c:`` test (in a sliding puzzle, "the blank is at cell j"
   selects the 2-4 moves worth testing out of 24);
 * an effect is range-checked only when interval arithmetic
@@ -32,7 +32,8 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ...expr import Binary, Const, Expr, Var, bounds, conjuncts
+from ... import facts
+from ...expr import Const, Expr, bounds, conjuncts
 from ...model import Action, Planning
 from ...result import Step, Unsupported
 from .emit import TooDeep, build, source
@@ -56,7 +57,7 @@ class Task:
         self.actions: list[Action] = list(model.actions)
         self.action_names = [a.name for a in self.actions]
         self.initial: State = model.initial_state()
-        self.goal_state: State | None = model.goal_state()
+        self.goal_state: State | None = facts.goal_state(model)
         self.unit_costs = model.unit_costs()
         self.cost_bounds = [bounds(a.cost, model.domain) for a in self.actions]
         self.skipped = [0]
@@ -76,9 +77,14 @@ class Task:
     def _ref(self, name: str) -> str:
         return f"s[{self.index[name]}]"
 
+    def _pin(self, c: Expr) -> tuple[int, int] | None:
+        """``(i, value)`` when ``c`` pins ``x_i`` to ``value`` (:func:`cpsolve.facts.pin`)."""
+        found = facts.pin(c, self.model.domain)
+        return None if found is None else (self.index[found[0]], found[1])
+
     def _guard_pins(self, a: Action) -> set[tuple[int, int]]:
-        """``(i, c)`` for every guard conjunct ``x_i == c``."""
-        pins = (_pin(c, self.index) for c in conjuncts(a.guard))
+        """``(i, c)`` for every guard conjunct that pins ``x_i`` to ``c``."""
+        pins = (self._pin(c) for c in conjuncts(a.guard))
         return {p for p in pins if p is not None}
 
     def _after_pins(self, a: Action) -> set[tuple[int, int]]:
@@ -121,7 +127,7 @@ class Task:
     def _action_lines(self, k: int, pin: tuple[int, int] | None, full: bool) -> list[str]:
         """Statements adding action ``k``'s successor (indented one level less)."""
         a = self.actions[k]
-        rest = [c for c in conjuncts(a.guard) if pin is None or _pin(c, self.index) != pin]
+        rest = [c for c in conjuncts(a.guard) if pin is None or self._pin(c) != pin]
         lines: list[str] = []
         ind = ""
         if rest:
@@ -255,16 +261,6 @@ class Task:
             k, c = self.step(s, t)
             steps.append(Step(self.action_names[k], t, c))
         return tuple(steps)
-
-
-def _pin(c: Expr, index: dict[str, int]) -> tuple[int, int] | None:
-    """``(i, value)`` when the condition is ``x_i == value`` (either way round)."""
-    if isinstance(c, Binary) and c.op == "==":
-        if isinstance(c.left, Var) and isinstance(c.right, Const):
-            return index[c.left.name], int(c.right.value)
-        if isinstance(c.right, Var) and isinstance(c.left, Const):
-            return index[c.right.name], int(c.left.value)
-    return None
 
 
 def compile_planning(model: Planning) -> Task:

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ...answers import Direction
+from ...facts import any_plan_is_optimal, goal_state
 from ...model import Planning
 from ...result import Result, Unsupported
 from . import csp
 from .common import Budget, Inapplicable
 from .compile import Task
-from .lengths import any_plan_is_optimal
 from .planning.anytime import anytime
 from .planning.astar import astar
 from .planning.bfs import bfs
@@ -68,7 +68,7 @@ class Need(Enum):
         :attr:`PREDECESSORS` needs the compiled ``task``.
         """
         if self is Need.GOAL_STATE:
-            return None if model.goal_state() is not None else "the goal is not one state"
+            return None if goal_state(model) is not None else "the goal is not one state"
         if self is Need.ESTIMATE:
             return None if model.estimate is not None else "the model declares none"
         if self is Need.UNIT_COSTS:
@@ -168,7 +168,7 @@ def default_algorithm(model: Planning) -> str:
     * ``anytime`` when the model declares an estimate: a plan at once
       (weighted A*), then an optimality proof within the time limit;
     * ``widening`` when every plan provably has the same length and cost
-      (:func:`.lengths.any_plan_is_optimal`): any plan is optimal, so the
+      (:func:`cpsolve.facts.any_plan_is_optimal`): any plan is optimal, so the
       search only has to find one (English 33-hole solitaire: 31 jumps);
     * ``bidir`` when every action costs 1 and the goal is a single state
       (two small frontiers instead of one big one);

@@ -13,9 +13,9 @@ expression ``T0[s[0]] + T1[s[1]] + ...`` over tuples.  Other terms are
 compiled to Python source as they are (see :mod:`..emit`).  Without an
 estimate, ``h`` is 0 and the informed searches become uniform-cost search.
 
-The declared *parity* (an expression every action changes by an odd amount)
-is also read here: with unit costs and a single goal state it fixes the
-parity of every plan's length, so lower bounds round up to it.
+The parity of every plan's length (:func:`cpsolve.facts.plan_parity`, from a
+declared parity invariant) is also used here: with unit costs, lower bounds
+round up to it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ....expr import Binary, Const, Expr, Unary, variables
+from ....facts import plan_parity
 from ....result import Unsupported
 from ..compile import State, Task
 from ..emit import TooDeep, build, source
@@ -132,17 +133,9 @@ def _terms(expr: Expr) -> list[tuple[int, Expr]]:
 
 
 def _plan_parity(task: Task) -> int | None:
-    """Parity of every plan's move count: needs unit costs, a declared parity, one goal state."""
-    model = task.model
-    goal = task.goal_state
-    if model.parity is None or goal is None or not task.unit_costs:
-        return None
-
-    def ref(name: str) -> str:
-        return f"s[{task.index[name]}]"
-
-    fn = build(f"def p(s):\n    return {source(model.parity, ref)}\n", {}, "p")
-    return (fn(goal) - fn(task.initial)) % 2
+    """Parity of every plan's cost: the parity of its steps (:func:`cpsolve.facts.plan_parity`),
+    when every action costs 1."""
+    return plan_parity(task.model) if task.unit_costs else None
 
 
 @dataclass

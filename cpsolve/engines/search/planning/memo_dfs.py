@@ -2,7 +2,8 @@
 
 Differs from :mod:`.dfs` in two ways:
 
-* states are merged under the model's usable symmetries (:mod:`.symmetric_states`):
+* states are merged under the model's symmetries that keep the goal
+  (:func:`cpsolve.facts.goal_symmetries`):
   the visited set holds canonical forms, so a position and its mirror image
   are explored once.  A visited state that is not on the current path is
   *dead*: its whole future was explored without reaching the goal;
@@ -11,21 +12,21 @@ Differs from :mod:`.dfs` in two ways:
   does not depend on how a model happens to list its actions.
 
 The plan is ``OPTIMAL`` when every plan provably has the same length and
-cost (:func:`..lengths.any_plan_is_optimal`), else ``SOLVED``.
+cost (:func:`cpsolve.facts.any_plan_is_optimal`), else ``SOLVED``.
 """
 
 from __future__ import annotations
 
+from ....facts import goal_symmetries
 from ....result import Result
-from ..common import Budget, infeasible, stopped
+from ..common import Budget, infeasible, plan_found, stopped
 from ..compile import State, Task
-from ..lengths import plan_found
-from .symmetric_states import canonical_form, usable
+from .symmetric_states import canonical_form
 
 
 def memo_dfs(task: Task, budget: Budget) -> Result:
     """Depth-first search with a visited (dead-state) set of canonical states."""
-    mappings = usable(task.model)
+    mappings = goal_symmetries(task.model)
     canon = canonical_form(task.model, mappings)
     start = task.initial
     if task.is_goal(start):

@@ -3,7 +3,8 @@
 A *round* of width ``W`` is a breadth-first search by layers that keeps at
 most ``W`` states per layer; rounds run with ``W = 1, 2, 4, ...``:
 
-* states are merged under the model's usable symmetries (:mod:`.symmetric_states`)
+* states are merged under the model's symmetries that keep the goal
+  (:func:`cpsolve.facts.goal_symmetries`)
   and ranked within a layer by their canonical form, lexicographically.  The
   order is deterministic and does not depend on the order in which actions
   are declared or generated.  On boards whose variables are numbered in
@@ -16,16 +17,16 @@ most ``W`` states per layer; rounds run with ``W = 1, 2, 4, ...``:
   exceeds every layer; total work is at most about twice the last round's.
 
 Best where any plan will do: when every plan provably has the same length
-and cost (:func:`..lengths.any_plan_is_optimal`), the plan is ``OPTIMAL``.
+and cost (:func:`cpsolve.facts.any_plan_is_optimal`), the plan is ``OPTIMAL``.
 """
 
 from __future__ import annotations
 
+from ....facts import goal_symmetries
 from ....result import Result, Status
-from ..common import Budget, found, infeasible, path_to, stopped
+from ..common import Budget, found, infeasible, path_to, plan_found, stopped
 from ..compile import State, Task
-from ..lengths import plan_found
-from .symmetric_states import Canon, canonical_form, usable
+from .symmetric_states import Canon, canonical_form
 
 FIRST_WIDTH = 1
 """Width of the first round (then doubled each round)."""
@@ -37,7 +38,7 @@ class _Stop(Exception):
 
 def widening(task: Task, budget: Budget) -> Result:
     """Beam rounds of width 1, 2, 4, ... until a plan is found or a round cut nothing."""
-    mappings = usable(task.model)
+    mappings = goal_symmetries(task.model)
     canon = canonical_form(task.model, mappings)
     if task.is_goal(task.initial):
         return plan_found(task, [task.initial], 1, "widening beam search")

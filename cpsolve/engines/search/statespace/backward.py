@@ -1,6 +1,6 @@
-"""Vectorised predecessors and the symmetry test, for :mod:`.vector`'s analysis.
+"""Vectorised predecessors, for :mod:`.vector`'s analysis.
 
-Both rest on one fact: an action only looks at the variables it reads or
+They rest on one fact: an action only looks at the variables it reads or
 writes (its *used* variables) and leaves the others alone.  So its whole
 behaviour is a finite relation between used-variable values before and
 after, found once by evaluating its guard and effects on every combination
@@ -8,13 +8,9 @@ after, found once by evaluating its guard and effects on every combination
 
 * :class:`Backward` turns each action's relation into a table: the
   predecessors of ``t`` by action ``a`` depend only on ``t``'s used values
-  (the *key*), so the table lists the written values for each key;
-* :func:`symmetric` checks that the moves are reversible: for every set of
-  used variables, the union of the relations of the actions using exactly
-  that set is symmetric.  Then every move can be undone by a move, so the
-  states that can reach the goal are exactly those reachable from it.
+  (the *key*), so the table lists the written values for each key.
 
-A written variable that the guard pins (a conjunct ``x == c``) only takes
+A written variable that the guard pins (:func:`cpsolve.facts.pins`) only takes
 the value ``c`` before the action, which keeps the grids small (a sliding
 tile's target cell must be empty; a block's cells hold its parts).
 """
@@ -25,8 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ....expr import conjuncts
-from ..compile import _pin
+from ....facts import pins as guard_pins
 
 if TYPE_CHECKING:
     from .packing import Packed
@@ -49,8 +44,8 @@ def relation(packed: Packed, k: int) -> tuple[list[int], dict[int, np.ndarray],
     """
     task = packed.task
     used, writes = packed.used[k], packed.writes[k]
-    found = (_pin(c, task.index) for c in conjuncts(task.actions[k].guard))
-    pins = dict(pin for pin in found if pin is not None)
+    pinned = guard_pins(task.actions[k].guard, task.model.domain)
+    pins = {task.index[n]: v for n, v in pinned.items()}
     axes = []
     for i in used:
         if i in pins:
@@ -136,39 +131,3 @@ class Backward:
                         new += (table[sub, m, j] - cols[i][idx]) * p.radix[i]
                     out.append(new)
         return np.concatenate(out) if out else np.empty(0, np.int64)
-
-
-def symmetric(backward: Backward) -> bool:
-    """True when every move can be undone by a move (see the module docstring).
-
-    A sufficient condition: the relations of the actions that use the same
-    variables, taken together, are symmetric.
-    """
-    packed = backward.p
-    pairs: dict[tuple[int, ...], list[tuple[np.ndarray, np.ndarray]]] = {}
-    for rel in backward.relations:
-        if rel is None:
-            continue
-        used, before, after = rel
-        radix = 1
-        code_before = np.zeros(next(iter(before.values())).size, np.int64)
-        code_after = code_before.copy()
-        for i in reversed(used):
-            lo = packed.task.lo[i]
-            code_before += (before[i] - lo) * radix
-            code_after += (after[i] - lo) * radix
-            radix *= packed.size[i]
-        pairs.setdefault(tuple(used), []).append((code_before, code_after))
-    for used, rels in pairs.items():
-        radix = 1
-        for i in used:
-            radix *= packed.size[i]
-        if radix >= 1 << 31:
-            return False  # pairs would not fit in int64
-        a = np.concatenate([b for b, _ in rels])
-        b = np.concatenate([c for _, c in rels])
-        forward = np.unique(a * radix + b)
-        reverse = np.unique(b * radix + a)
-        if forward.size != reverse.size or not np.array_equal(forward, reverse):
-            return False
-    return True

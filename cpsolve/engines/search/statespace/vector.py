@@ -5,9 +5,9 @@ states.  States are packed into int64 codes by :mod:`.packing` (which also
 evaluates every action on whole arrays of codes); the visited codes are kept
 by :mod:`.visited`.  Each BFS layer is one sorted array of codes.
 
-Backward steps and the reversibility test live in :mod:`.backward`.  When
+Backward steps live in :mod:`.backward`.  When
 the goal is a single state, the analysis sweeps backwards from it; if the
-moves are reversible (:func:`.backward.symmetric`) and the initial state
+moves are reversible (:func:`cpsolve.facts.reversible`) and the initial state
 was met, the states reachable from the initial state are exactly the ones
 found, and the forward sweep is skipped (``details["reachable_by"]``).
 
@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .... import facts
 from ....answers import Direction
 from ....result import Result, Unsupported
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
-from .backward import Backward, TooLarge, symmetric
+from .backward import Backward, TooLarge
 from .layers import Sweep
 from .packing import Packed, Unpackable
 from .visited import Recent, Seen
@@ -78,7 +79,7 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
             backward = None
     except (Unpackable, TooLarge, TooDeep) as exc:
         raise Inapplicable(f"numpy analysis not possible: {exc}") from exc
-    reversible = backward is not None and symmetric(backward)
+    reversible = facts.reversible(task.model)
     details = {"reversible": reversible}
     if direction == "goal" and backward is None:
         raise Unsupported("search: analyze from the goal: the predecessors do not pack")
