@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from .engines import Options, run
-from .race import proven
 from .files import load_many, resolve
 from .puzzles.base import Puzzle
 from .puzzles.data import ModelFileError
+from .race import proven
 from .result import EngineBug, Result, Unsupported
-
 
 
 @dataclass(frozen=True)

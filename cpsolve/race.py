@@ -28,9 +28,9 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
+from .engines import Options, interrupt, run
 from .model import Csp, Planning
 from .result import Assignment, EngineBug, Result, Status, Unsupported
-from .engines import Options, interrupt, run
 
 RACERS = ("search", "cpsat")
 """The engines ``auto`` runs, in order of preference when both prove at once."""
