@@ -5,6 +5,10 @@ search node.  The search picks the unassigned variable with the smallest
 domain, tries its values in increasing order and propagates each choice:
 
 * **all-different**: the value leaves the domains of the variable's peers;
+  and in a *tight* group (its variables' domains hold, together, exactly as
+  many values as it has variables) every value must go somewhere: a value
+  with no place left fails, a value with one place is assigned there
+  (hidden singles, swept over the tight groups until nothing changes);
 * **conditions** (boolean expressions, compiled to Python by :mod:`..emit`
   with variables read as ``a[i]``): checked once all their variables are
   assigned; with a single unassigned variable left, its domain is filtered
@@ -59,7 +63,22 @@ class Backtracker:
             else:
                 raise Unsupported(f"search: constraint kind {type(c).__name__} not supported")
         self.peers = [sorted(p) for p in peers]
+        self.tight = self._tight(model)
         self.nodes = 0
+
+    def _tight(self, model: Csp) -> list[tuple[tuple[int, ...], int]]:
+        """(variables, union of their domains) of each tight all-different group."""
+        index = {name: i for i, name in enumerate(self.names)}
+        groups = [[index[x] for x in c.names] for c in model.constraints
+                  if isinstance(c, (AllDifferent, Circuit))]
+        out = []
+        for xs in groups:
+            full = 0
+            for x in xs:
+                full |= self.doms[x]
+            if len(xs) > 1 and full.bit_count() == len(xs):
+                out.append((tuple(xs), full))
+        return out
 
     def _all_different(self, xs: list[int], peers: list[set[int]]) -> None:
         for x in xs:
@@ -136,6 +155,33 @@ class Backtracker:
                     return False
         return True
 
+    def settle(self, doms: list[int], vals: list) -> bool:
+        """Hidden singles in the tight groups, to a fixpoint; False on a contradiction."""
+        base, tight, assign = self.base, self.tight, self.assign
+        changed = True
+        while changed:
+            changed = False
+            for xs, full in tight:
+                once = twice = 0
+                for y in xs:
+                    d = doms[y]
+                    twice |= once & d
+                    once |= d
+                if once != full:
+                    return False  # a value with no place left
+                single = once & ~twice
+                if not single:
+                    continue
+                for y in xs:
+                    hit = doms[y] & single
+                    if hit and vals[y] is None:
+                        if hit & (hit - 1):
+                            return False  # two values with this one place only
+                        if not assign(doms, vals, y, hit.bit_length() - 1 + base):
+                            return False
+                        changed = True
+        return True
+
     def _filter(self, fn: Callable[[list], object], vals: list, y: int, d: int) -> int:
         keep, rest = 0, d
         while rest:
@@ -193,6 +239,8 @@ class Backtracker:
             if not d & (d - 1) and vals[x] is None:
                 if not self.assign(doms, vals, x, d.bit_length() - 1 + self.base):
                     return
+        if not self.settle(doms, vals):
+            return
         self._search(doms, vals, on_solution, budget)
 
     def _search(self, doms: list[int], vals: list, on_solution, budget: Budget) -> None:
@@ -210,7 +258,8 @@ class Backtracker:
             low = rest & -rest
             frames[-1] = (doms, vals, best, rest ^ low)
             d2, v2 = list(doms), list(vals)
-            if self.assign(d2, v2, best, low.bit_length() - 1 + self.base):
+            if self.assign(d2, v2, best, low.bit_length() - 1 + self.base) \
+                    and self.settle(d2, v2):
                 self._open(frames, d2, v2, on_solution, budget)
 
     def _open(self, frames: list, doms: list[int], vals: list, on_solution,
