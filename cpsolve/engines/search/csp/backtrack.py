@@ -25,6 +25,7 @@ A domain reduced to one value is assigned at once and propagated in turn.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 
 from ....expr import variables
 from ....model import AllDifferent, Circuit, Condition, Csp
@@ -66,8 +67,8 @@ class Backtracker:
         self.tight = self._tight(model)
         self.nodes = 0
 
-    def _tight(self, model: Csp) -> list[tuple[tuple[int, ...], int]]:
-        """(variables, union of their domains) of each tight all-different group."""
+    def _tight(self, model: Csp) -> list[tuple[tuple[int, ...], int, Callable]]:
+        """(variables, union of their domains, their getter) per tight all-different group."""
         index = {name: i for i, name in enumerate(self.names)}
         groups = [[index[x] for x in c.names] for c in model.constraints
                   if isinstance(c, (AllDifferent, Circuit))]
@@ -77,7 +78,7 @@ class Backtracker:
             for x in xs:
                 full |= self.doms[x]
             if len(xs) > 1 and full.bit_count() == len(xs):
-                out.append((tuple(xs), full))
+                out.append((tuple(xs), full, itemgetter(*xs)))
         return out
 
     def _all_different(self, xs: list[int], peers: list[set[int]]) -> None:
@@ -161,15 +162,17 @@ class Backtracker:
         changed = True
         while changed:
             changed = False
-            for xs, full in tight:
-                once = twice = 0
-                for y in xs:
-                    d = doms[y]
-                    twice |= once & d
-                    once |= d
-                if once != full:
+            for xs, full, get in tight:
+                once = twice = fixed = 0
+                for d in get(doms):
+                    if d & (d - 1):
+                        twice |= once & d
+                        once |= d
+                    else:
+                        fixed |= d
+                if once | fixed != full:
                     return False  # a value with no place left
-                single = once & ~twice
+                single = once & ~twice & ~fixed
                 if not single:
                     continue
                 for y in xs:
