@@ -34,6 +34,19 @@ from ..common import Budget
 from ..emit import TooDeep, build, source
 
 
+_COMPILED: dict[str, Callable[[list], object]] = {}
+"""Condition functions by their emitted text: models of one family share most of them."""
+
+
+def _compiled(text: str) -> Callable[[list], object]:
+    fn = _COMPILED.get(text)
+    if fn is None:
+        if len(_COMPILED) >= 4096:
+            _COMPILED.clear()
+        fn = _COMPILED[text] = build(f"def holds(a):\n    return {text}\n", {}, "holds")
+    return fn
+
+
 class Stop(Exception):
     """Ends the search early (enough solutions or a limit)."""
 
@@ -88,7 +101,7 @@ class Backtracker:
     def _condition(self, c: Condition, index: dict[str, int]) -> None:
         try:
             text = source(c.expr, lambda name: f"a[{index[name]}]", "c")
-            fn = build(f"def holds(a):\n    return {text}\n", {}, "holds")
+            fn = _compiled(text)
         except TooDeep as exc:
             raise Unsupported(f"search: {exc}") from exc
         xs = tuple(sorted(index[v] for v in variables(c.expr)))
