@@ -27,12 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import itemgetter
 
-from ....expr import variables
+from ....expr import Binary, Const, Var, variables
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ....result import Unsupported
 from ..common import Budget
 from ..emit import TooDeep, build, source
-
 
 _COMPILED: dict[str, Callable[[list], object]] = {}
 """Condition functions by their emitted text: models of one family share most of them."""
@@ -60,7 +59,11 @@ class Backtracker:
         index = {name: i for i, name in enumerate(self.names)}
         values = [model.values(name) for name in self.names]
         self.base = min((v for vs in values for v in vs), default=0)
-        self.doms = [sum(1 << (v - self.base) for v in vs) for vs in values]
+        masks: dict[tuple[int, ...], int] = {}
+        for vs in values:
+            if vs not in masks:
+                masks[vs] = sum(1 << (v - self.base) for v in vs)
+        self.doms = [masks[vs] for vs in values]
         peers: list[set[int]] = [set() for _ in range(n)]
         self.conds: list[tuple[Callable[[list], object], tuple[int, ...]]] = []
         self.conds_of: list[list[int]] = [[] for _ in range(n)]
@@ -76,6 +79,8 @@ class Backtracker:
                 self._circuit([index[x] for x in c.names], peers)
             else:
                 raise Unsupported(f"search: constraint kind {type(c).__name__} not supported")
+        for x, p in enumerate(peers):
+            p.discard(x)
         self.peers = [sorted(p) for p in peers]
         self.tight = self._tight(model)
         self.nodes = 0
@@ -96,9 +101,16 @@ class Backtracker:
 
     def _all_different(self, xs: list[int], peers: list[set[int]]) -> None:
         for x in xs:
-            peers[x].update(y for y in xs if y != x)
+            peers[x].update(xs)  # x itself is discarded once every group is in
 
     def _condition(self, c: Condition, index: dict[str, int]) -> None:
+        e = c.expr
+        if isinstance(e, Binary) and e.op == "==":  # a given, ``x == k``: narrow x's domain
+            var, k = (e.left, e.right) if isinstance(e.left, Var) else (e.right, e.left)
+            if isinstance(var, Var) and isinstance(k, Const):
+                x, v = index[var.name], k.value - self.base
+                self.doms[x] &= 1 << v if v >= 0 else 0
+                return
         try:
             text = source(c.expr, lambda name: f"a[{index[name]}]", "c")
             fn = _compiled(text)
