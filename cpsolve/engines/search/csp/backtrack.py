@@ -8,7 +8,7 @@ domain, tries its values in increasing order and propagates each choice:
   and in a *tight* group (its variables' domains hold, together, exactly as
   many values as it has variables) every value must go somewhere: a value
   with no place left fails, a value with one place is assigned there
-  (hidden singles, swept over the tight groups until nothing changes);
+  (hidden singles, one sweep over the tight groups per node);
 * **conditions** (boolean expressions, compiled to Python by :mod:`..emit`
   with variables read as ``a[i]``): checked once all their variables are
   assigned; with a single unassigned variable left, its domain is filtered
@@ -182,32 +182,33 @@ class Backtracker:
         return True
 
     def settle(self, doms: list[int], vals: list) -> bool:
-        """Hidden singles in the tight groups, to a fixpoint; False on a contradiction."""
-        base, tight, assign = self.base, self.tight, self.assign
-        changed = True
-        while changed:
-            changed = False
-            for xs, full, get in tight:
-                once = twice = fixed = 0
-                for d in get(doms):
-                    if d & (d - 1):
-                        twice |= once & d
-                        once |= d
-                    else:
-                        fixed |= d
-                if once | fixed != full:
-                    return False  # a value with no place left
-                single = once & ~twice & ~fixed
-                if not single:
-                    continue
-                for y in xs:
-                    hit = doms[y] & single
-                    if hit and vals[y] is None:
-                        if hit & (hit - 1):
-                            return False  # two values with this one place only
-                        if not assign(doms, vals, y, hit.bit_length() - 1 + base):
-                            return False
-                        changed = True
+        """One sweep of hidden singles over the tight groups; False on a contradiction.
+
+        One sweep per node, not a fixpoint: the singles a sweep's assignments
+        create are found at the next node, which costs less than a confirming
+        sweep at every node (measured on top95: ~10% less time, ~25% more nodes).
+        """
+        base, assign = self.base, self.assign
+        for xs, full, get in self.tight:
+            once = twice = fixed = 0
+            for d in get(doms):
+                if d & (d - 1):
+                    twice |= once & d
+                    once |= d
+                else:
+                    fixed |= d
+            if once | fixed != full:
+                return False  # a value with no place left
+            single = once & ~twice & ~fixed
+            if not single:
+                continue
+            for y in xs:
+                hit = doms[y] & single
+                if hit and vals[y] is None:
+                    if hit & (hit - 1):
+                        return False  # two values with this one place only
+                    if not assign(doms, vals, y, hit.bit_length() - 1 + base):
+                        return False
         return True
 
     def _filter(self, fn: Callable[[list], object], vals: list, y: int, d: int) -> int:
