@@ -25,25 +25,13 @@ A domain reduced to one value is assigned at once and propagated in turn.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import itemgetter
 
 from ....expr import Binary, Const, Var, variables
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ....result import Unsupported
 from ..common import Budget
-from ..emit import TooDeep, build, source
-
-_COMPILED: dict[str, Callable[[list], object]] = {}
-"""Condition functions by their emitted text: models of one family share most of them."""
-
-
-def _compiled(text: str) -> Callable[[list], object]:
-    fn = _COMPILED.get(text)
-    if fn is None:
-        if len(_COMPILED) >= 4096:
-            _COMPILED.clear()
-        fn = _COMPILED[text] = build(f"def holds(a):\n    return {text}\n", {}, "holds")
-    return fn
+from ..emit import TooDeep, source
+from .prepare import compiled, tight_groups
 
 
 class Stop(Exception):
@@ -82,22 +70,8 @@ class Backtracker:
         for x, p in enumerate(peers):
             p.discard(x)
         self.peers = [sorted(p) for p in peers]
-        self.tight = self._tight(model)
+        self.tight = tight_groups(model, index, self.doms)
         self.nodes = 0
-
-    def _tight(self, model: Csp) -> list[tuple[tuple[int, ...], int, Callable]]:
-        """(variables, union of their domains, their getter) per tight all-different group."""
-        index = {name: i for i, name in enumerate(self.names)}
-        groups = [[index[x] for x in c.names] for c in model.constraints
-                  if isinstance(c, (AllDifferent, Circuit))]
-        out = []
-        for xs in groups:
-            full = 0
-            for x in xs:
-                full |= self.doms[x]
-            if len(xs) > 1 and full.bit_count() == len(xs):
-                out.append((tuple(xs), full, itemgetter(*xs)))
-        return out
 
     def _all_different(self, xs: list[int], peers: list[set[int]]) -> None:
         for x in xs:
@@ -113,7 +87,7 @@ class Backtracker:
                 return
         try:
             text = source(c.expr, lambda name: f"a[{index[name]}]", "c")
-            fn = _compiled(text)
+            fn = compiled(text)
         except TooDeep as exc:
             raise Unsupported(f"search: {exc}") from exc
         xs = tuple(sorted(index[v] for v in variables(c.expr)))
