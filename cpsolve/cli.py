@@ -588,6 +588,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return fail(f"internal error ({type(err).__name__}: {err}); this is a bug in "
                     "cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
+    finally:
+        interrupt.clear()  # a stop asked for by this command ends with it (the API goes on)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -72,3 +72,13 @@ def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
     assert done.returncode == 1, done.stderr
     assert "time limit reached: no plan shorter than" in done.stdout
     assert seconds <= 2 * 1.1 + 0.5 + 1.0  # + start-up of a fresh process (ortools)
+
+
+def test_a_stop_asked_for_by_one_command_ends_with_it(cli, tmp_path):
+    """The clock's soft stop must not leak into the next command or a Python API call."""
+    from test_auto import hanoi
+
+    from cpsolve.engines import interrupt
+
+    cli("solve", hanoi(tmp_path, 8), "--engine", "cpsat", "--time-limit", "1")
+    assert not interrupt.requested()
