@@ -115,6 +115,24 @@ def natural(text: str) -> int:
     return _integer(text, 0)
 
 
+def output_file(text: str) -> str:
+    """A file to write: refused at once (before any solving) when it is a directory, its
+    folder does not exist, or it cannot be written."""
+    path = os.path.abspath(text)
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"no folder {folder!r} to write {text!r} in")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be written (permission denied)")
+    return text
+
+
+class OutputError(Exception):
+    """Writing an output file failed after the answer was printed."""
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser (also used by the docs test)."""
     p = _Parser(
@@ -205,8 +223,9 @@ def parser() -> argparse.ArgumentParser:
 def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
     """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.draw`)."""
     out = cmd.add_mutually_exclusive_group(required=required)
-    out.add_argument("--svg", metavar="OUT", help="write an SVG picture")
-    out.add_argument("--html", metavar="OUT", help="write a self-contained HTML page")
+    out.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG picture")
+    out.add_argument("--html", metavar="OUT", type=output_file,
+                     help="write a self-contained HTML page")
 
 
 def by_invariant(puzzle, task: str) -> Result | None:
@@ -306,7 +325,7 @@ class Cli:
         if getattr(self.args, "svg", None) or getattr(self.args, "html", None):
             from .draw.show import Shown
 
-            Shown(puzzle, result).save(self.args.svg or self.args.html)
+            save(Shown(puzzle, result), self.args.svg or self.args.html)
         if interrupt.by_user():
             return INTERRUPTED
         if race is not None and race.problems:
@@ -390,7 +409,7 @@ class Cli:
                     self.clock.guard(f"running {engine}", self.clock.grace()):
                 options = replace(options, limit=args.gallery, keep=bool(args.gallery))
                 result = run(engine, task, puzzle.model, options)
-        Shown(puzzle, result).save(args.svg or args.html)
+        save(Shown(puzzle, result), args.svg or args.html)
         print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
         return exit_code(result, args.gallery)
 
@@ -544,8 +563,19 @@ class Cli:
 
 def _write(path: str, text: str, svg: bool) -> None:
     head = '<?xml version="1.0" encoding="UTF-8"?>\n' if svg else ""
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(head + text)
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(head + text)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+
+
+def save(shown, path: str) -> None:
+    """Write a drawn answer; a failure is the user's path, not a bug (exit 2)."""
+    try:
+        shown.save(path)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
 
 
 def printable(message: str, width: int = 2000) -> str:
@@ -629,7 +659,7 @@ def _main(argv: list[str] | None) -> int:
             if cli.is_batch():
                 return cli.batch()
         return cli.one(args.command)
-    except ModelFileError as err:
+    except (ModelFileError, OutputError) as err:
         return cli.fail(str(err), 2)
     except (Unsupported, ModelError) as err:
         return cli.fail(str(err), 2)

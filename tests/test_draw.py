@@ -190,3 +190,17 @@ def test_engines_never_import_the_drawings():
             "print(any(m.startswith('cpsolve.draw') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("argv", [
+    ["show", "models/knight_8x8.toml", "--svg", "{tmp}"],                 # a directory
+    ["show", "models/knight_8x8.toml", "--svg", "{tmp}/no/such/x.svg"],   # no folder
+    ["show", "models/hoppers.toml", "--plan", "--html", "{tmp}"],
+    ["analyze", "models/eight_puzzle.toml", "--svg", "{tmp}/missing/l.svg"],
+    ["show", "models/knight_8x8.toml", "--svg", "/proc/cpsolve-test.svg"],  # fails on write
+])
+def test_unwritable_output_is_one_line_exit_2(argv, tmp_path, capsys):
+    code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
