@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..answers import Step
-from ..puzzles.sliding import EMPTY, SlidingPuzzle
+from ..puzzles.sliding import SlidingPuzzle
 from .svg import ACCENT, INK, Svg
 
 MARGIN = 12
@@ -12,23 +12,9 @@ INSET = 3
 
 
 def pieces(puzzle: SlidingPuzzle, state: tuple[int, ...]) -> list[tuple[str, list]]:
-    """Each piece of ``state`` as ``(label, cells)``: a block once, with all its cells."""
-    tokens = puzzle.tokens
-    blocks = {t for t in tokens if tokens.count(t) > 1}
-    out: list[tuple[str, list]] = []
-    grouped: dict[str, list] = {}
-    for cell, value in zip(puzzle.board.cells, state):
-        token = tokens[value]
-        if token == EMPTY:
-            continue
-        if token in blocks:
-            if token not in grouped:
-                grouped[token] = []
-                out.append((token, grouped[token]))
-            grouped[token].append(cell)
-        else:
-            out.append((token, [cell]))
-    return out
+    """Each piece of ``state`` as ``(label, cells)``: a multi-cell piece once, with all its
+    cells (pieces of one token are told apart by the family, whatever their shape)."""
+    return puzzle.pieces(state)
 
 
 def sliding_svg(puzzle: SlidingPuzzle, state: tuple[int, ...], step: Step | None,
@@ -38,8 +24,8 @@ def sliding_svg(puzzle: SlidingPuzzle, state: tuple[int, ...], step: Step | None
     width = max(len(t) for t in puzzle.tokens)
     size = 44 + 10 * max(0, width - 2)
     svg = Svg(board.cols * size + 2 * MARGIN, board.rows * size + 2 * MARGIN, title,
-              "pieces with their labels; a block is one shape; one move slides one piece "
-              "by one cell")
+              "pieces with their labels; a multi-cell piece is one shape; "
+              + puzzle.metric)
     svg.rect(MARGIN - 4, MARGIN - 4, board.cols * size + 8, board.rows * size + 8, rx=6.0,
              fill=TRAY, stroke=INK, stroke_width="1.5", class_="tray")
     cells = set(board.cells)
@@ -57,7 +43,7 @@ def sliding_svg(puzzle: SlidingPuzzle, state: tuple[int, ...], step: Step | None
 def _moved_cell(puzzle: SlidingPuzzle, step: Step | None) -> tuple[int, int] | None:
     if step is None or step.action not in puzzle.moves:
         return None
-    return puzzle.board.cells[puzzle.moves[step.action][0]]
+    return puzzle.board.cells[puzzle.moves[step.action].to]
 
 
 def _piece(svg: Svg, token: str, where: list, size: int, moved: bool) -> None:

@@ -1,0 +1,116 @@
+"""Family ``sliding``: sliding-block puzzles drawn as pictures.
+
+    family = "sliding"
+    name = "8-puzzle"
+    start = '''
+    8 6 7
+    2 5 4
+    3 _ 1
+    '''
+    goal = '''
+    1 2 3
+    4 5 6
+    7 8 _
+    '''
+    blocks = ["L"]       # optional: tokens whose connected cells form one piece
+    metric = "step"      # or "line", "path"
+
+One token per cell, separated by spaces; ``_`` is an empty cell (any number
+of them), ``#`` a wall (not part of the board); in the goal, ``?`` is a cell
+that may hold anything.  A token outside ``blocks`` is a one-cell piece in
+each of its cells.  A token listed in ``blocks`` forms one piece per
+connected group of its cells; where such pieces touch, give their shape
+instead (``blocks = { v = ["#", "#"] }``: rows, ``#`` a cell, ``.`` none) and
+its cells are cut into pieces of that shape.  Pieces with the same token and
+shape are interchangeable.  ``goal_pieces = { B = [4, 2] }`` pins pieces by
+the row and column (from 1) of their first cell, instead of or besides the
+goal picture.  A goal piece of a shape the start does not have is refused.
+
+**Metrics** (``metric``): ``step`` (default) — one move moves one piece by
+one cell; ``line`` — any distance in one straight line; ``path`` — along any
+route through empty cells.  A move of any size piece is one move.  How each
+is encoded: :mod:`.moves`.
+
+The model: one state variable per board cell, holding 0 for empty or
+``base + k`` for cell ``k`` of a piece of a kind (:mod:`.pieces`).  The
+family declares an admissible estimate per metric and, with one blank, only
+one-cell pieces and the step metric, the blank's checkerboard colour as a
+parity invariant; the permutation-parity proof of unsolvability applies
+when all pieces are distinct single cells and the goal is a whole picture.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...expr import And, Sum, Var
+from ...model import Planning
+from ..data import Data
+from .goal import read_goal
+from .moves import LAST, METRICS, add_moves, estimate
+from .pieces import (
+    ANY,
+    DIRECTIONS,
+    EMPTY,
+    WALL,
+    Board,
+    Kind,
+    cut,
+    kinds_of,
+    read_blocks,
+    read_picture,
+)
+from .puzzle import METRIC_WORDS, SlidingPuzzle, parity_proof
+
+__all__ = ["DIRECTIONS", "EMPTY", "WALL", "Board", "SlidingPuzzle", "build", "read_picture"]
+
+KEYS = {"family", "name", "description", "start", "goal", "goal_pieces", "blocks", "metric"}
+
+
+def build(data: Data) -> SlidingPuzzle:
+    """Build the planning model of a ``sliding`` file."""
+    data.unknown_keys(KEYS)
+    metric = data.get("metric", str, "step")
+    if metric not in METRICS:
+        raise data.error("metric", f"expected one of {', '.join(METRICS)}, got {metric!r}")
+    start = read_picture(data, "start")
+    if any(t == ANY for row in start for t in row):
+        raise data.error("start", "? (any content) is for the goal picture only")
+    cells = tuple((r, c) for r, row in enumerate(start) for c, t in enumerate(row) if t != WALL)
+    board = Board(len(start), len(start[0]), cells)
+    flat_start = [start[r][c] for r, c in cells]
+    if EMPTY not in flat_start:
+        raise data.error("start", "no empty cell (_): nothing can move")
+    blocks = read_blocks(data, set(flat_start))
+    pieces = cut(data, "start", start, cells, blocks)
+    kinds = kinds_of(pieces, blocks)
+    goal, full = read_goal(data, board, start, kinds, pieces, blocks)
+    kind_of = {(k.token, k.shape): k for k in kinds}
+    values = dict.fromkeys(cells, 0)
+    for piece in pieces:
+        kind = kind_of[(piece.token, piece.shape)]
+        values.update({cell: kind.base + i for i, cell in enumerate(piece.cells)})
+    tokens = [EMPTY] + [k.token for k in kinds for _ in k.shape]
+    model = Planning(data.get("name", str, "sliding puzzle"))
+    for i in range(len(cells)):
+        model.add_variable(f"c[{i}]", 0, len(tokens) - 1)
+    singles = sum(1 for k in kinds if len(k.shape) == 1)
+    moves = add_moves(model, board, kinds, singles, metric)
+    initial = {board.var(cell): v for cell, v in values.items()}
+    if metric == "path":
+        initial[LAST] = len(cells)
+    model.set_initial(initial)
+    model.set_goal(And(*(Var(board.var(cell)) == v for cell, v in sorted(goal.items()))))
+    count: Counter[Kind] = Counter(kind_of[(p.token, p.shape)] for p in pieces)
+    model.set_estimate(estimate(board, kinds, goal, count, metric))
+    one_cell = singles == len(kinds)
+    if flat_start.count(EMPTY) == 1 and one_cell and metric == "step":
+        model.set_parity(Sum((Var(board.var(cell)) == 0) * (cell[0] + cell[1])
+                             for cell in cells))
+    distinct = one_cell and len(set(flat_start)) == len(flat_start) and full
+    flat_goal = [tokens[goal[cell]] for cell in cells] if full else []
+    return SlidingPuzzle(model.name, "sliding", model, data.get("description", str, ""),
+                         METRIC_WORDS[metric], board=board, tokens=tuple(tokens), moves=moves,
+                         kinds=tuple(kinds), unit=metric,
+                         parity_proof=(parity_proof(flat_start, flat_goal, cells)
+                                       if distinct else None))

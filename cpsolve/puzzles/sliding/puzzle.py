@@ -1,0 +1,149 @@
+"""The built sliding puzzle: boards drawn, moves named and counted in the file's metric."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...result import Step
+from ..base import Puzzle
+from .moves import Move
+from .pieces import EMPTY, WALL, Board, Cell, Kind
+
+METRIC_WORDS = {
+    "step": "one move moves one piece by one cell, whatever its size",
+    "line": "one move moves one piece any distance in one straight line, whatever its size",
+    "path": "one move moves one piece along any route through empty cells (consecutive steps "
+            "of one piece are one move), whatever its size",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlidingPuzzle(Puzzle):
+    """Draws boards; names moves by piece and direction; counts moves in the file's metric.
+
+    ``tokens[v]`` is drawn for state value ``v``; ``kinds`` are the kinds of
+    pieces (value ``base + k`` on cell ``k`` of the shape); ``moves`` maps an
+    action name to its :class:`~.moves.Move`; ``unit`` is the file's
+    ``metric`` (``step``, ``line`` or ``path``); ``parity_proof`` says why the
+    goal is unreachable, when permutation parity proves it.
+    """
+
+    board: Board
+    tokens: tuple[str, ...]
+    moves: Mapping[str, Move]
+    kinds: tuple[Kind, ...] = ()
+    unit: str = "step"
+    parity_proof: str | None = None
+
+    def board_rows(self, state: tuple[int, ...]) -> list[list[str]]:
+        """Tokens of a state, as rows (walls as ``#``)."""
+        board, tokens = self.board, self.tokens
+        grid = [[WALL] * board.cols for _ in range(board.rows)]
+        for (r, c), v in zip(board.cells, state):
+            grid[r][c] = tokens[v]
+        return grid
+
+    def pieces(self, state: tuple[int, ...]) -> list[tuple[str, list[Cell]]]:
+        """Each piece of ``state`` as ``(token, cells)``, read at its first cell."""
+        first = {k.base: k for k in self.kinds}
+        out = []
+        for cell, value in zip(self.board.cells, state):
+            if value in first:
+                out.append((first[value].token, first[value].at(cell)))
+        return out
+
+    def render_state(self, state: tuple[int, ...]) -> str:
+        rows = self.board_rows(state)
+        width = max(len(t) for row in rows for t in row)
+        return "\n".join(" ".join(t.ljust(width) for t in row).rstrip() for row in rows)
+
+    def step_text(self, step: Step) -> str:
+        """``piece direction [distance]``: the piece is read at the cell it moved to."""
+        move = self.moves.get(step.action)
+        if move is None:
+            return step.action
+        return f"{self.tokens[step.state[move.to]]} {move.words}"
+
+    def runs(self, plan: tuple[Step, ...]) -> list[list[Step]]:
+        """The plan's steps grouped into moves: with ``path``, consecutive steps by one piece
+        (a step starting where the previous one ended) are one move; else each step is."""
+        groups: list[list[Step]] = []
+        landed = None
+        for step in plan:
+            move = self.moves.get(step.action)
+            if self.unit == "path" and groups and move is not None and move.origin == landed:
+                groups[-1].append(step)
+            else:
+                groups.append([step])
+            landed = None if move is None else move.to
+        return groups
+
+    def count_moves(self, plan: tuple[Step, ...]) -> int:
+        """Moves in the file's metric."""
+        return len(self.runs(plan))
+
+    def plan_summary(self, plan: tuple[Step, ...]) -> str | None:
+        """With ``path``: each move as the piece and its route (``o down, right``)."""
+        if self.unit != "path":
+            return None
+        groups = self.runs(plan)
+        lines = [f"{len(groups)} moves, each one piece along a route:"]
+        lines += [f"  move {i}: {self._run_text(g)}" for i, g in enumerate(groups, start=1)]
+        return "\n".join(lines)
+
+    def plan_line(self, plan: tuple[Step, ...]) -> str:
+        return ", ".join(self._run_text(g) for g in self.runs(plan))
+
+    def _run_text(self, group: list[Step]) -> str:
+        first = self.step_text(group[0])
+        rest = [self.moves[s.action].words for s in group[1:] if s.action in self.moves]
+        return " ".join([first, *rest]) if rest else first
+
+    def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
+        if self.unit != "path":
+            return {}
+        return {"runs": [len(g) for g in self.runs(plan)]}
+
+    def json_state(self, state: tuple[int, ...]) -> Any:
+        return [" ".join(row) for row in self.board_rows(state)]
+
+    proof_kind = "parity"
+
+    def infeasibility_proof(self) -> str | None:
+        """The permutation-parity argument, when it applies and proves unsolvability."""
+        return self.parity_proof
+
+
+def parity_proof(start: list[str], goal: list[str], cells: tuple[Cell, ...]) -> str | None:
+    """Why the goal is unreachable by permutation parity, or ``None`` if parity allows it.
+
+    Every step swaps the blank with a neighbour: a transposition, and the
+    blank's checkerboard colour flips; a longer move (any metric) is a run of
+    such steps.  So the permutation taking the start to the goal (blank
+    included) must have the parity of the blank's distance.  Applies when
+    all pieces differ, are one cell each, there is one blank and the goal is
+    a whole picture.
+    """
+    position = {t: i for i, t in enumerate(goal)}
+    perm = [position[t] for t in start]
+    seen, transpositions = [False] * len(perm), 0
+    for i in range(len(perm)):
+        length = 0
+        while not seen[i]:
+            seen[i] = True
+            i = perm[i]
+            length += 1
+        transpositions += max(length - 1, 0)
+    a, b = cells[start.index(EMPTY)], cells[goal.index(EMPTY)]
+    blank = abs(a[0] - b[0]) + abs(a[1] - b[1])
+    if transpositions % 2 == blank % 2:
+        return None
+    odd = "odd" if transpositions % 2 else "even"
+    plural = "s" if transpositions != 1 else ""
+    return (f"unsolvable by parity: the start is an {odd} permutation of the goal "
+            f"({transpositions} transposition{plural}) but the blank is "
+            f"{blank} cells from its goal cell; every move is one transposition and moves "
+            f"the blank one cell (a longer move is a run of such steps), so these parities "
+            f"must agree")
