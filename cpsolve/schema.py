@@ -33,6 +33,9 @@ PLAN_SIZE = {
     "cost": {**MAYBE_INT, "description": "The sum of the actions' costs."},
     "chains": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
                "description": "Peg solitaire: the jumps grouped into chains by one peg."},
+    "runs": {"type": "array", "items": INT,
+             "description": "Sliding with metric path: the steps of each move (one piece's "
+                            "route), in order."},
 }
 
 STEP = {

@@ -372,3 +372,276 @@ def test_walls_round_trip(tmp_path):
     assert puzzle.render_state(puzzle.model.initial_state()) == "1 # 2\n_ 3 4"
     result = run("search", "solve", puzzle.model, Options())
     assert result.steps == 1 and replay(puzzle.model, result.plan)
+
+
+# ---------------------------------------------------------------- pieces of any shape, metrics
+#
+# An independent brute force: a position is a sorted tuple of (token, cells) pieces (so
+# pieces of one token and shape are interchangeable by construction); one edge is one move
+# of the metric: ``step`` one cell, ``line`` any distance in one direction, ``path`` any
+# translation reachable through empty cells (a BFS of the piece alone).  It shares no code
+# with cpsolve and does not use the ``last`` variable the family's path model keeps.
+
+Pos = tuple[tuple[str, tuple[tuple[int, int], ...]], ...]
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def _shift(cells, dr, dc):
+    return tuple(sorted((r + dr, c + dc) for r, c in cells))
+
+
+def brute_moves(board: set, pos: Pos, metric: str):
+    for i, (token, cells) in enumerate(pos):
+        others = pos[:i] + pos[i + 1:]
+        free = board - {cell for _, cs in others for cell in cs}
+        reached = set()
+        if metric == "path":
+            todo, seen = [(0, 0)], {(0, 0)}
+            while todo:
+                r0, c0 = todo.pop()
+                for dr, dc in STEPS:
+                    d = (r0 + dr, c0 + dc)
+                    if d not in seen and set(_shift(cells, *d)) <= free:
+                        seen.add(d)
+                        todo.append(d)
+            reached = seen - {(0, 0)}
+        else:
+            for dr, dc in STEPS:
+                k = 1
+                while set(_shift(cells, k * dr, k * dc)) <= free:
+                    reached.add((k * dr, k * dc))
+                    if metric == "step":
+                        break
+                    k += 1
+        for d in reached:
+            yield tuple(sorted(others + ((token, _shift(cells, *d)),)))
+
+
+def brute_force(board: set, start: Pos, is_goal, metric: str) -> tuple[int | None, int]:
+    """(fewest moves to a goal position or None, positions reachable from the start)."""
+    dist, frontier, best = {start: 0}, [start], None
+    while frontier:
+        layer = []
+        for pos in frontier:
+            if best is None and is_goal(pos):
+                best = dist[pos]
+            for nxt in brute_moves(board, pos, metric):
+                if nxt not in dist:
+                    dist[nxt] = dist[pos] + 1
+                    layer.append(nxt)
+        frontier = layer
+    return best, len(dist)
+
+
+KLOTSKI = MODELS / "klotski.toml"
+KLOTSKI_BOARD = {(r, c) for r in range(5) for c in range(4)}
+KLOTSKI_START: Pos = tuple(sorted([
+    ("B", ((0, 1), (0, 2), (1, 1), (1, 2))), ("h", ((2, 1), (2, 2))),
+    ("v", ((0, 0), (1, 0))), ("v", ((2, 0), (3, 0))), ("v", ((0, 3), (1, 3))),
+    ("v", ((2, 3), (3, 3))), ("o", ((3, 1),)), ("o", ((3, 2),)), ("o", ((4, 0),)),
+    ("o", ((4, 3),))]))
+KLOTSKI_GOAL = ("B", ((3, 1), (3, 2), (4, 1), (4, 2)))
+
+
+def klotski(tmp_path: Path, metric: str) -> Path:
+    text = KLOTSKI.read_text(encoding="utf-8").replace('metric = "path"', f'metric = "{metric}"')
+    path = tmp_path / f"klotski_{metric}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def klotski_brute() -> dict[str, tuple[int | None, int]]:
+    return {m: brute_force(KLOTSKI_BOARD, KLOTSKI_START, lambda p: KLOTSKI_GOAL in p, m)
+            for m in ("step", "line", "path")}
+
+
+@pytest.mark.slow
+def test_klotski_brute_force_agrees_with_the_literature(klotski_brute):
+    # 81 moves when a piece's route is one move (Gardner; Wikipedia); 25,955 positions
+    # reachable (TLC on tlaplus/Examples SlidingPuzzles, which treats equal shapes as equal)
+    assert klotski_brute["path"] == (81, 25_955)
+    assert klotski_brute["step"][1] == klotski_brute["line"][1] == 25_955
+    assert load(KLOTSKI).expected["cost"] == 81
+    assert load(ROOT / "examples" / "klotski_line.toml").expected["steps"] == \
+        klotski_brute["line"][0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("metric", ["step", "line", "path"])
+def test_klotski_search_matches_the_brute_force(tmp_path, klotski_brute, metric, cli):
+    data = json.loads(cli("solve", klotski(tmp_path, metric), "--engine", "search",
+                          "--json").out)
+    assert data["status"] == "optimal" and data["verified"] is True
+    assert data["moves"] == klotski_brute[metric][0] == data["cost"]
+    assert data["metric"].startswith("one move moves one piece")
+    if metric == "path":
+        assert sum(data["runs"]) == len(data["plan"]) and len(data["runs"]) == data["moves"]
+
+
+@pytest.mark.parametrize("metric", ["step", "line"])
+def test_klotski_analyze_counts_25955_positions(tmp_path, metric, cli):
+    # the line relation reaches what the step relation does (each is made of the other)
+    data = json.loads(cli("analyze", klotski(tmp_path, metric), "--json").out)
+    assert data["status"] == "complete" and data["states"] == 25_955
+
+
+def small_boards(seed: int):
+    """Random small boards: an L tromino, two interchangeable 2x1 pieces, one-cell pieces."""
+    rng = random.Random(seed)
+    rows, cols = rng.choice([(3, 3), (3, 4), (4, 3)])
+    board = {(r, c) for r in range(rows) for c in range(cols)}
+    shapes = [("L", ((0, 0), (1, 0), (1, 1))), ("d", ((0, 0), (1, 0))), ("d", ((0, 0), (1, 0)))]
+    shapes += [("a", ((0, 0),)), ("a", ((0, 0),)), ("b", ((0, 0),))][:rows * cols - 9]
+    while True:
+        used, pieces = set(), []
+        for token, shape in shapes:
+            spots = [(r, c) for r, c in board
+                     if not set(_shift(shape, r, c)) & used and set(_shift(shape, r, c)) <= board]
+            if not spots:
+                break
+            cells = _shift(shape, *rng.choice(sorted(spots)))
+            used |= set(cells)
+            pieces.append((token, cells))
+        else:
+            return rows, cols, board, tuple(sorted(pieces)), rng
+
+
+def picture(rows: int, cols: int, pieces, default: str) -> str:
+    grid = [[default] * cols for _ in range(rows)]
+    for token, cells in pieces:
+        for r, c in cells:
+            grid[r][c] = token
+    return "\n".join(" ".join(row) for row in grid)
+
+
+def small_file(tmp_path: Path, seed: int, metric: str):
+    """A small sliding file whose goal pins one piece (by picture or by goal_pieces) and
+    maybe one empty cell; with the brute force's goal test."""
+    rows, cols, board, start, rng = small_boards(seed)
+    target = rng.choice(start)
+    token, cells = target
+    far = [(r, c) for r, c in board if set(_shift(cells, r - cells[0][0], c - cells[0][1]))
+           <= board and (r, c) != cells[0]]
+    r, c = rng.choice(sorted(far))
+    want = (token, _shift(cells, r - cells[0][0], c - cells[0][1]))
+    empty = rng.choice(sorted(board - set(want[1])))
+    text = (f'family = "sliding"\nname = "small {seed}"\nmetric = "{metric}"\n'
+            'blocks = { L = ["#.", "##"], d = ["#", "#"] }\n'
+            f'start = """\n{picture(rows, cols, start, "_")}\n"""\n')
+    if seed % 2:
+        text += f"goal_pieces = {{ {token} = [{r + 1}, {c + 1}] }}\n"
+        goal = lambda p: want in p  # noqa: E731
+    else:
+        grid = picture(rows, cols, [want], "?").split("\n")
+        grid = [row.split() for row in grid]
+        grid[empty[0]][empty[1]] = "_"
+        text += 'goal = """\n' + "\n".join(" ".join(row) for row in grid) + '\n"""\n'
+        goal = lambda p: want in p and all(empty not in cs for _, cs in p)  # noqa: E731
+    path = tmp_path / f"small_{seed}_{metric}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path, brute_force(board, start, goal, metric)
+
+
+@pytest.mark.parametrize("metric", ["step", "line", "path"])
+@pytest.mark.parametrize("seed", range(10))
+def test_metrics_agree_with_the_brute_force_on_small_boards(tmp_path, seed, metric):
+    path, (best, reachable) = small_file(tmp_path, seed, metric)
+    puzzle = load(path)
+    result = run("search", "solve", puzzle.model, Options())
+    if best is None:
+        assert result.status is Status.INFEASIBLE
+        return
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.cost == best == puzzle.count_moves(result.plan)
+    astar = run("search", "solve", puzzle.model, Options(algorithm="astar"))  # the estimate
+    assert astar.status is Status.OPTIMAL and astar.cost == best
+    if metric != "path":  # positions only: the path model also remembers the last piece
+        assert run("search", "analyze", puzzle.model, Options()).states == reachable
+
+
+@pytest.mark.parametrize("metric", ["step", "line", "path"])
+def test_cpsat_agrees_on_small_boards(tmp_path, metric):
+    # solvable boards only: CP-SAT proving a planning model infeasible is issue 15's matter
+    checked = 0
+    for seed in range(20):
+        path, (best, _) = small_file(tmp_path, seed, metric)
+        if best is None:
+            continue
+        result = run("cpsat", "solve", load(path).model, Options(time_limit=30))
+        assert result.verified and result.cost >= best and (result.bound or 0) <= best
+        if metric != "path":  # with 0-cost steps CP-SAT finds plans but proves no optimum
+            assert result.status is Status.OPTIMAL
+        if result.status is Status.OPTIMAL:
+            assert result.cost == best
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_pieces_of_one_token_touching_are_cut_by_their_shape(tmp_path):
+    # two vertical dominoes stacked in one column: one token, two interchangeable pieces
+    path = sliding(tmp_path, "stack", "v _ / v _ / v o / v o", "? ? / ? ? / ? ? / ? ?",
+                   'blocks = { v = ["#", "#"] }')
+    puzzle = load(path)
+    assert [cells for _, cells in puzzle.pieces(puzzle.model.initial_state())] == [
+        [(0, 0), (1, 0)], [(2, 0), (3, 0)], [(2, 1)], [(3, 1)]]
+    # without the shape the four cells are one piece
+    merged = load(sliding(tmp_path, "merged", "v _ / v _ / v o / v o", "? ? / ? ? / ? ? / ? ?",
+                          'blocks = ["v"]'))
+    assert len(merged.pieces(merged.model.initial_state())) == 3
+
+
+def test_old_block_files_keep_their_states():
+    # ON-OFF: cards n o f are values 1..3, the lamp's two cells 4 and 5, as before
+    puzzle = load(MODELS / "onoff.toml")
+    assert puzzle.tokens == ("_", "n", "o", "f", "L", "L")
+    assert puzzle.model.initial_state() == (4, 5, 1, 2, 2, 3, 3, 0)
+
+
+@pytest.mark.parametrize("goal, blocks, fragment", [
+    ("L L n o / o f _ f", 'blocks = ["L"]', None),
+    ("L n L o / o f f _", 'blocks = ["L"]', "piece 'L' at row 1, column 1 has another shape"),
+    ("L L n o / o f f _", 'blocks = { L = ["#", "#"] }', "cannot be cut"),
+    ("? ? ? ? / ? ? ? x", 'blocks = ["L"]', "piece 'x' at row 2, column 4 is not a piece"),
+    ("? ? ? ? / n n ? ?", 'blocks = ["L"]', "2 pieces 'n' of this shape, the start only 1"),
+])
+def test_goal_pieces_must_have_the_start_shapes(tmp_path, cli, goal, blocks, fragment):
+    path = sliding(tmp_path, "shape", "L L n o / o f f _", goal, blocks)
+    run_ = cli("solve", path, "--engine", "search")
+    if fragment is None:
+        assert run_.code == 0
+        return
+    assert run_.code == 2 and run_.out == ""
+    lines = run_.err.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0] and "shape.toml" in lines[0], run_.err
+
+
+def test_goal_pieces_and_partial_pictures(tmp_path):
+    # ON-OFF pinning only the n card where the o was: fewer moves than the whole goal
+    base = 'family = "sliding"\nblocks = ["L"]\nstart = """\nL L n o\no f f _\n"""\n'
+    (tmp_path / "a.toml").write_text(base + "goal_pieces = { n = [1, 4] }\n", encoding="utf-8")
+    (tmp_path / "b.toml").write_text(base + 'goal = """\n? ? ? n\n? ? ? ?\n"""\n',
+                                     encoding="utf-8")
+    a, b = (solve(tmp_path / n) for n in ("a.toml", "b.toml"))
+    assert a.status is b.status is Status.OPTIMAL and a.steps == b.steps < 44
+    board = {(r, c) for r in range(2) for c in range(4)}
+    start = tuple(sorted([("L", ((0, 0), (0, 1))), ("n", ((0, 2),)), ("o", ((0, 3),)),
+                          ("o", ((1, 0),)), ("f", ((1, 1),)), ("f", ((1, 2),))]))
+    assert brute_force(board, start, lambda p: ("n", ((0, 3),)) in p, "step")[0] == a.steps
+
+
+def test_parity_is_not_claimed_with_a_partial_goal(tmp_path):
+    # 8-puzzle with two tiles swapped is unsolvable; pinning only tile 1 is solvable
+    path = sliding(tmp_path, "partial", "2 1 3 / 4 5 6 / 7 8 _", "1 ? ? / ? ? ? / ? ? ?")
+    puzzle = load(path)
+    assert puzzle.infeasibility_proof() is None and puzzle.model.parity is not None
+    board = {(r, c) for r in range(3) for c in range(3)}
+    start = _eight((2, 1, 3, 4, 5, 6, 7, 8, 0))
+    assert solve(path).steps == brute_force(board, start, lambda p: ("1", ((0, 0),)) in p,
+                                            "step")[0]
+
+
+def _eight(tiles):
+    return tuple(sorted((str(t), ((i // 3, i % 3),)) for i, t in enumerate(tiles) if t))

@@ -13,11 +13,19 @@
     '''
     jumps = [[0, 1], [1, 0]]   # optional: vectors v; a peg at p jumps over p+v
                                # into p+2v (both signs); orthogonal by default
-    goal_peg = [3, 3]          # one peg left at (row, col); or goal = picture
+    goal_peg = [3, 3]          # one peg left at (row, col), counted from 0;
+                               # or goal = picture; or pegs_left = 1
     metric = "jumps"           # or "moves": a chain of jumps by one peg is one move
 
 In the picture each character is a column: ``o`` a peg, ``.`` an empty hole,
-a space no hole (the common indentation is removed).
+a space no hole (the common indentation is removed).  Any board and jump
+set: a triangular board is written with alternate columns (``o o o`` rows
+indented by one) and jumps ``[[0, 2], [1, 1], [1, -1]]``.
+
+**Goals.** Exactly one of: ``goal_peg = [row, col]`` (one peg left, there);
+``goal`` (a picture of the final board); ``pegs_left = N`` (N pegs left,
+anywhere), optionally with ``region = [[row, col], ...]``: the holes the
+remaining pegs must lie in (every other hole ends empty).
 
 **Metrics.** With ``jumps`` every jump costs 1.  With ``moves`` a jump by the
 peg that has just landed (it continues its own chain) costs 0, any other
@@ -35,13 +43,14 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import And, If, Var
+from ..expr import And, Expr, If, Sum, Var
 from ..model import Planning
 from ..result import Step
 from .base import Puzzle
 from .data import Data
 
-KEYS = {"family", "name", "description", "board", "jumps", "goal", "goal_peg", "metric"}
+KEYS = {"family", "name", "description", "board", "jumps", "goal", "goal_peg", "pegs_left",
+        "region", "metric"}
 SQUARE_SYMMETRIES = (
     lambda r, c: (r, c), lambda r, c: (c, -r), lambda r, c: (-r, -c), lambda r, c: (-c, r),
     lambda r, c: (r, -c), lambda r, c: (-r, c), lambda r, c: (c, r), lambda r, c: (-c, -r),
@@ -162,7 +171,7 @@ def build(data: Data) -> PegsPuzzle:
     if metric == "moves":
         initial["last"] = n
     model.set_initial(initial)
-    model.set_goal(And(*(Var(hole(index[c])) == int(v) for c, v in sorted(goal.items()))))
+    model.set_goal(goal)
     for cell in cells:
         for dr, dc in vectors:
             over, to = (cell[0] + dr, cell[1] + dc), (cell[0] + 2 * dr, cell[1] + 2 * dc)
@@ -199,18 +208,49 @@ def _vectors(data: Data) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-def _goal(data: Data, start: dict, index: dict) -> dict[tuple[int, int], bool]:
-    if ("goal" in data.table) == ("goal_peg" in data.table):
-        raise data.error("goal", "give exactly one of goal (a picture) and goal_peg [row, col]")
+def _goal(data: Data, start: dict, index: dict) -> Expr:
+    """The goal condition: a picture, one peg at a hole, or a number of pegs (in a region)."""
+    given = [k for k in ("goal", "goal_peg", "pegs_left") if k in data.table]
+    if len(given) != 1:
+        raise data.error("goal", "give exactly one of goal (a picture), goal_peg [row, col] and "
+                         "pegs_left (a number of pegs)")
+    if "region" in data.table and given != ["pegs_left"]:
+        raise data.error("region", "a region goes with pegs_left only")
+    if "pegs_left" in data.table:
+        return _count_goal(data, start, index)
     if "goal_peg" in data.table:
         peg = data.get("goal_peg", list)
         if len(peg) != 2 or not all(type(v) is int for v in peg) or tuple(peg) not in index:
             raise data.error("goal_peg", f"{peg!r} is not a hole of the board")
-        return {cell: cell == tuple(peg) for cell in start}
-    goal = read_picture(data, "goal")
-    if set(goal) != set(start):
-        raise data.error("goal", "the goal picture's holes differ from the board's")
-    return goal
+        goal = {cell: cell == tuple(peg) for cell in start}
+    else:
+        goal = read_picture(data, "goal")
+        if set(goal) != set(start):
+            raise data.error("goal", "the goal picture's holes differ from the board's")
+    return And(*(Var(hole(index[c])) == int(v) for c, v in sorted(goal.items())))
+
+
+def _count_goal(data: Data, start: dict, index: dict) -> Expr:
+    """``pegs_left`` pegs anywhere, or inside ``region``: the holes outside end empty."""
+    left = data.get("pegs_left", int)
+    pegs = sum(start.values())
+    if not 1 <= left <= pegs:
+        raise data.error("pegs_left", f"must be between 1 and the start's {pegs} pegs, "
+                         f"got {left}")
+    region = set(index)
+    if "region" in data.table:
+        raw = data.get("region", list)
+        region = set()
+        for cell in raw:
+            if not (isinstance(cell, list) and len(cell) == 2
+                    and all(type(v) is int for v in cell) and tuple(cell) in index):
+                raise data.error("region", f"{cell!r} is not a hole of the board "
+                                 "([row, col], counted from 0)")
+            region.add(tuple(cell))
+        if len(region) < left:
+            raise data.error("region", f"{len(region)} holes cannot hold {left} pegs")
+    outside = [Var(hole(index[c])) == 0 for c in sorted(set(index) - region)]
+    return And(*outside, Sum(Var(hole(index[c])) for c in sorted(region)) == left)
 
 
 def symmetries(cells: list[tuple[int, int]],

@@ -42,7 +42,10 @@ def read_goal(data: _data.Data, board: Board, start: list[list[str]], kinds: lis
                                  f"another goal piece or the goal picture at {where(cell)}")
     have = Counter(_kind(data, "start", kinds, p) for p in pieces)
     for kind, n in count.items():
-        if n > have[kind] or (full and n != have[kind]):
+        if n > have[kind]:
+            raise data.error("goal", f"the goal has {n} pieces {kind.token!r} of this shape, "
+                             f"the start only {have[kind]}")
+        if full and n != have[kind]:
             raise data.error("goal", "the goal does not hold the same pieces as the start "
                              f"({n} of {kind.token!r} in the goal, {have[kind]} in the start)")
     if full and sum(count.values()) != sum(have.values()):

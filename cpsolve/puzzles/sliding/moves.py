@@ -109,7 +109,8 @@ def estimate(board: Board, kinds: list[Kind], goal: dict[Cell, int], count: dict
     place (a step moves one piece by one cell); ``line`` — 0, 1 or 2 as the
     piece is there, shares its row or column, or neither (a line move changes
     one coordinate of one piece); ``path`` — 1 if it is not at a place, less
-    one for the whole (the piece moved last may finish its move for free).
+    one for the whole once a piece has moved (that piece may finish its move for
+    free).
     """
     terms = []
     for kind in kinds:
@@ -126,4 +127,7 @@ def estimate(board: Board, kinds: list[Kind], goal: dict[Cell, int], count: dict
             if d:
                 terms.append((Var(board.var(cell)) == kind.base) * d)
     total = Sum(terms)
-    return If(total >= 1, total - 1, 0) if metric == "path" and terms else total
+    if metric != "path" or not terms:
+        return total
+    # before any move (last = the number of cells) nothing continues for free
+    return If(Var(LAST) == len(board.cells), total, If(total >= 1, total - 1, 0))
