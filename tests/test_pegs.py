@@ -9,6 +9,7 @@ naive enumeration of every jump sequence that shares no code with cpsolve.
 
 from __future__ import annotations
 
+import heapq
 import json
 import random
 import time
@@ -368,3 +369,99 @@ def test_a_plan_may_go_on_from_a_goal_at_no_cost(engine):
 def test_hoppers_by_moves_has_a_fixed_length_but_varying_costs():
     model = load(HOPPERS).model
     assert fixed_length(model) == 11 and not any_plan_is_optimal(model)
+
+
+# ---------------------------------------------------------------- goals by count: pegs_left
+
+
+TRIANGLE = ROOT / "models" / "triangle15.toml"
+ROW4 = ROOT / "examples" / "triangle_row4.toml"
+
+
+def triangle_fewest_moves(vacancy: tuple[int, int], finish=None) -> int | None:
+    """Fewest moves (chains of jumps by one peg) to one peg on the 15-hole triangle.
+
+    Written in skew coordinates (row r, 0 <= k <= r, neighbours along (0, 1),
+    (1, 0), (1, 1)), not the picture's alternate columns; a Dijkstra over
+    (pegs, hole the last jump landed in), a jump from that hole costing 0.
+    ``finish``: the holes the last peg may stand in (any when None).
+    """
+    holes = [(r, k) for r in range(5) for k in range(r + 1)]
+    lines = [(a, (a[0] + dr, a[1] + dk), (a[0] + 2 * dr, a[1] + 2 * dk)) for a in holes
+             for dr, dk in ((0, 1), (1, 0), (1, 1), (0, -1), (-1, 0), (-1, -1))]
+    lines = [t for t in lines if t[1] in holes and t[2] in holes]
+    start = (frozenset(holes) - {vacancy}, None)
+    best = {start: 0}
+    heap = [(0, 0, start)]
+    tick = 0
+    while heap:
+        cost, _, (pegs, last) = heapq.heappop(heap)
+        if cost > best[(pegs, last)]:
+            continue
+        if len(pegs) == 1 and (finish is None or next(iter(pegs)) in finish):
+            return cost
+        for a, b, c in lines:
+            if a in pegs and b in pegs and c not in pegs:
+                state = ((pegs - {a, b}) | {c}, c)
+                new = cost + (a != last)
+                if new < best.get(state, new + 1):
+                    best[state] = new
+                    tick += 1
+                    heapq.heappush(heap, (new, tick, state))
+    return None
+
+
+@pytest.mark.slow
+def test_triangle_brute_force_agrees_with_the_literature():
+    # OEIS A127500 (Bell 2008): the 15-hole triangle's shortest solution from any single
+    # vacancy to one peg takes 9 moves
+    fewest = [triangle_fewest_moves((r, k)) for r in range(5) for k in range(r + 1)]
+    assert min(m for m in fewest if m is not None) == 9
+
+
+@pytest.mark.parametrize("engine", ["search", pytest.param("cpsat", marks=pytest.mark.slow)])
+def test_triangle15_one_peg_anywhere(engine):
+    puzzle = load(TRIANGLE)
+    result = run(engine, "solve", puzzle.model, Options(time_limit=120))
+    assert result.status is Status.OPTIMAL and result.verified
+    assert len(result.plan) == 13  # 14 pegs to 1: every jump removes one
+    assert result.cost == triangle_fewest_moves((0, 0)) == puzzle.expected["cost"]
+
+
+def test_triangle_region_row_four():
+    # the picture's row 4 (holes at columns 1, 3, 5, 7) is the skew row 3
+    puzzle = load(ROW4)
+    result = run("search", "solve", puzzle.model, Options())
+    assert result.status is Status.OPTIMAL and result.verified
+    row = {(3, k) for k in range(4)}
+    assert result.cost == triangle_fewest_moves((0, 0), row) == puzzle.expected["cost"]
+    assert result.cost > triangle_fewest_moves((0, 0))  # the region costs a move
+    last = [c for c, v in zip(puzzle.cells, result.plan[-1].state) if v]
+    assert len(last) == 1 and last[0][0] == 3
+
+
+def test_pegs_left_by_jumps_keeps_the_symmetry(tmp_path):
+    text = TRIANGLE.read_text(encoding="utf-8").replace('metric = "moves"', 'metric = "jumps"')
+    puzzle = load(write(tmp_path, text))
+    assert len(puzzle.model.symmetries) == 1  # the left-right mirror of the triangle
+    assert goal_symmetries(puzzle.model)
+    result = run("search", "solve", puzzle.model, Options())
+    assert result.status is Status.OPTIMAL and result.steps == 13
+
+
+@pytest.mark.parametrize("extra, key, fragment", [
+    ("pegs_left = 0", "pegs_left", "between 1 and the start's 14 pegs"),
+    ("pegs_left = 15", "pegs_left", "between 1 and the start's 14 pegs"),
+    ('pegs_left = 1\ngoal_peg = [0, 4]', "goal", "exactly one of"),
+    ("goal_peg = [0, 4]\nregion = [[0, 4]]", "region", "with pegs_left only"),
+    ("pegs_left = 2\nregion = [[0, 4]]", "region", "1 holes cannot hold 2 pegs"),
+    ("pegs_left = 1\nregion = [[0, 3]]", "region", "[0, 3] is not a hole"),
+    ('pegs_left = "one"', "pegs_left", "expected int"),
+])
+def test_bad_count_goals_name_the_key(tmp_path, cli, extra, key, fragment):
+    text = TRIANGLE.read_text(encoding="utf-8").split("[expected]")[0]
+    text = text.replace("pegs_left = 1\n", extra + "\n")
+    run_ = cli("solve", write(tmp_path, text))
+    lines = run_.err.strip().splitlines()
+    assert run_.code == 2 and len(lines) == 1, run_.err
+    assert f": {key}: " in lines[0] and fragment in lines[0]
