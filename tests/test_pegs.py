@@ -454,7 +454,7 @@ def test_pegs_left_by_jumps_keeps_the_symmetry(tmp_path):
     ("pegs_left = 15", "pegs_left", "between 1 and the start's 14 pegs"),
     ('pegs_left = 1\ngoal_peg = [0, 4]', "goal", "exactly one of"),
     ("goal_peg = [0, 4]\nregion = [[0, 4]]", "region", "with pegs_left only"),
-    ("pegs_left = 2\nregion = [[0, 4]]", "region", "1 holes cannot hold 2 pegs"),
+    ("pegs_left = 2\nregion = [[0, 4]]", "region", "its 1 hole cannot hold 2 pegs"),
     ("pegs_left = 1\nregion = [[0, 3]]", "region", "[0, 3] is not a hole"),
     ('pegs_left = "one"', "pegs_left", "expected int"),
 ])

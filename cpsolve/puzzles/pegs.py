@@ -248,7 +248,8 @@ def _count_goal(data: Data, start: dict, index: dict) -> Expr:
                                  "([row, col], counted from 0)")
             region.add(tuple(cell))
         if len(region) < left:
-            raise data.error("region", f"{len(region)} holes cannot hold {left} pegs")
+            raise data.error("region", f"its {len(region)} hole{'s' * (len(region) != 1)} "
+                             f"cannot hold {left} pegs")
     outside = [Var(hole(index[c])) == 0 for c in sorted(set(index) - region)]
     return And(*outside, Sum(Var(hole(index[c])) for c in sorted(region)) == left)
 

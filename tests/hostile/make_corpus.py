@@ -101,6 +101,50 @@ TEMPLATES = {"transition": (JUGS, JUGS_DEFAULT), "csp": (CSP, CSP_DEFAULT),
              "grid": (GRID, GRID_DEFAULT), "sliding": (SLIDING, SLIDING_DEFAULT),
              "pegs": (PEGS, PEGS_DEFAULT), "tour": (TOUR, TOUR_DEFAULT)}
 
+# pieces of any shape, partial goals and metrics (issue 10), a goal piece of another shape
+# (issue 15); extra keys ride in the blocks slot
+KLOTSKI_START = "v B B v\nv B B v\nv h h v\nv o o v\no _ _ o"
+KLOTSKI_BLOCKS = '{ B = ["##", "##"], v = ["#", "#"], h = ["##"] }'
+SLIDING_SHAPES = [
+    ("goal reshaped 2x2", dict(blocks=KLOTSKI_BLOCKS, start=KLOTSKI_START,
+                               goal="? ? ? ?\n? ? ? ?\n? ? ? ?\n? B B B\n? ? ? B")),
+    ("goal piece unknown", dict(goal="1 2 3\n4 5 6\n7 ? X")),
+    ("goal too many", dict(goal="1 1 ?\n? ? ?\n? ? ?")),
+    ("goal all any", dict(goal="? ? ?\n? ? ?\n? ? ?")),
+    ("any in start", dict(start="1 2 3\n4 5 6\n7 _ ?")),
+    ("shape not cut", dict(blocks='{ L = ["#", "#"] }', start="L L _\n1 2 3",
+                           goal="_ L L\n1 2 3")),
+    ("shape empty", dict(blocks='{ L = [] }', start="L L _\n1 2 3", goal="_ L L\n1 2 3")),
+    ("shape apart", dict(blocks='{ L = ["#.#"] }', start="L _ L\n1 2 3", goal="L _ L\n1 2 3")),
+    ("shape bad char", dict(blocks='{ L = ["#x"] }', start="L L _\n1 2 3", goal="_ L L\n1 2 3")),
+    ("shape int", dict(blocks="{ L = 2 }", start="L L _\n1 2 3", goal="_ L L\n1 2 3")),
+    ("metric unknown", dict(blocks='[]\nmetric = "hops"')),
+    ("metric int", dict(blocks="[]\nmetric = 2")),
+    ("metric line", dict(blocks='[]\nmetric = "line"')),
+    ("metric path", dict(blocks='[]\nmetric = "path"')),
+    ("goal pieces unknown", dict(blocks="[]\ngoal_pieces = { Z = [1, 1] }")),
+    ("goal pieces outside", dict(blocks="[]\ngoal_pieces = { 1 = [9, 9] }")),
+    ("goal pieces huge", dict(blocks="[]\ngoal_pieces = { 1 = [%d, 1] }" % 2 ** 70)),
+    ("goal pieces string", dict(blocks='[]\ngoal_pieces = { 1 = "here" }')),
+    ("goal pieces clash", dict(blocks="[]\ngoal_pieces = { 2 = [1, 1] }")),
+    ("goal pieces two shapes", dict(blocks='["L"]\ngoal_pieces = { L = [1, 1] }',
+                                    start="L L _\n1 2 L", goal="? ? ?\n? ? ?")),
+    ("klotski step", dict(blocks=KLOTSKI_BLOCKS + '\nmetric = "step"', start=KLOTSKI_START,
+                          goal="? ? ? ?\n? ? ? ?\n? ? ? ?\n? B B ?\n? B B ?")),
+]
+PEGS_LEFT = [
+    ("pegs left zero", dict(goal="pegs_left = 0")), ("pegs left many", dict(goal="pegs_left = 9")),
+    ("pegs left huge", dict(goal="pegs_left = %d" % 2 ** 70)),
+    ("pegs left string", dict(goal='pegs_left = "one"')),
+    ("pegs left and peg", dict(goal="pegs_left = 1\ngoal_peg = [0, 2]")),
+    ("region alone", dict(goal="goal_peg = [0, 2]\nregion = [[0, 2]]")),
+    ("region outside", dict(goal="pegs_left = 1\nregion = [[5, 5]]")),
+    ("region string", dict(goal='pegs_left = 1\nregion = "left"')),
+    ("region too small", dict(goal="pegs_left = 2\nregion = [[0, 2]]")),
+    ("pegs left one", dict(goal="pegs_left = 1", board="oo.\n...")),
+    ("region unreachable", dict(goal="pegs_left = 1\nregion = [[0, 0]]", board="oo.")),
+]
+
 # ---------------------------------------------------------------- hostile values
 
 BAD_EXPRESSIONS = [
@@ -239,7 +283,8 @@ def variants() -> list[tuple[str, str, str]]:
                           ("empty picture", dict(start="", goal="")),
                           ("unsolvable", dict(goal="1 2 3\n4 5 6\n8 7 _")),
                           ("hard 15", dict(start="15 14 13 12\n11 10 9 8\n7 6 5 4\n3 1 2 _",
-                                           goal="1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 _"))]:
+                                           goal="1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 _")),
+                          *SLIDING_SHAPES]:
         put("sliding", what, **changes)
 
     for what, changes in [("no pegs", dict(board="...")), ("no holes", dict(board="   ")),
@@ -253,7 +298,7 @@ def variants() -> list[tuple[str, str, str]]:
                           ("metric unknown", dict(metric="hops")),
                           ("unknown char", dict(board="oo?")), ("huge board", dict(board="\n".join(["o" * 200] * 200))),
                           ("unsolvable", dict(board="o.o", goal="goal_peg = [0, 1]")),
-                          ("moves metric", dict(metric="moves"))]:
+                          ("moves metric", dict(metric="moves")), *PEGS_LEFT]:
         put("pegs", what, **changes)
 
     for what, changes in [("leaper zero", dict(leaper="[0, 0]")), ("leaper huge", dict(leaper="[1, %d]" % 2 ** 70)),

@@ -1,3 +1,2 @@
 import sys
-
 sys.exit(3)

@@ -1,5 +1,4 @@
 import sys
 
-
 def build():
     sys.exit(0)

@@ -1,6 +1,5 @@
 from cpsolve.model import Planning
 
-
 def build():
     m = Planning()
     m.add_variable('x', 5, 1)
