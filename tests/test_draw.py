@@ -116,6 +116,16 @@ def test_sliding_pieces_are_one_shape_each(name, pieces, blocks):
     assert len(multi) == blocks
 
 
+def test_klotski_pieces_of_every_shape_are_one_shape_each():
+    # 10 pieces: the 2x2, the 1x2, four 2x1 (one token, touching in pairs), four cells
+    root = parse(picture(load(resolve("klotski"))).svg)
+    shapes = with_class(root, "piece")
+    assert len(shapes) == 10
+    rects = [g.find(f"{SVG}rect") for g in shapes]
+    sizes = sorted((float(r.get("width")) > 50, float(r.get("height")) > 50) for r in rects)
+    assert sizes == [(False, False)] * 4 + [(False, True)] * 4 + [(True, False), (True, True)]
+
+
 def test_transition_table_shows_each_variable_and_the_show_line():
     root = parse(picture(load(resolve("water_jugs"))).svg)
     assert len(with_class(root, "variable")) == 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -465,3 +466,17 @@ def test_bad_count_goals_name_the_key(tmp_path, cli, extra, key, fragment):
     lines = run_.err.strip().splitlines()
     assert run_.code == 2 and len(lines) == 1, run_.err
     assert f": {key}: " in lines[0] and fragment in lines[0]
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_doc_examples_are_complete_files_with_their_answers(tmp_path, index):
+    text = (ROOT / "docs" / "families" / "pegs.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    puzzle = load(write(tmp_path, blocks[index]))
+    result = run("search", "solve", puzzle.model, Options(time_limit=20))
+    want = puzzle.expected
+    assert want["solve"] == result.status.value and result.verified
+    assert (result.steps, result.cost) == (want["steps"], want["cost"])
+    region = {(3, k) for k in range(4)} if "region" in blocks[index] else None
+    assert result.cost == triangle_fewest_moves((0, 0), region)

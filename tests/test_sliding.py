@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -645,3 +646,35 @@ def test_parity_is_not_claimed_with_a_partial_goal(tmp_path):
 
 def _eight(tiles):
     return tuple(sorted((str(t), ((i // 3, i % 3),)) for i, t in enumerate(tiles) if t))
+
+
+# ---------------------------------------------------------------- the reference page
+
+
+def doc_blocks(name: str) -> list[str]:
+    text = (ROOT / "docs" / "families" / name).read_text(encoding="utf-8")
+    return re.findall(r"```toml\n(.*?)```", text, re.S)
+
+
+@pytest.mark.parametrize("index", range(len(doc_blocks("sliding.md"))))
+def test_doc_examples_are_complete_files_with_their_answers(tmp_path, index):
+    path = tmp_path / "doc.toml"
+    path.write_text(doc_blocks("sliding.md")[index], encoding="utf-8")
+    puzzle = load(path)
+    result = run("search", "solve", puzzle.model, Options(time_limit=20))
+    want = puzzle.expected
+    assert want["solve"] == result.status.value and result.verified
+    assert all(getattr(result, key) == want[key] for key in ("steps", "cost") if key in want)
+
+
+def test_doc_l_piece_figures_come_from_the_brute_force():
+    # the comment of the page's "L to the corner" example
+    board = {(r, c) for r in range(3) for c in range(4)}
+    start = tuple(sorted([("L", ((0, 0), (1, 0), (1, 1))), ("d", ((0, 2), (1, 2))),
+                          ("a", ((0, 3),)), ("a", ((1, 3),)), ("b", ((2, 3),))]))
+    home = ("L", ((1, 2), (2, 2), (2, 3)))
+    found = {m: brute_force(board, start, lambda p: home in p, m) for m in ("step", "line",
+                                                                            "path")}
+    assert found == {"step": (13, 1575), "line": (10, 1575), "path": (7, 1575)}
+    assert "13 steps, 10 line moves" in doc_blocks("sliding.md")[1]
+    assert "7 route moves; 1,575 positions" in doc_blocks("sliding.md")[1]
