@@ -116,6 +116,15 @@ def test_sliding_pieces_are_one_shape_each(name, pieces, blocks):
     assert len(multi) == blocks
 
 
+def test_triangle_board_is_drawn_on_its_lattice():
+    """Triangle 15 (alternate columns, jumps [0, 2], [1, 1], [1, -1]): neighbours equally far."""
+    root = parse(picture(load(resolve("triangle15"))).svg)
+    holes = [(float(c.get("cx")), float(c.get("cy"))) for c in with_class(root, "hole")]
+    assert len(holes) == 15 and len(with_class(root, "peg")) == 14
+    (x0, y0), (x1, y1), (x2, y2) = sorted(holes, key=lambda p: (p[1], p[0]))[:3]
+    assert x2 - x1 == pytest.approx(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, rel=1e-3)
+
+
 def test_klotski_pieces_of_every_shape_are_one_shape_each():
     # 10 pieces: the 2x2, the 1x2, four 2x1 (one token, touching in pairs), four cells
     root = parse(picture(load(resolve("klotski"))).svg)
