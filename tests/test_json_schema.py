@@ -123,3 +123,11 @@ def test_compare_fills_cross_checked_by(cli):
         assert set(result["cross_checked_by"]) == others
     valid(cli, "compare", "latin4", "--task", "count", "--time-limit", "20")
     valid(cli, "compare", "onoff", "--task", "analyze")
+
+
+def test_klotski_words(cli):
+    """Route moves: steps are one-cell steps, moves (= cost) the routes, runs their lengths."""
+    data = valid(cli, "solve", "klotski", "--engine", "search")
+    assert data["status"] == "optimal" and (data["moves"], data["cost"]) == (81, 81)
+    assert len(data["runs"]) == 81 and sum(data["runs"]) == data["steps"] == len(data["plan"])
+    assert "any route through empty cells" in data["metric"]

@@ -28,7 +28,7 @@ from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.planning.heuristic import compile_estimate
 from cpsolve.expr import evaluate
-from cpsolve.facts import goal_state
+from cpsolve.facts import goal_state, plan_parity
 from cpsolve.files import bundled, load
 from cpsolve.model import Planning
 from cpsolve.result import Status
@@ -272,6 +272,17 @@ def test_fifteen_unsolvable_by_parity_without_search(cli):
     data = json.loads(run_.out)
     assert run_.code == 0 and data["status"] == "infeasible" and data["engine"] == "invariant"
     assert "parity" in data["message"] and "1 transposition" in data["message"]
+
+
+@pytest.mark.parametrize("metric", ["line", "path"])
+def test_parity_proof_holds_in_every_metric(tmp_path, metric):
+    # a line move or a route is a run of one-cell steps: reachability is the step metric's
+    path = sliding(tmp_path, "swapped", "2 1 3 / 4 5 6 / 7 8 _", "1 2 3 / 4 5 6 / 7 8 _")
+    path.write_text(path.read_text(encoding="utf-8") + f'metric = "{metric}"\n',
+                    encoding="utf-8")
+    puzzle = load(path)
+    assert puzzle.infeasibility_proof() and puzzle.model.parity is None
+    assert "parity" in puzzle.infeasibility_proof()
 
 
 def test_eight_puzzle_with_two_tiles_swapped_is_unsolvable(tmp_path, cli):
@@ -638,6 +649,7 @@ def test_parity_is_not_claimed_with_a_partial_goal(tmp_path):
     path = sliding(tmp_path, "partial", "2 1 3 / 4 5 6 / 7 8 _", "1 ? ? / ? ? ? / ? ? ?")
     puzzle = load(path)
     assert puzzle.infeasibility_proof() is None and puzzle.model.parity is not None
+    assert plan_parity(puzzle.model) is None  # the goal does not say where the blank ends
     board = {(r, c) for r in range(3) for c in range(3)}
     start = _eight((2, 1, 3, 4, 5, 6, 7, 8, 0))
     assert solve(path).steps == brute_force(board, start, lambda p: ("1", ((0, 0),)) in p,
