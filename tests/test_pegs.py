@@ -480,3 +480,13 @@ def test_doc_examples_are_complete_files_with_their_answers(tmp_path, index):
     assert (result.steps, result.cost) == (want["steps"], want["cost"])
     region = {(3, k) for k in range(4)} if "region" in blocks[index] else None
     assert result.cost == triangle_fewest_moves((0, 0), region)
+
+
+def test_the_module_docstring_is_a_valid_file(tmp_path):
+    import textwrap
+
+    from cpsolve.puzzles import pegs as family
+
+    puzzle = load(write(tmp_path, textwrap.dedent(family.__doc__.split("\n\n")[1])))
+    result = run("search", "solve", puzzle.model, Options(time_limit=60))
+    assert result.status is Status.OPTIMAL and result.steps == 31  # 32 pegs to 1

@@ -15,6 +15,7 @@ import importlib
 import json
 import random
 import re
+import textwrap
 import time
 from pathlib import Path
 
@@ -690,3 +691,17 @@ def test_doc_l_piece_figures_come_from_the_brute_force():
     assert found == {"step": (13, 1575), "line": (10, 1575), "path": (7, 1575)}
     assert "13 steps, 10 line moves" in doc_blocks("sliding.md")[1]
     assert "7 route moves; 1,575 positions" in doc_blocks("sliding.md")[1]
+
+
+def test_the_module_docstring_is_a_valid_file(tmp_path):
+    from cpsolve.puzzles import sliding as family
+
+    path = tmp_path / "doc.toml"
+    path.write_text(textwrap.dedent(family.__doc__.split("\n\n")[1]), encoding="utf-8")
+    result = solve(path)
+    board = {(r, c) for r in range(2) for c in range(4)}
+    start = tuple(sorted([("L", ((0, 0), (0, 1))), ("n", ((0, 2),)), ("o", ((0, 3),)),
+                          ("o", ((1, 0),)), ("f", ((1, 1),)), ("f", ((1, 2),))]))
+    home = {("L", ((0, 0), (0, 1))), ("o", ((0, 2),)), ("n", ((0, 3),))}
+    assert result.status is Status.OPTIMAL and result.steps == brute_force(
+        board, start, lambda p: home <= set(p), "step")[0]

@@ -1,16 +1,14 @@
 """Family ``sliding``: sliding-block puzzles drawn as pictures.
 
     family = "sliding"
-    name = "8-puzzle"
+    name = "ON-OFF"
     start = '''
-    8 6 7
-    2 5 4
-    3 _ 1
+    L L n o
+    o f f _
     '''
     goal = '''
-    1 2 3
-    4 5 6
-    7 8 _
+    L L o n
+    ? ? ? ?
     '''
     blocks = ["L"]       # optional: tokens whose connected cells form one piece
     metric = "step"      # or "line", "path"
