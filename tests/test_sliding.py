@@ -705,3 +705,14 @@ def test_the_module_docstring_is_a_valid_file(tmp_path):
     home = {("L", ((0, 0), (0, 1))), ("o", ((0, 2),)), ("n", ((0, 3),))}
     assert result.status is Status.OPTIMAL and result.steps == brute_force(
         board, start, lambda p: home <= set(p), "step")[0]
+
+
+@pytest.mark.parametrize("metric", ["step", "line", "path"])
+@pytest.mark.parametrize("seed", range(4))
+def test_numpy_and_python_analyses_agree_on_shaped_pieces(tmp_path, seed, metric):
+    path, (_, reachable) = small_file(tmp_path, seed, metric)
+    fast, slow = analyze(path, "numpy"), analyze(path, "python")
+    for field in ("states", "layers", "max_distance"):
+        assert getattr(fast, field) == getattr(slow, field)
+    if metric != "path":
+        assert fast.states == reachable
