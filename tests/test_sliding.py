@@ -646,19 +646,17 @@ def test_goal_pieces_and_partial_pictures(tmp_path):
 
 
 def test_parity_is_not_claimed_with_a_partial_goal(tmp_path):
-    # 8-puzzle with two tiles swapped is unsolvable; pinning only tile 1 is solvable
-    path = sliding(tmp_path, "partial", "2 1 3 / 4 5 6 / 7 8 _", "1 ? ? / ? ? ? / ? ? ?")
+    # 2x3 with two tiles swapped is unsolvable by parity; pinning only tile 1 is solvable
+    whole = load(sliding(tmp_path, "whole", "2 1 3 / 4 5 _", "1 2 3 / 4 5 _"))
+    assert whole.infeasibility_proof() is not None
+    path = sliding(tmp_path, "partial", "2 1 3 / 4 5 _", "1 ? ? / ? ? ?")
     puzzle = load(path)
     assert puzzle.infeasibility_proof() is None and puzzle.model.parity is not None
     assert plan_parity(puzzle.model) is None  # the goal does not say where the blank ends
-    board = {(r, c) for r in range(3) for c in range(3)}
-    start = _eight((2, 1, 3, 4, 5, 6, 7, 8, 0))
+    board = {(r, c) for r in range(2) for c in range(3)}
+    start = tuple(sorted((t, ((i // 3, i % 3),)) for i, t in enumerate("213450") if t != "0"))
     assert solve(path).steps == brute_force(board, start, lambda p: ("1", ((0, 0),)) in p,
                                             "step")[0]
-
-
-def _eight(tiles):
-    return tuple(sorted((str(t), ((i // 3, i % 3),)) for i, t in enumerate(tiles) if t))
 
 
 # ---------------------------------------------------------------- the reference page
