@@ -90,7 +90,7 @@ def _action(model: Planning, board: Board, kind: Kind, placed: list[Cell], moved
         name = f"{kind.token} at r{placed[0][0] + 1}c{placed[0][1] + 1} {direction}"
     words = direction + (f" {k}" if k > 1 else "")
     name += f" {k}" if k > 1 else ""
-    origin, to = board.cells.index(placed[0]), board.cells.index(moved[0])
+    origin, to = board.index[placed[0]], board.index[moved[0]]
     cost: Expr = Const(1)
     if metric == "path":
         effects[LAST] = Const(to)

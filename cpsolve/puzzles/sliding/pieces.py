@@ -10,6 +10,7 @@ one :class:`Kind`, whose cell ``k`` (in shape order) holds the state value
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .. import data as _data
@@ -36,7 +37,12 @@ class Board:
 
     def var(self, cell: Cell) -> str:
         """State variable of a cell."""
-        return f"c[{self.cells.index(cell)}]"
+        return f"c[{self.index[cell]}]"
+
+    @cached_property
+    def index(self) -> dict[Cell, int]:
+        """The position of each cell in :attr:`cells`."""
+        return {cell: i for i, cell in enumerate(self.cells)}
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,9 @@ def read_picture(data: _data.Data, key: str) -> list[list[str]]:
 def read_blocks(data: _data.Data, tokens: set[str]) -> dict[str, Shape | None]:
     """``blocks`` as token -> shape (``None``: each connected group is one piece)."""
     raw = data.get("blocks", (list, dict), [])
-    listed = dict.fromkeys(raw) if isinstance(raw, list) else raw
+    listed = [(t, None) for t in raw] if isinstance(raw, list) else list(raw.items())
     out: dict[str, Shape | None] = {}
-    for token, spec in listed.items():
+    for token, spec in listed:
         if not isinstance(token, str) or token in (EMPTY, WALL, ANY) or token not in tokens:
             raise data.error("blocks", f"{token!r} is not a piece token of the start picture")
         out[token] = None if spec is None else _shape(data, token, spec)
