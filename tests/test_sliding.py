@@ -637,12 +637,18 @@ def test_goal_pieces_and_partial_pictures(tmp_path):
     (tmp_path / "a.toml").write_text(base + "goal_pieces = { n = [1, 4] }\n", encoding="utf-8")
     (tmp_path / "b.toml").write_text(base + 'goal = """\n? ? ? n\n? ? ? ?\n"""\n',
                                      encoding="utf-8")
-    a, b = (solve(tmp_path / n) for n in ("a.toml", "b.toml"))
-    assert a.status is b.status is Status.OPTIMAL and a.steps == b.steps < 44
+    (tmp_path / "c.toml").write_text(base + 'goal = """\n? ? ? n\n? ? ? ?\n"""\n'
+                                     "goal_pieces = { n = [1, 4], L = [1, 1] }\n",
+                                     encoding="utf-8")  # both: the n is named twice
+    a, b, c = (solve(tmp_path / n) for n in ("a.toml", "b.toml", "c.toml"))
+    assert a.status is b.status is c.status is Status.OPTIMAL
+    assert a.steps == b.steps < 44
     board = {(r, c) for r in range(2) for c in range(4)}
     start = tuple(sorted([("L", ((0, 0), (0, 1))), ("n", ((0, 2),)), ("o", ((0, 3),)),
                           ("o", ((1, 0),)), ("f", ((1, 1),)), ("f", ((1, 2),))]))
     assert brute_force(board, start, lambda p: ("n", ((0, 3),)) in p, "step")[0] == a.steps
+    both = {("n", ((0, 3),)), ("L", ((0, 0), (0, 1)))}
+    assert brute_force(board, start, lambda p: both <= set(p), "step")[0] == c.steps
 
 
 def test_parity_is_not_claimed_with_a_partial_goal(tmp_path):

@@ -35,8 +35,11 @@ def read_goal(data: _data.Data, board: Board, start: list[list[str]], kinds: lis
             count[kind] += 1
             values.update({c: kind.base + k for k, c in enumerate(piece.cells)})
     for kind, anchor in _listed(data, board, kinds):
+        cells = kind.at(anchor)
+        if all(values.get(cell) == kind.base + k for k, cell in enumerate(cells)):
+            continue  # the picture draws this piece already
         count[kind] += 1
-        for k, cell in enumerate(kind.at(anchor)):
+        for k, cell in enumerate(cells):
             if values.setdefault(cell, kind.base + k) != kind.base + k:
                 raise data.error("goal_pieces", f"{kind.token!r} at {where(anchor)} overlaps "
                                  f"another goal piece or the goal picture at {where(cell)}")
