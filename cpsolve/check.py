@@ -7,11 +7,13 @@ with, and each constraint kind is checked by its plain definition.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .expr import evaluate, to_text
+from .expr import Binary, Const, Expr, Unary, Var, conjuncts, evaluate, to_text, variables
 from .model import AllDifferent, Circuit, Condition, Csp, Planning
 
 
@@ -137,6 +139,81 @@ def in_domains(model: Planning, state: Sequence[int]) -> bool:
         v in d for v, d in zip(state, model.domains.values()))
 
 
+INVARIANT_STATES = 1 << 20
+"""Most value combinations :func:`invariant_problem` enumerates over all the actions."""
+
+
+def _goal_value(goal: Expr, name: str, domain: tuple[int, int]) -> int | None:
+    """The value every goal state gives ``name``, read off a conjunct of the goal that says
+    ``name == c`` (``c == name``; ``name`` or ``not name`` for a 0/1 variable); else None."""
+    for part in conjuncts(goal):
+        if isinstance(part, Binary) and part.op == "==":
+            for a, b in ((part.left, part.right), (part.right, part.left)):
+                if isinstance(a, Var) and a.name == name and isinstance(b, Const):
+                    return b.value
+        negated = isinstance(part, Unary) and part.op == "not"
+        base = part.arg if negated else part
+        if isinstance(base, Var) and base.name == name and domain == (0, 1):
+            return 0 if negated else 1
+    return None
+
+
+def invariant_problem(model: Planning, weights: Sequence[tuple[str, int]], modulus: int,
+                      start: int, goal: int) -> str | None:
+    """What is wrong with the claim that ``sum(w * x)`` (mod ``modulus``; 0: exactly) is
+    preserved by every action and is ``start`` at the start but ``goal`` in every goal state
+    (``None``: the claim holds, so no plan exists).
+
+    Re-derived here from the model's own text: the start by evaluation; the goal from
+    conjuncts ``x == c`` of the goal; for each action that writes a weighted variable,
+    every combination of values of the variables its guard and those effects read is
+    evaluated, and wherever the guard holds and the effects stay in their domains the
+    weighted sum must change by 0 (mod ``modulus``).
+    """
+    w = dict(weights)
+    if modulus < 0 or modulus == 1 or not w or any(n not in model.domains for n in w):
+        return f"a malformed invariant (modulus {modulus}, variables {sorted(w)})"
+
+    def reduced(value: int) -> int:
+        return value % modulus if modulus else value
+
+    at_start = reduced(sum(c * model.initial[n] for n, c in w.items()))
+    if at_start != start:
+        return f"the invariant is {at_start} at the start, not {start}"
+    at_goal = 0
+    for name, c in w.items():
+        value = _goal_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi))
+        if value is None:
+            return f"the goal does not fix {name}, which the invariant weighs"
+        at_goal += c * value
+    if reduced(at_goal) != goal or goal == start:
+        return f"the invariant is {reduced(at_goal)} in the goal, claimed {goal} " \
+               f"(start {start})"
+    budget = INVARIANT_STATES
+    for action in model.actions:
+        effects = [(n, e) for n, e in action.effects if n in w]
+        if not effects:
+            continue
+        names = sorted(set().union(variables(action.guard), (n for n, _ in effects),
+                                   *(variables(e) for _, e in effects)))
+        budget -= math.prod(model.domains[n].size for n in names)
+        if budget < 0:
+            return "too many states to re-verify the invariant against every action"
+        axes = [range(model.domains[n].lo, model.domains[n].hi + 1) for n in names]
+        for values in itertools.product(*axes):
+            env = dict(zip(names, values))
+            if not evaluate(action.guard, env):
+                continue
+            after = [(n, evaluate(e, env)) for n, e in effects]
+            if any(v not in model.domains[n] for n, v in after):
+                continue
+            change = sum(w[n] * (v - env[n]) for n, v in after)
+            if reduced(change):
+                state = ", ".join(f"{n}={v}" for n, v in env.items())
+                return f"action {action.name!r} changes the invariant by {change} at {state}"
+    return None
+
+
 def verify(model: Csp | Planning, result: Any) -> Any:
     """Check the answer a result carries; mark it verified or raise :class:`EngineBug`.
 
@@ -144,13 +221,21 @@ def verify(model: Csp | Planning, result: Any) -> Any:
     ``verified`` is then whether the checker re-checked all of it
     (``answer.checkable``: a plan replayed, an assignment checked, every listed
     solution checked — not a bare count).  A result without an answer (a proof
-    of infeasibility, a limit hit) has nothing to verify and keeps ``None``.
+    of infeasibility, a limit hit) has nothing to verify and keeps ``None``,
+    except a proof by an invariant (``result.invariant``): that is re-verified
+    here (:func:`invariant_problem`) and then ``verified``.
     """
+    invariant = getattr(result, "invariant", None)
+    if invariant is not None:
+        problem = invariant_problem(model, invariant.weights, invariant.modulus,
+                                    invariant.start, invariant.goal)
+        if problem:
+            raise EngineBug(f"engine {result.engine} claims an invariant proof, but {problem}")
     answer = result.answer
     if answer is None:
         if result.found:
             raise EngineBug(f"engine {result.engine} claims an answer but returned none")
-        return result
+        return result if invariant is None else result.but(verified=True)
     problem = answer.problem(model)
     if problem:
         raise EngineBug(f"engine {result.engine} returned {problem}")

@@ -228,12 +228,11 @@ def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
                      help="write a self-contained HTML page")
 
 
-def by_invariant(puzzle, task: str) -> Result | None:
-    """A proven-infeasible result from the puzzle's invariants, before any search."""
-    reason = puzzle.infeasibility_proof() if task == "solve" else None
-    if reason is None:
-        return None
-    return Result(Status.INFEASIBLE, "invariant", task, proof=puzzle.proof_kind, message=reason)
+def by_invariant(puzzle, task: str, keep: bool = False) -> Result | None:
+    """The answer to ``task`` when the puzzle's own invariants prove that none exists
+    (:meth:`~cpsolve.puzzles.base.Puzzle.proven_none`), before any engine runs: for a solve
+    and for a count of optimal plans alike."""
+    return None if task == "analyze" else puzzle.proven_none(task, keep)
 
 
 def exit_code(result: Result, limit: int | None = None) -> int:
@@ -302,7 +301,7 @@ class Cli:
             elif engine != "search":
                 return self.fail(f"--algorithm chooses a search algorithm; --engine {engine} "
                                  "has none (drop --engine, or use --engine search)", 2)
-        result, race = by_invariant(puzzle, task), None
+        result, race = by_invariant(puzzle, task, getattr(self.args, "list", False)), None
         if result is None:
             with self.progress(f"{engine} {task}") as options, interrupt.handling(), \
                     self.clock.guard(f"running {engine}", self.clock.grace()):

@@ -73,7 +73,7 @@ def check_text(result: Result) -> Text:
         what = "a count" if isinstance(result.answer, Count) else "state counts"
         text.append(f"not re-checked ({what}: the checker cannot re-derive it)", style="dim")
     if result.proof:
-        text.append(f"proof: {result.proof}", style="yellow")
+        text.append(("; " if text else "") + f"proof: {result.proof}", style="yellow")
     if result.cross_checked_by:
         text.append(("; " if text else "") + "cross-checked by "
                     + ", ".join(result.cross_checked_by), style="green")

@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .answers import Analysis, Assignment, Count, Plan
+from .invariants import Invariant
 from .puzzles.base import Puzzle
 from .result import Result
 
 COMMON = ("model", "family", "task", "status", "engine", "seconds", "verified", "proof",
-          "cross_checked_by", "bound", "explored", "message", "details")
+          "invariant", "cross_checked_by", "bound", "explored", "message", "details")
 """Keys every result object has."""
 
 JSON_SAFE = 2 ** 53
@@ -33,6 +34,7 @@ def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
         "seconds": round(result.seconds, 6),
         "verified": result.verified,
         "proof": result.proof,
+        "invariant": None if result.invariant is None else invariant_json(result.invariant),
         "cross_checked_by": list(result.cross_checked_by),
         "bound": result.bound,
         "explored": result.explored,
@@ -45,6 +47,12 @@ def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
     else:
         out["answer"] = None
     return out
+
+
+def invariant_json(invariant: Invariant) -> dict[str, Any]:
+    """An invariant: its weights by variable, its modulus (0: exactly) and its two values."""
+    return {"weights": dict(invariant.weights), "modulus": invariant.modulus,
+            "start": invariant.start, "goal": invariant.goal}
 
 
 def details_json(details: Mapping[str, object]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from .answers import Analysis, Answer, Assignment, Count, Plan, Step
 from .check import EngineBug
+from .invariants import Invariant
 
 __all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Plan",
            "Result", "Status", "Step", "Unsupported"]
@@ -73,7 +74,10 @@ class Result:
       analyze, the last distance whose layer is complete;
     * ``explored`` — states or search nodes examined;
     * ``proof`` — how an infeasibility was proven (``"parity"``,
-      ``"invariant"``, ``"exhausted search"``, ``"cp-sat"``);
+      ``"invariant"``, ``"exhausted search"``, ``"cp-sat"``): a solve that is
+      ``INFEASIBLE``, or an exact count of 0 optimal plans;
+    * ``invariant`` — with proof ``"invariant"`` from an engine: the invariant
+      itself, re-verified by the checker;
     * ``verified`` — set by :func:`cpsolve.check.verify`, never by an engine:
       the checker re-checked the whole answer (``None``: no answer to check);
     * ``cross_checked_by`` — other engines that agreed (set by compare).
@@ -91,6 +95,7 @@ class Result:
     proof: str | None = None
     cross_checked_by: tuple[str, ...] = ()
     details: Mapping[str, object] = field(default_factory=dict)
+    invariant: Invariant | None = None
 
     def __post_init__(self) -> None:
         allowed = STATUSES.get(self.task)
@@ -105,8 +110,10 @@ class Result:
             raise ValueError(f"{self.status.value!r} needs an answer")
         if self.answer is not None and self.status in (Status.INFEASIBLE, Status.UNKNOWN):
             raise ValueError(f"{self.status.value!r} carries no answer")
-        if self.proof is not None and self.status is not Status.INFEASIBLE:
-            raise ValueError("only an infeasible result has a proof")
+        if self.proof is not None and not self.none_exists:
+            raise ValueError("only an infeasible result (or a count of none) has a proof")
+        if self.invariant is not None and self.proof != "invariant":
+            raise ValueError("an invariant comes with the proof 'invariant'")
 
     @classmethod
     def counted(cls, engine: str, answer: Count, complete: bool, **fields: object) -> Result:
@@ -118,6 +125,14 @@ class Result:
         if answer.count == 0:
             return cls(Status.UNKNOWN, engine, "count", None, **fields)  # type: ignore[arg-type]
         return cls(Status.AT_LEAST, engine, "count", answer, **fields)  # type: ignore[arg-type]
+
+    @property
+    def none_exists(self) -> bool:
+        """True when the result proves that there is no answer: an infeasible solve, or an
+        exact count of 0."""
+        return self.status is Status.INFEASIBLE or (
+            self.status is Status.EXACT and isinstance(self.answer, Count)
+            and self.answer.count == 0)
 
     @property
     def found(self) -> bool:

@@ -63,6 +63,16 @@ COMMON = {
     "verified": {"type": ["boolean", "null"],
                  "description": "The checker re-checked the whole answer (null: no answer)."},
     "proof": {"type": ["string", "null"], "description": "How an infeasibility was proven."},
+    "invariant": {
+        "type": ["object", "null"],
+        "description": "With proof 'invariant' from an engine: a weighted sum of state "
+                       "variables no action changes (mod modulus; 0: exactly), re-verified by "
+                       "the checker.",
+        "required": ["weights", "modulus", "start", "goal"], "additionalProperties": False,
+        "properties": {"weights": {"type": "object",
+                                   "additionalProperties": {"type": "integer"}},
+                       "modulus": INT, "start": {"type": "integer"},
+                       "goal": {"type": "integer"}}},
     "cross_checked_by": {"type": "array", "items": {"type": "string"},
                          "description": "Other engines that reached the same proven answer."},
     "bound": {"type": ["integer", "null"]},

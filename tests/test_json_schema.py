@@ -51,8 +51,11 @@ def test_solve(cli, name):
     assert data["task"] == "solve"
     if data["answer"] == "plan":
         assert data["steps"] == len(data["plan"])
-    if data["status"] == "infeasible":
-        assert data["proof"] and data["verified"] is None
+    if data["status"] == "infeasible":  # only an invariant is re-checked by the checker
+        assert data["proof"]
+        assert data["verified"] is (True if data["invariant"] else None)
+        assert (data["invariant"] is not None) == (data["proof"] == "invariant"
+                                                   and data["engine"] != "invariant")
 
 
 @pytest.mark.parametrize("name", CSP)

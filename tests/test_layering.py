@@ -32,7 +32,8 @@ GENERIC_GRID = tuple(f"cpsolve.grids.{name}" for name in (
     "canonical", "counting", "generated", "exhaustive", "randomized", "generator"))
 
 SOLVERS = ("ortools", "constraint")  # OR-Tools, python-constraint
-MODEL_LAYER = ("cpsolve.expr", "cpsolve.parse", "cpsolve.model", "cpsolve.facts")
+MODEL_LAYER = ("cpsolve.expr", "cpsolve.parse", "cpsolve.model", "cpsolve.facts",
+               "cpsolve.invariants")
 CPSAT = "cpsolve.engines.cpsat"
 PYCONSTRAINT = "cpsolve.engines.pyconstraint"
 
@@ -62,11 +63,12 @@ RULES: tuple[Rule, ...] = (
          "the model layer knows no engine, family, CLI or rendering"),
     Rule(("cpsolve.puzzles",), ("cpsolve.engines", "cpsolve.cli", *SOLVERS),
          "families build models; they never solve"),
-    Rule(("cpsolve.check",), ("cpsolve.engines", "cpsolve.facts", *SOLVERS),
-         "the checker shares no code with the engines nor with the facts"),
+    Rule(("cpsolve.check",), ("cpsolve.engines", "cpsolve.facts", "cpsolve.invariants",
+                              *SOLVERS),
+         "the checker shares no code with the engines nor with the facts and invariants"),
     Rule(GENERIC_GRID, ("cpsolve.puzzles",), "generic grid modules know no puzzle family"),
-    Rule(("cpsolve.facts",), ("numpy", "cpsolve.parse", "cpsolve.check"),
-         "facts read expressions and models only, in plain Python"),
+    Rule(("cpsolve.facts", "cpsolve.invariants"), ("numpy", "cpsolve.parse", "cpsolve.check"),
+         "facts and invariants read expressions and models only, in plain Python"),
 )
 
 OPTIONAL_IMPORTERS = {"cpsolve.facts"}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..model import Csp, Planning
-from ..result import Step
+from ..result import Count, Result, Status, Step
 
 if TYPE_CHECKING:
     from ..grids.canonical import Symmetry
@@ -84,6 +84,19 @@ class Puzzle:
         the CLI reports them as proven infeasible without running an engine.
         """
         return None
+
+    def proven_none(self, task: str, keep: bool = False) -> Result | None:
+        """:meth:`infeasibility_proof` as the answer to ``task``: ``infeasible`` for a solve,
+        an exact count of 0 for a count of optimal plans (``keep``: with the empty list of
+        plans); None when there is no such proof, or for a csp count."""
+        reason = self.infeasibility_proof()
+        if reason is None or (task == "count" and self.model.kind != "planning"):
+            return None
+        if task == "count":
+            return Result(Status.EXACT, "invariant", "count", Count(0, plans=() if keep else None),
+                          proof=self.proof_kind, message=reason)
+        return Result(Status.INFEASIBLE, "invariant", task, proof=self.proof_kind,
+                      message=reason)
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         """An assignment for ``--json``."""

@@ -14,6 +14,9 @@ Modules, in pipeline order:
   parity) are model facts (:mod:`cpsolve.facts`); :mod:`.pairs` — pairs of
   actions that never need to follow each other (inverses, independent
   actions out of order);
+* :mod:`.exhaust` — before any horizon: an invariant
+  (:mod:`cpsolve.engines.proofs`), then a bounded exhaustion of a small
+  state space, may prove that no plan exists;
 * :mod:`.planning` — the driver that grows the horizon to an optimal plan;
   :mod:`.count_plans` — every optimal plan, enumerated;
 * :mod:`.solving` — time budgets and solver set-up.
@@ -29,6 +32,7 @@ from ...result import Result, Unsupported
 from .. import Options
 from . import csp as _csp
 from . import planning as _planning
+from .exhaust import before_horizons
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve"), ("planning", "count")}
 
@@ -38,7 +42,8 @@ def solve(model: Csp | Planning, options: Options) -> Result:
     if model.kind == "csp":
         return _csp.solve(model, options)  # type: ignore[arg-type]
     if model.kind == "planning":
-        return _planning.solve(model, options)  # type: ignore[arg-type]
+        proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
+        return proven or _planning.solve(model, options)  # type: ignore[arg-type]
     raise Unsupported(f"cpsat cannot solve a {model.kind} model")
 
 
@@ -49,5 +54,6 @@ def count(model: Csp | Planning, options: Options) -> Result:
     if model.kind == "planning":
         from . import count_plans
 
-        return count_plans.count(model, options)  # type: ignore[arg-type]
+        proven, options = before_horizons(model, "count", options)  # type: ignore[arg-type]
+        return proven or count_plans.count(model, options)  # type: ignore[arg-type]
     raise Unsupported(f"cpsat cannot count the solutions of a {model.kind} model")

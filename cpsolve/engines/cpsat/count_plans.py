@@ -30,6 +30,7 @@ from ...facts import cost_floor, potential_bounds
 from ...model import Planning
 from ...result import Count, Result, Status, Step, Unsupported
 from .. import Options
+from ..proofs import none_exists
 from . import planning as _planning
 from .solving import Deadline, run, size, solver_for
 from .timeline import Timeline, unroll
@@ -89,8 +90,9 @@ def count(planning: Planning, options: Options) -> Result:
     budget = Deadline(options.time_limit)
     best = _planning.solve(planning, options)
     if best.status is Status.INFEASIBLE:
-        return Result(Status.EXACT, "cpsat", "count", Count(0, plans=() if options.keep else None),
-                      message=f"no plan exists ({best.message})")
+        return none_exists("cpsat", "count", best.proof or "cp-sat",
+                           f"no plan exists ({best.message})", options.keep,
+                           invariant=best.invariant)
     if best.status is not Status.OPTIMAL or best.cost is None:
         return Result(Status.UNKNOWN, "cpsat", "count", bound=0,
                       message=f"the least cost was not proven: {best.message}")

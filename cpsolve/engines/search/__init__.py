@@ -12,6 +12,9 @@ Three parts, one job each:
   :class:`~cpsolve.model.Csp`, or a Hamiltonian-circuit search when the
   model is one circuit plus conditions.
 
+Before any planning search, an invariant may prove that no plan exists
+(:func:`cpsolve.engines.proofs.before_search`).
+
 Shared by all three: :mod:`.compile` (the task), :mod:`.emit` (expressions
 compiled to Python / NumPy source) and :mod:`.common` (budgets, results).
 :mod:`.registry` lists every algorithm and analysis with what it finds and
@@ -28,6 +31,7 @@ from __future__ import annotations
 from ...model import Csp, Planning
 from ...result import Result, Unsupported
 from .. import Options
+from ..proofs import before_search
 from .common import Budget
 from .compile import Task, compile_planning
 from .registry import (
@@ -54,6 +58,8 @@ def solve(model: Csp | Planning, options: Options) -> Result:
         circuit = chosen(model, options)
         return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
     entry = pick(options.algorithm or default_algorithm(model), ALGORITHMS, "algorithm")
+    if (proven := before_search(model, "search", "solve")) is not None:
+        return proven
     task = compile_planning(model)
     refusal = entry.refusal(task)
     if refusal and options.algorithm is None and entry.fallback:
@@ -73,6 +79,8 @@ def count(model: Csp | Planning, options: Options) -> Result:
     if isinstance(model, Planning):
         from .planning.count_plans import count_optimal
 
+        if (proven := before_search(model, "search", "count", options.keep)) is not None:
+            return proven
         budget = Budget(options.time_limit, None, options.progress)
         return count_optimal(compile_planning(model), budget, options.keep, options.limit)
     from .csp.circuit import chosen, count_circuit
