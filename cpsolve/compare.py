@@ -21,6 +21,8 @@ def answer_of(result: Result) -> str:
         return f"unknown{bound}"
     if isinstance(answer, Count):
         at_least = "" if result.status is Status.EXACT else "at least "
+        if result.proof is not None:  # planning: a proof that there is no plan at all
+            return "0 optimal plans (no plan exists)"
         if answer.cost is not None:  # planning: the plans of least cost
             return f"{at_least}{answer.count} optimal plans (cost {answer.cost})"
         return f"{at_least}{answer.count} solutions"

@@ -22,7 +22,9 @@ Modules, in pipeline order:
 * :mod:`.solving` — time budgets and solver set-up.
 
 Import this package only through :func:`cpsolve.engines.run` (or
-:func:`cpsolve.engines.load`): importing ortools costs about half a second.
+:func:`cpsolve.engines.load`).  Importing ortools costs about half a second,
+so the modules that need it are imported when a task first needs them: a
+model that :mod:`.exhaust` proves unsolvable is answered without it.
 """
 
 from __future__ import annotations
@@ -30,8 +32,6 @@ from __future__ import annotations
 from ...model import Csp, Planning
 from ...result import Result, Unsupported
 from .. import Options
-from . import csp as _csp
-from . import planning as _planning
 from .exhaust import before_horizons
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve"), ("planning", "count")}
@@ -40,20 +40,30 @@ CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve"), ("pla
 def solve(model: Csp | Planning, options: Options) -> Result:
     """Solve a CSP (with a uniqueness check) or find an optimal plan."""
     if model.kind == "csp":
-        return _csp.solve(model, options)  # type: ignore[arg-type]
+        from . import csp
+
+        return csp.solve(model, options)  # type: ignore[arg-type]
     if model.kind == "planning":
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
-        return proven or _planning.solve(model, options)  # type: ignore[arg-type]
+        if proven is not None:
+            return proven
+        from . import planning
+
+        return planning.solve(model, options)  # type: ignore[arg-type]
     raise Unsupported(f"cpsat cannot solve a {model.kind} model")
 
 
 def count(model: Csp | Planning, options: Options) -> Result:
     """Count the solutions of a CSP, or the optimal plans (:mod:`.count_plans`)."""
     if model.kind == "csp":
-        return _csp.count(model, options)  # type: ignore[arg-type]
+        from . import csp
+
+        return csp.count(model, options)  # type: ignore[arg-type]
     if model.kind == "planning":
+        proven, options = before_horizons(model, "count", options)  # type: ignore[arg-type]
+        if proven is not None:
+            return proven
         from . import count_plans
 
-        proven, options = before_horizons(model, "count", options)  # type: ignore[arg-type]
-        return proven or count_plans.count(model, options)  # type: ignore[arg-type]
+        return count_plans.count(model, options)  # type: ignore[arg-type]
     raise Unsupported(f"cpsat cannot count the solutions of a {model.kind} model")

@@ -47,7 +47,9 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
                       "every state that could lie on an optimal plan was settled")
     if optimum is None:
         return Result(Status.EXACT, "search", "count", Count(0, plans=() if keep else None),
-                      explored=len(g), message="no plan exists: the goal is unreachable")
+                      explored=len(g), proof="exhausted search",
+                      message=f"no plan exists: all {len(g):,} reachable states explored, "
+                      "none is a goal")
     goals = [s for s, cost in g.items() if cost == optimum and task.is_goal(s)]
     into = _tight_steps(task, g)
     useful = _useful(goals, into)

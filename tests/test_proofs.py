@@ -1,0 +1,134 @@
+"""Every task uses every proof that no plan exists, through the CLI (issues 10 and 15).
+
+Proofs: the puzzle's own parity argument (sliding), an invariant of the
+actions (:mod:`cpsolve.invariants`), and the exhaustion of a small state
+space (CP-SAT runs one before growing horizons).  Tasks: ``solve`` with each
+engine and the default ``auto``, ``count --optimal``, ``compare``.  The
+expected reachable-state counts are computed here by a plain search over the
+jugs' own rules, not by cpsolve.
+"""
+
+from __future__ import annotations
+
+import json
+from math import gcd
+
+import pytest
+
+JUGS = """
+family = "transition"
+name = "Jugs {a} L and {b} L, get {want} L"
+goal = "jug[0] == {want} or jug[1] == {want}"
+
+[constants]
+cap = [{a}, {b}]
+
+[variables]
+jug = {{ size = 2, domain = [0, {a}] }}
+
+[initial]
+jug = [0, 0]
+
+[[actions]]
+name = "fill jug {{i}}"
+params = {{ i = [0, 1] }}
+guard = "jug[i] < cap[i]"
+effects = {{ "jug[i]" = "cap[i]" }}
+
+[[actions]]
+name = "empty jug {{i}}"
+params = {{ i = [0, 1] }}
+guard = "jug[i] > 0"
+effects = {{ "jug[i]" = "0" }}
+
+[[actions]]
+name = "pour jug {{i}} into jug {{j}}"
+params = {{ i = [0, 1], j = [0, 1] }}
+where = "i != j"
+guard = "jug[i] > 0 and jug[j] < cap[j]"
+effects = {{ "jug[i]" = "jug[i] - min(jug[i], cap[j] - jug[j])", \
+"jug[j]" = "jug[j] + min(jug[i], cap[j] - jug[j])" }}
+"""
+
+
+def jug_states(a: int, b: int) -> set[tuple[int, int]]:
+    """The states reachable from two empty jugs (fill, empty, pour), by plain search."""
+    seen, todo = {(0, 0)}, [(0, 0)]
+    while todo:
+        x, y = todo.pop()
+        into_b, into_a = min(x, b - y), min(y, a - x)
+        for t in ((a, y), (x, b), (0, y), (x, 0), (x - into_b, y + into_b),
+                  (x + into_a, y - into_a)):
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+@pytest.fixture
+def jugs(tmp_path):
+    """A jugs model file whose target is no multiple of the capacities' gcd."""
+    def make(a: int, b: int, want: int):
+        assert want % gcd(a, b)  # every amount ever measured is a multiple of the gcd
+        path = tmp_path / f"jugs_{a}_{b}_{want}.toml"
+        path.write_text(JUGS.format(a=a, b=b, want=want), encoding="utf-8")
+        return path
+    return make
+
+
+def test_the_jugs_model_has_30_reachable_states_and_no_target():
+    states = jug_states(16, 14)
+    assert len(states) == 30 and not any(7 in s for s in states)
+
+
+@pytest.mark.parametrize("command", [["solve"], ["count", "--optimal"]])
+def test_cpsat_proves_a_small_unsolvable_model_by_exhausting_it(cli, jugs, command):
+    # before the fix CP-SAT stayed "unknown" at its limit on this model
+    run = cli(*command, jugs(16, 14, 7), "--engine", "cpsat", "--time-limit", "20", "--json")
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    assert data["proof"] == "exhausted search" and data["engine"] == "cpsat"
+    assert data["explored"] == 30
+    assert "all 30 states reachable" in data["message"]
+    if command == ["solve"]:
+        assert data["status"] == "infeasible"
+    else:
+        assert (data["status"], data["count"]) == ("exact", 0)
+
+
+@pytest.mark.parametrize("engine", ["search", "auto"])
+def test_count_optimal_says_how_it_proved_there_is_none(cli, jugs, engine):
+    run = cli("count", "--optimal", jugs(9, 6, 4), "--engine", engine, "--json")
+    data = json.loads(run.out)
+    assert (data["status"], data["count"], data["proof"]) == ("exact", 0, "exhausted search")
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "search", "auto"])
+@pytest.mark.parametrize("command", [["solve"], ["count", "--optimal"]])
+def test_french37_is_impossible_by_an_invariant_in_every_task(cli, models_dir, engine, command):
+    run = cli(*command, models_dir / "french37.toml", "--engine", engine, "--json")
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    assert data["proof"] == "invariant" and data["verified"] is True
+    invariant = data["invariant"]
+    assert invariant["modulus"] == 2 and invariant["start"] != invariant["goal"]
+    assert "preserved modulo 2" in data["message"]
+    assert data["status"] == ("infeasible" if command == ["solve"] else "exact")
+
+
+@pytest.mark.parametrize("task", ["solve", "count"])
+def test_compare_reports_the_invariant_of_both_engines(cli, models_dir, task):
+    run = cli("compare", models_dir / "french37.toml", "--task", task, "--json")
+    assert run.code == 0, run.err
+    results = json.loads(run.out)["models"][0]["results"]
+    assert {r["engine"] for r in results} == {"cpsat", "search"}
+    assert all(r["proof"] == "invariant" and r["cross_checked_by"] for r in results)
+
+
+def test_count_optimal_uses_the_parity_proof_of_solve(cli, models_dir):
+    # 14 and 15 swapped: an odd permutation with the blank at home (Johnson & Story 1879)
+    run = cli("count", "--optimal", models_dir / "fifteen_unsolvable.toml", "--json")
+    data = json.loads(run.out)
+    assert (data["status"], data["count"], data["proof"]) == ("exact", 0, "parity")
+    run = cli("compare", models_dir / "fifteen_unsolvable.toml", "--task", "count")
+    assert run.code == 0 and "no plan exists" in run.out
