@@ -37,7 +37,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .facts import changes, goal_at_start, goal_pins
+from .facts import changes, goal_pins
 from .model import Planning
 
 MODULI = (0, 2, 3, 5)
@@ -78,24 +78,30 @@ class Invariant:
                 f"but it is {self.start} at the start and {self.goal} in every goal state")
 
 
+SHOWN = 24
+"""Most terms :meth:`Invariant.words` writes out (the result carries them all)."""
+
+
 def _terms(weights: tuple[tuple[str, int], ...]) -> str:
-    """``a + b - 2*c``: a weighted sum in text."""
+    """``a + b - 2*c``: a weighted sum in text (at most :data:`SHOWN` terms written out)."""
     out = []
-    for name, w in weights:
+    for name, w in weights[:SHOWN]:
+        term = name if abs(w) == 1 else f"{abs(w)}*{name}"
         sign = "-" if w < 0 else "+"
-        size = abs(w)
-        term = name if size == 1 else f"{size}*{name}"
-        out.append(f"{'-' if sign == '-' else ''}{term}" if not out else f"{sign} {term}")
+        out.append((sign.strip("+") + term) if not out else f"{sign} {term}")
+    if len(weights) > SHOWN:
+        out.append(f"+ ... ({len(weights) - SHOWN} more terms)")
     return " ".join(out)
 
 
 def find(model: Planning) -> Invariant | None:
     """An invariant whose value at the start differs from its value in every goal state.
 
-    ``None`` when none was found (which proves nothing), when the goal holds at the
-    start, or when the model is too large to eliminate.
+    ``None`` when none was found (which proves nothing) or when the model is too large
+    to eliminate.  (When the goal holds at the start, ``goal - start`` is 0 on every
+    pinned variable and no invariant separates them.)
     """
-    if not model.initial or not model.actions or goal_at_start(model):
+    if not model.initial or not model.actions:
         return None
     pinned = goal_pins(model)
     if any(v not in model.domains[n] for n, v in pinned.items()):

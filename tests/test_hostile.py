@@ -185,7 +185,8 @@ def test_bidirectional_search_counts_the_states_of_one_side(cli, tmp_path):
     path = tmp_path / "stuck.toml"
     path.write_text('family = "transition"\nname = "stuck"\ngoal = "a == 1"\n[variables]\n'
                     'a = [0, 1]\n[initial]\na = 0\n[[actions]]\nname = "never"\n'
-                    'guard = "a == 2 - 2 and a == 1"\neffects = { a = "1" }\n')
+                    'guard = "a == 2 - 2 and a == 1"\neffects = { a = "a + 1" }\n')
+    # (a + 1, not 1: a constant change would let an invariant answer before the search)
     out = json.loads(cli("solve", path, "--engine", "search", "--algorithm", "bidir",
                          "--json").out)
     assert out["status"] == "infeasible"

@@ -29,7 +29,12 @@ def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = F
 
 
 def before_search(model: Planning, engine: str, task: str, keep: bool = False) -> Result | None:
-    """The answer when an invariant proves that no plan exists; None when none does."""
+    """The answer when an invariant proves that no plan exists; None when none does.
+
+    The model is validated first (:meth:`~cpsolve.model.Planning.validate`), so a
+    malformed model is refused as it would be by any search.
+    """
+    model.validate()
     invariant = find(model)
     if invariant is None:
         return None
