@@ -17,8 +17,14 @@ Derivation (:func:`find`), from the actions' text only:
    in the null space of the matrix of change vectors restricted to the
    remaining *candidate* variables; ``d = goal - start`` on them;
 3. a ``w`` with ``w . d != 0`` exists exactly when ``d`` is not in the row
-   space; Gaussian elimination (over the rationals, then GF(2), GF(3),
-   GF(5)) finds the null-space basis vector of fewest variables that has one.
+   space; Gaussian elimination finds the null-space basis vector of fewest
+   variables that has one, modulo :data:`LARGE` (a prime), then 2, 3 and 5.
+   Modulo the large prime it finds what elimination over the rationals would
+   (except for the rare matrices whose minors :data:`LARGE` divides); its
+   weights, read back as small fractions and scaled to integers, are
+   reported as an exact integer invariant when they are one (checked on
+   every change vector), else as an invariant modulo :data:`LARGE`, which
+   proves just as much.
 
 Sound by construction: an action changes ``w . x`` by ``w . (change vector)``
 = 0, since every weighted variable it writes changes by its constant; the
@@ -37,11 +43,15 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .facts import changes, goal_pins
+from .expr import conjuncts
+from .facts import changes, goal_pins, pin
 from .model import Planning
 
-MODULI = (0, 2, 3, 5)
-"""Tried in this order: integers (0), then the primes 2, 3 and 5."""
+LARGE = 1_000_003
+"""The large prime the elimination standing in for the rationals works modulo."""
+
+MODULI = (LARGE, 2, 3, 5)
+"""Tried in this order."""
 
 CHECKABLE = 1 << 12
 """Most value combinations of the variables one action reads or writes for its writes to
@@ -55,6 +65,9 @@ MAX_ROWS = 20_000
 
 MAX_COLUMNS = 2_000
 """Most candidate variables."""
+
+WORK = 1_000_000
+"""Most entry updates one elimination makes before it gives up (nothing is derived)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +117,9 @@ def find(model: Planning) -> Invariant | None:
     if not model.initial or not model.actions:
         return None
     pinned = goal_pins(model)
-    if any(v not in model.domains[n] for n, v in pinned.items()):
+    found = [pin(c, model.domain) for c in conjuncts(model.goal)]
+    if any(v not in model.domains[n] for n, v in pinned.items()) or \
+            any(p is not None and pinned[p[0]] != p[1] for p in found):
         return None  # the goal holds nowhere; not an argument about invariants
     vectors, free = _change_vectors(model)
     columns = [n for n in model.domains if n in pinned and n not in free]
@@ -118,17 +133,54 @@ def find(model: Planning) -> Invariant | None:
         return None
     delta = [pinned[n] - model.initial[n] for n in columns]
     for modulus in MODULI:
-        weights = _separating(rows, delta, len(columns), modulus)
-        if weights is not None:
-            named = tuple((columns[i], w) for i, w in enumerate(weights) if w)
-            if not _checkable(model, {n for n, _ in named}):
-                continue
-            start = sum(w * model.initial[n] for n, w in named)
-            goal = sum(w * pinned[n] for n, w in named)
-            if modulus:
-                start, goal = start % modulus, goal % modulus
-            return Invariant(named, modulus, start, goal)
+        try:
+            weights = _separating(rows, delta, len(columns), modulus)
+        except _TooLarge:
+            return None
+        if weights is None:
+            continue
+        if modulus == LARGE and (exact := _lifted(weights, rows, delta)) is not None:
+            weights, modulus = exact, 0
+        named = tuple((columns[i], w) for i, w in enumerate(weights) if w)
+        if not _checkable(model, {n for n, _ in named}):
+            continue
+        start = sum(w * model.initial[n] for n, w in named)
+        goal = sum(w * pinned[n] for n, w in named)
+        if modulus:
+            start, goal = start % modulus, goal % modulus
+        return Invariant(named, modulus, start, goal)
     return None
+
+
+def _lifted(weights: list[int], rows: set[tuple[tuple[int, int], ...]],
+            delta: list[int]) -> list[int] | None:
+    """Weights modulo :data:`LARGE` read back as the smallest fractions they can be
+    (rational reconstruction), scaled to coprime integers: returned when they are an
+    invariant over the integers (orthogonal to every row, not to ``delta``), else None."""
+    fractions = [_rational(w % LARGE) for w in weights]
+    if None in fractions:
+        return None
+    scale = math.lcm(*(f.denominator for f in fractions))  # type: ignore[union-attr]
+    ints = [int(f * scale) for f in fractions]  # type: ignore[operator]
+    common = math.gcd(*ints)
+    ints = [v // common for v in ints]
+    if all(sum(ints[c] * v for c, v in row) == 0 for row in rows) and \
+            sum(w * d for w, d in zip(ints, delta)) != 0:
+        return ints
+    return None
+
+
+def _rational(value: int) -> Fraction | None:
+    """The fraction ``a / b`` with ``a == value * b`` mod :data:`LARGE` and ``|a|``, ``b`` at
+    most ``sqrt(LARGE / 2)``, when there is one (extended Euclid, stopped half-way)."""
+    bound = math.isqrt(LARGE // 2)
+    r0, r1, s0, s1 = LARGE, value, 0, 1
+    while r1 > bound:
+        q = r0 // r1
+        r0, r1, s0, s1 = r1, r0 - q * r1, s1, s0 - q * s1
+    if s1 == 0 or abs(s1) > bound:
+        return None
+    return Fraction(r1 if s1 > 0 else -r1, abs(s1))
 
 
 def _change_vectors(model: Planning) -> tuple[list[dict[str, int]], set[str]]:
@@ -160,85 +212,68 @@ def _checkable(model: Planning, weighted: set[str]) -> bool:
 
 
 def _separating(rows: set[tuple[tuple[int, int], ...]], delta: list[int], size: int,
-                modulus: int) -> list[int] | None:
-    """Integer weights ``w`` (reduced to ``-p/2 .. p/2`` mod a prime) with ``w . r == 0`` for
-    every row and ``w . delta != 0`` (mod ``modulus``; 0: over the rationals), of fewest
-    non-zero entries among the null-space basis vectors; None when ``delta`` is in the row
-    space."""
-    field = _Field(modulus)
-    basis: dict[int, dict[int, object]] = {}  # pivot column -> reduced row, pivot entry 1
+                p: int) -> list[int] | None:
+    """Weights ``w`` in ``-p/2 .. p/2`` with ``w . r == 0`` mod the prime ``p`` for every
+    row and ``w . delta != 0`` mod ``p``, of fewest non-zero entries among the null-space
+    basis vectors; None when ``delta`` is in the row space mod ``p``.
+
+    The rows are brought to reduced row echelon form one by one (every basis row has a
+    pivot entry 1 and zeros in the other pivot columns); the null-space basis vector of a
+    free column ``f`` is 1 at ``f`` and ``-row[f]`` at each row's pivot.  Raises
+    :class:`_TooLarge` past :data:`WORK` entry updates.
+    """
+    work = [WORK]
+    basis: dict[int, dict[int, int]] = {}  # pivot column -> reduced row
     for row in sorted(rows):
-        vec = {c: field.of(v) for c, v in row}
-        vec = {c: v for c, v in vec.items() if v}
-        for pivot, brow in basis.items():
-            factor = vec.get(pivot)
+        vec = {c: v % p for c, v in row if v % p}
+        for c in [c for c in vec if c in basis]:  # basis rows bring in no other pivots
+            factor = vec.get(c)
             if factor:
-                _add(vec, brow, field.neg(factor), field)
+                _add(vec, basis[c], p - factor, p, work)
         if not vec:
             continue
         pivot = min(vec)
-        inverse = field.inv(vec[pivot])
-        vec = {c: field.mul(v, inverse) for c, v in vec.items()}
+        inverse = pow(vec[pivot], p - 2, p)
+        vec = {c: v * inverse % p for c, v in vec.items()}
+        _spend(work, len(basis))
         for brow in basis.values():
             factor = brow.get(pivot)
             if factor:
-                _add(brow, vec, field.neg(factor), field)
+                _add(brow, vec, p - factor, p, work)
         basis[pivot] = vec
-    target = [field.of(d) for d in delta]
-    best: list | None = None
-    for free in range(size):
-        if free in basis:
-            continue
-        w = {free: field.of(1)}
-        for pivot, brow in basis.items():
-            entry = brow.get(free)
-            if entry:
-                w[pivot] = field.neg(entry)
-        dot = field.of(0)
-        for c, v in w.items():
-            dot = field.add(dot, field.mul(v, target[c]))
-        if dot and (best is None or len(w) < len(best)):
-            best = [w.get(c, 0) for c in range(size)]
-    return None if best is None else field.integers(best)
+    nullspace = {f: {f: 1} for f in range(size) if f not in basis}
+    for pivot, brow in basis.items():
+        _spend(work, len(brow))
+        for c, v in brow.items():
+            if c != pivot:
+                nullspace[c][pivot] = p - v
+    best: dict[int, int] | None = None
+    for w in nullspace.values():
+        if sum(v * delta[c] for c, v in w.items()) % p and (best is None or len(w) < len(best)):
+            best = w
+    if best is None:
+        return None
+    return [v - p if v > p // 2 else v for v in (best.get(c, 0) for c in range(size))]
 
 
-def _add(target: dict[int, object], row: dict[int, object], factor: object,
-         field: _Field) -> None:
-    """``target += factor * row`` in place, dropping zeros."""
+def _add(target: dict[int, int], row: dict[int, int], factor: int, p: int,
+         work: list[int]) -> None:
+    """``target += factor * row`` mod ``p`` in place, dropping zeros."""
+    _spend(work, len(row))
     for c, v in row.items():
-        value = field.add(target.get(c, field.of(0)), field.mul(factor, v))
+        value = (target.get(c, 0) + factor * v) % p
         if value:
             target[c] = value
         else:
             target.pop(c, None)
 
 
-class _Field:
-    """The rationals (``modulus`` 0) or the integers modulo a prime."""
+def _spend(work: list[int], amount: int) -> None:
+    """Count ``amount`` entry updates; :class:`_TooLarge` once :data:`WORK` are spent."""
+    work[0] -= amount
+    if work[0] < 0:
+        raise _TooLarge
 
-    def __init__(self, modulus: int) -> None:
-        self.p = modulus
 
-    def of(self, value: int) -> object:
-        return Fraction(value) if self.p == 0 else value % self.p
-
-    def add(self, a, b):
-        return a + b if self.p == 0 else (a + b) % self.p
-
-    def mul(self, a, b):
-        return a * b if self.p == 0 else (a * b) % self.p
-
-    def neg(self, a):
-        return -a if self.p == 0 else (-a) % self.p
-
-    def inv(self, a):
-        return 1 / a if self.p == 0 else pow(a, self.p - 2, self.p)
-
-    def integers(self, values: list) -> list[int]:
-        """Rationals scaled to coprime integers; residues as ``-p/2 .. p/2``."""
-        if self.p:
-            return [v - self.p if v > self.p // 2 else v for v in values]
-        scale = math.lcm(*(Fraction(v).denominator for v in values))
-        ints = [int(v * scale) for v in values]
-        common = math.gcd(*ints)
-        return [v // common for v in ints]
+class _TooLarge(Exception):
+    """An elimination would take more than :data:`WORK` entry updates."""
