@@ -313,6 +313,11 @@ def variants() -> list[tuple[str, str, str]]:
                           ("start closed", dict(closed="true", board=". . .\n. . .\n. . .")),
                           ("open 5x5", dict(closed="false", board="\n".join([". . . . ."] * 5)))]:
         put("tour", what, **changes)
+    for what, goal, effects in [  # (last: numbers stay put) goals that proofs before any search must read right
+            ("pinned twice", "jug[0] == 4 and jug[0] == 6", JUGS_DEFAULT["effects"]),
+            ("pinned outside", "jug[0] == 99 and jug[1] == 0", '{ "jug[i]" = "jug[i] + 2" }'),
+            ("odd by twos", "jug[0] == 3 and jug[1] == 0", '{ "jug[i]" = "jug[i] + 2" }')]:
+        put("transition", f"proof-{what}", goal=goal, effects=effects)
     return out
 
 
