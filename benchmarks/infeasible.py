@@ -211,6 +211,20 @@ def overhead() -> None:
               f"solve ({100 * first / whole:.1f} %)")
 
 
+def french37() -> None:
+    """The French 37-hole central game (issue 10: impossible, "in under a second by both
+    engines"): model loading included."""
+    from cpsolve.files import load
+
+    line = []
+    for engine in ("cpsat", "search", "auto"):
+        start = time.perf_counter()
+        model = load(ROOT / "models" / "french37.toml").model
+        _, status, proof = timed(engine, model, 60.0)
+        line.append(f"{engine} {time.perf_counter() - start:.3f} s ({status}, {proof})")
+    print("French 37-hole, centre to centre: " + "; ".join(line))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200)
@@ -258,6 +272,7 @@ def main() -> None:
         print(f"peer cpsat / cpsat, first {len(paired)} models: median ratio "
               f"{statistics.median(p / max(c, 1e-9) for c, p in paired):.1f}, "
               f"total {sum(p for _, p in paired):.1f} s vs {sum(c for c, _ in paired):.2f} s")
+    french37()
     if not args.no_overhead:
         overhead()
 
