@@ -28,9 +28,9 @@ from .. import Options
 from ..proofs import before_search, none_exists
 
 STATES = 5_000
-"""About the most states the exhaustion generates (it looks at the count every few
-thousand expansions): well above the few hundred of a small model, and on a large
-solvable one (the 8-puzzle, English 33) it costs about 15-80 ms before the horizons."""
+"""Most states the exhaustion generates (give or take one expansion): well above the
+few hundred of a small model; on a large solvable one (the 8-puzzle, English 33) it
+costs some tens of milliseconds before the horizons (benchmarks/infeasible.py)."""
 
 SECONDS = 0.25
 """Most seconds the exhaustion takes ..."""
@@ -56,11 +56,12 @@ def before_horizons(model: Planning, task: str, options: Options) -> tuple[Resul
 
     seconds = SECONDS if options.time_limit is None \
         else min(SECONDS, SHARE * options.time_limit)
-    budget = Budget(seconds, STATES)
     try:
-        result = bfs(compile_planning(model), budget)
+        compiled = compile_planning(model)
     except Unsupported:  # the search engine cannot compile this model: no exhaustion
         return None, options
+    budget = Budget(seconds, STATES, width=len(compiled.actions))  # width: stop near STATES
+    result = bfs(compiled, budget)
     left = None if options.time_limit is None \
         else max(0.0, options.time_limit - budget.elapsed())
     options = replace(options, time_limit=left)
