@@ -197,12 +197,14 @@ def overhead() -> None:
     from cpsolve.engines.cpsat.exhaust import before_horizons
     from cpsolve.files import load
 
-    print("cost of the proofs tried before the horizons, on solvable bundled models:")
+    print("cost of the proofs tried before the horizons (best of 3), on solvable bundled models:")
     for name in SOLVABLE:
         model = load(ROOT / "models" / f"{name}.toml").model
-        start = time.perf_counter()
-        proven, _ = before_horizons(model, "solve", Options(time_limit=30))
-        first = time.perf_counter() - start
+        first = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            proven, _ = before_horizons(model, "solve", Options(time_limit=30))
+            first = min(first, time.perf_counter() - start)
         start = time.perf_counter()
         result = run("cpsat", "solve", model, Options(time_limit=30))
         whole = time.perf_counter() - start
