@@ -28,7 +28,18 @@ ENGINES: dict[str, str] = {
     "search": "cpsolve.engines.search",
     "pyconstraint": "cpsolve.engines.pyconstraint",
 }
-"""Engine name -> module; the CLI, the docs and the tests all read this."""
+"""Built-in engine name -> module; the CLI, the docs and the tests all read this."""
+
+PEERS: dict[str, str] = {
+    "fd": "cpsolve.engines.fd",
+    "minizinc": "cpsolve.engines.minizinc",
+}
+"""Engines that run another system (Fast Downward, MiniZinc with Gecode), optional: each
+says in ``supports`` when its tool is not installed; :func:`engines_for` lists them only
+when ``peers`` is asked for and the tool is there."""
+
+ALL: dict[str, str] = {**ENGINES, **PEERS}
+"""Every engine a user may name."""
 
 TASKS = ("solve", "count", "analyze")
 
@@ -51,7 +62,9 @@ class Options:
     * ``direction`` — analyze: ``"start"`` (states reachable from the initial
       state) or ``"goal"`` (states that can reach the goal); ``None``: the
       goal when it is one state, else the start;
-    * ``progress`` — called with a short line of text on long work.
+    * ``progress`` — called with a short line of text on long work;
+    * ``satisficing`` — ``fd``: a satisficing planner configuration instead of the
+      optimal one (its plans are not claimed optimal).
     """
 
     time_limit: float | None = None
@@ -61,6 +74,7 @@ class Options:
     workers: int = 2
     direction: str | None = None
     progress: Progress | None = None
+    satisficing: bool = False
 
 
 def kind_of(model: Csp | Planning) -> str:
@@ -70,9 +84,9 @@ def kind_of(model: Csp | Planning) -> str:
 
 def load(name: str):
     """The engine module called ``name``."""
-    if name not in ENGINES:
-        raise Unsupported(f"unknown engine {name!r} (known: {', '.join(ENGINES)})")
-    return importlib.import_module(ENGINES[name])
+    if name not in ALL:
+        raise Unsupported(f"unknown engine {name!r} (known: {', '.join(ALL)})")
+    return importlib.import_module(ALL[name])
 
 
 def capabilities(name: str) -> set[tuple[str, str]]:
@@ -80,23 +94,36 @@ def capabilities(name: str) -> set[tuple[str, str]]:
     return set(load(name).CAPABILITIES)
 
 
-def engines_for(model: Csp | Planning, task: str) -> list[str]:
-    """Names of the engines that can do ``task`` on ``model``.
+def engines_for(model: Csp | Planning, task: str, peers: bool = False) -> list[str]:
+    """Names of the engines that can do ``task`` on ``model``; with ``peers``, also the
+    peer engines whose tool is installed (:data:`PEERS`).
 
-    Every engine is a dependency of cpsolve: one that fails to import is a
+    Every built-in engine is a dependency of cpsolve: one that fails to import is a
     broken installation, raised as an :class:`ImportError` naming the engine,
     never skipped.
     """
-    out = []
-    for name in ENGINES:
-        try:
-            supported = capabilities(name)
-        except ImportError as err:
-            raise ImportError(f"engine {name!r} ({ENGINES[name]}) cannot be imported: {err}") \
-                from err
-        if (kind_of(model), task) in supported:
-            out.append(name)
-    return out
+    return [name for name in (ALL if peers else ENGINES)
+            if (kind_of(model), task) in _capabilities(name)
+            and (name not in PEERS or installed(name))]
+
+
+def not_applicable(model: Csp | Planning, task: str) -> list[str]:
+    """Engines (built-in, and installed peers) that cannot do ``task`` on a model of this kind."""
+    return [name for name in ALL if (kind_of(model), task) not in _capabilities(name)
+            and (name not in PEERS or installed(name))]
+
+
+def installed(name: str) -> bool:
+    """True when a peer engine's external tool is there (built-in engines always are)."""
+    module = load(name)
+    return name not in PEERS or not module.tool_missing()
+
+
+def _capabilities(name: str) -> set[tuple[str, str]]:
+    try:
+        return capabilities(name)
+    except ImportError as err:
+        raise ImportError(f"engine {name!r} ({ALL[name]}) cannot be imported: {err}") from err
 
 
 def run(name: str, task: str, model: Csp | Planning, options: Options | None = None) -> Result:
