@@ -1,0 +1,108 @@
+"""Engine ``minizinc``: MiniZinc with Gecode on a csp model (:mod:`cpsolve.export.minizinc`).
+
+The ``minizinc`` binary and Gecode come from the distribution's packages
+(Debian: ``apt-get install minizinc``, which brings Gecode).  The model and its
+data are written to a temporary directory and solved by a child process
+(:mod:`.external`): ``solve`` asks for two solutions (the second one, or the
+search's end after the first, settles uniqueness); ``count`` asks for all
+(``--all-solutions``, or ``-n LIMIT``).  MiniZinc ends a complete search with
+``==========`` (or ``=====UNSATISFIABLE=====``); without that line the
+search was cut short and the statuses say so (``solved`` with uniqueness
+unknown, ``at_least``, ``unknown``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..model import Csp
+from ..result import Assignment, Count, Result, Status, Unsupported
+from .external import run_tool
+
+CAPABILITIES = {("csp", "solve"), ("csp", "count")}
+
+SOLVER = "gecode"
+
+INSTALL = "MiniZinc is not installed (apt-get install minizinc: MiniZinc with Gecode)"
+
+GRACE = 2.0
+"""Seconds MiniZinc gets past its own time limit to print what it found before it is killed."""
+
+
+def tool_missing() -> str | None:
+    """What to install when the ``minizinc`` binary is missing, or ``None``."""
+    return None if shutil.which("minizinc") else INSTALL
+
+
+def supports(model: Csp) -> str | None:
+    """Why this engine cannot take ``model`` (MiniZinc is missing), or ``None``."""
+    return tool_missing()
+
+
+def _run(model: Csp, options, how: list[str]):
+    """Solutions (as assignments), whether the search was complete, and why it stopped."""
+    from ..export import ExportError
+    from ..export.minizinc import export
+
+    try:
+        mzn = export(model)
+    except ExportError as err:
+        raise Unsupported(f"cannot export to MiniZinc: {err}") from None
+    cmd = ["minizinc", "--solver", SOLVER, *how]
+    limit = options.time_limit
+    if limit is not None:
+        cmd += ["--time-limit", str(max(1, int(limit * 1000)))]
+    with tempfile.TemporaryDirectory(prefix="cpsolve-mzn-") as tmp:
+        work = Path(tmp)
+        (work / "model.mzn").write_text(mzn.model, encoding="utf-8")
+        (work / "data.dzn").write_text(mzn.data, encoding="utf-8")
+        done = run_tool([*cmd, "model.mzn", "data.dzn"], work,
+                        None if limit is None else limit + GRACE)
+    solutions, current, complete, infeasible = [], {}, False, False
+    for line in done.stdout.splitlines():
+        line = line.strip()
+        if line == "----------":
+            solutions.append(current)
+            current = {}
+        elif line == "==========":
+            complete = True
+        elif line == "=====UNSATISFIABLE=====":
+            infeasible = complete = True
+        elif " = " in line and line.endswith(";"):
+            ident, _, value = line[:-1].partition(" = ")
+            current[mzn.names[ident]] = int(value)
+    if not (complete or solutions or done.stopped or "=====UNKNOWN=====" in done.stdout) \
+            and done.returncode != 0:
+        last = (done.stderr.strip() or "no output").splitlines()[-1]
+        raise RuntimeError(f"MiniZinc failed (exit {done.returncode}): {last}")
+    why = done.stopped or ("" if complete else "time limit reached")
+    return solutions, complete, infeasible, why
+
+
+def solve(model: Csp, options) -> Result:
+    """One solution and whether it is unique."""
+    found, complete, infeasible, why = _run(model, options, ["-n", "2"])
+    if infeasible:
+        return Result(Status.INFEASIBLE, "minizinc", proof="exhausted search",
+                      message="Gecode: no assignment satisfies every constraint")
+    if not found:
+        return Result(Status.UNKNOWN, "minizinc", message=why)
+    unique = False if len(found) > 1 else (True if complete else None)
+    second = found[1] if len(found) > 1 else None
+    return Result(Status.SOLVED, "minizinc", answer=Assignment(found[0], unique, second),
+                  message="" if unique is not None else why)
+
+
+def count(model: Csp, options) -> Result:
+    """Count (and optionally keep) every solution."""
+    how = ["--all-solutions"] if options.limit is None else ["-n", str(options.limit)]
+    found, complete, infeasible, why = _run(model, options, how)
+    listed = tuple(found) if options.keep else None
+    if infeasible:
+        return Result.counted("minizinc", Count(0, listed), True)
+    if options.limit is not None and len(found) >= options.limit and not complete:
+        why = f"stopped at the limit of {options.limit} solutions"
+    return Result.counted("minizinc", Count(len(found), listed), complete,
+                          message="" if complete else why)
