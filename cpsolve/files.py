@@ -45,11 +45,28 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 def read_table(path: str | Path) -> dict[str, Any]:
     """The TOML table of a file, or a :class:`ModelFileError`.
 
+    Refused with one clear message: everything :func:`read_text` refuses, TOML
+    syntax errors, integers of thousands of digits and arrays nested beyond
+    what the reader can follow.
+    """
+    text = read_text(path)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ModelFileError(path, f"TOML syntax error: {err}") from None
+    except ValueError as err:  # e.g. an integer of thousands of digits
+        raise ModelFileError(path, f"TOML value out of range: {str(err).split(';')[0]}") from None
+    except RecursionError:
+        raise ModelFileError(path, "TOML arrays or tables nested too deeply") from None
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a model file (TOML, PDDL), or a :class:`ModelFileError`.
+
     Refused with one clear message: a missing path, a directory or any other
     non-regular file (a FIFO, a device), a file over :data:`MAX_FILE_BYTES`,
     an empty or binary file, text that is not UTF-8 (a byte-order mark is
-    accepted), TOML syntax errors, integers of thousands of digits and arrays
-    nested beyond what the reader can follow.
+    accepted).
     """
     p = Path(path)
     try:
@@ -77,14 +94,7 @@ def read_table(path: str | Path) -> dict[str, Any]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ModelFileError(path, f"TOML syntax error: {err}") from None
-    except ValueError as err:  # e.g. an integer of thousands of digits
-        raise ModelFileError(path, f"TOML value out of range: {str(err).split(';')[0]}") from None
-    except RecursionError:
-        raise ModelFileError(path, "TOML arrays or tables nested too deeply") from None
+    return text
 
 
 def load(path: str | Path):

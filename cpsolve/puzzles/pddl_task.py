@@ -1,0 +1,337 @@
+"""PDDL in: a domain and a problem file, grounded into a :class:`~cpsolve.model.Planning`.
+
+Parsing is the ``pddl`` package's (``pip install 'cpsolve[pddl]'``); the text
+is lower-cased first, as PDDL names are case-insensitive.  Supported: STRIPS
+with ``:typing``, ``:negative-preconditions``, ``:disjunctive-preconditions``,
+``:equality``, quantified preconditions and effects over the objects,
+``:conditional-effects`` (``when``) and ``:action-costs`` (constant
+increases of ``total-cost``, or static numeric fluents from the initial
+state).  Anything else is refused with one line naming the file.
+
+Grounding: the static predicates (in no effect) are evaluated from the
+initial state while the parameters are bound, one at a time; a relaxed
+reachability fixpoint (delete effects ignored) then keeps only the actions
+whose positive preconditions can ever hold, and the atoms they can add.
+Every atom that can change becomes a 0/1 state variable named like the atom
+(``at ball1 rooma``); a ground action becomes a model action named like the
+PDDL action (``pick ball1 rooma left``): its guard is the precondition, its
+effects set the added atoms to 1 and the deleted ones to 0 (an atom added and
+deleted by one action ends true, as in PDDL), a conditional effect is an
+``ite``.  Without ``:action-costs`` every action costs 1.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..expr import And, Const, Expr, If, Not, Or, Var
+from ..model import ModelError, Planning
+from .base import Puzzle
+from .data import ModelFileError
+
+SUPPORTED = {"strips", "typing", "negative-preconditions", "disjunctive-preconditions",
+             "equality", "conditional-effects", "action-costs", "existential-preconditions",
+             "universal-preconditions", "quantified-preconditions"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class PddlPuzzle(Puzzle):
+    """A grounded PDDL task: states are drawn as their true atoms."""
+
+    domain_file: str
+    problem_file: str
+
+    def render_state(self, state: tuple[int, ...]) -> str:
+        """The atoms that hold, one line."""
+        true = [f"({n})" for n, v in zip(self.model.names, state) if v]
+        return " ".join(true) or "(no atom holds)"
+
+
+def load(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
+    """The puzzle of a PDDL domain and problem (a :class:`ModelFileError` when unusable)."""
+    domain, problem = _parse(domain_path, "domain"), _parse(problem_path, "problem")
+    used = {str(r).lstrip(":") for r in (*domain.requirements, *problem.requirements)}
+    unsupported = sorted(used - SUPPORTED)
+    if unsupported:
+        raise ModelFileError(domain_path, f"requirement :{unsupported[0]} is not supported "
+                             f"(supported: {', '.join(':' + s for s in sorted(SUPPORTED))})",
+                             "requirements")
+    if problem.domain_name != domain.name:
+        raise ModelFileError(problem_path, f"the problem is for domain {problem.domain_name!r}, "
+                             f"the domain file defines {domain.name!r}", "domain")
+    try:
+        model = Grounder(domain, problem).model()
+        model.validate()
+    except (ModelError, _Unsupported) as err:
+        raise ModelFileError(problem_path, str(err)) from None
+    return PddlPuzzle(problem.name, "pddl", model,
+                      f"PDDL {domain.name} / {problem.name}",
+                      metric="one move = one PDDL action" + (
+                          "; cost = the increase of total-cost" if not model.unit_costs()
+                          else ""),
+                      domain_file=str(domain_path), problem_file=str(problem_path))
+
+
+class _Unsupported(ValueError):
+    """A PDDL construct this grounder does not take."""
+
+
+def _parse(path: str | Path, kind: str):
+    from ..files import read_text
+
+    text = read_text(path).lower()
+    try:
+        if kind == "domain":
+            from pddl.parser.domain import DomainParser
+            return DomainParser()(text)
+        from pddl.parser.problem import ProblemParser
+        return ProblemParser()(text)
+    except ImportError:
+        raise ModelFileError(path, "reading PDDL needs the pddl package "
+                             "(pip install 'cpsolve[pddl]')") from None
+    except Exception as err:  # noqa: BLE001 - the parser's many error types
+        first = " ".join(str(err).split())[:300]
+        raise ModelFileError(path, f"not a PDDL {kind} ({type(err).__name__}: {first})") \
+            from None
+
+
+def _name(term: Any) -> str:
+    return str(term.name)
+
+
+class Grounder:
+    """Grounds one domain and problem (see the module's docstring)."""
+
+    def __init__(self, domain, problem):
+        self.domain, self.problem = domain, problem
+        parents = {str(k): (str(v) if v else "object") for k, v in (domain.types or {}).items()}
+        self.objects: dict[str, set[str]] = {}  # type -> objects of it or a subtype
+        for obj in (*domain.constants, *problem.objects):
+            kind = str(obj.type_tag) if obj.type_tag else "object"
+            while True:
+                self.objects.setdefault(kind, set()).add(_name(obj))
+                if kind == "object":
+                    break
+                kind = parents.get(kind, "object")
+        self.objects.setdefault("object", set())
+        self.fluent = {str(p) for a in domain.actions for p in _effect_predicates(a.effect)}
+        self.init: set[tuple[str, ...]] = set()
+        self.projections: dict[tuple[str, tuple[int, ...]], set[tuple[str, ...]]] = {}
+        self.numbers: dict[tuple[str, ...], int] = {}
+        for fact in problem.init:
+            if type(fact).__name__ == "Predicate":
+                self.init.add(_atom(fact, {}))
+            elif type(fact).__name__ == "EqualTo":
+                func, value = fact.operands
+                self.numbers[_atom(func, {})] = _integer(value.value)
+            else:
+                raise _Unsupported(f"initial state: {fact} is not supported")
+
+    # -- binding parameters
+
+    def typed(self, variable) -> list[str]:
+        tags = [str(t) for t in variable.type_tags] or ["object"]
+        return sorted(set().union(*(self.objects.get(t, set()) for t in tags)))
+
+    def bindings(self, action) -> Iterator[dict[str, str]]:
+        """Parameter bindings that satisfy the static positive preconditions."""
+        params = [str(v.name) for v in action.parameters]
+        domains = [self.typed(v) for v in action.parameters]
+        statics = [a for a in _positive_atoms(action.precondition)
+                   if a.name not in self.fluent]
+
+        touching = [[a for a in statics if any(_is_var(t) and str(t.name) == p
+                                               for t in a.terms)] for p in params]
+
+        def extend(i: int, env: dict[str, str]) -> Iterator[dict[str, str]]:
+            if i == len(params):
+                yield dict(env)
+                return
+            for obj in domains[i]:
+                env[params[i]] = obj
+                if all(self.may_hold(a, env) for a in touching[i]):
+                    yield from extend(i + 1, env)
+                del env[params[i]]
+        yield from extend(0, {})
+
+    def may_hold(self, atom, env: dict[str, str]) -> bool:
+        """Some initial fact of a static predicate agrees with ``atom`` where it is bound."""
+        key = _atom(atom, env)
+        terms = list(atom.terms)
+        mask = tuple(i for i, t in enumerate(terms) if not _is_var(t) or str(t.name) in env)
+        index = self.projections.get((key[0], mask))
+        if index is None:
+            index = {tuple(f[1 + i] for i in mask) for f in self.init
+                     if f[0] == key[0] and len(f) == len(key)}
+            self.projections[(key[0], mask)] = index
+        return tuple(key[1 + i] for i in mask) in index
+
+    # -- formulas and effects
+
+    def condition(self, formula, env: dict[str, str], atoms: dict[tuple, str]) -> Expr:
+        """A precondition or goal as a 0/1 expression over the state variables."""
+        kind = type(formula).__name__
+        if formula is None:
+            return Const(1)
+        if kind == "Predicate":
+            key = _atom(formula, env)
+            if formula.name not in self.fluent:
+                return Const(int(key in self.init))
+            return Var(atoms[key]) == 1 if key in atoms else Const(0)
+        if kind == "EqualTo":
+            left, right = (env.get(str(t.name), str(t.name)) for t in formula.operands)
+            return Const(int(left == right))
+        if kind == "And":
+            return And(*(self.condition(f, env, atoms) for f in formula.operands))
+        if kind == "Or":
+            return Or(*(self.condition(f, env, atoms) for f in formula.operands))
+        if kind == "Not":
+            return Not(self.condition(formula.argument, env, atoms))
+        if kind == "Imply":
+            a, b = formula.operands
+            return Or(Not(self.condition(a, env, atoms)), self.condition(b, env, atoms))
+        if kind in ("ForallCondition", "ExistsCondition"):
+            parts = [self.condition(formula.condition, {**env, **more}, atoms)
+                     for more in self.quantified(formula.variables)]
+            return (And if kind == "ForallCondition" else Or)(*parts)
+        raise _Unsupported(f"condition {formula} is not supported")
+
+    def quantified(self, variables) -> Iterator[dict[str, str]]:
+        names = [str(v.name) for v in variables]
+        for combo in itertools.product(*(self.typed(v) for v in variables)):
+            yield dict(zip(names, combo))
+
+    def effects(self, effect, env: dict[str, str], cond: Any = None
+                ) -> Iterator[tuple[Any, bool, tuple[str, ...] | None, int]]:
+        """(condition formula and bindings, add?, atom, cost increase) for every literal."""
+        kind = type(effect).__name__
+        if effect is None:
+            return
+        if kind == "And":
+            for e in effect.operands:
+                yield from self.effects(e, env, cond)
+        elif kind == "Predicate":
+            yield cond, True, _atom(effect, env), 0
+        elif kind == "Not" and type(effect.argument).__name__ == "Predicate":
+            yield cond, False, _atom(effect.argument, env), 0
+        elif kind == "When":
+            if cond is not None:
+                raise _Unsupported("nested conditional effects are not supported")
+            yield from self.effects(effect.effect, env, (effect.condition, dict(env)))
+        elif kind == "Forall":
+            for more in self.quantified(effect.variables):
+                yield from self.effects(effect.effect, {**env, **more}, cond)
+        elif kind == "Increase":
+            func, value = effect.operands
+            if _atom(func, {}) != ("total-cost",) or cond is not None:
+                raise _Unsupported(f"effect {effect}: only unconditional increases of "
+                                   "total-cost are supported")
+            yield None, True, None, self.number(value, env)
+        else:
+            raise _Unsupported(f"effect {effect} is not supported")
+
+    def number(self, value, env: dict[str, str]) -> int:
+        if type(value).__name__ == "NumericValue":
+            return _integer(value.value)
+        key = _atom(value, env)
+        if key not in self.numbers:
+            raise _Unsupported(f"cost {value}: no value in the initial state")
+        return self.numbers[key]
+
+    # -- the model
+
+    def ground(self) -> list[tuple[str, Any, dict[str, str], list]]:
+        """Every reachable ground action: (name, action, bindings, effect literals)."""
+        candidates = []
+        for action in sorted(self.domain.actions, key=lambda a: str(a.name)):
+            for env in self.bindings(action):
+                literals = list(self.effects(action.effect, env))
+                needs = {_atom(a, env) for a in _positive_atoms(action.precondition)
+                         if a.name in self.fluent}
+                name = " ".join([str(action.name), *(env[str(v.name)]
+                                                     for v in action.parameters)])
+                candidates.append((name, action, env, literals, needs))
+        reached = {a for a in self.init if a[0] in self.fluent}
+        kept: dict[str, tuple] = {}
+        grew = True
+        while grew:  # relaxed reachability: delete effects ignored
+            grew = False
+            for name, action, env, literals, needs in candidates:
+                if name in kept or not needs <= reached:
+                    continue
+                kept[name] = (name, action, env, literals)
+                for _, add, atom, _ in literals:
+                    if add and atom is not None and atom not in reached:
+                        reached.add(atom)
+                grew = True
+        self.reached = reached
+        return list(kept.values())
+
+    def model(self) -> Planning:
+        ground = self.ground()
+        atoms = {a: " ".join(a) for a in sorted(self.reached)}
+        model = Planning(str(self.problem.name))
+        for var in atoms.values():
+            model.add_variable(var, 0, 1)
+        model.set_initial({v: int(a in self.init) for a, v in atoms.items()})
+        costs = "action-costs" in {str(r).lstrip(":") for r in self.domain.requirements}
+        for name, action, env, literals in ground:
+            guard = self.condition(action.precondition, env, atoms)
+            effects: dict[str, Expr] = {}
+            cost = 0
+            for cond, add, atom, increase in sorted(literals, key=lambda x: x[1]):  # adds last
+                cost += increase
+                if atom is None or atom not in atoms:
+                    continue  # a delete of an atom that never holds
+                var = atoms[atom]
+                value: Expr = Const(int(add))
+                if cond is not None:
+                    value = If(self.condition(cond[0], cond[1], atoms), value,
+                               effects.get(var, Var(var)))
+                effects[var] = value
+            model.add_action(name, guard, effects, cost if costs else 1)
+        model.set_goal(self.condition(self.problem.goal, {}, atoms))
+        return model
+
+
+def _is_var(term) -> bool:
+    return type(term).__name__ == "Variable"
+
+
+def _atom(pred, env: dict[str, str]) -> tuple[str, ...]:
+    return (str(pred.name), *(env.get(str(t.name), str(t.name)) if _is_var(t) else str(t.name)
+                              for t in pred.terms))
+
+
+def _integer(value: Any) -> int:
+    number = float(value)
+    if number != int(number) or number < 0:
+        raise _Unsupported(f"cost {value}: only non-negative integers are supported")
+    return int(number)
+
+
+def _positive_atoms(formula) -> list:
+    """The atoms of a precondition's top-level conjunction that must hold."""
+    kind = type(formula).__name__
+    if kind == "Predicate":
+        return [formula]
+    if kind == "And":
+        return [a for f in formula.operands for a in _positive_atoms(f)]
+    return []
+
+
+def _effect_predicates(effect) -> Iterator[str]:
+    kind = type(effect).__name__
+    if kind == "Predicate":
+        yield str(effect.name)
+    elif kind == "Not":
+        yield from _effect_predicates(effect.argument)
+    elif kind == "And":
+        for e in effect.operands:
+            yield from _effect_predicates(e)
+    elif kind in ("When", "Forall"):
+        yield from _effect_predicates(effect.effect)
