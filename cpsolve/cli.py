@@ -23,8 +23,9 @@ from rich.console import Console
 
 from . import __version__
 from .clock import Clock, TimeUp
-from .engines import ENGINES, TASKS, Options, engines_for, interrupt, run
+from .engines import ALL, ENGINES, TASKS, Options, engines_for, interrupt, not_applicable, run
 from .engines.search import registry as search_registry
+from .export import FORMATS, ExportError
 from .files import bundled, load, resolve
 from .model import ModelError
 from .puzzles.data import ModelFileError
@@ -160,19 +161,24 @@ def parser() -> argparse.ArgumentParser:
                        "collection: a batch)")
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="model file(s), bundled model name(s) or directories; several "
-                   "instances make a batch: one table, or JSON lines with --json")
-    common(s, ["auto", *ENGINES], "auto")
+                   "instances make a batch: one table, or JSON lines with --json; or a PDDL "
+                   "domain and problem (DOMAIN.pddl PROBLEM.pddl)")
+    common(s, ["auto", *ALL], "auto")
+    s.add_argument("--satisficing", action="store_true",
+                   help="--engine fd: a satisficing planner (lama-first) instead of the "
+                   "optimal A* with LM-cut; its plans are not claimed optimal")
     s.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
     c = sub.add_parser("compare", help="every engine that applies, side by side")
-    c.add_argument("files", nargs="+", metavar="FILE")
+    c.add_argument("files", nargs="+", metavar="FILE",
+                   help="model files or bundled names; or a PDDL domain and problem")
     c.add_argument("--task", choices=TASKS, default="solve")
     common(c)
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
-    common(n, ["auto", *ENGINES], "auto")
+    common(n, ["auto", *ALL], "auto")
     n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
     n.add_argument("--list", action="store_true", help="print the solutions too")
     n.add_argument("--optimal", action="store_true",
@@ -211,6 +217,12 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--unsolved", action="store_true",
                    help="csp models: draw the puzzle itself (by default it is solved first)")
     pictures(w, required=True)
+    x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
+    x.add_argument("file", metavar="FILE", help="a model file or bundled model name")
+    x.add_argument("--to", choices=FORMATS, required=True,
+                   help="pddl: domain and problem files; minizinc: model and data files")
+    x.add_argument("-o", "--output", metavar="DIR", default=".",
+                   help="directory to write the files into (default: the current one)")
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
     m.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
@@ -261,9 +273,14 @@ class Cli:
             return self.clock.left()
         return None if getattr(self.args, "time_limit", None) == math.inf else AUTO_BUDGET
 
-    def load(self, name: str):
-        """The puzzle of a model file (or bundled model name), loaded within the time limit."""
-        with self.clock.guard(f"loading {name}"):
+    def load(self, name: str | tuple[str, str]):
+        """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,
+        problem)`` pair, loaded within the time limit."""
+        with self.clock.guard(f"loading {name if isinstance(name, str) else name[1]}"):
+            if isinstance(name, tuple):
+                from .puzzles.pddl_task import load as load_pddl
+
+                return load_pddl(*name)
             return load(resolve(name))
 
     @contextmanager
@@ -280,6 +297,7 @@ class Cli:
                 keep=getattr(self.args, "list", False),
                 direction=getattr(self.args, "direction", None),
                 progress=report,
+                satisficing=getattr(self.args, "satisficing", False),
             )
 
     def fail(self, message: str, code: int) -> int:
@@ -418,7 +436,8 @@ class Cli:
 
         rows: list = []
         report, failed = [], False
-        for number, name in enumerate(self.args.files):
+        files = pddl_pairs(self.args.files) or self.args.files
+        for number, name in enumerate(files):
             if interrupt.requested():
                 break
             puzzle = self.load(name)
@@ -426,15 +445,18 @@ class Cli:
             proof = by_invariant(puzzle, self.args.task)
             if proof is not None:
                 rows.append((puzzle, proof))
-                report.append({"model": puzzle.name, "file": name, "agree": True,
+                report.append({"model": puzzle.name, "file": _file_name(name), "agree": True,
                                "results": [as_json(puzzle, proof)], "disagreements": []})
                 continue
             skipped: list[str] = []
-            engines = engines_for(puzzle.model, self.args.task)
+            engines = engines_for(puzzle.model, self.args.task, peers=True)
+            skipped += [f"{engine}: not applicable (cannot {self.args.task} a "
+                        f"{puzzle.model.kind} model)"
+                        for engine in not_applicable(puzzle.model, self.args.task)]
             for i, engine in enumerate(engines):
                 # the limit is for the whole command: each run gets an equal share of what
                 # is left, counting the runs still to come on this model and the later models
-                runs_left = (len(engines) - i) + (len(self.args.files) - number - 1) * len(engines)
+                runs_left = (len(engines) - i) + (len(files) - number - 1) * len(engines)
                 try:
                     with self.progress(f"{puzzle.name}: {engine}") as options, \
                             interrupt.handling():
@@ -450,7 +472,7 @@ class Cli:
                 results = cross_check(results)
             rows += [(puzzle, r) for r in results] + [(puzzle, s) for s in skipped]
             failed |= bool(problems)
-            report.append({"model": puzzle.name, "file": name,
+            report.append({"model": puzzle.name, "file": _file_name(name),
                            "results": [as_json(puzzle, r) for r in results],
                            "agree": not problems, "disagreements": problems})
             for problem in problems:
@@ -531,6 +553,42 @@ class Cli:
         short = args.random is not None and any(len(g.puzzles) < args.random for g in gens)
         return 1 if short else 0
 
+    def export(self) -> int:
+        """``export``: the model in another system's format, written into ``--output``."""
+        from pathlib import Path
+
+        args = self.args
+        puzzle = self.load(args.file)
+        kind = puzzle.model.kind
+        wanted = "planning" if args.to == "pddl" else "csp"
+        if kind != wanted:
+            return self.fail(f"{args.file}: --to {args.to} exports {wanted} models; this is a "
+                             f"{kind} model (--to {'minizinc' if kind == 'csp' else 'pddl'})", 2)
+        if args.to == "pddl":
+            from .export.pddl import export
+        else:
+            from .export.minizinc import export
+        try:
+            exported = export(puzzle.model)
+        except ExportError as err:
+            return self.fail(f"{args.file}: cannot export to {args.to}: {err}", 2)
+        out = Path(args.output)
+        if not out.is_dir():
+            return self.fail(f"--output {args.output}: not a directory", 2)
+        stem = resolve(args.file).stem
+        for name, text in exported.files(stem).items():
+            try:
+                (out / name).write_text(text, encoding="utf-8")
+            except OSError as err:
+                return self.fail(f"--output {args.output}: cannot write {name} "
+                                 f"({err.strerror or err})", 2)
+            print(out / name)
+        if args.to == "pddl":
+            print(f"requirements: domain {' '.join(exported.domain_requirements)}; problem "
+                  f"{' '.join(exported.problem_requirements) or '(none of its own)'}; "
+                  f"{len(exported.variants)} ground actions")
+        return 0
+
     def models(self) -> int:
         from rich.table import Table
         from rich.text import Text
@@ -558,6 +616,22 @@ class Cli:
                               Text(row["description"] or row["name"]))
         self.out.print(table)
         return 0
+
+
+def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
+    """``DOMAIN.pddl PROBLEM.pddl...`` as (domain, problem) pairs; ``[]`` when the files
+    are not PDDL.  A file list that mixes PDDL and model files is a bad command line."""
+    pddl = [f.lower().endswith(".pddl") for f in files]
+    if not any(pddl):
+        return []
+    if not all(pddl) or len(files) < 2:
+        raise ModelFileError(files[0], "PDDL comes as a domain file and problem file(s), all "
+                             "ending in .pddl (DOMAIN.pddl PROBLEM.pddl...)")
+    return [(files[0], problem) for problem in files[1:]]
+
+
+def _file_name(name: str | tuple[str, str]) -> str:
+    return name if isinstance(name, str) else f"{name[0]} {name[1]}"
 
 
 def _write(path: str, text: str, svg: bool) -> None:
@@ -645,6 +719,8 @@ def _main(argv: list[str] | None) -> int:
             return 0
         if args.command == "compare":
             return cli.compare()
+        if args.command == "export":
+            return cli.export()
         if args.command == "generate":
             return cli.generate()
         if args.command == "show":
@@ -655,7 +731,13 @@ def _main(argv: list[str] | None) -> int:
             return cli.count_up_to()
         if args.command == "solve":
             args.file = args.files[0]
-            if cli.is_batch():
+            pairs = pddl_pairs(args.files)
+            if pairs:
+                if len(pairs) > 1:
+                    return cli.fail("solve takes one PDDL domain and one problem (compare "
+                                    "takes a domain and several problems)", 2)
+                args.file = pairs[0]
+            elif cli.is_batch():
                 return cli.batch()
         return cli.one(args.command)
     except (ModelFileError, OutputError) as err:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from .answers import Analysis, Assignment, Count, Plan
 from .compare import answer_of
+from .engines import ALL
 from .model import Planning
 from .puzzles.base import Puzzle
 from .result import Result, Status
@@ -208,8 +209,11 @@ def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
     for col in ("model", "engine", "answer", "status", "seconds", "checked"):
         table.add_column(col, justify="right" if col == "seconds" else "left")
     for puzzle, result in rows:
-        if isinstance(result, str):
-            table.add_row(Text(puzzle.name), "", Text(result), "", "", "")
+        if isinstance(result, str):  # "engine: why it did not run", or a disagreement
+            engine, sep, text = result.partition(": ")
+            if not sep or engine not in ALL:
+                engine, text = "", result
+            table.add_row(Text(puzzle.name), engine, Text(text), "", "", "")
             continue
         answer = answer_words(puzzle, result) if result.answer is not None \
             else answer_of(result)

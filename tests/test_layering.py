@@ -36,6 +36,9 @@ MODEL_LAYER = ("cpsolve.expr", "cpsolve.parse", "cpsolve.model", "cpsolve.facts"
                "cpsolve.invariants")
 CPSAT = "cpsolve.engines.cpsat"
 PYCONSTRAINT = "cpsolve.engines.pyconstraint"
+PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.external")
+"""The engines that run another system (Fast Downward, MiniZinc) and their process runner."""
+EXTERNAL_TOOLS = ("subprocess", "up_fast_downward", "pddl")
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,12 @@ RULES: tuple[Rule, ...] = (
     Rule(GENERIC_GRID, ("cpsolve.puzzles",), "generic grid modules know no puzzle family"),
     Rule(("cpsolve.facts", "cpsolve.invariants"), ("numpy", "cpsolve.parse", "cpsolve.check"),
          "facts and invariants read expressions and models only, in plain Python"),
+    Rule(("cpsolve",), ("subprocess", "up_fast_downward"), "only the fd and minizinc engines "
+         "run external tools (through engines.external)", unless=PEERS),
+    Rule(("cpsolve",), ("pddl",), "only the PDDL reader imports the pddl parser",
+         unless=("cpsolve.puzzles.pddl_task",)),
+    Rule(("cpsolve.export",), ("cpsolve.engines", *PUZZLE_SIDE, *SOLVERS, *EXTERNAL_TOOLS),
+         "exporters translate models; they know no engine, puzzle or external tool"),
 )
 
 OPTIONAL_IMPORTERS = {"cpsolve.facts"}
