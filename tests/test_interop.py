@@ -1,0 +1,360 @@
+"""Interop: PDDL and MiniZinc out, PDDL in, Fast Downward and MiniZinc/Gecode as engines.
+
+Known answers come from the bundled models' ``[expected]`` tables (reasoning and the
+literature) and, for the IPC instances, from Fast Downward itself — a planner that
+shares nothing with cpsolve — run on the *original* PDDL files, not on cpsolve's
+export.  CI installs both tools (``.ci/run``: ``apt-get install minizinc`` and
+``pip install -e '.[test,peers,pddl]'``), so nothing here is skipped there.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpsolve import Csp, Planning
+from cpsolve.engines import Options, engines_for, interrupt, not_applicable, run
+from cpsolve.engines import fd as fd_engine
+from cpsolve.engines import minizinc as mzn_engine
+from cpsolve.engines.external import run_tool
+from cpsolve.export import minizinc as mzn_export
+from cpsolve.export import pddl as pddl_export
+from cpsolve.expr import If
+from cpsolve.files import bundled, load
+from cpsolve.result import Status
+
+ROOT = Path(__file__).resolve().parent.parent
+IPC = ROOT / "benchmarks" / "ipc"
+PLANNING = [p for p in bundled() if load(p).model.kind == "planning"]
+CSPS = [p for p in bundled() if load(p).model.kind == "csp"]
+
+FD_OUT_OF_REACH = {
+    "english33": "A* with LM-cut is at f = 21 of 31 after a minute (search: 0.03 s, by the "
+                 "fixed plan length and symmetries)",
+    "fifteen_unsolvable": "no planner proves it without the parity argument: half of 16! states",
+    "fifteen_korf1": "57 moves: LM-cut A* takes far longer than a test",
+    "fifteen_puzzle": "50 moves: LM-cut A* takes minutes",
+}
+"""Bundled planning models Fast Downward's optimal search cannot settle in a test's time:
+it runs with a short limit and what it says must still agree with the expected answer."""
+FD_SLOW = {"fifteen_medium", "line_puzzle", "eight_puzzle"}
+MZN_SLOW = {("knight_8x8", "solve"), ("knight_6x6", "count")}
+
+
+# ---------------------------------------------------------------- export → Fast Downward
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in FD_SLOW else [])
+    for p in PLANNING])
+def test_fd_on_every_bundled_planning_model(path):
+    puzzle = load(path)
+    want = puzzle.expected
+    limit = 3.0 if path.stem in FD_OUT_OF_REACH else 300.0
+    result = run("fd", "solve", puzzle.model, Options(time_limit=limit))
+    best = want.get("cost", want.get("steps"))
+    if path.stem in FD_OUT_OF_REACH:
+        assert result.status in (Status.UNKNOWN, Status.OPTIMAL, Status.INFEASIBLE)
+        if want["solve"] == "infeasible":
+            assert result.status is not Status.OPTIMAL
+        elif result.status is Status.OPTIMAL:
+            assert result.cost == best
+        if result.bound is not None and best is not None:
+            assert result.bound <= best  # FD's last f-layer is a lower bound
+        return
+    assert result.status is Status.OPTIMAL, result
+    assert result.verified  # the plan was mapped back and replayed by cpsolve's checker
+    assert (result.cost, result.steps) == (want["cost"], want["steps"])
+
+
+def test_pegs_move_costs_are_split_into_two_variants():
+    """Hoppers counted in moves: each jump is two PDDL actions, cost 0 (the peg that just
+    landed jumps on) and cost 1, conditioned on ``last`` — not one action per value of it."""
+    model = load(ROOT / "models" / "hoppers.toml").model
+    task = pddl_export.export(model)
+    assert ":action-costs" in task.domain_requirements
+    assert len(task.variants) == 2 * len(model.actions)
+    assert sorted({v.cost for v in task.variants.values()}) == [0, 1]
+    assert "(increase (total-cost) 0)" in task.domain
+    assert "(:metric minimize (total-cost))" in task.problem
+
+
+def test_requirements_are_what_each_file_uses():
+    eight = pddl_export.export(load(ROOT / "models" / "eight_puzzle.toml").model)
+    assert eight.domain_requirements == (":strips", ":typing")
+    assert eight.problem_requirements == ()
+    assert "total-cost" not in eight.domain + eight.problem
+    jugs = pddl_export.export(load(ROOT / "models" / "water_jugs.toml").model)
+    # "jug[0] == 4 or jug[1] == 4" is no conjunction of facts: a zero-cost goal action
+    assert "(:goal (goal-reached))" in jugs.problem
+    assert ":disjunctive-preconditions" in jugs.domain_requirements
+    assert ":action-costs" in jugs.domain_requirements
+    blocks = pddl_export.export(load(ROOT / "models" / "blocks.toml").model)
+    assert ":negative-preconditions" in blocks.domain_requirements
+
+
+def counter_model() -> Planning:
+    """x counts up 0..5, y toggles; stepping up while y == 1 is free, else it costs 2;
+    the goal compares two variables.  Optimum, by hand: toggle y once (cost 1), then five
+    free steps (y stays 1): x = 5, and the goal y <= x holds — cost 1."""
+    m = Planning("counter")
+    x, y = m.add_variable("x", 0, 5), m.add_variable("y", 0, 1)
+    m.set_initial({"x": 0, "y": 0})
+    m.set_goal((x == 5) & (y <= x))
+    m.add_action("up", x < 5, {x: x + 1}, If(y == 1, 0, 2))
+    m.add_action("toggle", True, {y: 1 - y}, 1)
+    return m
+
+
+def test_a_state_dependent_cost_and_a_two_variable_goal_reach_fd():
+    model = counter_model()
+    result = run("fd", "solve", model)
+    assert result.status is Status.OPTIMAL and result.cost == 1 and result.verified
+    assert run("search", "solve", model).cost == 1
+
+
+def test_fd_stops_at_the_time_limit_with_a_bound():
+    model = load(ROOT / "models" / "english33.toml").model
+    result = run("fd", "solve", model, Options(time_limit=1.0))
+    assert result.status is Status.UNKNOWN
+    assert result.seconds < 4.0
+    assert result.bound is None or result.bound <= 31
+
+
+def test_an_interrupted_peer_returns_at_once():
+    interrupt.request()
+    try:
+        result = run("fd", "solve", load(ROOT / "models" / "english33.toml").model)
+    finally:
+        interrupt.clear()
+    assert result.status is Status.UNKNOWN and result.message == interrupt.REASON
+
+
+def test_the_tool_runner_kills_the_whole_process_group(tmp_path):
+    code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', " \
+        "'import time; time.sleep(60)']); time.sleep(60)"
+    done = run_tool([sys.executable, "-c", code], tmp_path, 0.5)
+    assert done.stopped == "time limit reached" and done.seconds < 5
+
+
+def test_an_infeasible_model_is_proven_so_by_fd():
+    m = Planning("stuck")
+    x = m.add_variable("x", 0, 3)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 3)
+    m.add_action("up two", x < 2, {x: x + 2})  # 0 -> 2, then nothing: 3 is unreachable
+    result = run("fd", "solve", m)
+    assert result.status is Status.INFEASIBLE and result.proof == "exhausted search"
+
+
+def test_satisficing_plans_are_not_claimed_optimal():
+    result = run("fd", "solve", load(ROOT / "models" / "water_jugs.toml").model,
+                 Options(satisficing=True))
+    assert result.status is Status.SOLVED and result.verified and result.cost >= 10
+
+
+# ---------------------------------------------------------------- export → MiniZinc / Gecode
+
+
+def mzn_cases():
+    out = []
+    for path in CSPS:
+        want = load(path).expected
+        for task in ("solve", "count"):
+            if task == "count" and "count" not in want:
+                continue
+            marks = [pytest.mark.slow] if (path.stem, task) in MZN_SLOW else []
+            out.append(pytest.param(path, task, id=f"{path.stem}-{task}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("path, task", mzn_cases())
+def test_minizinc_on_every_bundled_csp_model(path, task):
+    puzzle = load(path)
+    want = puzzle.expected
+    result = run("minizinc", task, puzzle.model, Options(time_limit=300))
+    if task == "count":
+        assert (result.status, result.count) == (Status.EXACT, want["count"])
+    elif want["solve"] == "infeasible":
+        assert result.status is Status.INFEASIBLE
+    else:
+        assert result.status is Status.SOLVED and result.verified
+        if "unique" in want:
+            assert result.unique is want["unique"]
+
+
+def test_minizinc_lists_the_solutions_it_counts():
+    """Every listed 4x4 sudoku is checked; the 288 are distinct (MiniZinc prints every
+    decision variable, so no two solutions look alike)."""
+    result = run("minizinc", "count", load(ROOT / "models" / "sudoku4.toml").model,
+                 Options(keep=True))
+    assert result.count == 288 and result.verified
+    assert len({tuple(sorted(s.items())) for s in result.solutions}) == 288
+
+
+def test_minizinc_count_stops_at_a_limit():
+    result = run("minizinc", "count", load(ROOT / "models" / "xsudoku5.toml").model,
+                 Options(limit=10))
+    assert (result.status, result.count) == (Status.AT_LEAST, 10)
+
+
+def brute_circuits(n: int, keep) -> int:
+    """Successor arrays of ``n`` nodes that form one cycle and satisfy ``keep``, by brute force."""
+    count = 0
+    for succ in itertools.product(range(n), repeat=n):
+        node, seen = 0, set()
+        while node not in seen:
+            seen.add(node)
+            node = succ[node]
+        count += len(seen) == n and node == 0 and keep(succ)
+    return count
+
+
+def test_circuits_and_mixed_booleans_reach_minizinc():
+    """Closed tours of 5 nodes on a complete graph ((5 - 1)! = 24), then only those where
+    ``(s[0] == 1) + (s[1] == 2) + (s[3] == 0) >= 2`` (booleans used as integers)."""
+    csp = Csp("k5")
+    s = [csp.add_variable(f"s[{i}]", 0, 4) for i in range(5)]
+    csp.circuit(s)
+    assert run("minizinc", "count", csp).count == brute_circuits(5, lambda v: True) == 24
+    csp.require((s[0] == 1) + (s[1] == 2) + (s[3] == 0) >= 2)
+    want = brute_circuits(5, lambda v: (v[0] == 1) + (v[1] == 2) + (v[3] == 0) >= 2)
+    assert run("minizinc", "count", csp).count == want
+
+
+def test_the_minizinc_export_puts_the_givens_in_the_data_file():
+    puzzle = load(ROOT / "models" / "sudoku_inkala.toml")
+    out = mzn_export.export(puzzle.model)
+    givens = sum(1 for c in puzzle.model.constraints if getattr(c, "label", "") == "given")
+    assert f"givens = {givens};" in out.data
+    assert out.model.count("constraint alldifferent(") == 27
+    assert len(re.findall(r"\\\(", out.model)) == 81  # the output shows every variable
+
+
+# ---------------------------------------------------------------- PDDL in
+
+
+IPC_CASES = [("gripper", "domain.pddl", "prob01.pddl"),
+             ("blocks", "domain.pddl", "probBLOCKS-4-0.pddl"),
+             ("visitall-opt11-strips", "domain.pddl", "problem02-full.pddl"),
+             ("pegsol-opt11-strips", "domain.pddl", "p01.pddl"),
+             ("hanoi", "domain.pddl", "pfile3.pddl")]
+
+
+@pytest.mark.parametrize("folder, domain, problem", IPC_CASES, ids=[c[0] for c in IPC_CASES])
+def test_ipc_instances_are_solved_by_search_at_fast_downwards_cost(folder, domain, problem,
+                                                                  tmp_path):
+    from cpsolve.puzzles.pddl_task import load as load_pddl
+
+    d, p = IPC / folder / domain, IPC / folder / problem
+    want = fd_on_original(d, p, tmp_path)
+    puzzle = load_pddl(d, p)
+    result = run("search", "solve", puzzle.model, Options(time_limit=120))
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.cost == want
+
+
+def fd_on_original(domain: Path, problem: Path, work: Path) -> int:
+    """Fast Downward's optimal cost on the original files (cpsolve's export not involved)."""
+    (work / "domain.pddl").write_text(domain.read_text())
+    (work / "problem.pddl").write_text(problem.read_text())
+    done = run_tool(fd_engine.command(Options()), work, 120)
+    assert done.returncode == 0, done.stdout[-500:]
+    text = (work / "plan").read_text()
+    cost = re.search(r"; cost = (\d+)", text)
+    assert cost is not None
+    return int(cost.group(1))
+
+
+def test_pddl_with_an_unsupported_requirement_is_one_line(cli, tmp_path):
+    domain = tmp_path / "d.pddl"
+    domain.write_text("(define (domain d) (:requirements :strips :fluents) (:predicates (p)) "
+                      "(:action a :parameters () :precondition (p) :effect (not (p))))")
+    problem = tmp_path / "p.pddl"
+    problem.write_text("(define (problem q) (:domain d) (:init (p)) (:goal (not (p))))")
+    run = cli("solve", domain, problem)
+    assert run.code == 2 and run.err.count("\n") == 1 and "d.pddl" in run.err
+    assert "fluents" in run.err or "not a PDDL" in run.err
+
+
+def test_broken_pddl_names_the_file(cli, tmp_path):
+    domain = tmp_path / "d.pddl"
+    domain.write_text("(define (domain d) (:predicates (p))")
+    run = cli("solve", domain, tmp_path / "missing.pddl")
+    assert run.code == 2 and run.err.count("\n") == 1
+
+
+def test_pddl_and_model_files_do_not_mix(cli):
+    run = cli("solve", IPC / "gripper" / "domain.pddl", ROOT / "models" / "blocks.toml")
+    assert run.code == 2 and "PDDL" in run.err
+
+
+def test_cli_solves_an_ipc_instance_with_every_planning_engine(cli):
+    for engine in ("search", "fd"):
+        run = cli("solve", IPC / "gripper" / "domain.pddl", IPC / "gripper" / "prob01.pddl",
+                  "--engine", engine, "--json")
+        out = json.loads(run.out)
+        assert run.code == 0 and out["status"] == "optimal" and out["cost"] == 11
+
+
+# ---------------------------------------------------------------- compare and the registry
+
+
+def test_compare_eight_puzzle_shows_fd_and_minizinc_not_applicable(cli):
+    run = cli("compare", ROOT / "models" / "eight_puzzle.toml")
+    assert run.code == 0
+    rows = {line.split("│")[2].strip(): line for line in run.out.splitlines()
+            if line.count("│") > 3 and line.split("│")[2].strip()}
+    assert {"cpsat", "search", "fd", "minizinc"} <= set(rows)
+    assert "not applicable" in rows["minizinc"]
+    assert "31 moves" in rows["fd"]
+
+
+def test_compare_xsudoku5_counts_960_with_minizinc(cli):
+    run = cli("compare", ROOT / "models" / "xsudoku5.toml", "--task", "count", "--json")
+    out = json.loads(run.out)
+    counts = {r["engine"]: r["count"] for r in out["models"][0]["results"]}
+    assert counts["minizinc"] == 960 and out["status"] == "agree"
+
+
+def test_a_missing_tool_leaves_the_peer_out(monkeypatch):
+    model = load(ROOT / "models" / "xsudoku5.toml").model
+    assert "minizinc" in engines_for(model, "count", peers=True)
+    monkeypatch.setattr(mzn_engine.shutil, "which", lambda name: None)
+    assert "minizinc" not in engines_for(model, "count", peers=True)
+    assert "minizinc" not in not_applicable(model, "count")
+    assert mzn_engine.supports(model) == mzn_engine.INSTALL
+    assert engines_for(model, "count") == ["cpsat", "search", "pyconstraint"]
+
+
+# ---------------------------------------------------------------- the export command
+
+
+def test_export_writes_both_files(cli, tmp_path):
+    run = cli("export", "hoppers", "--to", "pddl", "-o", tmp_path)
+    assert run.code == 0
+    assert {p.name for p in tmp_path.iterdir()} == {"hoppers-domain.pddl",
+                                                     "hoppers-problem.pddl"}
+    assert ":action-costs" in run.out
+    run = cli("export", "xsudoku5", "--to", "minizinc", "-o", tmp_path)
+    assert run.code == 0 and (tmp_path / "xsudoku5.mzn").exists()
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["export", "hoppers", "--to", "minizinc"], "csp models"),
+    (["export", "xsudoku5", "--to", "pddl"], "planning models"),
+    (["export", "xsudoku5", "--to", "minizinc", "-o", "/no/such/dir"], "not a directory"),
+])
+def test_export_refuses_in_one_line(cli, argv, fragment):
+    run = cli(*argv)
+    assert run.code == 2 and fragment in run.err and run.err.count("\n") == 1
+
+
+def test_export_appears_in_the_completion_script(cli):
+    run = cli("completion", "bash")
+    assert "export" in run.out and "minizinc" in run.out
