@@ -39,7 +39,12 @@ says in ``supports`` when its tool is not installed; :func:`engines_for` lists t
 when ``peers`` is asked for and the tool is there."""
 
 ALL: dict[str, str] = {**ENGINES, **PEERS}
-"""Every engine a user may name."""
+"""Every engine a user may name (the CLI's choices); lookups read :func:`every` instead."""
+
+
+def every() -> dict[str, str]:
+    """Every engine, built-in then peers, as the registries are now."""
+    return {**ENGINES, **PEERS}
 
 TASKS = ("solve", "count", "analyze")
 
@@ -84,9 +89,10 @@ def kind_of(model: Csp | Planning) -> str:
 
 def load(name: str):
     """The engine module called ``name``."""
-    if name not in ALL:
-        raise Unsupported(f"unknown engine {name!r} (known: {', '.join(ALL)})")
-    return importlib.import_module(ALL[name])
+    engines = every()
+    if name not in engines:
+        raise Unsupported(f"unknown engine {name!r} (known: {', '.join(engines)})")
+    return importlib.import_module(engines[name])
 
 
 def capabilities(name: str) -> set[tuple[str, str]]:
@@ -102,14 +108,14 @@ def engines_for(model: Csp | Planning, task: str, peers: bool = False) -> list[s
     broken installation, raised as an :class:`ImportError` naming the engine,
     never skipped.
     """
-    return [name for name in (ALL if peers else ENGINES)
+    return [name for name in (every() if peers else ENGINES)
             if (kind_of(model), task) in _capabilities(name)
             and (name not in PEERS or installed(name))]
 
 
 def not_applicable(model: Csp | Planning, task: str) -> list[str]:
     """Engines (built-in, and installed peers) that cannot do ``task`` on a model of this kind."""
-    return [name for name in ALL if (kind_of(model), task) not in _capabilities(name)
+    return [name for name in every() if (kind_of(model), task) not in _capabilities(name)
             and (name not in PEERS or installed(name))]
 
 
@@ -123,7 +129,8 @@ def _capabilities(name: str) -> set[tuple[str, str]]:
     try:
         return capabilities(name)
     except ImportError as err:
-        raise ImportError(f"engine {name!r} ({ALL[name]}) cannot be imported: {err}") from err
+        raise ImportError(f"engine {name!r} ({every()[name]}) cannot be imported: {err}") \
+            from err
 
 
 def run(name: str, task: str, model: Csp | Planning, options: Options | None = None) -> Result:
