@@ -319,6 +319,9 @@ class Cli:
             elif engine != "search":
                 return self.fail(f"--algorithm chooses a search algorithm; --engine {engine} "
                                  "has none (drop --engine, or use --engine search)", 2)
+        if getattr(self.args, "satisficing", False) and engine != "fd":
+            return self.fail("--satisficing chooses Fast Downward's satisficing planner: "
+                             "use it with --engine fd", 2)
         result, race = by_invariant(puzzle, task, getattr(self.args, "list", False)), None
         if result is None:
             with self.progress(f"{engine} {task}") as options, interrupt.handling(), \

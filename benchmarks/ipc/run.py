@@ -86,7 +86,8 @@ def main() -> None:
         start = time.perf_counter()
         model = load(d, pr).model
         ground_s = time.perf_counter() - start
-        line = f"{folder[:18] + '/' + prob[:-5]:<28} {want if want is not None else '-':>7} " \
+        label = f"{folder.split('-')[0]}/{prob.removesuffix('.pddl')}"
+        line = f"{label:<28} {want if want is not None else '-':>7} " \
                f"{fd_s:>7.2f} {ground_s:>8.2f}"
         agree = True
         for e in engines:

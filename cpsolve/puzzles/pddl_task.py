@@ -277,7 +277,10 @@ class Grounder:
         model = Planning(str(self.problem.name))
         for var in atoms.values():
             model.add_variable(var, 0, 1)
-        model.set_initial({v: int(a in self.init) for a, v in atoms.items()})
+        if not atoms:  # nothing can change: one constant variable keeps the model well formed
+            model.add_variable("(nothing changes)", 0, 0)
+        model.set_initial({v: int(a in self.init) for a, v in atoms.items()} or
+                          {"(nothing changes)": 0})
         costs = "action-costs" in {str(r).lstrip(":") for r in self.domain.requirements}
         for name, action, env, literals in ground:
             guard = self.condition(action.precondition, env, atoms)
@@ -294,6 +297,8 @@ class Grounder:
                                effects.get(var, Var(var)))
                 effects[var] = value
             model.add_action(name, guard, effects, cost if costs else 1)
+        if not ground:  # no action is ever applicable: the task is its initial state
+            model.add_action("(no applicable action)", Const(0), {})
         model.set_goal(self.condition(self.problem.goal, {}, atoms))
         return model
 
