@@ -415,3 +415,22 @@ def test_random_models_keep_their_optimum_through_pddl(tmp_path, model):
     got = run("search", "solve", round_trip(model, tmp_path), Options(time_limit=30))
     assert got.status == want.status
     assert got.cost == want.cost
+
+
+def test_a_goal_that_never_holds_is_infeasible_for_fd():
+    m = Planning("never")
+    x = m.add_variable("x", 0, 2)
+    m.set_initial({"x": 0})
+    m.set_goal((x > 1) & (x < 1))  # folds to false: no goal variant, (goal-reached) unreachable
+    m.add_action("up", x < 2, {x: x + 1})
+    assert run("fd", "solve", m).status is Status.INFEASIBLE
+
+
+def test_a_goal_that_holds_at_the_start_is_an_empty_plan_for_fd():
+    m = Planning("already")
+    x = m.add_variable("x", 0, 2)
+    m.set_initial({"x": 2})
+    m.set_goal(x == 2)
+    m.add_action("down", x > 0, {x: x - 1})
+    result = run("fd", "solve", m)
+    assert result.status is Status.OPTIMAL and result.steps == 0 and result.verified

@@ -147,6 +147,7 @@ class _Writer:
         self.uses: set[str] = set()
         self.variants: dict[str, Variant] = {}
         self.actions: list[str] = []
+        self.goal_action = False
 
     # -- conditions
 
@@ -298,9 +299,9 @@ def export(model: Planning) -> PddlTask:
     w.uses = set()
     goal = w.condition(fold(model.goal, {})) \
         if all(len(variables(a)) <= 1 for a in _atoms(model.goal)) else None
-    goal_needs = goal is None or bool(w.uses)
+    goal_needs = goal is None or goal is False or bool(w.uses)
     if goal_needs:  # not a conjunction of facts: planners would compile it into axioms
-        w.uses = set()
+        w.uses, w.goal_action = set(), True  # a goal that never holds: no variant at all
         w.add(GOAL_ACTION, None, w.ground(model.goal, (), Const(0), "the goal"))
         goal = "(goal-reached)"
         domain_uses |= w.uses
@@ -312,8 +313,6 @@ def export(model: Planning) -> PddlTask:
         problem_uses.add(":action-costs")
     domain_req = (":strips", ":typing", *sorted(domain_uses | problem_uses))
     problem_req = tuple(sorted(problem_uses))
-    if goal is False:
-        raise ExportError("the goal can never hold (PDDL has no false goal)")
     name = _Names().make(model.name, "m")
     return PddlTask(_domain(w, name, domain_req), _problem(w, name, goal, problem_req),
                     domain_req, problem_req, dict(w.variants))
@@ -325,7 +324,7 @@ def _domain(w: _Writer, name: str, requirements: tuple[str, ...]) -> str:
                                        for a in w.actions]
     consts = " ".join(w.var.values())
     values = " ".join(value_name(v) for v in w.values)
-    goal_pred = " (goal-reached)" if any(v.action is None for v in w.variants.values()) else ""
+    goal_pred = " (goal-reached)" if w.goal_action else ""
     lines = [
         f"; {w.model.name}: exported by cpsolve ({len(w.actions)} ground actions from "
         f"{len(w.model.actions)} model actions)",
