@@ -464,3 +464,36 @@ def test_ctrl_c_stops_fast_downward_and_leaves_no_process(tmp_path):
         except OSError:
             continue
     assert not left, f"planner processes left: {left}"
+
+
+@pytest.mark.parametrize("argv", [
+    ("solve", "hoppers", "--engine", "fd"),
+    ("solve", "english33", "--engine", "fd", "--time-limit", "1"),
+    ("solve", "sudoku_inkala", "--engine", "minizinc"),
+    ("count", "xsudoku5", "--engine", "minizinc", "--list", "--limit", "3"),
+    ("solve", str(IPC / "gripper" / "domain.pddl"), str(IPC / "gripper" / "prob01.pddl")),
+    ("compare", str(IPC / "hanoi" / "domain.pddl"), str(IPC / "hanoi" / "pfile3.pddl")),
+], ids=["fd", "fd-unknown", "minizinc", "minizinc-count", "pddl-in", "pddl-compare"])
+def test_json_of_the_peers_and_of_pddl_matches_the_schema(cli, argv):
+    import jsonschema
+
+    from cpsolve.schema import schema
+
+    run = cli(*argv, "--json")
+    assert run.code in (0, 1), run.err
+    errors = list(jsonschema.Draft202012Validator(schema()).iter_errors(json.loads(run.out)))
+    assert not errors, errors[0].message
+
+
+@pytest.mark.slow  # ~6 s: 200,000 candidate actions are built before the cap stops it
+def test_pddl_too_large_to_ground_is_one_line(cli, tmp_path):
+    objects = " ".join(f"o{i}" for i in range(60))
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain big) (:requirements :strips) (:predicates (p ?a ?b ?c ?d ?e))"
+        "(:action a :parameters (?a ?b ?c ?d ?e) :precondition (and) "
+        ":effect (p ?a ?b ?c ?d ?e)))")
+    (tmp_path / "p.pddl").write_text(f"(define (problem q) (:domain big) (:objects {objects}) "
+                                     "(:init) (:goal (p o1 o2 o3 o4 o5)))")
+    run = cli("solve", tmp_path / "d.pddl", tmp_path / "p.pddl", "--time-limit", "30")
+    assert run.code in (1, 2) and run.err.count("\n") == 1, run.err
+    assert "too large" in run.err or "time limit" in run.err

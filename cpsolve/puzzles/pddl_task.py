@@ -29,13 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from ..expr import And, Const, Expr, If, Not, Or, Var
-from ..model import ModelError, Planning
+from ..model import MAX_ACTIONS, ModelError, Planning
 from .base import Puzzle
 from .data import ModelFileError
 
 SUPPORTED = {"strips", "typing", "negative-preconditions", "disjunctive-preconditions",
              "equality", "conditional-effects", "action-costs", "existential-preconditions",
              "universal-preconditions", "quantified-preconditions"}
+
+
+MAX_TRIES = 1_000_000
+"""Most parameter bindings grounding may try for one action (static atoms prune early)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -147,11 +151,17 @@ class Grounder:
         touching = [[a for a in statics if any(_is_var(t) and str(t.name) == p
                                                for t in a.terms)] for p in params]
 
+        tries = [0]
+
         def extend(i: int, env: dict[str, str]) -> Iterator[dict[str, str]]:
             if i == len(params):
                 yield dict(env)
                 return
             for obj in domains[i]:
+                tries[0] += 1
+                if tries[0] > MAX_TRIES:
+                    raise _Unsupported(f"action {action.name}: more than {MAX_TRIES:,} "
+                                       "parameter bindings to try; too large to ground")
                 env[params[i]] = obj
                 if all(self.may_hold(a, env) for a in touching[i]):
                     yield from extend(i + 1, env)
@@ -255,6 +265,9 @@ class Grounder:
                 name = " ".join([str(action.name), *(env[str(v.name)]
                                                      for v in action.parameters)])
                 candidates.append((name, action, env, literals, needs))
+                if len(candidates) > MAX_ACTIONS:
+                    raise _Unsupported(f"more than {MAX_ACTIONS:,} ground actions before "
+                                       "reachability; too large to ground")
         reached = {a for a in self.init if a[0] in self.fluent}
         kept: dict[str, tuple] = {}
         grew = True
