@@ -28,11 +28,11 @@ from .external import run_tool
 
 CAPABILITIES = {("planning", "solve")}
 
-OPTIMAL = ["--search", "astar(lmcut())"]
+OPTIMAL = "astar(lmcut())"
 """The default search: A* with LM-cut (admissible), so a plan found is optimal."""
 
-SATISFICING = ["--alias", "lama-first"]
-"""``options.satisficing``: LAMA's first iteration (fast, no optimality)."""
+SATISFICING = "lama-first"
+"""``options.satisficing``: the driver's alias for LAMA's first iteration (no optimality)."""
 
 INSTALL = "Fast Downward is not installed (pip install 'cpsolve[peers]', the up-fast-downward " \
     "wheel)"
@@ -67,10 +67,10 @@ def supports(model: Planning) -> str | None:
 
 def command(options) -> list[str]:
     """The planner's command line (files in the working directory)."""
-    config = SATISFICING if getattr(options, "satisficing", False) else OPTIMAL
-    alias, search = (config, []) if config[0] == "--alias" else ([], config)
-    return [sys.executable, str(driver()), *alias, "--plan-file", "plan",
-            "domain.pddl", "problem.pddl", *search]
+    files = ["--plan-file", "plan", "domain.pddl", "problem.pddl"]
+    if getattr(options, "satisficing", False):
+        return [sys.executable, str(driver()), "--alias", SATISFICING, *files]
+    return [sys.executable, str(driver()), *files, "--search", OPTIMAL]
 
 
 def solve(model: Planning, options) -> Result:
@@ -90,7 +90,7 @@ def solve(model: Planning, options) -> Result:
         done = run_tool(command(options), work, options.time_limit)
         plan_file = work / "plan"
         text = plan_file.read_text(encoding="utf-8") if plan_file.exists() else None
-    details = {"config": "astar(lmcut())" if optimal else "lama-first",
+    details = {"config": OPTIMAL if optimal else SATISFICING,
                "ground_actions": len(task.variants)}
     bound = _bound(done.stdout) if optimal else None
     if done.stopped:
