@@ -497,3 +497,17 @@ def test_pddl_too_large_to_ground_is_one_line(cli, tmp_path):
     run = cli("solve", tmp_path / "d.pddl", tmp_path / "p.pddl", "--time-limit", "30")
     assert run.code in (1, 2) and run.err.count("\n") == 1, run.err
     assert "too large" in run.err or "time limit" in run.err
+
+
+def test_the_bound_is_the_last_f_layer_a_star_completed():
+    """A* expands in order of f: once it reports "f = k", every plan cheaper than k would
+    have been found, so k is a lower bound (FD prints these lines as its layers grow)."""
+    log = "[t=0.1s] f = 17, 120 evaluated\n[t=0.5s] f = 18, 9001 evaluated\n"
+    assert fd_engine._bound(log) == 18
+    assert fd_engine._bound("no search yet") is None
+
+
+def test_fd_gets_its_own_shorter_limit():
+    cmd = fd_engine.command(Options(time_limit=10))
+    assert cmd[cmd.index("--overall-time-limit") + 1] == "9s"
+    assert "--overall-time-limit" not in fd_engine.command(Options())
