@@ -507,12 +507,6 @@ def test_the_bound_is_the_last_f_layer_a_star_completed():
     assert fd_engine._bound("no search yet") is None
 
 
-def test_fd_gets_its_own_shorter_limit():
-    cmd = fd_engine.command(Options(time_limit=10))
-    assert cmd[cmd.index("--overall-time-limit") + 1] == "9s"
-    assert "--overall-time-limit" not in fd_engine.command(Options())
-
-
 def test_minizinc_stops_at_the_time_limit_with_what_it_counted():
     result = run("minizinc", "count", load(ROOT / "models" / "knight_8x8.toml").model,
                  Options(time_limit=1.0))

@@ -66,15 +66,8 @@ def supports(model: Planning) -> str | None:
 
 
 def command(options) -> list[str]:
-    """The planner's command line (files in the working directory).
-
-    With a time limit the planner gets its own, a little shorter (whole seconds of CPU
-    time), so that it usually stops itself and reports how far A* got; the child process
-    is killed at the limit itself in any case.
-    """
+    """The planner's command line (files in the working directory)."""
     files = ["--plan-file", "plan", "domain.pddl", "problem.pddl"]
-    if options.time_limit is not None and options.time_limit >= 2:
-        files = ["--overall-time-limit", f"{int(options.time_limit * 0.9)}s", *files]
     if getattr(options, "satisficing", False):
         return [sys.executable, str(driver()), "--alias", SATISFICING, *files]
     return [sys.executable, str(driver()), *files, "--search", OPTIMAL]
