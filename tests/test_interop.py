@@ -44,7 +44,7 @@ FD_OUT_OF_REACH = {
 }
 """Bundled planning models Fast Downward's optimal search cannot settle in a test's time:
 it runs with a short limit and what it says must still agree with the expected answer."""
-FD_SLOW = {"fifteen_medium", "line_puzzle", "eight_puzzle"}
+FD_SLOW = {"fifteen_medium", "line_puzzle", "eight_puzzle", "klotski"}
 MZN_SLOW = {("knight_8x8", "solve"), ("knight_6x6", "count")}
 
 
@@ -72,7 +72,9 @@ def test_fd_on_every_bundled_planning_model(path):
         return
     assert result.status is Status.OPTIMAL, result
     assert result.verified  # the plan was mapped back and replayed by cpsolve's checker
-    assert (result.cost, result.steps) == (want["cost"], want["steps"])
+    assert result.cost == want["cost"]
+    if "steps" in want:
+        assert result.steps == want["steps"]
 
 
 def test_pegs_move_costs_are_split_into_two_variants():
