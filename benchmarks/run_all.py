@@ -1,6 +1,6 @@
 """Run every benchmark script in turn and print its figures.
 
-    python benchmarks/run_all.py [name ...]     # e.g. core sliding
+    python benchmarks/run_all.py [name ...]     # e.g. core sliding ipc
 
 Each script is run in its own interpreter (start-up costs stay separate).
 """
@@ -17,10 +17,12 @@ SKIP = {"run_all", "timing", "seed004_article"}  # seed004 needs perl and the se
 
 def main() -> None:
     wanted = set(sys.argv[1:])
-    for script in sorted(HERE.glob("*.py")):
-        if script.stem in SKIP or (wanted and script.stem not in wanted):
+    scripts = {s.stem: s for s in HERE.glob("*.py")}
+    scripts.update({s.parent.name: s for s in HERE.glob("*/run.py")})  # ipc/run.py: "ipc"
+    for name, script in sorted(scripts.items()):
+        if name in SKIP or (wanted and name not in wanted):
             continue
-        print(f"== {script.stem} ==", flush=True)
+        print(f"== {name} ==", flush=True)
         subprocess.run([sys.executable, str(script)], cwd=HERE.parent, check=False)
 
 
