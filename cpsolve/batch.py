@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .engines import Options, run
+from .engines import Options, memory, run
 from .files import load_many, resolve
 from .puzzles.base import Puzzle
 from .puzzles.data import ModelFileError
@@ -134,7 +134,7 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
             yield solve_one(*limited(item))
         return
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs) as pool:
+    with context.Pool(jobs, initializer=memory.share, initargs=(jobs,)) as pool:
         yield from pool.imap(_work, (limited(item) for item in items), chunksize=8)
 
 

@@ -23,7 +23,17 @@ from rich.console import Console
 
 from . import __version__
 from .clock import Clock, TimeUp
-from .engines import ALL, ENGINES, TASKS, Options, engines_for, interrupt, not_applicable, run
+from .engines import (
+    ALL,
+    ENGINES,
+    TASKS,
+    Options,
+    engines_for,
+    interrupt,
+    memory,
+    not_applicable,
+    run,
+)
 from .engines.search import registry as search_registry
 from .export import FORMATS, ExportError
 from .files import bundled, load, resolve
@@ -96,6 +106,42 @@ def seconds(text: str) -> float:
     return value
 
 
+_UNITS = {"": None, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def memory_size(text: str) -> float:
+    """A ``--memory-limit`` value in bytes: a size with its unit (``500M``, ``2G``,
+    ``1.5GB``, ``2GiB``; powers of 1,024), a share of the available memory (``50%``),
+    or ``none`` (no limit: ``inf``)."""
+    from .engines import memory
+
+    word = text.strip().lower()
+    if word == "none":
+        return math.inf
+    if word.endswith("%"):
+        try:
+            percent = float(word[:-1])
+        except ValueError:
+            percent = math.nan
+        if not 0 < percent <= 100:
+            raise argparse.ArgumentTypeError(f"expected a percentage in (0, 100], got {text!r}")
+        free = memory.available()
+        if free is None:
+            raise argparse.ArgumentTypeError("a percentage needs /proc/meminfo, which this "
+                                             "system lacks: give a size such as 2G")
+        return free * percent / 100
+    number = word.removesuffix("ib").removesuffix("b")
+    unit = _UNITS.get(number[-1:] if number[-1:].isalpha() else "", None)
+    try:
+        value = float(number[:-1] if unit else "x")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 500M, 2G or 50%, or none; "
+                                         f"got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a size > 0, got {text!r}")
+    return value * unit
+
+
 def _integer(text: str, least: int) -> int:
     try:
         value = int(text)
@@ -154,6 +200,11 @@ def parser() -> argparse.ArgumentParser:
                          help="stop after S seconds and report what was proven ('none': no "
                          "limit; the default is none, except auto's budget of "
                          f"{AUTO_BUDGET:g} s)")
+        cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
+                         help="stop when the process holds SIZE of memory (500M, 2G, 50%% of "
+                         "the available memory, or none) and report what was proven "
+                         f"(default: {100 * memory.DEFAULT_SHARE:g}%% of the memory available "
+                         "at the start; shared by the processes of auto and --jobs)")
         if json_flag:
             cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -265,6 +316,10 @@ class Cli:
         self.out = Console(highlight=False)
         self.err = Console(stderr=True, highlight=False)
         self.clock = Clock(getattr(args, "time_limit", None))
+        nbytes = getattr(args, "memory_limit", None)
+        if nbytes is None and args.command not in ("models", "schema", "completion"):
+            nbytes = memory.default_limit()
+        memory.set_limit(None if nbytes is None or nbytes == math.inf else int(nbytes))
 
     def auto_budget(self) -> float | None:
         """Seconds for ``--engine auto``: what is left of --time-limit, none for
@@ -688,7 +743,8 @@ def main(argv: list[str] | None = None) -> int:
     except RecursionError:
         return fail("the model is nested too deeply to be handled", 2)
     except MemoryError:
-        return fail("out of memory", 1)
+        return fail("out of memory (the memory limit was not reached in time: lower "
+                    "--memory-limit)", 1)
     except Exception as err:  # noqa: BLE001 - the last line of defence
         if os.environ.get("CPSOLVE_DEBUG"):
             raise
@@ -696,6 +752,7 @@ def main(argv: list[str] | None = None) -> int:
                     "cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
     finally:
         interrupt.clear()  # a stop asked for by this command ends with it (the API goes on)
+        memory.set_limit(None)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
-from .engines import Options, interrupt, run
+from .engines import Options, interrupt, memory, run
 from .model import Csp, Planning
 from .result import Assignment, EngineBug, Result, Status, Unsupported
 
@@ -75,8 +75,11 @@ def proven(result: Result) -> bool:
 
 
 def _child(conn: Connection, name: str, task: str, model: Csp | Planning,
-           options: Options) -> None:
-    """Run one engine in a worker process and send back ``("result" | "error", ...)``."""
+           options: Options, racers: int = 1) -> None:
+    """Run one engine in a worker process and send back ``("result" | "error", ...)``.
+
+    The process keeps its share of the memory limit (one of ``racers``)."""
+    memory.share(racers)
     for sig in (signal.SIGINT, signal.SIGTERM):  # stop with what it has; the parent kills
         signal.signal(sig, lambda signum, frame: interrupt.request())  # after the grace
 
@@ -132,7 +135,8 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     for name in engines:
         parent, child = context.Pipe(duplex=False)
         process = context.Process(target=_child, args=(child, name, task, model,
-                                                       _child_options(options, budget)),
+                                                       _child_options(options, budget),
+                                                       len(engines)),
                                   daemon=True)
         process.start()
         child.close()

@@ -7,7 +7,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from .. import interrupt
+from .. import interrupt, memory
 
 
 class Deadline:
@@ -28,8 +28,8 @@ class Deadline:
         return max(0.0, self.limit - (time.perf_counter() - self.start))
 
     def expired(self) -> bool:
-        """True when no time is left, or when the user interrupted."""
-        if interrupt.requested():
+        """True when no time is left, or when the user interrupted (or memory ran short)."""
+        if memory.check() or interrupt.requested():
             return True
         left = self.remaining()
         return left is not None and left <= 0.0
@@ -134,7 +134,7 @@ def run(solver: cp_model.CpSolver, model: cp_model.CpModel,
     try:
         while thread.is_alive():
             thread.join(0.05)
-            if interrupt.requested() and not stopping:
+            if (memory.check() or interrupt.requested()) and not stopping:
                 solver.stop_search()
                 stopping = True
     except BaseException:  # an exception from a signal handler: never leave CP-SAT running

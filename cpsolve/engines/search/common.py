@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 
 from ...facts import any_plan_is_optimal
 from ...result import Plan, Result, Status, Unsupported
-from .. import interrupt
+from .. import interrupt, memory
 from .compile import State, Task
 
 CHECK_EVERY = 2048
@@ -56,7 +56,7 @@ class Budget:
         if self.limit is not None and seen >= self.limit:
             self.reason = f"state limit {self.limit:,} reached"
             return True
-        if interrupt.requested():
+        if memory.check() or interrupt.requested():
             self.reason = interrupt.reason()
             return True
         now = time.perf_counter()
