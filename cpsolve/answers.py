@@ -15,6 +15,7 @@ from typing import Literal
 
 from . import check
 from .model import Csp, Planning
+from .words import plural
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ class Analysis:
         if not isinstance(model, Planning):
             return "an analysis of a model that has no states"
         if sum(self.layers) > self.states:
-            return f"layers of {sum(self.layers)} states among {self.states}"
+            return f"layers of {plural(sum(self.layers), 'state')} among {self.states:,}"
         for state in self.farthest:
             if not check.in_domains(model, state):
                 return f"a malformed state {state}"

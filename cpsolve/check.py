@@ -15,6 +15,7 @@ from typing import Any
 
 from .expr import Binary, Const, Expr, Unary, Var, conjuncts, evaluate, to_text, variables
 from .model import AllDifferent, Circuit, Condition, Csp, Planning
+from .words import plural
 
 
 class EngineBug(RuntimeError):
@@ -129,7 +130,7 @@ def _circuit_problem(successor: list[int]) -> str:
         seen.add(node)
         node = successor[node]
     if len(seen) != n or node != 0:
-        return f"the successors form a cycle of {len(seen)} nodes, not all {n}"
+        return f"the successors form a cycle of {plural(len(seen), 'node')}, not all {n:,}"
     return ""
 
 

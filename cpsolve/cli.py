@@ -40,6 +40,7 @@ from .files import bundled, load, resolve
 from .model import ModelError
 from .puzzles.data import ModelFileError
 from .result import EngineBug, Result, Status, Unsupported
+from .words import plural
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C or SIGTERM (128 + SIGINT): what was found is printed first."""
@@ -447,7 +448,8 @@ class Cli:
             self.out.print(batch_table(rows))
             rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
             counts = ", ".join(f"{n:,} {k}" for k, n in sorted(figures["statuses"].items()))
-            self.out.print(f"{figures['instances']:,} instances in {figures['seconds']:.2f} s "
+            done = plural(figures["instances"], "instance")
+            self.out.print(f"{done} in {figures['seconds']:.2f} s "
                            f"({rate} per second, {args.engine}): {counts}")
         if any(r.result is None for r in rows):
             return 2 if any(r.puzzle is None for r in rows) else 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .answers import Analysis, Assignment, Count, Plan
 from .result import Result, Status
+from .words import plural
 
 
 def answer_of(result: Result) -> str:
@@ -24,19 +25,19 @@ def answer_of(result: Result) -> str:
         if result.proof is not None:  # planning: a proof that there is no plan at all
             return "0 optimal plans (no plan exists)"
         if answer.cost is not None:  # planning: the plans of least cost
-            return f"{at_least}{answer.count} optimal plans (cost {answer.cost})"
-        return f"{at_least}{answer.count} solutions"
+            return f"{at_least}{plural(answer.count, 'optimal plan')} (cost {answer.cost})"
+        return f"{at_least}{plural(answer.count, 'solution')}"
     if isinstance(answer, Analysis):
         which = "that can reach the goal" if answer.direction == "goal" \
             else "reachable from the start"
         if answer.max_distance is None:
-            return f"{answer.states:,} states {which} so far"
+            return f"{plural(answer.states, 'state')} {which} so far"
         end = "to the goal" if answer.direction == "goal" else "from the start"
-        return f"{answer.states:,} states {which}, max distance {answer.max_distance} {end}"
+        return f"{plural(answer.states, 'state')} {which}, max distance {answer.max_distance} {end}"
     if isinstance(answer, Plan):
         if answer.cost != len(answer):
-            return f"cost {answer.cost} ({len(answer)} steps)"
-        return f"{len(answer)} steps"
+            return f"cost {answer.cost} ({plural(len(answer), 'step')})"
+        return plural(len(answer), "step")
     return "unique solution" if answer.unique else "several solutions"
 
 
@@ -91,14 +92,14 @@ def _count_conflict(a: Result, b: Result) -> str | None:
     ca, cb = a.answer, b.answer
     exact_a, exact_b = a.status is Status.EXACT, b.status is Status.EXACT
     if exact_a and exact_b and ca.count != cb.count:
-        return f"exact counts differ: {ca.count} and {cb.count}"
+        return f"exact counts differ: {ca.count:,} and {cb.count:,}"
     if exact_a and exact_b and ca.count and ca.cost != cb.cost:  # counts of optimal plans
         return f"the counted plans' least costs differ: {ca.cost} and {cb.cost}"
     for (exact, ce), (partial, cp) in (((a, ca), (b, cb)), ((b, cb), (a, ca))):
         if exact.status is Status.EXACT and partial.status is not Status.EXACT \
                 and cp.count > ce.count:
-            return (f"{partial.engine} found at least {cp.count} solutions, "
-                    f"{exact.engine} counted exactly {ce.count}")
+            return (f"{partial.engine} found at least {plural(cp.count, 'solution')}, "
+                    f"{exact.engine} counted exactly {ce.count:,}")
     return None
 
 

@@ -21,6 +21,7 @@ from .engines import ALL
 from .model import Planning
 from .puzzles.base import Puzzle
 from .result import Result, Status
+from .words import plural
 
 STATUS_STYLE = {
     Status.OPTIMAL: "bold green",
@@ -150,12 +151,12 @@ def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:
         table.add_row(str(d), f"{n:,}")
     parts: list[Any] = [table]
     if answer.farthest:
-        parts.append(Text(f"{len(answer.farthest)} farthest state(s), at distance "
+        parts.append(Text(f"{plural(len(answer.farthest), 'farthest state')}, at distance "
                           f"{answer.max_distance}:", style="bold"))
         for state in answer.farthest[:20]:
             parts.append(Panel(Text(puzzle.render_state(state)), expand=False))
         if len(answer.farthest) > 20:
-            parts.append(Text(f"... and {len(answer.farthest) - 20} more"))
+            parts.append(Text(f"... and {len(answer.farthest) - 20:,} more"))
     return parts
 
 

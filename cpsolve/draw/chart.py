@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..words import plural
 from .svg import ACCENT, BLUE, INK, LINE, MUTED, Svg
 
 LEFT, TOP, BOTTOM, RIGHT = 70, 40, 46, 16
@@ -47,7 +48,7 @@ def layers_svg(layers: Sequence[int], title: str, caption: str,
         h = count * scale
         x, y = LEFT + d * bar, TOP + HEIGHT - h
         svg.open(class_="bar")
-        svg.add("title", f"distance {d}: {count:,} state{'s' if count != 1 else ''}")
+        svg.add("title", f"distance {d}: {plural(count, 'state')}")
         svg.rect(x + 1, y, bar - 2, max(h, 2.0 if count else 0.0),
                  fill=ACCENT if d == n - 1 else BLUE)
         svg.close()

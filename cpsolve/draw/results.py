@@ -12,6 +12,7 @@ from html import escape
 
 from ..answers import Analysis, Assignment, Count, Plan, Step
 from ..result import Result, Status
+from ..words import plural
 
 STATUS_WORDS = {
     Status.OPTIMAL: "optimal (proven)",
@@ -82,8 +83,8 @@ def analysis_words(result: Result) -> str:
     towards = "from the start" if answer.direction == "start" else "to the goal"
     far = "" if answer.max_distance is None else \
         f"; the largest distance is {answer.max_distance}, reached by " \
-        f"{len(answer.farthest):,} state{'s' if len(answer.farthest) != 1 else ''}"
-    return f"{answer.states:,} states, by distance {towards}{far}"
+        f"{plural(len(answer.farthest), 'state')}"
+    return f"{plural(answer.states, 'state')}, by distance {towards}{far}"
 
 
 def summary_html(result: Result) -> str:
@@ -91,9 +92,9 @@ def summary_html(result: Result) -> str:
     answer = result.answer
     figure = ""
     if isinstance(answer, Plan):
-        figure = f"{len(answer.steps)} steps, cost {answer.cost}"
+        figure = f"{plural(len(answer.steps), 'step')}, cost {answer.cost}"
     elif isinstance(answer, Assignment):
-        figure = f"{len(answer.values)} variables assigned"
+        figure = f"{plural(len(answer.values), 'variable')} assigned"
     elif isinstance(answer, Count):
         figure = f"{answer.count:,} counted"
     elif isinstance(answer, Analysis):

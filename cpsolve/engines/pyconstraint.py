@@ -19,6 +19,7 @@ from ..expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
 from ..facts import pin
 from ..model import AllDifferent, Circuit, Condition, Csp
 from ..result import Assignment, Count, Result, Status
+from ..words import plural
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
 
@@ -139,8 +140,9 @@ def count(model: Csp, options) -> Result:
         listed = tuple(kept) if options.keep else None
         if options.limit is not None and n >= options.limit:
             return Result.counted("pyconstraint", Count(n, listed), False,
-                                  message=f"stopped at the limit of {options.limit} solutions")
+                                  message="stopped at the limit of "
+                                  f"{plural(options.limit, 'solution')}")
         if options.time_limit is not None and time.perf_counter() - start > options.time_limit:
             return Result.counted("pyconstraint", Count(n, listed), False,
-                                  message=f"time limit: at least {n} solutions")
+                                  message=f"time limit: at least {plural(n, 'solution')}")
     return Result.counted("pyconstraint", Count(n, tuple(kept) if options.keep else None), True)

@@ -27,6 +27,7 @@ import numpy as np
 from ..engines import Options, run
 from ..model import AllDifferent, Condition, Csp
 from ..result import Count, Result, Status
+from ..words import plural
 from .canonical import Symmetry, as_rows, canonical_grids, problems, relabel_normal, trivial
 
 UP_TO = ("relabel", "symmetry")
@@ -160,7 +161,8 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
             else sym.describe())
     res = grids.result
     exact = res.status is Status.EXACT
-    message = (f"{len(reps):,} classes under {what}; {grids.total:,} solutions in all"
+    message = (f"{plural(len(reps), 'class')} under {what}; "
+               f"{plural(grids.total, 'solution')} in all"
                if exact else f"enumeration stopped: {res.message}")
     listing = tuple(dict(zip(sym.variables, map(int, r))) for r in reps) if options.keep else None
     return Result.counted(res.engine, Count(len(reps), listing), exact, seconds=res.seconds,

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..words import plural
 from .canonical import Symmetry, canonical_givens, relabel_normal
 from .counting import Grids
 from .generated import Generated, Generation, Tally
@@ -247,5 +248,5 @@ def every(grids: Grids, k: int, minimal: bool = False, puzzles: bool = True) -> 
     tally = Tally(k, len(first), int(flags[first].sum()),
                   len(found.rep) if sym.relabel else None, labelled(sym, found.values))
     return Generation(k, "exhaustive", tuple(listed), tally, time.perf_counter() - start,
-                      f"every cell set of {k} checked against {grids.total} solutions "
-                      f"({len(grids.reps)} up to renaming)")
+                      f"every cell set of {k} checked against {plural(grids.total, 'solution')} "
+                      f"({len(grids.reps):,} up to renaming)")

@@ -30,6 +30,7 @@ import time
 from ..engines import Options, engines_for, load, run
 from ..model import Csp
 from ..result import Status
+from ..words import plural
 from . import exhaustive, randomized
 from .canonical import Symmetry, canonical_puzzle
 from .counting import Grids, board, checked_symmetry, enumerate_classes, with_givens
@@ -105,14 +106,16 @@ class Generator:
         With ``puzzles=False`` only the figures are computed.
         """
         if not 0 <= k <= len(self.sym.variables):
-            raise ValueError(f"--givens {k}: the board has {len(self.sym.variables)} cells")
+            cells = plural(len(self.sym.variables), "cell")
+            raise ValueError(f"--givens {k}: the board has {cells}")
         grids = self.grids()
         if grids is None:
             raise TooLarge(f"{self.board.name}: {self._why}, so not every puzzle can be "
                            f"listed; draw some with --random N")
         if not self.exhaustive(k):
             raise TooLarge(f"{self.board.name}: {len(grids.reps):,} solutions up to renaming × "
-                           f"{math.comb(len(self.sym.variables), k):,} sets of {k} cells is "
+                           f"{plural(math.comb(len(self.sym.variables), k), 'set')} of "
+                           f"{plural(k, 'cell')} is "
                            f"more than {exhaustive.MAX_WORK:,}; draw some with --random N")
         gen = exhaustive.every(grids, k, minimal, puzzles)
         return Generation(gen.givens, gen.method, gen.puzzles, gen.tally, gen.seconds,
@@ -128,7 +131,7 @@ class Generator:
             pool = list(every.puzzles)
             picked = random.Random(seed).sample(pool, min(count, len(pool)))
             gen = Generation(k, "random", tuple(picked), every.tally, 0.0,
-                             f"drawn from the {len(pool)} classes found by enumeration",
+                             f"drawn from the {plural(len(pool), 'class')} found by enumeration",
                              every.details)
         else:
             found = randomized.draw(self.board, self.sym, k, count, seed, minimal, self.engine,

@@ -12,6 +12,7 @@ from ..puzzles.base import Puzzle
 from ..render import as_json, check_text, status_text
 from ..render_json import details_json
 from ..result import Result
+from ..words import plural
 from .canonical import Symmetry
 from .counting import has_givens
 from .generated import Generation
@@ -26,7 +27,8 @@ def human_classes(puzzle: Puzzle, result: Result) -> Group:
     line.append(f"  [{result.engine}]  ")
     line.append_text(status_text(result))
     total = result.details.get("total")
-    line.append(f"  {result.count:,} classes" + (f" ({total:,} solutions)" if total else ""))
+    line.append(f"  {plural(result.count, 'class')}"
+                + (f" ({plural(total, 'solution')})" if total else ""))
     line.append(f"  {result.seconds:.3f} s  ")
     line.append_text(check_text(result))
     parts: list[Any] = [line]
@@ -67,13 +69,14 @@ def figures(gen: Generation) -> str:
     k = gen.givens
     if gen.tally is None:
         asked = gen.details.get("asked", len(gen.puzzles))
-        return f"{k} givens: {len(gen.puzzles)} of {asked} puzzles found ({gen.message})"
+        return (f"{plural(k, 'given')}: {len(gen.puzzles):,} of {plural(asked, 'puzzle')} found "
+                f"({gen.message})")
     t = gen.tally
     renamed = f"{t.renamed:,} up to renaming only; " if t.renamed is not None else ""
-    text = (f"{k} givens: {t.classes:,} puzzles up to symmetry ({renamed}"
+    text = (f"{plural(k, 'given')}: {plural(t.classes, 'puzzle')} up to symmetry ({renamed}"
             f"{t.labelled:,} with concrete symbols); {t.minimal:,} of them minimal")
     if gen.method == "random":
-        text += f"; {len(gen.puzzles)} drawn at random"
+        text += f"; {len(gen.puzzles):,} drawn at random"
     return text
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Csp, Planning
 from ..result import Count, Result, Status, Step
+from ..words import plural
 
 if TYPE_CHECKING:
     from ..grids.canonical import Symmetry
@@ -58,9 +59,9 @@ class Puzzle:
     def plan_words(self, plan: tuple[Step, ...]) -> str:
         """The plan's size in words: its moves, and its steps and cost where they differ."""
         moves, steps, cost = self.count_moves(plan), len(plan), sum(s.cost for s in plan)
-        words = f"{moves} moves"
+        words = plural(moves, "move")
         if steps != moves:
-            words += f" ({steps} steps)"
+            words += f" ({plural(steps, 'step')})"
         if cost != moves:
             words += f", cost {cost}"
         return words

@@ -46,6 +46,7 @@ from typing import Any
 from ..expr import And, Expr, If, Sum, Var
 from ..model import Planning
 from ..result import Step
+from ..words import plural
 from .base import Puzzle
 from .data import Data
 
@@ -125,17 +126,18 @@ class PegsPuzzle(Puzzle):
     def plan_words(self, plan: tuple[Step, ...]) -> str:
         """E.g. "7 moves (11 jumps; a chain of jumps by one peg is one move)"."""
         if self.unit == "moves":
-            return (f"{self.count_moves(plan)} moves ({len(plan)} jumps; a chain of jumps by "
-                    "one peg is one move)")
-        return f"{len(plan)} moves ({len(plan)} jumps; each jump is one move)"
+            return (f"{plural(self.count_moves(plan), 'move')} ({plural(len(plan), 'jump')}; "
+                    "a chain of jumps by one peg is one move)")
+        return f"{plural(len(plan), 'move')} ({plural(len(plan), 'jump')}; each jump is one move)"
 
     def plan_summary(self, plan: tuple[Step, ...]) -> str:
         """The jumps grouped into chains in puzzle notation, each written from-to-to..."""
         groups = self.chains(plan)
         if self.unit == "moves":
-            head, word = f"{len(groups)} moves, each a chain of jumps by one peg:", "move"
+            head, word = f"{plural(len(groups), 'move')}, each a chain of jumps by one peg:", "move"
         else:
-            head, word = f"the {len(plan)} jumps as {len(groups)} chains by one peg:", "chain"
+            head, word = (f"the {plural(len(plan), 'jump')} as {plural(len(groups), 'chain')} "
+                          "by one peg:", "chain")
         lines = [head] + [f"  {word} {i}: {'-'.join(g)}" for i, g in enumerate(groups, start=1)]
         return "\n".join(lines)
 

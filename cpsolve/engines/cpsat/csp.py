@@ -25,6 +25,7 @@ from ortools.sat.python import cp_model
 from ...expr import Binary, Const, Var, conjuncts
 from ...model import AllDifferent, Circuit, Condition, Csp
 from ...result import Assignment, Count, Result, Status
+from ...words import plural
 from .. import Options
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, one_hot, post_condition
@@ -216,9 +217,9 @@ def count(csp: Csp, options: Options) -> Result:
     n = counter.count
     complete = not counter.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     if counter.stopped:
-        message = f"stopped at the limit of {n} solutions; there may be more"
+        message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"
     elif complete:
         message = "exact count" if n else "no solution exists"
     else:
-        message = f"{budget.why()}: at least {n} solutions"
+        message = f"{budget.why()}: at least {plural(n, 'solution')}"
     return Result.counted("cpsat", Count(n, kept), complete, details=details, message=message)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 
 from ...facts import any_plan_is_optimal
 from ...result import Plan, Result, Status, Unsupported
+from ...words import plural
 from .. import interrupt, memory
 from .compile import State, Task
 
@@ -103,7 +104,7 @@ def infeasible(task: Task, explored: int, message: str = "", **details: object) 
     """The goal is unreachable: every reachable state was examined (``message``: how)."""
     return Result(status=Status.INFEASIBLE, engine="search", explored=explored,
                   proof="exhausted search",
-                  message=message or f"goal unreachable: all {explored:,} reachable states "
+                  message=message or f"goal unreachable: all {plural(explored, 'reachable state')} "
                   f"explored", details=details)
 
 
@@ -112,7 +113,7 @@ def stopped(budget: Budget, explored: int, bound: int | None, what: str = "steps
     """A limit was hit: ``bound`` is a proven lower bound on the optimum."""
     proven = "" if bound is None else f"; no plan with fewer than {bound} {what} exists"
     return Result(status=Status.UNKNOWN, engine="search", explored=explored, bound=bound,
-                  message=f"stopped: {budget.reason} after {explored:,} states{proven}",
+                  message=f"stopped: {budget.reason} after {plural(explored, 'state')}{proven}",
                   details=details)
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from ....expr import Binary, Const, Var, variables
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ....result import Unsupported
+from ....words import plural
 from ..common import Budget
 from ..emit import TooDeep, source
 from .prepare import compiled, tight_groups
@@ -286,4 +287,4 @@ class Backtracker:
 
 
 def _line(nodes: int) -> str:
-    return f"backtracking: {nodes:,} nodes"
+    return f"backtracking: {plural(nodes, 'node')}"

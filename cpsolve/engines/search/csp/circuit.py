@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ....result import Assignment, Count, Result, Status, Unsupported
+from ....words import plural
 from ... import Options
 from ..common import Budget
 from .hamilton import Hamilton, Solution, Stop, bits
@@ -224,10 +225,10 @@ def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     n, nodes, details = done.ham.found, done.ham.nodes, done.details()
     if done.complete:
         why = f": {done.proof}" if done.proof else ""
-        message = f"exactly {n:,} solutions{why}"
+        message = f"exactly {plural(n, 'solution')}{why}"
     elif done.budget.reason:
-        message = f"stopped: {done.budget.reason}; at least {n:,} solutions"
+        message = f"stopped: {done.budget.reason}; at least {plural(n, 'solution')}"
     else:
-        message = f"stopped at the limit of {n:,} solutions; there may be more"
+        message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"
     return Result.counted("search", Count(n, solutions), done.complete, explored=nodes,
                           message=message, details=details)

@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....model import Circuit, Csp
+from ....words import plural
 from ..common import Budget
 from .arcs import ArcConditions
 
@@ -266,4 +267,4 @@ def _undo(trail: list, mark: int) -> None:
 
 
 def _line(nodes: int) -> str:
-    return f"circuit search: {nodes:,} nodes"
+    return f"circuit search: {plural(nodes, 'node')}"

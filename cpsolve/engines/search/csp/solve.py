@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ....model import Csp
 from ....result import Assignment, Count, Result, Status, Unsupported
+from ....words import plural
 from ... import Options
 from ..common import Budget
 from . import ALGORITHMS
@@ -77,11 +78,11 @@ def count_csp(model: Csp, options: Options) -> Result:
     details = {"nodes": bt.nodes}
     n = total[0]
     if complete:
-        message = f"exactly {n:,} solutions"
+        message = f"exactly {plural(n, 'solution')}"
     elif budget.reason:
-        message = f"stopped: {budget.reason}; at least {n:,} solutions"
+        message = f"stopped: {budget.reason}; at least {plural(n, 'solution')}"
     else:
-        message = f"stopped at the limit of {n:,} solutions; there may be more"
+        message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"
     return Result.counted("search", Count(n, solutions), complete, explored=bt.nodes,
                           message=message, details=details)
 

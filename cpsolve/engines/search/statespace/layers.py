@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 
 from ....answers import Direction
 from ....result import Analysis, Result, Status, Unsupported
+from ....words import plural
 from ..common import Budget
 from ..compile import State, Task
 
@@ -85,9 +86,9 @@ class Sweep:
         return Result(status=Status.PARTIAL, engine="search", task="analyze",
                       answer=Analysis(self.seen, tuple(self.sizes), direction),
                       explored=self.seen, bound=depth,
-                      message=f"stopped: {budget.reason}; {self.seen:,} states {what} found so "
-                      f"far, all within distance {depth} known (layers are complete up to "
-                      f"there){over}", details=details)
+                      message=f"stopped: {budget.reason}; {plural(self.seen, 'state')} "
+                      f"{what} found so far, all within distance {depth} known (layers are "
+                      f"complete up to there){over}", details=details)
 
 
 def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str,

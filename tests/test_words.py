@@ -1,0 +1,57 @@
+"""Counts in words: one helper, so no message says "1 states" (issue 9)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from cpsolve.words import noun, plural
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+@pytest.mark.parametrize("n, word, text", [
+    (0, "state", "0 states"), (1, "state", "1 state"), (2, "state", "2 states"),
+    (1_000, "solution", "1,000 solutions"), (181_440, "state", "181,440 states"),
+    (1, "class", "1 class"), (3, "class", "3 classes"), (-1, "step", "-1 steps"),
+    (12_345_678, "node", "12,345,678 nodes"),
+])
+def test_plural(n, word, text):
+    assert plural(n, word) == text
+
+
+def test_an_irregular_plural_can_be_given():
+    assert plural(2, "child", "children") == "2 children"
+    assert plural(1, "child", "children") == "1 child"
+
+
+def test_noun_alone():
+    assert noun(1, "jump") == "jump" and noun(0, "jump") == "jumps"
+    assert noun(2, "class") == "classes"
+
+
+ONE_PLURAL = re.compile(r"(?<![\d,.])1 (states|solutions|steps|moves|jumps|nodes|classes)\b")
+
+
+def test_a_plan_of_one_step_says_one_step(cli, write_model):
+    path = write_model("one.toml", 'family = "transition"\ngoal = "x[0] == 1"\n'
+                       '[variables]\nx = { size = 1, domain = [0, 1] }\n[initial]\nx = [0]\n'
+                       '[[actions]]\nname = "up"\nguard = "x[0] == 0"\n'
+                       'effects = { "x[0]" = "1" }\n')
+    run = cli("solve", path, "--engine", "search")
+    assert run.code == 0, run.err
+    assert "1 move" in run.out and not ONE_PLURAL.search(run.out), run.out
+
+
+def test_a_grid_with_one_solution_counted(cli):
+    run = cli("count", MODELS / "sudoku4.toml", "--engine", "search", "--limit", "1")
+    assert run.code == 0, run.err
+    assert "1 solution" in run.out and not ONE_PLURAL.search(run.out), run.out
+
+
+def test_an_analysis_stopped_at_its_first_state(cli):
+    run = cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M")
+    assert run.code == 1
+    assert not ONE_PLURAL.search(run.out), run.out
