@@ -238,22 +238,28 @@ def test_model_layer_loads_without_engines_at_run_time():
     assert report == []
 
 
-def test_cli_solve_with_search_never_loads_ortools():
-    """``cpsolve solve models/water_jugs.toml --engine search`` loads no solver library."""
+HEAVY = ("ortools", "constraint", "numpy", "pandas", "cpsolve.draw", "cpsolve.grids")
+"""What a small solve by search never loads: solver libraries, NumPy (and pandas, which
+ortools pulls in), pictures, grid generation — the per-command tax (issue 12)."""
+
+
+@pytest.mark.parametrize("model, answer", [("water_jugs", "10"), ("sudoku_inkala", "unique")])
+def test_cli_solve_with_search_loads_nothing_heavy(model, answer):
+    """``cpsolve solve models/MODEL.toml --engine search`` loads no solver library."""
     report = _python(f"""
         import contextlib, io, json, sys
         from cpsolve.cli import main
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            code = main(["solve", {str(ROOT / "models" / "water_jugs.toml")!r},
+            code = main(["solve", {str(ROOT / "models" / f"{model}.toml")!r},
                          "--engine", "search"])
         print("LAYERING", json.dumps({{
             "code": code, "out": out.getvalue(),
-            "solvers": sorted(m for m in sys.modules if m.split(".")[0] in ("ortools",
-                                                                            "constraint"))}}))
+            "heavy": sorted(m for m in sys.modules
+                            if any(m == h or m.startswith(h + ".") for h in {HEAVY!r}))}}))
     """)
-    assert report["code"] == 0 and "10" in report["out"], report["out"]
-    assert report["solvers"] == []
+    assert report["code"] == 0 and answer in report["out"], report["out"]
+    assert report["heavy"] == []
 
 
 def test_no_ortools_and_no_numpy_for_a_small_planning_solve():
