@@ -10,6 +10,10 @@ Prints puzzles per second for the search engine and CP-SAT, and a plain-Python
 peer measured in the same run: a textbook constraint-propagation solver (peers
 and units, eliminate / only-choice, depth-first on the fewest candidates) written
 here, counting solutions up to two so that it checks uniqueness too.
+
+Rates are per second of wall time and per second of this process's CPU time
+(all its threads: CP-SAT's workers count); on a shared machine the CPU rate
+is the steadier figure, and the ratio to the peer is taken on each.
 """
 
 from __future__ import annotations
@@ -56,14 +60,14 @@ def collection(lines: list[str], folder: Path, name: str) -> Path:
     return path
 
 
-def rate(path: Path, engine: str) -> tuple[int, float, int]:
-    """(puzzles, seconds, unique) for a whole batch, loading included."""
-    start = time.perf_counter()
+def rate(path: Path, engine: str) -> tuple[int, float, float, int]:
+    """(puzzles, wall seconds, CPU seconds, unique) for a whole batch, loading included."""
+    start, cpu = time.perf_counter(), time.process_time()
     rows = list(solve_all(instances([str(path)]), engine, Options()))
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     unique = sum(1 for r in rows if r.result is not None and r.result.verified
                  and r.result.unique)
-    return len(rows), seconds, unique
+    return len(rows), seconds, cpu, unique
 
 
 # ---------------------------------------------------------------- the plain-Python peer
@@ -114,8 +118,9 @@ def peer_count(values: dict[int, str] | None, most: int = 2) -> int:
     return total
 
 
-def peer(lines: list[str]) -> tuple[int, float]:
-    start = time.perf_counter()
+def peer(lines: list[str]) -> tuple[int, float, float]:
+    """(unique, wall seconds, CPU seconds) of the plain-Python peer on ``lines``."""
+    start, cpu = time.perf_counter(), time.process_time()
     unique = 0
     for line in lines:
         values: dict[int, str] | None = {s: "123456789" for s in CELLS}
@@ -123,7 +128,7 @@ def peer(lines: list[str]) -> tuple[int, float]:
             if ch in "123456789" and values is not None:
                 values = _assign(values, s, ch)
         unique += peer_count(values) == 1
-    return unique, time.perf_counter() - start
+    return unique, time.perf_counter() - start, time.process_time() - cpu
 
 
 def main() -> None:
@@ -134,17 +139,19 @@ def main() -> None:
         folder = Path(tmp)
         sets = {"top95": (collection(base, folder, "top95"), base),
                 "1,000 variants": (collection(thousand, folder, "thousand"), thousand)}
-        print(f"{'set':<16} {'solver':<28} {'puzzles':>8} {'seconds':>8} {'per s':>8} "
-              f"{'unique':>7} {'vs peer':>8}")
+        print(f"{'set':<16} {'solver':<22} {'puzzles':>8} {'seconds':>8} {'per s':>8} "
+              f"{'per CPU s':>10} {'unique':>7} {'vs peer':>8} {'(CPU)':>6}")
         for label, (path, lines) in sets.items():
-            unique, peer_s = peer(lines)
-            peer_rate = len(lines) / peer_s
-            print(f"{label:<16} {'plain Python (peer)':<28} {len(lines):>8} {peer_s:>8.2f} "
-                  f"{peer_rate:>8.1f} {unique:>7} {'1.00':>8}")
+            unique, peer_s, peer_cpu = peer(lines)
+            peer_rate, peer_cpu_rate = len(lines) / peer_s, len(lines) / peer_cpu
+            print(f"{label:<16} {'plain Python (peer)':<22} {len(lines):>8} {peer_s:>8.2f} "
+                  f"{peer_rate:>8.1f} {peer_cpu_rate:>10.1f} {unique:>7} {'1.00':>8} "
+                  f"{'1.00':>6}")
             for engine in ("search", "cpsat"):
-                n, seconds, unique = rate(path, engine)
-                print(f"{label:<16} {'cpsolve ' + engine:<28} {n:>8} {seconds:>8.2f} "
-                      f"{n / seconds:>8.1f} {unique:>7} {(n / seconds) / peer_rate:>8.2f}")
+                n, seconds, cpu, unique = rate(path, engine)
+                print(f"{label:<16} {'cpsolve ' + engine:<22} {n:>8} {seconds:>8.2f} "
+                      f"{n / seconds:>8.1f} {n / cpu:>10.1f} {unique:>7} "
+                      f"{(n / seconds) / peer_rate:>8.2f} {(n / cpu) / peer_cpu_rate:>6.2f}")
 
 
 if __name__ == "__main__":

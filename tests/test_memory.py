@@ -155,3 +155,31 @@ def test_the_default_is_a_share_of_the_available_memory(cli, monkeypatch):
     seen.clear()
     cli("solve", MODELS / "water_jugs.toml", "--engine", "search", "--memory-limit", "none")
     assert seen[0] is None
+
+
+def test_available_is_the_least_of_machine_container_and_address_space(monkeypatch):
+    monkeypatch.setattr(memory, "_meminfo", lambda: 16 * 2**30)
+    monkeypatch.setattr(memory, "_cgroup", lambda: None)
+    monkeypatch.setattr(memory, "_rlimit", lambda: None)
+    assert memory.available() == 16 * 2**30
+    monkeypatch.setattr(memory, "_cgroup", lambda: 2 * 2**30)  # a container's limit
+    assert memory.available() == 2 * 2**30
+    monkeypatch.setattr(memory, "_rlimit", lambda: 2**30)  # ulimit -v
+    assert memory.available() == 2**30
+    assert memory.default_limit() == int(2**30 * memory.DEFAULT_SHARE)
+    for name in ("_meminfo", "_cgroup", "_rlimit"):
+        monkeypatch.setattr(memory, name, lambda: None)
+    assert memory.available() is None and memory.default_limit() is None
+
+
+def test_an_address_space_limit_lowers_the_default_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, "
+            "resource.RLIM_INFINITY)); from cpsolve.engines import memory; "
+            "print(memory.default_limit())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) <= int(3 * 2**30 * memory.DEFAULT_SHARE)

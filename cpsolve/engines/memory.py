@@ -63,8 +63,21 @@ def resident() -> int | None:
         return None
 
 
+CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                 "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+"""A container's memory limit and use (cgroup v2, then v1)."""
+
+
 def available() -> int | None:
-    """The machine's available memory in bytes (MemAvailable of /proc/meminfo), or None."""
+    """Bytes this process may still use: the machine's MemAvailable (/proc/meminfo), or
+    less when a container's limit (cgroup) or an address-space limit (``ulimit -v``)
+    leaves less; None when none of them is known."""
+    known = [n for n in (_meminfo(), _cgroup(), _rlimit()) if n is not None]
+    return min(known) if known else None
+
+
+def _meminfo() -> int | None:
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -75,8 +88,30 @@ def available() -> int | None:
     return None
 
 
+def _cgroup() -> int | None:
+    for most, used in CGROUP_FILES:
+        try:
+            with open(most) as f:
+                text = f.read().strip()
+            if text == "max" or int(text) >= 1 << 60:  # "no limit" (v2, v1)
+                return None
+            with open(used) as f:
+                return max(0, int(text) - int(f.read().strip()))
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _rlimit() -> int | None:
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
 def default_limit() -> int | None:
-    """:data:`DEFAULT_SHARE` of the available memory (None when it is unknown)."""
+    """:data:`DEFAULT_SHARE` of the available memory (:func:`available`; None when it is
+    unknown)."""
     free = available()
     return None if free is None else int(free * DEFAULT_SHARE)
 
