@@ -183,3 +183,11 @@ def test_an_address_space_limit_lowers_the_default_in_a_fresh_process():
                          timeout=60)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) <= int(3 * 2**30 * memory.DEFAULT_SHARE)
+
+
+def test_pyconstraint_count_stops_too(cli):
+    run = cli("count", MODELS / "xsudoku5.toml", "--engine", "pyconstraint", "--memory-limit",
+              "1M", "--json")
+    data = json.loads(run.out)
+    assert run.code == 1 and data["status"] == "at_least" and 0 < data["count"] < 960
+    assert "memory limit 1 MB reached" in data["message"]

@@ -20,6 +20,7 @@ from ..facts import pin
 from ..model import AllDifferent, Circuit, Condition, Csp
 from ..result import Assignment, Count, Result, Status
 from ..words import plural
+from . import interrupt, memory
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
 
@@ -145,4 +146,8 @@ def count(model: Csp, options) -> Result:
         if options.time_limit is not None and time.perf_counter() - start > options.time_limit:
             return Result.counted("pyconstraint", Count(n, listed), False,
                                   message=f"time limit: at least {plural(n, 'solution')}")
+        if memory.check():  # solutions kept for --list are what grows
+            return Result.counted("pyconstraint", Count(n, listed), False,
+                                  message=f"{interrupt.reason()}: at least "
+                                  f"{plural(n, 'solution')}")
     return Result.counted("pyconstraint", Count(n, tuple(kept) if options.keep else None), True)
