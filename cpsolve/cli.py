@@ -17,9 +17,8 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from typing import NoReturn
-
-from rich.console import Console
 
 from . import __version__
 from .clock import Clock, TimeUp
@@ -314,8 +313,6 @@ class Cli:
 
     def __init__(self, args: argparse.Namespace):
         self.args = args
-        self.out = Console(highlight=False)
-        self.err = Console(stderr=True, highlight=False)
         self.clock = Clock(getattr(args, "time_limit", None))
         nbytes = getattr(args, "memory_limit", None)
         if nbytes is None and args.command not in ("models", "schema", "completion"):
@@ -339,30 +336,46 @@ class Cli:
                 return load_pddl(*name)
             return load(resolve(name))
 
+    @cached_property
+    def out(self):
+        """The console for results (rich, loaded on first use: --json never needs it)."""
+        from rich.console import Console
+
+        return Console(highlight=False)
+
+    @cached_property
+    def err(self):
+        """The console for progress lines, on stderr."""
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False)
+
     @contextmanager
     def progress(self, what: str) -> Iterator[Options]:
-        """Options with a progress callback that shows a status line on a terminal."""
+        """Options with a progress callback that shows a status line on a terminal
+        (none when stderr is not one: nothing would be shown, and rich is not loaded)."""
+        options = Options(
+            time_limit=self.clock.left(),
+            limit=getattr(self.args, "limit", None),
+            algorithm=getattr(self.args, "algorithm", None),
+            keep=getattr(self.args, "list", False),
+            direction=getattr(self.args, "direction", None),
+            satisficing=getattr(self.args, "satisficing", False),
+        )
+        if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
+            yield options
+            return
         with self.err.status(what) as status:
             def report(line: str) -> None:
                 status.update(f"{what}: {line}")
 
-            yield Options(
-                time_limit=self.clock.left(),
-                limit=getattr(self.args, "limit", None),
-                algorithm=getattr(self.args, "algorithm", None),
-                keep=getattr(self.args, "list", False),
-                direction=getattr(self.args, "direction", None),
-                progress=report,
-                satisficing=getattr(self.args, "satisficing", False),
-            )
+            yield dataclasses.replace(options, progress=report)
 
     def fail(self, message: str, code: int) -> int:
         """Print one plain line on stderr (never wrapped, never read as markup)."""
         return fail(message, code)
 
     def one(self, task: str) -> int:
-        from .render import as_json, human
-
         puzzle = self.load(self.args.file)
         if task == "count" and (puzzle.model.kind == "planning") != self.args.optimal:
             return self.fail("`count --optimal` counts the optimal plans of a planning model; "
@@ -390,11 +403,15 @@ class Cli:
                 else:
                     result = run(engine, task, puzzle.model, options)
         if self.args.json:
-            out = as_json(puzzle, result)
+            from .render_json import result_json
+
+            out = result_json(puzzle, result)
             if race is not None:
                 out["race"] = race_json(race)
             print(json.dumps(out, ensure_ascii=False))
         else:
+            from .render import human
+
             self.out.print(human(puzzle, result))
             if race is not None:
                 self.out.print(race_text(race))

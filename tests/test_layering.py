@@ -243,20 +243,24 @@ HEAVY = ("ortools", "constraint", "numpy", "pandas", "cpsolve.draw", "cpsolve.gr
 ortools pulls in), pictures, grid generation — the per-command tax (issue 12)."""
 
 
-@pytest.mark.parametrize("model, answer", [("water_jugs", "10"), ("sudoku_inkala", "unique")])
-def test_cli_solve_with_search_loads_nothing_heavy(model, answer):
-    """``cpsolve solve models/MODEL.toml --engine search`` loads no solver library."""
+@pytest.mark.parametrize("model, extra, answer, heavy", [
+    ("water_jugs", (), "10", HEAVY), ("sudoku_inkala", (), "unique", HEAVY),
+    ("sudoku_inkala", ("--json",), '"unique": true', (*HEAVY, "rich")),
+], ids=["jugs", "sudoku", "sudoku-json"])
+def test_cli_solve_with_search_loads_nothing_heavy(model, extra, answer, heavy):
+    """``cpsolve solve models/MODEL.toml --engine search`` loads no solver library (and, with
+    ``--json`` to a pipe, not even the terminal library: programs call it in loops)."""
     report = _python(f"""
         import contextlib, io, json, sys
         from cpsolve.cli import main
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             code = main(["solve", {str(ROOT / "models" / f"{model}.toml")!r},
-                         "--engine", "search"])
+                         "--engine", "search", *{extra!r}])
         print("LAYERING", json.dumps({{
             "code": code, "out": out.getvalue(),
             "heavy": sorted(m for m in sys.modules
-                            if any(m == h or m.startswith(h + ".") for h in {HEAVY!r}))}}))
+                            if any(m == h or m.startswith(h + ".") for h in {heavy!r}))}}))
     """)
     assert report["code"] == 0 and answer in report["out"], report["out"]
     assert report["heavy"] == []
