@@ -8,7 +8,7 @@
 
    * Inkala's sudoku, solved and its uniqueness decided (search for a second
      solution): ``cpsolve solve models/sudoku_inkala.toml --engine search``
-     (and ``--engine cpsat``, and the default ``auto``);
+     (and with ``--json``, with ``--engine cpsat``, and with the default ``auto``);
    * the empty 5×5 X-sudoku, every solution counted (960);
    * peers: MiniZinc + Gecode (``/usr/bin/minizinc``; the equivalent model
      is written here: ``alldifferent`` per row, column, box or diagonal,
@@ -147,6 +147,8 @@ def case_commands(folder: Path, name: str, puzzle: str, n: int, box: tuple[int, 
     br, bc = box or (0, 0)
     commands = {
         "cpsolve search": [py, "-m", "cpsolve", task, model, "--engine", "search"],
+        "cpsolve search --json": [py, "-m", "cpsolve", task, model, "--engine", "search",
+                                  "--json"],
         "cpsolve cpsat": [py, "-m", "cpsolve", task, model, "--engine", "cpsat"],
         "cpsolve auto": [py, "-m", "cpsolve", task, model],
         "plain-Python MRV": [py, str(folder / "mrv.py"), puzzle, str(n), str(br), str(bc),
@@ -204,7 +206,7 @@ def whole_processes(runs: int) -> None:
             for label, seconds in medians.items():
                 ratios = "" if label in peers else "  " + ", ".join(
                     f"{seconds / p:.2f}x {name}" for name, p in peers.items())
-                print(f"    {label:<20} {seconds:7.3f}{ratios}")
+                print(f"    {label:<22} {seconds:7.3f}{ratios}")
 
 
 def batches() -> None:
