@@ -29,6 +29,7 @@ from ortools.sat.python import cp_model
 from ...facts import cost_floor, potential_bounds
 from ...model import Planning
 from ...result import Count, Result, Status, Step, Unsupported
+from ...words import plural
 from .. import Options
 from ..proofs import none_exists
 from . import planning as _planning
@@ -121,10 +122,10 @@ def count(planning: Planning, options: Options) -> Result:
     plans = tuple(found.kept) if options.keep else None
     complete = not found.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     if found.stopped:
-        message = f"stopped at the limit of {n} plans"
+        message = f"stopped at the limit of {plural(n, 'plan')}"
     elif complete:
-        message = f"exact: {n:,} plans of the least cost {optimum}"
+        message = f"exact: {plural(n, 'plan')} of the least cost {optimum}"
     else:
-        message = f"{budget.why()}: at least {n} optimal plans"
+        message = f"{budget.why()}: at least {plural(n, 'optimal plan')}"
     return Result.counted("cpsat", Count(n, plans=plans, cost=optimum), complete,
                           details=details, message=message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....result import Result, Unsupported
+from ....words import plural
 from ..common import Budget, fewest_moves, infeasible, path_to, stopped
 from ..compile import State, Task
 
@@ -65,7 +66,7 @@ def bidir(task: Task, budget: Budget) -> Result:
     reached = len(fwd) if side == "forward" else len(bwd)
     where = "reachable from the start" if side == "forward" else "that can reach the goal"
     return infeasible(task, len(fwd) + len(bwd), exhausted=side,
-                      message=f"goal unreachable: all {reached:,} states {where} explored "
+                      message=f"goal unreachable: all {plural(reached, 'state')} {where} explored "
                       f"({len(fwd) + len(bwd):,} by both searches together)")
 
 

@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from ....result import Count, Result, Status, Step, Unsupported
+from ....words import plural
 from ..common import Budget
 from ..compile import State, Task
 
@@ -43,7 +44,7 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
     g, optimum, complete = _cheapest(task, budget)
     if not complete:
         return Result(Status.UNKNOWN, "search", "count", explored=len(g),
-                      message=f"stopped: {budget.reason} after {len(g):,} states, before "
+                      message=f"stopped: {budget.reason} after {plural(len(g), 'state')}, before "
                       "every state that could lie on an optimal plan was settled")
     if optimum is None:
         return Result(Status.EXACT, "search", "count", Count(0, plans=() if keep else None),
@@ -63,10 +64,10 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
     if keep:
         plans = tuple(_listed(task, goals, into, useful, g, limit))
     shown = "" if plans is None or len(plans) == total else \
-        f"; {len(plans)} of them listed"
+        f"; {len(plans):,} of them listed"
     return Result(Status.EXACT, "search", "count", Count(total, plans=plans, cost=optimum),
                   explored=len(g),
-                  message=f"exact: {total:,} plans of the least cost {optimum}{shown}",
+                  message=f"exact: {plural(total, 'plan')} of the least cost {optimum}{shown}",
                   details={"optimal_cost": optimum, "states_settled": len(g),
                            "states_on_optimal_plans": len(useful)})
 
