@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -160,24 +161,33 @@ def case_commands(folder: Path, name: str, puzzle: str, n: int, box: tuple[int, 
     return commands
 
 
-def interleaved(commands: dict[str, list[str]], runs: int) -> dict[str, float]:
-    """Median wall time of each command, rounds interleaved so load hits all alike.
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of every finished child process and its own children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
-    A first, untimed round warms the file cache and writes Python's bytecode
-    (``PYTHONDONTWRITEBYTECODE`` is dropped): an installed package has it.
+
+def interleaved(commands: dict[str, list[str]], runs: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) seconds of each command, rounds interleaved so load hits all alike.
+
+    CPU time counts the command's own child processes (auto's engines, Gecode);
+    on a loaded machine it is the steadier figure.  A first, untimed round warms
+    the file cache and writes Python's bytecode (``PYTHONDONTWRITEBYTECODE`` is
+    dropped): an installed package has it.
     """
-    times: dict[str, list[float]] = {label: [] for label in commands}
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONWARNINGS"] = "ignore"
     for round_ in range(runs + 1):
         for label, argv in commands.items():
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _children_cpu()
             proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env)
             if round_:
-                times[label].append(time.perf_counter() - start)
+                times[label].append((time.perf_counter() - start, _children_cpu() - cpu))
             if proc.returncode != 0:
                 raise SystemExit(f"{label} failed ({proc.returncode}): {proc.stderr[-500:]}")
-    return {label: statistics.median(ts) for label, ts in times.items()}
+    return {label: (statistics.median(w for w, _ in ts), statistics.median(c for _, c in ts))
+            for label, ts in times.items()}
 
 
 def whole_processes(runs: int) -> None:
@@ -195,18 +205,19 @@ def whole_processes(runs: int) -> None:
         floors = {"python -c pass": [sys.executable, "-c", "pass"],
                   "python -c 'import cpsolve.cli'": [sys.executable, "-c",
                                                      "import cpsolve.cli"]}
-        print(f"whole process, median of {runs} interleaved rounds (seconds; ratio = "
-              "cpsolve / peer)")
-        print("  floors: " + ", ".join(f"{k} {v:.3f}"
-                                        for k, v in interleaved(floors, runs).items()))
+        print(f"whole process, medians of {runs} interleaved rounds: wall / CPU seconds; "
+              "ratio = cpsolve / peer, wall (CPU)")
+        print("  floors: " + ", ".join(f"{k} {w:.3f} / {c:.3f}"
+                                        for k, (w, c) in interleaved(floors, runs).items()))
         for title, commands in cases.items():
             medians = interleaved(commands, runs)
             peers = {k: v for k, v in medians.items() if not k.startswith("cpsolve")}
             print(f"  {title}")
-            for label, seconds in medians.items():
+            for label, (wall, cpu) in medians.items():
                 ratios = "" if label in peers else "  " + ", ".join(
-                    f"{seconds / p:.2f}x {name}" for name, p in peers.items())
-                print(f"    {label:<22} {seconds:7.3f}{ratios}")
+                    f"{wall / pw:.2f}x ({cpu / pc:.2f}x) {name}"
+                    for name, (pw, pc) in peers.items())
+                print(f"    {label:<22} {wall:7.3f} / {cpu:.3f}{ratios}")
 
 
 def batches() -> None:
