@@ -13,6 +13,7 @@ import math
 
 from ..answers import Step
 from ..puzzles.pegs import PegsPuzzle, label
+from ..words import plural
 from .svg import ACCENT, INK, MUTED, Svg
 
 MARGIN = 14
@@ -34,7 +35,8 @@ def pegs_svg(puzzle: PegsPuzzle, state: tuple[int, ...], step: Step | None, titl
     xs = [x for x, _ in where.values()]
     ys = [y for _, y in where.values()]
     svg = Svg(max(xs) + pad + 2 * MARGIN, max(ys) + pad + 2 * MARGIN, title,
-              f"{sum(state[:len(puzzle.cells)])} pegs in {len(puzzle.cells)} holes")
+              f"{plural(sum(state[:len(puzzle.cells)]), 'peg')} in "
+              f"{plural(len(puzzle.cells), 'hole')}")
     svg.rect(MARGIN - pad + min(xs), MARGIN - pad + min(ys), max(xs) - min(xs) + 2 * pad,
              max(ys) - min(ys) + 2 * pad, rx=float(gap * 0.4), fill=WOOD, stroke=WOOD_EDGE,
              stroke_width="2", class_="board")

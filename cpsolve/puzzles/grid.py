@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model import Csp
+from ..words import plural
 from .base import Puzzle
 from .data import Data
 
@@ -226,7 +227,7 @@ def _line_givens(data: Data, key: str, number: int, text: str,
     if len(cells) != n * n and len(text.replace(" ", "")) >= n * n:
         cells = text.replace(" ", "")[: n * n]
     if len(cells) != n * n:
-        raise data.error(f"{key} line {number}", f"expected {n * n} cells, got {len(cells)}")
+        raise data.error(f"{key} line {number}", f"expected {n * n} cells, got {len(cells):,}")
     value_of = {s: i + 1 for i, s in enumerate(board.symbols)}
     givens = {}
     for i, t in enumerate(cells):
@@ -312,7 +313,8 @@ def _givens(data: Data, n: int, symbols: list[str]) -> dict[tuple[int, int], int
     givens = {}
     for r, tokens in enumerate(rows):
         if len(tokens) != n:
-            raise data.error("givens", f"row {r + 1} has {len(tokens)} cells, expected {n}")
+            raise data.error("givens",
+                             f"row {r + 1} has {plural(len(tokens), 'cell')}, expected {n}")
         for c, t in enumerate(tokens):
             if t in EMPTY:
                 continue

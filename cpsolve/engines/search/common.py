@@ -132,7 +132,7 @@ def plan_found(task: Task, path: list[State], explored: int, how: str,
     (:func:`cpsolve.facts.any_plan_is_optimal`), else ``SOLVED``."""
     if any_plan_is_optimal(task.model):
         return found(task, path, Status.OPTIMAL, explored,
-                     f"{how}; every plan has {len(path) - 1} steps and the same cost "
+                     f"{how}; every plan has {plural(len(path) - 1, 'step')} and the same cost "
                      "(each step moves a sum of the state by the same amount), so this one "
                      "is optimal", **details)
     return found(task, path, Status.SOLVED, explored,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...result import Step
+from ...words import plural
 from ..base import Puzzle
 from .moves import Move
 from .pieces import EMPTY, WALL, Board, Cell, Kind
@@ -141,9 +142,8 @@ def parity_proof(start: list[str], goal: list[str], cells: tuple[Cell, ...]) -> 
     if transpositions % 2 == blank % 2:
         return None
     odd = "odd" if transpositions % 2 else "even"
-    plural = "s" if transpositions != 1 else ""
     return (f"unsolvable by parity: the start is an {odd} permutation of the goal "
-            f"({transpositions} transposition{plural}) but the blank is "
-            f"{blank} cells from its goal cell; every move is one transposition and moves "
-            f"the blank one cell (a longer move is a run of such steps), so these parities "
-            f"must agree")
+            f"({plural(transpositions, 'transposition')}) but the blank is "
+            f"{plural(blank, 'cell')} from its goal cell; every move is one transposition and "
+            f"moves the blank one cell (a longer move is a run of such steps), so these "
+            f"parities must agree")
