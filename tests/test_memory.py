@@ -191,3 +191,14 @@ def test_pyconstraint_count_stops_too(cli):
     data = json.loads(run.out)
     assert run.code == 1 and data["status"] == "at_least" and 0 < data["count"] < 960
     assert "memory limit 1 MB reached" in data["message"]
+
+
+def test_auto_racers_each_keep_half_the_limit(cli):
+    """Both engines of ``auto`` stop at their share (512 kB of 1 MB) with what they proved."""
+    run = cli("solve", MODELS / "eight_puzzle.toml", "--memory-limit", "1M", "--json")
+    data = json.loads(run.out)
+    notes = {e["engine"]: e for e in data["race"]["engines"]}
+    assert set(notes) == {"search", "cpsat"}
+    for engine in notes.values():
+        assert "memory limit 512 kB reached" in engine["note"], engine
+        assert engine["status"] != "optimal" and engine["bound"] <= 31  # the optimum is 31
