@@ -1,7 +1,7 @@
 """The memory limit: engines stop with what they have before the process is killed.
 
-``--memory-limit`` (by default :data:`DEFAULT_SHARE` of the memory the
-machine has available when the command starts) is a *soft* limit on the
+``--memory-limit`` (by default :data:`DEFAULT_SHARE` of the memory available
+when the command starts: :func:`available`) is a *soft* limit on the
 resident memory of the process.  Engines look at it where they already
 look at the clock (the search budget every few thousand expansions, the
 CP-SAT wait loop every 50 ms): :func:`check` reads the process's resident
@@ -14,8 +14,10 @@ No hard address-space limit (``RLIMIT_AS``) is set: the address space of a
 process counts reserved, untouched memory — CP-SAT's threads each reserve
 stacks and allocator arenas, NumPy maps more than it touches — so a hard
 limit near the soft one would kill sound runs, and one far above it would
-not protect the machine.  A ``MemoryError`` that still happens is reported
-by the command line in one line (exit 1).
+not protect the machine.  An address-space limit set from outside
+(``ulimit -v``) lowers the default instead, so that engines stop before it
+bites; a ``MemoryError`` that still happens is reported by the command line
+in one line (exit 1).
 
 Engines running side by side in several processes (``auto``, ``--jobs``)
 share the limit equally (:func:`share`).
@@ -29,7 +31,7 @@ import time
 from . import interrupt
 
 DEFAULT_SHARE = 0.8
-"""The default limit: this fraction of the machine's available memory (MemAvailable)."""
+"""The default limit: this fraction of the available memory (:func:`available`)."""
 
 EVERY = 0.02
 """Seconds between two reads of the resident size."""
