@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..model import Csp
@@ -140,6 +141,17 @@ class _Board:
     kinds: tuple[str, ...]
     groups: tuple[tuple[str, tuple[Cell, ...]], ...]
 
+    @cached_property
+    def names(self) -> list[list[str]]:
+        """The cells' variable names by row (shared by every instance of a collection)."""
+        return [[cell(r, c) for c in range(self.size)] for r in range(self.size)]
+
+    @cached_property
+    def group_names(self) -> list[tuple[str, list[str]]]:
+        """Each group's label and the variable names of its cells."""
+        names = self.names
+        return [(label, [names[r][c] for r, c in cells]) for label, cells in self.groups]
+
 
 def _board(data: Data) -> _Board:
     data.unknown_keys(KEYS)
@@ -167,13 +179,14 @@ def _puzzle(board: _Board, givens: dict[Cell, int], suffix: str) -> GridPuzzle:
     name = f"{board.name} {suffix}".strip()
     n = board.size
     csp = Csp(name)
-    for r in range(n):
-        for c in range(n):
-            csp.add_variable(cell(r, c), 1, n)
-    for label, cells in board.groups:
-        csp.all_different([cell(r, c) for r, c in cells], label)
+    names = board.names
+    for row in names:
+        for var in row:
+            csp.add_variable(var, 1, n)
+    for label, group in board.group_names:
+        csp.all_different(group, label)
     for (r, c), v in sorted(givens.items()):
-        csp.fix(cell(r, c), v)
+        csp.fix(names[r][c], v)
     return GridPuzzle(name, "grid", csp, board.description,
                       "a grid filled with every group all-different",
                       size=n, symbols=board.symbols, givens=givens, box=board.box,
