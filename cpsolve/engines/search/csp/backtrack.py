@@ -49,11 +49,9 @@ class Backtracker:
         n = len(self.names)
         index = {name: i for i, name in enumerate(self.names)}
         values = [model.values(name) for name in self.names]
-        self.base = min((v for vs in values for v in vs), default=0)
-        masks: dict[tuple[int, ...], int] = {}
-        for vs in values:
-            if vs not in masks:
-                masks[vs] = sum(1 << (v - self.base) for v in vs)
+        distinct = set(values)  # a grid's 81 cells share one domain
+        self.base = min((min(vs) for vs in distinct if vs), default=0)
+        masks = {vs: sum(1 << (v - self.base) for v in vs) for vs in distinct}
         self.doms = [masks[vs] for vs in values]
         peers: list[set[int]] = [set() for _ in range(n)]
         self.conds: list[tuple[Callable[[list], object], tuple[int, ...]]] = []
