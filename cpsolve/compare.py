@@ -18,14 +18,14 @@ def answer_of(result: Result) -> str:
     if result.status is Status.INFEASIBLE:
         return "infeasible (proven)"
     if answer is None:
-        bound = f", bound {result.bound}" if result.bound is not None else ""
+        bound = f", bound {result.bound:,}" if result.bound is not None else ""
         return f"unknown{bound}"
     if isinstance(answer, Count):
         at_least = "" if result.status is Status.EXACT else "at least "
         if result.proof is not None:  # planning: a proof that there is no plan at all
             return "0 optimal plans (no plan exists)"
         if answer.cost is not None:  # planning: the plans of least cost
-            return f"{at_least}{plural(answer.count, 'optimal plan')} (cost {answer.cost})"
+            return f"{at_least}{plural(answer.count, 'optimal plan')} (cost {answer.cost:,})"
         return f"{at_least}{plural(answer.count, 'solution')}"
     if isinstance(answer, Analysis):
         which = "that can reach the goal" if answer.direction == "goal" \
@@ -36,7 +36,7 @@ def answer_of(result: Result) -> str:
         return f"{plural(answer.states, 'state')} {which}, max distance {answer.max_distance} {end}"
     if isinstance(answer, Plan):
         if answer.cost != len(answer):
-            return f"cost {answer.cost} ({plural(len(answer), 'step')})"
+            return f"cost {answer.cost:,} ({plural(len(answer), 'step')})"
         return plural(len(answer), "step")
     return "unique solution" if answer.unique else "several solutions"
 
@@ -140,5 +140,5 @@ def _bound_conflict(unknown: Result, other: Result) -> str | None:
         return None
     value = _value(other)
     if value is not None and value < unknown.bound:
-        return f"{other.engine} found {value}, below the proven bound {unknown.bound}"
+        return f"{other.engine} found {value}, below the proven bound {unknown.bound:,}"
     return None

@@ -92,7 +92,7 @@ def summary_html(result: Result) -> str:
     answer = result.answer
     figure = ""
     if isinstance(answer, Plan):
-        figure = f"{plural(len(answer.steps), 'step')}, cost {answer.cost}"
+        figure = f"{plural(len(answer.steps), 'step')}, cost {answer.cost:,}"
     elif isinstance(answer, Assignment):
         figure = f"{plural(len(answer.values), 'variable')} assigned"
     elif isinstance(answer, Count):

@@ -63,7 +63,7 @@ class Puzzle:
         if steps != moves:
             words += f" ({plural(steps, 'step')})"
         if cost != moves:
-            words += f", cost {cost}"
+            words += f", cost {cost:,}"
         return words
 
     def plan_summary(self, plan: tuple[Step, ...]) -> str | None:
