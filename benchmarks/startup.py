@@ -17,7 +17,10 @@
      with the fewest candidates first, counting solutions up to 2, or all);
    * floors: ``python -c pass`` and ``python -c "import cpsolve.cli"``.
 
-2. In-process batch throughput (sudokus per second, uniqueness checked), the
+2. ``python -X importtime`` of that search solve: the modules it loads and the
+   heaviest by their own time (least of ``--runs`` runs).
+
+3. In-process batch throughput (sudokus per second, uniqueness checked), the
    top95 set and 1,000 equivalent variants, through :mod:`cpsolve.batch`,
    with the plain-Python propagation peer of ``benchmarks/batch.py`` in the
    same run (goals: search >= 300/s, CP-SAT >= 60/s).
@@ -220,6 +223,27 @@ def whole_processes(runs: int) -> None:
                 print(f"    {label:<22} {wall:7.3f} / {cpu:.3f}{ratios}")
 
 
+def imports(runs: int, top: int = 12) -> None:
+    """``python -X importtime``: what ``cpsolve solve sudoku_inkala --engine search`` imports,
+    the heaviest modules by their own time (the least of ``runs`` runs, microseconds)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    own: dict[str, list[int]] = {}
+    for _ in range(runs + 1):  # the first run writes the bytecode
+        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "cpsolve", "solve",
+                               str(MODELS / "sudoku_inkala.toml"), "--engine", "search"],
+                              cwd=ROOT, capture_output=True, text=True, env=env)
+        for line in proc.stderr.splitlines():
+            parts = line.split("|")
+            if line.startswith("import time:") and len(parts) == 3 and "self" not in line:
+                own.setdefault(parts[2].strip(), []).append(int(parts[0].split(":")[1]))
+    least = {name: min(times) for name, times in own.items()}
+    ours = sum(t for name, t in least.items() if name.startswith("cpsolve"))
+    print(f"imports of a search solve: {len(least)} modules, {sum(least.values()) / 1000:.1f} ms "
+          f"of their own time ({ours / 1000:.1f} ms in cpsolve); heaviest (ms):")
+    for name, t in sorted(least.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"    {t / 1000:6.2f}  {name}")
+
+
 def batches() -> None:
     import batch
 
@@ -233,6 +257,7 @@ def main() -> None:
     p.add_argument("--no-batch", action="store_true", help="whole processes only")
     args = p.parse_args()
     whole_processes(args.runs)
+    imports(args.runs)
     if not args.no_batch:
         batches()
 
