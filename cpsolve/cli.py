@@ -314,6 +314,8 @@ class Cli:
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self.clock = Clock(getattr(args, "time_limit", None))
+        self.loaded: dict[str, object] = {}
+        """Puzzles already loaded, by the name given (a file's second load is never needed)."""
         nbytes = getattr(args, "memory_limit", None)
         if nbytes is None and args.command not in ("models", "schema", "completion"):
             nbytes = memory.default_limit()
@@ -328,7 +330,10 @@ class Cli:
 
     def load(self, name: str | tuple[str, str]):
         """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,
-        problem)`` pair, loaded within the time limit."""
+        problem)`` pair, loaded within the time limit (once: :meth:`is_batch` keeps the
+        puzzle it loaded to look)."""
+        if isinstance(name, str) and name in self.loaded:
+            return self.loaded.pop(name)
         with self.clock.guard(f"loading {name if isinstance(name, str) else name[1]}"):
             if isinstance(name, tuple):
                 from .puzzles.pddl_task import load as load_pddl
@@ -434,7 +439,10 @@ class Cli:
             return True
         with self.clock.guard(f"loading {names[0]}"):
             puzzles = load_many(resolve(names[0]))
-            return next(puzzles, None) is not None and next(puzzles, None) is not None
+            first, second = next(puzzles, None), next(puzzles, None)
+        if second is None and first is not None:
+            self.loaded[names[0]] = first  # one puzzle: solve() takes it from here
+        return second is not None
 
     def batch(self) -> int:
         """``solve`` over many instances: one table (or JSON lines), then throughput."""

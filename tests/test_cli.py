@@ -345,3 +345,21 @@ def test_solve_sudoku_inkala_with_other_engines(cli, engine):
     data = only_json(run.out)
     assert data["engine"] == engine and data["verified"] is True and data["unique"] is True
     assert_sudoku(data["solution"], INKALA_ROWS)
+
+
+def test_solve_loads_a_model_file_once(cli, tmp_path):
+    """``solve`` looks whether a file is a collection and solves it from the same load: a
+    user's Python model runs once (and a sudoku is parsed once)."""
+    runs = tmp_path / "runs.txt"
+    model = tmp_path / "counted.py"
+    model.write_text(
+        "from cpsolve import Csp\n"
+        f"with open({str(runs)!r}, 'a') as f:\n"
+        "    f.write('ran\\n')\n"
+        "def build():\n"
+        "    m = Csp('one variable')\n"
+        "    m.add_variable('x', 1, 1)\n"
+        "    return m\n")
+    run = cli("solve", model, "--engine", "search")
+    assert run.code == 0, run.err
+    assert runs.read_text().count("ran") == 1
