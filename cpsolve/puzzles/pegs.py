@@ -237,7 +237,7 @@ def _count_goal(data: Data, start: dict, index: dict) -> Expr:
     left = data.get("pegs_left", int)
     pegs = sum(start.values())
     if not 1 <= left <= pegs:
-        raise data.error("pegs_left", f"must be between 1 and the start's {pegs} pegs, "
+        raise data.error("pegs_left", f"must be between 1 and the start's {plural(pegs, 'peg')}, "
                          f"got {left}")
     region = set(index)
     if "region" in data.table:
@@ -250,8 +250,8 @@ def _count_goal(data: Data, start: dict, index: dict) -> Expr:
                                  "([row, col], counted from 0)")
             region.add(tuple(cell))
         if len(region) < left:
-            raise data.error("region", f"its {len(region)} hole{'s' * (len(region) != 1)} "
-                             f"cannot hold {left} pegs")
+            raise data.error("region", f"its {plural(len(region), 'hole')} "
+                             f"cannot hold {plural(left, 'peg')}")
     outside = [Var(hole(index[c])) == 0 for c in sorted(set(index) - region)]
     return And(*outside, Sum(Var(hole(index[c])) for c in sorted(region)) == left)
 

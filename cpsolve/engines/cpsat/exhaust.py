@@ -24,6 +24,7 @@ from dataclasses import replace
 
 from ...model import Planning
 from ...result import Result, Status, Unsupported
+from ...words import plural
 from .. import Options
 from ..proofs import before_search, none_exists
 
@@ -68,8 +69,8 @@ def before_horizons(model: Planning, task: str, options: Options) -> tuple[Resul
     if result.status is not Status.INFEASIBLE:
         return None, options
     message = (f"no plan: before any horizon, an exhaustive breadth-first search (the search "
-               f"engine's) generated all {result.explored:,} states reachable from the start, "
-               "and none is a goal")
+               f"engine's) generated all {plural(result.explored, 'state')} reachable from the "
+               "start, and none is a goal")
     return none_exists("cpsat", task, "exhausted search", message, options.keep,
                        explored=result.explored,
                        details={"exhausted_states": result.explored}), options

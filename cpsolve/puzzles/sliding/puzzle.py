@@ -90,7 +90,7 @@ class SlidingPuzzle(Puzzle):
         if self.unit != "path":
             return None
         groups = self.runs(plan)
-        lines = [f"{len(groups)} moves, each one piece along a route:"]
+        lines = [f"{plural(len(groups), 'move')}, each one piece along a route:"]
         lines += [f"  move {i}: {self._run_text(g)}" for i, g in enumerate(groups, start=1)]
         return "\n".join(lines)
 
