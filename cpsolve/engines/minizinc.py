@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..model import Csp
 from ..result import Assignment, Count, Result, Status, Unsupported
+from ..words import plural
 from .external import run_tool
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
@@ -103,6 +104,6 @@ def count(model: Csp, options) -> Result:
     if infeasible:
         return Result.counted("minizinc", Count(0, listed), True)
     if options.limit is not None and len(found) >= options.limit and not complete:
-        why = f"stopped at the limit of {options.limit} solutions"
+        why = f"stopped at the limit of {plural(options.limit, 'solution')}"
     return Result.counted("minizinc", Count(len(found), listed), complete,
                           message="" if complete else why)
