@@ -278,6 +278,7 @@ class Planning(_Variables):
         self.actions: list[Action] = []
         self._action_names: set[str] = set()
         self.estimate: Expr | None = None
+        self.patterns: list[tuple[int, ...]] = []
         self.parity: Expr | None = None
         self.symmetries: list[dict[str, str]] = []
 
@@ -361,6 +362,28 @@ class Planning(_Variables):
         tests check it against exhaustive search on small models.
         """
         self.estimate = self._check_expr(wrap(estimate), "estimate")
+
+    def set_patterns(self, patterns: Sequence[Iterable[int]]) -> None:
+        """Declare value patterns for pattern-database estimates (disjoint sets of values).
+
+        Each pattern keeps its values and turns every other value (except the
+        ones the actions test or write as constants) into one "don't care"
+        value; the distances in that abstract space are a lower bound on the
+        true ones.  The search engine builds the tables and derives whether
+        they may be added (see :mod:`cpsolve.engines.search.planning.pdb`).
+        """
+        out: list[tuple[int, ...]] = []
+        seen: set[int] = set()
+        for k, pattern in enumerate(patterns):
+            values = tuple(sorted({int(v) for v in pattern}))
+            if not values:
+                raise ModelError(f"pattern {k + 1} is empty")
+            if seen & set(values):
+                raise ModelError(f"pattern {k + 1}: value {min(seen & set(values))} is in "
+                                 "an earlier pattern too (patterns must be disjoint)")
+            seen |= set(values)
+            out.append(values)
+        self.patterns = out
 
     def set_parity(self, parity: ExprLike) -> None:
         """Declare an expression that every action changes by an odd amount.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
+
+# Pattern databases built by tests go to a cache of their own (inherited by CLI
+# subprocesses), never to the user's ~/.cache; it is kept between runs so that
+# the 15-puzzle tables are built once per machine.
+os.environ.setdefault("CPSOLVE_CACHE_DIR",
+                      str(Path(tempfile.gettempdir()) / "cpsolve-test-cache"))
 
 WIDE = "1000"
 """Console width for CLI runs that are not about line wrapping (rich wraps at the width)."""

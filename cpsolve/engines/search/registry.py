@@ -70,7 +70,8 @@ class Need(Enum):
         if self is Need.GOAL_STATE:
             return None if goal_state(model) is not None else "the goal is not one state"
         if self is Need.ESTIMATE:
-            return None if model.estimate is not None else "the model declares none"
+            declared = model.estimate is not None or bool(model.patterns)
+            return None if declared else "the model declares none"
         if self is Need.UNIT_COSTS:
             return None if model.unit_costs() else "some action costs other than 1"
         if self is Need.SAME_LENGTH:

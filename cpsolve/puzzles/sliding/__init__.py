@@ -13,6 +13,9 @@
     blocks = ["L"]       # optional: tokens whose connected cells form one piece
     metric = "step"      # or "line", "path"
 
+    [estimate]           # optional: pattern databases (groups of one-cell pieces)
+    patterns = [["n", "o"], ["f"]]
+
 One token per cell, separated by spaces; ``_`` is an empty cell (any number
 of them), ``#`` a wall (not part of the board); in the goal, ``?`` is a cell
 that may hold anything.  A token outside ``blocks`` is a one-cell piece in
@@ -35,6 +38,11 @@ family declares an admissible estimate per metric and, with one blank, only
 one-cell pieces and the step metric, the blank's checkerboard colour as a
 parity invariant; the permutation-parity proof of unsolvability applies
 when all pieces are distinct single cells and the goal is a whole picture.
+``[estimate] patterns`` lists groups of one-cell pieces of which there is one
+copy each; the model carries them as groups of state values
+(:meth:`~cpsolve.model.Planning.set_patterns`) and the search engine turns each
+group into a pattern database.  Kinds are numbered in goal-picture order
+(:func:`.pieces.kinds_of`), so every start of one puzzle shares the tables.
 """
 
 from __future__ import annotations
@@ -62,7 +70,8 @@ from .puzzle import METRIC_WORDS, SlidingPuzzle, parity_proof
 
 __all__ = ["DIRECTIONS", "EMPTY", "WALL", "Board", "SlidingPuzzle", "build", "read_picture"]
 
-KEYS = {"family", "name", "description", "start", "goal", "goal_pieces", "blocks", "metric"}
+KEYS = {"family", "name", "description", "start", "goal", "goal_pieces", "blocks", "metric",
+        "estimate"}
 
 
 def build(data: Data) -> SlidingPuzzle:
@@ -81,7 +90,8 @@ def build(data: Data) -> SlidingPuzzle:
         raise data.error("start", "no empty cell (_): nothing can move")
     blocks = read_blocks(data, set(flat_start))
     pieces = cut(data, "start", start, cells, blocks)
-    kinds = kinds_of(pieces, blocks)
+    goal_text = data.table.get("goal")
+    kinds = kinds_of(pieces, blocks, goal_text.split() if isinstance(goal_text, str) else ())
     goal, full = read_goal(data, board, start, kinds, pieces, blocks)
     kind_of = {(k.token, k.shape): k for k in kinds}
     values = dict.fromkeys(cells, 0)
@@ -101,6 +111,7 @@ def build(data: Data) -> SlidingPuzzle:
     model.set_goal(And(*(Var(board.var(cell)) == v for cell, v in sorted(goal.items()))))
     count: Counter[Kind] = Counter(kind_of[(p.token, p.shape)] for p in pieces)
     model.set_estimate(estimate(board, kinds, goal, count, metric))
+    model.set_patterns(read_patterns(data, kinds, count))
     one_cell = singles == len(kinds)
     if flat_start.count(EMPTY) == 1 and one_cell and metric == "step":
         model.set_parity(Sum((Var(board.var(cell)) == 0) * (cell[0] + cell[1])
@@ -112,3 +123,34 @@ def build(data: Data) -> SlidingPuzzle:
                          kinds=tuple(kinds), unit=metric,
                          parity_proof=(parity_proof(flat_start, flat_goal, cells)
                                        if distinct else None))
+
+
+def read_patterns(data: Data, kinds: list[Kind], count: Counter[Kind]) -> list[list[int]]:
+    """The ``[estimate] patterns`` of a file, as groups of state values (one-cell pieces with
+    one copy: a table is indexed by where each piece is)."""
+    table = data.get("estimate", dict, {})
+    data.unknown_keys({"patterns"}, table, prefix="estimate.")
+    groups = data.get("patterns", list, [], table=table, prefix="estimate.")
+    single = {k.token: k for k in kinds if len(k.shape) == 1}
+    out: list[list[int]] = []
+    seen: set[str] = set()
+    for group in groups:
+        if not isinstance(group, list) or not group:
+            raise data.error("estimate.patterns", "each pattern is a non-empty list of piece "
+                             f"tokens, got {group!r}")
+        values = []
+        for token in group:
+            ok = isinstance(token, (str, int)) and not isinstance(token, bool)
+            kind = single.get(str(token)) if ok else None
+            if kind is None:
+                raise data.error("estimate.patterns", f"{token!r} is not a one-cell piece "
+                                 "token of the start picture")
+            if kind.token in seen:
+                raise data.error("estimate.patterns", f"piece {kind.token!r} is in two patterns")
+            if count[kind] > 1:
+                raise data.error("estimate.patterns", f"piece {kind.token!r} has {count[kind]} "
+                                 "copies; a pattern's pieces must be unique")
+            seen.add(kind.token)
+            values.append(kind.base)
+        out.append(values)
+    return out

@@ -182,13 +182,20 @@ def _tile(data: _data.Data, key: str, token: str, cells: list[Cell],
     return out
 
 
-def kinds_of(pieces: list[Piece], blocks: dict[str, Shape | None]) -> list[Kind]:
+def kinds_of(pieces: list[Piece], blocks: dict[str, Shape | None],
+             prefer: list[str] | tuple[str, ...] = ()) -> list[Kind]:
     """The kinds of the start's pieces, numbered from 1: one-cell kinds first (tokens outside
-    ``blocks`` in order of appearance, then one-cell pieces of ``blocks``), then the others."""
+    ``blocks`` in the order of ``prefer`` — the goal picture's tokens — then in order of
+    appearance, then one-cell pieces of ``blocks``), then the others.
+
+    Numbering by the goal gives every start position of one puzzle the same model apart
+    from its initial state (pattern databases cached for one serve all).
+    """
+    rank = {t: i for i, t in enumerate(dict.fromkeys(prefer))}
     order: dict[tuple[str, Shape], None] = {}
-    for piece in pieces:
-        if piece.token not in blocks:
-            order[(piece.token, piece.shape)] = None
+    singles = [p for p in pieces if p.token not in blocks]
+    for piece in sorted(singles, key=lambda p: rank.get(p.token, len(rank))):  # stable
+        order[(piece.token, piece.shape)] = None
     listed = [p for t in blocks for p in pieces if p.token == t]
     for piece in listed:
         if len(piece.cells) == 1:

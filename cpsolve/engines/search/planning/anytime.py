@@ -33,7 +33,7 @@ def anytime(task: Task, budget: Budget) -> Result:
     ``PROOF_SECONDS`` when there is none, so this never runs unbounded once
     a plan is known (the message says so).
     """
-    estimate = compile_estimate(task)
+    estimate = compile_estimate(task, budget)
     first = best_first(task, budget, estimate, weight=WEIGHT)
     if first.stop != "goal" or (first.bound is not None and first.bound >= (first.cost or 0)):
         return informed_result(task, budget, estimate, first, f"weighted A* (w={WEIGHT:g})")
@@ -47,6 +47,8 @@ def anytime(task: Task, budget: Budget) -> Result:
     explored = first.explored + proof.explored
     details = {"estimate": True, "plan_search": f"weighted A* (w={WEIGHT:g})",
                "first_cost": first.cost, "proof": proof.details.get("proof", "A*")}
+    if estimate.note:
+        details["patterns"] = estimate.note
     if proof.stop == "goal":  # a cheaper plan, optimal
         assert proof.path is not None
         return found(task, proof.path, Status.OPTIMAL, explored, **details)
@@ -68,7 +70,14 @@ def anytime(task: Task, budget: Budget) -> Result:
 
 
 def _prove(task: Task, budget: Budget, estimate: Estimate, first: Outcome) -> Outcome:
-    """A* below the first plan's cost; IDA* from A*'s bound if A* fills its memory cap."""
+    """A* below the first plan's cost; IDA* from A*'s bound if A* fills its memory cap.
+
+    With the fast pattern-database IDA* (:mod:`.pdb_ida`), IDA* alone.
+    """
+    if estimate.swap is not None:
+        out = ida(task, budget, estimate, upper=first.cost)
+        out.details["proof"] = "IDA*"
+        return out
     out = best_first(task, budget, estimate, upper=first.cost, cap=ASTAR_CAP)
     if out.stop != "cap":
         return out

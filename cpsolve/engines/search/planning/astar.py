@@ -20,7 +20,7 @@ def astar(task: Task, budget: Budget) -> Result:
     (not consistent) estimate is fine.  On a limit, ``bound`` is the least
     ``g + h`` still open: no cheaper plan exists.
     """
-    estimate = compile_estimate(task)
+    estimate = compile_estimate(task, budget)
     return informed_result(task, budget, estimate, best_first(task, budget, estimate), "A*")
 
 
@@ -104,6 +104,8 @@ def informed_result(task: Task, budget: Budget, estimate: Estimate, out: Outcome
                     name: str) -> Result:
     """The :class:`Result` of an informed search's :class:`Outcome`."""
     details = {"estimate": estimate.declared, **out.details}
+    if estimate.note:
+        details["patterns"] = estimate.note
     if out.stop == "goal":
         assert out.path is not None and out.cost is not None
         if out.bound is not None and out.bound >= out.cost:

@@ -13,6 +13,12 @@ expression ``T0[s[0]] + T1[s[1]] + ...`` over tuples.  Other terms are
 compiled to Python source as they are (see :mod:`..emit`).  Without an
 estimate, ``h`` is 0 and the informed searches become uniform-cost search.
 
+Declared *patterns* (:attr:`~cpsolve.model.Planning.patterns`) add pattern
+databases (:mod:`.pdb`, built or loaded when ``compile_estimate`` is given
+``patterns=True``): ``h`` is then the larger of the declared estimate and
+the databases' value.  :attr:`Estimate.swap` is set when the fast IDA* of
+:mod:`.pdb_ida` applies.
+
 The parity of every plan's length (:func:`cpsolve.facts.plan_parity`, from a
 declared parity invariant) is also used here: with unit costs, lower bounds
 round up to it.
@@ -26,6 +32,7 @@ from dataclasses import dataclass, field
 from ....expr import Binary, Const, Expr, Unary, variables
 from ....facts import plan_parity
 from ....result import Unsupported
+from ..common import Budget
 from ..compile import State, Task
 from ..emit import TooDeep, build, source
 
@@ -39,7 +46,11 @@ class Estimate:
     * ``h`` — the estimate of a state (0 everywhere when none is declared);
     * ``declared`` — whether the model declares one;
     * ``parity`` — the parity (0 or 1) every plan's move count must have,
-      or None when unknown (see :meth:`round_up`).
+      or None when unknown (see :meth:`round_up`);
+    * ``patterns`` — the pattern databases in ``h`` (None: none);
+    * ``note`` — what became of declared patterns, for the result's details;
+    * ``swap`` — the hole-swap form for :func:`.pdb_ida.swap_ida` (None: not
+      applicable, or the databases are not additive).
     """
 
     def __init__(self, task: Task, h: Callable[[State], int], declared: bool,
@@ -48,6 +59,9 @@ class Estimate:
         self.h = h
         self.declared = declared
         self.parity = parity
+        self.patterns = None
+        self.swap = None
+        self.note = ""  # what became of declared patterns (empty: none declared)
 
     def round_up(self, bound: int) -> int:
         """The least value ``>= bound`` a plan's cost can take (parity; unit costs only)."""
@@ -56,8 +70,40 @@ class Estimate:
         return bound + 1
 
 
-def compile_estimate(task: Task) -> Estimate:
-    """The :class:`Estimate` of a task (see the module docstring)."""
+def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
+    """The :class:`Estimate` of a task (see the module docstring); ``budget`` carries the
+    progress of a pattern database being built."""
+    estimate = _declared(task)
+    if task.model.patterns:
+        from .pdb import Stopped, pattern_set  # numpy only when patterns are declared
+        from .pdb_ida import hole_swap
+
+        try:
+            patterns = pattern_set(task, _half(budget))
+        except Stopped as exc:
+            estimate.note = (f"pattern databases not built: {exc} while building them "
+                             "(they are cached once built: give a longer time limit once)")
+            return estimate
+        declared, tables = estimate.h, patterns.h
+        h = tables if not estimate.declared else (lambda s: max(declared(s), tables(s)))
+        out = Estimate(task, h, True, estimate.parity)
+        out.patterns = patterns
+        out.note = patterns.describe() + (", cached" if all(patterns.cached) else ", built now")
+        out.swap = hole_swap(task) if patterns.additive else None
+        return out
+    return estimate
+
+
+def _half(budget: Budget | None) -> Budget | None:
+    """A budget with half of what remains of ``budget``'s time (the search keeps the rest)."""
+    if budget is None or budget.deadline is None:
+        return budget
+    left = max(0.0, budget.deadline - budget.start - budget.elapsed())
+    return Budget(left / 2, None, budget.progress, budget.width)
+
+
+def _declared(task: Task) -> Estimate:
+    """The :class:`Estimate` of the model's declared expression."""
     model = task.model
     if model.estimate is None:
         return Estimate(task, _zero, False, _plan_parity(task))

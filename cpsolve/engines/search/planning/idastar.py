@@ -22,7 +22,7 @@ def idastar(task: Task, budget: Budget) -> Result:
     an iteration prunes nothing and finds no goal; on a limit, ``bound`` is
     the current ``T`` (no cheaper plan exists).
     """
-    estimate = compile_estimate(task)
+    estimate = compile_estimate(task, budget)
     return informed_result(task, budget, estimate, ida(task, budget, estimate), "IDA*")
 
 
@@ -31,10 +31,19 @@ def ida(task: Task, budget: Budget, estimate: Estimate, threshold: int | None = 
     """IDA* from ``threshold`` (a proven lower bound; default the initial estimate).
 
     ``upper``: only plans cheaper than this are wanted; once the threshold
-    reaches it, ``stop="exhausted"`` proves there is none.
+    reaches it, ``stop="exhausted"`` proves there is none.  With additive
+    pattern databases on a model of the hole-swap form, the loop of
+    :func:`.pdb_ida.swap_ida` runs instead (same answers, far faster).
     """
     if any(lo < 0 for lo, _ in task.cost_bounds):
         raise Unsupported("search: IDA* needs action costs >= 0")
+    if estimate.swap is not None and estimate.patterns is not None:
+        from .pdb_ida import swap_ida
+
+        out = swap_ida(task, budget, estimate, estimate.swap, estimate.patterns, threshold,
+                       upper)
+        out.details["inner_loop"] = "hole-swap moves, pattern databases updated per move"
+        return out
     h, start = estimate.h, task.initial
     bound = estimate.round_up(max(h(start), threshold or 0))
     expanded, iterations = 0, 0

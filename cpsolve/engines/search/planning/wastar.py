@@ -21,6 +21,6 @@ def wastar(task: Task, budget: Budget, weight: float = WEIGHT) -> Result:
     unless that bound reaches the plan's cost (then ``OPTIMAL``; always so
     when the model declares no estimate, as the search is then Dijkstra's).
     """
-    estimate = compile_estimate(task)
+    estimate = compile_estimate(task, budget)
     out = best_first(task, budget, estimate, weight=weight)
     return informed_result(task, budget, estimate, out, f"weighted A* (w={weight:g})")

@@ -3,7 +3,11 @@
 A state is packed into one int64, the first variable most significant so
 that codes sort like state tuples: a mixed-radix number when the code space
 is small enough for a bit map of visited codes (:data:`BITMAP_BITS`), else
-one bit field per variable (decoding is then a shift and a mask).  Every
+one bit field per variable (decoding is then a shift and a mask).  Fields of
+63 or 64 bits in all (sixteen 4-bit cells: a 15-puzzle) use the whole word:
+the code is the unsigned number minus 2**63 (:data:`SIGN`), which keeps the
+order of state tuples in signed int64; moves add to it as before (modulo
+2**64) and decoding flips the sign bit back first.  Every
 action's guard and effects — the model's expression trees, compiled to NumPy
 source by :mod:`..emit` — are evaluated on all states of a layer at once
 (only on the rows where a pinned guard conjunct ``x == c`` holds, as in
@@ -20,6 +24,12 @@ from ..emit import build_many, np_helpers, source
 
 BITMAP_BITS = 1 << 27
 """Largest code space tracked with a bit map (16 MiB); larger ones use a sorted array."""
+
+WORD_BITS = 64
+"""Most bits of fields one code may hold."""
+
+SIGN = -(1 << 63)
+"""The sign bit of an int64: codes of full 64-bit fields are offset by it."""
 
 
 class Unpackable(ValueError):
@@ -38,14 +48,17 @@ class Packed:
             self.radix[i] = self.radix[i + 1] * self.size[i + 1]
         self.space = self.radix[0] * self.size[0]
         self.shifts: list[int] | None = None  # bit fields instead of mixed radix
+        self.offset = 0  # SIGN when the fields fill 63 or 64 bits
         bits = [(z - 1).bit_length() for z in self.size]
-        if self.space > BITMAP_BITS and sum(bits) < 62:
+        if self.space > BITMAP_BITS and sum(bits) <= WORD_BITS:
             self.shifts = [sum(bits[i + 1:]) for i in range(n)]
             self.masks = [(1 << b) - 1 for b in bits]
-            self.radix = [1 << sh for sh in self.shifts]
+            self.radix = [_signed(1 << sh) for sh in self.shifts]
             self.space = 1 << sum(bits)
-        if self.space >= 1 << 62:
-            raise Unpackable(f"{self.space:.3g} codes do not fit in 62 bits")
+            if sum(bits) > 62:
+                self.offset = SIGN
+        if self.space > 1 << WORD_BITS:
+            raise Unpackable(f"{self.space:.3g} codes do not fit in {WORD_BITS} bits")
         env = np_helpers(np)
 
         def ref(name: str) -> str:
@@ -68,11 +81,14 @@ class Packed:
 
     def encode(self, state) -> int:
         """The code of a state tuple."""
-        return sum((v - lo) * r for v, lo, r in zip(state, self.task.lo, self.radix))
+        code = sum((v - lo) * r for v, lo, r in zip(state, self.task.lo, self.radix))
+        return _signed(code + self.offset) if self.offset else code
 
     def decode(self, codes: np.ndarray) -> list[np.ndarray]:
         """One value column per variable."""
         if self.shifts is not None:
+            if self.offset:
+                codes = codes ^ np.int64(self.offset)
             return [((codes >> sh) & mask) + lo if lo else (codes >> sh) & mask
                     for sh, mask, lo in zip(self.shifts, self.masks, self.task.lo)]
         cols: list[np.ndarray] = []
@@ -135,6 +151,12 @@ class Packed:
             task.skipped[0] += int(n - ok.sum())
             new = new[ok]
         return new if new.size else None
+
+
+def _signed(code: int) -> int:
+    """``code`` modulo 2**64, as a signed 64-bit integer."""
+    code &= (1 << 64) - 1
+    return code - (1 << 64) if code >= 1 << 63 else code
 
 
 def _within(expr, task: Task, i: int) -> bool:

@@ -1,0 +1,240 @@
+"""Building one pattern database: the abstract space explored backwards with NumPy.
+
+An *abstraction* keeps some values (:class:`Abstraction`: the pattern's
+values and the constants the actions test or write, such as a sliding
+puzzle's blank) and maps every other value to one "don't care" code.  Each
+action's behaviour on the variables it uses is a finite relation
+(:func:`..statespace.backward.relation`); its image under the abstraction is
+the abstract action.  Every concrete move maps onto an abstract move, so an
+abstract distance never exceeds the concrete one.
+
+With ``additive``, an abstract move costs the action's cost only when it
+changes where a pattern value is; other moves cost 0 (Korf and Felner's
+additive databases count the moves of pattern pieces only).  Distances are
+then found by a 0-1 breadth-first search backwards from the abstract goal,
+one distance layer at a time: a layer is closed under cost-0 predecessors,
+and its cost-1 predecessors seed the next one.  When every abstract move
+can be undone at the same cost (checked on the abstract relations), a
+state's neighbours lie in the layers next to its own, so only two layers
+are kept; otherwise all are.
+
+States are bit fields (one per variable) in an int64, changed with bit
+operations only.  The result is indexed by where each pattern value is
+(every pattern value occurs exactly once: the caller checks it), the least
+distance over everything else: a dense table of ``n ** len(pattern)``
+bytes (:data:`UNREACHABLE` where no abstract state reaches the goal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ....expr import Const
+from ..compile import Task
+from ..statespace.backward import relation
+from ..statespace.packing import Packed
+
+UNREACHABLE = 255
+"""Table entry of pattern placements from which the abstract goal cannot be reached."""
+
+
+class BuildError(ValueError):
+    """The abstraction cannot be built as asked (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """Which values a pattern database keeps, and how its moves are charged."""
+
+    pattern: tuple[int, ...]
+    kept: tuple[int, ...]  # the pattern's values and the actions' constants, sorted
+    additive: bool
+
+
+def build_table(task: Task, packed: Packed, ab: Abstraction,
+                progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """The dense distance table of ``ab`` (see the module docstring).
+
+    ``progress(distance, states)`` is called after each distance layer.
+    """
+    space = _Space(task, packed, ab)
+    goal = task.goal_state
+    if goal is None:
+        raise BuildError("the goal is not a single state")
+    n = len(task.names)
+    table = np.full(n ** len(ab.pattern), UNREACHABLE, np.uint8)
+    start = np.array([space.encode(goal)], np.int64)
+    keep_all = not space.symmetric
+    older: list[np.ndarray] = []
+    layer = space.closure(start, [])
+    d = 0
+    while layer.size:
+        if d >= UNREACHABLE:
+            raise BuildError(f"abstract distances reach {UNREACHABLE}; a table holds bytes")
+        space.record(table, layer, d)
+        if progress is not None:
+            progress(d, int(layer.size))
+        older = (older + [layer]) if keep_all else (older[-1:] + [layer])
+        seeds = _minus(_distinct(space.step(layer, 1)), older)
+        layer = space.closure(seeds, older)
+        d += 1
+    return table
+
+
+class _Space:
+    """The abstract states of one abstraction, as bit fields, and their predecessors."""
+
+    def __init__(self, task: Task, packed: Packed, ab: Abstraction) -> None:
+        self.task, self.ab = task, ab
+        n = len(task.names)
+        low = min(task.lo)
+        self.low = low
+        codes = np.full(max(task.hi) - low + 1, len(ab.kept), np.int64)  # don't care
+        for c, v in enumerate(ab.kept):
+            if low <= v <= max(task.hi):
+                codes[v - low] = c
+        self.codes = codes
+        self.bits = max(1, len(ab.kept).bit_length())
+        if n * self.bits > 64:
+            raise BuildError(f"{n} variables of {self.bits} bits do not fit in 64 bits")
+        self.mask = (1 << self.bits) - 1
+        self.shift = [self.bits * (n - 1 - i) for i in range(n)]
+        pattern_codes = {ab.kept.index(v) for v in ab.pattern}
+        self.weight = np.zeros(1 << self.bits, np.int64)  # code -> n ** (its slot)
+        for j, v in enumerate(ab.pattern):
+            self.weight[ab.kept.index(v)] = n ** j
+        self.tables: list[dict[int, tuple]] = []
+        self.rows: set[tuple] = set()
+        pins: list[set[tuple[int, int]]] = []
+        for k in range(len(task.actions)):
+            rel = relation(packed, k)
+            cost = task.actions[k].cost
+            if not isinstance(cost, Const):
+                raise BuildError(f"action {task.action_names[k]!r}: its cost is not a constant")
+            self.tables.append({} if rel is None else
+                               self._tables(rel, int(cost.value), pattern_codes))
+            pins.append(self._after_pins(k))
+        self.groups = Task._group(pins)  # the successor function's greedy grouping
+        self.symmetric = all((u, a, b, c) in self.rows for u, b, a, c in self.rows)
+
+    def encode(self, state) -> int:
+        """The abstract code of a concrete state."""
+        return sum(int(self.codes[v - self.low]) << sh for v, sh in zip(state, self.shift))
+
+    def field(self, codes: np.ndarray, i: int) -> np.ndarray:
+        """The code of variable ``i`` in each state."""
+        return (codes >> self.shift[i]) & self.mask
+
+    def _tables(self, rel, c: int, pattern_codes: set[int]) -> dict[int, tuple]:
+        """Per cost, the predecessor table of action ``k``: keyed by the codes after it."""
+        used, before, after = rel
+        cb = np.stack([self.codes[before[i] - self.low] for i in used])
+        ca = np.stack([self.codes[after[i] - self.low] for i in used])
+        changed = cb != ca
+        moved = changed & (np.isin(cb, list(pattern_codes)) | np.isin(ca, list(pattern_codes)))
+        cost = np.where(moved.any(axis=0), c, 0) if self.ab.additive else np.full(cb.shape[1], c)
+        keep = changed.any(axis=0)
+        rows = np.unique(np.vstack([cb, ca, cost])[:, keep], axis=1)
+        m = len(used)
+        out: dict[int, tuple] = {}
+        for col in rows.T:
+            self.rows.add((tuple(used), tuple(col[:m]), tuple(col[m:2 * m]), int(col[2 * m])))
+        for cost_value in np.unique(rows[2 * m]) if rows.size else []:
+            part = rows[:, rows[2 * m] == cost_value]
+            key = np.zeros(part.shape[1], np.int64)
+            for j in range(m):
+                key |= part[m + j] << (self.bits * j)
+            order = np.argsort(key, kind="stable")
+            key, part = key[order], part[:, order]
+            counts = np.bincount(key, minlength=1 << (self.bits * m))
+            slot = np.arange(key.size) - np.searchsorted(key, key)
+            width = int(counts.max())
+            before_codes = np.zeros((counts.size, width), np.int64)
+            clear = np.int64(0)
+            for j, i in enumerate(used):
+                before_codes[key, slot] |= part[j] << self.shift[i]
+                clear |= np.int64(self.mask) << np.int64(self.shift[i])
+            out[int(cost_value)] = (used, counts, width, before_codes, ~clear)
+        return out
+
+    def _after_pins(self, k: int) -> set[tuple[int, int]]:
+        """``(i, code)`` holding after every abstract move of action ``k``."""
+        found: list[set[tuple[int, int]]] = []
+        for used, counts, *_ in self.tables[k].values():
+            keys = np.flatnonzero(counts)
+            pins = set()
+            for j, i in enumerate(used):
+                vals = np.unique((keys >> (self.bits * j)) & self.mask)
+                if vals.size == 1:
+                    pins.add((i, int(vals[0])))
+            found.append(pins)
+        return set.intersection(*found) if found else set()
+
+    def step(self, codes: np.ndarray, cost: int) -> np.ndarray:
+        """Every abstract predecessor, by a move of cost ``cost``, of every state in ``codes``."""
+        out = []
+        for pin, members in self.groups:
+            sub = codes if pin is None else codes[self.field(codes, pin[0]) == pin[1]]
+            if not sub.size:
+                continue
+            fields: dict[int, np.ndarray] = {}
+            for k in members:
+                tab = self.tables[k].get(cost)
+                if tab is None:
+                    continue
+                used, counts, width, before_codes, keep = tab
+                key = np.zeros(sub.size, np.int64)
+                for j, i in enumerate(used):
+                    if i not in fields:
+                        fields[i] = self.field(sub, i)
+                    key |= fields[i] << (self.bits * j)
+                have = counts[key]
+                for m in range(width):
+                    idx = np.flatnonzero(have > m)
+                    if not idx.size:
+                        break
+                    out.append((sub[idx] & keep) | before_codes[key[idx], m])
+        return np.concatenate(out) if out else np.empty(0, np.int64)
+
+    def closure(self, seeds: np.ndarray, older: list[np.ndarray]) -> np.ndarray:
+        """``seeds`` and every state that reaches them by cost-0 moves, minus ``older``."""
+        parts = [seeds]
+        frontier = seeds
+        while frontier.size:
+            frontier = _minus(_distinct(self.step(frontier, 0)), parts + older)
+            if frontier.size:
+                parts.append(frontier)
+        return _distinct(np.concatenate(parts))
+
+    def record(self, table: np.ndarray, layer: np.ndarray, d: int) -> None:
+        """Enter distance ``d`` for the pattern placements of ``layer`` not entered yet."""
+        index = np.zeros(layer.size, np.int64)
+        for i in range(len(self.shift)):
+            w = self.weight[self.field(layer, i)]
+            if i:
+                index += w * i
+        fresh = table[index] == UNREACHABLE
+        table[index[fresh]] = d
+
+
+def _distinct(codes: np.ndarray) -> np.ndarray:
+    codes.sort()
+    if codes.size < 2:
+        return codes
+    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+
+
+def _minus(codes: np.ndarray, sorted_parts: list[np.ndarray]) -> np.ndarray:
+    """``codes`` without the members of any of the sorted arrays ``sorted_parts``."""
+    for part in sorted_parts:
+        if not codes.size:
+            break
+        if not part.size:
+            continue
+        at = np.searchsorted(part, codes)
+        at[at == part.size] = 0
+        codes = codes[part[at] != codes]
+    return codes

@@ -1,0 +1,193 @@
+"""IDA* with additive pattern databases, on models whose every move swaps a hole.
+
+A model has the *hole-swap form* (:func:`hole_swap`) when, read off each
+action's relation on the variables it uses (:func:`..statespace.backward.relation`):
+
+* every action costs 1, uses exactly two variables and writes both;
+* every move swaps their values, one of which is always the same constant
+  (the *hole*), and the other never is;
+* the hole occurs exactly once in the initial state (so in every state:
+  moves only swap values).
+
+Then a state is a list of values plus where the hole is, a move is "the
+value at ``j`` goes to the hole at ``z``", and undoing the previous move is
+moving back to where the hole came from (pruned).  With additive pattern
+databases (:class:`.pdb.PatternSet`) a move changes one table index by
+``(z - j) * weight``, so the estimate is updated with two table reads.
+Everything is a Python list or bytes lookup: no tuples, no hashing.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..common import Budget
+from ..compile import Task
+from ..statespace.backward import relation
+from ..statespace.packing import Packed
+from .heuristic import Estimate, Outcome
+from .pdb import PatternSet
+
+CHECK_EVERY = 1 << 16
+"""Expansions between two looks at the budget."""
+
+
+@dataclass(frozen=True)
+class HoleSwap:
+    """The hole value and, per hole position, the moves: ``(j, movable[value])``."""
+
+    hole: int
+    moves: tuple[tuple[tuple[int, tuple[bool, ...]], ...], ...]
+
+
+def hole_swap(task: Task) -> HoleSwap | None:
+    """The :class:`HoleSwap` form of a task, or None when it does not have one."""
+    if not task.unit_costs:
+        return None
+    try:
+        packed = Packed(task)
+    except ValueError:
+        return None
+    n, high = len(task.names), max(task.hi)
+    moves: list[list[tuple[int, tuple[bool, ...]]]] = [[] for _ in range(n)]
+    hole = None
+    for k in range(len(task.actions)):
+        try:
+            rel = relation(packed, k)
+        except ValueError:
+            return None
+        if rel is None:
+            continue
+        used, before, after = rel
+        if len(used) != 2 or sorted(packed.writes[k]) != sorted(used):
+            return None
+        a, b = used
+        if not ((before[a] == after[b]).all() and (before[b] == after[a]).all()):
+            return None
+        for z, j in ((a, b), (b, a)):
+            values = np.unique(before[z])
+            if values.size == 1 and not (before[j] == values[0]).any():
+                break
+        else:
+            return None
+        if hole is None:
+            hole = int(values[0])
+        if hole != int(values[0]) or min(task.lo) < 0:
+            return None
+        movable = [False] * (high + 1)
+        for v in before[j].tolist():
+            movable[v] = True
+        moves[z].append((j, tuple(movable)))
+    if hole is None or list(task.initial).count(hole) != 1:
+        return None
+    return HoleSwap(hole, tuple(tuple(m) for m in moves))
+
+
+class _Stop(Exception):
+    """The budget ran out."""
+
+
+def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
+             patterns: PatternSet, threshold: int | None = None,
+             upper: int | None = None) -> Outcome:
+    """IDA* (as :func:`.idastar.ida`) with the pattern databases, on the hole-swap form."""
+    state = list(task.initial)
+    goal = list(task.goal_state or ())
+    hole, moves = form.hole, form.moves
+    tables = patterns.tables
+    owner = [-1] * (max(task.hi) + 1)
+    weight = [0] * (max(task.hi) + 1)
+    for p, w in enumerate(patterns.weight):
+        for v, x in w.items():
+            owner[v], weight[v] = p, x
+    index = [patterns.index(p, state) for p in range(len(tables))]
+    h0 = sum(t[i] for t, i in zip(tables, index))
+    trail: list[tuple[int, int]] = []
+    counter = [0, CHECK_EVERY]  # expansions, countdown
+    least = [0]
+
+    def dfs(z: int, g: int, h: int, back: int, bound: int) -> bool:
+        counter[1] -= 1
+        if not counter[1]:
+            counter[0] += CHECK_EVERY
+            counter[1] = CHECK_EVERY
+            if budget.exceeded(counter[0], _line, bound, counter[0]):
+                raise _Stop
+        g1 = g + 1
+        for j, movable in moves[z]:
+            if j == back:
+                continue
+            x = state[j]
+            if not movable[x]:
+                continue
+            p = owner[x]
+            if p >= 0:
+                old = index[p]
+                new = old + (z - j) * weight[x]
+                t = tables[p]
+                h2 = h - t[old] + t[new]
+            else:
+                h2 = h
+            f = g1 + h2
+            if f > bound:
+                if f < least[0]:
+                    least[0] = f
+                continue
+            state[z] = x
+            state[j] = hole
+            if p >= 0:
+                index[p] = new
+            if (h2 == 0 and state == goal) or dfs(j, g1, h2, z, bound):
+                trail.append((z, j))
+                return True
+            state[j] = x
+            state[z] = hole
+            if p >= 0:
+                index[p] = old
+        return False
+
+    if state == goal:
+        return Outcome([task.initial], 0, 0, "goal", 0, {"iterations": 0})
+    bound = estimate.round_up(max(h0, threshold or 0))
+    iterations = 0
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        while upper is None or bound < upper:
+            iterations += 1
+            least[0] = 1 << 30
+            try:
+                hit = dfs(state.index(hole), 0, h0, -1, bound)
+            except _Stop:
+                done = counter[0] + CHECK_EVERY - counter[1]
+                return Outcome(None, None, bound, "limit", done,
+                               {"iterations": iterations, "threshold": bound})
+            done = counter[0] + CHECK_EVERY - counter[1]
+            if hit:
+                return Outcome(_path(task, trail), len(trail), len(trail), "goal", done,
+                               {"iterations": iterations, "threshold": bound})
+            if least[0] >= 1 << 30:
+                return Outcome(None, None, None, "exhausted", done, {"iterations": iterations})
+            bound = estimate.round_up(least[0])
+            budget.report(_line, bound, done)
+    finally:
+        sys.setrecursionlimit(limit)
+    done = counter[0] + CHECK_EVERY - counter[1]
+    return Outcome(None, None, upper, "exhausted", done, {"iterations": iterations})
+
+
+def _path(task: Task, trail: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """The states of the plan: the moves were recorded last first."""
+    state = list(task.initial)
+    path = [tuple(state)]
+    for z, j in reversed(trail):
+        state[z], state[j] = state[j], state[z]
+        path.append(tuple(state))
+    return path
+
+
+def _line(bound: int, expanded: int) -> str:
+    return f"IDA* (pattern databases) threshold {bound}: {expanded:,} expansions"
