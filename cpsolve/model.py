@@ -57,6 +57,10 @@ MAX_ACTIONS = 200_000
 """Most ground actions one planning model may hold."""
 
 
+MAX_PATTERN_ENTRIES = 1 << 30
+"""Largest pattern database (entries: variables ** pattern values) a model may declare."""
+
+
 MAX_MAGNITUDE = 2 ** 62
 """Largest absolute value any (sub)expression may reach: engines use 64-bit integers."""
 
@@ -382,6 +386,11 @@ class Planning(_Variables):
                 raise ModelError(f"pattern {k + 1}: value {min(seen & set(values))} is in "
                                  "an earlier pattern too (patterns must be disjoint)")
             seen |= set(values)
+            entries = len(self.domains) ** len(values)
+            if entries > MAX_PATTERN_ENTRIES:
+                raise ModelError(f"pattern {k + 1}: {len(values)} values over "
+                                 f"{len(self.domains)} variables make a table of {entries:,} "
+                                 f"entries (at most {MAX_PATTERN_ENTRIES:,})")
             out.append(values)
         self.patterns = out
 

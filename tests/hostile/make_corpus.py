@@ -72,8 +72,10 @@ start = """
 goal = """
 {goal}
 """
+{extra}
 '''
-SLIDING_DEFAULT = dict(blocks="[]", start="1 2 3\n4 5 6\n7 _ 8", goal="1 2 3\n4 5 6\n7 8 _")
+SLIDING_DEFAULT = dict(blocks="[]", start="1 2 3\n4 5 6\n7 _ 8", goal="1 2 3\n4 5 6\n7 8 _",
+                       extra="")
 
 PEGS = '''family = "pegs"
 name = "pegs"
@@ -287,6 +289,22 @@ def variants() -> list[tuple[str, str, str]]:
                           ("unsolvable", dict(goal="1 2 3\n4 5 6\n8 7 _")),
                           ("hard 15", dict(start="15 14 13 12\n11 10 9 8\n7 6 5 4\n3 1 2 _",
                                            goal="1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 _")),
+                          ("patterns unknown piece", dict(extra='[estimate]\npatterns = [["9"]]')),
+                          ("patterns blank", dict(extra='[estimate]\npatterns = [["_"]]')),
+                          ("patterns twice", dict(extra='[estimate]\npatterns = [["1"], ["1", "2"]]')),
+                          ("patterns flat", dict(extra='[estimate]\npatterns = ["1", "2"]')),
+                          ("patterns string", dict(extra='[estimate]\npatterns = "1 2"')),
+                          ("patterns empty group", dict(extra='[estimate]\npatterns = [[]]')),
+                          ("patterns bool", dict(extra='[estimate]\npatterns = [[true]]')),
+                          ("estimate unknown key", dict(extra='[estimate]\nmanhattan = true')),
+                          ("estimate not table", dict(extra='estimate = 3')),
+                          ("patterns identical pieces", dict(start="1 1 2\n3 _ 4", goal="1 1 2\n3 4 _",
+                                                             extra='[estimate]\npatterns = [["1"]]')),
+                          ("patterns too large", dict(
+                              start="15 14 13 12\n11 10 9 8\n7 6 5 4\n3 1 2 _",
+                              goal="1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 _",
+                              extra='[estimate]\npatterns = [[%s]]' % ", ".join(
+                                  f'"{t}"' for t in range(1, 16)))),
                           *SLIDING_SHAPES]:
         put("sliding", what, **changes)
 

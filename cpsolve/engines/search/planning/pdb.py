@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ....expr import Binary, Const, Expr, Var, children, to_text
+from ....model import MAX_PATTERN_ENTRIES
 from ....result import Unsupported
 from ..common import Budget
 from ..compile import Task
@@ -192,7 +193,7 @@ def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
                         for p in patterns]
         tables, cached = [], []
         for number, ab in enumerate(abstractions, 1):
-            if n ** len(ab.pattern) > 1 << 32:
+            if n ** len(ab.pattern) > MAX_PATTERN_ENTRIES:
                 raise Unsupported(f"search: pattern {number} has {len(ab.pattern)} values; "
                                   f"its table would hold {n ** len(ab.pattern):,} entries")
             table, hit = _load_or_build(task, packed, ab, number, len(abstractions), budget)
