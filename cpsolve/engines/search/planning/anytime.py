@@ -74,7 +74,7 @@ def _prove(task: Task, budget: Budget, estimate: Estimate, first: Outcome) -> Ou
 
     With the fast pattern-database IDA* (:mod:`.pdb_ida`), IDA* alone.
     """
-    if estimate.swap is not None:
+    if estimate.patterns is not None and _fast(task, estimate):
         out = ida(task, budget, estimate, upper=first.cost)
         out.details["proof"] = "IDA*"
         return out
@@ -87,3 +87,10 @@ def _prove(task: Task, budget: Budget, estimate: Estimate, first: Outcome) -> Ou
     if more.bound is None:
         more.bound = out.bound
     return more
+
+
+def _fast(task: Task, estimate: Estimate) -> bool:
+    """Whether IDA* runs the pattern-database loop of :mod:`.pdb_ida` (numpy is loaded)."""
+    from .pdb_ida import fast_form
+
+    return fast_form(task, estimate) is not None

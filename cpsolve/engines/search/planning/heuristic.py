@@ -16,8 +16,7 @@ estimate, ``h`` is 0 and the informed searches become uniform-cost search.
 Declared *patterns* (:attr:`~cpsolve.model.Planning.patterns`) add pattern
 databases (:mod:`.pdb`, built or loaded when ``compile_estimate`` is given
 ``patterns=True``): ``h`` is then the larger of the declared estimate and
-the databases' value.  :attr:`Estimate.swap` is set when the fast IDA* of
-:mod:`.pdb_ida` applies.
+the databases' value (IDA* then runs :mod:`.pdb_ida`'s loop where it applies).
 
 The parity of every plan's length (:func:`cpsolve.facts.plan_parity`, from a
 declared parity invariant) is also used here: with unit costs, lower bounds
@@ -48,9 +47,7 @@ class Estimate:
     * ``parity`` — the parity (0 or 1) every plan's move count must have,
       or None when unknown (see :meth:`round_up`);
     * ``patterns`` — the pattern databases in ``h`` (None: none);
-    * ``note`` — what became of declared patterns, for the result's details;
-    * ``swap`` — the hole-swap form for :func:`.pdb_ida.swap_ida` (None: not
-      applicable, or the databases are not additive).
+    * ``note`` — what became of declared patterns, for the result's details.
     """
 
     def __init__(self, task: Task, h: Callable[[State], int], declared: bool,
@@ -60,7 +57,6 @@ class Estimate:
         self.declared = declared
         self.parity = parity
         self.patterns = None
-        self.swap = None
         self.note = ""  # what became of declared patterns (empty: none declared)
 
     def round_up(self, bound: int) -> int:
@@ -76,7 +72,6 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
     estimate = _declared(task)
     if task.model.patterns:
         from .pdb import Stopped, pattern_set  # numpy only when patterns are declared
-        from .pdb_ida import hole_swap
 
         try:
             patterns = pattern_set(task, _half(budget))
@@ -89,7 +84,6 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
         out = Estimate(task, h, True, estimate.parity)
         out.patterns = patterns
         out.note = patterns.describe() + (", cached" if all(patterns.cached) else ", built now")
-        out.swap = hole_swap(task) if patterns.additive else None
         return out
     return estimate
 

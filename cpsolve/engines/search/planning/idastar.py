@@ -37,13 +37,14 @@ def ida(task: Task, budget: Budget, estimate: Estimate, threshold: int | None = 
     """
     if any(lo < 0 for lo, _ in task.cost_bounds):
         raise Unsupported("search: IDA* needs action costs >= 0")
-    if estimate.swap is not None and estimate.patterns is not None:
-        from .pdb_ida import swap_ida
+    if estimate.patterns is not None:
+        from .pdb_ida import fast_form, swap_ida
 
-        out = swap_ida(task, budget, estimate, estimate.swap, estimate.patterns, threshold,
-                       upper)
-        out.details["inner_loop"] = "hole-swap moves, pattern databases updated per move"
-        return out
+        form = fast_form(task, estimate)
+        if form is not None:
+            out = swap_ida(task, budget, estimate, form, estimate.patterns, threshold, upper)
+            out.details["inner_loop"] = "hole-swap moves, pattern databases updated per move"
+            return out
     h, start = estimate.h, task.initial
     bound = estimate.round_up(max(h(start), threshold or 0))
     expanded, iterations = 0, 0

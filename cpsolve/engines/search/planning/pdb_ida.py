@@ -86,6 +86,14 @@ def hole_swap(task: Task) -> HoleSwap | None:
     return HoleSwap(hole, tuple(tuple(m) for m in moves))
 
 
+def fast_form(task: Task, estimate: Estimate) -> HoleSwap | None:
+    """The hole-swap form when :func:`swap_ida` applies to ``estimate`` (additive databases)."""
+    patterns = estimate.patterns
+    if patterns is None or not patterns.additive:
+        return None
+    return hole_swap(task)
+
+
 class _Stop(Exception):
     """The budget ran out."""
 
