@@ -224,7 +224,11 @@ def _load_or_build(task: Task, packed: Packed, ab: Abstraction, number: int, cou
         if budget.exceeded(0):
             raise Stopped(budget.reason)
 
-    table = build_table(task, packed, ab, progress)
+    def tick() -> None:
+        if budget is not None and budget.exceeded(0):
+            raise Stopped(budget.reason)
+
+    table = build_table(task, packed, ab, progress, tick)
     _save(path, table)
     return table, False
 

@@ -55,12 +55,14 @@ class Abstraction:
 
 
 def build_table(task: Task, packed: Packed, ab: Abstraction,
-                progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+                progress: Callable[[int, int], None] | None = None,
+                tick: Callable[[], None] | None = None) -> np.ndarray:
     """The dense distance table of ``ab`` (see the module docstring).
 
-    ``progress(distance, states)`` is called after each distance layer.
+    ``progress(distance, states)`` is called after each distance layer,
+    ``tick()`` between steps within one (it may raise to stop the build).
     """
-    space = _Space(task, packed, ab)
+    space = _Space(task, packed, ab, tick or _nothing)
     goal = task.goal_state
     if goal is None:
         raise BuildError("the goal is not a single state")
@@ -75,6 +77,7 @@ def build_table(task: Task, packed: Packed, ab: Abstraction,
         if d >= UNREACHABLE:
             raise BuildError(f"abstract distances reach {UNREACHABLE}; a table holds bytes")
         space.record(table, layer, d)
+        space.tick()
         if progress is not None:
             progress(d, int(layer.size))
         older = (older + [layer]) if keep_all else (older[-1:] + [layer])
@@ -87,8 +90,9 @@ def build_table(task: Task, packed: Packed, ab: Abstraction,
 class _Space:
     """The abstract states of one abstraction, as bit fields, and their predecessors."""
 
-    def __init__(self, task: Task, packed: Packed, ab: Abstraction) -> None:
-        self.task, self.ab = task, ab
+    def __init__(self, task: Task, packed: Packed, ab: Abstraction,
+                 tick: Callable[[], None]) -> None:
+        self.task, self.ab, self.tick = task, ab, tick
         n = len(task.names)
         low = min(task.lo)
         self.low = low
@@ -177,6 +181,7 @@ class _Space:
         """Every abstract predecessor, by a move of cost ``cost``, of every state in ``codes``."""
         out = []
         for pin, members in self.groups:
+            self.tick()
             sub = codes if pin is None else codes[self.field(codes, pin[0]) == pin[1]]
             if not sub.size:
                 continue
@@ -204,7 +209,9 @@ class _Space:
         parts = [seeds]
         frontier = seeds
         while frontier.size:
-            frontier = _minus(_distinct(self.step(frontier, 0)), parts + older)
+            frontier = _distinct(self.step(frontier, 0))
+            self.tick()
+            frontier = _minus(frontier, parts + older)
             if frontier.size:
                 parts.append(frontier)
         return _distinct(np.concatenate(parts))
@@ -218,6 +225,10 @@ class _Space:
                 index += w * i
         fresh = table[index] == UNREACHABLE
         table[index[fresh]] = d
+
+
+def _nothing() -> None:
+    return None
 
 
 def _distinct(codes: np.ndarray) -> np.ndarray:

@@ -52,9 +52,14 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
         if budget.exceeded(offset + seen.count, _line, label, out.sizes, seen.count):
             out.stopped = True
             break
-        frontier = seen.fresh(_distinct(step(frontier)))
+        successors = _expand(step, frontier, budget, offset + seen.count)
+        if successors is None:  # the budget ran out within the layer: it does not count
+            out.stopped = True
+            break
+        frontier = seen.fresh(_distinct(successors))
     out.seen = seen.count
-    out.last = packed.states(last)
+    if not out.stopped:  # the farthest states; a stopped sweep reports none (millions, maybe)
+        out.last = packed.states(last)
     return out
 
 
@@ -103,6 +108,22 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
                                to_goal=back.seen, **details)
     return back.result("goal", reachable=forward.seen, initial_distance=back.watched_at,
                        **details)
+
+
+CHUNK = 1 << 20
+"""States expanded between two looks at the budget (a big layer takes seconds)."""
+
+
+def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray | None:
+    """``step(frontier)``, in chunks of :data:`CHUNK` states; None if the budget runs out."""
+    if frontier.size <= CHUNK:
+        return step(frontier)
+    parts = []
+    for i in range(0, frontier.size, CHUNK):
+        if i and budget.exceeded(seen):
+            return None
+        parts.append(step(frontier[i:i + CHUNK]))
+    return np.concatenate(parts)
 
 
 def _distinct(codes: np.ndarray) -> np.ndarray:
