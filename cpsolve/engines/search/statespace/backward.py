@@ -8,7 +8,8 @@ after, found once by evaluating its guard and effects on every combination
 
 * :class:`Backward` turns each action's relation into a table: the
   predecessors of ``t`` by action ``a`` depend only on ``t``'s used values
-  (the *key*), so the table lists the written values for each key.
+  (the *key*), so the table lists, for each key, what undoing the move adds
+  to the packed code (one addition per predecessor, modulo 2**64).
 
 A written variable that the guard pins (:func:`cpsolve.facts.pins`) only takes
 the value ``c`` before the action, which keeps the grids small (a sliding
@@ -98,14 +99,17 @@ class Backward:
         key_of = np.zeros(rows, np.int64)
         for i, r in zip(keys, key_radix):
             key_of += (after[i] - task.lo[i]) * r
+        # what the move's undoing adds to a packed code (modulo 2**64, like every code)
+        delta = np.zeros(rows, np.int64)
+        for i in writes:
+            delta += (before[i] - after[i]) * np.int64(p.radix[i])
         order = np.argsort(key_of, kind="stable")
         key_of = key_of[order]
         counts = np.bincount(key_of, minlength=n_keys)
         width = int(counts.max()) if counts.size else 0
         slot = np.arange(key_of.size) - np.searchsorted(key_of, key_of)
-        table = np.zeros((n_keys, max(width, 1), max(len(writes), 1)), np.int64)
-        for j, i in enumerate(writes):
-            table[key_of, slot, j] = before[i][order]
+        table = np.zeros((n_keys, max(width, 1)), np.int64)
+        table[key_of, slot] = delta[order]
         return keys, key_radix, counts, width, table
 
     def step(self, codes: np.ndarray) -> np.ndarray:
@@ -117,17 +121,23 @@ class Backward:
                 keys, key_radix, counts, width, table = self.tables[k]
                 if not width:
                     continue
-                key = np.zeros(len(rows), np.int64)
+                key = None
                 for i, r in zip(keys, key_radix):
-                    key += (cols[i] - task.lo[i]) * r
+                    part = cols[i] - task.lo[i] if task.lo[i] else cols[i]
+                    part = part * r if r != 1 else part
+                    key = part if key is None else key + part
+                if key is None:
+                    key = np.zeros(len(rows), np.int64)
                 have = counts[key]
+                if width == 1 and have.all():  # one predecessor each: no selection
+                    out.append(rows + table[key, 0])
+                    continue
                 for m in range(width):
                     idx = np.flatnonzero(have > m)
                     if not idx.size:
                         break
-                    new = rows[idx]  # a copy: fancy indexing
-                    sub = key[idx]
-                    for j, i in enumerate(p.writes[k]):
-                        new += (table[sub, m, j] - cols[i][idx]) * p.radix[i]
-                    out.append(new)
+                    if idx.size == rows.size:
+                        out.append(rows + table[key, m])
+                    else:
+                        out.append(rows[idx] + table[key[idx], m])
         return np.concatenate(out) if out else np.empty(0, np.int64)

@@ -84,7 +84,9 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
             backward = None
     except (Unpackable, TooLarge, TooDeep) as exc:
         raise Inapplicable(f"numpy analysis not possible: {exc}") from exc
-    reversible = facts.reversible(task.model)
+    reversible = _reversible(backward) if backward is not None else None
+    if reversible is None:
+        reversible = facts.reversible(task.model)
     details = {"reversible": reversible}
     if direction == "goal" and backward is None:
         raise Unsupported("search: analyze from the goal: the predecessors do not pack")
@@ -108,6 +110,29 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
                                to_goal=back.seen, **details)
     return back.result("goal", reachable=forward.seen, initial_distance=back.watched_at,
                        **details)
+
+
+MAX_ROWS = 1 << 16
+"""Most relation rows :func:`_reversible` compares as Python tuples."""
+
+
+def _reversible(backward: Backward) -> bool | None:
+    """:func:`cpsolve.facts.reversible`'s condition, read off the relations already
+    enumerated for the backward steps (None: too many rows, ask facts)."""
+    groups: dict[tuple[int, ...], set[tuple]] = {}
+    rows = 0
+    for rel in backward.relations:
+        if rel is None:
+            continue
+        used, before, after = rel
+        b = np.stack([before[i] for i in used], axis=1) if used else np.empty((1, 0), np.int64)
+        a = np.stack([after[i] for i in used], axis=1) if used else np.empty((1, 0), np.int64)
+        rows += len(b)
+        if rows > MAX_ROWS:
+            return None
+        groups.setdefault(tuple(used), set()).update(
+            zip(map(tuple, b.tolist()), map(tuple, a.tolist())))
+    return all((t, s) in moves for moves in groups.values() for s, t in moves)
 
 
 CHUNK = 1 << 20
