@@ -18,6 +18,7 @@ from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.planning import pdb
 from cpsolve.engines.search.planning.pdb_ida import hole_swap
+from cpsolve.expr import And
 from cpsolve.files import ModelFileError, load
 from cpsolve.model import Planning
 from cpsolve.puzzles.data import Data
@@ -139,6 +140,39 @@ def test_additivity_is_derived_from_the_actions(two, patterns, want):
     from cpsolve.engines.search.statespace.packing import Packed
 
     assert pdb.additive(task, Packed(task), patterns) is want
+
+
+def test_a_generic_model_gets_admissible_tables():
+    """Not a board: four variables, the value 0 trades places with any other variable."""
+    m = Planning("any swap")
+    xs = m.add_array("x", 4, 0, 3)
+    m.set_initial({"x[0]": 3, "x[1]": 2, "x[2]": 1, "x[3]": 0})
+    m.set_goal(And(*(xs[i] == i for i in range(4))))
+    for i, j in itertools.permutations(range(4), 2):
+        m.add_action(f"{j} to {i}", xs[i] == 0, {xs[i]: xs[j], xs[j]: 0})
+    m.set_patterns([[1], [2, 3]])
+    task = compile_planning(m)
+    tables = pdb.pattern_set(task)
+    assert tables.additive and hole_swap(task) is not None
+    goal = (0, 1, 2, 3)
+    dist = {goal: 0}
+    todo = deque([goal])
+    while todo:  # every move can be undone: distances from the goal are distances to it
+        s = todo.popleft()
+        z = s.index(0)
+        for j in range(4):
+            if j != z:
+                t = list(s)
+                t[z], t[j] = t[j], 0
+                t = tuple(t)
+                if t not in dist:
+                    dist[t] = dist[s] + 1
+                    todo.append(t)
+    assert len(dist) == 24
+    assert all(tables.h(s) <= d for s, d in dist.items())
+    assert tables.h((0, 2, 3, 1)) == 3  # 1 goes home, and 2, 3 need two more: exact here
+    result = run("search", "solve", m, Options(algorithm="idastar"))
+    assert result.status is Status.OPTIMAL and result.steps == dist[(3, 2, 1, 0)]
 
 
 def test_cache_miss_then_hit_and_shared_by_other_starts(own_cache):

@@ -5,7 +5,8 @@ action's relation on the variables it uses (:func:`..statespace.backward.relatio
 
 * every action costs 1, uses exactly two variables and writes both;
 * every move swaps their values, one of which is always the same constant
-  (the *hole*), and the other never is;
+  (the *hole*; rows swapping the hole with itself change nothing and are
+  dropped);
 * the hole occurs exactly once in the initial state (so in every state:
   moves only swap values).
 
@@ -67,18 +68,17 @@ def hole_swap(task: Task) -> HoleSwap | None:
         a, b = used
         if not ((before[a] == after[b]).all() and (before[b] == after[a]).all()):
             return None
-        for z, j in ((a, b), (b, a)):
-            values = np.unique(before[z])
-            if values.size == 1 and not (before[j] == values[0]).any():
-                break
-        else:
+        z, j = (a, b) if np.unique(before[a]).size == 1 else (b, a)
+        values = np.unique(before[z])
+        if values.size != 1:
             return None
+        moved = before[j][before[j] != values[0]]  # hole with hole: no move (and never met)
         if hole is None:
             hole = int(values[0])
         if hole != int(values[0]) or min(task.lo) < 0:
             return None
         movable = [False] * (high + 1)
-        for v in before[j].tolist():
+        for v in moved.tolist():
             movable[v] = True
         moves[z].append((j, tuple(movable)))
     if hole is None or list(task.initial).count(hole) != 1:
