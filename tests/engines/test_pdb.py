@@ -233,7 +233,7 @@ def test_a_model_file_declares_patterns(tmp_path):
 
 
 @pytest.mark.parametrize("patterns, fragment", [
-    ('[["9"]]', "not a single-cell piece"), ('[["_"]]', "not a single-cell piece"),
+    ('[["9"]]', "not a one-cell piece"), ('[["_"]]', "not a one-cell piece"),
     ('[["1"], ["1"]]', "in two patterns"), ('["1"]', "non-empty list"),
     ('[[]]', "non-empty list"),
 ])

@@ -41,8 +41,9 @@ when all pieces are distinct single cells and the goal is a whole picture.
 ``[estimate] patterns`` lists groups of one-cell pieces of which there is one
 copy each; the model carries them as groups of state values
 (:meth:`~cpsolve.model.Planning.set_patterns`) and the search engine turns each
-group into a pattern database.  Kinds are numbered in goal-picture order
-(:func:`.pieces.kinds_of`), so every start of one puzzle shares the tables.
+group into a pattern database.  With patterns, kinds are numbered in
+goal-picture order (:func:`.pieces.kinds_of`), so every start of one puzzle
+shares the tables; without, in order of appearance in the start, as always.
 """
 
 from __future__ import annotations
@@ -91,7 +92,9 @@ def build(data: Data) -> SlidingPuzzle:
     blocks = read_blocks(data, set(flat_start))
     pieces = cut(data, "start", start, cells, blocks)
     goal_text = data.table.get("goal")
-    kinds = kinds_of(pieces, blocks, goal_text.split() if isinstance(goal_text, str) else ())
+    declared = isinstance(data.table.get("estimate"), dict) and "patterns" in data.table["estimate"]
+    kinds = kinds_of(pieces, blocks, goal_text.split()  # tables shared by every start
+                     if declared and isinstance(goal_text, str) else ())
     goal, full = read_goal(data, board, start, kinds, pieces, blocks)
     kind_of = {(k.token, k.shape): k for k in kinds}
     values = dict.fromkeys(cells, 0)

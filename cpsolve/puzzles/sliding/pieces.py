@@ -188,8 +188,9 @@ def kinds_of(pieces: list[Piece], blocks: dict[str, Shape | None],
     ``blocks`` in the order of ``prefer`` — the goal picture's tokens — then in order of
     appearance, then one-cell pieces of ``blocks``), then the others.
 
-    Numbering by the goal gives every start position of one puzzle the same model apart
-    from its initial state (pattern databases cached for one serve all).
+    Numbering by the goal (files that declare pattern databases) gives every start
+    position of one puzzle the same model apart from its initial state, so tables cached
+    for one serve all.
     """
     rank = {t: i for i, t in enumerate(dict.fromkeys(prefer))}
     order: dict[tuple[str, Shape], None] = {}
