@@ -56,7 +56,11 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
         if successors is None:  # the budget ran out within the layer: it does not count
             out.stopped = True
             break
-        frontier = seen.fresh(_distinct(successors))
+        successors = _distinct(successors)
+        if successors.size > CHUNK and budget.exceeded(offset + seen.count):
+            out.stopped = True  # a big layer: look again before the last long step
+            break
+        frontier = seen.fresh(successors)
     out.seen = seen.count
     if not out.stopped:  # the farthest states; a stopped sweep reports none (millions, maybe)
         out.last = packed.states(last)
@@ -135,7 +139,7 @@ def _reversible(backward: Backward) -> bool | None:
     return all((t, s) in moves for moves in groups.values() for s, t in moves)
 
 
-CHUNK = 1 << 20
+CHUNK = 1 << 19
 """States expanded between two looks at the budget (a big layer takes seconds)."""
 
 
@@ -148,7 +152,7 @@ def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray
         if i and budget.exceeded(seen):
             return None
         parts.append(step(frontier[i:i + CHUNK]))
-    return np.concatenate(parts)
+    return None if budget.exceeded(seen) else np.concatenate(parts)
 
 
 def _distinct(codes: np.ndarray) -> np.ndarray:
