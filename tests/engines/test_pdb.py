@@ -9,6 +9,7 @@ the engine.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections import deque
 
@@ -24,6 +25,8 @@ from cpsolve.model import Planning
 from cpsolve.puzzles.data import Data
 from cpsolve.puzzles.sliding import build
 from cpsolve.result import Status
+
+SHARED_CACHE = os.environ.get("CPSOLVE_CACHE_DIR")  # the suite's (conftest), kept between runs
 
 
 @pytest.fixture(autouse=True)
@@ -247,10 +250,13 @@ def test_bad_patterns_name_the_key(tmp_path, patterns, fragment):
 
 
 @pytest.mark.slow
-def test_korf_1_is_proven_57():
-    """Korf's first instance: optimum 57 (Korf 1985).  Builds the 6-6-3 tables (minutes)."""
+def test_korf_1_is_proven_57(monkeypatch):
+    """Korf's first instance: optimum 57 (Korf 1985).  The 6-6-3 tables take minutes to
+    build once; they go to the suite's shared cache, so later runs take a second."""
     from pathlib import Path
 
+    if SHARED_CACHE:
+        monkeypatch.setenv("CPSOLVE_CACHE_DIR", SHARED_CACHE)
     models = Path(__file__).resolve().parents[2] / "models"
     result = run("search", "solve", load(models / "fifteen_korf1.toml").model,
                  Options(algorithm="idastar"))
