@@ -261,3 +261,28 @@ def test_korf_1_is_proven_57(monkeypatch):
     result = run("search", "solve", load(models / "fifteen_korf1.toml").model,
                  Options(algorithm="idastar"))
     assert result.status is Status.OPTIMAL and result.verified and result.steps == 57
+
+
+def test_abstract_states_may_fill_all_64_bits():
+    """Sixteen cells, seven pattern pieces, the blank and "don't care": 4 bits a cell."""
+    import numpy as np
+
+    from cpsolve.engines.search.planning.pdb_build import Abstraction, _Space
+    from cpsolve.engines.search.statespace.packing import Packed
+
+    puzzle = board(4, 4, [*range(1, 16), 0], [[1, 2, 3, 4, 5, 6, 7]])
+    task = compile_planning(puzzle.model)
+    (pattern,) = puzzle.model.patterns
+    blank = puzzle.tokens.index("_")
+    space = _Space(task, Packed(task), Abstraction(pattern, tuple(sorted({blank, *pattern})),
+                                                   True), lambda: None)
+    assert space.bits * 16 == 64
+    state = list(task.goal_state)
+    other = state.index(puzzle.tokens.index("15"))  # a piece outside the pattern
+    state[0], state[other] = state[other], state[0]  # "don't care" (code 8) in the top field
+    assert int(space.codes[state[0] - space.low]) == 8
+    code = space.encode(state)
+    assert code < 0  # bit 63 set: stored as a negative int64, no overflow
+    codes = np.array([code], np.int64)
+    assert [int(space.field(codes, i)[0]) for i in range(16)] == \
+        [int(space.codes[v - space.low]) for v in state]

@@ -125,8 +125,10 @@ class _Space:
         self.symmetric = all((u, a, b, c) in self.rows for u, b, a, c in self.rows)
 
     def encode(self, state) -> int:
-        """The abstract code of a concrete state."""
-        return sum(int(self.codes[v - self.low]) << sh for v, sh in zip(state, self.shift))
+        """The abstract code of a concrete state (as a signed 64-bit integer: fields may fill
+        all 64 bits, and bit operations do not care about the sign)."""
+        code = sum(int(self.codes[v - self.low]) << sh for v, sh in zip(state, self.shift))
+        return code - (1 << 64) if code >= 1 << 63 else code
 
     def field(self, codes: np.ndarray, i: int) -> np.ndarray:
         """The code of variable ``i`` in each state."""
