@@ -12,7 +12,8 @@ random small models (``tests/test_facts.py``).
 * parity — :func:`plan_parity` (a declared parity with the goal's value known);
 * costs — :func:`cost_floor`, :func:`least_plan_cost`, :func:`estimate_bound`,
   :func:`goal_at_start`;
-* moves — :func:`reversible`, :func:`goal_symmetries`.
+* moves — :func:`reversible`, :func:`goal_symmetries`, :func:`start_symmetries`,
+  :func:`disjoint_layers`.
 
 Values at known states (the start, the goal) are computed by this module's own
 small interpreter, not by :func:`cpsolve.expr.evaluate`: the independent
@@ -392,6 +393,42 @@ def goal_symmetries(model: Planning) -> list[dict[str, str]]:
             if m != identity
             and frozenset(_renamed(c, m) for c in conjuncts(model.goal)) == goal
             and Counter(_signature(a, m) for a in model.actions) == actions]
+
+
+
+def start_symmetries(model: Planning) -> list[dict[str, str]]:
+    """The declared symmetries (the identity left out) that keep the actions and the start.
+
+    As :func:`goal_symmetries`, with the initial state in place of the goal: a
+    permutation is kept when the actions are the same multiset after renaming,
+    every variable goes to one with the same domain, and the initial state is
+    its own image.  The states reachable from the start are then closed under
+    it, at the same distances: a forward analysis may count one state per orbit.
+    """
+    if not model.symmetries or not model.initial:
+        return []
+    identity = {n: n for n in model.domains}
+    actions = Counter(_signature(a, identity) for a in model.actions)
+    start = model.initial
+    return [dict(m) for m in model.symmetries
+            if m != identity
+            and all(model.domains[n] == model.domains[m[n]] and start[n] == start[m[n]]
+                    for n in model.domains)
+            and Counter(_signature(a, m) for a in model.actions) == actions]
+
+
+def disjoint_layers(model: Planning) -> bool:
+    """True when no state is at two different distances from any state it comes from.
+
+    Holds when every action changes the sum of the :func:`tracked` variables by
+    the same non-zero constant: after ``d`` steps the sum is ``start + d * c``,
+    so breadth-first layers never meet (peg solitaire: one peg fewer per jump).
+    """
+    if not model.actions:
+        return False
+    names = tracked(model)
+    deltas = {sum(changes(a, model).get(n, 0) for n in names) for a in model.actions}
+    return len(deltas) == 1 and 0 not in deltas
 
 
 # ---------------------------------------------------------------- values

@@ -1,0 +1,264 @@
+"""External-memory layered BFS: layers on disk, bounded memory, resumable.
+
+Forward from the start only.  Each layer is a set of sorted buckets on disk
+(:mod:`.store`); a layer is built in two passes under a memory budget:
+
+1. **expand** — the frontier is read in chunks; each chunk's successors
+   (:meth:`.packing.Packed.forward`, reduced to canonical codes by
+   :class:`.symmetry.Orbits`, sorted, distinct) are appended to one raw file
+   per bucket of the next layer (:func:`.store.owner`);
+2. **merge** — each raw bucket is read back, sorted, made distinct and
+   stripped of the codes of earlier layers (*delayed duplicate detection*),
+   then written as the next layer's bucket.
+
+Which earlier layers can hold a successor is a fact of the model
+(:func:`duplicates_policy`): none when every action moves a potential by the
+same constant (layers are disjoint), the last two when every move can be
+undone, all of them otherwise.  The number of buckets is chosen per layer so
+that one bucket fits the budget.  With declared symmetries that keep the start,
+one canonical code per orbit is stored and both the orbits and the positions
+they stand for are counted.  Finished layers are kept (``resume``).
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .... import facts
+from ....answers import Analysis, Direction
+from ....result import Result, Status, Unsupported
+from ..common import Budget, Inapplicable
+from ..compile import Task
+from ..emit import TooDeep
+from .packing import Packed, Unpackable
+from .store import Store, fingerprint, owner
+from .symmetry import Orbits, group
+from .visited import _minus
+
+DEFAULT_MEMORY = 1 << 30
+"""Bytes the large arrays may take when the caller sets no memory limit."""
+
+MAX_BITS = 9
+"""Most buckets per layer: 2^9 (one open file each while expanding)."""
+
+FARTHEST_MAX = 10_000
+"""Most farthest states listed (more are counted, not listed)."""
+
+
+@dataclass(frozen=True)
+class Disk:
+    """Where and how much: ``work_dir`` (None: a temporary directory, removed at the end),
+    ``resume`` (keep the finished layers found there), ``memory`` (bytes for big arrays)."""
+
+    work_dir: str | None = None
+    resume: bool = False
+    memory: int | None = None
+
+
+def duplicates_policy(model) -> tuple[str, int | None]:
+    """How many earlier layers a new layer is checked against (None: all), and why."""
+    if facts.disjoint_layers(model):
+        return "none: every action changes a potential by the same constant", 0
+    if facts.reversible(model):
+        return "the last two layers: every move can be undone", 2
+    return "every earlier layer", None
+
+
+def prepare(task: Task) -> tuple[Packed, Orbits]:
+    """The packing and the symmetry group of a task; :class:`Inapplicable` if it does not pack."""
+    try:
+        packed = Packed(task)
+    except (Unpackable, TooDeep) as exc:
+        raise Inapplicable(f"external analysis not possible: {exc}") from exc
+    return packed, Orbits(packed, group(task.model, task.names))
+
+
+def expand(packed: Packed, orbits: Orbits, codes: np.ndarray) -> np.ndarray:
+    """The canonical codes of the successors of ``codes``, sorted and distinct."""
+    return distinct(orbits.canonical(packed.forward(np.ascontiguousarray(codes))))
+
+
+def fresh(raw: np.ndarray, earlier: list[np.ndarray]) -> np.ndarray:
+    """The distinct codes of ``raw``, sorted, that no array of ``earlier`` (sorted) holds."""
+    new = distinct(raw)
+    for layer in earlier:
+        new = _minus(new, layer)
+    return new
+
+
+def distinct(codes: np.ndarray) -> np.ndarray:
+    """Sorted distinct codes (sorted in place)."""
+    codes.sort()
+    if codes.size < 2:
+        return codes
+    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+
+
+def positions(orbits: Orbits, codes: np.ndarray, chunk: int = 1 << 20) -> int:
+    """How many states the orbits of ``codes`` hold (in slices, to bound memory)."""
+    if orbits.size == 1:
+        return int(codes.size)
+    return sum(int(orbits.orbit_sizes(np.asarray(codes[i:i + chunk])).sum())
+               for i in range(0, codes.size, chunk))
+
+
+def external_layers(task: Task, budget: Budget, direction: Direction | None = None,
+                    disk: Disk | None = None) -> Result:
+    """Layers of the states reachable from the start, on disk (see the module docstring)."""
+    if direction == "goal":
+        raise Unsupported("search: the external analysis explores from the start only "
+                          "(use --from start)")
+    disk = disk or Disk()
+    packed, orbits = prepare(task)
+    memory = disk.memory or DEFAULT_MEMORY
+    temporary = disk.work_dir is None
+    root = Path(tempfile.mkdtemp(prefix="cpsolve-bfs-")) if temporary else Path(disk.work_dir)
+    try:
+        store = Store(root, fingerprint(task, orbits.perms), disk.resume and not temporary)
+        policy, keep = duplicates_policy(task.model)
+        run = Run(packed, orbits, store, budget, memory, keep)
+        stopped = run.bfs()
+        return run.result(stopped, policy, None if temporary else str(store.dir))
+    finally:
+        if temporary:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+class Run:
+    """One external BFS over a :class:`Store` (see :func:`external_layers`)."""
+
+    def __init__(self, packed: Packed, orbits: Orbits, store: Store, budget: Budget,
+                 memory: int, keep: int | None) -> None:
+        self.p, self.orbits, self.store, self.budget = packed, orbits, store, budget
+        self.memory, self.keep = memory, keep
+        self.ratio = float(max(1, min(len(packed.task.actions), 64)))  # successors per state
+        self.expanded = 0
+        self.started = time.perf_counter()
+
+    @property
+    def seen(self) -> int:
+        return sum(r["states"] for r in self.store.layers)
+
+    def bfs(self) -> bool:
+        """Build layers until one is empty; True when a limit stopped it first."""
+        store = self.store
+        if not store.layers:
+            store.fresh_layer(0)
+            start = self.orbits.canonical(np.array([self.p.encode(self.p.task.initial)],
+                                                   np.int64))
+            store.write(0, 0, start)
+            store.finish({"bits": 0, "orbits": 1, "states": positions(self.orbits, start)})
+        while not store.complete:
+            if self.budget.exceeded(self.seen):
+                return True
+            d = len(store.layers) - 1
+            if not self.layer(d):
+                return True
+        return False
+
+    def chunk_size(self) -> int:
+        """Frontier states per expansion chunk: columns, successors and their images fit."""
+        per_state = 8 * (len(self.p.size) + 4 * self.ratio * (1 + 1 / self.orbits.size) + 8)
+        return int(min(1 << 22, max(1 << 10, self.memory // per_state)))
+
+    def bucket_bits(self, frontier: int) -> int:
+        """Buckets for the next layer: one raw bucket (sorted, copied) and its orbits fit."""
+        raw = frontier * self.ratio * 8 * max(3, 2 * self.orbits.size if self.orbits.size > 1
+                                              else 3)
+        return min(MAX_BITS, max(0, math.ceil(math.log2(max(1.0, raw / self.memory)))))
+
+    def layer(self, d: int) -> bool:
+        """Expand layer ``d`` into layer ``d + 1``; False when a limit stopped it."""
+        store, last = self.store, self.store.layers[d]
+        bits = self.bucket_bits(last["orbits"])
+        raw_dir = store.raw_dir()
+        files = [open(raw_dir / f"r{b:05d}.bin", "wb") for b in range(1 << bits)]
+        generated, done, chunk = 0, 0, self.chunk_size()
+        try:
+            for b in range(1 << last["bits"]):
+                frontier = store.read(d, b)
+                for i in range(0, frontier.size, chunk):
+                    new = expand(self.p, self.orbits, frontier[i:i + chunk])
+                    generated += new.size
+                    where = owner(new, bits)
+                    order = np.argsort(where, kind="stable")
+                    cuts = np.cumsum(np.bincount(where, minlength=1 << bits))
+                    for k, part in enumerate(np.split(new[order], cuts[:-1])):
+                        if part.size:
+                            files[k].write(part.tobytes())
+                    done += min(chunk, frontier.size - i)
+                    self.expanded += min(chunk, frontier.size - i)
+                    if self.budget.exceeded(self.seen, self.line, d, done, last["orbits"]):
+                        return False
+        finally:
+            for f in files:
+                f.close()
+        if last["orbits"]:
+            self.ratio = max(1.0, generated / last["orbits"])
+        earlier = range(d + 1) if self.keep is None else range(max(0, d + 1 - self.keep), d + 1)
+        store.fresh_layer(d + 1)
+        total = states = 0
+        for k in range(1 << bits):
+            path = raw_dir / f"r{k:05d}.bin"
+            new = fresh(np.fromfile(path, np.int64),
+                        [a for e in earlier for a in store.overlapping(e, k, bits)])
+            path.unlink()
+            store.write(d + 1, k, new)
+            total += new.size
+            states += positions(self.orbits, new)
+            if self.budget.exceeded(self.seen, self.merging, d, k, bits):
+                return False
+        shutil.rmtree(raw_dir)
+        store.finish({"bits": bits, "orbits": total, "states": states} if total else {},
+                     complete=not total)
+        return True
+
+    def line(self, d: int, done: int, size: int) -> str:
+        """The progress line while expanding layer ``d``: a bar, states/s, the next layer."""
+        width = 20
+        fill = width * done // max(1, size)
+        rate = self.expanded / max(1e-9, time.perf_counter() - self.started)
+        sizes = [r["orbits"] for r in self.store.layers]
+        guess = sizes[-1] * sizes[-1] / sizes[-2] if len(sizes) > 1 and sizes[-2] else None
+        nxt = f"; next layer ~{guess:,.0f}" if guess is not None else ""
+        return (f"depth {d} [{'#' * fill}{'-' * (width - fill)}] {done:,}/{size:,} expanded, "
+                f"{rate:,.0f} states/s, {self.seen:,} seen{nxt}")
+
+    def merging(self, d: int, k: int, bits: int) -> str:
+        return f"depth {d + 1}: merging bucket {k + 1}/{1 << bits}, {self.seen:,} seen"
+
+    def result(self, stopped: bool, policy: str, work_dir: str | None) -> Result:
+        """The analysis: positions per layer; orbits in the details when symmetries were used."""
+        layers = self.store.layers
+        sizes = tuple(r["states"] for r in layers)
+        details: dict = {"duplicates": policy, "layer_files": len(layers)}
+        if self.orbits.size > 1:
+            details.update(symmetries=self.orbits.size,
+                           orbits=sum(r["orbits"] for r in layers),
+                           orbit_layers=[r["orbits"] for r in layers])
+        if work_dir:
+            details.update(work_dir=work_dir, resumed_layers=self.store.resumed)
+        if stopped:
+            depth = len(sizes) - 1
+            return Result(status=Status.PARTIAL, engine="search", task="analyze",
+                          answer=Analysis(self.seen, sizes, "start"), explored=self.seen,
+                          bound=depth, details=details,
+                          message=f"stopped: {self.budget.reason}; {self.seen:,} states "
+                          f"reachable from the initial state found so far, all within distance "
+                          f"{depth} known (layers are complete up to there"
+                          f"{'; run again with --resume to go on' if work_dir else ''})")
+        farthest: tuple = ()
+        if layers[-1]["states"] <= FARTHEST_MAX:
+            reps = self.store.codes(len(layers) - 1)
+            every = np.unique(np.concatenate(self.orbits.images(reps)))
+            farthest = tuple(sorted(self.p.states(every)))
+        analysis = Analysis(self.seen, sizes, "start", len(sizes) - 1, farthest)
+        return Result(status=Status.COMPLETE, engine="search", task="analyze", answer=analysis,
+                      explored=self.seen, details={"reachable": self.seen, **details})

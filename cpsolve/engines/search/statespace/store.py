@@ -1,0 +1,111 @@
+"""Breadth-first layers on disk, for :mod:`.external` and :mod:`.cluster`.
+
+A run lives in ``<work dir>/bfs-<fingerprint>/``: the fingerprint is a hash of
+the compiled model (variables, domains, actions, initial state) and of the
+symmetries used, so a work directory can hold runs of several models and a
+resumed run never mixes models.  Layer ``d`` is the directory ``layer-<d>``
+holding ``2^bits`` bucket files ``b<k>.npy``: sorted distinct int64 codes, the
+codes whose hash (:func:`owner`) is ``k``.  ``meta.json`` lists the finished
+layers (written last, atomically): a layer not listed there is unfinished and
+is rebuilt from the one before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from ....expr import to_text
+
+MIX = np.uint64(0x9E3779B97F4A7C15)
+"""Fibonacci hashing: the top bits of ``code * MIX`` spread any codes evenly."""
+
+
+def owner(codes: np.ndarray, bits: int) -> np.ndarray:
+    """The bucket (``0 .. 2^bits - 1``) that owns each code."""
+    if bits == 0:
+        return np.zeros(codes.size, np.int64)
+    return ((codes.view(np.uint64) * MIX) >> np.uint64(64 - bits)).astype(np.int64)
+
+
+def fingerprint(task, perms: list[tuple[int, ...]]) -> str:
+    """A hash of what decides the layers: the compiled model and the symmetries used."""
+    parts = [repr(task.names), repr(task.lo), repr(task.hi), repr(task.initial), repr(perms)]
+    for a in task.model.actions:
+        parts.append(to_text(a.guard))
+        parts.extend(f"{v}={to_text(e)}" for v, e in a.effects)
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+class Store:
+    """The finished layers of one run, and the files of the layer being built."""
+
+    def __init__(self, root: Path, key: str, resume: bool) -> None:
+        self.dir = Path(root) / f"bfs-{key}"
+        self.key = key
+        self.meta_path = self.dir / "meta.json"
+        self.layers: list[dict] = []
+        self.complete = False
+        if resume and self.meta_path.exists():
+            meta = json.loads(self.meta_path.read_text())
+            if meta.get("fingerprint") == key:
+                self.layers, self.complete = meta["layers"], meta["complete"]
+        if not self.layers and self.dir.exists():
+            shutil.rmtree(self.dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.resumed = len(self.layers)
+
+    def layer_dir(self, d: int) -> Path:
+        return self.dir / f"layer-{d:05d}"
+
+    def fresh_layer(self, d: int) -> Path:
+        """An empty directory for layer ``d`` (what an interrupted run left there is removed)."""
+        path = self.layer_dir(d)
+        if path.exists():
+            shutil.rmtree(path)
+        path.mkdir()
+        return path
+
+    def write(self, d: int, bucket: int, codes: np.ndarray) -> None:
+        np.save(self.layer_dir(d) / f"b{bucket:05d}.npy", codes)
+
+    def read(self, d: int, bucket: int) -> np.ndarray:
+        """Bucket ``bucket`` of finished layer ``d`` (memory-mapped: the OS pages it in)."""
+        path = self.layer_dir(d) / f"b{bucket:05d}.npy"
+        return np.load(path, mmap_mode="r")
+
+    def overlapping(self, d: int, bucket: int, bits: int) -> list[np.ndarray]:
+        """The buckets of layer ``d`` that may hold codes of ``bucket`` under ``bits``."""
+        old = self.layers[d]["bits"]
+        if old <= bits:
+            return [self.read(d, bucket >> (bits - old))]
+        first = bucket << (old - bits)
+        return [self.read(d, b) for b in range(first, first + (1 << (old - bits)))]
+
+    def codes(self, d: int) -> np.ndarray:
+        """Every code of finished layer ``d``, sorted (use on small layers only)."""
+        parts = [np.asarray(self.read(d, b)) for b in range(1 << self.layers[d]["bits"])]
+        return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.int64)
+
+    def finish(self, record: dict, complete: bool = False) -> None:
+        """Record a finished layer (``bits``, ``orbits``, ``states``) in ``meta.json``."""
+        if record:
+            self.layers.append(record)
+        self.complete = complete
+        tmp = self.meta_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"fingerprint": self.key, "layers": self.layers,
+                                   "complete": complete}))
+        os.replace(tmp, self.meta_path)
+
+    def raw_dir(self) -> Path:
+        """A fresh directory for the unsorted successors of the layer being built."""
+        path = self.dir / "raw"
+        if path.exists():
+            shutil.rmtree(path)
+        path.mkdir()
+        return path
