@@ -152,6 +152,7 @@ def _integer(text: str, least: int) -> int:
     return value
 
 
+
 def positive(text: str) -> int:
     """An integer option that must be at least 1."""
     return _integer(text, 1)
@@ -208,6 +209,15 @@ def parser() -> argparse.ArgumentParser:
         if json_flag:
             cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
+    def cluster(cmd: argparse.ArgumentParser) -> None:
+        where = cmd.add_mutually_exclusive_group()
+        where.add_argument("--workers", type=positive, metavar="N",
+                           help="run on a local Dask cluster of N worker processes "
+                           "(needs the [dask] extra)")
+        where.add_argument("--scheduler", metavar="ADDRESS",
+                           help="run on the Dask cluster whose scheduler is at ADDRESS "
+                           "(tcp://host:8786; needs the [dask] extra)")
+
     s = sub.add_parser("solve", help="solve model files (several, a directory or a "
                        "collection: a batch)")
     s.add_argument("files", nargs="+", metavar="FILE",
@@ -257,6 +267,13 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
                    help="explore the states reachable from the start, or the states that can "
                    "reach the goal (default: the goal when it is one state, else the start)")
+    a.add_argument("--work-dir", metavar="DIR",
+                   help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
+                   "within half of --memory-limit (an unlimited forward analysis too large "
+                   "for memory goes on disk in a temporary directory by itself)")
+    a.add_argument("--resume", action="store_true",
+                   help="with --work-dir: keep the layers a stopped run finished there and go on")
+    cluster(a)
     pictures(a)
     w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
     w.add_argument("file")
@@ -366,6 +383,10 @@ class Cli:
             keep=getattr(self.args, "list", False),
             direction=getattr(self.args, "direction", None),
             satisficing=getattr(self.args, "satisficing", False),
+            work_dir=getattr(self.args, "work_dir", None),
+            resume=getattr(self.args, "resume", False),
+            memory_limit=self.array_budget(),
+            cluster=self.cluster(),
         )
         if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
             yield options
@@ -375,6 +396,16 @@ class Cli:
                 status.update(f"{what}: {line}")
 
             yield dataclasses.replace(options, progress=report)
+
+    def array_budget(self) -> int | None:
+        """Bytes for an on-disk analysis's big arrays: half of the memory limit (given or
+        default), so the whole process stays under the limit that stops it."""
+        nbytes = memory.limit()
+        return None if nbytes is None else nbytes // 2
+
+    def cluster(self) -> int | str | None:
+        """``--workers N`` (a local cluster of N), ``--scheduler ADDRESS``, or None."""
+        return getattr(self.args, "workers", None) or getattr(self.args, "scheduler", None)
 
     def fail(self, message: str, code: int) -> int:
         """Print one plain line on stderr (never wrapped, never read as markup)."""
@@ -816,6 +847,8 @@ def _main(argv: list[str] | None) -> int:
             if args.optimal:
                 return cli.fail("--optimal and --up-to do not go together", 2)
             return cli.count_up_to()
+        if args.command == "analyze" and args.resume and not args.work_dir:
+            return cli.fail("--resume goes on from the layers kept in --work-dir DIR: give it", 2)
         if args.command == "solve":
             args.file = args.files[0]
             pairs = pddl_pairs(args.files)

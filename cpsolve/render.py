@@ -100,6 +100,10 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     parts: list[Any] = [headline(puzzle, result)]
     if result.message:
         parts.append(Text(result.message, style="dim"))
+    if "orbits" in result.details:
+        parts.append(Text(f"{result.details['orbits']:,} up to the model's "
+                          f"{result.details['symmetries']} symmetries (counted one per orbit; "
+                          "the table counts every state)"))
     if result.answer is not None:
         parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
     return Group(*parts)

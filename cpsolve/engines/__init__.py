@@ -69,7 +69,13 @@ class Options:
       goal when it is one state, else the start;
     * ``progress`` — called with a short line of text on long work;
     * ``satisficing`` — ``fd``: a satisficing planner configuration instead of the
-      optimal one (its plans are not claimed optimal).
+      optimal one (its plans are not claimed optimal);
+    * ``work_dir``, ``resume``, ``memory_limit`` — analyze on disk
+      (:mod:`~cpsolve.engines.search.statespace.external`): where the layers
+      go, whether the finished ones found there are kept, and the bytes its
+      big arrays may take;
+    * ``cluster`` — analyze on Dask: a number of local workers, or the address
+      of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`).
     """
 
     time_limit: float | None = None
@@ -80,6 +86,10 @@ class Options:
     direction: str | None = None
     progress: Progress | None = None
     satisficing: bool = False
+    work_dir: str | None = None
+    resume: bool = False
+    memory_limit: int | None = None
+    cluster: int | str | None = None
 
 
 def kind_of(model: Csp | Planning) -> str:

@@ -98,20 +98,32 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
     """State-space analysis of a planning model (see :mod:`.statespace`).
 
     Without ``options.limit``, at most :data:`ANALYZE_LIMIT` states are
-    explored (the message says so when that stops the analysis).
+    explored (the message says so when that stops the analysis), except by the
+    analyses on disk or on a cluster (:func:`default_analysis`), made for more.
     """
     if not isinstance(model, Planning):
         raise Unsupported("search: analyze applies to planning models")
-    analysis = pick(options.algorithm or DEFAULT_ANALYSIS, ANALYSES, "analysis")
+    analysis = pick(options.algorithm or default_analysis(options), ANALYSES, "analysis")
     task = compile_planning(model)
     budget = Budget.of(options, len(task.actions))
-    if options.limit is None:
+    if options.limit is None and not analysis.scaled:
         budget.limit = ANALYZE_LIMIT
-    result = _finish(task, *run_analysis(analysis, task, budget, options.direction))
+    result = _finish(task, *run_analysis(analysis, task, budget, options.direction, options))
     if options.limit is None and budget.reason.startswith("state limit"):
         result = result.but(message=f"{result.message} (the default limit for analyze; "
                             "set one with --limit)")
     return result
+
+
+def default_analysis(options: Options) -> str:
+    """``cluster`` when a cluster is named, ``external`` when a work directory or resume is,
+    else :data:`DEFAULT_ANALYSIS` (a memory limit alone stops an analysis with what it has;
+    the on-disk one keeps its arrays within it)."""
+    if options.cluster is not None:
+        return "cluster"
+    if options.work_dir is not None or options.resume:
+        return "external"
+    return DEFAULT_ANALYSIS
 
 
 def _finish(task: Task, name: str, result: Result) -> Result:

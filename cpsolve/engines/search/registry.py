@@ -37,7 +37,7 @@ from .planning.widening import widening
 from .statespace.layers import layers
 
 SearchFn = Callable[[Task, Budget], Result]
-AnalysisFn = Callable[[Task, Budget, "Direction | None"], Result]
+AnalysisFn = Callable[..., Result]  # (task, budget, direction[, options])
 
 
 class Finds(Enum):
@@ -190,6 +190,8 @@ class Analysis:
     function: AnalysisFn
     description: str
     fallback: str | None = None
+    scaled: bool = False  # also takes the Options: work dir, resume, memory limit, cluster
+    # (no default state limit either: these analyses exist for spaces beyond memory)
 
 
 def _numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
@@ -198,10 +200,31 @@ def _numpy_layers(task: Task, budget: Budget, direction: Direction | None = None
     return numpy_layers(task, budget, direction)
 
 
+def _external(task: Task, budget: Budget, direction: Direction | None = None,
+              options=None) -> Result:
+    from .statespace.external import Disk, external_layers
+
+    disk = Disk(options.work_dir, options.resume, options.memory_limit) if options else None
+    return external_layers(task, budget, direction, disk)
+
+
+def _cluster(task: Task, budget: Budget, direction: Direction | None = None,
+             options=None) -> Result:
+    from .statespace.cluster import cluster_layers  # dask is imported only here
+
+    return cluster_layers(task, budget, direction, options.cluster if options else None,
+                          options.memory_limit if options else None)
+
+
 ANALYSES: Mapping[str, Analysis] = {
     "numpy": Analysis("numpy", _numpy_layers, "whole frontiers at once with NumPy "
                       "(states packed into int64)", fallback="python"),
     "python": Analysis("python", layers, "breadth-first layers with Python sets"),
+    "external": Analysis("external", _external, "layers on disk under a memory limit, "
+                         "resumable, one state per orbit of the start's symmetries",
+                         scaled=True),
+    "cluster": Analysis("cluster", _cluster, "layers hash-partitioned over a Dask cluster",
+                        scaled=True),
 }
 """State-space analyses by name; ``numpy`` is the default."""
 
@@ -219,18 +242,20 @@ def pick(name: str, table: Mapping, what: str):
 
 
 def run_analysis(entry: Analysis, task: Task, budget: Budget,
-                 direction: Direction | None = None) -> tuple[str, Result]:
+                 direction: Direction | None = None, options=None) -> tuple[str, Result]:
     """Run an analysis (falling back as its entry says): the name that ran, and its result.
 
     ``direction``: explore from the ``"start"`` or back from the ``"goal"``
-    (None: the analysis chooses).
+    (None: the analysis chooses); ``options``: what a ``scaled`` entry also reads.
     """
     try:
+        if entry.scaled:
+            return entry.name, entry.function(task, budget, direction, options)
         return entry.name, entry.function(task, budget, direction)
     except Inapplicable as exc:
         if entry.fallback is None:
             raise
-        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction)
+        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction, options)
         return name, result.but(details={**result.details, "fallback": str(exc)})
 
 

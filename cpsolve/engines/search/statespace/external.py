@@ -121,7 +121,10 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
     temporary = disk.work_dir is None
     root = Path(tempfile.mkdtemp(prefix="cpsolve-bfs-")) if temporary else Path(disk.work_dir)
     try:
-        store = Store(root, fingerprint(task, orbits.perms), disk.resume and not temporary)
+        try:
+            store = Store(root, fingerprint(task, orbits.perms), disk.resume and not temporary)
+        except OSError as exc:
+            raise Unsupported(f"search: work directory {root}: {exc.strerror or exc}") from exc
         policy, keep = duplicates_policy(task.model)
         run = Run(packed, orbits, store, budget, memory, keep)
         stopped = run.bfs()

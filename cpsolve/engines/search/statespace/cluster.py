@@ -1,0 +1,128 @@
+"""The layered BFS of :mod:`.external` on a Dask cluster.
+
+Each layer is ``P`` partitions held by the workers (``P``: the workers' threads),
+partition ``j`` owning the codes whose hash (:func:`.store.owner`) is ``j``.
+One layer costs three rounds of tasks:
+
+1. *expand* — one task per partition: canonical successors
+   (:func:`.external.expand`), cut into ``P`` pieces by owner;
+2. *route and merge* — one task per owner ``j``: piece ``j`` of every expand
+   task (moved by Dask from worker to worker), made distinct and stripped of
+   partition ``j`` of the earlier layers that can repeat
+   (:func:`.external.duplicates_policy`);
+3. *count* — orbits and the positions they stand for, per partition.
+
+Only the layer sizes come back to the client; the codes stay on the workers
+(Dask spills them to the workers' local disk past their memory limit).
+Workers build the packed model once per process (:func:`_prepared`).
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+
+import numpy as np
+
+from ....answers import Analysis, Direction
+from ....daskrun import client_for
+from ....result import Result, Status, Unsupported
+from ..common import Budget
+from ..compile import Task, compile_planning
+from .external import FARTHEST_MAX, duplicates_policy, expand, fresh, positions, prepare
+from .store import owner
+
+_CACHE: dict[int, tuple] = {}
+
+
+def _prepared(model):
+    """The packing and symmetry group of ``model``, built once per worker process."""
+    found = _CACHE.get(id(model))
+    if found is None or found[0] is not model:
+        found = (model, *prepare(compile_planning(model)))
+        _CACHE[id(model)] = found
+    return found[1], found[2]
+
+
+def _expand(model, codes: np.ndarray, parts: int) -> list[np.ndarray]:
+    packed, orbits = _prepared(model)
+    new = expand(packed, orbits, codes)
+    where = owner(new, (parts - 1).bit_length())
+    return [new[where == j] for j in range(parts)]
+
+
+def _merge(earlier: list[np.ndarray], *pieces: np.ndarray) -> np.ndarray:
+    return fresh(np.concatenate(pieces), earlier)
+
+
+def _count(model, codes: np.ndarray) -> tuple[int, int]:
+    return int(codes.size), positions(_prepared(model)[1], codes)
+
+
+def cluster_layers(task: Task, budget: Budget, direction: Direction | None = None,
+                   cluster: int | str | None = None, memory: int | None = None) -> Result:
+    """Layers of the states reachable from the start, partitioned over a Dask cluster."""
+    if direction == "goal":
+        raise Unsupported("search: the cluster analysis explores from the start only "
+                          "(use --from start)")
+    packed, orbits = prepare(task)
+    policy, keep = duplicates_policy(task.model)
+    with client_for(cluster or 2, memory) as client:
+        parts = 1 << (max(1, sum(client.nthreads().values())) - 1).bit_length()
+        model = client.scatter(task.model, broadcast=True)
+        start = orbits.canonical(np.array([packed.encode(task.initial)], np.int64))
+        where = owner(start, (parts - 1).bit_length())
+        layer = [client.scatter(start[where == j]) for j in range(parts)]
+        layers, sizes, kept = [layer], [(1, positions(orbits, start))], keep
+        begun, stopped = time.perf_counter(), False
+        while True:
+            if budget.exceeded(sum(s for _, s in sizes)):
+                stopped = True
+                break
+            spread = [client.submit(_expand, model, part, parts, pure=False) for part in layer]
+            earlier = layers if kept is None else layers[max(0, len(layers) - kept):]
+            layer = [client.submit(_merge, [e[j] for e in earlier],
+                                   *[client.submit(operator.getitem, s, j) for s in spread],
+                                   pure=False) for j in range(parts)]
+            counted = client.gather([client.submit(_count, model, p) for p in layer])
+            found = (sum(c for c, _ in counted), sum(s for _, s in counted))
+            if not found[0]:
+                break
+            sizes.append(found)
+            layers.append(layer)
+            if kept is not None:
+                layers = layers[-kept:]
+            seen = sum(s for _, s in sizes)
+            budget.report(_line, len(sizes) - 1, found[1], seen, begun, parts)
+        last = np.concatenate(client.gather(layers[-1])) if not stopped and \
+            sizes[-1][1] <= FARTHEST_MAX else None
+    return _result(packed, orbits, sizes, last, stopped, policy, parts, budget)
+
+
+def _line(depth: int, size: int, seen: int, begun: float, parts: int) -> str:
+    rate = seen / max(1e-9, time.perf_counter() - begun)
+    return (f"depth {depth}: {size:,} states, {seen:,} seen, {rate:,.0f} states/s "
+            f"on {parts} partitions")
+
+
+def _result(packed, orbits, sizes, last, stopped: bool, policy: str, parts: int,
+            budget: Budget) -> Result:
+    layers = tuple(s for _, s in sizes)
+    seen = sum(layers)
+    details: dict = {"duplicates": policy, "partitions": parts}
+    if orbits.size > 1:
+        details.update(symmetries=orbits.size, orbits=sum(o for o, _ in sizes),
+                       orbit_layers=[o for o, _ in sizes])
+    if stopped:
+        depth = len(layers) - 1
+        return Result(status=Status.PARTIAL, engine="search", task="analyze",
+                      answer=Analysis(seen, layers, "start"), explored=seen, bound=depth,
+                      details=details, message=f"stopped: {budget.reason}; {seen:,} states "
+                      f"reachable from the initial state found so far, all within distance "
+                      f"{depth} known (layers are complete up to there)")
+    farthest: tuple = ()
+    if last is not None:
+        farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
+    return Result(status=Status.COMPLETE, engine="search", task="analyze",
+                  answer=Analysis(seen, layers, "start", len(layers) - 1, farthest),
+                  explored=seen, details={"reachable": seen, **details})
