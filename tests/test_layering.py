@@ -78,6 +78,12 @@ RULES: tuple[Rule, ...] = (
          unless=("cpsolve.puzzles.pddl_task",)),
     Rule(("cpsolve.export",), ("cpsolve.engines", *PUZZLE_SIDE, *SOLVERS, *EXTERNAL_TOOLS),
          "exporters translate models; they know no engine, puzzle or external tool"),
+    Rule(("cpsolve",), ("dask", "distributed"), "Dask is an optional extra: only the "
+         "cluster client imports it", unless=("cpsolve.daskrun",)),
+    Rule(("cpsolve",), ("cpsolve.daskrun", "cpsolve.engines.search.statespace.cluster"),
+         "only the cluster analysis and the batch runner reach Dask",
+         unless=("cpsolve.daskrun", "cpsolve.engines.search.statespace.cluster",
+                 "cpsolve.engines.search.registry", "cpsolve.batch")),
 )
 
 OPTIONAL_IMPORTERS = {"cpsolve.facts"}
@@ -281,3 +287,17 @@ def test_no_ortools_and_no_numpy_for_a_small_planning_solve():
             m for m in ("ortools", "numpy", "constraint") if m in sys.modules)}))
     """)
     assert report == {"steps": 3, "heavy": []}
+
+
+def test_single_process_analysis_and_batch_never_load_dask(tmp_path):
+    """The base install's paths (analyze on disk, a batch) run without the [dask] extra."""
+    report = _python(f"""
+        import contextlib, io, json, sys
+        from cpsolve.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            codes = [main(["analyze", "onoff", "--work-dir", {str(tmp_path)!r}]),
+                     main(["solve", "water_jugs", "blocks", "--engine", "search"])]
+        print("LAYERING", json.dumps({{"codes": codes, "dask": sorted(
+            m for m in sys.modules if m.split(".")[0] in ("dask", "distributed"))}}))
+    """)
+    assert report == {"codes": [0, 0], "dask": []}

@@ -1,0 +1,176 @@
+"""The external-memory BFS (statespace/external.py) against the in-memory analysis and a
+brute force written here: tiny memory budgets (many buckets, many chunks), symmetry (orbits
+and positions), and resuming after an interruption."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from cpsolve import facts
+from cpsolve.engines.search.common import Budget
+from cpsolve.engines.search.compile import compile_planning
+from cpsolve.engines.search.statespace.external import Disk, external_layers
+from cpsolve.engines.search.statespace.vector import numpy_layers
+from cpsolve.files import load, resolve
+from cpsolve.result import Status
+
+# A 21-hole cross (5x5 without the corners), orthogonal jumps, centre empty.
+CROSS_ROWS = [" ooo ", "ooooo", "oo.oo", "ooooo", " ooo "]
+CROSS = ('family = "pegs"\nname = "cross 21"\nmetric = "jumps"\ngoal_peg = [2, 2]\n'
+         'board = """\n' + "\n".join(CROSS_ROWS) + '\n"""\n')
+
+
+def model_of(name: str | Path):
+    return load(resolve(str(name))).model
+
+
+def external(model, work_dir=None, memory=200_000, resume=False, budget=None):
+    disk = Disk(None if work_dir is None else str(work_dir), resume, memory)
+    return external_layers(compile_planning(model), budget or Budget(), "start", disk)
+
+
+@pytest.mark.parametrize("name", ["eight_puzzle", "line_puzzle", "onoff", "water_jugs"])
+def test_tiny_budget_equals_the_in_memory_analysis(name, tmp_path):
+    model = model_of(name)
+    ours = external(model, tmp_path)  # far below one layer: several buckets and chunks
+    theirs = numpy_layers(compile_planning(model), Budget(), "start")
+    assert ours.status is Status.COMPLETE
+    assert ours.answer.layers == theirs.answer.layers
+    assert ours.answer.states == theirs.answer.states
+    assert ours.answer.farthest == theirs.answer.farthest
+    assert ours.answer.max_distance == theirs.answer.max_distance
+
+
+def test_tiny_budget_spreads_layers_over_many_buckets(tmp_path):
+    result = external(model_of("eight_puzzle"), tmp_path, memory=20_000)
+    assert result.answer.states == 181_440 and result.answer.max_distance == 31  # DESIGN.md
+    meta = json.loads(next(tmp_path.glob("bfs-*/meta.json")).read_text())
+    assert max(layer["bits"] for layer in meta["layers"]) >= 4
+    assert meta["complete"]
+
+
+@functools.cache
+def cross_brute_force() -> tuple[list[int], list[int]]:
+    """Positions and orbits (under the square's 8 symmetries) per number of jumps, by a
+    plain BFS over sets of pegged cells."""
+    cells = [(r, c) for r, row in enumerate(CROSS_ROWS) for c, ch in enumerate(row)
+             if ch != " "]
+    holes = set(cells)
+    jumps = [(a, (a[0] + dr, a[1] + dc), (a[0] + 2 * dr, a[1] + 2 * dc)) for a in cells
+             for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+             if (a[0] + 2 * dr, a[1] + 2 * dc) in holes]
+    maps = [lambda r, c: (r, c), lambda r, c: (c, 4 - r), lambda r, c: (4 - r, 4 - c),
+            lambda r, c: (4 - c, r), lambda r, c: (r, 4 - c), lambda r, c: (4 - r, c),
+            lambda r, c: (c, r), lambda r, c: (4 - c, 4 - r)]
+    layer = {frozenset(holes - {(2, 2)})}
+    positions, orbits = [], []
+    while layer:
+        positions.append(len(layer))
+        orbits.append(len({min(tuple(sorted(f(*p) for p in s)) for f in maps) for s in layer}))
+        layer = {s - {a, b} | {t} for s in layer for a, b, t in jumps
+                 if a in s and b in s and t not in s}
+    return positions, orbits
+
+
+def test_symmetry_counts_orbits_and_positions(tmp_path):
+    path = tmp_path / "cross.toml"
+    path.write_text(CROSS)
+    result = external(model_of(path), tmp_path / "work", memory=50_000)
+    positions, orbits = cross_brute_force()
+    assert list(result.answer.layers) == positions
+    assert result.answer.states == sum(positions)
+    assert result.details["symmetries"] == 8
+    assert result.details["orbit_layers"] == orbits
+    assert result.details["orbits"] == sum(orbits)
+    assert result.details["duplicates"].startswith("none")  # one peg fewer per jump
+
+
+class StopAfter(Budget):
+    """A budget that asks to stop at its ``n``-th look (an interruption mid-layer)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def exceeded(self, seen, status=None, *args) -> bool:
+        self.n -= 1
+        if self.n <= 0:
+            self.reason = "stopped by the test"
+            return True
+        return False
+
+
+def test_resume_goes_on_from_the_finished_layers(tmp_path):
+    model = model_of("eight_puzzle")
+    stopped = external(model, tmp_path, budget=StopAfter(60))
+    assert stopped.status is Status.PARTIAL
+    done = len(stopped.answer.layers)
+    assert 1 < done < 32 and "--resume" in stopped.message
+    resumed = external(model, tmp_path, resume=True)
+    fresh = external(model)
+    assert resumed.details["resumed_layers"] == done
+    assert resumed.answer.layers == fresh.answer.layers
+    assert resumed.answer.farthest == fresh.answer.farthest
+    again = external(model, tmp_path, resume=True)  # a finished run: read back
+    assert again.details["resumed_layers"] == 32 and again.answer.layers == fresh.answer.layers
+
+
+def test_without_resume_a_work_dir_starts_afresh(tmp_path):
+    model = model_of("onoff")
+    external(model, tmp_path, budget=StopAfter(20))
+    result = external(model, tmp_path)
+    assert result.details["resumed_layers"] == 0 and result.answer.states == 540
+
+
+def test_facts_behind_the_policies():
+    english = model_of("english33")
+    assert facts.disjoint_layers(english)
+    assert not facts.disjoint_layers(model_of("eight_puzzle"))
+    assert len(facts.start_symmetries(english)) == 7  # the square's 8, less the identity
+    assert facts.start_symmetries(model_of("hoppers")) == []  # moves metric: none declared
+
+
+def test_analyze_from_the_goal_is_refused(cli):
+    run = cli("analyze", "eight_puzzle", "--memory-limit", "16M", "--from", "goal")
+    assert run.code == 2 and "from the start only" in run.err
+
+
+def test_cli_on_disk_reports_orbits(cli, tmp_path):
+    path = tmp_path / "cross.toml"
+    path.write_text(CROSS)
+    run = cli("analyze", path, "--work-dir", tmp_path / "w", "--json")
+    out = json.loads(run.out)
+    assert run.code == 0 and out["details"]["algorithm"] == "external"
+    assert out["states"] == sum(cross_brute_force()[0])
+    human = cli("analyze", path, "--memory-limit", "1M")
+    assert f"{sum(cross_brute_force()[1]):,} up to the model's 8 symmetries" in human.out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--resume"], "--work-dir"),
+    (["--memory-limit", "3X"], "--memory-limit"),
+    (["--memory-limit", "10"], "at least 1M"),
+    (["--workers", "2", "--scheduler", "tcp://x:1"], "not allowed with"),
+])
+def test_bad_options_are_one_line(cli, argv, words):
+    run = cli("analyze", "eight_puzzle", *argv)
+    assert run.code == 2 and len(run.err_lines) == 1 and words in run.err
+
+
+def test_bad_work_dir_is_one_line(cli, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    run = cli("analyze", "eight_puzzle", "--work-dir", blocker / "sub")
+    assert run.code == 2 and len(run.err_lines) == 1 and "work directory" in run.err
+
+
+@pytest.mark.slow
+def test_english33_full_reachability(tmp_path):
+    """The issue's figures: 187,636,299 positions, 23,475,688 up to the 8 symmetries."""
+    result = external(model_of("english33"), tmp_path, memory=1 << 30)
+    assert result.answer.states == 187_636_299
+    assert result.details["orbits"] == 23_475_688
