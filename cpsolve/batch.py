@@ -8,6 +8,12 @@ processes and yields one :class:`Row` per instance, in order.
 In a batch, ``auto`` runs the search engine and hands an instance it could
 not prove to CP-SAT (one process per instance would cost more than most
 instances take); ``compare`` is the command for cross-checks.
+
+On a Dask cluster (:func:`on_cluster`, through :mod:`cpsolve.daskrun`) each
+instance is one task — :func:`solve_one`, or :func:`compare_one` for
+``compare`` — and results come back as they finish: an instance whose task
+fails (its worker died) or is still running at the time limit becomes an
+error row of its own; the others are never lost.
 """
 
 from __future__ import annotations
@@ -19,12 +25,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .engines import Options, memory, run
+from .compare import cross_check, disagreements
+from .engines import Options, engines_for, memory, run
 from .files import load_many, resolve
 from .puzzles.base import Puzzle
 from .puzzles.data import ModelFileError
 from .race import proven
 from .result import EngineBug, Result, Unsupported
+
+CLUSTER_GRACE = 10.0
+"""Seconds past an instance's own time limit before the batch gives up waiting for it."""
 
 
 @dataclass(frozen=True)
@@ -148,3 +158,79 @@ def summary(rows: list[Row], seconds: float, engine: str) -> dict[str, Any]:
             "per_second": round(len(rows) / seconds, 3) if seconds > 0 else None,
             "statuses": statuses,
             "verified": sum(1 for r in rows if r.result is not None and r.result.verified)}
+
+
+def by_invariant(puzzle: Puzzle, task: str, keep: bool = False) -> Result | None:
+    """The answer to ``task`` when the puzzle's own invariants prove that none exists
+    (:meth:`~cpsolve.puzzles.base.Puzzle.proven_none`), before any engine runs: for a solve
+    and for a count of optimal plans alike."""
+    return None if task == "analyze" else puzzle.proven_none(task, keep)
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One instance through every engine that applies: the results (or why an engine was
+    skipped) and what two of them disagree on."""
+
+    source: str
+    puzzle: Puzzle | None
+    results: tuple[Result, ...] = ()
+    skipped: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    error: str = ""
+
+
+def compare_one(item: Item, task: str, time_limit: float | None = None) -> Compared:
+    """Run ``task`` with every engine that applies, each with an equal share of the limit."""
+    if item.puzzle is None:
+        return Compared(item.source, None, error=item.error)
+    proof = by_invariant(item.puzzle, task)
+    if proof is not None:
+        return Compared(item.source, item.puzzle, (proof,))
+    engines = engines_for(item.puzzle.model, task)
+    results, skipped = [], []
+    start = time.monotonic()
+    for i, engine in enumerate(engines):
+        left = None if time_limit is None else \
+            max(0.01, (time_limit - (time.monotonic() - start)) / (len(engines) - i))
+        try:
+            results.append(run(engine, task, item.puzzle.model, Options(time_limit=left)))
+        except Unsupported as err:
+            skipped.append(f"{engine}: {err}")
+        except EngineBug as err:
+            return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
+    problems = disagreements(results)
+    if not problems:
+        results = cross_check(results)
+    return Compared(item.source, item.puzzle, tuple(results), tuple(skipped), tuple(problems))
+
+
+def on_cluster(items: list[Item], work, cluster: int | str, time_limit: float | None,
+               failed) -> Iterator:
+    """``work(item)`` for every item as one task on a Dask cluster, yielded as they finish.
+
+    ``failed(item, reason)`` stands in for the answer of an item whose task raised (its
+    worker died) or had not finished ``CLUSTER_GRACE`` seconds after ``time_limit``.
+    """
+    from .daskrun import client_for
+
+    with client_for(cluster) as client:
+        from distributed import as_completed
+
+        futures = {client.submit(work, item, pure=False): item for item in items}
+        timeout = None if time_limit is None else time_limit + CLUSTER_GRACE
+        done = set()
+        try:
+            for future, value in as_completed(futures, with_results=True, raise_errors=False,
+                                              timeout=timeout):
+                done.add(future)
+                if future.status == "error":
+                    yield failed(futures[future], f"the task failed: {value[1]!r}")
+                else:
+                    yield value
+        except TimeoutError:
+            pass
+        for future, item in futures.items():
+            if future not in done:
+                future.cancel()
+                yield failed(item, "not finished: time limit reached")

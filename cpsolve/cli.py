@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import NoReturn
 
 from . import __version__
+from .batch import by_invariant
 from .clock import Clock, TimeUp
 from .engines import (
     ALL,
@@ -232,11 +233,15 @@ def parser() -> argparse.ArgumentParser:
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
+    cluster(s)
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE",
-                   help="model files or bundled names; or a PDDL domain and problem")
+                   help="model files or bundled names; or a PDDL domain and problem; with "
+                   "--workers or --scheduler also directories and collections, one task per "
+                   "instance")
     c.add_argument("--task", choices=TASKS, default="solve")
     common(c)
+    cluster(c)
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
     common(n, ["auto", *ALL], "auto")
@@ -306,13 +311,6 @@ def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
     out.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG picture")
     out.add_argument("--html", metavar="OUT", type=output_file,
                      help="write a self-contained HTML page")
-
-
-def by_invariant(puzzle, task: str, keep: bool = False) -> Result | None:
-    """The answer to ``task`` when the puzzle's own invariants prove that none exists
-    (:meth:`~cpsolve.puzzles.base.Puzzle.proven_none`), before any engine runs: for a solve
-    and for a count of optimal plans alike."""
-    return None if task == "analyze" else puzzle.proven_none(task, keep)
 
 
 def exit_code(result: Result, limit: int | None = None) -> int:
@@ -492,7 +490,19 @@ class Cli:
         with Progress(console=self.err, transient=True) as bar:
             task = bar.add_task("solving", total=len(items))
             options = Options(limit=None, algorithm=args.algorithm)
-            for row in solve_all(items, args.engine, options, args.jobs, deadline):
+            if self.cluster():
+                from functools import partial
+
+                from .batch import Row, on_cluster, solve_one
+
+                options = dataclasses.replace(options, time_limit=self.clock.left())
+                solved = on_cluster(items, partial(solve_one, engine=args.engine,
+                                                   options=options),
+                                    self.cluster(), options.time_limit,
+                                    lambda item, why: Row(item.source, item.puzzle, None, why))
+            else:
+                solved = solve_all(items, args.engine, options, args.jobs, deadline)
+            for row in solved:
                 rows.append(row)
                 bar.advance(task)
                 if args.json:
@@ -546,9 +556,60 @@ class Cli:
         print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
         return exit_code(result, args.gallery)
 
+    def compare_on_cluster(self) -> int:
+        """``compare`` with one Dask task per instance: a JSON line (or table rows) per
+        instance as it finishes, then a summary."""
+        import time
+        from functools import partial
+
+        from rich.progress import Progress
+
+        from .batch import Compared, compare_one, instances, on_cluster
+        from .render import as_json, comparison_table
+
+        start = time.monotonic()
+        items = list(instances(self.args.files))
+        rows: list = []
+        counts = {"agree": 0, "disagree": 0, "error": 0}
+        with Progress(console=self.err, transient=True) as bar:
+            progress = bar.add_task("comparing", total=len(items))
+            for done in on_cluster(items, partial(compare_one, task=self.args.task,
+                                                  time_limit=self.clock.left()),
+                                   self.cluster(), self.clock.left(),
+                                   lambda item, why: Compared(item.source, item.puzzle,
+                                                              error=why)):
+                bar.advance(progress)
+                key = "error" if done.error else "disagree" if done.problems else "agree"
+                counts[key] += 1
+                if self.args.json:
+                    line = {"source": done.source, "error": done.error} if done.error else {
+                        "model": done.puzzle.name, "file": done.source,
+                        "agree": not done.problems, "disagreements": list(done.problems),
+                        "results": [as_json(done.puzzle, r) for r in done.results]}
+                    print(json.dumps(line, ensure_ascii=False), flush=True)
+                elif done.error:
+                    rows.append((_Named(done.source), f"error: {done.error}"))
+                else:
+                    rows += [(done.puzzle, r) for r in done.results]
+                    rows += [(done.puzzle, f"DISAGREEMENT: {p}") for p in done.problems]
+                    rows += [(done.puzzle, s) for s in done.skipped]
+        seconds = time.monotonic() - start
+        if self.args.json:
+            print(json.dumps({"compare": {"instances": len(items), "seconds": round(seconds, 6),
+                                          **counts}}))
+        else:
+            self.out.print(comparison_table(rows))
+            self.out.print(f"{len(items):,} instances in {seconds:.2f} s on the cluster: "
+                           f"{counts['agree']:,} agree, {counts['disagree']:,} disagree, "
+                           f"{counts['error']:,} errors")
+        return 1 if counts["disagree"] or counts["error"] else 0
+
     def compare(self) -> int:
         from .compare import cross_check, disagreements
         from .render import as_json, comparison_table
+
+        if self.cluster():
+            return self.compare_on_cluster()
 
         rows: list = []
         report, failed = [], False
@@ -750,6 +811,13 @@ def _file_name(name: str | tuple[str, str]) -> str:
     return name if isinstance(name, str) else f"{name[0]} {name[1]}"
 
 
+@dataclasses.dataclass(frozen=True)
+class _Named:
+    """A table row's model when only its source is known (a file that did not load)."""
+
+    name: str
+
+
 def _write(path: str, text: str, svg: bool) -> None:
     head = '<?xml version="1.0" encoding="UTF-8"?>\n' if svg else ""
     try:
@@ -849,6 +917,9 @@ def _main(argv: list[str] | None) -> int:
             return cli.count_up_to()
         if args.command == "analyze" and args.resume and not args.work_dir:
             return cli.fail("--resume goes on from the layers kept in --work-dir DIR: give it", 2)
+        if args.command == "solve" and args.jobs > 1 and cli.cluster():
+            return cli.fail("--jobs runs local processes; with --workers or --scheduler the "
+                            "cluster's workers do the work: give one of them", 2)
         if args.command == "solve":
             args.file = args.files[0]
             pairs = pddl_pairs(args.files)
