@@ -167,16 +167,31 @@ def _result() -> dict[str, Any]:
             "properties": properties, "additionalProperties": False, "allOf": rules}
 
 
+def _compare_model() -> dict[str, Any]:
+    """One model of a compare report; on a cluster, also one JSON line of its own."""
+    return {"type": "object", "required": ["model", "file", "agree", "results", "disagreements"],
+            "additionalProperties": False,
+            "properties": {"model": {"type": "string"}, "file": {"type": "string"},
+                           "agree": {"type": "boolean"},
+                           "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
+                           "disagreements": {"type": "array", "items": {"type": "string"}}}}
+
+
 def _compare() -> dict[str, Any]:
-    model = {"type": "object", "required": ["model", "file", "agree", "results", "disagreements"],
-             "additionalProperties": False,
-             "properties": {"model": {"type": "string"}, "file": {"type": "string"},
-                            "agree": {"type": "boolean"},
-                            "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
-                            "disagreements": {"type": "array", "items": {"type": "string"}}}}
     return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
             "properties": {"status": {"enum": ["agree", "disagree"]},
-                           "models": {"type": "array", "items": model}}}
+                           "models": {"type": "array",
+                                      "items": {"$ref": "#/$defs/compare_model"}}}}
+
+
+def _compare_summary() -> dict[str, Any]:
+    """The last line of compare on a cluster (--workers, --scheduler)."""
+    return {"type": "object", "required": ["compare"], "additionalProperties": False,
+            "properties": {"compare": {
+                "type": "object", "additionalProperties": False,
+                "required": ["instances", "seconds", "agree", "disagree", "error"],
+                "properties": {"instances": INT, "seconds": {"type": "number", "minimum": 0},
+                               "agree": INT, "disagree": INT, "error": INT}}}}
 
 
 def _generate() -> dict[str, Any]:
@@ -213,10 +228,14 @@ def schema() -> dict[str, Any]:
                        "of results per model; generate prints puzzles per number of givens; "
                        "a batch (solve with several instances) prints one JSON line per "
                        "instance (a result with its source, or an error) and a last "
-                       "line with the batch's figures.",
+                       "line with the batch's figures; compare on a cluster prints one "
+                       "line per model as it finishes (or an error line) and a last "
+                       "line with the counts.",
         "oneOf": [{"$ref": "#/$defs/result"}, {"$ref": "#/$defs/compare"},
                   {"$ref": "#/$defs/generate"}, {"$ref": "#/$defs/batch"},
-                  {"$ref": "#/$defs/batch_error"}],
+                  {"$ref": "#/$defs/batch_error"}, {"$ref": "#/$defs/compare_model"},
+                  {"$ref": "#/$defs/compare_summary"}],
         "$defs": {"result": _result(), "compare": _compare(), "generate": _generate(),
-                  "batch": _batch(), "batch_error": _batch_error()},
+                  "batch": _batch(), "batch_error": _batch_error(),
+                  "compare_model": _compare_model(), "compare_summary": _compare_summary()},
     }
