@@ -174,3 +174,15 @@ def test_english33_full_reachability(tmp_path):
     result = external(model_of("english33"), tmp_path, memory=1 << 30)
     assert result.answer.states == 187_636_299
     assert result.details["orbits"] == 23_475_688
+
+
+def test_progress_shows_a_bar_states_per_second_and_the_next_layer(monkeypatch):
+    import cpsolve.engines.search.common as common
+
+    monkeypatch.setattr(common, "REPORT_EVERY", 0.0)
+    lines: list[str] = []
+    external(model_of("line_puzzle"), budget=Budget(progress=lines.append))
+    expanding = [ln for ln in lines if "expanded" in ln]
+    assert expanding and all("states/s" in ln and "[" in ln for ln in expanding)
+    assert any("next layer ~" in ln for ln in expanding)
+    assert any("merging bucket" in ln for ln in lines)

@@ -96,7 +96,16 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             budget.report(_line, len(sizes) - 1, found[1], seen, begun, parts)
         last = np.concatenate(client.gather(layers[-1])) if not stopped and \
             sizes[-1][1] <= FARTHEST_MAX else None
-    return _result(packed, orbits, sizes, last, stopped, policy, parts, budget)
+        peak = max(client.run(_peak_rss).values())
+    result = _result(packed, orbits, sizes, last, stopped, policy, parts, budget)
+    return result.but(details={**result.details, "worker_peak_rss_mb": peak})
+
+
+def _peak_rss() -> int:
+    """This worker process's peak resident memory, in MiB (Linux: ru_maxrss is in KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
 def _line(depth: int, size: int, seen: int, begun: float, parts: int) -> str:

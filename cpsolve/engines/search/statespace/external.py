@@ -55,11 +55,13 @@ FARTHEST_MAX = 10_000
 @dataclass(frozen=True)
 class Disk:
     """Where and how much: ``work_dir`` (None: a temporary directory, removed at the end),
-    ``resume`` (keep the finished layers found there), ``memory`` (bytes for big arrays)."""
+    ``resume`` (keep the finished layers found there), ``memory`` (bytes for big arrays),
+    ``symmetry`` (False: one code per state even when the model declares symmetries)."""
 
     work_dir: str | None = None
     resume: bool = False
     memory: int | None = None
+    symmetry: bool = True
 
 
 def duplicates_policy(model) -> tuple[str, int | None]:
@@ -71,13 +73,15 @@ def duplicates_policy(model) -> tuple[str, int | None]:
     return "every earlier layer", None
 
 
-def prepare(task: Task) -> tuple[Packed, Orbits]:
-    """The packing and the symmetry group of a task; :class:`Inapplicable` if it does not pack."""
+def prepare(task: Task, symmetry: bool = True) -> tuple[Packed, Orbits]:
+    """The packing and the symmetry group of a task (only the identity without ``symmetry``);
+    :class:`Inapplicable` if the task does not pack."""
     try:
         packed = Packed(task)
     except (Unpackable, TooDeep) as exc:
         raise Inapplicable(f"external analysis not possible: {exc}") from exc
-    return packed, Orbits(packed, group(task.model, task.names))
+    perms = group(task.model, task.names) if symmetry else [tuple(range(len(task.names)))]
+    return packed, Orbits(packed, perms)
 
 
 def expand(packed: Packed, orbits: Orbits, codes: np.ndarray) -> np.ndarray:
@@ -116,7 +120,7 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
         raise Unsupported("search: the external analysis explores from the start only "
                           "(use --from start)")
     disk = disk or Disk()
-    packed, orbits = prepare(task)
+    packed, orbits = prepare(task, disk.symmetry)
     memory = disk.memory or DEFAULT_MEMORY
     temporary = disk.work_dir is None
     root = Path(tempfile.mkdtemp(prefix="cpsolve-bfs-")) if temporary else Path(disk.work_dir)
