@@ -168,6 +168,30 @@ def test_bad_work_dir_is_one_line(cli, tmp_path):
     assert run.code == 2 and len(run.err_lines) == 1 and "work directory" in run.err
 
 
+def test_large_irreversible_spaces_go_on_disk_by_default():
+    from cpsolve.engines import Options
+    from cpsolve.engines.search import default_analysis
+
+    def chosen(name, **options):
+        return default_analysis(Options(**options), compile_planning(model_of(name)))
+
+    assert chosen("english33") == "external"  # 2^33 codes; a jump cannot be undone
+    assert chosen("english33", limit=1000) == "numpy"  # a limited look stays in memory
+    assert chosen("english33", direction="goal") == "numpy"
+    assert chosen("eight_puzzle") == "numpy"  # undoable slides: two layers in memory
+    assert chosen("onoff", memory_limit=1 << 20) == "external"
+    assert chosen("onoff", cluster=2) == "cluster"
+
+
+@pytest.mark.slow
+def test_cli_english33_from_the_start(cli):
+    """The issue's acceptance command, on disk by default: 187,636,299 positions."""
+    run = cli("analyze", "english33", "--from", "start", "--json")
+    out = json.loads(run.out)
+    assert run.code == 0 and out["states"] == 187_636_299
+    assert out["details"]["orbits"] == 23_475_688
+
+
 @pytest.mark.slow
 def test_english33_full_reachability(tmp_path):
     """The issue's figures: 187,636,299 positions, 23,475,688 up to the 8 symmetries."""

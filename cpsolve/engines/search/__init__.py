@@ -28,6 +28,7 @@ starts fast.
 
 from __future__ import annotations
 
+from ... import facts
 from ...model import Csp, Planning
 from ...result import Result, Unsupported
 from .. import Options
@@ -103,8 +104,8 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
     """
     if not isinstance(model, Planning):
         raise Unsupported("search: analyze applies to planning models")
-    analysis = pick(options.algorithm or default_analysis(options), ANALYSES, "analysis")
     task = compile_planning(model)
+    analysis = pick(options.algorithm or default_analysis(options, task), ANALYSES, "analysis")
     budget = Budget.of(options, len(task.actions))
     if options.limit is None and not analysis.scaled:
         budget.limit = ANALYZE_LIMIT
@@ -115,13 +116,24 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
     return result
 
 
-def default_analysis(options: Options) -> str:
-    """``cluster`` when a cluster is named, ``external`` when a work directory or resume is,
-    else :data:`DEFAULT_ANALYSIS` (a memory limit alone stops an analysis with what it has;
-    the on-disk one keeps its arrays within it)."""
+IN_MEMORY_CODES = 1 << 27
+"""Largest code space the in-memory analysis keeps as a bit map (16 MiB); beyond it, an
+unlimited forward analysis goes on disk by default."""
+
+
+def default_analysis(options: Options, task: Task) -> str:
+    """``cluster`` when a cluster is named; ``external`` when a work directory or resume is,
+    or when an unlimited analysis from the start (or either end) meets a
+    space of packed codes too large for a bit map (English 33: 2^33) and moves that cannot
+    all be undone (undoable moves keep two layers in memory, which is what the disk would
+    hold); else :data:`DEFAULT_ANALYSIS`."""
     if options.cluster is not None:
         return "cluster"
     if options.work_dir is not None or options.resume:
+        return "external"
+    bits = sum((hi - lo).bit_length() for lo, hi in zip(task.lo, task.hi))
+    if options.limit is None and options.direction != "goal" and bits < 62 \
+            and 1 << bits > IN_MEMORY_CODES and not facts.reversible(task.model):
         return "external"
     return DEFAULT_ANALYSIS
 

@@ -44,11 +44,19 @@ def _prepared(model):
     return found[1], found[2]
 
 
+CHUNK = 1 << 18
+"""Frontier states expanded at once inside a task (the arrays of one chunk stay in cache)."""
+
+
 def _expand(model, codes: np.ndarray, parts: int) -> list[np.ndarray]:
     packed, orbits = _prepared(model)
-    new = expand(packed, orbits, codes)
-    where = owner(new, (parts - 1).bit_length())
-    return [new[where == j] for j in range(parts)]
+    pieces: list[list[np.ndarray]] = [[] for _ in range(parts)]
+    for i in range(0, codes.size, CHUNK):
+        new = expand(packed, orbits, codes[i:i + CHUNK])
+        where = owner(new, (parts - 1).bit_length())
+        for j in range(parts):
+            pieces[j].append(new[where == j])
+    return [np.concatenate(p) if p else np.empty(0, np.int64) for p in pieces]
 
 
 def _merge(earlier: list[np.ndarray], *pieces: np.ndarray) -> np.ndarray:
@@ -90,8 +98,8 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
                 break
             sizes.append(found)
             layers.append(layer)
-            if kept is not None:
-                layers = layers[-kept:]
+            if kept is not None:  # the last layer stays too: it is the next frontier
+                layers = layers[-max(kept, 1):]
             seen = sum(s for _, s in sizes)
             budget.report(_line, len(sizes) - 1, found[1], seen, begun, parts)
         last = np.concatenate(client.gather(layers[-1])) if not stopped and \
