@@ -183,6 +183,20 @@ def test_large_irreversible_spaces_go_on_disk_by_default():
     assert chosen("onoff", cluster=2) == "cluster"
 
 
+def test_a_damaged_work_dir_is_one_line(cli, tmp_path):
+    assert cli("analyze", "onoff", "--work-dir", tmp_path).code == 0
+    (meta,) = tmp_path.glob("bfs-*/meta.json")
+    meta.write_text("{not json")
+    run = cli("analyze", "onoff", "--work-dir", tmp_path, "--resume")
+    assert run.code == 2 and len(run.err_lines) == 1 and "meta.json" in run.err
+    assert cli("analyze", "onoff", "--work-dir", tmp_path).code == 0  # afresh
+    last = sorted(tmp_path.glob("bfs-*/layer-*"))[-1]  # read back for the farthest states
+    for bucket in last.glob("*.npy"):
+        bucket.unlink()
+    run = cli("analyze", "onoff", "--work-dir", tmp_path, "--resume")
+    assert run.code == 2 and len(run.err_lines) == 1 and "work directory" in run.err
+
+
 @pytest.mark.slow
 def test_cli_english33_from_the_start(cli):
     """The issue's acceptance command, on disk by default: 187,636,299 positions."""

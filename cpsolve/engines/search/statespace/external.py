@@ -127,11 +127,11 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
     try:
         try:
             store = Store(root, fingerprint(task, orbits.perms), disk.resume and not temporary)
-        except OSError as exc:
+            policy, keep = duplicates_policy(task.model)
+            run = Run(packed, orbits, store, budget, memory, keep)
+            stopped = run.bfs()
+        except OSError as exc:  # unwritable, full, or a finished layer's file gone
             raise Unsupported(f"search: work directory {root}: {exc.strerror or exc}") from exc
-        policy, keep = duplicates_policy(task.model)
-        run = Run(packed, orbits, store, budget, memory, keep)
-        stopped = run.bfs()
         return run.result(stopped, policy, None if temporary else str(store.dir))
     finally:
         if temporary:

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ....expr import to_text
+from ....result import Unsupported
 
 MIX = np.uint64(0x9E3779B97F4A7C15)
 """Fibonacci hashing: the top bits of ``code * MIX`` spread any codes evenly."""
@@ -52,9 +53,15 @@ class Store:
         self.layers: list[dict] = []
         self.complete = False
         if resume and self.meta_path.exists():
-            meta = json.loads(self.meta_path.read_text())
-            if meta.get("fingerprint") == key:
-                self.layers, self.complete = meta["layers"], meta["complete"]
+            try:
+                meta = json.loads(self.meta_path.read_text())
+                if meta.get("fingerprint") == key:
+                    self.layers, self.complete = list(meta["layers"]), bool(meta["complete"])
+                    for r in self.layers:
+                        int(r["bits"]), int(r["orbits"]), int(r["states"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise Unsupported(f"search: {self.meta_path} is not a run's record ({exc}); "
+                                  "remove the directory or run without --resume") from exc
         if not self.layers and self.dir.exists():
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
