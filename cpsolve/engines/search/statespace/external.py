@@ -226,6 +226,8 @@ class Run:
             if self.budget.exceeded(self.seen, self.merging, d, k, bits):
                 return False
         shutil.rmtree(raw_dir)
+        if not total:  # no new state: the search is over, and this empty layer is none
+            shutil.rmtree(store.layer_dir(d + 1))
         store.finish({"bits": bits, "orbits": total, "states": states,
                       "generated": generated} if total else {}, complete=not total)
         return True
