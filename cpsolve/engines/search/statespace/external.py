@@ -130,9 +130,9 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
             policy, keep = duplicates_policy(task.model)
             run = Run(packed, orbits, store, budget, memory, keep)
             stopped = run.bfs()
+            return run.result(stopped, policy, None if temporary else str(store.dir))
         except OSError as exc:  # unwritable, full, or a finished layer's file gone
             raise Unsupported(f"search: work directory {root}: {exc.strerror or exc}") from exc
-        return run.result(stopped, policy, None if temporary else str(store.dir))
     finally:
         if temporary:
             shutil.rmtree(root, ignore_errors=True)
