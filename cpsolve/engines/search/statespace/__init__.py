@@ -4,4 +4,10 @@
 (whole frontiers at once, states packed by :mod:`.packing`, predecessors and
 the reversibility test from :mod:`.backward`).  NumPy is imported only when
 the vectorised analysis runs.
+
+For spaces beyond memory, :mod:`.external` builds the layers on disk
+(:mod:`.store`) under a memory limit, one state per orbit of the symmetries
+that keep the start (:mod:`.symmetry`), resumably; :mod:`.cluster` runs the
+same layers hash-partitioned over a Dask cluster (the only module here that
+reaches Dask, through :mod:`cpsolve.daskrun`).
 """
