@@ -212,25 +212,8 @@ def on_cluster(items: list[Item], work, cluster: int | str, time_limit: float | 
     ``failed(item, reason)`` stands in for the answer of an item whose task raised (its
     worker died) or had not finished ``CLUSTER_GRACE`` seconds after ``time_limit``.
     """
-    from .daskrun import client_for
+    from .daskrun import each
 
-    with client_for(cluster) as client:
-        from distributed import as_completed
-
-        futures = {client.submit(work, item, pure=False): item for item in items}
-        timeout = None if time_limit is None else time_limit + CLUSTER_GRACE
-        done = set()
-        try:
-            for future, value in as_completed(futures, with_results=True, raise_errors=False,
-                                              timeout=timeout):
-                done.add(future)
-                if future.status == "error":
-                    yield failed(futures[future], f"the task failed: {value[1]!r}")
-                else:
-                    yield value
-        except TimeoutError:
-            pass
-        for future, item in futures.items():
-            if future not in done:
-                future.cancel()
-                yield failed(item, "not finished: time limit reached")
+    timeout = None if time_limit is None else time_limit + CLUSTER_GRACE
+    for item, value, why in each(items, work, cluster, timeout):
+        yield failed(item, why) if why else value

@@ -9,8 +9,9 @@ The one place that starts or joins a cluster; the partitioned analysis
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from .result import Unsupported
 
@@ -43,3 +44,29 @@ def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
         raise Unsupported(f"no Dask scheduler at {cluster}: {exc}") from exc
     with client:
         yield client
+
+
+def each(items: Iterable, work: Callable[[Any], Any], cluster: int | str,
+         timeout: float | None = None) -> Iterator[tuple[Any, Any, str]]:
+    """``work(item)`` as one task per item, yielded as ``(item, value, "")`` when each
+    finishes; ``(item, None, why)`` for a task that raised (or whose worker died) and, once
+    ``timeout`` seconds have passed, for every task not finished (it is cancelled)."""
+    with client_for(cluster) as client:
+        from distributed import as_completed
+
+        futures = {client.submit(work, item, pure=False): item for item in items}
+        done = set()
+        try:
+            for future, value in as_completed(futures, with_results=True, raise_errors=False,
+                                              timeout=timeout):
+                done.add(future)
+                if future.status == "error":
+                    yield futures[future], None, f"the task failed: {value[1]!r}"
+                else:
+                    yield futures[future], value, ""
+        except TimeoutError:
+            pass
+        for future, item in futures.items():
+            if future not in done:
+                future.cancel()
+                yield item, None, "not finished: time limit reached"
