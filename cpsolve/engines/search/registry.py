@@ -192,6 +192,7 @@ class Analysis:
     fallback: str | None = None
     scaled: bool = False  # also takes the Options: work dir, resume, memory limit, cluster
     # (no default state limit either: these analyses exist for spaces beyond memory)
+    from_goal: bool = True  # can sweep back from a single goal state (else: start only)
 
 
 def _numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
@@ -222,9 +223,9 @@ ANALYSES: Mapping[str, Analysis] = {
     "python": Analysis("python", layers, "breadth-first layers with Python sets"),
     "external": Analysis("external", _external, "layers on disk under a memory limit, "
                          "resumable, one state per orbit of the start's symmetries",
-                         scaled=True),
+                         scaled=True, from_goal=False),
     "cluster": Analysis("cluster", _cluster, "layers hash-partitioned over a Dask cluster",
-                        scaled=True),
+                        scaled=True, from_goal=False),
 }
 """State-space analyses by name; ``numpy`` is the default."""
 
