@@ -930,6 +930,9 @@ def _main(argv: list[str] | None) -> int:
                 args.file = pairs[0]
             elif cli.is_batch():
                 return cli.batch()
+            if cli.cluster():
+                return cli.fail("--workers and --scheduler run batches (several files, a "
+                                "directory or a collection): one instance runs here", 2)
         return cli.one(args.command)
     except (ModelFileError, OutputError) as err:
         return cli.fail(str(err), 2)

@@ -161,6 +161,11 @@ def test_bad_options_are_one_line(cli, argv, words):
     assert run.code == 2 and len(run.err_lines) == 1 and words in run.err
 
 
+def test_one_instance_is_not_sent_to_a_cluster(cli):
+    run = cli("solve", "water_jugs", "--workers", "2")
+    assert run.code == 2 and len(run.err_lines) == 1 and "batches" in run.err
+
+
 def test_bad_work_dir_is_one_line(cli, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
