@@ -122,3 +122,15 @@ def test_a_failed_or_overdue_task_loses_no_other(scheduler, monkeypatch):
                            lambda item, why: Row(item.source, item.puzzle, None, why)))
     assert time.monotonic() - start < 20
     assert sorted(r.error for r in done) == ["finished", "not finished: time limit reached"]
+
+
+def test_progress_after_each_layer(scheduler, monkeypatch):
+    import cpsolve.engines.search.common as common
+
+    monkeypatch.setattr(common, "REPORT_EVERY", 0.0)
+    lines: list[str] = []
+    model = load(resolve("onoff")).model
+    cluster_layers(compile_planning(model), Budget(progress=lines.append), "start", scheduler)
+    assert len(lines) >= 44  # one per layer; the goal alone is 44 moves away (DESIGN.md)
+    assert all("states/s on 2 partitions" in ln for ln in lines)
+    assert any("next layer ~" in ln for ln in lines)

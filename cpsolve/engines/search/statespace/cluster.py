@@ -101,7 +101,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             if kept is not None:  # the last layer stays too: it is the next frontier
                 layers = layers[-max(kept, 1):]
             seen = sum(s for _, s in sizes)
-            budget.report(_line, len(sizes) - 1, found[1], seen, begun, parts)
+            budget.report(_line, [s for _, s in sizes], seen, begun, parts)
         last = np.concatenate(client.gather(layers[-1])) if not stopped and \
             sizes[-1][1] <= FARTHEST_MAX else None
         peak = max(client.run(_peak_rss).values())
@@ -116,10 +116,14 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
-def _line(depth: int, size: int, seen: int, begun: float, parts: int) -> str:
+def _line(sizes: list[int], seen: int, begun: float, parts: int) -> str:
+    """The progress line after a layer: its size, states/s, and the next layer's estimate
+    (the last growth ratio again)."""
     rate = seen / max(1e-9, time.perf_counter() - begun)
-    return (f"depth {depth}: {size:,} states, {seen:,} seen, {rate:,.0f} states/s "
-            f"on {parts} partitions")
+    guess = f"; next layer ~{sizes[-1] * sizes[-1] / sizes[-2]:,.0f}" \
+        if len(sizes) > 1 and sizes[-2] else ""
+    return (f"depth {len(sizes) - 1}: {sizes[-1]:,} states, {seen:,} seen, {rate:,.0f} "
+            f"states/s on {parts} partitions{guess}")
 
 
 def _result(packed, orbits, sizes, last, stopped: bool, policy: str, parts: int,
