@@ -161,6 +161,24 @@ def test_bad_options_are_one_line(cli, argv, words):
     assert run.code == 2 and len(run.err_lines) == 1 and words in run.err
 
 
+def test_cli_stop_then_resume(cli, tmp_path):
+    import jsonschema
+
+    from cpsolve.schema import schema
+
+    first = cli("analyze", "eight_puzzle", "--work-dir", tmp_path, "--limit", "1000", "--json")
+    stopped = json.loads(first.out)
+    assert first.code == 1 and stopped["status"] == "partial"
+    assert "--resume" in stopped["message"]
+    second = cli("analyze", "eight_puzzle", "--work-dir", tmp_path, "--resume", "--json")
+    done = json.loads(second.out)
+    assert second.code == 0 and done["status"] == "complete" and done["states"] == 181_440
+    assert done["details"]["resumed_layers"] == len(stopped["layers"])
+    assert done["layers"][:len(stopped["layers"])] == stopped["layers"]
+    for out in (stopped, done):
+        jsonschema.validate(out, schema())
+
+
 def test_one_instance_is_not_sent_to_a_cluster(cli):
     run = cli("solve", "water_jugs", "--workers", "2")
     assert run.code == 2 and len(run.err_lines) == 1 and "batches" in run.err
