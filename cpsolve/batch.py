@@ -21,7 +21,8 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -205,15 +206,36 @@ def compare_one(item: Item, task: str, time_limit: float | None = None) -> Compa
     return Compared(item.source, item.puzzle, tuple(results), tuple(skipped), tuple(problems))
 
 
+def solve_within(item: Item, engine: str, options: Options,
+                 time_limit: float | None = None) -> Row:
+    """:func:`solve_one` with ``time_limit`` seconds (a cluster task's share of the limit)."""
+    return solve_one(item, engine, replace(options, time_limit=time_limit))
+
+
 def on_cluster(items: list[Item], work, cluster: int | str, time_limit: float | None,
                failed) -> Iterator:
-    """``work(item)`` for every item as one task on a Dask cluster, yielded as they finish.
+    """``work(item, time_limit=...)`` for every item as one task on a Dask cluster, yielded
+    as they finish.
 
-    ``failed(item, reason)`` stands in for the answer of an item whose task raised (its
+    ``time_limit`` is for the whole batch: a task gets what is left of it when it starts
+    (one started after it gets none and is ``failed(item, "not started: ...")``).
+    ``failed(item, reason)`` also stands in for the answer of an item whose task raised (its
     worker died) or had not finished ``CLUSTER_GRACE`` seconds after ``time_limit``.
     """
     from .daskrun import each
 
+    deadline = None if time_limit is None else time.time() + time_limit
+    timed = partial(_timed, work=work, deadline=deadline, failed=failed)
     timeout = None if time_limit is None else time_limit + CLUSTER_GRACE
-    for item, value, why in each(items, work, cluster, timeout):
+    for item, value, why in each(items, timed, cluster, timeout):
         yield failed(item, why) if why else value
+
+
+def _timed(item: Item, work, deadline: float | None, failed):
+    """Run ``work`` on ``item`` with what is left until ``deadline`` (wall-clock seconds)."""
+    if deadline is None:
+        return work(item, time_limit=None)
+    left = deadline - time.time()
+    if left <= 0:
+        return failed(item, "not started: time limit reached")
+    return work(item, time_limit=left)

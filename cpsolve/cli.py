@@ -493,12 +493,11 @@ class Cli:
             if self.cluster():
                 from functools import partial
 
-                from .batch import Row, on_cluster, solve_one
+                from .batch import Row, on_cluster, solve_within
 
-                options = dataclasses.replace(options, time_limit=self.clock.left())
-                solved = on_cluster(items, partial(solve_one, engine=args.engine,
+                solved = on_cluster(items, partial(solve_within, engine=args.engine,
                                                    options=options),
-                                    self.cluster(), options.time_limit,
+                                    self.cluster(), self.clock.left(),
                                     lambda item, why: Row(item.source, item.puzzle, None, why))
             else:
                 solved = solve_all(items, args.engine, options, args.jobs, deadline)
@@ -573,8 +572,7 @@ class Cli:
         counts = {"agree": 0, "disagree": 0, "error": 0}
         with Progress(console=self.err, transient=True) as bar:
             progress = bar.add_task("comparing", total=len(items))
-            for done in on_cluster(items, partial(compare_one, task=self.args.task,
-                                                  time_limit=self.clock.left()),
+            for done in on_cluster(items, partial(compare_one, task=self.args.task),
                                    self.cluster(), self.clock.left(),
                                    lambda item, why: Compared(item.source, item.puzzle,
                                                               error=why)):

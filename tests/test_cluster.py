@@ -13,7 +13,14 @@ import pytest
 
 pytest.importorskip("distributed", reason="the [dask] extra is not installed")
 
-from cpsolve.batch import Compared, Item, Row, compare_one, instances, on_cluster  # noqa: E402
+from cpsolve.batch import (  # noqa: E402
+    Compared,
+    Item,
+    Row,
+    compare_one,
+    instances,
+    on_cluster,
+)
 from cpsolve.engines.search.common import Budget  # noqa: E402
 from cpsolve.engines.search.compile import compile_planning  # noqa: E402
 from cpsolve.engines.search.statespace.cluster import cluster_layers  # noqa: E402
@@ -101,10 +108,10 @@ def test_a_failed_or_overdue_task_loses_no_other(scheduler, monkeypatch):
 
     items = list(instances([str(MODELS / "water_jugs.toml"), str(MODELS / "blocks.toml")]))
 
-    def work(item: Item):
+    def work(item: Item, time_limit):
         if "blocks" in item.source:
             raise RuntimeError("boom")
-        return compare_one(item, "solve", 30)
+        return compare_one(item, "solve", time_limit)
 
     done = list(on_cluster(items, work, scheduler, None,
                            lambda item, why: Compared(item.source, item.puzzle, error=why)))
@@ -113,7 +120,7 @@ def test_a_failed_or_overdue_task_loses_no_other(scheduler, monkeypatch):
     assert len(failed) == 1 and "boom" in failed[0].error
     monkeypatch.setattr(cpsolve.batch, "CLUSTER_GRACE", 0.5)
 
-    def slow(item: Item):
+    def slow(item: Item, time_limit):
         time.sleep(0 if "water" in item.source else 30)
         return Row(item.source, item.puzzle, None, "finished")
 
@@ -134,3 +141,17 @@ def test_progress_after_each_layer(scheduler, monkeypatch):
     assert len(lines) >= 44  # one per layer; the goal alone is 44 moves away (DESIGN.md)
     assert all("states/s on 2 partitions" in ln for ln in lines)
     assert any("next layer ~" in ln for ln in lines)
+
+
+def test_a_task_started_after_the_limit_does_not_run(scheduler, tmp_path):
+    items = list(instances([str(MODELS / "water_jugs.toml"), str(MODELS / "blocks.toml")]))
+    ran = tmp_path / "ran"
+
+    def work(item: Item, time_limit):
+        ran.write_text(item.source)  # the workers share this machine's disk
+        return Row(item.source, item.puzzle, None, "ran")
+
+    late = list(on_cluster(items, work, scheduler, 1e-9,
+                           lambda item, why: Row(item.source, item.puzzle, None, why)))
+    assert sorted(r.error for r in late) == ["not started: time limit reached"] * 2
+    assert not ran.exists()
