@@ -607,6 +607,10 @@ class Cli:
         from .render import as_json, comparison_table
 
         if self.cluster():
+            if pddl_pairs(self.args.files):
+                return self.fail("compare on a cluster takes model files, directories and "
+                                 "collections; a PDDL domain and problems run here (drop "
+                                 "--workers / --scheduler)", 2)
             return self.compare_on_cluster()
 
         rows: list = []

@@ -179,9 +179,12 @@ def test_cli_stop_then_resume(cli, tmp_path):
         jsonschema.validate(out, schema())
 
 
-def test_one_instance_is_not_sent_to_a_cluster(cli):
+def test_one_instance_is_not_sent_to_a_cluster(cli, tmp_path):
     run = cli("solve", "water_jugs", "--workers", "2")
     assert run.code == 2 and len(run.err_lines) == 1 and "batches" in run.err
+    domain, problem = tmp_path / "d.pddl", tmp_path / "p.pddl"
+    run = cli("compare", domain, problem, "--workers", "2")
+    assert run.code == 2 and len(run.err_lines) == 1 and "PDDL" in run.err
 
 
 def test_bad_work_dir_is_one_line(cli, tmp_path):
