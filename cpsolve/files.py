@@ -9,7 +9,6 @@ themselves are listed in :data:`cpsolve.puzzles.FAMILIES`.
 from __future__ import annotations
 
 import dataclasses
-import stat
 import tomllib
 import traceback
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from typing import Any
 from .model import ModelError
 from .parse import ExprError
 from .puzzles import FAMILIES
-from .puzzles.data import Data, ModelFileError
+from .puzzles.data import Data, ModelFileError, read_text
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
@@ -38,7 +37,6 @@ EXPECTED: dict[str, tuple[type, ...]] = {
 
 SOLVE_STATUSES = ("optimal", "solved", "infeasible")
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
 """Model files larger than this are refused before they are read."""
 
 
@@ -58,43 +56,6 @@ def read_table(path: str | Path) -> dict[str, Any]:
         raise ModelFileError(path, f"TOML value out of range: {str(err).split(';')[0]}") from None
     except RecursionError:
         raise ModelFileError(path, "TOML arrays or tables nested too deeply") from None
-
-
-def read_text(path: str | Path) -> str:
-    """The text of a model file (TOML, PDDL), or a :class:`ModelFileError`.
-
-    Refused with one clear message: a missing path, a directory or any other
-    non-regular file (a FIFO, a device), a file over :data:`MAX_FILE_BYTES`,
-    an empty or binary file, text that is not UTF-8 (a byte-order mark is
-    accepted).
-    """
-    p = Path(path)
-    try:
-        info = p.stat()
-    except FileNotFoundError:
-        raise ModelFileError(path, "no such file") from None
-    except OSError as err:
-        raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ModelFileError(path, "is a directory, not a model file")
-    if not stat.S_ISREG(info.st_mode):
-        raise ModelFileError(path, "is not a regular file (a pipe or a device?)")
-    if info.st_size > MAX_FILE_BYTES:
-        raise ModelFileError(path, f"the file has {info.st_size:,} bytes; model files are "
-                             f"limited to {MAX_FILE_BYTES:,}")
-    try:
-        raw = p.read_bytes()
-    except OSError as err:
-        raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
-    if not raw.strip():
-        raise ModelFileError(path, "the file is empty")
-    if b"\x00" in raw:
-        raise ModelFileError(path, "not a text file (binary data)")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
-    return text
 
 
 def load(path: str | Path):

@@ -6,6 +6,7 @@ file, the key (or line) and what is wrong; the CLI prints it and exits 2.
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +56,44 @@ class Data:
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
+
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Largest model file read (TOML, PDDL, Python)."""
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a model file (TOML, PDDL), or a :class:`ModelFileError`.
+
+    Refused with one clear message: a missing path, a directory or any other
+    non-regular file (a FIFO, a device), a file over :data:`MAX_FILE_BYTES`,
+    an empty or binary file, text that is not UTF-8 (a byte-order mark is
+    accepted).
+    """
+    p = Path(path)
+    try:
+        info = p.stat()
+    except FileNotFoundError:
+        raise ModelFileError(path, "no such file") from None
+    except OSError as err:
+        raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ModelFileError(path, "is a directory, not a model file")
+    if not stat.S_ISREG(info.st_mode):
+        raise ModelFileError(path, "is not a regular file (a pipe or a device?)")
+    if info.st_size > MAX_FILE_BYTES:
+        raise ModelFileError(path, f"the file has {info.st_size:,} bytes; model files are "
+                             f"limited to {MAX_FILE_BYTES:,}")
+    try:
+        raw = p.read_bytes()
+    except OSError as err:
+        raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
+    if not raw.strip():
+        raise ModelFileError(path, "the file is empty")
+    if b"\x00" in raw:
+        raise ModelFileError(path, "not a text file (binary data)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
+    return text

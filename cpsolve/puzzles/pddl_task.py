@@ -85,7 +85,7 @@ class _Unsupported(ValueError):
 
 
 def _parse(path: str | Path, kind: str):
-    from ..files import read_text
+    from .data import read_text
 
     text = read_text(path).lower()
     try:

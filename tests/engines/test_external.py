@@ -134,8 +134,8 @@ def test_facts_behind_the_policies():
     assert facts.start_symmetries(model_of("hoppers")) == []  # moves metric: none declared
 
 
-def test_analyze_from_the_goal_is_refused(cli):
-    run = cli("analyze", "eight_puzzle", "--memory-limit", "16M", "--from", "goal")
+def test_analyze_from_the_goal_is_refused(cli, tmp_path):
+    run = cli("analyze", "eight_puzzle", "--work-dir", tmp_path, "--from", "goal")
     assert run.code == 2 and "from the start only" in run.err
 
 
@@ -146,14 +146,14 @@ def test_cli_on_disk_reports_orbits(cli, tmp_path):
     out = json.loads(run.out)
     assert run.code == 0 and out["details"]["algorithm"] == "external"
     assert out["states"] == sum(cross_brute_force()[0])
-    human = cli("analyze", path, "--memory-limit", "1M")
+    human = cli("analyze", path, "--work-dir", tmp_path / "w2", "--memory-limit", "1G")
     assert f"{sum(cross_brute_force()[1]):,} up to the model's 8 symmetries" in human.out
 
 
 @pytest.mark.parametrize("argv, words", [
     (["--resume"], "--work-dir"),
     (["--memory-limit", "3X"], "--memory-limit"),
-    (["--memory-limit", "10"], "at least 1M"),
+    (["--memory-limit", "0"], "--memory-limit"),
     (["--workers", "2", "--scheduler", "tcp://x:1"], "not allowed with"),
 ])
 def test_bad_options_are_one_line(cli, argv, words):
@@ -205,7 +205,8 @@ def test_large_irreversible_spaces_go_on_disk_by_default():
     assert chosen("english33", limit=1000) == "numpy"  # a limited look stays in memory
     assert chosen("english33", direction="goal") == "numpy"
     assert chosen("eight_puzzle") == "numpy"  # undoable slides: two layers in memory
-    assert chosen("onoff", memory_limit=1 << 20) == "external"
+    assert chosen("onoff", memory_limit=1 << 20) == "numpy"  # a limit alone stops it
+    assert chosen("onoff", work_dir="/tmp") == "external"
     assert chosen("onoff", cluster=2) == "cluster"
 
 
