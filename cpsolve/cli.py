@@ -396,10 +396,11 @@ class Cli:
             yield dataclasses.replace(options, progress=report)
 
     def array_budget(self) -> int | None:
-        """Bytes for an on-disk analysis's big arrays: half of the memory limit (given or
-        default), so the whole process stays under the limit that stops it."""
-        nbytes = memory.limit()
-        return None if nbytes is None else nbytes // 2
+        """Bytes for an on-disk analysis's big arrays: half of ``--memory-limit``, so the
+        whole process stays under the limit that stops it (without one: the analysis's own
+        default budget)."""
+        nbytes = getattr(self.args, "memory_limit", None)
+        return None if nbytes is None or nbytes == math.inf else int(nbytes) // 2
 
     def cluster(self) -> int | str | None:
         """``--workers N`` (a local cluster of N), ``--scheduler ADDRESS``, or None."""
