@@ -75,7 +75,12 @@ class Options:
       go, whether the finished ones found there are kept, and the bytes its
       big arrays may take;
     * ``cluster`` — analyze on Dask: a number of local workers, or the address
-      of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`).
+      of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`);
+    * ``hint`` — planning: a plan believed to reach the goal, as action names
+      (found by another engine, e.g. weighted A*: :mod:`cpsolve.hints`).  An
+      engine may start from it — CP-SAT takes it as an upper bound on the
+      plan's length or cost — but never trusts it: it is replayed first and
+      ignored when it does not reach the goal.
     """
 
     time_limit: float | None = None
@@ -90,6 +95,7 @@ class Options:
     resume: bool = False
     memory_limit: int | None = None
     cluster: int | str | None = None
+    hint: tuple[str, ...] | None = None
 
 
 def kind_of(model: Csp | Planning) -> str:

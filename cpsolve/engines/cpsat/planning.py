@@ -21,6 +21,11 @@ The driver (:func:`solve`):
    ``cap``, one stuttering solve at horizon ``cap`` asks whether any plan
    exists at all: none proves the goal unreachable at once; one bounds the
    horizons still to try by its length;
+   A plan offered as a hint (``Options.hint``, replayed by :mod:`.hint`
+   first: a rejected hint is ignored) bounds the horizons (its length) or the
+   cost (its cost); with unit costs, descents from above (:mod:`.descent`:
+   one stuttering solve proves no plan shorter than the best known) are
+   interleaved with the horizons from below, whichever proves first;
 4. with costs other than 1, a stuttering solve at the largest horizon a
    cheaper plan could have (``cap``, or ``(C - 1) // floor`` when every step
    costs at least ``floor >= 1``) either finds the optimum or proves the
@@ -47,6 +52,8 @@ from ...facts import (
 from ...model import Planning
 from ...result import Plan, Result, Status, Step
 from .. import Options
+from .descent import Descent
+from .hint import replay
 from .pairs import commuting, undoing
 from .solving import FOUND, Deadline, pin, size, solve_staged
 from .timeline import Timeline, unroll
@@ -63,6 +70,14 @@ PROBE_SECONDS = 1.0
 """... and the least time it may take (it may also take as long as the horizons before)."""
 FINAL_SIZE = 200_000
 """Largest ``horizon x actions`` for the solve that proves a cheapest plan optimal."""
+ADDITIONS = ("hint", "descend", "estimate", "parity", "undo", "commuting", "distinct")
+"""What the driver adds to the plain time-indexed model, each of which can be switched off
+(:data:`OFF`): the hint as a bound, working down from it, the declared estimate (first
+horizon and a bound at every step), the parity of plan lengths, no action followed by its
+inverse, independent neighbours in one order, states two steps apart differing."""
+OFF: frozenset[str] = frozenset()
+"""Additions switched off: for ``benchmarks/cpsat_long.py``'s ablation table only (each
+one only prunes or bounds, so the answers stay the same)."""
 
 
 @dataclass
@@ -153,8 +168,27 @@ def solve(planning: Planning, options: Options) -> Result:
     if floor < 0:
         run.details["warning"] = "an action may cost less than 0"
     horizon, stride, timeline = _prepare(run, fewest, potential is not None)
-    probed, known = False, None
+    probed, known = False, _hint(run)
+    descent = None
+    if known is not None and run.unit:
+        if "descend" not in OFF:
+            descent = Descent(planning, known, stride, run.forbidden, _estimate())
+            probed = True  # a descent asks more than the probe would
+        if len(known) < cap:
+            cap = run.cap = len(known)
+            why = run.why = "a plan of that many steps is known (the hint)"
     while True:
+        if descent is not None and descent.due(budget.elapsed(), horizon) and not budget.expired():
+            run.say(f"looking for a plan of {horizon} to {len(descent.best) - stride} steps")
+            descent.attempt(horizon, budget, lambda tl, slice_: run.solve(tl, slice_))
+            run.details["descents"] = descent.attempts
+            known = descent.best
+            cap = run.cap = min(cap, len(known))
+            if descent.proven:
+                run.details["plan_horizon"] = len(known)
+                run.reasons.insert(0, f"none of {horizon} to {len(known) - stride} steps "
+                                   "exists, by one solve over every length")
+                return run.result(Status.OPTIMAL, known, run.shortest(len(known)))
         if horizon > cap:
             if fewest > cap:
                 return run.result(Status.INFEASIBLE, proof="invariant", message=(
@@ -170,13 +204,15 @@ def solve(planning: Planning, options: Options) -> Result:
         if (not probed and len(run.tried) >= PROBE_AFTER and horizon * PROBE_RATIO >= cap
                 and cap * len(planning.actions) <= PROBE_SIZE):
             probed = True
-            known = _probe(run, horizon)
-            if known == ():
+            found = _probe(run, horizon)
+            if found == ():
                 return run.result(Status.INFEASIBLE, message=(
                     f"no plan: none has at most {cap} steps and {why}{run.proof()}"))
+            if found is not None and (known is None or len(found) < len(known)):
+                known = found
             continue
         timeline.extend(horizon)
-        solver, status = run.solve(timeline, end=timeline.close(estimate=True),
+        solver, status = run.solve(timeline, end=timeline.close(estimate=_estimate()),
                                    minimize=not run.unit)
         if status == cp_model.INFEASIBLE:
             run.tried.append(horizon)
@@ -191,7 +227,10 @@ def solve(planning: Planning, options: Options) -> Result:
     run.say(f"horizon {horizon}: plan found")
     if run.unit:
         return run.result(Status.OPTIMAL, plan, run.shortest(horizon))
-    return _cheapest(run, plan, status == cp_model.OPTIMAL, floor)
+    shortest = len(plan)
+    if known is not None and sum(s.cost for s in known) < sum(s.cost for s in plan):
+        plan = known  # the hint is cheaper than the cheapest plan of the shortest length
+    return _cheapest(run, plan, shortest, status == cp_model.OPTIMAL, floor)
 
 
 def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timeline]:
@@ -200,19 +239,19 @@ def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timelin
     ``fewest`` steps at least by the potential (``potential``: there is one).
     """
     planning = run.planning
-    undo, implied = undoing(planning)
-    run.forbidden = undo + commuting(planning)
+    undo, implied = undoing(planning) if "undo" not in OFF else ([], False)
+    run.forbidden = undo + (commuting(planning) if "commuting" not in OFF else [])
     horizon = max(1, fewest)
     if fewest > 1:
         run.details["fewest_steps"] = fewest  # horizons below are impossible by the potential
         run.reasons.append(f"fewer than {fewest} ruled out because {run.why}")
-    run.estimated, at_least = estimate_bound(planning)
+    run.estimated, at_least = estimate_bound(planning) if "estimate" not in OFF else (0, 0)
     if run.estimated:
         run.details["estimate"] = run.estimated
     if at_least > horizon:
         horizon = at_least
         run.reasons.append(f"fewer than {at_least} ruled out by the estimate")
-    parity, stride = plan_parity(planning), 1
+    parity, stride = plan_parity(planning) if "parity" not in OFF else None, 1
     if parity is not None:
         run.details["parity"] = parity
         run.reasons.append(f"every plan has an {('even', 'odd')[parity]} number of steps "
@@ -220,8 +259,28 @@ def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timelin
         horizon, stride = horizon + (horizon - parity) % 2, 2
     # a state two steps later differs unless a forbidden undoing pair restores it, or
     # every action moves a potential one way (then no state ever comes back)
-    distinct = 0 if implied or potential else DISTINCT
+    distinct = 0 if implied or potential or "distinct" in OFF else DISTINCT
     return horizon, stride, Timeline(planning, distinct=distinct, forbidden=run.forbidden)
+
+
+def _estimate() -> bool:
+    """Whether each state's estimate bounds the cost still to come (:data:`OFF`)."""
+    return "estimate" not in OFF
+
+
+def _hint(run: _Run) -> tuple[Step, ...] | None:
+    """The hint's steps, once replayed (``None``: no hint, or a rejected one)."""
+    names = run.options.hint
+    if names is None or "hint" in OFF:
+        return None
+    replayed = replay(run.planning, names)
+    if replayed.steps is None:
+        run.details["hint"] = f"rejected: {replayed.problem}"
+        run.say(f"hint rejected: {replayed.problem}")
+        return None
+    run.details.update(hint="accepted", hint_steps=len(replayed.steps),
+                       hint_cost=replayed.cost)
+    return replayed.steps
 
 
 def _listed(counts: list[int]) -> str:
@@ -241,7 +300,8 @@ def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
     least a second).
     """
     run.say(f"looking for any plan of {shortest} to {run.cap} steps")
-    tl = unroll(run.planning, run.cap, stutter=True, forbidden=run.forbidden, estimate=True)
+    tl = unroll(run.planning, run.cap, stutter=True, forbidden=run.forbidden,
+                estimate=_estimate())
     tl.model.add(tl.steps >= shortest)
     left = run.budget.remaining()
     slice_ = max(PROBE_SECONDS, run.budget.elapsed())
@@ -252,10 +312,11 @@ def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
     return tl.plan(solver) if status in FOUND else None
 
 
-def _cheapest(run: _Run, plan: tuple[Step, ...], cheapest_of_length: bool,
+def _cheapest(run: _Run, plan: tuple[Step, ...], length: int, cheapest_of_length: bool,
               floor: int) -> Result:
-    """Prove ``plan`` (the cheapest of the shortest length, if flagged) optimal or beat it."""
-    length, cost = len(plan), sum(s.cost for s in plan)
+    """Prove ``plan`` optimal or beat it: no plan has fewer than ``length`` steps, and
+    (if flagged) none of ``length`` steps is cheaper than ``plan``."""
+    cost = sum(s.cost for s in plan)
     if floor < 0:
         return run.result(Status.SOLVED, plan,
                           "an action may cost less than 0: optimality not proven")
@@ -284,7 +345,8 @@ def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) 
     """
     run.say(f"looking for a cheaper plan of {shortest} to {horizon} steps")
     run.details["final_horizon"] = horizon
-    tl = unroll(run.planning, horizon, stutter=True, forbidden=run.forbidden, estimate=True)
+    tl = unroll(run.planning, horizon, stutter=True, forbidden=run.forbidden,
+                estimate=_estimate())
     tl.model.add(tl.steps >= shortest)
     tl.model.add(tl.total <= sum(s.cost for s in incumbent) - 1)
     solver, status = run.solve(tl, minimize=True)

@@ -76,6 +76,7 @@ class Timeline:
         self._compilers = [self._compiler(0)]
         self._estimates: list[Term] = []
         self._spent: tuple[Separable, cp_model.IntVar] | None = None
+        self._parity: int | None = None
 
     @property
     def horizon(self) -> int:
@@ -122,6 +123,7 @@ class Timeline:
             comp.post(planning.goal, [self.idle[t]])
             if t > 0:
                 model.add_implication(self.idle[t - 1], self.idle[t])
+            self._idle_parity(t)
         model.add_exactly_one(choice)
         model.add_decision_strategy(choice[-1:] + lits if self.idle is not None else lits,
                                     cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
@@ -146,6 +148,22 @@ class Timeline:
         self.acts.append(lits)
         for u in range(max(0, t + 1 - self.distinct), t):
             self._differ(u, t + 1)
+
+    def plan_parity(self, parity: int) -> None:
+        """With stutter: the plan's number of real steps has this parity (the no-op
+        starts only after a number of steps of that parity; steps grown later too)."""
+        assert self.idle is not None
+        self._parity = parity
+        for t in range(self.horizon):
+            self._idle_parity(t)
+
+    def _idle_parity(self, t: int) -> None:
+        if self._parity is None or t % 2 == self._parity:
+            return
+        if t == 0:
+            self.model.add_bool_or([~self.idle[0]])
+        else:
+            self.model.add_implication(self.idle[t], self.idle[t - 1])
 
     def _differ(self, u: int, t: int) -> None:
         """States ``u`` and ``t`` differ in some variable."""

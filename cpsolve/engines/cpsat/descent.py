@@ -1,0 +1,101 @@
+"""Shortest plans from above: a known plan is beaten, or proven shortest, by one solve.
+
+With unit costs and a known plan of ``U`` steps (a hint, :mod:`.hint`), one
+stuttering timeline of ``U - stride`` steps asks "is there any plan of
+``lower`` to ``U - stride`` steps?" (``lower``: every shorter length is
+already ruled out; ``stride``: 2 when every plan's length has one parity).
+A plan found becomes the best known and the bound drops below it on the same
+model; the first infeasible solve proves the best known plan shortest — one
+proof for every length instead of one per horizon.
+
+That single proof is much faster where the horizons below the optimum each
+cost a search of their own (Tower of Hanoi: no estimate prunes them; 6 discs,
+63 moves: about 0.4 s instead of 6 s), and much slower where a good estimate
+settles each exact horizon almost at once (8-puzzle: 15 s instead of 0.3 s,
+the goal fixed at the last step being what makes the estimate bite).  So the
+driver interleaves the two (:class:`Descent`): horizons from below for a
+while, then a descent in a time slice as long as everything so far, and so on,
+each time with twice the time; whichever proves first ends it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ortools.sat.python import cp_model
+
+from ...model import Planning
+from ...result import Step
+from .solving import FOUND, Deadline
+from .timeline import Timeline, unroll
+
+FIRST_AFTER = 0.5
+"""Seconds of horizons from below before the first descent (8-puzzle: all of them fit)."""
+SLICE = 1.0
+"""Least seconds one descent may take; it gets as long as everything before it."""
+FEW = 3
+"""No descent when at most this many horizons are left below the best known plan (the
+8-puzzle from above at 33 with 21 to 29 proven empty: the horizons 31 and 33 cost less)."""
+
+Solve = Callable[[Timeline, Deadline], tuple[cp_model.CpSolver, object]]
+
+
+class Descent:
+    """The descents of one driver run, sharing one stuttering timeline."""
+
+    def __init__(self, planning: Planning, best: tuple[Step, ...], stride: int,
+                 forbidden: Sequence[tuple[int, int]], estimate: bool) -> None:
+        self.planning = planning
+        self.best = best
+        self.stride = stride
+        self.forbidden = tuple(forbidden)
+        self.estimate = estimate
+        self.proven = False
+        self.attempts = 0
+        self._timeline: Timeline | None = None
+        self._lower = 0
+        self._next = FIRST_AFTER
+
+    def due(self, elapsed: float, lower: int) -> bool:
+        """Is it time for a descent, ``elapsed`` seconds into the run, when every plan
+        has at least ``lower`` steps?"""
+        left = (len(self.best) - lower) // self.stride
+        return not self.proven and elapsed >= self._next and left > FEW
+
+    def attempt(self, lower: int, budget: Deadline, solve: Solve) -> None:
+        """Descend from :attr:`best` within a slice of ``budget``; every plan has at least
+        ``lower`` steps.  Sets :attr:`proven` when :attr:`best` is shown shortest."""
+        self.attempts += 1
+        spent = budget.elapsed()
+        left = budget.remaining()
+        length = max(SLICE, spent)
+        slice_ = Deadline(length if left is None else min(length, left))
+        self._next = spent + 2 * length  # horizons from below get as long again
+        while not slice_.expired():
+            top = len(self.best) - self.stride
+            if top < lower:
+                self.proven = True
+                return
+            timeline = self._timeline_for(top, lower)
+            solver, status = solve(timeline, slice_)
+            if status == cp_model.INFEASIBLE:
+                self.proven = True
+                return
+            if status not in FOUND:
+                return
+            self.best = timeline.plan(solver)
+
+    def _timeline_for(self, top: int, lower: int) -> Timeline:
+        """The stuttering timeline limited to ``lower`` to ``top`` real steps."""
+        tl = self._timeline
+        if tl is None:
+            tl = self._timeline = unroll(self.planning, top, stutter=True,
+                                         forbidden=self.forbidden, estimate=self.estimate)
+            if self.stride == 2:
+                tl.plan_parity(len(self.best) % 2)
+        if top < tl.horizon:
+            tl.model.add(tl.steps <= top)
+        if lower > self._lower:
+            tl.model.add(tl.steps >= lower)
+            self._lower = lower
+        return tl
