@@ -147,10 +147,16 @@ class _Run:
             reasons.insert(0, f"none of {_listed(self.tried)} steps exists")
         return f" ({'; '.join(reasons)})" if reasons else ""
 
-    def unknown(self, shortest: int) -> Result:
-        """The limit was hit before any plan: every plan has at least ``shortest`` steps."""
-        return self.result(Status.UNKNOWN, bound=shortest,
-                           message=f"{self.budget.why()}: no plan shorter than {shortest} steps")
+    def unknown(self, shortest: int, known: tuple[Step, ...] | None = None,
+                floor: int = 1) -> Result:
+        """The limit was hit before a plan was proven: every plan has at least ``shortest``
+        steps (each costing at least ``floor``); ``known``: a plan found all the same."""
+        message = f"{self.budget.why()}: no plan shorter than {shortest} steps"
+        if known is None:
+            return self.result(Status.UNKNOWN, bound=shortest, message=message)
+        bound = shortest if self.unit else max(floor * shortest, self.estimated, 0)
+        return self.result(Status.SOLVED, known, bound=bound,
+                           message=f"{message}; this one was not proven optimal")
 
 
 def solve(planning: Planning, options: Options) -> Result:
@@ -197,7 +203,7 @@ def solve(planning: Planning, options: Options) -> Result:
             return run.result(Status.INFEASIBLE, message=(
                 f"no plan: none has at most {cap} steps and {why}{run.proof()}"))
         if budget.expired():
-            return run.unknown(horizon)
+            return run.unknown(horizon, known, floor)
         if run.unit and known is not None and horizon == len(known):
             plan, status = known, cp_model.OPTIMAL
             break
@@ -220,7 +226,7 @@ def solve(planning: Planning, options: Options) -> Result:
             horizon += stride
             continue
         if status not in FOUND:
-            return run.unknown(horizon)
+            return run.unknown(horizon, known, floor)
         plan = timeline.plan(solver)
         break
     run.details["plan_horizon"] = horizon

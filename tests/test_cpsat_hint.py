@@ -1,0 +1,244 @@
+"""CP-SAT with a plan offered as a hint (``Options.hint``): a bound, never a verdict.
+
+A hint may be optimal, longer than the optimum, cheaper than the shortest plan
+(costs), or no plan at all; whatever it is, the answer is the optimum.  Known
+optima come from reasoning (Hanoi: ``2^n - 1``) or from a breadth-first search
+written here with the reference interpreter :func:`cpsolve.expr.evaluate`,
+which the engine never uses; hints are built here the same way.  Every call
+goes through :func:`cpsolve.engines.run`, so every plan is also replayed by
+the independent checker.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cpsolve import Planning, Status
+from cpsolve.engines import Options, run
+from cpsolve.engines.cpsat import descent
+from cpsolve.expr import evaluate
+from cpsolve.puzzles import sliding
+from cpsolve.puzzles.data import Data
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+from hanoi import build as hanoi  # noqa: E402
+
+
+def cpsat(model: Planning, hint: tuple[str, ...] | None, **options: object):
+    return run("cpsat", "solve", model, Options(hint=hint, **options))
+
+
+@pytest.fixture
+def descend_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Descents from the start, however few horizons are left: the path under test."""
+    monkeypatch.setattr(descent, "FIRST_AFTER", 0.0)
+    monkeypatch.setattr(descent, "FEW", -1)
+
+
+# ---------------------------------------------------------------- hints built here
+
+
+def recursive_hanoi(discs: int, source: int = 0, target: int = 2, spare: int = 1) -> list[str]:
+    """The textbook recursion: ``2^discs - 1`` moves, in examples/hanoi.py's action names."""
+    if discs == 0:
+        return []
+    return (recursive_hanoi(discs - 1, source, spare, target)
+            + [f"disc {discs - 1} to peg {target}"]
+            + recursive_hanoi(discs - 1, spare, target, source))
+
+
+def step(p: Planning, state: tuple[int, ...], name: str) -> tuple[int, ...] | None:
+    """The state after action ``name`` (reference interpreter), or None if it does not apply."""
+    names = list(p.domains)
+    env = dict(zip(names, state))
+    action = next(a for a in p.actions if a.name == name)
+    if not evaluate(action.guard, env):
+        return None
+    env.update({v: evaluate(e, env) for v, e in action.effects})
+    return tuple(env[n] for n in names)
+
+
+def path_to_goal(p: Planning, start: tuple[int, ...]) -> list[str] | None:
+    """Action names of a shortest path from ``start`` to the goal (breadth-first search)."""
+    names = list(p.domains)
+    parent: dict[tuple[int, ...], tuple[tuple[int, ...], str] | None] = {start: None}
+    layer = [start]
+    while layer:
+        for state in layer:
+            if evaluate(p.goal, dict(zip(names, state))):
+                out = []
+                while parent[state] is not None:
+                    state, name = parent[state]  # type: ignore[misc]
+                    out.append(name)
+                return out[::-1]
+        nxt = []
+        for state in layer:
+            for a in p.actions:
+                new = step(p, state, a.name)
+                if new is not None and new not in parent:
+                    parent[new] = (state, a.name)
+                    nxt.append(new)
+        layer = nxt
+    return None
+
+
+def detour_then_home(p: Planning, picks: list[int]) -> list[str]:
+    """Some applicable moves first (``picks`` chooses among them), then a shortest way home."""
+    state, names = p.state(p.initial), []
+    for pick in picks:
+        movable = [a.name for a in p.actions if step(p, state, a.name) is not None]
+        name = movable[pick % len(movable)]
+        names.append(name)
+        state = step(p, state, name)  # type: ignore[assignment]
+    home = path_to_goal(p, state)
+    assert home is not None
+    return names + home
+
+
+# ---------------------------------------------------------------- Tower of Hanoi
+
+
+@pytest.mark.parametrize("discs", [3, 4, 5])
+def test_an_optimal_hint_is_proven_optimal(discs: int) -> None:
+    hint = tuple(recursive_hanoi(discs))
+    result = cpsat(hanoi(discs), hint)
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.steps == 2 ** discs - 1 == len(hint)
+    assert result.details["hint"] == "accepted" and result.details["hint_steps"] == len(hint)
+
+
+def test_hanoi_proof_by_descent(descend_at_once: None) -> None:
+    """From above: one solve shows that no plan of 1 to 30 moves moves 5 discs."""
+    result = cpsat(hanoi(5), tuple(recursive_hanoi(5)))
+    assert result.status is Status.OPTIMAL and result.steps == 31
+    assert "none of 1 to 30 steps exists, by one solve over every length" in result.message
+    assert result.details["descents"] == 1
+
+
+@pytest.mark.parametrize("detour", [[0, 0], [1, 3, 2, 0], [2, 2, 2, 1, 1, 0]])
+@pytest.mark.parametrize("down", [False, True], ids=["interleaved", "descent"])
+def test_a_hint_longer_than_the_optimum_still_gives_the_optimum(
+        detour: list[int], down: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if down:
+        monkeypatch.setattr(descent, "FIRST_AFTER", 0.0)
+        monkeypatch.setattr(descent, "FEW", -1)
+    model = hanoi(4)
+    hint = tuple(detour_then_home(model, detour))
+    assert len(hint) > 15  # a detour from the start of Hanoi never lies on the optimal path
+    result = cpsat(model, hint)
+    assert result.status is Status.OPTIMAL and result.steps == 15 and result.verified
+
+
+@pytest.mark.parametrize("hint, problem", [
+    (("disc 0 to peg 2", "fly away"), "step 2: no action is called 'fly away'"),
+    (("disc 1 to peg 2",), "step 1: 'disc 1 to peg 2' does not apply"),
+    (tuple(recursive_hanoi(3)[:-1]), "the goal does not hold at its end"),
+    ((), "the goal does not hold at its end"),
+])
+def test_a_bad_hint_is_rejected_and_changes_nothing(hint: tuple[str, ...], problem: str) -> None:
+    result = cpsat(hanoi(3), hint)
+    assert result.status is Status.OPTIMAL and result.steps == 7 and result.verified
+    assert result.details["hint"] == f"rejected: {problem}"
+
+
+def test_a_long_hint_and_no_time_never_claim_a_wrong_optimum() -> None:
+    """Out of time, the hint comes back as a plan, not as an optimum."""
+    model = hanoi(5)
+    hint = tuple(detour_then_home(model, [1, 1, 0, 2]))
+    assert len(hint) > 31
+    for limit in (0.0, 0.05, 0.3):
+        result = cpsat(model, hint, time_limit=limit)
+        assert result.plan is not None and result.verified
+        if result.status is Status.OPTIMAL:
+            assert result.steps == 31
+        else:
+            assert result.status is Status.SOLVED and result.bound <= 31
+
+
+# ---------------------------------------------------------------- with costs
+
+
+def stairs() -> Planning:
+    """x from 0 to 4: a step (+1) costs 1, a jump (+2) costs 5; cheapest: four steps, 4."""
+    p = Planning("stairs")
+    x = p.add_variable("x", 0, 4)
+    p.set_initial({"x": 0})
+    p.set_goal(x == 4)
+    p.add_action("step", x <= 3, {x: x + 1}, 1)
+    p.add_action("jump", x <= 2, {x: x + 2}, 5)
+    return p
+
+
+@pytest.mark.parametrize("hint", [
+    ("step", "step", "step", "step"),          # the optimum, longer than the shortest plan
+    ("jump", "step", "step"),                  # cost 7
+    ("jump", "jump"),                          # the shortest, cost 10
+    ("jump", "jump", "jump"),                  # no plan
+])
+def test_costs_the_hint_is_only_an_incumbent(hint: tuple[str, ...]) -> None:
+    result = cpsat(stairs(), hint)
+    assert result.status is Status.OPTIMAL and result.cost == 4 and result.steps == 4
+
+
+# ---------------------------------------------------------------- sliding puzzles
+
+
+def two_by_three(tiles: list[int]) -> Planning:
+    """A 2x3 sliding puzzle from a permutation of 0..5 (0 is the blank) to ``1 2 3 / 4 5 _``."""
+    start = " ".join("_" if t == 0 else str(t) for t in tiles)
+    data = Data({"family": "sliding", "start": f"{start[:5]}\n{start[6:]}",
+                 "goal": "1 2 3\n4 5 _"}, "<2x3>")
+    return sliding.build(data).model
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.permutations(range(6)), st.lists(st.integers(0, 3), max_size=8), st.booleans())
+def test_random_two_by_three_puzzles_with_hints_match_bfs(
+        tiles: list[int], picks: list[int], down: bool) -> None:
+    """Manhattan estimate, parity, any valid hint: the optimum is BFS's, from below or above."""
+    model = two_by_three(list(tiles))
+    shortest = path_to_goal(model, model.state(model.initial))
+    assume(shortest is not None)  # half of the positions cannot be solved
+    hint = tuple(detour_then_home(model, picks))
+    saved = descent.FIRST_AFTER, descent.FEW
+    if down:
+        descent.FIRST_AFTER, descent.FEW = 0.0, -1
+    try:
+        result = cpsat(model, hint)
+    finally:
+        descent.FIRST_AFTER, descent.FEW = saved
+    assert result.status is Status.OPTIMAL and result.steps == len(shortest)
+    assert result.details["hint"] == "accepted"
+
+
+
+# ---------------------------------------------------------------- who hands out hints
+
+
+def test_first_plan_is_a_plan() -> None:
+    from cpsolve.hints import first_plan, hinted
+
+    model = hanoi(4)
+    hint = first_plan(model)
+    assert hint is not None
+    state = model.state(model.initial)
+    for name in hint:
+        state = step(model, state, name)
+        assert state is not None
+    assert evaluate(model.goal, dict(zip(model.domains, state)))
+    assert hinted(Options(), model).hint == hint
+
+
+def test_auto_hands_cp_sat_a_hint() -> None:
+    """The race gives the CP-SAT racer weighted A*'s first plan (here alone in the race)."""
+    from cpsolve.race import race
+
+    outcome = race("solve", hanoi(4), Options(), budget=60, engines=("cpsat",))
+    result = outcome.result
+    assert result.status is Status.OPTIMAL and result.steps == 15
+    assert result.details["hint"] == "accepted"
