@@ -48,7 +48,9 @@ def test_hanoi_8_is_answered_in_seconds_by_default(cli, tmp_path):
     assert race["answered_by"] == "search" == out["engine"]
     engines = {e["engine"]: e for e in race["engines"]}
     assert set(engines) == {"search", "cpsat"}
-    assert engines["cpsat"]["status"] in ("unknown", "optimal")  # what the other found
+    # what the other found: nothing proven yet, the plan weighted A* handed it (solved), or
+    # the optimum
+    assert engines["cpsat"]["status"] in ("unknown", "solved", "optimal")
     import jsonschema
 
     from cpsolve.schema import schema

@@ -27,7 +27,7 @@ from ortools.sat.python import cp_model
 from ...model import Planning
 from ...result import Step
 from .solving import FOUND, Deadline
-from .timeline import Timeline, unroll
+from .timeline import Timeline
 
 FIRST_AFTER = 0.5
 """Seconds of horizons from below before the first descent (8-puzzle: all of them fit)."""
@@ -54,6 +54,7 @@ class Descent:
         self.attempts = 0
         self._timeline: Timeline | None = None
         self._lower = 0
+        self._closed = False
         self._next = FIRST_AFTER
 
     def due(self, elapsed: float, lower: int) -> bool:
@@ -76,7 +77,9 @@ class Descent:
             if top < lower:
                 self.proven = True
                 return
-            timeline = self._timeline_for(top, lower)
+            timeline = self._timeline_for(top, lower, slice_)
+            if timeline is None:  # out of time while growing it; growth resumes next time
+                return
             solver, status = solve(timeline, slice_)
             if status == cp_model.INFEASIBLE:
                 self.proven = True
@@ -85,14 +88,21 @@ class Descent:
                 return
             self.best = timeline.plan(solver)
 
-    def _timeline_for(self, top: int, lower: int) -> Timeline:
-        """The stuttering timeline limited to ``lower`` to ``top`` real steps."""
+    def _timeline_for(self, top: int, lower: int, slice_: Deadline) -> Timeline | None:
+        """The stuttering timeline limited to ``lower`` to ``top`` real steps (``None``:
+        the slice ran out, or the user interrupted, before it was grown)."""
         tl = self._timeline
         if tl is None:
-            tl = self._timeline = unroll(self.planning, top, stutter=True,
-                                         forbidden=self.forbidden, estimate=self.estimate)
+            tl = self._timeline = Timeline(self.planning, stutter=True, forbidden=self.forbidden)
             if self.stride == 2:
                 tl.plan_parity(len(self.best) % 2)
+        if not self._closed:
+            while tl.horizon < top:  # step by step: a long timeline takes a while to build
+                if slice_.expired():
+                    return None
+                tl.grow()
+            tl.model.add_bool_or([tl.close(self.estimate)])
+            self._closed = True
         if top < tl.horizon:
             tl.model.add(tl.steps <= top)
         if lower > self._lower:

@@ -1,0 +1,308 @@
+"""CP-SAT on long plans: what a hint and each redundant addition contribute, against Fast Downward.
+
+    python benchmarks/cpsat_long.py [--quick] [--limit S] [--repeat N] [--no-fd] [NAME ...]
+
+Cases: Tower of Hanoi with 5, 6, 7 and 8 discs (``examples/hanoi.py``,
+optimum ``2^n - 1``), the 8-puzzle (31) and Hoppers (11 jumps, 7 moves).
+There is no Klotski model among the bundled ones, so no Klotski case.
+
+1. **Peer.**  Each case as a whole process, interleaved with its peer and
+   repeated (median of ``--repeat``): cpsolve (``--one NAME``: load the model,
+   weighted A*'s first plan as a hint — what ``auto`` gives the CP-SAT racer —
+   then CP-SAT with 2 workers) against Fast Downward's ``seq-opt-lmcut``
+   (translator + search; the PyPI wheel ``up-fast-downward`` installed beside
+   cpsolve, its driver run directly) on a PDDL encoding of the same puzzle
+   written below.  The ratio is cpsolve / Fast Downward.
+2. **Ablation.**  In process (``import ortools`` paid before the clocks), the
+   time of the full configuration and then with one addition switched off
+   (:data:`cpsolve.engines.cpsat.planning.OFF`): ``hint`` (no hint: this engine
+   as it was before hints), ``descend`` (the hint only bounds the horizons from
+   below), ``estimate``, ``parity``, ``undo`` (an action followed by its
+   inverse), ``commuting`` (independent neighbours in any order), ``distinct``
+   (states two steps apart may be equal).  ``>L`` means the limit was reached.
+
+The machine is shared: absolute times are upper bounds, ratios are what to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+
+CASES = ("hanoi5", "hanoi6", "hanoi7", "hanoi8", "eight_puzzle", "hoppers")
+SWITCHES = ("hint", "descend", "estimate", "parity", "undo", "commuting", "distinct")
+WORKERS = 2
+
+
+def build(name: str):
+    """The Planning model of a case."""
+    if name.startswith("hanoi"):
+        from hanoi import build as hanoi
+
+        return hanoi(int(name[5:]))
+    from cpsolve.files import load
+
+    return load(ROOT / "models" / f"{name}.toml").model
+
+
+def solve(name: str, limit: float, off: frozenset[str] = frozenset()):
+    """Load, hint, solve in this process; the seconds and the result."""
+    from cpsolve.engines import Options, run
+    from cpsolve.engines.cpsat import planning
+    from cpsolve.hints import hinted
+
+    planning.OFF = off
+    start = time.perf_counter()
+    model = build(name)
+    options = Options(time_limit=limit, workers=WORKERS)
+    if "hint" not in off:
+        options = hinted(options, model, limit)
+    result = run("cpsat", "solve", model, options)
+    return time.perf_counter() - start, result
+
+
+# ---------------------------------------------------------------- PDDL for the peer
+
+HANOI_DOMAIN = """(define (domain hanoi)
+  (:requirements :strips)
+  (:predicates (clear ?x) (on ?x ?y) (smaller ?x ?y))
+  (:action move
+    :parameters (?disc ?from ?to)
+    :precondition (and (smaller ?to ?disc) (on ?disc ?from) (clear ?disc) (clear ?to))
+    :effect (and (clear ?from) (on ?disc ?to) (not (on ?disc ?from)) (not (clear ?to)))))
+"""
+
+
+def hanoi_problem(discs: int) -> str:
+    """Discs d0 (smallest) .. d(n-1) stacked on peg a, to peg c; pegs are larger than discs."""
+    ds = [f"d{i}" for i in range(discs)]
+    pegs = ["a", "b", "c"]
+    smaller = [f"(smaller {p} {d})" for p in pegs for d in ds]
+    smaller += [f"(smaller {ds[j]} {ds[i]})" for j in range(discs) for i in range(j)]
+    stack = [f"(on {ds[i]} {ds[i + 1]})" for i in range(discs - 1)] + [f"(on {ds[-1]} a)"]
+    goal = [f"(on {ds[i]} {ds[i + 1]})" for i in range(discs - 1)] + [f"(on {ds[-1]} c)"]
+    return (f"(define (problem hanoi{discs}) (:domain hanoi)\n"
+            f"  (:objects {' '.join(pegs + ds)})\n"
+            f"  (:init {' '.join(smaller + stack)} (clear d0) (clear b) (clear c))\n"
+            f"  (:goal (and {' '.join(goal)})))\n")
+
+
+SLIDING_DOMAIN = """(define (domain sliding)
+  (:requirements :strips)
+  (:predicates (at ?t ?p) (blank ?p) (adjacent ?p ?q))
+  (:action slide
+    :parameters (?t ?from ?to)
+    :precondition (and (at ?t ?from) (blank ?to) (adjacent ?from ?to))
+    :effect (and (at ?t ?to) (blank ?from) (not (at ?t ?from)) (not (blank ?to)))))
+"""
+
+
+def sliding_problem(path: Path) -> str:
+    """A square sliding puzzle of single tiles from its model file's start and goal."""
+    data = tomllib.loads(path.read_text())
+    start, goal = ([row.split() for row in data[k].strip().splitlines()]
+                   for k in ("start", "goal"))
+    n = len(start)
+    cell = lambda r, c: f"p{r}{c}"  # noqa: E731
+    cells = [cell(r, c) for r in range(n) for c in range(n)]
+    adjacent = [f"(adjacent {cell(r, c)} {cell(r + dr, c + dc)})"
+                for r in range(n) for c in range(n)
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if 0 <= r + dr < n and 0 <= c + dc < n]
+
+    def facts(board: list[list[str]]) -> list[str]:
+        return [f"(blank {cell(r, c)})" if v == "_" else f"(at t{v} {cell(r, c)})"
+                for r, row in enumerate(board) for c, v in enumerate(row)]
+
+    tiles = sorted({f"t{v}" for row in start for v in row if v != "_"})
+    goal_facts = [f for f in facts(goal) if not f.startswith("(blank")]
+    return (f"(define (problem sliding) (:domain sliding)\n"
+            f"  (:objects {' '.join(tiles + cells)})\n"
+            f"  (:init {' '.join(adjacent + facts(start))})\n"
+            f"  (:goal (and {' '.join(goal_facts)})))\n")
+
+
+PEGS_DOMAIN = """(define (domain pegs)
+  (:requirements :strips :negative-preconditions :equality :action-costs)
+  (:predicates (peg ?h) (empty ?h) (line ?a ?b ?c) (last ?h))
+  (:functions (total-cost))
+  (:action continue
+    :parameters (?from ?over ?to)
+    :precondition (and (line ?from ?over ?to) (peg ?from) (peg ?over) (empty ?to) (last ?from))
+    :effect (and (not (peg ?from)) (empty ?from) (not (peg ?over)) (empty ?over)
+                 (peg ?to) (not (empty ?to)) (not (last ?from)) (last ?to)))
+  (:action start
+    :parameters (?from ?over ?to ?prev)
+    :precondition (and (line ?from ?over ?to) (peg ?from) (peg ?over) (empty ?to)
+                       (last ?prev) (not (= ?prev ?from)))
+    :effect (and (not (peg ?from)) (empty ?from) (not (peg ?over)) (empty ?over)
+                 (peg ?to) (not (empty ?to)) (not (last ?prev)) (last ?to)
+                 (increase (total-cost) 1))))
+"""
+
+
+def pegs_problem(name: str) -> str:
+    """Peg solitaire where a chain of jumps by one peg is one move (cost 1, then 0 each).
+
+    The jumps are read from the cpsolve model's actions (which holes each empties and
+    fills, and which one its cost condition names as the jumping peg's).
+    """
+    from cpsolve.expr import to_text
+
+    model = build(name)
+    holes = [n for n in model.domains if n != "last"]
+    index = {n: i for i, n in enumerate(holes)}
+    lines = []
+    for action in model.actions:
+        effects = {v: to_text(e) for v, e in action.effects if v != "last"}
+        to = next(v for v, e in effects.items() if e == "1")
+        start = int(re.search(r"last == (\d+)", to_text(action.cost)).group(1))
+        over = next(v for v, e in effects.items() if e == "0" and index[v] != start)
+        lines.append(f"(line h{start} h{index[over]} h{index[to]})")
+    init = [f"(peg h{index[n]})" if model.initial[n] else f"(empty h{index[n]})"
+            for n in holes]
+    pinned = dict(re.findall(r"(hole\[\d+\]) == (\d)", to_text(model.goal)))
+    goal = [f"(peg h{index[n]})" if pinned[n] == "1" else f"(empty h{index[n]})"
+            for n in holes]
+    objects = [f"h{i}" for i in range(len(holes))] + ["none"]
+    return (f"(define (problem pegs) (:domain pegs)\n"
+            f"  (:objects {' '.join(objects)})\n"
+            f"  (:init {' '.join(lines + init)} (last none) (= (total-cost) 0))\n"
+            f"  (:goal (and {' '.join(goal)}))\n"
+            f"  (:metric minimize (total-cost)))\n")
+
+
+def pddl(name: str) -> tuple[str, str]:
+    """Domain and problem text of a case."""
+    if name.startswith("hanoi"):
+        return HANOI_DOMAIN, hanoi_problem(int(name[5:]))
+    if name == "hoppers":
+        return PEGS_DOMAIN, pegs_problem(name)
+    return SLIDING_DOMAIN, sliding_problem(ROOT / "models" / f"{name}.toml")
+
+
+def fast_downward() -> Path | None:
+    """The driver script of the ``up-fast-downward`` wheel (not imported: it needs more)."""
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or spec.origin is None:
+        return None
+    driver = Path(spec.origin).parent / "downward" / "fast-downward.py"
+    return driver if driver.exists() else None
+
+
+def run_fd(driver: Path, name: str, limit: float, folder: Path) -> tuple[float, str]:
+    """Fast Downward seq-opt-lmcut as a whole process: seconds and ``length/cost``."""
+    domain, problem = pddl(name)
+    (folder / "domain.pddl").write_text(domain)
+    (folder / "problem.pddl").write_text(problem)
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            [sys.executable, str(driver), "--plan-file", str(folder / "plan"),
+             "--alias", "seq-opt-lmcut", str(folder / "domain.pddl"),
+             str(folder / "problem.pddl")],
+            capture_output=True, text=True, cwd=folder, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return limit, "timeout"
+    seconds = time.perf_counter() - start
+    length = re.search(r"Plan length: (\d+)", proc.stdout)
+    cost = re.search(r"Plan cost: (\d+)", proc.stdout)
+    if length is None:
+        return seconds, f"failed (exit {proc.returncode})"
+    return seconds, f"{length.group(1)}/{cost.group(1) if cost else '?'}"
+
+
+def run_cpsolve(name: str, limit: float) -> tuple[float, str]:
+    """This script's ``--one NAME`` as a whole process: seconds and what it printed."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run([sys.executable, __file__, "--one", name, "--limit", str(limit)],
+                              capture_output=True, text=True, timeout=limit + 30)
+    except subprocess.TimeoutExpired:
+        return limit, "timeout"
+    return time.perf_counter() - start, proc.stdout.strip() or proc.stderr.strip()[-200:]
+
+
+def one(name: str, limit: float) -> None:
+    """``--one``: solve one case in this process and print ``length/cost status``."""
+    seconds, result = solve(name, limit)
+    steps = "-" if result.plan is None else len(result.plan)
+    print(f"{steps}/{result.cost} {result.status.name.lower()} in-process {seconds:.2f} s")
+
+
+def peer_table(names: list[str], limit: float, repeat: int) -> None:
+    driver = fast_downward()
+    print(f"1. whole process, median of {repeat}, cpsolve (hint + CP-SAT, {WORKERS} workers) "
+          "vs Fast Downward seq-opt-lmcut")
+    if driver is None:
+        print("   Fast Downward not installed (pip install up-fast-downward): skipped")
+        return
+    print(f"   {'case':13} {'cpsolve s':>9} {'FD s':>7} {'ratio':>6}  "
+          "cpsolve answer / FD length/cost")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            ours, theirs, said = [], [], ("", "")
+            for _ in range(repeat):  # interleaved: the load is shared alike
+                s, ours_said = run_cpsolve(name, limit)
+                ours.append(s)
+                t, fd_said = run_fd(driver, name, limit, Path(tmp))
+                theirs.append(t)
+                said = (ours_said, fd_said)
+            a, b = statistics.median(ours), statistics.median(theirs)
+            print(f"   {name:13} {a:9.2f} {b:7.2f} {a / b:6.2f}  {said[0]} / FD {said[1]}",
+                  flush=True)
+
+
+def ablation_table(names: list[str], limit: float, switches: tuple[str, ...]) -> None:
+    import ortools  # noqa: F401 - paid once, before the clocks
+
+    print(f"2. in process, seconds (limit {limit:g} s): everything, then one addition off")
+    print(f"   {'case':13} {'all':>7} " + " ".join(f"{'-' + s:>10}" for s in switches))
+    for name in names:
+        cells = []
+        for off in ((), *((s,) for s in switches)):
+            seconds, result = solve(name, limit, frozenset(off))
+            proven = result.status.name in ("OPTIMAL", "INFEASIBLE")
+            cells.append(f"{seconds:.2f}" if proven else f">{limit:g}")
+        print(f"   {name:13} {cells[0]:>7} " + " ".join(f"{c:>10}" for c in cells[1:]),
+              flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help=f"cases (default: all of {', '.join(CASES)})")
+    parser.add_argument("--quick", action="store_true", help="one run each, limit 20 s")
+    parser.add_argument("--limit", type=float, default=None, help="seconds per run (60)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-fd", action="store_true", help="skip the peer table")
+    parser.add_argument("--no-ablation", action="store_true", help="skip the ablation table")
+    parser.add_argument("--off", default=",".join(SWITCHES),
+                        help="additions to switch off one by one in the ablation")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    limit = args.limit if args.limit is not None else (20.0 if args.quick else 60.0)
+    if args.one:
+        one(args.one, limit)
+        return
+    names = args.names or list(CASES)
+    repeat = 1 if args.quick else args.repeat
+    if not args.no_fd:
+        peer_table(names, limit, repeat)
+    if not args.no_ablation:
+        switches = tuple(s for s in args.off.split(",") if s)
+        ablation_table(names, limit, switches)
+
+
+if __name__ == "__main__":
+    main()
