@@ -18,6 +18,9 @@ Modules, in pipeline order:
   (:mod:`cpsolve.engines.proofs`), then a bounded exhaustion of a small
   state space, may prove that no plan exists;
 * :mod:`.planning` — the driver that grows the horizon to an optimal plan;
+  :mod:`.hint` — a plan offered in ``Options.hint``, replayed before it bounds
+  the horizons or the cost; :mod:`.descent` — with such a plan, one solve
+  that proves nothing shorter exists, interleaved with the horizons;
   :mod:`.count_plans` — every optimal plan, enumerated;
 * :mod:`.solving` — time budgets and solver set-up.
 

@@ -70,11 +70,13 @@ PROBE_SECONDS = 1.0
 """... and the least time it may take (it may also take as long as the horizons before)."""
 FINAL_SIZE = 200_000
 """Largest ``horizon x actions`` for the solve that proves a cheapest plan optimal."""
-ADDITIONS = ("hint", "descend", "estimate", "parity", "undo", "commuting", "distinct")
+ADDITIONS = ("hint", "descend", "solution_hint", "estimate", "parity", "undo", "commuting",
+             "distinct")
 """What the driver adds to the plain time-indexed model, each of which can be switched off
-(:data:`OFF`): the hint as a bound, working down from it, the declared estimate (first
-horizon and a bound at every step), the parity of plan lengths, no action followed by its
-inverse, independent neighbours in one order, states two steps apart differing."""
+(:data:`OFF`): the hint as a bound, working down from it, the hint as CP-SAT's solution
+hint (costs: the horizon of its length), the declared estimate (first horizon and a bound
+at every step), the parity of plan lengths, no action followed by its inverse, independent
+neighbours in one order, states two steps apart differing."""
 OFF: frozenset[str] = frozenset()
 """Additions switched off: for ``benchmarks/cpsat_long.py``'s ablation table only (each
 one only prunes or bounds, so the answers stay the same)."""
@@ -218,6 +220,9 @@ def solve(planning: Planning, options: Options) -> Result:
                 known = found
             continue
         timeline.extend(horizon)
+        if known is not None and not run.unit and horizon == len(known) \
+                and "solution_hint" not in OFF:
+            timeline.suggest(known)  # a solution from the start for the cheapest of this length
         solver, status = run.solve(timeline, end=timeline.close(estimate=_estimate()),
                                    minimize=not run.unit)
         if status == cp_model.INFEASIBLE:

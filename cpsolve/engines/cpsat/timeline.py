@@ -37,7 +37,7 @@ of 0.4 s, line puzzle 2.2 s instead of 0.8 s.)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -148,6 +148,14 @@ class Timeline:
         self.acts.append(lits)
         for u in range(max(0, t + 1 - self.distinct), t):
             self._differ(u, t + 1)
+
+    def suggest(self, plan: Sequence[Step]) -> None:
+        """Hint CP-SAT at ``plan``'s actions, step by step (a solution hint: where to
+        look first, never a constraint; steps past the horizon are left out)."""
+        for lits, step in zip(self.acts, plan):
+            for lit, action in zip(lits, self.planning.actions):
+                if not isinstance(lit, bool):
+                    self.model.add_hint(lit, action.name == step.action)
 
     def plan_parity(self, parity: int) -> None:
         """With stutter: the plan's number of real steps has this parity (the no-op
