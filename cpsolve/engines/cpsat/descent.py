@@ -44,8 +44,10 @@ class Descent:
     """The descents of one driver run, sharing one stuttering timeline."""
 
     def __init__(self, planning: Planning, best: tuple[Step, ...], stride: int,
-                 forbidden: Sequence[tuple[int, int]], estimate: bool) -> None:
+                 forbidden: Sequence[tuple[int, int]], estimate: bool,
+                 counts: Sequence[tuple[tuple[str, ...], dict[int, int]]] = ()) -> None:
         self.planning = planning
+        self.counts = tuple(counts)
         self.best = best
         self.stride = stride
         self.forbidden = tuple(forbidden)
@@ -93,7 +95,8 @@ class Descent:
         the slice ran out, or the user interrupted, before it was grown)."""
         tl = self._timeline
         if tl is None:
-            tl = self._timeline = Timeline(self.planning, stutter=True, forbidden=self.forbidden)
+            tl = self._timeline = Timeline(self.planning, stutter=True, forbidden=self.forbidden,
+                                                 counts=self.counts)
             if self.stride == 2:
                 tl.plan_parity(len(self.best) % 2)
         if not self._closed:
