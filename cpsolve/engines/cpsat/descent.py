@@ -53,6 +53,8 @@ class Descent:
         self.forbidden = tuple(forbidden)
         self.estimate = estimate
         self.proven = False
+        self.by_solve = False
+        """:attr:`proven` by an infeasible solve (not because no shorter plan can exist)."""
         self.attempts = 0
         self._timeline: Timeline | None = None
         self._lower = 0
@@ -67,7 +69,8 @@ class Descent:
 
     def attempt(self, lower: int, budget: Deadline, solve: Solve) -> None:
         """Descend from :attr:`best` within a slice of ``budget``; every plan has at least
-        ``lower`` steps.  Sets :attr:`proven` when :attr:`best` is shown shortest."""
+        ``lower`` steps.  Sets :attr:`proven` when :attr:`best` is shown shortest (and
+        :attr:`by_solve` when a solve showed it)."""
         self.attempts += 1
         spent = budget.elapsed()
         left = budget.remaining()
@@ -84,7 +87,7 @@ class Descent:
                 return
             solver, status = solve(timeline, slice_)
             if status == cp_model.INFEASIBLE:
-                self.proven = True
+                self.proven = self.by_solve = True
                 return
             if status not in FOUND:
                 return

@@ -197,8 +197,9 @@ def solve(planning: Planning, options: Options) -> Result:
             cap = run.cap = min(cap, len(known))
             if descent.proven:
                 run.details["plan_horizon"] = len(known)
-                run.reasons.insert(0, f"none of {horizon} to {len(known) - stride} steps "
-                                   "exists, by one solve over every length")
+                if descent.by_solve:
+                    run.reasons.insert(0, f"none of {horizon} to {len(known) - stride} "
+                                       "steps exists, by one solve over every length")
                 return run.result(Status.OPTIMAL, known, run.shortest(len(known)))
         if horizon > cap:
             if fewest > cap:
