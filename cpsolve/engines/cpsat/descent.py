@@ -30,7 +30,8 @@ from .solving import FOUND, Deadline
 from .timeline import Timeline
 
 FIRST_AFTER = 0.5
-"""Seconds of horizons from below before the first descent (8-puzzle: all of them fit)."""
+"""Seconds of horizons from below before the first descent (8-puzzle: all of them fit),
+when an estimate prunes each horizon; without one the first descent comes at once."""
 SLICE = 1.0
 """Least seconds one descent may take; it gets as long as everything before it."""
 FEW = 3
@@ -41,11 +42,13 @@ Solve = Callable[[Timeline, Deadline], tuple[cp_model.CpSolver, object]]
 
 
 class Descent:
-    """The descents of one driver run, sharing one stuttering timeline."""
+    """The descents of one driver run, sharing one stuttering timeline (``eager``: the
+    first one at once, when no estimate prunes the horizons from below)."""
 
     def __init__(self, planning: Planning, best: tuple[Step, ...], stride: int,
                  forbidden: Sequence[tuple[int, int]], estimate: bool,
-                 counts: Sequence[tuple[tuple[str, ...], dict[int, int]]] = ()) -> None:
+                 counts: Sequence[tuple[tuple[str, ...], dict[int, int]]] = (),
+                 eager: bool = False) -> None:
         self.planning = planning
         self.counts = tuple(counts)
         self.best = best
@@ -59,7 +62,7 @@ class Descent:
         self._timeline: Timeline | None = None
         self._lower = 0
         self._closed = False
-        self._next = FIRST_AFTER
+        self._next = 0.0 if eager else FIRST_AFTER
 
     def due(self, elapsed: float, lower: int) -> bool:
         """Is it time for a descent, ``elapsed`` seconds into the run, when every plan

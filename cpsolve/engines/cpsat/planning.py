@@ -107,13 +107,14 @@ class _Run:
             self.options.progress(text)
 
     def solve(self, tl: Timeline, budget: Deadline | None = None, end: object = None,
-              minimize: bool = False) -> tuple[cp_model.CpSolver, object]:
+              minimize: bool = False, staged: bool = True) -> tuple[cp_model.CpSolver, object]:
         """Solve one timeline within the remaining time (or ``budget``).
 
         ``end`` is a literal fixed to true for this solve and to false after
         it (horizons only grow: the next one has its own literal; an
         assumption would force CP-SAT onto one worker); ``minimize`` asks for
-        the plan's least cost.  Solver set-up: :func:`.solving.solve_staged`.
+        the plan's least cost.  Solver set-up: :func:`.solving.solve_staged`
+        (``staged``: depth-first alone first).
         """
         model = tl.model
         if minimize:
@@ -124,7 +125,7 @@ class _Run:
         if end is not None:
             pin(model, end, 1)
         try:
-            return solve_staged(model, budget or self.budget, self.options.workers)
+            return solve_staged(model, budget or self.budget, self.options.workers, staged)
         finally:
             if end is not None:
                 pin(model, end, 0)
@@ -183,7 +184,8 @@ def solve(planning: Planning, options: Options) -> Result:
     descent = None
     if known is not None and run.unit:
         if "descend" not in OFF:
-            descent = Descent(planning, known, stride, run.forbidden, _estimate(), run.counts)
+            descent = Descent(planning, known, stride, run.forbidden, _estimate(), run.counts,
+                              eager=not run.estimated)
             probed = True  # a descent asks more than the probe would
         if len(known) < cap:
             cap = run.cap = len(known)
@@ -191,7 +193,8 @@ def solve(planning: Planning, options: Options) -> Result:
     while True:
         if descent is not None and descent.due(budget.elapsed(), horizon) and not budget.expired():
             run.say(f"looking for a plan of {horizon} to {len(descent.best) - stride} steps")
-            descent.attempt(horizon, budget, lambda tl, slice_: run.solve(tl, slice_))
+            descent.attempt(horizon, budget,
+                            lambda tl, slice_: run.solve(tl, slice_, staged=False))
             run.details["descents"] = descent.attempts
             known = descent.best
             cap = run.cap = min(cap, len(known))
