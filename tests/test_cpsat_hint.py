@@ -37,6 +37,7 @@ def cpsat(model: Planning, hint: tuple[str, ...] | None, **options: object):
 def descend_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Descents from the start, however few horizons are left: the path under test."""
     monkeypatch.setattr(descent, "FIRST_AFTER", 0.0)
+    monkeypatch.setattr(descent, "FIRST_HORIZONS", 0)
     monkeypatch.setattr(descent, "FEW", -1)
 
 
@@ -126,12 +127,24 @@ def test_a_hint_longer_than_the_optimum_still_gives_the_optimum(
         detour: list[int], down: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if down:
         monkeypatch.setattr(descent, "FIRST_AFTER", 0.0)
+        monkeypatch.setattr(descent, "FIRST_HORIZONS", 0)
         monkeypatch.setattr(descent, "FEW", -1)
     model = hanoi(4)
     hint = tuple(detour_then_home(model, detour))
     assert len(hint) > 15  # a detour from the start of Hanoi never lies on the optimal path
     result = cpsat(model, hint)
     assert result.status is Status.OPTIMAL and result.steps == 15 and result.verified
+
+
+def test_a_hint_too_long_for_a_descent_only_bounds_the_horizons(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(descent, "FIRST_AFTER", 0.0)
+    monkeypatch.setattr(descent, "SIZE", 10)  # far below 9 steps x 9 actions
+    model = hanoi(3)
+    hint = tuple(detour_then_home(model, [0, 1, 2]))
+    result = cpsat(model, hint)
+    assert result.status is Status.OPTIMAL and result.steps == 7
+    assert "descents" not in result.details and result.details["hint"] == "accepted"
 
 
 @pytest.mark.parametrize("hint, problem", [
@@ -205,13 +218,13 @@ def test_random_two_by_three_puzzles_with_hints_match_bfs(
     shortest = path_to_goal(model, model.state(model.initial))
     assume(shortest is not None)  # half of the positions cannot be solved
     hint = tuple(detour_then_home(model, picks))
-    saved = descent.FIRST_AFTER, descent.FEW
+    saved = descent.FIRST_AFTER, descent.FIRST_HORIZONS, descent.FEW
     if down:
-        descent.FIRST_AFTER, descent.FEW = 0.0, -1
+        descent.FIRST_AFTER, descent.FIRST_HORIZONS, descent.FEW = 0.0, 0, -1
     try:
         result = cpsat(model, hint)
     finally:
-        descent.FIRST_AFTER, descent.FEW = saved
+        descent.FIRST_AFTER, descent.FIRST_HORIZONS, descent.FEW = saved
     assert result.status is Status.OPTIMAL and result.steps == len(shortest)
     assert result.details["hint"] == "accepted"
 

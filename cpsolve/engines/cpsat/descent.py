@@ -33,8 +33,11 @@ from .solving import FOUND, Deadline
 from .timeline import Timeline
 
 FIRST_AFTER = 0.5
-"""Seconds of horizons from below before the first descent (8-puzzle: all of them fit),
-when an estimate prunes each horizon; without one the first descent comes at once."""
+"""Seconds of horizons from below before the first descent, when an estimate prunes each
+horizon (without one the first descent comes at once) ..."""
+FIRST_HORIZONS = 8
+"""... and horizons proven empty (a count, not a time, so that a loaded machine does not
+bring the descent earlier: the 8-puzzle's 5 horizons never wait for one)."""
 SLICE = 1.0
 """Least seconds one descent may take; it gets as long as everything before it."""
 SIZE = 100_000
@@ -68,14 +71,17 @@ class Descent:
         self._timeline: Timeline | None = None
         self._lower = 0
         self._closed = False
+        self.eager = eager
         self._next = 0.0 if eager else FIRST_AFTER
 
-    def due(self, elapsed: float, lower: int) -> bool:
+    def due(self, elapsed: float, lower: int, tried: int) -> bool:
         """Is it time for a descent, ``elapsed`` seconds into the run, when every plan
-        has at least ``lower`` steps?"""
+        has at least ``lower`` steps and ``tried`` horizons were proven empty?"""
         left = (len(self.best) - lower) // self.stride
         size = (len(self.best) - self.stride) * len(self.planning.actions)
-        return not self.proven and elapsed >= self._next and left > FEW and size <= SIZE
+        waited = self.eager or tried >= FIRST_HORIZONS
+        return (not self.proven and waited and elapsed >= self._next and left > FEW
+                and size <= SIZE)
 
     def attempt(self, lower: int, budget: Deadline, solve: Solve) -> None:
         """Descend from :attr:`best` within a slice of ``budget``; every plan has at least

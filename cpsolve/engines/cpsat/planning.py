@@ -191,7 +191,8 @@ def solve(planning: Planning, options: Options) -> Result:
             cap = run.cap = len(known)
             why = run.why = "a plan of that many steps is known (the hint)"
     while True:
-        if descent is not None and descent.due(budget.elapsed(), horizon) and not budget.expired():
+        if (descent is not None and descent.due(budget.elapsed(), horizon, len(run.tried))
+                and not budget.expired()):
             run.say(f"looking for a plan of {horizon} to {len(descent.best) - stride} steps")
             descent.attempt(horizon, budget,
                             lambda tl, slice_: run.solve(tl, slice_, staged=False))
