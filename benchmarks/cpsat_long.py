@@ -20,8 +20,7 @@ There is no Klotski model among the bundled ones, so no Klotski case.
    below), ``solution_hint`` (with costs: the hint is not CP-SAT's solution hint at
    the horizon of its length), ``estimate``, ``parity``, ``undo`` (an action followed by its
    inverse), ``commuting`` (independent neighbours in any order), ``distinct``
-   (states two steps apart may be equal), ``mutex`` (no derived count of values).
-   ``>L`` means the limit was reached.
+   (states two steps apart may be equal).  ``>L`` means the limit was reached.
 
 The machine is shared: absolute times are upper bounds, ratios are what to read.
 """
@@ -44,7 +43,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 
 CASES = ("hanoi5", "hanoi6", "hanoi7", "hanoi8", "eight_puzzle", "hoppers")
 SWITCHES = ("hint", "descend", "solution_hint", "estimate", "parity", "undo", "commuting",
-            "distinct", "mutex")
+            "distinct")
 WORKERS = 2
 
 

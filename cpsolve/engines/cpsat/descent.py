@@ -56,10 +56,8 @@ class Descent:
 
     def __init__(self, planning: Planning, best: tuple[Step, ...], stride: int,
                  forbidden: Sequence[tuple[int, int]], estimate: bool,
-                 counts: Sequence[tuple[tuple[str, ...], dict[int, int]]] = (),
                  eager: bool = False) -> None:
         self.planning = planning
-        self.counts = tuple(counts)
         self.best = best
         self.stride = stride
         self.forbidden = tuple(forbidden)
@@ -114,8 +112,7 @@ class Descent:
         the slice ran out, or the user interrupted, before it was grown)."""
         tl = self._timeline
         if tl is None:
-            tl = self._timeline = Timeline(self.planning, stutter=True, forbidden=self.forbidden,
-                                                 counts=self.counts)
+            tl = self._timeline = Timeline(self.planning, stutter=True, forbidden=self.forbidden)
             if self.stride == 2:
                 tl.plan_parity(len(self.best) % 2)
         if not self._closed:

@@ -44,7 +44,7 @@ from ortools.sat.python import cp_model
 from ...expr import conjuncts
 from ...model import Planning
 from ...result import Step
-from .compile import Compiler, Lit, Term, negate
+from .compile import Compiler, Lit, Term
 from .direct import post_condition
 from .steps import Separable, Values, assign, differ, keep, state_variable
 
@@ -56,10 +56,8 @@ class Timeline:
     """A planning model unrolled over a growing number of steps."""
 
     def __init__(self, planning: Planning, stutter: bool = False, distinct: int = 0,
-                 forbidden: Iterable[tuple[int, int]] = (),
-                 counts: Sequence[tuple[tuple[str, ...], dict[int, int]]] = ()) -> None:
+                 forbidden: Iterable[tuple[int, int]] = ()) -> None:
         self.planning = planning
-        self.counts = tuple(counts)
         self.model = cp_model.CpModel()
         self.distinct = distinct
         self.forbidden = tuple(forbidden)
@@ -115,7 +113,6 @@ class Timeline:
             nxt[n], nxt_values[n] = state_variable(model, *planning.domain(n), f"{n}@{t + 1}")
         self.states.append(nxt)
         self.values.append(nxt_values)
-        self._count(nxt_values)
         self._compilers.append(self._compiler(t + 1))
         comp = self._compilers[t]
         lits = [model.new_bool_var(f"{a.name}@{t}") for a in planning.actions]
@@ -151,20 +148,6 @@ class Timeline:
         self.acts.append(lits)
         for u in range(max(0, t + 1 - self.distinct), t):
             self._differ(u, t + 1)
-
-    def _count(self, values: dict[str, Values]) -> None:
-        """Each conserved group holds every value as often as at the start."""
-        for names, counts in self.counts:
-            if any(values[n] is None for n in names):
-                continue
-            for value, count in counts.items():
-                lits = [values[n][value] for n in names]  # type: ignore[index]
-                if count == 1:
-                    self.model.add_exactly_one(lits)
-                elif count == 0:
-                    self.model.add_bool_and([negate(lit) for lit in lits])
-                else:
-                    self.model.add(sum(lits) == count)
 
     def suggest(self, plan: Sequence[Step]) -> None:
         """Hint CP-SAT at ``plan``'s actions, step by step (a solution hint: where to
@@ -239,14 +222,12 @@ class Timeline:
 
 
 def unroll(planning: Planning, horizon: int, stutter: bool = False, distinct: int = 0,
-           forbidden: Iterable[tuple[int, int]] = (), estimate: bool = False,
-           counts: Sequence[tuple[tuple[str, ...], dict[int, int]]] = ()) -> Timeline:
+           forbidden: Iterable[tuple[int, int]] = (), estimate: bool = False) -> Timeline:
     """Compile ``planning`` for exactly ``horizon`` steps (at most, with ``stutter``).
 
-    With ``distinct = w``, states at most ``w`` steps apart must differ; ``counts``:
-    groups of variables holding each value a fixed number of times (:mod:`.mutexes`).
+    With ``distinct = w``, states at most ``w`` steps apart must differ.
     """
-    tl = Timeline(planning, stutter, distinct, forbidden, counts).extend(horizon)
+    tl = Timeline(planning, stutter, distinct, forbidden).extend(horizon)
     tl.model.add_bool_or([tl.close(estimate)])
     return tl
 
