@@ -11,6 +11,8 @@ the receiving engine replays it and still proves everything it claims.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .engines import Options, run
 from .model import Planning
 from .result import Unsupported
@@ -34,7 +36,5 @@ def first_plan(model: Planning, time_limit: float | None = None) -> tuple[str, .
 
 def hinted(options: Options, model: Planning, time_limit: float | None = None) -> Options:
     """``options`` with a hint for ``model`` (unchanged when none was found)."""
-    from dataclasses import replace
-
     hint = first_plan(model, time_limit)
     return options if hint is None else replace(options, hint=hint)
