@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from .engines import Options, run
 from .model import Planning
-from .result import Unsupported
+from .result import EngineBug, Unsupported
 
 SECONDS = 2.0
 """Most seconds spent looking for a hint (a tenth of a smaller time limit)."""
@@ -28,7 +28,7 @@ def first_plan(model: Planning, time_limit: float | None = None) -> tuple[str, .
     seconds = SECONDS if time_limit is None else min(SECONDS, time_limit / 10)
     try:
         result = run("search", "solve", model, Options(time_limit=seconds, algorithm=ALGORITHM))
-    except Unsupported:
+    except (Unsupported, EngineBug):  # no hint; a bug is the search engine's to report
         return None
     plan = result.plan
     return None if plan is None else tuple(step.action for step in plan)
