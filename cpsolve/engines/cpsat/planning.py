@@ -157,9 +157,10 @@ class _Run:
         """The limit was hit before a plan was proven: every plan has at least ``shortest``
         steps (each costing at least ``floor``); ``known``: a plan found all the same."""
         message = f"{self.budget.why()}: no plan shorter than {shortest} steps"
-        if known is None:
-            return self.result(Status.UNKNOWN, bound=shortest, message=message)
+        # a bound on the cost: with costs, steps bound it only through the least step cost
         bound = shortest if self.unit else max(floor * shortest, self.estimated, 0)
+        if known is None:
+            return self.result(Status.UNKNOWN, bound=bound, message=message)
         return self.result(Status.SOLVED, known, bound=bound,
                            message=f"{message}; this one was not proven optimal")
 
