@@ -516,3 +516,20 @@ def test_minizinc_stops_at_the_time_limit_with_what_it_counted():
                  Options(time_limit=1.0))
     assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
     assert result.seconds < 1.0 + mzn_engine.GRACE + 1.0
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param("english33", marks=pytest.mark.slow), "fifteen_korf1", "fifteen_puzzle"])
+def test_fd_satisficing_on_models_beyond_its_optimal_search(name):
+    """Where LM-cut A* cannot settle a model in a test's time, Fast Downward's satisficing
+    configuration still shows the export right: its plan passes cpsolve's checker, costs
+    no less than the optimum, and — every jump removes one peg (31 from 32 pegs), every
+    slide flips the permutation's parity together with the blank's square — costs exactly
+    the optimum in peg solitaire and the same parity as the optimum in the 15-puzzle."""
+    puzzle = load(ROOT / "models" / f"{name}.toml")
+    best = puzzle.expected.get("cost", puzzle.expected.get("steps"))
+    result = run("fd", "solve", puzzle.model, Options(time_limit=120.0, satisficing=True))
+    assert result.status is Status.SOLVED and result.verified
+    assert result.cost >= best and (result.cost - best) % 2 == 0
+    if name == "english33":
+        assert result.cost == best == 31
