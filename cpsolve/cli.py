@@ -201,7 +201,7 @@ def parser() -> argparse.ArgumentParser:
         cmd.add_argument("--time-limit", type=seconds, metavar="S",
                          help="stop after S seconds and report what was proven ('none': no "
                          "limit; the default is none, except auto's budget of "
-                         f"{AUTO_BUDGET:g} s)")
+                         f"{AUTO_BUDGET:g} s and compare's {AUTO_BUDGET:g} s per model)")
         cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
                          help="stop when the process holds SIZE of memory (500M, 2G, 50%% of "
                          "the available memory, or none) and report what was proven "
@@ -633,15 +633,19 @@ class Cli:
             skipped += [f"{engine}: not applicable (cannot {self.args.task} a "
                         f"{puzzle.model.kind} model)"
                         for engine in not_applicable(puzzle.model, self.args.task)]
+            # without --time-limit, each model gets the default budget (a peer such as Fast
+            # Downward would otherwise search an impossible model for ever)
+            per_model = None if self.args.time_limit is not None else Clock(AUTO_BUDGET)
             for i, engine in enumerate(engines):
                 # the limit is for the whole command: each run gets an equal share of what
                 # is left, counting the runs still to come on this model and the later models
                 runs_left = (len(engines) - i) + (len(files) - number - 1) * len(engines)
+                share = per_model.share(len(engines) - i) if per_model else \
+                    self.clock.share(runs_left)
                 try:
                     with self.progress(f"{puzzle.name}: {engine}") as options, \
                             interrupt.handling():
-                        options = dataclasses.replace(options, time_limit=self.clock.share(
-                            runs_left))
+                        options = dataclasses.replace(options, time_limit=share)
                         results.append(run(engine, self.args.task, puzzle.model, options))
                 except Unsupported as err:
                     skipped.append(f"{engine}: {err}")
