@@ -42,13 +42,17 @@ def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
     Each step's action must exist and its guard hold; effects are computed from
     the state before the step and must stay inside the domains; when a step
     records the state it claims to reach, that must be the state reached; the
-    goal must hold at the end.  The verdict names the first illegal step
-    (1-based) and carries the plan's total cost.
+    goal must hold at the end.  No state on the way, the initial one
+    included, may satisfy a forbidden condition.  The verdict names the first
+    illegal step (1-based) and carries the plan's total cost.
     """
     actions = {a.name: a for a in model.actions}
     names = list(model.domains)
     env = dict(model.initial)
     total = 0
+    bad = _forbidden(model, env)
+    if bad:
+        return Verdict(False, f"the initial state is forbidden: {bad}", 0)
     for number, step in enumerate(plan, start=1):
         name = step if isinstance(step, str) else step.action
         action = actions.get(name)
@@ -77,6 +81,10 @@ def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
                     number,
                 )
         env = new
+        bad = _forbidden(model, env)
+        if bad:
+            return Verdict(False, f"step {number} ({name}) reaches a forbidden state: {bad}",
+                           number)
         if not isinstance(step, str):
             reached = tuple(env[n] for n in names)
             if tuple(step.state) != reached:
@@ -86,6 +94,14 @@ def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
         return Verdict(False, f"the goal {to_text(model.goal)} does not hold after the plan",
                        len(plan), total)
     return Verdict(True, "", None, total)
+
+
+def _forbidden(model: Planning, env: Mapping[str, int]) -> str:
+    """The label of the first forbidden condition ``env`` satisfies ("" if none)."""
+    for item in model.forbidden:
+        if evaluate(item.expr, env):
+            return item.label
+    return ""
 
 
 def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:

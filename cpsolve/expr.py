@@ -17,13 +17,18 @@ structural equality.
 
 from __future__ import annotations
 
+import dis
+import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Union
 
 ExprLike = Union["Expr", int, bool]
 
-ARITH = ("+", "-", "*")
+ARITH = ("+", "-", "*", "//", "%")
+DIVIDE = ("//", "%")
+"""Floor division and remainder (Python's meaning), by a positive constant only."""
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 NARY = ("and", "or", "min", "max")
 
@@ -51,6 +56,12 @@ class Expr:
     def __rmul__(self, other: ExprLike) -> Expr:
         return Binary("*", wrap(other), self)
 
+    def __floordiv__(self, other: ExprLike) -> Expr:
+        return Binary("//", self, divisor(other))
+
+    def __mod__(self, other: ExprLike) -> Expr:
+        return Binary("%", self, divisor(other))
+
     def __neg__(self) -> Expr:
         return Unary("-", self)
 
@@ -58,22 +69,22 @@ class Expr:
         return Unary("abs", self)
 
     def __eq__(self, other: ExprLike) -> Expr:  # type: ignore[override]
-        return Binary("==", self, wrap(other))
+        return _chained(Binary("==", self, wrap(other)))
 
     def __ne__(self, other: ExprLike) -> Expr:  # type: ignore[override]
-        return Binary("!=", self, wrap(other))
+        return _chained(Binary("!=", self, wrap(other)))
 
     def __lt__(self, other: ExprLike) -> Expr:
-        return Binary("<", self, wrap(other))
+        return _chained(Binary("<", self, wrap(other)))
 
     def __le__(self, other: ExprLike) -> Expr:
-        return Binary("<=", self, wrap(other))
+        return _chained(Binary("<=", self, wrap(other)))
 
     def __gt__(self, other: ExprLike) -> Expr:
-        return Binary(">", self, wrap(other))
+        return _chained(Binary(">", self, wrap(other)))
 
     def __ge__(self, other: ExprLike) -> Expr:
-        return Binary(">=", self, wrap(other))
+        return _chained(Binary(">=", self, wrap(other)))
 
     def __and__(self, other: ExprLike) -> Expr:
         return Nary("and", (self, wrap(other)))
@@ -91,6 +102,8 @@ class Expr:
         return Unary("not", self)
 
     def __bool__(self) -> bool:
+        if is_boolean(self) and _in_chain(sys._getframe(1), self):
+            return True  # the next comparison of the chain takes this one in (see _chained)
         raise TypeError(
             "an expression has no truth value; use & | ~ instead of and/or/not, "
             "and cpsolve.expr.same() to compare trees"
@@ -126,7 +139,11 @@ class Unary(Expr):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Binary(Expr):
-    """Arithmetic (``+ - *``) or a comparison (``== != < <= > >=``)."""
+    """Arithmetic (``+ - * // %``) or a comparison (``== != < <= > >=``).
+
+    ``a // c`` and ``a % c`` have Python's meaning (floor division, a
+    remainder in ``0..c-1``) and take a positive constant ``c`` only.
+    """
 
     op: str
     left: Expr
@@ -150,6 +167,46 @@ class IfThenElse(Expr):
     otherwise: Expr
 
 
+# -- chained comparisons in Python code (``1 < a < 4``)
+#
+# Python evaluates ``x < a < y`` as ``(x < a) and (a < y)``: it asks the truth
+# of the first comparison, and the value of the whole chain is the last one.
+# An expression has no truth value, so ``__bool__`` answers True only when the
+# byte code calling it is a comparison chain (``SWAP, COPY, COMPARE_OP`` just
+# before), and remembers the comparison with the frame; the next comparison
+# built in that frame joins it with ``and``.  Anywhere else ``bool()`` raises.
+
+_PENDING = threading.local()
+_CHAIN_FILLER = {"CACHE", "COPY", "TO_BOOL", "EXTENDED_ARG", "NOP"}
+
+
+def _in_chain(frame, expr: Expr) -> bool:
+    """Is ``frame`` asking the truth of ``expr`` inside a comparison chain? Then remember it."""
+    code, at = frame.f_code, frame.f_lasti
+    instructions = [i for i in dis.get_instructions(code) if i.offset <= at]
+    k = len(instructions) - 2  # instructions[-1] is the jump asking for the truth
+    while k >= 0 and instructions[k].opname in _CHAIN_FILLER:
+        k -= 1
+    if k < 2 or [i.opname for i in instructions[k - 2:k + 1]] != ["SWAP", "COPY", "COMPARE_OP"]:
+        return False
+    later = [i.offset for i in dis.get_instructions(code)
+             if i.offset > at and i.opname == "COMPARE_OP"]
+    _PENDING.item = (frame, later[0] if later else -1, expr)
+    return True
+
+
+def _chained(comparison: Expr) -> Expr:
+    """``comparison``, joined by ``and`` to the pending first part of its chain if any."""
+    pending = getattr(_PENDING, "item", None)
+    if pending is None:
+        return comparison
+    _PENDING.item = None
+    frame = sys._getframe(2)
+    if pending[0] is not frame or pending[1] != frame.f_lasti:
+        return comparison  # not the comparison that continues the chain
+    return Nary("and", (*conjuncts(pending[2]), comparison))
+
+
 def wrap(value: ExprLike) -> Expr:
     """Turn an int or bool into a :class:`Const`; pass expressions through."""
     if isinstance(value, Expr):
@@ -159,6 +216,27 @@ def wrap(value: ExprLike) -> Expr:
     if hasattr(value, "__index__"):  # numpy integers
         return Const(int(value))
     raise TypeError(f"not an expression or integer: {value!r}")
+
+
+def divisor(value: ExprLike) -> Const:
+    """``value`` as the divisor of ``//`` or ``%``: a positive constant, else ValueError."""
+    d = wrap(value)
+    if not isinstance(d, Const) or d.value <= 0:
+        raise ValueError(f"// and % divide by a positive constant, not {to_text(d)}")
+    return d
+
+
+def bad_divisors(expr: Expr) -> list[Expr]:
+    """The ``//`` and ``%`` nodes of ``expr`` whose divisor is not a positive constant."""
+    out: list[Expr] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Binary) and node.op in DIVIDE and not (
+                isinstance(node.right, Const) and node.right.value > 0):
+            out.append(node)
+        stack.extend(children(node))
+    return out
 
 
 def And(*args: ExprLike) -> Expr:
@@ -262,6 +340,10 @@ def evaluate(expr: Expr, env: Mapping[str, int]) -> int:
             return a - b
         if expr.op == "*":
             return a * b
+        if expr.op == "//":
+            return a // b
+        if expr.op == "%":
+            return a % b
         return int(_compare(expr.op, a, b))
     if isinstance(expr, Nary):
         if expr.op == "and":
@@ -382,6 +464,8 @@ def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, i
             return a_lo + b_lo, a_hi + b_hi
         if expr.op == "-":
             return a_lo - b_hi, a_hi - b_lo
+        if expr.op in DIVIDE:
+            return _divide_bounds(expr.op, (a_lo, a_hi), (b_lo, b_hi))
         products = [a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi]
         return min(products), max(products)
     if isinstance(expr, Nary):
@@ -396,7 +480,22 @@ def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, i
     raise TypeError(f"unknown expression node {expr!r}")
 
 
-_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "neg": 7}
+def _divide_bounds(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """Bounds of ``a // b`` or ``a % b`` for a positive divisor range ``b``."""
+    (a_lo, a_hi), (b_lo, b_hi) = a, b
+    if b_lo <= 0:  # not a valid divisor: bounds only need to be safe
+        m = max(abs(a_lo), abs(a_hi), abs(b_lo), abs(b_hi))
+        return -m, m
+    if op == "%":
+        if b_lo == b_hi and a_hi - a_lo < b_lo and a_lo % b_lo <= a_hi % b_lo:
+            return a_lo % b_lo, a_hi % b_lo
+        return 0, b_hi - 1
+    quotients = [a_lo // b_lo, a_lo // b_hi, a_hi // b_lo, a_hi // b_hi]
+    return min(quotients), max(quotients)
+
+
+_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "//": 6, "%": 6,
+               "neg": 7}
 
 
 def to_text(expr: Expr) -> str:

@@ -380,7 +380,8 @@ def goal_symmetries(model: Planning) -> list[dict[str, str]]:
 
     A permutation is kept when, after renaming, the actions are the same
     multiset (same guard conjuncts, effects and cost, up to order) and the
-    goal has the same set of conjuncts.  Then a state and its image have the
+    goal has the same set of conjuncts (and the forbidden conditions the same
+    set).  Then a state and its image have the
     same future up to the permutation, and one is a goal exactly when the
     other is: a search may merge them.
     """
@@ -389,9 +390,11 @@ def goal_symmetries(model: Planning) -> list[dict[str, str]]:
     identity = {n: n for n in model.domains}
     actions = Counter(_signature(a, identity) for a in model.actions)
     goal = frozenset(_renamed(c, identity) for c in conjuncts(model.goal))
+    forbidden = frozenset(_renamed(f.expr, identity) for f in model.forbidden)
     return [dict(m) for m in model.symmetries
             if m != identity
             and frozenset(_renamed(c, m) for c in conjuncts(model.goal)) == goal
+            and frozenset(_renamed(f.expr, m) for f in model.forbidden) == forbidden
             and Counter(_signature(a, m) for a in model.actions) == actions]
 
 
@@ -434,7 +437,8 @@ def disjoint_layers(model: Planning) -> bool:
 # ---------------------------------------------------------------- values
 
 _UNARY = {"-": operator.neg, "abs": abs, "not": operator.not_}
-_BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq,
+_BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+           "//": operator.floordiv, "%": operator.mod, "==": operator.eq,
            "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
            ">=": operator.ge}
 _NARY = {"and": all, "or": any, "min": min, "max": max}

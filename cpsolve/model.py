@@ -13,7 +13,10 @@ Vocabulary, used everywhere in cpsolve:
   all other variables keep their values) and *cost* (an expression over the
   current state; 1 by default);
 * *plan* — a sequence of action names leading from the initial state to a
-  state where the *goal* holds.
+  state where the *goal* holds;
+* *forbidden* conditions — conditions that no state of a plan may satisfy,
+  the initial state included (river crossings: more cannibals than
+  missionaries on a bank).  A successor that satisfies one is not reached.
 
 Two rules every engine and the checker share: an action whose effects would
 take a variable outside its domain is not applicable in that state, and
@@ -35,9 +38,13 @@ from .expr import (
     Const,
     Expr,
     ExprLike,
+    Unary,
     Var,
+    bad_divisors,
     bounds,
     children,
+    evaluate,
+    to_text,
     variables,
     wrap,
 )
@@ -137,6 +144,10 @@ class _Variables:
         unknown = [v for v in variables(expr) if v not in self.domains]  # O(expr), not O(model)
         if unknown:
             raise ModelError(f"{what}: unknown variable(s) {', '.join(sorted(unknown))}")
+        wrong = bad_divisors(expr)
+        if wrong:
+            raise ModelError(f"{what}: {to_text(wrong[0])}: // and % divide by a positive "
+                             "constant only")
         _check_magnitude(expr, self.domain, what)
         return expr
 
@@ -269,6 +280,14 @@ class Action:
         return {v for v, _ in self.effects}
 
 
+@dataclass(frozen=True, eq=False)
+class Forbidden:
+    """A condition no state may satisfy; ``label`` says it in words (or as text)."""
+
+    expr: Expr
+    label: str = ""
+
+
 class Planning(_Variables):
     """A transition system: state variables, initial state, goal and actions."""
 
@@ -285,6 +304,7 @@ class Planning(_Variables):
         self.patterns: list[tuple[int, ...]] = []
         self.parity: Expr | None = None
         self.symmetries: list[dict[str, str]] = []
+        self.forbidden: list[Forbidden] = []
 
     def set_initial(self, values: Mapping[str, int]) -> None:
         """Set the initial value of every state variable."""
@@ -357,6 +377,22 @@ class Planning(_Variables):
             parts = build(**binding)
             out.append(self.add_action(format_name(name, binding), *parts))
         return out
+
+    def forbid(self, condition: ExprLike, label: str = "") -> Forbidden:
+        """Declare a condition no state may satisfy (the initial state included).
+
+        Every engine treats a successor that satisfies it as unreachable, and
+        the checker refuses a plan that passes through such a state.
+        """
+        expr = self._check_expr(wrap(condition), f"forbidden {label or ''}".strip())
+        item = Forbidden(expr, label or to_text(expr))
+        self.forbidden.append(item)
+        return item
+
+    def invariant(self, condition: ExprLike, label: str = "") -> Forbidden:
+        """Declare a condition every state must satisfy: :meth:`forbid` of its negation."""
+        expr = wrap(condition)
+        return self.forbid(Unary("not", expr), label or f"breaks the invariant {to_text(expr)}")
 
     def set_estimate(self, estimate: ExprLike) -> None:
         """Declare an admissible estimate: a lower bound on the cost still to pay.
@@ -438,6 +474,9 @@ class Planning(_Variables):
         if not self.domains:
             raise ModelError("the model has no state variables")
         self.initial_state()
+        for item in self.forbidden:
+            if evaluate(item.expr, self.initial):
+                raise ModelError(f"the initial state is forbidden: {item.label}")
         if not self.actions:
             raise ModelError("the model has no actions (no move is possible)")
         for action in self.actions:

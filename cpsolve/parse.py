@@ -3,14 +3,21 @@
 Text is read with Python's own grammar (``ast.parse`` in ``eval`` mode) and
 then rebuilt node by node from a whitelist; nothing is ever evaluated as
 Python.  Allowed: integers, ``True``/``False``, names, ``name[index]``,
-``+ - *``, comparisons (chains too), ``and or not``, ``min max abs``,
-``ite(c, a, b)``, ``a if c else b``, and ``all/any/sum/min/max`` over a
+``+ - *``, ``//`` and ``%`` (floor division and remainder, as in Python, by
+a positive constant), comparisons (chains too), ``and or not``, ``min max
+abs``, ``ite(c, a, b)``, ``a if c else b`` (the latter decided while
+parsing when ``c`` is constant, so only the chosen branch is kept; ``ite``
+is always kept as written), and ``all/any/sum/min/max`` over a
 generator with constant bounds, e.g. ``all(on[c] != t for c in range(3))``
 (expanded while parsing, so engines never see a loop).
 
 Names are looked up in a *scope*: a mapping from a name to an expression
 (a variable or a constant) or to a list of them (an array, indexed by an
 expression that must be constant once parameters are filled in).
+
+An expression may span several lines (a TOML multi-line string): lines are
+joined with spaces, a ``#`` starts a comment to the end of its line, and a
+trailing ``\\`` is dropped.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from .expr import (
 ScopeValue = Union[Expr, Sequence["ScopeValue"]]  # noqa: UP007 - a recursive alias
 Scope = Mapping[str, ScopeValue]
 
-_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 _CMPOPS = {
     ast.Eq: "==",
     ast.NotEq: "!=",
@@ -81,6 +88,14 @@ def _depth(node: ast.AST) -> int:
     return deepest
 
 
+def one_line(text: str) -> str:
+    """``text`` with its lines joined by spaces, comments and trailing backslashes removed."""
+    if "\n" not in text and "#" not in text:
+        return text.strip()
+    lines = (line.split("#", 1)[0].rstrip() for line in text.splitlines())
+    return " ".join(line[:-1] if line.endswith("\\") else line for line in lines).strip()
+
+
 class ExprError(ValueError):
     """An expression text that cannot be read; the message says where and why."""
 
@@ -91,7 +106,7 @@ def parse(text: str, scope: Scope) -> Expr:
         if isinstance(text, bool) or isinstance(text, int):
             return Const(int(text))
         raise ExprError(f"expected an expression string, got {text!r}")
-    text = text.strip()
+    text = one_line(text)
     if len(text) > MAX_TEXT:
         raise ExprError(f"expression of {len(text):,} characters (at most {MAX_TEXT:,}): "
                         f"{shorten(text)}")
@@ -137,7 +152,13 @@ class _Builder:
             op = _BINOPS.get(type(node.op))
             if op is None:
                 raise self.fail(f"operator {type(node.op).__name__} is not supported")
-            return Binary(op, self.build(node.left), self.build(node.right))
+            left, right = self.build(node.left), self.build(node.right)
+            if op in ("//", "%") and (variables(right) or evaluate(right, {}) <= 0):
+                raise self.fail(f"{ast.unparse(node.right)!r}: {op} divides by a positive "
+                                "constant only")
+            if op in ("//", "%"):
+                right = Const(evaluate(right, {}))
+            return Binary(op, left, right)
         if isinstance(node, ast.UnaryOp):
             arg = self.build(node.operand)
             if isinstance(node.op, ast.USub):
@@ -155,10 +176,62 @@ class _Builder:
         if isinstance(node, ast.Compare):
             return self.compare(node)
         if isinstance(node, ast.IfExp):
-            return If(self.build(node.test), self.build(node.body), self.build(node.orelse))
+            return self.choice(self.build(node.test), node.body, node.orelse)
         if isinstance(node, ast.Call):
             return self.call(node)
         raise self.fail(f"{ast.unparse(node)!r} is not allowed in an expression")
+
+    def constant(self, node: ast.AST) -> ScopeValue:
+        """A constant integer or list (see :func:`constant_list`)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "range":
+            return [Const(v) for v in self.iteration_values(node)]
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self.constant(e) for e in node.elts]
+        if isinstance(node, ast.ListComp):
+            items: list[Expr] = []
+            outer = self.scope
+            try:
+                self.unroll(node.elt, list(node.generators), items)
+            finally:
+                self.scope = outer
+            return [self.fixed(e, node) for e in items]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
+            left, right = self.constant(node.left), self.constant(node.right)
+            if isinstance(node.op, ast.Add) and isinstance(left, list) \
+                    and isinstance(right, list):
+                return left + right
+            if isinstance(node.op, ast.Mult) and isinstance(left, list) != isinstance(right, list):
+                items, times = (left, right) if isinstance(left, list) else (right, left)
+                count = self.fixed(times, node).value  # type: ignore[union-attr]
+                if count * len(items) > MAX_UNROLL:  # type: ignore[arg-type]
+                    raise self.fail(f"a list of more than {MAX_UNROLL} values")
+                return list(items) * max(0, count)  # type: ignore[arg-type]
+        if isinstance(node, ast.Name) and isinstance(self.scope.get(node.id), list):
+            value = self.scope[node.id]
+            self.fixed_all(value, node)
+            return value
+        return self.fixed(self.build(node), node)
+
+    def fixed(self, value: ScopeValue, node: ast.AST) -> Const:
+        """``value`` as a constant integer, or an error naming ``node``."""
+        if not isinstance(value, Expr) or variables(value):
+            raise self.fail(f"{ast.unparse(node)!r} must be constant")
+        return Const(evaluate(value, {}))
+
+    def fixed_all(self, value: ScopeValue, node: ast.AST) -> None:
+        """Raise unless every element of a (nested) list is constant."""
+        if isinstance(value, Expr):
+            self.fixed(value, node)
+        else:
+            for v in value:
+                self.fixed_all(v, node)
+
+    def choice(self, test: Expr, body: ast.AST, orelse: ast.AST) -> Expr:
+        """``body if test else orelse``; a constant ``test`` keeps only the chosen branch."""
+        if not variables(test):
+            return self.build(body if evaluate(test, {}) else orelse)
+        return If(test, self.build(body), self.build(orelse))
 
     def subscript(self, node: ast.Subscript) -> ScopeValue:
         base = self.value(node.value)
@@ -275,6 +348,26 @@ class _Builder:
         raise self.fail("a generator iterates over range(n), range(a, b) or a list of constants")
 
 
+def constant_list(text: str, scope: Scope) -> ScopeValue:
+    """The constant value of ``text``: an integer (as :class:`Const`) or a (nested) list.
+
+    Lists are written ``[a, b]``, ``range(n)``, ``range(a, b)``, ``[0] * n``,
+    ``a + b`` (concatenation), ``[e for i in range(n)]`` or the name of a
+    constant array; every element must be constant.
+    """
+    if not isinstance(text, str):
+        raise ExprError(f"expected an expression string, got {text!r}")
+    text = one_line(text)
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as err:
+        raise ExprError(f"syntax error in {shorten(text, (err.offset or 1) - 1)}: "
+                        f"{err.msg} (column {err.offset or 1})") from None
+    if _depth(tree.body) > MAX_DEPTH:
+        raise ExprError(f"expression nested more than {MAX_DEPTH} levels deep: {shorten(text)}")
+    return _Builder(text, scope).constant(tree.body)
+
+
 def variable_scope(names: Sequence[str]) -> dict[str, ScopeValue]:
     """A scope in which each plain name refers to the variable of that name.
 
@@ -320,4 +413,4 @@ def constant_scope(values: Mapping[str, object]) -> dict[str, ScopeValue]:
     return {k: conv(v) for k, v in values.items()}
 
 
-__all__ = ["ExprError", "parse", "variable_scope", "constant_scope"]
+__all__ = ["ExprError", "parse", "variable_scope", "constant_scope", "constant_list"]

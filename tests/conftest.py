@@ -168,7 +168,7 @@ BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
                           ("goal", "expected str")),
     "variables-wrong-type": (_jugs("jug = { size = 2, domain = [0, 8] }", 'jug = "x"'),
                              ("variables.jug",)),
-    "domain-wrong-type": (_jugs("domain = [0, 8]", 'domain = [0, "8"]'),
+    "domain-wrong-type": (_jugs("domain = [0, 8]", 'domain = [0, true]'),
                           ("variables.jug.domain",)),
     "actions-not-a-list": ('family = "transition"\ngoal = "x == 2"\nactions = 5\n'
                            "[variables]\nx = [0, 3]\n[initial]\nx = 0\n",

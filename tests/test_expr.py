@@ -119,7 +119,21 @@ def test_no_truth_value():
     with pytest.raises(TypeError):
         _ = (a == 1) and (b == 2)
     with pytest.raises(TypeError):
-        _ = 1 < a < 3  # a chain calls bool() on the first comparison
+        _ = (a < 3) and (b < 2)  # not a chain: still refused
+
+
+def test_chained_comparisons_mean_what_python_means():
+    chains = {
+        "1 < a < 3": (1 < a < 3, lambda x, y: 1 < x < 3),
+        "0 <= a <= b < 4": (0 <= a <= b < 4, lambda x, y: 0 <= x <= y < 4),
+        "a < 3 == b": (a < 3 == b, lambda x, y: x < 3 == y),
+        "a != b > 1": (a != b > 1, lambda x, y: x != y > 1),
+    }
+    for text, (expr, meaning) in chains.items():
+        for x in range(-1, 5):
+            for y in range(-1, 5):
+                assert evaluate(expr, {"a": x, "b": y}) == int(meaning(x, y)), (text, x, y)
+    assert same(a > 1, Binary(">", a, Const(1)))  # nothing left over from a chain
 
 
 def test_expressions_hash_by_identity():

@@ -25,6 +25,8 @@ class Data:
 
     def __init__(self, table: dict[str, Any], path: str | Path):
         self.table, self.path = table, str(path)
+        self.top_level: set[str] = set()
+        """The family's top-level keys (a family sets them), for :meth:`misplaced` hints."""
 
     def error(self, key: str | None, message: str) -> ModelFileError:
         """A :class:`ModelFileError` about ``key`` in this file."""
@@ -49,9 +51,27 @@ class Data:
                      prefix: str = "") -> None:
         """Reject keys a family does not know (catches typos)."""
         extra = sorted(set(self.table if table is None else table) - allowed)
+        if extra and prefix and extra[0] in self.top_level:
+            raise self.misplaced_error(prefix + extra[0])
         if extra:
             raise self.error(f"{prefix}{extra[0]}",
                              f"unknown key (known: {', '.join(sorted(allowed))})")
+
+
+    def misplaced_error(self, key: str) -> ModelFileError:
+        """The error for a top-level key that TOML put inside a table (``key`` is dotted)."""
+        table, _, name = key.rpartition(".")
+        header = f"[[{table.split('[')[0]}]]" if table.endswith("]") else f"[{table}]"
+        return self.error(key, f"{name!r} is a top-level key, but it comes after the {header} "
+                               f"header, so TOML reads it as part of that table: move it above "
+                               f"the first [table] header")
+
+    def misplaced(self, table: dict[str, Any], prefix: str) -> None:
+        """Refuse a top-level key (with a string value, as they all have) found in ``table``."""
+        for key, value in table.items():
+            if key in self.top_level and isinstance(value, (str, list)) and (
+                    isinstance(value, str) or key == "actions"):
+                raise self.misplaced_error(prefix + key)
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:

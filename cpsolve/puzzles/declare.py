@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import Var, evaluate
-from ..model import Csp, ModelError, Planning
-from ..parse import ExprError, Scope, constant_scope, parse, variable_scope
+from ..expr import Const, Var, evaluate, variables
+from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
+from ..parse import ExprError, Scope, constant_list, constant_scope, parse, variable_scope
 from .data import Data
 
 
@@ -64,16 +64,59 @@ def template(data: Data, scope: dict[str, Any]) -> Template:
 def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]:
     """Declare the file's ``[variables]`` on ``model``; the scope of constants and variables."""
     constants = data.get("constants", dict, {})
-    try:
-        scope: dict[str, Any] = constant_scope(constants)
-    except ExprError as err:
-        raise data.error("constants", str(err)) from None
-    _declare(data, model)
+    data.misplaced(constants, "constants.")
+    scope = read_constants(data, constants)
+    _declare(data, model, scope)
     overlap = set(constants) & {n.split("[", 1)[0] for n in model.names}
     if overlap:
         raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
     scope.update(variable_scope(model.names))
     return scope
+
+
+def read_constants(data: Data, constants: Mapping[str, Any]) -> dict[str, Any]:
+    """The scope of ``[constants]``: integers, (nested) lists of integers, and expression
+    strings over the constants above them (``cells = "n * n"``, ``row = "[0] * n"``)."""
+    scope: dict[str, Any] = {}
+    for name, value in constants.items():
+        key = f"constants.{name}"
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise data.error(key, "a constant name is a plain identifier")
+        try:
+            scope[name] = (constant_list(value, scope) if isinstance(value, str)
+                           else constant_scope({name: value})[name])
+        except ExprError as err:
+            raise data.error(key, str(err)) from None
+    return scope
+
+
+def integer(data: Data, key: str, value: Any, scope: Scope) -> int:
+    """An integer written as a number or as a constant expression (``"discs"``, ``"2 * n"``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        expr = parse_in(data, key, value, scope)
+        if variables(expr):
+            raise data.error(key, f"{value!r} must be constant (no variables)")
+        return evaluate(expr, {})
+    raise data.error(key, f"expected an integer or a constant expression, got {value!r}")
+
+
+def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
+    """A list of integers: a TOML list (of numbers or constant expressions), or a string
+    ``range(n)``, ``range(a, b)``, a constant array's name or a list expression."""
+    if isinstance(value, list):
+        return [integer(data, f"{key}[{i}]", v, scope) for i, v in enumerate(value)]
+    if isinstance(value, str):
+        try:
+            out = constant_list(value, scope)
+        except ExprError as err:
+            raise data.error(key, str(err)) from None
+        if isinstance(out, list) and all(isinstance(v, Const) for v in out):
+            return [v.value for v in out]
+        raise data.error(key, f"{value!r} is not a list of integers")
+    raise data.error(key, f"expected a list of integers or a string such as \"range(n)\", "
+                          f"got {value!r}")
 
 
 def check_show(data: Data, scope: dict) -> None:
@@ -94,39 +137,77 @@ def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) 
 
 
 
-def _declare(data: Data, model: Planning | Csp) -> None:
+def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:
     variables = data.get("variables", dict)
     if not variables:
         raise data.error("variables", "no state variables declared")
+    data.misplaced(variables, "variables.")
     for name, spec in variables.items():
         key = f"variables.{name}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a variable name is a plain identifier")
         try:
-            _declare_one(data, model, name, key, spec)
+            _declare_one(data, model, name, key, spec, scope)
         except ModelError as err:
             raise data.error(key, str(err)) from None
 
 
-def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: Any) -> None:
+def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: Any,
+                 scope: Scope) -> None:
     if isinstance(spec, list):
-        lo, hi = _interval(data, key, spec)
+        lo, hi = _interval(data, key, spec, scope)
+        if isinstance(lo, list) or isinstance(hi, list):
+            raise data.error(key, "a scalar variable has one domain [lo, hi]; per-cell bounds "
+                                  "are for arrays ({size = n, domain = [lo, hi]})")
         model.add_variable(name, lo, hi)
     elif isinstance(spec, dict):
         data.unknown_keys({"size", "domain"}, spec, key + ".")
-        size = data.get("size", int, table=spec, prefix=key + ".")
+        lo, hi = _interval(data, key + ".domain",
+                           data.get("domain", list, table=spec, prefix=key + "."), scope)
+        lengths = {len(b) for b in (lo, hi) if isinstance(b, list)}
+        if "size" in spec:
+            size = integer(data, key + ".size", spec["size"], scope)
+        elif lengths:
+            size = lengths.pop()
+        else:
+            raise data.error(key + ".size", "missing")
         if size < 1:
             raise data.error(key + ".size", "must be at least 1")
-        lo, hi = _interval(data, key + ".domain",
-                           data.get("domain", list, table=spec, prefix=key + "."))
-        model.add_array(name, size, lo, hi)
+        if any(n != size for n in lengths):
+            raise data.error(key + ".domain", f"per-cell bounds list {lengths.pop()} values "
+                                              f"for {size} cells")
+        los = lo if isinstance(lo, list) else [lo] * size
+        his = hi if isinstance(hi, list) else [hi] * size
+        for i, (a, b) in enumerate(zip(los, his)):
+            if a > b:
+                raise data.error(f"{key}.domain", f"cell {i}: empty domain {a}..{b}")
+        check_size(f"array {name}: variables", len(model.domains) + size, MAX_VARIABLES)
+        for i, (a, b) in enumerate(zip(los, his)):
+            model.add_variable(f"{name}[{i}]", a, b)
     else:
         raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
 
 
-def _interval(data: Data, key: str, spec: list) -> tuple[int, int]:
-    if len(spec) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in spec):
-        raise data.error(key, f"a domain is [lo, hi] with two integers, got {spec!r}")
-    if spec[0] > spec[1]:
-        raise data.error(key, f"empty domain {spec[0]}..{spec[1]}")
-    return spec[0], spec[1]
+def _interval(data: Data, key: str, spec: list, scope: Scope
+              ) -> tuple[int | list[int], int | list[int]]:
+    """``[lo, hi]``: each an integer, a constant expression, or one bound per cell (a list,
+    or a string naming a constant array such as ``"cap"``)."""
+    if len(spec) != 2:
+        raise data.error(key, f"a domain is [lo, hi], got {spec!r}")
+    out: list[int | list[int]] = []
+    for which, bound in zip(("lo", "hi"), spec):
+        where = f"{key}.{which}"
+        value = _bound(data, where, bound, scope)
+        out.append(value)
+    lo, hi = out
+    if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+        raise data.error(key, f"empty domain {lo}..{hi}")
+    return lo, hi
+
+
+def _bound(data: Data, key: str, bound: Any, scope: Scope) -> int | list[int]:
+    if isinstance(bound, list):
+        return integers(data, key, bound, scope)
+    if isinstance(bound, str) and isinstance(scope.get(bound.strip()), list):
+        return integers(data, key, bound, scope)
+    return integer(data, key, bound, scope)

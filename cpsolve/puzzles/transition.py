@@ -2,41 +2,90 @@
 
     family = "transition"
     name = "Water jugs"
-    [constants]            # named integers and lists, usable in expressions
+    goal = "jug[0] == 4 or jug[1] == 4"
+    show = "{jug[0]} L | {jug[1]} L"
+    forbid = []            # optional: conditions no state may satisfy
+    [constants]            # integers, lists, or expressions of the constants above
     cap = [8, 5]
     [variables]            # scalar: [lo, hi]; array: {size = n, domain = [lo, hi]}
-    jug = { size = 2, domain = [0, 8] }
+    jug = { size = 2, domain = [0, "cap"] }    # one upper bound per cell
     [initial]
-    jug = [0, 0]
-    goal = "jug[0] == 4 or jug[1] == 4"
+    jug = [0, 0]           # or jug = 0: every cell
     [[actions]]            # expanded over every combination of params
+    name = "fill {i}"
+    params = { i = "range(2)" }
+    guard = "jug[i] < cap[i]"
+    effects = { "jug[i]" = "cap[i]" }
+    [[actions]]
+    name = "empty {i}"
+    params = { i = [0, 1] }
+    guard = "jug[i] > 0"
+    effects = { "jug[i]" = "0" }
+    [[actions]]
     name = "pour {i} into {j}"
-    params = { i = [0, 1], j = [0, 1] }
+    params = { i = "range(2)", j = "range(2)" }
     where = "i != j"       # optional filter on the parameters
-    guard = "jug[i] > 0"   # optional, true by default
-    effects = { "jug[i]" = "...", "jug[j]" = "..." }
+    guard = "jug[i] > 0 and jug[j] < cap[j]"    # optional, true by default
     cost = "1"             # optional expression over the current state
+    [actions.effects]      # the effects of this action, one per line
+    "jug[i]" = "jug[i] - min(jug[i], cap[j] - jug[j])"
+    "jug[j]" = "min(cap[j], jug[i] + jug[j])"
 
-Optional ``show = "{jug[0]} L | {jug[1]} L"`` draws a state (each ``{...}`` is
-an expression) and ``[labels]`` names the values of a variable or array
-(``on = ["red", "blue", ...]``) wherever states are drawn; labels named
-after an action parameter name its values in action names.
+Every top-level key (``name``, ``goal``, ``show``, ``forbid``, ...) comes
+before the first ``[table]`` header: TOML puts a key written after a header
+inside that table.  The full reference, with every feature, is
+``docs/families/transition.md``.  In short:
+
+* ``[constants]`` are usable everywhere: in expressions, sizes, domain
+  bounds (a constant array gives one bound per cell), initial values and
+  parameter lists;
+* ``params`` values are lists or strings: ``"range(n)"``, ``"range(a, b)"``,
+  a constant array, a list expression; a later parameter may use the
+  earlier ones (``j = "range(i + 1, n)"``);
+* ``forbid = [...]`` lists conditions no state may satisfy and
+  ``invariant = [...]`` conditions every state must satisfy (the initial
+  state too: a file whose initial state breaks one is refused);
+* an effect target may index an array with a name that is neither a
+  parameter nor a constant (``"x[k]"``): the effect is then written once for
+  every index ``k`` of that array, and a cell whose new value is the cell
+  itself (``"1 - x[k] if adjacent else x[k]"``, the condition decided from
+  the parameters) is not written at all.  An effect may also be a table
+  ``{ value = "...", when = "condition" }``: a constant condition keeps or
+  drops the effect; a condition on the state keeps the old value when false;
+* two effects on one variable are an error, however they are written.
+
+Optional ``show`` draws a state (each ``{...}`` is an expression) and
+``[labels]`` names the values of a variable or array (``on = ["red", "blue",
+...]``) wherever states are drawn; labels named after an action parameter
+name its values in action names.
 """
 
 from __future__ import annotations
 
+import ast
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import Const, Var, bounds, evaluate, variables
-from ..model import MAX_ACTIONS, ModelError, Planning, check_size, combinations, expand, format_name
+from ..expr import Const, Expr, If, Var, bounds, evaluate, variables
+from ..model import MAX_ACTIONS, ModelError, Planning, format_name
+from ..parse import one_line, parse, variable_scope
 from .base import Puzzle
 from .data import Data
-from .declare import Template, constants_and_variables, parse_in, template
+from .declare import (
+    Template,
+    constants_and_variables,
+    integer,
+    integers,
+    parse_in,
+    template,
+)
 
 KEYS = {"family", "name", "description", "constants", "variables", "initial", "goal",
-        "actions", "show", "labels"}
+        "actions", "show", "labels", "forbid", "invariant"}
 ACTION_KEYS = {"name", "params", "where", "guard", "effects", "cost"}
+EFFECT_KEYS = {"value", "when"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,14 +100,32 @@ class TransitionPuzzle(Puzzle):
         return self.template.render(model.assignment(state))
 
 
+def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = None,
+          description: str = "") -> TransitionPuzzle:
+    """A Python planning model drawn with a ``show`` template and ``labels``, no subclass.
+
+    ``show`` is written as in a model file (``"{jug[0]} L | {jug[1]} L"``: each
+    ``{...}`` an expression over the model's variables); a Python file may
+    return the result from ``build()``.
+    """
+    scope = variable_scope(model.names)
+    for part in re.findall(r"\{([^}]*)\}", show):
+        parse(part, scope)  # an error in the template shows now, not when drawing
+    return TransitionPuzzle(model.name, "transition", model, description,
+                            "one move = one action",
+                            template=Template(show, dict(labels or {}), scope))
+
+
 def build(data: Data) -> TransitionPuzzle:
     """Build the planning model of a ``transition`` file."""
+    data.top_level = KEYS
     data.unknown_keys(KEYS)
     model = Planning(data.get("name", str, "transition model"))
     scope = constants_and_variables(data, model)
-    _initial(data, model)
+    _initial(data, model, scope)
     goal = data.get("goal", str)
     model.set_goal(parse_in(data, "goal", goal, scope))
+    _forbidden(data, model, scope)
     actions = data.get("actions", list)
     if not actions:
         raise data.error("actions", "no actions declared")
@@ -66,21 +133,47 @@ def build(data: Data) -> TransitionPuzzle:
         if not isinstance(table, dict):
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
         _actions(data, model, scope, table, f"actions[{number}].")
-    model.validate()
+    try:
+        model.validate()
+    except ModelError as err:
+        raise data.error("forbid" if "forbidden" in str(err) else "initial", str(err)) from None
     return TransitionPuzzle(model.name, "transition", model, data.get("description", str, ""),
                             "one move = one action", template=template(data, scope))
 
 
-def _initial(data: Data, model: Planning) -> None:
+def _forbidden(data: Data, model: Planning, scope: dict) -> None:
+    for key, add in (("forbid", model.forbid), ("invariant", model.invariant)):
+        for i, text in enumerate(data.get(key, list, [])):
+            where = f"{key}[{i}]"
+            if not isinstance(text, str):
+                raise data.error(where, "expected an expression string")
+            expr = parse_in(data, where, text, scope)
+            try:
+                item = add(expr, text.strip() if key == "forbid" else "")
+            except ModelError as err:
+                raise data.error(where, str(err)) from None
+            if evaluate(item.expr, model.initial):
+                raise data.error(where, f"the initial state is forbidden by {text.strip()!r}")
+
+
+def _initial(data: Data, model: Planning, scope: dict) -> None:
     initial = data.get("initial", dict)
+    data.misplaced(initial, "initial.")
     values: dict[str, int] = {}
+    arrays = {n.split("[", 1)[0] for n in model.names if "[" in n}
     for name, value in initial.items():
         key = f"initial.{name}"
-        if isinstance(value, list):
-            for i, v in enumerate(value):
-                values[f"{name}[{i}]"] = _int(data, f"{key}[{i}]", v)
+        if isinstance(value, list) or (isinstance(value, str) and isinstance(
+                scope.get(value.strip()), list)) or (isinstance(value, str) and "range(" in value):
+            for i, v in enumerate(integers(data, key, value, scope)):
+                values[f"{name}[{i}]"] = v
+        elif name in arrays:  # one value for every cell
+            v = integer(data, key, value, scope)
+            for n in model.names:
+                if n.startswith(name + "["):
+                    values[n] = v
         else:
-            values[name] = _int(data, key, value)
+            values[name] = integer(data, key, value, scope)
     for name, value in values.items():
         if name not in model.domains:
             raise data.error(f"initial.{name}", "not a declared variable")
@@ -94,31 +187,33 @@ def _initial(data: Data, model: Planning) -> None:
     model.set_initial(values)
 
 
-def _int(data: Data, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise data.error(key, f"expected an integer, got {value!r}")
-    return value
+def _bindings(data: Data, params: dict, scope: dict, prefix: str) -> list[dict[str, int]]:
+    """Every combination of parameter values; a parameter's values may use earlier ones."""
+    out: list[dict[str, int]] = [{}]
+    for p, values in params.items():
+        key = f"{prefix}params.{p}"
+        if p in scope:
+            raise data.error(key, "a parameter name hides a variable or constant")
+        if not re.fullmatch(r"[A-Za-z_]\w*", p):
+            raise data.error(key, "a parameter name is a plain identifier")
+        grown: list[dict[str, int]] = []
+        for binding in out:
+            local = {**scope, **{k: Const(v) for k, v in binding.items()}}
+            grown.extend({**binding, p: v} for v in integers(data, key, values, local))
+            if len(grown) > MAX_ACTIONS:
+                raise data.error(prefix + "params", f"parameter combinations: more than the "
+                                 f"{MAX_ACTIONS:,} a model may have")
+        out = grown
+    return out
 
 
 def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str) -> None:
     data.unknown_keys(ACTION_KEYS, table, prefix)
     name = data.get("name", str, table=table, prefix=prefix)
     params = data.get("params", dict, {}, table=table, prefix=prefix)
-    over: dict[str, list[int]] = {}
-    for p, values in params.items():
-        if p in scope:
-            raise data.error(f"{prefix}params.{p}", "a parameter name hides a variable or constant")
-        if not isinstance(values, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in values
-        ):
-            raise data.error(f"{prefix}params.{p}", "expected a list of integers")
-        over[p] = values
     effects = data.get("effects", dict, {}, table=table, prefix=prefix)
-    try:
-        check_size("parameter combinations", combinations(over), MAX_ACTIONS)
-    except ModelError as err:
-        raise data.error(prefix + "params", str(err)) from None
-    for binding in expand(over):
+    labels = data.get("labels", dict, {})
+    for binding in _bindings(data, params, scope, prefix):
         local = {**scope, **{k: Const(v) for k, v in binding.items()}}
         if "where" in table:
             where = parse_in(data, prefix + "where", table["where"], local)
@@ -126,23 +221,16 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):
                 continue
-        labels = data.get("labels", dict, {})
-        shown = {k: _name_of(labels.get(k), v) for k, v in binding.items()}
+        shown_values = {k: _name_of(labels.get(k), v) for k, v in binding.items()}
         try:
-            label = format_name(name, shown)
+            label = format_name(name, shown_values)
         except ModelError as err:
             raise data.error(prefix + "name", str(err)) from None
         guard = parse_in(data, prefix + "guard", table.get("guard", "True"), local)
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
-        eff = {}
+        eff: dict[str, Expr] = {}
         for target, value in effects.items():
-            var = parse_in(data, f"{prefix}effects", target, local)
-            if not isinstance(var, Var):
-                raise data.error(f"{prefix}effects", f"{target!r} is not a variable")
-            if var.name in eff:
-                raise data.error(f"{prefix}effects.{target}",
-                                 f"a second effect on {var.name} (one effect per variable)")
-            eff[var.name] = parse_in(data, f"{prefix}effects.{target}", value, local)
+            _effect(data, f"{prefix}effects.{target}", target, value, local, eff)
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
@@ -150,6 +238,71 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                                  "costs must be >= 0")
         except ModelError as err:
             raise data.error(prefix + "name", str(err)) from None
+
+
+def _effect(data: Data, key: str, target: str, value: Any, local: dict,
+            eff: dict[str, Expr]) -> None:
+    """Add the effects one ``effects`` entry stands for (one per free index binding)."""
+    when: Any = None
+    if isinstance(value, dict):
+        data.unknown_keys(EFFECT_KEYS, value, key + ".")
+        when = value.get("when")
+        value = data.get("value", (str, int), table=value, prefix=key + ".")
+    for free in _free_indices(data, key, target, local):
+        inner = {**local, **{k: Const(v) for k, v in free.items()}}
+        var = parse_in(data, key, target, inner)
+        if not isinstance(var, Var):
+            raise data.error(key, f"{target!r} is not a variable")
+        new = parse_in(data, key, value, inner)
+        if when is not None:
+            cond = parse_in(data, key + ".when", when, inner)
+            if not variables(cond):
+                if not evaluate(cond, {}):
+                    continue
+            else:
+                new = If(cond, new, var)
+        if isinstance(new, Var) and new.name == var.name:
+            continue  # the cell keeps its value: no effect
+        if var.name in eff:
+            raise data.error(key, f"a second effect on {var.name} (one effect per variable)")
+        eff[var.name] = new
+
+
+def _free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:
+    """The bindings of the names in ``target``'s indexes that are not in scope (``x[k]``:
+    ``k`` over the indexes of ``x``); ``[{}]`` when every index is known."""
+    try:
+        node = ast.parse(one_line(target), mode="eval").body
+    except SyntaxError:
+        return [{}]  # parse_in reports it
+    indexes: list[ast.AST] = []
+    while isinstance(node, ast.Subscript):
+        indexes.append(node.slice)
+        node = node.value
+    if not isinstance(node, ast.Name) or not isinstance(local.get(node.id), list):
+        return [{}]
+    indexes.reverse()
+    out: list[dict[str, int]] = [{}]
+    for depth, index in enumerate(indexes):
+        if not (isinstance(index, ast.Name) and index.id not in local):
+            continue
+        grown = []
+        for binding in out:
+            level = local[node.id]
+            for earlier in indexes[:depth]:
+                i = (binding[earlier.id] if isinstance(earlier, ast.Name) and earlier.id
+                     in binding else None)
+                if i is None:
+                    expr = parse_in(data, key, ast.unparse(earlier),
+                                    {**local, **{k: Const(v) for k, v in binding.items()}})
+                    i = evaluate(expr, {}) if not variables(expr) else 0
+                level = level[i] if 0 <= i < len(level) else []
+            if index.id in binding:
+                grown.append(binding)
+            else:
+                grown.extend({**binding, index.id: i} for i in range(len(level)))
+        out = grown
+    return out
 
 
 def _name_of(names: Any, value: int) -> Any:

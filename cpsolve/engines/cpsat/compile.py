@@ -128,6 +128,8 @@ class Compiler:
                 return left + right
             if expr.op == "-":
                 return left - right
+            if expr.op in ("//", "%"):
+                return self._divide(expr, left, right)
             return self._product(expr, left, right, lo, hi)
         if isinstance(expr, Nary):
             return self._min_max(expr, lo, hi)
@@ -161,6 +163,19 @@ class Compiler:
         out = self.new_int(lo, hi)
         self.model.add_multiplication_equality(out, factors)
         return out
+
+    def _divide(self, expr: Binary, left: Term, right: Term) -> Term:
+        """Floor quotient or remainder by a positive constant ``c``, through the quotient
+        ``q`` defined by ``c*q <= a <= c*q + c - 1`` (Python's meaning for negative ``a``)."""
+        if not isinstance(right, int) or right <= 0:
+            raise TypeError("// and % divide by a positive constant only")
+        if isinstance(left, int):
+            return left // right if expr.op == "//" else left % right
+        a_lo, a_hi = self.bounds(expr.left)
+        q = self.new_int(a_lo // right, a_hi // right)
+        self.model.add(right * q <= left)
+        self.model.add(left <= right * q + right - 1)
+        return q if expr.op == "//" else left - right * q
 
     def _min_max(self, expr: Nary, lo: int, hi: int) -> Term:
         pick = min if expr.op == "min" else max

@@ -259,7 +259,10 @@ def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timelin
     """
     planning = run.planning
     undo, implied = undoing(planning) if "undo" not in OFF else ([], False)
-    run.forbidden = undo + (commuting(planning) if "commuting" not in OFF else [])
+    # independent actions in canonical order only: unsound with forbidden states, since
+    # one order may pass through a forbidden state and the other not
+    commute = "commuting" not in OFF and not planning.forbidden
+    run.forbidden = undo + (commuting(planning) if commute else [])
     horizon = max(1, fewest)
     if fewest > 1:
         run.details["fewest_steps"] = fewest  # horizons below are impossible by the potential

@@ -49,6 +49,10 @@ def _value(expr: Expr, axes: Mapping[str, np.ndarray]) -> np.ndarray:
             return a - b
         if op == "*":
             return a * b
+        if op == "//":
+            return a // b
+        if op == "%":
+            return a % b
         return np.asarray(COMPARE[op](a, b)).astype(np.int64)
     if isinstance(expr, Nary):
         args = [_value(a, axes) for a in expr.args]

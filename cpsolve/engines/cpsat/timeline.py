@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
-from ...expr import conjuncts
+from ...expr import Unary, conjuncts
 from ...model import Planning
 from ...result import Step
 from .compile import Compiler, Lit, Term
@@ -114,6 +114,8 @@ class Timeline:
         self.states.append(nxt)
         self.values.append(nxt_values)
         self._compilers.append(self._compiler(t + 1))
+        for item in planning.forbidden:  # no state of the plan is forbidden
+            self._compilers[t + 1].post(Unary("not", item.expr))
         comp = self._compilers[t]
         lits = [model.new_bool_var(f"{a.name}@{t}") for a in planning.actions]
         choice = list(lits)

@@ -18,6 +18,10 @@ fast without knowing anything about puzzles:
   successor that would leave a domain is not allowed: it is skipped and
   counted in ``Task.skipped``.
 
+Forbidden conditions (``model.forbidden``) are compiled into one test
+``_allowed(t)`` that every successor passes before it is added; a forbidden
+state has no predecessors and is no predecessor.
+
 Predecessors are generic: a predecessor ``p`` of ``t`` by action ``a``
 agrees with ``t`` outside ``a.writes()``; the written variables are
 enumerated over their domains and ``p`` is kept when ``guard(p)`` holds and
@@ -61,7 +65,12 @@ class Task:
         self.unit_costs = model.unit_costs()
         self.cost_bounds = [bounds(a.cost, model.domain) for a in self.actions]
         self.skipped = [0]
+        self.allowed: Callable[[State], bool] | None = None
         try:
+            if model.forbidden:
+                test = " or ".join(f"({source(f.expr, self._ref, 'c')})" for f in model.forbidden)
+                self.allowed = build(f"def allowed(s):\n    return not ({test})\n", {},
+                                     "allowed")
             self.successors: Callable[[State], list[tuple[int, State, int]]] = \
                 self._build_successors(full=True)
             self.next_states: Callable[[State], list[State]] = self._build_successors(full=False)
@@ -153,12 +162,18 @@ class Task:
             pre = ["t = list(s)"] + [f"t[{i}] = {v}" for i, v in values.items()]
             new = "tuple(t)"
         item = f"({k}, {new}, {source(a.cost, self._ref, 'v')})" if full else new
+        if self.allowed is not None:  # the new state, named once, must pass _allowed
+            pre.append(f"n = {new}")
+            item = f"({k}, n, {source(a.cost, self._ref, 'v')})" if full else "n"
+            add = f"if _allowed(n): add({item})"
+        else:
+            add = f"add({item})"
         if checks:
             lines.append(f"{ind}if {' and '.join(checks)}:")
-            lines += [f"{ind}    {p}" for p in pre] + [f"{ind}    add({item})"]
+            lines += [f"{ind}    {p}" for p in pre] + [f"{ind}    {add}"]
             lines += [f"{ind}else:", f"{ind}    _bad[0] += 1"]
         else:
-            lines += [f"{ind}{p}" for p in pre] + [f"{ind}add({item})"]
+            lines += [f"{ind}{p}" for p in pre] + [f"{ind}{add}"]
         return lines
 
     def _build_successors(self, full: bool) -> Callable:
@@ -172,7 +187,8 @@ class Task:
             for k in members:
                 out += [ind + line for line in self._action_lines(k, pin, full)]
         out.append("    return out")
-        return build("\n".join(out) + "\n", {"_bad": self.skipped}, name)
+        return build("\n".join(out) + "\n", {"_bad": self.skipped, "_allowed": self.allowed},
+                     name)
 
     # -- predecessors
 
@@ -180,7 +196,11 @@ class Task:
         """Every ``(action index, p)`` with ``p`` leading to ``t`` by that action."""
         if self._predecessors is None:
             self._predecessors = self._build_predecessors()
-        return self._predecessors(t)
+        if self.allowed is None:
+            return self._predecessors(t)
+        if not self.allowed(t):
+            return []
+        return [(k, p) for k, p in self._predecessors(t) if self.allowed(p)]
 
     def _build_predecessors(self) -> Callable[[State], list[tuple[int, State]]]:
         keys, writes = [], []

@@ -115,6 +115,8 @@ def _binary(e: Binary, ref: Ref, fl: str) -> tuple[str, int]:
     right = _emit(e.right, ref, "v", fl)
     if e.op == "*":
         return f"{_wrap(left, _MUL)} * {_wrap(right, _NEG)}", _MUL
+    if e.op in ("//", "%"):  # floor division and remainder in Python and NumPy alike
+        return f"{_wrap(left, _MUL)} {e.op} {_wrap(right, _NEG)}", _MUL
     if e.op in COMPARE:
         # operands above comparison level, so Python never chains comparisons
         return f"{_wrap(left, _ADD)} {e.op} {_wrap(right, _ADD)}", _CMP

@@ -59,6 +59,8 @@ class Packed:
                 self.offset = SIGN
         if self.space > 1 << WORD_BITS:
             raise Unpackable(f"{self.space:.3g} codes do not fit in {WORD_BITS} bits")
+        if task.model.forbidden:
+            raise Unpackable("forbidden conditions are checked by the plain analysis")
         env = np_helpers(np)
 
         def ref(name: str) -> str:
