@@ -29,6 +29,7 @@ EXPECTED: dict[str, tuple[type, ...]] = {
     "cost": (int,),          # the least total cost of a plan
     "unique": (bool,),       # the CSP has exactly one solution
     "count": (int,),         # solutions of a CSP; optimal plans of a planning model
+    "classes": (int,),       # solutions of a CSP up to its symmetries (count --up-to symmetry)
     "states": (int,),        # states that can reach the goal
     "max_distance": (int,),  # the largest distance to the goal
     "farthest": (int,),      # how many states lie at max_distance

@@ -187,6 +187,20 @@ class Circuit:
 Constraint = AllDifferent | Condition | Circuit
 
 
+@dataclass(frozen=True)
+class CspSymmetry:
+    """A declared symmetry of a CSP's rules: the value of variable ``x`` moves to
+    ``variables[x]`` (itself when absent) and is renamed by ``values`` (itself when absent).
+
+    Declaring is a claim; :mod:`cpsolve.grids.declared` checks that the
+    symmetry maps the set of constraints onto itself before anything uses it.
+    """
+
+    name: str
+    variables: Mapping[str, str]
+    values: Mapping[int, int] = field(default_factory=dict)
+
+
 class Csp(_Variables):
     """Finite-domain variables and constraints; answers are assignments."""
 
@@ -195,6 +209,7 @@ class Csp(_Variables):
         self.name = name
         self.constraints: list[Constraint] = []
         self.allowed: dict[str, tuple[int, ...]] = {}
+        self.symmetries: list[CspSymmetry] = []
 
     kind = "csp"
 
@@ -250,6 +265,59 @@ class Csp(_Variables):
     def _require(self, name: str) -> None:
         if name not in self.domains:
             raise ModelError(f"unknown variable {name!r}")
+
+    def add_symmetry(self, variables: Mapping[Var | str, Var | str] | None = None,
+                     values: Mapping[int, int] | None = None, name: str = "") -> CspSymmetry:
+        """Declare a symmetry: variable ``x``'s value moves to ``variables[x]`` and is renamed
+        by ``values`` (both default to the identity; e.g. ``values={v: 7 - v ...}``).
+
+        ``count --up-to symmetry`` and generation use the group the declared
+        symmetries generate, once :mod:`cpsolve.grids.declared` has checked
+        that each maps the constraints onto themselves.
+        """
+        perm: dict[str, str] = {}
+        for x, y in (variables or {}).items():
+            xn = x.name if isinstance(x, Var) else str(x)
+            yn = y.name if isinstance(y, Var) else str(y)
+            self._require(xn)
+            self._require(yn)
+            if xn != yn:
+                perm[xn] = yn
+        if sorted(perm) != sorted(perm.values()):
+            raise ModelError(f"symmetry {name or len(self.symmetries) + 1}: the variable map "
+                             "is not a permutation (each variable must be the image of one)")
+        vmap = {int(a): int(b) for a, b in (values or {}).items() if int(a) != int(b)}
+        if sorted(vmap) != sorted(vmap.values()):
+            raise ModelError(f"symmetry {name or len(self.symmetries) + 1}: the value map is "
+                             "not a permutation of values")
+        item = CspSymmetry(name or f"symmetry {len(self.symmetries) + 1}", perm, vmap)
+        self.symmetries.append(item)
+        return item
+
+    def board_symmetries(self, cells: Sequence[Var | str], rows: int, cols: int | None = None,
+                         use: Iterable[str] | None = None) -> list[CspSymmetry]:
+        """Declare rotations and reflections of variables laid out as a board, row by row.
+
+        ``use`` names them (:data:`cpsolve.boards.MOVES`); by default every one
+        the board has (8 for a square, 4 for another rectangle).
+        """
+        from .boards import cell_map, names
+
+        cols = len(cells) // rows if cols is None else cols
+        if rows < 1 or cols < 1 or rows * cols != len(cells):
+            raise ModelError(f"a board of {rows} rows and {cols} columns has {rows * cols} "
+                             f"cells, not {len(cells)}")
+        cell_names = [c.name if isinstance(c, Var) else c for c in cells]
+        out = []
+        for sym in (names(rows, cols) if use is None else list(use)):
+            try:
+                where = cell_map(sym, rows, cols)
+            except ValueError as err:
+                raise ModelError(str(err)) from None
+            if sym != "identity":
+                out.append(self.add_symmetry(
+                    {cell_names[i]: cell_names[j] for i, j in enumerate(where)}, name=sym))
+        return out
 
     def uses(self) -> set[str]:
         """Constraint kinds this model uses (engines declare what they support)."""

@@ -11,6 +11,9 @@ Vocabulary:
 * *position* — the index of a variable in ``Symmetry.variables``;
 * *board symmetry* ``p`` — a permutation of positions: the value at position
   ``i`` moves to position ``p[i]``;
+* *value map* — with a board symmetry ``g``, a fixed renaming of the values
+  it comes with (``value_maps[g]``, e.g. ``v -> 7 - v`` for a mirrored row of
+  queens); empty ``value_maps`` means none;
 * *relabelling* ``σ`` — a permutation of the values, applied to every value;
 * the *group* acting on assignments and on partial assignments (givens) is
   every board symmetry followed by every relabelling (when ``relabel``);
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model import AllDifferent, Condition, Csp
+from ..model import AllDifferent, Condition, Csp, CspSymmetry
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,18 @@ class Symmetry:
     values: tuple[int, ...]
     relabel: bool
     summary: str = ""
+    value_maps: tuple[tuple[int, ...], ...] = ()
+    """Per board symmetry, the image of each of ``values`` (empty: no value maps)."""
+
+    def map_values(self, g: int, values: np.ndarray) -> np.ndarray:
+        """``values`` renamed by board symmetry ``g``'s value map (unchanged without one)."""
+        if not self.value_maps:
+            return values
+        lo = min(self.values)
+        table = np.arange(lo, max(self.values) + 1, dtype=np.int64)
+        for v, image in zip(self.values, self.value_maps[g]):
+            table[v - lo] = image
+        return table[np.asarray(values, dtype=np.int64) - lo]
 
     @property
     def position(self) -> dict[str, int]:
@@ -76,32 +91,42 @@ def trivial(csp: Csp) -> Symmetry:
 def problems(csp: Csp, sym: Symmetry) -> list[str]:
     """Why ``sym`` is not a symmetry of ``csp`` (empty when it provably is).
 
-    Provable here: every constraint other than a given is an all-different
-    group, board symmetries map the set of groups onto itself, and (for
-    relabelling) every variable ranges over exactly ``values``.  Givens are
-    ignored: symmetries belong to the rules, not to one puzzle.  The identity
-    alone holds for any model.
+    Each board symmetry (with its value map) is checked by
+    :func:`cpsolve.grids.declared.breaks`: it must map the variables' values,
+    the all-different groups and the conditions onto themselves.  With
+    relabelling, every constraint other than a given must be an all-different
+    group and every variable range over exactly ``values`` (then any renaming
+    keeps the rules).  Givens are ignored: symmetries belong to the rules,
+    not to one puzzle.  The identity alone holds for any model.
     """
+    from .declared import breaks
+
     out: list[str] = []
     if tuple(csp.domains) != sym.variables:
         return ["the symmetry's variables are not the model's"]
-    groups = set()
-    moves = sym.relabel or any(p != tuple(range(len(p))) for p in sym.perms)
-    for c in csp.constraints:
-        if isinstance(c, AllDifferent):
-            groups.add(frozenset(sym.position[n] for n in c.names))
-        elif moves and not (isinstance(c, Condition) and c.label == "given"):
-            out.append(f"constraint {c.label or type(c).__name__} is not an all-different group")
-    for name, perm in zip(sym.names, sym.perms):
-        if sorted(perm) != list(range(len(sym.variables))):
+    identity = tuple(range(len(sym.variables)))
+    for g, (name, perm) in enumerate(zip(sym.names, sym.perms)):
+        if sorted(perm) != list(identity):
             out.append(f"{name} is not a permutation")
-        elif {frozenset(perm[i] for i in g) for g in groups} != groups:
-            out.append(f"{name} does not map the groups onto themselves")
-        elif any(csp.values(sym.variables[perm[i]]) != csp.values(n)
-                 for i, n in enumerate(sym.variables)):
-            out.append(f"{name} moves a variable onto one with other values")
-    if sym.relabel and any(csp.values(n) != sym.values for n in csp.domains):
-        out.append("renaming symbols needs every variable to range over the same values")
+            continue
+        vmap = {v: w for v, w in zip(sym.values, sym.value_maps[g]) if v != w} \
+            if sym.value_maps else {}
+        if perm == identity and not vmap:
+            continue
+        mapping = {n: sym.variables[perm[i]] for i, n in enumerate(sym.variables)}
+        why = breaks(csp, CspSymmetry(name, mapping, vmap))
+        if why:
+            out.append(why)
+    if sym.relabel:
+        if sym.value_maps:
+            out.append("renaming symbols cannot be combined with value maps")
+        for c in csp.constraints:
+            if not isinstance(c, AllDifferent) and not (isinstance(c, Condition)
+                                                        and c.label == "given"):
+                out.append(f"constraint {c.label or type(c).__name__} is not an all-different "
+                           "group, so the symbols cannot be renamed freely")
+        if any(csp.values(n) != sym.values for n in csp.domains):
+            out.append("renaming symbols needs every variable to range over the same values")
     return out
 
 
@@ -160,9 +185,9 @@ def canonical_grids(sym: Symmetry, grids: np.ndarray, board: bool = True) -> np.
     perms = sym.perm_array() if board else sym.perm_array()[:1]
 
     def images() -> Iterator[np.ndarray]:
-        for p in perms:
+        for g, p in enumerate(perms):
             image = np.empty_like(grids)
-            image[:, p] = grids
+            image[:, p] = sym.map_values(g, grids)
             yield relabel_normal(image) if sym.relabel else image
 
     return lexmin(images())[0]
@@ -181,10 +206,10 @@ def canonical_givens(sym: Symmetry, positions: np.ndarray, values: np.ndarray
     values = np.atleast_2d(np.asarray(values, dtype=np.int64))
 
     def images() -> Iterator[np.ndarray]:
-        for p in sym.perm_array():
+        for g, p in enumerate(sym.perm_array()):
             moved = p[positions]
             order = np.argsort(moved, axis=1, kind="stable")
-            vals = np.take_along_axis(values, order, axis=1)
+            vals = np.take_along_axis(sym.map_values(g, values), order, axis=1)
             if sym.relabel:
                 vals = relabel_normal(vals)
             yield np.concatenate([np.take_along_axis(moved, order, axis=1), vals], axis=1)
@@ -207,7 +232,9 @@ def transform(sym: Symmetry, g: int, assignment: Mapping[str, int],
     """Apply board symmetry ``g`` and then ``renaming`` (value -> value) to an assignment."""
     perm, pos = sym.perms[g], sym.position
     rename = renaming or {}
-    return {sym.variables[perm[pos[n]]]: rename.get(v, v) for n, v in assignment.items()}
+    vmap = dict(zip(sym.values, sym.value_maps[g])) if sym.value_maps else {}
+    return {sym.variables[perm[pos[n]]]: rename.get(vmap.get(v, v), vmap.get(v, v))
+            for n, v in assignment.items()}
 
 
 def as_rows(sym: Symmetry, assignments: Sequence[Mapping[str, int]]) -> np.ndarray:

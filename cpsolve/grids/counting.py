@@ -29,13 +29,11 @@ from ..model import AllDifferent, Condition, Csp
 from ..result import Count, Result, Status
 from ..words import plural
 from .canonical import Symmetry, as_rows, canonical_grids, problems, relabel_normal, trivial
+from .declared import SymmetryError
 
 UP_TO = ("relabel", "symmetry")
 """What ``count --up-to`` accepts: renaming of the symbols, or that and the board symmetries."""
 
-
-class SymmetryError(ValueError):
-    """A symmetry that does not hold for the model (or none was declared)."""
 
 
 def _is_given(c: object) -> bool:

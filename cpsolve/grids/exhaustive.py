@@ -219,7 +219,7 @@ def representatives(grids: Grids, found: Uniques, index: np.ndarray,
         values = [sym.values[x] for x in labels] if sym.relabel else labels
         rep = grids.reps[found.rep[i]]
         image = np.empty_like(rep)
-        image[np.asarray(sym.perms[g])] = rep
+        image[np.asarray(sym.perms[g])] = sym.map_values(g, rep)
         rename: dict[int, int] = {}
         if sym.relabel:
             rename = {int(image[p]): val for p, val in zip(positions, values)}

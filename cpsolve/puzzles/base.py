@@ -104,7 +104,16 @@ class Puzzle:
         return dict(solution)
 
     def symmetry(self) -> Symmetry | None:
-        """Symmetries of the puzzle's rules, when the family knows them (``None``: none)."""
+        """Symmetries of the puzzle's rules, when known (``None``: none).
+
+        By default the symmetries a CSP declares (``Csp.symmetries``), checked
+        and closed into a group by :mod:`cpsolve.grids.declared`; a family may
+        know its own.
+        """
+        if isinstance(self.model, Csp) and self.model.symmetries:
+            from ..grids.declared import declared_symmetry
+
+            return declared_symmetry(self.model)
         return None
 
     def _repr_svg_(self) -> str:

@@ -9,25 +9,51 @@
     all_different = [["q"]]      # groups: each a list of variables or whole arrays
     constraints = ["all(abs(q[i] - q[j]) != j - i for i in range(n) for j in range(i + 1, n))"]
     show = "{q[0]} {q[1]} ..."   # optional, as in the transition family
+    [constants]
+    n = 8
+    [variables]                  # scalar: [lo, hi]; array: {size = n, domain = [lo, hi]}
+    q = { size = "n", domain = [0, "n - 1"] }
+    [[symmetries]]               # optional: symmetries of the rules (see below)
+    name = "left-right mirror"
+    values = "n - 1 - v"         # the value v of every variable becomes n - 1 - v
+    [[symmetries]]
+    name = "top-bottom mirror"
+    variables = { "q[i]" = "q[n - 1 - i]" }   # the value of q[i] moves to q[n - 1 - i]
 
-The declarations are the ones of the ``transition`` family
-(:mod:`cpsolve.puzzles.declare`); only the constraints differ.
+Every top-level key comes before the first ``[table]`` header (TOML puts a
+key written after a header inside that table).  The declarations are the
+ones of the ``transition`` family (:mod:`cpsolve.puzzles.declare`); only the
+constraints differ.
+
+``[[symmetries]]`` declares symmetries of the rules, used by ``count
+--up-to symmetry`` and ``generate``: either a board — ``board = "x"`` (an
+array laid out row by row), ``rows = r`` (a square by default), optionally
+``use = [...]`` naming some of its rotations and reflections
+(:data:`cpsolve.boards.MOVES`; by default all the board has) — or a
+permutation of the variables (``variables``, written once over a free index
+as in effects) with a renaming of values (``values``, an expression of
+``v``).  Each is checked when the file is read: it must map the constraints
+onto themselves, or the file is refused naming the constraint it breaks.
+The group they generate is what "up to symmetry" means.  The complete
+reference is ``docs/families/csp.md``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import Var
-from ..model import Csp
+from ..expr import Const, Var, conjuncts
+from ..model import Csp, ModelError
 from .base import Puzzle
 from .data import Data
-from .declare import Template, constants_and_variables, parse_in, template
+from .declare import Template, constants_and_variables, free_indices, integer, parse_in, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
-        "constraints", "show", "labels"}
+        "constraints", "show", "labels", "symmetries"}
+SYMMETRY_KEYS = {"name", "board", "rows", "use", "variables", "values"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,6 +68,7 @@ class CspPuzzle(Puzzle):
 
 def build(data: Data) -> CspPuzzle:
     """Build the CSP of a ``csp`` file."""
+    data.top_level = KEYS
     data.unknown_keys(KEYS)
     model = Csp(data.get("name", str, "csp model"))
     scope = constants_and_variables(data, model)
@@ -57,7 +84,9 @@ def build(data: Data) -> CspPuzzle:
         key = f"constraints[{i}]"
         if not isinstance(text, str):
             raise data.error(key, "expected an expression string")
-        model.require(parse_in(data, key, text, scope), text)
+        for part in conjuncts(parse_in(data, key, text, scope)):
+            model.require(part, text)  # one condition per conjunct: engines propagate each
+    _symmetries(data, model, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
                      template=template(data, scope))
@@ -72,3 +101,62 @@ def _names(data: Data, key: str, value: Any) -> list[str]:
             out.extend(_names(data, key, v))
         return out
     raise data.error(key, "an all-different group lists variables, not expressions")
+
+
+def _symmetries(data: Data, model: Csp, scope: dict) -> None:
+    from ..grids.declared import breaks
+
+    for i, table in enumerate(data.get("symmetries", list, [])):
+        key = f"symmetries[{i}]"
+        if not isinstance(table, dict):
+            raise data.error(key, "expected a table ([[symmetries]])")
+        data.unknown_keys(SYMMETRY_KEYS, table, key + ".")
+        try:
+            if "board" in table:
+                declared = _board(data, model, scope, table, key)
+            else:
+                declared = [_permutation(data, model, scope, table, key)]
+        except ModelError as err:
+            raise data.error(key, str(err)) from None
+        for sym in declared:
+            why = breaks(model, sym)
+            if why:
+                raise data.error(key, f"not a symmetry of the rules: {why}")
+
+
+def _board(data: Data, model: Csp, scope: dict, table: dict, key: str) -> list:
+    if "variables" in table or "values" in table:
+        raise data.error(key, "a board symmetry moves cells; give either board or "
+                              "variables/values")
+    cells = parse_in(data, key + ".board", data.get("board", str, table=table, prefix=key + "."),
+                     scope, whole=True)
+    if not isinstance(cells, list) or not all(isinstance(c, Var) for c in cells):
+        raise data.error(key + ".board", "expected the name of an array of variables")
+    rows = integer(data, key + ".rows", table["rows"], scope) if "rows" in table \
+        else math.isqrt(len(cells))
+    use = data.get("use", list, None, table=table, prefix=key + ".")
+    if use is not None and not all(isinstance(u, str) for u in use):
+        raise data.error(key + ".use", "expected a list of symmetry names")
+    return model.board_symmetries(cells, rows, use=use)
+
+
+def _permutation(data: Data, model: Csp, scope: dict, table: dict, key: str):
+    name = data.get("name", str, "", table=table, prefix=key + ".")
+    mapping: dict[str, str] = {}
+    for target, image in data.get("variables", dict, {}, table=table, prefix=key + ".").items():
+        where = f"{key}.variables.{target}"
+        for free in free_indices(data, where, target, scope):
+            local = {**scope, **{k: Const(v) for k, v in free.items()}}
+            x, y = parse_in(data, where, target, local), parse_in(data, where, image, local)
+            if not isinstance(x, Var) or not isinstance(y, Var):
+                raise data.error(where, "maps a variable to a variable")
+            if x.name in mapping:
+                raise data.error(where, f"{x.name} is mapped twice")
+            mapping[x.name] = y.name
+    values: dict[int, int] = {}
+    if "values" in table:
+        text = data.get("values", str, table=table, prefix=key + ".")
+        every = sorted({v for n in model.domains for v in model.values(n)})
+        for v in every:
+            values[v] = integer(data, key + ".values", text, {**scope, "v": Const(v)})
+    return model.add_symmetry(mapping, values, name)

@@ -10,6 +10,7 @@ that :func:`template` returns to draw states or solutions.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +18,15 @@ from typing import Any
 
 from ..expr import Const, Var, evaluate, variables
 from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
-from ..parse import ExprError, Scope, constant_list, constant_scope, parse, variable_scope
+from ..parse import (
+    ExprError,
+    Scope,
+    constant_list,
+    constant_scope,
+    one_line,
+    parse,
+    variable_scope,
+)
 from .data import Data
 
 
@@ -211,3 +220,40 @@ def _bound(data: Data, key: str, bound: Any, scope: Scope) -> int | list[int]:
     if isinstance(bound, str) and isinstance(scope.get(bound.strip()), list):
         return integers(data, key, bound, scope)
     return integer(data, key, bound, scope)
+
+
+def free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:
+    """The bindings of the names in ``target``'s indexes that are not in scope (``x[k]``:
+    ``k`` over the indexes of ``x``); ``[{}]`` when every index is known."""
+    try:
+        node = ast.parse(one_line(target), mode="eval").body
+    except SyntaxError:
+        return [{}]  # parse_in reports it
+    indexes: list[ast.AST] = []
+    while isinstance(node, ast.Subscript):
+        indexes.append(node.slice)
+        node = node.value
+    if not isinstance(node, ast.Name) or not isinstance(local.get(node.id), list):
+        return [{}]
+    indexes.reverse()
+    out: list[dict[str, int]] = [{}]
+    for depth, index in enumerate(indexes):
+        if not (isinstance(index, ast.Name) and index.id not in local):
+            continue
+        grown = []
+        for binding in out:
+            level = local[node.id]
+            for earlier in indexes[:depth]:
+                i = (binding[earlier.id] if isinstance(earlier, ast.Name) and earlier.id
+                     in binding else None)
+                if i is None:
+                    expr = parse_in(data, key, ast.unparse(earlier),
+                                    {**local, **{k: Const(v) for k, v in binding.items()}})
+                    i = evaluate(expr, {}) if not variables(expr) else 0
+                level = level[i] if 0 <= i < len(level) else []
+            if index.id in binding:
+                grown.append(binding)
+            else:
+                grown.extend({**binding, index.id: i} for i in range(len(level)))
+        out = grown
+    return out

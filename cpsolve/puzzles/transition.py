@@ -62,7 +62,6 @@ name its values in action names.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -70,12 +69,13 @@ from typing import Any
 
 from ..expr import Const, Expr, If, Var, bounds, evaluate, variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
-from ..parse import one_line, parse, variable_scope
+from ..parse import parse, variable_scope
 from .base import Puzzle
 from .data import Data
 from .declare import (
     Template,
     constants_and_variables,
+    free_indices,
     integer,
     integers,
     parse_in,
@@ -248,7 +248,7 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         data.unknown_keys(EFFECT_KEYS, value, key + ".")
         when = value.get("when")
         value = data.get("value", (str, int), table=value, prefix=key + ".")
-    for free in _free_indices(data, key, target, local):
+    for free in free_indices(data, key, target, local):
         inner = {**local, **{k: Const(v) for k, v in free.items()}}
         var = parse_in(data, key, target, inner)
         if not isinstance(var, Var):
@@ -266,43 +266,6 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         if var.name in eff:
             raise data.error(key, f"a second effect on {var.name} (one effect per variable)")
         eff[var.name] = new
-
-
-def _free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:
-    """The bindings of the names in ``target``'s indexes that are not in scope (``x[k]``:
-    ``k`` over the indexes of ``x``); ``[{}]`` when every index is known."""
-    try:
-        node = ast.parse(one_line(target), mode="eval").body
-    except SyntaxError:
-        return [{}]  # parse_in reports it
-    indexes: list[ast.AST] = []
-    while isinstance(node, ast.Subscript):
-        indexes.append(node.slice)
-        node = node.value
-    if not isinstance(node, ast.Name) or not isinstance(local.get(node.id), list):
-        return [{}]
-    indexes.reverse()
-    out: list[dict[str, int]] = [{}]
-    for depth, index in enumerate(indexes):
-        if not (isinstance(index, ast.Name) and index.id not in local):
-            continue
-        grown = []
-        for binding in out:
-            level = local[node.id]
-            for earlier in indexes[:depth]:
-                i = (binding[earlier.id] if isinstance(earlier, ast.Name) and earlier.id
-                     in binding else None)
-                if i is None:
-                    expr = parse_in(data, key, ast.unparse(earlier),
-                                    {**local, **{k: Const(v) for k, v in binding.items()}})
-                    i = evaluate(expr, {}) if not variables(expr) else 0
-                level = level[i] if 0 <= i < len(level) else []
-            if index.id in binding:
-                grown.append(binding)
-            else:
-                grown.extend({**binding, index.id: i} for i in range(len(level)))
-        out = grown
-    return out
 
 
 def _name_of(names: Any, value: int) -> Any:
