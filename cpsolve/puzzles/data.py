@@ -38,6 +38,8 @@ class Data:
         source = self.table if table is None else table
         name = f"{prefix}{key}"
         if key not in source:
+            if default is ... and table is None:
+                self._hidden_in_a_table(key)
             if default is ...:
                 raise self.error(name, "missing")
             return default
@@ -65,6 +67,17 @@ class Data:
         return self.error(key, f"{name!r} is a top-level key, but it comes after the {header} "
                                f"header, so TOML reads it as part of that table: move it above "
                                f"the first [table] header")
+
+    def _hidden_in_a_table(self, key: str) -> None:
+        """Raise the hint when a missing top-level ``key`` sits inside a table instead."""
+        for name, value in self.table.items():
+            tables = [value] if isinstance(value, dict) else (
+                value if isinstance(value, list) and all(isinstance(v, dict) for v in value)
+                else [])
+            for i, inner in enumerate(tables):
+                if key in inner:
+                    where = name if isinstance(value, dict) else f"{name}[{i + 1}]"
+                    raise self.misplaced_error(f"{where}.{key}")
 
     def misplaced(self, table: dict[str, Any], prefix: str) -> None:
         """Refuse a top-level key (with a string value, as they all have) found in ``table``."""
