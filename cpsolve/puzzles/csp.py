@@ -2,13 +2,9 @@
 
     family = "csp"
     name = "8 queens"
-    [constants]
-    n = 8
-    [variables]                  # scalar: [lo, hi]; array: {size = n, domain = [lo, hi]}
-    q = { size = 8, domain = [0, 7] }
     all_different = [["q"]]      # groups: each a list of variables or whole arrays
     constraints = ["all(abs(q[i] - q[j]) != j - i for i in range(n) for j in range(i + 1, n))"]
-    show = "{q[0]} {q[1]} ..."   # optional, as in the transition family
+    show = "{q[0]} {q[1]} {q[2]} {q[3]} {q[4]} {q[5]} {q[6]} {q[7]}"   # optional
     [constants]
     n = 8
     [variables]                  # scalar: [lo, hi]; array: {size = n, domain = [lo, hi]}

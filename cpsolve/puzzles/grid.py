@@ -6,13 +6,18 @@
     symbols = "12345"           # optional: a string of one-character symbols or a
                                 # list of strings; default 1..size
     groups = ["rows", "columns", "diagonals"]   # and/or "boxes" with box = [R, C]
-    box = [3, 3]
-    extra = [[[0, 0], [1, 1], [2, 2]]]          # more groups, as lists of [row, col]
+    extra = [[[0, 0], [1, 2], [2, 4]]]          # more groups, as lists of [row, col]
     givens = '''
+    1 . . . .
+    . . . . .
+    . . . . .
     . . . . .
     . . . . .
     '''
 
+Every top-level key comes before the first ``[table]`` header (TOML puts a
+key written after a header inside that table); the reference is
+``docs/families/grid.md``.
 Cells are the variables ``cell[r][c]`` (0-based) with values 1..size;
 value ``v`` is drawn as ``symbols[v - 1]``.  In the givens picture a cell is
 ``.``, ``_``, ``0`` or ``-`` when empty; cells are separated by spaces, or

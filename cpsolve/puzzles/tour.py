@@ -1,13 +1,16 @@
 """Family ``tour``: leaper tours (knight's tours) as a circuit constraint.
 
     family = "tour"
-    name = "Knight's tour on 6x6"
+    name = "Open knight's tour on 5x5 from a corner"
     board = '''
-    . . . . . .
-    . x . . x .
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . . .
     '''
     leaper = [1, 2]      # optional: any (a, b) leaper; the knight by default
-    closed = true        # optional: a circuit (default) or an open path
+    closed = false       # optional: a circuit (true, the default) or an open path
     start = [0, 0]       # optional, open tours only: the first square (row, col)
 
 ``.`` is a square to visit, ``x`` a blocked square (spaces between squares
@@ -20,7 +23,8 @@ node (the last square leads to it, it leads to the first square).  A closed
 tour has two directions; a symmetry-breaking condition keeps one of them
 (the successor of square 0 is smaller than its predecessor), so counts are
 "up to direction".  Open tours keep their direction: without ``start`` a
-path and its reverse are two tours (1,728 on 5x5, twice 864 paths).
+path and its reverse are two tours (1,728 on 5x5, twice 864 paths).  The
+reference is ``docs/families/tour.md``.
 """
 
 from __future__ import annotations
