@@ -6,6 +6,7 @@ has 92 solutions.
 
 from __future__ import annotations
 
+import re
 import runpy
 from pathlib import Path
 
@@ -51,3 +52,29 @@ def test_queens_solution_is_drawn_as_a_board():
     board = puzzle.render_solution(result.solution).splitlines()
     assert len(board) == 8 and all(row.split().count("Q") == 1 for row in board)
     assert result.unique is False
+
+
+def test_lights_out_takes_five_presses_by_every_engine():
+    """All on -> all off on 3x3: the corners and the centre (see the file's [expected])."""
+    model = load(EXAMPLES / "lights_out.toml").model
+    for engine in ("cpsat", "search"):
+        result = run(engine, "solve", model, Options(time_limit=60))
+        assert result.status is Status.OPTIMAL and result.steps == 5 and result.verified
+        assert sorted(s.action for s in result.plan) == [f"press {i}" for i in (0, 2, 4, 6, 8)]
+
+
+def test_river_crossing_takes_eleven_crossings_by_every_engine():
+    """Missionaries and cannibals, 3 + 3 and a boat of 2: 11 crossings (the classic)."""
+    puzzle = load(EXAMPLES / "river.py")
+    for engine in ("cpsat", "search"):
+        result = run(engine, "solve", puzzle.model, Options(time_limit=60))
+        assert result.status is Status.OPTIMAL and result.steps == 11 and result.verified
+    assert puzzle.render_state(puzzle.model.initial_state()).startswith("left 3M 3C")
+
+
+def test_every_example_the_readme_lists_exists():
+    text = (EXAMPLES / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:\.\./models/)?[\w]+\.(?:toml|py))`", text))
+    assert {"lights_out.toml", "river.py", "../models/queens8.toml"} <= named
+    for name in named:
+        assert (EXAMPLES / name).is_file(), name

@@ -6,6 +6,7 @@ file, the key (or line) and what is wrong; the CLI prints it and exits 2.
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -63,21 +64,23 @@ class Data:
     def misplaced_error(self, key: str) -> ModelFileError:
         """The error for a top-level key that TOML put inside a table (``key`` is dotted)."""
         table, _, name = key.rpartition(".")
-        header = f"[[{table.split('[')[0]}]]" if table.endswith("]") else f"[{table}]"
+        plain = re.sub(r"\[\d+\]", "", table)
+        header = f"[[{plain}]]" if table.endswith("]") else f"[{plain}]"
         return self.error(key, f"{name!r} is a top-level key, but it comes after the {header} "
                                f"header, so TOML reads it as part of that table: move it above "
                                f"the first [table] header")
 
     def _hidden_in_a_table(self, key: str) -> None:
         """Raise the hint when a missing top-level ``key`` sits inside a table instead."""
-        for name, value in self.table.items():
-            tables = [value] if isinstance(value, dict) else (
-                value if isinstance(value, list) and all(isinstance(v, dict) for v in value)
-                else [])
-            for i, inner in enumerate(tables):
-                if key in inner:
-                    where = name if isinstance(value, dict) else f"{name}[{i + 1}]"
+        stack: list[tuple[str, Any]] = [(name, value) for name, value in self.table.items()]
+        while stack:
+            where, value = stack.pop()
+            if isinstance(value, dict):
+                if key in value:
                     raise self.misplaced_error(f"{where}.{key}")
+                stack.extend((f"{where}.{k}", v) for k, v in value.items())
+            elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
+                stack.extend((f"{where}[{i + 1}]", v) for i, v in enumerate(value))
 
     def misplaced(self, table: dict[str, Any], prefix: str) -> None:
         """Refuse a top-level key (with a string value, as they all have) found in ``table``."""

@@ -250,10 +250,12 @@ def free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[st
                     expr = parse_in(data, key, ast.unparse(earlier),
                                     {**local, **{k: Const(v) for k, v in binding.items()}})
                     i = evaluate(expr, {}) if not variables(expr) else 0
-                level = level[i] if 0 <= i < len(level) else []
+                level = level[i] if isinstance(level, list) and 0 <= i < len(level) else []
             if index.id in binding:
                 grown.append(binding)
-            else:
+            elif isinstance(level, list):
                 grown.extend({**binding, index.id: i} for i in range(len(level)))
+            else:
+                grown.append(binding)  # not an array at this depth: parse_in says so
         out = grown
     return out

@@ -339,6 +339,93 @@ def variants() -> list[tuple[str, str, str]]:
     return out
 
 
+LANGUAGE = '''family = "transition"
+name = "language"
+goal = "{goal}"
+forbid = {forbid}
+[constants]
+n = {n}
+cap = {cap}
+[variables]
+x = {{ size = {size}, domain = {domain} }}
+[initial]
+x = {initial}
+[[actions]]
+name = "step {{i}}"
+params = {params}
+[actions.effects]
+{effects}
+'''
+LANGUAGE_DEFAULT = dict(goal="x[0] == 2", forbid="[]", n="3", cap="[3, 2, 1]", size='"n"',
+                        domain='[0, "cap"]', initial="0", params='{ i = "range(n)" }',
+                        effects='"x[k]" = "x[k] + 1 if k == i else x[k]"')
+CSP_SYM = CSP + """[[symmetries]]
+{symmetry}
+"""
+
+
+def language_variants() -> list[tuple[str, str, str]]:
+    """Issue 10's language: constants everywhere, forbid, effects over free indexes, //, %,
+    multi-line text, declared csp symmetries (appended last so older files keep numbers)."""
+    out: list[tuple[str, str, str]] = []
+
+    def put(what: str, **changes: str) -> None:
+        out.append(("transition", f"lang {what}",
+                    LANGUAGE.format(**{**LANGUAGE_DEFAULT, **changes})))
+
+    for what, changes in [
+        ("forbid initial", dict(forbid='["x[0] == 0"]')),
+        ("forbid not list", dict(forbid='"x[0] > 1"')),
+        ("forbid int", dict(forbid="[3]")),
+        ("forbid unknown", dict(forbid='["y > 1"]')),
+        ("forbid everything", dict(forbid='["x[0] >= 1"]')),
+        ("forbid huge", dict(forbid='["sum(x[i] for i in range(10 ** 9)) > 1"]')),
+        ("div zero", dict(goal="x[0] // 0 == 1")), ("mod variable", dict(goal="x[0] % x[1] == 1")),
+        ("mod negative", dict(goal="x[0] % -2 == 1")), ("div huge", dict(goal="x[0] // (10 ** 30) == 0")),
+        ("size expr huge", dict(size='"10 ** 9"')), ("size product", dict(size='"100000 * 100000"')),
+        ("size variable", dict(size='"x"')), ("size list", dict(size='"cap"')),
+        ("domain list short", dict(domain="[0, [1, 2]]")), ("domain list empty cell", dict(domain="[[2, 0, 0], 1]")),
+        ("domain cap nested", dict(cap="[[1], [2], [3]]")),
+        ("constant unknown", dict(cap='"m * 2"')), ("constant range huge", dict(cap='"[0] * 10 ** 9"')),
+        ("constant self", dict(cap='"cap"')), ("constant variable", dict(cap='"x"')),
+        ("initial expr", dict(initial='"n * 100"')), ("initial range", dict(initial='"range(n)"')),
+        ("initial list short", dict(initial="[0]")),
+        ("params range huge", dict(params='{ i = "range(10 ** 9)" }')),
+        ("params product huge", dict(params='{ i = "range(1000)", j = "range(1000)" }')),
+        ("params uses later", dict(params='{ i = "range(j)", j = "range(3)" }')),
+        ("params variable", dict(params='{ i = "range(x[0])" }')),
+        ("params text", dict(params='{ i = "hello" }')),
+        ("effects twice free", dict(effects='"x[k]" = "x[k] + 1"\n"x[j]" = "0"')),
+        ("effects free and fixed", dict(effects='"x[k]" = "1"\n"x[0]" = "0"')),
+        ("effects free not array", dict(effects='"k" = "1"')),
+        ("effects when bad", dict(effects='"x[i]" = { value = "1", when = "nope" }')),
+        ("effects when extra", dict(effects='"x[i]" = { value = "1", whn = "1" }')),
+        ("effects value missing", dict(effects='"x[i]" = { when = "1" }')),
+        ("effects free 2d", dict(effects='"x[k][m]" = "1"')),
+        ("multiline comment only", dict(goal="# nothing")),
+        ("multiline backslash", dict(goal="x[0] == \\\\")),
+    ]:
+        put(what, **changes)
+    jump = LANGUAGE.format(**LANGUAGE_DEFAULT)
+    out.append(("transition", "lang goal after table", jump.replace('goal = "x[0] == 2"\n', "")
+                + 'goal = "x[0] == 2"\n'))
+    for what, symmetry in [
+        ("sym shift", 'name = "shift"\nvalues = "(v + 1) % n"'),
+        ("sym board rows", 'board = "q"\nrows = 3'),
+        ("sym board unknown", 'board = "q"\nuse = ["spin"]'),
+        ("sym board scalar", 'board = "n"'),
+        ("sym values not perm", 'values = "0"'),
+        ("sym variables not perm", 'variables = { "q[i]" = "q[0]" }'),
+        ("sym variables expr", 'variables = { "q[i]" = "q[i] + 1" }'),
+        ("sym both", 'board = "q"\nvalues = "v"'),
+        ("sym unknown key", 'mirror = true'),
+        ("sym values huge", 'values = "v * 10 ** 20"'),
+        ("sym ok mirror", 'name = "mirror"\nvalues = "n - 1 - v"'),
+    ]:
+        out.append(("csp", f"lang {what}", CSP_SYM.format(**CSP_DEFAULT, symmetry=symmetry)))
+    return out
+
+
 PYTHON_FILES = {
     "syntax": "def build(:\n",
     "raises": "def build():\n    raise RuntimeError('boom')\n",
@@ -359,7 +446,7 @@ def write() -> int:
     shutil.rmtree(CORPUS, ignore_errors=True)
     CORPUS.mkdir()
     n = 0
-    entries = [("toml", what, text) for what, text in BAD_TOML] + variants()
+    entries = [("toml", what, text) for what, text in BAD_TOML] + variants() + language_variants()
     for family, what, text in entries:
         n += 1
         slug = "".join(c if c.isalnum() else "-" for c in what.lower()).strip("-")
