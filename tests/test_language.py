@@ -490,3 +490,31 @@ def test_the_python_api_declares_board_symmetries():
     assert result.count == orbits(queens(n), closure) == 2
     with pytest.raises(ModelError, match="not square"):
         csp.board_symmetries(x[:10], rows=2, use=["quarter turn clockwise"])
+
+
+def test_generation_uses_the_declared_board_symmetries(write_model):
+    """5 queens on a 25-cell board: puzzles (cells given 0 or 1) with one solution, counted
+    here by brute force over the 10 solutions and the square's 8 symmetries."""
+    n = 5
+    text = (ROOT / "docs" / "families" / "csp.md").read_text(encoding="utf-8")
+    block = text.split("```toml\n")[2].split("```")[0]
+    assert 'name = "5 queens' in block
+    puzzle = load(write_model("q5.toml", block))
+    boards = [tuple(int(p[r] == c) for r in range(n) for c in range(n)) for p in queens(n)]
+    moves = [lambda r, c: (r, c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - r, n - 1 - c),
+             lambda r, c: (n - 1 - c, r), lambda r, c: (r, n - 1 - c), lambda r, c: (n - 1 - r, c),
+             lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r)]
+    maps = [[m(i // n, i % n)[0] * n + m(i // n, i % n)[1] for i in range(n * n)] for m in moves]
+    from cpsolve.grids.generator import Generator
+
+    gen = Generator(puzzle.model, puzzle.symmetry(), "cpsat")
+    for k in (1, 2):
+        unique, classes = 0, set()
+        for cells in itertools.combinations(range(n * n), k):
+            for values in itertools.product((0, 1), repeat=k):
+                if sum(all(b[c] == v for c, v in zip(cells, values)) for b in boards) == 1:
+                    unique += 1
+                    classes.add(min(tuple(sorted((m[c], v) for c, v in zip(cells, values)))
+                                    for m in maps))
+        tally = gen.every(k, puzzles=False).tally
+        assert (tally.classes, tally.labelled) == (len(classes), unique), k
