@@ -25,12 +25,6 @@ from cpsolve.result import Status
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT = 20.0
 
-NOT_YET: dict[str, str] = {
-    "sliding": "cpsolve/puzzles/sliding.py is being rewritten by the sliding helper "
-               "(issue 10 item 1); its docstring example names a block the picture lacks",
-}
-"""Family docstrings known to be invalid, owned by another branch (non-strict xfail)."""
-
 
 def doc_blocks() -> list:
     out = []
@@ -48,9 +42,7 @@ def docstring_examples() -> list:
         doc = importlib.import_module(f"cpsolve.puzzles.{name}").__doc__ or ""
         found = re.search(r"\n\n((?:    .*\n|[ \t]*\n)+)", doc)
         assert found, f"the {name} family's docstring has no indented format example"
-        marks = [pytest.mark.xfail(reason=NOT_YET[name], strict=False)] if name in NOT_YET \
-            else []
-        out.append(pytest.param(textwrap.dedent(found.group(1)), marks=marks, id=name))
+        out.append(pytest.param(textwrap.dedent(found.group(1)), id=name))
     return out
 
 
