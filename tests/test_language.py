@@ -518,3 +518,13 @@ def test_generation_uses_the_declared_board_symmetries(write_model):
                                     for m in maps))
         tally = gen.every(k, puzzles=False).tally
         assert (tally.classes, tally.labelled) == (len(classes), unique), k
+
+
+def test_domains_and_initial_values_may_be_list_expressions(write_model):
+    text = (MODELS / "three_jugs.toml").read_text(encoding="utf-8").split("[expected]")[0]
+    text = text.replace('domain = [0, "cap"]', 'domain = [0, "[8, 5, 3]"]').replace(
+        "jug = [8, 0, 0]", 'jug = "[cap[0]] + [0] * 2"')
+    model = load(write_model("j.toml", text)).model
+    assert [model.domain(n) for n in model.names] == [(0, 8), (0, 5), (0, 3)]
+    assert model.initial_state() == (8, 0, 0)
+    assert run("search", "solve", model).steps == 7

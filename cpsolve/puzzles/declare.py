@@ -215,11 +215,23 @@ def _interval(data: Data, key: str, spec: list, scope: Scope
 
 
 def _bound(data: Data, key: str, bound: Any, scope: Scope) -> int | list[int]:
-    if isinstance(bound, list):
-        return integers(data, key, bound, scope)
-    if isinstance(bound, str) and isinstance(scope.get(bound.strip()), list):
-        return integers(data, key, bound, scope)
-    return integer(data, key, bound, scope)
+    return integer_or_list(data, key, bound, scope)
+
+
+def integer_or_list(data: Data, key: str, value: Any, scope: Scope) -> int | list[int]:
+    """An integer or a list of integers, written literally or as a constant expression
+    (``"cap"``, ``"[0] * n"``, ``"range(n)"``, ``"2 * n"``)."""
+    if isinstance(value, list):
+        return integers(data, key, value, scope)
+    if isinstance(value, str):
+        try:
+            found = constant_list(value, scope)
+        except ExprError as err:
+            raise data.error(key, str(err)) from None
+        if isinstance(found, list):
+            return integers(data, key, value, scope)
+        return integer(data, key, value, scope)
+    return integer(data, key, value, scope)
 
 
 def free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:

@@ -76,7 +76,7 @@ from .declare import (
     Template,
     constants_and_variables,
     free_indices,
-    integer,
+    integer_or_list,
     integers,
     parse_in,
     template,
@@ -163,17 +163,16 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
     arrays = {n.split("[", 1)[0] for n in model.names if "[" in n}
     for name, value in initial.items():
         key = f"initial.{name}"
-        if isinstance(value, list) or (isinstance(value, str) and isinstance(
-                scope.get(value.strip()), list)) or (isinstance(value, str) and "range(" in value):
-            for i, v in enumerate(integers(data, key, value, scope)):
+        given = integer_or_list(data, key, value, scope)
+        if isinstance(given, list):
+            for i, v in enumerate(given):
                 values[f"{name}[{i}]"] = v
         elif name in arrays:  # one value for every cell
-            v = integer(data, key, value, scope)
             for n in model.names:
                 if n.startswith(name + "["):
-                    values[n] = v
+                    values[n] = given
         else:
-            values[name] = integer(data, key, value, scope)
+            values[name] = given
     for name, value in values.items():
         if name not in model.domains:
             raise data.error(f"initial.{name}", "not a declared variable")
