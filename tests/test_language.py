@@ -209,6 +209,24 @@ def test_missionaries_and_cannibals_take_eleven_crossings_every_way():
         assert result.status is Status.OPTIMAL and result.steps == 11
 
 
+def test_missionaries_state_space_counted_backwards_from_the_goal():
+    n, moves = 3, river_moves(3, 2)
+    safe = [(m, c, b) for m in range(n + 1) for c in range(n + 1) for b in (0, 1)
+            if not (0 < m < c) and not (0 < n - m < n - c)]
+    dist, queue = {(0, 0, 1): 0}, deque([(0, 0, 1)])
+    while queue:
+        t = queue.popleft()
+        for p in safe:
+            if p not in dist and t in set(moves(p)):
+                dist[p] = dist[t] + 1
+                queue.append(p)
+    far = max(dist.values())
+    assert (len(safe), len(dist), far) == (20, 16, 12)
+    assert [s for s, d in dist.items() if d == far] == [(3, 2, 1)]
+    want = load(MODELS / "missionaries.toml").expected
+    assert (want["states"], want["max_distance"], want["farthest"]) == (16, 12, 1)
+
+
 def test_four_couples_with_a_boat_of_two_cannot_cross():
     assert bfs((4, 4, 0), river_moves(4, 2), lambda s: s == (0, 0, 1)) is None
     model = runpy.run_path(str(EXAMPLES / "river.py"))["build"](4, 2).model
