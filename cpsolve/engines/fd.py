@@ -61,7 +61,10 @@ def tool_missing() -> str | None:
 
 
 def supports(model: Planning) -> str | None:
-    """Why this engine cannot take ``model`` (the planner is missing), or ``None``."""
+    """Why this engine cannot take ``model`` (the planner is missing, or the model forbids
+    states, which the PDDL export cannot say), or ``None``."""
+    if model.forbidden:
+        return "the PDDL export has no forbidden states (state constraints)"
     return tool_missing()
 
 

@@ -153,6 +153,9 @@ def _mzn(expr: Expr, ident: Mapping[str, str]) -> tuple[str, str]:
         a, b = _int(expr.left, ident), _int(expr.right, ident)
         if expr.op in _COMPARE:
             return f"({a} {_COMPARE[expr.op]} {b})", "bool"
+        if expr.op in ("//", "%"):  # floor semantics (MiniZinc's div and mod truncate)
+            rem = f"((({a}) mod {b} + {b}) mod {b})"
+            return (rem, "int") if expr.op == "%" else (f"((({a}) - {rem}) div {b})", "int")
         return f"({a} {expr.op} {b})", "int"
     if isinstance(expr, Nary):
         if expr.op in ("and", "or"):

@@ -291,6 +291,9 @@ class _Writer:
 def export(model: Planning) -> PddlTask:
     """The PDDL domain and problem of ``model`` (see the module's docstring)."""
     model.validate()
+    if model.forbidden:
+        raise ExportError(f"forbidden states ({model.forbidden[0].label}, ...) have no PDDL "
+                          "form here (classical PDDL has no state constraints)")
     w = _Writer(model)
     for action in model.actions:
         w.add(action.name, action.name,
