@@ -26,8 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT = 20.0
 
 NOT_YET: dict[str, str] = {
-    "sliding": "cpsolve/puzzles/sliding belongs to another branch; on main its docstring's "
-               "[estimate] patterns names 'o', which the ON-OFF picture has twice (refused)",
 }
 """Family docstrings known to be invalid on main, owned elsewhere (non-strict xfail: the test
 passes again by itself once the docstring is fixed)."""

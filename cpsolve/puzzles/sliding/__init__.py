@@ -4,11 +4,11 @@
     name = "ON-OFF"
     start = '''
     L L n o
-    o f f _
+    a f b _
     '''
     goal = '''
     L L o n
-    ? ? ? ?
+    f a b _
     '''
     blocks = ["L"]       # optional: tokens whose connected cells form one piece
     metric = "step"      # or "line", "path"
