@@ -709,8 +709,9 @@ def test_the_module_docstring_is_a_valid_file(tmp_path):
     result = solve(path)
     board = {(r, c) for r in range(2) for c in range(4)}
     start = tuple(sorted([("L", ((0, 0), (0, 1))), ("n", ((0, 2),)), ("o", ((0, 3),)),
-                          ("o", ((1, 0),)), ("f", ((1, 1),)), ("f", ((1, 2),))]))
-    home = {("L", ((0, 0), (0, 1))), ("o", ((0, 2),)), ("n", ((0, 3),))}
+                          ("a", ((1, 0),)), ("f", ((1, 1),)), ("b", ((1, 2),))]))
+    home = {("L", ((0, 0), (0, 1))), ("o", ((0, 2),)), ("n", ((0, 3),)),
+            ("f", ((1, 0),)), ("a", ((1, 1),)), ("b", ((1, 2),))}
     assert result.status is Status.OPTIMAL and result.steps == brute_force(
         board, start, lambda p: home <= set(p), "step")[0]
 

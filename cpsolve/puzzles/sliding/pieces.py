@@ -110,17 +110,7 @@ def _shape(data: _data.Data, token: str, spec: Any) -> Shape:
 
 def connected(cells: list[Cell]) -> bool:
     """Whether the cells form one group through edge neighbours."""
-    if not cells:
-        return False
-    todo, seen, cellset = [cells[0]], {cells[0]}, set(cells)
-    while todo:
-        r, c = todo.pop()
-        for dr, dc in DIRECTIONS.values():
-            n = (r + dr, c + dc)
-            if n in cellset and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return len(seen) == len(cells)
+    return len(_components(cells)) == 1
 
 
 def cut(data: _data.Data, key: str, picture: list[list[str]], cells: tuple[Cell, ...],
