@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.cli import memory_size
+from cpsolve.arguments import memory_size
 from cpsolve.engines import interrupt, memory
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
