@@ -33,11 +33,6 @@ def status_words(result: Result) -> str:
     return STATUS_WORDS[result.status]
 
 
-def proven_optimal(result: Result) -> bool:
-    """True when the plan (or optimum) is proven best."""
-    return result.status is Status.OPTIMAL
-
-
 def plan_steps(result: Result) -> tuple[Step, ...] | None:
     """The plan's steps, or ``None`` when the answer is no plan."""
     return result.answer.steps if isinstance(result.answer, Plan) else None
