@@ -435,6 +435,8 @@ def disjoint_layers(model: Planning) -> bool:
 
 
 # ---------------------------------------------------------------- values
+# The facts' own evaluator, on purpose: cpsolve.expr.evaluate is the checker's reference
+# interpreter, and the checker shares no code with the facts (tests/test_layering.py).
 
 _UNARY = {"-": operator.neg, "abs": abs, "not": operator.not_}
 _BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
