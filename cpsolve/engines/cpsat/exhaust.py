@@ -57,12 +57,12 @@ def before_horizons(model: Planning, task: str, options: Options) -> tuple[Resul
 
     seconds = SECONDS if options.time_limit is None \
         else min(SECONDS, SHARE * options.time_limit)
-    try:
+    try:  # (the successor function is compiled on first use, within bfs)
         compiled = compile_planning(model)
+        budget = Budget(seconds, STATES, width=len(compiled.actions))  # width: stop near STATES
+        result = bfs(compiled, budget)
     except Unsupported:  # the search engine cannot compile this model: no exhaustion
         return None, options
-    budget = Budget(seconds, STATES, width=len(compiled.actions))  # width: stop near STATES
-    result = bfs(compiled, budget)
     left = None if options.time_limit is None \
         else max(0.0, options.time_limit - budget.elapsed())
     options = replace(options, time_limit=left)

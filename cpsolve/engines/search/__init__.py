@@ -28,7 +28,6 @@ starts fast.
 
 from __future__ import annotations
 
-from ... import facts
 from ...model import Csp, Planning
 from ...result import Result, Unsupported
 from .. import Options
@@ -133,9 +132,15 @@ def default_analysis(options: Options, task: Task) -> str:
         return "external"
     bits = sum((hi - lo).bit_length() for lo, hi in zip(task.lo, task.hi))
     if options.limit is None and options.direction != "goal" and bits < 62 \
-            and 1 << bits > IN_MEMORY_CODES and not facts.reversible(task.model):
+            and 1 << bits > IN_MEMORY_CODES and not _reversible(task):
         return "external"
     return DEFAULT_ANALYSIS
+
+
+def _reversible(task: Task) -> bool:
+    from .statespace.vector import reversible_moves  # numpy is imported only here
+
+    return reversible_moves(task)
 
 
 def _finish(task: Task, name: str, result: Result) -> Result:

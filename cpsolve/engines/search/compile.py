@@ -7,7 +7,7 @@ on demand, ``predecessors(t)``.
 
 Guards, effects and costs are turned into Python source by :mod:`.emit`
 (variables become ``s[i]``; see there why this is safe) and compiled once
-into a single successor function for the whole model.  Two tricks keep it
+on first use, into a single successor function for the whole model.  Two tricks keep it
 fast without knowing anything about puzzles:
 
 * actions whose guards share a pin ``x == c`` (:func:`cpsolve.facts.pin`) are grouped under one
@@ -22,19 +22,15 @@ Forbidden conditions (``model.forbidden``) are compiled into one test
 ``_allowed(t)`` that every successor passes before it is added; a forbidden
 state has no predecessors and is no predecessor.
 
-Predecessors are generic: a predecessor ``p`` of ``t`` by action ``a``
-agrees with ``t`` outside ``a.writes()``; the written variables are
-enumerated over their domains and ``p`` is kept when ``guard(p)`` holds and
-``effect(p) == t``.  Which written values qualify depends only on ``t``
-restricted to the variables ``a`` reads or writes, so the answer is cached
-per action under that key.
+Predecessors (``Task.predecessors``, for backward search) are built on first use
+by :mod:`.predecessors`.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cached_property
 
 from ... import facts
 from ...expr import Const, Expr, bounds, conjuncts
@@ -43,9 +39,6 @@ from ...result import Step, Unsupported
 from .emit import TooDeep, build, source
 
 State = tuple[int, ...]
-MAX_WRITE_PRODUCT = 1 << 16
-"""Most value combinations of an action's written variables that
-:meth:`Task.predecessors` will enumerate per cache key."""
 
 
 class Task:
@@ -65,21 +58,38 @@ class Task:
         self.unit_costs = model.unit_costs()
         self.cost_bounds = [bounds(a.cost, model.domain) for a in self.actions]
         self.skipped = [0]
+        self.memo: dict[str, object] = {}  # what engines derive from the task once (by name)
         self.allowed: Callable[[State], bool] | None = None
         try:
             if model.forbidden:
                 test = " or ".join(f"({source(f.expr, self._ref, 'c')})" for f in model.forbidden)
                 self.allowed = build(f"def allowed(s):\n    return not ({test})\n", {},
                                      "allowed")
-            self.successors: Callable[[State], list[tuple[int, State, int]]] = \
-                self._build_successors(full=True)
-            self.next_states: Callable[[State], list[State]] = self._build_successors(full=False)
-            goal = source(model.goal, self._ref, "c")
-            self.is_goal: Callable[[State], bool] = build(
-                f"def is_goal(s):\n    return bool({goal})\n", {}, "is_goal")
         except TooDeep as exc:
             raise Unsupported(f"search: {exc}") from exc
         self._predecessors: Callable[[State], list[tuple[int, State]]] | None = None
+
+    # -- compiled on first use (the NumPy analyses never call them)
+
+    @cached_property
+    def successors(self) -> Callable[[State], list[tuple[int, State, int]]]:
+        return self._compiled(self._build_successors, True)
+
+    @cached_property
+    def next_states(self) -> Callable[[State], list[State]]:
+        return self._compiled(self._build_successors, False)
+
+    @cached_property
+    def is_goal(self) -> Callable[[State], bool]:
+        goal = self._compiled(source, self.model.goal, self._ref, "c")
+        return build(f"def is_goal(s):\n    return bool({goal})\n", {}, "is_goal")
+
+    @staticmethod
+    def _compiled(make: Callable, *args):
+        try:
+            return make(*args)
+        except TooDeep as exc:
+            raise Unsupported(f"search: {exc}") from exc
 
     # -- code generation
 
@@ -195,68 +205,14 @@ class Task:
     def predecessors(self, t: State) -> list[tuple[int, State]]:
         """Every ``(action index, p)`` with ``p`` leading to ``t`` by that action."""
         if self._predecessors is None:
-            self._predecessors = self._build_predecessors()
+            from .predecessors import build_predecessors
+
+            self._predecessors = build_predecessors(self)
         if self.allowed is None:
             return self._predecessors(t)
         if not self.allowed(t):
             return []
         return [(k, p) for k, p in self._predecessors(t) if self.allowed(p)]
-
-    def _build_predecessors(self) -> Callable[[State], list[tuple[int, State]]]:
-        keys, writes = [], []
-        for a in self.actions:
-            w = sorted(self.index[v] for v in a.writes())
-            size = 1
-            for i in w:
-                size *= self.hi[i] - self.lo[i] + 1
-            if size > MAX_WRITE_PRODUCT:
-                raise Unsupported(
-                    f"search: action {a.name!r} writes {size:,} value combinations; too many "
-                    "to enumerate predecessors (backward search)")
-            writes.append(w)
-            keys.append(sorted(set(w) | {self.index[v] for v in a.reads()}))
-        tables: list[dict[tuple[int, ...], list[tuple[int, ...]]]] = [{} for _ in self.actions]
-        checks = [self._action_check(k) for k in range(len(self.actions))]
-
-        def fill(k: int, t: Sequence[int]) -> list[tuple[int, ...]]:
-            w = writes[k]
-            want = tuple(t[i] for i in w)
-            p = list(t)
-            found = []
-            for combo in itertools.product(*(range(self.lo[i], self.hi[i] + 1) for i in w)):
-                for i, v in zip(w, combo):
-                    p[i] = v
-                if checks[k](p) == want:
-                    found.append(combo)
-            tables[k][tuple(t[i] for i in keys[k])] = found
-            return found
-
-        lines = ["def predecessors(t):", "    out = []", "    add = out.append"]
-        for pin, members in self.after_groups():
-            ind = "    "
-            if pin is not None:
-                lines.append(f"    if t[{pin[0]}] == {pin[1]}:")
-                ind = "        "
-            for k in members:
-                key = "(" + "".join(f"t[{i}], " for i in keys[k]) + ")"
-                pos = {i: j for j, i in enumerate(writes[k])}
-                new = "(" + "".join(f"w[{pos[i]}], " if i in pos else f"t[{i}], "
-                                    for i in range(len(self.names))) + ")"
-                lines += [f"r = _T{k}.get({key})", "if r is None:", f"    r = _fill({k}, t)",
-                          "for w in r:", f"    add(({k}, {new}))"]
-                lines[-5:] = [ind + line for line in lines[-5:]]
-        lines.append("    return out")
-        names = {f"_T{k}": table for k, table in enumerate(tables)}
-        return build("\n".join(lines) + "\n", {"_fill": fill, **names}, "predecessors")
-
-    def _action_check(self, k: int) -> Callable[[Sequence[int]], tuple[int, ...] | None]:
-        """``f(p)``: the written values after action ``k`` if its guard holds, else None."""
-        a = self.actions[k]
-        order = sorted(a.effects, key=lambda e: self.index[e[0]])
-        values = "".join(f"{source(e, self._ref, 'v')}, " for _, e in order)
-        text = (f"def check(s):\n    if not ({source(a.guard, self._ref, 'c')}):\n"
-                f"        return None\n    return ({values})\n")
-        return build(text, {}, "check")
 
     def in_domain(self, state: State) -> bool:
         """True when every value lies in its variable's domain."""

@@ -35,6 +35,7 @@ import numpy as np
 from ....expr import Const
 from ..compile import Task
 from ..statespace.backward import relation
+from ..statespace.codesets import distinct, fresh
 from ..statespace.packing import Packed
 
 UNREACHABLE = 255
@@ -81,7 +82,7 @@ def build_table(task: Task, packed: Packed, ab: Abstraction,
         if progress is not None:
             progress(d, int(layer.size))
         older = (older + [layer]) if keep_all else (older[-1:] + [layer])
-        seeds = _minus(_distinct(space.step(layer, 1)), older)
+        seeds = fresh(space.step(layer, 1), older, space.room)
         layer = space.closure(seeds, older)
         d += 1
     return table
@@ -104,6 +105,7 @@ class _Space:
         self.bits = max(1, len(ab.kept).bit_length())
         if n * self.bits > 64:
             raise BuildError(f"{n} variables of {self.bits} bits do not fit in 64 bits")
+        self.room = n * self.bits <= 62  # codes in [0, 2**62): see codesets.fresh
         self.mask = (1 << self.bits) - 1
         self.shift = [self.bits * (n - 1 - i) for i in range(n)]
         pattern_codes = {ab.kept.index(v) for v in ab.pattern}
@@ -211,12 +213,12 @@ class _Space:
         parts = [seeds]
         frontier = seeds
         while frontier.size:
-            frontier = _distinct(self.step(frontier, 0))
+            frontier = self.step(frontier, 0)
             self.tick()
-            frontier = _minus(frontier, parts + older)
+            frontier = fresh(frontier, parts + older, self.room)
             if frontier.size:
                 parts.append(frontier)
-        return _distinct(np.concatenate(parts))
+        return distinct(np.concatenate(parts))
 
     def record(self, table: np.ndarray, layer: np.ndarray, d: int) -> None:
         """Enter distance ``d`` for the pattern placements of ``layer`` not entered yet."""
@@ -225,29 +227,9 @@ class _Space:
             w = self.weight[self.field(layer, i)]
             if i:
                 index += w * i
-        fresh = table[index] == UNREACHABLE
-        table[index[fresh]] = d
+        unset = table[index] == UNREACHABLE
+        table[index[unset]] = d
 
 
 def _nothing() -> None:
     return None
-
-
-def _distinct(codes: np.ndarray) -> np.ndarray:
-    codes.sort()
-    if codes.size < 2:
-        return codes
-    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
-
-
-def _minus(codes: np.ndarray, sorted_parts: list[np.ndarray]) -> np.ndarray:
-    """``codes`` without the members of any of the sorted arrays ``sorted_parts``."""
-    for part in sorted_parts:
-        if not codes.size:
-            break
-        if not part.size:
-            continue
-        at = np.searchsorted(part, codes)
-        at[at == part.size] = 0
-        codes = codes[part[at] != codes]
-    return codes

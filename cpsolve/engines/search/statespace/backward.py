@@ -14,6 +14,13 @@ after, found once by evaluating its guard and effects on every combination
 A written variable that the guard pins (:func:`cpsolve.facts.pins`) only takes
 the value ``c`` before the action, which keeps the grids small (a sliding
 tile's target cell must be empty; a block's cells hold its parts).
+
+The actions are grouped by a pin ``x == c`` that holds after them
+(:meth:`..compile.Task.after_groups`: a sliding puzzle's blank position), and
+the tables of one group's actions are merged into one (:class:`Merged`), keyed
+by the group's used variables other than the pin's: then a whole group costs
+a handful of NumPy calls per layer whatever its number of actions, which is
+what makes small layers cheap.
 """
 
 from __future__ import annotations
@@ -29,6 +36,12 @@ if TYPE_CHECKING:
 
 MAX_TABLE = 1 << 20
 """Most (key, written values) combinations one action's relation may enumerate."""
+
+MAX_MERGED = 1 << 18
+"""Most entries (keys times predecessors per key) of one group's merged table."""
+
+MAX_MERGED_TOTAL = 1 << 22
+"""Most entries of all merged tables together (36 MiB)."""
 
 
 class TooLarge(ValueError):
@@ -82,7 +95,9 @@ class Backward:
         task = packed.task
         self.relations = [relation(packed, k) for k in range(len(task.actions))]
         self.tables = [self._table(k, rel) for k, rel in enumerate(self.relations)]
-        self.groups = task.after_groups()
+        self.merged_entries = 0
+        self.groups = [(pin, members, self._merged(pin, members))
+                       for pin, members in task.after_groups()]
 
     def _table(self, k: int, rel):
         p, task = self.p, self.p.task
@@ -112,32 +127,118 @@ class Backward:
         table[key_of, slot] = delta[order]
         return keys, key_radix, counts, width, table
 
+    def _merged(self, pin: tuple[int, int] | None, members: list[int]) -> Merged | None:
+        """The group's tables as one (None: too large; its actions are then looked up one
+        by one)."""
+        p, task = self.p, self.p.task
+        keys = sorted({i for k in members for i in self.tables[k][0]}
+                      - ({pin[0]} if pin is not None else set()))
+        n_keys = 1
+        for i in keys:
+            n_keys *= p.size[i]
+        width = sum(self.tables[k][3] for k in members)
+        entries = n_keys * max(width, 1)
+        if entries > MAX_MERGED or self.merged_entries + entries > MAX_MERGED_TOTAL:
+            return None
+        self.merged_entries += entries
+        radix = [1] * len(keys)
+        for j in range(len(keys) - 2, -1, -1):
+            radix[j] = radix[j + 1] * p.size[keys[j + 1]]
+        axes = [np.arange(task.lo[i], task.hi[i] + 1, dtype=np.int64) for i in keys]
+        value = dict(zip(keys, (g.ravel() for g in np.meshgrid(*axes, indexing="ij"))))
+        if pin is not None:
+            value[pin[0]] = np.full(n_keys, pin[1], np.int64)
+        deltas, valid = [], []
+        for k in members:
+            used, used_radix, counts, w, table = self.tables[k]
+            at = np.zeros(n_keys, np.int64)
+            for i, r in zip(used, used_radix):
+                at += (value[i] - task.lo[i]) * r
+            for m in range(w):
+                deltas.append(table[at, m])
+                valid.append(counts[at] > m)
+        if not deltas:
+            return Merged(keys, radix, 0, np.zeros((n_keys, 0), np.int64),
+                          np.zeros((n_keys, 0), bool))
+        base = sum(task.lo[i] * r for i, r in zip(keys, radix))
+        return Merged(keys, radix, base,
+                      np.stack(deltas, axis=1), np.stack(valid, axis=1))
+
     def step(self, codes: np.ndarray) -> np.ndarray:
         """Codes of every predecessor of every state in ``codes`` (with repeats)."""
-        p, task = self.p, self.p.task
+        p = self.p
+        cols = p.decode_matrix(codes)
         out = []
-        for members, rows, cols in p.subsets(codes, self.groups):
-            for k in members:
-                keys, key_radix, counts, width, table = self.tables[k]
-                if not width:
+        for pin, members, merged in self.groups:
+            if pin is None:
+                rows, idx = codes, None
+            else:
+                idx = np.flatnonzero(cols[pin[0]] == pin[1])
+                if not idx.size:
                     continue
-                key = None
-                for i, r in zip(keys, key_radix):
-                    part = cols[i] - task.lo[i] if task.lo[i] else cols[i]
-                    part = part * r if r != 1 else part
-                    key = part if key is None else key + part
-                if key is None:
-                    key = np.zeros(len(rows), np.int64)
-                have = counts[key]
-                if width == 1 and have.all():  # one predecessor each: no selection
-                    out.append(rows + table[key, 0])
-                    continue
-                for m in range(width):
-                    idx = np.flatnonzero(have > m)
-                    if not idx.size:
-                        break
-                    if idx.size == rows.size:
-                        out.append(rows + table[key, m])
-                    else:
-                        out.append(rows[idx] + table[key[idx], m])
+                rows = codes[idx]
+            if merged is not None:
+                if merged.deltas.shape[1]:
+                    out.append(merged.predecessors(rows, cols, idx))
+                continue
+            used = {i for k in members for i in self.tables[k][0]}
+            sub = {i: cols[i] if idx is None else cols[i][idx] for i in used}
+            out.extend(self._one_by_one(members, rows, sub))
         return np.concatenate(out) if out else np.empty(0, np.int64)
+
+    def _one_by_one(self, members: list[int], rows: np.ndarray, cols: dict):
+        """The predecessors of ``rows`` by each action of ``members``, table by table."""
+        task = self.p.task
+        for k in members:
+            keys, key_radix, counts, width, table = self.tables[k]
+            if not width:
+                continue
+            key = None
+            for i, r in zip(keys, key_radix):
+                part = cols[i] - task.lo[i] if task.lo[i] else cols[i]
+                part = part * r if r != 1 else part
+                key = part if key is None else key + part
+            if key is None:
+                key = np.zeros(len(rows), np.int64)
+            have = counts[key]
+            if width == 1 and have.all():  # one predecessor each: no selection
+                yield rows + table[key, 0]
+                continue
+            for m in range(width):
+                idx = np.flatnonzero(have > m)
+                if not idx.size:
+                    break
+                if idx.size == rows.size:
+                    yield rows + table[key, m]
+                else:
+                    yield rows[idx] + table[key[idx], m]
+
+
+class Merged:
+    """One group's predecessor tables as one: row ``key`` of ``deltas`` holds what undoing
+    each of the group's moves adds to a code whose key variables make ``key``
+    (``valid`` says which of them exist)."""
+
+    def __init__(self, keys: list[int], radix: list[int], base: int, deltas: np.ndarray,
+                 valid: np.ndarray) -> None:
+        self.keys, self.radix, self.base = keys, radix, base
+        self.deltas, self.valid = deltas, valid
+        self.all_valid = bool(valid.all())
+
+    def predecessors(self, rows: np.ndarray, cols: np.ndarray,
+                     idx: np.ndarray | None) -> np.ndarray:
+        """The predecessor codes of ``rows`` (the states ``idx`` of the decoded ``cols``)."""
+        key = None
+        for i, r in zip(self.keys, self.radix):  # takes, not 2-D fancy indexing (3x faster)
+            part = cols[i] if idx is None else cols[i].take(idx)
+            part = part * r if r != 1 else part
+            key = part if key is None else key + part
+        if key is None:
+            key = np.zeros(rows.size, np.intp)
+        elif self.base:
+            key -= self.base
+        new = rows[:, None] + self.deltas.take(key, axis=0)
+        if self.all_valid:
+            return new.ravel()
+        valid = self.valid.take(key, axis=0)
+        return new.ravel() if valid.all() else new.ravel().compress(valid.ravel())

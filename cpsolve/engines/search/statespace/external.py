@@ -37,10 +37,10 @@ from ....result import Result, Status, Unsupported
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
+from .codesets import distinct, minus
 from .packing import Packed, Unpackable
 from .store import Store, fingerprint, owner
 from .symmetry import Orbits, group
-from .visited import _minus
 
 DEFAULT_MEMORY = 1 << 30
 """Bytes the large arrays may take when the caller sets no memory limit."""
@@ -90,19 +90,9 @@ def expand(packed: Packed, orbits: Orbits, codes: np.ndarray) -> np.ndarray:
 
 
 def fresh(raw: np.ndarray, earlier: list[np.ndarray]) -> np.ndarray:
-    """The distinct codes of ``raw``, sorted, that no array of ``earlier`` (sorted) holds."""
-    new = distinct(raw)
-    for layer in earlier:
-        new = _minus(new, layer)
-    return new
-
-
-def distinct(codes: np.ndarray) -> np.ndarray:
-    """Sorted distinct codes (sorted in place)."""
-    codes.sort()
-    if codes.size < 2:
-        return codes
-    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+    """The distinct codes of ``raw``, sorted, that no array of ``earlier`` (sorted) holds
+    (by binary searches: the memory-light way of :func:`.codesets.fresh`)."""
+    return minus(distinct(raw), *earlier)
 
 
 def positions(orbits: Orbits, codes: np.ndarray, chunk: int = 1 << 20) -> int:

@@ -57,6 +57,10 @@ class Packed:
             self.space = 1 << sum(bits)
             if sum(bits) > 62:
                 self.offset = SIGN
+            self._shift_col = np.array(self.shifts, np.int64)[:, None]
+            self._mask_col = np.array(self.masks, np.int64)[:, None]
+            self._lo_col = np.array(task.lo, np.int64)[:, None]
+            self._lo_any = any(task.lo)
         if self.space > 1 << WORD_BITS:
             raise Unpackable(f"{self.space:.3g} codes do not fit in {WORD_BITS} bits")
         if task.model.forbidden:
@@ -66,19 +70,20 @@ class Packed:
         def ref(name: str) -> str:
             return f"c[{task.index[name]}]"
 
-        self.guards, self.effects, self.used, self.writes, self.checked = [], [], [], [], []
-        for a in task.actions:
+        self.used, self.writes, self.checked = [], [], []
+        texts, names = [], []  # every action's guard and effects, compiled at once
+        for k, a in enumerate(task.actions):
             order = sorted(task.index[v] for v in a.writes())
             by_index = {task.index[v]: e for v, e in a.effects}
             effs = "".join(f"{source(by_index[i], ref, 'v', 'np')}, " for i in order)
-            text = (f"def guard(c):\n    return {source(a.guard, ref, 'c', 'np')}\n"
-                    f"def effects(c):\n    return ({effs})\n")
-            guard, effects = build_many(text, env, ("guard", "effects"))
-            self.guards.append(guard)
-            self.effects.append(effects)
+            texts.append(f"def guard_{k}(c):\n    return {source(a.guard, ref, 'c', 'np')}\n"
+                         f"def effects_{k}(c):\n    return ({effs})\n")
+            names += [f"guard_{k}", f"effects_{k}"]
             self.used.append(sorted({task.index[v] for v in a.reads()} | set(order)))
             self.writes.append(order)
             self.checked.append([i for i in order if not _within(by_index[i], task, i)])
+        built = build_many("".join(texts), env, tuple(names)) if texts else []
+        self.guards, self.effects = built[0::2], built[1::2]
         self.groups = task.guard_groups()
 
     def encode(self, state) -> int:
@@ -99,6 +104,18 @@ class Packed:
             rest, digit = np.divmod(rest, size)
             cols.append(digit + lo if lo else digit)
         cols.reverse()
+        return cols
+
+    def decode_matrix(self, codes: np.ndarray) -> np.ndarray:
+        """The values as one array, a row per variable (two NumPy calls for bit fields)."""
+        if self.shifts is None:
+            return np.stack(self.decode(codes)) if self.size else np.empty((0, codes.size))
+        if self.offset:
+            codes = codes ^ np.int64(self.offset)
+        cols = codes >> self._shift_col
+        cols &= self._mask_col  # in place: ``(codes >> s) & m`` is 20x slower in NumPy 2.4
+        if self._lo_any:
+            cols += self._lo_col
         return cols
 
     def states(self, codes: np.ndarray) -> list[tuple[int, ...]]:
@@ -151,7 +168,7 @@ class Packed:
             new += (v - sub[i]) * self.radix[i]
         if ok is not None:
             task.skipped[0] += int(n - ok.sum())
-            new = new[ok]
+            new = new.compress(ok)
         return new if new.size else None
 
 

@@ -41,7 +41,7 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
     kept as the visited set (:class:`Recent`).
     """
     out = Sweep()
-    seen: Seen | Recent = Recent() if reversible else Seen(packed.space)
+    seen: Seen | Recent = Recent(packed.space) if reversible else Seen(packed.space)
     frontier = seen.fresh(np.array([packed.encode(root)], np.int64))
     target = None if watch is None else packed.encode(watch)
     while frontier.size:
@@ -56,7 +56,6 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
         if successors is None:  # the budget ran out within the layer: it does not count
             out.stopped = True
             break
-        successors = _distinct(successors)
         if successors.size > CHUNK and budget.exceeded(offset + seen.count):
             out.stopped = True  # a big layer: look again before the last long step
             break
@@ -78,19 +77,10 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
     single = direction != "start" and goal is not None and task.in_domain(goal)
     if direction == "goal" and not single:
         raise Unsupported("search: analyze from the goal: the goal is not a single state")
-    try:
-        packed = Packed(task)
-        try:
-            backward: Backward | None = Backward(packed)
-        except TooLarge:
-            if single:
-                raise
-            backward = None
-    except (Unpackable, TooLarge, TooDeep) as exc:
-        raise Inapplicable(f"numpy analysis not possible: {exc}") from exc
-    reversible = _reversible(backward) if backward is not None else None
-    if reversible is None:
-        reversible = facts.reversible(task.model)
+    packed, backward, too_large = prepared(task)
+    if backward is None and single:
+        raise Inapplicable(f"numpy analysis not possible: {too_large}")
+    reversible = reversible_moves(task)
     details = {"reversible": reversible}
     if direction == "goal" and backward is None:
         raise Unsupported("search: analyze from the goal: the predecessors do not pack")
@@ -114,6 +104,38 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
                                to_goal=back.seen, **details)
     return back.result("goal", reachable=forward.seen, initial_distance=back.watched_at,
                        **details)
+
+
+def prepared(task: Task) -> tuple[Packed, Backward | None, TooLarge | None]:
+    """The task's packing and predecessor tables (None, and why, when they are too large),
+    built once per task; :class:`Inapplicable` when the states do not pack."""
+    memo = task.memo.get("vector")
+    if memo is None:
+        try:
+            packed = Packed(task)
+            try:
+                memo = (packed, Backward(packed), None)
+            except TooLarge as exc:
+                memo = (packed, None, exc)
+        except (Unpackable, TooLarge, TooDeep) as exc:
+            memo = exc
+        task.memo["vector"] = memo
+    if isinstance(memo, Exception):
+        raise Inapplicable(f"numpy analysis not possible: {memo}") from memo
+    return memo
+
+
+def reversible_moves(task: Task) -> bool:
+    """:func:`cpsolve.facts.reversible`, read off the predecessor tables when there are
+    some (they enumerate the same relations, with NumPy), once per task."""
+    if "reversible" not in task.memo:
+        try:
+            backward = prepared(task)[1]
+        except Inapplicable:
+            backward = None
+        found = _reversible(backward) if backward is not None else None
+        task.memo["reversible"] = facts.reversible(task.model) if found is None else found
+    return bool(task.memo["reversible"])
 
 
 MAX_ROWS = 1 << 16
@@ -153,14 +175,6 @@ def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray
             return None
         parts.append(step(frontier[i:i + CHUNK]))
     return None if budget.exceeded(seen) else np.concatenate(parts)
-
-
-def _distinct(codes: np.ndarray) -> np.ndarray:
-    """Sorted distinct codes (a sort and a comparison; faster than ``np.unique`` here)."""
-    codes.sort()
-    if codes.size < 2:
-        return codes
-    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
 
 
 def _line(label: str, sizes: list[int], seen: int) -> str:

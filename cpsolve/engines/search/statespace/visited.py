@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .codesets import distinct, minus
+from .codesets import fresh as fresh_codes
 from .packing import BITMAP_BITS
 
 _BIT = np.array([1 << b for b in range(8)], np.uint8)
@@ -21,21 +23,22 @@ class Seen:
         self.bits = np.zeros((space + 7) // 8, np.uint8) if space <= BITMAP_BITS else None
         self.sorted = np.empty(0, np.int64)
         self.count = 0
+        self.room = space <= 1 << 62
 
     def fresh(self, codes: np.ndarray) -> np.ndarray:
-        """The codes (sorted, distinct) not seen before; they are marked seen."""
+        """The codes (any order, repeats allowed) not seen before, sorted and distinct;
+        they are marked seen."""
         if self.bits is not None:
+            codes = distinct(codes)
             byte, bit = codes >> 3, _BIT[codes & 7]
             fresh = (self.bits[byte] & bit) == 0
-            new = codes[fresh]
+            new = codes.compress(fresh)
             if new.size:  # new is sorted: OR the bits of each byte together, then store
-                byte, bit = byte[fresh], bit[fresh]
+                byte, bit = byte.compress(fresh), bit.compress(fresh)
                 first = np.flatnonzero(np.concatenate(([True], byte[1:] != byte[:-1])))
                 self.bits[byte[first]] |= np.bitwise_or.reduceat(bit, first)
         else:  # merged per layer: a stable sort of two sorted runs
-            pos = np.minimum(np.searchsorted(self.sorted, codes), max(self.sorted.size - 1, 0))
-            hit = self.sorted[pos] == codes if self.sorted.size else np.zeros(codes.size, bool)
-            new = codes[~hit]
+            new = fresh_codes(codes, [self.sorted], self.room)
             self.sorted = np.sort(np.concatenate([self.sorted, new]), kind="stable")
         self.count += new.size
         return new
@@ -55,25 +58,18 @@ class Recent:
     layers is exact, and memory stays that of a few layers.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, space: int) -> None:
         self.before = self.current = np.empty(0, np.int64)
         self.count = 0
+        self.room = space <= 1 << 62
 
     def fresh(self, codes: np.ndarray) -> np.ndarray:
-        """The codes (sorted, distinct) not in the last two layers; they become the latest."""
-        new = _minus(_minus(codes, self.current), self.before)
+        """The codes (any order, repeats allowed) not in the last two layers, sorted and
+        distinct; they become the latest."""
+        new = fresh_codes(codes, [self.current, self.before], self.room)
         self.before, self.current = self.current, new
         self.count += new.size
         return new
 
     def __contains__(self, code: int) -> bool:
-        return any(_minus(np.array([code], np.int64), layer).size == 0
-                   for layer in (self.current, self.before))
-
-
-def _minus(codes: np.ndarray, layer: np.ndarray) -> np.ndarray:
-    """The sorted ``codes`` that are not in the sorted ``layer``."""
-    if not layer.size or not codes.size:
-        return codes
-    pos = np.minimum(np.searchsorted(layer, codes), layer.size - 1)
-    return codes[layer[pos] != codes]
+        return minus(np.array([code], np.int64), self.current, self.before).size == 0
