@@ -12,6 +12,12 @@ vectorised analysis back from the goal, independent check of the figures). Both
 must find 181,440 states and a farthest distance of 31 reached by 2 states.
 Runs alternate, and the best of N rounds of each is compared (ratio = cpsolve /
 hand-written; the machine is shared, so absolute times are upper bounds).
+
+The peer runs twice per round: as first written (boolean-mask selections,
+``a[mask]``) and tuned with ``np.compress``, which NumPy 2.4 runs up to eight
+times faster on masks of mixed truth — cpsolve uses it, so the tuned peer is
+the fair one to beat.  The first round of cpsolve is printed too (it compiles
+the model's generated code; later rounds reuse nothing but Python's caches).
 """
 
 from __future__ import annotations
@@ -32,20 +38,28 @@ def pack(board: tuple[int, ...]) -> int:
     return (sum(v << (4 * (9 - i)) for i, v in enumerate(board)) << 0) | board.index(0)
 
 
-def _distinct(codes: np.ndarray) -> np.ndarray:
-    codes.sort()
-    return codes[np.concatenate(([True], codes[1:] != codes[:-1]))] if codes.size else codes
+def masked(a: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return a[mask]
 
 
-def _without(codes: np.ndarray, seen: np.ndarray) -> np.ndarray:
-    if not seen.size:
-        return codes
-    at = np.minimum(np.searchsorted(seen, codes), seen.size - 1)
-    return codes[seen[at] != codes]
+def compressed(a: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return a.compress(mask)
 
 
-def hand_written_bfs() -> tuple[int, int, int]:
+def hand_written_bfs(select=masked) -> tuple[int, int, int]:
     """States, largest distance and how many states are that far, from the goal."""
+
+    def distinct(codes: np.ndarray) -> np.ndarray:
+        codes.sort()
+        return select(codes, np.concatenate(([True], codes[1:] != codes[:-1]))) \
+            if codes.size else codes
+
+    def without(codes: np.ndarray, seen: np.ndarray) -> np.ndarray:
+        if not seen.size:
+            return codes
+        at = np.minimum(np.searchsorted(seen, codes), seen.size - 1)
+        return select(codes, seen[at] != codes)
+
     moves = []  # (blank cell, neighbour cell) pairs, by direction
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         table = np.full(9, -1, np.int64)
@@ -63,12 +77,12 @@ def hand_written_bfs() -> tuple[int, int, int]:
         for table in moves:
             n = table[blank]
             ok = n >= 0
-            codes, z, n = layer[ok], blank[ok], n[ok]
+            codes, z, n = select(layer, ok), select(blank, ok), select(n, ok)
             nshift, zshift = 4 * (9 - n), 4 * (9 - z)
             tile = (codes >> nshift) & 15
             # the tile slides from cell n into the blank's cell z; the blank goes to n
             out.append(codes + (tile << zshift) - (tile << nshift) - z + n)
-        new = _without(_without(_distinct(np.concatenate(out)), older), layer)
+        new = without(without(distinct(np.concatenate(out)), older), layer)
         if not new.size:
             return total, depth, last
         older, layer = layer, new
@@ -82,19 +96,24 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     model = load(MODELS / "eight_puzzle.toml").model
-    ours, peer = [], []
+    times: dict[str, list[float]] = {"cpsolve": [], "masked": [], "compressed": []}
     for _ in range(args.rounds):
         result, seconds = timed(lambda: run("search", "analyze", model, Options()))
         assert (result.states, result.max_distance, len(result.farthest)) == (181440, 31, 2)
-        ours.append(seconds)
-        figures, seconds = timed(hand_written_bfs)
-        assert figures == (181440, 31, 2), figures
-        peer.append(seconds)
-    print(f"8-puzzle full analysis, best of {args.rounds}: cpsolve (in-process, checked) "
-          f"{min(ours):.4f} s, hand-written NumPy BFS {min(peer):.4f} s, ratio "
-          f"{min(ours) / min(peer):.2f} (goal <= 1.0)")
-    print(f"  medians: cpsolve {sorted(ours)[len(ours) // 2]:.4f} s, "
-          f"hand-written {sorted(peer)[len(peer) // 2]:.4f} s")
+        times["cpsolve"].append(seconds)
+        for name, select in (("masked", masked), ("compressed", compressed)):
+            figures, seconds = timed(lambda select=select: hand_written_bfs(select))
+            assert figures == (181440, 31, 2), figures
+            times[name].append(seconds)
+    best = {k: min(v) for k, v in times.items()}
+    median = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+    print(f"8-puzzle full analysis (181,440 states), best of {args.rounds}: cpsolve "
+          f"(in-process, checked) {best['cpsolve']:.4f} s (first round "
+          f"{times['cpsolve'][0]:.4f} s)")
+    for name, label in (("masked", "hand-written NumPy BFS, as first written"),
+                        ("compressed", "the same tuned with np.compress")):
+        print(f"  {label}: {best[name]:.4f} s, ratio {best['cpsolve'] / best[name]:.2f} "
+              f"(medians: {median['cpsolve'] / median[name]:.2f}; goal <= 1.0)")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from ... import facts
 from ...expr import Const, Expr, bounds, conjuncts
 from ...model import Action, Planning
 from ...result import Step, Unsupported
-from .emit import TooDeep, build, source
+from .emit import TooDeep, build, grouped, source
 
 State = tuple[int, ...]
 
@@ -188,17 +188,9 @@ class Task:
 
     def _build_successors(self, full: bool) -> Callable:
         name = "successors" if full else "next_states"
-        out = [f"def {name}(s):", "    out = []", "    add = out.append"]
-        for pin, members in self.guard_groups():
-            ind = "    "
-            if pin is not None:
-                out.append(f"    if s[{pin[0]}] == {pin[1]}:")
-                ind = "        "
-            for k in members:
-                out += [ind + line for line in self._action_lines(k, pin, full)]
-        out.append("    return out")
-        return build("\n".join(out) + "\n", {"_bad": self.skipped, "_allowed": self.allowed},
-                     name)
+        text = grouped(name, "s", self.guard_groups(),
+                       lambda k, pin: self._action_lines(k, pin, full))
+        return build(text, {"_bad": self.skipped, "_allowed": self.allowed}, name)
 
     # -- predecessors
 

@@ -198,3 +198,20 @@ def np_helpers(np) -> dict[str, object]:
     return {"__builtins__": {}, "_sum": _sum, "_int": _int, "_all": _all, "_any": _any,
             "_min": _min, "_max": _max, "_abs": np.abs, "_not": np.logical_not,
             "_where": np.where}
+
+
+def grouped(name: str, arg: str, groups, lines_for: Callable[[int, tuple | None], list[str]]
+            ) -> str:
+    """Source of ``def name(arg)`` returning the list ``out`` that each action's lines
+    ``lines_for(k, pin)`` add to, the actions of a group under one ``if arg[i] == c:``
+    (``groups``: ``(pin, actions)`` pairs, pin ``(i, c)`` or None)."""
+    out = [f"def {name}({arg}):", "    out = []", "    add = out.append"]
+    for pin, members in groups:
+        ind = "    "
+        if pin is not None:
+            out.append(f"    if {arg}[{pin[0]}] == {pin[1]}:")
+            ind = "        "
+        for k in members:
+            out += [ind + line for line in lines_for(k, pin)]
+    out.append("    return out")
+    return "\n".join(out) + "\n"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...result import Unsupported
-from .emit import build, source
+from .emit import build, grouped, source
 
 State = tuple[int, ...]
 Task = Any
@@ -55,23 +55,17 @@ def build_predecessors(task: Task) -> Callable[[State], list[tuple[int, State]]]
         tables[k][tuple(t[i] for i in keys[k])] = found
         return found
 
-    lines = ["def predecessors(t):", "    out = []", "    add = out.append"]
-    for pin, members in task.after_groups():
-        ind = "    "
-        if pin is not None:
-            lines.append(f"    if t[{pin[0]}] == {pin[1]}:")
-            ind = "        "
-        for k in members:
-            key = "(" + "".join(f"t[{i}], " for i in keys[k]) + ")"
-            pos = {i: j for j, i in enumerate(writes[k])}
-            new = "(" + "".join(f"w[{pos[i]}], " if i in pos else f"t[{i}], "
-                                for i in range(len(task.names))) + ")"
-            lines += [f"r = _T{k}.get({key})", "if r is None:", f"    r = _fill({k}, t)",
-                      "for w in r:", f"    add(({k}, {new}))"]
-            lines[-5:] = [ind + line for line in lines[-5:]]
-    lines.append("    return out")
+    def lines_for(k: int, pin) -> list[str]:
+        key = "(" + "".join(f"t[{i}], " for i in keys[k]) + ")"
+        pos = {i: j for j, i in enumerate(writes[k])}
+        new = "(" + "".join(f"w[{pos[i]}], " if i in pos else f"t[{i}], "
+                            for i in range(len(task.names))) + ")"
+        return [f"r = _T{k}.get({key})", "if r is None:", f"    r = _fill({k}, t)",
+                "for w in r:", f"    add(({k}, {new}))"]
+
+    text = grouped("predecessors", "t", task.after_groups(), lines_for)
     names = {f"_T{k}": table for k, table in enumerate(tables)}
-    return build("\n".join(lines) + "\n", {"_fill": fill, **names}, "predecessors")
+    return build(text, {"_fill": fill, **names}, "predecessors")
 
 
 def _action_check(task: Task, k: int) -> Callable[[Sequence[int]], tuple[int, ...] | None]:
