@@ -90,10 +90,11 @@ def relation(packed: Packed, k: int) -> tuple[list[int], dict[int, np.ndarray],
 class Backward:
     """Vectorised predecessors from per-action tables (see the module docstring)."""
 
-    def __init__(self, packed: Packed) -> None:
+    def __init__(self, packed: Packed, relations: list | None = None) -> None:
         self.p = packed
         task = packed.task
-        self.relations = [relation(packed, k) for k in range(len(task.actions))]
+        self.relations = relations if relations is not None else [
+            relation(packed, k) for k in range(len(task.actions))]
         self.tables = [self._table(k, rel) for k, rel in enumerate(self.relations)]
         self.merged_entries = 0
         self.groups = [(pin, members, self._merged(pin, members))
@@ -114,16 +115,22 @@ class Backward:
         key_of = np.zeros(rows, np.int64)
         for i, r in zip(keys, key_radix):
             key_of += (after[i] - task.lo[i]) * r
-        # what the move's undoing adds to a packed code (modulo 2**64, like every code)
-        delta = np.zeros(rows, np.int64)
+        # what the move's undoing adds to a packed code (modulo 2**64, like every code);
+        # with several words, to each word (a field lives in one word)
+        words = () if p.words == 1 else (p.words,)
+        delta = np.zeros((rows, *words), np.int64)
         for i in writes:
-            delta += (before[i] - after[i]) * np.int64(p.radix[i])
+            change = (before[i] - after[i]) * np.int64(p.radix[i])
+            if words:
+                delta[:, p.word_of[i]] += change
+            else:
+                delta += change
         order = np.argsort(key_of, kind="stable")
         key_of = key_of[order]
         counts = np.bincount(key_of, minlength=n_keys)
         width = int(counts.max()) if counts.size else 0
         slot = np.arange(key_of.size) - np.searchsorted(key_of, key_of)
-        table = np.zeros((n_keys, max(width, 1)), np.int64)
+        table = np.zeros((n_keys, max(width, 1), *words), np.int64)
         table[key_of, slot] = delta[order]
         return keys, key_radix, counts, width, table
 
@@ -158,7 +165,8 @@ class Backward:
                 deltas.append(table[at, m])
                 valid.append(counts[at] > m)
         if not deltas:
-            return Merged(keys, radix, 0, np.zeros((n_keys, 0), np.int64),
+            words = () if p.words == 1 else (p.words,)
+            return Merged(keys, radix, 0, np.zeros((n_keys, 0, *words), np.int64),
                           np.zeros((n_keys, 0), bool))
         base = sum(task.lo[i] * r for i, r in zip(keys, radix))
         return Merged(keys, radix, base,
@@ -184,7 +192,7 @@ class Backward:
             used = {i for k in members for i in self.tables[k][0]}
             sub = {i: cols[i] if idx is None else cols[i][idx] for i in used}
             out.extend(self._one_by_one(members, rows, sub))
-        return np.concatenate(out) if out else np.empty(0, np.int64)
+        return np.concatenate(out) if out else p.empty()
 
     def _one_by_one(self, members: list[int], rows: np.ndarray, cols: dict):
         """The predecessors of ``rows`` by each action of ``members``, table by table."""
@@ -208,7 +216,7 @@ class Backward:
                 idx = np.flatnonzero(have > m)
                 if not idx.size:
                     break
-                if idx.size == rows.size:
+                if idx.size == len(rows):
                     yield rows + table[key, m]
                 else:
                     yield rows[idx] + table[key[idx], m]
@@ -217,7 +225,7 @@ class Backward:
 class Merged:
     """One group's predecessor tables as one: row ``key`` of ``deltas`` holds what undoing
     each of the group's moves adds to a code whose key variables make ``key``
-    (``valid`` says which of them exist)."""
+    (``valid`` says which of them exist; a last axis of words for multi-word codes)."""
 
     def __init__(self, keys: list[int], radix: list[int], base: int, deltas: np.ndarray,
                  valid: np.ndarray) -> None:
@@ -234,11 +242,12 @@ class Merged:
             part = part * r if r != 1 else part
             key = part if key is None else key + part
         if key is None:
-            key = np.zeros(rows.size, np.intp)
+            key = np.zeros(len(rows), np.intp)
         elif self.base:
             key -= self.base
         new = rows[:, None] + self.deltas.take(key, axis=0)
+        new = new.reshape(-1, *new.shape[2:])
         if self.all_valid:
-            return new.ravel()
+            return new
         valid = self.valid.take(key, axis=0)
-        return new.ravel() if valid.all() else new.ravel().compress(valid.ravel())
+        return new if valid.all() else new.compress(valid.ravel(), axis=0)

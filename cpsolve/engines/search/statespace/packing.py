@@ -7,7 +7,15 @@ one bit field per variable (decoding is then a shift and a mask).  Fields of
 63 or 64 bits in all (sixteen 4-bit cells: a 15-puzzle) use the whole word:
 the code is the unsigned number minus 2**63 (:data:`SIGN`), which keeps the
 order of state tuples in signed int64; moves add to it as before (modulo
-2**64) and decoding flips the sign bit back first.  Every
+2**64) and decoding flips the sign bit back first.
+
+Fields of more than 64 bits in all (Klotski's twenty cells and the last
+moved piece: 85 bits; a 24-puzzle: 125) are packed into several words when
+the caller allows it (``max_words``): each word holds whole fields, at most
+:data:`FIELD_BITS` bits, the first variable most significant in the first
+word, so that the rows of an ``(n, words)`` array of codes sort like state
+tuples (word by word).  Every field lives in one word, so a move adds to one
+word per variable it writes.  :mod:`.wordsets` keeps sets of such rows.  Every
 action's guard and effects — the model's expression trees, compiled to NumPy
 source by :mod:`..emit` — are evaluated on all states of a layer at once
 (only on the rows where a pinned guard conjunct ``x == c`` holds, as in
@@ -31,16 +39,25 @@ WORD_BITS = 64
 SIGN = -(1 << 63)
 """The sign bit of an int64: codes of full 64-bit fields are offset by it."""
 
+FIELD_BITS = 63
+"""Most bits of fields one word of a multi-word code holds (words stay non-negative)."""
+
 
 class Unpackable(ValueError):
     """The model does not fit this representation (the reason is the message)."""
 
 
 class Packed:
-    """Mixed-radix packing of a task's states, with vectorised actions."""
+    """Mixed-radix packing of a task's states, with vectorised actions.
 
-    def __init__(self, task: Task) -> None:
+    ``max_words``: states whose fields need more than 64 bits are packed into
+    up to that many words (``words``; codes are then ``(n, words)`` arrays);
+    beyond, :class:`Unpackable`.
+    """
+
+    def __init__(self, task: Task, max_words: int = 1) -> None:
         self.task = task
+        self.words = 1
         n = len(task.names)
         self.size = [hi - lo + 1 for lo, hi in zip(task.lo, task.hi)]
         self.radix = [1] * n
@@ -61,7 +78,11 @@ class Packed:
             self._mask_col = np.array(self.masks, np.int64)[:, None]
             self._lo_col = np.array(task.lo, np.int64)[:, None]
             self._lo_any = any(task.lo)
-        if self.space > 1 << WORD_BITS:
+        if self.space > 1 << WORD_BITS and max_words > 1 and sum(bits) > WORD_BITS:
+            self._words(bits)
+            if self.words > max_words:
+                raise Unpackable(f"{sum(bits)} bits of fields need {self.words} words")
+        if self.space > 1 << WORD_BITS and self.words == 1:
             raise Unpackable(f"{self.space:.3g} codes do not fit in {WORD_BITS} bits")
         if task.model.forbidden:
             raise Unpackable("forbidden conditions are checked by the plain analysis")
@@ -86,13 +107,49 @@ class Packed:
         self.guards, self.effects = built[0::2], built[1::2]
         self.groups = task.guard_groups()
 
-    def encode(self, state) -> int:
-        """The code of a state tuple."""
+    def _words(self, bits: list[int]) -> None:
+        """Bit fields in several words of at most :data:`FIELD_BITS` bits, in variable order."""
+        self.word_of, spans, used = [], [[0, 0]], 0
+        for i, b in enumerate(bits):
+            if used + b > FIELD_BITS and used:
+                spans.append([i, i])
+                used = 0
+            used += b
+            spans[-1][1] = i + 1
+            self.word_of.append(len(spans) - 1)
+        self.words, self.spans = len(spans), [(a, b) for a, b in spans]
+        self.shifts = [sum(bits[i + 1:b]) for a, b in self.spans for i in range(a, b)]
+        self.masks = [(1 << b) - 1 for b in bits]
+        self.radix = [1 << sh for sh in self.shifts]
+        self.space = 1 << sum(bits)
+        self._word_cols = [(np.array(self.shifts[a:b], np.int64)[:, None],
+                            np.array(self.masks[a:b], np.int64)[:, None]) for a, b in self.spans]
+        self._lo_col = np.array(self.task.lo, np.int64)[:, None]
+        self._lo_any = any(self.task.lo)
+
+    def empty(self) -> np.ndarray:
+        """No codes: shape ``(0,)``, or ``(0, words)``."""
+        return np.empty((0,) if self.words == 1 else (0, self.words), np.int64)
+
+    def array(self, states) -> np.ndarray:
+        """The codes of state tuples as one array (a row per state for several words)."""
+        return np.array([self.encode(s) for s in states], np.int64).reshape(
+            (-1,) if self.words == 1 else (-1, self.words))
+
+    def encode(self, state) -> int | tuple[int, ...]:
+        """The code of a state tuple (a tuple of words for several words)."""
+        if self.words > 1:
+            out = [0] * self.words
+            for v, lo, r, w in zip(state, self.task.lo, self.radix, self.word_of):
+                out[w] += (v - lo) * r
+            return tuple(out)
         code = sum((v - lo) * r for v, lo, r in zip(state, self.task.lo, self.radix))
         return _signed(code + self.offset) if self.offset else code
 
     def decode(self, codes: np.ndarray) -> list[np.ndarray]:
         """One value column per variable."""
+        if self.words > 1:
+            return list(self.decode_matrix(codes))
         if self.shifts is not None:
             if self.offset:
                 codes = codes ^ np.int64(self.offset)
@@ -108,6 +165,16 @@ class Packed:
 
     def decode_matrix(self, codes: np.ndarray) -> np.ndarray:
         """The values as one array, a row per variable (two NumPy calls for bit fields)."""
+        if self.words > 1:
+            parts = []
+            for j, (shift, mask) in enumerate(self._word_cols):
+                part = codes[:, j] >> shift
+                part &= mask
+                parts.append(part)
+            cols = np.concatenate(parts) if len(parts) > 1 else parts[0]
+            if self._lo_any:
+                cols += self._lo_col
+            return cols
         if self.shifts is None:
             return np.stack(self.decode(codes)) if self.size else np.empty((0, codes.size))
         if self.offset:
@@ -152,7 +219,7 @@ class Packed:
                 new = self._apply(k, self.columns(cols, idx, k), idx.size, rows[idx])
                 if new is not None:
                     out.append(new)
-        return np.concatenate(out) if out else np.empty(0, np.int64)
+        return np.concatenate(out) if out else self.empty()
 
     def _apply(self, k: int, sub: dict, n: int, codes: np.ndarray) -> np.ndarray | None:
         """Successor codes of the ``n`` states whose used columns are ``sub`` (in range only)."""
@@ -165,10 +232,13 @@ class Packed:
                 ok = inside if ok is None else ok & inside
         new = codes.copy()
         for i, v in zip(self.writes[k], values):
-            new += (v - sub[i]) * self.radix[i]
+            if self.words == 1:
+                new += (v - sub[i]) * self.radix[i]
+            else:
+                new[:, self.word_of[i]] += (v - sub[i]) * self.radix[i]
         if ok is not None:
             task.skipped[0] += int(n - ok.sum())
-            new = new.compress(ok)
+            new = new.compress(ok, axis=0)
         return new if new.size else None
 
 

@@ -26,10 +26,16 @@ from ....result import Result, Unsupported
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
-from .backward import Backward, TooLarge
+from . import wordsets
+from .backward import Backward, TooLarge, relation
+from .forward import Forward
+from .forward import TooLarge as TablesTooLarge
 from .layers import Sweep
 from .packing import Packed, Unpackable
 from .visited import Recent, Seen
+
+MAX_WORDS = 4
+"""Most int64 words of one packed state (:mod:`.packing`; 252 bits of fields)."""
 
 
 def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: str,
@@ -41,11 +47,14 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
     kept as the visited set (:class:`Recent`).
     """
     out = Sweep()
-    seen: Seen | Recent = Recent(packed.space) if reversible else Seen(packed.space)
-    frontier = seen.fresh(np.array([packed.encode(root)], np.int64))
+    if packed.words > 1:
+        seen = wordsets.Recent(packed.words) if reversible else wordsets.Seen(packed.words)
+    else:
+        seen = Recent(packed.space) if reversible else Seen(packed.space)
+    frontier = seen.fresh(packed.array([root]))
     target = None if watch is None else packed.encode(watch)
-    while frontier.size:
-        out.sizes.append(int(frontier.size))
+    while len(frontier):
+        out.sizes.append(len(frontier))
         last = frontier
         if out.watched_at is None and target is not None and target in seen:
             out.watched_at = len(out.sizes) - 1
@@ -56,7 +65,7 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
         if successors is None:  # the budget ran out within the layer: it does not count
             out.stopped = True
             break
-        if successors.size > CHUNK and budget.exceeded(offset + seen.count):
+        if len(successors) > CHUNK and budget.exceeded(offset + seen.count):
             out.stopped = True  # a big layer: look again before the last long step
             break
         frontier = seen.fresh(successors)
@@ -77,15 +86,17 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
     single = direction != "start" and goal is not None and task.in_domain(goal)
     if direction == "goal" and not single:
         raise Unsupported("search: analyze from the goal: the goal is not a single state")
-    packed, backward, too_large = prepared(task)
+    ready = prepared(task)
+    packed = ready.packed
+    backward = ready.backward() if single else None
     if backward is None and single:
-        raise Inapplicable(f"numpy analysis not possible: {too_large}")
+        raise Inapplicable(f"numpy analysis not possible: {ready.too_large}")
     reversible = reversible_moves(task)
-    details = {"reversible": reversible}
+    details = {"reversible": reversible, "words": packed.words}
     if direction == "goal" and backward is None:
         raise Unsupported("search: analyze from the goal: the predecessors do not pack")
     if not single or backward is None:
-        forward = sweep(packed, task.initial, packed.forward, budget, "reachable",
+        forward = sweep(packed, task.initial, ready.forward, budget, "reachable",
                         reversible=reversible)
         if forward.stopped:
             return forward.unknown(budget, "reachable from the initial state", "start", **details)
@@ -97,7 +108,7 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
         return back.result("goal", reachable=back.seen, initial_distance=back.watched_at,
                            reachable_by="every move can be undone, so the states reachable "
                            "from the start are those that reach the goal", **details)
-    forward = sweep(packed, task.initial, packed.forward, budget, "reachable", back.seen,
+    forward = sweep(packed, task.initial, ready.forward, budget, "reachable", back.seen,
                     reversible=reversible)
     if forward.stopped:
         return forward.unknown(budget, "reachable from the initial state", "start",
@@ -106,18 +117,47 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
                        **details)
 
 
-def prepared(task: Task) -> tuple[Packed, Backward | None, TooLarge | None]:
-    """The task's packing and predecessor tables (None, and why, when they are too large),
-    built once per task; :class:`Inapplicable` when the states do not pack."""
+class Prepared:
+    """A task's packing, its actions' relations (None when too large to enumerate), the
+    successor step (tables, else the compiled actions) and, on demand, the predecessor
+    tables."""
+
+    def __init__(self, task: Task) -> None:
+        self.packed = Packed(task, MAX_WORDS)
+        self.too_large: Exception | None = None
+        try:
+            self.relations: list | None = [relation(self.packed, k)
+                                           for k in range(len(task.actions))]
+        except TooLarge as exc:
+            self.relations, self.too_large = None, exc
+        self.forward = self.packed.forward
+        if self.relations is not None:
+            try:
+                self.forward = Forward(self.packed, self.relations).step
+            except TablesTooLarge:
+                pass
+        self._backward: Backward | None | bool = False
+
+    def backward(self) -> Backward | None:
+        """The predecessor tables (built once; None, and ``too_large`` says why)."""
+        if self._backward is False:
+            self._backward = None
+            if self.relations is not None:
+                try:
+                    self._backward = Backward(self.packed, self.relations)
+                except TooLarge as exc:
+                    self.too_large = exc
+        return self._backward
+
+
+def prepared(task: Task) -> Prepared:
+    """The task's :class:`Prepared`, built once per task; :class:`Inapplicable` when the
+    states do not pack."""
     memo = task.memo.get("vector")
     if memo is None:
         try:
-            packed = Packed(task)
-            try:
-                memo = (packed, Backward(packed), None)
-            except TooLarge as exc:
-                memo = (packed, None, exc)
-        except (Unpackable, TooLarge, TooDeep) as exc:
+            memo = Prepared(task)
+        except (Unpackable, TooDeep) as exc:
             memo = exc
         task.memo["vector"] = memo
     if isinstance(memo, Exception):
@@ -126,14 +166,14 @@ def prepared(task: Task) -> tuple[Packed, Backward | None, TooLarge | None]:
 
 
 def reversible_moves(task: Task) -> bool:
-    """:func:`cpsolve.facts.reversible`, read off the predecessor tables when there are
+    """:func:`cpsolve.facts.reversible`, read off the actions' relations when there are
     some (they enumerate the same relations, with NumPy), once per task."""
     if "reversible" not in task.memo:
         try:
-            backward = prepared(task)[1]
+            relations = prepared(task).relations
         except Inapplicable:
-            backward = None
-        found = _reversible(backward) if backward is not None else None
+            relations = None
+        found = _reversible(relations) if relations is not None else None
         task.memo["reversible"] = facts.reversible(task.model) if found is None else found
     return bool(task.memo["reversible"])
 
@@ -142,12 +182,12 @@ MAX_ROWS = 1 << 16
 """Most relation rows :func:`_reversible` compares as Python tuples."""
 
 
-def _reversible(backward: Backward) -> bool | None:
+def _reversible(relations: list) -> bool | None:
     """:func:`cpsolve.facts.reversible`'s condition, read off the relations already
     enumerated for the backward steps (None: too many rows, ask facts)."""
     groups: dict[tuple[int, ...], set[tuple]] = {}
     rows = 0
-    for rel in backward.relations:
+    for rel in relations:
         if rel is None:
             continue
         used, before, after = rel
@@ -167,10 +207,10 @@ CHUNK = 1 << 19
 
 def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray | None:
     """``step(frontier)``, in chunks of :data:`CHUNK` states; None if the budget runs out."""
-    if frontier.size <= CHUNK:
+    if len(frontier) <= CHUNK:
         return step(frontier)
     parts = []
-    for i in range(0, frontier.size, CHUNK):
+    for i in range(0, len(frontier), CHUNK):
         if i and budget.exceeded(seen):
             return None
         parts.append(step(frontier[i:i + CHUNK]))
