@@ -78,8 +78,10 @@ def prepare(task: Task, symmetry: bool = True) -> tuple[Packed, Orbits]:
     :class:`Inapplicable` if the task does not pack."""
     try:
         packed = Packed(task)
-    except (Unpackable, TooDeep) as exc:
-        raise Inapplicable(f"external analysis not possible: {exc}") from exc
+    except (Unpackable, TooDeep) as exc:  # one word only: its layers, files and partitions
+        raise Inapplicable(f"external analysis not possible: {exc} (the on-disk and cluster "
+                           "analyses pack a state into one int64; the in-memory one takes "
+                           "several)") from exc
     perms = group(task.model, task.names) if symmetry else [tuple(range(len(task.names)))]
     return packed, Orbits(packed, perms)
 

@@ -92,6 +92,16 @@ class Group:
             delta.append(table)
             start += n_keys
         self.offset = np.array(offsets, np.int64)[:, None]
+        self.var_flat, self.at_col = self.var.ravel(), self.at.reshape(-1, 1)
+        self.fields = packed.shifts is not None  # values read from the codes' bit fields
+        if self.fields:
+            flat = self.var_flat.tolist()
+            self.shift_col = np.array([packed.shifts[i] for i in flat], np.int64)[:, None]
+            self.mask_col = np.array([packed.masks[i] for i in flat], np.int64)[:, None]
+            self.word_flat = np.array([packed.word_of[i] for i in flat], np.intp) \
+                if words else None
+            self.at_col = self.at_col + np.array([task.lo[i] for i in flat])[:, None]
+            self.flip = packed.offset
         self.maps = np.concatenate(maps) if maps else np.zeros(0, np.int64)
         self.valid, self.delta = np.concatenate(valid), np.concatenate(delta)
 
@@ -102,17 +112,28 @@ class Group:
             if not idx.size:
                 return None
             codes = codes.take(idx, axis=0)
-            at = idx[None, :]
-        key = self.offset
-        for j in range(self.var.shape[1]):
-            var = self.var[:, j]
-            value = cols[var] if self.pin is None else cols[var[:, None], at]
-            value += self.at[:, j, None]
-            key = key + self.maps.take(value)
-        key = np.broadcast_to(key, (len(self.offset), len(codes)))
-        new = codes[None] + self.delta.take(key, axis=0, mode="clip")
-        new = new.reshape(-1, *new.shape[2:])
-        return new.compress(self.valid.take(key, mode="clip").ravel(), axis=0)
+        m, width = self.var.shape
+        # every action's used values, one row each, from the fields (fewer than all columns)
+        if not self.fields:
+            value = (cols.take(self.var_flat, axis=0) if self.pin is None
+                     else cols[self.var_flat[:, None], idx])
+        else:
+            raw = codes ^ np.int64(self.flip) if self.flip else codes
+            if self.word_flat is None:
+                value = raw[None, :] >> self.shift_col
+            else:
+                value = raw.T.take(self.word_flat, axis=0)
+                value >>= self.shift_col
+            value &= self.mask_col
+        value += self.at_col
+        key = self.maps.take(value).reshape(m, width, len(codes)).sum(axis=1) + self.offset
+        key = key.ravel()  # action-major: entry a * n + r is action a on row r
+        hit = np.flatnonzero(self.valid.take(key, mode="clip"))
+        if not hit.size:
+            return None
+        new = codes.take(hit % len(codes), axis=0)
+        new += self.delta.take(key.take(hit), axis=0)
+        return new
 
 class Forward:
     """Vectorised successors, one stacked table per guard group (relations: per action,

@@ -109,23 +109,37 @@ def _merge(a: Rows, b: Rows) -> Rows:
     return key.take(order), np.concatenate([a[1], b[1]]).take(order, axis=0)
 
 
+GROWTH = 4
+"""Each run of :class:`Seen` holds at least this many times the rows of the next one."""
+
+
 class Seen:
-    """Every visited code, one set merged per layer."""
+    """Every visited code, as a few sets (*runs*) of sizes growing geometrically.
+
+    Merging each new layer into one set of everything seen copies that set
+    once per layer (Klotski: 169 layers); runs whose sizes grow by
+    :data:`GROWTH` copy each row a few times in all, at the price of one
+    binary search per run.
+    """
 
     def __init__(self, words: int) -> None:
-        self.rows: Rows = (np.empty(0, np.int64), np.empty((0, words), np.int64))
+        self.runs: list[Rows] = []
         self.count = 0
 
     def fresh(self, codes: np.ndarray) -> np.ndarray:
         """The codes (rows; repeats allowed) not seen before, distinct; they are marked seen."""
-        new = fresh(codes, [self.rows])
-        self.rows = _merge(self.rows, new)
+        new = fresh(codes, self.runs)
         self.count += new[0].size
+        run = new
+        while self.runs and self.runs[-1][0].size < GROWTH * run[0].size:
+            run = _merge(self.runs.pop(), run)
+        self.runs.append(run)
         return new[1]
 
     def __contains__(self, code: tuple[int, ...]) -> bool:
         row = np.array([code], np.int64)
-        return bool(contained(keys(row), row, self.rows)[0])
+        key = keys(row)
+        return any(contained(key, row, run)[0] for run in self.runs)
 
 
 class Recent:
