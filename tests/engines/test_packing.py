@@ -1,6 +1,7 @@
 """Packing states into one int64 when the fields fill 63-64 bits (a 15-puzzle's sixteen
-4-bit cells): codes keep the order of state tuples, and the NumPy analysis agrees with
-the plain Python one."""
+4-bit cells), and into several words beyond (Klotski: 85 bits): codes keep the order of
+state tuples, sets of multi-word codes are sets, and the NumPy analysis agrees with the
+plain Python one."""
 
 from __future__ import annotations
 
@@ -10,13 +11,22 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_search import trees  # the random expression trees of the search tests
 
+from cpsolve import And
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.statespace import backward
 from cpsolve.engines.search.statespace.backward import Backward
 from cpsolve.engines.search.statespace.codesets import distinct, fresh
-from cpsolve.engines.search.statespace.packing import SIGN, Packed
+from cpsolve.engines.search.statespace.packing import SIGN, Packed, Unpackable
+from cpsolve.engines.search.statespace.wordsets import MULTIPLIER, keys
+from cpsolve.engines.search.statespace.wordsets import Recent as WordRecent
+from cpsolve.engines.search.statespace.wordsets import Seen as WordSeen
+from cpsolve.engines.search.statespace.wordsets import distinct as words_distinct
+from cpsolve.engines.search.statespace.wordsets import fresh as words_fresh
+from cpsolve.engines.search.statespace.wordsets import minus as words_minus
+from cpsolve.expr import Var
 from cpsolve.files import load
 from cpsolve.model import Planning
 
@@ -85,3 +95,157 @@ def test_merged_tables_find_the_predecessors_table_by_table(name, monkeypatch):
     for _ in range(6):  # a few forward layers as the states to step back from
         assert sorted(merged.step(layer).tolist()) == sorted(plain.step(layer).tolist())
         layer = distinct(packed.forward(layer))
+
+
+# ---------------------------------------------------------------- several words
+
+
+def wide_planning(draw) -> Planning:
+    """Two or three small variables (0..3) with random guards, effects and goal, among
+    four 20-bit variables no action touches: 2 + 20 + 20 + 2 bits, then 20 + 20 + 2 —
+    two words, with small variables in both, so moves write either word."""
+    n = draw(st.integers(2, 3))
+    small = tuple(f"x[{i}]" for i in range(n))
+    m = Planning("wide")
+    ballast = {}
+    for name in (small[0], "w[0]", "w[1]", small[1], "w[2]", "w[3]", *small[2:]):
+        if name.startswith("w"):
+            lo = draw(st.integers(-5, 5))
+            m.add_variable(name, lo, lo + 999_999)  # 20 bits
+            ballast[name] = draw(st.integers(lo, lo + 999_999))
+        else:
+            m.add_variable(name, 0, 3)
+    m.set_initial({**{x: draw(st.integers(0, 3)) for x in small}, **ballast})
+    m.set_goal(And(*[Var(x) == draw(st.integers(0, 3)) for x in small],
+                   *[Var(w) == v for w, v in ballast.items()]))
+    for k in range(draw(st.integers(1, 4))):
+        written = draw(st.lists(st.sampled_from(small), min_size=1, max_size=n, unique=True))
+        m.add_action(f"a{k}", draw(trees(small)), {x: draw(trees(small)) for x in written})
+    return m
+
+
+wide_plannings = st.composite(wide_planning)
+
+
+@settings(max_examples=150, deadline=None)
+@given(wide_plannings(), st.sampled_from([None, "start"]), st.booleans())
+def test_multi_word_analysis_matches_python(model, direction, tables):
+    """Back from the goal (a single state here) and forward from the start, by the forward
+    tables or the compiled actions, merged predecessor tables or not; moves random, so
+    reversible or not."""
+    import cpsolve.engines.search.statespace.forward as forward_tables
+
+    task = compile_planning(model)
+    assert Packed(task, 4).words == 2
+    saved = forward_tables.MAX_ENTRIES, backward.MAX_MERGED
+    if not tables:  # the compiled actions forward, predecessors table by table
+        forward_tables.MAX_ENTRIES, backward.MAX_MERGED = 0, 0
+    try:
+        fast = run("search", "analyze", model, Options(algorithm="numpy", direction=direction))
+    finally:
+        forward_tables.MAX_ENTRIES, backward.MAX_MERGED = saved
+    slow = run("search", "analyze", model, Options(algorithm="python", direction=direction))
+    assert fast.details["algorithm"] == "numpy" and fast.details["words"] == 2
+    for field in ("states", "layers", "max_distance", "farthest"):
+        assert getattr(fast, field) == getattr(slow, field), field
+    for key in ("reachable", "initial_distance"):
+        assert fast.details.get(key) == slow.details.get(key), key
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, 200), min_size=2, max_size=12),
+       st.lists(st.lists(st.integers(0, 200), min_size=12, max_size=12), max_size=20))
+def test_multi_word_codes_sort_like_state_tuples(sizes, raw):
+    """Encoding then decoding gives the state back; sorting rows of codes word by word
+    sorts the states as tuples."""
+    m = Planning("sizes")
+    for i, z in enumerate(sizes):
+        m.add_variable(f"v[{i}]", -3, (1 << (7 * z % 14 + 6)) - 4)  # 6..19 bits each
+    names = [f"v[{i}]" for i in range(len(sizes))]
+    m.set_initial({n: 0 for n in names})
+    m.set_goal(Var(names[0]) == 1)
+    m.add_action("set", Var(names[0]) == 0, {names[0]: 1})
+    task = compile_planning(m)
+    packed = Packed(task, 64)
+    states = [tuple(min(v * (1 << (v % 20)) - 3, hi) for v, hi in zip(row, task.hi))
+              for row in raw]
+    if sum((hi - lo).bit_length() for lo, hi in zip(task.lo, task.hi)) > 64:
+        assert packed.words > 1
+    codes = packed.array(states) if states else packed.empty()
+    assert packed.states(codes) == states
+    if packed.words > 1:
+        order = np.lexsort(codes.T[::-1]) if states else []
+        assert [states[i] for i in order] == sorted(states)
+        assert (codes >= 0).all()  # every word non-negative: signed order is the tuples'
+
+
+def test_the_words_hold_whole_fields_first_variable_first():
+    task = compile_planning(counters(20, 15))  # 20 fields of 4 bits: 15 + 5 (63-bit words)
+    packed = Packed(task, 2)
+    assert packed.words == 2 and packed.word_of == [0] * 15 + [1] * 5
+    assert packed.shifts[0] == 56 and packed.shifts[14] == 0 and packed.shifts[15] == 16
+    with pytest.raises(Unpackable):
+        Packed(task)  # one word only, as before: the callers that take one word
+
+
+def colliding(n: int) -> np.ndarray:
+    """Rows (a, b) and (a + 1, b - MULTIPLIER), whose keys are equal (modulo 2**64)."""
+    a = np.arange(n, dtype=np.int64)
+    with np.errstate(over="ignore"):
+        return np.stack([np.stack([a, a * 7], 1), np.stack([a + 1, a * 7 - MULTIPLIER], 1)],
+                        1).reshape(-1, 2)
+
+
+def test_rows_with_colliding_keys_stay_apart():
+    rows = colliding(50)
+    assert len(set(keys(rows).tolist())) == 50  # 100 rows, 50 keys
+    shuffled = np.concatenate([rows, rows[::-1], rows[::3]])
+    key, got = words_distinct(shuffled)
+    assert sorted(map(tuple, got.tolist())) == sorted(set(map(tuple, rows.tolist())))
+    half = words_distinct(rows[::2])
+    rest = words_minus(words_distinct(shuffled), half)[1]
+    assert sorted(map(tuple, rest.tolist())) == sorted(map(tuple, rows[1::2].tolist()))
+    seen = WordSeen(2)
+    assert len(seen.fresh(rows[::2])) == 50 and len(seen.fresh(shuffled)) == 50
+    assert all(tuple(r) in seen for r in rows.tolist())
+    assert (1 << 40, 3) not in seen
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 3)),
+                max_size=60),
+       st.lists(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 3)),
+                         max_size=30), max_size=4))
+def test_word_sets_are_python_sets(raw, earlier):
+    def rows(items):
+        return np.array(items, np.int64).reshape(-1, 3)
+
+    layers = [words_distinct(rows(layer)) for layer in earlier]
+    key, new = words_fresh(rows(raw), layers)
+    assert sorted(map(tuple, new.tolist())) == sorted(
+        set(raw) - {t for layer in earlier for t in layer})
+    assert (key[1:] >= key[:-1]).all()  # ordered by key
+    seen, recent, everything, kept = WordSeen(3), WordRecent(3), set(), [set(), set()]
+    for layer in earlier + [raw]:
+        got = seen.fresh(rows(layer))
+        assert sorted(map(tuple, got.tolist())) == sorted(set(layer) - everything)
+        everything |= set(layer)
+        new = set(layer) - kept[0] - kept[1]
+        assert sorted(map(tuple, recent.fresh(rows(layer)).tolist())) == sorted(new)
+        kept = [kept[1], new]
+    assert all(t in seen for t in everything) and seen.count == len(everything)
+    assert all(t in recent for t in kept[0] | kept[1])
+    assert all(t not in recent for t in everything - kept[0] - kept[1])
+
+
+def test_klotski_numpy_analysis_on_two_words_matches_python():
+    """Klotski's states (20 cells of 4 bits and the last moved piece: 85 bits) analysed on
+    two words, against Python sets; the positions without the last moved piece are the
+    25,955 the model file cites (its brute force in tests/test_sliding.py)."""
+    model = load(MODELS / "klotski.toml").model
+    fast = run("search", "analyze", model, Options(algorithm="numpy"))
+    slow = run("search", "analyze", model, Options(algorithm="python"))
+    assert fast.details["algorithm"] == "numpy" and fast.details["words"] == 2
+    assert "fallback" not in fast.details
+    for field in ("states", "layers", "max_distance", "farthest"):
+        assert getattr(fast, field) == getattr(slow, field), field

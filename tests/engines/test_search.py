@@ -421,19 +421,32 @@ def test_analyze_limit(algorithm):
     assert result.bound == len(result.layers) - 1
 
 
-def test_analyze_falls_back_when_states_do_not_pack():
-    # 64**11 = 2**66 codes: too many for int64.  Switching bits on one at a time,
-    # all 2**11 subsets can reach "all on", the farthest being "all off", 11 moves away.
+def switches(n: int) -> Planning:
+    """``n`` variables 0..63 (6 bits each), each switched from 0 to 1 once: all 2**n
+    subsets can reach "all on", the farthest being "all off", ``n`` moves away."""
     m = Planning("wide")
-    xs = m.add_array("x", 11, 0, 63)
-    m.set_initial({f"x[{i}]": 0 for i in range(11)})
+    xs = m.add_array("x", n, 0, 63)
+    m.set_initial({f"x[{i}]": 0 for i in range(n)})
     m.set_goal(And(*[x == 1 for x in xs]))
     for i, x in enumerate(xs):
         m.add_action(f"set {i}", x == 0, {x: 1})
-    result = analyze(m)
-    assert result.details["algorithm"] == "python" and "fallback" in result.details
+    return m
+
+
+def test_analyze_packs_wide_states_into_two_words():
+    # 64**11 = 2**66 codes: too many for one int64, two words of 60 and 6 bits
+    result = analyze(switches(11))
+    assert result.details["algorithm"] == "numpy" and result.details["words"] == 2
     assert result.states == 2048 and result.max_distance == 11
     assert result.farthest == ((0,) * 11,)
+
+
+def test_analyze_falls_back_when_states_do_not_pack():
+    # 43 fields of 6 bits: 10 per word of at most 63 bits, 5 words; the numpy analysis
+    # takes 4 at most
+    result = analyze(switches(43), limit=1000)
+    assert result.details["algorithm"] == "python" and "5 words" in result.details["fallback"]
+    assert result.layers[:3] == (1, 43, 43 * 42 // 2)
 
 
 def test_analyze_without_predecessors_counts_forward():
