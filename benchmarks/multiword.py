@@ -102,7 +102,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=2_000_000)
     args = parser.parse_args()
     klotski(args.rounds)
-    twenty_four(max(1, args.rounds // 3), args.limit)
+    twenty_four(max(2, args.rounds // 2), args.limit)
 
 
 if __name__ == "__main__":

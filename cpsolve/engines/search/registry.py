@@ -219,7 +219,7 @@ def _cluster(task: Task, budget: Budget, direction: Direction | None = None,
 
 ANALYSES: Mapping[str, Analysis] = {
     "numpy": Analysis("numpy", _numpy_layers, "whole frontiers at once with NumPy "
-                      "(states packed into int64)", fallback="python"),
+                      "(states packed into one to four int64 words)", fallback="python"),
     "python": Analysis("python", layers, "breadth-first layers with Python sets"),
     "external": Analysis("external", _external, "layers on disk under a memory limit, "
                          "resumable, one state per orbit of the start's symmetries",

@@ -9,7 +9,8 @@ after, found once by evaluating its guard and effects on every combination
 * :class:`Backward` turns each action's relation into a table: the
   predecessors of ``t`` by action ``a`` depend only on ``t``'s used values
   (the *key*), so the table lists, for each key, what undoing the move adds
-  to the packed code (one addition per predecessor, modulo 2**64).
+  to the packed code (one addition per predecessor, modulo 2**64; for codes
+  of several words, one per word: a field lives in one word).
 
 A written variable that the guard pins (:func:`cpsolve.facts.pins`) only takes
 the value ``c`` before the action, which keeps the grids small (a sliding

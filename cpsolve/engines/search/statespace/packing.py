@@ -166,12 +166,10 @@ class Packed:
     def decode_matrix(self, codes: np.ndarray) -> np.ndarray:
         """The values as one array, a row per variable (two NumPy calls for bit fields)."""
         if self.words > 1:
-            parts = []
-            for j, (shift, mask) in enumerate(self._word_cols):
-                part = codes[:, j] >> shift
-                part &= mask
-                parts.append(part)
-            cols = np.concatenate(parts) if len(parts) > 1 else parts[0]
+            cols = np.empty((len(self.size), len(codes)), np.int64)
+            for (a, b), (shift, mask), word in zip(self.spans, self._word_cols, codes.T):
+                np.right_shift(np.ascontiguousarray(word), shift, out=cols[a:b])
+                cols[a:b] &= mask
             if self._lo_any:
                 cols += self._lo_col
             return cols
