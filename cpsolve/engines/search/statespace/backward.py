@@ -42,7 +42,7 @@ MAX_MERGED = 1 << 18
 """Most entries (keys times predecessors per key) of one group's merged table."""
 
 MAX_MERGED_TOTAL = 1 << 22
-"""Most entries of all merged tables together (36 MiB)."""
+"""Most entries of all merged tables together, times their words (36 MiB)."""
 
 
 class TooLarge(ValueError):
@@ -146,9 +146,10 @@ class Backward:
             n_keys *= p.size[i]
         width = sum(self.tables[k][3] for k in members)
         entries = n_keys * max(width, 1)
-        if entries > MAX_MERGED or self.merged_entries + entries > MAX_MERGED_TOTAL:
+        held = entries * p.words  # an int64 per word
+        if entries > MAX_MERGED or self.merged_entries + held > MAX_MERGED_TOTAL:
             return None
-        self.merged_entries += entries
+        self.merged_entries += held
         radix = [1] * len(keys)
         for j in range(len(keys) - 2, -1, -1):
             radix[j] = radix[j + 1] * p.size[keys[j + 1]]

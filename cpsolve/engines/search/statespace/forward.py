@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .packing import Packed
 
 MAX_ENTRIES = 1 << 22
-"""Most table entries (one per action and key) of all groups together."""
+"""Most table entries (one per action, key and word: 32 MiB) of all groups together."""
 
 
 class TooLarge(ValueError):
@@ -54,7 +54,8 @@ class Group:
         task, words = packed.task, (() if packed.words == 1 else (packed.words,))
         self.pin = pin
         values = [[np.unique(before[i]) for i in used] for used, before, _ in rels]
-        self.entries = 1 + sum(int(np.prod([v.size for v in vals])) for vals in values)
+        self.entries = packed.words * (  # an int64 per word, a key per action's values
+            1 + sum(int(np.prod([v.size for v in vals])) for vals in values))
         if self.entries > room:
             raise TooLarge(f"the successor tables exceed {MAX_ENTRIES:,} entries")
         width = max(len(rel[0]) for rel in rels)
