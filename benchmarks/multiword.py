@@ -29,11 +29,11 @@ from cpsolve.files import load
 TWENTY_FOUR = '''family = "sliding"
 name = "24-puzzle"
 start = """
- 2  1  3  4  5
+ 1  2  3  4  5
  6  7  8  9 10
 11 12 13 14 15
 16 17 18 19 20
-21 22 23 24  _
+21 22 23  _ 24
 """
 goal = """
  1  2  3  4  5

@@ -249,3 +249,40 @@ def test_klotski_numpy_analysis_on_two_words_matches_python():
     assert "fallback" not in fast.details
     for field in ("states", "layers", "max_distance", "farthest"):
         assert getattr(fast, field) == getattr(slow, field), field
+
+
+TWENTY_FOUR = """family = "sliding"
+name = "24-puzzle"
+start = '''
+ 1  2  3  4  5
+ 6  7  8  9 10
+11 12 13 14 15
+16 17 18 19 20
+21 22 23  _ 24
+'''
+goal = '''
+ 1  2  3  4  5
+ 6  7  8  9 10
+11 12 13 14 15
+16 17 18 19 20
+21 22 23 24  _
+'''
+"""
+
+
+@pytest.mark.parametrize("direction", ["goal", "start"])
+def test_24_puzzle_layers_on_three_words_match_python(direction, tmp_path):
+    """25 cells of 5 bits (125 bits: three words of 12, 12 and 1 fields); every slide can
+    be undone, so only the last two layers are kept (the reversible case)."""
+    path = tmp_path / "twenty_four.toml"
+    path.write_text(TWENTY_FOUR)
+    model = load(path).model
+    fast = run("search", "analyze", model,
+               Options(algorithm="numpy", direction=direction, limit=20_000))
+    slow = run("search", "analyze", model,
+               Options(algorithm="python", direction=direction, limit=20_000))
+    assert fast.details["words"] == 3 and fast.details["reversible"] is True
+    complete = min(len(fast.layers), len(slow.layers)) - 1  # python may stop mid-layer
+    assert fast.layers[:complete] == slow.layers[:complete]
+    # the blank in a corner at either end: 2 slides, then 2 more from each (not back)
+    assert fast.layers[:3] == (1, 2, 4)
