@@ -284,5 +284,6 @@ def test_24_puzzle_layers_on_three_words_match_python(direction, tmp_path):
     assert fast.details["words"] == 3 and fast.details["reversible"] is True
     complete = min(len(fast.layers), len(slow.layers)) - 1  # python may stop mid-layer
     assert fast.layers[:complete] == slow.layers[:complete]
-    # the blank in a corner at either end: 2 slides, then 2 more from each (not back)
-    assert fast.layers[:3] == (1, 2, 4)
+    # the goal's blank is in a corner: 2 slides, then 2 more from each (not back); the
+    # start's is beside it on the edge: 3 slides, then 3 + 2 + 1 (centre, edge, corner)
+    assert fast.layers[:3] == ((1, 2, 4) if direction == "goal" else (1, 3, 6))
