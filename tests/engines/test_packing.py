@@ -20,11 +20,11 @@ from cpsolve.engines.search.statespace import backward
 from cpsolve.engines.search.statespace.backward import Backward
 from cpsolve.engines.search.statespace.codesets import distinct, fresh
 from cpsolve.engines.search.statespace.packing import SIGN, Packed, Unpackable
-from cpsolve.engines.search.statespace.wordsets import MULTIPLIER, keys
 from cpsolve.engines.search.statespace.wordsets import Recent as WordRecent
 from cpsolve.engines.search.statespace.wordsets import Seen as WordSeen
 from cpsolve.engines.search.statespace.wordsets import distinct as words_distinct
 from cpsolve.engines.search.statespace.wordsets import fresh as words_fresh
+from cpsolve.engines.search.statespace.wordsets import keys
 from cpsolve.engines.search.statespace.wordsets import minus as words_minus
 from cpsolve.expr import Var
 from cpsolve.files import load
@@ -189,11 +189,13 @@ def test_the_words_hold_whole_fields_first_variable_first():
 
 
 def colliding(n: int) -> np.ndarray:
-    """Rows (a, b) and (a + 1, b - MULTIPLIER), whose keys are equal (modulo 2**64)."""
+    """Rows (a, b) and (a + 1, b + key(a, 0) - key(a + 1, 0)): the key is a function of
+    the first word plus the last, so their keys are equal (modulo 2**64)."""
     a = np.arange(n, dtype=np.int64)
-    with np.errstate(over="ignore"):
-        return np.stack([np.stack([a, a * 7], 1), np.stack([a + 1, a * 7 - MULTIPLIER], 1)],
-                        1).reshape(-1, 2)
+    zero = np.zeros(n, np.int64)
+    shift = keys(np.stack([a, zero], 1)) - keys(np.stack([a + 1, zero], 1))
+    return np.stack([np.stack([a, a * 7], 1), np.stack([a + 1, a * 7 + shift], 1)],
+                    1).reshape(-1, 2)
 
 
 def test_rows_with_colliding_keys_stay_apart():

@@ -4,7 +4,7 @@ One-word codes are sorted and searched as plain int64 (:mod:`.codesets`).
 Rows of several words would need a lexicographic sort (``np.lexsort``, or a
 sort of a void view, compares element by element: 20-30 times slower than
 sorting int64).  So each row gets a one-word *key*, a hash of its words
-(Horner's rule with an odd multiplier, modulo 2**64): a set is its rows
+(Horner's rule with an odd multiplier and a shift, modulo 2**64): a set is its rows
 ordered by key (one ``argsort`` of int64), equal rows are next to each other,
 and a row is looked up by a binary search of its key and a comparison of its
 words.  Keys of different rows may collide; the answers stay exact:
@@ -30,10 +30,12 @@ Rows = tuple[np.ndarray, np.ndarray]
 
 
 def keys(codes: np.ndarray) -> np.ndarray:
-    """The one-word key of every row (wrapping int64 arithmetic)."""
+    """The one-word key of every row (wrapping int64 arithmetic; each step mixes the high
+    bits into the low ones, so that no linear family of rows shares a key)."""
     key = codes[:, 0].copy()
     for j in range(1, codes.shape[1]):
         key *= MULTIPLIER
+        key ^= (key.view(np.uint64) >> np.uint64(29)).view(np.int64)
         key += codes[:, j]
     return key
 
