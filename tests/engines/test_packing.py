@@ -289,3 +289,22 @@ def test_24_puzzle_layers_on_three_words_match_python(direction, tmp_path):
     # the goal's blank is in a corner: 2 slides, then 2 more from each (not back); the
     # start's is beside it on the edge: 3 slides, then 3 + 2 + 1 (centre, edge, corner)
     assert fast.layers[:3] == ((1, 2, 4) if direction == "goal" else (1, 3, 6))
+
+
+@pytest.mark.parametrize("name", ["eight_puzzle", "hanoi4", "three_jugs", "hoppers",
+                                  "onoff", "fifteen_puzzle", "klotski"])
+def test_forward_tables_find_the_compiled_successors(name):
+    """The stacked forward tables against the compiled guards and effects, on one-word
+    codes (mixed radix: Hanoi; bit fields: the 8-puzzle; the sign bit: the 15-puzzle)
+    and on two words (Klotski), a few layers from the start."""
+    from cpsolve.engines.search.statespace.forward import Forward
+    from cpsolve.engines.search.statespace.vector import Prepared
+
+    task = compile_planning(load(MODELS / f"{name}.toml").model)
+    ready = Prepared(task)
+    tables = Forward(ready.packed, ready.relations)
+    layer = ready.packed.array([task.initial])
+    for _ in range(6):
+        want = ready.packed.states(ready.packed.forward(layer))
+        assert sorted(ready.packed.states(tables.step(layer))) == sorted(want)
+        layer = ready.packed.array(sorted(set(want)))

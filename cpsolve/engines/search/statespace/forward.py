@@ -99,42 +99,44 @@ class Group:
             flat = self.var_flat.tolist()
             self.shift_col = np.array([packed.shifts[i] for i in flat], np.int64)[:, None]
             self.mask_col = np.array([packed.masks[i] for i in flat], np.int64)[:, None]
-            self.word_flat = np.array([packed.word_of[i] for i in flat], np.intp) \
-                if words else None
+            self.word_flat = np.array([packed.word_of[i] if words else 0 for i in flat],
+                                      np.intp)
             self.at_col = self.at_col + np.array([task.lo[i] for i in flat])[:, None]
-            self.flip = packed.offset
         self.maps = np.concatenate(maps) if maps else np.zeros(0, np.int64)
         self.valid, self.delta = np.concatenate(valid), np.concatenate(delta)
 
-    def successors(self, codes: np.ndarray, cols: np.ndarray) -> np.ndarray | None:
-        """The successor codes of ``codes`` (decoded: ``cols``) by the group's actions."""
+    def successors(self, codes: np.ndarray, cols: np.ndarray,
+                   words: np.ndarray) -> np.ndarray | None:
+        """The successor codes of ``codes`` (decoded: ``cols``; their words as rows,
+        sign bits flipped back: ``words``) by the group's actions."""
+        idx = None
         if self.pin is not None:
             idx = np.flatnonzero(cols[self.pin[0]] == self.pin[1])
             if not idx.size:
                 return None
-            codes = codes.take(idx, axis=0)
+        n = len(codes) if idx is None else idx.size
         m, width = self.var.shape
-        # every action's used values, one row each, from the fields (fewer than all columns)
-        if not self.fields:
-            value = (cols.take(self.var_flat, axis=0) if self.pin is None
-                     else cols[self.var_flat[:, None], idx])
-        else:
-            raw = codes ^ np.int64(self.flip) if self.flip else codes
-            if self.word_flat is None:
-                value = raw[None, :] >> self.shift_col
-            else:
-                value = raw.T.take(self.word_flat, axis=0)
-                value >>= self.shift_col
+        # every action's used values, one row each (the fields: fewer than all columns)
+        if self.fields:
+            value = (words if idx is None else words.take(idx, axis=1)).take(self.word_flat,
+                                                                             axis=0)
+            value >>= self.shift_col
             value &= self.mask_col
+        else:
+            value = (cols.take(self.var_flat, axis=0) if idx is None
+                     else cols[self.var_flat[:, None], idx])
         value += self.at_col
-        key = self.maps.take(value).reshape(m, width, len(codes)).sum(axis=1) + self.offset
+        key = self.maps.take(value).reshape(m, width, n).sum(axis=1)
+        key += self.offset
         key = key.ravel()  # action-major: entry a * n + r is action a on row r
         hit = np.flatnonzero(self.valid.take(key, mode="clip"))
         if not hit.size:
             return None
-        new = codes.take(hit % len(codes), axis=0)
+        rows = hit % n
+        new = codes.take(rows if idx is None else idx.take(rows), axis=0)
         new += self.delta.take(key.take(hit), axis=0)
         return new
+
 
 class Forward:
     """Vectorised successors, one stacked table per guard group (relations: per action,
@@ -152,7 +154,10 @@ class Forward:
 
     def step(self, codes: np.ndarray) -> np.ndarray:
         """Codes of every successor of every state in ``codes`` (with repeats)."""
-        cols = self.p.decode_matrix(codes)
+        p = self.p
+        cols = p.decode_matrix(codes)
+        words = codes.reshape(len(codes), -1).T
+        words = np.ascontiguousarray(words ^ np.int64(p.offset) if p.offset else words)
         out = [new for g in self.groups
-               if (new := g.successors(codes, cols)) is not None and len(new)]
+               if (new := g.successors(codes, cols, words)) is not None]
         return np.concatenate(out) if out else self.p.empty()
