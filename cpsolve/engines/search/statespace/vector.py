@@ -140,10 +140,10 @@ class Prepared:
         """The successors' codes: by tables (:mod:`.forward`, built on first use) for
         multi-word codes, else by the compiled actions.
 
-        Measured against the compiled actions on one-word codes, tables win on small
-        spaces (the 8-puzzle from the start: 0.86x) but lose where most rows of a group
-        fail most guards (English 33 from the start: 1.6x; the 15-puzzle's first
-        5 M states: 1.0-1.2x), so one-word codes keep the compiled actions."""
+        Measured against the compiled actions on one-word codes from the start, tables
+        win on some (Hoppers 0.72x, the 8-puzzle 0.90x, the 15-puzzle's first 5 M states
+        0.92x) but lose where most rows of a group fail most guards (English 33: 1.4x),
+        so one-word codes keep the compiled actions."""
         if self._step is None:
             self._step = self.packed.forward
             if self.relations is not None and self.packed.words > 1:
