@@ -130,20 +130,20 @@ wide_plannings = st.composite(wide_planning)
 @settings(max_examples=150, deadline=None)
 @given(wide_plannings(), st.sampled_from([None, "start"]), st.booleans())
 def test_multi_word_analysis_matches_python(model, direction, tables):
-    """Back from the goal (a single state here) and forward from the start, by the forward
-    tables or the compiled actions, merged predecessor tables or not; moves random, so
-    reversible or not."""
-    import cpsolve.engines.search.statespace.forward as forward_tables
+    """Back from the goal (a single state here: stacked predecessor tables, several
+    predecessors per key when a move forgets a value) and forward from the start (by the
+    stacked tables or the compiled actions); moves random, so reversible or not."""
+    from cpsolve.engines.search.statespace.vector import Prepared
 
     task = compile_planning(model)
     assert Packed(task, 4).words == 2
-    saved = forward_tables.MAX_ENTRIES, backward.MAX_MERGED
-    if not tables:  # the compiled actions forward, predecessors table by table
-        forward_tables.MAX_ENTRIES, backward.MAX_MERGED = 0, 0
+    saved = Prepared.forward
+    if not tables:  # the compiled actions forward
+        Prepared.forward = lambda self, codes: self.packed.forward(codes)
     try:
         fast = run("search", "analyze", model, Options(algorithm="numpy", direction=direction))
     finally:
-        forward_tables.MAX_ENTRIES, backward.MAX_MERGED = saved
+        Prepared.forward = saved
     slow = run("search", "analyze", model, Options(algorithm="python", direction=direction))
     assert fast.details["algorithm"] == "numpy" and fast.details["words"] == 2
     for field in ("states", "layers", "max_distance", "farthest"):
@@ -292,19 +292,50 @@ def test_24_puzzle_layers_on_three_words_match_python(direction, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["eight_puzzle", "hanoi4", "three_jugs", "hoppers",
-                                  "onoff", "fifteen_puzzle", "klotski"])
-def test_forward_tables_find_the_compiled_successors(name):
-    """The stacked forward tables against the compiled guards and effects, on one-word
-    codes (mixed radix: Hanoi; bit fields: the 8-puzzle; the sign bit: the 15-puzzle)
-    and on two words (Klotski), a few layers from the start."""
-    from cpsolve.engines.search.statespace.forward import Forward
+                                  "onoff", "fifteen_puzzle", "klotski", "line_puzzle"])
+def test_stacked_tables_find_the_successors_and_predecessors(name):
+    """The stacked tables against the compiled guards and effects forward, and against the
+    per-action predecessor tables backward, on one-word codes (mixed radix: Hanoi; bit
+    fields: the 8-puzzle; the sign bit: the 15-puzzle) and forward on two (Klotski), a few
+    layers from the start."""
+    from cpsolve.engines.search.statespace.stacked import Stacked
     from cpsolve.engines.search.statespace.vector import Prepared
 
     task = compile_planning(load(MODELS / f"{name}.toml").model)
     ready = Prepared(task)
-    tables = Forward(ready.packed, ready.relations)
-    layer = ready.packed.array([task.initial])
+    packed = ready.packed
+    forward = Stacked(packed, ready.relations)
+    backward = Stacked(packed, ready.relations, backward=True) if packed.words == 1 else None
+    layer = packed.array([task.initial])
     for _ in range(6):
-        want = ready.packed.states(ready.packed.forward(layer))
-        assert sorted(ready.packed.states(tables.step(layer))) == sorted(want)
-        layer = ready.packed.array(sorted(set(want)))
+        want = packed.states(packed.forward(layer))
+        assert sorted(packed.states(forward.step(layer))) == sorted(want)
+        if backward is not None:
+            assert sorted(packed.states(backward.step(layer))) == sorted(
+                packed.states(ready.backward().step(layer)))
+        layer = packed.array(sorted(set(want)))
+
+
+@pytest.mark.parametrize("merge", [True, False])
+def test_predecessor_tables_agree_on_three_words(merge, tmp_path, monkeypatch):
+    """The per-action and merged predecessor tables (:mod:`.backward`, a delta per word)
+    and the stacked ones (:mod:`.stacked`, what the analysis uses on several words) find
+    the same predecessors of a few 24-puzzle layers."""
+    from cpsolve.engines.search.statespace.stacked import Stacked
+    from cpsolve.engines.search.statespace.vector import Prepared
+
+    if not merge:
+        monkeypatch.setattr(backward, "MAX_MERGED", 0)
+    path = tmp_path / "twenty_four.toml"
+    path.write_text(TWENTY_FOUR)
+    task = compile_planning(load(path).model)
+    ready = Prepared(task)
+    packed = ready.packed
+    tables = Backward(packed, ready.relations)
+    assert any(m is not None for *_, m in tables.groups) is merge
+    stacked = Stacked(packed, ready.relations, backward=True)
+    layer = packed.array([task.goal_state])
+    for _ in range(7):
+        want = sorted(packed.states(stacked.step(layer)))
+        assert sorted(packed.states(tables.step(layer))) == want
+        layer = packed.array(sorted(set(want)))

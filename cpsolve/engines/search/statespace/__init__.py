@@ -3,7 +3,7 @@
 :mod:`.layers` is the plain-Python analysis; :mod:`.vector` the NumPy one
 (whole frontiers at once, states packed by :mod:`.packing`, predecessors and
 the reversibility test from :mod:`.backward`; states wider than 64 bits in
-several words, kept by :mod:`.wordsets` and stepped forward by :mod:`.forward`).
+several words, kept by :mod:`.wordsets` and stepped by the tables of :mod:`.stacked`).
 NumPy is imported only when the vectorised analysis runs.
 
 For spaces beyond memory, :mod:`.external` builds the layers on disk

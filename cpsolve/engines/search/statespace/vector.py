@@ -5,8 +5,8 @@ states.  States are packed into int64 codes by :mod:`.packing` (which also
 evaluates every action on whole arrays of codes); the visited codes are kept
 by :mod:`.visited`.  Each BFS layer is one sorted array of codes.  States
 wider than 64 bits are packed into up to :data:`MAX_WORDS` words (rows of an
-``(n, words)`` array), kept by :mod:`.wordsets`, and stepped forward by the
-tables of :mod:`.forward` (``details["words"]`` says how many words).
+``(n, words)`` array), kept by :mod:`.wordsets`, and stepped both ways by the
+tables of :mod:`.stacked` (``details["words"]`` says how many words).
 
 Backward steps live in :mod:`.backward`.  When
 the goal is a single state, the analysis sweeps backwards from it; if the
@@ -31,10 +31,10 @@ from ..compile import Task
 from ..emit import TooDeep
 from . import wordsets
 from .backward import Backward, TooLarge, relation
-from .forward import Forward
-from .forward import TooLarge as TablesTooLarge
 from .layers import Sweep
 from .packing import Packed, Unpackable
+from .stacked import Stacked
+from .stacked import TooLarge as TablesTooLarge
 from .visited import Recent, Seen
 
 MAX_WORDS = 4
@@ -134,10 +134,10 @@ class Prepared:
         except TooLarge as exc:
             self.relations, self.too_large = None, exc
         self._step = None
-        self._backward: Backward | None | bool = False
+        self._backward: Backward | Stacked | None | bool = False
 
     def forward(self, codes: np.ndarray) -> np.ndarray:
-        """The successors' codes: by tables (:mod:`.forward`, built on first use) for
+        """The successors' codes: by tables (:mod:`.stacked`, built on first use) for
         multi-word codes, else by the compiled actions.
 
         Measured against the compiled actions on one-word codes from the start, tables
@@ -148,19 +148,23 @@ class Prepared:
             self._step = self.packed.forward
             if self.relations is not None and self.packed.words > 1:
                 try:
-                    self._step = Forward(self.packed, self.relations).step
+                    self._step = Stacked(self.packed, self.relations).step
                 except TablesTooLarge:
                     pass
         return self._step(codes)
 
-    def backward(self) -> Backward | None:
-        """The predecessor tables (built once; None, and ``too_large`` says why)."""
+    def backward(self) -> Backward | Stacked | None:
+        """The predecessor tables, built once: per action and merged per group
+        (:mod:`.backward`) for one-word codes, stacked per group (:mod:`.stacked`) for
+        several words; None, and ``too_large`` says why."""
         if self._backward is False:
             self._backward = None
             if self.relations is not None:
                 try:
-                    self._backward = Backward(self.packed, self.relations)
-                except TooLarge as exc:
+                    self._backward = Backward(self.packed, self.relations) \
+                        if self.packed.words == 1 else \
+                        Stacked(self.packed, self.relations, backward=True)
+                except (TooLarge, TablesTooLarge) as exc:
                     self.too_large = exc
         return self._backward
 

@@ -1,19 +1,21 @@
-"""Vectorised successors from tables, for :mod:`.vector`'s forward sweeps.
+"""Vectorised steps from stacked tables, for :mod:`.vector`'s sweeps on multi-word codes.
 
 The relations of :func:`.backward.relation` (an action's used-variable values
-before and after, enumerated once) also give the successors: keyed by the
-values *before* the move, each key has at most one successor, and the move
-adds a fixed amount to the packed code (to one word per written field when
-codes have several words).
+before and after, enumerated once) give the successors: keyed by the values
+*before* the move, each key has at most one successor, and the move adds a
+fixed amount to the packed code (to one word per written field when codes
+have several words).  Keyed by the values *after*, they give the
+predecessors, several per key when a move forgets a value.
 
 Evaluating the compiled guards and effects (:meth:`.packing.Packed.forward`)
-costs a handful of NumPy calls per action and layer, which dominates when
-there are many actions and small layers (Klotski: 188 actions, layers of a few
-hundred states).  Here the actions of one guard group
-(:meth:`..compile.Task.guard_groups`) are looked up together: the tables of
-the group's actions are stacked into one, and a two-dimensional key (action,
-state) is gathered from the decoded columns, so that a group costs about
-fifteen NumPy calls per layer whatever its number of actions.
+costs a handful of NumPy calls per action and layer, and so does looking
+actions up one table at a time; this dominates when there are many actions
+and small layers (Klotski: 188 actions, layers of a few hundred states).  Here
+the actions of one group (:meth:`..compile.Task.guard_groups` forward,
+:meth:`..compile.Task.after_groups` backward) are looked up together: their
+tables are stacked into one, and a two-dimensional key (action, state) is read
+from the codes' fields, so that a group costs about fifteen NumPy calls per
+layer whatever its number of actions.
 """
 
 from __future__ import annotations
@@ -39,59 +41,67 @@ entry, first in the table)."""
 
 
 class Group:
-    """One guard group's actions as one stacked table (see the module docstring).
+    """One group's actions as one stacked table (see the module docstring).
 
-    An action's key counts only the values its relation holds before the move:
+    ``rels``: per action, ``(used, key side, other side)`` — the relation's values
+    before and after the move for successors, after and before for predecessors.
+    An action's key counts only the values its relation holds on the key side:
     each used variable's value becomes a digit through a small map (a variable
     the guard pins to one value has one digit, 0; a value outside the relation
     maps to :data:`DEAD`, which makes the key negative and selects the dead
     entry).  So a 2x2 block's slide in Klotski, which pins six cells, has as
-    many entries as values of the one cell it does not pin.
+    many entries as values of the one cell it does not pin.  A key may have
+    several entries (*slots*: several predecessors), each a delta to the code.
     """
 
     def __init__(self, packed: Packed, pin: tuple[int, int] | None, rels: list,
                  room: int) -> None:
         task, words = packed.task, (() if packed.words == 1 else (packed.words,))
         self.pin = pin
-        values = [[np.unique(before[i]) for i in used] for used, before, _ in rels]
-        self.entries = packed.words * (  # an int64 per word, a key per action's values
-            1 + sum(int(np.prod([v.size for v in vals])) for vals in values))
-        if self.entries > room:
-            raise TooLarge(f"the successor tables exceed {MAX_ENTRIES:,} entries")
-        width = max(len(rel[0]) for rel in rels)
+        values = [[np.unique(side[i]) for i in used] for used, side, _ in rels]
+        keys = [int(np.prod([v.size for v in vals])) for vals in values]
+        slots, width = [], max(len(rel[0]) for rel in rels)
         self.var = np.zeros((len(rels), width), np.intp)  # padding: variable 0, digit 0
         self.at = np.zeros((len(rels), width), np.int64)  # where the digit map starts
-        maps, valid, delta, offsets, start, mapped = [], [np.zeros(1, bool)], [], [], 1, 0
-        delta.append(np.zeros((1, *words), np.int64))
-        for a, ((used, before, after), vals) in enumerate(zip(rels, values)):
+        maps, offsets, rows, start, mapped = [], [], [], 1, 0
+        for a, ((used, side, _), vals) in enumerate(zip(rels, values)):
             radix = [1] * len(used)
             for j in range(len(used) - 2, -1, -1):
                 radix[j] = radix[j + 1] * vals[j + 1].size
-            n_keys = radix[0] * vals[0].size if used else 1
-            key = np.full(next(iter(before.values())).size if before else 1, start, np.int64)
+            key = np.full(next(iter(side.values())).size if side else 1, start, np.int64)
             for j in range(width):
                 i = used[j] if j < len(used) else 0
                 digit = np.full(packed.size[i], DEAD if j < len(used) else 0, np.int64)
                 if j < len(used):
                     digit[vals[j] - task.lo[i]] = np.arange(vals[j].size) * radix[j]
-                    key += digit[before[i] - task.lo[i]]
+                    key += digit[side[i] - task.lo[i]]
                 self.var[a, j] = i
                 self.at[a, j] = mapped - task.lo[i]
                 maps.append(digit)
                 mapped += digit.size
-            table = np.zeros((n_keys, *words), np.int64)
-            for i in used:
-                change = (after[i] - before[i]) * np.int64(packed.radix[i])
-                if words:
-                    table[key - start, packed.word_of[i]] += change
-                else:
-                    table[key - start] += change
-            ok = np.zeros(n_keys, bool)
-            ok[key - start] = True
+            order = np.argsort(key, kind="stable")
+            slot = np.empty(key.size, np.int64)  # the row's rank among the rows of its key
+            slot[order] = np.arange(key.size) - np.searchsorted(key[order], key[order])
+            rows.append((key, slot))
+            slots.append(int(slot.max()) + 1 if slot.size else 1)
             offsets.append(start)
-            valid.append(ok)
-            delta.append(table)
-            start += n_keys
+            start += keys[a]
+        self.slots = max(slots)
+        self.entries = packed.words * self.slots * start  # an int64 per word and slot
+        if self.entries > room:
+            raise TooLarge(f"the tables exceed {MAX_ENTRIES:,} entries")
+        self.valid = np.zeros((start, self.slots), bool)
+        self.delta = np.zeros((start, self.slots, *words), np.int64)
+        for (used, side, other), (key, slot) in zip(rels, rows):
+            self.valid[key, slot] = True
+            for i in used:
+                change = (other[i] - side[i]) * np.int64(packed.radix[i])
+                if words:
+                    self.delta[key, slot, packed.word_of[i]] += change
+                else:
+                    self.delta[key, slot] += change
+        self.valid = self.valid.ravel()
+        self.delta = self.delta.reshape(start * self.slots, *words)
         self.offset = np.array(offsets, np.int64)[:, None]
         self.var_flat, self.at_col = self.var.ravel(), self.at.reshape(-1, 1)
         self.fields = packed.shifts is not None  # values read from the codes' bit fields
@@ -103,12 +113,11 @@ class Group:
                                       np.intp)
             self.at_col = self.at_col + np.array([task.lo[i] for i in flat])[:, None]
         self.maps = np.concatenate(maps) if maps else np.zeros(0, np.int64)
-        self.valid, self.delta = np.concatenate(valid), np.concatenate(delta)
 
     def successors(self, codes: np.ndarray, cols: np.ndarray,
                    words: np.ndarray) -> np.ndarray | None:
-        """The successor codes of ``codes`` (decoded: ``cols``; their words as rows,
-        sign bits flipped back: ``words``) by the group's actions."""
+        """The codes the group's actions lead to from ``codes`` (decoded: ``cols``; their
+        words as rows, sign bits flipped back: ``words``)."""
         idx = None
         if self.pin is not None:
             idx = np.flatnonzero(cols[self.pin[0]] == self.pin[1])
@@ -128,32 +137,37 @@ class Group:
         value += self.at_col
         key = self.maps.take(value).reshape(m, width, n).sum(axis=1)
         key += self.offset
-        key = key.ravel()  # action-major: entry a * n + r is action a on row r
-        hit = np.flatnonzero(self.valid.take(key, mode="clip"))
+        key = np.maximum(key.ravel(), 0)  # action-major: a * n + r is action a on row r
+        if self.slots > 1:  # entry key * slots + s is slot s of the key
+            key = (key[:, None] * self.slots + np.arange(self.slots)).ravel()
+        hit = np.flatnonzero(self.valid.take(key))
         if not hit.size:
             return None
-        rows = hit % n
+        rows = hit // self.slots % n if self.slots > 1 else hit % n
         new = codes.take(rows if idx is None else idx.take(rows), axis=0)
         new += self.delta.take(key.take(hit), axis=0)
         return new
 
 
-class Forward:
-    """Vectorised successors, one stacked table per guard group (relations: per action,
-    :func:`.backward.relation`'s or None); :class:`TooLarge` beyond :data:`MAX_ENTRIES`."""
+class Stacked:
+    """Vectorised successors (or, ``backward``, predecessors), one stacked table per group
+    (relations: per action, :func:`.backward.relation`'s or None); :class:`TooLarge` beyond
+    :data:`MAX_ENTRIES`."""
 
-    def __init__(self, packed: Packed, relations: list) -> None:
+    def __init__(self, packed: Packed, relations: list, backward: bool = False) -> None:
         self.p = packed
         self.groups = []
         entries = 0
-        for pin, members in packed.task.guard_groups():
-            rels = [relations[k] for k in members if relations[k] is not None]
+        task = packed.task
+        for pin, members in task.after_groups() if backward else task.guard_groups():
+            rels = [(rel[0], rel[2], rel[1]) if backward else rel
+                    for rel in (relations[k] for k in members) if rel is not None]
             if rels:
                 self.groups.append(Group(packed, pin, rels, MAX_ENTRIES - entries))
                 entries += self.groups[-1].entries
 
     def step(self, codes: np.ndarray) -> np.ndarray:
-        """Codes of every successor of every state in ``codes`` (with repeats)."""
+        """Codes of every successor (predecessor) of every state in ``codes`` (with repeats)."""
         p = self.p
         cols = p.decode_matrix(codes)
         words = codes.reshape(len(codes), -1).T
