@@ -28,11 +28,11 @@ if TYPE_CHECKING:
     from .packing import Packed
 
 MAX_ENTRIES = 1 << 22
-"""Most table entries (one per action, key and word: 32 MiB) of all groups together."""
+"""Most table entries (an int64 per key, slot and word: 32 MiB) of all groups together."""
 
 
 class TooLarge(ValueError):
-    """The stacked tables would exceed :data:`MAX_ENTRIES` (the message says how far)."""
+    """The stacked tables would exceed :data:`MAX_ENTRIES`."""
 
 
 DEAD = -(1 << 40)
