@@ -204,6 +204,11 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
                    help="explore the states reachable from the start, or the states that can "
                    "reach the goal (default: the goal when it is one state, else the start)")
+    a.add_argument("--algorithm", choices=search_registry.analysis_choices(),
+                   help="the analysis in memory: " + "; ".join(
+                       f"{name}: {search_registry.ANALYSES[name].description}"
+                       for name in search_registry.analysis_choices())
+                   + " (default: numpy, falling back to python when the states do not pack)")
     a.add_argument("--work-dir", metavar="DIR",
                    help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
                    "within half of --memory-limit (an unlimited forward analysis too large "

@@ -682,6 +682,11 @@ def _main(argv: list[str] | None) -> int:
             return cli.count_up_to()
         if args.command == "analyze" and args.resume and not args.work_dir:
             return cli.fail("--resume goes on from the layers kept in --work-dir DIR: give it", 2)
+        if args.command == "analyze" and args.algorithm and (
+                args.work_dir or args.workers or args.scheduler):
+            return cli.fail(f"--algorithm {args.algorithm} analyzes in memory; --work-dir, "
+                            "--workers and --scheduler choose the analysis on disk or on a "
+                            "cluster: give one or the other", 2)
         if args.command == "solve" and args.jobs > 1 and cli.cluster():
             return cli.fail("--jobs runs local processes; with --workers or --scheduler the "
                             "cluster's workers do the work: give one of them", 2)

@@ -363,3 +363,19 @@ def test_solve_loads_a_model_file_once(cli, tmp_path):
     run = cli("solve", model, "--engine", "search")
     assert run.code == 0, run.err
     assert runs.read_text().count("ran") == 1
+
+
+def test_analyze_algorithm_chooses_the_in_memory_analysis(cli) -> None:
+    # Klotski's states need two words: numpy packs them, python keeps tuples; same figures
+    figures = {}
+    for algorithm in ("numpy", "python"):
+        run = cli("analyze", "klotski", "--algorithm", algorithm, "--json")
+        assert run.code == 0, run.err
+        out = json.loads(run.out)
+        assert out["details"]["algorithm"] == algorithm
+        figures[algorithm] = (out["states"], out["layers"], out["max_distance"],
+                              sorted(map(tuple, out["farthest"])))
+    assert figures["numpy"] == figures["python"]
+    refused = cli("analyze", "klotski", "--algorithm", "python", "--work-dir", "somewhere")
+    assert refused.code == 2 and "--algorithm python analyzes in memory" in refused.err
+    assert len(refused.err.strip().splitlines()) == 1

@@ -276,6 +276,12 @@ def _ordered(needs: frozenset[Need] | None) -> list[Need]:
     return sorted(needs or (), key=lambda n: list(Need).index(n))
 
 
+def analysis_choices() -> list[str]:
+    """The analyses ``analyze --algorithm`` chooses (the on-disk and cluster ones come with
+    ``--work-dir`` and ``--workers``/``--scheduler``)."""
+    return [name for name, entry in ANALYSES.items() if not entry.scaled]
+
+
 def choices() -> list[str]:
     """Every name ``solve --algorithm`` accepts (planning and csp algorithms)."""
     return [*ALGORITHMS, *CSP_ALGORITHMS]
