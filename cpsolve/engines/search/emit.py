@@ -173,11 +173,29 @@ def build_many(text: str, namespace: dict[str, object], names: tuple[str, ...]) 
     env = dict(PY_HELPERS)
     env.update(namespace)
     try:
-        code = compile(text, f"<cpsolve.search:{names[0]}>", "exec")
+        code = _compiled(text, names[0])
     except (SyntaxError, RecursionError, MemoryError) as exc:
         raise TooDeep(f"generated code for {names[0]} does not compile: {exc}") from exc
     exec(code, env)  # noqa: S102 - text built from a validated tree, see module docstring
     return [env[n] for n in names]
+
+
+CACHED_TEXT = 1 << 16
+"""Generated texts up to this many characters keep their code objects (:func:`_compiled`)."""
+
+
+def _compiled(text: str, name: str):
+    """The code object of generated text; short texts' are kept (a batch or a notebook
+    compiles the same model's text again and again; code objects are immutable, and each
+    ``exec`` makes new functions in its own namespace)."""
+    if len(text) > CACHED_TEXT:
+        return compile(text, f"<cpsolve.search:{name}>", "exec")
+    return _kept(text, name)
+
+
+@functools.lru_cache(maxsize=256)
+def _kept(text: str, name: str):
+    return compile(text, f"<cpsolve.search:{name}>", "exec")
 
 
 def np_helpers(np) -> dict[str, object]:
