@@ -17,7 +17,7 @@ import pytest
 
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
-from cpsolve.engines.search.planning import pdb
+from cpsolve.engines.search.planning import pdb, pdb_store
 from cpsolve.engines.search.planning.pdb_ida import hole_swap
 from cpsolve.expr import And
 from cpsolve.files import ModelFileError, load
@@ -203,7 +203,7 @@ def test_a_damaged_cache_file_is_rebuilt(own_cache):
 def test_the_cache_dir_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("CPSOLVE_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert pdb.cache_dir() == tmp_path / "cpsolve"
+    assert pdb_store.cache_dir() == tmp_path / "cpsolve"
 
 
 def test_random_2x4_boards_solve_to_the_bfs_distance():

@@ -47,8 +47,7 @@ def anytime(task: Task, budget: Budget) -> Result:
     explored = first.explored + proof.explored
     details = {"estimate": True, "plan_search": f"weighted A* (w={WEIGHT:g})",
                "first_cost": first.cost, "proof": proof.details.get("proof", "A*")}
-    if estimate.note:
-        details["patterns"] = estimate.note
+    details.update(estimate.details())
     if proof.stop == "goal":  # a cheaper plan, optimal
         assert proof.path is not None
         return found(task, proof.path, Status.OPTIMAL, explored, **details)

@@ -104,8 +104,7 @@ def informed_result(task: Task, budget: Budget, estimate: Estimate, out: Outcome
                     name: str) -> Result:
     """The :class:`Result` of an informed search's :class:`Outcome`."""
     details = {"estimate": estimate.declared, **out.details}
-    if estimate.note:
-        details["patterns"] = estimate.note
+    details.update(estimate.details())
     if out.stop == "goal":
         assert out.path is not None and out.cost is not None
         if out.bound is not None and out.bound >= out.cost:

@@ -14,9 +14,12 @@ compiled to Python source as they are (see :mod:`..emit`).  Without an
 estimate, ``h`` is 0 and the informed searches become uniform-cost search.
 
 Declared *patterns* (:attr:`~cpsolve.model.Planning.patterns`) add pattern
-databases (:mod:`.pdb`, built or loaded when ``compile_estimate`` is given
-``patterns=True``): ``h`` is then the larger of the declared estimate and
-the databases' value (IDA* then runs :mod:`.pdb_ida`'s loop where it applies).
+databases (:mod:`.pdb`, loaded or built by ``compile_estimate``): ``h`` is
+then the larger of the declared estimate and the databases' value (IDA*
+then runs :mod:`.pdb_ida`'s loop where it applies).  Under a time limit the
+build may take :data:`BUILD_SHARE` of the time left; a build stopped there is
+saved for the next run, and its tables so far are used (still a lower
+bound: :class:`.pdb_build.Partial`).
 
 The parity of every plan's length (:func:`cpsolve.facts.plan_parity`, from a
 declared parity invariant) is also used here: with unit costs, lower bounds
@@ -38,6 +41,12 @@ from ..emit import TooDeep, build, source
 MAX_TABULATED = 4096
 """Largest domain whose one-variable terms are tabulated (bigger ones are compiled as is)."""
 
+BUILD_SHARE = 0.5
+"""Share of the time left that building pattern databases may take; the search keeps the
+rest.  A stopped build is saved and resumed, so runs with the same limit ``T`` finish a
+build of ``B`` seconds after about ``2 B / T`` of them, each searching for at least half
+of its time (with the tables as far as they got)."""
+
 
 class Estimate:
     """``h(s)``: the compiled estimate of a task, and what it can prove.
@@ -47,7 +56,10 @@ class Estimate:
     * ``parity`` — the parity (0 or 1) every plan's move count must have,
       or None when unknown (see :meth:`round_up`);
     * ``patterns`` — the pattern databases in ``h`` (None: none);
-    * ``note`` — what became of declared patterns, for the result's details.
+    * ``note`` — what became of declared patterns, for the result's details;
+    * ``terms`` — when the declared estimate is a constant plus one table per
+      variable (``h(s) = constant + sum(terms[i][s[i]])``, values from 0): the
+      tables (None otherwise, or when no estimate is declared).
     """
 
     def __init__(self, task: Task, h: Callable[[State], int], declared: bool,
@@ -58,6 +70,17 @@ class Estimate:
         self.parity = parity
         self.patterns = None
         self.note = ""  # what became of declared patterns (empty: none declared)
+        self.terms: tuple[int, dict[int, list[int]]] | None = None
+
+    def details(self) -> dict[str, object]:
+        """What became of declared patterns, for a result's details (empty: none declared):
+        ``patterns`` (one line) and ``pattern_tables`` ("finished", "partial" or
+        "not built")."""
+        if not self.note:
+            return {}
+        tables = self.patterns
+        state = "not built" if tables is None else "partial" if tables.partial else "finished"
+        return {"patterns": self.note, "pattern_tables": state}
 
     def round_up(self, bound: int) -> int:
         """The least value ``>= bound`` a plan's cost can take (parity; unit costs only)."""
@@ -71,29 +94,32 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
     progress of a pattern database being built."""
     estimate = _declared(task)
     if task.model.patterns:
-        from .pdb import Stopped, pattern_set  # numpy only when patterns are declared
+        from .pdb import pattern_set  # numpy only when patterns are declared
 
-        try:
-            patterns = pattern_set(task, _half(budget))
-        except Stopped as exc:
-            estimate.note = (f"pattern databases not built: {exc} while building them "
-                             "(they are cached once built: give a longer time limit once)")
+        patterns = pattern_set(task, _build_budget(budget))
+        if not patterns.useful:
+            estimate.note = "; ".join([
+                f"pattern databases not built: {patterns.stop} before a table had its first "
+                "layer (the next run resumes)", *patterns.notes])
             return estimate
         declared, tables = estimate.h, patterns.h
         h = tables if not estimate.declared else (lambda s: max(declared(s), tables(s)))
         out = Estimate(task, h, True, estimate.parity)
         out.patterns = patterns
-        out.note = patterns.describe() + (", cached" if all(patterns.cached) else ", built now")
+        out.terms = estimate.terms
+        out.note = patterns.describe()
+        if patterns.partial and estimate.declared:
+            out.note += "; with the declared estimate (the larger of the two)"
         return out
     return estimate
 
 
-def _half(budget: Budget | None) -> Budget | None:
-    """A budget with half of what remains of ``budget``'s time (the search keeps the rest)."""
+def _build_budget(budget: Budget | None) -> Budget | None:
+    """A budget with :data:`BUILD_SHARE` of what remains of ``budget``'s time."""
     if budget is None or budget.deadline is None:
         return budget
     left = max(0.0, budget.deadline - budget.start - budget.elapsed())
-    return Budget(left / 2, None, budget.progress, budget.width)
+    return Budget(left * BUILD_SHARE, None, budget.progress, budget.width)
 
 
 def _declared(task: Task) -> Estimate:
@@ -143,7 +169,10 @@ def _declared(task: Task) -> Estimate:
     if goal is not None and task.in_domain(goal) and h(goal) != 0:
         raise Unsupported(f"search: the declared estimate is {h(goal)} at the goal state; "
                           "an admissible estimate is 0 there")
-    return Estimate(task, h, True, _plan_parity(task))
+    out = Estimate(task, h, True, _plan_parity(task))
+    if not rest and min(task.lo) >= 0:  # then every table is indexed by the value itself
+        out.terms = (constant, tables)
+    return out
 
 
 def _zero(s: State) -> int:

@@ -15,17 +15,16 @@ Nothing here knows puzzles; everything is derived from the actions:
   (:func:`check_unique`): once in the goal, and every move permutes the
   values it changes.  A table is then indexed by where the values are.
 
-Tables are built on demand and cached on disk (:func:`cache_dir`), keyed by
+Tables are built on demand and cached on disk (:mod:`.pdb_store`), keyed by
 a hash of what they depend on: variables, actions, goal and abstraction —
-not the initial state, so every instance of a puzzle shares them.
+not the initial state, so every instance of a puzzle shares them.  A build
+stopped by a limit is saved there too and resumed by the next run; until it
+is finished its table is still a lower bound (:class:`.pdb_build.Partial`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
-from pathlib import Path
 
 import numpy as np
 
@@ -37,19 +36,11 @@ from ..compile import Task
 from ..emit import build
 from ..statespace.backward import TooLarge, relation
 from ..statespace.packing import Packed, Unpackable
-from .pdb_build import Abstraction, BuildError, build_table
+from .pdb_build import Abstraction, BuildError, Partial, build_table
+from .pdb_store import Ignored, load_partial, load_table, save_partial, save_table
 
 FORMAT = 1
 """Version of the cached tables' layout (part of the cache key)."""
-
-
-def cache_dir() -> Path:
-    """Where tables are cached: ``$CPSOLVE_CACHE_DIR``, else ``$XDG_CACHE_HOME/cpsolve``,
-    else ``~/.cache/cpsolve``."""
-    if os.environ.get("CPSOLVE_CACHE_DIR"):
-        return Path(os.environ["CPSOLVE_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cpsolve"
 
 
 class Stopped(Exception):
@@ -62,15 +53,24 @@ class PatternSet:
     * ``tables[p]`` — bytes, indexed by ``sum(weight[p][v] * i)`` over the
       variables ``i`` holding pattern ``p``'s values ``v``;
     * ``additive`` — whether the entries are summed (else the largest is used);
-    * ``cached`` — per table, whether it came from the cache.
+    * ``cached`` — per table, whether it came from the cache;
+    * ``reached`` — per table, None when it is finished, else the distance
+      its stopped build completed (-1: not started), its unset entries read
+      as one more (:meth:`.pdb_build.Partial.estimate`);
+    * ``stop`` — why a build was stopped ("" when none was);
+    * ``notes`` — partial files that were not used, one line each.
     """
 
     def __init__(self, task: Task, abstractions: list[Abstraction], tables: list[bytes],
-                 cached: list[bool]) -> None:
+                 cached: list[bool], reached: list[int | None] | None = None,
+                 stop: str = "", notes: list[str] | None = None) -> None:
         self.abstractions = abstractions
         self.additive = abstractions[0].additive
         self.tables = tables
         self.cached = cached
+        self.reached = reached or [None] * len(tables)
+        self.stop = stop
+        self.notes = notes or []
         n = len(task.names)
         self.weight = [{v: n ** j for j, v in enumerate(ab.pattern)} for ab in abstractions]
         low, high = min(task.lo), max(task.hi)
@@ -93,11 +93,32 @@ class PatternSet:
         w = self.weight[p]
         return sum(w.get(v, 0) * i for i, v in enumerate(state))
 
+    @property
+    def partial(self) -> bool:
+        """Whether some table is not finished (its build was stopped or not started)."""
+        return any(r is not None for r in self.reached)
+
+    @property
+    def useful(self) -> bool:
+        """Whether some table holds more than zeros (a finished one, or a build that
+        completed distance 0 or more)."""
+        return any(r is None or r >= 0 for r in self.reached)
+
     def describe(self) -> str:
-        """One line: the patterns and how they combine."""
+        """One line: the patterns, how they combine, and how far partial ones were built."""
         sizes = "+".join(str(len(ab.pattern)) for ab in self.abstractions)
         how = "added" if self.additive else "largest"
-        return f"pattern databases {sizes} ({how})"
+        text = f"pattern databases {sizes} ({how})"
+        if self.partial:
+            each = [f"table {p} " + ("finished" if r is None else "not started" if r < 0
+                                     else f"to distance {r}")
+                    for p, r in enumerate(self.reached, 1)]
+            text += (f", partial ({self.stop} while building them: {', '.join(each)}; "
+                     "unfinished entries read as one more than the distance reached; "
+                     "the next run resumes the build)")
+        else:
+            text += ", cached" if all(self.cached) else ", built now"
+        return "; ".join([text, *self.notes])
 
 
 def constants(task: Task) -> set[int]:
@@ -178,9 +199,12 @@ def model_key(task: Task, ab: Abstraction) -> str:
 def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
     """The databases of ``task.model.patterns``, from the cache or built now.
 
-    Raises :class:`Stopped` when ``budget`` runs out during a build (tables
-    finished before are cached), :class:`Unsupported` when the patterns do
-    not fit the model.
+    Tables are built smallest first.  When ``budget`` runs out during a build,
+    the build is saved (:mod:`.pdb_store`) and the set comes back *partial*:
+    that table as far as it got, the tables not reached yet from their own
+    saved builds or cache entries if any, else zeros (see
+    :attr:`PatternSet.reached`).  Raises :class:`Unsupported` when the
+    patterns do not fit the model.
     """
     patterns = task.model.patterns
     try:
@@ -191,55 +215,95 @@ def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
         n = len(task.names)
         abstractions = [Abstraction(tuple(p), tuple(sorted(kept | set(p))), adds)
                         for p in patterns]
-        tables, cached = [], []
         for number, ab in enumerate(abstractions, 1):
             if n ** len(ab.pattern) > MAX_PATTERN_ENTRIES:
                 raise Unsupported(f"search: pattern {number} has {len(ab.pattern)} values; "
                                   f"its table would hold {n ** len(ab.pattern):,} entries")
-            table, hit = _load_or_build(task, packed, ab, number, len(abstractions), budget)
-            tables.append(table.tobytes())
-            cached.append(hit)
+        count = len(abstractions)
+        tables: list[bytes] = [b""] * count
+        cached, reached = [False] * count, [None] * count
+        notes: list[str] = []
+        stop = ""
+        for p in sorted(range(count), key=lambda p: len(abstractions[p].pattern)):
+            built = _Built(task, abstractions[p], p + 1, count, budget, notes)
+            if stop:
+                table, reached[p] = built.saved()
+            else:
+                table, cached[p], reached[p], stop = built.load_or_build(packed)
+            tables[p] = table.tobytes()
     except (Unpackable, TooLarge, BuildError) as exc:
         raise Unsupported(f"search: pattern databases: {exc}") from exc
-    return PatternSet(task, abstractions, tables, cached)
+    return PatternSet(task, abstractions, tables, cached, reached, stop, notes)
 
 
-def _load_or_build(task: Task, packed: Packed, ab: Abstraction, number: int, count: int,
-                   budget: Budget | None) -> tuple[np.ndarray, bool]:
-    path = cache_dir() / f"pdb-{model_key(task, ab)}.npy"
-    size = len(task.names) ** len(ab.pattern)
-    try:
-        table = np.load(path)
-        if table.dtype == np.uint8 and table.shape == (size,):
-            return table, True
-    except (OSError, ValueError):
-        pass
+class _Built:
+    """One table of a pattern set: from the cache, resumed from a saved build, or built."""
 
-    def progress(d: int, states: int) -> None:
-        if budget is None:
-            return
-        if budget.progress is not None:
-            budget.progress(f"pattern database {number}/{count} ({len(ab.pattern)} values): "
-                            f"distance {d}, {states:,} abstract states")
-        if budget.exceeded(0):
-            raise Stopped(budget.reason)
+    def __init__(self, task: Task, ab: Abstraction, number: int, count: int,
+                 budget: Budget | None, notes: list[str]) -> None:
+        self.task, self.ab, self.number, self.count = task, ab, number, count
+        self.budget, self.notes = budget, notes
+        self.key = model_key(task, ab)
+        self.size = len(task.names) ** len(ab.pattern)
 
-    def tick() -> None:
-        if budget is not None and budget.exceeded(0):
-            raise Stopped(budget.reason)
+    def _say(self, line: str) -> None:
+        if self.budget is not None and self.budget.progress is not None:
+            self.budget.progress(line)
 
-    table = build_table(task, packed, ab, progress, tick)
-    _save(path, table)
-    return table, False
+    def _partial(self, layers: bool) -> Partial | None:
+        """The saved build, if there is a usable one (else a note says why not)."""
+        try:
+            return load_partial(self.key, self.size, layers)
+        except Ignored as exc:
+            line = f"saved partial build of table {self.number} ignored: {exc}"
+            self.notes.append(line)
+            self._say(line)
+            return None
 
+    def saved(self) -> tuple[np.ndarray, int | None]:
+        """The table without building: finished, else a saved build's, else zeros."""
+        table = load_table(self.key, self.size)
+        if table is not None:
+            return table, None
+        partial = self._partial(layers=False)
+        if partial is not None:
+            return partial.estimate(), partial.distance
+        return np.zeros(self.size, np.uint8), -1
 
-def _save(path: Path, table: np.ndarray) -> None:
-    """Write atomically; a cache that cannot be written is skipped (the table still works)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, table)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    def load_or_build(self, packed: Packed) -> tuple[np.ndarray, bool, int | None, str]:
+        """``(table, cached, reached, why stopped)``: see :class:`PatternSet`."""
+        table = load_table(self.key, self.size)
+        if table is not None:
+            return table, True, None, ""
+        resume = self._partial(layers=True)
+        last: list[Partial | None] = [resume]  # only the latest: earlier layers may go
+
+        def keep(partial: Partial) -> None:
+            last[0] = partial
+
+        if resume is not None:
+            self._say(f"pattern database {self.number}/{self.count}: resuming table "
+                      f"{self.number} at distance {resume.distance + 1}")
+        try:
+            table = build_table(self.task, packed, self.ab, self._progress, self._tick,
+                                resume, keep)
+        except Stopped as exc:
+            got = last[0]
+            if got is None:
+                return np.zeros(self.size, np.uint8), False, -1, str(exc)
+            if got is not resume:
+                self._say(f"pattern database {self.number}/{self.count}: saving the build "
+                          f"(distance {got.distance}) to resume later")
+                save_partial(self.key, got)
+            return got.estimate(), False, got.distance, str(exc)
+        save_table(self.key, table)
+        return table, False, None, ""
+
+    def _progress(self, d: int, states: int) -> None:
+        self._say(f"pattern database {self.number}/{self.count} ({len(self.ab.pattern)} "
+                  f"values): distance {d}, {states:,} abstract states")
+        self._tick()
+
+    def _tick(self) -> None:
+        if self.budget is not None and self.budget.exceeded(0):
+            raise Stopped(self.budget.reason)

@@ -55,37 +55,76 @@ class Abstraction:
     additive: bool
 
 
+@dataclass
+class Partial:
+    """A build stopped after distance layer ``distance``, and what it needs to go on.
+
+    * ``table`` — the entries of every placement met in layers ``0..distance``
+      (the others are :data:`UNREACHABLE` so far);
+    * ``layers`` — the layers the next one is checked against, the last being
+      layer ``distance`` (the last two when moves can be undone, else all).
+
+    Every layer is closed under cost-0 moves, so an abstract state outside
+    layers ``0..distance`` is at distance ``distance + 1`` or more (or never
+    reaches the goal): :meth:`estimate` reads unset entries as that.
+    """
+
+    distance: int
+    table: np.ndarray
+    layers: list[np.ndarray]
+
+    def estimate(self) -> np.ndarray:
+        """The table with every unset entry read as ``distance + 1`` (a lower bound)."""
+        out = self.table.copy()
+        out[out == UNREACHABLE] = min(self.distance + 1, UNREACHABLE - 1)
+        return out
+
+
 def build_table(task: Task, packed: Packed, ab: Abstraction,
                 progress: Callable[[int, int], None] | None = None,
-                tick: Callable[[], None] | None = None) -> np.ndarray:
+                tick: Callable[[], None] | None = None,
+                resume: Partial | None = None,
+                keep: Callable[[Partial], None] | None = None) -> np.ndarray:
     """The dense distance table of ``ab`` (see the module docstring).
 
     ``progress(distance, states)`` is called after each distance layer,
     ``tick()`` between steps within one (it may raise to stop the build).
+    ``keep(partial)`` is given the :class:`Partial` build after each layer
+    (before ``progress``): what to save if the build is stopped.  With
+    ``resume`` (a :class:`Partial` of this abstraction, its table updated
+    in place) the build goes on from there and gives the same table.
     """
     space = _Space(task, packed, ab, tick or _nothing)
     goal = task.goal_state
     if goal is None:
         raise BuildError("the goal is not a single state")
-    n = len(task.names)
-    table = np.full(n ** len(ab.pattern), UNREACHABLE, np.uint8)
-    start = np.array([space.encode(goal)], np.int64)
     keep_all = not space.symmetric
-    older: list[np.ndarray] = []
-    layer = space.closure(start, [])
-    d = 0
+    if resume is None:
+        table = np.full(len(task.names) ** len(ab.pattern), UNREACHABLE, np.uint8)
+        d, layer, older = 0, space.closure(np.array([space.encode(goal)], np.int64), []), []
+    else:
+        table, d, older = resume.table, resume.distance, resume.layers
+        layer = _next(space, older)
+        d += 1
     while layer.size:
         if d >= UNREACHABLE:
             raise BuildError(f"abstract distances reach {UNREACHABLE}; a table holds bytes")
         space.record(table, layer, d)
+        older = (older + [layer]) if keep_all else (older[-1:] + [layer])
+        if keep is not None:
+            keep(Partial(d, table, older))
         space.tick()
         if progress is not None:
             progress(d, int(layer.size))
-        older = (older + [layer]) if keep_all else (older[-1:] + [layer])
-        seeds = fresh(space.step(layer, 1), older, space.room)
-        layer = space.closure(seeds, older)
+        layer = _next(space, older)
         d += 1
     return table
+
+
+def _next(space: _Space, older: list[np.ndarray]) -> np.ndarray:
+    """The layer after ``older[-1]``: its cost-1 predecessors, closed under cost-0 ones,
+    minus ``older``."""
+    return space.closure(fresh(space.step(older[-1], 1), older, space.room), older)
 
 
 class _Space:

@@ -87,9 +87,13 @@ def hole_swap(task: Task) -> HoleSwap | None:
 
 
 def fast_form(task: Task, estimate: Estimate) -> HoleSwap | None:
-    """The hole-swap form when :func:`swap_ida` applies to ``estimate`` (additive databases)."""
+    """The hole-swap form when :func:`swap_ida` applies to ``estimate``: additive databases,
+    and when some are partial, no declared estimate or one of one-variable terms (the
+    larger of the two is then kept up to date per move)."""
     patterns = estimate.patterns
     if patterns is None or not patterns.additive:
+        return None
+    if patterns.partial and estimate.declared and estimate.terms is None:
         return None
     return hole_swap(task)
 
@@ -101,7 +105,12 @@ class _Stop(Exception):
 def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
              patterns: PatternSet, threshold: int | None = None,
              upper: int | None = None) -> Outcome:
-    """IDA* (as :func:`.idastar.ida`) with the pattern databases, on the hole-swap form."""
+    """IDA* (as :func:`.idastar.ida`) with the pattern databases, on the hole-swap form.
+
+    Finished databases are used alone (they dominate any declared estimate in
+    practice); with partial ones, the larger of them and the declared
+    estimate's terms (:attr:`.heuristic.Estimate.terms`), when there are any.
+    """
     state = list(task.initial)
     goal = list(task.goal_state or ())
     hole, moves = form.hole, form.moves
@@ -113,6 +122,12 @@ def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
             owner[v], weight[v] = p, x
     index = [patterns.index(p, state) for p in range(len(tables))]
     h0 = sum(t[i] for t, i in zip(tables, index))
+    high = max(task.hi)
+    terms = estimate.terms if patterns.partial else None
+    if terms is not None:
+        declared = [terms[1].get(i, []) + [0] * (high + 1 - len(terms[1].get(i, [])))
+                    for i in range(len(state))]
+        hd0 = terms[0] + sum(declared[i][v] for i, v in enumerate(state))
     trail: list[tuple[int, int]] = []
     counter = [0, CHECK_EVERY]  # expansions, countdown
     least = [0]
@@ -157,9 +172,56 @@ def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
                 index[p] = old
         return False
 
+    def dfs_max(z: int, g: int, h: int, hd: int, back: int, bound: int) -> bool:
+        """As ``dfs``, pruning on the larger of the tables' ``h`` and the declared ``hd``."""
+        counter[1] -= 1
+        if not counter[1]:
+            counter[0] += CHECK_EVERY
+            counter[1] = CHECK_EVERY
+            if budget.exceeded(counter[0], _line, bound, counter[0]):
+                raise _Stop
+        g1 = g + 1
+        dz = declared[z]
+        for j, movable in moves[z]:
+            if j == back:
+                continue
+            x = state[j]
+            if not movable[x]:
+                continue
+            dj = declared[j]
+            hd2 = hd + dz[x] - dj[x] + dj[hole] - dz[hole]
+            p = owner[x]
+            if p >= 0:
+                old = index[p]
+                new = old + (z - j) * weight[x]
+                t = tables[p]
+                h2 = h - t[old] + t[new]
+            else:
+                h2 = h
+            f = g1 + (h2 if h2 > hd2 else hd2)
+            if f > bound:
+                if f < least[0]:
+                    least[0] = f
+                continue
+            state[z] = x
+            state[j] = hole
+            if p >= 0:
+                index[p] = new
+            if (h2 == 0 and state == goal) or dfs_max(j, g1, h2, hd2, z, bound):
+                trail.append((z, j))
+                return True
+            state[j] = x
+            state[z] = hole
+            if p >= 0:
+                index[p] = old
+        return False
+
     if state == goal:
         return Outcome([task.initial], 0, 0, "goal", 0, {"iterations": 0})
-    bound = estimate.round_up(max(h0, threshold or 0))
+    if terms is not None:
+        bound = estimate.round_up(max(h0, hd0, threshold or 0))
+    else:
+        bound = estimate.round_up(max(h0, threshold or 0))
     iterations = 0
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
@@ -168,7 +230,10 @@ def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
             iterations += 1
             least[0] = 1 << 30
             try:
-                hit = dfs(state.index(hole), 0, h0, -1, bound)
+                if terms is None:
+                    hit = dfs(state.index(hole), 0, h0, -1, bound)
+                else:
+                    hit = dfs_max(state.index(hole), 0, h0, hd0, -1, bound)
             except _Stop:
                 done = counter[0] + CHECK_EVERY - counter[1]
                 return Outcome(None, None, bound, "limit", done,

@@ -1,0 +1,142 @@
+"""Pattern databases on disk: finished tables and stopped builds, side by side.
+
+In :func:`cache_dir`, for a table whose key is ``K`` (:func:`.pdb.model_key`):
+
+* ``pdb-K.npy`` — the finished table (``uint8``, one entry per placement);
+* ``pdb-K.partial.npz`` — a build stopped after some distance layer
+  (:class:`.pdb_build.Partial`): ``meta`` (format, distance, number of
+  layers), ``key`` (``K`` again: a file renamed or copied from another table
+  is not taken for this one), ``table`` (the entries so far) and
+  ``layer0``, ``layer1``, ... (the layers the build goes on from).  It is
+  removed once the finished table is saved.
+
+Every write goes to a temporary file in the same directory, then is renamed
+over the old one, so a reader sees the old file or the new one, never half
+of one.  A partial file that cannot be read or does not describe this table
+(:class:`Ignored`, with one line saying why) is left aside: the build starts
+over.  A cache that cannot be written is skipped (the table still works).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from .pdb_build import UNREACHABLE, Partial
+
+PARTIAL_FORMAT = 1
+"""Version of the partial files' layout (checked when one is read)."""
+
+
+class Ignored(Exception):
+    """A partial file was not used (the message says why, in one line)."""
+
+
+def cache_dir() -> Path:
+    """Where tables are cached: ``$CPSOLVE_CACHE_DIR``, else ``$XDG_CACHE_HOME/cpsolve``,
+    else ``~/.cache/cpsolve``."""
+    if os.environ.get("CPSOLVE_CACHE_DIR"):
+        return Path(os.environ["CPSOLVE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cpsolve"
+
+
+def table_path(key: str) -> Path:
+    """The finished table of ``key``."""
+    return cache_dir() / f"pdb-{key}.npy"
+
+
+def partial_path(key: str) -> Path:
+    """The stopped build of ``key``."""
+    return cache_dir() / f"pdb-{key}.partial.npz"
+
+
+def load_table(key: str, size: int) -> np.ndarray | None:
+    """The finished table of ``key`` if it is cached and has ``size`` byte entries."""
+    try:
+        table = np.load(table_path(key))
+    except (OSError, ValueError):
+        return None
+    return table if table.dtype == np.uint8 and table.shape == (size,) else None
+
+
+def save_table(key: str, table: np.ndarray) -> None:
+    """Cache a finished table; its partial build is no longer needed."""
+    if _write(table_path(key), lambda f: np.save(f, table)):
+        try:
+            partial_path(key).unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def save_partial(key: str, partial: Partial) -> None:
+    """Keep a stopped build (see the module docstring) for a later run to resume."""
+    meta = np.array([PARTIAL_FORMAT, partial.distance, len(partial.layers)], np.int64)
+    arrays = {f"layer{j}": layer for j, layer in enumerate(partial.layers)}
+    _write(partial_path(key), lambda f: np.savez(f, meta=meta, key=np.array(key),
+                                                  table=partial.table, **arrays))
+
+
+def load_partial(key: str, size: int, layers: bool = True) -> Partial | None:
+    """The stopped build of ``key``, or None when there is none.
+
+    Without ``layers`` only the table and distance are read (to use the table
+    as it is, not to resume it).  Raises :class:`Ignored` when the file is
+    there but damaged or not a build of this table.
+    """
+    path = partial_path(key)
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = data["meta"]
+            if meta.shape != (3,) or int(meta[0]) != PARTIAL_FORMAT:
+                raise Ignored("not a partial table of this version")
+            if str(data["key"]) != key:
+                raise Ignored("it belongs to another table")
+            distance, count = int(meta[1]), int(meta[2])
+            table = data["table"]
+            if table.dtype != np.uint8 or table.shape != (size,):
+                raise Ignored("its table has the wrong size")
+            if not 0 <= distance < UNREACHABLE or not 1 <= count <= distance + 1:
+                raise Ignored("its distance or layer count is out of range")
+            known = table[table != UNREACHABLE]
+            if known.size and int(known.max()) > distance:
+                raise Ignored("its table holds distances beyond the layers it claims")
+            kept = [_layer(data[f"layer{j}"]) for j in range(count)] if layers else []
+    except Ignored:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise Ignored(f"unreadable ({type(exc).__name__})") from exc
+    return Partial(distance, table, kept)
+
+
+def _layer(codes: np.ndarray) -> np.ndarray:
+    """A saved layer, checked: non-empty, one dimension, int64, strictly increasing."""
+    if codes.dtype != np.int64 or codes.ndim != 1 or not codes.size \
+            or (codes.size > 1 and not (codes[1:] > codes[:-1]).all()):
+        raise Ignored("a saved layer is not a sorted set of codes")
+    return codes
+
+
+def _write(path: Path, write) -> bool:
+    """Write ``path`` atomically with ``write(file)``; False when the cache is not writable."""
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
