@@ -11,14 +11,19 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import re
 from collections import deque
 
+import numpy as np
 import pytest
 
 from cpsolve.engines import Options, run
+from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.planning import pdb, pdb_store
+from cpsolve.engines.search.planning.pdb_build import build_table
 from cpsolve.engines.search.planning.pdb_ida import hole_swap
+from cpsolve.engines.search.statespace.packing import Packed
 from cpsolve.expr import And
 from cpsolve.files import ModelFileError, load
 from cpsolve.model import Planning
@@ -286,3 +291,204 @@ def test_abstract_states_may_fill_all_64_bits():
     codes = np.array([code], np.int64)
     assert [int(space.field(codes, i)[0]) for i in range(16)] == \
         [int(space.codes[v - space.low]) for v in state]
+
+
+# --- Builds stopped by a limit: saved, resumed, and used as they are -----------------------
+
+class StopAt(Budget):
+    """A budget that runs out once a build reports distance ``at``, after ``extra`` more
+    looks (0: at that layer's end; more: inside the next layer; ``at`` -1: at the first
+    look; None: never) — unlike a clock, the same point on every run."""
+
+    def __init__(self, at: int | None, extra: int = 0) -> None:
+        self.lines: list[str] = []
+        super().__init__(progress=self._line)
+        self.at, self.extra, self.armed = at, extra, at == -1
+
+    def _line(self, line: str) -> None:
+        self.lines.append(line)
+        found = re.search(r"distance (\d+),", line)
+        if self.at is not None and found and int(found.group(1)) >= self.at:
+            self.armed = True
+
+    def exceeded(self, seen, status=None, *args) -> bool:
+        if self.armed:
+            if self.extra <= 0:
+                self.reason = "test limit reached"
+                return True
+            self.extra -= 1
+        return False
+
+
+class Halt(Exception):
+    pass
+
+
+def eight(patterns=((1, 2, 3, 4), (5, 6, 7, 8))):
+    goal = (*range(1, 9), 0)
+    puzzle = board(3, 3, list(goal), [list(p) for p in patterns])
+    return puzzle, compile_planning(puzzle.model), goal
+
+
+@pytest.mark.parametrize("at", [0, 4, 9, 14])
+def test_a_partial_table_is_the_exact_one_capped_at_one_more_than_its_distance(at):
+    """Layers 0..at hold every abstract state that close to the goal (each is closed under
+    the cost-0 moves of other patterns' tiles), so an entry not met yet is at least at + 1:
+    the partial table is min(exact, at + 1), entry by entry — a lower bound of the exact
+    one, hence of every concrete distance (checked on all 181,440 boards)."""
+    puzzle, task, goal = eight()
+    full = pdb.pattern_set(task)
+    assert full.additive and not full.partial
+    partial = []
+    for ab, table in zip(full.abstractions, full.tables):
+        kept = []
+
+        def progress(d, states):
+            if d == at:
+                raise Halt
+
+        with pytest.raises(Halt):
+            build_table(task, Packed(task), ab, progress, None, None, kept.append)
+        assert kept[-1].distance == at
+        exact = np.frombuffer(table, np.uint8)
+        assert (kept[-1].estimate() == np.minimum(exact, at + 1)).all()
+        partial.append(kept[-1].estimate().tobytes())
+    tables = pdb.PatternSet(task, full.abstractions, partial, [False, False], [at, at])
+    assert tables.partial and "to distance" in tables.describe()
+    dist = distances(3, 3, goal)
+    assert len(dist) == 181_440
+    assert all(tables.h(as_state(puzzle, s)) <= d for s, d in dist.items())
+
+
+def test_a_partial_table_without_cost_0_moves_is_admissible_too():
+    """The blank in a pattern: not additive, every move costs 1 in every table."""
+    goal = (1, 2, 3, 4, 5, 0)
+    puzzle = board(2, 3, list(goal), [[1, 2]])
+    puzzle.model.set_patterns([[puzzle.tokens.index("_"), 1], [2, 3]])
+    task = compile_planning(puzzle.model)
+    stopped = pdb.pattern_set(task, StopAt(3))
+    assert stopped.partial and not stopped.additive
+    dist = distances(2, 3, goal)
+    assert all(stopped.h(as_state(puzzle, s)) <= d for s, d in dist.items())
+
+
+@pytest.mark.parametrize("at, extra", [(0, 0), (3, 0), (7, 2), (11, 5)])
+def test_a_resumed_build_gives_the_same_bytes_as_an_uninterrupted_one(own_cache, tmp_path,
+                                                                        monkeypatch, at, extra):
+    _, task, _ = eight()
+    first = pdb.pattern_set(task, StopAt(at, extra))
+    assert first.partial and first.stop == "test limit reached"
+    assert first.reached[0] is not None and first.reached[0] >= at
+    assert first.reached[1] == -1  # not started: zeros
+    assert set(np.frombuffer(first.tables[1], np.uint8)) == {0}
+    assert len(list(own_cache.glob("pdb-*.partial.npz"))) == 1
+    watch = StopAt(None)
+    again = pdb.pattern_set(task, watch)
+    assert not again.partial
+    assert any(f"resuming table 1 at distance {first.reached[0] + 1}" in line
+               for line in watch.lines)
+    assert not list(own_cache.glob("pdb-*.partial.npz"))  # finished: the partial is gone
+    monkeypatch.setenv("CPSOLVE_CACHE_DIR", str(tmp_path / "fresh"))
+    assert again.tables == pdb.pattern_set(task).tables
+
+
+def test_tables_not_reached_use_their_own_saved_builds(own_cache):
+    _, task, _ = eight()
+    pdb.pattern_set(task, StopAt(5))  # table 1 stopped at 5
+    second = pdb.pattern_set(task, StopAt(12))  # table 1 resumed to 12, table 2 not started
+    assert second.reached[0] >= 12 and second.reached[1] == -1
+    third = pdb.pattern_set(task, StopAt(-1))  # stops at the first look: nothing built
+    assert third.reached == second.reached
+    assert third.tables == second.tables  # read back from the saved build, not rebuilt
+
+
+def _flip(path):
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped", "foreign"])
+def test_a_damaged_or_foreign_partial_file_is_ignored_with_one_line(own_cache, damage):
+    _, task, _ = eight()
+    pdb.pattern_set(task, StopAt(6))
+    (path,) = own_cache.glob("pdb-*.partial.npz")
+    if damage == "garbage":
+        path.write_bytes(b"not a build")
+    elif damage == "truncated":
+        path.write_bytes(path.read_bytes()[:2000])
+    elif damage == "flipped":
+        _flip(path)
+    else:  # another table's build under this table's name
+        _, other, _ = eight(((1, 2, 3, 5), (4, 6, 7, 8)))
+        pdb.pattern_set(other, StopAt(6))
+        (theirs,) = set(own_cache.glob("pdb-*.partial.npz")) - {path}
+        os.replace(theirs, path)
+    watch = StopAt(None)
+    again = pdb.pattern_set(task, watch)
+    assert not again.partial
+    assert len(again.notes) == 1 and "\n" not in again.notes[0]
+    assert "saved partial build of table 1 ignored" in again.notes[0]
+    assert again.notes[0] in watch.lines and again.notes[0] in again.describe()
+    if damage == "foreign":
+        assert "another table" in again.notes[0]
+    ref = board(3, 3, [*range(1, 9), 0], [[1, 2, 3, 4], [5, 6, 7, 8]])
+    for p in own_cache.glob("pdb-*"):
+        p.unlink()
+    assert again.tables == pdb.pattern_set(compile_planning(ref.model)).tables
+
+
+def _walk(cells: list[int], cols: int, steps: int, seed: int) -> list[int]:
+    """``cells`` after a random walk of the blank (no immediate undo)."""
+    rng = random.Random(seed)
+    cells, back = list(cells), -1
+    for _ in range(steps):
+        z = cells.index(0)
+        r, c = divmod(z, cols)
+        options = [(r + dr) * cols + c + dc for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if 0 <= r + dr < len(cells) // cols and 0 <= c + dc < cols
+                   and (r + dr) * cols + c + dc != back]
+        j = rng.choice(options)
+        cells[z], cells[j], back = cells[j], 0, z
+    return cells
+
+
+def _distance(cells: tuple[int, ...], goal: tuple[int, ...], cols: int, most: int) -> int:
+    """Breadth-first from ``cells`` until ``goal`` (within ``most`` moves)."""
+    seen, layer = {cells}, [cells]
+    for d in range(most + 1):
+        if goal in layer:
+            return d
+        nxt = []
+        for s in layer:
+            z = s.index(0)
+            r, c = divmod(z, cols)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < len(s) // cols and 0 <= cc < cols:
+                    t = list(s)
+                    t[z], t[rr * cols + cc] = t[rr * cols + cc], 0
+                    t = tuple(t)
+                    if t not in seen:
+                        seen.add(t)
+                        nxt.append(t)
+        layer = nxt
+    raise AssertionError(f"no path within {most} moves")
+
+
+@pytest.mark.parametrize("algorithm", ["idastar", "astar", None])
+def test_a_short_limit_stops_the_build_and_still_answers_with_a_checked_plan(own_cache,
+                                                                           algorithm):
+    """The 15-puzzle's 6-6-3 tables take tens of seconds; a 3 s limit leaves the 6-tile
+    ones partial, and the search still proves an easy start optimal with them."""
+    goal = (0, *range(1, 16))
+    cells = _walk(list(goal), 4, 16, 3)
+    puzzle = board(4, 4, cells, [[1, 4, 5, 8, 9, 12], [2, 3, 6, 7, 10, 11], [13, 14, 15]],
+                   goal=list(goal))
+    result = run("search", "solve", puzzle.model, Options(algorithm=algorithm, time_limit=3))
+    assert result.status is Status.OPTIMAL and result.verified
+    assert result.steps == _distance(tuple(cells), goal, 4, 16)
+    assert result.details["pattern_tables"] == "partial"
+    assert "partial" in result.details["patterns"]
+    if algorithm == "idastar":  # the fast loop, with the larger of tables and Manhattan
+        assert "inner_loop" in result.details
+    assert list(own_cache.glob("pdb-*.partial.npz"))  # kept for the next run
