@@ -3,6 +3,7 @@
     python benchmarks/korf100.py              # the first 10 instances
     python benchmarks/korf100.py --all        # all 100
     python benchmarks/korf100.py --peer-limit 60 --no-peer
+    python benchmarks/korf100.py --cold 60 --baseline ../main   # empty cache, short limits
 
 Each instance (benchmarks/data/korf100.txt: Korf 1985, with the published
 optimal lengths) becomes a ``sliding`` model file declaring the additive
@@ -22,11 +23,25 @@ pattern databases built per instance; ``astar(lmcut())`` found no plan for
 instances 1-3 in 60 s each).  Ratios are cpsolve / Fast Downward on the
 instances both finished; times include each one's start-up (cpsolve: the
 in-process solve, tables loaded; Fast Downward: translate + search).
+
+``--cold S``: short time limits from an empty cache.  Each of the first
+instances is solved by ``cpsolve solve FILE --engine search --time-limit S
+--json`` as a whole process, in order, all sharing one cache directory that
+starts empty: the first runs build the tables within their limits (a build
+stopped by its share of the limit is saved and resumed by the next run, and
+used partial meanwhile).  With ``--baseline PATH`` (a checkout of cpsolve
+before partial builds, e.g. ``main``) the same command runs with that
+checkout's package on its own empty cache, interleaved instance by instance:
+there a stopped build is thrown away and the search has the declared
+estimate only.  Reported: instances solved optimally (Korf's length,
+checked), total wall time, and the ratio of the totals.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -130,6 +145,68 @@ def run_peer(driver: Path, cells: list[int], limit: float) -> tuple[int | None, 
         return len(steps), seconds
 
 
+def toml(number: int, cells: list[int]) -> str:
+    """The model file of one instance (as :func:`model`)."""
+    rows = ["  ".join("_" if c == 0 else str(c) for c in cells[r * 4:r * 4 + 4])
+            for r in range(4)]
+    groups = ", ".join("[" + ", ".join(f'"{t}"' for t in p) + "]" for p in PATTERNS)
+    quote = '"""'
+    return (f'family = "sliding"\nname = "Korf #{number}"\n'
+            f"start = {quote}\n{chr(10).join(rows)}\n{quote}\n"
+            f"goal = {quote}\n{GOAL}\n{quote}\n"
+            f"[estimate]\npatterns = [{groups}]\n")
+
+
+def solve_cold(path: Path, limit: float, cache: Path, checkout: Path | None
+               ) -> tuple[dict, float]:
+    """``cpsolve solve`` of one model file as a process: its JSON (empty: none) and seconds."""
+    env = dict(os.environ, CPSOLVE_CACHE_DIR=str(cache))
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout)
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(path), "--engine",
+                               "search", "--time-limit", f"{limit:g}", "--json"],
+                              capture_output=True, text=True, env=env, timeout=limit + 120,
+                              cwd=path.parent, check=False)
+    except subprocess.TimeoutExpired:
+        return {}, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    try:
+        return json.loads(done.stdout), seconds
+    except ValueError:
+        return {}, seconds
+
+
+def cold(todo: list[tuple[int, int, list[int]]], limit: float, baseline: Path | None) -> None:
+    """The ``--cold`` mode (see the module docstring)."""
+    names = ["cpsolve"] + (["baseline"] if baseline is not None else [])
+    solved = dict.fromkeys(names, 0)
+    total = dict.fromkeys(names, 0.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        for number, length, cells in todo:
+            path = Path(tmp) / f"korf{number}.toml"
+            path.write_text(toml(number, cells))
+            line = f"#{number:3} {length} moves:"
+            for name in names:
+                checkout = None if name == "cpsolve" else baseline
+                out, seconds = solve_cold(path, limit, Path(tmp) / f"cache-{name}", checkout)
+                ok = (out.get("status") == "optimal" and out.get("steps") == length
+                      and out.get("verified") is True)
+                solved[name] += ok
+                total[name] += seconds
+                tables = out.get("details", {}).get("pattern_tables", "?")
+                verdict = "optimal, checked" if ok else out.get("status", "no answer")
+                line += f" | {name} {seconds:6.1f} s {verdict} (tables {tables})"
+            print(line, flush=True)
+    for name in names:
+        print(f"{name}: {solved[name]}/{len(todo)} solved optimally, {total[name]:.1f} s in "
+              f"total (--time-limit {limit:g} per instance, empty cache at the start)")
+    if baseline is not None and total["baseline"]:
+        ratio = total["cpsolve"] / total["baseline"]
+        print(f"ratio of total times cpsolve / baseline: {ratio:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="all 100 instances (default 10)")
@@ -139,8 +216,15 @@ def main() -> None:
                         help="Fast Downward's seconds per instance (default 300)")
     parser.add_argument("--peer-count", type=int, default=3,
                         help="run Fast Downward on the first N instances (default 3)")
+    parser.add_argument("--cold", type=float, metavar="S",
+                        help="from an empty cache, `cpsolve solve --time-limit S` per instance")
+    parser.add_argument("--baseline", type=Path, metavar="PATH",
+                        help="with --cold: also run the cpsolve checkout at PATH, interleaved")
     args = parser.parse_args()
     todo = instances()[:100 if args.all else args.first]
+    if args.cold is not None:
+        cold(todo, args.cold, args.baseline.resolve() if args.baseline else None)
+        return
     driver = None if args.no_peer else fast_downward()
     if not args.no_peer and driver is None:
         print("peer: Fast Downward not installed (pip install up-fast-downward); no ratios")

@@ -104,6 +104,8 @@ def human(puzzle: Puzzle, result: Result) -> Group:
         parts.append(Text(f"{result.details['orbits']:,} up to the model's "
                           f"{result.details['symmetries']} symmetries (counted one per orbit; "
                           "the table counts every state)"))
+    if "patterns" in result.details:  # pattern databases: cached, built now, or partial
+        parts.append(Text(f"Estimate: {result.details['patterns']}.", style="dim"))
     if result.answer is not None:
         parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
     return Group(*parts)

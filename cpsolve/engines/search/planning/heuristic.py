@@ -96,7 +96,12 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
     if task.model.patterns:
         from .pdb import pattern_set  # numpy only when patterns are declared
 
-        patterns = pattern_set(task, _build_budget(budget))
+        build = _build_budget(budget)
+        patterns = pattern_set(task, build)
+        if build is not budget and patterns.stop.startswith("time limit"):
+            assert build is not None and build.deadline is not None
+            patterns.stop = (f"the build's share of the time limit "
+                             f"({build.deadline - build.start:.1f} s) used")
         if not patterns.useful:
             estimate.note = "; ".join([
                 f"pattern databases not built: {patterns.stop} before a table had its first "
