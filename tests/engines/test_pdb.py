@@ -492,3 +492,26 @@ def test_a_short_limit_stops_the_build_and_still_answers_with_a_checked_plan(own
     if algorithm == "idastar":  # the fast loop, with the larger of tables and Manhattan
         assert "inner_loop" in result.details
     assert list(own_cache.glob("pdb-*.partial.npz"))  # kept for the next run
+
+
+def test_a_build_stopped_before_its_first_layer_leaves_the_declared_estimate():
+    from cpsolve.engines.search.planning.heuristic import compile_estimate
+
+    _, task, _ = eight()
+    estimate = compile_estimate(task, StopAt(-1))
+    assert estimate.patterns is None and estimate.declared
+    assert estimate.details()["pattern_tables"] == "not built"
+    assert "not built: test limit reached" in estimate.note
+
+
+def test_temporary_files_of_killed_writers_are_swept(own_cache):
+    own_cache.mkdir(parents=True)
+    key = "0" * 32
+    old = own_cache / f"pdb-{key}.npyabc.tmp"
+    new = own_cache / f"pdb-{key}.npydef.tmp"  # maybe another process writing right now
+    for f in (old, new):
+        f.write_bytes(b"half a table")
+    os.utime(old, (0, 0))
+    pdb_store.save_table(key, np.zeros(4, np.uint8))
+    assert not old.exists() and new.exists()
+    assert pdb_store.load_table(key, 4) is not None

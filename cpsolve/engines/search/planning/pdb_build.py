@@ -18,6 +18,16 @@ can be undone at the same cost (checked on the abstract relations), a
 state's neighbours lie in the layers next to its own, so only two layers
 are kept; otherwise all are.
 
+A build can stop after any layer and go on later (:class:`Partial`: the
+table so far and the layers the next one is checked against); the layers
+are the same either way, so the table is too.  Stopped after layer ``d``,
+the table is already a lower bound once its unset entries are read as
+``d + 1``: every abstract state within distance ``d`` is in layers ``0..d``
+(each layer is closed under cost-0 moves, so a state at distance ``d`` is
+not left out), so one met later is at ``d + 1`` or more.  Each entry is then
+``min(exact, d + 1)``, no more than the exact one: with ``additive``, a sum
+of such entries stays below the sum of exact ones, which is a lower bound.
+
 States are bit fields (one per variable) in an int64, changed with bit
 operations only.  The result is indexed by where each pattern value is
 (every pattern value occurs exactly once: the caller checks it), the least

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -30,6 +31,9 @@ from .pdb_build import UNREACHABLE, Partial
 
 PARTIAL_FORMAT = 1
 """Version of the partial files' layout (checked when one is read)."""
+
+STALE = 3600.0
+"""Seconds after which a temporary file is taken as left by a killed writer and removed."""
 
 
 class Ignored(Exception):
@@ -128,6 +132,7 @@ def _write(path: Path, write) -> bool:
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        _sweep(path)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             write(f)
@@ -140,3 +145,15 @@ def _write(path: Path, write) -> bool:
             except OSError:
                 pass
         return False
+
+
+def _sweep(path: Path) -> None:
+    """Remove temporary files of ``path`` that a process killed while writing left behind
+    (a racer killed after its grace period: :mod:`cpsolve.race`)."""
+    now = time.time()
+    for old in path.parent.glob(f"{path.name}*.tmp"):
+        try:
+            if now - old.stat().st_mtime > STALE:
+                old.unlink()
+        except OSError:
+            pass
