@@ -36,15 +36,11 @@ from ..compile import Task
 from ..emit import build
 from ..statespace.backward import TooLarge, relation
 from ..statespace.packing import Packed, Unpackable
-from .pdb_build import Abstraction, BuildError, Partial, build_table
-from .pdb_store import Ignored, load_partial, load_table, save_partial, save_table
+from .pdb_build import Abstraction, BuildError
+from .pdb_store import OneTable
 
 FORMAT = 1
 """Version of the cached tables' layout (part of the cache key)."""
-
-
-class Stopped(Exception):
-    """A table was being built when the budget ran out (the message says which limit)."""
 
 
 class PatternSet:
@@ -225,7 +221,8 @@ def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
         notes: list[str] = []
         stop = ""
         for p in sorted(range(count), key=lambda p: len(abstractions[p].pattern)):
-            built = _Built(task, abstractions[p], p + 1, count, budget, notes)
+            built = OneTable(model_key(task, abstractions[p]), task, abstractions[p], p + 1,
+                             count, budget, notes)
             if stop:
                 table, reached[p] = built.saved()
             else:
@@ -234,76 +231,3 @@ def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
     except (Unpackable, TooLarge, BuildError) as exc:
         raise Unsupported(f"search: pattern databases: {exc}") from exc
     return PatternSet(task, abstractions, tables, cached, reached, stop, notes)
-
-
-class _Built:
-    """One table of a pattern set: from the cache, resumed from a saved build, or built."""
-
-    def __init__(self, task: Task, ab: Abstraction, number: int, count: int,
-                 budget: Budget | None, notes: list[str]) -> None:
-        self.task, self.ab, self.number, self.count = task, ab, number, count
-        self.budget, self.notes = budget, notes
-        self.key = model_key(task, ab)
-        self.size = len(task.names) ** len(ab.pattern)
-
-    def _say(self, line: str) -> None:
-        if self.budget is not None and self.budget.progress is not None:
-            self.budget.progress(line)
-
-    def _partial(self, layers: bool) -> Partial | None:
-        """The saved build, if there is a usable one (else a note says why not)."""
-        try:
-            return load_partial(self.key, self.size, layers)
-        except Ignored as exc:
-            line = f"saved partial build of table {self.number} ignored: {exc}"
-            self.notes.append(line)
-            self._say(line)
-            return None
-
-    def saved(self) -> tuple[np.ndarray, int | None]:
-        """The table without building: finished, else a saved build's, else zeros."""
-        table = load_table(self.key, self.size)
-        if table is not None:
-            return table, None
-        partial = self._partial(layers=False)
-        if partial is not None:
-            return partial.estimate(), partial.distance
-        return np.zeros(self.size, np.uint8), -1
-
-    def load_or_build(self, packed: Packed) -> tuple[np.ndarray, bool, int | None, str]:
-        """``(table, cached, reached, why stopped)``: see :class:`PatternSet`."""
-        table = load_table(self.key, self.size)
-        if table is not None:
-            return table, True, None, ""
-        resume = self._partial(layers=True)
-        last: list[Partial | None] = [resume]  # only the latest: earlier layers may go
-
-        def keep(partial: Partial) -> None:
-            last[0] = partial
-
-        if resume is not None:
-            self._say(f"pattern database {self.number}/{self.count}: resuming table "
-                      f"{self.number} at distance {resume.distance + 1}")
-        try:
-            table = build_table(self.task, packed, self.ab, self._progress, self._tick,
-                                resume, keep)
-        except Stopped as exc:
-            got = last[0]
-            if got is None:
-                return np.zeros(self.size, np.uint8), False, -1, str(exc)
-            if got is not resume:
-                self._say(f"pattern database {self.number}/{self.count}: saving the build "
-                          f"(distance {got.distance}) to resume later")
-                save_partial(self.key, got)
-            return got.estimate(), False, got.distance, str(exc)
-        save_table(self.key, table)
-        return table, False, None, ""
-
-    def _progress(self, d: int, states: int) -> None:
-        self._say(f"pattern database {self.number}/{self.count} ({len(self.ab.pattern)} "
-                  f"values): distance {d}, {states:,} abstract states")
-        self._tick()
-
-    def _tick(self) -> None:
-        if self.budget is not None and self.budget.exceeded(0):
-            raise Stopped(self.budget.reason)

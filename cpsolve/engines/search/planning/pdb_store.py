@@ -1,4 +1,6 @@
-"""Pattern databases on disk: finished tables and stopped builds, side by side.
+"""Pattern databases on disk: finished tables and stopped builds, side by side; and
+:class:`OneTable`, which gets one table from there or builds it (resuming a stopped build,
+saving it when stopped again).
 
 In :func:`cache_dir`, for a table whose key is ``K`` (:func:`.pdb.model_key`):
 
@@ -27,13 +29,20 @@ from pathlib import Path
 
 import numpy as np
 
-from .pdb_build import UNREACHABLE, Partial
+from ..common import Budget
+from ..compile import Task
+from ..statespace.packing import Packed
+from .pdb_build import UNREACHABLE, Abstraction, Partial, build_table
 
 PARTIAL_FORMAT = 1
 """Version of the partial files' layout (checked when one is read)."""
 
 STALE = 3600.0
 """Seconds after which a temporary file is taken as left by a killed writer and removed."""
+
+
+class Stopped(Exception):
+    """A table was being built when the budget ran out (the message says which limit)."""
 
 
 class Ignored(Exception):
@@ -157,3 +166,77 @@ def _sweep(path: Path) -> None:
                 old.unlink()
         except OSError:
             pass
+
+
+class OneTable:
+    """Table ``number`` of ``count`` in a pattern set, whose key is ``key``: from the cache,
+    resumed from a saved build, or built; ``notes`` gets a line per partial file ignored."""
+
+    def __init__(self, key: str, task: Task, ab: Abstraction, number: int, count: int,
+                 budget: Budget | None, notes: list[str]) -> None:
+        self.task, self.ab, self.number, self.count = task, ab, number, count
+        self.budget, self.notes = budget, notes
+        self.key = key
+        self.size = len(task.names) ** len(ab.pattern)
+
+    def _say(self, line: str) -> None:
+        if self.budget is not None and self.budget.progress is not None:
+            self.budget.progress(line)
+
+    def _partial(self, layers: bool) -> Partial | None:
+        """The saved build, if there is a usable one (else a note says why not)."""
+        try:
+            return load_partial(self.key, self.size, layers)
+        except Ignored as exc:
+            line = f"saved partial build of table {self.number} ignored: {exc}"
+            self.notes.append(line)
+            self._say(line)
+            return None
+
+    def saved(self) -> tuple[np.ndarray, int | None]:
+        """The table without building: finished, else a saved build's, else zeros."""
+        table = load_table(self.key, self.size)
+        if table is not None:
+            return table, None
+        partial = self._partial(layers=False)
+        if partial is not None:
+            return partial.estimate(), partial.distance
+        return np.zeros(self.size, np.uint8), -1
+
+    def load_or_build(self, packed: Packed) -> tuple[np.ndarray, bool, int | None, str]:
+        """``(table, cached, reached, why stopped)``: see :class:`PatternSet`."""
+        table = load_table(self.key, self.size)
+        if table is not None:
+            return table, True, None, ""
+        resume = self._partial(layers=True)
+        last: list[Partial | None] = [resume]  # only the latest: earlier layers may go
+
+        def keep(partial: Partial) -> None:
+            last[0] = partial
+
+        if resume is not None:
+            self._say(f"pattern database {self.number}/{self.count}: resuming table "
+                      f"{self.number} at distance {resume.distance + 1}")
+        try:
+            table = build_table(self.task, packed, self.ab, self._progress, self._tick,
+                                resume, keep)
+        except Stopped as exc:
+            got = last[0]
+            if got is None:
+                return np.zeros(self.size, np.uint8), False, -1, str(exc)
+            if got is not resume:
+                self._say(f"pattern database {self.number}/{self.count}: saving the build "
+                          f"(distance {got.distance}) to resume later")
+                save_partial(self.key, got)
+            return got.estimate(), False, got.distance, str(exc)
+        save_table(self.key, table)
+        return table, False, None, ""
+
+    def _progress(self, d: int, states: int) -> None:
+        self._say(f"pattern database {self.number}/{self.count} ({len(self.ab.pattern)} "
+                  f"values): distance {d}, {states:,} abstract states")
+        self._tick()
+
+    def _tick(self) -> None:
+        if self.budget is not None and self.budget.exceeded(0):
+            raise Stopped(self.budget.reason)
