@@ -515,3 +515,22 @@ def test_temporary_files_of_killed_writers_are_swept(own_cache):
     pdb_store.save_table(key, np.zeros(4, np.uint8))
     assert not old.exists() and new.exists()
     assert pdb_store.load_table(key, 4) is not None
+
+
+def test_ctrl_c_during_a_build_saves_it(own_cache):
+    """The first Ctrl-C only sets a flag (:mod:`cpsolve.engines.interrupt`); the build sees
+    it at its next look, like a time limit, and keeps what it has."""
+    from cpsolve.engines import interrupt
+
+    _, task, _ = eight()
+
+    def line(text: str) -> None:
+        if "distance 3," in text:
+            interrupt.request()
+
+    try:
+        stopped = pdb.pattern_set(task, Budget(progress=line))
+    finally:
+        interrupt.clear()
+    assert stopped.partial and stopped.stop == interrupt.REASON and stopped.reached[0] == 3
+    assert len(list(own_cache.glob("pdb-*.partial.npz"))) == 1
