@@ -534,3 +534,27 @@ def test_ctrl_c_during_a_build_saves_it(own_cache):
         interrupt.clear()
     assert stopped.partial and stopped.stop == interrupt.REASON and stopped.reached[0] == 3
     assert len(list(own_cache.glob("pdb-*.partial.npz"))) == 1
+
+
+def test_a_finished_build_met_every_arrangement_it_forecast():
+    """The 8-puzzle's 4-tile abstraction: four tiles, the blank and four "don't care" tiles,
+    which make every arrangement reachable (two equal tiles undo the parity): 9!/4!."""
+    import math
+
+    _, task, _ = eight()
+    full = pdb.pattern_set(task)
+    for ab in full.abstractions:
+        kept = []
+        build_table(task, Packed(task), ab, None, None, None, kept.append)
+        assert kept[-1].states == pdb.arrangements(task, ab) == math.perm(9, 5)
+
+
+def test_the_build_budget_goes_past_its_share_only_when_the_builds_fit():
+    budget = pdb_store.BuildBudget(0.0, 100.0)
+    assert budget.exceeded(0)  # past its share, nothing forecast
+    assert budget.reason == "the build's share of the time limit (0.0 s) used"
+    budget.forecast(1.0)
+    assert not budget.exceeded(0)  # done in a second: well before the hard limit
+    budget.forecast(1000.0)
+    assert budget.exceeded(0)
+    assert pdb_store.BuildBudget(0.0, 0.0).exceeded(0)  # the hard limit itself

@@ -47,6 +47,11 @@ rest.  A stopped build is saved and resumed, so runs with the same limit ``T`` f
 build of ``B`` seconds after about ``2 B / T`` of them, each searching for at least half
 of its time (with the tables as far as they got)."""
 
+BUILD_MOST = 0.75
+"""Share of the time left that building may take when, at the rate so far, the builds
+still to do are forecast to be finished within it (a finished table serves every later
+run; the search keeps at least the rest)."""
+
 
 class Estimate:
     """``h(s)``: the compiled estimate of a task, and what it can prove.
@@ -96,12 +101,7 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
     if task.model.patterns:
         from .pdb import pattern_set  # numpy only when patterns are declared
 
-        build = _build_budget(budget)
-        patterns = pattern_set(task, build)
-        if build is not budget and patterns.stop.startswith("time limit"):
-            assert build is not None and build.deadline is not None
-            patterns.stop = (f"the build's share of the time limit "
-                             f"({build.deadline - build.start:.1f} s) used")
+        patterns = pattern_set(task, _build_budget(budget))
         if not patterns.useful:
             estimate.note = "; ".join([
                 f"pattern databases not built: {patterns.stop} before a table had its first "
@@ -120,11 +120,15 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
 
 
 def _build_budget(budget: Budget | None) -> Budget | None:
-    """A budget with :data:`BUILD_SHARE` of what remains of ``budget``'s time."""
+    """The budget of building pattern databases: :data:`BUILD_SHARE` of what remains of
+    ``budget``'s time, or up to :data:`BUILD_MOST` when the builds are forecast to be
+    finished by then (:class:`.pdb_store.BuildBudget`)."""
     if budget is None or budget.deadline is None:
         return budget
+    from .pdb_store import BuildBudget
+
     left = max(0.0, budget.deadline - budget.start - budget.elapsed())
-    return Budget(left * BUILD_SHARE, None, budget.progress, budget.width)
+    return BuildBudget(left * BUILD_SHARE, left * BUILD_MOST, budget.progress, budget.width)
 
 
 def _declared(task: Task) -> Estimate:

@@ -25,6 +25,8 @@ is finished its table is still a lower bound (:class:`.pdb_build.Partial`).
 from __future__ import annotations
 
 import hashlib
+import math
+from collections import Counter
 
 import numpy as np
 
@@ -182,6 +184,20 @@ def check_unique(task: Task, packed: Packed, patterns: list[tuple[int, ...]]) ->
                               "values around, so pattern values may not stay unique")
 
 
+def arrangements(task: Task, ab: Abstraction) -> int:
+    """How many abstract states there can be: the arrangements of the goal's abstract
+    values over the variables (moves only permute values: the caller checks it), an upper
+    bound on the states a build meets."""
+    goal = task.goal_state
+    if goal is None:
+        raise BuildError("the goal is not a single state")
+    counts = Counter(v if v in ab.kept else None for v in goal)
+    out = math.factorial(len(goal))
+    for c in counts.values():
+        out //= math.factorial(c)
+    return out
+
+
 def model_key(task: Task, ab: Abstraction) -> str:
     """Hash of everything a table depends on (not the initial state)."""
     h = hashlib.sha256()
@@ -220,9 +236,14 @@ def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
         cached, reached = [False] * count, [None] * count
         notes: list[str] = []
         stop = ""
-        for p in sorted(range(count), key=lambda p: len(abstractions[p].pattern)):
-            built = OneTable(model_key(task, abstractions[p]), task, abstractions[p], p + 1,
-                             count, budget, notes)
+        order = sorted(range(count), key=lambda p: len(abstractions[p].pattern))
+        each = {p: OneTable(model_key(task, abstractions[p]), task, abstractions[p], p + 1,
+                            count, budget, notes) for p in order}
+        for j, p in enumerate(order):
+            built = each[p]
+            built.whole = arrangements(task, abstractions[p])
+            built.later = sum(arrangements(task, abstractions[q]) for q in order[j + 1:]
+                              if not each[q].finished())
             if stop:
                 table, reached[p] = built.saved()
             else:

@@ -72,7 +72,9 @@ class Partial:
     * ``table`` — the entries of every placement met in layers ``0..distance``
       (the others are :data:`UNREACHABLE` so far);
     * ``layers`` — the layers the next one is checked against, the last being
-      layer ``distance`` (the last two when moves can be undone, else all).
+      layer ``distance`` (the last two when moves can be undone, else all);
+    * ``states`` — abstract states in layers ``0..distance`` (a measure of the
+      work done: :func:`.pdb.arrangements` is the whole).
 
     Every layer is closed under cost-0 moves, so an abstract state outside
     layers ``0..distance`` is at distance ``distance + 1`` or more (or never
@@ -82,6 +84,7 @@ class Partial:
     distance: int
     table: np.ndarray
     layers: list[np.ndarray]
+    states: int
 
     def estimate(self) -> np.ndarray:
         """The table with every unset entry read as ``distance + 1`` (a lower bound)."""
@@ -112,8 +115,9 @@ def build_table(task: Task, packed: Packed, ab: Abstraction,
     if resume is None:
         table = np.full(len(task.names) ** len(ab.pattern), UNREACHABLE, np.uint8)
         d, layer, older = 0, space.closure(np.array([space.encode(goal)], np.int64), []), []
+        states = 0
     else:
-        table, d, older = resume.table, resume.distance, resume.layers
+        table, d, older, states = resume.table, resume.distance, resume.layers, resume.states
         layer = _next(space, older)
         d += 1
     while layer.size:
@@ -121,8 +125,9 @@ def build_table(task: Task, packed: Packed, ab: Abstraction,
             raise BuildError(f"abstract distances reach {UNREACHABLE}; a table holds bytes")
         space.record(table, layer, d)
         older = (older + [layer]) if keep_all else (older[-1:] + [layer])
+        states += int(layer.size)
         if keep is not None:
-            keep(Partial(d, table, older))
+            keep(Partial(d, table, older, states))
         space.tick()
         if progress is not None:
             progress(d, int(layer.size))

@@ -7,7 +7,7 @@ In :func:`cache_dir`, for a table whose key is ``K`` (:func:`.pdb.model_key`):
 * ``pdb-K.npy`` — the finished table (``uint8``, one entry per placement);
 * ``pdb-K.partial.npz`` — a build stopped after some distance layer
   (:class:`.pdb_build.Partial`): ``meta`` (format, distance, number of
-  layers), ``key`` (``K`` again: a file renamed or copied from another table
+  layers, abstract states met), ``key`` (``K`` again: a file renamed or copied from another table
   is not taken for this one), ``table`` (the entries so far) and
   ``layer0``, ``layer1``, ... (the layers the build goes on from).  It is
   removed once the finished table is saved.
@@ -49,6 +49,37 @@ class Ignored(Exception):
     """A partial file was not used (the message says why, in one line)."""
 
 
+class BuildBudget(Budget):
+    """The share of a time limit that building may take: up to ``soft`` seconds, or up to
+    ``hard`` when the builds still to do are forecast (:meth:`forecast`, at the rate of
+    this run so far) to be finished by then — a finished table is cached for good, a
+    stopped one would need another run."""
+
+    def __init__(self, soft: float, hard: float, progress=None, width: int = 1) -> None:
+        super().__init__(hard, None, progress, width)
+        self.soft = self.start + soft
+        self.finish: float | None = None  # when the builds are forecast to be finished
+
+    def forecast(self, seconds: float) -> None:
+        """The builds still to do need about ``seconds`` more."""
+        self.finish = time.perf_counter() + seconds
+
+    def exceeded(self, seen: int, status=None, *args: object) -> bool:
+        """As :meth:`Budget.exceeded`, also past ``soft`` unless the forecast says the
+        builds end by ``hard``."""
+        assert self.deadline is not None
+        share = "the build's share of the time limit ({} s) used"
+        if super().exceeded(seen, status, *args):
+            if self.reason.startswith("time limit"):
+                self.reason = share.format(f"{self.deadline - self.start:.1f}")
+            return True
+        if time.perf_counter() < self.soft or \
+                (self.finish is not None and self.finish <= self.deadline):
+            return False
+        self.reason = share.format(f"{self.soft - self.start:.1f}")
+        return True
+
+
 def cache_dir() -> Path:
     """Where tables are cached: ``$CPSOLVE_CACHE_DIR``, else ``$XDG_CACHE_HOME/cpsolve``,
     else ``~/.cache/cpsolve``."""
@@ -88,7 +119,8 @@ def save_table(key: str, table: np.ndarray) -> None:
 
 def save_partial(key: str, partial: Partial) -> None:
     """Keep a stopped build (see the module docstring) for a later run to resume."""
-    meta = np.array([PARTIAL_FORMAT, partial.distance, len(partial.layers)], np.int64)
+    meta = np.array([PARTIAL_FORMAT, partial.distance, len(partial.layers), partial.states],
+                    np.int64)
     arrays = {f"layer{j}": layer for j, layer in enumerate(partial.layers)}
     _write(partial_path(key), lambda f: np.savez(f, meta=meta, key=np.array(key),
                                                   table=partial.table, **arrays))
@@ -107,16 +139,17 @@ def load_partial(key: str, size: int, layers: bool = True) -> Partial | None:
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = data["meta"]
-            if meta.shape != (3,) or int(meta[0]) != PARTIAL_FORMAT:
+            if meta.shape != (4,) or int(meta[0]) != PARTIAL_FORMAT:
                 raise Ignored("not a partial table of this version")
             if str(data["key"]) != key:
                 raise Ignored("it belongs to another table")
-            distance, count = int(meta[1]), int(meta[2])
+            distance, count, states = int(meta[1]), int(meta[2]), int(meta[3])
             table = data["table"]
             if table.dtype != np.uint8 or table.shape != (size,):
                 raise Ignored("its table has the wrong size")
-            if not 0 <= distance < UNREACHABLE or not 1 <= count <= distance + 1:
-                raise Ignored("its distance or layer count is out of range")
+            if not 0 <= distance < UNREACHABLE or not 1 <= count <= distance + 1 \
+                    or states < 1:
+                raise Ignored("its distance, layer count or states are out of range")
             known = table[table != UNREACHABLE]
             if known.size and int(known.max()) > distance:
                 raise Ignored("its table holds distances beyond the layers it claims")
@@ -125,7 +158,7 @@ def load_partial(key: str, size: int, layers: bool = True) -> Partial | None:
         raise
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         raise Ignored(f"unreadable ({type(exc).__name__})") from exc
-    return Partial(distance, table, kept)
+    return Partial(distance, table, kept, states)
 
 
 def _layer(codes: np.ndarray) -> np.ndarray:
@@ -178,6 +211,12 @@ class OneTable:
         self.budget, self.notes = budget, notes
         self.key = key
         self.size = len(task.names) ** len(ab.pattern)
+        self.whole = 0  # abstract states there can be (forecasts: :func:`.pdb.arrangements`)
+        self.later = 0  # ... and in the tables to build after this one
+
+    def finished(self) -> bool:
+        """Whether the table is cached (its file exists; not read)."""
+        return table_path(self.key).exists()
 
     def _say(self, line: str) -> None:
         if self.budget is not None and self.budget.progress is not None:
@@ -217,6 +256,8 @@ class OneTable:
         if resume is not None:
             self._say(f"pattern database {self.number}/{self.count}: resuming table "
                       f"{self.number} at distance {resume.distance + 1}")
+        self._began = (time.perf_counter(), 0 if resume is None else resume.states)
+        self._last = last
         try:
             table = build_table(self.task, packed, self.ab, self._progress, self._tick,
                                 resume, keep)
@@ -235,6 +276,13 @@ class OneTable:
     def _progress(self, d: int, states: int) -> None:
         self._say(f"pattern database {self.number}/{self.count} ({len(self.ab.pattern)} "
                   f"values): distance {d}, {states:,} abstract states")
+        got = self._last[0]
+        if isinstance(self.budget, BuildBudget) and got is not None:
+            seconds = time.perf_counter() - self._began[0]
+            done = got.states - self._began[1]
+            if done > 0 and seconds > 0:
+                left = max(0, self.whole - got.states) + self.later
+                self.budget.forecast(left * seconds / done)
         self._tick()
 
     def _tick(self) -> None:
