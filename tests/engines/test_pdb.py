@@ -558,3 +558,19 @@ def test_the_build_budget_goes_past_its_share_only_when_the_builds_fit():
     budget.forecast(1000.0)
     assert budget.exceeded(0)
     assert pdb_store.BuildBudget(0.0, 0.0).exceeded(0)  # the hard limit itself
+
+
+def test_actions_costing_more_than_1_are_refused_not_mistaken():
+    """The build is a 0-1 breadth-first search: a move of cost 2 would never be followed,
+    every entry but the goal's would read "unreachable" — an estimate far too high."""
+    m = Planning("costly swaps")
+    xs = m.add_array("x", 3, 0, 2)
+    m.set_initial({"x[0]": 2, "x[1]": 1, "x[2]": 0})
+    m.set_goal(And(*(xs[i] == i for i in range(3))))
+    for i, j in itertools.permutations(range(3), 2):
+        m.add_action(f"{j} to {i}", xs[i] == 0, {xs[i]: xs[j], xs[j]: 0}, cost=2)
+    m.set_patterns([[1], [2]])
+    from cpsolve.result import Unsupported
+
+    with pytest.raises(Unsupported, match="costs 2"):
+        pdb.pattern_set(compile_planning(m))

@@ -18,8 +18,9 @@ databases (:mod:`.pdb`, loaded or built by ``compile_estimate``): ``h`` is
 then the larger of the declared estimate and the databases' value (IDA*
 then runs :mod:`.pdb_ida`'s loop where it applies).  Under a time limit the
 build may take :data:`BUILD_SHARE` of the time left (:data:`BUILD_MOST` when
-forecast to finish within it); a build stopped there is saved for the next run, and its tables so far are used (still a lower
-bound: :class:`.pdb_build.Partial`).
+forecast to finish within it); a build stopped there is saved for the next
+run, and its tables so far are used (still a lower bound:
+:class:`.pdb_build.Partial`).
 
 The parity of every plan's length (:func:`cpsolve.facts.plan_parity`, from a
 declared parity invariant) is also used here: with unit costs, lower bounds

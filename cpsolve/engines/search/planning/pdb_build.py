@@ -174,6 +174,9 @@ class _Space:
             cost = task.actions[k].cost
             if not isinstance(cost, Const):
                 raise BuildError(f"action {task.action_names[k]!r}: its cost is not a constant")
+            if int(cost.value) not in (0, 1):  # the 0-1 BFS follows no other cost
+                raise BuildError(f"action {task.action_names[k]!r} costs {cost.value}; the "
+                                 "tables are built for actions costing 0 or 1")
             self.tables.append({} if rel is None else
                                self._tables(rel, int(cost.value), pattern_codes))
             pins.append(self._after_pins(k))
