@@ -574,3 +574,28 @@ def test_actions_costing_more_than_1_are_refused_not_mistaken():
 
     with pytest.raises(Unsupported, match="costs 2"):
         pdb.pattern_set(compile_planning(m))
+
+
+@pytest.mark.parametrize("at", [2, 6, 10])
+def test_ida_with_partial_tables_finds_the_bfs_distance_on_2x4_boards(at):
+    """Partial tables (saved at distance ``at``, then used as they are): the fast loop
+    prunes on the larger of them and Manhattan, and still ends at the exact distance."""
+    from cpsolve.engines.search.planning.heuristic import compile_estimate
+    from cpsolve.engines.search.planning.idastar import ida
+    from cpsolve.engines.search.planning.pdb_ida import fast_form
+
+    goal = (1, 2, 3, 4, 5, 6, 7, 0)
+    dist = distances(2, 4, goal)
+    rng = random.Random(at)
+    for cells in rng.sample(sorted(dist), 5):
+        puzzle = board(2, 4, list(cells), [[1, 2, 5, 6], [3, 4, 7]])
+        task = compile_planning(puzzle.model)
+        pdb.pattern_set(task, StopAt(at))  # saved at `at` (the other table not started)
+        estimate = compile_estimate(task, StopAt(-1))  # no building now: the saved ones
+        assert estimate.patterns is not None and estimate.patterns.partial
+        assert fast_form(task, estimate) is not None and estimate.terms is not None
+        out = ida(task, Budget(), estimate)
+        assert out.stop == "goal" and out.cost == dist[cells], (cells, at)
+        assert "inner_loop" in out.details
+        for path in pdb_store.cache_dir().glob("pdb-*"):
+            path.unlink()
