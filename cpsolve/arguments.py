@@ -165,6 +165,7 @@ def parser() -> argparse.ArgumentParser:
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
+    no_hint(s)
     cluster(s)
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE",
@@ -173,6 +174,7 @@ def parser() -> argparse.ArgumentParser:
                    "instance")
     c.add_argument("--task", choices=TASKS, default="solve")
     common(c)
+    no_hint(c)
     cluster(c)
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
@@ -226,6 +228,7 @@ def parser() -> argparse.ArgumentParser:
                    help="csp models: count, and draw the first N solutions")
     w.add_argument("--unsolved", action="store_true",
                    help="csp models: draw the puzzle itself (by default it is solved first)")
+    no_hint(w)
     pictures(w, required=True)
     x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
     x.add_argument("file", metavar="FILE", help="a model file or bundled model name")
@@ -240,6 +243,14 @@ def parser() -> argparse.ArgumentParser:
                           "(eval \"$(cpsolve completion bash)\" in ~/.bashrc)")
     comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
     return p
+
+
+def no_hint(cmd: argparse.ArgumentParser) -> None:
+    """``--no-hint``: CP-SAT planning without the first plan of weighted A* (cpsolve.hints)."""
+    cmd.add_argument("--no-hint", action="store_true", dest="no_hint",
+                     help="CP-SAT planning: do not first look for a plan with weighted A* "
+                     "(at most 2 s, a tenth of the time limit) to bound the proof; CP-SAT "
+                     "proves the optimum either way")
 
 
 def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:

@@ -151,6 +151,7 @@ class Cli:
             resume=getattr(self.args, "resume", False),
             memory_limit=self.array_budget(),
             cluster=self.cluster(),
+            find_hint=not getattr(self.args, "no_hint", False),
         )
         if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
             yield options

@@ -13,9 +13,10 @@ Each engine runs in its own process (two cores, two engines) through
   (a plan not proven optimal, a count so far) is reported with both
   engines' bounds.
 * An engine that cannot do the task (``Unsupported``) is simply not raced.
-* CP-SAT solving a plan first gets a plan found fast by weighted A*
-  (:mod:`cpsolve.hints`, at most 2 s of its budget) as a hint: an upper
-  bound on the plan's length or cost that it replays and never trusts.
+* CP-SAT solving a plan first looks for a plan found fast by weighted A*
+  (:func:`cpsolve.hints.prepare`, at most 2 s of its budget; as it does under
+  ``--engine cpsat`` too) to take as a hint: an upper bound on the plan's
+  length or cost that it replays and never trusts.
 
 Engines stop by their own time limit; past it (plus a grace) the process is
 interrupted (``SIGINT``: an engine that handles it returns what it has) and
@@ -28,7 +29,7 @@ import multiprocessing
 import os
 import signal
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
 from .engines import Options, interrupt, memory, run
@@ -37,9 +38,6 @@ from .result import Assignment, EngineBug, Result, Status, Unsupported
 
 RACERS = ("search", "cpsat")
 """The engines ``auto`` runs, in order of preference when both prove at once."""
-HINTED = ("cpsat",)
-"""Racers that first ask for a plan found fast (:mod:`cpsolve.hints`), an upper bound for
-their proof of a shortest plan."""
 
 CROSS_CHECK_MIN = 2.0
 CROSS_CHECK_FACTOR = 3.0
@@ -97,9 +95,8 @@ def _child(conn: Connection, name: str, task: str, model: Csp | Planning,
 
     try:
         own = Options(time_limit=options.time_limit, limit=options.limit, algorithm=None,
-                      keep=options.keep, workers=1, progress=report)
-        if name in HINTED and task == "solve" and isinstance(model, Planning):
-            own = _with_hint(own, model)
+                      keep=options.keep, workers=1, progress=report,
+                      find_hint=options.find_hint)
         result = run(name, task, model, own)
         conn.send(("result", result))
     except Unsupported as err:
@@ -178,21 +175,9 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     return _verdict(racers, winner, task, time.monotonic() - start)
 
 
-def _with_hint(options: Options, model: Planning) -> Options:
-    """``options`` with a plan found fast as a hint, its time taken from the limit."""
-    from .hints import hinted
-
-    start = time.monotonic()
-    out = hinted(options, model, options.time_limit)
-    if options.time_limit is not None:
-        left = max(0.0, options.time_limit - (time.monotonic() - start))
-        out = replace(out, time_limit=left)
-    return out
-
-
 def _child_options(options: Options, budget: float | None) -> Options:
     return Options(time_limit=budget, limit=options.limit, keep=options.keep,
-                   progress=options.progress)
+                   progress=options.progress, find_hint=options.find_hint)
 
 
 def _receive(racers: list[_Racer], timeout: float, options: Options) -> None:

@@ -20,7 +20,7 @@ from .compare import answer_of
 from .engines import ALL
 from .model import Planning
 from .puzzles.base import Puzzle
-from .result import Result, Status
+from .result import Hint, Result, Status
 from .words import plural
 
 STATUS_STYLE = {
@@ -100,6 +100,8 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     parts: list[Any] = [headline(puzzle, result)]
     if result.message:
         parts.append(Text(result.message, style="dim"))
+    if result.hint is not None:
+        parts.append(Text(hint_text(result.hint), style="dim"))
     if "orbits" in result.details:
         parts.append(Text(f"{result.details['orbits']:,} up to the model's "
                           f"{result.details['symmetries']} symmetries (counted one per orbit; "
@@ -109,6 +111,17 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     if result.answer is not None:
         parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
     return Group(*parts)
+
+
+def hint_text(hint: Hint) -> str:
+    """One line on the plan offered as an upper bound before the search."""
+    if hint.steps is None:
+        return f"Hint: {hint.source}, {hint.seconds:.3f} s: {hint.note}; solved without one."
+    where = "given" if hint.source == "given" else \
+        f"found by {hint.source} in {hint.seconds:.3f} s"
+    if hint.used:
+        return f"Hint: a plan of {hint.steps} steps, {where}, taken as an upper bound only."
+    return f"Hint: a plan of {hint.steps} steps, {where}, ignored: {hint.note or 'not used'}."
 
 
 def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:

@@ -13,10 +13,10 @@ from typing import Any
 from .answers import Analysis, Assignment, Count, Plan
 from .invariants import Invariant
 from .puzzles.base import Puzzle
-from .result import Result
+from .result import Hint, Result
 
 COMMON = ("model", "family", "task", "status", "engine", "seconds", "verified", "proof",
-          "invariant", "cross_checked_by", "bound", "explored", "message", "details")
+          "invariant", "cross_checked_by", "bound", "explored", "message", "hint", "details")
 """Keys every result object has."""
 
 JSON_SAFE = 2 ** 53
@@ -39,6 +39,7 @@ def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
         "bound": result.bound,
         "explored": result.explored,
         "message": result.message,
+        "hint": None if result.hint is None else hint_json(result.hint),
         "details": details_json(result.details),
     }
     if result.answer is not None:
@@ -53,6 +54,13 @@ def invariant_json(invariant: Invariant) -> dict[str, Any]:
     """An invariant: its weights by variable, its modulus (0: exactly) and its two values."""
     return {"weights": dict(invariant.weights), "modulus": invariant.modulus,
             "start": invariant.start, "goal": invariant.goal}
+
+
+def hint_json(hint: Hint) -> dict[str, Any]:
+    """The plan offered as an upper bound before the search: where from, its length, the
+    seconds spent finding it, whether the engine took it, and why not."""
+    return {"from": hint.source, "steps": hint.steps, "seconds": round(hint.seconds, 6),
+            "used": hint.used, "note": hint.note}
 
 
 def details_json(details: Mapping[str, object]) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from .answers import Analysis, Answer, Assignment, Count, Plan, Step
 from .check import EngineBug
 from .invariants import Invariant
 
-__all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Plan",
-           "Result", "Status", "Step", "Unsupported"]
+__all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Hint",
+           "Plan", "Result", "Status", "Step", "Unsupported"]
 
 
 class Status(enum.Enum):
@@ -65,6 +65,25 @@ WITH_ANSWER = {Status.OPTIMAL, Status.SOLVED, Status.EXACT, Status.AT_LEAST, Sta
 
 
 @dataclass(frozen=True)
+class Hint:
+    """A plan offered to an engine as an upper bound before it searched (:mod:`cpsolve.hints`).
+
+    * ``source`` — who found it: ``"search wastar"`` (weighted A*, looked for by
+      the engine itself), or ``"given"`` (``Options.hint``, from the caller);
+    * ``steps`` — its length (``None``: none was found in the time allowed);
+    * ``seconds`` — time spent looking for it (0 for a given one);
+    * ``used`` — the engine replayed it and took it as a bound (``False``: none was
+      found, or the replay refused it: ``note`` says why).
+    """
+
+    source: str
+    steps: int | None
+    seconds: float
+    used: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Result:
     """An engine's answer to one task.
 
@@ -80,7 +99,9 @@ class Result:
       itself, re-verified by the checker;
     * ``verified`` — set by :func:`cpsolve.check.verify`, never by an engine:
       the checker re-checked the whole answer (``None``: no answer to check);
-    * ``cross_checked_by`` — other engines that agreed (set by compare).
+    * ``cross_checked_by`` — other engines that agreed (set by compare);
+    * ``hint`` — planning: the plan offered as an upper bound before the search
+      (:class:`Hint`; ``None``: none was looked for).
     """
 
     status: Status
@@ -96,6 +117,7 @@ class Result:
     cross_checked_by: tuple[str, ...] = ()
     details: Mapping[str, object] = field(default_factory=dict)
     invariant: Invariant | None = None
+    hint: Hint | None = None
 
     def __post_init__(self) -> None:
         allowed = STATUSES.get(self.task)

@@ -78,6 +78,18 @@ COMMON = {
     "bound": {"type": ["integer", "null"]},
     "explored": MAYBE_INT,
     "message": {"type": "string"},
+    "hint": {
+        "type": ["object", "null"],
+        "description": "Planning: the plan offered as an upper bound before the search "
+                       "(null: none was looked for).",
+        "required": ["from", "steps", "seconds", "used", "note"], "additionalProperties": False,
+        "properties": {"from": {"type": "string",
+                                "description": "'search wastar' (weighted A*) or 'given'."},
+                       "steps": {**MAYBE_INT, "description": "Its length (null: none found)."},
+                       "seconds": {"type": "number", "minimum": 0},
+                       "used": {"type": "boolean",
+                                "description": "Replayed and taken as an upper bound."},
+                       "note": {"type": "string", "description": "Why it was not used."}}},
     "details": DETAILS,
     "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},
 }

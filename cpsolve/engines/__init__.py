@@ -80,7 +80,11 @@ class Options:
       (found by another engine, e.g. weighted A*: :mod:`cpsolve.hints`).  An
       engine may start from it — CP-SAT takes it as an upper bound on the
       plan's length or cost — but never trusts it: it is replayed first and
-      ignored when it does not reach the goal.
+      ignored when it does not reach the goal;
+    * ``find_hint`` — planning, ``cpsat`` solve without a ``hint``: first look
+      for one with weighted A* within a small share of the time limit
+      (:func:`cpsolve.hints.prepare`; skipped for a tiny model and when a proof
+      already answers).  ``--no-hint`` on the command line turns it off.
     """
 
     time_limit: float | None = None
@@ -96,6 +100,7 @@ class Options:
     memory_limit: int | None = None
     cluster: int | str | None = None
     hint: tuple[str, ...] | None = None
+    find_hint: bool = True
 
 
 def kind_of(model: Csp | Planning) -> str:

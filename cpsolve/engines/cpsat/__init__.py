@@ -17,6 +17,10 @@ Modules, in pipeline order:
 * :mod:`.exhaust` — before any horizon: an invariant
   (:mod:`cpsolve.engines.proofs`), then a bounded exhaustion of a small
   state space, may prove that no plan exists;
+* then, for a solve without a hint, :func:`cpsolve.hints.prepare`: weighted A*
+  of the search engine looks for a first plan within a small share of the
+  time limit (``Options.find_hint``); the result says what it found
+  (``Result.hint``);
 * :mod:`.planning` — the driver that grows the horizon to an optimal plan;
   :mod:`.hint` — a plan offered in ``Options.hint``, replayed before it bounds
   the horizons or the cost; :mod:`.descent` — with such a plan, one solve
@@ -50,9 +54,14 @@ def solve(model: Csp | Planning, options: Options) -> Result:
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
         if proven is not None:
             return proven
+        from ...hints import prepare, settled
         from . import planning
 
-        return planning.solve(model, options)  # type: ignore[arg-type]
+        options, hint = prepare(model, options)  # type: ignore[arg-type]
+        result = planning.solve(model, options)  # type: ignore[arg-type]
+        if hint is None:
+            return result
+        return result.but(hint=settled(hint, result.details.get("hint")))
     raise Unsupported(f"cpsat cannot solve a {model.kind} model")
 
 
