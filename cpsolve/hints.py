@@ -21,7 +21,7 @@ import time
 from dataclasses import replace
 
 from .engines import Options, interrupt, run
-from .facts import goal_at_start, state_count
+from .facts import goal_at_start, potential_bounds, state_count
 from .model import Planning
 from .result import EngineBug, Hint, Unsupported
 
@@ -57,7 +57,7 @@ def look(model: Planning, time_limit: float | None = None) -> tuple[tuple[str, .
     took = time.perf_counter() - start
     plan = result.plan
     if plan is None:
-        why = "interrupted" if interrupt.requested() else f"none within {seconds:.3g} s"
+        why = "interrupted" if interrupt.requested() else f"none within {seconds:.2g} s"
         return None, Hint(SOURCE, None, took, note=f"no plan found ({why})")
     return tuple(step.action for step in plan), Hint(SOURCE, len(plan), took)
 
@@ -78,14 +78,15 @@ def prepare(model: Planning, options: Options) -> tuple[Options, Hint | None]:
 
     A hint already in ``options`` is kept (source ``"given"``).  Otherwise, unless
     ``options.find_hint`` is off, the model is tiny (:data:`TINY`), its goal holds at
-    the start or the user interrupted, weighted A* looks for one within
+    the start, the potential fixes the plans' length (or rules them all out) or the
+    user interrupted, weighted A* looks for one within
     :func:`slice_for` the time limit; the time it took is taken off the limit.
     The second value is ``None`` when no hint was looked for.
     """
     if options.hint is not None:
         return options, Hint("given", len(options.hint), 0.0)
     if (not options.find_hint or interrupt.requested() or state_count(model) <= TINY
-            or goal_at_start(model)):
+            or goal_at_start(model) or _one_length(model)):
         return options, None
     if options.progress is not None:
         options.progress(f"looking for a first plan ({SOURCE}, at most "
@@ -98,6 +99,14 @@ def prepare(model: Planning, options: Options) -> tuple[Options, Hint | None]:
         left = max(0.0, options.time_limit - (time.monotonic() - start))
         options = replace(options, time_limit=left)
     return options, hint
+
+
+def _one_length(model: Planning) -> bool:
+    """True when every plan has one number of steps, or none can exist, by the potential
+    (:func:`cpsolve.facts.potential_bounds`): CP-SAT tries that one horizon, or none, and a
+    hint cannot narrow it."""
+    bounds = potential_bounds(model)
+    return bounds is not None and bounds[0] >= bounds[1]
 
 
 def settled(hint: Hint, verdict: object) -> Hint:

@@ -11,7 +11,11 @@ the independent checker.
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -255,3 +259,173 @@ def test_auto_hands_cp_sat_a_hint() -> None:
     result = outcome.result
     assert result.status is Status.OPTIMAL and result.steps == 15
     assert result.details["hint"] == "accepted"
+
+
+# ---------------------------------------------------------------- the engine looks for one itself
+
+UP_AND_DOWN = """
+family = "transition"
+name = "Up and down"
+description = "v[1] rises only while below v[0], which falls only while above v[1]."
+goal = "v[0] == 0 and v[1] == 3000"
+
+[variables]
+v = { size = 2, domain = [0, 3000] }
+
+[initial]
+v = 0
+
+[[actions]]
+name = "raise v0"
+guard = "v[0] < 3000"
+effects = { "v[0]" = "v[0] + 1" }
+
+[[actions]]
+name = "lower v0"
+guard = "v[0] > v[1]"
+effects = { "v[0]" = "v[0] - 1" }
+
+[[actions]]
+name = "raise v1"
+guard = "v[1] < v[0]"
+effects = { "v[1]" = "v[1] + 1" }
+"""
+"""No plan: v[1] <= v[0] always holds (neither raise v1 nor lower v0 can break it), so v[1]
+never reaches 3000 while v[0] is 0.  No linear invariant nor potential says so, and about
+4.5 million states are reachable: weighted A* spends its whole slice without a plan."""
+
+
+def test_engine_cpsat_on_the_command_line_looks_for_a_hint(cli) -> None:
+    """Hanoi 4: 2^4 - 1 = 15 moves, proven by CP-SAT from the hint of weighted A*."""
+    done = cli("solve", "hanoi4", "--engine", "cpsat", "--json")
+    out = json.loads(done.out)
+    assert done.code == 0 and out["status"] == "optimal" and out["steps"] == 15
+    assert out["verified"] is True
+    hint = out["hint"]
+    assert hint["from"] == "search wastar" and hint["used"] is True and hint["note"] == ""
+    assert hint["steps"] >= 15 and 0 <= hint["seconds"] <= out["seconds"]
+    text = cli("solve", "hanoi4", "--engine", "cpsat").out
+    assert f"Hint: a plan of {hint['steps']} steps, found by search wastar" in text
+    assert "taken as an upper bound only" in text
+
+
+def test_no_hint_turns_it_off(cli) -> None:
+    done = cli("solve", "hanoi4", "--engine", "cpsat", "--json", "--no-hint")
+    out = json.loads(done.out)
+    assert out["status"] == "optimal" and out["steps"] == 15 and out["verified"] is True
+    assert out["hint"] is None and "hint" not in out["details"]
+    assert "Hint:" not in cli("solve", "hanoi4", "--engine", "cpsat", "--no-hint").out
+
+
+def test_compare_gives_cp_sat_its_hint_too(cli) -> None:
+    out = json.loads(cli("compare", "hanoi4", "--json").out)
+    results = {r["engine"]: r for r in out["models"][0]["results"]}
+    assert results["cpsat"]["hint"]["used"] is True and results["cpsat"]["steps"] == 15
+    assert results["search"]["hint"] is None
+    out = json.loads(cli("compare", "hanoi4", "--json", "--no-hint").out)
+    assert all(r["hint"] is None for r in out["models"][0]["results"])
+
+
+@pytest.mark.parametrize("discs", [4, 5])
+def test_the_python_api_gets_the_same_hint(discs: int) -> None:
+    result = run("cpsat", "solve", hanoi(discs), Options())
+    assert result.status is Status.OPTIMAL and result.steps == 2 ** discs - 1
+    assert result.verified and result.hint is not None and result.hint.used
+    assert result.hint.source == "search wastar" and result.hint.steps >= 2 ** discs - 1
+    bare = run("cpsat", "solve", hanoi(discs), Options(find_hint=False))
+    assert bare.steps == 2 ** discs - 1 and bare.hint is None and "hint" not in bare.details
+
+
+def up_and_down(top: int, down: bool = True, step: int = 1, end: int = 0) -> Planning:
+    """UP_AND_DOWN in small (``(top + 1)^2`` states), with ``lower v0`` only when ``down``;
+    ``step``: how far v[0] moves; ``end``: v[0] in the goal."""
+    p = Planning("up and down")
+    a, b = p.add_variable("a", 0, top), p.add_variable("b", 0, top)
+    p.set_initial({"a": 0, "b": 0})
+    p.set_goal((a == end) & (b == top))
+    p.add_action("raise a", a <= top - step, {a: a + step})
+    if down:
+        p.add_action("lower a", a >= b + step, {a: a - step})
+    p.add_action("raise b", b < a, {b: b + 1})
+    return p
+
+
+@pytest.mark.parametrize("model, proof", [
+    (up_and_down(9), "exhausted search"),  # 55 states reachable, none a goal
+    # 5,151 states reachable, more than the exhaustion's; by the potential (a + b rises by
+    # 1 at each step), every plan has 200 steps: one horizon, which CP-SAT refutes
+    (up_and_down(100, down=False), "cp-sat"),
+    (up_and_down(30, step=2, end=1), "invariant"),  # a stays even
+], ids=["exhaustion", "potential", "invariant"])
+def test_no_hint_is_looked_for_when_a_proof_settles_the_model(model: Planning,
+                                                               proof: str) -> None:
+    result = run("cpsat", "solve", model, Options())
+    assert result.status is Status.INFEASIBLE and result.proof == proof
+    assert result.hint is None
+
+
+def test_no_hint_for_a_tiny_model() -> None:
+    from cpsolve.hints import TINY
+
+    farmer = load_model("farmer")  # 2^4 = 16 states
+    assert len(farmer.domains) == 4 and 2 ** 4 <= TINY
+    result = run("cpsat", "solve", farmer, Options())
+    assert result.steps == 7 and result.hint is None
+
+
+def test_a_found_hint_that_the_replay_refuses_is_ignored_and_said_so(
+        monkeypatch: pytest.MonkeyPatch, cli) -> None:
+    """A wrong plan in place of weighted A*'s: CP-SAT replays it, refuses it, proves 15."""
+    from cpsolve import hints
+    from cpsolve.result import Hint
+
+    wrong = ("disc 1 to peg 2",)  # disc 0 lies on disc 1 at the start
+    monkeypatch.setattr(hints, "look", lambda model, limit=None: (
+        wrong, Hint(hints.SOURCE, len(wrong), 0.001)))
+    result = run("cpsat", "solve", hanoi(4), Options())
+    assert result.status is Status.OPTIMAL and result.steps == 15 and result.verified
+    assert result.hint is not None and not result.hint.used
+    assert result.hint.note == "refused by the replay: step 1: 'disc 1 to peg 2' does not apply"
+    given = run("cpsat", "solve", hanoi(4), Options(hint=wrong))
+    assert given.hint.source == "given" and not given.hint.used and given.steps == 15
+
+
+def test_a_time_limit_of_one_second_holds_with_the_hint_phase(tmp_path: Path) -> None:
+    model = tmp_path / "up_and_down.toml"
+    model.write_text(UP_AND_DOWN)
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(model), "--engine",
+                           "cpsat", "--time-limit", "1", "--json"], capture_output=True,
+                          text=True, timeout=60)
+    seconds = time.monotonic() - start
+    out = json.loads(done.stdout)
+    assert done.returncode == 1 and out["status"] == "unknown"
+    assert out["hint"]["steps"] is None and out["hint"]["note"].startswith("no plan found")
+    assert out["hint"]["seconds"] <= 0.1 + 0.5  # its slice: a tenth of the limit
+    assert seconds <= 1 * 1.1 + 0.5 + 1.0  # + start-up of a fresh process (ortools)
+
+
+def test_ctrl_c_during_the_hint_phase_exits_130(tmp_path: Path) -> None:
+    """Without a limit the slice is 2 s, from about 0.5 s after start: Ctrl-C at 1.5 s."""
+    model = tmp_path / "up_and_down.toml"
+    model.write_text(UP_AND_DOWN)
+    process = subprocess.Popen([sys.executable, "-m", "cpsolve", "solve", str(model),
+                                "--engine", "cpsat", "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    assert process.poll() is None
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert time.monotonic() - sent < 1.5
+    result = json.loads(out)
+    assert result["status"] == "unknown" and "interrupted" in result["message"]
+    assert result["hint"]["note"] == "no plan found (interrupted)"
+    assert "Traceback" not in err
+
+
+def load_model(name: str) -> Planning:
+    from cpsolve.files import load
+
+    return load(Path(__file__).resolve().parent.parent / "models" / f"{name}.toml").model
