@@ -8,12 +8,17 @@ There is no Klotski model among the bundled ones, so no Klotski case.
 
 1. **Peer.**  Each case as a whole process, interleaved with its peer and
    repeated (median of ``--repeat``): cpsolve (``--one NAME``: load the model,
-   weighted A*'s first plan as a hint — what ``auto`` gives the CP-SAT racer —
-   then CP-SAT with 2 workers) against Fast Downward's ``seq-opt-lmcut``
-   (translator + search; the PyPI wheel ``up-fast-downward`` installed beside
-   cpsolve, its driver run directly) on a PDDL encoding of the same puzzle
-   written below.  The ratio is cpsolve / Fast Downward.
-2. **Ablation.**  In process (``import ortools`` paid before the clocks), the
+   then CP-SAT with 2 workers, which first looks for weighted A*'s first plan
+   as a hint, as under ``--engine cpsat`` and in ``auto``) against Fast
+   Downward's ``seq-opt-lmcut`` (translator + search; the PyPI wheel
+   ``up-fast-downward`` installed beside cpsolve, its driver run directly) on
+   a PDDL encoding of the same puzzle written below.  The ratio is cpsolve /
+   Fast Downward.
+2. **Hint on and off.**  ``--engine cpsat`` as it is (its own hint) and with
+   ``--no-hint``, in process, interleaved with Fast Downward (a whole process)
+   round by round, for Hanoi 5 and 6 and the 8-puzzle; ratios off / on and each
+   / FD.
+3. **Ablation.**  In process (``import ortools`` paid before the clocks), the
    time of the full configuration and then with one addition switched off
    (:data:`cpsolve.engines.cpsat.planning.OFF`): ``hint`` (no hint: this engine
    as it was before hints), ``descend`` (the hint only bounds the horizons from
@@ -59,17 +64,15 @@ def build(name: str):
 
 
 def solve(name: str, limit: float, off: frozenset[str] = frozenset()):
-    """Load, hint, solve in this process; the seconds and the result."""
+    """Load and solve with CP-SAT in this process (the engine looks for its hint itself, as
+    under ``--engine cpsat``, unless ``hint`` is switched off); the seconds and the result."""
     from cpsolve.engines import Options, run
     from cpsolve.engines.cpsat import planning
-    from cpsolve.hints import hinted
 
     planning.OFF = off
     start = time.perf_counter()
     model = build(name)
-    options = Options(time_limit=limit, workers=WORKERS)
-    if "hint" not in off:
-        options = hinted(options, model, limit)
+    options = Options(time_limit=limit, workers=WORKERS, find_hint="hint" not in off)
     result = run("cpsat", "solve", model, options)
     return time.perf_counter() - start, result
 
@@ -268,11 +271,52 @@ def peer_table(names: list[str], limit: float, repeat: int) -> None:
                   f"{said[0]} / FD {said[1]}", flush=True)
 
 
+HINT_CASES = ("hanoi5", "hanoi6", "eight_puzzle")
+"""The cases of the hint table (2.): where CP-SAT alone gained or lost most by its hint."""
+
+
+def hint_table(names: list[str], limit: float, repeat: int) -> None:
+    """``--engine cpsat`` with and without its hint, in process, interleaved with Fast
+    Downward's seq-opt-lmcut (a whole process: its translator runs in Python too)."""
+    import ortools  # noqa: F401 - paid once, before the clocks
+
+    driver = fast_downward()
+    print(f"2. cpsat alone (--engine cpsat), hint on vs off (--no-hint): in process, median of "
+          f"{repeat} interleaved rounds (on, off, FD), limit {limit:g} s; FD whole process")
+    print(f"   {'case':13} {'on s':>7} {'off s':>7} {'off/on':>7} {'FD s':>7} {'on/FD':>6} "
+          f"{'off/FD':>6}  hint (steps, s) / answer / FD length/cost")
+    solve("hanoi3", limit)  # the first solve of a process pays for lazy imports
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            on: list[float] = []
+            off: list[float] = []
+            fd: list[float] = []
+            said = ""
+            for _ in range(repeat):
+                seconds, result = solve(name, limit)
+                on.append(seconds if result.status.name == "OPTIMAL" else float("inf"))
+                hint = result.hint
+                said = ("-" if hint is None else f"{hint.steps}, {hint.seconds:.2f}") + \
+                    f" / {result.steps} {result.status.name.lower()}"
+                seconds, result = solve(name, limit, frozenset(("hint",)))
+                off.append(seconds if result.status.name == "OPTIMAL" else float("inf"))
+                if driver is not None:
+                    t, fd_said = run_fd(driver, name, limit, Path(tmp))
+                    fd.append(t)
+            a, b = statistics.median(on), statistics.median(off)
+            c = statistics.median(fd) if fd else float("nan")
+            cells = [f"{x:7.2f}" if x != float("inf") else f"{'>' + format(limit, 'g'):>7}"
+                     for x in (a, b)]
+            print(f"   {name:13} {cells[0]} {cells[1]} {b / a:7.2f} {c:7.2f} {a / c:6.2f} "
+                  f"{b / c:6.2f}  {said}" + (f" / FD {fd_said}" if fd else " / FD not installed"),
+                  flush=True)
+
+
 def ablation_table(names: list[str], limit: float, switches: tuple[str, ...],
                    repeat: int) -> None:
     import ortools  # noqa: F401 - paid once, before the clocks
 
-    print(f"2. in process, median of {repeat} rounds (each round runs every column in turn, so a "
+    print(f"3. in process, median of {repeat} rounds (each round runs every column in turn, so a "
           f"burst of load hits them alike; limit {limit:g} s): everything, then one addition off")
     print(f"   {'case':13} {'all':>7} " + " ".join(f"{'-' + s:>10}" for s in switches))
     solve("hanoi3", limit)  # the first solve of a process pays for lazy imports
@@ -302,6 +346,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-fd", action="store_true", help="skip the peer table")
     parser.add_argument("--no-ablation", action="store_true", help="skip the ablation table")
+    parser.add_argument("--no-hint-table", action="store_true",
+                        help="skip the table of --engine cpsat with and without its hint")
     parser.add_argument("--off", default=",".join(SWITCHES),
                         help="additions to switch off one by one in the ablation")
     parser.add_argument("--one", help=argparse.SUPPRESS)
@@ -314,6 +360,8 @@ def main() -> None:
     repeat = 1 if args.quick else args.repeat
     if not args.no_fd:
         peer_table(names, limit, repeat)
+    if not args.no_hint_table:
+        hint_table([n for n in names if n in HINT_CASES] or names, limit, repeat)
     if not args.no_ablation:
         switches = tuple(s for s in args.off.split(",") if s)
         ablation_table(names, limit, switches, repeat)

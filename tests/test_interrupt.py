@@ -84,7 +84,8 @@ def test_compare_shares_one_time_limit_among_its_engines():
 
 def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
     """Hanoi with 8 discs (255 moves) is beyond CP-SAT's time-indexed model; with
-    --time-limit 2 the command ends on time and says what it proved."""
+    --time-limit 2 the command ends on time and says what it proved (weighted A*'s hint
+    comes back as a plan not proven optimal: exit 0, as for any plan found; without one, 1)."""
     from test_auto import hanoi
 
     start = time.monotonic()
@@ -92,7 +93,11 @@ def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
                            "--engine", "cpsat", "--time-limit", "2"], capture_output=True,
                           text=True, timeout=60)
     seconds = time.monotonic() - start
-    assert done.returncode == 1, done.stderr
+    if "Hint: a plan of" in done.stdout:  # Dijkstra (no estimate) needs ~0.04 s of 0.2
+        assert done.returncode == 0, done.stderr
+        assert "solved (not proven optimal)" in done.stdout and "255 moves" in done.stdout
+    else:
+        assert done.returncode == 1, done.stderr
     assert "time limit reached: no plan shorter than" in done.stdout
     assert seconds <= 2 * 1.1 + 0.5 + 1.0  # + start-up of a fresh process (ortools)
 
