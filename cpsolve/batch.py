@@ -135,7 +135,8 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
     def limited(item: Item) -> tuple[Item, str, Options]:
         left = None if deadline is None else deadline - time.monotonic()
         return item, engine, Options(time_limit=left if left is None else max(left, 0.01),
-                                     limit=options.limit, algorithm=options.algorithm)
+                                     limit=options.limit, algorithm=options.algorithm,
+                                     find_hint=options.find_hint)
 
     if jobs <= 1:
         for item in items:

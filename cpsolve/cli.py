@@ -257,7 +257,7 @@ class Cli:
         rows = []
         with Progress(console=self.err, transient=True) as bar:
             task = bar.add_task("solving", total=len(items))
-            options = Options(limit=None, algorithm=args.algorithm)
+            options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint)
             if self.cluster():
                 from functools import partial
 
