@@ -124,6 +124,13 @@ def hint_text(hint: Hint) -> str:
     return f"Hint: a plan of {hint.steps} steps, {where}, ignored: {hint.note or 'not used'}."
 
 
+def hint_brief(hint: Hint) -> str:
+    """:func:`hint_text` in a few words (a table cell)."""
+    if hint.steps is None:
+        return "hint: none found"
+    return f"hint: {plural(hint.steps, 'step')}, {'used' if hint.used else 'ignored'}"
+
+
 def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
     """The metric, the plan step by step and the family's summary."""
     parts: list[Any] = [Text(f"Metric: {puzzle.metric}.", style="dim"), plan_view(puzzle, plan)]
@@ -224,7 +231,7 @@ def plan_table(puzzle: Puzzle, plan: Plan) -> Table:
 
 
 def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
-    """Engines side by side: answer, status, time, check."""
+    """Engines side by side: answer, status, time, check (and the hint a result had)."""
     table = Table(show_header=True, header_style="bold")
     for col in ("model", "engine", "answer", "status", "seconds", "checked"):
         table.add_column(col, justify="right" if col == "seconds" else "left")
@@ -239,6 +246,8 @@ def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
             else answer_of(result)
         table.add_row(Text(puzzle.name), result.engine, answer, status_text(result),
                       f"{result.seconds:.3f}", check_text(result))
+        if result.hint is not None:  # the plan that bounded this engine's proof
+            table.add_row("", "", Text(hint_brief(result.hint), style="dim"), "", "", "")
     return table
 
 

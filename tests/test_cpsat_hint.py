@@ -324,6 +324,8 @@ def test_compare_gives_cp_sat_its_hint_too(cli) -> None:
     assert results["search"]["hint"] is None
     out = json.loads(cli("compare", "hanoi4", "--json", "--no-hint").out)
     assert all(r["hint"] is None for r in out["models"][0]["results"])
+    assert f"hint: {results['cpsat']['hint']['steps']} steps, used" in cli("compare", "hanoi4").out
+    assert "hint:" not in cli("compare", "hanoi4", "--no-hint").out
 
 
 @pytest.mark.parametrize("discs", [4, 5])
