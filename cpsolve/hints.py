@@ -67,12 +67,6 @@ def first_plan(model: Planning, time_limit: float | None = None) -> tuple[str, .
     return look(model, time_limit)[0]
 
 
-def hinted(options: Options, model: Planning, time_limit: float | None = None) -> Options:
-    """``options`` with a hint for ``model`` (unchanged when none was found)."""
-    hint = first_plan(model, time_limit)
-    return options if hint is None else replace(options, hint=hint)
-
-
 def prepare(model: Planning, options: Options) -> tuple[Options, Hint | None]:
     """``options`` for a solve of ``model`` with a hint, and what was done about it.
 

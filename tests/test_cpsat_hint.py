@@ -238,7 +238,7 @@ def test_random_two_by_three_puzzles_with_hints_match_bfs(
 
 
 def test_first_plan_is_a_plan() -> None:
-    from cpsolve.hints import first_plan, hinted
+    from cpsolve.hints import first_plan, prepare
 
     model = hanoi(4)
     hint = first_plan(model)
@@ -248,17 +248,21 @@ def test_first_plan_is_a_plan() -> None:
         state = step(model, state, name)
         assert state is not None
     assert evaluate(model.goal, dict(zip(model.domains, state)))
-    assert hinted(Options(), model).hint == hint
+    options, found = prepare(model, Options(time_limit=10))
+    assert options.hint == hint and found.steps == len(hint) and found.source == "search wastar"
+    assert options.time_limit <= 10 - found.seconds + 0.05  # its time is taken off the limit
 
 
 def test_auto_hands_cp_sat_a_hint() -> None:
-    """The race gives the CP-SAT racer weighted A*'s first plan (here alone in the race)."""
+    """The CP-SAT racer looks for weighted A*'s first plan as it does alone (here alone in
+    the race), and the answer, sent back from its process, says so."""
     from cpsolve.race import race
 
     outcome = race("solve", hanoi(4), Options(), budget=60, engines=("cpsat",))
     result = outcome.result
     assert result.status is Status.OPTIMAL and result.steps == 15
     assert result.details["hint"] == "accepted"
+    assert result.hint is not None and result.hint.used and result.hint.source == "search wastar"
 
 
 # ---------------------------------------------------------------- the engine looks for one itself
