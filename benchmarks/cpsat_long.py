@@ -24,7 +24,8 @@ There is no Klotski model among the bundled ones, so no Klotski case.
    as it was before hints), ``descend`` (the hint only bounds the horizons from
    below), ``solution_hint`` (with costs: the hint is not CP-SAT's solution hint at
    the horizon of its length), ``estimate``, ``parity``, ``undo`` (an action followed by its
-   inverse), ``commuting`` (independent neighbours in any order), ``distinct``
+   inverse), ``commuting`` (independent neighbours in any order), ``shortcut``
+   (two steps in a row that one step or none replaces), ``distinct``
    (states two steps apart may be equal).  ``>L`` means the limit was reached.
 
 The machine is shared: absolute times are upper bounds, ratios are what to read.
@@ -48,7 +49,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 
 CASES = ("hanoi5", "hanoi6", "hanoi7", "hanoi8", "eight_puzzle", "hoppers")
 SWITCHES = ("hint", "descend", "solution_hint", "estimate", "parity", "undo", "commuting",
-            "distinct")
+            "shortcut", "distinct")
 WORKERS = 2
 
 

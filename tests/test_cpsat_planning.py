@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from cpsolve import And, Planning, Status, Sum
 from cpsolve.engines import Options, run
-from cpsolve.engines.cpsat.pairs import commuting, undoing  # noqa: E402
+from cpsolve.engines.cpsat.pairs import commuting, shortcuts, undoing  # noqa: E402
 from cpsolve.expr import Const, Expr, Var, evaluate
 from cpsolve.facts import estimate_bound, plan_parity  # noqa: E402
 from cpsolve.files import load
@@ -108,6 +108,62 @@ def test_independent_steps_come_in_one_order() -> None:
     result = cpsat(model, find_hint=False)  # a hint of 6 steps would be the answer as it is
     assert result.status is Status.OPTIMAL and result.steps == 6
     assert [s.action for s in result.plan] == ["inc 0"] * 2 + ["inc 1"] * 2 + ["inc 2"] * 2
+
+
+def test_a_disc_moved_twice_in_a_row_is_a_shortcut() -> None:
+    """Hanoi: disc d moved twice in a row ends where one move of it (or none) takes it, and
+    moves of one disc are the only such pairs: 3 x 2 ordered pairs of distinct targets per
+    disc.  Water jugs: filling then emptying a jug is emptying it (or nothing), emptying then
+    filling jug 0 is filling it; emptying then filling jug 1 is not, on jug 1's whole domain
+    0..8 (from 6 to 8 L, no one action gives 5 L: fill applies below 5 only)."""
+    model = load(MODELS / "hanoi4.toml").model
+    names = [a.name for a in model.actions]
+    pairs = {(names[k], names[j]) for k, j in shortcuts(model)}
+    assert pairs == {(f"disc {d} to {a}", f"disc {d} to {b}") for d in range(4)
+                     for a in "ABC" for b in "ABC" if a != b}
+    jugs = load(MODELS / "water_jugs.toml").model
+    names = [a.name for a in jugs.actions]
+    assert {(names[k], names[j]) for k, j in shortcuts(jugs)} == {
+        ("fill jug 0", "empty jug 0"), ("fill jug 1", "empty jug 1"),
+        ("empty jug 0", "fill jug 0")}
+
+
+@st.composite
+def one_variable_moves(draw: st.DrawFn) -> Planning:
+    """Unit-cost actions that each write one variable (to a constant or by a step), so that
+    many pairs in a row are shortcuts."""
+    p = Planning("random moves")
+    names = ["x", "y", "z"]
+    for n in names:
+        p.add_variable(n, *DOMAINS[n])
+    p.set_initial({n: draw(st.integers(*DOMAINS[n])) for n in names})
+    conditions = st.builds(lambda n, op, c: COMPARE[op](Var(n), c),
+                           st.sampled_from(names), st.sampled_from(list(COMPARE)),
+                           st.integers(-2, 3))
+    p.set_goal(And(*draw(st.lists(conditions, min_size=1, max_size=3))))
+    assume(not evaluate(p.goal, p.initial))
+    for k in range(draw(st.integers(2, 8))):
+        n = draw(st.sampled_from(names))
+        if draw(st.booleans()):
+            effect = Const(draw(st.integers(*DOMAINS[n])))
+        else:
+            effect = Var(n) + draw(st.integers(-1, 1))
+        guard = draw(st.one_of(st.just(Const(1)), conditions))
+        p.add_action(f"a{k}", guard, {Var(n): effect}, 1)
+    return p
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(one_variable_moves())
+def test_random_one_variable_moves_with_shortcuts_match_bfs(model: Planning) -> None:
+    """Shortcut pairs are forbidden in every plan CP-SAT considers: its optimum is still BFS's
+    (no hint: CP-SAT's own horizons, where the pairs prune)."""
+    expected = costs_to_goal(model).get(model.state(model.initial))
+    result = cpsat(model, find_hint=False)
+    if expected is None:
+        assert result.status is Status.INFEASIBLE
+    else:
+        assert result.status is Status.OPTIMAL and result.steps == expected
 
 
 def test_parity_needs_a_goal_that_pins_it() -> None:

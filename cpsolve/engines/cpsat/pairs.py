@@ -12,7 +12,13 @@
   ``k`` lead to the same state at the same cost wherever both orders apply,
   so plans may be required to take such neighbours in a canonical order (the
   smaller index first): among the plans of one length and cost, the one whose
-  sequence of action indices is smallest is already in that order.
+  sequence of action indices is smallest is already in that order;
+* :func:`shortcuts` — ``(k, j)`` that no shortest plan takes in a row: wherever
+  ``j`` applies right after ``k``, the two lead back to the state before them
+  or to where one action applied there leads (a disc of the Tower of Hanoi
+  moved twice in a row), found by evaluation as for :func:`undoing`.  With
+  unit costs, a plan with such a pair has a shorter one, so *every* shortest
+  plan is without them (whatever else is required of it).
 """
 
 from __future__ import annotations
@@ -83,6 +89,51 @@ def _undoes(planning: Planning, first: Action, second: Action) -> bool | None:
     if not np.any(applies & restores):
         return False
     return None
+
+
+def shortcuts(planning: Planning) -> list[tuple[int, int]]:
+    """Pairs ``(k, j)`` of actions that write one and the same variable, such that ``k``
+    then ``j`` always ends where no action, or one action, leads from the state before ``k``.
+
+    (Actions that write several variables are left out: in the bundled models their pairs
+    are inverses, :func:`undoing`'s already, and evaluating them took longer than the
+    solve of a small model.)"""
+    actions = planning.actions
+    writes = [a.writes() for a in actions]
+    out = []
+    for k, first in enumerate(actions):
+        for j, second in enumerate(actions):
+            if len(writes[k]) == 1 and writes[j] == writes[k]:
+                singles = [c for c in actions if c.writes() <= writes[k]]
+                if _shortcut(planning, first, second, singles):
+                    out.append((k, j))
+    return out
+
+
+def _shortcut(planning: Planning, first: Action, second: Action,
+              singles: list[Action]) -> bool:
+    """Does ``second`` after ``first`` always end where nothing, or one of ``singles``,
+    leads from the state before ``first`` (and do they ever apply in a row)?"""
+    names = sorted(set().union(*(a.reads() | a.writes() for a in (first, second, *singles))))
+    values = _values(planning, names)
+    if values is None:
+        return False
+    after = dict(first.effects)
+    moved = lambda v: after.get(v.name, v)  # noqa: E731 - the state after ``first``
+    back = {n: substitute(e, moved) for n, e in second.effects}
+    end = {n: back.get(n, after.get(n, Var(n))) for n in names}
+    applies = value_table(And(first.guard, *_inside(planning, after),
+                              substitute(second.guard, moved), *_inside(planning, back)),
+                          names, values) != 0
+    if not np.any(applies):
+        return False
+    covered = value_table(And(*(end[n] == Var(n) for n in names)), names, values) != 0
+    for single in singles:
+        effects = dict(single.effects)
+        covered |= value_table(And(single.guard, *_inside(planning, effects),
+                                   *(effects.get(n, Var(n)) == end[n] for n in names)),
+                               names, values) != 0
+    return bool(np.all(~applies | covered))
 
 
 def _always_changed(planning: Planning, action: Action) -> set[str] | None:

@@ -13,8 +13,8 @@ The driver (:func:`solve`):
    Redundant constraints, each true of some optimal plan, prune the search:
    states two steps apart differ (a shortest plan never revisits a state), no
    action is followed by its inverse, independent neighbours come in a
-   canonical order (:mod:`.pairs`), and every state's estimate is at most the
-   cost of the steps still to come;
+   canonical order, no two steps in a row can be replaced by one (:mod:`.pairs`),
+   and every state's estimate is at most the cost of the steps still to come;
 3. every needed plan has at most ``cap`` steps (states never repeat, or a
    potential argument: :func:`cpsolve.facts.potential_bounds`), so when ``T`` passes ``cap`` the
    goal is unreachable.  When the horizon has grown to a third of a small
@@ -54,7 +54,7 @@ from ...result import Plan, Result, Status, Step
 from .. import Options
 from .descent import Descent
 from .hint import replay
-from .pairs import commuting, undoing
+from .pairs import commuting, shortcuts, undoing
 from .solving import FOUND, Deadline, pin, size, solve_staged
 from .timeline import Timeline, unroll
 
@@ -71,12 +71,13 @@ PROBE_SECONDS = 1.0
 FINAL_SIZE = 200_000
 """Largest ``horizon x actions`` for the solve that proves a cheapest plan optimal."""
 ADDITIONS = ("hint", "descend", "solution_hint", "estimate", "parity", "undo", "commuting",
-             "distinct")
+             "shortcut", "distinct")
 """What the driver adds to the plain time-indexed model, each of which can be switched off
 (:data:`OFF`): the hint as a bound, working down from it, the hint as CP-SAT's solution
 hint (costs: the horizon of its length), the declared estimate (first horizon and a bound
 at every step), the parity of plan lengths, no action followed by its inverse, independent
-neighbours in one order, states two steps apart differing.  (Derived mutexes — a tile on
+neighbours in one order, no two steps in a row that one step or none replaces (unit costs:
+:func:`.pairs.shortcuts`), states two steps apart differing.  (Derived mutexes — a tile on
 one cell only, posted at every step — were tried and measured: sliding puzzles 0.96 to 1.38
 times the time without them; not kept.)"""
 OFF: frozenset[str] = frozenset()
@@ -262,7 +263,10 @@ def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timelin
     # independent actions in canonical order only: unsound with forbidden states, since
     # one order may pass through a forbidden state and the other not
     commute = "commuting" not in OFF and not planning.forbidden
-    run.forbidden = undo + (commuting(planning) if commute else [])
+    # two steps that one step (or none) replaces: never in a shortest plan with unit costs
+    short = shortcuts(planning) if "shortcut" not in OFF and run.unit else []
+    run.forbidden = list(dict.fromkeys(undo + (commuting(planning) if commute else [])
+                                       + short))
     horizon = max(1, fewest)
     if fewest > 1:
         run.details["fewest_steps"] = fewest  # horizons below are impossible by the potential
