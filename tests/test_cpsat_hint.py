@@ -230,7 +230,8 @@ def test_random_two_by_three_puzzles_with_hints_match_bfs(
     finally:
         descent.FIRST_AFTER, descent.FIRST_HORIZONS, descent.FEW = saved
     assert result.status is Status.OPTIMAL and result.steps == len(shortest)
-    assert result.details["hint"] == "accepted"
+    if shortest:  # (at the goal already, the empty plan is the answer before any hint)
+        assert result.details["hint"] == "accepted"
 
 
 
