@@ -128,20 +128,29 @@ def test_a_disc_moved_twice_in_a_row_is_a_shortcut() -> None:
         ("empty jug 0", "fill jug 0")}
 
 
-@st.composite
-def one_variable_moves(draw: st.DrawFn) -> Planning:
-    """Unit-cost actions that each write one variable (to a constant or by a step), so that
-    many pairs in a row are shortcuts."""
-    p = Planning("random moves")
-    names = ["x", "y", "z"]
+def random_start_and_goal(draw: st.DrawFn, name: str, names: list[str],
+                          most_conditions: int) -> tuple[Planning, st.SearchStrategy]:
+    """A model over ``names`` (domains from DOMAINS) with a random start and a random goal
+    of up to ``most_conditions`` comparisons that the start does not meet; and the strategy
+    of such comparisons (for guards)."""
+    p = Planning(name)
     for n in names:
         p.add_variable(n, *DOMAINS[n])
     p.set_initial({n: draw(st.integers(*DOMAINS[n])) for n in names})
     conditions = st.builds(lambda n, op, c: COMPARE[op](Var(n), c),
                            st.sampled_from(names), st.sampled_from(list(COMPARE)),
                            st.integers(-2, 3))
-    p.set_goal(And(*draw(st.lists(conditions, min_size=1, max_size=3))))
+    p.set_goal(And(*draw(st.lists(conditions, min_size=1, max_size=most_conditions))))
     assume(not evaluate(p.goal, p.initial))
+    return p, conditions
+
+
+@st.composite
+def one_variable_moves(draw: st.DrawFn) -> Planning:
+    """Unit-cost actions that each write one variable (to a constant or by a step), so that
+    many pairs in a row are shortcuts."""
+    names = ["x", "y", "z"]
+    p, conditions = random_start_and_goal(draw, "random moves", names, 3)
     for k in range(draw(st.integers(2, 8))):
         n = draw(st.sampled_from(names))
         if draw(st.booleans()):
@@ -258,16 +267,8 @@ def one_variable_estimate(p: Planning) -> Expr:
 @st.composite
 def estimated_models(draw: st.DrawFn) -> Planning:
     """Random actions over two or three small variables, with an admissible estimate."""
-    p = Planning("random")
     names = draw(st.sampled_from([["x", "y"], ["x", "y", "z"]]))
-    for n in names:
-        p.add_variable(n, *DOMAINS[n])
-    p.set_initial({n: draw(st.integers(*DOMAINS[n])) for n in names})
-    conditions = st.builds(lambda n, op, c: COMPARE[op](Var(n), c),
-                           st.sampled_from(names), st.sampled_from(list(COMPARE)),
-                           st.integers(-2, 3))
-    p.set_goal(And(*draw(st.lists(conditions, min_size=1, max_size=2))))
-    assume(not evaluate(p.goal, p.initial))
+    p, conditions = random_start_and_goal(draw, "random", names, 2)
     unit = draw(st.booleans())
     for k in range(draw(st.integers(2, 6))):
         written = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True))
