@@ -173,7 +173,8 @@ def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
         return False
 
     def dfs_max(z: int, g: int, h: int, hd: int, back: int, bound: int) -> bool:
-        """As ``dfs``, pruning on the larger of the tables' ``h`` and the declared ``hd``."""
+        """As ``dfs``, pruning on the larger of the tables' ``h`` and the declared ``hd``
+        (a second loop, not a flag in one: the finished tables' loop pays nothing for it)."""
         counter[1] -= 1
         if not counter[1]:
             counter[0] += CHECK_EVERY
