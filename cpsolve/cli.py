@@ -24,10 +24,8 @@ from .batch import by_invariant
 from .clock import Clock, TimeUp
 from .engines import (
     Options,
-    engines_for,
     interrupt,
     memory,
-    not_applicable,
     run,
 )
 from .export import ExportError
@@ -323,187 +321,6 @@ class Cli:
         print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
         return exit_code(result, args.gallery)
 
-    def compare_on_cluster(self) -> int:
-        """``compare`` with one Dask task per instance: a JSON line (or table rows) per
-        instance as it finishes, then a summary."""
-        import time
-        from functools import partial
-
-        from rich.progress import Progress
-
-        from .batch import Compared, compare_one, instances, on_cluster
-        from .render import as_json, comparison_table
-
-        start = time.monotonic()
-        items = list(instances(self.args.files))
-        rows: list = []
-        counts = {"agree": 0, "disagree": 0, "error": 0}
-        with Progress(console=self.err, transient=True) as bar:
-            progress = bar.add_task("comparing", total=len(items))
-            for done in on_cluster(items, partial(compare_one, task=self.args.task),
-                                   self.cluster(), self.clock.left(),
-                                   lambda item, why: Compared(item.source, item.puzzle,
-                                                              error=why)):
-                bar.advance(progress)
-                key = "error" if done.error else "disagree" if done.problems else "agree"
-                counts[key] += 1
-                if self.args.json:
-                    line = {"source": done.source, "error": done.error} if done.error else {
-                        "model": done.puzzle.name, "file": done.source,
-                        "agree": not done.problems, "disagreements": list(done.problems),
-                        "results": [as_json(done.puzzle, r) for r in done.results]}
-                    print(json.dumps(line, ensure_ascii=False), flush=True)
-                elif done.error:
-                    rows.append((_Named(done.source), f"error: {done.error}"))
-                else:
-                    rows += [(done.puzzle, r) for r in done.results]
-                    rows += [(done.puzzle, f"DISAGREEMENT: {p}") for p in done.problems]
-                    rows += [(done.puzzle, s) for s in done.skipped]
-        seconds = time.monotonic() - start
-        if self.args.json:
-            print(json.dumps({"compare": {"instances": len(items), "seconds": round(seconds, 6),
-                                          **counts}}))
-        else:
-            self.out.print(comparison_table(rows))
-            self.out.print(f"{len(items):,} instances in {seconds:.2f} s on the cluster: "
-                           f"{counts['agree']:,} agree, {counts['disagree']:,} disagree, "
-                           f"{counts['error']:,} errors")
-        return 1 if counts["disagree"] or counts["error"] else 0
-
-    def compare(self) -> int:
-        from .compare import cross_check, disagreements
-        from .render import as_json, comparison_table
-
-        if self.cluster():
-            if pddl_pairs(self.args.files):
-                return self.fail("compare on a cluster takes model files, directories and "
-                                 "collections; a PDDL domain and problems run here (drop "
-                                 "--workers / --scheduler)", 2)
-            return self.compare_on_cluster()
-
-        rows: list = []
-        report, failed = [], False
-        files = pddl_pairs(self.args.files) or self.args.files
-        for number, name in enumerate(files):
-            if interrupt.requested():
-                break
-            puzzle = self.load(name)
-            results: list[Result] = []
-            proof = by_invariant(puzzle, self.args.task)
-            if proof is not None:
-                rows.append((puzzle, proof))
-                report.append({"model": puzzle.name, "file": _file_name(name), "agree": True,
-                               "results": [as_json(puzzle, proof)], "disagreements": []})
-                continue
-            skipped: list[str] = []
-            engines = engines_for(puzzle.model, self.args.task, peers=True)
-            skipped += [f"{engine}: not applicable (cannot {self.args.task} a "
-                        f"{puzzle.model.kind} model)"
-                        for engine in not_applicable(puzzle.model, self.args.task)]
-            # without --time-limit, each model gets the default budget (a peer such as Fast
-            # Downward would otherwise search an impossible model for ever)
-            per_model = None if self.args.time_limit is not None else Clock(AUTO_BUDGET)
-            for i, engine in enumerate(engines):
-                # the limit is for the whole command: each run gets an equal share of what
-                # is left, counting the runs still to come on this model and the later models
-                runs_left = (len(engines) - i) + (len(files) - number - 1) * len(engines)
-                share = per_model.share(len(engines) - i) if per_model else \
-                    self.clock.share(runs_left)
-                try:
-                    with self.progress(f"{puzzle.name}: {engine}") as options, \
-                            interrupt.handling():
-                        options = dataclasses.replace(options, time_limit=share)
-                        results.append(run(engine, self.args.task, puzzle.model, options))
-                except Unsupported as err:
-                    skipped.append(f"{engine}: {err}")
-                if interrupt.requested():
-                    break
-            problems = disagreements(results)
-            if not problems:
-                results = cross_check(results)
-            rows += [(puzzle, r) for r in results] + [(puzzle, s) for s in skipped]
-            failed |= bool(problems)
-            report.append({"model": puzzle.name, "file": _file_name(name),
-                           "results": [as_json(puzzle, r) for r in results],
-                           "agree": not problems, "disagreements": problems})
-            for problem in problems:
-                rows.append((puzzle, f"DISAGREEMENT: {problem}"))
-        if self.args.json:
-            print(json.dumps({"status": "disagree" if failed else "agree", "models": report},
-                             ensure_ascii=False))
-        else:
-            self.out.print(comparison_table(rows))
-            self.out.print("[bold red]engines disagree[/]" if failed
-                           else "[green]all engines agree[/]")
-        if interrupt.by_user():
-            return INTERRUPTED
-        return 1 if failed else 0
-
-    def count_up_to(self) -> int:
-        """``count --up-to``: classes of solutions under renaming (and board symmetries)."""
-        from .grids.counting import SymmetryError, count_up_to
-        from .grids.render import human_classes, json_classes
-
-        puzzle = self.load(self.args.file)
-        if puzzle.model.kind != "csp":
-            return self.fail(f"{self.args.file}: count --up-to counts classes of solutions of a "
-                             f"csp model; this is a {puzzle.model.kind} model", 2)
-        engine = "cpsat" if self.args.engine == "auto" else self.args.engine
-        try:
-            with self.progress(f"{engine} count up to {self.args.up_to}") as options:
-                result = count_up_to(puzzle.model, puzzle.symmetry(), self.args.up_to, engine,
-                                     options)
-        except SymmetryError as err:
-            return self.fail(str(err), 2)
-        if self.args.json:
-            print(json.dumps(json_classes(puzzle, result), ensure_ascii=False))
-        else:
-            self.out.print(human_classes(puzzle, result))
-        return exit_code(result, self.args.limit)
-
-    def generate(self) -> int:
-        """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry."""
-        from .grids.counting import SymmetryError
-        from .grids.generator import Disagreement, Generator, TooLarge
-        from .grids.render import human_generation, json_generation
-
-        args = self.args
-        puzzle = self.load(args.file)
-        if puzzle.model.kind != "csp":
-            return self.fail(f"{args.file}: generate makes puzzles from a csp model (a grid); "
-                             f"this is a {puzzle.model.kind} model", 2)
-        engine = args.engine
-        check = None if args.check in (None, "auto") else args.check
-        gens = []
-        try:
-            with self.progress(f"{engine} generate") as options, interrupt.handling(), \
-                    self.clock.guard("generating", self.clock.grace()):
-                gen = Generator(puzzle.model, puzzle.symmetry(), engine,
-                                Options(time_limit=options.time_limit,
-                                        progress=options.progress))
-                for k in args.givens:
-                    if args.random is not None:
-                        gens.append(gen.random(k, args.random, args.seed, args.minimal,
-                                               check=check))
-                    else:
-                        every = gen.every(k, args.minimal, not args.count or bool(args.check))
-                        gens.append(gen.check(every, check) if args.check else every)
-        except (SymmetryError, ValueError) as err:
-            if isinstance(err, TooLarge):
-                return self.fail(str(err), 1)
-            return self.fail(str(err), 2)
-        except Disagreement as err:
-            return self.fail(f"engines disagree: {err}", 1)
-        boards = not args.count
-        if args.json:
-            print(json.dumps(json_generation(puzzle, gen.sym, gens, engine, boards),
-                             ensure_ascii=False))
-        else:
-            self.out.print(human_generation(puzzle, gen.sym, gens, engine, boards,
-                                            self.out.width))
-        short = args.random is not None and any(len(g.puzzles) < args.random for g in gens)
-        return 1 if short else 0
-
     def export(self) -> int:
         """``export``: the model in another system's format, written into ``--output``."""
         from pathlib import Path
@@ -581,12 +398,13 @@ def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
     return [(files[0], problem) for problem in files[1:]]
 
 
-def _file_name(name: str | tuple[str, str]) -> str:
+def file_name(name: str | tuple[str, str]) -> str:
+    """A source as the output names it (a PDDL pair as its two files)."""
     return name if isinstance(name, str) else f"{name[0]} {name[1]}"
 
 
 @dataclasses.dataclass(frozen=True)
-class _Named:
+class Named:
     """A table row's model when only its source is known (a file that did not load)."""
 
     name: str
@@ -670,17 +488,23 @@ def _main(argv: list[str] | None) -> int:
             print(script(parser(), args.shell), end="")
             return 0
         if args.command == "compare":
-            return cli.compare()
+            from .cli_compare import compare
+
+            return compare(cli)
         if args.command == "export":
             return cli.export()
         if args.command == "generate":
-            return cli.generate()
+            from .cli_grids import generate
+
+            return generate(cli)
         if args.command == "show":
             return cli.show()
         if args.command == "count" and args.up_to:
             if args.optimal:
                 return cli.fail("--optimal and --up-to do not go together", 2)
-            return cli.count_up_to()
+            from .cli_grids import count_up_to
+
+            return count_up_to(cli)
         if args.command == "analyze" and args.resume and not args.work_dir:
             return cli.fail("--resume goes on from the layers kept in --work-dir DIR: give it", 2)
         if args.command == "analyze" and args.algorithm and (

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cpsolve"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 
-PUZZLE_SIDE = ("cpsolve.puzzles", "cpsolve.files", "cpsolve.cli", "cpsolve.render*",
+PUZZLE_SIDE = ("cpsolve.puzzles", "cpsolve.files", "cpsolve.cli*", "cpsolve.render*",
                "cpsolve.compare", "cpsolve.grids")
 """What knows puzzles, files, people or grids: families, model files, the CLI, rendering,
 compare, and the grid package (symmetry, counting, generation)."""
