@@ -339,3 +339,25 @@ def test_predecessor_tables_agree_on_three_words(merge, tmp_path, monkeypatch):
         want = sorted(packed.states(stacked.step(layer)))
         assert sorted(packed.states(tables.step(layer))) == want
         layer = packed.array(sorted(set(want)))
+
+
+def test_a_layer_too_long_for_the_time_left_is_not_started(tmp_path, monkeypatch):
+    """A big layer's new codes are one long NumPy step that cannot look at the clock: when
+    the last big layer's pace says it would end past the time limit, the analysis stops
+    before it, with its complete layers, instead of being cut off by the command's clock."""
+    from cpsolve.engines.search import common
+    from cpsolve.engines.search.statespace import vector
+
+    monkeypatch.setattr(vector, "GROWTH", 1e9)  # any big layer looks endless
+    path = tmp_path / "twenty_four.toml"
+    path.write_text(TWENTY_FOUR)
+    result = run("search", "analyze", load(path).model,
+                 Options(time_limit=600, direction="start"))
+    assert result.status.value == "partial"
+    assert "would end past it" in result.message
+    # the layers kept are complete: they agree with Python sets' first layers
+    python = run("search", "analyze", load(path).model,
+                 Options(algorithm="python", direction="start", limit=2 * sum(result.layers)))
+    assert python.layers[:len(result.layers)] == result.layers
+    assert common.Budget(time_limit=10).leaves_time_for(1.0)
+    assert not common.Budget(time_limit=10).leaves_time_for(20.0)

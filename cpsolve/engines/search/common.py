@@ -70,6 +70,17 @@ class Budget:
             self.progress(status(*args))
         return False
 
+    def leaves_time_for(self, seconds: float) -> bool:
+        """False (and says why) when a step expected to take ``seconds`` would end past the
+        time limit: a step that cannot look at the budget while it runs (one NumPy call
+        over millions of states) is better not started — the command's clock stops it
+        hard, with nothing to show, soon after the limit."""
+        if self.deadline is None or time.perf_counter() + seconds < self.deadline:
+            return True
+        self.reason = (f"time limit {self.deadline - self.start:g} s reached (the next "
+                       f"step, about {seconds:.1f} s, would end past it)")
+        return False
+
     def report(self, status: Callable[..., str], *args: object) -> None:
         """Send ``status(*args)`` to the progress callback if one is due."""
         if self.progress is None:

@@ -21,6 +21,8 @@ falls back to :func:`.layers.layers` (``details["fallback"]``).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from .... import facts
@@ -50,6 +52,7 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
     kept as the visited set (:class:`Recent`).
     """
     out = Sweep()
+    rate = 0.0  # seconds per successor that making a layer's codes new has taken
     if packed.words > 1:
         seen = wordsets.Recent(packed.words) if reversible else wordsets.Seen(packed.words)
     else:
@@ -68,10 +71,14 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
         if successors is None:  # the budget ran out within the layer: it does not count
             out.stopped = True
             break
-        if len(successors) > CHUNK and budget.exceeded(offset + seen.count):
+        if len(successors) > CHUNK and (budget.exceeded(offset + seen.count) or
+                                        not budget.leaves_time_for(rate * len(successors))):
             out.stopped = True  # a big layer: look again before the last long step
             break
+        began = time.perf_counter()
         frontier = seen.fresh(successors)
+        if len(successors) >= MEASURED:  # seconds per successor, with room to grow
+            rate = GROWTH * (time.perf_counter() - began) / len(successors)
     out.seen = seen.count
     if not out.stopped:  # the farthest states; a stopped sweep reports none (millions, maybe)
         out.last = packed.states(last)
@@ -222,6 +229,13 @@ def _reversible(relations: list) -> bool | None:
 
 CHUNK = 1 << 19
 """States expanded between two looks at the budget (a big layer takes seconds)."""
+
+GROWTH = 1.5
+"""How much longer per successor the next layer's new codes may take than the last's."""
+
+MEASURED = 1 << 16
+"""Fewest successors whose time says how long a big layer's will take (smaller layers'
+are mostly fixed costs)."""
 
 
 def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray | None:
