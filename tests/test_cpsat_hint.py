@@ -163,6 +163,23 @@ def test_a_bad_hint_is_rejected_and_changes_nothing(hint: tuple[str, ...], probl
     assert result.details["hint"] == f"rejected: {problem}"
 
 
+def test_a_hint_through_a_forbidden_state_is_rejected() -> None:
+    """Missionaries and cannibals (3 + 3, a boat for 2): without the forbidden states 9
+    crossings do (tests/test_language.py), and such a plan leaves missionaries outnumbered
+    on the way; the replay refuses it, and the answer is the classic 11 crossings."""
+    from cpsolve.files import MODELS_DIR, load
+
+    free = load(MODELS_DIR / "missionaries.toml").model
+    free.forbidden.clear()
+    hint = run("search", "solve", free, Options()).plan
+    assert hint is not None and len(hint) == 9
+    model = load(MODELS_DIR / "missionaries.toml").model
+    result = cpsat(model, tuple(s.action for s in hint))
+    assert result.status is Status.OPTIMAL and result.steps == 11 and result.verified
+    assert str(result.details["hint"]).startswith("rejected: ")
+    assert "forbidden state" in str(result.details["hint"])
+
+
 def test_a_long_hint_and_no_time_never_claim_a_wrong_optimum() -> None:
     """Out of time, the hint comes back as a plan, not as an optimum."""
     model = hanoi(5)

@@ -5,9 +5,9 @@ never trusted: :func:`replay` runs it from the initial state with this
 engine's own compiler (:class:`.compile.Compiler` over known values folds
 every guard, effect and cost to a number, so nothing is added to any model)
 and returns its steps only when every guard holds, every new value lies in
-its domain and the goal holds at the end.  A rejected hint is reported and
-ignored; an accepted one is only an upper bound: the driver still proves
-that nothing shorter (or cheaper) exists.
+its domain, no state it reaches is forbidden and the goal holds at the end.
+A rejected hint is reported and ignored; an accepted one is only an upper
+bound: the driver still proves that nothing shorter (or cheaper) exists.
 """
 
 from __future__ import annotations
@@ -60,6 +60,11 @@ def replay(planning: Planning, names: Sequence[str]) -> Replayed:
         cost = comp.integer(action.cost)
         if not isinstance(cost, int):
             return Replayed(None, f"step {t}: the cost of {name!r} is not known")
+        reached = Compiler(scratch, after, planning.domain)
+        for item in planning.forbidden:
+            if reached.literal(item.expr) is not False:
+                return Replayed(None, f"step {t}: {name!r} reaches a forbidden state"
+                                + (f" ({item.label})" if item.label else ""))
         state = after
         steps.append(Step(name, tuple(state[n] for n in order), cost))
     if Compiler(scratch, state, planning.domain).literal(planning.goal) is not True:
