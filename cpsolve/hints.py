@@ -85,13 +85,11 @@ def prepare(model: Planning, options: Options) -> tuple[Options, Hint | None]:
     if options.progress is not None:
         options.progress(f"looking for a first plan ({SOURCE}, at most "
                          f"{slice_for(options.time_limit):.3g} s)")
-    start = time.monotonic()
     names, hint = look(model, options.time_limit)
     if names is not None:
         options = replace(options, hint=names)
     if options.time_limit is not None:
-        left = max(0.0, options.time_limit - (time.monotonic() - start))
-        options = replace(options, time_limit=left)
+        options = replace(options, time_limit=max(0.0, options.time_limit - hint.seconds))
     return options, hint
 
 
