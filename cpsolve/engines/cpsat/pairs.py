@@ -102,11 +102,12 @@ def shortcuts(planning: Planning) -> list[tuple[int, int]]:
     writes = [a.writes() for a in actions]
     out = []
     for k, first in enumerate(actions):
+        if len(writes[k]) != 1:
+            continue
+        singles = [c for c, w in zip(actions, writes) if w <= writes[k]]
         for j, second in enumerate(actions):
-            if len(writes[k]) == 1 and writes[j] == writes[k]:
-                singles = [c for c in actions if c.writes() <= writes[k]]
-                if _shortcut(planning, first, second, singles):
-                    out.append((k, j))
+            if writes[j] == writes[k] and _shortcut(planning, first, second, singles):
+                out.append((k, j))
     return out
 
 
