@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..model import Planning
 from ..result import Plan, Result, Status, Step, Unsupported
+from . import Options
 from .external import run_tool
 
 CAPABILITIES = {("planning", "solve")}
@@ -68,15 +69,15 @@ def supports(model: Planning) -> str | None:
     return tool_missing()
 
 
-def command(options) -> list[str]:
+def command(options: Options) -> list[str]:
     """The planner's command line (files in the working directory)."""
     files = ["--plan-file", "plan", "domain.pddl", "problem.pddl"]
-    if getattr(options, "satisficing", False):
+    if options.satisficing:
         return [sys.executable, str(driver()), "--alias", SATISFICING, *files]
     return [sys.executable, str(driver()), *files, "--search", OPTIMAL]
 
 
-def solve(model: Planning, options) -> Result:
+def solve(model: Planning, options: Options) -> Result:
     """A plan from Fast Downward, mapped back to the model's actions."""
     from ..export import ExportError
     from ..export.pddl import export
@@ -85,7 +86,7 @@ def solve(model: Planning, options) -> Result:
         task = export(model)
     except ExportError as err:
         raise Unsupported(f"cannot export to PDDL: {err}") from None
-    optimal = not getattr(options, "satisficing", False)
+    optimal = not options.satisficing
     with tempfile.TemporaryDirectory(prefix="cpsolve-fd-") as tmp:
         work = Path(tmp)
         (work / "domain.pddl").write_text(task.domain, encoding="utf-8")
