@@ -29,7 +29,7 @@ import multiprocessing
 import os
 import signal
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 
 from .engines import Options, interrupt, memory, run
@@ -94,10 +94,7 @@ def _child(conn: Connection, name: str, task: str, model: Csp | Planning,
             pass
 
     try:
-        own = Options(time_limit=options.time_limit, limit=options.limit, algorithm=None,
-                      keep=options.keep, workers=1, progress=report,
-                      find_hint=options.find_hint)
-        result = run(name, task, model, own)
+        result = run(name, task, model, replace(options, progress=report))
         conn.send(("result", result))
     except Unsupported as err:
         conn.send(("unsupported", str(err)))
@@ -176,8 +173,10 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
 
 
 def _child_options(options: Options, budget: float | None) -> Options:
-    return Options(time_limit=budget, limit=options.limit, keep=options.keep,
-                   progress=options.progress, find_hint=options.find_hint)
+    """What a racer is asked: the caller's limits on one worker (its progress goes back
+    through the pipe, :func:`_child`)."""
+    return Options(time_limit=budget, limit=options.limit, keep=options.keep, workers=1,
+                   find_hint=options.find_hint)
 
 
 def _receive(racers: list[_Racer], timeout: float, options: Options) -> None:
