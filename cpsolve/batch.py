@@ -101,7 +101,7 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
     if item.puzzle is None:
         return Row(item.source, None, None, item.error)
     model = item.puzzle.model
-    argued = item.puzzle.proven_none("solve")  # the puzzle's own argument, as in `solve`
+    argued = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
     if argued is not None:
         return Row(item.source, item.puzzle, argued)
     try:
