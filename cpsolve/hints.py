@@ -62,11 +62,6 @@ def look(model: Planning, time_limit: float | None = None) -> tuple[tuple[str, .
     return tuple(step.action for step in plan), Hint(SOURCE, len(plan), took)
 
 
-def first_plan(model: Planning, time_limit: float | None = None) -> tuple[str, ...] | None:
-    """The action names of a plan found fast, or ``None`` (none within the slice)."""
-    return look(model, time_limit)[0]
-
-
 def prepare(model: Planning, options: Options) -> tuple[Options, Hint | None]:
     """``options`` for a solve of ``model`` with a hint, and what was done about it.
 

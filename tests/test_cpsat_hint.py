@@ -256,10 +256,10 @@ def test_random_two_by_three_puzzles_with_hints_match_bfs(
 
 
 def test_first_plan_is_a_plan() -> None:
-    from cpsolve.hints import first_plan, prepare
+    from cpsolve.hints import look, prepare
 
     model = hanoi(4)
-    hint = first_plan(model)
+    hint = look(model)[0]
     assert hint is not None
     state = model.state(model.initial)
     for name in hint:
