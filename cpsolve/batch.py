@@ -26,6 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .clock import Clock
 from .compare import cross_check, disagreements
 from .engines import Options, engines_for, memory, run
 from .files import load_many, resolve
@@ -191,10 +192,9 @@ def compare_one(item: Item, task: str, time_limit: float | None = None) -> Compa
         return Compared(item.source, item.puzzle, (proof,))
     engines = engines_for(item.puzzle.model, task)
     results, skipped = [], []
-    start = time.monotonic()
+    clock = Clock(time_limit)
     for i, engine in enumerate(engines):
-        left = None if time_limit is None else \
-            max(0.01, (time_limit - (time.monotonic() - start)) / (len(engines) - i))
+        left = clock.share(len(engines) - i)
         try:
             results.append(run(engine, task, item.puzzle.model, Options(time_limit=left)))
         except Unsupported as err:
