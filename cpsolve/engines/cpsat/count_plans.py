@@ -92,8 +92,7 @@ def count(planning: Planning, options: Options) -> Result:
     best = _planning.solve(planning, options)
     if best.status is Status.INFEASIBLE:
         return none_exists("cpsat", "count", best.proof or "cp-sat",
-                           f"no plan exists ({best.message})", options.keep,
-                           invariant=best.invariant)
+                           f"no plan exists ({best.message})", options.keep)
     if best.status is not Status.OPTIMAL or best.cost is None:
         return Result(Status.UNKNOWN, "cpsat", "count", bound=0,
                       message=f"the least cost was not proven: {best.message}")
