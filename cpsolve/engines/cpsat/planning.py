@@ -188,9 +188,9 @@ def solve(planning: Planning, options: Options) -> Result:
             descent = Descent(planning, known, stride, run.forbidden, _estimate(),
                               eager=not run.estimated)
             probed = True  # a descent asks more than the probe would
-        if len(known) < cap:
-            cap = run.cap = len(known)
-            why = run.why = "a plan of that many steps is known (the hint)"
+        if len(known) < run.cap:
+            run.cap = len(known)
+            run.why = "a plan of that many steps is known (the hint)"
     while True:
         if (descent is not None and descent.due(budget.elapsed(), horizon, len(run.tried))
                 and not budget.expired()):
@@ -199,32 +199,32 @@ def solve(planning: Planning, options: Options) -> Result:
                             lambda tl, slice_: run.solve(tl, slice_, staged=False))
             run.details["descents"] = descent.attempts
             known = descent.best
-            cap = run.cap = min(cap, len(known))
+            run.cap = min(run.cap, len(known))
             if descent.proven:
                 run.details["plan_horizon"] = len(known)
                 if descent.by_solve:
                     run.reasons.insert(0, f"none of {horizon} to {len(known) - stride} "
                                        "steps exists, by one solve over every length")
                 return run.result(Status.OPTIMAL, known, run.shortest(len(known)))
-        if horizon > cap:
-            if fewest > cap:
+        if horizon > run.cap:
+            if fewest > run.cap:
                 return run.result(Status.INFEASIBLE, proof="invariant", message=(
-                    f"no plan: {why}, and no number of steps takes that sum from its "
+                    f"no plan: {run.why}, and no number of steps takes that sum from its "
                     "start to a value the goal allows"))
             return run.result(Status.INFEASIBLE, message=(
-                f"no plan: none has at most {cap} steps and {why}{run.proof()}"))
+                f"no plan: none has at most {run.cap} steps and {run.why}{run.proof()}"))
         if budget.expired():
             return run.unknown(horizon, known, floor)
         if run.unit and known is not None and horizon == len(known):
             plan, status = known, cp_model.OPTIMAL
             break
-        if (not probed and len(run.tried) >= PROBE_AFTER and horizon * PROBE_RATIO >= cap
-                and cap * len(planning.actions) <= PROBE_SIZE):
+        if (not probed and len(run.tried) >= PROBE_AFTER and horizon * PROBE_RATIO >= run.cap
+                and run.cap * len(planning.actions) <= PROBE_SIZE):
             probed = True
             found = _probe(run, horizon)
             if found == ():
                 return run.result(Status.INFEASIBLE, message=(
-                    f"no plan: none has at most {cap} steps and {why}{run.proof()}"))
+                    f"no plan: none has at most {run.cap} steps and {run.why}{run.proof()}"))
             if found is not None and (known is None or len(found) < len(known)):
                 known = found
             continue
