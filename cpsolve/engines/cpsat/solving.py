@@ -72,16 +72,12 @@ PLAN_PORTFOLIO = ("fixed", "no_lp")
 """With several workers: that depth-first search, and CP-SAT's own search beside it."""
 
 
-def plan_solver(budget: Deadline, workers: int, objective: bool,
-                depth_first: bool = True) -> cp_model.CpSolver:
+def plan_solver(budget: Deadline, workers: int, objective: bool) -> cp_model.CpSolver:
     """A solver for a planning model (:data:`PLAN_SEARCH`, or :data:`PLAN_PORTFOLIO`
-    with several workers); ``objective``: the model has a cost to minimize;
-    ``depth_first``: one worker follows the timeline's strategy (else CP-SAT's own)."""
+    with several workers); ``objective``: the model has a cost to minimize."""
     params: dict[str, object] = dict(PLAN_SEARCH)
     if not objective:
         params["linearization_level"] = 0
-    if not depth_first:
-        params["search_branching"] = cp_model.AUTOMATIC_SEARCH
     if workers > 1:
         params.update(search_branching=cp_model.AUTOMATIC_SEARCH, num_full_subsolvers=workers)
     solver = solver_for(budget, workers, **params)
@@ -111,7 +107,8 @@ def solve_staged(model: cp_model.CpModel, budget: Deadline, workers: int,
     (7 discs: 8.2 s instead of 10.5 s), on a loaded machine)."""
     objective = model.has_objective()
     if not staged:
-        solver = plan_solver(budget, workers, objective, depth_first=False)
+        solver = plan_solver(budget, workers, objective)
+        solver.parameters.search_branching = cp_model.AUTOMATIC_SEARCH
         solver.parameters.cp_model_presolve = True
         solver.parameters.use_sat_inprocessing = True
         return solver, run(solver, model)
