@@ -39,7 +39,6 @@ class Replayed:
 def replay(planning: Planning, names: Sequence[str]) -> Replayed:
     """The steps of the plan whose action names are ``names``, or why it is no plan."""
     by_name = {a.name: a for a in planning.actions}
-    order = list(planning.domains)
     scratch = cp_model.CpModel()  # folding creates nothing; checked below
     state: dict[str, int] = dict(planning.initial)
     steps: list[Step] = []
@@ -66,7 +65,7 @@ def replay(planning: Planning, names: Sequence[str]) -> Replayed:
                 return Replayed(None, f"step {t}: {name!r} reaches a forbidden state"
                                 + (f" ({item.label})" if item.label else ""))
         state = after
-        steps.append(Step(name, tuple(state[n] for n in order), cost))
+        steps.append(Step(name, planning.state(state), cost))
     if Compiler(scratch, state, planning.domain).literal(planning.goal) is not True:
         return Replayed(None, "the goal does not hold at its end")
     if scratch.proto.variables or scratch.proto.constraints:
