@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
-from ...expr import Unary, conjuncts
+from ...expr import Not, conjuncts
 from ...model import Planning
 from ...result import Step
 from .compile import Compiler, Lit, Term
@@ -115,7 +115,7 @@ class Timeline:
         self.values.append(nxt_values)
         self._compilers.append(self._compiler(t + 1))
         for item in planning.forbidden:  # no state of the plan is forbidden
-            self._compilers[t + 1].post(Unary("not", item.expr))
+            self._compilers[t + 1].post(Not(item.expr))
         comp = self._compilers[t]
         lits = [model.new_bool_var(f"{a.name}@{t}") for a in planning.actions]
         choice = list(lits)
