@@ -38,8 +38,6 @@ EXPECTED: dict[str, tuple[type, ...]] = {
 
 SOLVE_STATUSES = ("optimal", "solved", "infeasible")
 
-"""Model files larger than this are refused before they are read."""
-
 
 def read_table(path: str | Path) -> dict[str, Any]:
     """The TOML table of a file, or a :class:`ModelFileError`.
