@@ -106,6 +106,13 @@ def parse(text: str, scope: Scope) -> Expr:
         if isinstance(text, bool) or isinstance(text, int):
             return Const(int(text))
         raise ExprError(f"expected an expression string, got {text!r}")
+    text, tree = _tree(text)
+    return _Builder(text, scope).build(tree)
+
+
+def _tree(text: str) -> tuple[str, ast.expr]:
+    """``text`` on one line and its syntax tree, within :data:`MAX_TEXT` and
+    :data:`MAX_DEPTH`; else :class:`ExprError`."""
     text = one_line(text)
     if len(text) > MAX_TEXT:
         raise ExprError(f"expression of {len(text):,} characters (at most {MAX_TEXT:,}): "
@@ -119,7 +126,7 @@ def parse(text: str, scope: Scope) -> Expr:
         raise ExprError(f"expression nested too deeply: {shorten(text)}") from None
     if _depth(tree.body) > MAX_DEPTH:
         raise ExprError(f"expression nested more than {MAX_DEPTH} levels deep: {shorten(text)}")
-    return _Builder(text, scope).build(tree.body)
+    return text, tree.body
 
 
 class _Builder:
@@ -357,15 +364,8 @@ def constant_list(text: str, scope: Scope) -> ScopeValue:
     """
     if not isinstance(text, str):
         raise ExprError(f"expected an expression string, got {text!r}")
-    text = one_line(text)
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError as err:
-        raise ExprError(f"syntax error in {shorten(text, (err.offset or 1) - 1)}: "
-                        f"{err.msg} (column {err.offset or 1})") from None
-    if _depth(tree.body) > MAX_DEPTH:
-        raise ExprError(f"expression nested more than {MAX_DEPTH} levels deep: {shorten(text)}")
-    return _Builder(text, scope).constant(tree.body)
+    text, tree = _tree(text)
+    return _Builder(text, scope).constant(tree)
 
 
 def variable_scope(names: Sequence[str]) -> dict[str, ScopeValue]:
