@@ -136,7 +136,7 @@ def build(data: Data) -> TransitionPuzzle:
     try:
         model.validate()
     except ModelError as err:
-        raise data.error("forbid" if "forbidden" in str(err) else "initial", str(err)) from None
+        raise data.error("initial", str(err)) from None  # _forbidden named a forbid key
     return TransitionPuzzle(model.name, "transition", model, data.get("description", str, ""),
                             "one move = one action", template=template(data, scope))
 
