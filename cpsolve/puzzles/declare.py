@@ -117,15 +117,24 @@ def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
     if isinstance(value, list):
         return [integer(data, f"{key}[{i}]", v, scope) for i, v in enumerate(value)]
     if isinstance(value, str):
-        try:
-            out = constant_list(value, scope)
-        except ExprError as err:
-            raise data.error(key, str(err)) from None
-        if isinstance(out, list) and all(isinstance(v, Const) for v in out):
-            return [v.value for v in out]
-        raise data.error(key, f"{value!r} is not a list of integers")
+        return _flat(data, key, value, _constant(data, key, value, scope))
     raise data.error(key, f"expected a list of integers or a string such as \"range(n)\", "
                           f"got {value!r}")
+
+
+def _constant(data: Data, key: str, text: str, scope: Scope) -> Any:
+    """:func:`cpsolve.parse.constant_list` of ``text``, its errors naming ``key``."""
+    try:
+        return constant_list(text, scope)
+    except ExprError as err:
+        raise data.error(key, str(err)) from None
+
+
+def _flat(data: Data, key: str, text: str, found: Any) -> list[int]:
+    """The integers of ``found`` (the constant value of ``text``): a flat list, else an error."""
+    if isinstance(found, list) and all(isinstance(v, Const) for v in found):
+        return [v.value for v in found]
+    raise data.error(key, f"{text!r} is not a list of integers")
 
 
 def check_show(data: Data, scope: dict) -> None:
@@ -203,19 +212,11 @@ def _interval(data: Data, key: str, spec: list, scope: Scope
     or a string naming a constant array such as ``"cap"``)."""
     if len(spec) != 2:
         raise data.error(key, f"a domain is [lo, hi], got {spec!r}")
-    out: list[int | list[int]] = []
-    for which, bound in zip(("lo", "hi"), spec):
-        where = f"{key}.{which}"
-        value = _bound(data, where, bound, scope)
-        out.append(value)
-    lo, hi = out
+    lo, hi = (integer_or_list(data, f"{key}.{which}", bound, scope)
+              for which, bound in zip(("lo", "hi"), spec))
     if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
         raise data.error(key, f"empty domain {lo}..{hi}")
     return lo, hi
-
-
-def _bound(data: Data, key: str, bound: Any, scope: Scope) -> int | list[int]:
-    return integer_or_list(data, key, bound, scope)
 
 
 def integer_or_list(data: Data, key: str, value: Any, scope: Scope) -> int | list[int]:
@@ -223,14 +224,9 @@ def integer_or_list(data: Data, key: str, value: Any, scope: Scope) -> int | lis
     (``"cap"``, ``"[0] * n"``, ``"range(n)"``, ``"2 * n"``)."""
     if isinstance(value, list):
         return integers(data, key, value, scope)
-    if isinstance(value, str):
-        try:
-            found = constant_list(value, scope)
-        except ExprError as err:
-            raise data.error(key, str(err)) from None
-        if isinstance(found, list):
-            return integers(data, key, value, scope)
-        return integer(data, key, value, scope)
+    if isinstance(value, str):  # read once: a constant list, else a constant integer
+        found = _constant(data, key, value, scope)
+        return found.value if isinstance(found, Const) else _flat(data, key, value, found)
     return integer(data, key, value, scope)
 
 
