@@ -11,12 +11,6 @@ TRAY, WALL, PIECE, BLOCK, EDGE = "#cfd5df", "#3b3f47", "#f6e7c8", "#f2c48d", "#8
 INSET = 3
 
 
-def pieces(puzzle: SlidingPuzzle, state: tuple[int, ...]) -> list[tuple[str, list]]:
-    """Each piece of ``state`` as ``(label, cells)``: a multi-cell piece once, with all its
-    cells (pieces of one token are told apart by the family, whatever their shape)."""
-    return puzzle.pieces(state)
-
-
 def sliding_svg(puzzle: SlidingPuzzle, state: tuple[int, ...], step: Step | None,
                 title: str) -> str:
     """The board in ``state``; the piece ``step`` moved is outlined in the accent colour."""
@@ -35,7 +29,7 @@ def sliding_svg(puzzle: SlidingPuzzle, state: tuple[int, ...], step: Step | None
                 svg.rect(MARGIN + c * size, MARGIN + r * size, size, size, fill=WALL,
                          class_="wall")
     moved = _moved_cell(puzzle, step)
-    for token, where in pieces(puzzle, state):
+    for token, where in puzzle.pieces(state):  # the family tells pieces apart
         _piece(svg, token, where, size, moved in where)
     return svg.text_of()
 
