@@ -60,7 +60,6 @@ class Data:
             raise self.error(f"{prefix}{extra[0]}",
                              f"unknown key (known: {', '.join(sorted(allowed))})")
 
-
     def misplaced_error(self, key: str) -> ModelFileError:
         """The error for a top-level key that TOML put inside a table (``key`` is dotted)."""
         table, _, name = key.rpartition(".")
@@ -83,10 +82,11 @@ class Data:
                 stack.extend((f"{where}[{i + 1}]", v) for i, v in enumerate(value))
 
     def misplaced(self, table: dict[str, Any], prefix: str) -> None:
-        """Refuse a top-level key (with a string value, as they all have) found in ``table``."""
+        """Refuse a top-level key found in ``table``: one with a string value (as most have),
+        or ``actions`` with its list."""
         for key, value in table.items():
-            if key in self.top_level and isinstance(value, (str, list)) and (
-                    isinstance(value, str) or key == "actions"):
+            if key in self.top_level and (
+                    isinstance(value, str) or (key == "actions" and isinstance(value, list))):
                 raise self.misplaced_error(prefix + key)
 
 
