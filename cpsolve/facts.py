@@ -398,7 +398,6 @@ def goal_symmetries(model: Planning) -> list[dict[str, str]]:
             and Counter(_signature(a, m) for a in model.actions) == actions]
 
 
-
 def start_symmetries(model: Planning) -> list[dict[str, str]]:
     """The declared symmetries (the identity left out) that keep the actions and the start.
 

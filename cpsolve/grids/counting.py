@@ -35,7 +35,6 @@ UP_TO = ("relabel", "symmetry")
 """What ``count --up-to`` accepts: renaming of the symbols, or that and the board symmetries."""
 
 
-
 def _is_given(c: object) -> bool:
     return isinstance(c, Condition) and c.label == "given"
 
