@@ -379,43 +379,50 @@ def goal_symmetries(model: Planning) -> list[dict[str, str]]:
     """The declared symmetries (``model.symmetries``, the identity left out) that keep the goal.
 
     A permutation is kept when, after renaming, the actions are the same
-    multiset (same guard conjuncts, effects and cost, up to order) and the
-    goal has the same set of conjuncts (and the forbidden conditions the same
-    set).  Then a state and its image have the
-    same future up to the permutation, and one is a goal exactly when the
-    other is: a search may merge them.
+    multiset (same guard conjuncts, effects and cost, up to order), the
+    forbidden conditions the same set, and the goal has the same set of
+    conjuncts.  Then a state and its image have the same future up to the
+    permutation, and one is a goal exactly when the other is: a search may
+    merge them.
     """
     if not model.symmetries:
         return []
-    identity = {n: n for n in model.domains}
-    actions = Counter(_signature(a, identity) for a in model.actions)
-    goal = frozenset(_renamed(c, identity) for c in conjuncts(model.goal))
-    forbidden = frozenset(_renamed(f.expr, identity) for f in model.forbidden)
-    return [dict(m) for m in model.symmetries
-            if m != identity
-            and frozenset(_renamed(c, m) for c in conjuncts(model.goal)) == goal
-            and frozenset(_renamed(f.expr, m) for f in model.forbidden) == forbidden
-            and Counter(_signature(a, m) for a in model.actions) == actions]
+    goal = frozenset(_renamed(c, {n: n for n in model.domains}) for c in conjuncts(model.goal))
+    return _keeping(model, lambda m: frozenset(_renamed(c, m)
+                                               for c in conjuncts(model.goal)) == goal)
 
 
 def start_symmetries(model: Planning) -> list[dict[str, str]]:
     """The declared symmetries (the identity left out) that keep the actions and the start.
 
     As :func:`goal_symmetries`, with the initial state in place of the goal: a
-    permutation is kept when the actions are the same multiset after renaming,
-    every variable goes to one with the same domain, and the initial state is
-    its own image.  The states reachable from the start are then closed under
-    it, at the same distances: a forward analysis may count one state per orbit.
+    permutation is kept when the actions (and forbidden conditions) are the
+    same after renaming, every variable goes to one with the same domain, and
+    the initial state is its own image.  The states reachable from the start
+    are then closed under it, at the same distances: a forward analysis may
+    count one state per orbit.
     """
     if not model.symmetries or not model.initial:
         return []
-    identity = {n: n for n in model.domains}
-    actions = Counter(_signature(a, identity) for a in model.actions)
     start = model.initial
+    return _keeping(model, lambda m: all(
+        model.domains[n] == model.domains[m[n]] and start[n] == start[m[n]]
+        for n in model.domains))
+
+
+def _keeping(model: Planning, keeps: Callable[[Mapping[str, str]], bool]
+             ) -> list[dict[str, str]]:
+    """The declared symmetries, the identity left out, for which ``keeps`` holds and that
+    map the forbidden conditions and the actions onto themselves (tested in that order,
+    the actions last: the costliest)."""
+    if not model.symmetries:
+        return []
+    identity = {n: n for n in model.domains}
+    forbidden = frozenset(_renamed(f.expr, identity) for f in model.forbidden)
+    actions = Counter(_signature(a, identity) for a in model.actions)
     return [dict(m) for m in model.symmetries
-            if m != identity
-            and all(model.domains[n] == model.domains[m[n]] and start[n] == start[m[n]]
-                    for n in model.domains)
+            if m != identity and keeps(m)
+            and frozenset(_renamed(f.expr, m) for f in model.forbidden) == forbidden
             and Counter(_signature(a, m) for a in model.actions) == actions]
 
 

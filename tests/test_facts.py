@@ -280,6 +280,23 @@ def test_goal_symmetries_map_goals_and_moves(model: Planning) -> None:
                 {t for _, t, _ in moves(model, image(model, mapping, s))}
 
 
+def test_a_forbidden_condition_the_swap_breaks_keeps_start_and_goal_symmetries_out() -> None:
+    """Two counters from 0 to 2 and the swap of them: it keeps the start, the goal and the
+    moves, but once ``a == 2`` is forbidden (and ``b == 2`` not) the reachable states are no
+    longer closed under it ((0, 2) is reachable, its image (2, 0) is not)."""
+    model = Planning("two counters")
+    a, b = model.add_variable("a", 0, 2), model.add_variable("b", 0, 2)
+    model.set_initial({"a": 0, "b": 0})
+    model.set_goal((a == 1) & (b == 1))
+    model.add_action("inc a", a < 2, {a: a + 1})
+    model.add_action("inc b", b < 2, {b: b + 1})
+    model.add_symmetry({"a": "b", "b": "a"})
+    swap = [{"a": "b", "b": "a"}]
+    assert facts.start_symmetries(model) == swap and facts.goal_symmetries(model) == swap
+    model.forbid(a == 2)
+    assert facts.start_symmetries(model) == [] and facts.goal_symmetries(model) == []
+
+
 def test_the_random_models_reach_each_fact() -> None:
     """The generator is not vacuous: each fact is proven on some model it makes."""
     seen: set[str] = set()
