@@ -415,6 +415,36 @@ def same(a: Expr, b: Expr) -> bool:
     return len(ca) == len(cb) and all(same(x, y) for x, y in zip(ca, cb))
 
 
+COMMUTATIVE = ("+", "*", "and", "or", "min", "max")
+"""Operators whose operands :func:`normal_text` sorts (after flattening nested ones)."""
+
+
+def normal_text(expr: Expr) -> str:
+    """A text equal for trees that differ only in the order of commutative operands
+    (``b + a`` and ``a + b``; ``y == x`` and ``x == y``; the terms of ``and``, ``min``...).
+
+    Equal texts mean equal expressions; the converse need not hold.  Used to
+    compare an expression with its image under a renaming of variables.
+    """
+    if isinstance(expr, (Const, Var)):
+        return to_text(expr)
+    op = getattr(expr, "op", type(expr).__name__)
+    if op in ("==", "!="):
+        return f"({op} {' '.join(sorted(normal_text(c) for c in children(expr)))})"
+    if op in COMMUTATIVE:
+        parts = [p for c in children(expr) for p in _operands(c, op)]
+        return f"({op} {' '.join(sorted(normal_text(p) for p in parts))})"
+    return f"({op} {' '.join(normal_text(c) for c in children(expr))})"
+
+
+def _operands(expr: Expr, op: str) -> list[Expr]:
+    """``expr`` itself, or the operands of a chain of ``op`` it heads (flattened)."""
+    if (isinstance(expr, Binary) and expr.op == op and op in ("+", "*")) or \
+            (isinstance(expr, Nary) and expr.op == op):
+        return [p for c in children(expr) for p in _operands(c, op)]
+    return [expr]
+
+
 def is_boolean(expr: Expr) -> bool:
     """True when ``expr`` is a condition (its value is always 0 or 1)."""
     if isinstance(expr, Binary):

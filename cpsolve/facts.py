@@ -40,8 +40,8 @@ from .expr import (
     bounds,
     children,
     conjuncts,
+    normal_text,
     substitute,
-    to_text,
     variables,
 )
 from .model import Action, Planning
@@ -348,24 +348,7 @@ def reversible(model: Planning) -> bool:
 
 
 def _renamed(expr: Expr, mapping: Mapping[str, str]) -> str:
-    return _canonical(substitute(expr, lambda v: Var(mapping[v.name])))
-
-
-def _canonical(expr: Expr) -> str:
-    """The text of ``expr`` with the terms of every sum sorted (``b + a`` reads as ``a + b``),
-    so that a permutation mapping a sum's terms onto themselves keeps its text."""
-    if not isinstance(expr, Binary):
-        return to_text(expr)
-    if expr.op != "+":
-        return f"({_canonical(expr.left)} {expr.op} {_canonical(expr.right)})"
-    terms, stack = [], [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Binary) and node.op == "+":
-            stack += [node.left, node.right]
-        else:
-            terms.append(_canonical(node))
-    return "(" + " + ".join(sorted(terms)) + ")"
+    return normal_text(substitute(expr, lambda v: Var(mapping[v.name])))
 
 
 def _signature(action: Action, mapping: Mapping[str, str]) -> tuple:

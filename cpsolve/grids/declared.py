@@ -24,14 +24,11 @@ import math
 from collections.abc import Mapping
 
 from ..expr import (
-    Binary,
-    Const,
     Expr,
-    Nary,
     Var,
-    children,
     conjuncts,
     evaluate,
+    normal_text,
     substitute,
     to_text,
     variables,
@@ -89,8 +86,8 @@ def _image_missing(csp: Csp, sym: CspSymmetry, part: Expr,
     if not xs:
         return ""
     if not vmap:
-        image = _normal(substitute(part, lambda v: Var(perm.get(v.name, v.name))))
-        if any(_normal(c) == image for c in candidates):
+        image = normal_text(substitute(part, lambda v: Var(perm.get(v.name, v.name))))
+        if any(normal_text(c) == image for c in candidates):
             return ""
     size = math.prod(len(csp.values(y)) for y in ys)
     if size > MAX_TABLE:
@@ -104,29 +101,6 @@ def _image_missing(csp: Csp, sym: CspSymmetry, part: Expr,
         if tuple(bool(evaluate(cand, dict(zip(ys, combo)))) for combo in combos) == want:
             return ""
     return f"no condition over {', '.join(ys)} is the image of {to_text(part)}"
-
-
-def _normal(expr: Expr) -> str:
-    """A text equal for trees that differ only in the order of commutative operands."""
-    if isinstance(expr, (Const, Var)):
-        return to_text(expr)
-    op = getattr(expr, "op", type(expr).__name__)
-    if op in ("==", "!="):
-        return f"({op} {' '.join(sorted(_normal(c) for c in children(expr)))})"
-    if op in ("+", "*", "and", "or", "min", "max"):
-        parts = [p for c in children(expr) for p in _flat(c, op)]
-        return f"({op} {' '.join(sorted(_normal(p) for p in parts))})"
-    return f"({op} {' '.join(_normal(c) for c in children(expr))})"
-
-
-def _flat(expr: Expr, op: str) -> list[Expr]:
-    if (isinstance(expr, Binary) and expr.op == op and op in ("+", "*")) or \
-            (isinstance(expr, Nary) and expr.op == op):
-        out: list[Expr] = []
-        for c in children(expr):
-            out.extend(_flat(c, op))
-        return out
-    return [expr]
 
 
 def declared_symmetry(csp: Csp) -> Symmetry | None:
