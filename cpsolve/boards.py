@@ -4,7 +4,8 @@ A board of ``rows × cols`` cells numbered row by row.  Each symmetry maps a
 cell ``(r, c)`` to the cell its content moves to.  A square has 8 (the
 dihedral group of order 8); a rectangle that is not square keeps only the 4
 that do not swap its sides.  Used by :meth:`cpsolve.model.Csp.board_symmetries`
-for an array of variables laid out as a board.
+for an array of variables laid out as a board, and by :mod:`cpsolve.grids.board`
+for the grid family's square boards.
 """
 
 from __future__ import annotations

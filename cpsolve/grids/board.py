@@ -21,29 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..boards import MOVES, cell_map
 from .canonical import Symmetry
 
 Cell = tuple[int, int]
-
-SQUARE: dict[str, Callable[[int, int, int], Cell]] = {
-    "identity": lambda n, r, c: (r, c),
-    "quarter turn clockwise": lambda n, r, c: (c, n - 1 - r),
-    "half turn": lambda n, r, c: (n - 1 - r, n - 1 - c),
-    "quarter turn anticlockwise": lambda n, r, c: (n - 1 - c, r),
-    "left-right mirror": lambda n, r, c: (r, n - 1 - c),
-    "top-bottom mirror": lambda n, r, c: (n - 1 - r, c),
-    "main-diagonal mirror": lambda n, r, c: (c, r),
-    "anti-diagonal mirror": lambda n, r, c: (n - 1 - c, n - 1 - r),
-}
-"""The 8 symmetries of an n×n square: ``(n, row, col) -> (row, col)`` of the image cell."""
 
 
 def preserved(n: int, groups: Iterable[Iterable[Cell]]) -> list[str]:
     """Names of the square symmetries that map the set of ``groups`` onto itself."""
     cells = {frozenset(g) for g in groups}
     keep = []
-    for name, move in SQUARE.items():
-        if {frozenset(move(n, r, c) for r, c in g) for g in cells} == cells:
+    for name, move in MOVES.items():  # a square has all of them (cpsolve.boards)
+        if {frozenset(move(n, n, r, c) for r, c in g) for g in cells} == cells:
             keep.append(name)
     return keep
 
@@ -57,13 +46,9 @@ def grid_symmetry(n: int, groups: Iterable[Iterable[Cell]],
     """
     groups = [list(g) for g in groups]
     names = preserved(n, groups)
-    perms = tuple(
-        tuple(rr * n + cc for r in range(n) for c in range(n)
-              for rr, cc in [SQUARE[name](n, r, c)])
-        for name in names
-    )
+    perms = tuple(tuple(cell_map(name, n, n)) for name in names)
     variables = tuple(variable(r, c) for r in range(n) for c in range(n))
-    if len(names) == len(SQUARE):
+    if len(names) == len(MOVES):
         summary = "all 8 symmetries of the square (rotations and mirrors)"
     elif len(names) == 1:
         summary = "no symmetry of the square but the identity"
