@@ -29,6 +29,9 @@ from ..parse import (
 )
 from .data import Data
 
+PLACEHOLDER = re.compile(r"\{([^}]*)\}")
+"""A ``{...}`` part of a ``show`` template: an expression to draw."""
+
 
 @dataclass(frozen=True)
 class Template:
@@ -46,8 +49,7 @@ class Template:
     def render(self, env: Mapping[str, int]) -> str:
         """An assignment drawn with ``show`` (or ``name=value`` pairs) and ``labels``."""
         if self.show:
-            return re.sub(r"\{([^}]*)\}", lambda m: self._expression(m.group(1), env),
-                          self.show)
+            return PLACEHOLDER.sub(lambda m: self._expression(m.group(1), env), self.show)
         return "  ".join(f"{n}={self.label(n, v)}" for n, v in env.items())
 
     def _expression(self, text: str, env: Mapping[str, int]) -> str:
@@ -66,8 +68,18 @@ class Template:
 
 def template(data: Data, scope: dict[str, Any]) -> Template:
     """The file's ``show`` and ``labels``, with ``show`` parsed now so errors name the file."""
-    check_show(data, scope)
-    return Template(data.get("show", str, ""), data.get("labels", dict, {}), scope)
+    show = data.get("show", str, "")
+    try:
+        check_show(show, scope)
+    except ExprError as err:
+        raise data.error("show", str(err)) from None
+    return Template(show, data.get("labels", dict, {}), scope)
+
+
+def check_show(show: str, scope: Scope) -> None:
+    """Parse every ``{...}`` of a ``show`` template now (:class:`ExprError`), not when drawing."""
+    for part in PLACEHOLDER.findall(show):
+        parse(part, scope)
 
 
 def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]:
@@ -137,12 +149,6 @@ def _flat(data: Data, key: str, text: str, found: Any) -> list[int]:
     raise data.error(key, f"{text!r} is not a list of integers")
 
 
-def check_show(data: Data, scope: dict) -> None:
-    """Parse every ``{...}`` of the ``show`` template now, so errors name the file."""
-    for part in re.findall(r"\{([^}]*)\}", data.get("show", str, "")):
-        parse_in(data, "show", part, scope)
-
-
 def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) -> Any:
     """Parse an expression of the file; ``whole`` also accepts a bare array name."""
     if whole and isinstance(text, str) and isinstance(scope.get(text.strip()), list):
@@ -151,8 +157,6 @@ def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) 
         return parse(text, scope)
     except ExprError as err:
         raise data.error(key, str(err)) from None
-
-
 
 
 def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:

@@ -69,11 +69,12 @@ from typing import Any
 
 from ..expr import Const, Expr, If, Var, bounds, evaluate, variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
-from ..parse import parse, variable_scope
+from ..parse import variable_scope
 from .base import Puzzle
 from .data import Data
 from .declare import (
     Template,
+    check_show,
     constants_and_variables,
     free_indices,
     integer_or_list,
@@ -109,8 +110,7 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
     return the result from ``build()``.
     """
     scope = variable_scope(model.names)
-    for part in re.findall(r"\{([^}]*)\}", show):
-        parse(part, scope)  # an error in the template shows now, not when drawing
+    check_show(show, scope)  # an error in the template shows now, not when drawing
     return TransitionPuzzle(model.name, "transition", model, description,
                             "one move = one action",
                             template=Template(show, dict(labels or {}), scope))
