@@ -115,15 +115,11 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
     return result
 
 
-IN_MEMORY_CODES = 1 << 27
-"""Largest code space the in-memory analysis keeps as a bit map (16 MiB); beyond it, an
-unlimited forward analysis goes on disk by default."""
-
-
 def default_analysis(options: Options, task: Task) -> str:
     """``cluster`` when a cluster is named; ``external`` when a work directory or resume is,
     or when an unlimited analysis from the start (or either end) meets a
-    space of packed codes too large for a bit map (English 33: 2^33) and moves that cannot
+    space of packed codes too large for a bit map (above
+    :data:`.statespace.packing.BITMAP_BITS`; English 33: 2^33) and moves that cannot
     all be undone (undoable moves keep two layers in memory, which is what the disk would
     hold); else :data:`DEFAULT_ANALYSIS`."""
     if options.cluster is not None:
@@ -132,15 +128,18 @@ def default_analysis(options: Options, task: Task) -> str:
         return "external"
     bits = sum((hi - lo).bit_length() for lo, hi in zip(task.lo, task.hi))
     if options.limit is None and options.direction != "goal" and bits < 62 \
-            and 1 << bits > IN_MEMORY_CODES and not _reversible(task):
+            and _beyond_bit_map(task, bits):
         return "external"
     return DEFAULT_ANALYSIS
 
 
-def _reversible(task: Task) -> bool:
-    from .statespace.vector import reversible_moves  # numpy is imported only here
+def _beyond_bit_map(task: Task, bits: int) -> bool:
+    """Codes of ``bits`` bits exceed the in-memory analysis's bit map, and not every move
+    can be undone."""
+    from .statespace.packing import BITMAP_BITS  # numpy is imported only here
+    from .statespace.vector import reversible_moves
 
-    return reversible_moves(task)
+    return 1 << bits > BITMAP_BITS and not reversible_moves(task)
 
 
 def _finish(task: Task, name: str, result: Result) -> Result:
