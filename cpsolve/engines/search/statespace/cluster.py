@@ -29,7 +29,8 @@ from ....daskrun import client_for
 from ....result import Result, Status, Unsupported
 from ..common import Budget
 from ..compile import Task, compile_planning
-from .external import FARTHEST_MAX, duplicates_policy, expand, fresh, positions, prepare
+from .codesets import fresh
+from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
 from .store import owner
 
 _CACHE: dict[int, tuple] = {}
@@ -60,7 +61,7 @@ def _expand(model, codes: np.ndarray, parts: int) -> list[np.ndarray]:
 
 
 def _merge(earlier: list[np.ndarray], *pieces: np.ndarray) -> np.ndarray:
-    return fresh(np.concatenate(pieces), earlier)
+    return fresh(np.concatenate(pieces), earlier, False)  # binary searches: memory-light
 
 
 def _count(model, codes: np.ndarray) -> tuple[int, int]:

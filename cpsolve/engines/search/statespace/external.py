@@ -37,7 +37,7 @@ from ....result import Result, Status, Unsupported
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
-from .codesets import distinct, minus
+from .codesets import distinct, fresh
 from .packing import Packed, Unpackable
 from .store import Store, fingerprint, owner
 from .symmetry import Orbits, group
@@ -89,12 +89,6 @@ def prepare(task: Task, symmetry: bool = True) -> tuple[Packed, Orbits]:
 def expand(packed: Packed, orbits: Orbits, codes: np.ndarray) -> np.ndarray:
     """The canonical codes of the successors of ``codes``, sorted and distinct."""
     return distinct(orbits.canonical(packed.forward(np.ascontiguousarray(codes))))
-
-
-def fresh(raw: np.ndarray, earlier: list[np.ndarray]) -> np.ndarray:
-    """The distinct codes of ``raw``, sorted, that no array of ``earlier`` (sorted) holds
-    (by binary searches: the memory-light way of :func:`.codesets.fresh`)."""
-    return minus(distinct(raw), *earlier)
 
 
 def positions(orbits: Orbits, codes: np.ndarray, chunk: int = 1 << 20) -> int:
@@ -209,8 +203,8 @@ class Run:
         total = states = 0
         for k in range(1 << bits):
             path = raw_dir / f"r{k:05d}.bin"
-            new = fresh(np.fromfile(path, np.int64),
-                        [a for e in earlier for a in store.overlapping(e, k, bits)])
+            new = fresh(np.fromfile(path, np.int64),  # by binary searches: memory-light
+                        [a for e in earlier for a in store.overlapping(e, k, bits)], False)
             path.unlink()
             store.write(d + 1, k, new)
             total += new.size
