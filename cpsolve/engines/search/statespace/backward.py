@@ -46,7 +46,8 @@ MAX_MERGED_TOTAL = 1 << 22
 
 
 class TooLarge(ValueError):
-    """An action's relation has too many combinations to enumerate (the message says which)."""
+    """Too many combinations to enumerate or tables too large to build: an action's
+    relation, or :mod:`.stacked`'s tables (the message says which)."""
 
 
 def relation(packed: Packed, k: int) -> tuple[list[int], dict[int, np.ndarray],

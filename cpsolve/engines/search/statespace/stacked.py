@@ -24,15 +24,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .backward import TooLarge
+
 if TYPE_CHECKING:
     from .packing import Packed
 
 MAX_ENTRIES = 1 << 22
 """Most table entries (an int64 per key, slot and word: 32 MiB) of all groups together."""
-
-
-class TooLarge(ValueError):
-    """The stacked tables would exceed :data:`MAX_ENTRIES`."""
 
 
 DEAD = -(1 << 40)
@@ -151,8 +149,8 @@ class Group:
 
 class Stacked:
     """Vectorised successors (or, ``backward``, predecessors), one stacked table per group
-    (relations: per action, :func:`.backward.relation`'s or None); :class:`TooLarge` beyond
-    :data:`MAX_ENTRIES`."""
+    (relations: per action, :func:`.backward.relation`'s or None);
+    :class:`.backward.TooLarge` beyond :data:`MAX_ENTRIES`."""
 
     def __init__(self, packed: Packed, relations: list, backward: bool = False) -> None:
         self.p = packed

@@ -36,7 +36,6 @@ from .backward import Backward, TooLarge, relation
 from .layers import Sweep
 from .packing import Packed, Unpackable
 from .stacked import Stacked
-from .stacked import TooLarge as TablesTooLarge
 from .visited import Recent, Seen
 
 MAX_WORDS = 4
@@ -156,7 +155,7 @@ class Prepared:
             if self.relations is not None and self.packed.words > 1:
                 try:
                     self._step = Stacked(self.packed, self.relations).step
-                except TablesTooLarge:
+                except TooLarge:
                     pass
         return self._step(codes)
 
@@ -171,7 +170,7 @@ class Prepared:
                     self._backward = Backward(self.packed, self.relations) \
                         if self.packed.words == 1 else \
                         Stacked(self.packed, self.relations, backward=True)
-                except (TooLarge, TablesTooLarge) as exc:
+                except TooLarge as exc:
                     self.too_large = exc
         return self._backward
 
