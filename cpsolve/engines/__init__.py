@@ -130,20 +130,18 @@ def engines_for(model: Csp | Planning, task: str, peers: bool = False) -> list[s
     never skipped.
     """
     return [name for name in (every() if peers else ENGINES)
-            if (kind_of(model), task) in _capabilities(name)
-            and (name not in PEERS or installed(name))]
+            if (kind_of(model), task) in _capabilities(name) and installed(name)]
 
 
 def not_applicable(model: Csp | Planning, task: str) -> list[str]:
     """Engines (built-in, and installed peers) that cannot do ``task`` on a model of this kind."""
     return [name for name in every() if (kind_of(model), task) not in _capabilities(name)
-            and (name not in PEERS or installed(name))]
+            and installed(name)]
 
 
 def installed(name: str) -> bool:
     """True when a peer engine's external tool is there (built-in engines always are)."""
-    module = load(name)
-    return name not in PEERS or not module.tool_missing()
+    return name not in PEERS or not load(name).tool_missing()
 
 
 def _capabilities(name: str) -> set[tuple[str, str]]:
