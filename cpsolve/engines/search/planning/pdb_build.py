@@ -46,7 +46,7 @@ from ....expr import Const
 from ..compile import Task
 from ..statespace.backward import relation
 from ..statespace.codesets import distinct, fresh
-from ..statespace.packing import Packed
+from ..statespace.packing import Packed, signed
 
 UNREACHABLE = 255
 """Table entry of pattern placements from which the abstract goal cannot be reached."""
@@ -186,8 +186,8 @@ class _Space:
     def encode(self, state) -> int:
         """The abstract code of a concrete state (as a signed 64-bit integer: fields may fill
         all 64 bits, and bit operations do not care about the sign)."""
-        code = sum(int(self.codes[v - self.low]) << sh for v, sh in zip(state, self.shift))
-        return code - (1 << 64) if code >= 1 << 63 else code
+        return signed(sum(int(self.codes[v - self.low]) << sh
+                          for v, sh in zip(state, self.shift)))
 
     def field(self, codes: np.ndarray, i: int) -> np.ndarray:
         """The code of variable ``i`` in each state."""

@@ -70,7 +70,7 @@ class Packed:
         if self.space > BITMAP_BITS and sum(bits) <= WORD_BITS:
             self.shifts = [sum(bits[i + 1:]) for i in range(n)]
             self.masks = [(1 << b) - 1 for b in bits]
-            self.radix = [_signed(1 << sh) for sh in self.shifts]
+            self.radix = [signed(1 << sh) for sh in self.shifts]
             self.space = 1 << sum(bits)
             if sum(bits) > 62:
                 self.offset = SIGN
@@ -144,7 +144,7 @@ class Packed:
                 out[w] += (v - lo) * r
             return tuple(out)
         code = sum((v - lo) * r for v, lo, r in zip(state, self.task.lo, self.radix))
-        return _signed(code + self.offset) if self.offset else code
+        return signed(code + self.offset) if self.offset else code
 
     def decode(self, codes: np.ndarray) -> list[np.ndarray]:
         """One value column per variable."""
@@ -240,7 +240,7 @@ class Packed:
         return new if new.size else None
 
 
-def _signed(code: int) -> int:
+def signed(code: int) -> int:
     """``code`` modulo 2**64, as a signed 64-bit integer."""
     code &= (1 << 64) - 1
     return code - (1 << 64) if code >= 1 << 63 else code
