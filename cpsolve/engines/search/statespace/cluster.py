@@ -24,13 +24,13 @@ import time
 
 import numpy as np
 
-from ....answers import Analysis, Direction
+from ....answers import Direction
 from ....daskrun import client_for
-from ....result import Result, Status, Unsupported
+from ....result import Result, Unsupported
 from ..common import Budget
 from ..compile import Task, compile_planning
 from .codesets import fresh
-from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
+from .external import FARTHEST_MAX, duplicates_policy, expand, layered, positions, prepare
 from .store import owner
 
 _CACHE: dict[int, tuple] = {}
@@ -106,8 +106,8 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
         last = np.concatenate(client.gather(layers[-1])) if not stopped and \
             sizes[-1][1] <= FARTHEST_MAX else None
         peak = max(client.run(_peak_rss).values())
-    result = _result(packed, orbits, sizes, last, stopped, policy, parts, budget)
-    return result.but(details={**result.details, "worker_peak_rss_mb": peak})
+    return layered(packed, orbits, sizes, last, budget.reason if stopped else None,
+                   {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak})
 
 
 def _peak_rss() -> int:
@@ -125,26 +125,3 @@ def _line(sizes: list[int], seen: int, begun: float, parts: int) -> str:
         if len(sizes) > 1 and sizes[-2] else ""
     return (f"depth {len(sizes) - 1}: {sizes[-1]:,} states, {seen:,} seen, {rate:,.0f} "
             f"states/s on {parts} partitions{guess}")
-
-
-def _result(packed, orbits, sizes, last, stopped: bool, policy: str, parts: int,
-            budget: Budget) -> Result:
-    layers = tuple(s for _, s in sizes)
-    seen = sum(layers)
-    details: dict = {"duplicates": policy, "partitions": parts}
-    if orbits.size > 1:
-        details.update(symmetries=orbits.size, orbits=sum(o for o, _ in sizes),
-                       orbit_layers=[o for o, _ in sizes])
-    if stopped:
-        depth = len(layers) - 1
-        return Result(status=Status.PARTIAL, engine="search", task="analyze",
-                      answer=Analysis(seen, layers, "start"), explored=seen, bound=depth,
-                      details=details, message=f"stopped: {budget.reason}; {seen:,} states "
-                      f"reachable from the initial state found so far, all within distance "
-                      f"{depth} known (layers are complete up to there)")
-    farthest: tuple = ()
-    if last is not None:
-        farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
-    return Result(status=Status.COMPLETE, engine="search", task="analyze",
-                  answer=Analysis(seen, layers, "start", len(layers) - 1, farthest),
-                  explored=seen, details={"reachable": seen, **details})

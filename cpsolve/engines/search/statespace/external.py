@@ -235,29 +235,43 @@ class Run:
     def result(self, stopped: bool, policy: str, work_dir: str | None) -> Result:
         """The analysis: positions per layer; orbits in the details when symmetries were used."""
         layers = self.store.layers
-        sizes = tuple(r["states"] for r in layers)
         details: dict = {"duplicates": policy, "layer_files": len(layers),
                          "successors_written": sum(r.get("generated", 0) for r in layers)}
-        if self.orbits.size > 1:
-            details.update(symmetries=self.orbits.size,
-                           orbits=sum(r["orbits"] for r in layers),
-                           orbit_layers=[r["orbits"] for r in layers])
-        if work_dir:
-            details.update(work_dir=work_dir, resumed_layers=self.store.resumed)
-        if stopped:
-            depth = len(sizes) - 1
-            return Result(status=Status.PARTIAL, engine="search", task="analyze",
-                          answer=Analysis(self.seen, sizes, "start"), explored=self.seen,
-                          bound=depth, details=details,
-                          message=f"stopped: {self.budget.reason}; {self.seen:,} states "
-                          f"reachable from the initial state found so far, all within distance "
-                          f"{depth} known (layers are complete up to there"
-                          f"{'; run again with --resume to go on' if work_dir else ''})")
-        farthest: tuple = ()
-        if layers[-1]["states"] <= FARTHEST_MAX:
-            reps = self.store.codes(len(layers) - 1)
-            every = np.unique(np.concatenate(self.orbits.images(reps)))
-            farthest = tuple(sorted(self.p.states(every)))
-        analysis = Analysis(self.seen, sizes, "start", len(sizes) - 1, farthest)
-        return Result(status=Status.COMPLETE, engine="search", task="analyze", answer=analysis,
-                      explored=self.seen, details={"reachable": self.seen, **details})
+        last = None
+        if not stopped and layers[-1]["states"] <= FARTHEST_MAX:
+            last = self.store.codes(len(layers) - 1)
+        return layered(self.p, self.orbits, [(r["orbits"], r["states"]) for r in layers], last,
+                       self.budget.reason if stopped else None, details,
+                       {"work_dir": work_dir, "resumed_layers": self.store.resumed}
+                       if work_dir else {},
+                       "; run again with --resume to go on" if work_dir else "")
+
+
+def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
+            last: np.ndarray | None, stop: str | None, details: dict, more: dict,
+            hint: str = "") -> Result:
+    """The result of a layered analysis from the start (on disk or on a cluster): ``sizes``
+    the ``(orbits, states)`` of each layer, ``last`` the farthest layer's codes (None: not
+    listed), ``stop`` the reason it stopped (None: it is complete); ``details`` then the
+    orbit counts (when symmetries were used) then ``more`` in the details, ``hint`` at the end
+    of a stopped one's message."""
+    layers = tuple(s for _, s in sizes)
+    seen = sum(layers)
+    details = dict(details)
+    if orbits.size > 1:
+        details.update(symmetries=orbits.size, orbits=sum(o for o, _ in sizes),
+                       orbit_layers=[o for o, _ in sizes])
+    details.update(more)
+    if stop is not None:
+        depth = len(layers) - 1
+        return Result(status=Status.PARTIAL, engine="search", task="analyze",
+                      answer=Analysis(seen, layers, "start"), explored=seen, bound=depth,
+                      details=details, message=f"stopped: {stop}; {seen:,} states "
+                      f"reachable from the initial state found so far, all within distance "
+                      f"{depth} known (layers are complete up to there{hint})")
+    farthest: tuple = ()
+    if last is not None:
+        farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
+    return Result(status=Status.COMPLETE, engine="search", task="analyze",
+                  answer=Analysis(seen, layers, "start", len(layers) - 1, farthest),
+                  explored=seen, details={"reachable": seen, **details})
