@@ -10,7 +10,7 @@ import os
 from typing import NoReturn
 
 from . import __version__
-from .engines import ALL, ENGINES, TASKS, memory
+from .engines import ENGINES, TASKS, every, memory
 from .engines.search import registry as search_registry
 from .export import FORMATS
 
@@ -157,7 +157,7 @@ def parser() -> argparse.ArgumentParser:
                    help="model file(s), bundled model name(s) or directories; several "
                    "instances make a batch: one table, or JSON lines with --json; or a PDDL "
                    "domain and problem (DOMAIN.pddl PROBLEM.pddl)")
-    common(s, ["auto", *ALL], "auto")
+    common(s, ["auto", *every()], "auto")
     s.add_argument("--satisficing", action="store_true",
                    help="--engine fd: a satisficing planner (lama-first) instead of the "
                    "optimal A* with LM-cut; its plans are not claimed optimal")
@@ -178,7 +178,7 @@ def parser() -> argparse.ArgumentParser:
     cluster(c)
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
-    common(n, ["auto", *ALL], "auto")
+    common(n, ["auto", *every()], "auto")
     n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
     n.add_argument("--list", action="store_true", help="print the solutions too")
     n.add_argument("--optimal", action="store_true",

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from .answers import Analysis, Assignment, Count, Plan
 from .compare import answer_of
-from .engines import ALL
+from .engines import every
 from .model import Planning
 from .puzzles.base import Puzzle
 from .result import Hint, Result, Status
@@ -238,7 +238,7 @@ def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
     for puzzle, result in rows:
         if isinstance(result, str):  # "engine: why it did not run", or a disagreement
             engine, sep, text = result.partition(": ")
-            if not sep or engine not in ALL:
+            if not sep or engine not in every():
                 engine, text = "", result
             table.add_row(Text(puzzle.name), engine, Text(text), "", "", "")
             continue

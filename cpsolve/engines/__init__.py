@@ -38,12 +38,10 @@ PEERS: dict[str, str] = {
 says in ``supports`` when its tool is not installed; :func:`engines_for` lists them only
 when ``peers`` is asked for and the tool is there."""
 
-ALL: dict[str, str] = {**ENGINES, **PEERS}
-"""Every engine a user may name (the CLI's choices); lookups read :func:`every` instead."""
-
 
 def every() -> dict[str, str]:
-    """Every engine, built-in then peers, as the registries are now."""
+    """Every engine a user may name (the CLI's choices), built-in then peers, as the
+    registries are now."""
     return {**ENGINES, **PEERS}
 
 TASKS = ("solve", "count", "analyze")
