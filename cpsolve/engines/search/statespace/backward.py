@@ -26,14 +26,10 @@ what makes small layers cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ....facts import pins as guard_pins
-
-if TYPE_CHECKING:
-    from .packing import Packed
+from .packing import Packed, place_values
 
 MAX_TABLE = 1 << 20
 """Most (key, written values) combinations one action's relation may enumerate."""
@@ -105,9 +101,7 @@ class Backward:
     def _table(self, k: int, rel):
         p, task = self.p, self.p.task
         keys, writes = p.used[k], p.writes[k]
-        key_radix = [1] * len(keys)
-        for j in range(len(keys) - 2, -1, -1):
-            key_radix[j] = key_radix[j + 1] * p.size[keys[j + 1]]
+        key_radix = place_values([p.size[i] for i in keys])
         n_keys = key_radix[0] * p.size[keys[0]] if keys else 1
         if rel is None:
             return keys, key_radix, np.zeros(n_keys, np.int64), 0, None
@@ -151,9 +145,7 @@ class Backward:
         if entries > MAX_MERGED or self.merged_entries + held > MAX_MERGED_TOTAL:
             return None
         self.merged_entries += held
-        radix = [1] * len(keys)
-        for j in range(len(keys) - 2, -1, -1):
-            radix[j] = radix[j + 1] * p.size[keys[j + 1]]
+        radix = place_values([p.size[i] for i in keys])
         axes = [np.arange(task.lo[i], task.hi[i] + 1, dtype=np.int64) for i in keys]
         value = dict(zip(keys, (g.ravel() for g in np.meshgrid(*axes, indexing="ij"))))
         if pin is not None:

@@ -60,9 +60,7 @@ class Packed:
         self.words = 1
         n = len(task.names)
         self.size = [hi - lo + 1 for lo, hi in zip(task.lo, task.hi)]
-        self.radix = [1] * n
-        for i in range(n - 2, -1, -1):
-            self.radix[i] = self.radix[i + 1] * self.size[i + 1]
+        self.radix = place_values(self.size)
         self.space = self.radix[0] * self.size[0]
         self.shifts: list[int] | None = None  # bit fields instead of mixed radix
         self.offset = 0  # SIGN when the fields fill 63 or 64 bits
@@ -238,6 +236,15 @@ class Packed:
             task.skipped[0] += int(n - ok.sum())
             new = new.compress(ok, axis=0)
         return new if new.size else None
+
+
+def place_values(sizes: list[int]) -> list[int]:
+    """The place value of each digit of a mixed-radix number whose digits take ``sizes``
+    values, the first digit most significant."""
+    out = [1] * len(sizes)
+    for j in range(len(sizes) - 2, -1, -1):
+        out[j] = out[j + 1] * sizes[j + 1]
+    return out
 
 
 def signed(code: int) -> int:

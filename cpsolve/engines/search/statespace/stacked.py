@@ -20,18 +20,13 @@ layer whatever its number of actions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from .backward import TooLarge
-
-if TYPE_CHECKING:
-    from .packing import Packed
+from .packing import Packed, place_values
 
 MAX_ENTRIES = 1 << 22
 """Most table entries (an int64 per key, slot and word: 32 MiB) of all groups together."""
-
 
 DEAD = -(1 << 40)
 """The digit of a value an action's relation never holds: its key goes below 0 (the dead
@@ -63,9 +58,7 @@ class Group:
         self.at = np.zeros((len(rels), width), np.int64)  # where the digit map starts
         maps, offsets, rows, start, mapped = [], [], [], 1, 0
         for a, ((used, side, _), vals) in enumerate(zip(rels, values)):
-            radix = [1] * len(used)
-            for j in range(len(used) - 2, -1, -1):
-                radix[j] = radix[j + 1] * vals[j + 1].size
+            radix = place_values([v.size for v in vals])
             key = np.full(next(iter(side.values())).size if side else 1, start, np.int64)
             for j in range(width):
                 i = used[j] if j < len(used) else 0
