@@ -213,6 +213,7 @@ class OneTable:
         self.size = len(task.names) ** len(ab.pattern)
         self.whole = 0  # abstract states there can be (forecasts: :func:`.pdb.arrangements`)
         self.later = 0  # ... and in the tables to build after this one
+        self._latest: Partial | None = None  # the build's latest layer (load_or_build)
 
     def finished(self) -> bool:
         """Whether the table is cached (its file exists; not read)."""
@@ -248,21 +249,16 @@ class OneTable:
         if table is not None:
             return table, True, None, ""
         resume = self._partial(layers=True)
-        last: list[Partial | None] = [resume]  # only the latest: earlier layers may go
-
-        def keep(partial: Partial) -> None:
-            last[0] = partial
-
+        self._latest = resume  # only the latest: earlier layers may go
         if resume is not None:
             self._say(f"pattern database {self.number}/{self.count}: resuming table "
                       f"{self.number} at distance {resume.distance + 1}")
         self._began = (time.perf_counter(), 0 if resume is None else resume.states)
-        self._last = last
         try:
             table = build_table(self.task, packed, self.ab, self._progress, self._tick,
-                                resume, keep)
+                                resume, self._keep)
         except Stopped as exc:
-            got = last[0]
+            got = self._latest
             if got is None:
                 return np.zeros(self.size, np.uint8), False, -1, str(exc)
             if got is not resume:
@@ -273,10 +269,13 @@ class OneTable:
         save_table(self.key, table)
         return table, False, None, ""
 
+    def _keep(self, partial: Partial) -> None:
+        self._latest = partial
+
     def _progress(self, d: int, states: int) -> None:
         self._say(f"pattern database {self.number}/{self.count} ({len(self.ab.pattern)} "
                   f"values): distance {d}, {states:,} abstract states")
-        got = self._last[0]
+        got = self._latest
         if isinstance(self.budget, BuildBudget) and got is not None:
             seconds = time.perf_counter() - self._began[0]
             done = got.states - self._began[1]
