@@ -142,6 +142,12 @@ def check() -> bool:
     return True
 
 
+def stop_asked() -> bool:
+    """True once the memory limit is passed (looked at now, :func:`check`) or a stop was
+    asked for (Ctrl-C, SIGTERM, the command's clock): what engines ask between steps."""
+    return check() or interrupt.requested()
+
+
 def size_text(nbytes: int) -> str:
     """Bytes for people, in powers of 1,024: ``512 kB``, ``1.5 GB``."""
     value, unit = float(nbytes), "bytes"

@@ -29,7 +29,7 @@ class Deadline:
 
     def expired(self) -> bool:
         """True when no time is left, or when the user interrupted (or memory ran short)."""
-        if memory.check() or interrupt.requested():
+        if memory.stop_asked():
             return True
         left = self.remaining()
         return left is not None and left <= 0.0
@@ -147,7 +147,7 @@ def run(solver: cp_model.CpSolver, model: cp_model.CpModel,
     try:
         while thread.is_alive():
             thread.join(0.05)
-            if (memory.check() or interrupt.requested()) and not stopping:
+            if memory.stop_asked() and not stopping:
                 solver.stop_search()
                 stopping = True
     except BaseException:  # an exception from a signal handler: never leave CP-SAT running

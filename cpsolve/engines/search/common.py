@@ -57,7 +57,7 @@ class Budget:
         if self.limit is not None and seen >= self.limit:
             self.reason = f"state limit {self.limit:,} reached"
             return True
-        if memory.check() or interrupt.requested():
+        if memory.stop_asked():
             self.reason = interrupt.reason()
             return True
         now = time.perf_counter()
