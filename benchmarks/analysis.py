@@ -28,7 +28,7 @@ import numpy as np
 from timing import MODELS, timed
 
 from cpsolve.engines import Options, run
-from cpsolve.files import load
+from cpsolve.puzzles.files import load
 
 GOAL = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 

@@ -1,6 +1,6 @@
 """Batch throughput: sudokus per second, in one process, uniqueness checked (issue 9, 12).
 
-Two sets, both solved through cpsolve.batch (load, solve, independent check):
+Two sets, both solved through cpsolve.workflows.batch (load, solve, independent check):
 * top95 — the 95 hardest of the public top95 collection (benchmarks/data/top95.txt);
 * 1,000 sudokus — top95 transformed into equivalent puzzles (bands, stacks, rows within a
   band, columns within a stack, transposition, relabelling of the digits; each keeps
@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import ROOT  # noqa: E402
 
-from cpsolve.batch import instances, solve_all  # noqa: E402
 from cpsolve.engines import Options  # noqa: E402
+from cpsolve.workflows.batch import instances, solve_all  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 HEADER = (DATA / "top95.toml").read_text().split("instances_file")[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from timing import MODELS, best_of
 
 from cpsolve.engines import run
-from cpsolve.files import load
+from cpsolve.puzzles.files import load
 
 
 def main() -> None:

@@ -59,7 +59,7 @@ def build(name: str):
         from hanoi import build as hanoi
 
         return hanoi(int(name[5:]))
-    from cpsolve.files import load
+    from cpsolve.puzzles.files import load
 
     return load(ROOT / "models" / f"{name}.toml").model
 
@@ -164,7 +164,7 @@ def pegs_problem(name: str) -> str:
     The jumps are read from the cpsolve model's actions (which holes each empties and
     fills, and which one its cost condition names as the jumping peg's).
     """
-    from cpsolve.expr import to_text
+    from cpsolve.language.expr import to_text
 
     model = build(name)
     holes = [n for n in model.domains if n != "last"]

@@ -19,7 +19,7 @@ from pathlib import Path
 import ortools  # noqa: F401 - paid once, before the clocks start
 
 from cpsolve.engines import Options, run
-from cpsolve.files import load
+from cpsolve.puzzles.files import load
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = {

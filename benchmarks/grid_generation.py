@@ -15,9 +15,9 @@ from __future__ import annotations
 from timing import MODELS, timed
 
 from cpsolve.engines import run
-from cpsolve.files import load
-from cpsolve.grids.counting import count_up_to
-from cpsolve.grids.generator import Generator, available, second_engine
+from cpsolve.puzzles.files import load
+from cpsolve.workflows.grids.counting import count_up_to
+from cpsolve.workflows.grids.generator import Generator, available, second_engine
 
 
 def main() -> None:

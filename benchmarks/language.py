@@ -26,7 +26,7 @@ from timing import ROOT, timed  # noqa: E402
 
 from cpsolve import Planning  # noqa: E402
 from cpsolve.engines import Options, run  # noqa: E402
-from cpsolve.files import load  # noqa: E402
+from cpsolve.puzzles.files import load  # noqa: E402
 
 N = 4
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from timing import MODELS, timed
 
 from cpsolve.engines import Options, run
-from cpsolve.files import load
+from cpsolve.puzzles.files import load
 
 TWENTY_FOUR = '''family = "sliding"
 name = "24-puzzle"

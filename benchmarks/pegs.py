@@ -23,7 +23,7 @@ import ortools  # noqa: F401 - paid once, before the clocks start
 from timing import MODELS, best_of
 
 from cpsolve.engines import Options, run
-from cpsolve.files import load
+from cpsolve.puzzles.files import load
 
 ENGLISH = MODELS / "english33.toml"
 HOPPERS = MODELS / "hoppers.toml"

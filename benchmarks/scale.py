@@ -29,7 +29,7 @@ CROSS = ('family = "pegs"\nname = "cross 21"\nmetric = "jumps"\ngoal_peg = [2, 2
 
 RUN = """
 import json, resource, sys, tempfile, time
-from cpsolve.files import load, resolve
+from cpsolve.puzzles.files import load, resolve
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 

@@ -16,9 +16,9 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from cpsolve.files import load
-from cpsolve.grids.canonical import canonical_puzzle
-from cpsolve.grids.generator import Generator
+from cpsolve.model.symmetry.canonical import canonical_puzzle
+from cpsolve.puzzles.files import load
+from cpsolve.workflows.grids.generator import Generator
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT.parent / "shared" / "seeds" / "004_c11124d7b8cc0394.txt"

@@ -20,7 +20,7 @@ from cpsolve.engines import Options, run
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.statespace.vector import numpy_layers
-from cpsolve.files import load
+from cpsolve.puzzles.files import load
 
 
 def figures(result) -> str:

@@ -19,8 +19,8 @@ import tomllib
 from timing import MODELS, best_of
 
 from cpsolve.engines import Options, run
-from cpsolve.files import load
 from cpsolve.puzzles.data import Data
+from cpsolve.puzzles.files import load
 from cpsolve.puzzles.sliding import build
 
 BOARD = frozenset((r, c) for r in range(5) for c in range(4))

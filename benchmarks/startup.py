@@ -21,7 +21,7 @@
    heaviest by their own time (least of ``--runs`` runs).
 
 3. In-process batch throughput (sudokus per second, uniqueness checked), the
-   top95 set and 1,000 equivalent variants, through :mod:`cpsolve.batch`,
+   top95 set and 1,000 equivalent variants, through :mod:`cpsolve.workflows.batch`,
    with the plain-Python propagation peer of ``benchmarks/batch.py`` in the
    same run (goals: search >= 300/s, CP-SAT >= 60/s).
 

@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 from cpsolve.engines import Options, run
-from cpsolve.files import load
 from cpsolve.puzzles import tour
 from cpsolve.puzzles.data import Data
+from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolve import Min, Or, Planning
+from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.result import Status
 
 
 def jugs(a: int, b: int, target: int) -> Planning:

@@ -53,7 +53,7 @@ def test_hanoi_8_is_answered_in_seconds_by_default(cli, tmp_path):
     assert engines["cpsat"]["status"] in ("unknown", "solved", "optimal")
     import jsonschema
 
-    from cpsolve.schema import schema
+    from cpsolve.output.schema import schema
 
     jsonschema.validate(out, schema())
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 
-from cpsolve.schema import schema
+from cpsolve.output.schema import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 TOP95 = ROOT / "benchmarks" / "data" / "top95.toml"

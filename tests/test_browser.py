@@ -14,10 +14,10 @@ import shutil
 
 import pytest
 
-from cpsolve.draw.page import plan_page
-from cpsolve.draw.sliding import INSET, MARGIN
 from cpsolve.engines import run
-from cpsolve.files import load, resolve
+from cpsolve.output.draw.page import plan_page
+from cpsolve.output.draw.sliding import INSET, MARGIN
+from cpsolve.puzzles.files import load, resolve
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

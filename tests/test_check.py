@@ -6,10 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.check import replay, verify, violations
-from cpsolve.files import load
+from cpsolve.answers.check import replay, verify, violations
+from cpsolve.answers.result import (
+    Analysis,
+    Assignment,
+    Count,
+    EngineBug,
+    Plan,
+    Result,
+    Status,
+    Step,
+)
 from cpsolve.model import Csp, Planning
-from cpsolve.result import Analysis, Assignment, Count, EngineBug, Plan, Result, Status, Step
+from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

@@ -101,7 +101,7 @@ def test_models_lists_every_bundled_file(cli):
 def test_models_keeps_long_file_names_at_80_columns(cli, monkeypatch, write_model, water_jugs_text):
     long_name = "water_jugs_with_a_rather_long_descriptive_file_name.toml"
     path = write_model(long_name, water_jugs_text)
-    monkeypatch.setattr("cpsolve.cli.bundled", lambda: [path])
+    monkeypatch.setattr("cpsolve.cli.info.bundled", lambda: [path])
     run = cli("models", width="80")
     assert run.code == 0
     assert long_name in run.out

@@ -13,7 +13,13 @@ import pytest
 
 pytest.importorskip("distributed", reason="the [dask] extra is not installed")
 
-from cpsolve.batch import (  # noqa: E402
+from cpsolve.engines.search.common import Budget  # noqa: E402
+from cpsolve.engines.search.compile import compile_planning  # noqa: E402
+from cpsolve.engines.search.statespace.cluster import cluster_layers  # noqa: E402
+from cpsolve.engines.search.statespace.external import Disk, external_layers  # noqa: E402
+from cpsolve.output.schema import schema  # noqa: E402
+from cpsolve.puzzles.files import load, resolve  # noqa: E402
+from cpsolve.workflows.batch import (  # noqa: E402
     Compared,
     Item,
     Row,
@@ -21,12 +27,6 @@ from cpsolve.batch import (  # noqa: E402
     instances,
     on_cluster,
 )
-from cpsolve.engines.search.common import Budget  # noqa: E402
-from cpsolve.engines.search.compile import compile_planning  # noqa: E402
-from cpsolve.engines.search.statespace.cluster import cluster_layers  # noqa: E402
-from cpsolve.engines.search.statespace.external import Disk, external_layers  # noqa: E402
-from cpsolve.files import load, resolve  # noqa: E402
-from cpsolve.schema import schema  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -104,7 +104,7 @@ def test_solve_batch_on_the_cluster(cli, scheduler):
 
 
 def test_a_failed_or_overdue_task_loses_no_other(scheduler, monkeypatch):
-    import cpsolve.batch
+    import cpsolve.workflows.batch
 
     items = list(instances([str(MODELS / "water_jugs.toml"), str(MODELS / "blocks.toml")]))
 
@@ -118,7 +118,7 @@ def test_a_failed_or_overdue_task_loses_no_other(scheduler, monkeypatch):
     assert sorted(d.source for d in done) == sorted(i.source for i in items)
     failed = [d for d in done if d.error]
     assert len(failed) == 1 and "boom" in failed[0].error
-    monkeypatch.setattr(cpsolve.batch, "CLUSTER_GRACE", 0.5)
+    monkeypatch.setattr(cpsolve.workflows.batch, "CLUSTER_GRACE", 0.5)
 
     def slow(item: Item, time_limit):
         time.sleep(0 if "water" in item.source else 30)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cpsolve.compare import answer_of, cross_check, disagreements
-from cpsolve.result import Analysis, Assignment, Count, Plan, Result, Status, Step
+from cpsolve.answers.agreement import answer_of, cross_check, disagreements
+from cpsolve.answers.result import Analysis, Assignment, Count, Plan, Result, Status, Step
 
 OPT, SOL, INF, UNK = Status.OPTIMAL, Status.SOLVED, Status.INFEASIBLE, Status.UNKNOWN
 EXACT, AT_LEAST = Status.EXACT, Status.AT_LEAST

@@ -3,7 +3,7 @@
 A hint may be optimal, longer than the optimum, cheaper than the shortest plan
 (costs), or no plan at all; whatever it is, the answer is the optimum.  Known
 optima come from reasoning (Hanoi: ``2^n - 1``) or from a breadth-first search
-written here with the reference interpreter :func:`cpsolve.expr.evaluate`,
+written here with the reference interpreter :func:`cpsolve.language.expr.evaluate`,
 which the engine never uses; hints are built here the same way.  Every call
 goes through :func:`cpsolve.engines.run`, so every plan is also replayed by
 the independent checker.
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from cpsolve import Planning, Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.cpsat import descent
-from cpsolve.expr import evaluate
+from cpsolve.language.expr import evaluate
 from cpsolve.puzzles import sliding
 from cpsolve.puzzles.data import Data
 
@@ -167,7 +167,7 @@ def test_a_hint_through_a_forbidden_state_is_rejected() -> None:
     """Missionaries and cannibals (3 + 3, a boat for 2): without the forbidden states 9
     crossings do (tests/test_language.py), and such a plan leaves missionaries outnumbered
     on the way; the replay refuses it, and the answer is the classic 11 crossings."""
-    from cpsolve.files import MODELS_DIR, load
+    from cpsolve.puzzles.files import MODELS_DIR, load
 
     free = load(MODELS_DIR / "missionaries.toml").model
     free.forbidden.clear()
@@ -256,7 +256,7 @@ def test_random_two_by_three_puzzles_with_hints_match_bfs(
 
 
 def test_first_plan_is_a_plan() -> None:
-    from cpsolve.hints import look, prepare
+    from cpsolve.engines.hints import look, prepare
 
     model = hanoi(4)
     hint = look(model)[0]
@@ -274,7 +274,7 @@ def test_first_plan_is_a_plan() -> None:
 def test_auto_hands_cp_sat_a_hint() -> None:
     """The CP-SAT racer looks for weighted A*'s first plan as it does alone (here alone in
     the race), and the answer, sent back from its process, says so."""
-    from cpsolve.race import race
+    from cpsolve.engines.auto import race
 
     outcome = race("solve", hanoi(4), Options(), budget=60, engines=("cpsat",))
     result = outcome.result
@@ -389,7 +389,7 @@ def test_no_hint_is_looked_for_when_a_proof_settles_the_model(model: Planning,
 
 
 def test_no_hint_for_a_tiny_model() -> None:
-    from cpsolve.hints import TINY
+    from cpsolve.engines.hints import TINY
 
     farmer = load_model("farmer")  # 2^4 = 16 states
     assert len(farmer.domains) == 4 and 2 ** 4 <= TINY
@@ -400,8 +400,8 @@ def test_no_hint_for_a_tiny_model() -> None:
 def test_a_found_hint_that_the_replay_refuses_is_ignored_and_said_so(
         monkeypatch: pytest.MonkeyPatch, cli) -> None:
     """A wrong plan in place of weighted A*'s: CP-SAT replays it, refuses it, proves 15."""
-    from cpsolve import hints
-    from cpsolve.result import Hint
+    from cpsolve.answers.result import Hint
+    from cpsolve.engines import hints
 
     wrong = ("disc 1 to peg 2",)  # disc 0 lies on disc 1 at the start
     monkeypatch.setattr(hints, "look", lambda model, limit=None: (
@@ -450,6 +450,6 @@ def test_ctrl_c_during_the_hint_phase_exits_130(tmp_path: Path) -> None:
 
 
 def load_model(name: str) -> Planning:
-    from cpsolve.files import load
+    from cpsolve.puzzles.files import load
 
     return load(Path(__file__).resolve().parent.parent / "models" / f"{name}.toml").model

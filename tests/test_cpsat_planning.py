@@ -4,7 +4,7 @@ The pruning that makes optimality proofs fast (the declared estimate at every
 step, horizons of one parity, no action followed by its inverse, independent
 neighbours in one order) must never change an optimum.  Known answers come
 from DESIGN.md; random models are checked against Dijkstra / BFS written here
-with the reference interpreter :func:`cpsolve.expr.evaluate`, which the engine
+with the reference interpreter :func:`cpsolve.language.expr.evaluate`, which the engine
 never uses.  Every call goes through :func:`cpsolve.engines.run`, so every plan
 is also replayed by the independent checker.
 """
@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 from cpsolve import And, Planning, Status, Sum
 from cpsolve.engines import Options, run
 from cpsolve.engines.cpsat.pairs import commuting, shortcuts, undoing  # noqa: E402
-from cpsolve.expr import Const, Expr, Var, evaluate
-from cpsolve.facts import estimate_bound, plan_parity  # noqa: E402
-from cpsolve.files import load
+from cpsolve.language.expr import Const, Expr, Var, evaluate
+from cpsolve.model.facts import estimate_bound, plan_parity  # noqa: E402
 from cpsolve.puzzles import sliding
 from cpsolve.puzzles.data import Data
+from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -344,7 +344,7 @@ def test_a_bound_under_a_time_limit_is_a_bound_on_the_cost(seconds):
     from the top hole), so "no plan shorter than N steps" says nothing above 10 about the
     cost — the reported bound must never exceed the optimum (compare read it as a
     disagreement)."""
-    from cpsolve.files import load
+    from cpsolve.puzzles.files import load
 
     model = load(Path(__file__).resolve().parent.parent / "models" / "triangle15.toml").model
     result = run("cpsat", "solve", model, Options(time_limit=seconds))

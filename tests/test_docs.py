@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.files import load
 from cpsolve.puzzles import FAMILIES
-from cpsolve.result import Status
+from cpsolve.puzzles.files import load
 
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LIMIT = 20.0
@@ -72,7 +72,7 @@ def check(text: str, tmp_path: Path) -> None:
         counted = run("search", "count", puzzle.model, Options(time_limit=TIME_LIMIT))
         assert counted.status is Status.EXACT and counted.count == want["count"]
     if "classes" in want:
-        from cpsolve.grids.counting import count_up_to
+        from cpsolve.workflows.grids.counting import count_up_to
 
         classes = count_up_to(puzzle.model, puzzle.symmetry(), "symmetry", "cpsat",
                               Options(time_limit=TIME_LIMIT))

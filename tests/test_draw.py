@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from cpsolve.cli import main
-from cpsolve.draw import picture
-from cpsolve.draw.chart import ticks
-from cpsolve.draw.page import plan_page
-from cpsolve.draw.show import Shown, analysis_svg
-from cpsolve.draw.svg import num
 from cpsolve.engines import run
-from cpsolve.files import bundled, load, resolve
+from cpsolve.output.draw import jupyter, picture
+from cpsolve.output.draw.chart import ticks
+from cpsolve.output.draw.page import plan_page
+from cpsolve.output.draw.show import Shown, analysis_svg
+from cpsolve.output.draw.svg import num
+from cpsolve.puzzles.files import bundled, load, resolve
 
 SVG = "{http://www.w3.org/2000/svg}"
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -164,12 +164,37 @@ def test_analysis_chart_bars_and_farthest_states():
 
 
 def test_jupyter_reprs():
+    """Puzzles and results display through IPython's formatters, registered by output.draw."""
     puzzle = load(resolve("water_jugs"))
-    parse(puzzle._repr_svg_())
+    shell = FakeShell()
+    jupyter.register(shell)
+    parse(shell.format("image/svg+xml", puzzle))
     result = run("search", "solve", puzzle.model)
-    assert "10 steps" in result._repr_html_()
+    assert "10 steps" in shell.format("text/html", result)
     html = Shown(puzzle, result)._repr_html_()
     assert html.count('class="frame"') == 11 and "<body" not in html
+
+
+class FakeShell:
+    """What :func:`jupyter.register` reads of an IPython shell: its display formatters."""
+
+    class Formatter:
+        def __init__(self):
+            self.by_name = {}
+
+        def for_type_by_name(self, module, name, func):
+            self.by_name[module, name] = func
+
+    def __init__(self):
+        self.formatters = {"image/svg+xml": self.Formatter(), "text/html": self.Formatter()}
+        self.display_formatter = self
+
+    def format(self, mime: str, obj) -> str:
+        for cls in type(obj).__mro__:
+            func = self.formatters[mime].by_name.get((cls.__module__, cls.__name__))
+            if func:
+                return func(obj)
+        raise AssertionError(f"no {mime} formatter for {type(obj).__name__}")
 
 
 def test_gallery_draws_the_first_solutions(tmp_path):
@@ -202,11 +227,11 @@ def test_engines_never_import_the_drawings():
     import subprocess
     import sys
 
-    code = ("import sys, cpsolve.engines, cpsolve.files, cpsolve.render;"
+    code = ("import sys, cpsolve.engines, cpsolve.puzzles.files, cpsolve.output.text;"
             "from cpsolve.engines import run;"
-            "p = cpsolve.files.load(cpsolve.files.resolve('water_jugs'));"
+            "p = cpsolve.puzzles.files.load(cpsolve.puzzles.files.resolve('water_jugs'));"
             "run('search', 'solve', p.model);"
-            "print(any(m.startswith('cpsolve.draw') for m in sys.modules))")
+            "print(any(m.startswith('cpsolve.output.draw') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

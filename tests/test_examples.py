@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from cpsolve.answers.result import Status
 from cpsolve.engines import Options, engines_for, run
-from cpsolve.files import load
-from cpsolve.result import Status
+from cpsolve.puzzles.files import load
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

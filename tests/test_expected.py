@@ -1,7 +1,7 @@
 """Every bundled model, through every engine that applies, against its ``[expected]`` table.
 
 The known answers live in the model files (``[expected]``; keys in
-``cpsolve.files.EXPECTED``); they come from reasoning, the literature or an
+``cpsolve.puzzles.files.EXPECTED``); they come from reasoning, the literature or an
 independent count, never from the engines' own output.  Tasks: ``solve``
 (status, steps, cost, uniqueness), ``count`` (where ``count`` is expected),
 ``classes`` (solutions up to the model's symmetries, where ``classes`` is
@@ -18,7 +18,7 @@ import pytest
 
 from cpsolve.engines import ENGINES, Options, engines_for, run
 from cpsolve.engines import load as load_engine
-from cpsolve.files import ModelFileError, bundled, load
+from cpsolve.puzzles.files import ModelFileError, bundled, load
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [*bundled(), *sorted((ROOT / "examples").glob("*.toml"))]
@@ -110,7 +110,7 @@ CASES = cases()
 
 def classes(engine: str, puzzle, time_limit: float) -> dict:
     """Count the solutions up to the puzzle's symmetries (``count --up-to symmetry``)."""
-    from cpsolve.grids.counting import count_up_to
+    from cpsolve.workflows.grids.counting import count_up_to
 
     result = count_up_to(puzzle.model, puzzle.symmetry(), "symmetry", engine,
                          Options(time_limit=time_limit))

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolve import And, If, Max, Min, Not, Or, Sum, Var
-from cpsolve.expr import (
+from cpsolve.language.expr import (
     Binary,
     Const,
     Expr,
@@ -26,7 +26,7 @@ from cpsolve.expr import (
     variables,
     wrap,
 )
-from cpsolve.parse import parse, variable_scope
+from cpsolve.language.parse import parse, variable_scope
 
 a, b, c = Var("a"), Var("b"), Var("c")
 A, B, C = a, b, c  # readability in expected trees

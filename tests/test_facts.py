@@ -1,11 +1,11 @@
-"""Every fact of :mod:`cpsolve.facts` against plain BFS on random small planning models.
+"""Every fact of :mod:`cpsolve.model.facts` against plain BFS on random small planning models.
 
 The models are built with the expression API: a few variables with small
 domains, actions whose guards mix pins (``x == c``, ``c == x``, a 0/1 ``x``,
 ``not x``) with other comparisons, effects that are increments, constants or
 copies, reversible pairs, a declared parity (a clock every action flips),
 and a declared swap symmetry (with every action mirrored, or not).  The
-reference below is written here with :func:`cpsolve.expr.evaluate` and
+reference below is written here with :func:`cpsolve.language.expr.evaluate` and
 shares no code with the facts or the engines.
 """
 
@@ -18,10 +18,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpsolve import facts
-from cpsolve.expr import Const, Expr, Not, Var, conjuncts, evaluate, substitute
-from cpsolve.files import load
-from cpsolve.model import Planning
+from cpsolve.language.expr import Const, Expr, Not, Var, conjuncts, evaluate, substitute
+from cpsolve.model import Planning, facts
+from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEPTH = 14

@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cpsolve.check import violations
+from cpsolve.answers.check import violations
+from cpsolve.answers.result import Status
 from cpsolve.engines import ENGINES, Options, run
-from cpsolve.files import load
-from cpsolve.grids.canonical import canonical_puzzle, transform
-from cpsolve.grids.counting import board, count_up_to, with_givens
-from cpsolve.grids.generator import Generator, TooLarge, available, second_engine
-from cpsolve.result import Status
+from cpsolve.model.symmetry.canonical import canonical_puzzle, transform
+from cpsolve.puzzles.files import load
+from cpsolve.workflows.grids.counting import board, count_up_to, with_givens
+from cpsolve.workflows.grids.generator import Generator, TooLarge, available, second_engine
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 TOTAL = {"latin4": 576, "sudoku4": 288, "xsudoku5": 960}

@@ -18,16 +18,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolve.engines import Options, run
-from cpsolve.files import load
-from cpsolve.grids.canonical import (
+from cpsolve.model.symmetry.canonical import (
     canonical_grids,
     canonical_puzzle,
     problems,
     relabel_normal,
     transform,
 )
-from cpsolve.grids.counting import board
-from cpsolve.grids.generator import Generator
+from cpsolve.puzzles.files import load
+from cpsolve.workflows.grids.counting import board
+from cpsolve.workflows.grids.generator import Generator
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 ALL8 = {"identity", "quarter turn clockwise", "half turn", "quarter turn anticlockwise",

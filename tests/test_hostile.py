@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from cpsolve.language.parse import MAX_DEPTH
 from cpsolve.model import ModelError, format_name
-from cpsolve.parse import MAX_DEPTH
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

@@ -20,15 +20,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpsolve import Csp, Planning
-from cpsolve.engines import Options, engines_for, interrupt, not_applicable, run
+from cpsolve.answers.result import Status
+from cpsolve.engines import Options, engines_for, not_applicable, run
 from cpsolve.engines import fd as fd_engine
 from cpsolve.engines import minizinc as mzn_engine
-from cpsolve.engines.external import run_tool
-from cpsolve.export import minizinc as mzn_export
-from cpsolve.export import pddl as pddl_export
-from cpsolve.expr import And, If
-from cpsolve.files import bundled, load
-from cpsolve.result import Status
+from cpsolve.engines.runtime import interrupt
+from cpsolve.engines.runtime.processes import run_tool
+from cpsolve.interop import minizinc as mzn_export
+from cpsolve.interop import pddl as pddl_export
+from cpsolve.language.expr import And, If
+from cpsolve.puzzles.files import bundled, load
 
 ROOT = Path(__file__).resolve().parent.parent
 IPC = ROOT / "benchmarks" / "ipc"
@@ -486,7 +487,7 @@ def test_ctrl_c_stops_fast_downward_and_leaves_no_process(tmp_path):
 def test_json_of_the_peers_and_of_pddl_matches_the_schema(cli, argv):
     import jsonschema
 
-    from cpsolve.schema import schema
+    from cpsolve.output.schema import schema
 
     run = cli(*argv, "--json")
     assert run.code in (0, 1), run.err

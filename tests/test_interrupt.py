@@ -106,7 +106,7 @@ def test_a_stop_asked_for_by_one_command_ends_with_it(cli, tmp_path):
     """The clock's soft stop must not leak into the next command or a Python API call."""
     from test_auto import hanoi
 
-    from cpsolve.engines import interrupt
+    from cpsolve.engines.runtime import interrupt
 
     cli("solve", hanoi(tmp_path, 8), "--engine", "cpsat", "--time-limit", "1")
     assert not interrupt.requested()

@@ -1,4 +1,5 @@
-"""Invariants (:mod:`cpsolve.invariants`) and their independent re-check (:mod:`cpsolve.check`).
+"""Invariants (:mod:`cpsolve.model.invariants`) and their independent re-check
+(:mod:`cpsolve.answers.check`).
 
 Expected invariants come from reasoning about each small model (stated
 beside it); the property test compares every proof of impossibility with a
@@ -14,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpsolve import check, invariants
+from cpsolve.answers import check
+from cpsolve.answers.result import EngineBug, Result, Status
 from cpsolve.engines import Options, run
-from cpsolve.expr import And, Const, Var, evaluate
-from cpsolve.files import load
-from cpsolve.model import Planning
-from cpsolve.result import EngineBug, Result, Status
+from cpsolve.language.expr import And, Const, Var, evaluate
+from cpsolve.model import Planning, invariants
+from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 

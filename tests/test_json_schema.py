@@ -8,7 +8,7 @@ from functools import cache
 import jsonschema
 import pytest
 
-from cpsolve.files import MODELS_DIR, load
+from cpsolve.puzzles.files import MODELS_DIR, load
 
 BUNDLED = sorted(MODELS_DIR.glob("*.toml"))
 KINDS = {p.stem: load(p).model.kind for p in BUNDLED}
@@ -18,7 +18,7 @@ CSP = [n for n, k in KINDS.items() if k == "csp"]
 
 @cache
 def validator() -> jsonschema.Draft202012Validator:
-    from cpsolve.schema import schema
+    from cpsolve.output.schema import schema
 
     return jsonschema.Draft202012Validator(schema())
 

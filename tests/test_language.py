@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from cpsolve import Csp, Planning
-from cpsolve.check import replay
+from cpsolve.answers.check import replay
+from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.expr import Var, evaluate
-from cpsolve.files import load
-from cpsolve.grids.counting import count_up_to
+from cpsolve.language.expr import Var, evaluate
+from cpsolve.language.parse import constant_list, parse, variable_scope
 from cpsolve.model import ModelError
-from cpsolve.parse import constant_list, parse, variable_scope
+from cpsolve.puzzles.files import load
 from cpsolve.puzzles.transition import shown
-from cpsolve.result import Status
+from cpsolve.workflows.grids.counting import count_up_to
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS, EXAMPLES = ROOT / "models", ROOT / "examples"
@@ -497,7 +497,7 @@ def test_the_python_api_declares_board_symmetries():
         csp.require(sum((x[r * n + c] for r in range(n) for c in range(n) if r + c == d + n - 1),
                         0) <= 1, f"anti-diagonal {d}")
     csp.board_symmetries(x, rows=n)
-    from cpsolve.grids.declared import declared_symmetry
+    from cpsolve.model.symmetry.declared import declared_symmetry
 
     result = count_up_to(csp, declared_symmetry(csp), "symmetry", "cpsat")
     assert result.details["total"] == len(queens(n)) == 10
@@ -523,7 +523,7 @@ def test_generation_uses_the_declared_board_symmetries(write_model):
              lambda r, c: (n - 1 - c, r), lambda r, c: (r, n - 1 - c), lambda r, c: (n - 1 - r, c),
              lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r)]
     maps = [[m(i // n, i % n)[0] * n + m(i // n, i % n)[1] for i in range(n * n)] for m in moves]
-    from cpsolve.grids.generator import Generator
+    from cpsolve.workflows.grids.generator import Generator
 
     gen = Generator(puzzle.model, puzzle.symmetry(), "cpsat")
     for k in (1, 2):

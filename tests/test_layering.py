@@ -23,22 +23,30 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cpsolve"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 
-PUZZLE_SIDE = ("cpsolve.puzzles", "cpsolve.files", "cpsolve.cli*", "cpsolve.render*",
-               "cpsolve.compare", "cpsolve.grids")
-"""What knows puzzles, files, people or grids: families, model files, the CLI, rendering,
-compare, and the grid package (symmetry, counting, generation)."""
+LAYERS = ("language", "model", "answers", "puzzles", "interop", "engines", "workflows",
+          "output", "cli")
+"""The packages of ``cpsolve``, bottom up: a module imports only from its own layer or
+below (docs/design.md says what each holds)."""
 
-GENERIC_GRID = tuple(f"cpsolve.grids.{name}" for name in (
-    "canonical", "counting", "generated", "exhaustive", "randomized", "generator"))
+LEAVES = ("cpsolve.words", "cpsolve.version")
+"""Small shared modules outside the layers: any layer may import them; they import no
+other ``cpsolve`` module."""
+
+TOP = ("cpsolve", "cpsolve.__main__")
+"""The package's front door (``from cpsolve import Planning``, ``python -m cpsolve``)."""
+
+PUZZLE_SIDE = ("cpsolve.puzzles", "cpsolve.workflows", "cpsolve.output", "cpsolve.cli")
+"""What knows puzzles, files, people or workflows: families, model files, batches, grid
+counting and generation, rendering, the CLI."""
 
 SOLVERS = ("ortools", "constraint")  # OR-Tools, python-constraint
-MODEL_LAYER = ("cpsolve.expr", "cpsolve.parse", "cpsolve.model", "cpsolve.facts",
-               "cpsolve.invariants")
+MODEL_LAYER = ("cpsolve.language", "cpsolve.model")
 CPSAT = "cpsolve.engines.cpsat"
 PYCONSTRAINT = "cpsolve.engines.pyconstraint"
-PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.external")
+PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.runtime.processes")
 """The engines that run another system (Fast Downward, MiniZinc) and their process runner."""
 EXTERNAL_TOOLS = ("subprocess", "up_fast_downward", "pddl")
+DASK = ("cpsolve.engines.runtime.dask_client", "cpsolve.engines.search.statespace.cluster")
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,7 @@ class Rule:
     """Modules under ``importers`` (but not under ``unless``) never import ``forbidden``.
 
     Each entry is a dotted prefix: ``a.b`` covers ``a.b`` and ``a.b.*``; a
-    trailing ``*`` (``cpsolve.render*``) covers every name that starts so.
+    trailing ``*`` (``cpsolve.output*``) covers every name that starts so.
     """
 
     importers: tuple[str, ...]
@@ -66,27 +74,27 @@ RULES: tuple[Rule, ...] = (
          "the model layer knows no engine, family, CLI or rendering"),
     Rule(("cpsolve.puzzles",), ("cpsolve.engines", "cpsolve.cli", *SOLVERS),
          "families build models; they never solve"),
-    Rule(("cpsolve.check",), ("cpsolve.engines", "cpsolve.facts", "cpsolve.invariants",
-                              *SOLVERS),
+    Rule(("cpsolve.answers.check",), ("cpsolve.engines", "cpsolve.model.facts",
+                                      "cpsolve.model.invariants", *SOLVERS),
          "the checker shares no code with the engines nor with the facts and invariants"),
-    Rule(GENERIC_GRID, ("cpsolve.puzzles",), "generic grid modules know no puzzle family"),
-    Rule(("cpsolve.facts", "cpsolve.invariants"), ("numpy", "cpsolve.parse", "cpsolve.check"),
+    Rule(("cpsolve.workflows.grids",), ("cpsolve.puzzles",),
+         "generic grid work knows no puzzle family"),
+    Rule(("cpsolve.model.facts", "cpsolve.model.invariants"),
+         ("numpy", "cpsolve.language.parse", "cpsolve.answers"),
          "facts and invariants read expressions and models only, in plain Python"),
     Rule(("cpsolve",), ("subprocess", "up_fast_downward"), "only the fd and minizinc engines "
-         "run external tools (through engines.external)", unless=PEERS),
+         "run external tools (through engines.runtime.processes)", unless=PEERS),
     Rule(("cpsolve",), ("pddl",), "only the PDDL reader imports the pddl parser",
          unless=("cpsolve.puzzles.pddl_task",)),
-    Rule(("cpsolve.export",), ("cpsolve.engines", *PUZZLE_SIDE, *SOLVERS, *EXTERNAL_TOOLS),
+    Rule(("cpsolve.interop",), ("cpsolve.engines", *PUZZLE_SIDE, *SOLVERS, *EXTERNAL_TOOLS),
          "exporters translate models; they know no engine, puzzle or external tool"),
     Rule(("cpsolve",), ("dask", "distributed"), "Dask is an optional extra: only the "
-         "cluster client imports it", unless=("cpsolve.daskrun",)),
-    Rule(("cpsolve",), ("cpsolve.daskrun", "cpsolve.engines.search.statespace.cluster"),
-         "only the cluster analysis and the batch runner reach Dask",
-         unless=("cpsolve.daskrun", "cpsolve.engines.search.statespace.cluster",
-                 "cpsolve.engines.search.registry", "cpsolve.batch")),
+         "cluster client imports it", unless=("cpsolve.engines.runtime.dask_client",)),
+    Rule(("cpsolve",), DASK, "only the cluster analysis and the batch runner reach Dask",
+         unless=(*DASK, "cpsolve.engines.search.registry", "cpsolve.workflows.batch")),
 )
 
-OPTIONAL_IMPORTERS = {"cpsolve.facts"}
+OPTIONAL_IMPORTERS: set[str] = set()
 """Importer prefixes that may have no module yet (the rule waits for them)."""
 
 
@@ -155,21 +163,120 @@ def rule_id(rule: Rule) -> str:
     return rule.why.split(" (")[0].replace(" ", "-")
 
 
+def edges(path: Path, known: set[str], root: Path = ROOT) -> set[str]:
+    """The ``cpsolve`` modules ``path`` imports, each named as precisely as the source says.
+
+    ``from pkg import sub`` is an import of ``pkg.sub`` when that is a module (and of
+    ``pkg`` itself only for names that are not); a name inside a module counts as an
+    import of that module.
+    """
+    out = set()
+    for name in imports(path, root):
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        if name.startswith("cpsolve"):
+            out.add(name)
+    me = module_name(path, root)
+    # "from pkg import sub" also yields "pkg": keep it only when a name is not a submodule
+    for name in list(out):
+        if any(other.startswith(name + ".") for other in out) and not _imports_names_of(
+                path, name, known, root):
+            out.discard(name)
+    out.discard(me)
+    return out
+
+
+def _imports_names_of(path: Path, package: str, known: set[str], root: Path) -> bool:
+    """True when ``path`` takes from ``package`` a name that is not one of its submodules."""
+    for name in imports(path, root):
+        if name.startswith(package + ".") and name.count(".") == package.count(".") + 1 \
+                and name not in known:
+            return True
+        if name == package and not any(n.startswith(package + ".") for n in imports(path, root)):
+            return True
+    return False
+
+
+def graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports."""
+    sources = sorted((root / "cpsolve").rglob("*.py"))
+    known = {module_name(p, root) for p in sources}
+    return {module_name(p, root): edges(p, known, root) for p in sources}
+
+
+def layer_of(module: str) -> int | None:
+    """The index of ``module``'s layer in :data:`LAYERS` (``None`` for leaves and the top)."""
+    parts = module.split(".")
+    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def upward(deps: dict[str, set[str]]) -> list[str]:
+    """Imports that run up the layers, or out of a leaf, or into the front door."""
+    found = []
+    for module, targets in deps.items():
+        if module in TOP:
+            continue
+        here = layer_of(module)
+        for target in targets:
+            there = layer_of(target)
+            if module in LEAVES or (target in TOP) or (
+                    there is not None and here is not None and there > here):
+                found.append(f"{module} -> {target}")
+            elif here is None and module not in LEAVES:
+                found.append(f"{module}: in no layer")
+    return sorted(set(found))
+
+
+def cycles(deps: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in deps.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for v in sorted(deps):
+        if v not in index:
+            visit(v)
+    return found
+
+
 # ---------------------------------------------------------------- the helper itself
 
 
 def test_sources_are_found():
     names = {module_name(p) for p in SOURCES}
-    assert {"cpsolve", "cpsolve.expr", "cpsolve.model", "cpsolve.check", "cpsolve.cli",
-            "cpsolve.engines", "cpsolve.files"} <= names
+    assert {"cpsolve", "cpsolve.language.expr", "cpsolve.model", "cpsolve.answers.check",
+            "cpsolve.cli", "cpsolve.engines", "cpsolve.puzzles.files"} <= names
 
 
 def test_import_resolution():
     """Relative imports are resolved against the right package; lazy imports are seen."""
     engines = imports(PACKAGE / "engines" / "__init__.py")
-    assert "cpsolve.check" in engines and "importlib" in engines
-    assert "cpsolve.engines" in imports(PACKAGE / "cli.py")
-    assert "cpsolve.model" in imports(PACKAGE / "files.py")
+    assert "cpsolve.answers.check" in engines and "importlib" in engines
+    assert "cpsolve.engines" in imports(PACKAGE / "cli" / "solve.py")
+    assert "cpsolve.model" in imports(PACKAGE / "puzzles" / "files.py")
     grid = imports(PACKAGE / "puzzles" / "grid.py")
     assert "cpsolve.model.Csp" in grid and "cpsolve.puzzles.data" in grid
 
@@ -191,7 +298,7 @@ def test_lazy_and_dynamic_imports_are_seen(tmp_path):
 def test_prefixes_match_like_packages():
     assert within("cpsolve.engines.cpsat.csp", "cpsolve.engines.cpsat")
     assert not within("cpsolve.engines.cpsat_extra", "cpsolve.engines.cpsat")
-    assert within("cpsolve.render_json", "cpsolve.render*")
+    assert within("cpsolve.output.json", "cpsolve.output*")
     assert not within("constraints", "constraint") and within("constraint.solvers", "constraint")
 
 
@@ -204,6 +311,43 @@ def test_every_rule_constrains_some_module(rule):
             assert any(within(n, prefix) for n in names), f"{prefix} matches no module"
     for prefix in rule.unless:
         assert any(within(n, prefix) for n in names), f"{prefix} matches no module"
+
+
+# ---------------------------------------------------------------- the layers and cycles
+
+
+def test_the_package_is_its_layers():
+    """``cpsolve/`` holds the front door, the layers' packages and the shared leaves only."""
+    top = {p.name for p in PACKAGE.iterdir() if p.name != "__pycache__"}
+    allowed = {"__init__.py", "__main__.py", "models", *LAYERS,
+               *(leaf.rpartition(".")[2] + ".py" for leaf in LEAVES)}
+    assert top <= allowed, sorted(top - allowed)
+    assert all((PACKAGE / name / "__init__.py").exists() for name in LAYERS)
+    assert len(LAYERS) <= 10
+
+
+def test_imports_run_down_the_layers():
+    """Function-level imports included (:func:`imports` reads the whole file)."""
+    assert upward(graph()) == []
+
+
+def test_no_import_cycles():
+    assert cycles(graph()) == []
+
+
+def test_an_upward_import_and_a_cycle_are_found(tmp_path):
+    """The checks themselves: a planted upward import and a planted cycle are reported."""
+    for layer in ("model", "output"):
+        (tmp_path / "cpsolve" / layer).mkdir(parents=True)
+        (tmp_path / "cpsolve" / layer / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "cpsolve" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "cpsolve" / "model" / "a.py").write_text(
+        "def f():\n    from ..output import b\n", encoding="utf-8")
+    (tmp_path / "cpsolve" / "output" / "b.py").write_text(
+        "from ..model import a\n", encoding="utf-8")
+    deps = graph(tmp_path)
+    assert upward(deps) == ["cpsolve.model.a -> cpsolve.output.b"]
+    assert cycles(deps) == [["cpsolve.model.a", "cpsolve.output.b"]]
 
 
 # ---------------------------------------------------------------- the rules, statically
@@ -232,10 +376,11 @@ def test_model_layer_loads_without_engines_at_run_time():
     """Transitively too: loading every model file pulls in no engine and no solver library."""
     report = _python("""
         import json, sys
-        import cpsolve, cpsolve.model, cpsolve.expr, cpsolve.parse, cpsolve.check
-        import cpsolve.files
-        for path in cpsolve.files.bundled():
-            cpsolve.files.load(path)
+        import cpsolve, cpsolve.model, cpsolve.language.expr, cpsolve.language.parse
+        import cpsolve.answers.check
+        import cpsolve.puzzles.files
+        for path in cpsolve.puzzles.files.bundled():
+            cpsolve.puzzles.files.load(path)
         bad = sorted(m for m in sys.modules
                      if m.startswith("cpsolve.engines") or m.split(".")[0] in ("ortools",
                                                                                "constraint"))
@@ -244,7 +389,8 @@ def test_model_layer_loads_without_engines_at_run_time():
     assert report == []
 
 
-HEAVY = ("ortools", "constraint", "numpy", "pandas", "cpsolve.draw", "cpsolve.grids")
+HEAVY = ("ortools", "constraint", "numpy", "pandas", "cpsolve.output.draw",
+         "cpsolve.workflows.grids")
 """What a small solve by search never loads: solver libraries, NumPy (and pandas, which
 ortools pulls in), pictures, grid generation — the per-command tax (issue 12)."""
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.arguments import memory_size
-from cpsolve.engines import interrupt, memory
+from cpsolve.cli.arguments import memory_size
+from cpsolve.engines.runtime import interrupt, memory
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -177,7 +177,7 @@ def test_an_address_space_limit_lowers_the_default_in_a_fresh_process():
     import sys
 
     code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, "
-            "resource.RLIM_INFINITY)); from cpsolve.engines import memory; "
+            "resource.RLIM_INFINITY)); from cpsolve.engines.runtime import memory; "
             "print(memory.default_limit())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)

@@ -6,8 +6,18 @@ import itertools
 
 import pytest
 
-from cpsolve.expr import Binary, Const, IfThenElse, Nary, Unary, Var, evaluate, same, to_text
-from cpsolve.parse import ExprError, constant_scope, parse, variable_scope
+from cpsolve.language.expr import (
+    Binary,
+    Const,
+    IfThenElse,
+    Nary,
+    Unary,
+    Var,
+    evaluate,
+    same,
+    to_text,
+)
+from cpsolve.language.parse import ExprError, constant_scope, parse, variable_scope
 
 JUGS = {**constant_scope({"cap": [8, 5], "n": 3}), **variable_scope(["jug[0]", "jug[1]"])}
 ON = {**constant_scope({"blocks": 3}), **variable_scope(["on[0]", "on[1]", "on[2]", "t"])}

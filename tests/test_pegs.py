@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.check import replay
+from cpsolve.answers.check import replay
+from cpsolve.answers.result import Status, Unsupported
 from cpsolve.engines import Options, run
-from cpsolve.expr import evaluate
-from cpsolve.facts import any_plan_is_optimal, fixed_length, goal_symmetries
-from cpsolve.files import load
+from cpsolve.language.expr import evaluate
 from cpsolve.model import Planning
-from cpsolve.result import Status, Unsupported
+from cpsolve.model.facts import any_plan_is_optimal, fixed_length, goal_symmetries
+from cpsolve.puzzles.files import load
 
 ROOT = Path(__file__).resolve().parent.parent
 HOPPERS = ROOT / "models" / "hoppers.toml"

@@ -1,7 +1,7 @@
 """Every task uses every proof that no plan exists, through the CLI (issues 10 and 15).
 
 Proofs: the puzzle's own parity argument (sliding), an invariant of the
-actions (:mod:`cpsolve.invariants`), and the exhaustion of a small state
+actions (:mod:`cpsolve.model.invariants`), and the exhaustion of a small state
 space (CP-SAT runs one before growing horizons).  Tasks: ``solve`` with each
 engine and the default ``auto``, ``count --optimal``, ``compare``.  The
 expected reachable-state counts are computed here by a plain search over the
@@ -142,9 +142,9 @@ def test_compare_without_a_limit_gives_each_model_the_default_budget(cli, models
                                                                      monkeypatch):
     """An impossible model would keep a planner that knows no invariant searching for
     ever: without --time-limit, compare gives each model the default budget (shrunk here)."""
-    import cpsolve.cli
+    import cpsolve.cli.session
 
-    monkeypatch.setattr(cpsolve.cli, "AUTO_BUDGET", 3.0)
+    monkeypatch.setattr(cpsolve.cli.session, "AUTO_BUDGET", 3.0)
     run = cli("compare", models_dir / "french37.toml", "--json")
     assert run.code == 0, run.err
     results = json.loads(run.out)["models"][0]["results"]

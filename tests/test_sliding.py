@@ -23,16 +23,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolve.check import replay
+from cpsolve.answers.check import replay
+from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.planning.heuristic import compile_estimate
-from cpsolve.expr import evaluate
-from cpsolve.facts import goal_state, plan_parity
-from cpsolve.files import bundled, load
+from cpsolve.language.expr import evaluate
 from cpsolve.model import Planning
-from cpsolve.result import Status
+from cpsolve.model.facts import goal_state, plan_parity
+from cpsolve.puzzles.files import bundled, load
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"

@@ -15,14 +15,14 @@ import tomllib
 
 import pytest
 
-from cpsolve.check import violations
+from cpsolve.answers.check import violations
+from cpsolve.answers.result import Assignment, EngineBug, Status, Unsupported
 from cpsolve.engines import Options, run
-from cpsolve.expr import Var
-from cpsolve.files import MODELS_DIR, load
+from cpsolve.language.expr import Var
 from cpsolve.model import Csp
 from cpsolve.puzzles import tour
 from cpsolve.puzzles.data import Data
-from cpsolve.result import Assignment, EngineBug, Status, Unsupported
+from cpsolve.puzzles.files import MODELS_DIR, load
 
 BOTH = ["cpsat", "search"]
 
@@ -436,7 +436,7 @@ def test_checker_rejects_a_non_leap_move_and_a_sub_cycle():
 
 
 def test_verify_raises_on_a_broken_tour():
-    from cpsolve.check import verify
+    from cpsolve.answers.check import verify
 
     puzzle = model_file("knight_problem_a")
     result = solve("search", puzzle.model)

@@ -3,7 +3,7 @@
 An engine is a module exposing ``CAPABILITIES`` — a set of ``(model kind,
 task)`` pairs such as ``("planning", "solve")`` — and one function per task
 it supports: ``solve(model, options)``, ``count(model, options)`` or
-``analyze(model, options)``, each returning a :class:`~cpsolve.result.Result`;
+``analyze(model, options)``, each returning a :class:`~cpsolve.answers.result.Result`;
 optionally ``supports(model) -> reason | None`` for models that use
 something it lacks.
 
@@ -19,13 +19,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..check import verify
+from ..answers.check import verify
+from ..answers.result import EngineBug, Result, Unsupported
 from ..model import Csp, Planning
-from ..result import EngineBug, Result, Unsupported
 
 ENGINES: dict[str, str] = {
     "cpsat": "cpsolve.engines.cpsat",
-    "search": "cpsolve.engines.search",
+    "search": "cpsolve.engines.search.engine",
     "pyconstraint": "cpsolve.engines.pyconstraint",
 }
 """Built-in engine name -> module; the CLI, the docs and the tests all read this."""
@@ -75,13 +75,13 @@ class Options:
     * ``cluster`` — analyze on Dask: a number of local workers, or the address
       of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`);
     * ``hint`` — planning: a plan believed to reach the goal, as action names
-      (found by another engine, e.g. weighted A*: :mod:`cpsolve.hints`).  An
+      (found by another engine, e.g. weighted A*: :mod:`cpsolve.engines.hints`).  An
       engine may start from it — CP-SAT takes it as an upper bound on the
       plan's length or cost — but never trusts it: it is replayed first and
       ignored when it does not reach the goal;
     * ``find_hint`` — planning, ``cpsat`` solve without a ``hint``: first look
       for one with weighted A* within a small share of the time limit
-      (:func:`cpsolve.hints.prepare`; skipped for a tiny model and when a proof
+      (:func:`cpsolve.engines.hints.prepare`; skipped for a tiny model and when a proof
       already answers).  ``--no-hint`` on the command line turns it off.
     """
 
@@ -154,7 +154,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     """Run one engine on one task and return its checked result.
 
     Raises :class:`Unsupported` when the engine cannot do the task and
-    :class:`~cpsolve.result.EngineBug` when its answer fails the check.
+    :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
     """
     options = options or Options()
     module = load(name)

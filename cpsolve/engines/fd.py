@@ -1,6 +1,6 @@
 """Engine ``fd``: Fast Downward on a planning model exported as PDDL.
 
-The model goes out through :func:`cpsolve.export.pddl.export`; the planner
+The model goes out through :func:`cpsolve.interop.pddl.export`; the planner
 (the ``up-fast-downward`` wheel, ``pip install 'cpsolve[peers]'``) runs as a
 child process (:mod:`.external`) with A* and the admissible LM-cut heuristic
 by default — its plans are optimal — or ``lama-first`` when
@@ -22,10 +22,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..answers.result import Plan, Result, Status, Step, Unsupported
 from ..model import Planning
-from ..result import Plan, Result, Status, Step, Unsupported
 from . import Options
-from .external import run_tool
+from .runtime.processes import run_tool
 
 CAPABILITIES = {("planning", "solve")}
 
@@ -79,8 +79,8 @@ def command(options: Options) -> list[str]:
 
 def solve(model: Planning, options: Options) -> Result:
     """A plan from Fast Downward, mapped back to the model's actions."""
-    from ..export import ExportError
-    from ..export.pddl import export
+    from ..interop import ExportError
+    from ..interop.pddl import export
 
     try:
         task = export(model)

@@ -1,4 +1,4 @@
-"""Engine ``minizinc``: MiniZinc with Gecode on a csp model (:mod:`cpsolve.export.minizinc`).
+"""Engine ``minizinc``: MiniZinc with Gecode on a csp model (:mod:`cpsolve.interop.minizinc`).
 
 The ``minizinc`` binary and Gecode come from the distribution's packages
 (Debian: ``apt-get install minizinc``, which brings Gecode).  The model and its
@@ -17,10 +17,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..answers.result import Assignment, Count, Result, Status, Unsupported
 from ..model import Csp
-from ..result import Assignment, Count, Result, Status, Unsupported
 from ..words import plural
-from .external import run_tool
+from .runtime.processes import run_tool
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
 
@@ -44,8 +44,8 @@ def supports(model: Csp) -> str | None:
 
 def _run(model: Csp, options, how: list[str]):
     """Solutions (as assignments), whether the search was complete, and why it stopped."""
-    from ..export import ExportError
-    from ..export.minizinc import export
+    from ..interop import ExportError
+    from ..interop.minizinc import export
 
     try:
         mzn = export(model)

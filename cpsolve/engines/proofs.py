@@ -2,7 +2,7 @@
 
 Every planning task — ``solve`` and ``count`` (the optimal plans) — of every
 engine starts with :func:`before_search`, so a model that an invariant
-(:mod:`cpsolve.invariants`) proves unsolvable gets the same answer at once
+(:mod:`cpsolve.model.invariants`) proves unsolvable gets the same answer at once
 from each of them, in each task's own words: ``infeasible`` for a solve, an
 exact count of 0 for a count, with the proof ``invariant`` and the invariant
 itself for the checker to re-verify.  :func:`none_exists` turns any
@@ -11,9 +11,9 @@ proof that a solve has no answer into the count's form.
 
 from __future__ import annotations
 
-from ..invariants import Invariant, find
+from ..answers.result import Count, Result, Status
 from ..model import Planning
-from ..result import Count, Result, Status
+from ..model.invariants import Invariant, find
 
 
 def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = False,
@@ -31,7 +31,7 @@ def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = F
 def before_search(model: Planning, engine: str, task: str, keep: bool = False) -> Result | None:
     """The answer when an invariant proves that no plan exists; None when none does.
 
-    The model is validated first (:meth:`~cpsolve.model.Planning.validate`), so a
+    The model is validated first (:meth:`~cpsolve.model.core.Planning.validate`), so a
     malformed model is refused as it would be by any search.
     """
     model.validate()

@@ -1,4 +1,4 @@
-"""Engine ``pyconstraint``: python-constraint2 on a :class:`~cpsolve.model.Csp`.
+"""Engine ``pyconstraint``: python-constraint2 on a :class:`~cpsolve.model.core.Csp`.
 
 All-different groups become ``AllDifferentConstraint``; a condition of the
 form ``x == c`` narrows the domain; any other condition becomes a
@@ -15,12 +15,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
-from ..facts import pin
+from ..answers.result import Assignment, Count, Result, Status
+from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
 from ..model import AllDifferent, Circuit, Condition, Csp
-from ..result import Assignment, Count, Result, Status
+from ..model.facts import pin
 from ..words import plural
-from . import interrupt, memory
+from .runtime import interrupt, memory
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
 

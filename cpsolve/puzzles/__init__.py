@@ -2,7 +2,7 @@
 
 A family never solves.  See :mod:`cpsolve.puzzles.base` for what a puzzle
 offers and :mod:`cpsolve.puzzles.data` for how a family reads its file.
-:data:`FAMILIES` is the registry that :func:`cpsolve.files.load` reads: the
+:data:`FAMILIES` is the registry that :func:`cpsolve.puzzles.files.load` reads: the
 ``family = "..."`` key of a model file names one of its entries.
 """
 

@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..answers.result import Count, Result, Status, Step
 from ..model import Csp, Planning
-from ..result import Count, Result, Status, Step
 from ..words import plural
 
 if TYPE_CHECKING:
-    from ..grids.canonical import Symmetry
+    from ..model.symmetry.canonical import Symmetry
 
 
 @dataclass(frozen=True)
@@ -107,17 +107,11 @@ class Puzzle:
         """Symmetries of the puzzle's rules, when known (``None``: none).
 
         By default the symmetries a CSP declares (``Csp.symmetries``), checked
-        and closed into a group by :mod:`cpsolve.grids.declared`; a family may
+        and closed into a group by :mod:`cpsolve.model.symmetry.declared`; a family may
         know its own.
         """
         if isinstance(self.model, Csp) and self.model.symmetries:
-            from ..grids.declared import declared_symmetry
+            from ..model.symmetry.declared import declared_symmetry
 
             return declared_symmetry(self.model)
         return None
-
-    def _repr_svg_(self) -> str:
-        """Jupyter: the puzzle drawn (its start state, or its givens); see :mod:`cpsolve.draw`."""
-        from ..draw import picture
-
-        return picture(self).svg

@@ -25,7 +25,7 @@ constraints differ.
 --up-to symmetry`` and ``generate``: either a board — ``board = "x"`` (an
 array laid out row by row), ``rows = r`` (a square by default), optionally
 ``use = [...]`` naming some of its rotations and reflections
-(:data:`cpsolve.boards.MOVES`; by default all the board has) — or a
+(:data:`cpsolve.model.symmetry.boards.MOVES`; by default all the board has) — or a
 permutation of the variables (``variables``, written once over a free index
 as in effects) with a renaming of values (``values``, an expression of
 ``v``).  Each is checked when the file is read: it must map the constraints
@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import Const, Var, conjuncts
+from ..language.expr import Const, Var, conjuncts
 from ..model import Csp, ModelError
 from .base import Puzzle
 from .data import Data
@@ -100,7 +100,7 @@ def _names(data: Data, key: str, value: Any) -> list[str]:
 
 
 def _symmetries(data: Data, model: Csp, scope: dict) -> None:
-    from ..grids.declared import breaks
+    from ..model.symmetry.rules import breaks
 
     for i, table in enumerate(data.get("symmetries", list, [])):
         key = f"symmetries[{i}]"

@@ -16,9 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import Const, Var, evaluate, variables
-from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
-from ..parse import (
+from ..language.expr import Const, Var, evaluate, variables
+from ..language.parse import (
     ExprError,
     Scope,
     constant_list,
@@ -27,6 +26,7 @@ from ..parse import (
     parse,
     variable_scope,
 )
+from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
 from .data import Data
 
 PLACEHOLDER = re.compile(r"\{([^}]*)\}")
@@ -135,7 +135,7 @@ def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
 
 
 def _constant(data: Data, key: str, text: str, scope: Scope) -> Any:
-    """:func:`cpsolve.parse.constant_list` of ``text``, its errors naming ``key``."""
+    """:func:`cpsolve.language.parse.constant_list` of ``text``, its errors naming ``key``."""
     try:
         return constant_list(text, scope)
     except ExprError as err:

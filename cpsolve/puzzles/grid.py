@@ -38,7 +38,7 @@ from .base import Puzzle
 from .data import Data
 
 if TYPE_CHECKING:
-    from ..grids.canonical import Symmetry
+    from ..model.symmetry.canonical import Symmetry
 
 KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens",
         "instances", "instances_file"}
@@ -104,7 +104,7 @@ class GridPuzzle(Puzzle):
 
     def symmetry(self) -> Symmetry:
         """The board's symmetries: square symmetries keeping the groups, and renaming."""
-        from ..grids.board import grid_symmetry
+        from ..model.symmetry.grid import grid_symmetry
 
         return grid_symmetry(self.size, self.groups, cell)
 

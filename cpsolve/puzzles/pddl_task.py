@@ -1,4 +1,4 @@
-"""PDDL in: a domain and a problem file, grounded into a :class:`~cpsolve.model.Planning`.
+"""PDDL in: a domain and a problem file, grounded into a :class:`~cpsolve.model.core.Planning`.
 
 Parsing is the ``pddl`` package's (``pip install 'cpsolve[pddl]'``); the text
 is lower-cased first, as PDDL names are case-insensitive.  Supported: STRIPS
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..expr import And, Const, Expr, If, Not, Or, Var
+from ..language.expr import And, Const, Expr, If, Not, Or, Var
 from ..model import MAX_ACTIONS, ModelError, Planning
 from .base import Puzzle
 from .data import ModelFileError

@@ -43,9 +43,9 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import And, Expr, If, Sum, Var
+from ..answers.result import Step
+from ..language.expr import And, Expr, If, Sum, Var
 from ..model import Planning
-from ..result import Step
 from ..words import plural
 from .base import Puzzle
 from .data import Data

@@ -16,9 +16,9 @@
 ``.`` is a square to visit, ``x`` a blocked square (spaces between squares
 are optional).  Squares are numbered row-major from 0.
 
-The model is a :class:`~cpsolve.model.Csp` with one successor variable per
+The model is a :class:`~cpsolve.model.core.Csp` with one successor variable per
 square, whose allowed values are the squares one leap away, and one
-:class:`~cpsolve.model.Circuit`.  An open tour is a circuit through an extra
+:class:`~cpsolve.model.core.Circuit`.  An open tour is a circuit through an extra
 node (the last square leads to it, it leads to the first square).  A closed
 tour has two directions; a symmetry-breaking condition keeps one of them
 (the successor of square 0 is smaller than its predecessor), so counts are
@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import And, Or, Var
+from ..language.expr import And, Or, Var
 from ..model import Csp
 from .base import Puzzle
 from .data import Data

@@ -67,9 +67,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..expr import Const, Expr, If, Var, bounds, evaluate, variables
+from ..language.expr import Const, Expr, If, Var, bounds, evaluate, variables
+from ..language.parse import variable_scope
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
-from ..parse import variable_scope
 from .base import Puzzle
 from .data import Data
 from .declare import (

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve import facts
+from cpsolve.answers.result import Status
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.statespace.external import Disk, external_layers
 from cpsolve.engines.search.statespace.vector import numpy_layers
-from cpsolve.files import load, resolve
-from cpsolve.result import Status
+from cpsolve.model import facts
+from cpsolve.puzzles.files import load, resolve
 
 # A 21-hole cross (5x5 without the corners), orthogonal jumps, centre empty.
 CROSS_ROWS = [" ooo ", "ooooo", "oo.oo", "ooooo", " ooo "]
@@ -164,7 +164,7 @@ def test_bad_options_are_one_line(cli, argv, words):
 def test_cli_stop_then_resume(cli, tmp_path):
     import jsonschema
 
-    from cpsolve.schema import schema
+    from cpsolve.output.schema import schema
 
     first = cli("analyze", "eight_puzzle", "--work-dir", tmp_path, "--limit", "1000", "--json")
     stopped = json.loads(first.out)
@@ -196,7 +196,7 @@ def test_bad_work_dir_is_one_line(cli, tmp_path):
 
 def test_large_irreversible_spaces_go_on_disk_by_default():
     from cpsolve.engines import Options
-    from cpsolve.engines.search import default_analysis
+    from cpsolve.engines.search.engine import default_analysis
 
     def chosen(name, **options):
         return default_analysis(Options(**options), compile_planning(model_of(name)))

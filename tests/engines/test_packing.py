@@ -26,9 +26,9 @@ from cpsolve.engines.search.statespace.wordsets import distinct as words_distinc
 from cpsolve.engines.search.statespace.wordsets import fresh as words_fresh
 from cpsolve.engines.search.statespace.wordsets import keys
 from cpsolve.engines.search.statespace.wordsets import minus as words_minus
-from cpsolve.expr import Var
-from cpsolve.files import load
+from cpsolve.language.expr import Var
 from cpsolve.model import Planning
+from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

@@ -17,6 +17,7 @@ from collections import deque
 import numpy as np
 import pytest
 
+from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
@@ -24,12 +25,11 @@ from cpsolve.engines.search.planning import pdb, pdb_store
 from cpsolve.engines.search.planning.pdb_build import build_table
 from cpsolve.engines.search.planning.pdb_ida import hole_swap
 from cpsolve.engines.search.statespace.packing import Packed
-from cpsolve.expr import And
-from cpsolve.files import ModelFileError, load
+from cpsolve.language.expr import And
 from cpsolve.model import Planning
 from cpsolve.puzzles.data import Data
+from cpsolve.puzzles.files import ModelFileError, load
 from cpsolve.puzzles.sliding import build
-from cpsolve.result import Status
 
 SHARED_CACHE = os.environ.get("CPSOLVE_CACHE_DIR")  # the suite's (conftest), kept between runs
 
@@ -518,9 +518,9 @@ def test_temporary_files_of_killed_writers_are_swept(own_cache):
 
 
 def test_ctrl_c_during_a_build_saves_it(own_cache):
-    """The first Ctrl-C only sets a flag (:mod:`cpsolve.engines.interrupt`); the build sees
+    """The first Ctrl-C only sets a flag (:mod:`cpsolve.engines.runtime.interrupt`); the build sees
     it at its next look, like a time limit, and keeps what it has."""
-    from cpsolve.engines import interrupt
+    from cpsolve.engines.runtime import interrupt
 
     _, task, _ = eight()
 
@@ -570,7 +570,7 @@ def test_actions_costing_more_than_1_are_refused_not_mistaken():
     for i, j in itertools.permutations(range(3), 2):
         m.add_action(f"{j} to {i}", xs[i] == 0, {xs[i]: xs[j], xs[j]: 0}, cost=2)
     m.set_patterns([[1], [2]])
-    from cpsolve.result import Unsupported
+    from cpsolve.answers.result import Unsupported
 
     with pytest.raises(Unsupported, match="costs 2"):
         pdb.pattern_set(compile_planning(m))

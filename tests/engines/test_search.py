@@ -15,16 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolve import And, Csp, If, Max, Min, Not, Or, Planning, Status, Sum
-from cpsolve.check import violations
+from cpsolve.answers.check import violations
+from cpsolve.answers.result import Unsupported
 from cpsolve.engines import Options, run
-from cpsolve.engines import search as engine
+from cpsolve.engines.search import engine
 from cpsolve.engines.search import common
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.registry import Finds, Need
-from cpsolve.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, evaluate
+from cpsolve.language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, evaluate
 from cpsolve.model import ModelError
-from cpsolve.result import Unsupported
 
 # ---------------------------------------------------------------- planning models
 

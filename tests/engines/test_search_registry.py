@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.cli import main, parser
+from cpsolve.answers.result import Unsupported
+from cpsolve.cli import main
+from cpsolve.cli.arguments import parser
 from cpsolve.engines import Options, run
 from cpsolve.engines.search import registry
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.registry import ALGORITHMS, ANALYSES, Finds, Need
 from cpsolve.model import Planning
-from cpsolve.result import Unsupported
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

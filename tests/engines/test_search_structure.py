@@ -65,7 +65,7 @@ def test_cycle_finder_itself():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert relative_imports(f"{SEARCH}.statespace.vector", MODULES[f"{SEARCH}.statespace.vector"]) \
-        >= {f"{SEARCH}.statespace.packing", f"{SEARCH}.common", "cpsolve.result"}
+        >= {f"{SEARCH}.statespace.packing", f"{SEARCH}.common", "cpsolve.answers.result"}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if not n.endswith("__main__")))

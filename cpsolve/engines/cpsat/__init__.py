@@ -6,18 +6,18 @@ Modules, in pipeline order:
   (with :mod:`.relations` for comparison operators);
 * :mod:`.direct` — one literal per value for small domains, and small
   conditions as clauses (truth tables from :mod:`.table`);
-* :mod:`.csp` — a :class:`~cpsolve.model.Csp` compiled directly: solve with
+* :mod:`.csp` — a :class:`~cpsolve.model.core.Csp` compiled directly: solve with
   a uniqueness check, count;
-* :mod:`.timeline` — a :class:`~cpsolve.model.Planning` as a time-indexed
+* :mod:`.timeline` — a :class:`~cpsolve.model.core.Planning` as a time-indexed
   model, grown step by step (:mod:`.steps`: one step as value literals and
   clauses); the bounds on the horizons worth trying (potential, estimate,
-  parity) are model facts (:mod:`cpsolve.facts`); :mod:`.pairs` — pairs of
+  parity) are model facts (:mod:`cpsolve.model.facts`); :mod:`.pairs` — pairs of
   actions that never need to follow each other (inverses, independent
   actions out of order);
 * :mod:`.exhaust` — before any horizon: an invariant
   (:mod:`cpsolve.engines.proofs`), then a bounded exhaustion of a small
   state space, may prove that no plan exists;
-* then, for a solve without a hint, :func:`cpsolve.hints.prepare`: weighted A*
+* then, for a solve without a hint, :func:`cpsolve.engines.hints.prepare`: weighted A*
   of the search engine looks for a first plan within a small share of the
   time limit (``Options.find_hint``); the result says what it found
   (``Result.hint``);
@@ -36,8 +36,8 @@ model that :mod:`.exhaust` proves unsolvable is answered without it.
 
 from __future__ import annotations
 
+from ...answers.result import Result, Unsupported
 from ...model import Csp, Planning
-from ...result import Result, Unsupported
 from .. import Options
 from .exhaust import before_horizons
 
@@ -54,7 +54,7 @@ def solve(model: Csp | Planning, options: Options) -> Result:
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
         if proven is not None:
             return proven
-        from ...hints import prepare, settled
+        from ..hints import prepare, settled
         from . import planning
 
         options, hint = prepare(model, options)  # type: ignore[arg-type]

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from ortools.sat.python import cp_model
 
-from ...expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, bounds, is_boolean
+from ...language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, bounds, is_boolean
 from .relations import FLIPPED, NEGATED, decided, relation
 
 Term = int | cp_model.LinearExpr

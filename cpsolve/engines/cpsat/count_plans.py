@@ -1,4 +1,4 @@
-"""Counting the optimal plans of a :class:`~cpsolve.model.Planning` with CP-SAT.
+"""Counting the optimal plans of a :class:`~cpsolve.model.core.Planning` with CP-SAT.
 
 Pipeline (:func:`count`):
 
@@ -6,7 +6,7 @@ Pipeline (:func:`count`):
    proves it optimal);
 2. every plan of cost ``C`` must have a bounded number of steps, or there
    could be infinitely many (a cycle of 0-cost actions).  Two bounds are
-   used: a potential (:func:`cpsolve.facts.potential_bounds`: every action moves a
+   used: a potential (:func:`cpsolve.model.facts.potential_bounds`: every action moves a
    sum of the state one way, so every plan has ``fewest..most`` steps), and
    the least cost of a step (``floor >= 1``: at most ``C // floor`` steps).
    Without either the count is refused;
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from ...facts import cost_floor, potential_bounds
+from ...answers.result import Count, Result, Status, Step, Unsupported
 from ...model import Planning
-from ...result import Count, Result, Status, Step, Unsupported
+from ...model.facts import cost_floor, potential_bounds
 from ...words import plural
 from .. import Options
 from ..proofs import none_exists

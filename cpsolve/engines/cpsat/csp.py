@@ -1,4 +1,4 @@
-"""A :class:`~cpsolve.model.Csp` compiled directly to CP-SAT: solve, uniqueness, count.
+"""A :class:`~cpsolve.model.core.Csp` compiled directly to CP-SAT: solve, uniqueness, count.
 
 Encoding (after :func:`encode`, every model variable has a CP-SAT variable and
 every constraint is posted):
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from ...expr import Binary, Const, Var, conjuncts
+from ...answers.result import Assignment, Count, Result, Status
+from ...language.expr import Binary, Const, Var, conjuncts
 from ...model import AllDifferent, Circuit, Condition, Csp
-from ...result import Assignment, Count, Result, Status
 from ...words import plural
 from .. import Options
 from .compile import Compiler, Lit, Term, negate

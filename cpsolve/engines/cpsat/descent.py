@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
+from ...answers.result import Step
 from ...model import Planning
-from ...result import Step
 from .solving import FOUND, Deadline
 from .timeline import Timeline
 

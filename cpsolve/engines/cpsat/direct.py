@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ...expr import Binary, Const, Expr, Var, variables
+from ...language.expr import Binary, Const, Expr, Var, variables
 from .compile import Compiler, Lit, Term, negate
 from .table import value_table
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...answers.result import Result, Status, Unsupported
 from ...model import Planning
-from ...result import Result, Status, Unsupported
 from ...words import plural
 from .. import Options
 from ..proofs import before_search, none_exists

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from ...answers.result import Step
 from ...model import Planning
-from ...result import Step
 from .compile import Compiler
 
 

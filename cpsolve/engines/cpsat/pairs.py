@@ -28,7 +28,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...expr import And, Const, Expr, Var, substitute
+from ...language.expr import And, Const, Expr, Var, substitute
 from ...model import Action, Planning
 from .table import value_table
 

@@ -1,4 +1,4 @@
-"""Optimal plans for a :class:`~cpsolve.model.Planning` by growing the horizon.
+"""Optimal plans for a :class:`~cpsolve.model.core.Planning` by growing the horizon.
 
 The driver (:func:`solve`):
 
@@ -6,9 +6,9 @@ The driver (:func:`solve`):
 2. horizons ``T = s, s + d, s + 2d, ...`` are tried exactly, on one growing
    :class:`.timeline.Timeline`, until one has a plan; each horizon proven
    empty is part of the proof.  ``s`` is the least number of steps the
-   declared estimate (:func:`cpsolve.facts.estimate_bound`) or a potential allows;
+   declared estimate (:func:`cpsolve.model.facts.estimate_bound`) or a potential allows;
    ``d`` is 2 when a parity invariant fixes the parity of every plan's length
-   (:func:`cpsolve.facts.plan_parity`), else 1.  With unit costs the first plan
+   (:func:`cpsolve.model.facts.plan_parity`), else 1.  With unit costs the first plan
    found is optimal; otherwise the cheapest plan of that length is kept.
    Redundant constraints, each true of some optimal plan, prune the search:
    states two steps apart differ (a shortest plan never revisits a state), no
@@ -16,7 +16,7 @@ The driver (:func:`solve`):
    canonical order, no two steps in a row can be replaced by one (:mod:`.pairs`),
    and every state's estimate is at most the cost of the steps still to come;
 3. every needed plan has at most ``cap`` steps (states never repeat, or a
-   potential argument: :func:`cpsolve.facts.potential_bounds`), so when ``T`` passes ``cap`` the
+   potential argument: :func:`~cpsolve.model.facts.potential_bounds`), so when ``T`` passes ``cap`` the
    goal is unreachable.  When the horizon has grown to a third of a small
    ``cap``, one stuttering solve at horizon ``cap`` asks whether any plan
    exists at all: none proves the goal unreachable at once; one bounds the
@@ -41,7 +41,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from ...facts import (
+from ...answers.result import Plan, Result, Status, Step
+from ...model import Planning
+from ...model.facts import (
     cost_floor,
     estimate_bound,
     goal_at_start,
@@ -49,8 +51,6 @@ from ...facts import (
     potential_bounds,
     state_count,
 )
-from ...model import Planning
-from ...result import Plan, Result, Status, Step
 from .. import Options
 from .descent import Descent
 from .hint import replay

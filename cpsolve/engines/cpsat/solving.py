@@ -7,7 +7,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from .. import interrupt, memory
+from ..runtime import interrupt, memory
 
 
 class Deadline:

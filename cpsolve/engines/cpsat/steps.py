@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ...expr import Binary, Expr, variables
+from ...language.expr import Binary, Expr, variables
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, layout, one_hot
 from .table import value_table

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ...expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var
+from ...language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var
 from .relations import COMPARE
 
 

@@ -1,4 +1,4 @@
-"""The time-indexed CP-SAT model of a :class:`~cpsolve.model.Planning`, grown step by step.
+"""The time-indexed CP-SAT model of a :class:`~cpsolve.model.core.Planning`, grown step by step.
 
 A :class:`Timeline` holds steps ``0..H`` (:meth:`Timeline.grow` adds one);
 :meth:`Timeline.close` returns a literal meaning "the plan ends at the current
@@ -41,9 +41,9 @@ from collections.abc import Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
-from ...expr import Not, conjuncts
+from ...answers.result import Step
+from ...language.expr import Not, conjuncts
 from ...model import Planning
-from ...result import Step
 from .compile import Compiler, Lit, Term
 from .direct import post_condition
 from .steps import Separable, Values, assign, differ, keep, state_variable

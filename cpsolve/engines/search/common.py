@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 
-from ...facts import any_plan_is_optimal
-from ...result import Plan, Result, Status, Unsupported
+from ...answers.result import Plan, Result, Status, Unsupported
+from ...model.facts import any_plan_is_optimal
 from ...words import plural
-from .. import interrupt, memory
+from ..runtime import interrupt, memory
 from .compile import State, Task
 
 CHECK_EVERY = 2048
@@ -140,7 +140,7 @@ def fewest_moves(task: Task, path: list[State], explored: int, **details: object
 def plan_found(task: Task, path: list[State], explored: int, how: str,
                **details: object) -> Result:
     """The result of a search that finds *a* plan: ``OPTIMAL`` when any plan is optimal
-    (:func:`cpsolve.facts.any_plan_is_optimal`), else ``SOLVED``."""
+    (:func:`cpsolve.model.facts.any_plan_is_optimal`), else ``SOLVED``."""
     if any_plan_is_optimal(task.model):
         return found(task, path, Status.OPTIMAL, explored,
                      f"{how}; every plan has {plural(len(path) - 1, 'step')} and the same cost "

@@ -1,4 +1,4 @@
-"""Compile a :class:`~cpsolve.model.Planning` model into a fast search task.
+"""Compile a :class:`~cpsolve.model.core.Planning` model into a fast search task.
 
 After :func:`compile_planning`, a state is a tuple of ints in
 ``model.names`` order and the returned :class:`Task` answers everything the
@@ -10,11 +10,11 @@ Guards, effects and costs are turned into Python source by :mod:`.emit`
 on first use, into a single successor function for the whole model.  Two tricks keep it
 fast without knowing anything about puzzles:
 
-* actions whose guards share a pin ``x == c`` (:func:`cpsolve.facts.pin`) are grouped under one
+* actions whose guards share a pin ``x == c`` (:func:`~cpsolve.model.facts.pin`) are grouped under one
   ``if s[i] == c:`` test (in a sliding puzzle, "the blank is at cell j"
   selects the 2-4 moves worth testing out of 24);
 * an effect is range-checked only when interval arithmetic
-  (:func:`cpsolve.expr.bounds`) cannot prove it stays in its domain.  A
+  (:func:`cpsolve.language.expr.bounds`) cannot prove it stays in its domain.  A
   successor that would leave a domain is not allowed: it is skipped and
   counted in ``Task.skipped``.
 
@@ -32,10 +32,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
-from ... import facts
-from ...expr import Const, Expr, bounds, conjuncts
-from ...model import Action, Planning
-from ...result import Step, Unsupported
+from ...answers.result import Step, Unsupported
+from ...language.expr import Const, Expr, bounds, conjuncts
+from ...model import Action, Planning, facts
 from .emit import TooDeep, build, grouped, source
 
 State = tuple[int, ...]
@@ -97,7 +96,7 @@ class Task:
         return f"s[{self.index[name]}]"
 
     def _pin(self, c: Expr) -> tuple[int, int] | None:
-        """``(i, value)`` when ``c`` pins ``x_i`` to ``value`` (:func:`cpsolve.facts.pin`)."""
+        """``(i, value)`` when ``c`` pins ``x_i`` to ``value`` (:func:`~cpsolve.model.facts.pin`)."""
         found = facts.pin(c, self.model.domain)
         return None if found is None else (self.index[found[0]], found[1])
 

@@ -1,9 +1,9 @@
 """Expression trees -> Python source text, for scalar or NumPy evaluation.
 
 The search engine evaluates guards, effects, costs and constraints many
-millions of times, so it compiles each :mod:`cpsolve.expr` tree to Python
+millions of times, so it compiles each :mod:`cpsolve.language.expr` tree to Python
 source and lets :func:`compile` turn that into byte code (see
-:func:`build`).  This does not use :func:`cpsolve.expr.evaluate`: that is
+:func:`build`).  This does not use :func:`cpsolve.language.expr.evaluate`: that is
 the checker's reference interpreter, and an engine must not share it.
 
 Why generating source is safe here: the text is produced from the
@@ -24,7 +24,7 @@ Two flavours share the precedence logic:
 Each node is emitted in a *context*: ``"v"`` (its integer value is needed)
 or ``"c"`` (only its truth is needed, so ``a and b`` may return any truthy
 object).  Booleans in value context become exactly 0 or 1, as in
-:func:`cpsolve.expr.evaluate`.
+:func:`cpsolve.language.expr.evaluate`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import functools
 import operator
 from collections.abc import Callable
 
-from ...expr import COMPARE, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
+from ...language.expr import COMPARE, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
 
 Ref = Callable[[str], str]
 """Maps a variable name to the source text that reads it (``"s[3]"``)."""
@@ -124,7 +124,7 @@ def _binary(e: Binary, ref: Ref, fl: str) -> tuple[str, int]:
 
 
 def _chain(e: Binary, ref: Ref, fl: str) -> tuple[str, int]:
-    """A left-nested chain of ``+``/``-`` (what :func:`cpsolve.expr.Sum` builds), flattened.
+    """A left-nested chain of ``+``/``-`` (what :func:`~cpsolve.language.expr.Sum` builds), flattened.
 
     Walking the left spine in a loop keeps deep sums within Python's limits:
     short chains read ``a + b - c``, long ones ``_sum((a, b, -(c)))``.

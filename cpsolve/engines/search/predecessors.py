@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...result import Unsupported
+from ...answers.result import Unsupported
 from .emit import build, grouped, source
 
 State = tuple[int, ...]

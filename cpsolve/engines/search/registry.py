@@ -2,7 +2,7 @@
 
 Every entry is a frozen record: its name, its function ``fn(task, budget)
 -> Result``, what it finds (:class:`Finds`), what it needs from the model
-(:class:`Need`: refused with :class:`~cpsolve.result.Unsupported` naming what
+(:class:`Need`: refused with :class:`~cpsolve.answers.result.Unsupported` naming what
 is missing), what it uses when present, the algorithm it falls back to and
 one line saying what it is.  The engine (:func:`~..search.solve`,
 :func:`~..search.analyze`), :func:`default_algorithm`, the CLI's
@@ -12,32 +12,31 @@ adding a search is one module and one entry here.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from ...answers import Direction
-from ...facts import any_plan_is_optimal, goal_state
+from ...answers.kinds import Direction
+from ...answers.result import Result, Unsupported
 from ...model import Planning
-from ...result import Result, Unsupported
+from ...model.facts import any_plan_is_optimal, goal_state
 from . import csp
-from .common import Budget, Inapplicable
-from .compile import Task
-from .planning.anytime import anytime
-from .planning.astar import astar
-from .planning.bfs import bfs
-from .planning.bidir import bidir
-from .planning.dfs import dfs
-from .planning.dijkstra import dijkstra
-from .planning.idastar import idastar
-from .planning.iddfs import iddfs
-from .planning.memo_dfs import memo_dfs
-from .planning.wastar import wastar
-from .planning.widening import widening
-from .statespace.layers import layers
 
-SearchFn = Callable[[Task, Budget], Result]
+if TYPE_CHECKING:
+    from .common import Budget
+    from .compile import Task
+
+SearchFn = Callable[["Task", "Budget"], Result]
 AnalysisFn = Callable[..., Result]  # (task, budget, direction[, options])
+
+
+def resolve(where: str) -> Callable:
+    """The function at ``"module:name"`` (a module of this package), imported now: the
+    tables name their functions so that reading them (the CLI's help) loads no search."""
+    module, name = where.split(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), name)
 
 
 class Finds(Enum):
@@ -103,7 +102,8 @@ class Algorithm:
     """
 
     name: str
-    function: SearchFn
+    where: str
+    """``"module:function"`` of the search, a ``fn(task, budget) -> Result``."""
     finds: Finds
     description: str
     needs: frozenset[Need] = frozenset()
@@ -111,6 +111,11 @@ class Algorithm:
     fallback: str | None = None
     default_when: frozenset[Need] | None = None
     default_rank: int = 0
+
+    @property
+    def function(self) -> SearchFn:
+        """The search itself (its module imported on first use)."""
+        return resolve(self.where)
 
     def missing(self, task: Task) -> list[str]:
         """What the task's model lacks of :attr:`needs`, one phrase each (empty: runnable)."""
@@ -137,25 +142,36 @@ def _entries(*entries: Algorithm) -> dict[str, Algorithm]:
 _INFORMED = frozenset({Need.ESTIMATE})
 
 ALGORITHMS: Mapping[str, Algorithm] = _entries(
-    Algorithm("bfs", bfs, Finds.SHORTEST, "breadth-first search, layer by layer",
+    Algorithm("bfs", "planning.bfs:bfs",
+              Finds.SHORTEST, "breadth-first search, layer by layer",
               default_when=frozenset({Need.UNIT_COSTS}), default_rank=4),
-    Algorithm("bidir", bidir, Finds.SHORTEST, "breadth-first from the start and from the goal",
+    Algorithm("bidir", "planning.bidir:bidir",
+              Finds.SHORTEST, "breadth-first from the start and from the goal",
               needs=frozenset({Need.GOAL_STATE, Need.PREDECESSORS}), fallback="bfs",
               default_when=frozenset({Need.UNIT_COSTS, Need.GOAL_STATE}), default_rank=3),
-    Algorithm("iddfs", iddfs, Finds.SHORTEST, "iterative deepening depth-first search"),
-    Algorithm("dfs", dfs, Finds.ANY, "depth-first search"),
-    Algorithm("dijkstra", dijkstra, Finds.CHEAPEST, "uniform-cost search (0-1 BFS or a heap)",
+    Algorithm("iddfs", "planning.iddfs:iddfs",
+              Finds.SHORTEST, "iterative deepening depth-first search"),
+    Algorithm("dfs", "planning.dfs:dfs",
+              Finds.ANY, "depth-first search"),
+    Algorithm("dijkstra", "planning.dijkstra:dijkstra",
+              Finds.CHEAPEST, "uniform-cost search (0-1 BFS or a heap)",
               default_when=frozenset(), default_rank=5),
-    Algorithm("astar", astar, Finds.CHEAPEST, "A*, guided by the estimate", uses=_INFORMED),
-    Algorithm("idastar", idastar, Finds.CHEAPEST, "iterative deepening A* (little memory)",
+    Algorithm("astar", "planning.astar:astar",
+              Finds.CHEAPEST, "A*, guided by the estimate", uses=_INFORMED),
+    Algorithm("idastar", "planning.idastar:idastar",
+              Finds.CHEAPEST, "iterative deepening A* (little memory)",
               uses=_INFORMED),
-    Algorithm("wastar", wastar, Finds.NEAR_CHEAPEST, "weighted A*: a plan quickly, within a factor "
+    Algorithm("wastar", "planning.wastar:wastar",
+              Finds.NEAR_CHEAPEST, "weighted A*: a plan quickly, within a factor "
               "of the cheapest", uses=_INFORMED),
-    Algorithm("anytime", anytime, Finds.CHEAPEST, "weighted A* for a plan, then A* / IDA* to "
+    Algorithm("anytime", "planning.anytime:anytime",
+              Finds.CHEAPEST, "weighted A* for a plan, then A* / IDA* to "
               "prove it cheapest", uses=_INFORMED, default_when=_INFORMED, default_rank=1),
-    Algorithm("memo_dfs", memo_dfs, Finds.ANY, "depth-first search remembering dead ends, "
+    Algorithm("memo_dfs", "planning.memo_dfs:memo_dfs",
+              Finds.ANY, "depth-first search remembering dead ends, "
               "symmetric states merged"),
-    Algorithm("widening", widening, Finds.ANY, "beam searches of growing width, then "
+    Algorithm("widening", "planning.widening:widening",
+              Finds.ANY, "beam searches of growing width, then "
               "exhaustive", uses=frozenset({Need.SAME_LENGTH}),
               default_when=frozenset({Need.SAME_LENGTH}), default_rank=2),
 )
@@ -169,7 +185,7 @@ def default_algorithm(model: Planning) -> str:
     * ``anytime`` when the model declares an estimate: a plan at once
       (weighted A*), then an optimality proof within the time limit;
     * ``widening`` when every plan provably has the same length and cost
-      (:func:`cpsolve.facts.any_plan_is_optimal`): any plan is optimal, so the
+      (:func:`cpsolve.model.facts.any_plan_is_optimal`): any plan is optimal, so the
       search only has to find one (English 33-hole solitaire: 31 jumps);
     * ``bidir`` when every action costs 1 and the goal is a single state
       (two small frontiers instead of one big one);
@@ -187,44 +203,32 @@ class Analysis:
     """One state-space analysis; ``fallback`` runs when it raises :class:`Inapplicable`."""
 
     name: str
-    function: AnalysisFn
+    where: str
+    """``"module:function"`` of the analysis, ``fn(task, budget, direction[, options])``."""
     description: str
     fallback: str | None = None
     scaled: bool = False  # also takes the Options: work dir, resume, memory limit, cluster
     # (no default state limit either: these analyses exist for spaces beyond memory)
     from_goal: bool = True  # can sweep back from a single goal state (else: start only)
 
-
-def _numpy_layers(task: Task, budget: Budget, direction: Direction | None = None) -> Result:
-    from .statespace.vector import numpy_layers  # numpy is imported only here
-
-    return numpy_layers(task, budget, direction)
-
-
-def _external(task: Task, budget: Budget, direction: Direction | None = None,
-              options=None) -> Result:
-    from .statespace.external import Disk, external_layers
-
-    disk = Disk(options.work_dir, options.resume, options.memory_limit) if options else None
-    return external_layers(task, budget, direction, disk)
-
-
-def _cluster(task: Task, budget: Budget, direction: Direction | None = None,
-             options=None) -> Result:
-    from .statespace.cluster import cluster_layers  # dask is imported only here
-
-    return cluster_layers(task, budget, direction, options.cluster if options else None,
-                          options.memory_limit if options else None)
+    @property
+    def function(self) -> AnalysisFn:
+        """The analysis itself (its module imported on first use)."""
+        return resolve(self.where)
 
 
 ANALYSES: Mapping[str, Analysis] = {
-    "numpy": Analysis("numpy", _numpy_layers, "whole frontiers at once with NumPy "
+    "numpy": Analysis("numpy", "statespace.vector:numpy_layers",
+              "whole frontiers at once with NumPy "
                       "(states packed into one to four int64 words)", fallback="python"),
-    "python": Analysis("python", layers, "breadth-first layers with Python sets"),
-    "external": Analysis("external", _external, "layers on disk under a memory limit, "
+    "python": Analysis("python", "statespace.layers:layers",
+              "breadth-first layers with Python sets"),
+    "external": Analysis("external", "statespace.external:on_disk",
+              "layers on disk under a memory limit, "
                          "resumable, one state per orbit of the start's symmetries",
                          scaled=True, from_goal=False),
-    "cluster": Analysis("cluster", _cluster, "layers hash-partitioned over a Dask cluster",
+    "cluster": Analysis("cluster", "statespace.cluster:on_cluster",
+              "layers hash-partitioned over a Dask cluster",
                         scaled=True, from_goal=False),
 }
 """State-space analyses by name; ``numpy`` is the default."""
@@ -249,6 +253,8 @@ def run_analysis(entry: Analysis, task: Task, budget: Budget,
     ``direction``: explore from the ``"start"`` or back from the ``"goal"``
     (None: the analysis chooses); ``options``: what a ``scaled`` entry also reads.
     """
+    from .common import Inapplicable
+
     try:
         if entry.scaled:
             return entry.name, entry.function(task, budget, direction, options)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...expr import And, Const, Expr, If, Sum, Var
+from ...language.expr import And, Const, Expr, If, Sum, Var
 from ...model import Planning
 from .pieces import DIRECTIONS, Board, Cell, Kind
 

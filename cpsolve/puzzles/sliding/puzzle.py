@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...result import Step
+from ...answers.result import Step
 from ...words import plural
 from ..base import Puzzle
 from .moves import Move

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ....expr import conjuncts, variables
+from ....answers.result import Unsupported
+from ....language.expr import conjuncts, variables
 from ....model import Condition, Csp
-from ....result import Unsupported
 from ..emit import TooDeep, build, source
 
 Trail = list[tuple[list[int], int, int]]

@@ -1,4 +1,4 @@
-"""Backtracking search on a :class:`~cpsolve.model.Csp`.
+"""Backtracking search on a :class:`~cpsolve.model.core.Csp`.
 
 Domains are bit masks (bit ``v - base`` stands for value ``v``), copied per
 search node.  The search picks the unassigned variable with the smallest
@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import itemgetter
 
-from ....expr import Binary, Const, Var, variables
+from ....answers.result import Unsupported
+from ....language.expr import Binary, Const, Var, variables
 from ....model import AllDifferent, Circuit, Condition, Csp
-from ....result import Unsupported
 from ....words import plural
 from ..common import Budget
 from ..emit import TooDeep, source

@@ -1,6 +1,6 @@
-"""The search engine's circuit algorithm: a :class:`~cpsolve.model.Csp` made of one circuit.
+"""The search engine's circuit algorithm: a :class:`~cpsolve.model.core.Csp` made of one circuit.
 
-It applies when every variable belongs to one :class:`~cpsolve.model.Circuit`
+It applies when every variable belongs to one :class:`~cpsolve.model.core.Circuit`
 and the other constraints are conditions (or all-different groups over
 successors, which the circuit implies).  Then a Hamiltonian-circuit search
 (:mod:`.hamilton`: a path grown at both ends, Warnsdorff/Pohl order, degree
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ....answers.result import Assignment, Count, Result, Status, Unsupported
 from ....model import AllDifferent, Circuit, Condition, Csp
-from ....result import Assignment, Count, Result, Status, Unsupported
 from ....words import plural
 from ... import Options
 from ..common import Budget

@@ -1,11 +1,11 @@
-"""Solve and count a :class:`~cpsolve.model.Csp` by backtracking (:mod:`.backtrack`)."""
+"""Solve and count a :class:`~cpsolve.model.core.Csp` by backtracking (:mod:`.backtrack`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ....answers.result import Assignment, Count, Result, Status, Unsupported
 from ....model import Csp
-from ....result import Assignment, Count, Result, Status, Unsupported
 from ....words import plural
 from ... import Options
 from ..common import Budget

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ....result import Result, Status
+from ....answers.result import Result, Status
 from ..common import Budget, found
 from ..compile import Task
 from .astar import best_first, informed_result

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from ....result import Result, Status, Unsupported
+from ....answers.result import Result, Status, Unsupported
 from ..common import Budget, found, infeasible, path_to, stopped
 from ..compile import State, Task
 from .heuristic import Estimate, Outcome, compile_estimate

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ....result import Result
+from ....answers.result import Result
 from ..common import Budget, fewest_moves, infeasible, path_to, stopped
 from ..compile import State, Task
 

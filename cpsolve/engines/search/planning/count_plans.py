@@ -29,7 +29,7 @@ import heapq
 from collections import deque
 from collections.abc import Iterator
 
-from ....result import Count, Result, Status, Step, Unsupported
+from ....answers.result import Count, Result, Status, Step, Unsupported
 from ....words import plural
 from ..common import Budget
 from ..compile import State, Task

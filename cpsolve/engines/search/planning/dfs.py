@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ....result import Result, Status
+from ....answers.result import Result, Status
 from ..common import Budget, found, infeasible, stopped
 from ..compile import Task
 

@@ -1,6 +1,6 @@
 """The model's estimate, compiled for informed search (A*, IDA*, weighted A*).
 
-A :class:`~cpsolve.model.Planning` may declare an *estimate*: a lower bound
+A :class:`~cpsolve.model.core.Planning` may declare an *estimate*: a lower bound
 on the cost still to pay from a state, 0 at a goal (admissible by contract;
 the tests check the bundled families against exhaustive search).  Nothing
 here knows where it comes from.
@@ -13,7 +13,7 @@ expression ``T0[s[0]] + T1[s[1]] + ...`` over tuples.  Other terms are
 compiled to Python source as they are (see :mod:`..emit`).  Without an
 estimate, ``h`` is 0 and the informed searches become uniform-cost search.
 
-Declared *patterns* (:attr:`~cpsolve.model.Planning.patterns`) add pattern
+Declared *patterns* (:attr:`~cpsolve.model.core.Planning.patterns`) add pattern
 databases (:mod:`.pdb`, loaded or built by ``compile_estimate``): ``h`` is
 then the larger of the declared estimate and the databases' value (IDA*
 then runs :mod:`.pdb_ida`'s loop where it applies).  Under a time limit the
@@ -22,7 +22,7 @@ forecast to finish within it); a build stopped there is saved for the next
 run, and its tables so far are used (still a lower bound:
 :class:`.pdb_build.Partial`).
 
-The parity of every plan's length (:func:`cpsolve.facts.plan_parity`, from a
+The parity of every plan's length (:func:`cpsolve.model.facts.plan_parity`, from a
 declared parity invariant) is also used here: with unit costs, lower bounds
 round up to it.
 """
@@ -32,9 +32,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ....expr import Binary, Const, Expr, Unary, variables
-from ....facts import plan_parity
-from ....result import Unsupported
+from ....answers.result import Unsupported
+from ....language.expr import Binary, Const, Expr, Unary, variables
+from ....model.facts import plan_parity
 from ..common import Budget
 from ..compile import State, Task
 from ..emit import TooDeep, build, source
@@ -212,14 +212,14 @@ def _terms(expr: Expr) -> list[tuple[int, Expr]]:
 
 
 def _plan_parity(task: Task) -> int | None:
-    """Parity of every plan's cost: the parity of its steps (:func:`cpsolve.facts.plan_parity`),
+    """Parity of every plan's cost: the parity of its steps (:func:`~.facts.plan_parity`),
     when every action costs 1."""
     return plan_parity(task.model) if task.unit_costs else None
 
 
 @dataclass
 class Outcome:
-    """How an informed search ended, before it becomes a :class:`~cpsolve.result.Result`.
+    """How an informed search ended, before it becomes a :class:`~cpsolve.answers.result.Result`.
 
     * ``path`` — the states of the plan found (``None``: none);
     * ``bound`` — a proven lower bound on the optimal cost (None: nothing proven);

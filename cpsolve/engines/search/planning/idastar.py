@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ....result import Result, Unsupported
+from ....answers.result import Result, Unsupported
 from ..common import Budget
 from ..compile import State, Task
 from .astar import informed_result

@@ -30,9 +30,9 @@ from collections import Counter
 
 import numpy as np
 
-from ....expr import Binary, Const, Expr, Var, children, to_text
+from ....answers.result import Unsupported
+from ....language.expr import Binary, Const, Expr, Var, children, to_text
 from ....model import MAX_PATTERN_ENTRIES
-from ....result import Unsupported
 from ..common import Budget
 from ..compile import Task
 from ..emit import build

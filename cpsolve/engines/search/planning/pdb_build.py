@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ....expr import Const
+from ....language.expr import Const
 from ..compile import Task
 from ..statespace.backward import relation
 from ..statespace.codesets import distinct, fresh

@@ -191,7 +191,7 @@ def _write(path: Path, write) -> bool:
 
 def _sweep(path: Path) -> None:
     """Remove temporary files of ``path`` that a process killed while writing left behind
-    (a racer killed after its grace period: :mod:`cpsolve.race`)."""
+    (a racer killed after its grace period: :mod:`cpsolve.engines.auto`)."""
     now = time.time()
     for old in path.parent.glob(f"{path.name}*.tmp"):
         try:

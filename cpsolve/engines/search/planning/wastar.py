@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ....result import Result
+from ....answers.result import Result
 from ..common import Budget
 from ..compile import Task
 from .astar import best_first, informed_result

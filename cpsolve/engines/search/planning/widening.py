@@ -4,7 +4,7 @@ A *round* of width ``W`` is a breadth-first search by layers that keeps at
 most ``W`` states per layer; rounds run with ``W = 1, 2, 4, ...``:
 
 * states are merged under the model's symmetries that keep the goal
-  (:func:`cpsolve.facts.goal_symmetries`)
+  (:func:`cpsolve.model.facts.goal_symmetries`)
   and ranked within a layer by their canonical form, lexicographically.  The
   order is deterministic and does not depend on the order in which actions
   are declared or generated.  On boards whose variables are numbered in
@@ -17,13 +17,13 @@ most ``W`` states per layer; rounds run with ``W = 1, 2, 4, ...``:
   exceeds every layer; total work is at most about twice the last round's.
 
 Best where any plan will do: when every plan provably has the same length
-and cost (:func:`cpsolve.facts.any_plan_is_optimal`), the plan is ``OPTIMAL``.
+and cost (:func:`cpsolve.model.facts.any_plan_is_optimal`), the plan is ``OPTIMAL``.
 """
 
 from __future__ import annotations
 
-from ....facts import goal_symmetries
-from ....result import Result, Status
+from ....answers.result import Result, Status
+from ....model.facts import goal_symmetries
 from ..common import Budget, found, infeasible, path_to, plan_found, stopped
 from ..compile import State, Task
 from .symmetric_states import Canon, canonical_form

@@ -24,9 +24,9 @@ import time
 
 import numpy as np
 
-from ....answers import Direction
-from ....daskrun import client_for
-from ....result import Result, Unsupported
+from ....answers.kinds import Direction
+from ....answers.result import Result, Unsupported
+from ...runtime.dask_client import client_for
 from ..common import Budget
 from ..compile import Task, compile_planning
 from .codesets import fresh
@@ -125,3 +125,10 @@ def _line(sizes: list[int], seen: int, begun: float, parts: int) -> str:
         if len(sizes) > 1 and sizes[-2] else ""
     return (f"depth {len(sizes) - 1}: {sizes[-1]:,} states, {seen:,} seen, {rate:,.0f} "
             f"states/s on {parts} partitions{guess}")
+
+
+def on_cluster(task: Task, budget: Budget, direction: Direction | None = None,
+               options=None) -> Result:
+    """The registry's ``cluster`` analysis: :func:`cluster_layers` on ``options.cluster``."""
+    return cluster_layers(task, budget, direction, options.cluster if options else None,
+                          options.memory_limit if options else None)

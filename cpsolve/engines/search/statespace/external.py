@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .... import facts
-from ....answers import Analysis, Direction
-from ....result import Result, Status, Unsupported
+from ....answers.kinds import Analysis, Direction
+from ....answers.result import Result, Status, Unsupported
+from ....model import facts
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
@@ -275,3 +275,11 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
     return Result(status=Status.COMPLETE, engine="search", task="analyze",
                   answer=Analysis(seen, layers, "start", len(layers) - 1, farthest),
                   explored=seen, details={"reachable": seen, **details})
+
+
+def on_disk(task: Task, budget: Budget, direction: Direction | None = None,
+            options=None) -> Result:
+    """The registry's ``external`` analysis: :func:`external_layers` in the work directory,
+    with the resume flag and memory budget of ``options``."""
+    disk = Disk(options.work_dir, options.resume, options.memory_limit) if options else None
+    return external_layers(task, budget, direction, disk)

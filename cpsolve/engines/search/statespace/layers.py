@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ....answers import Direction
-from ....result import Analysis, Result, Status, Unsupported
+from ....answers.kinds import Direction
+from ....answers.result import Analysis, Result, Status, Unsupported
 from ....words import plural
 from ..common import Budget
 from ..compile import State, Task

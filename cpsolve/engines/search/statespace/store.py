@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ....expr import to_text
-from ....result import Unsupported
+from ....answers.result import Unsupported
+from ....language.expr import to_text
 
 MIX = np.uint64(0x9E3779B97F4A7C15)
 """Fibonacci hashing: the top bits of ``code * MIX`` spread any codes evenly."""

@@ -1,0 +1,144 @@
+"""Agreement between engines: what two results must share if both are right.
+
+:func:`disagreements` names every pair of results that cannot both be right;
+:func:`cross_check` fills each result's ``cross_checked_by`` with the other
+engines that reached the same proven answer.
+"""
+
+from __future__ import annotations
+
+from ..words import plural
+from .kinds import Analysis, Assignment, Count, Plan
+from .result import Result, Status
+
+
+def answer_of(result: Result) -> str:
+    """The answer of a result in a few words (for tables)."""
+    answer = result.answer
+    if result.status is Status.INFEASIBLE:
+        return "infeasible (proven)"
+    if answer is None:
+        bound = f", bound {result.bound:,}" if result.bound is not None else ""
+        return f"unknown{bound}"
+    if isinstance(answer, Count):
+        at_least = "" if result.status is Status.EXACT else "at least "
+        if result.proof is not None:  # planning: a proof that there is no plan at all
+            return "0 optimal plans (no plan exists)"
+        if answer.cost is not None:  # planning: the plans of least cost
+            return f"{at_least}{plural(answer.count, 'optimal plan')} (cost {answer.cost:,})"
+        return f"{at_least}{plural(answer.count, 'solution')}"
+    if isinstance(answer, Analysis):
+        which = "that can reach the goal" if answer.direction == "goal" \
+            else "reachable from the start"
+        if answer.max_distance is None:
+            return f"{plural(answer.states, 'state')} {which} so far"
+        end = "to the goal" if answer.direction == "goal" else "from the start"
+        return f"{plural(answer.states, 'state')} {which}, max distance {answer.max_distance} {end}"
+    if isinstance(answer, Plan):
+        if answer.cost != len(answer):
+            return f"cost {answer.cost:,} ({plural(len(answer), 'step')})"
+        return plural(len(answer), "step")
+    return "unique solution" if answer.unique else "several solutions"
+
+
+def disagreements(results: list[Result]) -> list[str]:
+    """Every pair of results that cannot both be right, described."""
+    out: list[str] = []
+    for i, a in enumerate(results):
+        for b in results[i + 1:]:
+            problem = _conflict(a, b)
+            if problem:
+                out.append(f"{a.engine} vs {b.engine}: {problem}")
+    return out
+
+
+def cross_check(results: list[Result]) -> list[Result]:
+    """The results, each with ``cross_checked_by``: the other engines with the same proven
+    answer (the same optimum, exact count, uniqueness verdict, state space, or infeasibility)."""
+    keys = [_proven(r) for r in results]
+    out = []
+    for i, r in enumerate(results):
+        same = tuple(o.engine for j, o in enumerate(results)
+                     if j != i and keys[i] is not None and keys[j] == keys[i])
+        out.append(r.but(cross_checked_by=same) if same else r)
+    return out
+
+
+def _proven(r: Result) -> object:
+    """What a result proves, as a value two engines can share (``None``: nothing proven)."""
+    answer = r.answer
+    if r.status is Status.INFEASIBLE:
+        return "infeasible"
+    if isinstance(answer, Plan) and r.status is Status.OPTIMAL:
+        return ("plan", answer.cost)
+    if isinstance(answer, Count) and r.status is Status.EXACT:
+        return ("count", answer.count, answer.cost)
+    if isinstance(answer, Analysis) and r.status is Status.COMPLETE:
+        return ("analysis", answer.direction, answer.states, answer.layers)
+    if isinstance(answer, Assignment) and answer.unique is not None:
+        return ("unique", answer.unique)
+    return None
+
+
+def _value(r: Result) -> int | None:
+    """A plan's cost (its number of steps when every step costs 1)."""
+    return r.answer.cost if isinstance(r.answer, Plan) else None
+
+
+def _count_conflict(a: Result, b: Result) -> str | None:
+    """An exact count against another exact count, or against a larger lower bound."""
+    if not isinstance(a.answer, Count) or not isinstance(b.answer, Count):
+        return None
+    ca, cb = a.answer, b.answer
+    exact_a, exact_b = a.status is Status.EXACT, b.status is Status.EXACT
+    if exact_a and exact_b and ca.count != cb.count:
+        return f"exact counts differ: {ca.count:,} and {cb.count:,}"
+    if exact_a and exact_b and ca.count and ca.cost != cb.cost:  # counts of optimal plans
+        return f"the counted plans' least costs differ: {ca.cost} and {cb.cost}"
+    for (exact, ce), (partial, cp) in (((a, ca), (b, cb)), ((b, cb), (a, ca))):
+        if exact.status is Status.EXACT and partial.status is not Status.EXACT \
+                and cp.count > ce.count:
+            return (f"{partial.engine} found at least {plural(cp.count, 'solution')}, "
+                    f"{exact.engine} counted exactly {ce.count:,}")
+    return None
+
+
+def _conflict(a: Result, b: Result) -> str | None:
+    if a.task == "count" or b.task == "count":
+        return _count_conflict(a, b)
+    if Status.UNKNOWN in (a.status, b.status):
+        return _bound_conflict(a, b) or _bound_conflict(b, a)
+    if (a.status is Status.INFEASIBLE) != (b.status is Status.INFEASIBLE):
+        return "one proves there is no answer, the other found one"
+    if a.status is Status.INFEASIBLE:
+        return None
+    va, vb = _value(a), _value(b)
+    if va is not None and vb is not None:
+        if a.status is Status.OPTIMAL and b.status is Status.OPTIMAL and va != vb:
+            return f"both claim optimal, {va} and {vb}"
+        if a.status is Status.OPTIMAL and vb < va or b.status is Status.OPTIMAL and va < vb:
+            return f"a plan of {min(va, vb)} beats the claimed optimum {max(va, vb)}"
+    if isinstance(a.answer, Assignment) and isinstance(b.answer, Assignment) \
+            and None not in (a.answer.unique, b.answer.unique) \
+            and a.answer.unique != b.answer.unique:
+        return "they disagree on uniqueness"
+    return _analysis_conflict(a, b)
+
+
+def _analysis_conflict(a: Result, b: Result) -> str | None:
+    """Two complete analyses from the same end must count the same states."""
+    if not isinstance(a.answer, Analysis) or not isinstance(b.answer, Analysis):
+        return None
+    if a.status is Status.COMPLETE and b.status is Status.COMPLETE \
+            and a.answer.direction == b.answer.direction and a.answer.states != b.answer.states:
+        return f"state counts differ: {a.answer.states} and {b.answer.states}"
+    return None
+
+
+def _bound_conflict(unknown: Result, other: Result) -> str | None:
+    if unknown.status is not Status.UNKNOWN or unknown.bound is None:
+        return None
+    value = _value(other)
+    if value is not None and value < unknown.bound:
+        return f"{other.engine} found {value}, below the proven bound {unknown.bound:,}"
+    return None

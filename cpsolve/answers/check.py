@@ -1,0 +1,259 @@
+"""The independent checker: every answer passes here before anyone sees it.
+
+It shares no code with the engines: expressions are evaluated by the
+reference interpreter :func:`cpsolve.language.expr.evaluate`, which no engine solves
+with, and each constraint kind is checked by its plain definition.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..language.expr import Binary, Const, Expr, Unary, Var, conjuncts, evaluate, to_text, variables
+from ..model import AllDifferent, Circuit, Condition, Csp, Planning
+from ..words import plural
+
+
+class EngineBug(RuntimeError):
+    """An engine returned an answer that the independent checker rejected."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Outcome of a check: ``ok``, and otherwise what is wrong and where."""
+
+    ok: bool
+    message: str = ""
+    step: int | None = None
+    cost: int = 0
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
+    """Replay ``plan`` from the initial state under the model's rules.
+
+    A step is an action name or a step object (``action``, ``state``, ``cost``).
+    Each step's action must exist and its guard hold; effects are computed from
+    the state before the step and must stay inside the domains; when a step
+    records the state it claims to reach, that must be the state reached; the
+    goal must hold at the end.  No state on the way, the initial one
+    included, may satisfy a forbidden condition.  The verdict names the first
+    illegal step (1-based) and carries the plan's total cost.
+    """
+    actions = {a.name: a for a in model.actions}
+    names = list(model.domains)
+    env = dict(model.initial)
+    total = 0
+    bad = _forbidden(model, env)
+    if bad:
+        return Verdict(False, f"the initial state is forbidden: {bad}", 0)
+    for number, step in enumerate(plan, start=1):
+        name = step if isinstance(step, str) else step.action
+        action = actions.get(name)
+        if action is None:
+            return Verdict(False, f"step {number}: no action named {name!r}", number)
+        if not evaluate(action.guard, env):
+            return Verdict(
+                False,
+                f"step {number} ({name}): guard {to_text(action.guard)} is false",
+                number,
+            )
+        cost = evaluate(action.cost, env)
+        if not isinstance(step, str) and step.cost != cost:
+            return Verdict(False, f"step {number} ({name}): cost {step.cost}, rules say {cost}",
+                           number)
+        total += cost
+        new = dict(env)
+        for var, value in action.effects:
+            new[var] = evaluate(value, env)
+            d = model.domains[var]
+            if new[var] not in d:
+                return Verdict(
+                    False,
+                    f"step {number} ({name}): {var} = {new[var]} leaves its domain "
+                    f"{d.lo}..{d.hi}",
+                    number,
+                )
+        env = new
+        bad = _forbidden(model, env)
+        if bad:
+            return Verdict(False, f"step {number} ({name}) reaches a forbidden state: {bad}",
+                           number)
+        if not isinstance(step, str):
+            reached = tuple(env[n] for n in names)
+            if tuple(step.state) != reached:
+                return Verdict(False, f"step {number} ({name}): claims state {step.state}, "
+                               f"rules give {reached}", number)
+    if not evaluate(model.goal, env):
+        return Verdict(False, f"the goal {to_text(model.goal)} does not hold after the plan",
+                       len(plan), total)
+    return Verdict(True, "", None, total)
+
+
+def _forbidden(model: Planning, env: Mapping[str, int]) -> str:
+    """The label of the first forbidden condition ``env`` satisfies ("" if none)."""
+    for item in model.forbidden:
+        if evaluate(item.expr, env):
+            return item.label
+    return ""
+
+
+def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
+    """Every constraint (and domain) the assignment breaks, described for people."""
+    out: list[str] = []
+    for name in model.domains:
+        if name not in assignment:
+            out.append(f"{name} has no value")
+        elif assignment[name] not in model.values(name):
+            out.append(f"{name} = {assignment[name]} is outside its domain")
+    if out:
+        return out
+    for c in model.constraints:
+        if isinstance(c, AllDifferent):
+            seen: dict[int, str] = {}
+            for n in c.names:
+                v = assignment[n]
+                if v in seen:
+                    out.append(f"{c.label or 'all-different'}: {seen[v]} and {n} are both {v}")
+                    break
+                seen[v] = n
+        elif isinstance(c, Condition):
+            if not evaluate(c.expr, assignment):
+                out.append(f"{c.label or 'constraint'}: {to_text(c.expr)} is false")
+        elif isinstance(c, Circuit):
+            problem = _circuit_problem([assignment[n] for n in c.names])
+            if problem:
+                out.append(f"{c.label or 'circuit'}: {problem}")
+        else:  # pragma: no cover - a new constraint kind must be added here
+            out.append(f"unknown constraint kind {type(c).__name__}")
+    return out
+
+
+def _circuit_problem(successor: list[int]) -> str:
+    n = len(successor)
+    if any(not 0 <= s < n for s in successor):
+        return "a successor is not a node"
+    seen, node = set(), 0
+    for _ in range(n):
+        if node in seen:
+            break
+        seen.add(node)
+        node = successor[node]
+    if len(seen) != n or node != 0:
+        return f"the successors form a cycle of {plural(len(seen), 'node')}, not all {n:,}"
+    return ""
+
+
+def in_domains(model: Planning, state: Sequence[int]) -> bool:
+    """True when ``state`` gives every state variable a value in its domain."""
+    return len(state) == len(model.domains) and all(
+        v in d for v, d in zip(state, model.domains.values()))
+
+
+INVARIANT_STATES = 1 << 20
+"""Most value combinations :func:`invariant_problem` enumerates over all the actions."""
+
+
+def _goal_value(goal: Expr, name: str, domain: tuple[int, int]) -> int | None:
+    """The value every goal state gives ``name``, read off a conjunct of the goal that says
+    ``name == c`` (``c == name``; ``name`` or ``not name`` for a 0/1 variable); else None."""
+    for part in conjuncts(goal):
+        if isinstance(part, Binary) and part.op == "==":
+            for a, b in ((part.left, part.right), (part.right, part.left)):
+                if isinstance(a, Var) and a.name == name and isinstance(b, Const):
+                    return b.value
+        negated = isinstance(part, Unary) and part.op == "not"
+        base = part.arg if negated else part
+        if isinstance(base, Var) and base.name == name and domain == (0, 1):
+            return 0 if negated else 1
+    return None
+
+
+def invariant_problem(model: Planning, weights: Sequence[tuple[str, int]], modulus: int,
+                      start: int, goal: int) -> str | None:
+    """What is wrong with the claim that ``sum(w * x)`` (mod ``modulus``; 0: exactly) is
+    preserved by every action and is ``start`` at the start but ``goal`` in every goal state
+    (``None``: the claim holds, so no plan exists).
+
+    Re-derived here from the model's own text: the start by evaluation; the goal from
+    conjuncts ``x == c`` of the goal; for each action that writes a weighted variable,
+    every combination of values of the variables its guard and those effects read is
+    evaluated, and wherever the guard holds and the effects stay in their domains the
+    weighted sum must change by 0 (mod ``modulus``).
+    """
+    w = dict(weights)
+    if modulus < 0 or modulus == 1 or not w or any(n not in model.domains for n in w):
+        return f"a malformed invariant (modulus {modulus}, variables {sorted(w)})"
+
+    def reduced(value: int) -> int:
+        return value % modulus if modulus else value
+
+    at_start = reduced(sum(c * model.initial[n] for n, c in w.items()))
+    if at_start != start:
+        return f"the invariant is {at_start} at the start, not {start}"
+    at_goal = 0
+    for name, c in w.items():
+        value = _goal_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi))
+        if value is None:
+            return f"the goal does not fix {name}, which the invariant weighs"
+        at_goal += c * value
+    if reduced(at_goal) != goal or goal == start:
+        return f"the invariant is {reduced(at_goal)} in the goal, claimed {goal} " \
+               f"(start {start})"
+    budget = INVARIANT_STATES
+    for action in model.actions:
+        effects = [(n, e) for n, e in action.effects if n in w]
+        if not effects:
+            continue
+        names = sorted(set().union(variables(action.guard), (n for n, _ in effects),
+                                   *(variables(e) for _, e in effects)))
+        budget -= math.prod(model.domains[n].size for n in names)
+        if budget < 0:
+            return "too many states to re-verify the invariant against every action"
+        axes = [range(model.domains[n].lo, model.domains[n].hi + 1) for n in names]
+        for values in itertools.product(*axes):
+            env = dict(zip(names, values))
+            if not evaluate(action.guard, env):
+                continue
+            after = [(n, evaluate(e, env)) for n, e in effects]
+            if any(v not in model.domains[n] for n, v in after):
+                continue
+            change = sum(w[n] * (v - env[n]) for n, v in after)
+            if reduced(change):
+                state = ", ".join(f"{n}={v}" for n, v in env.items())
+                return f"action {action.name!r} changes the invariant by {change} at {state}"
+    return None
+
+
+def verify(model: Csp | Planning, result: Any) -> Any:
+    """Check the answer a result carries; mark it verified or raise :class:`EngineBug`.
+
+    The answer checks itself with this module's functions (``answer.problem``);
+    ``verified`` is then whether the checker re-checked all of it
+    (``answer.checkable``: a plan replayed, an assignment checked, every listed
+    solution checked — not a bare count).  A result without an answer (a proof
+    of infeasibility, a limit hit) has nothing to verify and keeps ``None``,
+    except a proof by an invariant (``result.invariant``): that is re-verified
+    here (:func:`invariant_problem`) and then ``verified``.
+    """
+    invariant = getattr(result, "invariant", None)
+    if invariant is not None:
+        problem = invariant_problem(model, invariant.weights, invariant.modulus,
+                                    invariant.start, invariant.goal)
+        if problem:
+            raise EngineBug(f"engine {result.engine} claims an invariant proof, but {problem}")
+    answer = result.answer
+    if answer is None:
+        if result.found:
+            raise EngineBug(f"engine {result.engine} claims an answer but returned none")
+        return result if invariant is None else result.but(verified=True)
+    problem = answer.problem(model)
+    if problem:
+        raise EngineBug(f"engine {result.engine} returned {problem}")
+    return result.but(verified=answer.checkable)

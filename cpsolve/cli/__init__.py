@@ -1,0 +1,127 @@
+"""The ``cpsolve`` command line: :func:`main`, a table of commands.
+
+Each command is one function ``(Cli) -> exit code`` in a module of its own
+(:data:`COMMANDS`), imported only when it runs, so ``--help`` loads no engine.
+Clashing options are refused by the declared rules of :mod:`.arguments`
+(:data:`~.arguments.OPTION_RULES`) before any command starts.
+
+Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
+there is none); 1 no answer within the limits, or engines that disagree;
+2 a bad command line or model file; 3 an engine bug caught by the checker, an
+engine that cannot be imported (a broken installation) or an internal error;
+130 interrupted (Ctrl-C or SIGTERM), after printing what was found.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+from .arguments import clash, parser, printable
+
+COMMANDS: dict[str, str] = {
+    "solve": "solve:solve",
+    "count": "solve:count",
+    "analyze": "solve:analyze",
+    "compare": "compare:compare",
+    "generate": "grids:generate",
+    "show": "show:show",
+    "export": "export:export",
+    "models": "info:models",
+    "schema": "info:schema",
+    "completion": "info:completion",
+}
+"""Command name -> ``module:function`` in this package; the function takes the
+:class:`~.session.Cli` of the invocation and returns the exit code."""
+
+INTERRUPTED = 130
+"""Exit code after Ctrl-C or SIGTERM (128 + SIGINT): what was found is printed first."""
+
+
+def command(name: str):
+    """The function that runs command ``name`` (its module imported now)."""
+    module, function = COMMANDS[name].split(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), function)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``cpsolve`` console script.
+
+    Whatever happens, a user sees one line on stderr, never a traceback
+    (set ``CPSOLVE_DEBUG=1`` to see one): exit 2 for a bad command line or
+    model file, 3 for an engine bug or an internal error, 130 when interrupted.
+    """
+    from ..engines.runtime import interrupt, memory
+
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `cpsolve ... | head`: the reader has gone
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
+        except OSError:
+            pass
+        return 0
+    except KeyboardInterrupt:
+        return fail("interrupted", INTERRUPTED)
+    except RecursionError:
+        return fail("the model is nested too deeply to be handled", 2)
+    except MemoryError:
+        return fail("out of memory (the memory limit was not reached in time: lower "
+                    "--memory-limit)", 1)
+    except Exception as err:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("CPSOLVE_DEBUG"):
+            raise
+        return fail(f"internal error ({type(err).__name__}: {err}); this is a bug in "
+                    "cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
+    finally:
+        interrupt.clear()  # a stop asked for by this command ends with it (the API goes on)
+        memory.set_limit(None)
+
+
+def _main(argv: list[str] | None) -> int:
+    from ..engines.runtime import interrupt
+
+    interrupt.clear()
+    p = parser()
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        p.print_help()
+        return 0
+    args = p.parse_args(argv)
+    why = clash(args)
+    if why:
+        return fail(why, 2)
+    from .session import Cli
+
+    cli = Cli(args)
+    return _guarded(cli, command(args.command))
+
+
+def _guarded(cli, run) -> int:
+    """Run a command; the errors a user can cause or meet are one line with their code."""
+    from ..answers.result import EngineBug, Unsupported
+    from ..engines.runtime.clock import TimeUp
+    from ..model import ModelError
+    from ..puzzles.data import ModelFileError
+    from .session import OutputError
+
+    try:
+        return run(cli)
+    except (ModelFileError, OutputError, Unsupported, ModelError) as err:
+        return cli.fail(str(err), 2)
+    except EngineBug as err:
+        return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
+    except ImportError as err:
+        return cli.fail(str(err), 3)
+    except TimeUp as err:
+        return cli.fail(str(err), 1)
+
+
+def fail(message: str, code: int) -> int:
+    """Print ``error: message`` as one plain line on stderr and return ``code``."""
+    print(f"error: {printable(message)}", file=sys.stderr)
+    return code
+
+
+__all__ = ["COMMANDS", "command", "main"]

@@ -1,0 +1,339 @@
+"""The command line's grammar: the commands, their options, the types that check each
+option's value (a bad value is one line, exit 2) and their help — built once by
+:func:`parser`, used by :mod:`cpsolve.cli`, the shell completion and the docs test."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from dataclasses import dataclass
+from typing import NoReturn
+
+from ..engines import ENGINES, TASKS, every
+from ..engines.runtime import memory
+from ..engines.search import registry as search_registry
+from ..interop import FORMATS
+from ..version import VERSION
+
+AUTO_BUDGET = 60.0
+"""Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
+
+ANALYZERS = ["search"]
+"""Engines that can analyze a state space."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Report a bad command line in one line (with the command it concerns)."""
+        self.exit(2, f"error: {printable(self.prog)}: {printable(message)} "
+                     f"(see {self.prog} --help)\n")
+
+
+def seconds(text: str) -> float:
+    """A ``--time-limit`` value: a finite number of seconds > 0, or ``none`` (no limit)."""
+    if text.strip().lower() == "none":
+        return math.inf
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
+_UNITS = {"": None, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def memory_size(text: str) -> float:
+    """A ``--memory-limit`` value in bytes: a size with its unit (``500M``, ``2G``,
+    ``1.5GB``, ``2GiB``; powers of 1,024), a share of the available memory (``50%``),
+    or ``none`` (no limit: ``inf``)."""
+    from ..engines.runtime import memory
+
+    word = text.strip().lower()
+    if word == "none":
+        return math.inf
+    if word.endswith("%"):
+        try:
+            percent = float(word[:-1])
+        except ValueError:
+            percent = math.nan
+        if not 0 < percent <= 100:
+            raise argparse.ArgumentTypeError(f"expected a percentage in (0, 100], got {text!r}")
+        free = memory.available()
+        if free is None:
+            raise argparse.ArgumentTypeError("a percentage needs /proc/meminfo, which this "
+                                             "system lacks: give a size such as 2G")
+        return free * percent / 100
+    number = word.removesuffix("ib").removesuffix("b")
+    unit = _UNITS.get(number[-1:] if number[-1:].isalpha() else "", None)
+    try:
+        value = float(number[:-1] if unit else "x")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 500M, 2G or 50%, or none; "
+                                         f"got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a size > 0, got {text!r}")
+    return value * unit
+
+
+def _integer(text: str, least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {value}")
+    return value
+
+
+
+def positive(text: str) -> int:
+    """An integer option that must be at least 1."""
+    return _integer(text, 1)
+
+
+def natural(text: str) -> int:
+    """An integer option that must be at least 0."""
+    return _integer(text, 0)
+
+
+def output_file(text: str) -> str:
+    """A file to write: refused at once (before any solving) when it is a directory, its
+    folder does not exist, or it cannot be written."""
+    path = os.path.abspath(text)
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"no folder {folder!r} to write {text!r} in")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be written (permission denied)")
+    return text
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser (also used by the docs test)."""
+    p = _Parser(
+        prog="cpsolve",
+        description="Solve puzzles declared as constraint models; cross-check engines.",
+    )
+    p.add_argument("--version", action="version", version=f"cpsolve {VERSION}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
+               default: str = "", json_flag: bool = True) -> None:
+        if engines:
+            cmd.add_argument("--engine", choices=engines, default=default,
+                             help=f"engine to use (default: {default}"
+                             + ("; auto races CP-SAT and search, the first proof wins and "
+                                "the other cross-checks it" if default == "auto" else "") + ")")
+        cmd.add_argument("--time-limit", type=seconds, metavar="S",
+                         help="stop after S seconds and report what was proven ('none': no "
+                         "limit; the default is none, except auto's budget of "
+                         f"{AUTO_BUDGET:g} s and compare's {AUTO_BUDGET:g} s per model)")
+        cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
+                         help="stop when the process holds SIZE of memory (500M, 2G, 50%% of "
+                         "the available memory, or none) and report what was proven "
+                         f"(default: {100 * memory.DEFAULT_SHARE:g}%% of the memory available "
+                         "at the start; shared by the processes of auto and --jobs)")
+        if json_flag:
+            cmd.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def cluster(cmd: argparse.ArgumentParser) -> None:
+        where = cmd.add_mutually_exclusive_group()
+        where.add_argument("--workers", type=positive, metavar="N",
+                           help="run on a local Dask cluster of N worker processes "
+                           "(needs the [dask] extra)")
+        where.add_argument("--scheduler", metavar="ADDRESS",
+                           help="run on the Dask cluster whose scheduler is at ADDRESS "
+                           "(tcp://host:8786; needs the [dask] extra)")
+
+    s = sub.add_parser("solve", help="solve model files (several, a directory or a "
+                       "collection: a batch)")
+    s.add_argument("files", nargs="+", metavar="FILE",
+                   help="model file(s), bundled model name(s) or directories; several "
+                   "instances make a batch: one table, or JSON lines with --json; or a PDDL "
+                   "domain and problem (DOMAIN.pddl PROBLEM.pddl)")
+    common(s, ["auto", *every()], "auto")
+    s.add_argument("--satisficing", action="store_true",
+                   help="--engine fd: a satisficing planner (lama-first) instead of the "
+                   "optimal A* with LM-cut; its plans are not claimed optimal")
+    s.add_argument("--jobs", type=positive, metavar="N",
+                   help="batches: solve with N worker processes (default 1)")
+    s.add_argument("--algorithm", choices=search_registry.choices(),
+                   help=search_registry.help_text())
+    no_hint(s)
+    cluster(s)
+    c = sub.add_parser("compare", help="every engine that applies, side by side")
+    c.add_argument("files", nargs="+", metavar="FILE",
+                   help="model files or bundled names; or a PDDL domain and problem; with "
+                   "--workers or --scheduler also directories and collections, one task per "
+                   "instance")
+    c.add_argument("--task", choices=TASKS, default="solve")
+    common(c)
+    no_hint(c)
+    cluster(c)
+    n = sub.add_parser("count", help="count all solutions")
+    n.add_argument("file")
+    common(n, ["auto", *every()], "auto")
+    n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
+    n.add_argument("--list", action="store_true", help="print the solutions too")
+    n.add_argument("--optimal", action="store_true",
+                   help="planning models: count the optimal plans (distinct action sequences "
+                   "of least cost; --limit caps how many are listed or enumerated)")
+    n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
+                   help="count classes: under renaming of the symbols (relabel), or under "
+                   "that and the board's symmetries (symmetry)")
+    g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
+    g.add_argument("file")
+    common(g, list(ENGINES), "cpsat")
+    g.add_argument("--givens", type=natural, nargs="+", required=True, metavar="K",
+                   help="number(s) of givens")
+    g.add_argument("--count", action="store_true", help="print only the numbers")
+    g.add_argument("--minimal", action="store_true",
+                   help="keep puzzles from which no given can be removed")
+    g.add_argument("--random", type=positive, metavar="N", help="draw N puzzles instead of all")
+    g.add_argument("--seed", type=int, metavar="S", help="random seed (with --random)")
+    g.add_argument("--check", nargs="?", const="auto", choices=["auto", *ENGINES],
+                   help="re-solve every puzzle with another engine (always done for --random)")
+    a = sub.add_parser("analyze", help="state space of a planning model")
+    a.add_argument("file")
+    common(a, ANALYZERS, "search")
+    a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
+    a.add_argument("--from", choices=["start", "goal"], dest="direction",
+                   help="explore the states reachable from the start, or the states that can "
+                   "reach the goal (default: the goal when it is one state, else the start)")
+    a.add_argument("--algorithm", choices=search_registry.analysis_choices(),
+                   help="the analysis in memory: " + "; ".join(
+                       f"{name}: {search_registry.ANALYSES[name].description}"
+                       for name in search_registry.analysis_choices())
+                   + " (default: numpy, falling back to python when the states do not pack)")
+    a.add_argument("--work-dir", metavar="DIR",
+                   help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
+                   "within half of --memory-limit (an unlimited forward analysis too large "
+                   "for memory goes on disk in a temporary directory by itself)")
+    a.add_argument("--resume", action="store_true",
+                   help="with --work-dir: keep the layers a stopped run finished there and go on")
+    cluster(a)
+    pictures(a)
+    w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
+    w.add_argument("file")
+    common(w, list(ENGINES), "search", json_flag=False)
+    w.add_argument("--plan", action="store_true",
+                   help="planning models: solve and write a page that steps through the plan")
+    w.add_argument("--gallery", type=positive, metavar="N",
+                   help="csp models: count, and draw the first N solutions")
+    w.add_argument("--unsolved", action="store_true",
+                   help="csp models: draw the puzzle itself (by default it is solved first)")
+    no_hint(w)
+    pictures(w, required=True)
+    x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
+    x.add_argument("file", metavar="FILE", help="a model file or bundled model name")
+    x.add_argument("--to", choices=FORMATS, required=True,
+                   help="pddl: domain and problem files; minizinc: model and data files")
+    x.add_argument("-o", "--output", metavar="DIR", default=".",
+                   help="directory to write the files into (default: the current one)")
+    m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
+    m.add_argument("--json", action="store_true", help="print one JSON object")
+    sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
+    comp = sub.add_parser("completion", help="print a shell completion script "
+                          "(eval \"$(cpsolve completion bash)\" in ~/.bashrc)")
+    comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
+    return p
+
+
+@dataclass(frozen=True)
+class OptionRule:
+    """On ``command``, when ``option`` holds, every one of ``excludes`` must not and one of
+    ``needs`` (if any) must; else the command line is refused with ``message``.
+
+    A condition is an option's destination (``"work_dir"``: given), ``"dest=value"``
+    (equal) or ``"dest>n"`` (a number above ``n``); ``message`` may name option values
+    as ``{dest}``.
+    """
+
+    command: str
+    option: str
+    message: str
+    excludes: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+
+    def broken(self, args: argparse.Namespace) -> str | None:
+        """The message when ``args`` break this rule, else None."""
+        if args.command != self.command or not holds(args, self.option):
+            return None
+        if any(holds(args, c) for c in self.excludes) or (
+                self.needs and not any(holds(args, c) for c in self.needs)):
+            return self.message.format(**vars(args))
+        return None
+
+
+def holds(args: argparse.Namespace, condition: str) -> bool:
+    """Whether ``condition`` (see :class:`OptionRule`) holds for ``args``."""
+    if "=" in condition:
+        dest, value = condition.split("=", 1)
+        return str(getattr(args, dest, None)) == value
+    if ">" in condition:
+        dest, least = condition.split(">", 1)
+        value = getattr(args, dest, None)
+        return value is not None and value > float(least)
+    return getattr(args, condition, None) not in (None, False)
+
+
+OPTION_RULES: tuple[OptionRule, ...] = (
+    OptionRule("count", "optimal", "--optimal and --up-to do not go together",
+               excludes=("up_to",)),
+    OptionRule("analyze", "resume", "--resume goes on from the layers kept in --work-dir "
+               "DIR: give it", needs=("work_dir",)),
+    OptionRule("analyze", "algorithm", "--algorithm {algorithm} analyzes in memory; "
+               "--work-dir, --workers and --scheduler choose the analysis on disk or on a "
+               "cluster: give one or the other", excludes=("work_dir", "workers", "scheduler")),
+    OptionRule("solve", "jobs>1", "--jobs runs local processes; with --workers or "
+               "--scheduler the cluster's workers do the work: give one of them",
+               excludes=("workers", "scheduler")),
+    OptionRule("solve", "algorithm", "--algorithm chooses a search algorithm; --engine "
+               "{engine} has none (drop --engine, or use --engine search)",
+               needs=("engine=auto", "engine=search")),
+    OptionRule("solve", "satisficing", "--satisficing chooses Fast Downward's satisficing "
+               "planner: use it with --engine fd", needs=("engine=fd",)),
+    OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
+               excludes=("svg",)),
+)
+"""Options that do not go together, or need another: checked before any command runs."""
+
+
+def clash(args: argparse.Namespace) -> str | None:
+    """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
+    return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None)
+
+
+def no_hint(cmd: argparse.ArgumentParser) -> None:
+    """``--no-hint``: CP-SAT planning without the first plan of weighted A*
+    (:mod:`cpsolve.engines.hints`)."""
+    cmd.add_argument("--no-hint", action="store_true", dest="no_hint",
+                     help="CP-SAT planning: do not first look for a plan with weighted A* "
+                     "(at most 2 s, a tenth of the time limit) to bound the proof; CP-SAT "
+                     "proves the optimum either way")
+
+
+def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
+    """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.output.draw`)."""
+    out = cmd.add_mutually_exclusive_group(required=required)
+    out.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG picture")
+    out.add_argument("--html", metavar="OUT", type=output_file,
+                     help="write a self-contained HTML page")
+
+
+def printable(message: str, width: int = 2000) -> str:
+    """``message`` on one line: whitespace runs become one space, control characters
+    are shown escaped (``\\x1b``), and a very long message is cut."""
+    text = " ".join(message.split())
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return text if len(text) <= width else text[:width] + "..."
+
+

@@ -1,0 +1,45 @@
+"""``cpsolve export``: a model in another system's format (PDDL, MiniZinc)."""
+
+from __future__ import annotations
+
+from ..interop import ExportError
+from ..puzzles.files import resolve
+from .session import Cli
+
+
+def export(cli: Cli) -> int:
+    """``export``: the model in another system's format, written into ``--output``."""
+    from pathlib import Path
+
+    args = cli.args
+    puzzle = cli.load(args.file)
+    kind = puzzle.model.kind
+    wanted = "planning" if args.to == "pddl" else "csp"
+    if kind != wanted:
+        return cli.fail(f"{args.file}: --to {args.to} exports {wanted} models; this is a "
+                         f"{kind} model (--to {'minizinc' if kind == 'csp' else 'pddl'})", 2)
+    if args.to == "pddl":
+        from ..interop.pddl import export
+    else:
+        from ..interop.minizinc import export
+    try:
+        exported = export(puzzle.model)
+    except ExportError as err:
+        return cli.fail(f"{args.file}: cannot export to {args.to}: {err}", 2)
+    out = Path(args.output)
+    if not out.is_dir():
+        return cli.fail(f"--output {args.output}: not a directory", 2)
+    stem = resolve(args.file).stem
+    for name, text in exported.files(stem).items():
+        try:
+            (out / name).write_text(text, encoding="utf-8")
+        except OSError as err:
+            return cli.fail(f"--output {args.output}: cannot write {name} "
+                             f"({err.strerror or err})", 2)
+        print(out / name)
+    if args.to == "pddl":
+        print(f"requirements: domain {' '.join(exported.domain_requirements)}; problem "
+              f"{' '.join(exported.problem_requirements) or '(none of its own)'}; "
+              f"{len(exported.variants)} ground actions")
+    return 0
+

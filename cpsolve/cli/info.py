@@ -1,0 +1,58 @@
+"""The commands that solve nothing: ``models`` (the bundled model files), ``schema`` (the
+JSON Schema of ``--json``) and ``completion`` (a shell completion script)."""
+
+from __future__ import annotations
+
+import json
+
+from ..puzzles.data import ModelFileError
+from ..puzzles.files import bundled, load
+from .session import Cli
+
+
+def models(cli: Cli) -> int:
+    from rich.table import Table
+    from rich.text import Text
+
+    rows = []
+    for path in bundled():
+        try:
+            puzzle = load(path)
+            rows.append({"file": path.name, "name": puzzle.name, "family": puzzle.family,
+                         "kind": puzzle.model.kind, "description": puzzle.description})
+        except ModelFileError as err:
+            rows.append({"file": path.name, "error": err.message})
+    if cli.args.json:
+        print(json.dumps({"command": "models", "models": rows}, ensure_ascii=False))
+        return 0
+    table = Table(box=None)
+    table.add_column("file", no_wrap=True)
+    table.add_column("family", no_wrap=True)
+    table.add_column("description")
+    for row in rows:
+        if "error" in row:
+            table.add_row(Text(row["file"]), "?", Text(f"(broken: {row['error']})"))
+        else:
+            table.add_row(Text(row["file"]), row["family"],
+                          Text(row["description"] or row["name"]))
+    cli.out.print(table)
+    return 0
+
+
+
+
+def schema(cli: Cli) -> int:  # noqa: ARG001 - every command takes the session
+    """``schema``: the JSON Schema of every command's ``--json`` output."""
+    from ..output.schema import schema as json_schema
+
+    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    return 0
+
+
+def completion(cli: Cli) -> int:
+    """``completion bash|zsh``: a script that completes commands, options and model names."""
+    from .arguments import parser
+    from .completion import script
+
+    print(script(parser(), cli.args.shell), end="")
+    return 0

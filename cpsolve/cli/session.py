@@ -1,0 +1,181 @@
+"""One invocation of the command line: its arguments, clock, consoles and shared helpers.
+
+:class:`Cli` is handed to every command (:mod:`cpsolve.cli`'s table): it loads
+model files within the time limit, makes the engines' :class:`~cpsolve.engines.Options`
+and prints; the helpers below write files and exit codes the same way for every command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cached_property
+
+from ..answers.result import Result, Status
+from ..engines import Options
+from ..engines.runtime import memory
+from ..engines.runtime.clock import Clock
+from ..puzzles.data import ModelFileError
+from ..puzzles.files import load, resolve
+from .arguments import AUTO_BUDGET, printable
+
+INTERRUPTED = 130
+"""Exit code after Ctrl-C or SIGTERM (128 + SIGINT): what was found is printed first."""
+
+
+
+class OutputError(Exception):
+    """Writing an output file failed after the answer was printed."""
+
+
+def exit_code(result: Result, limit: int | None = None) -> int:
+    """1 when a limit stopped the work short of what was asked, else 0.
+
+    A count stopped by the user's own ``--limit`` answered what was asked.
+    """
+    if result.status in (Status.UNKNOWN, Status.PARTIAL):
+        return 1
+    return 1 if result.status is Status.AT_LEAST and limit is None else 0
+
+
+class Cli:
+    """One invocation: consoles and the shared error handling."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.clock = Clock(getattr(args, "time_limit", None))
+        self.loaded: dict[str, object] = {}
+        """Puzzles already loaded, by the name given (a file's second load is never needed)."""
+        nbytes = getattr(args, "memory_limit", None)
+        if nbytes is None and args.command not in ("models", "schema", "completion"):
+            nbytes = memory.default_limit()
+        memory.set_limit(None if nbytes is None or nbytes == math.inf else int(nbytes))
+
+    def auto_budget(self) -> float | None:
+        """Seconds for ``--engine auto``: what is left of --time-limit, none for
+        ``--time-limit none``, else :data:`AUTO_BUDGET`."""
+        if self.clock.limit is not None:
+            return self.clock.left()
+        return None if getattr(self.args, "time_limit", None) == math.inf else AUTO_BUDGET
+
+    def load(self, name: str | tuple[str, str]):
+        """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,
+        problem)`` pair, loaded within the time limit (once: :meth:`is_batch` keeps the
+        puzzle it loaded to look)."""
+        if isinstance(name, str) and name in self.loaded:
+            return self.loaded.pop(name)
+        with self.clock.guard(f"loading {name if isinstance(name, str) else name[1]}"):
+            if isinstance(name, tuple):
+                from ..puzzles.pddl_task import load as load_pddl
+
+                return load_pddl(*name)
+            return load(resolve(name))
+
+    @cached_property
+    def out(self):
+        """The console for results (rich, loaded on first use: --json never needs it)."""
+        from rich.console import Console
+
+        return Console(highlight=False)
+
+    @cached_property
+    def err(self):
+        """The console for progress lines, on stderr."""
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False)
+
+    @contextmanager
+    def progress(self, what: str) -> Iterator[Options]:
+        """Options with a progress callback that shows a status line on a terminal
+        (none when stderr is not one: nothing would be shown, and rich is not loaded)."""
+        options = Options(
+            time_limit=self.clock.left(),
+            limit=getattr(self.args, "limit", None),
+            algorithm=getattr(self.args, "algorithm", None),
+            keep=getattr(self.args, "list", False),
+            direction=getattr(self.args, "direction", None),
+            satisficing=getattr(self.args, "satisficing", False),
+            work_dir=getattr(self.args, "work_dir", None),
+            resume=getattr(self.args, "resume", False),
+            memory_limit=self.array_budget(),
+            cluster=self.cluster(),
+            find_hint=not getattr(self.args, "no_hint", False),
+        )
+        if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
+            yield options
+            return
+        with self.err.status(what) as status:
+            def report(line: str) -> None:
+                status.update(f"{what}: {line}")
+
+            yield dataclasses.replace(options, progress=report)
+
+    def array_budget(self) -> int | None:
+        """Bytes for an on-disk analysis's big arrays: half of ``--memory-limit``, so the
+        whole process stays under the limit that stops it (without one: the analysis's own
+        default budget)."""
+        nbytes = getattr(self.args, "memory_limit", None)
+        return None if nbytes is None or nbytes == math.inf else int(nbytes) // 2
+
+    def cluster(self) -> int | str | None:
+        """``--workers N`` (a local cluster of N), ``--scheduler ADDRESS``, or None."""
+        return getattr(self.args, "workers", None) or getattr(self.args, "scheduler", None)
+
+    def fail(self, message: str, code: int) -> int:
+        """Print one plain line on stderr (never wrapped, never read as markup)."""
+        return fail(message, code)
+
+def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
+    """``DOMAIN.pddl PROBLEM.pddl...`` as (domain, problem) pairs; ``[]`` when the files
+    are not PDDL.  A file list that mixes PDDL and model files is a bad command line."""
+    pddl = [f.lower().endswith(".pddl") for f in files]
+    if not any(pddl):
+        return []
+    if not all(pddl) or len(files) < 2:
+        raise ModelFileError(files[0], "PDDL comes as a domain file and problem file(s), all "
+                             "ending in .pddl (DOMAIN.pddl PROBLEM.pddl...)")
+    return [(files[0], problem) for problem in files[1:]]
+
+
+def file_name(name: str | tuple[str, str]) -> str:
+    """A source as the output names it (a PDDL pair as its two files)."""
+    return name if isinstance(name, str) else f"{name[0]} {name[1]}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Named:
+    """A table row's model when only its source is known (a file that did not load)."""
+
+    name: str
+
+
+def write_text(path: str, text: str, svg: bool) -> None:
+    """Write a picture or page; a failure is the user's path, not a bug (exit 2)."""
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n' if svg else ""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(head + text)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+
+
+def save(shown, path: str) -> None:
+    """Write a drawn answer; a failure is the user's path, not a bug (exit 2)."""
+    try:
+        shown.save(path)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+
+
+def fail(message: str, code: int) -> int:
+    """Print ``error: message`` as one plain line on stderr and return ``code``."""
+    print(f"error: {printable(message)}", file=sys.stderr)
+    return code
+
+

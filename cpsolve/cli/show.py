@@ -1,0 +1,44 @@
+"""``cpsolve show``: a model drawn (SVG), or its answer (a solved board, a plan page, a
+gallery of solutions)."""
+
+from __future__ import annotations
+
+from ..engines import run
+from ..engines.runtime import interrupt
+from ..workflows.batch import by_invariant
+from .session import Cli, exit_code, save, write_text
+
+
+def show(cli: Cli) -> int:
+    """``show``: the puzzle drawn, or its answer (a solved board, a plan page, a gallery)."""
+    from dataclasses import replace
+
+    from ..output.draw import picture
+    from ..output.draw.page import board_page
+    from ..output.draw.show import Shown
+
+    args = cli.args
+    puzzle = cli.load(args.file)
+    kind = puzzle.model.kind
+    if (args.plan and kind != "planning") or (args.gallery and kind != "csp"):
+        flag = "--plan" if args.plan else "--gallery"
+        return cli.fail(f"{flag} needs a {'planning' if args.plan else 'csp'} model; "
+                         f"{args.file} is a {kind} model", 2)
+    task = "count" if args.gallery else \
+        "solve" if args.plan or (kind == "csp" and not args.unsolved) else None
+    if task is None:
+        svg = picture(puzzle).svg
+        text = board_page(puzzle, svg, None, "the start") if args.html else svg
+        write_text(args.svg or args.html, text, bool(args.svg))
+        return 0
+    engine = args.engine
+    result = by_invariant(puzzle, task)
+    if result is None:
+        with cli.progress(f"{engine} {task}") as options, interrupt.handling(), \
+                cli.clock.guard(f"running {engine}", cli.clock.grace()):
+            options = replace(options, limit=args.gallery, keep=bool(args.gallery))
+            result = run(engine, task, puzzle.model, options)
+    save(Shown(puzzle, result), args.svg or args.html)
+    print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
+    return exit_code(result, args.gallery)
+

@@ -1,0 +1,160 @@
+"""The memory limit: engines stop with what they have before the process is killed.
+
+``--memory-limit`` (by default :data:`DEFAULT_SHARE` of the memory available
+when the command starts: :func:`available`) is a *soft* limit on the
+resident memory of the process.  Engines look at it where they already
+look at the clock (the search budget every few thousand expansions, the
+CP-SAT wait loop every 50 ms): :func:`check` reads the process's resident
+size (at most every :data:`EVERY` seconds) and, past the limit, asks every
+engine to stop through :func:`cpsolve.engines.runtime.interrupt.request` with the
+reason "memory limit … reached".  Each engine then returns what it found and
+proved, as after a time limit.
+
+No hard address-space limit (``RLIMIT_AS``) is set: the address space of a
+process counts reserved, untouched memory — CP-SAT's threads each reserve
+stacks and allocator arenas, NumPy maps more than it touches — so a hard
+limit near the soft one would kill sound runs, and one far above it would
+not protect the machine.  An address-space limit set from outside
+(``ulimit -v``) lowers the default instead, so that engines stop before it
+bites; a ``MemoryError`` that still happens is reported by the command line
+in one line (exit 1).
+
+Engines running side by side in several processes (``auto``, ``--jobs``)
+share the limit equally (:func:`share`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from . import interrupt
+
+DEFAULT_SHARE = 0.8
+"""The default limit: this fraction of the available memory (:func:`available`)."""
+
+EVERY = 0.02
+"""Seconds between two reads of the resident size."""
+
+_state = {"limit": None, "last": 0.0}
+
+
+def set_limit(nbytes: int | None) -> None:
+    """Stop engines once the process's resident memory passes ``nbytes`` (None: never)."""
+    _state["limit"] = None if nbytes is None else max(1, int(nbytes))
+    _state["last"] = 0.0
+
+
+def limit() -> int | None:
+    """The limit in bytes, or None."""
+    return _state["limit"]
+
+
+def share(parts: int) -> None:
+    """This process is one of ``parts`` that run at once: keep an equal share of the limit."""
+    if _state["limit"] is not None and parts > 1:
+        set_limit(_state["limit"] // parts)
+
+
+def resident() -> int | None:
+    """The process's resident memory in bytes (None where /proc is missing)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                 "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+"""A container's memory limit and use (cgroup v2, then v1)."""
+
+
+def available() -> int | None:
+    """Bytes this process may still use: the machine's MemAvailable (/proc/meminfo), or
+    less when a container's limit (cgroup) or an address-space limit (``ulimit -v``)
+    leaves less; None when none of them is known."""
+    known = [n for n in (_meminfo(), _cgroup(), _rlimit()) if n is not None]
+    return min(known) if known else None
+
+
+def _meminfo() -> int | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _cgroup() -> int | None:
+    for most, used in CGROUP_FILES:
+        try:
+            with open(most) as f:
+                text = f.read().strip()
+            if text == "max" or int(text) >= 1 << 60:  # "no limit" (v2, v1)
+                return None
+            with open(used) as f:
+                return max(0, int(text) - int(f.read().strip()))
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _rlimit() -> int | None:
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def default_limit() -> int | None:
+    """:data:`DEFAULT_SHARE` of the available memory (:func:`available`; None when it is
+    unknown)."""
+    free = available()
+    return None if free is None else int(free * DEFAULT_SHARE)
+
+
+def reason(nbytes: int) -> str:
+    """What an engine stopped by the limit reports: ``memory limit 1.5 GB reached``."""
+    return f"memory limit {size_text(nbytes)} reached"
+
+
+def check() -> bool:
+    """True (and every engine asked to stop) once the resident memory passes the limit.
+
+    Reads the resident size at most every :data:`EVERY` seconds; cheap to call often.
+    """
+    nbytes = _state["limit"]
+    if nbytes is None:
+        return False
+    now = time.monotonic()
+    if now - _state["last"] < EVERY:
+        return False
+    _state["last"] = now
+    used = resident()
+    if used is None or used <= nbytes:
+        return False
+    interrupt.request(reason(nbytes))
+    return True
+
+
+def stop_asked() -> bool:
+    """True once the memory limit is passed (looked at now, :func:`check`) or a stop was
+    asked for (Ctrl-C, SIGTERM, the command's clock): what engines ask between steps."""
+    return check() or interrupt.requested()
+
+
+def size_text(nbytes: int) -> str:
+    """Bytes for people, in powers of 1,024: ``512 kB``, ``1.5 GB``."""
+    value, unit = float(nbytes), "bytes"
+    for unit in ("bytes", "kB", "MB", "GB", "TB"):
+        if value < 1024 or unit == "TB":
+            break
+        value /= 1024
+    if unit == "bytes":
+        return f"{int(value):,} bytes"
+    return f"{value:,.1f} {unit}".replace(".0 ", " ")

@@ -1,0 +1,125 @@
+"""The search engine's door: ``solve``, ``count`` and ``analyze`` as :func:`cpsolve.engines.run`
+calls them (``CAPABILITIES``), each choosing its algorithm from :mod:`.registry`."""
+
+from __future__ import annotations
+
+from ...answers.result import Result, Unsupported
+from ...model import Csp, Planning
+from .. import Options
+from ..proofs import before_search
+from .common import Budget
+from .compile import Task, compile_planning
+from .registry import (
+    ALGORITHMS,
+    ANALYSES,
+    DEFAULT_ANALYSIS,
+    default_algorithm,
+    pick,
+    run_analysis,
+)
+
+__all__ = ["ALGORITHMS", "ANALYSES", "CAPABILITIES", "analyze", "count", "default_algorithm",
+           "solve"]
+
+CAPABILITIES = {("planning", "solve"), ("planning", "analyze"), ("planning", "count"),
+                ("csp", "solve"), ("csp", "count")}
+
+def solve(model: Csp | Planning, options: Options) -> Result:
+    """A plan (planning) or a solution and whether it is unique (csp)."""
+    if isinstance(model, Csp):
+        from .csp.circuit import chosen, solve_circuit
+        from .csp.solve import solve_csp
+
+        circuit = chosen(model, options)
+        return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
+    entry = pick(options.algorithm or default_algorithm(model), ALGORITHMS, "algorithm")
+    if (proven := before_search(model, "search", "solve")) is not None:
+        return proven
+    task = compile_planning(model)
+    refusal = entry.refusal(task)
+    if refusal and options.algorithm is None and entry.fallback:
+        entry = ALGORITHMS[entry.fallback]  # only the default: what stands in for it runs
+        refusal = entry.refusal(task)
+    if refusal:
+        raise Unsupported(refusal)
+    return _finish(task, entry.name, entry.function(task, Budget.of(options, len(task.actions))))
+
+
+def count(model: Csp | Planning, options: Options) -> Result:
+    """Count (and with ``options.keep`` list) every solution of a csp, or every optimal plan.
+
+    Planning: the count is exact (:mod:`.planning.count_plans`); ``options.limit`` only caps
+    how many plans are listed.
+    """
+    if isinstance(model, Planning):
+        from .planning.count_plans import count_optimal
+
+        if (proven := before_search(model, "search", "count", options.keep)) is not None:
+            return proven
+        budget = Budget(options.time_limit, None, options.progress)
+        return count_optimal(compile_planning(model), budget, options.keep, options.limit)
+    from .csp.circuit import chosen, count_circuit
+    from .csp.solve import count_csp
+
+    circuit = chosen(model, options)
+    return count_circuit(model, circuit, options) if circuit else count_csp(model, options)
+
+
+ANALYZE_LIMIT = 5_000_000
+"""States an analysis explores when the caller sets no limit (~1 GB with Python sets)."""
+
+
+def analyze(model: Csp | Planning, options: Options) -> Result:
+    """State-space analysis of a planning model (see :mod:`.statespace`).
+
+    Without ``options.limit``, at most :data:`ANALYZE_LIMIT` states are
+    explored (the message says so when that stops the analysis), except by the
+    analyses on disk or on a cluster (:func:`default_analysis`), made for more.
+    """
+    if not isinstance(model, Planning):
+        raise Unsupported("search: analyze applies to planning models")
+    task = compile_planning(model)
+    analysis = pick(options.algorithm or default_analysis(options, task), ANALYSES, "analysis")
+    budget = Budget.of(options, len(task.actions))
+    if options.limit is None and not analysis.scaled:
+        budget.limit = ANALYZE_LIMIT
+    result = _finish(task, *run_analysis(analysis, task, budget, options.direction, options))
+    if options.limit is None and budget.reason.startswith("state limit"):
+        result = result.but(message=f"{result.message} (the default limit for analyze; "
+                            "set one with --limit)")
+    return result
+
+
+def default_analysis(options: Options, task: Task) -> str:
+    """``cluster`` when a cluster is named; ``external`` when a work directory or resume is,
+    or when an unlimited analysis from the start (or either end) meets a
+    space of packed codes too large for a bit map (above
+    :data:`.statespace.packing.BITMAP_BITS`; English 33: 2^33) and moves that cannot
+    all be undone (undoable moves keep two layers in memory, which is what the disk would
+    hold); else :data:`DEFAULT_ANALYSIS`."""
+    if options.cluster is not None:
+        return "cluster"
+    if options.work_dir is not None or options.resume:
+        return "external"
+    bits = sum((hi - lo).bit_length() for lo, hi in zip(task.lo, task.hi))
+    if options.limit is None and options.direction != "goal" and bits < 62 \
+            and _beyond_bit_map(task, bits):
+        return "external"
+    return DEFAULT_ANALYSIS
+
+
+def _beyond_bit_map(task: Task, bits: int) -> bool:
+    """Codes of ``bits`` bits exceed the in-memory analysis's bit map, and not every move
+    can be undone."""
+    from .statespace.packing import BITMAP_BITS  # numpy is imported only here
+    from .statespace.vector import reversible_moves
+
+    return 1 << bits > BITMAP_BITS and not reversible_moves(task)
+
+
+def _finish(task: Task, name: str, result: Result) -> Result:
+    """Add what every planning result reports: the algorithm and skipped successors."""
+    details = {"algorithm": name, **result.details}
+    if task.skipped[0]:
+        details["skipped_out_of_domain"] = task.skipped[0]
+    return result.but(details=details)

@@ -1,0 +1,25 @@
+"""Models out, in other systems' formats: PDDL (planning) and MiniZinc (csp).
+
+* :mod:`.fold` — partial evaluation of an expression under some known values
+  (the exporters' own, so that they share no logic with the checker);
+* :mod:`.pddl` — a :class:`~cpsolve.model.core.Planning` as a PDDL domain and
+  problem, every action grounded into variants with STRIPS preconditions;
+* :mod:`.minizinc` — a :class:`~cpsolve.model.core.Csp` as a MiniZinc model and
+  data file.
+
+Each exporter returns the files' text *and* what maps a foreign answer back
+(:class:`.pddl.PddlTask.variants`, :class:`.minizinc.MznModel.names`), so the
+engines that run the external tools (``cpsolve.engines.fd``,
+``cpsolve.engines.minizinc``) never re-derive the translation.  Exporters know
+models only: no puzzle, no engine, no external tool.
+"""
+
+from __future__ import annotations
+
+
+class ExportError(ValueError):
+    """A model that the target format (or this exporter) cannot express, said in one line."""
+
+
+FORMATS = ("pddl", "minizinc")
+"""Targets of ``cpsolve export --to``."""

@@ -1,0 +1,416 @@
+"""Parse expression text from model files into :mod:`cpsolve.language.expr` trees.
+
+Text is read with Python's own grammar (``ast.parse`` in ``eval`` mode) and
+then rebuilt node by node from a whitelist; nothing is ever evaluated as
+Python.  Allowed: integers, ``True``/``False``, names, ``name[index]``,
+``+ - *``, ``//`` and ``%`` (floor division and remainder, as in Python, by
+a positive constant), comparisons (chains too), ``and or not``, ``min max
+abs``, ``ite(c, a, b)``, ``a if c else b`` (the latter decided while
+parsing when ``c`` is constant, so only the chosen branch is kept; ``ite``
+is always kept as written), and ``all/any/sum/min/max`` over a
+generator with constant bounds, e.g. ``all(on[c] != t for c in range(3))``
+(expanded while parsing, so engines never see a loop).
+
+Names are looked up in a *scope*: a mapping from a name to an expression
+(a variable or a constant) or to a list of them (an array, indexed by an
+expression that must be constant once parameters are filled in).
+
+An expression may span several lines (a TOML multi-line string): lines are
+joined with spaces, a ``#`` starts a comment to the end of its line, and a
+trailing ``\\`` is dropped.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from typing import Union
+
+from .expr import (
+    And,
+    Binary,
+    Const,
+    Expr,
+    If,
+    Max,
+    Min,
+    Nary,
+    Or,
+    Sum,
+    Unary,
+    Var,
+    evaluate,
+    variables,
+)
+
+ScopeValue = Union[Expr, Sequence["ScopeValue"]]  # noqa: UP007 - a recursive alias
+Scope = Mapping[str, ScopeValue]
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+_CMPOPS = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+}
+_FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum")
+
+
+MAX_UNROLL = 100_000
+
+
+MAX_DEPTH = 200
+"""Deepest expression tree accepted (engines walk trees recursively)."""
+
+MAX_TEXT = 100_000
+"""Longest expression text accepted, in characters."""
+
+
+def shorten(text: str, at: int = 0, width: int = 60) -> str:
+    """``text`` quoted, cut to about ``width`` characters around position ``at``."""
+    if len(text) <= width:
+        return repr(text)
+    start = max(0, min(at - width // 2, len(text) - width))
+    cut = text[start:start + width]
+    return ("..." if start else "") + repr(cut) + ("..." if start + width < len(text) else "")
+
+
+def _depth(node: ast.AST) -> int:
+    """Depth of an ast tree, measured without recursion."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth <= MAX_DEPTH:
+            stack.extend((child, depth + 1) for child in ast.iter_child_nodes(current))
+    return deepest
+
+
+def one_line(text: str) -> str:
+    """``text`` with its lines joined by spaces, comments and trailing backslashes removed."""
+    if "\n" not in text and "#" not in text:
+        return text.strip()
+    lines = (line.split("#", 1)[0].rstrip() for line in text.splitlines())
+    return " ".join(line[:-1] if line.endswith("\\") else line for line in lines).strip()
+
+
+class ExprError(ValueError):
+    """An expression text that cannot be read; the message says where and why."""
+
+
+def parse(text: str, scope: Scope) -> Expr:
+    """Parse ``text`` in ``scope``; raise :class:`ExprError` on anything not allowed."""
+    if not isinstance(text, str):
+        if isinstance(text, bool) or isinstance(text, int):
+            return Const(int(text))
+        raise ExprError(f"expected an expression string, got {text!r}")
+    text, tree = _tree(text)
+    return _Builder(text, scope).build(tree)
+
+
+def _tree(text: str) -> tuple[str, ast.expr]:
+    """``text`` on one line and its syntax tree, within :data:`MAX_TEXT` and
+    :data:`MAX_DEPTH`; else :class:`ExprError`."""
+    text = one_line(text)
+    if len(text) > MAX_TEXT:
+        raise ExprError(f"expression of {len(text):,} characters (at most {MAX_TEXT:,}): "
+                        f"{shorten(text)}")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as err:
+        raise ExprError(f"syntax error in {shorten(text, (err.offset or 1) - 1)}: "
+                        f"{err.msg} (column {err.offset or 1})") from None
+    except (RecursionError, MemoryError):
+        raise ExprError(f"expression nested too deeply: {shorten(text)}") from None
+    if _depth(tree.body) > MAX_DEPTH:
+        raise ExprError(f"expression nested more than {MAX_DEPTH} levels deep: {shorten(text)}")
+    return text, tree.body
+
+
+class _Builder:
+    def __init__(self, text: str, scope: Scope):
+        self.text = text
+        self.scope = scope
+
+    def fail(self, message: str) -> ExprError:
+        return ExprError(f"in {shorten(self.text)}: {message}")
+
+    def build(self, node: ast.AST) -> Expr:
+        value = self.value(node)
+        if not isinstance(value, Expr):
+            raise self.fail(f"{ast.unparse(node)!r} is an array; index it, e.g. name[0]")
+        return value
+
+    def value(self, node: ast.AST) -> ScopeValue:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or isinstance(node.value, int):
+                return Const(int(node.value))
+            raise self.fail(f"only integers are allowed, not {node.value!r}")
+        if isinstance(node, ast.Name):
+            if node.id not in self.scope:
+                known = ", ".join(sorted(self.scope)) or "none"
+                raise self.fail(f"unknown name {node.id!r} (known: {known})")
+            return self.scope[node.id]
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node)
+        if isinstance(node, ast.BinOp):
+            op = _BINOPS.get(type(node.op))
+            if op is None:
+                raise self.fail(f"operator {type(node.op).__name__} is not supported")
+            left, right = self.build(node.left), self.build(node.right)
+            if op in ("//", "%") and (variables(right) or evaluate(right, {}) <= 0):
+                raise self.fail(f"{ast.unparse(node.right)!r}: {op} divides by a positive "
+                                "constant only")
+            if op in ("//", "%"):
+                right = Const(evaluate(right, {}))
+            return Binary(op, left, right)
+        if isinstance(node, ast.UnaryOp):
+            arg = self.build(node.operand)
+            if isinstance(node.op, ast.USub):
+                if isinstance(arg, Const):
+                    return Const(-arg.value)
+                return Unary("-", arg)
+            if isinstance(node.op, ast.UAdd):
+                return arg
+            if isinstance(node.op, ast.Not):
+                return Unary("not", arg)
+            raise self.fail("operator ~ is not supported; use not")
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            return Nary(op, tuple(self.build(v) for v in node.values))
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.IfExp):
+            return self.choice(self.build(node.test), node.body, node.orelse)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise self.fail(f"{ast.unparse(node)!r} is not allowed in an expression")
+
+    def constant(self, node: ast.AST) -> ScopeValue:
+        """A constant integer or list (see :func:`constant_list`)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "range":
+            return [Const(v) for v in self.iteration_values(node)]
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self.constant(e) for e in node.elts]
+        if isinstance(node, ast.ListComp):
+            items: list[Expr] = []
+            outer = self.scope
+            try:
+                self.unroll(node.elt, list(node.generators), items)
+            finally:
+                self.scope = outer
+            return [self.fixed(e, node) for e in items]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
+            left, right = self.constant(node.left), self.constant(node.right)
+            if isinstance(node.op, ast.Add) and isinstance(left, list) \
+                    and isinstance(right, list):
+                return left + right
+            if isinstance(node.op, ast.Mult) and isinstance(left, list) != isinstance(right, list):
+                items, times = (left, right) if isinstance(left, list) else (right, left)
+                count = self.fixed(times, node).value  # type: ignore[union-attr]
+                if count * len(items) > MAX_UNROLL:  # type: ignore[arg-type]
+                    raise self.fail(f"a list of more than {MAX_UNROLL} values")
+                return list(items) * max(0, count)  # type: ignore[arg-type]
+        if isinstance(node, ast.Name) and isinstance(self.scope.get(node.id), list):
+            value = self.scope[node.id]
+            self.fixed_all(value, node)
+            return value
+        return self.fixed(self.build(node), node)
+
+    def fixed(self, value: ScopeValue, node: ast.AST) -> Const:
+        """``value`` as a constant integer, or an error naming ``node``."""
+        if not isinstance(value, Expr) or variables(value):
+            raise self.fail(f"{ast.unparse(node)!r} must be constant")
+        return Const(evaluate(value, {}))
+
+    def fixed_all(self, value: ScopeValue, node: ast.AST) -> None:
+        """Raise unless every element of a (nested) list is constant."""
+        if isinstance(value, Expr):
+            self.fixed(value, node)
+        else:
+            for v in value:
+                self.fixed_all(v, node)
+
+    def choice(self, test: Expr, body: ast.AST, orelse: ast.AST) -> Expr:
+        """``body if test else orelse``; a constant ``test`` keeps only the chosen branch."""
+        if not variables(test):
+            return self.build(body if evaluate(test, {}) else orelse)
+        return If(test, self.build(body), self.build(orelse))
+
+    def subscript(self, node: ast.Subscript) -> ScopeValue:
+        base = self.value(node.value)
+        if isinstance(base, Expr):
+            raise self.fail(f"{ast.unparse(node.value)!r} is not an array")
+        index_expr = self.build(node.slice)
+        if variables(index_expr):
+            raise self.fail(f"index {ast.unparse(node.slice)!r} must be a constant")
+        index = evaluate(index_expr, {})
+        if not 0 <= index < len(base):
+            raise self.fail(
+                f"index {index} out of range for {ast.unparse(node.value)!r} "
+                f"(size {len(base)})"
+            )
+        return base[index]
+
+    def compare(self, node: ast.Compare) -> Expr:
+        left = self.build(node.left)
+        parts = []
+        for op_node, right_node in zip(node.ops, node.comparators):
+            op = _CMPOPS.get(type(op_node))
+            if op is None:
+                raise self.fail(f"comparison {type(op_node).__name__} is not supported")
+            right = self.build(right_node)
+            parts.append(Binary(op, left, right))
+            left = right
+        return parts[0] if len(parts) == 1 else Nary("and", tuple(parts))
+
+    def call(self, node: ast.Call) -> Expr:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name not in _FUNCS or node.keywords:
+            raise self.fail(
+                f"unknown function {ast.unparse(node.func)!r} (allowed: {', '.join(_FUNCS)})"
+            )
+        if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
+            return self.generator(name, node.args[0])
+        if name in ("all", "any", "sum"):
+            raise self.fail(f"{name} takes a generator: {name}(... for x in range(n))")
+        args = [self.build(a) for a in node.args]
+        if name == "abs":
+            if len(args) != 1:
+                raise self.fail("abs takes one argument")
+            return Unary("abs", args[0])
+        if name == "ite":
+            if len(args) != 3:
+                raise self.fail("ite takes three arguments: ite(condition, then, else)")
+            return If(*args)
+        if not args:
+            raise self.fail(f"{name} needs at least one argument")
+        return Min(*args) if name == "min" else Max(*args)
+
+
+    def generator(self, name: str, gen: ast.GeneratorExp) -> Expr:
+        if name in ("abs", "ite"):
+            raise self.fail(f"{name}(...) does not take a generator")
+        items: list[Expr] = []
+        outer = self.scope
+        try:
+            self.unroll(gen.elt, list(gen.generators), items)
+        finally:
+            self.scope = outer
+        if name == "sum":
+            return Sum(items)
+        if name == "all":
+            return And(*items)
+        if name == "any":
+            return Or(*items)
+        if not items:
+            raise self.fail(f"{name}() of nothing")
+        return Min(*items) if name == "min" else Max(*items)
+
+    def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list[Expr]) -> None:
+        """Expand nested ``for`` clauses (later bounds may use earlier names)."""
+        if not comps:
+            out.append(self.build(elt))
+            return
+        comp, rest = comps[0], comps[1:]
+        if not isinstance(comp.target, ast.Name) or comp.is_async:
+            raise self.fail("a generator must bind one plain name per for")
+        saved = self.scope
+        for v in self.iteration_values(comp.iter):
+            self.scope = {**saved, comp.target.id: Const(v)}
+            if all(self.constant_truth(cond) for cond in comp.ifs):
+                self.unroll(elt, rest, out)
+        self.scope = saved
+
+    def constant_truth(self, node: ast.AST) -> bool:
+        cond = self.build(node)
+        if variables(cond):
+            raise self.fail(f"generator filter {ast.unparse(node)!r} must be constant")
+        return bool(evaluate(cond, {}))
+
+    def iteration_values(self, node: ast.AST) -> list[int]:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "range" and 1 <= len(node.args) <= 2 and not node.keywords:
+            bounds = []
+            for a in node.args:
+                e = self.build(a)
+                if variables(e):
+                    raise self.fail("range() bounds must be constant")
+                bounds.append(evaluate(e, {}))
+            values = range(*bounds)
+            if len(values) > MAX_UNROLL:
+                raise self.fail(f"range of {len(values)} values; at most {MAX_UNROLL} are unrolled")
+            return list(values)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out = []
+            for a in node.elts:
+                e = self.build(a)
+                if variables(e):
+                    raise self.fail("generator values must be constant")
+                out.append(evaluate(e, {}))
+            return out
+        raise self.fail("a generator iterates over range(n), range(a, b) or a list of constants")
+
+
+def constant_list(text: str, scope: Scope) -> ScopeValue:
+    """The constant value of ``text``: an integer (as :class:`Const`) or a (nested) list.
+
+    Lists are written ``[a, b]``, ``range(n)``, ``range(a, b)``, ``[0] * n``,
+    ``a + b`` (concatenation), ``[e for i in range(n)]`` or the name of a
+    constant array; every element must be constant.
+    """
+    if not isinstance(text, str):
+        raise ExprError(f"expected an expression string, got {text!r}")
+    text, tree = _tree(text)
+    return _Builder(text, scope).constant(tree)
+
+
+def variable_scope(names: Sequence[str]) -> dict[str, ScopeValue]:
+    """A scope in which each plain name refers to the variable of that name.
+
+    Names of the form ``base[i]`` (and ``base[i][j]``) are also collected into
+    arrays so that ``base[i]`` can be written in expressions.
+    """
+    scope: dict[str, ScopeValue] = {}
+    arrays: dict[str, dict[tuple[int, ...], Var]] = {}
+    for name in names:
+        if "[" in name:
+            base, _, rest = name.partition("[")
+            index = tuple(int(p) for p in rest.rstrip("]").split("]["))
+            arrays.setdefault(base, {})[index] = Var(name)
+        else:
+            scope[name] = Var(name)
+    for base, cells in arrays.items():
+        scope[base] = _nest(cells)
+    return scope
+
+
+def _nest(cells: dict[tuple[int, ...], Var]) -> list:
+    size = max(i[0] for i in cells) + 1
+    out: list = []
+    for k in range(size):
+        sub = {i[1:]: v for i, v in cells.items() if i[0] == k}
+        if () in sub:
+            out.append(sub[()])
+        else:
+            out.append(_nest(sub) if sub else [])
+    return out
+
+
+def constant_scope(values: Mapping[str, object]) -> dict[str, ScopeValue]:
+    """A scope of named integer constants and (nested) lists of them."""
+
+    def conv(v: object) -> ScopeValue:
+        if isinstance(v, bool) or isinstance(v, int):
+            return Const(int(v))
+        if isinstance(v, (list, tuple)):
+            return [conv(x) for x in v]
+        raise ExprError(f"constant {v!r} is not an integer or a list of integers")
+
+    return {k: conv(v) for k, v in values.items()}
+
+
+__all__ = ["ExprError", "parse", "variable_scope", "constant_scope", "constant_list"]

@@ -1,0 +1,94 @@
+"""What ``cpsolve show`` and notebooks display: a result drawn with its puzzle.
+
+A :class:`~cpsolve.answers.result.Result` does not know its puzzle, and a plan's
+states mean nothing without it, so the picture of an answer is the pair:
+``Shown(puzzle, result)`` (or ``cpsolve.output.draw.show.shown``) displays in
+Jupyter and writes ``.svg`` / ``.html`` files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...answers.kinds import Analysis, Assignment, Count, Plan
+from ...answers.result import Result
+from ...puzzles.base import Puzzle
+from . import page, picture, results
+from .chart import layers_svg
+
+FARTHEST_DRAWN = 6
+
+
+def analysis_svg(puzzle: Puzzle, result: Result) -> str:
+    """Bars of states per distance, and up to six of the farthest states drawn."""
+    far = results.farthest(result)
+    boards = [picture(puzzle, s, title=f"farthest state {i}").svg
+              for i, s in enumerate(far[:FARTHEST_DRAWN], start=1)]
+    more = f" (the first {FARTHEST_DRAWN} of {len(far):,})" if len(far) > FARTHEST_DRAWN else ""
+    return layers_svg(results.layers(result) or (), f"{puzzle.name}: states by distance",
+                      results.analysis_words(result), boards,
+                      f"The farthest states{more}:" if boards else "")
+
+
+def answer_svg(puzzle: Puzzle, result: Result) -> str:
+    """One SVG for any result: the solved board, the plan's last state, the chart, the start."""
+    answer = result.answer
+    if isinstance(answer, Assignment):
+        return picture(puzzle, answer.values).svg
+    if isinstance(answer, Plan) and answer.steps:
+        return picture(puzzle, answer.steps[-1].state, answer.steps[-1]).svg
+    if isinstance(answer, Analysis):
+        return analysis_svg(puzzle, result)
+    if isinstance(answer, Count) and answer.solutions:
+        return picture(puzzle, answer.solutions[0]).svg
+    return picture(puzzle).svg
+
+
+def answer_page(puzzle: Puzzle, result: Result) -> str:
+    """One HTML page for any result: a player, a gallery, a chart or a board."""
+    answer = result.answer
+    if isinstance(answer, Plan):
+        return page.plan_page(puzzle, result)
+    if isinstance(answer, Count) and answer.solutions:
+        return page.gallery_page(puzzle, result)
+    if isinstance(answer, Analysis):
+        return page.analysis_page(puzzle, result, analysis_svg(puzzle, result))
+    words = "a solution" if isinstance(answer, Assignment) else \
+        f"the puzzle ({results.status_words(result)})"
+    return page.board_page(puzzle, answer_svg(puzzle, result), result, words)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A result with its puzzle: displays in a notebook, saves as SVG or HTML."""
+
+    puzzle: Puzzle
+    result: Result
+
+    def _repr_html_(self) -> str:
+        answer = self.result.answer
+        if isinstance(answer, Plan):
+            digest = hashlib.sha1(repr((self.puzzle.name, [s.action for s in answer.steps]))
+                                  .encode()).hexdigest()[:10]
+            root = f"cpsolve-plan-{digest}"
+            body = page.player(self.puzzle, self.result, root)
+        else:
+            body = page.header(self.puzzle, self.result) + answer_svg(self.puzzle, self.result)
+        return f"<div class=\"cpsolve\"><style>{page.style('.cpsolve')}</style>{body}</div>"
+
+    def save(self, path: str | Path) -> None:
+        """``.html``: the page of :func:`answer_page`; ``.svg``: :func:`answer_svg`."""
+        target = Path(path)
+        if target.suffix.lower() == ".svg":
+            text = '<?xml version="1.0" encoding="UTF-8"?>\n' + answer_svg(self.puzzle,
+                                                                            self.result)
+        else:
+            text = answer_page(self.puzzle, self.result)
+        target.write_text(text, encoding="utf-8")
+
+
+def shown(puzzle: Puzzle, result: Result) -> Shown:
+    """``result`` drawn with ``puzzle`` (for notebooks: the cell's last expression)."""
+    return Shown(puzzle, result)

@@ -1,0 +1,146 @@
+"""``--json`` output: one object per result, the same keys for the same things everywhere.
+
+Every result object has the keys of :data:`COMMON` (``null`` when they do not
+apply) and then those of its answer type (:data:`ANSWER_JSON`).  The schema
+that describes all of it is :mod:`cpsolve.output.schema`; docs/json.md explains each key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..answers.kinds import Analysis, Assignment, Count, Plan
+from ..answers.result import Hint, Result
+from ..model.invariants import Invariant
+from ..puzzles.base import Puzzle
+
+if TYPE_CHECKING:
+    from ..engines.auto import Race
+
+COMMON = ("model", "family", "task", "status", "engine", "seconds", "verified", "proof",
+          "invariant", "cross_checked_by", "bound", "explored", "message", "hint", "details")
+"""Keys every result object has."""
+
+JSON_SAFE = 2 ** 53
+"""Integers at least this large are internal caps, not figures; ``details`` drops them."""
+
+
+def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
+    """One result as a JSON-ready object."""
+    out: dict[str, Any] = {
+        "model": puzzle.name,
+        "family": puzzle.family,
+        "task": result.task,
+        "status": result.status.value,
+        "engine": result.engine,
+        "seconds": round(result.seconds, 6),
+        "verified": result.verified,
+        "proof": result.proof,
+        "invariant": None if result.invariant is None else invariant_json(result.invariant),
+        "cross_checked_by": list(result.cross_checked_by),
+        "bound": result.bound,
+        "explored": result.explored,
+        "message": result.message,
+        "hint": None if result.hint is None else hint_json(result.hint),
+        "details": details_json(result.details),
+    }
+    if result.answer is not None:
+        out["answer"] = result.answer.kind
+        out.update(ANSWER_JSON[type(result.answer)](puzzle, result.answer))
+    else:
+        out["answer"] = None
+    return out
+
+
+def invariant_json(invariant: Invariant) -> dict[str, Any]:
+    """An invariant: its weights by variable, its modulus (0: exactly) and its two values."""
+    return {"weights": dict(invariant.weights), "modulus": invariant.modulus,
+            "start": invariant.start, "goal": invariant.goal}
+
+
+def hint_json(hint: Hint) -> dict[str, Any]:
+    """The plan offered as an upper bound before the search: where from, its length, the
+    seconds spent finding it, whether the engine took it, and why not."""
+    return {"from": hint.source, "steps": hint.steps, "seconds": round(hint.seconds, 6),
+            "used": hint.used, "note": hint.note}
+
+
+def details_json(details: Mapping[str, object]) -> dict[str, Any]:
+    """Engine details with plain values only: keys without spaces, no internal caps."""
+    out: dict[str, Any] = {}
+    for key, value in details.items():
+        if isinstance(value, tuple):
+            value = list(value)
+        if isinstance(value, bool) or isinstance(value, (float, str)) or value is None:
+            pass
+        elif isinstance(value, int):
+            value = value if abs(value) < JSON_SAFE else None
+        elif not (isinstance(value, list)
+                  and all(isinstance(v, (int, float, str)) for v in value)):
+            continue
+        out[str(key).replace(" ", "_")] = value
+    return out
+
+
+def plan_json(puzzle: Puzzle, steps: tuple) -> dict[str, Any]:
+    """A plan's size in every unit, and the family's own figures about it."""
+    return {"metric": puzzle.metric, "steps": len(steps), "moves": puzzle.count_moves(steps),
+            "cost": sum(s.cost for s in steps), **puzzle.json_plan(steps)}
+
+
+def _plan(puzzle: Puzzle, plan: Plan) -> dict[str, Any]:
+    out = plan_json(puzzle, plan.steps)
+    out["plan"] = [{"step": i, "action": puzzle.step_text(s), "cost": s.cost,
+                    "state": puzzle.json_state(s.state)}
+                   for i, s in enumerate(plan.steps, start=1)]
+    return out
+
+
+def _assignment(puzzle: Puzzle, answer: Assignment) -> dict[str, Any]:
+    return {"solution": puzzle.json_solution(answer.values), "unique": answer.unique,
+            "second": None if answer.second is None else puzzle.json_solution(answer.second)}
+
+
+def _count(puzzle: Puzzle, answer: Count) -> dict[str, Any]:
+    out: dict[str, Any] = {"count": answer.count, "listed": answer.listed()}
+    if answer.solutions is not None:
+        out["solutions"] = [puzzle.json_solution(s) for s in answer.solutions]
+    if answer.cost is not None or answer.plans is not None:
+        out["metric"] = puzzle.metric
+        out["cost"] = answer.cost
+        out["plans"] = [{"actions": [puzzle.step_text(s) for s in plan],
+                         **plan_json(puzzle, plan)} for plan in answer.plans or ()]
+    return out
+
+
+def _analysis(puzzle: Puzzle, answer: Analysis) -> dict[str, Any]:
+    return {"direction": answer.direction, "states": answer.states,
+            "layers": list(answer.layers), "max_distance": answer.max_distance,
+            "farthest": [puzzle.json_state(s) for s in answer.farthest]}
+
+
+ANSWER_JSON: dict[type, Callable[[Puzzle, Any], dict[str, Any]]] = {
+    Plan: _plan,
+    Assignment: _assignment,
+    Count: _count,
+    Analysis: _analysis,
+}
+"""The keys each answer type adds."""
+
+
+def race_json(race: Race) -> dict:
+    """What every engine of an ``auto`` run did, for ``--json`` (key ``race``)."""
+    return {"answered_by": race.result.engine, "disagreements": list(race.problems),
+            "engines": [{"engine": c.engine, "role": role(race, c.engine),
+                         "status": c.result.status.value if c.result else None,
+                         "seconds": round(c.result.seconds, 6) if c.result else None,
+                         "bound": c.result.bound if c.result else None,
+                         "note": c.note or (c.result.message if c.result else "")}
+                        for c in race.checks]}
+
+
+def role(race: Race, engine: str) -> str:
+    if engine == race.result.engine:
+        return "answered"
+    return "confirmed" if engine in race.confirmed_by else "cross_check"

@@ -1,0 +1,253 @@
+"""The JSON Schema (draft 2020-12) of every command's ``--json`` output (``cpsolve schema``).
+
+One object per ``solve`` / ``count`` / ``analyze`` result (:data:`RESULT`), a
+report for ``compare`` and one for ``generate``.  docs/json.md explains each
+key; tests/test_json_schema.py validates every command on every bundled model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..answers.result import STATUSES
+
+NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+"""A key: lower case, digits and underscores (no spaces)."""
+
+INT = {"type": "integer", "minimum": 0}
+MAYBE_INT = {"type": ["integer", "null"], "minimum": 0}
+ANY = {}  # a family's own drawing of a state or an assignment
+SCALAR = {"type": ["integer", "number", "string", "boolean", "null"]}
+
+DETAILS = {
+    "type": "object",
+    "description": "Engine-specific figures (plain values; internal caps are dropped).",
+    "propertyNames": NAME,
+    "additionalProperties": {"anyOf": [SCALAR, {"type": "array", "items": SCALAR}]},
+}
+
+PLAN_SIZE = {
+    "metric": {"type": "string", "description": "What one move is, in one sentence."},
+    "steps": {**INT, "description": "Actions in the plan."},
+    "moves": {**INT, "description": "The plan's length in the family's metric."},
+    "cost": {**MAYBE_INT, "description": "The sum of the actions' costs."},
+    "chains": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
+               "description": "Peg solitaire: the jumps grouped into chains by one peg."},
+    "runs": {"type": "array", "items": INT,
+             "description": "Sliding with metric path: the steps of each move (one piece's "
+                            "route), in order."},
+}
+
+STEP = {
+    "type": "object",
+    "required": ["step", "action", "cost", "state"],
+    "additionalProperties": False,
+    "properties": {"step": INT, "action": {"type": "string"}, "cost": {"type": "integer"},
+                   "state": ANY},
+}
+
+LISTED_PLAN = {
+    "type": "object",
+    "required": ["actions", "steps", "moves", "cost", "metric"],
+    "additionalProperties": False,
+    "properties": {"actions": {"type": "array", "items": {"type": "string"}}, **PLAN_SIZE},
+}
+
+COMMON = {
+    "model": {"type": "string"},
+    "family": {"type": "string"},
+    "task": {"enum": list(STATUSES)},
+    "status": {"enum": sorted({s.value for ss in STATUSES.values() for s in ss})},
+    "engine": {"type": "string"},
+    "seconds": {"type": "number", "minimum": 0},
+    "verified": {"type": ["boolean", "null"],
+                 "description": "The checker re-checked the whole answer (null: no answer)."},
+    "proof": {"type": ["string", "null"], "description": "How an infeasibility was proven."},
+    "invariant": {
+        "type": ["object", "null"],
+        "description": "With proof 'invariant' from an engine: a weighted sum of state "
+                       "variables no action changes (mod modulus; 0: exactly), re-verified by "
+                       "the checker.",
+        "required": ["weights", "modulus", "start", "goal"], "additionalProperties": False,
+        "properties": {"weights": {"type": "object",
+                                   "additionalProperties": {"type": "integer"}},
+                       "modulus": INT, "start": {"type": "integer"},
+                       "goal": {"type": "integer"}}},
+    "cross_checked_by": {"type": "array", "items": {"type": "string"},
+                         "description": "Other engines that reached the same proven answer."},
+    "bound": {"type": ["integer", "null"]},
+    "explored": MAYBE_INT,
+    "message": {"type": "string"},
+    "hint": {
+        "type": ["object", "null"],
+        "description": "Planning: the plan offered as an upper bound before the search "
+                       "(null: none was looked for).",
+        "required": ["from", "steps", "seconds", "used", "note"], "additionalProperties": False,
+        "properties": {"from": {"type": "string",
+                                "description": "'search wastar' (weighted A*) or 'given'."},
+                       "steps": {**MAYBE_INT, "description": "Its length (null: none found)."},
+                       "seconds": {"type": "number", "minimum": 0},
+                       "used": {"type": "boolean",
+                                "description": "Replayed and taken as an upper bound."},
+                       "note": {"type": "string", "description": "Why it was not used."}}},
+    "details": DETAILS,
+    "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},
+}
+
+ANSWER_KEYS: dict[str, dict[str, Any]] = {
+    "plan": {**PLAN_SIZE, "plan": {"type": "array", "items": STEP}},
+    "assignment": {"solution": ANY, "unique": {"type": ["boolean", "null"]}, "second": ANY},
+    "count": {"count": INT, "listed": INT, "solutions": {"type": "array"},
+              "metric": PLAN_SIZE["metric"], "cost": PLAN_SIZE["cost"],
+              "plans": {"type": "array", "items": LISTED_PLAN},
+              "up_to": {"enum": ["relabel", "symmetry"]}, "total": MAYBE_INT},
+    "analysis": {"direction": {"enum": ["start", "goal"]}, "states": INT,
+                 "layers": {"type": "array", "items": INT}, "max_distance": MAYBE_INT,
+                 "farthest": {"type": "array"}},
+}
+
+REQUIRED = {
+    "plan": ["metric", "steps", "moves", "cost", "plan"],
+    "assignment": ["solution", "unique", "second"],
+    "count": ["count", "listed"],
+    "analysis": ["direction", "states", "layers", "max_distance", "farthest"],
+}
+
+
+RACE = {
+    "type": "object",
+    "description": "--engine auto: what each racing engine did (answered, confirmed, "
+                   "or ran its cross-check and stopped).",
+    "required": ["answered_by", "engines", "disagreements"],
+    "additionalProperties": False,
+    "properties": {
+        "answered_by": {"type": "string"},
+        "disagreements": {"type": "array", "items": {"type": "string"}},
+        "engines": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["engine", "role", "status", "seconds", "bound", "note"],
+            "properties": {"engine": {"type": "string"},
+                           "role": {"enum": ["answered", "confirmed", "cross_check"]},
+                           "status": {"type": ["string", "null"]},
+                           "seconds": {"type": ["number", "null"]},
+                           "bound": {"type": ["integer", "null"]},
+                           "note": {"type": "string"}}}},
+    },
+}
+
+
+SOURCE = {"type": "string", "description": "Batches: the file (and #instance) of this line."}
+
+
+def _batch() -> dict[str, Any]:
+    """The last line of a batch (solve with several instances, --json)."""
+    return {"type": "object", "required": ["batch"], "additionalProperties": False,
+            "properties": {"batch": {
+                "type": "object", "additionalProperties": False,
+                "required": ["instances", "engine", "seconds", "per_second", "statuses",
+                             "verified"],
+                "properties": {"instances": INT, "engine": {"type": "string"},
+                               "seconds": {"type": "number", "minimum": 0},
+                               "per_second": {"type": ["number", "null"]},
+                               "statuses": {"type": "object", "propertyNames": NAME,
+                                            "additionalProperties": INT},
+                               "verified": INT}}}}
+
+
+def _batch_error() -> dict[str, Any]:
+    """A batch line for an instance that could not be solved (a bad file, a refused model)."""
+    return {"type": "object", "required": ["source", "error"], "additionalProperties": False,
+            "properties": {"source": SOURCE, "error": {"type": "string"}}}
+
+
+def _result() -> dict[str, Any]:
+    """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
+    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE}
+    for keys in ANSWER_KEYS.values():
+        properties.update(keys)
+    rules: list[dict[str, Any]] = [
+        {"if": {"properties": {"task": {"const": task}}},
+         "then": {"properties": {"status": {"enum": [s.value for s in statuses]}}}}
+        for task, statuses in STATUSES.items()]
+    for kind, required in REQUIRED.items():
+        others = sorted(set().union(*(k for n, k in ANSWER_KEYS.items() if n != kind))
+                        - set(ANSWER_KEYS[kind]))
+        rules.append({"if": {"properties": {"answer": {"const": kind}}},
+                      "then": {"required": required,
+                               "not": {"anyOf": [{"required": [k]} for k in others]}}})
+    return {"type": "object", "required": list(COMMON), "propertyNames": NAME,
+            "properties": properties, "additionalProperties": False, "allOf": rules}
+
+
+def _compare_model() -> dict[str, Any]:
+    """One model of a compare report; on a cluster, also one JSON line of its own."""
+    return {"type": "object", "required": ["model", "file", "agree", "results", "disagreements"],
+            "additionalProperties": False,
+            "properties": {"model": {"type": "string"}, "file": {"type": "string"},
+                           "agree": {"type": "boolean"},
+                           "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
+                           "disagreements": {"type": "array", "items": {"type": "string"}}}}
+
+
+def _compare() -> dict[str, Any]:
+    return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
+            "properties": {"status": {"enum": ["agree", "disagree"]},
+                           "models": {"type": "array",
+                                      "items": {"$ref": "#/$defs/compare_model"}}}}
+
+
+def _compare_summary() -> dict[str, Any]:
+    """The last line of compare on a cluster (--workers, --scheduler)."""
+    return {"type": "object", "required": ["compare"], "additionalProperties": False,
+            "properties": {"compare": {
+                "type": "object", "additionalProperties": False,
+                "required": ["instances", "seconds", "agree", "disagree", "error"],
+                "properties": {"instances": INT, "seconds": {"type": "number", "minimum": 0},
+                               "agree": INT, "disagree": INT, "error": INT}}}}
+
+
+def _generate() -> dict[str, Any]:
+    board = {"type": "object", "required": ["givens", "solution", "minimal", "checked"],
+             "additionalProperties": False,
+             "properties": {"givens": ANY, "solution": ANY, "minimal": {"type": "boolean"},
+                            "checked": {"type": ["string", "null"]}}}
+    item = {"type": "object", "propertyNames": NAME, "additionalProperties": False,
+            "required": ["givens", "method", "seconds", "message", "drawn", "cross_checked_by",
+                         "details"],
+            "properties": {"givens": INT, "method": {"type": "string"},
+                           "seconds": {"type": "number", "minimum": 0},
+                           "message": {"type": "string"}, "drawn": INT,
+                           "classes": INT, "minimal": INT, "renamed": MAYBE_INT,
+                           "labelled": INT, "cross_checked_by": COMMON["cross_checked_by"],
+                           "details": DETAILS, "puzzles": {"type": "array", "items": board}}}
+    return {"type": "object", "additionalProperties": False,
+            "required": ["model", "family", "task", "engine", "symmetry", "givens"],
+            "properties": {"model": {"type": "string"}, "family": {"type": "string"},
+                           "task": {"const": "generate"}, "engine": {"type": "string"},
+                           "symmetry": {"type": "object", "required": ["board", "relabel"],
+                                        "properties": {"board": {"type": "array"},
+                                                       "relabel": {"type": "boolean"}}},
+                           "givens": {"type": "array", "items": item}}}
+
+
+def schema() -> dict[str, Any]:
+    """The whole schema: a result, a compare report or a generate report."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://cpsolve.invalid/schema/output.json",
+        "title": "cpsolve --json output",
+        "description": "solve, count and analyze print one result; compare prints a report "
+                       "of results per model; generate prints puzzles per number of givens; "
+                       "a batch (solve with several instances) prints one JSON line per "
+                       "instance (a result with its source, or an error) and a last "
+                       "line with the batch's figures; compare on a cluster prints one "
+                       "line per model as it finishes (or an error line) and a last "
+                       "line with the counts.",
+        "oneOf": [{"$ref": "#/$defs/result"}, {"$ref": "#/$defs/compare"},
+                  {"$ref": "#/$defs/generate"}, {"$ref": "#/$defs/batch"},
+                  {"$ref": "#/$defs/batch_error"}, {"$ref": "#/$defs/compare_model"},
+                  {"$ref": "#/$defs/compare_summary"}],
+        "$defs": {"result": _result(), "compare": _compare(), "generate": _generate(),
+                  "batch": _batch(), "batch_error": _batch_error(),
+                  "compare_model": _compare_model(), "compare_summary": _compare_summary()},
+    }

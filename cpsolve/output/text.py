@@ -1,0 +1,300 @@
+"""Turning results into text for people (rich); :mod:`.render_json` does ``--json``.
+
+Each answer type has its own drawing (:data:`DRAW`); nothing here tests
+which fields a result happens to carry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.columns import Columns
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..answers.agreement import answer_of
+from ..answers.kinds import Analysis, Assignment, Count, Plan
+from ..answers.result import Hint, Result, Status
+from ..engines import every
+from ..model import Planning
+from ..puzzles.base import Puzzle
+from ..words import plural
+
+if TYPE_CHECKING:
+    from ..engines.auto import Race
+
+STATUS_STYLE = {
+    Status.OPTIMAL: "bold green",
+    Status.SOLVED: "green",
+    Status.INFEASIBLE: "bold yellow",
+    Status.UNKNOWN: "bold red",
+    Status.EXACT: "bold green",
+    Status.AT_LEAST: "yellow",
+    Status.COMPLETE: "bold green",
+    Status.PARTIAL: "bold red",
+}
+
+STATUS_WORDS = {
+    Status.OPTIMAL: "optimal (proven)",
+    Status.SOLVED: "solved (not proven optimal)",
+    Status.INFEASIBLE: "infeasible (proven)",
+    Status.UNKNOWN: "unknown (a limit was hit)",
+    Status.EXACT: "exact",
+    Status.AT_LEAST: "at least (a limit was hit)",
+    Status.COMPLETE: "complete",
+    Status.PARTIAL: "partial (a limit was hit)",
+}
+
+DIRECTION_WORDS = {
+    "start": "states reachable from the start, by distance from it",
+    "goal": "states that can reach the goal, by distance to it",
+}
+
+
+def status_text(result: Result) -> Text:
+    """The status in words, coloured."""
+    words = STATUS_WORDS[result.status]
+    if isinstance(result.answer, Assignment):
+        words = "solved"
+    return Text(words, style=STATUS_STYLE[result.status])
+
+
+def answer_words(puzzle: Puzzle, result: Result) -> str:
+    """The answer in a few words, a plan in the family's metric."""
+    if isinstance(result.answer, Plan):
+        return puzzle.plan_words(result.answer.steps)
+    return answer_of(result)
+
+
+def check_text(result: Result) -> Text:
+    """What backs the answer: the checker, a proof, other engines."""
+    text = Text()
+    if result.verified:
+        text.append("verified", style="green")
+    elif result.verified is False:
+        what = "a count" if isinstance(result.answer, Count) else "state counts"
+        text.append(f"not re-checked ({what}: the checker cannot re-derive it)", style="dim")
+    if result.proof:
+        text.append(("; " if text else "") + f"proof: {result.proof}", style="yellow")
+    if result.cross_checked_by:
+        text.append(("; " if text else "") + "cross-checked by "
+                    + ", ".join(result.cross_checked_by), style="green")
+    return text
+
+
+def headline(puzzle: Puzzle, result: Result) -> Text:
+    """One line: model, engine, status, answer, time, check."""
+    text = Text()
+    text.append(puzzle.name, style="bold")
+    text.append(f"  [{result.engine}]  ")
+    text.append_text(status_text(result))
+    if result.answer is not None:
+        text.append(f"  {answer_words(puzzle, result)}")
+    text.append(f"  {result.seconds:.3f} s  ")
+    text.append_text(check_text(result))
+    return text
+
+
+def human(puzzle: Puzzle, result: Result) -> Group:
+    """Everything a person wants to see about one result."""
+    parts: list[Any] = [headline(puzzle, result)]
+    if result.message:
+        parts.append(Text(result.message, style="dim"))
+    if result.hint is not None:
+        parts.append(Text(hint_text(result.hint), style="dim"))
+    if "orbits" in result.details:
+        parts.append(Text(f"{result.details['orbits']:,} up to the model's "
+                          f"{result.details['symmetries']} symmetries (counted one per orbit; "
+                          "the table counts every state)"))
+    if "patterns" in result.details:  # pattern databases: cached, built now, or partial
+        parts.append(Text(f"Estimate: {result.details['patterns']}.", style="dim"))
+    if result.answer is not None:
+        parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
+    return Group(*parts)
+
+
+def hint_text(hint: Hint) -> str:
+    """One line on the plan offered as an upper bound before the search."""
+    if hint.steps is None:
+        return f"Hint: {hint.source}, {hint.seconds:.3f} s: {hint.note}; solved without one."
+    where = "given" if hint.source == "given" else \
+        f"found by {hint.source} in {hint.seconds:.3f} s"
+    if hint.used:
+        return f"Hint: a plan of {hint.steps} steps, {where}, taken as an upper bound only."
+    return f"Hint: a plan of {hint.steps} steps, {where}, ignored: {hint.note or 'not used'}."
+
+
+def hint_brief(hint: Hint) -> str:
+    """:func:`hint_text` in a few words (a table cell)."""
+    if hint.steps is None:
+        return "hint: none found"
+    return f"hint: {plural(hint.steps, 'step')}, {'used' if hint.used else 'ignored'}"
+
+
+def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
+    """The metric, the plan step by step and the family's summary."""
+    parts: list[Any] = [Text(f"Metric: {puzzle.metric}.", style="dim"), plan_view(puzzle, plan)]
+    summary = puzzle.plan_summary(plan.steps)
+    if summary:
+        parts.append(Text(summary))
+    return parts
+
+
+def draw_assignment(puzzle: Puzzle, answer: Assignment) -> list[Any]:
+    """The solution, and whether it is unique (a second one when not)."""
+    parts: list[Any] = [Panel(Text(puzzle.render_solution(answer.values)), title="solution",
+                              expand=False)]
+    if answer.unique is True:
+        parts.append(Text("The solution is unique.", style="bold green"))
+    elif answer.second is not None:
+        parts.append(Text("The solution is not unique; a second one:", style="yellow"))
+        parts.append(Panel(Text(puzzle.render_solution(answer.second)), title="another",
+                           expand=False))
+    return parts
+
+
+def draw_count(puzzle: Puzzle, answer: Count) -> list[Any]:
+    """The listed solutions or plans."""
+    parts: list[Any] = []
+    for i, s in enumerate(answer.solutions or (), start=1):
+        parts.append(Panel(Text(puzzle.render_solution(s)), title=f"#{i}", expand=False))
+    if answer.plans:
+        table = Table(box=None, show_header=False, padding=(0, 1))
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column()
+        for i, plan in enumerate(answer.plans, start=1):
+            table.add_row(f"{i}.", Text(puzzle.plan_line(plan)))
+        parts += [Text(f"Metric: {puzzle.metric}.", style="dim"), table]
+    return parts
+
+
+def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:
+    """State-space figures: the direction, per-distance counts, the farthest states."""
+    table = Table(title=DIRECTION_WORDS[answer.direction], box=None)
+    table.add_column("distance", justify="right")
+    table.add_column("states", justify="right")
+    for d, n in enumerate(answer.layers):
+        table.add_row(str(d), f"{n:,}")
+    parts: list[Any] = [table]
+    if answer.farthest:
+        parts.append(Text(f"{plural(len(answer.farthest), 'farthest state')}, at distance "
+                          f"{answer.max_distance}:", style="bold"))
+        for state in answer.farthest[:20]:
+            parts.append(Panel(Text(puzzle.render_state(state)), expand=False))
+        if len(answer.farthest) > 20:
+            parts.append(Text(f"... and {len(answer.farthest) - 20:,} more"))
+    return parts
+
+
+DRAW: dict[type, Callable[[Puzzle, Any], list[Any]]] = {
+    Plan: draw_plan,
+    Assignment: draw_assignment,
+    Count: draw_count,
+    Analysis: draw_analysis,
+}
+"""How each answer type is drawn for people."""
+
+
+def plan_view(puzzle: Puzzle, plan: Plan) -> Table | Columns:
+    """Boards side by side when states are drawn on several lines, else a table."""
+    model = puzzle.model
+    assert isinstance(model, Planning)
+    if "\n" not in puzzle.render_state(model.initial_state()):
+        return plan_table(puzzle, plan)
+    show_cost = not model.unit_costs()
+    boxes = [Text(f"start\n{puzzle.render_state(model.initial_state())}")]
+    for i, step in enumerate(plan.steps, start=1):
+        cost = f" (cost {step.cost})" if show_cost else ""
+        head = Text(f"{i}. ", style="dim")
+        head.append(puzzle.step_text(step) + cost, style="bold")
+        boxes.append(Text.assemble(head, "\n", puzzle.render_state(step.state)))
+    return Columns(boxes, padding=(1, 3))
+
+
+def plan_table(puzzle: Puzzle, plan: Plan) -> Table:
+    """The plan step by step, from the start state."""
+    model = puzzle.model
+    assert isinstance(model, Planning)
+    table = Table(show_header=True, header_style="bold", box=None)
+    table.add_column("step", justify="right")
+    table.add_column("action")
+    table.add_column("state")
+    show_cost = not model.unit_costs()
+    if show_cost:
+        table.add_column("cost", justify="right")
+    start = [str(0), "start", Text(puzzle.render_state(model.initial_state()))]
+    table.add_row(*start, *([""] if show_cost else []))
+    for i, step in enumerate(plan.steps, start=1):
+        row = [str(i), Text(puzzle.step_text(step)), Text(puzzle.render_state(step.state))]
+        table.add_row(*row, *([str(step.cost)] if show_cost else []))
+    return table
+
+
+def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
+    """Engines side by side: answer, status, time, check (and the hint a result had)."""
+    table = Table(show_header=True, header_style="bold")
+    for col in ("model", "engine", "answer", "status", "seconds", "checked"):
+        table.add_column(col, justify="right" if col == "seconds" else "left")
+    for puzzle, result in rows:
+        if isinstance(result, str):  # "engine: why it did not run", or a disagreement
+            engine, sep, text = result.partition(": ")
+            if not sep or engine not in every():
+                engine, text = "", result
+            table.add_row(Text(puzzle.name), engine, Text(text), "", "", "")
+            continue
+        answer = answer_words(puzzle, result) if result.answer is not None \
+            else answer_of(result)
+        table.add_row(Text(puzzle.name), result.engine, answer, status_text(result),
+                      f"{result.seconds:.3f}", check_text(result))
+        if result.hint is not None:  # the plan that bounded this engine's proof
+            table.add_row("", "", Text(hint_brief(result.hint), style="dim"), "", "", "")
+    return table
+
+
+def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
+    """One result as a JSON-ready object (see :mod:`.render_json`)."""
+    from .json import result_json
+
+    return result_json(puzzle, result)
+
+
+def result_line(row) -> dict[str, Any]:
+    """One batch row as a JSON object: the result's own object plus ``source``."""
+    if row.result is None:
+        return {"source": row.source, "error": row.error}
+    return {"source": row.source, **as_json(row.puzzle, row.result)}
+
+
+def batch_table(rows: list) -> Table:
+    """A batch: one row per instance."""
+    table = Table(show_header=True, header_style="bold", box=None)
+    for col in ("instance", "engine", "status", "answer", "seconds", "check"):
+        table.add_column(col, justify="right" if col == "seconds" else "left",
+                         no_wrap=col != "answer", overflow="fold")
+    for row in rows:
+        if row.result is None:
+            table.add_row(Text(row.source), "", Text("error", style="bold red"),
+                          Text(row.error), "", "")
+            continue
+        result = row.result
+        table.add_row(Text(row.source), result.engine, status_text(result),
+                      Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
+                      check_text(result))
+    return table
+
+
+def race_text(race: Race) -> Text:
+    """One line per engine of an ``auto`` run: who answered, who confirmed, who ran out."""
+    from .json import role
+
+    lines = Text()
+    for c in race.checks:
+        part = role(race, c.engine).replace("_", "-")
+        what = (f"{answer_of(c.result)}, {c.result.seconds:.3f} s" if c.result else c.note)
+        lines.append(f"  {c.engine:<7} {part:<11} {what}\n", style="dim")
+    for problem in race.problems:
+        lines.append(f"  DISAGREEMENT: {problem}\n", style="bold red")
+    return lines

@@ -1,0 +1,200 @@
+"""Model files: read a TOML file, pick its family, build the puzzle.
+
+Every problem with a file becomes a
+:class:`~cpsolve.puzzles.data.ModelFileError` that names the file, the key
+(or line) and what is wrong; the CLI prints it and exits 2.  The families
+themselves are listed in :data:`cpsolve.puzzles.FAMILIES`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..language.parse import ExprError
+from ..model import ModelError
+from . import FAMILIES
+from .data import Data, ModelFileError, read_text
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+"""The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
+
+EXPECTED: dict[str, tuple[type, ...]] = {
+    "solve": (str,),         # "optimal" | "solved" | "infeasible": what solving must prove
+    "steps": (int,),         # actions in an optimal plan
+    "cost": (int,),          # the least total cost of a plan
+    "unique": (bool,),       # the CSP has exactly one solution
+    "count": (int,),         # solutions of a CSP; optimal plans of a planning model
+    "classes": (int,),       # solutions of a CSP up to its symmetries (count --up-to symmetry)
+    "states": (int,),        # states that can reach the goal
+    "max_distance": (int,),  # the largest distance to the goal
+    "farthest": (int,),      # how many states lie at max_distance
+}
+"""Keys of a model file's ``[expected]`` table (known answers, checked by the tests)."""
+
+SOLVE_STATUSES = ("optimal", "solved", "infeasible")
+
+
+def read_table(path: str | Path) -> dict[str, Any]:
+    """The TOML table of a file, or a :class:`ModelFileError`.
+
+    Refused with one clear message: everything :func:`read_text` refuses, TOML
+    syntax errors, integers of thousands of digits and arrays nested beyond
+    what the reader can follow.
+    """
+    text = read_text(path)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ModelFileError(path, f"TOML syntax error: {err}") from None
+    except ValueError as err:  # e.g. an integer of thousands of digits
+        raise ModelFileError(path, f"TOML value out of range: {str(err).split(';')[0]}") from None
+    except RecursionError:
+        raise ModelFileError(path, "TOML arrays or tables nested too deeply") from None
+
+
+def load(path: str | Path):
+    """Build the puzzle described by a model file (``.toml``, or a user's ``.py``).
+
+    A file holding a collection (one puzzle per line) gives its first puzzle;
+    :func:`load_many` gives them all.
+    """
+    return next(iter(load_many(path)))
+
+
+def load_many(path: str | Path) -> Iterator:
+    """Every puzzle of a model file: one, or each instance of a collection.
+
+    Every problem with the file is raised before the first puzzle is yielded.
+    """
+    if str(path).endswith(".py"):
+        return iter([load_python(path)])
+    data = Data(read_table(path), path)
+    expected = read_expected(data)
+    family = data.get("family", str)
+    if family not in FAMILIES:
+        raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    entry = FAMILIES[family]
+    try:
+        puzzles = list(entry.many(data)) if entry.many is not None else [entry.build(data)]
+        for puzzle in puzzles:
+            _validate(puzzle.model)
+    except (ModelError, ExprError) as err:
+        raise ModelFileError(path, str(err)) from None
+    if expected:
+        puzzles = [dataclasses.replace(p, expected=expected) for p in puzzles]
+    return iter(puzzles)
+
+
+def read_expected(data: Data) -> dict[str, Any]:
+    """Take the ``[expected]`` table out of ``data`` (families never see it), checked."""
+    table = data.get("expected", dict, {})
+    data.table.pop("expected", None)
+    data.unknown_keys(set(EXPECTED), table, prefix="expected.")
+    out = {key: data.get(key, kind, table=table, prefix="expected.")
+           for key, kind in EXPECTED.items() if key in table}
+    if out.get("solve", "optimal") not in SOLVE_STATUSES:
+        raise data.error("expected.solve", f"expected one of {', '.join(SOLVE_STATUSES)}")
+    for key, value in out.items():
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise data.error(f"expected.{key}", f"must be >= 0, got {value}")
+    return out
+
+
+def _validate(model) -> None:
+    """Refuse a planning model that no engine could run (no actions, no variables, ...)."""
+    if model.kind == "planning":
+        model.validate()
+
+
+def load_python(path: str | Path):
+    """Run a user's Python file and build its puzzle from its ``build()`` function.
+
+    ``build()`` returns a :class:`~cpsolve.model.core.Csp`, a
+    :class:`~cpsolve.model.core.Planning` or a :class:`~cpsolve.puzzles.base.Puzzle`.
+    The file is the user's own code and runs as such.
+    """
+    import importlib.util
+
+    from ..model import Csp, Planning
+    from .base import Puzzle
+
+    p = Path(path)
+    if not p.is_file():
+        raise ModelFileError(path, "no such file")
+    spec = importlib.util.spec_from_file_location(f"cpsolve_user_{p.stem}", p)
+    if spec is None or spec.loader is None:
+        raise ModelFileError(path, "cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:  # the user's code: report, don't crash
+        raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}") \
+            from None
+    except SystemExit as err:
+        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+                             f"the file exits (SystemExit {err.code!r}) instead of defining "
+                             "build()") from None
+    if not callable(getattr(module, "build", None)):
+        raise ModelFileError(path, "defines no build() function returning a model", "build")
+    try:
+        built = module.build()
+    except (ModelError, ExprError) as err:
+        raise ModelFileError(f"{path}:{_user_line(err, p)}", str(err), "build") from None
+    except Exception as err:  # the user's code: report, don't crash
+        raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}",
+                             "build") from None
+    except SystemExit as err:
+        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+                             f"build() exits (SystemExit {err.code!r}) instead of returning a "
+                             "model", "build") from None
+    if isinstance(built, (Puzzle, Csp, Planning)):
+        try:
+            _validate(built.model if isinstance(built, Puzzle) else built)
+        except ModelError as err:
+            raise ModelFileError(path, str(err), "build") from None
+    if isinstance(built, Puzzle):
+        return built
+    if isinstance(built, (Csp, Planning)):
+        family = "python"
+        return Puzzle(built.name, family, built, module.__doc__.strip().splitlines()[0]
+                      if module.__doc__ else "")
+    raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
+
+
+def _user_line(err: BaseException, path: Path) -> int:
+    """The line of the user's file where ``err`` was raised (the last frame in it)."""
+    if isinstance(err, SyntaxError) and err.lineno:
+        return err.lineno
+    line = 0
+    for frame in traceback.extract_tb(err.__traceback__):
+        if Path(frame.filename).resolve() == path.resolve():
+            line = frame.lineno or line
+    return line
+
+
+def bundled() -> list[Path]:
+    """The bundled model files."""
+    return sorted(MODELS_DIR.glob("*.toml"))
+
+
+def resolve(name: str) -> Path:
+    """A path as given when it exists, else the bundled model of that name.
+
+    ``water_jugs``, ``water_jugs.toml`` and ``models/water_jugs.toml`` all
+    find the bundled model from any directory, also after a non-editable
+    install; a name that matches nothing is returned unchanged (loading it
+    then says "no such file").
+    """
+    p = Path(name)
+    if p.exists():
+        return p
+    for candidate in (MODELS_DIR / p.name, MODELS_DIR / f"{p.name}.toml"):
+        if not p.parent.parts or p.parent.name == "models":
+            if candidate.is_file():
+                return candidate
+    return p

@@ -1,0 +1,2 @@
+"""Work made of many engine runs: batches (:mod:`.batch`), grid counting and generation
+(:mod:`.grids`)."""

@@ -1,0 +1,175 @@
+"""Every solution of a board, up to symmetry, through the engines.
+
+Generic: works on any :class:`~cpsolve.model.core.Csp` with the
+:class:`~cpsolve.model.symmetry.canonical.Symmetry` its family hands over, and only through
+:func:`cpsolve.engines.run`.
+
+Counting up to renaming of the symbols uses one fact about the model and
+nothing about puzzles: when the values can be renamed freely and some
+all-different group has as many variables as there are values (a row of a
+grid), every solution shows that group as a permutation of the values, and
+exactly one renaming turns it into ``values`` in order.  So the classes
+under renaming are exactly the solutions with that group fixed to
+``values`` in order — the engine counts those (8 for 5×5 X-sudoku instead
+of 960), and the total is ``classes × n!``.  Without such a group every
+solution is enumerated and brought to its canonical form.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...answers.result import Count, Result, Status
+from ...engines import Options, run
+from ...model import AllDifferent, Condition, Csp
+from ...model.symmetry.canonical import (
+    Symmetry,
+    as_rows,
+    canonical_grids,
+    problems,
+    relabel_normal,
+    trivial,
+)
+from ...model.symmetry.declared import SymmetryError
+from ...words import plural
+
+UP_TO = ("relabel", "symmetry")
+"""What ``count --up-to`` accepts: renaming of the symbols, or that and the board symmetries."""
+
+
+def _is_given(c: object) -> bool:
+    return isinstance(c, Condition) and c.label == "given"
+
+
+def board(csp: Csp) -> Csp:
+    """A copy of ``csp`` without its givens: the rules alone."""
+    out = copy.copy(csp)
+    out.domains = dict(csp.domains)
+    out.allowed = dict(csp.allowed)
+    out.constraints = [c for c in csp.constraints if not _is_given(c)]
+    return out
+
+
+def with_givens(csp: Csp, givens: Mapping[str, int]) -> Csp:
+    """A copy of ``csp`` with more givens (``csp``'s own are kept)."""
+    out = board(csp)
+    out.constraints = list(csp.constraints)
+    for name, value in givens.items():
+        out.fix(name, value)
+    return out
+
+
+def has_givens(csp: Csp) -> bool:
+    """True when the model fixes some variable by a given."""
+    return any(_is_given(c) for c in csp.constraints)
+
+
+def checked_symmetry(csp: Csp, sym: Symmetry | None) -> Symmetry:
+    """``sym`` (or the identity alone) after checking that it holds for ``csp``'s rules."""
+    sym = sym or trivial(csp)
+    wrong = problems(csp, sym)
+    if wrong:
+        raise SymmetryError(f"not a symmetry of the model: {wrong[0]}")
+    return sym
+
+
+def full_group(csp: Csp, sym: Symmetry) -> tuple[str, ...] | None:
+    """An all-different group holding every value once, when renaming is a symmetry."""
+    if not sym.relabel:
+        return None
+    for c in csp.constraints:
+        if isinstance(c, AllDifferent) and len(c.names) == len(sym.values):
+            return c.names
+    return None
+
+
+@dataclass(frozen=True)
+class Grids:
+    """Every solution of a board, one per class under renaming (all of them without it).
+
+    ``reps`` has one row of values per class (columns: ``sym.variables``);
+    ``used[i]`` is the number of distinct values in row ``i``; ``total`` is
+    the number of solutions; ``result`` is the engine's checked count.
+    """
+
+    sym: Symmetry
+    reps: np.ndarray
+    used: np.ndarray
+    total: int
+    result: Result
+    method: str
+
+
+def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
+                      options: Options | None = None) -> Grids:
+    """Enumerate the classes of ``csp``'s solutions under renaming.
+
+    ``options.limit`` bounds the number of classes (or of solutions without
+    a full group); ``result.status`` tells whether the enumeration is
+    complete (``OPTIMAL``).
+    """
+    options = options or Options()
+    group = full_group(csp, sym)
+    opts = Options(time_limit=options.time_limit, limit=options.limit, keep=True,
+                   workers=options.workers, progress=options.progress)
+    if group is not None:
+        fixed = with_givens(csp, dict(zip(group, sym.values)))
+        result = run(engine, "count", fixed, opts)
+        reps = as_rows(sym, result.solutions or ())
+        n = len(sym.values)
+        return Grids(sym, reps, np.full(len(reps), n), len(reps) * math.factorial(n), result,
+                     f"solutions with {_group_text(group)} fixed to "
+                     f"{' '.join(map(str, sym.values))}, times {n}! renamings")
+    result = run(engine, "count", csp, opts)
+    rows = as_rows(sym, result.solutions or ())
+    if sym.relabel and len(rows):
+        _, first = np.unique(relabel_normal(rows), axis=0, return_index=True)
+        rows = rows[np.sort(first)]
+    used = np.array([len(set(r)) for r in rows.tolist()], dtype=np.int64)
+    return Grids(sym, rows, used, len(result.solutions or ()), result,
+                 "every solution, brought to its canonical form")
+
+
+def _group_text(names: tuple[str, ...]) -> str:
+    return names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]}"
+
+
+def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
+                options: Options | None = None) -> Result:
+    """Count the solutions of ``csp`` up to ``relabel`` or ``symmetry``.
+
+    The result's ``count`` is the number of classes, ``solutions`` (with
+    ``options.keep``) one representative per class, and
+    ``details["total"]`` the number of solutions.
+    """
+    if up_to not in UP_TO:
+        raise ValueError(f"--up-to takes {' or '.join(UP_TO)}, not {up_to!r}")
+    if has_givens(csp):
+        raise SymmetryError("the givens break the symmetry: count classes of a board "
+                            "without givens")
+    sym = checked_symmetry(csp, sym)
+    if up_to == "relabel" and not sym.relabel:
+        raise SymmetryError("this model does not declare that its symbols can be renamed")
+    options = options or Options()
+    grids = enumerate_classes(csp, sym, engine, options)
+    reps = grids.reps
+    if up_to == "symmetry" and len(reps):
+        _, first = np.unique(canonical_grids(sym, reps), axis=0, return_index=True)
+        reps = reps[np.sort(first)]
+    what = ("renaming of the symbols" if up_to == "relabel"
+            else sym.describe())
+    res = grids.result
+    exact = res.status is Status.EXACT
+    message = (f"{plural(len(reps), 'class')} under {what}; "
+               f"{plural(grids.total, 'solution')} in all"
+               if exact else f"enumeration stopped: {res.message}")
+    listing = tuple(dict(zip(sym.variables, map(int, r))) for r in reps) if options.keep else None
+    return Result.counted(res.engine, Count(len(reps), listing), exact, seconds=res.seconds,
+                          explored=res.explored, message=message, verified=False,
+                          details={**res.details, "total": grids.total if exact else None,
+                                   "up_to": up_to, "method": grids.method})

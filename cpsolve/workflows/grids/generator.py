@@ -1,0 +1,168 @@
+"""Puzzles with a unique solution, up to symmetry: every one, or random ones.
+
+Generic: a :class:`~cpsolve.model.core.Csp`, the :class:`~cpsolve.model.symmetry.canonical.Symmetry`
+its family hands over, and :func:`cpsolve.engines.run`.  Nothing here knows
+what a grid is.
+
+Definitions used throughout:
+
+* a *puzzle* is a set of givens (variable -> value) added to the board's
+  rules (the model without its own givens); it is *unique* when exactly one
+  solution of the board agrees with every given; it is *minimal* when
+  removing any one given leaves more than one solution;
+* two puzzles are *the same up to symmetry* when one becomes the other by a
+  board symmetry followed by a renaming of the values (see
+  :mod:`cpsolve.model.symmetry.canonical`); a *class* is one such equivalence class, and
+  generation returns one puzzle per class.
+
+:class:`Generator` chooses the method: exhaustive (:mod:`.exhaustive`) when
+the board's solutions can be enumerated and the cell sets are not too many,
+random removal (:mod:`.randomized`) otherwise.  :meth:`Generator.check`
+re-solves puzzles with another engine; random output is always checked.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ...answers.result import Status
+from ...engines import Options, engines_for, load, run
+from ...model import Csp
+from ...model.symmetry.canonical import Symmetry, canonical_puzzle
+from ...words import plural
+from . import exhaustive, randomized
+from .counting import Grids, board, checked_symmetry, enumerate_classes, with_givens
+from .generated import Generated, Generation, Tally
+
+__all__ = ["Generated", "Generation", "Generator", "Tally", "Disagreement", "TooLarge",
+           "available", "second_engine"]
+
+MAX_CLASSES = 2_000
+"""Largest number of solutions up to renaming that exhaustive generation enumerates."""
+
+CHECK_ORDER = ("search", "pyconstraint", "cpsat")
+"""Preferred engines for re-solving generated puzzles."""
+
+
+class Disagreement(RuntimeError):
+    """The checking engine did not find a generated puzzle unique (or found another solution)."""
+
+
+class TooLarge(ValueError):
+    """Every puzzle was asked for, but the board is too big to enumerate."""
+
+
+def available(model: Csp, task: str = "solve") -> list[str]:
+    """Engines that can do ``task`` on ``model`` (an engine that fails to import raises)."""
+    out = []
+    for name in engines_for(model, task):
+        module = load(name)
+        if not (hasattr(module, "supports") and module.supports(model)):
+            out.append(name)
+    return out
+
+
+def second_engine(model: Csp, avoid: str) -> str | None:
+    """An engine other than ``avoid`` that can solve ``model``, in :data:`CHECK_ORDER`."""
+    ok = available(model)
+    return next((e for e in CHECK_ORDER if e != avoid and e in ok), None)
+
+
+class Generator:
+    """Generation on one board, with one engine; enumerates at most once."""
+
+    def __init__(self, csp: Csp, sym: Symmetry | None = None, engine: str = "cpsat",
+                 options: Options | None = None, max_classes: int = MAX_CLASSES):
+        self.board = board(csp)
+        self.sym = checked_symmetry(self.board, sym)
+        self.engine = engine
+        self.options = options or Options()
+        self.max_classes = max_classes
+        self._grids: Grids | None | bool = False
+        self._why = f"more than {max_classes:,} solutions up to renaming"
+
+    def grids(self) -> Grids | None:
+        """Every solution up to renaming, or ``None`` when there are too many."""
+        if self._grids is False:
+            opts = Options(time_limit=self.options.time_limit, limit=self.max_classes + 1,
+                           workers=self.options.workers, progress=self.options.progress)
+            grids = enumerate_classes(self.board, self.sym, self.engine, opts)
+            complete = grids.result.status is Status.EXACT
+            self._grids = grids if complete and len(grids.reps) <= self.max_classes else None
+            if not complete and (grids.result.count or 0) < (opts.limit or 0):  # time ran out
+                self._why = f"the enumeration did not finish ({grids.result.message})"
+        return self._grids  # type: ignore[return-value]
+
+    def exhaustive(self, k: int) -> bool:
+        """True when every puzzle with ``k`` givens can be found by enumeration."""
+        grids = self.grids()
+        return grids is not None and exhaustive.work(grids, k) <= exhaustive.MAX_WORK
+
+    def every(self, k: int, minimal: bool = False, puzzles: bool = True) -> Generation:
+        """One puzzle per class of unique puzzles with ``k`` givens (exact figures).
+
+        With ``puzzles=False`` only the figures are computed.
+        """
+        if not 0 <= k <= len(self.sym.variables):
+            cells = plural(len(self.sym.variables), "cell")
+            raise ValueError(f"--givens {k}: the board has {cells}")
+        grids = self.grids()
+        if grids is None:
+            raise TooLarge(f"{self.board.name}: {self._why}, so not every puzzle can be "
+                           f"listed; draw some with --random N")
+        if not self.exhaustive(k):
+            raise TooLarge(f"{self.board.name}: {len(grids.reps):,} solutions up to renaming × "
+                           f"{plural(math.comb(len(self.sym.variables), k), 'set')} of "
+                           f"{plural(k, 'cell')} is "
+                           f"more than {exhaustive.MAX_WORK:,}; draw some with --random N")
+        gen = exhaustive.every(grids, k, minimal, puzzles)
+        return Generation(gen.givens, gen.method, gen.puzzles, gen.tally, gen.seconds,
+                          gen.message, {"engine": self.engine, "solutions": grids.total,
+                                        "enumeration": grids.method})
+
+    def random(self, k: int, count: int, seed: int | None = None, minimal: bool = False,
+               attempts: int | None = None, check: str | None = None) -> Generation:
+        """``count`` puzzles with ``k`` givens, different up to symmetry, each checked."""
+        start = time.perf_counter()
+        if self.exhaustive(k):
+            every = self.every(k, minimal)
+            pool = list(every.puzzles)
+            picked = random.Random(seed).sample(pool, min(count, len(pool)))
+            gen = Generation(k, "random", tuple(picked), every.tally, 0.0,
+                             f"drawn from the {plural(len(pool), 'class')} found by enumeration",
+                             every.details)
+        else:
+            found = randomized.draw(self.board, self.sym, k, count, seed, minimal, self.engine,
+                                    self.options, attempts or 20 * count, self.canonical)
+            puzzles = tuple(Generated(g, s, True if minimal else None) for g, s in found)
+            gen = Generation(k, "random", puzzles, None, 0.0,
+                             "givens removed at random from random solutions while the "
+                             "puzzle stays unique", {"engine": self.engine})
+        checked = self.check(gen, check)
+        return Generation(k, "random", checked.puzzles, gen.tally, time.perf_counter() - start,
+                          gen.message, {**gen.details, "asked": count,
+                                        "checked_by": checked.details["checked_by"]})
+
+    def canonical(self, givens: dict[str, int]) -> object:
+        """A key equal for two puzzles exactly when they are the same up to symmetry."""
+        return canonical_puzzle(self.sym, givens)
+
+    def check(self, gen: Generation, engine: str | None = None) -> Generation:
+        """Re-solve every puzzle with another engine; raise :class:`Disagreement` on a miss."""
+        engine = engine or second_engine(self.board, self.engine)
+        if engine is None:
+            raise Disagreement(f"no second engine to check the puzzles (generator: {self.engine})")
+        if engine == self.engine:
+            raise ValueError(f"puzzles made with {engine} must be checked by another engine")
+        out = []
+        for p in gen.puzzles:
+            result = run(engine, "solve", with_givens(self.board, p.givens),
+                         Options(time_limit=self.options.time_limit))
+            if result.unique is not True or dict(result.solution or {}) != p.solution:
+                raise Disagreement(f"{engine} does not find a generated puzzle unique: "
+                                   f"{result.message or result.status.value}")
+            out.append(Generated(p.givens, p.solution, p.minimal, engine))
+        return Generation(gen.givens, gen.method, tuple(out), gen.tally, gen.seconds,
+                          gen.message, {**gen.details, "checked_by": engine})

@@ -1,0 +1,100 @@
+"""Random puzzles for boards too big to enumerate (9×9 sudoku has about 6.7e21 grids).
+
+1. A random solution: random givens are added one at a time while the board
+   stays solvable (an engine's ``solve`` tells), the engine completes the
+   grid, and a random board symmetry and renaming of the values are applied.
+   The grids are varied, not uniformly distributed.
+2. Givens are removed in random order, each removal kept only if the puzzle
+   stays unique (``Result.unique`` of an engine's ``solve``), until ``K``
+   givens remain.  With ``minimal`` every given is tried, so the result is
+   minimal: a given that could not be removed from a larger set cannot be
+   removed from a smaller one.  A run that ends with a number of givens other
+   than ``K`` is discarded and another solution is drawn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+
+from ...engines import Options, run
+from ...engines.runtime import interrupt
+from ...model import Csp
+from ...model.symmetry.canonical import Symmetry, transform
+from .counting import with_givens
+
+SEED_FRACTION = 6
+"""About one cell in this many gets a random value before the engine completes the grid."""
+
+
+def random_solution(csp: Csp, sym: Symmetry, rng: random.Random, engine: str,
+                    options: Options) -> dict[str, int] | None:
+    """A random solution of ``csp`` (``None`` when it has none)."""
+    names = list(csp.domains)
+    rng.shuffle(names)
+    fixed: dict[str, int] = {}
+    solution: dict[str, int] | None = None
+    for name in names[: max(1, len(names) // SEED_FRACTION)]:
+        value = rng.choice(csp.values(name))
+        if solution is not None and solution[name] == value:
+            fixed[name] = value
+            continue
+        result = run(engine, "solve", with_givens(csp, {**fixed, name: value}), options)
+        if result.found:
+            fixed[name] = value
+            solution = dict(result.solution or {})
+    if solution is None:
+        result = run(engine, "solve", csp, options)
+        if not result.found:
+            return None
+        solution = dict(result.solution or {})
+    renaming = None
+    if sym.relabel:
+        shuffled = list(sym.values)
+        rng.shuffle(shuffled)
+        renaming = dict(zip(sym.values, shuffled))
+    return transform(sym, rng.randrange(len(sym.perms)), solution, renaming)
+
+
+def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: random.Random,
+           engine: str, options: Options) -> dict[str, int] | None:
+    """Givens of ``solution`` removed at random down to ``k`` while the puzzle stays unique.
+
+    Returns ``None`` when the run cannot end with exactly ``k`` givens (too few
+    removals possible, or, with ``minimal``, more).
+    """
+    givens = dict(solution)
+    order = list(givens)
+    rng.shuffle(order)
+    for name in order:
+        if len(givens) <= k and not minimal or interrupt.requested():
+            break
+        trial = {n: v for n, v in givens.items() if n != name}
+        if run(engine, "solve", with_givens(csp, trial), options).unique:
+            givens = trial
+            if len(givens) < k:
+                return None
+    return givens if len(givens) == k else None
+
+
+def draw(csp: Csp, sym: Symmetry, k: int, count: int, seed: int | None, minimal: bool,
+         engine: str, options: Options, attempts: int,
+         canonical: Callable[[Mapping[str, int]], object]) -> list[tuple[dict, dict]]:
+    """Up to ``count`` puzzles, pairwise different up to symmetry: ``(givens, solution)``.
+
+    Stops after ``attempts`` random solutions, whatever was found by then.
+    """
+    rng = random.Random(seed)
+    found: dict[object, tuple[dict, dict]] = {}
+    for attempt in range(attempts):
+        if len(found) >= count or interrupt.requested():  # the command's limit, or Ctrl-C
+            break
+        if options.progress:
+            options.progress(f"attempt {attempt + 1}, {len(found)} of {count} found")
+        solution = random_solution(csp, sym, rng, engine, options)
+        if solution is None:
+            break
+        givens = reduce(csp, solution, k, minimal, rng, engine, options)
+        if givens is not None:
+            found.setdefault(canonical(givens), (givens, solution))
+    return list(found.values())
