@@ -326,6 +326,15 @@ def test_the_package_is_its_layers():
     assert len(LAYERS) <= 10
 
 
+def test_tests_mirror_the_package():
+    """Every folder of tests (but the hostile-input corpus) is a package of ``cpsolve``."""
+    tests = ROOT / "tests"
+    folders = [d.relative_to(tests) for d in tests.rglob("*") if d.is_dir()
+               and "__pycache__" not in d.parts and d.relative_to(tests).parts[0] != "hostile"]
+    assert folders and all((PACKAGE / folder / "__init__.py").exists() for folder in folders), \
+        [str(f) for f in folders if not (PACKAGE / f / "__init__.py").exists()]
+
+
 def test_imports_run_down_the_layers():
     """Function-level imports included (:func:`imports` reads the whole file)."""
     assert upward(graph()) == []

@@ -4,7 +4,7 @@ Each fact is a plain function of the model's text (its guards, effects,
 costs, goal and declarations), never of a solver.  Its docstring says exactly
 what holds when it returns what; ``None`` (or ``False``) means "not proven",
 which says nothing either way.  The facts are tested against plain BFS on
-random small models (``tests/test_facts.py``).
+random small models (``tests/model/test_facts.py``).
 
 * pins — :func:`pin`, :func:`pins`, :func:`goal_pins`, :func:`goal_state`;
 * lengths — :func:`changes`, :func:`tracked`, :func:`potential_bounds`,

@@ -2,7 +2,7 @@
 
 One object per ``solve`` / ``count`` / ``analyze`` result (:data:`RESULT`), a
 report for ``compare`` and one for ``generate``.  docs/json.md explains each
-key; tests/test_json_schema.py validates every command on every bundled model.
+key; tests/output/test_json_schema.py validates every command on every bundled model.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Write the hostile-input corpus: model files that try to break cpsolve.
 
 Run ``python tests/hostile/make_corpus.py`` to (re)write ``tests/hostile/corpus/``.
-Each file is named ``NNN-family-what.toml`` (or ``.py``); tests/test_corpus.py
+Each file is named ``NNN-family-what.toml`` (or ``.py``); tests/cli/test_corpus.py
 runs every one through the CLI with each engine and asserts what a user is
 promised: one line on stderr and exit 2 for a bad file, never a traceback,
 and an answer or a clean stop within the time limit for a hard one.

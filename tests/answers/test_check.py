@@ -1,0 +1,383 @@
+"""The independent checker: valid answers pass, and every kind of wrong answer is caught."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cpsolve.answers.check import replay, verify, violations
+from cpsolve.answers.result import (
+    Analysis,
+    Assignment,
+    Count,
+    EngineBug,
+    Plan,
+    Result,
+    Status,
+    Step,
+)
+from cpsolve.model import Csp, Planning
+from cpsolve.puzzles.files import load
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+# ------------------------------------------------------------ water jugs (8 L, 5 L; get 4 L)
+#
+# Worked out by hand, state = (8 L jug, 5 L jug):
+#   fill 5 (0,5), pour into 8 (5,0), fill 5 (5,5), pour: 8 L takes 3 (8,2), empty 8 (0,2),
+#   pour 2 (2,0), fill 5 (2,5), pour 5 (7,0), fill 5 (7,5), pour: 8 L takes 1 (8,4).
+JUGS_PLAN = [
+    ("fill jug 1", (0, 5)),
+    ("pour jug 1 into jug 0", (5, 0)),
+    ("fill jug 1", (5, 5)),
+    ("pour jug 1 into jug 0", (8, 2)),
+    ("empty jug 0", (0, 2)),
+    ("pour jug 1 into jug 0", (2, 0)),
+    ("fill jug 1", (2, 5)),
+    ("pour jug 1 into jug 0", (7, 0)),
+    ("fill jug 1", (7, 5)),
+    ("pour jug 1 into jug 0", (8, 4)),
+]
+
+# Blocks: objects red=0, blue=1, green=2, x=3, y=4, z=5; state = (on[red], on[blue], on[green]).
+# Start: red on blue on green on x.  Goal: the same stack on z.
+BLOCKS_PLAN = [
+    ("put red on y", (4, 2, 3)),
+    ("put blue on red", (4, 0, 3)),
+    ("put green on z", (4, 0, 5)),
+    ("put blue on green", (4, 2, 5)),
+    ("put red on blue", (1, 2, 5)),
+]
+
+
+@pytest.fixture(scope="module")
+def jugs() -> Planning:
+    model = load(MODELS / "water_jugs.toml").model
+    assert isinstance(model, Planning)
+    return model
+
+
+@pytest.fixture(scope="module")
+def blocks() -> Planning:
+    model = load(MODELS / "blocks.toml").model
+    assert isinstance(model, Planning)
+    return model
+
+
+def steps(plan: list[tuple[str, tuple[int, ...]]]) -> tuple[Step, ...]:
+    return tuple(Step(name, state) for name, state in plan)
+
+
+def names(plan: list[tuple[str, tuple[int, ...]]]) -> list[str]:
+    return [name for name, _ in plan]
+
+
+# ------------------------------------------------------------ replay: valid plans
+
+
+@pytest.mark.parametrize("as_steps", [False, True], ids=["names", "steps"])
+def test_water_jugs_plan_is_accepted(jugs, as_steps):
+    verdict = replay(jugs, steps(JUGS_PLAN) if as_steps else names(JUGS_PLAN))
+    assert verdict.ok and bool(verdict)
+    assert verdict.cost == 10 and verdict.step is None and verdict.message == ""
+
+
+def test_longer_water_jugs_plan_is_accepted(jugs):
+    """The other way round (fill the 8 L jug first) takes 12 moves and ends at (4, 5)."""
+    plan = ["fill jug 0", "pour jug 0 into jug 1", "empty jug 1", "pour jug 0 into jug 1",
+            "fill jug 0", "pour jug 0 into jug 1", "empty jug 1", "pour jug 0 into jug 1",
+            "empty jug 1", "pour jug 0 into jug 1", "fill jug 0", "pour jug 0 into jug 1"]
+    verdict = replay(jugs, plan)
+    assert verdict.ok and verdict.cost == 12
+
+
+@pytest.mark.parametrize("as_steps", [False, True], ids=["names", "steps"])
+def test_blocks_plan_is_accepted(blocks, as_steps):
+    verdict = replay(blocks, steps(BLOCKS_PLAN) if as_steps else names(BLOCKS_PLAN))
+    assert verdict.ok and verdict.cost == 5
+
+
+# ------------------------------------------------------------ replay: broken plans
+
+
+def _replace(plan, index, new):
+    out = list(plan)
+    out[index] = new
+    return out
+
+
+@pytest.mark.parametrize("plan, step, fragment", [
+    (_replace(names(JUGS_PLAN), 2, "fill jug 2"), 3, "no action named 'fill jug 2'"),
+    (_replace(names(JUGS_PLAN), 0, "fill the jug"), 1, "no action named"),
+    (_replace(names(JUGS_PLAN), 0, "empty jug 0"), 1, "guard"),  # it is empty already
+    (_replace(names(JUGS_PLAN), 4, "fill jug 0"), 5, "guard"),  # (8, 2): the 8 L jug is full
+    (_replace(names(JUGS_PLAN), 5, "pour jug 0 into jug 1"), 6, "guard"),  # (0, 2): 8 L empty
+    (names(JUGS_PLAN)[:8], 8, "goal"),  # stops at (7, 0)
+    ([], 0, "goal"),
+])
+def test_broken_water_jugs_plans(jugs, plan, step, fragment):
+    verdict = replay(jugs, plan)
+    assert not verdict.ok and not bool(verdict)
+    assert verdict.step == step
+    assert fragment in verdict.message
+    if step and fragment != "goal":
+        assert verdict.message.startswith(f"step {step}")
+
+
+def test_guard_message_names_action_and_guard(jugs):
+    verdict = replay(jugs, ["empty jug 0"])
+    assert verdict.message == "step 1 (empty jug 0): guard jug[0] > 0 is false"
+
+
+def test_steps_claiming_a_wrong_state(jugs):
+    plan = list(steps(JUGS_PLAN))
+    plan[3] = Step("pour jug 1 into jug 0", (8, 3))  # the rules give (8, 2)
+    verdict = replay(jugs, plan)
+    assert not verdict.ok and verdict.step == 4
+    assert "(8, 3)" in verdict.message and "(8, 2)" in verdict.message
+
+
+def test_steps_claiming_a_wrong_cost(jugs):
+    plan = list(steps(JUGS_PLAN))
+    plan[6] = Step("fill jug 1", (2, 5), cost=0)
+    verdict = replay(jugs, plan)
+    assert not verdict.ok and verdict.step == 7 and "cost 0" in verdict.message
+
+
+def test_blocks_plans_breaking_the_rules(blocks):
+    # green is under blue: it cannot move first
+    verdict = replay(blocks, ["put green on z"])
+    assert not verdict.ok and verdict.step == 1 and "guard" in verdict.message
+    # a block cannot go onto itself: no such action exists
+    verdict = replay(blocks, ["put red on red"])
+    assert not verdict.ok and "no action named" in verdict.message
+    # y is taken by red after step 1, so blue cannot go there
+    verdict = replay(blocks, ["put red on y", "put blue on y"])
+    assert not verdict.ok and verdict.step == 2
+    # legal moves that end elsewhere
+    verdict = replay(blocks, names(BLOCKS_PLAN)[:4])
+    assert not verdict.ok and "goal" in verdict.message
+
+
+def test_effect_leaving_its_domain_is_illegal():
+    model = Planning("counter")
+    x = model.add_variable("x", 0, 2)
+    model.set_initial({"x": 0})
+    model.add_action("inc", effects={x: x + 1})  # no guard: it can overflow
+    model.set_goal(x == 2)
+    assert replay(model, ["inc", "inc"]).ok
+    verdict = replay(model, ["inc", "inc", "inc"])
+    assert not verdict.ok and verdict.step == 3 and "domain 0..2" in verdict.message
+
+
+def test_costs_follow_the_state():
+    """A cost expression is evaluated in the state before the step."""
+    model = Planning("costly")
+    x = model.add_variable("x", 0, 3)
+    model.set_initial({"x": 0})
+    model.add_action("inc", guard=x < 3, effects={x: x + 1}, cost=x)  # costs 0, 1, 2
+    model.set_goal(x == 3)
+    verdict = replay(model, [Step("inc", (1,), 0), Step("inc", (2,), 1), Step("inc", (3,), 2)])
+    assert verdict.ok and verdict.cost == 3
+    assert not replay(model, [Step("inc", (1,), 1)]).ok
+
+
+# ------------------------------------------------------------ violations: grids
+
+# value at (r, c) = (c + 2r) mod 5 + 1: rows and columns are permutations (2 is invertible
+# mod 5), the main diagonal gives 3r, the anti-diagonal 4 + r: all different too.
+XS_GOOD = [[(c + 2 * r) % 5 + 1 for c in range(5)] for r in range(5)]
+
+
+def assignment(rows: list[list[int]]) -> dict[str, int]:
+    return {f"cell[{r}][{c}]": v for r, row in enumerate(rows) for c, v in enumerate(row)}
+
+
+@pytest.fixture(scope="module")
+def xsudoku() -> Csp:
+    model = load(MODELS / "xsudoku5.toml").model
+    assert isinstance(model, Csp)
+    return model
+
+
+def test_hand_made_x_sudoku_is_accepted(xsudoku):
+    assert XS_GOOD[0] == [1, 2, 3, 4, 5] and XS_GOOD[1] == [3, 4, 5, 1, 2]
+    assert violations(xsudoku, assignment(XS_GOOD)) == []
+
+
+@pytest.mark.parametrize("rows, broken", [
+    # every row 1 2 3 4 5: rows and diagonals fine, every column constant
+    ([[1, 2, 3, 4, 5]] * 5, {f"column {c}" for c in range(1, 6)}),
+    # row r all r+1: the transpose of the above
+    ([[r + 1] * 5 for r in range(5)], {f"row {r}" for r in range(1, 6)}),
+    # a Latin square with shift 1: the anti-diagonal is all 5s
+    ([[(c + r) % 5 + 1 for c in range(5)] for r in range(5)], {"anti-diagonal"}),
+    # shift -1: the main diagonal is all 1s
+    ([[(c - r) % 5 + 1 for c in range(5)] for r in range(5)], {"main diagonal"}),
+])
+def test_x_sudoku_groups_are_named(xsudoku, rows, broken):
+    found = violations(xsudoku, assignment(rows))
+    assert {m.split(":")[0] for m in found} == broken
+
+
+def test_repeated_symbol_message(xsudoku):
+    rows = [row[:] for row in XS_GOOD]
+    rows[0][0] = 2  # now 2 twice in row 1 (with cell[0][1]), column 1 and the main diagonal
+    found = violations(xsudoku, assignment(rows))
+    assert "row 1: cell[0][0] and cell[0][1] are both 2" in found
+    assert any(m.startswith("column 1: ") for m in found)
+    assert any(m.startswith("main diagonal: ") for m in found)
+    assert not any(m.startswith("anti-diagonal") for m in found)
+
+
+def test_value_outside_domain_and_missing_variable(xsudoku):
+    values = assignment(XS_GOOD)
+    values["cell[2][2]"] = 6
+    assert violations(xsudoku, values) == ["cell[2][2] = 6 is outside its domain"]
+    values["cell[2][2]"] = 0
+    assert violations(xsudoku, values) == ["cell[2][2] = 0 is outside its domain"]
+    del values["cell[2][2]"]
+    assert violations(xsudoku, values) == ["cell[2][2] has no value"]
+
+
+def test_violated_given(write_model, xsudoku):
+    """First row given as 1 2 3 4 5; the good grid fits, the same grid with 1 and 2 swapped not."""
+    path = write_model("x.toml", 'family = "grid"\nsize = 5\n'
+                       'groups = ["rows", "columns", "diagonals"]\n'
+                       'givens = "12345\\n.....\\n.....\\n.....\\n....."\n')
+    model = load(path).model
+    assert violations(model, assignment(XS_GOOD)) == []
+    swap = {1: 2, 2: 1}
+    relabelled = [[swap.get(v, v) for v in row] for row in XS_GOOD]
+    assert violations(xsudoku, assignment(relabelled)) == []  # still an X-sudoku
+    found = violations(model, assignment(relabelled))
+    assert found == ["given: cell[0][0] == 1 is false", "given: cell[0][1] == 2 is false"]
+
+
+def test_restricted_values_and_conditions():
+    model = Csp()
+    x = model.add_variable("x", 0, 9)
+    y = model.add_variable("y", 0, 9)
+    model.restrict("x", [1, 3, 7])
+    model.require(x + y == 10, "sum is ten")
+    assert violations(model, {"x": 3, "y": 7}) == []
+    assert violations(model, {"x": 2, "y": 8}) == ["x = 2 is outside its domain"]
+    assert violations(model, {"x": 7, "y": 4}) == ["sum is ten: x + y == 10 is false"]
+
+
+# ------------------------------------------------------------ violations: circuits
+
+
+def circuit_model(n: int = 4) -> Csp:
+    model = Csp("tour")
+    succ = model.add_array("succ", n, 0, n - 1)
+    model.circuit(succ, "tour")
+    return model
+
+
+def succ(*values: int) -> dict[str, int]:
+    return {f"succ[{i}]": v for i, v in enumerate(values)}
+
+
+def test_hamiltonian_cycle_is_accepted():
+    model = circuit_model()
+    assert violations(model, succ(1, 2, 3, 0)) == []
+    assert violations(model, succ(2, 3, 1, 0)) == []  # 0 -> 2 -> 1 -> 3 -> 0
+    assert violations(circuit_model(1), succ(0)) == []
+
+
+@pytest.mark.parametrize("values", [
+    (1, 0, 3, 2),  # two 2-cycles
+    (0, 2, 3, 1),  # a self-loop at 0 and a 3-cycle
+    (1, 2, 0, 3),  # a 3-cycle and a self-loop at 3
+    (1, 2, 3, 1),  # 0 leads into the cycle 1 -> 2 -> 3 -> 1 and is never re-entered
+    (1, 1, 1, 1),  # not a permutation
+])
+def test_sub_cycles_are_rejected(values):
+    found = violations(circuit_model(), succ(*values))
+    assert len(found) == 1 and found[0].startswith("tour: ")
+
+
+# ------------------------------------------------------------ verify
+
+
+def test_verify_marks_good_plans_verified(jugs):
+    result = Result(Status.OPTIMAL, "test", answer=Plan(steps(JUGS_PLAN), 10))
+    checked = verify(jugs, result)
+    assert checked.verified is True and result.verified is None  # results are immutable
+    assert checked.but(verified=None) == result
+
+
+@pytest.mark.parametrize("result, fragment", [
+    (Result(Status.OPTIMAL, "test", answer=Plan.of(steps(JUGS_PLAN)[:9])), "invalid plan"),
+    (Result(Status.OPTIMAL, "test", answer=Plan.of((Step("fill jug 1", (0, 4)),))),
+     "invalid plan"),
+    (Result(Status.OPTIMAL, "test", answer=Plan(steps(JUGS_PLAN), 9)), "cost 9"),
+])
+def test_verify_rejects_bad_plans(jugs, result, fragment):
+    with pytest.raises(EngineBug, match="test") as info:
+        verify(jugs, result)
+    assert fragment in str(info.value)
+
+
+def test_verify_csp_answers(xsudoku):
+    good = assignment(XS_GOOD)
+    other = assignment([row[::-1] for row in XS_GOOD])  # mirror image: still an X-sudoku
+    assert violations(xsudoku, other) == []
+    ok = verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(good, False, other)))
+    assert ok.verified is True
+    counted = verify(xsudoku, Result(Status.EXACT, "t", task="count",
+                                     answer=Count(2, (good, other))))
+    assert counted.verified is True
+
+    bad = dict(good, **{"cell[0][0]": 2})
+    with pytest.raises(EngineBug, match="invalid assignment"):
+        verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(bad)))
+    with pytest.raises(EngineBug, match="invalid assignment"):
+        verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(good, False, bad)))
+    with pytest.raises(EngineBug, match="same solution twice"):
+        verify(xsudoku, Result(Status.SOLVED, "t", answer=Assignment(good, False, good)))
+    with pytest.raises(EngineBug, match="twice"):
+        verify(xsudoku, Result(Status.EXACT, "t", task="count",
+                               answer=Count(2, (good, dict(good)))))
+    with pytest.raises(EngineBug):
+        verify(xsudoku, Result(Status.EXACT, "t", task="count", answer=Count(2, (good, bad))))
+
+
+def test_a_bare_count_is_not_verified(xsudoku):
+    """The checker re-checks listed solutions; a count without all of them is not verified."""
+    good = assignment(XS_GOOD)
+    partly = verify(xsudoku, Result(Status.EXACT, "t", task="count", answer=Count(2, (good,))))
+    assert partly.verified is False
+    bare = verify(xsudoku, Result(Status.EXACT, "t", task="count", answer=Count(960)))
+    assert bare.verified is False
+
+
+def test_verify_does_not_claim_what_it_cannot_check(jugs):
+    """An infeasibility proof carries nothing to replay: not verified, its proof says how."""
+    checked = verify(jugs, Result(Status.INFEASIBLE, "t", proof="exhausted search"))
+    assert checked.verified is None and checked.proof == "exhausted search"
+
+
+def test_verify_rejects_malformed_farthest_states(jugs):
+    good = Result(Status.COMPLETE, "t", task="analyze",
+                  answer=Analysis(3, (1, 1, 1), "start", 2, ((8, 4),)))
+    assert verify(jugs, good).verified is False  # state counts are cross-checked, not checked
+    for state in [(9, 0), (1, 2, 3)]:
+        with pytest.raises(EngineBug, match="malformed state"):
+            verify(jugs, good.but(answer=Analysis(3, (1, 1, 1), "start", 2, (state,))))
+
+
+@pytest.mark.parametrize("status, task, fields", [
+    (Status.OPTIMAL, "solve", {}),                      # an answer is promised
+    (Status.EXACT, "solve", {"answer": Count(1)}),      # not a solve status
+    (Status.OPTIMAL, "count", {"answer": Count(1)}),    # counts are exact, not optimal
+    (Status.COMPLETE, "count", {"answer": Count(1)}),
+    (Status.UNKNOWN, "analyze", {}),                    # analyses are complete or partial
+    (Status.SOLVED, "solve", {"answer": Count(1)}),     # a count does not answer a solve
+    (Status.UNKNOWN, "solve", {"proof": "parity"}),     # only infeasibility has a proof
+])
+def test_statuses_and_answers_are_enforced_per_task(status, task, fields):
+    with pytest.raises(ValueError):
+        Result(status, "t", task=task, **fields)

@@ -1,0 +1,238 @@
+"""Hostile input: every bad file or command line gives one line on stderr, exit 2.
+
+Each case names what the one line must mention; none may print a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cpsolve.language.parse import MAX_DEPTH
+from cpsolve.model import ModelError, format_name
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+TRANSITION = '''family = "transition"
+name = "t"
+goal = "{goal}"
+[variables]
+a = [0, 5]
+c = {{ size = 2, domain = [0, 5] }}
+[initial]
+a = 0
+c = [0, 0]
+[[actions]]
+name = "{name}"
+params = {{ i = [0, 1] }}
+effects = {effects}
+'''
+
+
+def transition(goal: str = "a == 1", name: str = "inc {i}",
+               effects: str = '{ "c[i]" = "c[i] + 1" }') -> str:
+    """A small transition model with one piece replaced."""
+    return TRANSITION.format(goal=goal, name=name, effects=effects)
+
+
+CASES = {
+    "attribute in a name": (transition(name="inc {i.__class__}"), "placeholder"),
+    "huge width in a name": (transition(name="inc {i:>1000000000}"), "WIDTH"),
+    "conversion in a name": (transition(name="inc {i!r}"), "placeholder"),
+    "unknown placeholder": (transition(name="inc {k}"), "names no parameter"),
+    "two effects on one variable": (
+        transition(effects='{ "c[i]" = "1", "c[0]" = "2" }'), "second effect"),
+    "expression too deep": (transition(goal="-" * (MAX_DEPTH + 5) + "a == 1"), "nested"),
+    "parentheses too deep": (transition(goal="(" * 300 + "a" + ")" * 300 + " == 1"),
+                             "nested"),
+    "huge integer": ("family = 'csp'\nx = " + "9" * 5000 + "\n", "out of range"),
+    "arrays nested 3000 deep": ("family = 'csp'\nx = " + "[" * 3000 + "]" * 3000 + "\n",
+                                "nested"),
+    "control characters": ('family = "tr\\u001bansition"\n', "\\x1b"),
+    "domain of a billion values": (
+        transition().replace("a = [0, 5]", "a = [0, 1_000_000_000]"), "variables.a"),
+    "a million variables": (
+        transition().replace("size = 2,", "size = 1_000_000,"), "variables.c"),
+    "a million ground actions": (
+        transition().replace("i = [0, 1]", "i = [0, 1], j = " + str(list(range(1000))),
+                             ).replace("i = [0, 1], j", "i = " + str(list(range(1000))) + ", j"),
+        "params"),
+    "action declared twice": (transition(name="inc"), "declared twice"),
+    "negative cost": (transition().replace('effects = {', 'cost = "a - 3"\neffects = {'),
+                      "cost"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hostile_file_gives_one_line(cli, tmp_path, case):
+    text, fragment = CASES[case]
+    path = tmp_path / "m.toml"
+    path.write_text(text)
+    run = cli("solve", path, "--engine", "search")
+    assert run.code == 2, (run.out, run.err)
+    assert "Traceback" not in run.err + run.out
+    assert len(run.err_lines) == 1 and run.err.startswith("error: "), run.err
+    assert fragment in run.err
+    assert "\x1b" not in run.err
+
+
+def test_byte_order_mark_is_accepted(cli, tmp_path):
+    path = tmp_path / "jugs.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + (MODELS / "water_jugs.toml").read_bytes())
+    run = cli("solve", path, "--engine", "search", "--json")
+    assert run.code == 0, run.err
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
+def test_special_files_are_refused(cli, tmp_path, target):
+    if target == "fifo":
+        target = tmp_path / "m.toml"
+        os.mkfifo(target)
+    run = cli("solve", target)
+    assert run.code == 2 and "not a regular file" in run.err
+
+
+@pytest.mark.parametrize("argv", [
+    ("count", "xsudoku5.toml", "--limit", "0"),
+    ("solve", "water_jugs.toml", "--time-limit", "nan"),
+    ("solve", "water_jugs.toml", "--time-limit", "-1"),
+    ("solve", "water_jugs.toml", "--time-limit", "0"),
+    ("solve", "water_jugs.toml", "--memory-limit", "0"),
+    ("solve", "water_jugs.toml", "--memory-limit", "nan"),
+    ("analyze", "eight_puzzle.toml", "--memory-limit", "-1G"),
+    ("count", "xsudoku5.toml", "--memory-limit", "1e999T"),
+    ("generate", "xsudoku5.toml", "--givens", "4", "--random", "-1"),
+    ("generate", "water_jugs.toml", "--givens", "3"),
+    ("count", "water_jugs.toml", "--up-to", "symmetry"),
+    ("analyze", "xsudoku5.toml", "--limit", "-5"),
+])
+def test_bad_command_line_gives_one_line(cli, argv):
+    run = cli(argv[0], MODELS / argv[1], *argv[2:])
+    assert run.code == 2, (run.out, run.err)
+    assert len(run.err_lines) == 1 and run.err.startswith("error: "), run.err
+    assert "Traceback" not in run.err
+
+
+@pytest.mark.parametrize("source, line, kind", [
+    ("def build():\n    return 1 / 0\n", 2, "ZeroDivisionError"),
+    ("def build(:\n", 1, "SyntaxError"),
+    ("x = 1\ny = undefined_name\n", 2, "NameError"),
+])
+def test_python_model_errors_name_the_line(cli, tmp_path, source, line, kind):
+    path = tmp_path / "user.py"
+    path.write_text(source)
+    run = cli("solve", path)
+    assert run.code == 2 and f"user.py:{line}:" in run.err and kind in run.err
+    assert len(run.err_lines) == 1
+
+
+def test_format_name_allows_plain_fields_and_small_widths():
+    assert format_name("pour {i} into {j:2}", {"i": 1, "j": 2}) == "pour 1 into  2"
+    for bad in ("{i.real}", "{i[0]}", "{i!s}", "{i:>999}", "{k}", "{"):
+        with pytest.raises(ModelError):
+            format_name(bad, {"i": 1})
+
+
+def test_closed_pipe_is_quiet(tmp_path):
+    import subprocess
+    import sys
+
+    cmd = (f"{sys.executable} -m cpsolve solve {MODELS / 'eight_puzzle.toml'} "
+           "--engine search | head -c 10")
+    done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+# ------------------------------------------------------------ conveniences
+
+
+def test_bundled_models_by_name_from_any_directory(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("water_jugs", "water_jugs.toml", "models/water_jugs.toml"):
+        run = cli("solve", name, "--engine", "search")
+        assert run.code == 0 and "10" in run.out, (name, run.err)
+
+
+def test_models_json_lists_every_bundled_file(cli):
+    import json
+
+    listed = json.loads(cli("models", "--json").out)["models"]
+    assert sorted(m["file"] for m in listed) == sorted(p.name for p in MODELS.glob("*.toml"))
+    assert all("error" not in m for m in listed)
+
+
+def test_the_wheel_ships_the_bundled_models(tmp_path):
+    import subprocess
+    import sys
+    import zipfile
+
+    root = MODELS.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path,
+                    root], check=True, capture_output=True, timeout=300)
+    (wheel,) = tmp_path.glob("cpsolve-*.whl")
+    shipped = {n.rsplit("/", 1)[1] for n in zipfile.ZipFile(wheel).namelist()
+               if n.startswith("cpsolve/models/")}
+    assert shipped == {p.name for p in MODELS.glob("*.toml")}
+
+
+def test_analyze_says_how_far_a_layer_overran_the_state_limit(cli):
+    out = json.loads(cli("analyze", "english33", "--limit", "200000", "--json").out)
+    assert out["status"] == "partial"
+    over = out["states"] - 200_000
+    assert over <= 0 or f"{over:,} past it" in out["message"]
+
+
+def test_bidirectional_search_counts_the_states_of_one_side(cli, tmp_path):
+    path = tmp_path / "stuck.toml"
+    path.write_text('family = "transition"\nname = "stuck"\ngoal = "a == 1"\n[variables]\n'
+                    'a = [0, 1]\n[initial]\na = 0\n[[actions]]\nname = "never"\n'
+                    'guard = "a == 2 - 2 and a == 1"\neffects = { a = "a + 1" }\n')
+    # (a + 1, not 1: a constant change would let an invariant answer before the search)
+    out = json.loads(cli("solve", path, "--engine", "search", "--algorithm", "bidir",
+                         "--json").out)
+    assert out["status"] == "infeasible"
+    assert "all 1 state reachable from the start" in out["message"]
+
+
+def test_algorithm_selects_the_search_engine_or_is_refused(cli):
+    run = cli("solve", "water_jugs", "--algorithm", "bfs", "--json")
+    assert run.code == 0 and json.loads(run.out)["engine"] == "search"
+    run = cli("solve", "water_jugs", "--engine", "cpsat", "--algorithm", "bfs")
+    assert run.code == 2 and len(run.err_lines) == 1 and "--algorithm" in run.err
+
+
+def test_generate_honours_the_time_limit():
+    import subprocess
+    import sys
+    import time
+
+    start = time.monotonic()
+    subprocess.run([sys.executable, "-m", "cpsolve", "generate", "sudoku_inkala", "--givens",
+                    "24", "--random", "5", "--seed", "1", "--time-limit", "3"],
+                   capture_output=True, timeout=120)
+    assert time.monotonic() - start <= 3 * 1.1 + 0.5 + 1.0  # + a fresh process's start-up
+
+
+def test_bash_completion_completes_commands_options_choices_and_models(cli, tmp_path):
+    import subprocess
+
+    run = cli("completion", "bash")
+    assert run.code == 0
+    script = tmp_path / "complete.sh"
+    script.write_text(run.out)
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(f'"{w}"' for w in ("cpsolve", *words))
+        done = subprocess.run(["bash", "-c", f"source {script}; COMP_WORDS=({line}); "
+                               f"COMP_CWORD={len(words)}; _cpsolve; "
+                               'printf "%s\\n" "${COMPREPLY[@]}"'],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=30)
+        return done.stdout.split()
+
+    assert complete("so") == ["solve"]
+    assert "--time-limit" in complete("solve", "--ti")
+    assert set(complete("solve", "--engine", "")) >= {"auto", "cpsat", "search"}
+    assert "water_jugs" in complete("solve", "water")

@@ -1,0 +1,204 @@
+"""``--memory-limit``: engines stop with what they have, exit 1, and say so (issue 9).
+
+Every command process holds far more than 1 MB once Python has started, so a
+limit of 1 MB is passed at the engine's first look at the clock: what the
+engine returns then is what it had proven by that point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from cpsolve.cli.arguments import memory_size
+from cpsolve.engines.runtime import interrupt, memory
+
+MODELS = Path(__file__).resolve().parents[3] / "models"
+
+
+# ---------------------------------------------------------------- the option
+
+
+@pytest.mark.parametrize("text, nbytes", [
+    ("500M", 500 * 2**20), ("2G", 2 * 2**30), ("2g", 2 * 2**30), ("1.5GB", 1.5 * 2**30),
+    ("2GiB", 2 * 2**30), ("64k", 64 * 1024), ("1T", 2**40), (" 3M ", 3 * 2**20),
+    ("none", math.inf), ("NONE", math.inf),
+])
+def test_sizes_with_their_unit(text, nbytes):
+    assert memory_size(text) == nbytes
+
+
+def test_a_percentage_is_of_the_available_memory():
+    free = memory.available()
+    if free is None:
+        pytest.skip("no /proc/meminfo")
+    assert memory_size("50%") == pytest.approx(free / 2, rel=0.05)  # MemAvailable moves
+
+
+@pytest.mark.parametrize("text", ["0", "5", "-1G", "0M", "abc", "G", "nanG", "infG", "1e400G",
+                                  "10Q", "200%", "0%", "-5%", "x%", ""])
+def test_bad_sizes_are_refused(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        memory_size(text)
+
+
+@pytest.mark.parametrize("value", ["0", "many", "5", "150%"])
+@pytest.mark.parametrize("command", ["solve", "count", "analyze"])
+def test_bad_values_are_one_line_and_exit_2(cli, command, value):
+    model = "eight_puzzle" if command == "analyze" else "xsudoku5"
+    run = cli(command, model, "--memory-limit", value)
+    assert run.code == 2 and run.out == ""
+    assert len(run.err_lines) == 1 and "--memory-limit" in run.err
+    assert "Traceback" not in run.err
+
+
+def test_size_text_for_people():
+    assert memory.size_text(512) == "512 bytes"
+    assert memory.size_text(2048) == "2 kB"
+    assert memory.size_text(3 * 2**20 // 2) == "1.5 MB"
+    assert memory.size_text(2**30) == "1 GB"
+    assert memory.size_text(5000 * 2**40) == "5,000 TB"
+
+
+# ---------------------------------------------------------------- the check
+
+
+def test_check_asks_engines_to_stop_past_the_limit():
+    try:
+        memory.set_limit(1)
+        assert memory.check() and interrupt.requested()
+        assert interrupt.reason() == "memory limit 1 bytes reached"
+        assert not interrupt.by_user()  # a limit, not the user: exit 1, not 130
+    finally:
+        memory.set_limit(None)
+        interrupt.clear()
+
+
+def test_no_limit_never_stops():
+    memory.set_limit(None)
+    assert not memory.check() and not interrupt.requested()
+
+
+def test_a_generous_limit_does_not_stop():
+    used = memory.resident()
+    if used is None:
+        pytest.skip("no /proc/self/statm")
+    try:
+        memory.set_limit(used * 4)
+        assert not memory.check() and not interrupt.requested()
+    finally:
+        memory.set_limit(None)
+
+
+def test_processes_side_by_side_share_the_limit():
+    try:
+        memory.set_limit(3 * 2**30)
+        memory.share(2)
+        assert memory.limit() == 3 * 2**29
+    finally:
+        memory.set_limit(None)
+
+
+# ---------------------------------------------------------------- through the command line
+
+
+def test_analyze_stops_partial_with_what_it_proved(cli):
+    run = cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M", "--json")
+    assert run.code == 1, run.err
+    data = json.loads(run.out)
+    assert data["status"] == "partial"
+    assert "memory limit 1 MB reached" in data["message"]
+    # what was proven: the layers it completed, each a prefix of the full analysis
+    # (181,440 states in all; the goal is the only state at distance 0)
+    assert data["layers"][0] == 1 and data["states"] < 181_440
+
+
+def test_analyze_in_text_says_memory_limit_reached(cli):
+    run = cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M")
+    assert run.code == 1 and "memory limit 1 MB reached" in run.out
+    assert "Traceback" not in run.err
+
+
+def test_count_stops_with_the_solutions_so_far(cli):
+    run = cli("count", MODELS / "xsudoku5.toml", "--engine", "search", "--memory-limit", "1M",
+              "--json")
+    data = json.loads(run.out)
+    assert run.code == 1
+    assert data["status"] in ("at_least", "unknown") and data["count"] < 960
+    assert "memory limit 1 MB reached" in data["message"]
+
+
+def test_search_stops_with_the_bound_it_proved(cli):
+    run = cli("solve", MODELS / "eight_puzzle.toml", "--engine", "search", "--algorithm", "bfs",
+              "--memory-limit", "1M", "--json")
+    data = json.loads(run.out)
+    assert run.code == 1 and data["status"] == "unknown"
+    assert "memory limit 1 MB reached" in data["message"]
+    assert data["bound"] is not None and data["bound"] <= 31
+
+
+def test_the_limit_ends_with_the_command(cli):
+    cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M")
+    assert memory.limit() is None and not interrupt.requested()
+
+
+def test_the_default_is_a_share_of_the_available_memory(cli, monkeypatch):
+    seen = []
+    monkeypatch.setattr(memory, "set_limit", seen.append)
+    monkeypatch.setattr(memory, "available", lambda: 10 * 2**30)
+    cli("solve", MODELS / "water_jugs.toml", "--engine", "search")
+    assert seen[0] == int(10 * 2**30 * memory.DEFAULT_SHARE)
+    seen.clear()
+    cli("solve", MODELS / "water_jugs.toml", "--engine", "search", "--memory-limit", "none")
+    assert seen[0] is None
+
+
+def test_available_is_the_least_of_machine_container_and_address_space(monkeypatch):
+    monkeypatch.setattr(memory, "_meminfo", lambda: 16 * 2**30)
+    monkeypatch.setattr(memory, "_cgroup", lambda: None)
+    monkeypatch.setattr(memory, "_rlimit", lambda: None)
+    assert memory.available() == 16 * 2**30
+    monkeypatch.setattr(memory, "_cgroup", lambda: 2 * 2**30)  # a container's limit
+    assert memory.available() == 2 * 2**30
+    monkeypatch.setattr(memory, "_rlimit", lambda: 2**30)  # ulimit -v
+    assert memory.available() == 2**30
+    assert memory.default_limit() == int(2**30 * memory.DEFAULT_SHARE)
+    for name in ("_meminfo", "_cgroup", "_rlimit"):
+        monkeypatch.setattr(memory, name, lambda: None)
+    assert memory.available() is None and memory.default_limit() is None
+
+
+def test_an_address_space_limit_lowers_the_default_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, "
+            "resource.RLIM_INFINITY)); from cpsolve.engines.runtime import memory; "
+            "print(memory.default_limit())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) <= int(3 * 2**30 * memory.DEFAULT_SHARE)
+
+
+def test_pyconstraint_count_stops_too(cli):
+    run = cli("count", MODELS / "xsudoku5.toml", "--engine", "pyconstraint", "--memory-limit",
+              "1M", "--json")
+    data = json.loads(run.out)
+    assert run.code == 1 and data["status"] == "at_least" and 0 < data["count"] < 960
+    assert "memory limit 1 MB reached" in data["message"]
+
+
+def test_auto_racers_each_keep_half_the_limit(cli):
+    """Both engines of ``auto`` stop at their share (512 kB of 1 MB) with what they proved."""
+    run = cli("solve", MODELS / "eight_puzzle.toml", "--memory-limit", "1M", "--json")
+    data = json.loads(run.out)
+    notes = {e["engine"]: e for e in data["race"]["engines"]}
+    assert set(notes) == {"search", "cpsat"}
+    for engine in notes.values():
+        assert "memory limit 512 kB reached" in engine["note"], engine
+        assert engine["status"] != "optimal" and engine["bound"] <= 31  # the optimum is 31

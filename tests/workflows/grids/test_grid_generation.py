@@ -1,0 +1,330 @@
+"""Counting, uniqueness and generation on grid boards, against independent reasoning.
+
+Known answers come from reasoning or the literature, never from this code:
+4×4 Latin squares 576 (4 reduced squares × 4! × 3!); 4×4 sudoku 288;
+5×5 X-sudoku 960 with 8 classes under renaming (seed 004) and 246 unique
+4-given puzzles up to symmetry (seed 004).  Every row of these boards holds
+every symbol, so renaming acts freely and the classes under renaming number
+``total / n!``.  The 5-given figures are cross-checked by Burnside's lemma,
+computed here from exact values with no canonical forms and no patterns.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cpsolve.answers.check import violations
+from cpsolve.answers.result import Status
+from cpsolve.engines import ENGINES, Options, run
+from cpsolve.model.symmetry.canonical import canonical_puzzle, transform
+from cpsolve.puzzles.files import load
+from cpsolve.workflows.grids.counting import board, count_up_to, with_givens
+from cpsolve.workflows.grids.generator import Generator, TooLarge, available, second_engine
+
+MODELS = Path(__file__).resolve().parents[3] / "models"
+TOTAL = {"latin4": 576, "sudoku4": 288, "xsudoku5": 960}
+SYMBOLS = {"latin4": 4, "sudoku4": 4, "xsudoku5": 5}
+
+
+def puzzle_of(name: str):
+    return load(MODELS / f"{name}.toml")
+
+
+@pytest.fixture(scope="module")
+def xsudoku():
+    """5×5 X-sudoku, enumerated by the pyconstraint engine (so any other engine can check)."""
+    puzzle = puzzle_of("xsudoku5")
+    return puzzle, Generator(puzzle.model, puzzle.symmetry(), "pyconstraint")
+
+
+def checker(model) -> str:
+    engine = second_engine(model, "pyconstraint")
+    assert engine is not None, "no second engine for this model"
+    return engine
+
+
+# ------------------------------------------------------------ counting
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("name", sorted(TOTAL))
+def test_counts_match_the_literature(name, engine):
+    result = run(engine, "count", puzzle_of(name).model)
+    assert (result.status, result.count) == (Status.EXACT, TOTAL[name])
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+@pytest.mark.parametrize("name", sorted(TOTAL))
+def test_classes_under_renaming_are_total_over_n_factorial(name, engine):
+    puzzle = puzzle_of(name)
+    result = count_up_to(puzzle.model, puzzle.symmetry(), "relabel", engine, Options(keep=True))
+    assert result.count == TOTAL[name] // math.factorial(SYMBOLS[name])
+    assert result.details["total"] == TOTAL[name]
+    assert len(result.solutions) == result.count
+    assert result.verified is False  # classes are counted by canonical forms, not re-checked
+    assert all(not violations(puzzle.model, s) for s in result.solutions)
+
+
+def test_the_seed_has_eight_patterns(xsudoku):
+    puzzle, _ = xsudoku
+    result = count_up_to(puzzle.model, puzzle.symmetry(), "relabel", "pyconstraint",
+                         Options(keep=True))
+    assert result.count == 8
+    first_row = [[s[f"cell[0][{c}]"] for c in range(5)] for s in result.solutions]
+    assert first_row == [[1, 2, 3, 4, 5]] * 8
+
+
+def test_classes_under_symmetry_match_explicit_orbits():
+    puzzle = puzzle_of("latin4")
+    sym = puzzle.symmetry()
+    grids = run("pyconstraint", "count", puzzle.model, Options(keep=True)).solutions
+    elements = [(g, dict(zip(sym.values, p))) for g in range(len(sym.perms))
+                for p in itertools.permutations(sym.values)]
+    seen, orbits = set(), 0
+    for grid in grids:
+        key = tuple(sorted(grid.items()))
+        if key not in seen:
+            orbits += 1
+            seen |= {tuple(sorted(transform(sym, g, grid, r).items())) for g, r in elements}
+    result = count_up_to(puzzle.model, sym, "symmetry", "pyconstraint")
+    assert result.count == orbits
+
+
+def test_cpsat_counts_exactly_whatever_the_workers():
+    for workers in (1, 2, 8):
+        result = run("cpsat", "count", puzzle_of("xsudoku5").model, Options(workers=workers))
+        assert (result.status, result.count) == (Status.EXACT, 960)
+
+
+def test_a_limit_stops_the_count():
+    result = run("pyconstraint", "count", puzzle_of("xsudoku5").model, Options(limit=100))
+    assert (result.status, result.count) == (Status.AT_LEAST, 100)
+
+
+# ------------------------------------------------------------ uniqueness of solve
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_solve_tells_unique_multiple_and_none(engine):
+    inkala = run(engine, "solve", puzzle_of("sudoku_inkala").model)
+    assert inkala.unique is True
+    assert run(engine, "solve", puzzle_of("sudoku6").model).unique is True
+    xs = puzzle_of("xsudoku5").model
+    several = run(engine, "solve", with_givens(xs, {"cell[0][0]": 1, "cell[1][1]": 2}))
+    assert several.unique is False and several.second is not None
+    none = run(engine, "solve", with_givens(xs, {"cell[0][0]": 1, "cell[1][1]": 1}))
+    assert none.status is Status.INFEASIBLE
+
+
+# ------------------------------------------------------------ exhaustive generation
+
+
+def test_four_givens_give_the_seeds_246(xsudoku):
+    _, gen = xsudoku
+    result = gen.every(4)
+    assert result.tally.classes == len(result.puzzles) == 246
+    assert result.tally.minimal == 246  # 3 givens show at most 3 symbols: never unique
+    assert gen.every(3).tally.classes == 0
+
+
+def test_generated_puzzles_are_well_formed_and_pairwise_different(xsudoku):
+    puzzle, gen = xsudoku
+    result = gen.every(4)
+    keys = set()
+    for p in result.puzzles:
+        assert len(p.givens) == 4 and not violations(puzzle.model, p.solution)
+        assert all(p.solution[n] == v for n, v in p.givens.items())
+        keys.add(canonical_puzzle(gen.sym, p.givens))
+    assert len(keys) == len(result.puzzles)
+
+
+def test_every_four_given_puzzle_is_unique_for_a_second_engine(xsudoku):
+    puzzle, gen = xsudoku
+    engine = checker(puzzle.model)
+    checked = gen.check(gen.every(4), engine)
+    assert all(p.checked == engine for p in checked.puzzles)
+    assert len(checked.puzzles) == 246
+
+
+def test_every_five_given_puzzle_is_unique_for_a_second_engine(xsudoku):
+    puzzle, gen = xsudoku
+    engine = checker(puzzle.model)
+    assert len(gen.check(gen.every(5), engine).puzzles) == 10_090
+
+
+def test_minimal_flags_hold_for_a_second_engine(xsudoku):
+    puzzle, gen = xsudoku
+    engine = checker(puzzle.model)
+    result = gen.every(5)
+    minimal = [p for p in result.puzzles if p.minimal][::400]
+    other = [p for p in result.puzzles if not p.minimal][::400]
+    assert minimal and other
+    for p in minimal + other:
+        removable = [run(engine, "solve", with_givens(gen.board, {n: v for n, v in
+                                                                  p.givens.items() if n != drop})
+                         ).unique for drop in p.givens]
+        assert any(removable) == (not p.minimal)
+    only = gen.every(5, minimal=True)
+    assert len(only.puzzles) == result.tally.minimal and all(p.minimal for p in only.puzzles)
+
+
+def unique_flags(grids: np.ndarray, k: int, n: int, columns: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """All k-subsets of cells, and per (subset, grid in ``columns``): does no other grid
+    show the same values there?  Values are compared exactly (no patterns)."""
+    subsets = np.array(list(itertools.combinations(range(grids.shape[1]), k)),
+                       dtype=np.int64).reshape(-1, k)
+    digits = (grids - 1).astype(np.int32)
+    flags = np.zeros((len(subsets), len(columns)), dtype=bool)
+    step = 2000
+    for start in range(0, len(subsets), step):
+        block = subsets[start:start + step]
+        codes = np.arange(len(block), dtype=np.int32)[None, :] * n ** k
+        for j in range(k):
+            codes = codes + digits[:, block[:, j]] * n ** j
+        counts = np.bincount(codes.ravel(), minlength=len(block) * n ** k)
+        flags[start:start + len(block)] = (counts[codes[columns]] == 1).T
+    return subsets, flags
+
+
+def burnside(name: str, k: int) -> tuple[int, int, int]:
+    """(labelled unique puzzles, classes, minimal classes) by Burnside's lemma.
+
+    A puzzle fixed by a group element has its unique solution fixed too, so
+    besides the identity only symmetric grids contribute.  For the identity,
+    renaming a grid renames its unique puzzles, so the grids whose first row
+    reads 1..n stand for all (each for n! grids).
+    """
+    puzzle = puzzle_of(name)
+    sym = puzzle.symmetry()
+    n = len(sym.values)
+    sols = run("pyconstraint", "count", puzzle.model, Options(keep=True)).solutions
+    grids = np.array([[s[v] for v in sym.variables] for s in sols])
+    elements = []
+    for g, perm in enumerate(sym.perm_array()):
+        for image in itertools.permutations(sym.values):
+            table = np.zeros(n + 1, dtype=np.int64)
+            table[list(sym.values)] = image
+            fixed = np.nonzero((grids[:, perm] == table[grids]).all(axis=1))[0]
+            elements.append((g, fixed))
+    first_row = np.nonzero((grids[:, :n] == np.array(sym.values)).all(axis=1))[0]
+    columns = np.unique(np.concatenate([first_row, *(f for _, f in elements[1:])]))
+    column = {int(c): i for i, c in enumerate(columns)}
+    subsets, unique = unique_flags(grids, k, n, columns)
+    fewer_subsets, fewer = unique_flags(grids, k - 1, n, columns)
+    index = {tuple(s): i for i, s in enumerate(fewer_subsets.tolist())}
+    minimal = unique.copy()
+    for drop in range(k):
+        minimal &= ~fewer[[index[tuple(s[:drop] + s[drop + 1:])] for s in subsets.tolist()]]
+    reps = [column[int(c)] for c in first_row]
+    identity = [int(f[:, reps].sum()) * math.factorial(n) for f in (unique, minimal)]
+    total = list(identity)
+    kept_by = [(np.sort(perm[subsets], axis=1) == subsets).all(axis=1)
+               for perm in sym.perm_array()]
+    for g, fixed in elements[1:]:
+        kept = kept_by[g]
+        cols = [column[int(c)] for c in fixed]
+        for i, flags in enumerate((unique, minimal)):
+            total[i] += int(flags[np.ix_(kept, cols)].sum())
+    order = len(elements)
+    assert total[0] % order == 0 and total[1] % order == 0
+    return identity[0], total[0] // order, total[1] // order
+
+
+@pytest.mark.parametrize("name, k", [("xsudoku5", 4), ("sudoku4", 5), ("latin4", 5),
+                                     ("xsudoku5", 5)])
+def test_figures_agree_with_burnside(name, k):
+    puzzle = puzzle_of(name)
+    labelled, classes, minimal = burnside(name, k)
+    tally = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").every(k).tally
+    assert (tally.labelled, tally.classes, tally.minimal) == (labelled, classes, minimal)
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_without_symmetry_the_classes_are_the_labelled_puzzles(k):
+    """The value-based path (no renaming) agrees with the pattern-based one."""
+    puzzle = puzzle_of("sudoku4")
+    plain = Generator(puzzle.model, None, "pyconstraint").every(k, puzzles=False).tally
+    full = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").every(k, puzzles=False).tally
+    assert plain.classes == plain.labelled == full.labelled
+    assert plain.renamed is None
+
+
+# ------------------------------------------------------------ random generation
+
+
+def test_random_draws_from_the_exhaustive_list_and_checks(xsudoku):
+    puzzle, gen = xsudoku
+    checker(puzzle.model)
+    first = gen.random(5, 6, seed=11)
+    again = gen.random(5, 6, seed=11)
+    assert [p.givens for p in first.puzzles] == [p.givens for p in again.puzzles]
+    assert len({canonical_puzzle(gen.sym, p.givens) for p in first.puzzles}) == 6
+    assert all(p.checked and p.checked != "pyconstraint" for p in first.puzzles)
+
+
+def test_random_sudoku_with_a_target_number_of_givens():
+    puzzle = puzzle_of("sudoku_inkala")
+    engine = "pyconstraint"
+    other = checker(puzzle.model)
+    gen = Generator(puzzle.model, puzzle.symmetry(), engine, max_classes=50)
+    result = gen.random(32, 1, seed=5)
+    (p,) = result.puzzles
+    assert len(p.givens) == 32 and p.checked == other
+    third = [e for e in available(puzzle.model) if e not in (engine, other)]
+    for e in third:
+        assert run(e, "solve", with_givens(board(puzzle.model), p.givens)).unique is True
+
+
+def test_listing_every_sudoku_puzzle_is_refused():
+    puzzle = puzzle_of("sudoku_inkala")
+    with pytest.raises(TooLarge):
+        Generator(puzzle.model, puzzle.symmetry(), "pyconstraint", max_classes=50).every(30)
+
+
+# ------------------------------------------------------------ command line
+
+
+def test_cli_generate_counts(cli):
+    run_ = cli("generate", MODELS / "xsudoku5.toml", "--givens", "4", "5", "--count",
+               "--engine", "pyconstraint")
+    assert run_.code == 0
+    assert "4 givens: 246 puzzles up to symmetry" in run_.out
+    assert "5 givens: 10,090 puzzles up to symmetry" in run_.out and "5,540" in run_.out
+
+
+def test_cli_generate_json_and_boards(cli):
+    import json
+
+    run_ = cli("generate", MODELS / "xsudoku5.toml", "--givens", "4", "--json",
+               "--engine", "pyconstraint")
+    data = json.loads(run_.out)
+    (item,) = data["givens"]
+    assert item["classes"] == 246 and len(item["puzzles"]) == 246
+    assert data["symmetry"]["relabel"] is True and len(data["symmetry"]["board"]) == 8
+    shown = cli("generate", MODELS / "sudoku4.toml", "--givens", "4", "--engine", "pyconstraint")
+    assert "#143" in shown.out and "#144" not in shown.out
+
+
+def test_cli_generate_check_and_random(cli):
+    checked = cli("generate", MODELS / "sudoku4.toml", "--givens", "4", "--count", "--check",
+                  "--engine", "pyconstraint")
+    assert checked.code == 0 and "143 puzzles" in checked.out and "re-solved by" in checked.out
+    drawn = cli("generate", MODELS / "sudoku4.toml", "--givens", "5", "--random", "3",
+                "--seed", "2", "--minimal", "--engine", "pyconstraint")
+    assert drawn.code == 0 and drawn.out.count("minimal") >= 3 and "#3" in drawn.out
+    too_many = cli("generate", MODELS / "xsudoku5.toml", "--givens", "8", "--engine",
+                   "pyconstraint")
+    assert too_many.code == 1 and "--random" in too_many.err
+
+
+def test_cli_count_up_to(cli):
+    run_ = cli("count", MODELS / "xsudoku5.toml", "--up-to", "relabel", "--engine", "pyconstraint")
+    assert run_.code == 0 and "8 classes (960 solutions)" in run_.out
+    refused = cli("count", MODELS / "sudoku_inkala.toml", "--up-to", "relabel")
+    assert refused.code == 2 and "givens" in refused.err

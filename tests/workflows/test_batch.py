@@ -1,0 +1,74 @@
+"""Batches: several files, a directory, or a collection (one puzzle per line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+
+from cpsolve.output.schema import schema
+
+ROOT = Path(__file__).resolve().parents[2]
+TOP95 = ROOT / "benchmarks" / "data" / "top95.toml"
+
+SUDOKUS = """family = "grid"
+name = "sudokus"
+size = 9
+groups = ["rows", "columns", "boxes"]
+box = [3, 3]
+instances = '''
+# the Inkala puzzle of the bundled model, written on one line, twice, and a broken line
+..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.. inkala
+..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..
+'''
+"""
+
+
+def lines(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def test_a_collection_is_a_batch_with_one_json_line_per_puzzle(cli, tmp_path):
+    path = tmp_path / "sudokus.toml"
+    path.write_text(SUDOKUS)
+    run = cli("solve", path, "--engine", "search", "--json")
+    assert run.code == 0, run.err
+    rows = lines(run.out)
+    assert [r.get("source") for r in rows[:-1]] == [f"{path}#1", f"{path}#2"]
+    assert all(r["unique"] is True and r["verified"] for r in rows[:-1])
+    assert rows[0]["solution"] == rows[1]["solution"]
+    assert rows[-1]["batch"]["instances"] == 2
+    for row in rows:
+        jsonschema.validate(row, schema())
+
+
+def test_a_bad_line_names_its_line(cli, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(SUDOKUS.replace("97.. inkala", "97."))
+    run = cli("solve", path)
+    assert run.code == 2 and "instances line 2" in run.err  # line 1 is the comment
+
+
+def test_several_files_and_a_directory(cli, tmp_path):
+    for name in ("water_jugs", "blocks"):
+        (tmp_path / f"{name}.toml").write_text((ROOT / "models" / f"{name}.toml").read_text())
+    (tmp_path / "broken.toml").write_text("family = 3\n")
+    run = cli("solve", tmp_path, "--engine", "search", "--json")
+    rows = lines(run.out)
+    assert run.code == 2  # a bad file is reported as its own line; the others are solved
+    by_file = {Path(r["source"]).name: r for r in rows[:-1]}
+    assert by_file["water_jugs.toml"]["steps"] == 10 and by_file["blocks.toml"]["steps"] == 5
+    assert "error" in by_file["broken.toml"]
+    for row in rows:
+        jsonschema.validate(row, schema())
+    run = cli("solve", "water_jugs", "blocks")
+    assert run.code == 0 and "2 instances" in run.out
+
+
+def test_jobs_give_the_same_answers(cli):
+    one = lines(cli("solve", TOP95, "--engine", "cpsat", "--json").out)
+    two = lines(cli("solve", TOP95, "--engine", "cpsat", "--json", "--jobs", "2").out)
+    assert len(one) == len(two) == 96
+    assert [r["solution"] for r in one[:-1]] == [r["solution"] for r in two[:-1]]
+    assert all(r["unique"] for r in one[:-1])  # every top95 puzzle has one solution
