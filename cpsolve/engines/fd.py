@@ -2,7 +2,7 @@
 
 The model goes out through :func:`cpsolve.interop.pddl.export`; the planner
 (the ``up-fast-downward`` wheel, ``pip install 'cpsolve[peers]'``) runs as a
-child process (:mod:`.external`) with A* and the admissible LM-cut heuristic
+child process (:mod:`.runtime.processes`) with A* and the admissible LM-cut heuristic
 by default — its plans are optimal — or ``lama-first`` when
 ``options.satisficing`` (a plan, no optimality claim).  The plan comes back as
 PDDL action names; each names a variant of one model action, whose effects

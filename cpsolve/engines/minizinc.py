@@ -3,7 +3,7 @@
 The ``minizinc`` binary and Gecode come from the distribution's packages
 (Debian: ``apt-get install minizinc``, which brings Gecode).  The model and its
 data are written to a temporary directory and solved by a child process
-(:mod:`.external`): ``solve`` asks for two solutions (the second one, or the
+(:mod:`.runtime.processes`): ``solve`` asks for two solutions (the second one, or the
 search's end after the first, settles uniqueness); ``count`` asks for all
 (``--all-solutions``, or ``-n LIMIT``).  MiniZinc ends a complete search with
 ``==========`` (or ``=====UNSATISFIABLE=====``); without that line the

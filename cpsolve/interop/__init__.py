@@ -1,6 +1,6 @@
 """Models out, in other systems' formats: PDDL (planning) and MiniZinc (csp).
 
-* :mod:`.fold` — partial evaluation of an expression under some known values
+* :mod:`cpsolve.language.fold` — partial evaluation of an expression under some known values
   (the exporters' own, so that they share no logic with the checker);
 * :mod:`.pddl` — a :class:`~cpsolve.model.core.Planning` as a PDDL domain and
   problem, every action grounded into variants with STRIPS preconditions;

@@ -1,4 +1,4 @@
-"""Turning results into text for people (rich); :mod:`.render_json` does ``--json``.
+"""Turning results into text for people (rich); :mod:`.json` does ``--json``.
 
 Each answer type has its own drawing (:data:`DRAW`); nothing here tests
 which fields a result happens to carry.
@@ -255,7 +255,7 @@ def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
 
 
 def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
-    """One result as a JSON-ready object (see :mod:`.render_json`)."""
+    """One result as a JSON-ready object (see :mod:`.json`)."""
     from .json import result_json
 
     return result_json(puzzle, result)
