@@ -32,8 +32,9 @@ from ...model.facts import cost_floor, potential_bounds
 from ...words import plural
 from .. import Options
 from ..proofs import none_exists
+from ..runtime.clock import Clock
 from . import planning as _planning
-from .solving import Deadline, run, size, solver_for
+from .solving import run, size, solver_for
 from .timeline import Timeline, unroll
 
 ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,
@@ -88,7 +89,7 @@ def count(planning: Planning, options: Options) -> Result:
     """The number of optimal plans (exact unless a limit stops the enumeration)."""
     if options.limit is not None and options.limit < 1:
         raise ValueError(f"count limit must be at least 1, not {options.limit}")
-    budget = Deadline(options.time_limit)
+    budget = Clock(options.time_limit)
     best = _planning.solve(planning, options)
     if best.status is Status.INFEASIBLE:
         return none_exists("cpsat", "count", best.proof or "cp-sat",

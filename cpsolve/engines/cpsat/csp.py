@@ -27,9 +27,10 @@ from ...language.expr import Binary, Const, Var, conjuncts
 from ...model import AllDifferent, Circuit, Condition, Csp
 from ...words import plural
 from .. import Options
+from ..runtime.clock import Clock
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, one_hot, post_condition
-from .solving import FOUND, Deadline, run, size, solver_for
+from .solving import FOUND, run, size, solver_for
 
 ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,
              "linearization_level": 0}
@@ -136,11 +137,10 @@ def solve(csp: Csp, options: Options) -> Result:
     ``options.workers`` finish the job: one for a solution, one for a
     solution that differs from it somewhere.
     """
-    budget = Deadline(options.time_limit)
+    budget = Clock(options.time_limit)
     enc = encode(csp)
     details: dict[str, object] = dict(size(enc.model))
-    left = budget.remaining()
-    quick = Deadline(QUICK_SECONDS if left is None else min(QUICK_SECONDS, left))
+    quick = budget.child(QUICK_SECONDS)
     solver = solver_for(quick, 1, **ENUMERATE)
     found = _Counter(enc, keep=True, limit=2)
     status = run(solver, enc.model, found)
@@ -206,7 +206,7 @@ def count(csp: Csp, options: Options) -> Result:
     """The number of solutions (exact unless a limit stops the enumeration)."""
     if options.limit is not None and options.limit < 1:
         raise ValueError(f"count limit must be at least 1, not {options.limit}")
-    budget = Deadline(options.time_limit)
+    budget = Clock(options.time_limit)
     enc = encode(csp)
     details: dict[str, object] = dict(size(enc.model))
     # Exactly one worker: with more, CP-SAT's enumeration miscounts.

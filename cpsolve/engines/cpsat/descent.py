@@ -28,7 +28,8 @@ from ortools.sat.python import cp_model
 
 from ...answers.result import Step
 from ...model import Planning
-from .solving import FOUND, Deadline
+from ..runtime.clock import Clock
+from .solving import FOUND
 from .timeline import Timeline
 
 FIRST_AFTER = 0.5
@@ -50,7 +51,7 @@ GROWTH = 2
 proven so far, would take less than a :data:`SLICE` (ON-OFF: 39 horizons in 0.7 s, then
 7 left below a 48-step hint; a descent took 0.9 s of the 1.7 s, the horizons 0.1 s)."""
 
-Solve = Callable[[Timeline, Deadline], tuple[cp_model.CpSolver, object]]
+Solve = Callable[[Timeline, Clock], tuple[cp_model.CpSolver, object]]
 
 
 class Descent:
@@ -85,15 +86,14 @@ class Descent:
         return (not self.proven and waited and elapsed >= self._next and left > FEW
                 and size <= SIZE and not cheap)
 
-    def attempt(self, lower: int, budget: Deadline, solve: Solve) -> None:
+    def attempt(self, lower: int, budget: Clock, solve: Solve) -> None:
         """Descend from :attr:`best` within a slice of ``budget``; every plan has at least
         ``lower`` steps.  Sets :attr:`proven` when :attr:`best` is shown shortest (and
         :attr:`by_solve` when a solve showed it)."""
         self.attempts += 1
         spent = budget.elapsed()
-        left = budget.remaining()
         length = max(SLICE, spent)
-        slice_ = Deadline(length if left is None else min(length, left))
+        slice_ = budget.child(length)
         self._next = spent + 2 * length  # horizons from below get as long again
         while not slice_.expired():
             top = len(self.best) - self.stride
@@ -111,7 +111,7 @@ class Descent:
                 return
             self.best = timeline.plan(solver)
 
-    def _timeline_for(self, top: int, lower: int, slice_: Deadline) -> Timeline | None:
+    def _timeline_for(self, top: int, lower: int, slice_: Clock) -> Timeline | None:
         """The stuttering timeline limited to ``lower`` to ``top`` real steps (``None``:
         the slice ran out, or the user interrupted, before it was grown)."""
         tl = self._timeline

@@ -27,6 +27,7 @@ from ...model import Planning
 from ...words import plural
 from .. import Options
 from ..proofs import before_search, none_exists
+from ..runtime.clock import Clock
 
 STATES = 5_000
 """Most states the exhaustion generates (give or take one expansion): well above the
@@ -55,17 +56,17 @@ def before_horizons(model: Planning, task: str, options: Options) -> tuple[Resul
     from ..search.compile import compile_planning
     from ..search.planning.bfs import bfs
 
+    clock = Clock(options.time_limit)
     seconds = SECONDS if options.time_limit is None \
         else min(SECONDS, SHARE * options.time_limit)
     try:  # (the successor function is compiled on first use, within bfs)
         compiled = compile_planning(model)
-        budget = Budget(seconds, STATES, width=len(compiled.actions))  # width: stop near STATES
+        budget = Budget(limit=STATES, width=len(compiled.actions),  # width: stop near STATES
+                        clock=clock.child(seconds))
         result = bfs(compiled, budget)
     except Unsupported:  # the search engine cannot compile this model: no exhaustion
         return None, options
-    left = None if options.time_limit is None \
-        else max(0.0, options.time_limit - budget.elapsed())
-    options = replace(options, time_limit=left)
+    options = replace(options, time_limit=clock.left())
     if result.status is not Status.INFEASIBLE:
         return None, options
     message = (f"no plan: before any horizon, an exhaustive breadth-first search (the search "

@@ -52,10 +52,11 @@ from ...model.facts import (
     state_count,
 )
 from .. import Options
+from ..runtime.clock import Clock
 from .descent import Descent
 from .hint import replay
 from .pairs import commuting, shortcuts, undoing
-from .solving import FOUND, Deadline, pin, size, solve_staged
+from .solving import FOUND, pin, size, solve_staged
 from .timeline import Timeline, unroll
 
 DISTINCT = 2
@@ -91,7 +92,7 @@ class _Run:
 
     planning: Planning
     options: Options
-    budget: Deadline
+    budget: Clock
     unit: bool
     cap: int
     why: str
@@ -106,7 +107,7 @@ class _Run:
         if self.options.progress is not None:
             self.options.progress(text)
 
-    def solve(self, tl: Timeline, budget: Deadline | None = None, end: object = None,
+    def solve(self, tl: Timeline, budget: Clock | None = None, end: object = None,
               minimize: bool = False, staged: bool = True) -> tuple[cp_model.CpSolver, object]:
         """Solve one timeline within the remaining time (or ``budget``).
 
@@ -169,7 +170,7 @@ class _Run:
 def solve(planning: Planning, options: Options) -> Result:
     """The cheapest plan (fewest steps with unit costs), or a proof that none exists."""
     planning.validate()
-    budget = Deadline(options.time_limit)
+    budget = Clock(options.time_limit)
     cap, why = state_count(planning) - 1, "a plan never needs to repeat a state"
     fewest, potential = potential_bounds(planning) or (1, None)
     if potential is not None and potential < cap:
@@ -329,9 +330,8 @@ def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
     tl = unroll(run.planning, run.cap, stutter=True, forbidden=run.forbidden,
                 estimate=_estimate())
     tl.model.add(tl.steps >= shortest)
-    left = run.budget.remaining()
-    slice_ = max(PROBE_SECONDS, run.budget.elapsed())
-    solver, status = run.solve(tl, Deadline(slice_ if left is None else min(slice_, left)))
+    slice_ = run.budget.child(max(PROBE_SECONDS, run.budget.elapsed()))
+    solver, status = run.solve(tl, slice_)
     run.details["probe"] = {"horizon": run.cap, "status": solver.status_name(status)}
     if status == cp_model.INFEASIBLE:
         return ()

@@ -1,52 +1,21 @@
-"""Running CP-SAT: time budgets, solver set-up and model size figures."""
+"""Running CP-SAT: solver set-up within a :class:`~cpsolve.engines.runtime.clock.Clock`, and
+model size figures."""
 
 from __future__ import annotations
 
 import threading
-import time
 
 from ortools.sat.python import cp_model
 
 from ..runtime import interrupt, memory
+from ..runtime.clock import Clock
 
 
-class Deadline:
-    """What is left of ``options.time_limit`` (``None``: no limit) since creation.
-
-    Time only: the search engine's ``Budget`` (limits on states, progress)
-    is a different thing.
-    """
-
-    def __init__(self, limit: float | None) -> None:
-        self.limit = limit
-        self.start = time.perf_counter()
-
-    def remaining(self) -> float | None:
-        """Seconds left, never negative (``None`` when unlimited)."""
-        if self.limit is None:
-            return None
-        return max(0.0, self.limit - (time.perf_counter() - self.start))
-
-    def expired(self) -> bool:
-        """True when no time is left, or when the user interrupted (or memory ran short)."""
-        if memory.stop_asked():
-            return True
-        left = self.remaining()
-        return left is not None and left <= 0.0
-
-    def why(self) -> str:
-        """Why the work stopped: ``"interrupted"`` or ``"time limit reached"``."""
-        return interrupt.reason() if interrupt.requested() else "time limit reached"
-
-    def elapsed(self) -> float:
-        """Seconds since creation."""
-        return time.perf_counter() - self.start
-
-
-def solver_for(budget: Deadline, workers: int, **params: object) -> cp_model.CpSolver:
-    """A solver limited to the remaining time, with ``workers`` threads and extra parameters."""
+def solver_for(budget: Clock, workers: int, **params: object) -> cp_model.CpSolver:
+    """A solver limited to the time left of ``budget``, with ``workers`` threads and extra
+    parameters."""
     solver = cp_model.CpSolver()
-    left = budget.remaining()
+    left = budget.left()
     if left is not None:
         solver.parameters.max_time_in_seconds = max(left, 1e-3)
     solver.parameters.num_workers = max(1, int(workers))
@@ -72,7 +41,7 @@ PLAN_PORTFOLIO = ("fixed", "no_lp")
 """With several workers: that depth-first search, and CP-SAT's own search beside it."""
 
 
-def plan_solver(budget: Deadline, workers: int, objective: bool) -> cp_model.CpSolver:
+def plan_solver(budget: Clock, workers: int, objective: bool) -> cp_model.CpSolver:
     """A solver for a planning model (:data:`PLAN_SEARCH`, or :data:`PLAN_PORTFOLIO`
     with several workers); ``objective``: the model has a cost to minimize."""
     params: dict[str, object] = dict(PLAN_SEARCH)
@@ -95,7 +64,7 @@ actions declared in another order needs CP-SAT's own search beside it (depth-fir
 alone: 6 of 8 shuffled orders undecided after 30 s; staged: all 8 solved, 0.4 to 28 s)."""
 
 
-def solve_staged(model: cp_model.CpModel, budget: Deadline, workers: int,
+def solve_staged(model: cp_model.CpModel, budget: Clock, workers: int,
                  staged: bool = True) -> tuple[cp_model.CpSolver, object]:
     """Depth-first search alone for a while, then (if undecided) the whole portfolio.
 

@@ -1,11 +1,13 @@
-"""The command's clock: one time limit for everything a command does.
+"""The clock: one type for every time limit, from the command's down to a slice of an engine's.
 
 ``--time-limit`` bounds the whole command — loading the model file,
 compiling, every engine, rendering.  :class:`Clock` tracks what is left;
 :meth:`Clock.guard` stops plain Python work (loading a huge model file) at the
 deadline with :class:`TimeUp`, using a ``SIGALRM`` timer on the main thread.
 Engines are not interrupted this way: they get the time that is left as their
-own limit and stop themselves with what they have proven.
+own limit, make their own :class:`Clock` of it (and :meth:`Clock.child` slices of
+that), ask :meth:`Clock.stop` between steps and stop themselves with what they have
+proven.
 """
 
 from __future__ import annotations
@@ -13,8 +15,14 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from . import interrupt, memory
+from .stop import Stop
+
+FLOOR = 0.01
+"""The fewest seconds :meth:`Clock.left` and :meth:`Clock.share` hand on."""
 
 
 class TimeUp(Exception):
@@ -26,22 +34,73 @@ class TimeUp(Exception):
 
 
 class Clock:
-    """Seconds left of a command's time limit (``None``: no limit)."""
+    """A time limit counted from the clock's creation (``None``: no limit).
 
-    def __init__(self, limit: float | None):
+    The one clock of every path: the command's ``--time-limit`` (the command line
+    makes one), an engine's ``Options.time_limit`` (each engine makes one when it
+    starts), a slice of either (:meth:`child`), a share among the runs still to
+    come (:meth:`share`).  ``now`` reads the time (``time.monotonic``; tests pass
+    their own); a child reads it the same way.
+    """
+
+    def __init__(self, limit: float | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
         self.limit = None if limit is None or limit == float("inf") else limit
-        self.start = time.monotonic()
+        self.now = now
+        self.start = now()
+
+    def __repr__(self) -> str:
+        return f"Clock(limit={self.limit}, elapsed={self.elapsed():.3f})"
+
+    def elapsed(self) -> float:
+        """Seconds since the clock was made."""
+        return self.now() - self.start
 
     def left(self) -> float | None:
-        """Seconds left (never below a small positive floor), or ``None`` without a limit."""
+        """Seconds left, never below :data:`FLOOR` (a limit handed on to another run must
+        be positive), or ``None`` without a limit; :meth:`stop` says whether time is up."""
         if self.limit is None:
             return None
-        return max(0.01, self.limit - (time.monotonic() - self.start))
+        return max(FLOOR, self.limit - self.elapsed())
+
+    def expired(self) -> bool:
+        """True when work timed by this clock must end: its limit is reached, or a stop
+        was asked for (:meth:`stop` says which)."""
+        return self.stop() is not None
+
+    def allows(self, seconds: float) -> bool:
+        """True when work starting now and taking ``seconds`` ends before the limit."""
+        return self.limit is None or self.elapsed() + seconds < self.limit
 
     def share(self, parts: int) -> float | None:
         """An equal share of the time left among ``parts`` runs still to come."""
         left = self.left()
-        return None if left is None else max(0.01, left / max(1, parts))
+        return None if left is None else max(FLOOR, left / max(1, parts))
+
+    def child(self, seconds: float | None) -> Clock:
+        """A clock starting now with ``seconds`` (``None``: no limit of its own), capped
+        at what is left of this one: a slice of this clock's time."""
+        if self.limit is not None:
+            rest = max(0.0, self.limit - self.elapsed())
+            seconds = rest if seconds is None else min(seconds, rest)
+        return Clock(seconds, self.now)
+
+    def stop(self) -> Stop | None:
+        """Why work timed by this clock must stop now, or ``None`` to go on: a stop asked
+        for (the memory limit, Ctrl-C, the command's clock: :func:`.memory.stop_asked`,
+        whose kind :func:`.interrupt.kind` tells), else this clock's own limit
+        (:attr:`Stop.TIME`).  The one question an engine asks between steps."""
+        if memory.stop_asked():
+            return interrupt.kind()
+        if self.limit is not None and self.elapsed() >= self.limit:
+            return Stop.TIME
+        return None
+
+    def why(self, own: str = Stop.TIME.text) -> str:
+        """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,
+        ``memory limit 1.5 GB reached``, ``time limit reached``), else ``own``, the
+        wording of this clock's limit."""
+        return interrupt.reason() if interrupt.requested() else own
 
     def grace(self) -> float:
         """How far past the limit a command may finish: part of 10 % or 0.5 s (the larger)."""
@@ -55,8 +114,6 @@ class Clock:
 
         Only on the main thread; elsewhere (and without a limit) the block just runs.
         """
-        from . import interrupt
-
         left = self.left()
         if left is None or threading.current_thread() is not threading.main_thread():
             yield
@@ -66,7 +123,7 @@ class Clock:
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
             if soft[0]:
                 soft[0] = False
-                interrupt.request("time limit reached")
+                interrupt.request(Stop.TIME.text, Stop.TIME)
                 signal.setitimer(signal.ITIMER_REAL, grace)
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,

@@ -14,18 +14,22 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_requested = threading.Event()
-_reason = ["interrupted"]
+from .stop import Stop
 
-REASON = "interrupted"
+REASON = Stop.INTERRUPT.text
 """What an engine stopped by the user reports as its reason."""
 
+_requested = threading.Event()
+_why: list = [REASON, Stop.INTERRUPT]  # the first request's text and kind
 
-def request(reason: str = REASON) -> None:
+
+def request(reason: str = REASON, kind: Stop = Stop.INTERRUPT) -> None:
     """Ask every running engine to stop; ``reason`` (the first one given) says why
-    (the user: :data:`REASON`; the command's clock: "time limit reached")."""
+    and ``kind`` what it is (the user: :data:`REASON`, :attr:`Stop.INTERRUPT`; the
+    command's clock: "time limit reached", :attr:`Stop.TIME`; the memory watcher:
+    :attr:`Stop.MEMORY`)."""
     if not _requested.is_set():
-        _reason[0] = reason
+        _why[:] = [reason, kind]
     _requested.set()
 
 
@@ -36,18 +40,23 @@ def requested() -> bool:
 
 def reason() -> str:
     """Why the stop was asked for (meaningful once :func:`requested`)."""
-    return _reason[0]
+    return _why[0]
+
+
+def kind() -> Stop:
+    """What kind of stop was asked for (meaningful once :func:`requested`)."""
+    return _why[1]
 
 
 def by_user() -> bool:
     """True when the user interrupted (Ctrl-C, SIGTERM), not the clock."""
-    return requested() and reason() == REASON
+    return requested() and kind() is Stop.INTERRUPT
 
 
 def clear() -> None:
     """Forget an earlier request (before the next command or test)."""
     _requested.clear()
-    _reason[0] = REASON
+    _why[:] = [REASON, Stop.INTERRUPT]
 
 
 @contextmanager

@@ -29,6 +29,7 @@ import os
 import time
 
 from . import interrupt
+from .stop import Stop
 
 DEFAULT_SHARE = 0.8
 """The default limit: this fraction of the available memory (:func:`available`)."""
@@ -138,7 +139,7 @@ def check() -> bool:
     used = resident()
     if used is None or used <= nbytes:
         return False
-    interrupt.request(reason(nbytes))
+    interrupt.request(reason(nbytes), Stop.MEMORY)
     return True
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
 
 from ...answers.result import Plan, Result, Status, Unsupported
 from ...model.facts import any_plan_is_optimal
 from ...words import plural
-from ..runtime import interrupt, memory
+from ..runtime.clock import Clock
+from ..runtime.stop import Stop
 from .compile import State, Task
 
 CHECK_EVERY = 2048
@@ -23,27 +23,36 @@ class Inapplicable(Unsupported):
 
 
 class Budget:
-    """The caller's limits (``time_limit``, ``limit`` on states) and progress callback.
+    """The caller's limits (a :class:`Clock` for time, ``limit`` on states) and progress
+    callback.
 
-    Algorithms count down :meth:`interval` expansions, then call
-    :meth:`exceeded`; when it returns True, :attr:`reason` says which limit
-    was hit.
+    Algorithms count down :meth:`interval` expansions, then call :meth:`exceeded`;
+    when it returns True, :attr:`stop` says which limit was hit (tested by identity)
+    and :attr:`reason` says it in words for messages ("time limit 5 s reached").
+    The time comes from :attr:`clock`: ``clock`` if one is given, else a new
+    ``Clock(time_limit)``.
     """
 
     def __init__(self, time_limit: float | None = None, limit: int | None = None,
-                 progress: Callable[[str], None] | None = None, width: int = 1) -> None:
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
+                 progress: Callable[[str], None] | None = None, width: int = 1,
+                 clock: Clock | None = None) -> None:
+        self.clock = clock if clock is not None else Clock(time_limit)
         self.limit = limit
         self.progress = progress
         self.width = max(1, width)  # most states one expansion can add
-        self.last_report = self.start
+        self.last_report = self.clock.now()
+        self.stop: Stop | None = None
         self.reason = ""
 
     @classmethod
     def of(cls, options, width: int = 1) -> Budget:
         """The budget described by an :class:`~cpsolve.engines.Options`."""
         return cls(options.time_limit, options.limit, options.progress, width)
+
+    def halt(self, stop: Stop, reason: str) -> bool:
+        """Record why the work stops (:attr:`stop`, :attr:`reason`); True."""
+        self.stop, self.reason = stop, reason
+        return True
 
     def interval(self, seen: int) -> int:
         """Expansions that may run before the next call to :meth:`exceeded`."""
@@ -55,19 +64,12 @@ class Budget:
                  *args: object) -> bool:
         """True when a limit is reached; else reports ``status(*args)`` if one is due."""
         if self.limit is not None and seen >= self.limit:
-            self.reason = f"state limit {self.limit:,} reached"
-            return True
-        if memory.stop_asked():
-            self.reason = interrupt.reason()
-            return True
-        now = time.perf_counter()
-        if self.deadline is not None and now >= self.deadline:
-            self.reason = f"time limit {self.deadline - self.start:g} s reached"
-            return True
-        if status is not None and self.progress is not None \
-                and now - self.last_report >= REPORT_EVERY:
-            self.last_report = now
-            self.progress(status(*args))
+            return self.halt(Stop.STATES, f"state limit {self.limit:,} reached")
+        stop = self.clock.stop()
+        if stop is not None:
+            return self.halt(stop, self.clock.why(self._time_limit_reached()))
+        if status is not None:
+            self.report(status, *args)
         return False
 
     def leaves_time_for(self, seconds: float) -> bool:
@@ -75,24 +77,25 @@ class Budget:
         time limit: a step that cannot look at the budget while it runs (one NumPy call
         over millions of states) is better not started — the command's clock stops it
         hard, with nothing to show, soon after the limit."""
-        if self.deadline is None or time.perf_counter() + seconds < self.deadline:
+        if self.clock.allows(seconds):
             return True
-        self.reason = (f"time limit {self.deadline - self.start:g} s reached (the next "
-                       f"step, about {seconds:.1f} s, would end past it)")
-        return False
+        return not self.halt(Stop.TIME, f"{self._time_limit_reached()} (the next step, about "
+                             f"{seconds:.1f} s, would end past it)")
+
+    def _time_limit_reached(self) -> str:
+        """The clock's limit reached, in words: ``time limit 5 s reached``."""
+        if self.clock.limit is None:
+            return Stop.TIME.text
+        return f"time limit {self.clock.limit:g} s reached"
 
     def report(self, status: Callable[..., str], *args: object) -> None:
         """Send ``status(*args)`` to the progress callback if one is due."""
         if self.progress is None:
             return
-        now = time.perf_counter()
+        now = self.clock.now()
         if now - self.last_report >= REPORT_EVERY:
             self.last_report = now
             self.progress(status(*args))
-
-    def elapsed(self) -> float:
-        """Seconds since the budget was created."""
-        return time.perf_counter() - self.start
 
 
 def path_to(parent: Mapping[State, State | None], state: State) -> list[State]:

@@ -7,6 +7,7 @@ from ...answers.result import Result, Unsupported
 from ...model import Csp, Planning
 from .. import Options
 from ..proofs import before_search
+from ..runtime.stop import Stop
 from .common import Budget
 from .compile import Task, compile_planning
 from .registry import (
@@ -84,7 +85,7 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
     if options.limit is None and not analysis.scaled:
         budget.limit = ANALYZE_LIMIT
     result = _finish(task, *run_analysis(analysis, task, budget, options.direction, options))
-    if options.limit is None and budget.reason.startswith("state limit"):
+    if options.limit is None and budget.stop is Stop.STATES:
         result = result.but(message=f"{result.message} (the default limit for analyze; "
                             "set one with --limit)")
     return result

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cpsolve.answers.result import Status
+from cpsolve.engines.runtime.stop import Stop
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.statespace.external import Disk, external_layers
@@ -99,8 +100,7 @@ class StopAfter(Budget):
     def exceeded(self, seen, status=None, *args) -> bool:
         self.n -= 1
         if self.n <= 0:
-            self.reason = "stopped by the test"
-            return True
+            return self.halt(Stop.INTERRUPT, "stopped by the test")
         return False
 
 

@@ -19,6 +19,8 @@ import pytest
 
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
+from cpsolve.engines.runtime.clock import Clock
+from cpsolve.engines.runtime.stop import Stop
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.planning import pdb, pdb_store
@@ -314,8 +316,7 @@ class StopAt(Budget):
     def exceeded(self, seen, status=None, *args) -> bool:
         if self.armed:
             if self.extra <= 0:
-                self.reason = "test limit reached"
-                return True
+                return self.halt(Stop.STATES, "test limit reached")
             self.extra -= 1
         return False
 
@@ -550,14 +551,17 @@ def test_a_finished_build_met_every_arrangement_it_forecast():
 
 
 def test_the_build_budget_goes_past_its_share_only_when_the_builds_fit():
-    budget = pdb_store.BuildBudget(0.0, 100.0)
+    budget = pdb_store.BuildBudget(Clock(100.0), Clock(0.0))
     assert budget.exceeded(0)  # past its share, nothing forecast
+    assert budget.stop is Stop.TIME
     assert budget.reason == "the build's share of the time limit (0.0 s) used"
     budget.forecast(1.0)
     assert not budget.exceeded(0)  # done in a second: well before the hard limit
     budget.forecast(1000.0)
     assert budget.exceeded(0)
-    assert pdb_store.BuildBudget(0.0, 0.0).exceeded(0)  # the hard limit itself
+    hard = pdb_store.BuildBudget(Clock(0.0), Clock(0.0))
+    assert hard.exceeded(0) and hard.stop is Stop.TIME  # the hard limit itself
+    assert hard.reason == "the build's share of the time limit (0.0 s) used"
 
 
 def test_actions_costing_more_than_1_are_refused_not_mistaken():

@@ -226,7 +226,7 @@ def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     if done.complete:
         why = f": {done.proof}" if done.proof else ""
         message = f"exactly {plural(n, 'solution')}{why}"
-    elif done.budget.reason:
+    elif done.budget.stop is not None:
         message = f"stopped: {done.budget.reason}; at least {plural(n, 'solution')}"
     else:
         message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"

@@ -79,7 +79,7 @@ def count_csp(model: Csp, options: Options) -> Result:
     n = total[0]
     if complete:
         message = f"exactly {plural(n, 'solution')}"
-    elif budget.reason:
+    elif budget.stop is not None:
         message = f"stopped: {budget.reason}; at least {plural(n, 'solution')}"
     else:
         message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"

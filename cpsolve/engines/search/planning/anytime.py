@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result, Status
+from ...runtime.stop import Stop
 from ..common import Budget, found
 from ..compile import Task
 from .astar import best_first, informed_result
@@ -38,11 +39,9 @@ def anytime(task: Task, budget: Budget) -> Result:
     if first.stop != "goal" or (first.bound is not None and first.bound >= (first.cost or 0)):
         return informed_result(task, budget, estimate, first, f"weighted A* (w={WEIGHT:g})")
     assert first.path is not None and first.cost is not None
-    if budget.deadline is None:
-        seconds, default = PROOF_SECONDS, True
-    else:
-        seconds, default = max(0.0, budget.deadline - budget.start - budget.elapsed()), False
-    proof_budget = Budget(seconds, budget.limit, budget.progress, budget.width)
+    default = budget.clock.limit is None
+    proof_budget = Budget(PROOF_SECONDS if default else None, budget.limit, budget.progress,
+                          budget.width, clock=None if default else budget.clock)
     proof = _prove(task, proof_budget, estimate, first)
     explored = first.explored + proof.explored
     details = {"estimate": True, "plan_search": f"weighted A* (w={WEIGHT:g})",
@@ -55,12 +54,11 @@ def anytime(task: Task, budget: Budget) -> Result:
         return found(task, first.path, Status.OPTIMAL, explored, **details)
     bound = max(first.bound or 0, proof.bound or 0)
     limit = proof_budget.reason
-    if default and limit.startswith("time limit"):
+    if default and proof_budget.stop is Stop.TIME:
         limit = (f"the default proof budget of {PROOF_SECONDS:g} s (no time limit was given; "
                  "set one to search longer)")
-    elif limit.startswith("time limit"):
-        assert budget.deadline is not None
-        limit = f"the time limit ({budget.deadline - budget.start:g} s)"
+    elif proof_budget.stop is Stop.TIME:
+        limit = f"the time limit ({budget.clock.limit:g} s)"
     what = "steps" if task.unit_costs else "cost"
     message = (f"weighted A* found a plan of {first.cost} {what}; the optimality proof "
                f"stopped at {limit}: no plan with fewer than {bound} {what} exists")

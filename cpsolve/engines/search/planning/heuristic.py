@@ -124,12 +124,13 @@ def _build_budget(budget: Budget | None) -> Budget | None:
     """The budget of building pattern databases: :data:`BUILD_SHARE` of what remains of
     ``budget``'s time, or up to :data:`BUILD_MOST` when the builds are forecast to be
     finished by then (:class:`.pdb_store.BuildBudget`)."""
-    if budget is None or budget.deadline is None:
+    if budget is None or budget.clock.limit is None:
         return budget
     from .pdb_store import BuildBudget
 
-    left = max(0.0, budget.deadline - budget.start - budget.elapsed())
-    return BuildBudget(left * BUILD_SHARE, left * BUILD_MOST, budget.progress, budget.width)
+    left = budget.clock.left() or 0.0
+    hard = budget.clock.child(left * BUILD_MOST)
+    return BuildBudget(hard, hard.child(left * BUILD_SHARE), budget.progress, budget.width)
 
 
 def _declared(task: Task) -> Estimate:

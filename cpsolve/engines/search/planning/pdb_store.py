@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ...runtime.clock import Clock
+from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task
 from ..statespace.packing import Packed
@@ -50,34 +52,33 @@ class Ignored(Exception):
 
 
 class BuildBudget(Budget):
-    """The share of a time limit that building may take: up to ``soft`` seconds, or up to
-    ``hard`` when the builds still to do are forecast (:meth:`forecast`, at the rate of
-    this run so far) to be finished by then — a finished table is cached for good, a
-    stopped one would need another run."""
+    """The share of a time limit that building may take: up to the ``soft`` clock's
+    limit, or up to the ``hard`` one's when the builds still to do are forecast
+    (:meth:`forecast`, at the rate of this run so far) to be finished by then — a
+    finished table is cached for good, a stopped one would need another run."""
 
-    def __init__(self, soft: float, hard: float, progress=None, width: int = 1) -> None:
-        super().__init__(hard, None, progress, width)
-        self.soft = self.start + soft
+    def __init__(self, hard: Clock, soft: Clock, progress=None, width: int = 1) -> None:
+        super().__init__(progress=progress, width=width, clock=hard)
+        self.soft = soft
         self.finish: float | None = None  # when the builds are forecast to be finished
 
     def forecast(self, seconds: float) -> None:
         """The builds still to do need about ``seconds`` more."""
-        self.finish = time.perf_counter() + seconds
+        self.finish = self.clock.elapsed() + seconds
 
     def exceeded(self, seen: int, status=None, *args: object) -> bool:
         """As :meth:`Budget.exceeded`, also past ``soft`` unless the forecast says the
         builds end by ``hard``."""
-        assert self.deadline is not None
-        share = "the build's share of the time limit ({} s) used"
+        assert self.clock.limit is not None
+        share = "the build's share of the time limit ({:.1f} s) used"
         if super().exceeded(seen, status, *args):
-            if self.reason.startswith("time limit"):
-                self.reason = share.format(f"{self.deadline - self.start:.1f}")
+            if self.stop is Stop.TIME:
+                self.reason = share.format(self.clock.limit)
             return True
-        if time.perf_counter() < self.soft or \
-                (self.finish is not None and self.finish <= self.deadline):
+        if not self.soft.expired() or \
+                (self.finish is not None and self.finish <= self.clock.limit):
             return False
-        self.reason = share.format(f"{self.soft - self.start:.1f}")
-        return True
+        return self.halt(Stop.TIME, share.format(self.soft.limit))
 
 
 def cache_dir() -> Path:
