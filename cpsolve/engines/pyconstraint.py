@@ -12,7 +12,6 @@ between solutions, so a solve that finds nothing for a long time overruns it.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from ..answers.result import Assignment, Count, Result, Status
@@ -20,7 +19,7 @@ from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, v
 from ..model import AllDifferent, Circuit, Condition, Csp
 from ..model.facts import pin
 from ..words import plural
-from .runtime import interrupt, memory
+from .runtime.clock import Clock
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
 
@@ -134,7 +133,7 @@ def solve(model: Csp, options) -> Result:
 
 def count(model: Csp, options) -> Result:
     """Count (and optionally keep) every solution."""
-    start = time.perf_counter()
+    clock = Clock(options.time_limit)
     n, kept = 0, []
     for s in _solutions(model):
         n += 1
@@ -145,11 +144,8 @@ def count(model: Csp, options) -> Result:
             return Result.counted("pyconstraint", Count(n, listed), False,
                                   message="stopped at the limit of "
                                   f"{plural(options.limit, 'solution')}")
-        if options.time_limit is not None and time.perf_counter() - start > options.time_limit:
+        if clock.expired():  # the time limit, memory (solutions kept for --list grow), Ctrl-C
             return Result.counted("pyconstraint", Count(n, listed), False,
-                                  message=f"time limit: at least {plural(n, 'solution')}")
-        if memory.check():  # solutions kept for --list are what grows
-            return Result.counted("pyconstraint", Count(n, listed), False,
-                                  message=f"{interrupt.reason()}: at least "
+                                  message=f"{clock.why('time limit')}: at least "
                                   f"{plural(n, 'solution')}")
     return Result.counted("pyconstraint", Count(n, tuple(kept) if options.keep else None), True)

@@ -58,10 +58,15 @@ class Clock:
 
     def left(self) -> float | None:
         """Seconds left, never below :data:`FLOOR` (a limit handed on to another run must
-        be positive), or ``None`` without a limit; :meth:`stop` says whether time is up."""
+        be positive), or ``None`` without a limit; :meth:`time_up` says if any is left."""
         if self.limit is None:
             return None
         return max(FLOOR, self.limit - self.elapsed())
+
+    def time_up(self) -> bool:
+        """True once the limit is reached (time only: :meth:`expired` also counts a stop
+        asked for)."""
+        return self.limit is not None and self.elapsed() >= self.limit
 
     def expired(self) -> bool:
         """True when work timed by this clock must end: its limit is reached, or a stop
@@ -92,9 +97,7 @@ class Clock:
         (:attr:`Stop.TIME`).  The one question an engine asks between steps."""
         if memory.stop_asked():
             return interrupt.kind()
-        if self.limit is not None and self.elapsed() >= self.limit:
-            return Stop.TIME
-        return None
+        return Stop.TIME if self.time_up() else None
 
     def why(self, own: str = Stop.TIME.text) -> str:
         """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,
