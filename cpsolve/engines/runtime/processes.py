@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import interrupt
+from .clock import Clock
 
 POLL = 0.05
 """Seconds between two looks at the clock and the interrupt flag."""
@@ -39,7 +39,7 @@ class Finished:
 
 def run_tool(cmd: list[str], cwd: Path, time_limit: float | None) -> Finished:
     """Run ``cmd`` in ``cwd``; stop it at ``time_limit`` seconds or on interruption."""
-    start = time.perf_counter()
+    clock = Clock(time_limit)
     out, err = cwd / ".stdout", cwd / ".stderr"
     with open(out, "wb") as o, open(err, "wb") as e:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=o, stderr=e, stdin=subprocess.DEVNULL,
@@ -47,11 +47,8 @@ def run_tool(cmd: list[str], cwd: Path, time_limit: float | None) -> Finished:
         stopped = ""
         try:
             while proc.poll() is None:
-                if interrupt.requested():
-                    stopped = interrupt.reason()
-                elif time_limit is not None and time.perf_counter() - start > time_limit:
-                    stopped = "time limit reached"
-                if stopped:
+                if clock.expired():
+                    stopped = clock.why()
                     _stop(proc)
                     break
                 time.sleep(POLL)
@@ -59,7 +56,7 @@ def run_tool(cmd: list[str], cwd: Path, time_limit: float | None) -> Finished:
             if proc.poll() is None:  # KeyboardInterrupt or any other way out
                 _stop(proc)
     return Finished(proc.returncode, out.read_text(errors="replace"),
-                    err.read_text(errors="replace"), stopped, time.perf_counter() - start)
+                    err.read_text(errors="replace"), stopped, clock.elapsed())
 
 
 def _stop(proc: subprocess.Popen) -> None:
