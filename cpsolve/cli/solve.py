@@ -125,7 +125,6 @@ def batch(cli: Cli) -> int:
     args = cli.args
     start = time.monotonic()
     items = list(instances(args.files))
-    deadline = None if cli.clock.limit is None else start + cli.clock.left()
     rows = []
     with Progress(console=cli.err, transient=True) as bar:
         task = bar.add_task("solving", total=len(items))
@@ -140,7 +139,7 @@ def batch(cli: Cli) -> int:
                                 cli.cluster(), cli.clock.left(),
                                 lambda item, why: Row(item.source, item.puzzle, None, why))
         else:
-            solved = solve_all(items, args.engine, options, args.jobs or 1, deadline)
+            solved = solve_all(items, args.engine, options, args.jobs or 1, cli.clock)
         for row in solved:
             rows.append(row)
             bar.advance(task)

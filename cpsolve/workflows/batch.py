@@ -127,22 +127,21 @@ def _work(args: tuple[Item, str, Options]) -> Row:
 
 
 def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 1,
-              deadline: float | None = None) -> Iterator[Row]:
+              clock: Clock | None = None) -> Iterator[Row]:
     """Solve every item, in order; ``jobs`` > 1 uses that many worker processes.
 
-    Each instance gets what is left of ``deadline`` (a ``time.monotonic()``
-    value) as its time limit; instances after the deadline are rows with an
-    error saying so.
+    Each instance gets what is left of ``clock`` (the command's) as its time limit;
+    instances after it has run out are rows with an error saying so.
     """
+    clock = clock if clock is not None else Clock(None)
+
     def limited(item: Item) -> tuple[Item, str, Options]:
-        left = None if deadline is None else deadline - time.monotonic()
-        return item, engine, Options(time_limit=left if left is None else max(left, 0.01),
-                                     limit=options.limit, algorithm=options.algorithm,
-                                     find_hint=options.find_hint)
+        return item, engine, Options(time_limit=clock.left(), limit=options.limit,
+                                     algorithm=options.algorithm, find_hint=options.find_hint)
 
     if jobs <= 1:
         for item in items:
-            if deadline is not None and time.monotonic() >= deadline:
+            if clock.time_up():
                 yield Row(item.source, item.puzzle, None, "not started: time limit reached")
                 continue
             yield solve_one(*limited(item))
