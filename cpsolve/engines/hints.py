@@ -25,6 +25,7 @@ from ..model import Planning
 from ..model.facts import goal_at_start, potential_bounds, state_count
 from . import Options, run
 from .runtime import interrupt
+from .runtime.clock import Clock
 
 SECONDS = 2.0
 """Most seconds spent looking for a hint ..."""
@@ -78,15 +79,14 @@ def prepare(model: Planning, options: Options) -> tuple[Options, Hint | None]:
     if (not options.find_hint or interrupt.requested() or state_count(model) <= TINY
             or goal_at_start(model) or _one_length(model)):
         return options, None
+    clock = Clock(options.time_limit)
     if options.progress is not None:
         options.progress(f"looking for a first plan ({SOURCE}, at most "
                          f"{slice_for(options.time_limit):.3g} s)")
     names, hint = look(model, options.time_limit)
     if names is not None:
         options = replace(options, hint=names)
-    if options.time_limit is not None:
-        options = replace(options, time_limit=max(0.0, options.time_limit - hint.seconds))
-    return options, hint
+    return replace(options, time_limit=clock.left()), hint
 
 
 def _one_length(model: Planning) -> bool:
