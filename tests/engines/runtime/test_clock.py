@@ -1,0 +1,192 @@
+"""The one clock: what is left, shares, slices (children) and why work stops.
+
+Time is read from a hand-turned source (:class:`Ticks`), so every figure here follows
+from the arithmetic of the limits, never from how busy the machine is; the one test on
+the real clock checks an order only.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from cpsolve.answers.result import Status
+from cpsolve.engines import Options, run
+from cpsolve.engines.runtime import interrupt, memory
+from cpsolve.engines.runtime.clock import FLOOR, Clock
+from cpsolve.engines.runtime.stop import Stop
+from cpsolve.puzzles.files import load
+
+
+class Ticks:
+    """A time source that moves only when told (``ticks.t += 2``)."""
+
+    def __init__(self, t: float = 1000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture(autouse=True)
+def no_stop_asked():
+    interrupt.clear()
+    yield
+    interrupt.clear()
+    memory.set_limit(None)
+
+
+def test_without_a_limit_nothing_runs_out():
+    ticks = Ticks()
+    clock = Clock(None, ticks)
+    ticks.t += 1e9
+    assert clock.left() is None and clock.share(3) is None
+    assert not clock.time_up() and not clock.expired() and clock.stop() is None
+    assert clock.allows(1e9)
+    assert Clock(float("inf")).limit is None  # an infinite limit is none
+    assert clock.child(None).limit is None
+    assert clock.child(5.0).limit == 5.0  # a slice of no limit is the slice
+
+
+def test_left_counts_down_and_time_up_comes_at_the_limit():
+    ticks = Ticks()
+    clock = Clock(10.0, ticks)
+    assert clock.left() == 10.0 and clock.elapsed() == 0.0
+    ticks.t += 4
+    assert clock.left() == 6.0 and clock.elapsed() == 4.0
+    assert not clock.time_up() and clock.stop() is None
+    ticks.t += 6
+    assert clock.time_up() and clock.expired() and clock.stop() is Stop.TIME
+    ticks.t += 100
+    assert clock.left() == FLOOR > 0  # a limit handed on stays positive
+
+
+def test_allows_work_that_ends_before_the_limit():
+    ticks = Ticks()
+    clock = Clock(10.0, ticks)
+    ticks.t += 7
+    assert clock.allows(2.9)
+    assert not clock.allows(3.0) and not clock.allows(20.0)
+
+
+def test_share_splits_what_is_left_among_the_runs_to_come():
+    ticks = Ticks()
+    clock = Clock(12.0, ticks)
+    ticks.t += 4  # 8 s left
+    assert clock.share(1) == 8.0
+    assert clock.share(4) == 2.0
+    assert clock.share(0) == 8.0  # no runs counted: all of it
+    shares = [clock.share(n) for n in (1, 2, 3, 5, 8)]
+    assert shares == sorted(shares, reverse=True)
+    ticks.t += 100
+    assert clock.share(3) == FLOOR
+
+
+def test_a_child_is_capped_at_what_is_left_of_its_parent():
+    ticks = Ticks()
+    parent = Clock(10.0, ticks)
+    ticks.t += 6  # 4 s left
+    short, long, rest = parent.child(1.0), parent.child(60.0), parent.child(None)
+    assert short.limit == 1.0
+    assert long.limit == 4.0 and rest.limit == 4.0
+    ticks.t += 1
+    assert short.time_up() and not long.time_up() and not parent.time_up()
+    ticks.t += 3  # the parent's end is every child's end
+    assert parent.time_up() and long.time_up() and rest.time_up()
+    grandchild = short.child(30.0)  # a child of a child: capped by the nearer end
+    assert grandchild.limit == 0.0 and grandchild.time_up()
+
+
+def test_a_child_of_a_spent_clock_has_no_time():
+    ticks = Ticks()
+    parent = Clock(2.0, ticks)
+    ticks.t += 5
+    child = parent.child(3.0)
+    assert child.limit == 0.0 and child.time_up()
+
+
+def test_a_child_reads_its_parents_time_source():
+    ticks = Ticks()
+    child = Clock(10.0, ticks).child(5.0)
+    ticks.t += 5
+    assert child.time_up()
+
+
+def test_a_stop_asked_for_ends_every_clock_and_says_why():
+    ticks = Ticks()
+    clock, free = Clock(10.0, ticks), Clock(None, ticks)
+    interrupt.request()
+    assert clock.stop() is Stop.INTERRUPT and free.stop() is Stop.INTERRUPT
+    assert clock.expired() and free.expired()
+    assert not clock.time_up()  # time only: the limit is not reached
+    assert clock.why() == "interrupted" and interrupt.by_user()
+
+
+def test_the_memory_limit_is_a_stop_of_its_own_kind():
+    clock = Clock(10.0, Ticks())
+    memory.set_limit(1)  # any process uses more than one byte
+    assert clock.stop() is Stop.MEMORY
+    assert interrupt.kind() is Stop.MEMORY and not interrupt.by_user()
+    assert clock.why() == "memory limit 1 bytes reached"
+
+
+def test_the_commands_clock_asks_engines_to_stop_as_a_time_limit():
+    """What :meth:`Clock.guard` requests at the limit: every engine's clock reads it as
+    :attr:`Stop.TIME`, and it is not the user's interruption (exit 1, not 130)."""
+    interrupt.request(Stop.TIME.text, Stop.TIME)
+    clock = Clock(None, Ticks())
+    assert clock.stop() is Stop.TIME and clock.why() == "time limit reached"
+    assert not interrupt.by_user()
+
+
+def test_the_first_request_says_why():
+    interrupt.request(Stop.TIME.text, Stop.TIME)
+    interrupt.request()  # a Ctrl-C after the clock's stop does not rename it
+    assert interrupt.kind() is Stop.TIME and interrupt.reason() == "time limit reached"
+    interrupt.clear()
+    assert interrupt.kind() is Stop.INTERRUPT and not interrupt.requested()
+
+
+def test_why_words_the_clocks_own_limit_when_no_stop_was_asked():
+    ticks = Ticks()
+    clock = Clock(1.0, ticks)
+    ticks.t += 2
+    assert clock.why() == Stop.TIME.text == "time limit reached"
+    assert clock.why("time limit 1 s reached") == "time limit 1 s reached"
+
+
+def test_each_stop_has_its_words():
+    assert [s.text for s in Stop] == ["time limit reached", "state limit reached",
+                                      "memory limit reached", "interrupted"]
+    assert interrupt.REASON == Stop.INTERRUPT.text
+
+
+def test_a_clock_travels_to_a_worker_process():
+    """Batches and the race hand clocks to forked workers: it must pickle (the monotonic
+    clock is shared by the processes of one machine)."""
+    clock = Clock(30.0)
+    copy = pickle.loads(pickle.dumps(clock))
+    assert copy.limit == 30.0 and copy.start == clock.start
+
+
+def test_the_real_clock_moves_forward():
+    clock = Clock(3600.0)
+    first = clock.left()
+    later = clock.left()
+    assert first is not None and later is not None
+    assert clock.elapsed() >= 0.0 and later <= first <= 3600.0
+
+
+@pytest.mark.parametrize("engine", ["pyconstraint", "search", "cpsat"])
+def test_every_engine_asks_the_same_stop(engine):
+    """A stop asked for before a count (960 grids: none finishes before its first look)
+    ends it unfinished, saying why; python-constraint's count, which used to look at the
+    memory limit only, now sees Ctrl-C too."""
+    model = load(Path(__file__).resolve().parents[3] / "models" / "xsudoku5.toml").model
+    interrupt.request()
+    result = run(engine, "count", model, Options())
+    assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
+    assert "interrupted" in result.message
+    assert result.answer is None or result.answer.count < 960
