@@ -124,35 +124,16 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"cpsolve {VERSION}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in _COMMANDS:
+        command(sub)
+    return p
 
-    def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
-               default: str = "", json_flag: bool = True) -> None:
-        if engines:
-            cmd.add_argument("--engine", choices=engines, default=default,
-                             help=f"engine to use (default: {default}"
-                             + ("; auto races CP-SAT and search, the first proof wins and "
-                                "the other cross-checks it" if default == "auto" else "") + ")")
-        cmd.add_argument("--time-limit", type=seconds, metavar="S",
-                         help="stop after S seconds and report what was proven ('none': no "
-                         "limit; the default is none, except auto's budget of "
-                         f"{AUTO_BUDGET:g} s and compare's {AUTO_BUDGET:g} s per model)")
-        cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
-                         help="stop when the process holds SIZE of memory (500M, 2G, 50%% of "
-                         "the available memory, or none) and report what was proven "
-                         f"(default: {100 * memory.DEFAULT_SHARE:g}%% of the memory available "
-                         "at the start; shared by the processes of auto and --jobs)")
-        if json_flag:
-            cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
-    def cluster(cmd: argparse.ArgumentParser) -> None:
-        where = cmd.add_mutually_exclusive_group()
-        where.add_argument("--workers", type=positive, metavar="N",
-                           help="run on a local Dask cluster of N worker processes "
-                           "(needs the [dask] extra)")
-        where.add_argument("--scheduler", metavar="ADDRESS",
-                           help="run on the Dask cluster whose scheduler is at ADDRESS "
-                           "(tcp://host:8786; needs the [dask] extra)")
+Commands = argparse._SubParsersAction
+"""The subparsers of :func:`parser` (argparse's own type for them)."""
 
+
+def _solve(sub: Commands) -> None:
     s = sub.add_parser("solve", help="solve model files (several, a directory or a "
                        "collection: a batch)")
     s.add_argument("files", nargs="+", metavar="FILE",
@@ -169,6 +150,9 @@ def parser() -> argparse.ArgumentParser:
                    help=search_registry.help_text())
     no_hint(s)
     cluster(s)
+
+
+def _compare(sub: Commands) -> None:
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE",
                    help="model files or bundled names; or a PDDL domain and problem; with "
@@ -178,6 +162,9 @@ def parser() -> argparse.ArgumentParser:
     common(c)
     no_hint(c)
     cluster(c)
+
+
+def _count(sub: Commands) -> None:
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
     common(n, ["auto", *every()], "auto")
@@ -189,6 +176,9 @@ def parser() -> argparse.ArgumentParser:
     n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
                    help="count classes: under renaming of the symbols (relabel), or under "
                    "that and the board's symmetries (symmetry)")
+
+
+def _generate(sub: Commands) -> None:
     g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
     g.add_argument("file")
     common(g, list(ENGINES), "cpsat")
@@ -201,6 +191,9 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=int, metavar="S", help="random seed (with --random)")
     g.add_argument("--check", nargs="?", const="auto", choices=["auto", *ENGINES],
                    help="re-solve every puzzle with another engine (always done for --random)")
+
+
+def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
     a.add_argument("file")
     common(a, ANALYZERS, "search")
@@ -221,6 +214,9 @@ def parser() -> argparse.ArgumentParser:
                    help="with --work-dir: keep the layers a stopped run finished there and go on")
     cluster(a)
     pictures(a)
+
+
+def _show(sub: Commands) -> None:
     w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
     w.add_argument("file")
     common(w, list(ENGINES), "search", json_flag=False)
@@ -232,19 +228,61 @@ def parser() -> argparse.ArgumentParser:
                    help="csp models: draw the puzzle itself (by default it is solved first)")
     no_hint(w)
     pictures(w, required=True)
+
+
+def _export(sub: Commands) -> None:
     x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
     x.add_argument("file", metavar="FILE", help="a model file or bundled model name")
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")
     x.add_argument("-o", "--output", metavar="DIR", default=".",
                    help="directory to write the files into (default: the current one)")
+
+
+def _listings(sub: Commands) -> None:
+    """``models``, ``schema`` and ``completion``: what cpsolve prints about itself."""
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
     m.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
     comp = sub.add_parser("completion", help="print a shell completion script "
                           "(eval \"$(cpsolve completion bash)\" in ~/.bashrc)")
     comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
-    return p
+
+
+_COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _listings)
+"""Each adds its command(s) and their arguments to :func:`parser`, in the order of its help."""
+
+
+def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
+           default: str = "", json_flag: bool = True) -> None:
+    """``--engine`` (when ``engines``), ``--time-limit``, ``--memory-limit`` and ``--json``."""
+    if engines:
+        cmd.add_argument("--engine", choices=engines, default=default,
+                         help=f"engine to use (default: {default}"
+                         + ("; auto races CP-SAT and search, the first proof wins and "
+                            "the other cross-checks it" if default == "auto" else "") + ")")
+    cmd.add_argument("--time-limit", type=seconds, metavar="S",
+                     help="stop after S seconds and report what was proven ('none': no "
+                     "limit; the default is none, except auto's budget of "
+                     f"{AUTO_BUDGET:g} s and compare's {AUTO_BUDGET:g} s per model)")
+    cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
+                     help="stop when the process holds SIZE of memory (500M, 2G, 50%% of "
+                     "the available memory, or none) and report what was proven "
+                     f"(default: {100 * memory.DEFAULT_SHARE:g}%% of the memory available "
+                     "at the start; shared by the processes of auto and --jobs)")
+    if json_flag:
+        cmd.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def cluster(cmd: argparse.ArgumentParser) -> None:
+    """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster."""
+    where = cmd.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=positive, metavar="N",
+                       help="run on a local Dask cluster of N worker processes "
+                       "(needs the [dask] extra)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on the Dask cluster whose scheduler is at ADDRESS "
+                       "(tcp://host:8786; needs the [dask] extra)")
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ The driver (:func:`solve`):
    canonical order, no two steps in a row can be replaced by one (:mod:`.pairs`),
    and every state's estimate is at most the cost of the steps still to come;
 3. every needed plan has at most ``cap`` steps (states never repeat, or a
-   potential argument: :func:`~cpsolve.model.facts.potential_bounds`), so when ``T`` passes ``cap`` the
-   goal is unreachable.  When the horizon has grown to a third of a small
-   ``cap``, one stuttering solve at horizon ``cap`` asks whether any plan
+   potential argument: :func:`~cpsolve.model.facts.potential_bounds`), so when
+   ``T`` passes ``cap`` the goal is unreachable.  When the horizon has grown to
+   a third of a small ``cap``, one stuttering solve at horizon ``cap`` asks whether any plan
    exists at all: none proves the goal unreachable at once; one bounds the
    horizons still to try by its length;
    A plan offered as a hint (``Options.hint``, replayed by :mod:`.hint`
@@ -171,49 +171,25 @@ def solve(planning: Planning, options: Options) -> Result:
     """The cheapest plan (fewest steps with unit costs), or a proof that none exists."""
     planning.validate()
     budget = Clock(options.time_limit)
-    cap, why = state_count(planning) - 1, "a plan never needs to repeat a state"
-    fewest, potential = potential_bounds(planning) or (1, None)
-    if potential is not None and potential < cap:
-        cap, why = potential, "every action moves a sum of the state the same way"
-    run = _Run(planning, options, budget, planning.unit_costs(), cap, why)
+    run, fewest, potential = _start(planning, options, budget)
     if goal_at_start(planning):
         return run.result(Status.OPTIMAL, (), "the goal holds in the initial state")
     floor = cost_floor(planning)
     if floor < 0:
         run.details["warning"] = "an action may cost less than 0"
     horizon, stride, timeline = _prepare(run, fewest, potential is not None)
-    probed, known = False, _hint(run)
-    descent = None
-    if known is not None and run.unit:
-        if "descend" not in OFF:
-            descent = Descent(planning, known, stride, run.forbidden, _estimate(),
-                              eager=not run.estimated)
-            probed = True  # a descent asks more than the probe would
-        if len(known) < run.cap:
-            run.cap = len(known)
-            run.why = "a plan of that many steps is known (the hint)"
+    known = _hint(run)
+    descent = _descent(run, known, stride)
+    probed = descent is not None  # a descent asks more than the probe would
     while True:
         if (descent is not None and descent.due(budget.elapsed(), horizon, len(run.tried))
                 and not budget.expired()):
-            run.say(f"looking for a plan of {horizon} to {len(descent.best) - stride} steps")
-            descent.attempt(horizon, budget,
-                            lambda tl, slice_: run.solve(tl, slice_, staged=False))
-            run.details["descents"] = descent.attempts
+            proven = _descend(run, descent, horizon, stride)
             known = descent.best
-            run.cap = min(run.cap, len(known))
-            if descent.proven:
-                run.details["plan_horizon"] = len(known)
-                if descent.by_solve:
-                    run.reasons.insert(0, f"none of {horizon} to {len(known) - stride} "
-                                       "steps exists, by one solve over every length")
-                return run.result(Status.OPTIMAL, known, run.shortest(len(known)))
+            if proven is not None:
+                return proven
         if horizon > run.cap:
-            if fewest > run.cap:
-                return run.result(Status.INFEASIBLE, proof="invariant", message=(
-                    f"no plan: {run.why}, and no number of steps takes that sum from its "
-                    "start to a value the goal allows"))
-            return run.result(Status.INFEASIBLE, message=(
-                f"no plan: none has at most {run.cap} steps and {run.why}{run.proof()}"))
+            return _unreachable(run, fewest)
         if budget.expired():
             return run.unknown(horizon, known, floor)
         if run.unit and known is not None and horizon == len(known):
@@ -224,8 +200,7 @@ def solve(planning: Planning, options: Options) -> Result:
             probed = True
             found = _probe(run, horizon)
             if found == ():
-                return run.result(Status.INFEASIBLE, message=(
-                    f"no plan: none has at most {run.cap} steps and {run.why}{run.proof()}"))
+                return _unreachable(run, fewest)
             if found is not None and (known is None or len(found) < len(known)):
                 known = found
             continue
@@ -244,6 +219,68 @@ def solve(planning: Planning, options: Options) -> Result:
             return run.unknown(horizon, known, floor)
         plan = timeline.plan(solver)
         break
+    return _found(run, plan, horizon, known, status == cp_model.OPTIMAL, floor)
+
+
+def _start(planning: Planning, options: Options, budget: Clock
+           ) -> tuple[_Run, int, int | None]:
+    """The run, with ``cap`` (the most steps a needed plan has) and why; the fewest steps
+    and the potential's cap (``None``: no potential) from :func:`potential_bounds`."""
+    cap, why = state_count(planning) - 1, "a plan never needs to repeat a state"
+    fewest, potential = potential_bounds(planning) or (1, None)
+    if potential is not None and potential < cap:
+        cap, why = potential, "every action moves a sum of the state the same way"
+    return _Run(planning, options, budget, planning.unit_costs(), cap, why), fewest, potential
+
+
+def _descent(run: _Run, known: tuple[Step, ...] | None, stride: int) -> Descent | None:
+    """The descents from the hint's plan ``known`` (with unit costs), which also caps the
+    horizons at its length; ``None`` when there are none."""
+    if known is None or not run.unit:
+        return None
+    descent = None
+    if "descend" not in OFF:
+        descent = Descent(run.planning, known, stride, run.forbidden, _estimate(),
+                          eager=not run.estimated)
+    if len(known) < run.cap:
+        run.cap = len(known)
+        run.why = "a plan of that many steps is known (the hint)"
+    return descent
+
+
+def _descend(run: _Run, descent: Descent, horizon: int, stride: int) -> Result | None:
+    """One descent from its best plan down to ``horizon``; the optimal result when it
+    proved its best plan optimal, else ``None`` (its best plan caps the horizons)."""
+    run.say(f"looking for a plan of {horizon} to {len(descent.best) - stride} steps")
+    descent.attempt(horizon, run.budget,
+                    lambda tl, slice_: run.solve(tl, slice_, staged=False))
+    run.details["descents"] = descent.attempts
+    known = descent.best
+    run.cap = min(run.cap, len(known))
+    if not descent.proven:
+        return None
+    run.details["plan_horizon"] = len(known)
+    if descent.by_solve:
+        run.reasons.insert(0, f"none of {horizon} to {len(known) - stride} "
+                           "steps exists, by one solve over every length")
+    return run.result(Status.OPTIMAL, known, run.shortest(len(known)))
+
+
+def _unreachable(run: _Run, fewest: int) -> Result:
+    """No plan of at most ``cap`` steps exists: the goal is unreachable (by the potential
+    alone when it asks for more than ``fewest > cap`` steps)."""
+    if fewest > run.cap:
+        return run.result(Status.INFEASIBLE, proof="invariant", message=(
+            f"no plan: {run.why}, and no number of steps takes that sum from its "
+            "start to a value the goal allows"))
+    return run.result(Status.INFEASIBLE, message=(
+        f"no plan: none has at most {run.cap} steps and {run.why}{run.proof()}"))
+
+
+def _found(run: _Run, plan: tuple[Step, ...], horizon: int, known: tuple[Step, ...] | None,
+           cheapest_of_length: bool, floor: int) -> Result:
+    """A plan of the shortest length ``horizon`` was found: optimal with unit costs, else
+    the cheaper of it and the hint's plan ``known``, then proven cheapest or not."""
     run.details["plan_horizon"] = horizon
     run.say(f"horizon {horizon}: plan found")
     if run.unit:
@@ -251,7 +288,7 @@ def solve(planning: Planning, options: Options) -> Result:
     shortest = len(plan)
     if known is not None and sum(s.cost for s in known) < sum(s.cost for s in plan):
         plan = known  # the hint is cheaper than the cheapest plan of the shortest length
-    return _cheapest(run, plan, shortest, status == cp_model.OPTIMAL, floor)
+    return _cheapest(run, plan, shortest, cheapest_of_length, floor)
 
 
 def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timeline]:

@@ -87,17 +87,21 @@ class Hamilton:
         like one already explored is skipped when none completes it, and,
         when only counting (no ``on_solution``), whatever the number.
         """
-        n = self.n
         if self.cond.false or not all(self.out) or not all(self.inn):
             return
         out, inn = list(self.out), list(self.inn)
-        if n == 1:
+        if self.n == 1:
             vals = [0]
             if self.cond.assigned(0, vals, out, inn, []):
                 self._found(on_solution, vals)
             return
-        memo: dict | None = {} if len(self.cond.conds) <= MEMO_CONDS else None
-        room = MEMO_BYTES // (n // 8 + 120)
+        self._paths(on_solution, budget, ordered, out, inn)
+
+    def _paths(self, on_solution: Callable[[Solution], None] | None, budget: Budget,
+               ordered: bool, out: list[int], inn: list[int]) -> None:
+        """The path search of :meth:`run` (two nodes or more), on its own stack of frames."""
+        n = self.n
+        memo, room = self._memo()
         counting = on_solution is None
         vals: list = [None] * n
         head = tail = self.start()
@@ -116,16 +120,7 @@ class Hamilton:
                     if counting or not known:
                         memo[entry[0]] = known  # type: ignore[index]
                 if steps:
-                    fwd, old, mark = steps.pop()
-                    if fwd:
-                        free |= 1 << head
-                        head = old
-                        vals[head] = None
-                    else:
-                        free |= 1 << tail
-                        vals[tail] = None
-                        tail = old
-                    _undo(trail, mark)
+                    head, tail, free = _back(steps.pop(), head, tail, free, vals, trail)
                 continue
             x = moves.pop()
             self.nodes += 1
@@ -149,13 +144,7 @@ class Hamilton:
             steps.append((forward, head if forward else tail, mark))
             head, tail, free = h, t, left
             if not free:  # every node is on the path: close it, then backtrack
-                if out[head] >> tail & 1:
-                    vals[head] = tail
-                    mark = len(trail)
-                    if self.cond.assigned(head, vals, out, inn, trail):
-                        self._found(on_solution, vals)
-                    vals[head] = None
-                    _undo(trail, mark)
+                self._close(on_solution, head, tail, vals, out, inn, trail)
                 stack.append(DONE)
                 entries.append(None)
                 continue
@@ -168,6 +157,23 @@ class Hamilton:
                 self.found += known
                 stack.append(DONE)
                 entries.append(None)
+
+    def _memo(self) -> tuple[dict | None, int]:
+        """The partial paths' memory (``None``: too many conditions to key it) and how many
+        entries it may hold."""
+        memo: dict | None = {} if len(self.cond.conds) <= MEMO_CONDS else None
+        return memo, MEMO_BYTES // (self.n // 8 + 120)
+
+    def _close(self, on_solution: Callable[[Solution], None] | None, head: int, tail: int,
+               vals: list, out: list[int], inn: list[int], trail: list) -> None:
+        """Every node is on the path: a circuit when the head may go to the tail."""
+        if out[head] >> tail & 1:
+            vals[head] = tail
+            mark = len(trail)
+            if self.cond.assigned(head, vals, out, inn, trail):
+                self._found(on_solution, vals)
+            vals[head] = None
+            _undo(trail, mark)
 
     def _found(self, on_solution: Callable[[Solution], None] | None, vals: list) -> None:
         self.found += 1
@@ -258,6 +264,23 @@ def bits(mask: int) -> list[int]:
         mask ^= low
         out.append(low.bit_length() - 1)
     return out
+
+
+def _back(step: tuple[bool, int, int], head: int, tail: int, free: int, vals: list,
+          trail: list) -> tuple[int, int, int]:
+    """Undo ``step`` (forward or not, the end it replaced, the trail's length before it):
+    the end it added leaves the path; the new ``(head, tail, free)``."""
+    forward, old, mark = step
+    if forward:
+        free |= 1 << head
+        vals[old] = None
+        head = old
+    else:
+        free |= 1 << tail
+        vals[tail] = None
+        tail = old
+    _undo(trail, mark)
+    return head, tail, free
 
 
 def _undo(trail: list, mark: int) -> None:

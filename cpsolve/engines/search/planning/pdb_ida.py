@@ -15,12 +15,14 @@ value at ``j`` goes to the hole at ``z``", and undoing the previous move is
 moving back to where the hole came from (pruned).  With additive pattern
 databases (:class:`.pdb.PatternSet`) a move changes one table index by
 ``(z - j) * weight``, so the estimate is updated with two table reads.
-Everything is a Python list or bytes lookup: no tuples, no hashing.
+Everything is a Python list or bytes lookup: no tuples, no hashing.  This module
+finds the form and runs IDA*'s iterations; the depth-first walk is :mod:`.pdb_walk`.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,9 +33,7 @@ from ..statespace.backward import relation
 from ..statespace.packing import Packed
 from .heuristic import Estimate, Outcome
 from .pdb import PatternSet
-
-CHECK_EVERY = 1 << 16
-"""Expansions between two looks at the budget."""
+from .pdb_walk import Stop, Walk, max_loop, progress_line, tables_loop
 
 
 @dataclass(frozen=True)
@@ -98,10 +98,6 @@ def fast_form(task: Task, estimate: Estimate) -> HoleSwap | None:
     return hole_swap(task)
 
 
-class _Stop(Exception):
-    """The budget ran out."""
-
-
 def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
              patterns: PatternSet, threshold: int | None = None,
              upper: int | None = None) -> Outcome:
@@ -111,146 +107,72 @@ def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
     practice); with partial ones, the larger of them and the declared
     estimate's terms (:attr:`.heuristic.Estimate.terms`), when there are any.
     """
+    walk = _walk(task, budget, form, patterns)
+    if walk.state == walk.goal:
+        return Outcome([task.initial], 0, 0, "goal", 0, {"iterations": 0})
+    z0 = walk.state.index(form.hole)
+    h0 = sum(t[i] for t, i in zip(walk.tables, walk.index))
+    terms = estimate.terms if patterns.partial else None
+    if terms is None:
+        dfs = tables_loop(walk)
+        bound = estimate.round_up(max(h0, threshold or 0))
+        return _deepen(walk, estimate, lambda b: dfs(z0, 0, h0, -1, b), bound, upper)
+    declared = _declared(terms, walk.state, max(task.hi))
+    hd0 = terms[0] + sum(declared[i][v] for i, v in enumerate(walk.state))
+    dfs_max = max_loop(walk, declared)
+    bound = estimate.round_up(max(h0, hd0, threshold or 0))
+    return _deepen(walk, estimate, lambda b: dfs_max(z0, 0, h0, hd0, -1, b), bound, upper)
+
+
+def _walk(task: Task, budget: Budget, form: HoleSwap, patterns: PatternSet) -> Walk:
+    """The walk at the initial state; ``owner[v]`` and ``weight[v]`` say which table
+    indexes value ``v`` and by what place value (``-1``: none)."""
     state = list(task.initial)
-    goal = list(task.goal_state or ())
-    hole, moves = form.hole, form.moves
-    tables = patterns.tables
     owner = [-1] * (max(task.hi) + 1)
     weight = [0] * (max(task.hi) + 1)
     for p, w in enumerate(patterns.weight):
         for v, x in w.items():
             owner[v], weight[v] = p, x
-    index = [patterns.index(p, state) for p in range(len(tables))]
-    h0 = sum(t[i] for t, i in zip(tables, index))
-    high = max(task.hi)
-    terms = estimate.terms if patterns.partial else None
-    if terms is not None:
-        declared = [terms[1].get(i, []) + [0] * (high + 1 - len(terms[1].get(i, [])))
-                    for i in range(len(state))]
-        hd0 = terms[0] + sum(declared[i][v] for i, v in enumerate(state))
-    trail: list[tuple[int, int]] = []
-    counter = [0, CHECK_EVERY]  # expansions, countdown
-    least = [0]
+    index = [patterns.index(p, state) for p in range(len(patterns.tables))]
+    return Walk(task, budget, state, list(task.goal_state or ()), form.hole, form.moves,
+                patterns.tables, owner, weight, index)
 
-    def dfs(z: int, g: int, h: int, back: int, bound: int) -> bool:
-        counter[1] -= 1
-        if not counter[1]:
-            counter[0] += CHECK_EVERY
-            counter[1] = CHECK_EVERY
-            if budget.exceeded(counter[0], _line, bound, counter[0]):
-                raise _Stop
-        g1 = g + 1
-        for j, movable in moves[z]:
-            if j == back:
-                continue
-            x = state[j]
-            if not movable[x]:
-                continue
-            p = owner[x]
-            if p >= 0:
-                old = index[p]
-                new = old + (z - j) * weight[x]
-                t = tables[p]
-                h2 = h - t[old] + t[new]
-            else:
-                h2 = h
-            f = g1 + h2
-            if f > bound:
-                if f < least[0]:
-                    least[0] = f
-                continue
-            state[z] = x
-            state[j] = hole
-            if p >= 0:
-                index[p] = new
-            if (h2 == 0 and state == goal) or dfs(j, g1, h2, z, bound):
-                trail.append((z, j))
-                return True
-            state[j] = x
-            state[z] = hole
-            if p >= 0:
-                index[p] = old
-        return False
 
-    def dfs_max(z: int, g: int, h: int, hd: int, back: int, bound: int) -> bool:
-        """As ``dfs``, pruning on the larger of the tables' ``h`` and the declared ``hd``
-        (a second loop, not a flag in one: the finished tables' loop pays nothing for it)."""
-        counter[1] -= 1
-        if not counter[1]:
-            counter[0] += CHECK_EVERY
-            counter[1] = CHECK_EVERY
-            if budget.exceeded(counter[0], _line, bound, counter[0]):
-                raise _Stop
-        g1 = g + 1
-        dz = declared[z]
-        for j, movable in moves[z]:
-            if j == back:
-                continue
-            x = state[j]
-            if not movable[x]:
-                continue
-            dj = declared[j]
-            hd2 = hd + dz[x] - dj[x] + dj[hole] - dz[hole]
-            p = owner[x]
-            if p >= 0:
-                old = index[p]
-                new = old + (z - j) * weight[x]
-                t = tables[p]
-                h2 = h - t[old] + t[new]
-            else:
-                h2 = h
-            f = g1 + (h2 if h2 > hd2 else hd2)
-            if f > bound:
-                if f < least[0]:
-                    least[0] = f
-                continue
-            state[z] = x
-            state[j] = hole
-            if p >= 0:
-                index[p] = new
-            if (h2 == 0 and state == goal) or dfs_max(j, g1, h2, hd2, z, bound):
-                trail.append((z, j))
-                return True
-            state[j] = x
-            state[z] = hole
-            if p >= 0:
-                index[p] = old
-        return False
+def _declared(terms: tuple[int, dict[int, list[int]]], state: list[int],
+              high: int) -> list[list[int]]:
+    """The declared estimate's one-variable terms as one full row of values per variable."""
+    return [terms[1].get(i, []) + [0] * (high + 1 - len(terms[1].get(i, [])))
+            for i in range(len(state))]
 
-    if state == goal:
-        return Outcome([task.initial], 0, 0, "goal", 0, {"iterations": 0})
-    if terms is not None:
-        bound = estimate.round_up(max(h0, hd0, threshold or 0))
-    else:
-        bound = estimate.round_up(max(h0, threshold or 0))
+
+def _deepen(walk: Walk, estimate: Estimate, search: Callable[[int], bool], bound: int,
+            upper: int | None) -> Outcome:
+    """The iterations of IDA*: ``search(bound)`` per threshold, each next threshold the
+    least ``f`` the previous one pruned, until a plan, exhaustion, ``upper`` or the budget."""
     iterations = 0
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
     try:
         while upper is None or bound < upper:
             iterations += 1
-            least[0] = 1 << 30
+            walk.least[0] = 1 << 30
             try:
-                if terms is None:
-                    hit = dfs(state.index(hole), 0, h0, -1, bound)
-                else:
-                    hit = dfs_max(state.index(hole), 0, h0, hd0, -1, bound)
-            except _Stop:
-                done = counter[0] + CHECK_EVERY - counter[1]
-                return Outcome(None, None, bound, "limit", done,
+                hit = search(bound)
+            except Stop:
+                return Outcome(None, None, bound, "limit", walk.done(),
                                {"iterations": iterations, "threshold": bound})
-            done = counter[0] + CHECK_EVERY - counter[1]
+            done = walk.done()
             if hit:
-                return Outcome(_path(task, trail), len(trail), len(trail), "goal", done,
+                trail = walk.trail
+                return Outcome(_path(walk.task, trail), len(trail), len(trail), "goal", done,
                                {"iterations": iterations, "threshold": bound})
-            if least[0] >= 1 << 30:
+            if walk.least[0] >= 1 << 30:
                 return Outcome(None, None, None, "exhausted", done, {"iterations": iterations})
-            bound = estimate.round_up(least[0])
-            budget.report(_line, bound, done)
+            bound = estimate.round_up(walk.least[0])
+            walk.budget.report(progress_line, bound, done)
     finally:
         sys.setrecursionlimit(limit)
-    done = counter[0] + CHECK_EVERY - counter[1]
-    return Outcome(None, None, upper, "exhausted", done, {"iterations": iterations})
+    return Outcome(None, None, upper, "exhausted", walk.done(), {"iterations": iterations})
 
 
 def _path(task: Task, trail: list[tuple[int, int]]) -> list[tuple[int, ...]]:
@@ -261,7 +183,3 @@ def _path(task: Task, trail: list[tuple[int, int]]) -> list[tuple[int, ...]]:
         state[z], state[j] = state[j], state[z]
         path.append(tuple(state))
     return path
-
-
-def _line(bound: int, expanded: int) -> str:
-    return f"IDA* (pattern databases) threshold {bound}: {expanded:,} expansions"

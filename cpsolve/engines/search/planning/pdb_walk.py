@@ -1,0 +1,156 @@
+"""The depth-first walk of :func:`.pdb_ida.swap_ida`: what it changes in place, and its loops.
+
+The loops are the hot part of IDA* with pattern databases.  Each is a closure
+made once per search (:func:`tables_loop`, :func:`max_loop`) that reads the
+walk's fields as free variables, so that a move costs no attribute lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..common import Budget
+from ..compile import Task
+
+CHECK_EVERY = 1 << 16
+"""Expansions between two looks at the budget."""
+
+
+class Stop(Exception):
+    """The budget ran out."""
+
+
+@dataclass
+class Walk:
+    """What the depth-first loops read and change in place: the state (a list of values),
+    each pattern table's index, the moves of a plan found (last first), the expansions
+    (``counter``: done before this countdown, countdown to the next look at the budget) and
+    the least ``f`` over the bound in this iteration (``least``, the next bound)."""
+
+    task: Task
+    budget: Budget
+    state: list[int]
+    goal: list[int]
+    hole: int
+    moves: tuple[tuple[tuple[int, tuple[bool, ...]], ...], ...]
+    tables: list[bytes]
+    owner: list[int]
+    weight: list[int]
+    index: list[int]
+    trail: list[tuple[int, int]] = field(default_factory=list)
+    counter: list[int] = field(default_factory=lambda: [0, CHECK_EVERY])
+    least: list[int] = field(default_factory=lambda: [0])
+
+    def done(self) -> int:
+        """Expansions so far."""
+        return self.counter[0] + CHECK_EVERY - self.counter[1]
+
+
+def tables_loop(walk: Walk) -> Callable[[int, int, int, int, int], bool]:
+    """The depth-first loop on the tables' estimate: ``dfs(z, g, h, back, bound)`` with the
+    hole at ``z``, ``g`` moves made, estimate ``h``, the hole's previous place ``back``."""
+    state, goal, hole, moves = walk.state, walk.goal, walk.hole, walk.moves
+    tables, owner, weight, index = walk.tables, walk.owner, walk.weight, walk.index
+    trail, counter, least, budget = walk.trail, walk.counter, walk.least, walk.budget
+
+    def dfs(z: int, g: int, h: int, back: int, bound: int) -> bool:
+        counter[1] -= 1
+        if not counter[1]:
+            counter[0] += CHECK_EVERY
+            counter[1] = CHECK_EVERY
+            if budget.exceeded(counter[0], progress_line, bound, counter[0]):
+                raise Stop
+        g1 = g + 1
+        for j, movable in moves[z]:
+            if j == back:
+                continue
+            x = state[j]
+            if not movable[x]:
+                continue
+            p = owner[x]
+            if p >= 0:
+                old = index[p]
+                new = old + (z - j) * weight[x]
+                t = tables[p]
+                h2 = h - t[old] + t[new]
+            else:
+                h2 = h
+            f = g1 + h2
+            if f > bound:
+                if f < least[0]:
+                    least[0] = f
+                continue
+            state[z] = x
+            state[j] = hole
+            if p >= 0:
+                index[p] = new
+            if (h2 == 0 and state == goal) or dfs(j, g1, h2, z, bound):
+                trail.append((z, j))
+                return True
+            state[j] = x
+            state[z] = hole
+            if p >= 0:
+                index[p] = old
+        return False
+
+    return dfs
+
+
+def max_loop(walk: Walk, declared: list[list[int]]
+             ) -> Callable[[int, int, int, int, int, int], bool]:
+    """As :func:`tables_loop`, pruning on the larger of the tables' ``h`` and the declared ``hd``
+    (a second loop, not a flag in one: the finished tables' loop pays nothing for it)."""
+    state, goal, hole, moves = walk.state, walk.goal, walk.hole, walk.moves
+    tables, owner, weight, index = walk.tables, walk.owner, walk.weight, walk.index
+    trail, counter, least, budget = walk.trail, walk.counter, walk.least, walk.budget
+
+    def dfs_max(z: int, g: int, h: int, hd: int, back: int, bound: int) -> bool:
+        counter[1] -= 1
+        if not counter[1]:
+            counter[0] += CHECK_EVERY
+            counter[1] = CHECK_EVERY
+            if budget.exceeded(counter[0], progress_line, bound, counter[0]):
+                raise Stop
+        g1 = g + 1
+        dz = declared[z]
+        for j, movable in moves[z]:
+            if j == back:
+                continue
+            x = state[j]
+            if not movable[x]:
+                continue
+            dj = declared[j]
+            hd2 = hd + dz[x] - dj[x] + dj[hole] - dz[hole]
+            p = owner[x]
+            if p >= 0:
+                old = index[p]
+                new = old + (z - j) * weight[x]
+                t = tables[p]
+                h2 = h - t[old] + t[new]
+            else:
+                h2 = h
+            f = g1 + (h2 if h2 > hd2 else hd2)
+            if f > bound:
+                if f < least[0]:
+                    least[0] = f
+                continue
+            state[z] = x
+            state[j] = hole
+            if p >= 0:
+                index[p] = new
+            if (h2 == 0 and state == goal) or dfs_max(j, g1, h2, hd2, z, bound):
+                trail.append((z, j))
+                return True
+            state[j] = x
+            state[z] = hole
+            if p >= 0:
+                index[p] = old
+        return False
+
+    return dfs_max
+
+
+def progress_line(bound: int, expanded: int) -> str:
+    """The progress report of one iteration."""
+    return f"IDA* (pattern databases) threshold {bound}: {expanded:,} expansions"
