@@ -61,9 +61,10 @@ def invariant_json(invariant: Invariant) -> dict[str, Any]:
 
 def hint_json(hint: Hint) -> dict[str, Any]:
     """The plan offered as an upper bound before the search: where from, its length, the
-    seconds spent finding it, whether the engine took it, and why not."""
+    seconds spent finding it, what the engine made of it (``used``, ``verdict``), and why
+    it was not used."""
     return {"from": hint.source, "steps": hint.steps, "seconds": round(hint.seconds, 6),
-            "used": hint.used, "note": hint.note}
+            "used": hint.used, "verdict": hint.verdict, "note": hint.note}
 
 
 def details_json(details: Mapping[str, object]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..answers.result import STATUSES
+from ..answers.result import HINT_VERDICTS, STATUSES
 
 NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 """A key: lower case, digits and underscores (no spaces)."""
@@ -82,13 +82,18 @@ COMMON = {
         "type": ["object", "null"],
         "description": "Planning: the plan offered as an upper bound before the search "
                        "(null: none was looked for).",
-        "required": ["from", "steps", "seconds", "used", "note"], "additionalProperties": False,
+        "required": ["from", "steps", "seconds", "used", "verdict", "note"],
+        "additionalProperties": False,
         "properties": {"from": {"type": "string",
                                 "description": "'search wastar' (weighted A*) or 'given'."},
                        "steps": {**MAYBE_INT, "description": "Its length (null: none found)."},
                        "seconds": {"type": "number", "minimum": 0},
                        "used": {"type": "boolean",
                                 "description": "Replayed and taken as an upper bound."},
+                       "verdict": {"enum": list(HINT_VERDICTS),
+                                   "description": "'none' (none found), 'offered' (the engine "
+                                                  "answered without replaying it), 'used' or "
+                                                  "'rejected' (the replay refused it)."},
                        "note": {"type": "string", "description": "Why it was not used."}}},
     "details": DETAILS,
     "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},

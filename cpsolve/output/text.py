@@ -117,21 +117,25 @@ def human(puzzle: Puzzle, result: Result) -> Group:
 
 
 def hint_text(hint: Hint) -> str:
-    """One line on the plan offered as an upper bound before the search."""
+    """One line on the plan offered as an upper bound before the search, and its verdict."""
     if hint.steps is None:
         return f"Hint: {hint.source}, {hint.seconds:.3f} s: {hint.note}; solved without one."
     where = "given" if hint.source == "given" else \
         f"found by {hint.source} in {hint.seconds:.3f} s"
-    if hint.used:
+    if hint.verdict == "used":
         return f"Hint: a plan of {hint.steps} steps, {where}, taken as an upper bound only."
-    return f"Hint: a plan of {hint.steps} steps, {where}, ignored: {hint.note or 'not used'}."
+    if hint.verdict == "rejected":
+        return f"Hint: a plan of {hint.steps} steps, {where}, ignored: {hint.note}."
+    return f"Hint: a plan of {hint.steps} steps, {where}, offered but not replayed " \
+           "(the engine answered without it)."
 
 
 def hint_brief(hint: Hint) -> str:
     """:func:`hint_text` in a few words (a table cell)."""
     if hint.steps is None:
         return "hint: none found"
-    return f"hint: {plural(hint.steps, 'step')}, {'used' if hint.used else 'ignored'}"
+    word = {"used": "used", "rejected": "rejected"}.get(hint.verdict, "not replayed")
+    return f"hint: {plural(hint.steps, 'step')}, {word}"
 
 
 def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
