@@ -14,7 +14,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from ..model.invariants import Invariant
+from ..model.invariants import Invariant, Parity
 from .check import EngineBug
 from .kinds import Analysis, Answer, Assignment, Count, Plan, Step
 
@@ -130,6 +130,9 @@ class Result:
       ``INFEASIBLE``, or an exact count of 0 optimal plans;
     * ``invariant`` — with proof ``"invariant"`` from an engine: the invariant
       itself, re-verified by the checker;
+    * ``parity`` — with proof ``"parity"`` (a family's own argument,
+      :func:`cpsolve.engines.proofs.argued`): the permutation-parity invariant, re-verified
+      by the checker;
     * ``verified`` — set by :func:`cpsolve.answers.check.verify`, never by an engine:
       the checker re-checked the whole answer (``None``: no answer to check);
     * ``cross_checked_by`` — other engines that agreed (set by compare);
@@ -151,6 +154,7 @@ class Result:
     details: Mapping[str, object] = field(default_factory=dict)
     invariant: Invariant | None = None
     hint: Hint | None = None
+    parity: Parity | None = None
 
     def __post_init__(self) -> None:
         allowed = STATUSES.get(self.task)
@@ -169,6 +173,8 @@ class Result:
             raise ValueError("only an infeasible result (or a count of none) has a proof")
         if self.invariant is not None and self.proof != "invariant":
             raise ValueError("an invariant comes with the proof 'invariant'")
+        if self.parity is not None and self.proof != "parity":
+            raise ValueError("a permutation parity comes with the proof 'parity'")
 
     @classmethod
     def counted(cls, engine: str, answer: Count, complete: bool, **fields: object) -> Result:

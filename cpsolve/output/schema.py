@@ -73,6 +73,17 @@ COMMON = {
                                    "additionalProperties": {"type": "integer"}},
                        "modulus": INT, "start": {"type": "integer"},
                        "goal": {"type": "integer"}}},
+    "parity": {
+        "type": ["object", "null"],
+        "description": "With proof 'parity' (a puzzle's own argument): the parity of the "
+                       "permutation the cells' values form plus the colour of the blank's "
+                       "cell, the same in every reachable state, re-verified by the checker.",
+        "required": ["cells", "colours", "blank", "start", "goal"],
+        "additionalProperties": False,
+        "properties": {"cells": {"type": "array", "items": {"type": "string"}},
+                       "colours": {"type": "array", "items": {"enum": [0, 1]}},
+                       "blank": {"type": "integer"},
+                       "start": {"enum": [0, 1]}, "goal": {"enum": [0, 1]}}},
     "cross_checked_by": {"type": "array", "items": {"type": "string"},
                          "description": "Other engines that reached the same proven answer."},
     "bound": {"type": ["integer", "null"]},
