@@ -19,7 +19,7 @@ from .check import EngineBug
 from .kinds import Analysis, Answer, Assignment, Count, Plan, Step
 
 __all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Hint",
-           "HINT_VERDICTS", "Plan", "Result", "Status", "Step", "Unsupported"]
+           "HINT_VERDICTS", "Plan", "Result", "Skipped", "Status", "Step", "Unsupported"]
 
 
 class Status(enum.Enum):
@@ -284,3 +284,15 @@ class Result:
 
 class Unsupported(Exception):
     """An engine was asked for something its capabilities do not include."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An engine that did not run on a model, and why: its capabilities do not cover the
+    task, or it refused the model (:class:`Unsupported`)."""
+
+    engine: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.engine}: {self.why}"

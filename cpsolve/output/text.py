@@ -17,8 +17,7 @@ from rich.text import Text
 
 from ..answers.agreement import answer_of
 from ..answers.kinds import Analysis, Assignment, Count, Plan
-from ..answers.result import Hint, Result, Status
-from ..engines import every
+from ..answers.result import Hint, Result, Skipped, Status
 from ..model import Planning
 from ..puzzles.base import Puzzle
 from ..words import plural
@@ -237,17 +236,18 @@ def plan_table(puzzle: Puzzle, plan: Plan) -> Table:
     return table
 
 
-def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
-    """Engines side by side: answer, status, time, check (and the hint a result had)."""
+def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Table:
+    """Engines side by side: answer, status, time, check (and the hint a result had); an
+    engine that did not run, and why; a note on the model (a disagreement, an error)."""
     table = Table(show_header=True, header_style="bold")
     for col in ("model", "engine", "answer", "status", "seconds", "checked"):
         table.add_column(col, justify="right" if col == "seconds" else "left")
     for puzzle, result in rows:
-        if isinstance(result, str):  # "engine: why it did not run", or a disagreement
-            engine, sep, text = result.partition(": ")
-            if not sep or engine not in every():
-                engine, text = "", result
-            table.add_row(Text(puzzle.name), engine, Text(text), "", "", "")
+        if isinstance(result, Skipped):
+            table.add_row(Text(puzzle.name), result.engine, Text(result.why), "", "", "")
+            continue
+        if isinstance(result, str):  # a disagreement, or an error
+            table.add_row(Text(puzzle.name), "", Text(result), "", "", "")
             continue
         answer = answer_words(puzzle, result) if result.answer is not None \
             else answer_of(result)

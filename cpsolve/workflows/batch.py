@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..answers.agreement import cross_check, disagreements
-from ..answers.result import EngineBug, Result, Unsupported
+from ..answers.result import EngineBug, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, run
 from ..engines.auto import proven
 from ..engines.proofs import argued
@@ -182,7 +182,7 @@ class Compared:
     source: str
     puzzle: Puzzle | None
     results: tuple[Result, ...] = ()
-    skipped: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
     problems: tuple[str, ...] = ()
     error: str = ""
 
@@ -205,7 +205,7 @@ def compare_one(item: Item, task: str, time_limit: float | None = None) -> Compa
         try:
             results.append(run(engine, task, item.puzzle.model, Options(time_limit=left)))
         except Unsupported as err:
-            skipped.append(f"{engine}: {err}")
+            skipped.append(Skipped(engine, str(err)))
         except EngineBug as err:
             return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
     problems = disagreements(results)
