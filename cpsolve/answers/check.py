@@ -160,10 +160,11 @@ INVARIANT_STATES = 1 << 20
 """Most value combinations :func:`invariant_problem` enumerates over all the actions."""
 
 
-def _goal_value(goal: Expr, name: str, domain: tuple[int, int]) -> int | None:
-    """The value every goal state gives ``name``, read off a conjunct of the goal that says
-    ``name == c`` (``c == name``; ``name`` or ``not name`` for a 0/1 variable); else None."""
-    for part in conjuncts(goal):
+def _fixed_value(condition: Expr, name: str, domain: tuple[int, int]) -> int | None:
+    """The value every state where ``condition`` (a goal, a guard) holds gives ``name``, read
+    off a conjunct that says ``name == c`` (``c == name``; ``name`` or ``not name`` for a 0/1
+    variable); else None."""
+    for part in conjuncts(condition):
         if isinstance(part, Binary) and part.op == "==":
             for a, b in ((part.left, part.right), (part.right, part.left)):
                 if isinstance(a, Var) and a.name == name and isinstance(b, Const):
@@ -199,7 +200,7 @@ def invariant_problem(model: Planning, weights: Sequence[tuple[str, int]], modul
         return f"the invariant is {at_start} at the start, not {start}"
     at_goal = 0
     for name, c in w.items():
-        value = _goal_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi))
+        value = _fixed_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi))
         if value is None:
             return f"the goal does not fix {name}, which the invariant weighs"
         at_goal += c * value
@@ -231,6 +232,122 @@ def invariant_problem(model: Planning, weights: Sequence[tuple[str, int]], modul
     return None
 
 
+PARITY_STATES = 1 << 20
+"""Most value combinations :func:`parity_problem` enumerates over all the actions."""
+
+
+def parity_problem(model: Planning, cells: Sequence[str], colours: Sequence[int], blank: int,
+                   start: int, goal: int) -> str | None:
+    """What is wrong with the claim that the parity of the permutation the values of
+    ``cells`` form (their inversions, in this order) plus ``colours[i]`` of the cell ``i``
+    holding ``blank`` is preserved by every action, and is ``start`` at the start but
+    ``goal`` in every goal state (``None``: the claim holds, so no plan exists).
+
+    Re-derived here from the model's own text: the cells must hold distinct values at the
+    start, one of them ``blank``; the goal must fix every cell (conjuncts ``x == c``) to a
+    rearrangement of those values; each action is checked by :func:`_parity_breaker`.
+    """
+    where = dict(zip(cells, colours))
+    if len(cells) != len(colours) or len(where) != len(cells) or \
+            any(n not in model.domains for n in cells) or \
+            any(c not in (0, 1) for c in colours) or {start, goal} - {0, 1}:
+        return f"a malformed parity claim ({len(cells)} cells, {len(colours)} colours, " \
+               f"values {start} and {goal})"
+    values = [model.initial[n] for n in cells]
+    if len(set(values)) != len(values) or blank not in values:
+        return f"the cells do not hold distinct values, one of them {blank}, at the start"
+    at_start = _arrangement_parity(values, [where[n] for n in cells], blank)
+    if at_start != start:
+        return f"the parity is {at_start} at the start, not {start}"
+    wanted = []
+    for name in cells:
+        value = _fixed_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi))
+        if value is None:
+            return f"the goal does not fix {name}, a cell of the permutation"
+        wanted.append(value)
+    if sorted(wanted) != sorted(values):
+        return "the goal is not a rearrangement of the values the cells hold at the start"
+    at_goal = _arrangement_parity(wanted, [where[n] for n in cells], blank)
+    if at_goal != goal or goal == start:
+        return f"the parity is {at_goal} in the goal, claimed {goal} (start {start})"
+    return _parity_breaker(model, where, blank)
+
+
+def _arrangement_parity(values: Sequence[int], colours: Sequence[int], blank: int) -> int:
+    """The parity of the permutation of distinct ``values`` (of its inversions) plus the
+    colour where ``blank`` is (0 when no value is ``blank``), modulo 2."""
+    rank = {v: i for i, v in enumerate(sorted(values))}
+    order = [rank[v] for v in values]
+    seen, swaps = [False] * len(order), 0
+    for first in range(len(order)):
+        length, i = 0, first
+        while not seen[i]:
+            seen[i] = True
+            i = order[i]
+            length += 1
+        swaps += max(length - 1, 0)
+    where = list(values).index(blank) if blank in values else None
+    return (swaps + (0 if where is None else colours[where])) % 2
+
+
+def _parity_breaker(model: Planning, colour: Mapping[str, int], blank: int) -> str | None:
+    """The first action that changes the claimed parity, or rearranges no values of the
+    cells (``colour``: each cell's colour), described; ``None`` when none does.
+
+    Every combination of values of the variables an action's guard and its effects on cells
+    read or write is enumerated (a guard's ``x == c`` conjunct fixes ``x``); combinations
+    where two cells hold one value are skipped, since the cells hold distinct values in
+    every reachable state as long as each action only rearranges them, which is checked
+    here on every other combination where the guard holds and the effects stay in their
+    domains.
+    """
+    budget = PARITY_STATES
+    for action in model.actions:
+        effects = [(n, e) for n, e in action.effects if n in colour]
+        if not effects:
+            continue
+        names = sorted(set().union(variables(action.guard), (n for n, _ in effects),
+                                   *(variables(e) for _, e in effects)))
+        axes = []
+        for n in names:
+            d = model.domains[n]
+            fixed = _fixed_value(action.guard, n, (d.lo, d.hi))
+            axes.append(range(d.lo, d.hi + 1) if fixed is None else
+                        (fixed,) if fixed in d else ())  # (): the guard never holds
+        budget -= math.prod(len(a) for a in axes)
+        if budget < 0:
+            return "too many states to re-verify the parity against every action"
+        for combination in itertools.product(*axes):
+            env = dict(zip(names, combination))
+            held = [env[n] for n in names if n in colour]
+            if len(set(held)) != len(held) or not evaluate(action.guard, env):
+                continue
+            after = [(n, evaluate(e, env)) for n, e in effects]
+            if any(v not in model.domains[n] for n, v in after):
+                continue
+            problem = _rearranged(env, after, colour, blank)
+            if problem:
+                state = ", ".join(f"{n}={v}" for n, v in env.items())
+                return f"action {action.name!r} {problem} at {state}"
+    return None
+
+
+def _rearranged(env: Mapping[str, int], after: Sequence[tuple[str, int]],
+                colour: Mapping[str, int], blank: int) -> str:
+    """What is wrong with the move from ``env`` that writes ``after`` (cells only): their
+    new values must be their old ones rearranged, and the parity of that rearrangement
+    must equal the change of colour where ``blank`` is ("" when all is well)."""
+    before = [env[n] for n, _ in after]
+    new = [v for _, v in after]
+    if sorted(before) != sorted(new):
+        return f"turns the values {before} into {new}, no rearrangement of them"
+    places = [colour[n] for n, _ in after]
+    moved, now = _arrangement_parity(before, places, blank), _arrangement_parity(new, places, blank)
+    if moved != now:
+        return "changes the parity"
+    return ""
+
+
 def verify(model: Csp | Planning, result: Any) -> Any:
     """Check the answer a result carries; mark it verified or raise :class:`EngineBug`.
 
@@ -239,21 +356,41 @@ def verify(model: Csp | Planning, result: Any) -> Any:
     (``answer.checkable``: a plan replayed, an assignment checked, every listed
     solution checked — not a bare count).  A result without an answer (a proof
     of infeasibility, a limit hit) has nothing to verify and keeps ``None``,
-    except a proof by an invariant (``result.invariant``): that is re-verified
-    here (:func:`invariant_problem`) and then ``verified``.
+    except a proof by an invariant (``result.invariant``) or by a permutation parity
+    (``result.parity``): that is re-verified here (:func:`invariant_problem`,
+    :func:`parity_problem`) and then ``verified``.
     """
+    problem = _proof_problem(model, result)
+    if problem:
+        raise EngineBug(f"engine {result.engine} claims {problem}")
+    answer = result.answer
+    proven = getattr(result, "invariant", None) is not None or \
+        getattr(result, "parity", None) is not None
+    if answer is None:
+        if result.found:
+            raise EngineBug(f"engine {result.engine} claims an answer but returned none")
+        return result.but(verified=True) if proven else result
+    problem = answer.problem(model)
+    if problem:
+        raise EngineBug(f"engine {result.engine} returned {problem}")
+    return result.but(verified=answer.checkable)
+
+
+def _proof_problem(model: Csp | Planning, result: Any) -> str | None:
+    """What is wrong with the invariant or the parity a result proves its answer by, as
+    "an invariant proof, but ..." (``None``: nothing, or no such proof)."""
     invariant = getattr(result, "invariant", None)
     if invariant is not None:
         problem = invariant_problem(model, invariant.weights, invariant.modulus,
                                     invariant.start, invariant.goal)
         if problem:
-            raise EngineBug(f"engine {result.engine} claims an invariant proof, but {problem}")
-    answer = result.answer
-    if answer is None:
-        if result.found:
-            raise EngineBug(f"engine {result.engine} claims an answer but returned none")
-        return result if invariant is None else result.but(verified=True)
-    problem = answer.problem(model)
-    if problem:
-        raise EngineBug(f"engine {result.engine} returned {problem}")
-    return result.but(verified=answer.checkable)
+            return f"an invariant proof, but {problem}"
+    parity = getattr(result, "parity", None)
+    if parity is not None:
+        if not isinstance(model, Planning):
+            return "a parity proof for a model that is no planning model"
+        problem = parity_problem(model, parity.cells, parity.colours, parity.blank,
+                                 parity.start, parity.goal)
+        if problem:
+            return f"a parity proof, but {problem}"
+    return None

@@ -14,12 +14,12 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from ..model.invariants import Invariant
+from ..model.invariants import Invariant, Parity
 from .check import EngineBug
 from .kinds import Analysis, Answer, Assignment, Count, Plan, Step
 
 __all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Hint",
-           "Plan", "Result", "Status", "Step", "Unsupported"]
+           "HINT_VERDICTS", "Plan", "Result", "Skipped", "Status", "Step", "Unsupported"]
 
 
 class Status(enum.Enum):
@@ -64,6 +64,10 @@ WITH_ANSWER = {Status.OPTIMAL, Status.SOLVED, Status.EXACT, Status.AT_LEAST, Sta
 """Statuses that promise an answer (``PARTIAL`` may carry the layers known so far)."""
 
 
+HINT_VERDICTS = ("none", "offered", "used", "rejected")
+"""What became of a hint (:attr:`Hint.verdict`)."""
+
+
 @dataclass(frozen=True)
 class Hint:
     """A plan offered to an engine as an upper bound before it searched
@@ -73,15 +77,43 @@ class Hint:
       the engine itself), or ``"given"`` (``Options.hint``, from the caller);
     * ``steps`` — its length (``None``: none was found in the time allowed);
     * ``seconds`` — time spent looking for it (0 for a given one);
-    * ``used`` — the engine replayed it and took it as a bound (``False``: none was
-      found, or the replay refused it: ``note`` says why).
+    * ``verdict`` — what the engine made of it (:data:`HINT_VERDICTS`): ``"none"`` (none
+      was found, so none was offered), ``"offered"`` (handed to the engine, which never
+      replayed it: it answered first), ``"used"`` (replayed and taken as a bound) or
+      ``"rejected"`` (the replay refused it);
+    * ``note`` — why it was not used: why none was found, or why the replay refused it.
     """
 
     source: str
     steps: int | None
     seconds: float
-    used: bool = False
+    verdict: str = "offered"
     note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.verdict not in HINT_VERDICTS:
+            raise ValueError(f"unknown hint verdict {self.verdict!r}")
+        if (self.steps is None) != (self.verdict == "none"):
+            raise ValueError("a hint has steps exactly when one was found (verdict "
+                             f"{self.verdict!r}, steps {self.steps})")
+
+    @classmethod
+    def missing(cls, source: str, seconds: float, why: str) -> Hint:
+        """No hint: none was found by ``source`` within ``seconds`` (``why`` says more)."""
+        return cls(source, None, seconds, "none", why)
+
+    @property
+    def used(self) -> bool:
+        """The engine replayed it and took it as a bound."""
+        return self.verdict == "used"
+
+    def accepted(self) -> Hint:
+        """This hint once the engine's replay accepted it."""
+        return replace(self, verdict="used", note="")
+
+    def rejected(self, why: str) -> Hint:
+        """This hint once the engine's replay refused it, ``why`` being the replay's reason."""
+        return replace(self, verdict="rejected", note=f"refused by the replay: {why}")
 
 
 @dataclass(frozen=True)
@@ -98,6 +130,9 @@ class Result:
       ``INFEASIBLE``, or an exact count of 0 optimal plans;
     * ``invariant`` — with proof ``"invariant"`` from an engine: the invariant
       itself, re-verified by the checker;
+    * ``parity`` — with proof ``"parity"`` (a family's own argument,
+      :func:`cpsolve.engines.proofs.argued`): the permutation-parity invariant, re-verified
+      by the checker;
     * ``verified`` — set by :func:`cpsolve.answers.check.verify`, never by an engine:
       the checker re-checked the whole answer (``None``: no answer to check);
     * ``cross_checked_by`` — other engines that agreed (set by compare);
@@ -119,6 +154,7 @@ class Result:
     details: Mapping[str, object] = field(default_factory=dict)
     invariant: Invariant | None = None
     hint: Hint | None = None
+    parity: Parity | None = None
 
     def __post_init__(self) -> None:
         allowed = STATUSES.get(self.task)
@@ -137,6 +173,8 @@ class Result:
             raise ValueError("only an infeasible result (or a count of none) has a proof")
         if self.invariant is not None and self.proof != "invariant":
             raise ValueError("an invariant comes with the proof 'invariant'")
+        if self.parity is not None and self.proof != "parity":
+            raise ValueError("a permutation parity comes with the proof 'parity'")
 
     @classmethod
     def counted(cls, engine: str, answer: Count, complete: bool, **fields: object) -> Result:
@@ -246,3 +284,15 @@ class Result:
 
 class Unsupported(Exception):
     """An engine was asked for something its capabilities do not include."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An engine that did not run on a model, and why: its capabilities do not cover the
+    task, or it refused the model (:class:`Unsupported`)."""
+
+    engine: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.engine}: {self.why}"

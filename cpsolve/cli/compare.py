@@ -7,7 +7,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING
 
-from ..answers.result import Result, Unsupported
+from ..answers.result import Result, Skipped, Unsupported
 from ..engines import engines_for, not_applicable, run
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import Clock
@@ -92,10 +92,10 @@ def compare(cli: Cli) -> int:
             report.append({"model": puzzle.name, "file": file_name(name), "agree": True,
                            "results": [as_json(puzzle, proof)], "disagreements": []})
             continue
-        skipped: list[str] = []
+        skipped: list[Skipped] = []
         engines = engines_for(puzzle.model, cli.args.task, peers=True)
-        skipped += [f"{engine}: not applicable (cannot {cli.args.task} a "
-                    f"{puzzle.model.kind} model)"
+        skipped += [Skipped(engine, f"not applicable (cannot {cli.args.task} a "
+                            f"{puzzle.model.kind} model)")
                     for engine in not_applicable(puzzle.model, cli.args.task)]
         # without --time-limit, each model gets the default budget (a peer such as Fast
         # Downward would otherwise search an impossible model for ever)
@@ -112,7 +112,7 @@ def compare(cli: Cli) -> int:
                     options = dataclasses.replace(options, time_limit=share)
                     results.append(run(engine, cli.args.task, puzzle.model, options))
             except Unsupported as err:
-                skipped.append(f"{engine}: {err}")
+                skipped.append(Skipped(engine, str(err)))
             if interrupt.requested():
                 break
         problems = disagreements(results)

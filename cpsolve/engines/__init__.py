@@ -165,7 +165,19 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()
     result: Result = getattr(module, task)(model, options)
-    seconds = time.perf_counter() - start
+    return checked(name, task, model, result, time.perf_counter() - start)
+
+
+def checked(name: str, task: str, model: Csp | Planning, result: Result,
+            seconds: float) -> Result:
+    """``result``, the answer of ``name`` to ``task``, once the independent checker passed it
+    (:func:`~cpsolve.answers.check.verify`), with its time and engine name: the last stage
+    of :func:`run`, and of every answer given without an engine
+    (:func:`cpsolve.engines.proofs.argued`).
+
+    Raises :class:`~cpsolve.answers.result.EngineBug` when the answer is not one to
+    ``task`` or fails the check.
+    """
     if result.task != task:
         raise EngineBug(f"engine {name!r} answered {result.task!r} when asked to {task}")
     return verify(model, result.but(seconds=seconds, engine=name))

@@ -48,19 +48,20 @@ def slice_for(time_limit: float | None) -> float:
 
 def look(model: Planning, time_limit: float | None = None) -> tuple[tuple[str, ...] | None, Hint]:
     """The action names of a plan found fast (``None``: none within the slice), and what
-    the look found, as a :class:`~cpsolve.answers.result.Hint` (not yet ``used``)."""
+    the look found, as a :class:`~cpsolve.answers.result.Hint` (verdict ``"offered"``, or
+    ``"none"`` when none was found)."""
     seconds = slice_for(time_limit)
     start = time.perf_counter()
     try:
         result = run("search", "solve", model,
                      Options(time_limit=seconds, algorithm=ALGORITHM, find_hint=False))
     except (Unsupported, EngineBug) as err:  # no hint; a bug is the search engine's to report
-        return None, Hint(SOURCE, None, time.perf_counter() - start, note=f"no hint: {err}")
+        return None, Hint.missing(SOURCE, time.perf_counter() - start, f"no hint: {err}")
     took = time.perf_counter() - start
     plan = result.plan
     if plan is None:
         why = "interrupted" if interrupt.requested() else f"none within {seconds:.2g} s"
-        return None, Hint(SOURCE, None, took, note=f"no plan found ({why})")
+        return None, Hint.missing(SOURCE, took, f"no plan found ({why})")
     return tuple(step.action for step in plan), Hint(SOURCE, len(plan), took)
 
 
@@ -96,13 +97,3 @@ def _one_length(model: Planning) -> bool:
     bounds = potential_bounds(model)
     return bounds is not None and bounds[0] >= bounds[1]
 
-
-def settled(hint: Hint, verdict: object) -> Hint:
-    """``hint`` once the engine replayed it: ``verdict`` is ``"accepted"`` or
-    ``"rejected: <why>"`` (``None``: it was never offered, as when none was found)."""
-    if verdict == "accepted":
-        return replace(hint, used=True)
-    if isinstance(verdict, str) and verdict.startswith("rejected: "):
-        return replace(hint, used=False, note=f"refused by the replay: "
-                       f"{verdict[len('rejected: '):]}")
-    return hint

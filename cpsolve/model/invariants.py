@@ -1,6 +1,9 @@
-"""Linear invariants of a :class:`~.core.Planning` model, and the impossibility they prove.
+"""Invariants of a :class:`~.core.Planning` model, and the impossibility they prove.
 
-An *invariant* is a weighted sum ``w . x`` of state variables that no action
+Two kinds: linear invariants (:class:`Invariant`, derived here from the actions' text)
+and the permutation parity a family states (:class:`Parity`, derived by the family).
+
+A linear *invariant* is a weighted sum ``w . x`` of state variables that no action
 changes: over the integers (``modulus`` 0), or modulo a prime ``p``.  When
 the start and every goal state give it different values, no plan exists —
 whatever the search would say, and at once.  Peg solitaire's classic
@@ -89,6 +92,28 @@ class Invariant:
         where = "exactly" if self.modulus == 0 else f"modulo {self.modulus}"
         return (f"no plan: {terms} is preserved {where} by every action, "
                 f"but it is {self.start} at the start and {self.goal} in every goal state")
+
+
+@dataclass(frozen=True)
+class Parity:
+    """A permutation-parity invariant, as a family argues it (the sliding puzzles' classic
+    proof): the ``cells`` (state variables) hold distinct values that every action only
+    rearranges, and the parity of the permutation they form (its inversions, in the order
+    of ``cells``) plus the ``colours`` entry (0 or 1) of the cell holding ``blank`` is the
+    same in every state reached from the start.  It is ``start`` at the start and ``goal``
+    (the other value) in every goal state, so no plan exists.
+
+    Nothing here derives it: a family states it (with ``words``, its argument for people)
+    and the independent checker (:func:`cpsolve.answers.check.parity_problem`) re-derives
+    every part of it from the model before a result carrying it is shown.
+    """
+
+    cells: tuple[str, ...]
+    colours: tuple[int, ...]
+    blank: int
+    start: int
+    goal: int
+    words: str = ""
 
 
 SHOWN = 24

@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..answers.kinds import Analysis, Assignment, Count, Plan
 from ..answers.result import Hint, Result
-from ..model.invariants import Invariant
+from ..model.invariants import Invariant, Parity
 from ..puzzles.base import Puzzle
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
 
 COMMON = ("model", "family", "task", "status", "engine", "seconds", "verified", "proof",
-          "invariant", "cross_checked_by", "bound", "explored", "message", "hint", "details")
+          "invariant", "parity", "cross_checked_by", "bound", "explored", "message", "hint",
+          "details")
 """Keys every result object has."""
 
 JSON_SAFE = 2 ** 53
@@ -38,6 +39,7 @@ def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
         "verified": result.verified,
         "proof": result.proof,
         "invariant": None if result.invariant is None else invariant_json(result.invariant),
+        "parity": None if result.parity is None else parity_json(result.parity),
         "cross_checked_by": list(result.cross_checked_by),
         "bound": result.bound,
         "explored": result.explored,
@@ -59,11 +61,19 @@ def invariant_json(invariant: Invariant) -> dict[str, Any]:
             "start": invariant.start, "goal": invariant.goal}
 
 
+def parity_json(parity: Parity) -> dict[str, Any]:
+    """A permutation parity: the cells in order, each one's colour, the blank's value, and
+    the parity's value at the start and in every goal state."""
+    return {"cells": list(parity.cells), "colours": list(parity.colours), "blank": parity.blank,
+            "start": parity.start, "goal": parity.goal}
+
+
 def hint_json(hint: Hint) -> dict[str, Any]:
     """The plan offered as an upper bound before the search: where from, its length, the
-    seconds spent finding it, whether the engine took it, and why not."""
+    seconds spent finding it, what the engine made of it (``used``, ``verdict``), and why
+    it was not used."""
     return {"from": hint.source, "steps": hint.steps, "seconds": round(hint.seconds, 6),
-            "used": hint.used, "note": hint.note}
+            "used": hint.used, "verdict": hint.verdict, "note": hint.note}
 
 
 def details_json(details: Mapping[str, object]) -> dict[str, Any]:

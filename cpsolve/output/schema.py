@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..answers.result import STATUSES
+from ..answers.result import HINT_VERDICTS, STATUSES
 
 NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 """A key: lower case, digits and underscores (no spaces)."""
@@ -73,6 +73,17 @@ COMMON = {
                                    "additionalProperties": {"type": "integer"}},
                        "modulus": INT, "start": {"type": "integer"},
                        "goal": {"type": "integer"}}},
+    "parity": {
+        "type": ["object", "null"],
+        "description": "With proof 'parity' (a puzzle's own argument): the parity of the "
+                       "permutation the cells' values form plus the colour of the blank's "
+                       "cell, the same in every reachable state, re-verified by the checker.",
+        "required": ["cells", "colours", "blank", "start", "goal"],
+        "additionalProperties": False,
+        "properties": {"cells": {"type": "array", "items": {"type": "string"}},
+                       "colours": {"type": "array", "items": {"enum": [0, 1]}},
+                       "blank": {"type": "integer"},
+                       "start": {"enum": [0, 1]}, "goal": {"enum": [0, 1]}}},
     "cross_checked_by": {"type": "array", "items": {"type": "string"},
                          "description": "Other engines that reached the same proven answer."},
     "bound": {"type": ["integer", "null"]},
@@ -82,13 +93,18 @@ COMMON = {
         "type": ["object", "null"],
         "description": "Planning: the plan offered as an upper bound before the search "
                        "(null: none was looked for).",
-        "required": ["from", "steps", "seconds", "used", "note"], "additionalProperties": False,
+        "required": ["from", "steps", "seconds", "used", "verdict", "note"],
+        "additionalProperties": False,
         "properties": {"from": {"type": "string",
                                 "description": "'search wastar' (weighted A*) or 'given'."},
                        "steps": {**MAYBE_INT, "description": "Its length (null: none found)."},
                        "seconds": {"type": "number", "minimum": 0},
                        "used": {"type": "boolean",
                                 "description": "Replayed and taken as an upper bound."},
+                       "verdict": {"enum": list(HINT_VERDICTS),
+                                   "description": "'none' (none found), 'offered' (the engine "
+                                                  "answered without replaying it), 'used' or "
+                                                  "'rejected' (the replay refused it)."},
                        "note": {"type": "string", "description": "Why it was not used."}}},
     "details": DETAILS,
     "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},

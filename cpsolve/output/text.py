@@ -17,8 +17,7 @@ from rich.text import Text
 
 from ..answers.agreement import answer_of
 from ..answers.kinds import Analysis, Assignment, Count, Plan
-from ..answers.result import Hint, Result, Status
-from ..engines import every
+from ..answers.result import Hint, Result, Skipped, Status
 from ..model import Planning
 from ..puzzles.base import Puzzle
 from ..words import plural
@@ -117,21 +116,25 @@ def human(puzzle: Puzzle, result: Result) -> Group:
 
 
 def hint_text(hint: Hint) -> str:
-    """One line on the plan offered as an upper bound before the search."""
+    """One line on the plan offered as an upper bound before the search, and its verdict."""
     if hint.steps is None:
         return f"Hint: {hint.source}, {hint.seconds:.3f} s: {hint.note}; solved without one."
     where = "given" if hint.source == "given" else \
         f"found by {hint.source} in {hint.seconds:.3f} s"
-    if hint.used:
+    if hint.verdict == "used":
         return f"Hint: a plan of {hint.steps} steps, {where}, taken as an upper bound only."
-    return f"Hint: a plan of {hint.steps} steps, {where}, ignored: {hint.note or 'not used'}."
+    if hint.verdict == "rejected":
+        return f"Hint: a plan of {hint.steps} steps, {where}, ignored: {hint.note}."
+    return f"Hint: a plan of {hint.steps} steps, {where}, offered but not replayed " \
+           "(the engine answered without it)."
 
 
 def hint_brief(hint: Hint) -> str:
     """:func:`hint_text` in a few words (a table cell)."""
     if hint.steps is None:
         return "hint: none found"
-    return f"hint: {plural(hint.steps, 'step')}, {'used' if hint.used else 'ignored'}"
+    word = {"used": "used", "rejected": "rejected"}.get(hint.verdict, "not replayed")
+    return f"hint: {plural(hint.steps, 'step')}, {word}"
 
 
 def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
@@ -233,17 +236,18 @@ def plan_table(puzzle: Puzzle, plan: Plan) -> Table:
     return table
 
 
-def comparison_table(rows: list[tuple[Puzzle, Result | str]]) -> Table:
-    """Engines side by side: answer, status, time, check (and the hint a result had)."""
+def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Table:
+    """Engines side by side: answer, status, time, check (and the hint a result had); an
+    engine that did not run, and why; a note on the model (a disagreement, an error)."""
     table = Table(show_header=True, header_style="bold")
     for col in ("model", "engine", "answer", "status", "seconds", "checked"):
         table.add_column(col, justify="right" if col == "seconds" else "left")
     for puzzle, result in rows:
-        if isinstance(result, str):  # "engine: why it did not run", or a disagreement
-            engine, sep, text = result.partition(": ")
-            if not sep or engine not in every():
-                engine, text = "", result
-            table.add_row(Text(puzzle.name), engine, Text(text), "", "", "")
+        if isinstance(result, Skipped):
+            table.add_row(Text(puzzle.name), result.engine, Text(result.why), "", "", "")
+            continue
+        if isinstance(result, str):  # a disagreement, or an error
+            table.add_row(Text(puzzle.name), "", Text(result), "", "", "")
             continue
         answer = answer_words(puzzle, result) if result.answer is not None \
             else answer_of(result)

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..answers.result import Count, Result, Status, Step
+from ..answers.result import Step
 from ..model import Csp, Planning
+from ..model.invariants import Parity
 from ..words import plural
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ class Puzzle:
     metric: str = "one move = one action"
     expected: dict[str, Any] = field(default_factory=dict)
     """Known answers from the file's ``[expected]`` table (see ``files.EXPECTED``)."""
-    proof_kind = "invariant"
-    """What :meth:`infeasibility_proof` argues from, for a result's ``proof``."""
 
     def render_state(self, state: tuple[int, ...]) -> str:
         """A state drawn for people."""
@@ -79,25 +78,20 @@ class Puzzle:
         return {}
 
     def infeasibility_proof(self) -> str | None:
-        """A reason, from the puzzle's own invariants, why no solution exists (or None).
+        """A reason, from the puzzle's own invariants, why no solution exists (or None):
+        the words of :meth:`impossibility`."""
+        argument = self.impossibility()
+        return None if argument is None else argument.words
 
-        Only for arguments that need no search (e.g. permutation parity);
-        the CLI reports them as proven infeasible without running an engine.
+    def impossibility(self) -> Parity | None:
+        """The puzzle's own argument that no plan exists, in a form the independent checker
+        re-derives from the model (None: the family has none for this puzzle).
+
+        Only for arguments that need no search (e.g. permutation parity): the family
+        states it; :func:`cpsolve.engines.proofs.argued` answers with it, through the
+        checker, before any engine runs.
         """
         return None
-
-    def proven_none(self, task: str, keep: bool = False) -> Result | None:
-        """:meth:`infeasibility_proof` as the answer to ``task``: ``infeasible`` for a solve,
-        an exact count of 0 for a count of optimal plans (``keep``: with the empty list of
-        plans); None when there is no such proof, or for a csp count."""
-        reason = self.infeasibility_proof()
-        if reason is None or (task == "count" and self.model.kind != "planning"):
-            return None
-        if task == "count":
-            return Result(Status.EXACT, "invariant", "count", Count(0, plans=() if keep else None),
-                          proof=self.proof_kind, message=reason)
-        return Result(Status.INFEASIBLE, "invariant", task, proof=self.proof_kind,
-                      message=reason)
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         """An assignment for ``--json``."""

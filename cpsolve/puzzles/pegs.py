@@ -40,7 +40,8 @@ state variables; engines may use them to merge symmetric positions.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..answers.result import Step
@@ -84,18 +85,32 @@ def label(cell: tuple[int, int]) -> str:
     return f"r{cell[0] + 1}c{cell[1] + 1}"
 
 
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Jump:
+    """One jump action on the board: the peg's hole, the hole jumped over, the landing hole."""
+
+    start: Cell
+    over: Cell
+    end: Cell
+
+
 @dataclass(frozen=True, kw_only=True)
 class PegsPuzzle(Puzzle):
     """Draws boards; groups jumps into moves (chains).
 
     ``cells`` are the holes ``(row, col)``, hole ``i`` being ``cells[i]``;
     ``unit`` is the file's ``metric``: ``"jumps"`` or ``"moves"`` (chains);
-    ``jumps`` the jump vectors, both signs (they tell the board's lattice).
+    ``jumps`` the jump vectors, both signs (they tell the board's lattice);
+    ``actions`` maps each action's name to its :class:`Jump`.
     """
 
-    cells: tuple[tuple[int, int], ...]
+    cells: tuple[Cell, ...]
     unit: str
-    jumps: tuple[tuple[int, int], ...] = ()
+    jumps: tuple[Cell, ...] = ()
+    actions: Mapping[str, Jump] = field(default_factory=dict)
 
     def render_state(self, state: tuple[int, ...]) -> str:
         cells = self.cells
@@ -111,7 +126,8 @@ class PegsPuzzle(Puzzle):
         groups: list[list[str]] = []
         landed = None
         for step in plan:
-            start, end = step.action.split("-")
+            jump = self.actions[step.action]
+            start, end = label(jump.start), label(jump.end)
             if groups and start == landed:
                 groups[-1].append(end)
             else:
@@ -174,6 +190,7 @@ def build(data: Data) -> PegsPuzzle:
         initial["last"] = n
     model.set_initial(initial)
     model.set_goal(goal)
+    actions: dict[str, Jump] = {}
     for cell in cells:
         for dr, dc in vectors:
             over, to = (cell[0] + dr, cell[1] + dc), (cell[0] + 2 * dr, cell[1] + 2 * dc)
@@ -185,9 +202,10 @@ def build(data: Data) -> PegsPuzzle:
             if metric == "moves":
                 effects["last"] = t
                 cost = If(Var("last") == a, 0, 1)
-            model.add_action(f"{label(cell)}-{label(to)}",
-                             And(Var(hole(a)) == 1, Var(hole(b)) == 1, Var(hole(t)) == 0),
+            name = f"{label(cell)}-{label(to)}"
+            model.add_action(name, And(Var(hole(a)) == 1, Var(hole(b)) == 1, Var(hole(t)) == 0),
                              effects, cost)
+            actions[name] = Jump(cell, over, to)
     if not model.actions:
         raise data.error("jumps", "no jump fits on this board")
     if metric == "jumps":
@@ -196,7 +214,7 @@ def build(data: Data) -> PegsPuzzle:
     return PegsPuzzle(model.name, "pegs", model, data.get("description", str, ""),
                       "one move = one jump" if metric == "jumps" else
                       "one move = a chain of consecutive jumps by the same peg",
-                      cells=tuple(cells), unit=metric, jumps=tuple(vectors))
+                      cells=tuple(cells), unit=metric, jumps=tuple(vectors), actions=actions)
 
 
 def _vectors(data: Data) -> list[tuple[int, int]]:

@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from ..answers.agreement import cross_check, disagreements
-from ..answers.result import EngineBug, Result, Unsupported
+from ..answers.result import EngineBug, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, run
 from ..engines.auto import proven
+from ..engines.proofs import argued
 from ..engines.runtime import memory
 from ..engines.runtime.clock import Clock
 from ..puzzles.base import Puzzle
@@ -103,10 +104,10 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
     if item.puzzle is None:
         return Row(item.source, None, None, item.error)
     model = item.puzzle.model
-    argued = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
-    if argued is not None:
-        return Row(item.source, item.puzzle, argued)
     try:
+        proof = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
+        if proof is not None:
+            return Row(item.source, item.puzzle, proof)
         if engine != "auto":
             return Row(item.source, item.puzzle, run(engine, "solve", model, options))
         result = run("search", "solve", model, options)
@@ -164,10 +165,12 @@ def summary(rows: list[Row], seconds: float, engine: str) -> dict[str, Any]:
 
 
 def by_invariant(puzzle: Puzzle, task: str, keep: bool = False) -> Result | None:
-    """The answer to ``task`` when the puzzle's own invariants prove that none exists
-    (:meth:`~cpsolve.puzzles.base.Puzzle.proven_none`), before any engine runs: for a solve
-    and for a count of optimal plans alike."""
-    return None if task == "analyze" else puzzle.proven_none(task, keep)
+    """The answer to ``task`` when the puzzle's own argument proves that none exists
+    (:meth:`~cpsolve.puzzles.base.Puzzle.impossibility`), before any engine runs: for a solve
+    and for a count of optimal plans alike.  It is given by
+    :func:`cpsolve.engines.proofs.argued`, and checked there as every engine's answer is
+    (a wrong argument raises :class:`~cpsolve.answers.result.EngineBug`)."""
+    return argued(puzzle.model, task, puzzle.impossibility(), keep)
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,7 @@ class Compared:
     source: str
     puzzle: Puzzle | None
     results: tuple[Result, ...] = ()
-    skipped: tuple[str, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
     problems: tuple[str, ...] = ()
     error: str = ""
 
@@ -187,7 +190,10 @@ def compare_one(item: Item, task: str, time_limit: float | None = None) -> Compa
     """Run ``task`` with every engine that applies, each with an equal share of the limit."""
     if item.puzzle is None:
         return Compared(item.source, None, error=item.error)
-    proof = by_invariant(item.puzzle, task)
+    try:
+        proof = by_invariant(item.puzzle, task)
+    except EngineBug as err:
+        return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
     if proof is not None:
         return Compared(item.source, item.puzzle, (proof,))
     engines = engines_for(item.puzzle.model, task)
@@ -198,7 +204,7 @@ def compare_one(item: Item, task: str, time_limit: float | None = None) -> Compa
         try:
             results.append(run(engine, task, item.puzzle.model, Options(time_limit=left)))
         except Unsupported as err:
-            skipped.append(f"{engine}: {err}")
+            skipped.append(Skipped(engine, str(err)))
         except EngineBug as err:
             return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
     problems = disagreements(results)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.check import replay, verify, violations
+from cpsolve.answers.check import parity_problem, replay, verify, violations
 from cpsolve.answers.result import (
     Analysis,
     Assignment,
@@ -17,7 +17,9 @@ from cpsolve.answers.result import (
     Status,
     Step,
 )
+from cpsolve.language.expr import Var, evaluate
 from cpsolve.model import Csp, Planning
+from cpsolve.model.invariants import Parity
 from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -381,3 +383,105 @@ def test_verify_rejects_malformed_farthest_states(jugs):
 def test_statuses_and_answers_are_enforced_per_task(status, task, fields):
     with pytest.raises(ValueError):
         Result(status, "t", task=task, **fields)
+
+
+# ------------------------------------------------------------ a permutation-parity proof
+#
+# A 2x2 sliding puzzle written here by hand, cells a b / c d (colours 0 1 / 1 0 on the
+# checkerboard), tiles 1 2 3 and the blank 0, from 1 2 / 3 _ to 2 1 / 3 _.  The parity
+# claimed: inversions of (a, b, c, d) plus the colour of the blank's cell.  Start (1, 2, 3, 0):
+# 3 inversions (each tile before the 0), blank on d (colour 0): 1.  Goal (2, 1, 3, 0): 4
+# inversions (2 > 1, and each tile before the 0), blank on d: 0.  They differ: no plan.
+
+CELLS = ("a", "b", "c", "d")
+COLOURS = (0, 1, 1, 0)
+NEIGHBOURS = (("a", "b"), ("a", "c"), ("b", "d"), ("c", "d"))
+
+
+def two_by_two(extra: str | None = None) -> Planning:
+    """The 2x2 puzzle; ``extra`` adds one action that breaks the parity argument."""
+    p = Planning("2x2")
+    v = {n: p.add_variable(n, 0, 3) for n in CELLS}
+    p.set_initial({"a": 1, "b": 2, "c": 3, "d": 0})
+    p.set_goal((v["a"] == 2) & (v["b"] == 1) & (v["c"] == 3) & (v["d"] == 0))
+    for x, y in NEIGHBOURS:
+        for into, out in ((x, y), (y, x)):
+            p.add_action(f"{out} into {into}", (v[into] == 0) & (v[out] != 0),
+                         {v[into]: v[out], v[out]: 0})
+    if extra == "swap":  # two tiles trade places: a transposition, the blank stays
+        p.add_action("swap a b", (v["a"] != 0) & (v["b"] != 0), {v["a"]: v["b"], v["b"]: v["a"]})
+    elif extra == "paint":  # a tile is replaced: no rearrangement at all
+        p.add_action("paint a", v["a"] == 1, {v["a"]: 2})
+    return p
+
+
+def reachable(p: Planning) -> set[tuple[int, ...]]:
+    """Every state reachable from the start, by a plain search with the reference
+    interpreter (to confirm, independently of the parity, that the goal is not)."""
+    names = list(p.domains)
+    seen = {tuple(p.initial[n] for n in names)}
+    todo = list(seen)
+    while todo:
+        env = dict(zip(names, todo.pop()))
+        for action in p.actions:
+            if evaluate(action.guard, env):
+                new = dict(env)
+                new.update({n: evaluate(e, env) for n, e in action.effects})
+                state = tuple(new[n] for n in names)
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+    return seen
+
+
+def test_the_two_by_two_goal_is_unreachable_and_the_parity_says_why():
+    states = reachable(two_by_two())
+    assert len(states) == 12 and (2, 1, 3, 0) not in states  # half of the 4! arrangements
+    assert parity_problem(two_by_two(), CELLS, COLOURS, 0, 1, 0) is None
+
+
+@pytest.mark.parametrize("claim, fragment", [
+    ((CELLS, COLOURS, 0, 0, 1), "the parity is 1 at the start, not 0"),  # start, goal swapped
+    ((CELLS, COLOURS, 0, 1, 1), "in the goal, claimed 1"),              # no difference
+    ((CELLS, (0, 0, 0, 0), 0, 1, 0), "changes the parity"),              # no checkerboard
+    ((CELLS, COLOURS[:3], 0, 1, 0), "malformed"),                         # colours for 3 of 4
+    ((CELLS[:3], COLOURS[:3], 0, 1, 0), "one of them 0, at the start"),   # the blank left out
+    ((CELLS, COLOURS, 3, 1, 0), "the parity is 0 at the start"),          # 3 is no blank
+    ((("a", "b", "c", "x"), COLOURS, 0, 1, 0), "malformed"),              # no such variable
+])
+def test_a_wrong_parity_claim_is_refused(claim, fragment):
+    problem = parity_problem(two_by_two(), *claim)
+    assert problem is not None and fragment in problem
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    ("swap", "action 'swap a b' changes the parity"),
+    ("paint", "action 'paint a' turns the values [1] into [2]"),
+])
+def test_an_action_that_breaks_the_argument_is_found(extra, fragment):
+    problem = parity_problem(two_by_two(extra), CELLS, COLOURS, 0, 1, 0)
+    assert problem is not None and fragment in problem
+    if extra == "swap":  # and rightly: the goal is then reachable
+        assert (2, 1, 3, 0) in reachable(two_by_two(extra))
+
+
+def test_a_goal_that_leaves_a_cell_free_proves_nothing():
+    p = two_by_two()
+    v = {n: Var(n) for n in CELLS}
+    p.set_goal((v["a"] == 2) & (v["b"] == 1))
+    assert "does not fix c" in parity_problem(p, CELLS, COLOURS, 0, 1, 0)
+
+
+def test_verify_re_derives_a_parity_and_refuses_a_forged_one():
+    claim = Parity(CELLS, COLOURS, 0, 1, 0, "odd permutation, blank at home")
+    proof = Result(Status.INFEASIBLE, "invariant", proof="parity", parity=claim)
+    assert verify(two_by_two(), proof).verified is True
+    count = Result(Status.EXACT, "invariant", "count", Count(0), proof="parity", parity=claim)
+    assert verify(two_by_two(), count).verified is True
+    with pytest.raises(EngineBug, match="claims a parity proof, but action 'swap a b'"):
+        verify(two_by_two("swap"), proof)
+    forged = proof.but(parity=Parity(CELLS, COLOURS, 0, 0, 1))
+    with pytest.raises(EngineBug, match="claims a parity proof, but the parity is 1 at the"):
+        verify(two_by_two(), forged)
+    with pytest.raises(ValueError):  # a parity comes with the proof that names it
+        Result(Status.INFEASIBLE, "invariant", proof="invariant", parity=claim)

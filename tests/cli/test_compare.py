@@ -124,3 +124,27 @@ def test_lower_bound_on_a_count_above_an_exact_count():
     assert disagreements([counted("cpsat", EXACT, 960),
                           counted("pyconstraint", AT_LEAST, 1000)])
 
+
+
+# ------------------------------------------------------------ the table
+
+
+def test_the_table_puts_a_skipped_engine_in_its_column_and_a_note_in_the_answer():
+    """An engine that did not run is a typed row (its name, why), never text split at ': ';
+    a note (a disagreement) keeps its colons, and names no engine."""
+    from rich.console import Console
+
+    from cpsolve.answers.result import Skipped
+    from cpsolve.output.text import comparison_table
+    from cpsolve.puzzles.files import MODELS_DIR, load
+
+    puzzle = load(MODELS_DIR / "water_jugs.toml")
+    rows = [(puzzle, Skipped("my-engine", "tool: not installed")),
+            (puzzle, "DISAGREEMENT: cpsat: 10 moves, search: 11 moves")]
+    console = Console(width=200, record=True)
+    console.print(comparison_table(rows))
+    lines = [[cell.strip() for cell in line.split("│")[1:-1]]
+             for line in console.export_text().splitlines() if line.startswith("│")]
+    assert lines[0][1:3] == ["my-engine", "tool: not installed"]
+    assert lines[1][1:3] == ["", "DISAGREEMENT: cpsat: 10 moves, search: 11 moves"]
+    assert str(Skipped("fd", "not applicable")) == "fd: not applicable"

@@ -150,3 +150,80 @@ def test_compare_without_a_limit_gives_each_model_the_default_budget(cli, models
     results = json.loads(run.out)["models"][0]["results"]
     assert {r["engine"] for r in results} >= {"cpsat", "search", "fd"}
     assert all(r["status"] in ("unknown", "infeasible") for r in results)
+
+
+# ---------------------------------------------------------------- the family's own argument
+
+
+def parity_of(data: dict) -> dict:
+    """The parity a result carries, after the checks every reader may make of it."""
+    parity = data["parity"]
+    assert data["proof"] == "parity" and data["verified"] is True and data["invariant"] is None
+    assert parity["start"] != parity["goal"] and parity["blank"] == 0
+    assert len(parity["cells"]) == len(parity["colours"]) == 16  # the 15-puzzle's cells
+    return parity
+
+
+@pytest.mark.parametrize("command", [["solve"], ["count", "--optimal"],
+                                     ["solve", "--engine", "cpsat"]])
+def test_the_parity_proof_of_a_command_is_verified_by_the_checker(cli, models_dir, command):
+    run = cli(*command, models_dir / "fifteen_unsolvable.toml", "--json")
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    parity_of(data)
+    assert data["engine"] == "invariant" and "1 transposition" in data["message"]
+    text = cli(*command, models_dir / "fifteen_unsolvable.toml").out
+    assert "verified; proof: parity" in " ".join(text.split())
+
+
+def test_batches_and_compare_report_the_verified_parity_proof(cli, models_dir):
+    both = [models_dir / "fifteen_unsolvable.toml", models_dir / "water_jugs.toml"]
+    lines = [json.loads(line) for line in cli("solve", *both, "--json").out.splitlines()]
+    assert parity_of(lines[0])["start"] in (0, 1) and lines[1]["verified"] is True
+    run = cli("compare", models_dir / "fifteen_unsolvable.toml", "--json")
+    assert run.code == 0, run.err
+    (only,) = json.loads(run.out)["models"][0]["results"]
+    parity_of(only)
+
+
+@pytest.fixture
+def forged(monkeypatch):
+    """Makes every sliding puzzle state ``claim(real argument, puzzle)`` as its argument."""
+    from dataclasses import replace
+
+    from cpsolve.puzzles.sliding.puzzle import SlidingPuzzle
+
+    def forge(claim):
+        real = SlidingPuzzle.impossibility
+        monkeypatch.setattr(SlidingPuzzle, "impossibility",
+                            lambda self: claim(real(self), self))
+    forge.replace = replace  # type: ignore[attr-defined]
+    return forge
+
+
+def test_a_forged_parity_for_a_solvable_puzzle_is_an_engine_bug(cli, models_dir, forged):
+    """The 8-puzzle is solvable (31 moves): a parity that differs between its start and its
+    goal is wrong at one end, whatever the words say."""
+    from cpsolve.model.invariants import Parity
+
+    forged(lambda real, puzzle: Parity(
+        tuple(puzzle.board.var(c) for c in puzzle.board.cells),
+        tuple((r + c) % 2 for r, c in puzzle.board.cells), 0, 0, 1, "forged"))
+    for command in (["solve"], ["count", "--optimal"], ["compare"]):
+        run = cli(*command, models_dir / "eight_puzzle.toml")
+        assert run.code == 3, (command, run.out, run.err)
+        assert "engine bug" in run.err and "claims a parity proof, but the parity is" in run.err
+    rows = cli("solve", models_dir / "eight_puzzle.toml", models_dir / "water_jugs.toml",
+               "--json").out.splitlines()
+    assert "claims a parity proof" in json.loads(rows[0])["error"]
+
+
+def test_a_parity_without_its_checkerboard_is_refused_though_its_conclusion_holds(
+        cli, models_dir, forged):
+    """14 and 15 swapped is unsolvable, but not because the inversions alone are preserved:
+    every move of the blank changes them.  The blank is on its goal cell, so the claim's
+    values at both ends stay right and only the moves refute it."""
+    forged(lambda real, puzzle: None if real is None else forged.replace(
+        real, colours=(0,) * len(real.colours)))
+    run = cli("solve", models_dir / "fifteen_unsolvable.toml", "--json")
+    assert run.code == 3 and "changes the parity" in run.err

@@ -51,11 +51,12 @@ def test_solve(cli, name):
     assert data["task"] == "solve"
     if data["answer"] == "plan":
         assert data["steps"] == len(data["plan"])
-    if data["status"] == "infeasible":  # only an invariant is re-checked by the checker
+    if data["status"] == "infeasible":  # an invariant or a parity is re-checked by the checker
         assert data["proof"]
-        assert data["verified"] is (True if data["invariant"] else None)
+        assert data["verified"] is (True if data["invariant"] or data["parity"] else None)
         assert (data["invariant"] is not None) == (data["proof"] == "invariant"
                                                    and data["engine"] != "invariant")
+        assert (data["parity"] is not None) == (data["proof"] == "parity")
 
 
 @pytest.mark.parametrize("name", CSP)

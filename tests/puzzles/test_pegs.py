@@ -268,6 +268,21 @@ def test_checker_rejects_illegal_jumps():
     assert not replay(model, ["r1c1-r3c3"])  # legal, but not at the goal
 
 
+def test_each_action_says_which_holes_it_jumps_from_over_and_into():
+    """The family keeps each jump as three holes (never read back from the action's name):
+    the action empties the first two and fills the third, two holes apart on a line."""
+    puzzle = load(HOPPERS)
+    index = {cell: i for i, cell in enumerate(puzzle.cells)}
+    assert set(puzzle.actions) == {a.name for a in puzzle.model.actions}
+    for action in puzzle.model.actions:
+        jump = puzzle.actions[action.name]
+        assert [(r + e) / 2 for r, e in zip(jump.start, jump.end)] == list(jump.over)
+        writes = {name: evaluate(value, {}) for name, value in action.effects
+                  if name != "last"}  # the moves metric also notes where the peg landed
+        assert writes == {f"hole[{index[jump.start]}]": 0, f"hole[{index[jump.over]}]": 0,
+                          f"hole[{index[jump.end]}]": 1}
+
+
 def test_json_plan_groups_chains(cli):
     out = cli("solve", str(HOPPERS), "--engine", "search", "--json")
     assert out.code == 0

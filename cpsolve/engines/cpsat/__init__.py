@@ -54,14 +54,11 @@ def solve(model: Csp | Planning, options: Options) -> Result:
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
         if proven is not None:
             return proven
-        from ..hints import prepare, settled
+        from ..hints import prepare
         from . import planning
 
         options, hint = prepare(model, options)  # type: ignore[arg-type]
-        result = planning.solve(model, options)  # type: ignore[arg-type]
-        if hint is None:
-            return result
-        return result.but(hint=settled(hint, result.details.get("hint")))
+        return planning.solve(model, options, hint)  # type: ignore[arg-type]
     raise Unsupported(f"cpsat cannot solve a {model.kind} model")
 
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from ...answers.result import Plan, Result, Status, Step
+from ...answers.result import Hint, Plan, Result, Status, Step
 from ...model import Planning
 from ...model.facts import (
     cost_floor,
@@ -99,6 +99,7 @@ class _Run:
     forbidden: list[tuple[int, int]] = field(default_factory=list)
     estimated: int = 0
     details: dict[str, object] = field(default_factory=dict)
+    hint: Hint | None = None
     tried: list[int] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
 
@@ -140,7 +141,8 @@ class _Run:
         if status is Status.INFEASIBLE:
             proof = proof or "cp-sat"
         return Result(status, "cpsat", answer=None if plan is None else Plan.of(plan),
-                      bound=bound, message=message, proof=proof, details=dict(self.details))
+                      bound=bound, message=message, proof=proof, details=dict(self.details),
+                      hint=self.hint)
 
     def shortest(self, horizon: int) -> str:
         """What proves that no plan has fewer than ``horizon`` steps."""
@@ -167,11 +169,15 @@ class _Run:
                            message=f"{message}; this one was not proven optimal")
 
 
-def solve(planning: Planning, options: Options) -> Result:
-    """The cheapest plan (fewest steps with unit costs), or a proof that none exists."""
+def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Result:
+    """The cheapest plan (fewest steps with unit costs), or a proof that none exists.
+
+    ``hint`` says where ``options.hint`` came from (:func:`cpsolve.engines.hints.prepare`);
+    the result carries it with the replay's verdict (:attr:`Hint.verdict`).
+    """
     planning.validate()
     budget = Clock(options.time_limit)
-    run, fewest, potential = _start(planning, options, budget)
+    run, fewest, potential = _start(planning, options, budget, hint)
     if goal_at_start(planning):
         return run.result(Status.OPTIMAL, (), "the goal holds in the initial state")
     floor = cost_floor(planning)
@@ -222,7 +228,7 @@ def solve(planning: Planning, options: Options) -> Result:
     return _found(run, plan, horizon, known, status == cp_model.OPTIMAL, floor)
 
 
-def _start(planning: Planning, options: Options, budget: Clock
+def _start(planning: Planning, options: Options, budget: Clock, hint: Hint | None = None
            ) -> tuple[_Run, int, int | None]:
     """The run, with ``cap`` (the most steps a needed plan has) and why; the fewest steps
     and the potential's cap (``None``: no potential) from :func:`potential_bounds`."""
@@ -230,7 +236,8 @@ def _start(planning: Planning, options: Options, budget: Clock
     fewest, potential = potential_bounds(planning) or (1, None)
     if potential is not None and potential < cap:
         cap, why = potential, "every action moves a sum of the state the same way"
-    return _Run(planning, options, budget, planning.unit_costs(), cap, why), fewest, potential
+    run = _Run(planning, options, budget, planning.unit_costs(), cap, why, hint=hint)
+    return run, fewest, potential
 
 
 def _descent(run: _Run, known: tuple[Step, ...] | None, stride: int) -> Descent | None:
@@ -333,17 +340,19 @@ def _estimate() -> bool:
 
 
 def _hint(run: _Run) -> tuple[Step, ...] | None:
-    """The hint's steps, once replayed (``None``: no hint, or a rejected one)."""
+    """The hint's steps, once replayed (``None``: no hint, or a rejected one); ``run.hint``
+    records the verdict."""
     names = run.options.hint
     if names is None or "hint" in OFF:
         return None
+    offered = run.hint or Hint("given", len(names), 0.0)
     replayed = replay(run.planning, names)
     if replayed.steps is None:
-        run.details["hint"] = f"rejected: {replayed.problem}"
+        run.hint = offered.rejected(replayed.problem)
         run.say(f"hint rejected: {replayed.problem}")
         return None
-    run.details.update(hint="accepted", hint_steps=len(replayed.steps),
-                       hint_cost=replayed.cost)
+    run.hint = offered.accepted()
+    run.details.update(hint_steps=len(replayed.steps), hint_cost=replayed.cost)
     return replayed.steps
 
 

@@ -40,19 +40,19 @@ def pegs_svg(puzzle: PegsPuzzle, state: tuple[int, ...], step: Step | None, titl
     svg.rect(MARGIN - pad + min(xs), MARGIN - pad + min(ys), max(xs) - min(xs) + 2 * pad,
              max(ys) - min(ys) + 2 * pad, rx=float(gap * 0.4), fill=WOOD, stroke=WOOD_EDGE,
              stroke_width="2", class_="board")
-    jump = _jump(step)
+    jump = None if step is None else puzzle.actions.get(step.action)
     for i, cell in enumerate(puzzle.cells):
         x, y = where[cell]
         svg.circle(MARGIN + x, MARGIN + y, gap * 0.16, fill=HOLE, class_="hole")
-        if jump and cell == jump[1]:
+        if jump and cell == jump.over:
             svg.circle(MARGIN + x, MARGIN + y, gap * 0.3, fill="none", stroke=MUTED,
                        stroke_width="1.5", stroke_dasharray="3 3", class_="taken")
         if state[i]:
-            landed = jump is not None and cell == jump[2]
+            landed = jump is not None and cell == jump.end
             svg.circle(MARGIN + x, MARGIN + y, gap * 0.32, fill=ACCENT if landed else PEG,
                        stroke=INK if landed else PEG_EDGE, stroke_width="1.5", class_="peg")
     if jump:
-        _arrow(svg, where[jump[0]], where[jump[2]], gap)
+        _arrow(svg, where[jump.start], where[jump.end], gap)
     _labels(svg, puzzle, where, gap)
     return svg.text_of()
 
@@ -78,19 +78,6 @@ def _nearest(where: list[tuple[float, float]]) -> float:
         for u, v in where[i + 1:]:
             best = min(best, math.hypot(x - u, y - v))
     return 40.0 if best == math.inf else best
-
-
-def _jump(step: Step | None) -> tuple | None:
-    """(from, over, to) holes of a jump step, read from its name ``r1c1-r1c3``."""
-    if step is None:
-        return None
-    try:
-        a, b = (part[1:].split("c") for part in step.action.split("-"))
-        start, end = (int(a[0]) - 1, int(a[1]) - 1), (int(b[0]) - 1, int(b[1]) - 1)
-    except (ValueError, IndexError):
-        return None
-    over = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
-    return start, over, end
 
 
 def _arrow(svg: Svg, a: tuple[float, float], b: tuple[float, float], gap: float) -> None:

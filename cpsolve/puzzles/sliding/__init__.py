@@ -67,7 +67,7 @@ from .pieces import (
     read_blocks,
     read_picture,
 )
-from .puzzle import METRIC_WORDS, SlidingPuzzle, parity_proof
+from .puzzle import METRIC_WORDS, SlidingPuzzle, parity_argument, parity_proof
 
 __all__ = ["DIRECTIONS", "EMPTY", "WALL", "Board", "SlidingPuzzle", "build", "read_picture"]
 
@@ -124,8 +124,8 @@ def build(data: Data) -> SlidingPuzzle:
     return SlidingPuzzle(model.name, "sliding", model, data.get("description", str, ""),
                          METRIC_WORDS[metric], board=board, tokens=tuple(tokens), moves=moves,
                          kinds=tuple(kinds), unit=metric,
-                         parity_proof=(parity_proof(flat_start, flat_goal, cells)
-                                       if distinct else None))
+                         parity=parity_argument(board, values, goal, parity_proof(
+                             flat_start, flat_goal, cells)) if distinct else None)
 
 
 def read_patterns(data: Data, kinds: list[Kind], count: Counter[Kind]) -> list[list[int]]:

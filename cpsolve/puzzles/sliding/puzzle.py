@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...answers.result import Step
+from ...model.invariants import Parity
 from ...words import plural
 from ..base import Puzzle
 from .moves import Move
@@ -27,8 +28,8 @@ class SlidingPuzzle(Puzzle):
     ``tokens[v]`` is drawn for state value ``v``; ``kinds`` are the kinds of
     pieces (value ``base + k`` on cell ``k`` of the shape); ``moves`` maps an
     action name to its :class:`~.moves.Move`; ``unit`` is the file's
-    ``metric`` (``step``, ``line`` or ``path``); ``parity_proof`` says why the
-    goal is unreachable, when permutation parity proves it.
+    ``metric`` (``step``, ``line`` or ``path``); ``parity`` is the argument that the
+    goal is unreachable, when permutation parity proves it (:func:`parity_argument`).
     """
 
     board: Board
@@ -36,7 +37,7 @@ class SlidingPuzzle(Puzzle):
     moves: Mapping[str, Move]
     kinds: tuple[Kind, ...] = ()
     unit: str = "step"
-    parity_proof: str | None = None
+    parity: Parity | None = None
 
     def board_rows(self, state: tuple[int, ...]) -> list[list[str]]:
         """Tokens of a state, as rows (walls as ``#``)."""
@@ -110,11 +111,30 @@ class SlidingPuzzle(Puzzle):
     def json_state(self, state: tuple[int, ...]) -> Any:
         return [" ".join(row) for row in self.board_rows(state)]
 
-    proof_kind = "parity"
-
-    def infeasibility_proof(self) -> str | None:
+    def impossibility(self) -> Parity | None:
         """The permutation-parity argument, when it applies and proves unsolvability."""
-        return self.parity_proof
+        return self.parity
+
+
+def parity_argument(board: Board, start: Mapping[Cell, int], goal: Mapping[Cell, int],
+                    words: str | None) -> Parity | None:
+    """The permutation-parity argument (:func:`parity_proof` gives its ``words``; None: it
+    proves nothing) in the checker's terms: over the board's cells in order, the parity of
+    the permutation the state values form (its inversions) plus the checkerboard colour of
+    the blank's cell never changes (a step is one transposition and moves the blank to a
+    cell of the other colour), and it differs between ``start`` and ``goal`` (cell ->
+    state value, the blank 0)."""
+    if words is None:
+        return None
+    colours = tuple((r + c) % 2 for r, c in board.cells)
+
+    def parity(values: Mapping[Cell, int]) -> int:
+        row = [values[cell] for cell in board.cells]
+        inversions = sum(1 for i, a in enumerate(row) for b in row[i + 1:] if a > b)
+        return (inversions + colours[row.index(0)]) % 2
+
+    return Parity(tuple(board.var(cell) for cell in board.cells), colours, 0, parity(start),
+                  parity(goal), words)
 
 
 def parity_proof(start: list[str], goal: list[str], cells: tuple[Cell, ...]) -> str | None:

@@ -114,7 +114,7 @@ def test_an_optimal_hint_is_proven_optimal(discs: int) -> None:
     result = cpsat(hanoi(discs), hint)
     assert result.status is Status.OPTIMAL and result.verified
     assert result.steps == 2 ** discs - 1 == len(hint)
-    assert result.details["hint"] == "accepted" and result.details["hint_steps"] == len(hint)
+    assert result.hint.verdict == "used" and result.details["hint_steps"] == len(hint)
 
 
 def test_hanoi_proof_by_descent(descend_at_once: None) -> None:
@@ -148,7 +148,7 @@ def test_a_hint_too_long_for_a_descent_only_bounds_the_horizons(
     hint = tuple(detour_then_home(model, [0, 1, 2]))
     result = cpsat(model, hint)
     assert result.status is Status.OPTIMAL and result.steps == 7
-    assert "descents" not in result.details and result.details["hint"] == "accepted"
+    assert "descents" not in result.details and result.hint.verdict == "used"
 
 
 @pytest.mark.parametrize("hint, problem", [
@@ -160,7 +160,8 @@ def test_a_hint_too_long_for_a_descent_only_bounds_the_horizons(
 def test_a_bad_hint_is_rejected_and_changes_nothing(hint: tuple[str, ...], problem: str) -> None:
     result = cpsat(hanoi(3), hint)
     assert result.status is Status.OPTIMAL and result.steps == 7 and result.verified
-    assert result.details["hint"] == f"rejected: {problem}"
+    assert (result.hint.source, result.hint.verdict) == ("given", "rejected")
+    assert result.hint.note == f"refused by the replay: {problem}" and not result.hint.used
 
 
 def test_a_hint_through_a_forbidden_state_is_rejected() -> None:
@@ -176,8 +177,7 @@ def test_a_hint_through_a_forbidden_state_is_rejected() -> None:
     model = load(MODELS_DIR / "missionaries.toml").model
     result = cpsat(model, tuple(s.action for s in hint))
     assert result.status is Status.OPTIMAL and result.steps == 11 and result.verified
-    assert str(result.details["hint"]).startswith("rejected: ")
-    assert "forbidden state" in str(result.details["hint"])
+    assert result.hint.verdict == "rejected" and "forbidden state" in result.hint.note
 
 
 def test_a_long_hint_and_no_time_never_claim_a_wrong_optimum() -> None:
@@ -248,7 +248,7 @@ def test_random_two_by_three_puzzles_with_hints_match_bfs(
         descent.FIRST_AFTER, descent.FIRST_HORIZONS, descent.FEW = saved
     assert result.status is Status.OPTIMAL and result.steps == len(shortest)
     if shortest:  # (at the goal already, the empty plan is the answer before any hint)
-        assert result.details["hint"] == "accepted"
+        assert result.hint.verdict == "used"
 
 
 
@@ -279,8 +279,8 @@ def test_auto_hands_cp_sat_a_hint() -> None:
     outcome = race("solve", hanoi(4), Options(), budget=60, engines=("cpsat",))
     result = outcome.result
     assert result.status is Status.OPTIMAL and result.steps == 15
-    assert result.details["hint"] == "accepted"
-    assert result.hint is not None and result.hint.used and result.hint.source == "search wastar"
+    assert result.hint is not None and result.hint.verdict == "used" and result.hint.used
+    assert result.hint.source == "search wastar"
 
 
 # ---------------------------------------------------------------- the engine looks for one itself
@@ -325,6 +325,7 @@ def test_engine_cpsat_on_the_command_line_looks_for_a_hint(cli) -> None:
     assert out["verified"] is True
     hint = out["hint"]
     assert hint["from"] == "search wastar" and hint["used"] is True and hint["note"] == ""
+    assert hint["verdict"] == "used"
     assert hint["steps"] >= 15 and 0 <= hint["seconds"] <= out["seconds"]
     text = cli("solve", "hanoi4", "--engine", "cpsat").out
     assert f"Hint: a plan of {hint['steps']} steps, found by search wastar" in text
@@ -412,6 +413,30 @@ def test_a_found_hint_that_the_replay_refuses_is_ignored_and_said_so(
     assert result.hint.note == "refused by the replay: step 1: 'disc 1 to peg 2' does not apply"
     given = run("cpsat", "solve", hanoi(4), Options(hint=wrong))
     assert given.hint.source == "given" and not given.hint.used and given.steps == 15
+    assert (result.hint.verdict, given.hint.verdict) == ("rejected", "rejected")
+    out = json.loads(cli("solve", "hanoi4", "--engine", "cpsat", "--json").out)
+    assert (out["hint"]["verdict"], out["hint"]["used"]) == ("rejected", False)
+    assert out["hint"]["note"].startswith("refused by the replay: step 1: ")
+    assert "hint" not in out["details"]  # the verdict is the hint's own field
+    text = cli("solve", "hanoi4", "--engine", "cpsat").out
+    assert "ignored: refused by the replay: step 1:" in " ".join(text.split())
+
+
+def test_the_hint_verdict_is_a_typed_field() -> None:
+    from cpsolve.answers.result import Hint
+
+    found = Hint("search wastar", 17, 0.1)
+    assert found.verdict == "offered" and not found.used
+    assert found.accepted().verdict == "used" and found.accepted().used
+    refused = found.rejected("step 3: 'x' does not apply")
+    assert (refused.verdict, refused.note) == ("rejected",
+                                               "refused by the replay: step 3: 'x' does not apply")
+    none = Hint.missing("search wastar", 2.0, "no plan found (none within 2 s)")
+    assert none.verdict == "none" and none.steps is None and not none.used
+    with pytest.raises(ValueError):
+        Hint("given", None, 0.0)  # a hint that was offered has steps
+    with pytest.raises(ValueError):
+        Hint("given", 3, 0.0, verdict="accepted")  # not a verdict
 
 
 def test_a_time_limit_of_one_second_holds_with_the_hint_phase(tmp_path: Path) -> None:
