@@ -10,8 +10,8 @@ Guards, effects and costs are turned into Python source by :mod:`.emit`
 on first use, into a single successor function for the whole model.  Two tricks keep it
 fast without knowing anything about puzzles:
 
-* actions whose guards share a pin ``x == c`` (:func:`~cpsolve.model.facts.pin`) are grouped under one
-  ``if s[i] == c:`` test (in a sliding puzzle, "the blank is at cell j"
+* actions whose guards share a pin ``x == c`` (:func:`~cpsolve.model.facts.pin`) are grouped
+  under one ``if s[i] == c:`` test (in a sliding puzzle, "the blank is at cell j"
   selects the 2-4 moves worth testing out of 24);
 * an effect is range-checked only when interval arithmetic
   (:func:`cpsolve.language.expr.bounds`) cannot prove it stays in its domain.  A
@@ -96,7 +96,7 @@ class Task:
         return f"s[{self.index[name]}]"
 
     def _pin(self, c: Expr) -> tuple[int, int] | None:
-        """``(i, value)`` when ``c`` pins ``x_i`` to ``value`` (:func:`~cpsolve.model.facts.pin`)."""
+        """``(i, value)`` when ``c`` pins ``x_i`` to ``value`` (:func:`~.facts.pin`)."""
         found = facts.pin(c, self.model.domain)
         return None if found is None else (self.index[found[0]], found[1])
 

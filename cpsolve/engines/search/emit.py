@@ -124,7 +124,7 @@ def _binary(e: Binary, ref: Ref, fl: str) -> tuple[str, int]:
 
 
 def _chain(e: Binary, ref: Ref, fl: str) -> tuple[str, int]:
-    """A left-nested chain of ``+``/``-`` (what :func:`~cpsolve.language.expr.Sum` builds), flattened.
+    """A left-nested chain of ``+``/``-`` (what :func:`~.expr.Sum` builds), flattened.
 
     Walking the left spine in a loop keeps deep sums within Python's limits:
     short chains read ``a + b - c``, long ones ``_sum((a, b, -(c)))``.
