@@ -9,7 +9,7 @@ import pytest
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
-# The 9x9 sudoku of DESIGN.md.
+# The 9x9 sudoku of docs/design.md.
 INKALA_ROWS = ["..53.....", "8......2.", ".7..1.5..", "4....53..", ".1..7...6",
                "..32...8.", ".6.5....9", "..4....3.", ".....97.."]
 

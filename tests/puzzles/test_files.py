@@ -16,7 +16,7 @@ from cpsolve.puzzles.files import bundled, load, resolve
 MODELS = Path(__file__).resolve().parents[2] / "models"
 BUNDLED = sorted(MODELS.glob("*.toml"))
 
-# The 9x9 sudoku of DESIGN.md, written as there (rows of 9, "." for empty).
+# The 9x9 sudoku of docs/design.md, written as there (rows of 9, "." for empty).
 INKALA_ROWS = ["..53.....", "8......2.", ".7..1.5..", "4....53..", ".1..7...6",
                "..32...8.", ".6.5....9", "..4....3.", ".....97.."]
 

@@ -1,7 +1,7 @@
 """Sliding-block puzzles: known answers, state spaces, the family's declared facts, output.
 
 Expected figures are the puzzles' published facts (the seed articles and
-DESIGN.md): 8-puzzle 31 moves, 181,440 states, 2 states at distance 31
+docs/design.md): 8-puzzle 31 moves, 181,440 states, 2 states at distance 31
 (867254301 and 647850321); line pieces 30 moves, 90,720 states, 6 at
 distance 30; ON-OFF 44 moves, 540 states, 3 at distance 56, problem B 56;
 with the o's and f's told apart, 44 and 48 moves, and the two other

@@ -54,7 +54,7 @@ def lines(out: str) -> list[dict]:
 
 
 def test_cli_workers_2_on_the_8_puzzle(cli):
-    """The issue's acceptance: 181,440 states, maximum distance 31 (DESIGN.md)."""
+    """The issue's acceptance: 181,440 states, maximum distance 31 (docs/design.md)."""
     run = cli("analyze", "eight_puzzle", "--workers", "2", "--json")
     out = lines(run.out)[0]
     assert run.code == 0, run.err
@@ -89,7 +89,7 @@ def test_compare_streams_a_line_per_model_and_a_summary(cli, scheduler, tmp_path
     models = {r["file"]: r for r in rows[:-1] if "file" in r}
     assert len(models) == 3 and all(r["agree"] for r in models.values())
     jugs = models[str(tmp_path / "water_jugs.toml")]
-    assert {r["steps"] for r in jugs["results"]} == {10}  # DESIGN.md: 10 moves
+    assert {r["steps"] for r in jugs["results"]} == {10}  # docs/design.md: 10 moves
     assert [r["source"] for r in rows if "error" in r] == [str(tmp_path / "broken.toml")]
 
 
@@ -99,7 +99,7 @@ def test_solve_batch_on_the_cluster(cli, scheduler):
     rows = lines(run.out)
     assert run.code == 0, run.err
     steps = {Path(r["source"]).stem: r["steps"] for r in rows[:-1]}
-    assert steps == {"water_jugs": 10, "blocks": 5}  # DESIGN.md
+    assert steps == {"water_jugs": 10, "blocks": 5}  # docs/design.md
     assert rows[-1]["batch"]["instances"] == 2
 
 
@@ -138,7 +138,7 @@ def test_progress_after_each_layer(scheduler, monkeypatch):
     lines: list[str] = []
     model = load(resolve("onoff")).model
     cluster_layers(compile_planning(model), Budget(progress=lines.append), "start", scheduler)
-    assert len(lines) >= 44  # one per layer; the goal alone is 44 moves away (DESIGN.md)
+    assert len(lines) >= 44  # one per layer; the goal alone is 44 moves away (docs/design.md)
     assert all("states/s on 2 partitions" in ln for ln in lines)
     assert any("next layer ~" in ln for ln in lines)
 

@@ -3,7 +3,7 @@
 The pruning that makes optimality proofs fast (the declared estimate at every
 step, horizons of one parity, no action followed by its inverse, independent
 neighbours in one order) must never change an optimum.  Known answers come
-from DESIGN.md; random models are checked against Dijkstra / BFS written here
+from docs/design.md; random models are checked against Dijkstra / BFS written here
 with the reference interpreter :func:`cpsolve.language.expr.evaluate`, which the engine
 never uses.  Every call goes through :func:`cpsolve.engines.run`, so every plan
 is also replayed by the independent checker.

@@ -48,7 +48,7 @@ def test_tiny_budget_equals_the_in_memory_analysis(name, tmp_path):
 
 def test_tiny_budget_spreads_layers_over_many_buckets(tmp_path):
     result = external(model_of("eight_puzzle"), tmp_path, memory=20_000)
-    assert result.answer.states == 181_440 and result.answer.max_distance == 31  # DESIGN.md
+    assert result.answer.states == 181_440 and result.answer.max_distance == 31  # docs/design.md
     meta = json.loads(next(tmp_path.glob("bfs-*/meta.json")).read_text())
     assert max(layer["bits"] for layer in meta["layers"]) >= 4
     assert meta["complete"]

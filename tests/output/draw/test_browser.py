@@ -56,7 +56,7 @@ def test_plan_player_steps_through_the_eight_puzzle(tmp_path):
     puzzle = load(resolve("eight_puzzle"))
     result = run("search", "solve", puzzle.model)
     steps = result.answer.steps
-    assert len(steps) == 31  # the known optimum (DESIGN.md)
+    assert len(steps) == 31  # the known optimum (docs/design.md)
     path = tmp_path / "plan.html"
     path.write_text(plan_page(puzzle, result), encoding="utf-8")
     start = puzzle.model.initial_state()

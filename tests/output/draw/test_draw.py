@@ -153,7 +153,7 @@ def test_plan_page_is_offline_and_has_a_frame_per_step():
 
 
 def test_analysis_chart_bars_and_farthest_states():
-    """8-puzzle: distances 0..31 from the goal, 2 states at 31 (DESIGN.md)."""
+    """8-puzzle: distances 0..31 from the goal, 2 states at 31 (docs/design.md)."""
     puzzle = load(resolve("eight_puzzle"))
     result = run("search", "analyze", puzzle.model)
     root = parse(analysis_svg(puzzle, result))
