@@ -25,7 +25,10 @@ its answer is checked like any other.
 The racers' own time limit ends a little before the budget (:func:`margin`) so
 that they stop themselves and report in time; a racer still running at the
 budget, the window's end or an interruption is asked to stop (SIGINT) and
-killed after a grace.  The parent never imports an engine's solver.
+killed after a grace (at the budget: the racers are asked to stop a little before it and
+killed :data:`LIMIT_GRACE` of the clock's grace after it, so that the race ends before the
+command's guard gives up on it).  The parent never imports an engine's
+solver.
 """
 
 from __future__ import annotations
@@ -57,6 +60,11 @@ WINDOW_GRACE = 0.2
 INTERRUPT_GRACE = 0.8
 """Seconds the racers have after Ctrl-C or SIGTERM to send what they found (the command
 stops within a second)."""
+
+LIMIT_GRACE = 0.5
+"""How long past the budget a racer still running may take to send what it found, as a
+share of the clock's grace (:meth:`cpsolve.engines.runtime.clock.Clock.grace`: the command's
+guard allows that much past its limit before it gives up)."""
 
 POLL = 0.2
 """Seconds between two looks at the clock and the interrupt flag while waiting."""
@@ -137,7 +145,7 @@ def proven(result: Result) -> bool:
 
 def margin(budget: float | None) -> float:
     """Seconds before the budget's end at which the racers' own time limit ends: 0.5 s, or
-    10 % of a budget under 5 s.  Half of it is the grace of a racer stopped at the budget."""
+    10 % of a budget under 5 s."""
     return 0.0 if budget is None else min(0.5, 0.1 * budget)
 
 
@@ -165,7 +173,7 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
         watch.ending = Ending.INTERRUPT
         watch.running = tuple(r.name for r in racers if not r.done)
     finally:
-        for message in processes.stop(racers, _grace(watch, ahead)):
+        for message in processes.stop(racers, _grace(watch, clock)):
             _record(message, checks, options)
     return _verdict(engines, checks, watch, task, time.monotonic() - clock.start)
 
@@ -222,14 +230,17 @@ def _look_for_winner(racers: list[Child], checks: dict[str, Check], watch: _Watc
             return
 
 
-def _grace(watch: _Watch, ahead: float) -> float:
+def _grace(watch: _Watch, clock: Clock) -> float:
     """Seconds the racers still running get to send what they have, by why they stop."""
     if watch.ending is Ending.INTERRUPT:
         return INTERRUPT_GRACE
     if watch.ending is Ending.WINDOW:
         return WINDOW_GRACE
     if watch.ending is Ending.LIMIT:
-        return ahead / 2
+        if clock.limit is None:  # the command's own clock asked for the stop
+            return LIMIT_GRACE * clock.grace()
+        kill_at = clock.start + clock.limit + LIMIT_GRACE * clock.grace()
+        return max(0.0, kill_at - time.monotonic())
     return 0.0  # every racer ended, or an error is on its way out: kill what is left
 
 

@@ -176,7 +176,7 @@ class Child:
         """End the child now (SIGKILL)."""
         self._signal(signal.SIGKILL)
 
-    def reap(self, wait: float = 0.2) -> int | None:
+    def reap(self, wait: float = 0.05) -> int | None:
         """Let it exit (killing it after ``wait`` seconds), close the pipe; its exit code."""
         self.process.join(wait)
         if self.process.exitcode is None:
@@ -273,6 +273,6 @@ def stop(children: Iterable[Child], grace: float) -> list[Message]:
     except KeyboardInterrupt:
         pass
     finally:
-        for child in children:
-            child.reap(0.2 if child.done else 0.0)
+        for child in children:  # one that gave its final word has nothing left to lose
+            child.reap(0.05 if child.done else 0.0)
     return messages
