@@ -24,6 +24,7 @@ import os
 import signal
 import subprocess
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing import connection
@@ -206,17 +207,31 @@ def start(work: Callable[..., Any], *args: Any, name: str = "", share: int = 1) 
     """
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe(duplex=True)
-    process = context.Process(target=_main, args=(child, work, args, share), daemon=True,
+    process = context.Process(target=_main, args=(child, parent, work, args, share),
+                              daemon=True,
                               name=name or getattr(work, "__name__", "child"))
     process.start()
     child.close()
-    return Child(name, process, parent)
+    started = Child(name, process, parent)
+    _children.add(started)
+    return started
 
 
-def _main(conn: Connection, work: Callable[..., Any], args: tuple, share: int) -> None:
+_children: weakref.WeakSet[Child] = weakref.WeakSet()
+"""The children this process started: a new child closes its copies of their pipes (and of
+the parent's end of its own), so that each pipe ends when its two processes let go of it (a
+worker waiting for work sees the parent go away)."""
+
+
+def _main(conn: Connection, parents_end: Connection, work: Callable[..., Any], args: tuple,
+          share: int) -> None:
     """The child: run ``work``, send its outcome, close the pipe."""
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _stop_asked)
+    parents_end.close()
+    for sibling in list(_children):
+        sibling.conn.close()
+    _children.clear()
     memory.share(share)
     try:
         outcome: tuple[Kind, Any] = (Kind.RESULT, work(*args, Channel(conn)))

@@ -21,7 +21,7 @@ def no_stop_asked():
     interrupt.clear()
 
 
-def messages_of(child, until: Kind | None = None) -> list[Message]:
+def messages_of(child) -> list[Message]:
     """Every message of ``child`` up to its final one (a test guard of 60 s, never reached
     by a sound run)."""
     out: list[Message] = []
@@ -129,3 +129,23 @@ def test_stop_reaps_children_that_already_answered():
     assert sorted(m.value for m in got) == [0, 1, 2]
     assert stop(children, grace=30) == []
     assert all(c.process.exitcode == 0 for c in children)
+
+
+def test_a_child_waiting_for_work_sees_its_parent_let_go_despite_later_siblings():
+    """A sibling forked later must not keep the first child's pipe open: when the parent
+    closes its end, the waiting child reads the end (None) and exits."""
+    def wait_for_work(channel):
+        return channel.receive()
+
+    waiting = start(wait_for_work)
+    sibling = start(wait_for_work)
+    try:
+        waiting.conn.close()
+        waiting.process.join(60)  # a guard against a hang, not a time check
+        assert waiting.process.exitcode == 0
+        sibling.send(None)
+        assert [m.value for m in messages_of(sibling)] == [None]
+    finally:
+        for child in (waiting, sibling):
+            child.kill()
+            child.reap()
