@@ -13,8 +13,9 @@ its answer is checked like any other.
   stopped.  :class:`Confirmation` says whether it confirmed, or within what window it did
   not.
 * Without a proof from either engine by the budget, or when the user
-  interrupts (Ctrl-C, SIGTERM: both racers get the signal and return what
-  they have), the most useful partial answer (a plan found, the best bound, a
+  interrupts (Ctrl-C, SIGTERM: the parent passes the signal on to both racers,
+  each a session of its own, and they return what they have), the most useful
+  partial answer (a plan found, the best bound, a
   count so far) is the answer, with every engine's bound beside it.
 * An engine that cannot do the task (``Unsupported``) is simply not raced.
 * CP-SAT solving a plan first looks for a plan found fast by weighted A*
@@ -49,7 +50,7 @@ RACERS = ("search", "cpsat")
 """The engines ``auto`` runs, in order of preference when both prove at once."""
 
 WINDOW_MIN = 1.0
-WINDOW_SHARE = 0.25
+WINDOW_SHARE = 0.1
 """The cross-check window after the winner's proof: the longer of :data:`WINDOW_MIN`
 seconds and this share of the winner's time (never more than the longer of 1 s and the
 winner's time)."""
@@ -66,8 +67,9 @@ LIMIT_GRACE = 0.5
 share of the clock's grace (:meth:`cpsolve.engines.runtime.clock.Clock.grace`: the command's
 guard allows that much past its limit before it gives up)."""
 
-POLL = 0.2
-"""Seconds between two looks at the clock and the interrupt flag while waiting."""
+POLL = 0.05
+"""Seconds between two looks at the clock and the interrupt flag while waiting (a Ctrl-C
+reaches the racers, in sessions of their own, when the parent passes it on)."""
 
 PROVEN = {Status.OPTIMAL, Status.INFEASIBLE, Status.EXACT, Status.COMPLETE}
 

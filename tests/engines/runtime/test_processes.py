@@ -149,3 +149,30 @@ def test_a_child_waiting_for_work_sees_its_parent_let_go_despite_later_siblings(
         for child in (waiting, sibling):
             child.kill()
             child.reap()
+
+
+def test_a_child_is_a_session_of_its_own_and_dies_with_its_parent(tmp_path):
+    """Its own session (its own CPU share where the kernel shares by session); and when its
+    parent is killed outright (SIGKILL: no chance to stop it), it goes too."""
+    import subprocess
+    import sys
+
+    child = start(lambda channel: os.getsid(0))
+    (message,) = messages_of(child)
+    assert message.value == child.process.pid != os.getsid(0)
+
+    code = ("import os, sys, time\n"
+            "from cpsolve.engines.runtime.processes import start\n"
+            "child = start(lambda channel: time.sleep(600))\n"
+            "print(child.process.pid, flush=True)\n"
+            "time.sleep(600)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    grandchild = int(parent.stdout.readline())
+    assert os.path.exists(f"/proc/{grandchild}")
+    parent.kill()
+    parent.wait(60)
+    for _ in range(600):  # a guard of 60 s against a hang, not a time check
+        if not os.path.exists(f"/proc/{grandchild}"):
+            break
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{grandchild}"), "the child outlived its parent"
