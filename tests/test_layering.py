@@ -84,6 +84,9 @@ RULES: tuple[Rule, ...] = (
          "facts and invariants read expressions and models only, in plain Python"),
     Rule(("cpsolve",), ("subprocess", "up_fast_downward"), "only the fd and minizinc engines "
          "run external tools (through engines.runtime.processes)", unless=PEERS),
+    Rule(("cpsolve",), ("multiprocessing", "concurrent.futures"), "Python work in child "
+         "processes (auto's race, --jobs) starts through engines.runtime.processes, the one "
+         "way that stops and reaps them", unless=("cpsolve.engines.runtime.processes",)),
     Rule(("cpsolve",), ("pddl",), "only the PDDL reader imports the pddl parser",
          unless=("cpsolve.puzzles.pddl_task",)),
     Rule(("cpsolve.interop",), ("cpsolve.engines", *PUZZLE_SIDE, *SOLVERS, *EXTERNAL_TOOLS),

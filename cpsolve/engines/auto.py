@@ -1,74 +1,140 @@
 """``auto``: CP-SAT and search side by side; the first proof wins, the other cross-checks.
 
 The default of ``solve`` and ``count``: a user asks a question, not an engine.
-Each engine runs in its own process (two cores, two engines) through
-:func:`cpsolve.engines.run`, so its answer is checked like any other.
+Each engine runs in its own forked process (two cores, two engines;
+:func:`cpsolve.engines.runtime.processes.start`) through :func:`cpsolve.engines.run`, so
+its answer is checked like any other.
 
 * The first *proven* answer (optimal, infeasible, an exact count) is the
-  answer.  The other engine then gets a cross-check window — the longer of
-  :data:`CROSS_CHECK_MIN` seconds and :data:`CROSS_CHECK_FACTOR` times what
-  the winner took, within the command's budget — to confirm it.  What it
-  found, and whether it agrees, is reported either way.
-* Without a proof from either engine by the budget, the best unproven answer
-  (a plan not proven optimal, a count so far) is reported with both
-  engines' bounds.
+  answer, and the race ends soon after: the other engine gets a short, stated
+  cross-check window — :data:`WINDOW_MIN` seconds, or :data:`WINDOW_SHARE` of
+  what the winner took if that is longer (so never more than the longer of 1 s
+  and the winner's time), within the budget — to confirm it, and is then
+  stopped.  :class:`Confirmation` says whether it confirmed, or within what window it did
+  not.
+* Without a proof from either engine by the budget, or when the user
+  interrupts (Ctrl-C, SIGTERM: the parent passes the signal on to both racers,
+  each a session of its own, and they return what they have), the most useful
+  partial answer (a plan found, the best bound, a
+  count so far) is the answer, with every engine's bound beside it.
 * An engine that cannot do the task (``Unsupported``) is simply not raced.
 * CP-SAT solving a plan first looks for a plan found fast by weighted A*
   (:func:`cpsolve.engines.hints.prepare`, at most 2 s of its budget; as it does under
   ``--engine cpsat`` too) to take as a hint: an upper bound on the plan's
   length or cost that it replays and never trusts.
 
-Engines stop by their own time limit; past it (plus a grace) the process is
-interrupted (``SIGINT``: an engine that handles it returns what it has) and
-then killed.  The parent never imports an engine's solver.
+The racers' own time limit ends a little before the budget (:func:`margin`) so
+that they stop themselves and report in time; a racer still running at the
+budget, the window's end or an interruption is asked to stop (SIGINT) and
+killed after a grace (at the budget: the racers are asked to stop a little before it and
+killed :data:`LIMIT_GRACE` of the clock's grace after it, so that the race ends before the
+command's guard gives up on it).  The parent never imports an engine's
+solver.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
+import enum
 import time
 from dataclasses import dataclass, field, replace
-from multiprocessing.connection import Connection, wait
 
+from ..answers.kinds import Count, Plan
 from ..answers.result import Assignment, EngineBug, Result, Status, Unsupported
 from ..model import Csp, Planning
 from . import Options, run
-from .runtime import interrupt, memory
+from .runtime import interrupt, processes
+from .runtime.clock import Clock
+from .runtime.processes import Channel, Child, Failure, Kind, Message
 
 RACERS = ("search", "cpsat")
 """The engines ``auto`` runs, in order of preference when both prove at once."""
 
-CROSS_CHECK_MIN = 2.0
-CROSS_CHECK_FACTOR = 3.0
-GRACE = 0.5
-"""Seconds an engine may overrun its limit before it is interrupted, then killed."""
+WINDOW_MIN = 1.0
+WINDOW_SHARE = 0.1
+"""The cross-check window after the winner's proof: the longer of :data:`WINDOW_MIN`
+seconds and this share of the winner's time (never more than the longer of 1 s and the
+winner's time)."""
+
+WINDOW_GRACE = 0.2
+"""Seconds a cross-check stopped at its window's end has to send what it found."""
+
+INTERRUPT_GRACE = 0.8
+"""Seconds the racers have after Ctrl-C or SIGTERM to send what they found (the command
+stops within a second)."""
+
+LIMIT_GRACE = 0.5
+"""How long past the budget a racer still running may take to send what it found, as a
+share of the clock's grace (:meth:`cpsolve.engines.runtime.clock.Clock.grace`: the command's
+guard allows that much past its limit before it gives up)."""
+
+POLL = 0.05
+"""Seconds between two looks at the clock and the interrupt flag while waiting (a Ctrl-C
+reaches the racers, in sessions of their own, when the parent passes it on)."""
 
 PROVEN = {Status.OPTIMAL, Status.INFEASIBLE, Status.EXACT, Status.COMPLETE}
 
 
 @dataclass(frozen=True)
 class Check:
-    """What one racing engine did: its result, or why it has none."""
+    """What one racing engine did: its result, or why it has none (``unsupported``: the
+    engine cannot do the task, so it was not raced)."""
 
     engine: str
     result: Result | None = None
     note: str = ""
+    unsupported: bool = False
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The cross-check of a proven answer: the engine asked to confirm it, the window it was
+    given after the proof (seconds; 0 when it had ended before), whether its proven answer
+    agrees, and whether it was stopped at the window's end (or by an interruption)."""
+
+    by: str
+    window: float
+    confirmed: bool
+    stopped: bool
 
 
 @dataclass(frozen=True)
 class Race:
-    """The outcome of an ``auto`` run: the answer and what every engine did."""
+    """The outcome of an ``auto`` run: the answer, what every engine did, and the
+    cross-check of a proven answer (``None`` without a proof or a second engine)."""
 
     result: Result
     checks: tuple[Check, ...] = field(default_factory=tuple)
     problems: tuple[str, ...] = ()
+    confirmation: Confirmation | None = None
+    proved_at: float | None = None
+    """Seconds into the race when the winner's proof came in (None: no proof in time)."""
 
     @property
     def confirmed_by(self) -> tuple[str, ...]:
         """Engines other than the winner whose proven answer agrees with it."""
         return self.result.cross_checked_by
+
+
+class Ending(enum.Enum):
+    """Why the race stopped waiting."""
+
+    ALL_DONE = "every engine ended"
+    WINDOW = "the cross-check window ended"
+    LIMIT = "the time limit"
+    INTERRUPT = "interrupted"
+
+
+@dataclass
+class _Watch:
+    """The race as it goes: the winner, its window, and how the waiting ended."""
+
+    winner: str | None = None
+    proved_at: float | None = None
+    window: float = 0.0
+    window_end: float = float("inf")
+    ending: Ending | None = None
+    running: tuple[str, ...] = ()
+    """The engines still running when the waiting ended."""
 
 
 def proven(result: Result) -> bool:
@@ -79,49 +145,10 @@ def proven(result: Result) -> bool:
     return isinstance(result.answer, Assignment) and result.answer.unique is not None
 
 
-def _child(conn: Connection, name: str, task: str, model: Csp | Planning,
-           options: Options, racers: int = 1) -> None:
-    """Run one engine in a worker process and send back ``("result" | "error", ...)``.
-
-    The process keeps its share of the memory limit (one of ``racers``)."""
-    memory.share(racers)
-    for sig in (signal.SIGINT, signal.SIGTERM):  # stop with what it has; the parent kills
-        signal.signal(sig, lambda signum, frame: interrupt.request())  # after the grace
-
-    def report(line: str) -> None:
-        try:
-            conn.send(("progress", line))
-        except (OSError, ValueError):
-            pass
-
-    try:
-        result = run(name, task, model, replace(options, progress=report))
-        conn.send(("result", result))
-    except Unsupported as err:
-        conn.send(("unsupported", str(err)))
-    except EngineBug as err:
-        conn.send(("bug", str(err)))
-    except KeyboardInterrupt:
-        conn.send(("stopped", "interrupted before it had an answer"))
-    except MemoryError:
-        conn.send(("stopped", "out of memory"))
-    except Exception as err:  # noqa: BLE001 - reported, never silently lost
-        conn.send(("error", f"{type(err).__name__}: {err}"))
-    finally:
-        conn.close()
-
-
-@dataclass
-class _Racer:
-    name: str
-    process: multiprocessing.process.BaseProcess
-    conn: Connection
-    check: Check | None = None
-    interrupted_at: float | None = None
-
-    @property
-    def done(self) -> bool:
-        return self.check is not None
+def margin(budget: float | None) -> float:
+    """Seconds before the budget's end at which the racers' own time limit ends: 0.5 s, or
+    10 % of a budget under 5 s."""
+    return 0.0 if budget is None else min(0.5, 0.1 * budget)
 
 
 def race(task: str, model: Csp | Planning, options: Options, budget: float | None = None,
@@ -129,141 +156,190 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     """Run ``engines`` side by side on ``task`` and return the first proof, cross-checked.
 
     ``budget``: seconds for the whole race (``None``: no limit); ``options.time_limit``
-    is ignored.
+    is ignored.  Interrupted (Ctrl-C, SIGTERM), it returns the racers' partial results
+    rather than raising ``KeyboardInterrupt``.
     """
-    start = time.monotonic()
-    end = start + (budget if budget is not None else float("inf"))
-    context = multiprocessing.get_context("fork")
-    racers: list[_Racer] = []
-    for name in engines:
-        parent, child = context.Pipe(duplex=False)
-        process = context.Process(target=_child, args=(child, name, task, model,
-                                                       _child_options(options, budget),
-                                                       len(engines)),
-                                  daemon=True)
-        process.start()
-        child.close()
-        racers.append(_Racer(name, process, parent))
-    winner: _Racer | None = None
-    deadline = end
+    clock = Clock(budget)
+    ahead = margin(budget)
+    asked = _child_options(options, None if budget is None else budget - ahead)
+    racers: list[Child] = []
+    checks: dict[str, Check] = {}
+    watch = _Watch()
     try:
-        while not all(r.done for r in racers):
-            now = time.monotonic()
-            if interrupt.requested():
-                _stop_all([r for r in racers if not r.done], now, now)
-                _drain(racers, options)
-                break
-            if now >= deadline:
-                _stop_all([r for r in racers if not r.done], now, deadline)
-            _receive(racers, max(0.0, min(deadline, now + 0.2) - now), options)
-            if winner is None:
-                winner = next((r for r in racers if r.done and r.check.result is not None
-                               and proven(r.check.result)), None)
-                if winner is not None:
-                    took = time.monotonic() - start
-                    deadline = min(end, time.monotonic()
-                                   + max(CROSS_CHECK_MIN, CROSS_CHECK_FACTOR * took))
-    except KeyboardInterrupt:
-        _stop_all([r for r in racers if not r.done], time.monotonic(), time.monotonic())
-        _drain(racers, options)
-        raise
+        for name in engines:
+            racers.append(processes.start(_racer, name, task, model, asked, name=name,
+                                          share=len(engines)))
+        _wait(racers, checks, watch, clock, options)
+    except KeyboardInterrupt:  # a second signal: stop waiting, still collect what they have
+        interrupt.request()
+        watch.ending = Ending.INTERRUPT
+        watch.running = tuple(r.name for r in racers if not r.done)
     finally:
-        for r in racers:
-            _reap(r)
-    return _verdict(racers, winner, task, time.monotonic() - start)
+        for message in processes.stop(racers, _grace(watch, clock)):
+            _record(message, checks, options)
+    return _verdict(engines, checks, watch, task, time.monotonic() - clock.start)
 
 
-def _child_options(options: Options, budget: float | None) -> Options:
+def _child_options(options: Options, time_limit: float | None) -> Options:
     """What a racer is asked: the caller's limits on one worker (its progress goes back
-    through the pipe, :func:`_child`)."""
-    return Options(time_limit=budget, limit=options.limit, keep=options.keep, workers=1,
+    through the pipe, :func:`_racer`)."""
+    return Options(time_limit=time_limit, limit=options.limit, keep=options.keep, workers=1,
                    find_hint=options.find_hint)
 
 
-def _receive(racers: list[_Racer], timeout: float, options: Options) -> None:
-    """Wait up to ``timeout`` for messages; record final ones on their racer."""
-    by_conn = {r.conn: r for r in racers if not r.done}
-    if not by_conn:
-        return
-    for conn in wait(list(by_conn), timeout):
-        racer = by_conn[conn]
-        try:
-            kind, payload = conn.recv()
-        except (EOFError, OSError):
-            code = racer.process.exitcode
-            racer.check = Check(racer.name, note=f"stopped without an answer (exit {code})")
-            continue
-        if kind == "progress":
-            if options.progress is not None:
-                options.progress(f"{racer.name}: {payload}")
-        elif kind == "result":
-            racer.check = Check(racer.name, payload)
-        elif kind == "unsupported":
-            racer.check = Check(racer.name, note=f"not applicable: {payload}")
-        elif kind == "bug":
-            racer.check = Check(racer.name, note=f"engine bug: {payload}")
-        else:
-            racer.check = Check(racer.name, note=str(payload))
+def _racer(name: str, task: str, model: Csp | Planning, options: Options,
+           channel: Channel) -> Result:
+    """One engine in its racer process: its checked answer (progress lines as notes)."""
+    return run(name, task, model, replace(options, progress=channel.send))
 
 
-def _stop_all(racers: list[_Racer], now: float, deadline: float) -> None:
-    """Interrupt racers past the deadline; kill those still running after the grace."""
-    for r in racers:
-        if r.interrupted_at is None:
-            r.interrupted_at = now
-            _signal(r, signal.SIGINT)
-        elif now - r.interrupted_at > GRACE:
-            _signal(r, signal.SIGKILL)
-            r.check = Check(r.name, note="stopped at the time limit without an answer")
+def _wait(racers: list[Child], checks: dict[str, Check], watch: _Watch, clock: Clock,
+          options: Options) -> None:
+    """Read the racers' messages until every one has ended, the winner's window or the
+    budget ends, or a stop is asked for; ``watch`` says which."""
+    limit_end = float("inf") if clock.limit is None \
+        else clock.start + clock.limit - margin(clock.limit) / 2
+    while not all(r.done for r in racers):
+        now = time.monotonic()
+        if interrupt.requested():
+            watch.ending = Ending.INTERRUPT if interrupt.by_user() else Ending.LIMIT
+        elif now >= min(limit_end, watch.window_end):
+            watch.ending = Ending.WINDOW if now >= watch.window_end else Ending.LIMIT
+        if watch.ending is not None:
+            watch.running = tuple(r.name for r in racers if not r.done)
+            return
+        for message in processes.wait_any(racers, min(POLL, min(limit_end, watch.window_end)
+                                                      - now)):
+            _record(message, checks, options)
+        if watch.winner is None:
+            _look_for_winner(racers, checks, watch, clock.start, limit_end)
+    watch.ending = Ending.ALL_DONE
 
 
-def _signal(racer: _Racer, sig: int) -> None:
-    try:
-        if racer.process.pid is not None:
-            os.kill(racer.process.pid, sig)
-    except ProcessLookupError:
-        pass
+def _look_for_winner(racers: list[Child], checks: dict[str, Check], watch: _Watch,
+                     start: float, limit_end: float) -> None:
+    """The first engine (in the racers' order) with a proven answer wins; the others get
+    the cross-check window from now."""
+    for racer in racers:
+        check = checks.get(racer.name)
+        if check is not None and check.result is not None and proven(check.result):
+            now = time.monotonic()
+            watch.winner, watch.proved_at = racer.name, now - start
+            if not all(r.done for r in racers):
+                wanted = max(WINDOW_MIN, WINDOW_SHARE * (now - start))
+                watch.window = max(0.0, min(wanted, limit_end - now))
+                watch.window_end = now + watch.window
+            return
 
 
-def _drain(racers: list[_Racer], options: Options) -> None:
-    """After an interruption: collect what the racers send within the grace."""
-    end = time.monotonic() + GRACE
-    while not all(r.done for r in racers) and time.monotonic() < end:
-        _receive(racers, max(0.0, end - time.monotonic()), options)
-    for r in racers:
-        if not r.done:
-            _signal(r, signal.SIGKILL)
-            r.check = Check(r.name, note="interrupted")
+def _grace(watch: _Watch, clock: Clock) -> float:
+    """Seconds the racers still running get to send what they have, by why they stop."""
+    if watch.ending is Ending.INTERRUPT:
+        return INTERRUPT_GRACE
+    if watch.ending is Ending.WINDOW:
+        return WINDOW_GRACE
+    if watch.ending is Ending.LIMIT:
+        if clock.limit is None:  # the command's own clock asked for the stop
+            return LIMIT_GRACE * clock.grace()
+        kill_at = clock.start + clock.limit + LIMIT_GRACE * clock.grace()
+        return max(0.0, kill_at - time.monotonic())
+    return 0.0  # every racer ended, or an error is on its way out: kill what is left
 
 
-def _reap(racer: _Racer) -> None:
-    racer.process.join(timeout=GRACE)
-    if racer.process.is_alive():
-        racer.process.kill()
-        racer.process.join()
-    racer.conn.close()
+def _record(message: Message, checks: dict[str, Check], options: Options) -> None:
+    """A racer's message: a progress line passed on, or its final word recorded."""
+    name = message.child.name
+    if message.kind is Kind.NOTE:
+        if options.progress is not None:
+            options.progress(f"{name}: {message.value}")
+    elif message.kind is Kind.RESULT:
+        checks[name] = Check(name, message.value)
+    elif message.kind is Kind.FAILED:
+        checks[name] = _failed(name, message.value)
+    else:
+        checks[name] = Check(name, note=f"stopped without an answer (exit {message.value})")
 
 
-def _verdict(racers: list[_Racer], winner: _Racer | None, task: str, seconds: float) -> Race:
+def _failed(name: str, failure: Failure) -> Check:
+    """What a racer that raised did, in words (an engine that cannot do the task is
+    ``unsupported``)."""
+    if issubclass(failure.kind, Unsupported):
+        return Check(name, note=f"not applicable: {failure.text}", unsupported=True)
+    if issubclass(failure.kind, EngineBug):
+        return Check(name, note=f"engine bug: {failure.text}")
+    if issubclass(failure.kind, KeyboardInterrupt):
+        return Check(name, note="interrupted before it had an answer")
+    if issubclass(failure.kind, MemoryError):
+        return Check(name, note="out of memory")
+    return Check(name, note=f"{failure.kind.__name__}: {failure.text}")
+
+
+def _stopped_note(watch: _Watch) -> str:
+    """What a racer stopped by the race (not by itself) did."""
+    if watch.ending is Ending.WINDOW:
+        return f"stopped after its {watch.window:.1f} s cross-check window"
+    if watch.ending is Ending.LIMIT:
+        return "stopped at the time limit"
+    if watch.ending is Ending.INTERRUPT:
+        return "interrupted"
+    return "stopped"
+
+
+def _verdict(engines: tuple[str, ...], checks: dict[str, Check], watch: _Watch, task: str,
+             seconds: float) -> Race:
+    """The race's answer: the winner's, else the most useful partial one; cross-checked."""
     from ..answers.agreement import cross_check, disagreements
 
-    checks = tuple(r.check or Check(r.name, note="no answer") for r in racers)
-    results = [c.result for c in checks if c.result is not None]
+    stopped = _stopped_note(watch)
+    ordered = tuple(_noted(checks.get(name), name, stopped, name in watch.running)
+                    for name in engines)
+    results = [c.result for c in ordered if c.result is not None]
     problems = tuple(disagreements(results))
-    if winner is not None:
-        primary = winner.check.result
+    winner = watch.winner or next((c.engine for c in ordered
+                                   if c.result is not None and proven(c.result)), None)
+    if winner is not None:  # (a proof may also come in while the racers are being stopped)
+        primary = checks[winner].result
     elif results:
         primary = max(results, key=_usefulness)
     else:
-        notes = "; ".join(f"{c.engine}: {c.note}" for c in checks)
-        if all(c.note.startswith("not applicable") for c in checks):
+        if all(c.unsupported for c in ordered):
+            notes = "; ".join(f"{c.engine}: {c.note}" for c in ordered)
             raise Unsupported(f"no engine can do this: {notes}")
+        notes = "; ".join(f"{c.engine}: {c.note}" for c in ordered if not c.unsupported)
         primary = Result(Status.UNKNOWN, "auto", task, message=notes)
     if primary in results and not problems:
         primary = cross_check(results)[results.index(primary)]
-    return Race(primary.but(seconds=seconds), checks, problems)
+    return Race(primary.but(seconds=seconds), ordered, problems,
+                _confirmation(ordered, primary, winner, watch), watch.proved_at)
 
 
-def _usefulness(result: Result) -> tuple[int, int]:
-    """Order unproven results: an answer beats none; then the better bound."""
-    return (1 if result.answer is not None else 0, result.bound or 0)
+def _noted(check: Check | None, name: str, stopped: str, running: bool) -> Check:
+    """A racer's check, saying so when the race stopped it."""
+    if check is None:
+        return Check(name, note=f"{stopped} without an answer" if running else "no answer")
+    return replace(check, note=check.note or stopped) if running else check
+
+
+def _confirmation(checks: tuple[Check, ...], primary: Result, winner: str | None,
+                  watch: _Watch) -> Confirmation | None:
+    """The cross-check of the winner's proof by the other engine raced (None without)."""
+    if winner is None:
+        return None
+    other = next((c for c in checks if c.engine != winner and not c.unsupported), None)
+    if other is None:
+        return None
+    return Confirmation(other.engine, round(watch.window, 3),
+                        other.engine in primary.cross_checked_by, other.engine in watch.running)
+
+
+def _usefulness(result: Result) -> tuple[int, int, int]:
+    """Order unproven results: an answer beats none; then the better answer (the cheaper
+    plan, the larger count so far); then the better bound."""
+    answer, bound = result.answer, result.bound or 0
+    if answer is None:
+        return (0, 0, bound)
+    if isinstance(answer, Plan):
+        return (1, -answer.cost, bound)
+    if isinstance(answer, Count):
+        return (1, answer.count, bound)
+    return (1, 0, bound)

@@ -147,7 +147,17 @@ def race_json(race: Race) -> dict:
                          "seconds": round(c.result.seconds, 6) if c.result else None,
                          "bound": c.result.bound if c.result else None,
                          "note": c.note or (c.result.message if c.result else "")}
-                        for c in race.checks]}
+                        for c in race.checks],
+            "confirmation": confirmation_json(race)}
+
+
+def confirmation_json(race: Race) -> dict | None:
+    """The cross-check of a proven answer: by which engine, within what window, confirmed
+    or not (``None``: no proof, or no second engine raced)."""
+    c = race.confirmation
+    if c is None:
+        return None
+    return {"by": c.by, "window": c.window, "confirmed": c.confirmed, "stopped": c.stopped}
 
 
 def role(race: Race, engine: str) -> str:

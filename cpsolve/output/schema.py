@@ -148,6 +148,17 @@ RACE = {
                            "seconds": {"type": ["number", "null"]},
                            "bound": {"type": ["integer", "null"]},
                            "note": {"type": "string"}}}},
+        "confirmation": {
+            "type": ["object", "null"],
+            "description": "The cross-check of a proven answer (null: no proof, or no "
+                           "second engine): the engine asked, the window it was given after "
+                           "the proof (seconds), whether it confirmed, whether it was stopped.",
+            "additionalProperties": False,
+            "required": ["by", "window", "confirmed", "stopped"],
+            "properties": {"by": {"type": "string"},
+                           "window": {"type": "number", "minimum": 0},
+                           "confirmed": {"type": "boolean"},
+                           "stopped": {"type": "boolean"}}},
     },
 }
 

@@ -23,7 +23,7 @@ from ..puzzles.base import Puzzle
 from ..words import plural
 
 if TYPE_CHECKING:
-    from ..engines.auto import Race
+    from ..engines.auto import Confirmation, Race
 
 STATUS_STYLE = {
     Status.OPTIMAL: "bold green",
@@ -301,4 +301,17 @@ def race_text(race: Race) -> Text:
         lines.append(f"  {c.engine:<7} {part:<11} {what}\n", style="dim")
     for problem in race.problems:
         lines.append(f"  DISAGREEMENT: {problem}\n", style="bold red")
+    if race.confirmation is not None:
+        lines.append(f"  {confirmation_words(race.confirmation)}\n", style="dim")
     return lines
+
+
+def confirmation_words(c: Confirmation) -> str:
+    """The cross-check of a proven answer in words: ``confirmed by cpsat``, ``not confirmed
+    within 1.2 s (cpsat was stopped)``, or ``not confirmed by cpsat`` (it ended on its own
+    without the same proof)."""
+    if c.confirmed:
+        return f"confirmed by {c.by}"
+    if c.stopped:
+        return f"not confirmed within {c.window:.1f} s ({c.by} was stopped)"
+    return f"not confirmed by {c.by}"

@@ -18,7 +18,6 @@ error row of its own; the others are never lost.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -31,11 +30,11 @@ from ..answers.result import EngineBug, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, run
 from ..engines.auto import proven
 from ..engines.proofs import argued
-from ..engines.runtime import memory
 from ..engines.runtime.clock import Clock
 from ..puzzles.base import Puzzle
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load_many, resolve
+from .jobs import in_order, not_started
 
 CLUSTER_GRACE = 10.0
 """Seconds past an instance's own time limit before the batch gives up waiting for it."""
@@ -123,33 +122,43 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
         return Row(item.source, item.puzzle, None, str(err))
 
 
-def _work(args: tuple[Item, str, Options]) -> Row:
-    return solve_one(*args)
-
-
 def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 1,
               clock: Clock | None = None) -> Iterator[Row]:
-    """Solve every item, in order; ``jobs`` > 1 uses that many worker processes.
+    """Solve every item, in order; ``jobs`` > 1 uses that many worker processes
+    (:func:`cpsolve.workflows.jobs.in_order`), which share the memory limit.
 
-    Each instance gets what is left of ``clock`` (the command's) as its time limit;
-    instances after it has run out are rows with an error saying so.
+    Each instance gets what is left of ``clock`` (the command's) when it starts as its
+    time limit; instances after the limit, or after Ctrl-C, are rows with an error
+    saying so.
     """
-    clock = clock if clock is not None else Clock(None)
+    items = list(items)
+    left = None if clock is None else clock.left()
+    deadline = None if left is None else time.monotonic() + left
+    if jobs > 1:
+        def work(index: int, time_limit: float | None) -> tuple[Result | None, str]:
+            row = solve_one(items[index], engine, _limited(options, time_limit))
+            return row.result, row.error
 
-    def limited(item: Item) -> tuple[Item, str, Options]:
-        return item, engine, Options(time_limit=clock.left(), limit=options.limit,
-                                     algorithm=options.algorithm, find_hint=options.find_hint)
+        def failed(index: int, why: str) -> tuple[Result | None, str]:
+            return None, why
 
-    if jobs <= 1:
-        for item in items:
-            if clock.time_up():
-                yield Row(item.source, item.puzzle, None, "not started: time limit reached")
-                continue
-            yield solve_one(*limited(item))
+        for item, (result, error) in zip(items, in_order(len(items), work, failed, jobs,
+                                                         deadline)):
+            yield Row(item.source, item.puzzle, result, error)
         return
-    context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=memory.share, initargs=(jobs,)) as pool:
-        yield from pool.imap(_work, (limited(item) for item in items), chunksize=8)
+    for item in items:
+        why = not_started(deadline)
+        if why:
+            yield Row(item.source, item.puzzle, None, why)
+            continue
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
+        yield solve_one(item, engine, _limited(options, left))
+
+
+def _limited(options: Options, time_limit: float | None) -> Options:
+    """What one instance of a batch is asked: the batch's options, with ``time_limit``."""
+    return Options(time_limit=time_limit, limit=options.limit, algorithm=options.algorithm,
+                   find_hint=options.find_hint)
 
 
 def summary(rows: list[Row], seconds: float, engine: str) -> dict[str, Any]:

@@ -1,0 +1,173 @@
+"""``--jobs N``: numbered pieces of work in N forked worker processes, answers in order.
+
+:func:`in_order` runs ``work(index, time_limit)`` for every index, each in one of
+``workers`` processes started with :func:`cpsolve.engines.runtime.processes.start`
+(forked after the work is known, so nothing is pickled on the way in but an
+index and a time limit; they share the memory limit), and yields the answers in
+the order of the indices.
+
+* Each piece gets what is left of the deadline when it is handed over.  Past the
+  deadline, or after Ctrl-C, nothing new is handed over: the pieces left are
+  ``failed(index, "not started: …")``.
+* Running pieces past the deadline by :data:`GRACE`, or when Ctrl-C comes
+  (SIGINT reaches the workers too: an engine returns what it has), are asked to
+  stop and have :data:`GRACE` seconds to send their answer; a worker that does
+  not, or that dies, is ``failed(index, why)`` and, if work remains, replaced.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engines.runtime import interrupt
+from ..engines.runtime.processes import Channel, Child, Kind, Message, start, stop, wait_any
+
+GRACE = 1.0
+"""Seconds a piece still running past the deadline (or after Ctrl-C) has to send its
+answer before its worker is stopped."""
+
+POLL = 0.2
+"""Seconds between two looks at the clock and the interrupt flag while the workers run."""
+
+Work = Callable[[int, "float | None"], Any]
+Failed = Callable[[int, str], Any]
+
+
+def in_order(count: int, work: Work, failed: Failed, workers: int,
+             deadline: float | None = None) -> Iterator[Any]:
+    """``work(i, time_limit)`` for ``i`` in ``range(count)`` in ``workers`` processes, the
+    answers (picklable) yielded in order; ``failed(i, why)`` stands for a piece that did not
+    start or did not answer (``deadline``: a ``time.monotonic()`` value, or None)."""
+    pool = _Pool(count, work, failed, max(1, min(workers, count)), deadline)
+    done = 0
+    try:
+        while done < count:
+            if pool.overdue():
+                pool.stop_all()
+            else:
+                pool.hire()
+                pool.hand_over()
+                for message in wait_any(list(pool.running), POLL):
+                    pool.take(message)
+            while done in pool.answers:
+                yield pool.answers.pop(done)
+                done += 1
+    except KeyboardInterrupt:  # Ctrl-C where no handler turns it into a request
+        interrupt.request()
+        pool.stop_all()
+        while done < count:
+            yield pool.answers.pop(done)
+            done += 1
+    finally:
+        pool.close()
+
+
+def _serve(work: Work, channel: Channel) -> None:
+    """A worker: ``work(index, time_limit)`` for each ``(index, time_limit)`` handed over,
+    until ``None``; each answer goes back as ``(index, answer)``."""
+    while (job := channel.receive()) is not None:
+        index, time_limit = job
+        channel.send((index, work(index, time_limit)))
+        if interrupt.requested():  # stopped (Ctrl-C, the deadline): it takes no more work
+            return
+
+
+def not_started(deadline: float | None) -> str:
+    """Why the next piece of work must not start (``""``: it may): Ctrl-C (or another
+    stop asked for), or ``deadline`` (a ``time.monotonic()`` value) passed."""
+    if interrupt.requested():
+        return f"not started: {interrupt.reason()}"
+    if deadline is not None and time.monotonic() >= deadline:
+        return "not started: time limit reached"
+    return ""
+
+
+@dataclass
+class _Pool:
+    """The workers, the piece each is running, and the answers not yet yielded."""
+
+    count: int
+    work: Work
+    failed: Failed
+    workers: int
+    deadline: float | None
+    running: dict[Child, int] = field(default_factory=dict)
+    idle: list[Child] = field(default_factory=list)
+    answers: dict[int, Any] = field(default_factory=dict)
+    next: int = 0
+    """The next piece to hand over."""
+
+    def hire(self) -> None:
+        """Start workers until there are enough for the pieces left (one that died is
+        replaced)."""
+        wanted = min(self.workers, self.count - self.next + len(self.running))
+        while len(self.running) + len(self.idle) < wanted:
+            self.idle.append(start(_serve, self.work, name="worker", share=self.workers))
+
+    def hand_over(self) -> None:
+        """Give each idle worker the next piece (past the deadline or after Ctrl-C, the
+        pieces left are written off as not started)."""
+        while self.idle and self.next < self.count:
+            why = not_started(self.deadline)
+            if why:
+                self.skip(why)
+                return
+            worker = self.idle.pop()
+            left = None if self.deadline is None else max(0.01,
+                                                          self.deadline - time.monotonic())
+            worker.send((self.next, left))
+            self.running[worker] = self.next
+            self.next += 1
+
+    def skip(self, why: str) -> None:
+        """Every piece not handed over yet is ``failed(index, why)``."""
+        for index in range(self.next, self.count):
+            self.answers[index] = self.failed(index, why)
+        self.next = self.count
+
+    def take(self, message: Message) -> None:
+        """A worker's answer, or its end (its piece failed; the worker is reaped)."""
+        index = self.running.pop(message.child, None)
+        if index is None:
+            return
+        if message.kind is Kind.NOTE:
+            number, answer = message.value
+            self.answers[number] = answer
+            self.idle.append(message.child)
+            return
+        why = (f"the worker failed: {message.value.kind.__name__}: {message.value.text}"
+               if message.kind is Kind.FAILED
+               else f"the worker process ended without an answer (exit {message.value})")
+        self.answers[index] = self.failed(index, why)
+        message.child.reap()
+
+    def overdue(self) -> bool:
+        """True when running pieces must be stopped: Ctrl-C, or past the deadline's grace."""
+        return interrupt.requested() or (self.deadline is not None
+                                         and time.monotonic() > self.deadline + GRACE)
+
+    def stop_all(self) -> None:
+        """Nothing new starts; the running pieces are asked to stop and have :data:`GRACE`
+        seconds to answer; those that do not are failed."""
+        why = not_started(self.deadline) or "not started: stopped"
+        self.skip(why)
+        for message in stop(list(self.running), GRACE):
+            self.take(message)
+        for index in self.running.values():
+            self.answers[index] = self.failed(index, why.replace("not started", "stopped"))
+        self.running.clear()
+        self.idle.clear()  # every worker was stopped and reaped
+
+    def close(self) -> None:
+        """Idle workers are told there is no more work; every worker is stopped and reaped."""
+        for worker in self.idle:
+            try:
+                worker.send(None)
+            except (OSError, ValueError):
+                pass
+        stop([*self.idle, *self.running], GRACE)
+        self.idle.clear()
+        self.running.clear()

@@ -1,0 +1,92 @@
+"""``--jobs``: numbered pieces of work in forked workers, answers in order; a dead worker,
+the deadline and Ctrl-C each end as answers of their own, never as a lost batch."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from cpsolve.engines.runtime import interrupt
+from cpsolve.workflows.jobs import in_order
+
+
+@pytest.fixture(autouse=True)
+def no_stop_asked():
+    interrupt.clear()
+    yield
+    interrupt.clear()
+
+
+def failed(index: int, why: str) -> tuple[int, str]:
+    return index, why
+
+
+def test_answers_come_in_order_whatever_order_they_finish_in():
+    """Piece 0 takes longest: the others finish first, and wait for it."""
+    def work(index, time_limit):
+        time.sleep(0.3 if index == 0 else 0.01)
+        return index, os.getpid()
+
+    answers = list(in_order(6, work, failed, workers=3))
+    assert [a[0] for a in answers] == list(range(6))
+    assert os.getpid() not in {a[1] for a in answers}  # every piece ran in a worker
+
+
+def test_a_worker_that_dies_is_a_failed_piece_and_is_replaced():
+    def work(index, time_limit):
+        if index == 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return index, "done"
+
+    answers = list(in_order(5, work, failed, workers=2))
+    assert answers[1] == (1, "the worker process ended without an answer (exit -9)")
+    assert [a for i, a in enumerate(answers) if i != 1] == [(i, "done") for i in (0, 2, 3, 4)]
+
+
+def test_a_piece_that_raises_is_a_failed_piece():
+    def work(index, time_limit):
+        if index == 0:
+            raise RuntimeError("broken")
+        return index, "done"
+
+    answers = list(in_order(3, work, failed, workers=2))
+    assert answers[0] == (0, "the worker failed: RuntimeError: broken")
+    assert answers[1:] == [(1, "done"), (2, "done")]
+
+
+def test_each_piece_gets_what_is_left_of_the_deadline_and_none_starts_after_it():
+    """Piece 0 (alone: one worker) works until its limit; nothing is handed over after the
+    deadline.  Orders only: every limit given is at most what was left at the start."""
+    budget = 0.5
+    deadline = time.monotonic() + budget
+
+    def work(index, time_limit):
+        time.sleep(time_limit)
+        return index, time_limit
+
+    answers = list(in_order(3, work, failed, workers=1, deadline=deadline))
+    assert answers[0][0] == 0 and 0 < answers[0][1] <= budget
+    assert answers[1:] == [(1, "not started: time limit reached"),
+                           (2, "not started: time limit reached")]
+
+
+def test_a_piece_past_the_deadline_is_stopped_and_gives_what_it_has():
+    """A piece that ignores its time limit but returns when asked to stop (SIGINT: an
+    engine's interrupt) is stopped after the deadline's grace and its answer kept."""
+    def work(index, time_limit):
+        while not interrupt.requested():
+            time.sleep(0.01)
+        return index, f"partial ({interrupt.reason()})"
+
+    deadline = time.monotonic() + 0.2
+    answers = list(in_order(2, work, failed, workers=1, deadline=deadline))
+    assert answers == [(0, "partial (interrupted)"), (1, "not started: time limit reached")]
+
+
+def test_after_ctrl_c_nothing_new_starts():
+    interrupt.request()
+    answers = list(in_order(3, lambda index, limit: (index, "ran"), failed, workers=2))
+    assert answers == [(i, "not started: interrupted") for i in range(3)]
