@@ -76,6 +76,23 @@ def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
         yield client
 
 
+def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:
+    """``client.gather(futures)``, asking ``stop()`` every :data:`POLL` seconds while it
+    waits: ``None`` (the futures cancelled) once it says to stop — a time limit, Ctrl-C —
+    so that work on the cluster never holds up a stop."""
+    from distributed import wait
+
+    while True:
+        try:
+            wait(futures, timeout=POLL)
+        except TimeoutError:
+            if stop():
+                client.cancel(futures)
+                return None
+            continue
+        return client.gather(futures)
+
+
 def slots(client) -> int:
     """How many tasks the cluster runs at once: its workers' threads (at least 1)."""
     return max(1, sum(client.nthreads().values()))
