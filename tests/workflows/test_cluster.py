@@ -265,3 +265,23 @@ def test_ctrl_c_ends_a_cluster_compare_with_its_summary(tmp_path):
     assert rows[-1]["compare"] == {**rows[-1]["compare"], "instances": 2, "error": 1}
     stopped = [r for r in rows if "error" in r]
     assert len(stopped) == 1 and stopped[0]["error"] == "not finished: interrupted"
+
+
+def test_waiting_for_a_layer_stops_when_asked(scheduler):  # keep last: it leaves work behind
+    """The cluster analysis waits for a layer through ``gather``, which asks its ``stop``
+    while it waits: a stop gives ``None`` long before the work would end; without one, the
+    values come back."""
+    from cpsolve.engines.runtime.dask_client import client_for, gather
+
+    with client_for(scheduler) as client:
+        assert gather(client, [client.submit(sum, [1, 2], pure=False)], lambda: False) == [3]
+        asked = []
+
+        def stop() -> bool:
+            asked.append(time.monotonic())
+            return len(asked) > 2
+
+        start, work = time.monotonic(), 60.0  # (it keeps a worker of the fixture busy)
+        assert gather(client, [client.submit(time.sleep, work, pure=False)], stop) is None
+        assert time.monotonic() - start < work  # an order: it did not wait for the work
+        assert len(asked) == 3

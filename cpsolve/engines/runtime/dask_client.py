@@ -140,7 +140,7 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
 class _Task:
     item: Any
     seconds: float | None
-    overdue: float | None  # time.time() past which the client stops waiting for it
+    overdue: float | None  # time.monotonic() past which the client stops waiting for it
 
 
 class _Flight:
@@ -161,12 +161,12 @@ class _Flight:
                 yield Outcome(item, error="not started: time limit reached")
                 continue
             future = self.client.submit(_task, self.work, item, seconds, pure=False)
-            overdue = None if seconds is None else time.time() + seconds + self.grace
+            overdue = None if seconds is None else time.monotonic() + seconds + self.grace
             self.running[future] = _Task(item, seconds, overdue)
 
     def ended(self) -> Iterator[Outcome]:
         """The tasks that finished, failed or are overdue (these are cancelled)."""
-        now = time.time()
+        now = time.monotonic()
         for future, task in list(self.running.items()):
             if future.done():
                 del self.running[future]
