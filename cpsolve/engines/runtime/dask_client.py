@@ -16,13 +16,17 @@ The limits, the same on every path:
   task hands it to its engines as their time limit; the client stops waiting ``grace``
   seconds past it, cancels the task and, on a local cluster, restarts the worker still
   running it, so that a task that does not stop never holds up the others;
-* stop — Ctrl-C or SIGTERM (:func:`.interrupt.requested`) makes :func:`each` cancel what
-  is running and report every unfinished item; the local cluster is shut down on exit.
+* stop — Ctrl-C or SIGTERM (:func:`.interrupt.requested`) makes :func:`each` submit no
+  more tasks and ask the running ones to stop (:func:`.interrupt.request` in their
+  workers): what they return within :data:`STOP_WAIT` seconds is yielded, the others are
+  cancelled, and every item is accounted for; the local cluster is shut down on exit.
+  The workers of a local cluster ignore SIGINT (:func:`dask_setup`): the client answers it.
 """
 
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 from collections import deque
@@ -40,6 +44,10 @@ MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]'
 TASK_SHARE = 0.75
 """A task's engines stop at this fraction of their worker's memory limit: below Dask's
 pause (80 %) and terminate (95 %) thresholds, so they return what they have instead."""
+
+STOP_WAIT = 1.5
+"""Seconds the client waits, after Ctrl-C, for the running tasks to return what they have
+(their engines stop within a second) before it cancels them."""
 
 POLL = 0.05
 """Seconds between two looks at the running tasks, the clock and the interrupt flag."""
@@ -60,8 +68,10 @@ def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
     if isinstance(cluster, int):
         total = memory_limit if memory_limit is not None else memory.limit()
         local = LocalCluster(n_workers=cluster, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.ERROR,
-                             memory_limit=max(1, total // cluster) if total else "auto")
+                             # any free port on loopback (None would try 8787 and warn)
+                             dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                             memory_limit=max(1, total // cluster) if total else "auto",
+                             preload=[__name__])  # dask_setup below, in each worker
         try:
             with Client(local) as client:
                 yield client
@@ -74,6 +84,14 @@ def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
         raise Unsupported(f"no Dask scheduler at {cluster}: {exc}") from exc
     with client:
         yield client
+
+
+def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
+    """In each worker of a local cluster, at its start: Ctrl-C at the terminal reaches the
+    whole process group, and the client alone answers it (it cancels the tasks and shuts
+    the cluster down), so the worker ignores it instead of dying with a traceback."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:
@@ -130,6 +148,8 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
                 if not ended:
                     time.sleep(POLL)
             why = interrupt.reason() if interrupt.requested() else ""
+            if why:
+                yield from flight.wind_down(why)
         except OSError as err:  # the scheduler went away (a closed comm is an OSError)
             why = f"the cluster failed: {err}"
         yield from flight.abandon(why)
@@ -177,6 +197,22 @@ class _Flight:
                 yield Outcome(task.item, error=f"not finished within its budget "
                               f"({task.seconds:.3g} s + {self.grace:g} s grace)")
 
+    def wind_down(self, why: str) -> Iterator[Outcome]:
+        """Ask the running tasks to stop (:func:`.interrupt.request` in their workers) and
+        yield what those that return within :data:`STOP_WAIT` seconds found."""
+        where = self._workers(self.running)
+        try:
+            if where:
+                self.client.run(interrupt.request, why, workers=where, on_error="ignore")
+        except (OSError, ValueError):
+            return
+        end = time.monotonic() + STOP_WAIT
+        while self.running and time.monotonic() < end:
+            ended = list(self.ended())
+            yield from ended
+            if not ended:
+                time.sleep(POLL)
+
     def abandon(self, why: str) -> Iterator[Outcome]:
         """Cancel every running task, each an outcome saying ``why`` (the local cluster's
         workers end with it)."""
@@ -188,17 +224,21 @@ class _Flight:
     def _stop(self, future) -> None:
         """Cancel a task; on a local cluster also restart the worker running it (a thread
         cannot be stopped from outside, a worker process can)."""
-        where = []
-        if self.owned:
-            try:
-                where = [w for w, keys in self.client.processing().items()
-                         if future.key in keys]
-            except OSError:
-                where = []
+        where = self._workers([future]) if self.owned else []
         future.cancel()
         if where:  # in the background: a restart under load can take many seconds
             threading.Thread(target=_restart, args=(self.client, where), daemon=True,
                              name="dask-restart").start()
+
+
+    def _workers(self, futures: Iterable) -> list[str]:
+        """The addresses of the workers running ``futures``."""
+        keys = {future.key for future in futures}
+        try:
+            return [w for w, running in self.client.processing().items()
+                    if keys.intersection(running)]
+        except OSError:
+            return []
 
 
 def _restart(client, workers: list[str]) -> None:
