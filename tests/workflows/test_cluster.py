@@ -202,10 +202,10 @@ def test_compare_on_the_cluster_runs_every_engine_that_applies(cli, scheduler):
     assert {r["steps"] for r in jugs.values() if r["status"] == "optimal"} == {10}  # DESIGN.md
 
 
-def test_a_tiny_budget_ends_unknown_and_the_others_still_come_back(scheduler):
-    """Korf #1 with 0.3 s cannot be solved: it comes back unknown (or given up) before its
-    budget and the grace are spent, by the clock of the engines' own runs; the small models
-    beside it, with a budget of their own, come back answered."""
+def test_a_tiny_budget_ends_unproven_and_the_others_still_come_back(scheduler):
+    """Korf #1 with 0.3 s cannot be solved optimally: it comes back unproven (or given up)
+    before its budget and the grace are spent, by the clock of the engines' own runs; the
+    small models beside it, with a budget of their own, come back answered."""
     from cpsolve.engines.runtime.dask_client import each
 
     names = ("fifteen_korf1", "water_jugs", "blocks")
@@ -222,8 +222,8 @@ def test_a_tiny_budget_ends_unknown_and_the_others_still_come_back(scheduler):
     if korf.error:
         assert korf.error.startswith("not finished within its budget (0.3 s")
     else:
-        results = korf.value.results
-        assert results and all(r.status.value == "unknown" for r in results)
+        results = korf.value.results  # a plan may be found (weighted A*), none proven
+        assert results and all(r.status.value in ("unknown", "solved") for r in results)
         assert sum(r.seconds for r in results) < tiny + CLUSTER_GRACE
     moves = {"water_jugs": 10, "blocks": 5}  # DESIGN.md
     for name, steps in moves.items():
