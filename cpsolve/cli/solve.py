@@ -4,6 +4,7 @@ race), or a batch of instances (several files, a directory, a collection)."""
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 
 from ..answers.result import Result
 from ..engines import Options, run
@@ -126,18 +127,12 @@ def batch(cli: Cli) -> int:
     start = time.monotonic()
     items = list(instances(args.files))
     rows = []
-    with Progress(console=cli.err, transient=True) as bar:
+    with Progress(console=cli.err, transient=True) as bar, \
+            interrupt.handling() if cli.cluster() else nullcontext():
         task = bar.add_task("solving", total=len(items))
         options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint)
         if cli.cluster():
-            from functools import partial
-
-            from ..workflows.batch import Row, on_cluster, solve_within
-
-            solved = on_cluster(items, partial(solve_within, engine=args.engine,
-                                               options=options),
-                                cli.cluster(), cli.clock.left(),
-                                lambda item, why: Row(item.source, item.puzzle, None, why))
+            solved = _on_cluster(cli, items, options)
         else:
             solved = solve_all(items, args.engine, options, args.jobs or 1, cli.clock)
         for row in solved:
@@ -155,7 +150,22 @@ def batch(cli: Cli) -> int:
         done = plural(figures["instances"], "instance")
         cli.out.print(f"{done} in {figures['seconds']:.2f} s "
                        f"({rate} per second, {args.engine}): {counts}")
+    if interrupt.by_user():
+        return INTERRUPTED
     if any(r.result is None for r in rows):
         return 2 if any(r.puzzle is None for r in rows) else 1
     return max(exit_code(r.result) for r in rows)
+
+
+def _on_cluster(cli: Cli, items: list, options: Options):
+    """A batch's rows from one Dask task per instance, as they finish: each instance
+    within its budget (the command's limit shared, else the default budget each), an
+    instance with no answer an error row."""
+    from functools import partial
+
+    from ..workflows.batch import Row, TaskBudget, on_cluster, solve_within
+
+    return on_cluster(items, partial(solve_within, engine=cli.args.engine, options=options),
+                      cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
+                      lambda item, why: Row(item.source, item.puzzle, None, why))
 

@@ -213,7 +213,16 @@ def _compare_model() -> dict[str, Any]:
             "properties": {"model": {"type": "string"}, "file": {"type": "string"},
                            "agree": {"type": "boolean"},
                            "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
-                           "disagreements": {"type": "array", "items": {"type": "string"}}}}
+                           "disagreements": {"type": "array", "items": {"type": "string"}},
+                           "skipped": {
+                               "type": "array",
+                               "description": "Engines that did not run: not applicable to "
+                                              "the model or the task, their tool refused "
+                                              "it, or a stop came first.",
+                               "items": {"type": "object", "required": ["engine", "reason"],
+                                         "additionalProperties": False,
+                                         "properties": {"engine": {"type": "string"},
+                                                        "reason": {"type": "string"}}}}}}
 
 
 def _compare() -> dict[str, Any]:

@@ -18,18 +18,20 @@ error row of its own; the others are never lost.
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ..answers.agreement import cross_check, disagreements
 from ..answers.result import EngineBug, Result, Skipped, Unsupported
-from ..engines import Options, engines_for, run
+from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.proofs import argued
+from ..engines.runtime import interrupt
 from ..engines.runtime.clock import Clock
 from ..puzzles.base import Puzzle
 from ..puzzles.data import ModelFileError
@@ -37,7 +39,7 @@ from ..puzzles.files import load_many, resolve
 from .jobs import in_order, not_started
 
 CLUSTER_GRACE = 10.0
-"""Seconds past an instance's own time limit before the batch gives up waiting for it."""
+"""Seconds past a cluster task's budget before the batch gives up waiting for it."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def instances(names: Iterable[str]) -> Iterator[Item]:
 
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:
-    """Solve one instance (``auto``: search, then CP-SAT when search proved nothing)."""
+    """Solve one instance (``auto``: search with half of the time limit, then CP-SAT with
+    what is left when search proved nothing)."""
     if item.puzzle is None:
         return Row(item.source, None, None, item.error)
     model = item.puzzle.model
@@ -109,10 +112,11 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
             return Row(item.source, item.puzzle, proof)
         if engine != "auto":
             return Row(item.source, item.puzzle, run(engine, "solve", model, options))
-        result = run("search", "solve", model, options)
-        if not proven(result):
+        clock = Clock(options.time_limit)
+        result = run("search", "solve", model, replace(options, time_limit=clock.share(2)))
+        if not proven(result) and not interrupt.requested():
             try:
-                other = run("cpsat", "solve", model, options)
+                other = run("cpsat", "solve", model, replace(options, time_limit=clock.left()))
                 if proven(other) or result.answer is None:
                     result = other
             except Unsupported:
@@ -195,63 +199,91 @@ class Compared:
     error: str = ""
 
 
-def compare_one(item: Item, task: str, time_limit: float | None = None) -> Compared:
-    """Run ``task`` with every engine that applies, each with an equal share of the limit."""
-    if item.puzzle is None:
-        return Compared(item.source, None, error=item.error)
-    try:
-        proof = by_invariant(item.puzzle, task)
-    except EngineBug as err:
-        return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
+def compare_model(item: Item, task: str, time_limit: float | None = None,
+                  options: Options | None = None,
+                  running: Callable[[str], AbstractContextManager[Options]] | None = None,
+                  ) -> Compared:
+    """Run ``task`` on ``item``'s puzzle with every engine that applies — the built-in ones
+    and the installed peers (``fd``, ``minizinc``) — one after the other, each with an
+    equal share of what is left of ``time_limit``, and cross-check their results.
+
+    Each run takes ``options`` (default: none), or those that ``running(engine)`` gives
+    (the command line: a progress line per engine).  The engines that cannot do ``task``
+    on this kind of model are listed as skipped, and so are those not run after a stop
+    was asked for.  An :class:`EngineBug` is raised.
+    """
+    assert item.puzzle is not None, item.error
+    puzzle = item.puzzle
+    proof = by_invariant(puzzle, task)
     if proof is not None:
-        return Compared(item.source, item.puzzle, (proof,))
-    engines = engines_for(item.puzzle.model, task)
-    results, skipped = [], []
+        return Compared(item.source, puzzle, (proof,))
+    engines = engines_for(puzzle.model, task, peers=True)
+    skipped = [Skipped(engine, f"not applicable (cannot {task} a {puzzle.model.kind} model)")
+               for engine in not_applicable(puzzle.model, task)]
+    results: list[Result] = []
     clock = Clock(time_limit)
     for i, engine in enumerate(engines):
-        left = clock.share(len(engines) - i)
-        try:
-            results.append(run(engine, task, item.puzzle.model, Options(time_limit=left)))
-        except Unsupported as err:
-            skipped.append(Skipped(engine, str(err)))
-        except EngineBug as err:
-            return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
+        if interrupt.requested():
+            skipped.append(Skipped(engine, f"not run: {interrupt.reason()}"))
+            continue
+        with running(engine) if running else nullcontext(options or Options()) as given:
+            try:
+                results.append(run(engine, task, puzzle.model,
+                                   replace(given, time_limit=clock.share(len(engines) - i))))
+            except Unsupported as err:
+                skipped.append(Skipped(engine, str(err)))
     problems = disagreements(results)
     if not problems:
         results = cross_check(results)
-    return Compared(item.source, item.puzzle, tuple(results), tuple(skipped), tuple(problems))
+    return Compared(item.source, puzzle, tuple(results), tuple(skipped), tuple(problems))
+
+
+def compare_one(item: Item, task: str, time_limit: float | None = None,
+                options: Options | None = None) -> Compared:
+    """:func:`compare_model` as one task of a cluster: a file that did not load, or an
+    engine bug, is the instance's error."""
+    if item.puzzle is None:
+        return Compared(item.source, None, error=item.error)
+    try:
+        return compare_model(item, task, time_limit, options)
+    except EngineBug as err:
+        return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
 
 
 def solve_within(item: Item, engine: str, options: Options,
                  time_limit: float | None = None) -> Row:
-    """:func:`solve_one` with ``time_limit`` seconds (a cluster task's share of the limit)."""
+    """:func:`solve_one` with ``time_limit`` seconds (a cluster task's budget)."""
     return solve_one(item, engine, replace(options, time_limit=time_limit))
 
 
-def on_cluster(items: list[Item], work, cluster: int | str, time_limit: float | None,
+@dataclass(frozen=True)
+class TaskBudget:
+    """The seconds each instance of a batch or compare gets: with a command time limit
+    (``clock``), an equal share of what is left among the instances still to start, run
+    ``slots`` at a time; without one, ``each`` (``None``: no limit)."""
+
+    clock: Clock
+    each: float | None = None
+
+    def seconds(self, remaining: int, slots: int = 1) -> float | None:
+        """The next instance's seconds; zero or less once the command's time is up."""
+        if self.clock.limit is None:
+            return self.each
+        left = self.clock.limit - self.clock.elapsed()
+        return left / math.ceil(max(1, remaining) / max(1, slots))
+
+
+def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
                failed) -> Iterator:
     """``work(item, time_limit=...)`` for every item as one task on a Dask cluster, yielded
-    as they finish.
+    as they finish (:func:`cpsolve.engines.runtime.dask_client.each`).
 
-    ``time_limit`` is for the whole batch: a task gets what is left of it when it starts
-    (one started after it gets none and is ``failed(item, "not started: ...")``).
-    ``failed(item, reason)`` also stands in for the answer of an item whose task raised (its
-    worker died) or had not finished ``CLUSTER_GRACE`` seconds after ``time_limit``.
+    Each task gets its seconds from ``budget`` when it starts; one with none left is
+    ``failed(item, "not started: ...")``.  ``failed(item, reason)`` also stands in for the
+    answer of an item whose task raised (its worker died), had not finished
+    :data:`CLUSTER_GRACE` seconds past its budget, or was stopped by Ctrl-C.
     """
     from ..engines.runtime.dask_client import each
 
-    deadline = None if time_limit is None else time.time() + time_limit
-    timed = partial(_timed, work=work, deadline=deadline, failed=failed)
-    timeout = None if time_limit is None else time_limit + CLUSTER_GRACE
-    for item, value, why in each(items, timed, cluster, timeout):
-        yield failed(item, why) if why else value
-
-
-def _timed(item: Item, work, deadline: float | None, failed):
-    """Run ``work`` on ``item`` with what is left until ``deadline`` (wall-clock seconds)."""
-    if deadline is None:
-        return work(item, time_limit=None)
-    left = deadline - time.time()
-    if left <= 0:
-        return failed(item, "not started: time limit reached")
-    return work(item, time_limit=left)
+    for done in each(items, work, cluster, budget.seconds, CLUSTER_GRACE):
+        yield failed(done.item, done.error) if done.error else done.value

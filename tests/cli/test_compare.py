@@ -1,6 +1,9 @@
-"""Agreement between engines: results that can both be right, and results that cannot."""
+"""Agreement between engines: results that can both be right, and results that cannot;
+and the compare command: which engines run, and the time each gets."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -148,3 +151,106 @@ def test_the_table_puts_a_skipped_engine_in_its_column_and_a_note_in_the_answer(
     assert lines[0][1:3] == ["my-engine", "tool: not installed"]
     assert lines[1][1:3] == ["", "DISAGREEMENT: cpsat: 10 moves, search: 11 moves"]
     assert str(Skipped("fd", "not applicable")) == "fd: not applicable"
+
+
+# ------------------------------------------------------------ compare: engines and budgets
+
+
+def _models(*names: str):
+    from cpsolve.puzzles.files import load, resolve
+
+    return {name: load(resolve(name)) for name in names}
+
+
+def test_compare_runs_the_peers_and_lists_the_engines_it_skipped(cli):
+    """Every engine that applies runs (fd and minizinc when installed); the others are
+    listed, each with its reason, in the JSON report as in the table."""
+    from cpsolve.engines import engines_for, installed, not_applicable
+
+    run = cli("compare", "water_jugs", "latin4", "--json")
+    assert run.code == 0, run.err
+    report = {m["file"]: m for m in json.loads(run.out)["models"]}
+    for name, puzzle in _models("water_jugs", "latin4").items():
+        model = puzzle.model
+        assert [r["engine"] for r in report[name]["results"]] == \
+            engines_for(model, "solve", peers=True)
+        assert [s["engine"] for s in report[name]["skipped"]] == \
+            not_applicable(model, "solve")
+        assert all(s["reason"].startswith("not applicable (cannot solve a")
+                   for s in report[name]["skipped"])
+    assert ("fd" in {r["engine"] for r in report["water_jugs"]["results"]}) == installed("fd")
+    assert ("minizinc" in {r["engine"] for r in report["latin4"]["results"]}) == \
+        installed("minizinc")
+    table = cli("compare", "water_jugs", "latin4").out
+    for name in not_applicable(_models("water_jugs")["water_jugs"].model, "solve"):
+        assert f"{name}" in table and "not applicable (cannot solve a planning model)" in table
+
+
+def _recorded(monkeypatch) -> list[tuple[str, float | None]]:
+    """Each engine run by compare as (engine, time limit), answering unknown at once."""
+    import cpsolve.workflows.batch
+    from cpsolve.answers.result import Result, Status
+
+    given: list[tuple[str, float | None]] = []
+
+    def run(engine, task, model, options):
+        given.append((engine, options.time_limit))
+        return Result(Status.UNKNOWN, engine, task=task)
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    return given
+
+
+def test_compare_gives_each_model_the_default_budget_split_among_its_engines(
+        cli, monkeypatch):
+    import cpsolve.cli.session
+
+    monkeypatch.setattr(cpsolve.cli.session, "AUTO_BUDGET", 30.0)
+    given = _recorded(monkeypatch)
+    run = cli("compare", "water_jugs", "blocks", "--json")
+    assert run.code == 0, run.err
+    engines = [engine for engine, _ in given]
+    per_model = len(engines) // 2
+    assert engines[:per_model] == engines[per_model:]
+    for model in (given[:per_model], given[per_model:]):
+        # each engine: an equal share of what is left of the model's 30 s
+        assert all(limit <= 30.0 / (per_model - i) for i, (_, limit) in enumerate(model))
+        assert model[0][1] > 30.0 / per_model - 1.0  # an order: it is the model's own budget
+
+
+def test_compare_shares_the_time_limit_among_the_models(cli, monkeypatch):
+    given = _recorded(monkeypatch)
+    run = cli("compare", "water_jugs", "blocks", "--time-limit", "20", "--json")
+    assert run.code == 0, run.err
+    per_model = len(given) // 2
+    first, second = given[:per_model], given[per_model:]
+    # the first model: half of the limit, its first engine a share of that; the last
+    # model: what is left; no engine more than its model's budget
+    assert first[0][1] <= 20.0 / 2 / per_model and second[0][1] <= 20.0 / per_model
+    assert all(limit <= 20.0 / 2 for _, limit in first)
+    assert all(limit <= 20.0 for _, limit in second)
+    none = cli("compare", "water_jugs", "--time-limit", "none", "--json")
+    assert none.code == 0 and all(limit is None for _, limit in given[2 * per_model:])
+
+
+def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
+    """A stop asked for while a model's first engine runs: the later engines and models
+    are not run, the report says so, exit 130."""
+    import cpsolve.workflows.batch
+    from cpsolve.answers.result import Result, Status
+    from cpsolve.engines.runtime import interrupt
+
+    def run(engine, task, model, options):
+        interrupt.request()  # as Ctrl-C would
+        return Result(Status.UNKNOWN, engine, task=task)
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    try:
+        done = cli("compare", "water_jugs", "blocks", "--json")
+    finally:
+        interrupt.clear()
+    assert done.code == 130
+    models = json.loads(done.out)["models"]
+    assert len(models) == 1 and len(models[0]["results"]) == 1
+    assert {s["reason"] for s in models[0]["skipped"]
+            if not s["reason"].startswith("not applicable")} == {"not run: interrupted"}

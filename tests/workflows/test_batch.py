@@ -72,3 +72,22 @@ def test_jobs_give_the_same_answers(cli):
     assert len(one) == len(two) == 96
     assert [r["solution"] for r in one[:-1]] == [r["solution"] for r in two[:-1]]
     assert all(r["unique"] for r in one[:-1])  # every top95 puzzle has one solution
+
+
+def test_a_task_budget_shares_what_is_left_a_wave_of_slots_at_a_time():
+    """With a command limit: what is left, divided among the waves of ``slots`` instances
+    still to start; without: each instance's own budget; past the limit: nothing."""
+    from cpsolve.engines.runtime.clock import Clock
+    from cpsolve.workflows.batch import TaskBudget
+
+    clock = Clock(10.0)
+    clock.start -= 4.0  # 6 s left
+    budget = TaskBudget(clock, each=60.0)
+    assert 6.0 / 2 - 0.5 < budget.seconds(4, slots=2) <= 6.0 / 2  # two waves of two
+    assert 6.0 / 2 - 0.5 < budget.seconds(3, slots=2) <= 6.0 / 2
+    assert 6.0 - 0.5 < budget.seconds(2, slots=2) <= 6.0  # one wave: all that is left
+    assert 6.0 / 5 - 0.5 < budget.seconds(5) <= 6.0 / 5  # here: one at a time
+    clock.start -= 7.0
+    assert budget.seconds(1) <= 0  # past the limit: not started
+    assert TaskBudget(Clock(None), each=60.0).seconds(100, slots=2) == 60.0
+    assert TaskBudget(Clock(None)).seconds(1) is None

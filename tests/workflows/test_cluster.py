@@ -4,8 +4,13 @@ batches of solve / compare run one task per instance without losing any instance
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import jsonschema
@@ -13,6 +18,8 @@ import pytest
 
 pytest.importorskip("distributed", reason="the [dask] extra is not installed")
 
+from cpsolve.engines import engines_for, installed, not_applicable  # noqa: E402
+from cpsolve.engines.runtime.clock import Clock  # noqa: E402
 from cpsolve.engines.search.common import Budget  # noqa: E402
 from cpsolve.engines.search.compile import compile_planning  # noqa: E402
 from cpsolve.engines.search.statespace.cluster import cluster_layers  # noqa: E402
@@ -20,9 +27,11 @@ from cpsolve.engines.search.statespace.external import Disk, external_layers  # 
 from cpsolve.output.schema import schema  # noqa: E402
 from cpsolve.puzzles.files import load, resolve  # noqa: E402
 from cpsolve.workflows.batch import (  # noqa: E402
+    CLUSTER_GRACE,
     Compared,
     Item,
     Row,
+    TaskBudget,
     compare_one,
     instances,
     on_cluster,
@@ -103,9 +112,7 @@ def test_solve_batch_on_the_cluster(cli, scheduler):
     assert rows[-1]["batch"]["instances"] == 2
 
 
-def test_a_failed_or_overdue_task_loses_no_other(scheduler, monkeypatch):
-    import cpsolve.workflows.batch
-
+def test_a_failed_task_loses_no_other(scheduler):
     items = list(instances([str(MODELS / "water_jugs.toml"), str(MODELS / "blocks.toml")]))
 
     def work(item: Item, time_limit):
@@ -113,22 +120,38 @@ def test_a_failed_or_overdue_task_loses_no_other(scheduler, monkeypatch):
             raise RuntimeError("boom")
         return compare_one(item, "solve", time_limit)
 
-    done = list(on_cluster(items, work, scheduler, None,
+    done = list(on_cluster(items, work, scheduler, TaskBudget(Clock(None)),
                            lambda item, why: Compared(item.source, item.puzzle, error=why)))
     assert sorted(d.source for d in done) == sorted(i.source for i in items)
     failed = [d for d in done if d.error]
     assert len(failed) == 1 and "boom" in failed[0].error
-    monkeypatch.setattr(cpsolve.workflows.batch, "CLUSTER_GRACE", 0.5)
+
+
+STUCK = 300.0
+"""Seconds a task that ignores its budget would run (the run must end long before)."""
+
+
+def test_an_overdue_task_is_given_up_and_the_others_still_run(monkeypatch):
+    """A task that ignores its budget is cancelled ``CLUSTER_GRACE`` past it (and its
+    worker of the local cluster restarted); the items after it still run."""
+    import cpsolve.workflows.batch
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "CLUSTER_GRACE", 5.0)
+    names = ("water_jugs", "blocks", "three_jugs")
+    items = list(instances([str(MODELS / f"{n}.toml") for n in names]))
 
     def slow(item: Item, time_limit):
-        time.sleep(0 if "water" in item.source else 30)
-        return Row(item.source, item.puzzle, None, "finished")
+        time.sleep(STUCK if "blocks" in item.source else 0)
+        return Row(item.source, item.puzzle, None, f"finished within {time_limit:.3g} s")
 
     start = time.monotonic()
-    done = list(on_cluster(items, slow, scheduler, 1.0,
+    done = list(on_cluster(items, slow, 2, TaskBudget(Clock(None), each=5.0),
                            lambda item, why: Row(item.source, item.puzzle, None, why)))
-    assert time.monotonic() - start < 20
-    assert sorted(r.error for r in done) == ["finished", "not finished: time limit reached"]
+    assert time.monotonic() - start < STUCK  # an order: it did not wait for the stuck task
+    errors = {Path(r.source).stem: r.error for r in done}
+    assert errors["blocks"] == "not finished within its budget (5 s + 5 s grace)"
+    assert errors["water_jugs"].startswith("finished") and \
+        errors["three_jugs"].startswith("finished")
 
 
 def test_progress_after_each_layer(scheduler, monkeypatch):
@@ -151,7 +174,125 @@ def test_a_task_started_after_the_limit_does_not_run(scheduler, tmp_path):
         ran.write_text(item.source)  # the workers share this machine's disk
         return Row(item.source, item.puzzle, None, "ran")
 
-    late = list(on_cluster(items, work, scheduler, 1e-9,
+    late = list(on_cluster(items, work, scheduler, TaskBudget(Clock(1e-9)),
                            lambda item, why: Row(item.source, item.puzzle, None, why)))
     assert sorted(r.error for r in late) == ["not started: time limit reached"] * 2
     assert not ran.exists()
+
+
+# ------------------------------------------------------------ budgets and peers on a cluster
+
+
+def test_compare_on_the_cluster_runs_every_engine_that_applies(cli, scheduler):
+    """The peers take part on a cluster as here: each model has a result per engine that
+    applies (fd, minizinc when installed), the others are listed as skipped."""
+    run = cli("compare", "water_jugs", "latin4", "--scheduler", scheduler, "--json")
+    rows = lines(run.out)
+    assert run.code == 0, run.err
+    assert rows[-1]["compare"]["agree"] == 2
+    for row in rows[:-1]:
+        model = load(resolve(row["file"])).model
+        assert {r["engine"] for r in row["results"]} == set(engines_for(model, "solve", True))
+        assert {s["engine"] for s in row["skipped"]} == set(not_applicable(model, "solve"))
+    by_file = {Path(r["file"]).stem: r for r in rows[:-1]}
+    jugs = {r["engine"]: r for r in by_file["water_jugs"]["results"]}
+    assert ("fd" in jugs) == installed("fd")
+    assert ("minizinc" in {r["engine"] for r in by_file["latin4"]["results"]}) == \
+        installed("minizinc")
+    assert {r["steps"] for r in jugs.values() if r["status"] == "optimal"} == {10}  # DESIGN.md
+
+
+def test_a_tiny_budget_ends_unproven_and_the_others_still_come_back(scheduler):
+    """Korf #1 with 0.3 s cannot be solved optimally: it comes back unproven (or given up)
+    before its budget and the grace are spent, by the clock of the engines' own runs; the
+    small models beside it, with a budget of their own, come back answered."""
+    from cpsolve.engines.runtime.dask_client import each
+
+    names = ("fifteen_korf1", "water_jugs", "blocks")
+    items = list(instances([str(MODELS / f"{n}.toml") for n in names]))
+    tiny = 0.3
+
+    def budget(remaining: int, slots: int) -> float:
+        return tiny if remaining == len(names) else 60.0  # the first item is Korf #1
+
+    done = {Path(d.item.source).stem: d for d in each(
+        items, partial(compare_one, task="solve"), scheduler, budget, CLUSTER_GRACE)}
+    assert set(done) == set(names)
+    korf = done["fifteen_korf1"]
+    if korf.error:
+        assert korf.error.startswith("not finished within its budget (0.3 s")
+    else:
+        results = korf.value.results  # a plan may be found (weighted A*), none proven
+        assert results and all(r.status.value in ("unknown", "solved") for r in results)
+        assert sum(r.seconds for r in results) < tiny + CLUSTER_GRACE
+    moves = {"water_jugs": 10, "blocks": 5}  # DESIGN.md
+    for name, steps in moves.items():
+        compared = done[name].value
+        assert not done[name].error and not compared.problems
+        assert {len(r.answer.steps) for r in compared.results
+                if r.status.value == "optimal"} == {steps}
+
+
+def test_a_cluster_batch_shares_the_time_limit_and_ends_with_its_summary(cli, scheduler):
+    """BFS on Korf #1 cannot end within the limit: its row is unknown (or an error) and the
+    summary line still comes last, with every instance counted."""
+    run = cli("solve", "fifteen_korf1", "water_jugs", "--engine", "search", "--algorithm",
+              "bfs", "--scheduler", scheduler, "--time-limit", "6", "--json")
+    rows = lines(run.out)
+    assert run.code == 1, run.err
+    assert rows[-1]["batch"]["instances"] == 2
+    by_source = {Path(r["source"]).stem: r for r in rows[:-1]}
+    korf = by_source["fifteen_korf1"]
+    assert korf.get("status", "error") in ("unknown", "error")
+    if "seconds" in korf:  # the engine's own clock: its share of the limit, and a grace
+        assert korf["seconds"] < 6 + CLUSTER_GRACE
+    jugs = by_source["water_jugs"]
+    assert jugs.get("steps", 10) == 10  # DESIGN.md (or not started under a heavy load)
+
+
+def test_ctrl_c_ends_a_cluster_compare_with_what_it_has_and_its_summary(tmp_path):
+    """Ctrl-C at a terminal (SIGINT to the whole process group) once the first model is
+    in: the running model returns what its engines have (or is an error line), the summary
+    comes last, exit 130, and no worker prints a traceback."""
+    for name in ("water_jugs", "fifteen_korf1"):
+        shutil.copy(MODELS / f"{name}.toml", tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "cpsolve", "compare", str(tmp_path),
+                             "--workers", "2", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    first = proc.stdout.readline()  # water jugs: done long before Korf #1
+    os.killpg(proc.pid, signal.SIGINT)
+    rest, err = proc.communicate(timeout=120)
+    rows = lines(first + rest)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    summary = rows[-1]["compare"]
+    assert summary["instances"] == 2 and summary["agree"] + summary["error"] == 2
+    korf = rows[1]
+    if "error" in korf:
+        assert korf["error"] == "not finished: interrupted"
+    else:  # the engine running stopped with what it had, the later ones did not run
+        model = load(resolve("fifteen_korf1")).model
+        said = [r["message"] for r in korf["results"]] + [s["reason"] for s in korf["skipped"]]
+        assert any("interrupted" in words for words in said), said
+        assert len(said) == len(engines_for(model, "solve", True)) + \
+            len(not_applicable(model, "solve"))
+
+
+def test_waiting_for_a_layer_stops_when_asked(scheduler):  # keep last: it leaves work behind
+    """The cluster analysis waits for a layer through ``gather``, which asks its ``stop``
+    while it waits: a stop gives ``None`` long before the work would end; without one, the
+    values come back."""
+    from cpsolve.engines.runtime.dask_client import client_for, gather
+
+    with client_for(scheduler) as client:
+        assert gather(client, [client.submit(sum, [1, 2], pure=False)], lambda: False) == [3]
+        asked = []
+
+        def stop() -> bool:
+            asked.append(time.monotonic())
+            return len(asked) > 2
+
+        start, work = time.monotonic(), 60.0  # (it keeps a worker of the fixture busy)
+        assert gather(client, [client.submit(time.sleep, work, pure=False)], stop) is None
+        assert time.monotonic() - start < work  # an order: it did not wait for the work
+        assert len(asked) == 3

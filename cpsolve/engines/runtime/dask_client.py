@@ -1,37 +1,77 @@
-"""A Dask client for ``--workers N`` (a local cluster) or ``--scheduler ADDRESS``.
+"""The Dask client for ``--workers N`` (a local cluster) or ``--scheduler ADDRESS``, and work
+run there within its limits.
 
-The one place that starts or joins a cluster; the partitioned analysis
-(:mod:`cpsolve.engines.search.statespace.cluster`) and the batch runner
-(:mod:`cpsolve.workflows.batch`) use it.  Dask is an optional extra (``pip install
+The one place that starts or joins a cluster: the partitioned analysis
+(:mod:`cpsolve.engines.search.statespace.cluster`), batches and ``compare``
+(:mod:`cpsolve.workflows.batch`) all use :func:`client_for`, and batches and compare
+run their tasks through :func:`each`.  Dask is an optional extra (``pip install
 'cpsolve[dask]'``): it is imported here only, when a cluster is asked for.
+
+The limits, the same on every path:
+
+* memory — the workers of a local cluster share the command's memory limit
+  (:func:`.memory.limit`), each an equal part; on a worker, a task's engines stop
+  themselves at :data:`TASK_SHARE` of that worker's limit, before Dask pauses or kills it;
+* time — :func:`each` gives every task a budget (seconds) when it submits it, and the
+  task hands it to its engines as their time limit; the client stops waiting ``grace``
+  seconds past it, cancels the task and, on a local cluster, restarts the worker still
+  running it, so that a task that does not stop never holds up the others;
+* stop — Ctrl-C or SIGTERM (:func:`.interrupt.requested`) makes :func:`each` submit no
+  more tasks and ask the running ones to stop (:func:`.interrupt.request` in their
+  workers): what they return within :data:`STOP_WAIT` seconds is yielded, the others are
+  cancelled, and every item is accounted for; the local cluster is shut down on exit.
+  The workers of a local cluster ignore SIGINT (:func:`dask_setup`): the client answers it.
 """
 
 from __future__ import annotations
 
 import logging
+import signal
+import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from ...answers.result import Unsupported
+from . import interrupt, memory
 
 MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]' "
            "(dask[distributed])")
 
+TASK_SHARE = 0.75
+"""A task's engines stop at this fraction of their worker's memory limit: below Dask's
+pause (80 %) and terminate (95 %) thresholds, so they return what they have instead."""
+
+STOP_WAIT = 1.5
+"""Seconds the client waits, after Ctrl-C, for the running tasks to return what they have
+(their engines stop within a second) before it cancels them."""
+
+POLL = 0.05
+"""Seconds between two looks at the running tasks, the clock and the interrupt flag."""
 
 @contextmanager
 def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
     """A connected ``distributed.Client``: a LocalCluster of ``cluster`` single-threaded
-    worker processes (each with ``memory_limit`` bytes, if given), or the scheduler at the
-    address ``cluster``.  The local cluster is shut down on exit."""
+    worker processes, or the scheduler at the address ``cluster``.
+
+    The local workers share ``memory_limit`` bytes (default: the command's memory limit,
+    :func:`.memory.limit`; Dask's own default when there is none), each an equal part; the
+    local cluster is shut down on exit.
+    """
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise Unsupported(MISSING) from exc
     if isinstance(cluster, int):
+        total = memory_limit if memory_limit is not None else memory.limit()
         local = LocalCluster(n_workers=cluster, threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.ERROR,
-                             memory_limit=memory_limit or "auto")
+                             # any free port on loopback (None would try 8787 and warn)
+                             dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                             memory_limit=max(1, total // cluster) if total else "auto",
+                             preload=[__name__])  # dask_setup below, in each worker
         try:
             with Client(local) as client:
                 yield client
@@ -46,27 +86,193 @@ def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
         yield client
 
 
-def each(items: Iterable, work: Callable[[Any], Any], cluster: int | str,
-         timeout: float | None = None) -> Iterator[tuple[Any, Any, str]]:
-    """``work(item)`` as one task per item, yielded as ``(item, value, "")`` when each
-    finishes; ``(item, None, why)`` for a task that raised (or whose worker died) and, once
-    ``timeout`` seconds have passed, for every task not finished (it is cancelled)."""
-    with client_for(cluster) as client:
-        from distributed import as_completed
+def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
+    """In each worker of a local cluster, at its start: Ctrl-C at the terminal reaches the
+    whole process group, and the client alone answers it (it cancels the tasks and shuts
+    the cluster down), so the worker ignores it instead of dying with a traceback."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-        futures = {client.submit(work, item, pure=False): item for item in items}
-        done = set()
+
+def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:
+    """``client.gather(futures)``, asking ``stop()`` every :data:`POLL` seconds while it
+    waits: ``None`` (the futures cancelled) once it says to stop — a time limit, Ctrl-C —
+    so that work on the cluster never holds up a stop."""
+    from distributed import wait
+
+    while True:
         try:
-            for future, value in as_completed(futures, with_results=True, raise_errors=False,
-                                              timeout=timeout):
-                done.add(future)
-                if future.status == "error":
-                    yield futures[future], None, f"the task failed: {value[1]!r}"
-                else:
-                    yield futures[future], value, ""
+            wait(futures, timeout=POLL)
         except TimeoutError:
-            pass
-        for future, item in futures.items():
-            if future not in done:
-                future.cancel()
-                yield item, None, "not finished: time limit reached"
+            if stop():
+                client.cancel(futures)
+                return None
+            continue
+        return client.gather(futures)
+
+
+def slots(client) -> int:
+    """How many tasks the cluster runs at once: its workers' threads (at least 1)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one item: the task's value, or why there is none (``error``)."""
+
+    item: Any
+    value: Any = None
+    error: str = ""
+
+
+def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
+         budget: Callable[[int, int], float | None] | None = None,
+         grace: float = 10.0) -> Iterator[Outcome]:
+    """``work(item, time_limit=seconds)`` as one task per item, at most one per slot at
+    a time, yielded as each finishes — also a task that raised or whose worker died, one
+    still running ``grace`` seconds past its budget, an item whose budget is spent
+    before it starts and, after Ctrl-C, every item not finished: none is ever lost.
+
+    ``budget(items not yet started, slots)`` gives the next task's seconds when it is
+    submitted (``None``: no limit; zero or less: no time left, the item is not started);
+    without ``budget`` no task has a limit.
+    """
+    waiting = deque(items)
+    with client_for(cluster) as client:
+        flight = _Flight(client, work, grace, owned=isinstance(cluster, int))
+        try:
+            while (waiting or flight.running) and not interrupt.requested():
+                yield from flight.start(waiting, budget)
+                ended = list(flight.ended())
+                yield from ended
+                if not ended:
+                    time.sleep(POLL)
+            why = interrupt.reason() if interrupt.requested() else ""
+            if why:
+                yield from flight.wind_down(why)
+        except OSError as err:  # the scheduler went away (a closed comm is an OSError)
+            why = f"the cluster failed: {err}"
+        yield from flight.abandon(why)
+        yield from (Outcome(item, error=f"not started: {why}") for item in waiting)
+
+
+@dataclass
+class _Task:
+    item: Any
+    seconds: float | None
+    overdue: float | None  # time.monotonic() past which the client stops waiting for it
+
+
+class _Flight:
+    """The tasks running on the cluster, by future."""
+
+    def __init__(self, client, work: Callable[..., Any], grace: float, owned: bool):
+        self.client, self.work, self.grace, self.owned = client, work, grace, owned
+        self.slots = slots(client)
+        self.running: dict[Any, _Task] = {}
+
+    def start(self, waiting: deque,
+              budget: Callable[[int, int], float | None] | None) -> Iterator[Outcome]:
+        """Submit waiting items while a slot is free; yield those with no time left."""
+        while waiting and len(self.running) < self.slots:
+            item = waiting.popleft()
+            seconds = None if budget is None else budget(len(waiting) + 1, self.slots)
+            if seconds is not None and seconds <= 0:
+                yield Outcome(item, error="not started: time limit reached")
+                continue
+            future = self.client.submit(_task, self.work, item, seconds, pure=False)
+            overdue = None if seconds is None else time.monotonic() + seconds + self.grace
+            self.running[future] = _Task(item, seconds, overdue)
+
+    def ended(self) -> Iterator[Outcome]:
+        """The tasks that finished, failed or are overdue (these are cancelled)."""
+        now = time.monotonic()
+        for future, task in list(self.running.items()):
+            if future.done():
+                del self.running[future]
+                yield _outcome(future, task.item)
+            elif task.overdue is not None and now > task.overdue:
+                del self.running[future]
+                self._stop(future)
+                yield Outcome(task.item, error=f"not finished within its budget "
+                              f"({task.seconds:.3g} s + {self.grace:g} s grace)")
+
+    def wind_down(self, why: str) -> Iterator[Outcome]:
+        """Ask the running tasks to stop (:func:`.interrupt.request` in their workers) and
+        yield what those that return within :data:`STOP_WAIT` seconds found."""
+        where = self._workers(self.running)
+        try:
+            if where:
+                self.client.run(interrupt.request, why, workers=where, on_error="ignore")
+        except (OSError, ValueError):
+            return
+        end = time.monotonic() + STOP_WAIT
+        while self.running and time.monotonic() < end:
+            ended = list(self.ended())
+            yield from ended
+            if not ended:
+                time.sleep(POLL)
+
+    def abandon(self, why: str) -> Iterator[Outcome]:
+        """Cancel every running task, each an outcome saying ``why`` (the local cluster's
+        workers end with it)."""
+        for future, task in list(self.running.items()):
+            del self.running[future]
+            future.cancel()
+            yield Outcome(task.item, error=f"not finished: {why}")
+
+    def _stop(self, future) -> None:
+        """Cancel a task; on a local cluster also restart the worker running it (a thread
+        cannot be stopped from outside, a worker process can)."""
+        where = self._workers([future]) if self.owned else []
+        future.cancel()
+        if where:  # in the background: a restart under load can take many seconds
+            threading.Thread(target=_restart, args=(self.client, where), daemon=True,
+                             name="dask-restart").start()
+
+
+    def _workers(self, futures: Iterable) -> list[str]:
+        """The addresses of the workers running ``futures``."""
+        keys = {future.key for future in futures}
+        try:
+            return [w for w, running in self.client.processing().items()
+                    if keys.intersection(running)]
+        except OSError:
+            return []
+
+
+def _restart(client, workers: list[str]) -> None:
+    """Restart ``workers`` (their nannies start fresh processes); a failure is ignored: the
+    worker is gone either way, or the cluster is being shut down."""
+    try:
+        client.restart_workers(workers, timeout=60, raise_for_error=False)
+    except Exception:  # noqa: BLE001 - e.g. the client closed meanwhile
+        pass
+
+
+def _outcome(future, item) -> Outcome:
+    """The outcome of a finished future."""
+    if future.status == "finished":
+        return Outcome(item, future.result())
+    if future.status == "error":
+        return Outcome(item, error=f"the task failed: {future.exception()!r}")
+    return Outcome(item, error=f"the task was {future.status}")
+
+
+def _task(work: Callable[..., Any], item: Any, seconds: float | None) -> Any:
+    """On a worker: ``work(item, time_limit=seconds)`` with this process's limits set for
+    it."""
+    interrupt.clear()  # a stop asked for in an earlier task of this process is not ours
+    memory.set_limit(_worker_memory())
+    return work(item, time_limit=seconds)
+
+
+def _worker_memory() -> int | None:
+    """:data:`TASK_SHARE` of this worker's memory limit (None when it has none)."""
+    try:
+        from distributed import get_worker
+
+        nbytes = get_worker().memory_manager.memory_limit
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return int(nbytes * TASK_SHARE) if nbytes else None

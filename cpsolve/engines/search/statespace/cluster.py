@@ -13,7 +13,12 @@ One layer costs three rounds of tasks:
 3. *count* — orbits and the positions they stand for, per partition.
 
 Only the layer sizes come back to the client; the codes stay on the workers
-(Dask spills them to the workers' local disk past their memory limit).
+(Dask spills them to the workers' local disk past their memory limit: the workers of a
+local cluster share ``memory`` bytes, by default the command's memory limit,
+:func:`~cpsolve.engines.runtime.dask_client.client_for`).  The budget is looked at
+between layers and, while a layer is being made, every moment the client waits for it
+(:func:`~cpsolve.engines.runtime.dask_client.gather`), so a limit or Ctrl-C stops the
+analysis with its complete layers.
 Workers build the packed model once per process (:func:`_prepared`).
 """
 
@@ -21,12 +26,13 @@ from __future__ import annotations
 
 import operator
 import time
+from functools import partial
 
 import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ...runtime.dask_client import client_for
+from ...runtime.dask_client import client_for, gather, slots
 from ..common import Budget
 from ..compile import Task, compile_planning
 from .codesets import fresh
@@ -77,7 +83,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
     packed, orbits = prepare(task)
     policy, keep = duplicates_policy(task.model)
     with client_for(cluster or 2, memory) as client:
-        parts = 1 << (max(1, sum(client.nthreads().values())) - 1).bit_length()
+        parts = 1 << (slots(client) - 1).bit_length()
         model = client.scatter(task.model, broadcast=True)
         start = orbits.canonical(np.array([packed.encode(task.initial)], np.int64))
         where = owner(start, (parts - 1).bit_length())
@@ -93,7 +99,11 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             layer = [client.submit(_merge, [e[j] for e in earlier],
                                    *[client.submit(operator.getitem, s, j) for s in spread],
                                    pure=False) for j in range(parts)]
-            counted = client.gather([client.submit(_count, model, p) for p in layer])
+            counted = gather(client, [client.submit(_count, model, p) for p in layer],
+                             partial(budget.exceeded, sum(s for _, s in sizes)))
+            if counted is None:  # a limit or Ctrl-C while the layer was being made
+                stopped = True
+                break
             found = (sum(c for c, _ in counted), sum(s for _, s in counted))
             if not found[0]:
                 break
