@@ -59,16 +59,21 @@ BUSY = "import os\nparent = os.getppid()\nwhile os.getppid() == parent:\n    pas
 """A busy loop that ends once its parent is gone (also when this script is killed)."""
 
 MANHATTAN = Path(tempfile.gettempdir()) / "cpsolve-under-load" / "korf1_manhattan.toml"
-"""Korf #1 without its pattern databases: the search engine needs minutes (with them, 1 s)."""
+"""Korf #1 without its pattern databases: search finds a plan, then proves for its default
+budget of 5 s (with them, all is done in about a second); CP-SAT needs minutes."""
 
-HANG = 30.0
-"""Seconds past its limit (or its signal) after which a run is killed and called hung."""
+REASONS = {"hung": "hung", "before the signal": "not interrupted", "no JSON": "no JSON",
+           "not JSON": "not JSON", "schema": "invalid JSON", "error object": "error object",
+           "left behind": "processes left", "exit": "exit code", "past": "late"}
+"""Words of a failure -> its reason in the tallies (the first that matches)."""
+
+HANG = 30.0  # seconds past its limit (or its signal) after which a run is killed: hung
 
 
 @dataclass(frozen=True)
 class Run:
-    """One command: ``kind`` groups it in the tallies; ``limit`` (limit runs) or ``moment``
-    and ``mode`` (signal runs: seconds after the start, "process" or "group")."""
+    """One command: ``kind`` groups it in the tallies; ``limit`` (limit runs), or ``moment``
+    (seconds after the start) and ``mode`` ("process" or "group") for signal runs."""
 
     kind: str
     argv: tuple[str, ...]
@@ -83,8 +88,8 @@ class Run:
 
 @dataclass
 class Done:
-    """How a run ended: exit code, output, seconds from the start to the exit, seconds
-    from the signal to the exit (signal runs), and what went wrong."""
+    """How a run ended: exit code, output, seconds from its start and from its signal to
+    its exit, and what went wrong."""
 
     code: int
     out: str
@@ -160,7 +165,8 @@ def limit_runs(count: int, rng: random.Random) -> list[Run]:
 
 
 def signal_targets() -> dict[str, tuple[str, ...]]:
-    """Long runs (minutes, unstopped) of every engine, auto and the batches, by kind."""
+    """Runs of every engine, auto and the batches that go on past the latest moment (4 s;
+    most for minutes), by kind."""
     from cpsolve import engines
 
     korf = (ROOT / "models" / "fifteen_korf1.toml").read_text()
@@ -232,7 +238,7 @@ def execute(run: Run) -> Done:
     if left:
         done.failures.append(f"{left} process(es) of its group left behind")
     if run.moment and sent is None:
-        done.failures.append(f"ended before the signal (exit {done.code}): not interrupted")
+        done.failures.append(f"ended before the signal (exit {done.code})")
     return done
 
 
@@ -299,8 +305,6 @@ def judge(run: Run, done: Done, validator) -> None:
         if done.seconds > allowed:
             done.failures.append(f"ended {done.seconds:.2f} s after its start, past "
                                  f"{allowed:.2f} s (limit {run.limit:g} s)")
-    if done.failures and done.err.strip():
-        done.failures.append("stderr: " + done.err.strip().splitlines()[-1][:160])
 
 
 def line(run: Run, done: Done) -> str:
@@ -320,6 +324,12 @@ def tallies(title: str, results: list[tuple[Run, Done]]) -> None:
         kinds[run.kind][bool(done.failures)] += 1
     for kind, (ok, bad) in sorted(kinds.items()):
         print(f"  {kind:22} {ok:3} passed {bad:3} failed")
+    reasons: dict[str, int] = defaultdict(int)
+    for why in (w for _, d in results for w in d.failures):
+        reasons[next((r for words, r in REASONS.items() if words in why), "other")] += 1
+    if reasons:
+        print("  failures by reason: " + ", ".join(f"{r} {n}" for r, n in sorted(
+            reasons.items(), key=lambda x: -x[1])))
     limited = [(d.seconds - r.limit, r) for r, d in results if not r.moment]
     if limited:
         over, run = max(limited, key=lambda x: x[0])
@@ -343,6 +353,8 @@ def failures(results: list[tuple[Run, Done]]) -> None:
         print(f"  [{run.kind}{moment}] {run.command()}")
         for why in done.failures:
             print(f"      {why}")
+        if done.err.strip():
+            print(f"      stderr: {done.err.strip().splitlines()[-1][:160]}")
 
 
 def schema_validator():
@@ -366,10 +378,13 @@ def main(argv: list[str] | None = None) -> int:
     runs_n = args.runs if args.runs is not None else (12 if args.quick else 60)
     signals_n = args.signals if args.signals is not None else (13 if args.quick else 40)
     rng = random.Random(args.seed)
+    # the runs get SIGINT's default, as from a terminal, even when this script was started in
+    # the background (where it is ignored, and an ignored signal stays ignored across exec)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     validator = schema_validator()
     plan = limit_runs(runs_n, rng) + signal_runs(signals_n, rng)
     print(f"{len(plan)} runs beside {args.busy} busy processes on {os.cpu_count()} cores "
-          f"(seed {args.seed})", flush=True)
+          f"(seed {args.seed}; load average {os.getloadavg()[0]:.1f})", flush=True)
     results = []
     with busy(args.busy):
         for run in plan:
