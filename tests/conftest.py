@@ -7,10 +7,13 @@ tests/engines/ may get a conftest.py of its own, and both would be "conftest").
 from __future__ import annotations
 
 import os
+import select
+import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +91,89 @@ def run_cli_subprocess(*argv: str | Path, width: str = WIDE, timeout: float = 12
 def cli_subprocess() -> Callable[..., CliRun]:
     """Run the CLI in a fresh interpreter: ``cli_subprocess(*argv, width=..., cwd=...)``."""
     return run_cli_subprocess
+
+
+class Started:
+    """A CLI run in a process group of its own, to be signalled (see :func:`start_cli`)."""
+
+    def __init__(self, argv: tuple[str | Path, ...], env: dict[str, str] | None = None):
+        # SIGINT's default in the run, as from a terminal, even when the tests run in the
+        # background (there it is ignored, and an ignored signal stays ignored across exec)
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "cpsolve", *map(str, argv)], stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+        finally:
+            if previous is not None:  # None: a handler not set from Python, left as it is
+                signal.signal(signal.SIGINT, previous)
+        self.err = ""
+        """What :meth:`after_text` read of stderr so far."""
+
+    def cpu(self) -> float:
+        """CPU seconds the run has used so far: its processes' (the group's), and those of
+        the children they have waited for (Linux: /proc)."""
+        tick, total = os.sysconf("SC_CLK_TCK"), 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == self.process.pid:  # utime, stime, cutime, cstime
+                total += sum(int(f) for f in fields[11:15])
+        return total / tick
+
+    def until(self, holds: Callable[[], object], what: str, timeout: float = 300) -> None:
+        """Wait until ``holds()`` (something the run did); fails when the run ends first."""
+        deadline = time.monotonic() + timeout
+        while not holds():
+            assert self.process.poll() is None, "the command ended before it was interrupted"
+            assert time.monotonic() < deadline, f"no {what} within {timeout} s"
+            time.sleep(0.02)
+        assert self.process.poll() is None, "the command ended before it was interrupted"
+
+    def after_cpu(self, seconds: float, timeout: float = 300) -> None:
+        """Wait until the run has used ``seconds`` of CPU: its own clock, which a loaded
+        machine slows down with it (a sleep of so many seconds would not)."""
+        self.until(lambda: self.cpu() >= seconds, f"{seconds} s of CPU", timeout)
+
+    def after_text(self, fragment: str, timeout: float = 300) -> None:
+        """Wait until the run writes ``fragment`` on stderr (a progress line: give the run
+        ``FORCE_COLOR=1`` so that it shows them); fails when the run ends first."""
+        deadline, fd = time.monotonic() + timeout, self.process.stderr.fileno()
+        while fragment not in self.err:
+            assert self.process.poll() is None, "the command ended before it was interrupted"
+            assert time.monotonic() < deadline, f"{fragment!r} not written in {timeout} s"
+            if select.select([fd], [], [], 0.05)[0]:
+                self.err += os.read(fd, 1 << 16).decode(errors="replace")
+
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 60) -> tuple[int, str, str]:
+        """Send ``sig`` to the run's process; (exit code, stdout, stderr) once it ended.
+
+        ``timeout`` only keeps a run that ignores the signal from hanging the tests; how
+        fast runs stop is a figure of benchmarks/under_load.py."""
+        self.process.send_signal(sig)
+        out, err = self.process.communicate(timeout=timeout)
+        return self.process.returncode, out, self.err + err
+
+
+@pytest.fixture
+def start_cli() -> Iterator[Callable[..., Started]]:
+    """``start_cli(*argv, env=None)`` starts ``python -m cpsolve ARGV`` in a process group of
+    its own (a :class:`Started`); the group is killed when the test ends, whatever happens."""
+    started: list[Started] = []
+
+    def start(*argv: str | Path, env: dict[str, str] | None = None) -> Started:
+        started.append(Started(argv, env))
+        return started[-1]
+
+    yield start
+    for run in started:
+        try:
+            os.killpg(run.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        run.process.communicate()
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> Path:

@@ -446,33 +446,33 @@ def test_a_goal_that_holds_at_the_start_is_an_empty_plan_for_fd():
     assert result.status is Status.OPTIMAL and result.steps == 0 and result.verified
 
 
-def test_ctrl_c_stops_fast_downward_and_leaves_no_process(tmp_path):
-    """SIGINT reaches cpsolve (the planner runs in its own session): cpsolve stops the
-    planner's whole process group, prints what it knows and exits 130."""
+def _working_under(folder: Path) -> list[str]:
+    """The processes whose working directory is under ``folder``."""
     import os
-    import signal
-    import subprocess
-    import time
 
-    env = {**os.environ, "TMPDIR": str(tmp_path)}
-    process = subprocess.Popen([sys.executable, "-m", "cpsolve", "solve", "english33",
-                                "--engine", "fd"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(3.0)
-    assert process.poll() is None
-    sent = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
-    assert process.returncode == 130, out + err
-    assert time.monotonic() - sent < 2.5
-    assert "interrupted" in out + err and "Traceback" not in out + err
-    left = []
+    found = []
     for proc in Path("/proc").glob("[0-9]*"):
         try:
-            if str(tmp_path) in os.readlink(proc / "cwd"):
-                left.append(proc.name)
+            if str(folder) in os.readlink(proc / "cwd"):
+                found.append(proc.name)
         except OSError:
             continue
+    return found
+
+
+def test_ctrl_c_stops_fast_downward_and_leaves_no_process(tmp_path, start_cli):
+    """SIGINT reaches cpsolve (the planner runs in its own session): cpsolve stops the
+    planner's whole process group, prints what it knows and exits 130.  Ctrl-C comes once
+    the planner runs (in a folder under TMPDIR), not after a sleep of so many seconds."""
+    import os
+
+    run = start_cli("solve", "english33", "--engine", "fd",
+                    env={**os.environ, "TMPDIR": str(tmp_path)})
+    run.until(lambda: _working_under(tmp_path), "planner process")
+    code, out, err = run.stop()  # how fast: benchmarks/under_load.py
+    assert code == 130, out + err
+    assert "interrupted" in out + err and "Traceback" not in out + err
+    left = _working_under(tmp_path)
     assert not left, f"planner processes left: {left}"
 
 

@@ -13,7 +13,6 @@ import heapq
 import json
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -149,11 +148,9 @@ def test_english_board_facts():
     assert len(goal_symmetries(model)) == 7  # every square symmetry keeps the centre goal
 
 
-def test_english_search_finds_31_jumps_fast():
-    puzzle = load(ENGLISH)
-    start = time.perf_counter()
-    result = run("search", "solve", puzzle.model)
-    assert time.perf_counter() - start < 1.0  # about 0.03 s; generous for slow machines
+def test_english_search_finds_31_jumps():
+    """How fast (about 0.03 s, whatever the jump order): benchmarks/pegs.py."""
+    result = run("search", "solve", load(ENGLISH).model)
     assert result.status is Status.OPTIMAL and result.verified and result.steps == 31
 
 
@@ -162,9 +159,7 @@ def test_english_search_does_not_depend_on_the_jump_order(seed):
     baseline = run("search", "solve", load(ENGLISH).model)
     model = load(ENGLISH).model
     random.Random(seed).shuffle(model.actions)
-    start = time.perf_counter()
     result = run("search", "solve", model)
-    assert time.perf_counter() - start < 1.0
     assert result.status is Status.OPTIMAL and result.steps == 31
     assert result.explored == baseline.explored  # the same search, whatever the order
 

@@ -12,10 +12,10 @@ the independent checker.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -442,32 +442,29 @@ def test_the_hint_verdict_is_a_typed_field() -> None:
 def test_a_time_limit_of_one_second_holds_with_the_hint_phase(tmp_path: Path) -> None:
     model = tmp_path / "up_and_down.toml"
     model.write_text(UP_AND_DOWN)
-    start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(model), "--engine",
                            "cpsat", "--time-limit", "1", "--json"], capture_output=True,
-                          text=True, timeout=60)
-    seconds = time.monotonic() - start
+                          text=True, timeout=120)
     out = json.loads(done.stdout)
     assert done.returncode == 1 and out["status"] == "unknown"
     assert out["hint"]["steps"] is None and out["hint"]["note"].startswith("no plan found")
-    assert out["hint"]["seconds"] <= 0.1 + 0.5  # its slice: a tenth of the limit
-    assert seconds <= 1 * 1.1 + 0.5 + 1.0  # + start-up of a fresh process (ortools)
+    # on the run's own clock: the hint kept to its slice (a tenth of the limit), the whole
+    # engine to the limit (+ 10 % or 0.5 s)
+    assert out["hint"]["seconds"] <= 0.1 + 0.5
+    assert out["hint"]["seconds"] <= out["seconds"] <= 1 + max(0.1 * 1, 0.5)
 
 
-def test_ctrl_c_during_the_hint_phase_exits_130(tmp_path: Path) -> None:
-    """Without a limit the slice is 2 s, from about 0.5 s after start: Ctrl-C at 1.5 s."""
+def test_ctrl_c_during_the_hint_phase_exits_130(tmp_path: Path, start_cli) -> None:
+    """Without a limit the slice is 2 s: Ctrl-C once the run says it is looking for a first
+    plan (its own word, not a sleep of so many seconds, which a loaded machine can spend on
+    the start-up)."""
     model = tmp_path / "up_and_down.toml"
     model.write_text(UP_AND_DOWN)
-    process = subprocess.Popen([sys.executable, "-m", "cpsolve", "solve", str(model),
-                                "--engine", "cpsat", "--json"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
-    assert process.poll() is None
-    sent = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
-    assert process.returncode == 130, err
-    assert time.monotonic() - sent < 1.5
+    run = start_cli("solve", model, "--engine", "cpsat", "--json",
+                    env={**os.environ, "FORCE_COLOR": "1"})  # progress lines on stderr
+    run.after_text("looking for a first plan")
+    code, out, err = run.stop(signal.SIGINT)
+    assert code == 130, err
     result = json.loads(out)
     assert result["status"] == "unknown" and "interrupted" in result["message"]
     assert result["hint"]["note"] == "no plan found (interrupted)"
