@@ -150,7 +150,7 @@ def batch(cli: Cli) -> int:
         done = plural(figures["instances"], "instance")
         cli.out.print(f"{done} in {figures['seconds']:.2f} s "
                        f"({rate} per second, {args.engine}): {counts}")
-    if interrupt.by_user():
+    if interrupt.by_user():  # the rows hold what was found (solve_all stops its workers)
         return INTERRUPTED
     if any(r.result is None for r in rows):
         return 2 if any(r.puzzle is None for r in rows) else 1
