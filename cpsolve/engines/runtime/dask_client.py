@@ -37,6 +37,7 @@ from typing import Any
 
 from ...answers.result import Unsupported
 from . import interrupt, memory
+from .stop import Stop
 
 MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]' "
            "(dask[distributed])")
@@ -51,6 +52,7 @@ STOP_WAIT = 1.5
 
 POLL = 0.05
 """Seconds between two looks at the running tasks, the clock and the interrupt flag."""
+
 
 @contextmanager
 def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
@@ -149,7 +151,7 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
                     time.sleep(POLL)
             why = interrupt.reason() if interrupt.requested() else ""
             if why:
-                yield from flight.wind_down(why)
+                yield from flight.wind_down(why, interrupt.kind())
         except OSError as err:  # the scheduler went away (a closed comm is an OSError)
             why = f"the cluster failed: {err}"
         yield from flight.abandon(why)
@@ -197,13 +199,15 @@ class _Flight:
                 yield Outcome(task.item, error=f"not finished within its budget "
                               f"({task.seconds:.3g} s + {self.grace:g} s grace)")
 
-    def wind_down(self, why: str) -> Iterator[Outcome]:
-        """Ask the running tasks to stop (:func:`.interrupt.request` in their workers) and
-        yield what those that return within :data:`STOP_WAIT` seconds found."""
+    def wind_down(self, why: str, kind: Stop) -> Iterator[Outcome]:
+        """Ask the running tasks to stop (:func:`.interrupt.request` with ``why`` and
+        ``kind`` in their workers) and yield what those that return within
+        :data:`STOP_WAIT` seconds found."""
         where = self._workers(self.running)
         try:
             if where:
-                self.client.run(interrupt.request, why, workers=where, on_error="ignore")
+                self.client.run(interrupt.request, why, kind, workers=where,
+                                on_error="ignore")
         except (OSError, ValueError):
             return
         end = time.monotonic() + STOP_WAIT
