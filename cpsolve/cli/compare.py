@@ -4,7 +4,6 @@ per instance on a cluster."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import TYPE_CHECKING
 
 from ..answers.result import Result, Unsupported
@@ -47,7 +46,7 @@ def compare_on_cluster(cli: Cli) -> int:
                     "model": done.puzzle.name, "file": done.source,
                     "agree": not done.problems, "disagreements": list(done.problems),
                     "results": [as_json(done.puzzle, r) for r in done.results]}
-                print(json.dumps(line, ensure_ascii=False), flush=True)
+                cli.line(line)
             elif done.error:
                 rows.append((Named(done.source), f"error: {done.error}"))
             else:
@@ -56,8 +55,8 @@ def compare_on_cluster(cli: Cli) -> int:
                 rows += [(done.puzzle, s) for s in done.skipped]
     seconds = time.monotonic() - start
     if cli.args.json:
-        print(json.dumps({"compare": {"instances": len(items), "seconds": round(seconds, 6),
-                                      **counts}}))
+        cli.emit({"compare": {"instances": len(items), "seconds": round(seconds, 6),
+                              **counts}})
     else:
         cli.out.print(comparison_table(rows))
         cli.out.print(f"{len(items):,} instances in {seconds:.2f} s on the cluster: "
@@ -107,8 +106,7 @@ def compare(cli: Cli) -> int:
             share = per_model.share(len(engines) - i) if per_model else \
                 cli.clock.share(runs_left)
             try:
-                with cli.progress(f"{puzzle.name}: {engine}") as options, \
-                        interrupt.handling():
+                with cli.progress(f"{puzzle.name}: {engine}") as options:
                     options = dataclasses.replace(options, time_limit=share)
                     results.append(run(engine, cli.args.task, puzzle.model, options))
             except Unsupported as err:
@@ -126,8 +124,7 @@ def compare(cli: Cli) -> int:
         for problem in problems:
             rows.append((puzzle, f"DISAGREEMENT: {problem}"))
     if cli.args.json:
-        print(json.dumps({"status": "disagree" if failed else "agree", "models": report},
-                         ensure_ascii=False))
+        cli.emit({"status": "disagree" if failed else "agree", "models": report})
     else:
         cli.out.print(comparison_table(rows))
         cli.out.print("[bold red]engines disagree[/]" if failed

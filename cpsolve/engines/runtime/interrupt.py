@@ -145,8 +145,3 @@ def settle(timeout: float) -> bool:
                 return False
             _idle.wait(left)
     return True
-
-
-def handling():  # noqa: ANN201 - the command line's blocks, until it installs once per command
-    """The same as :func:`installed` (kept while the command line installs it per block)."""
-    return installed()
