@@ -18,7 +18,7 @@ import importlib
 import os
 import sys
 
-from .arguments import clash, parser, printable
+from .arguments import clash, parser
 
 COMMANDS: dict[str, str] = {
     "solve": "solve:solve",
@@ -45,17 +45,42 @@ def command(name: str):
     return getattr(importlib.import_module(f"{__name__}.{module}"), function)
 
 
+SETTLE = 5.0
+"""Seconds the command waits, before the process ends, for work still running in threads
+of its own (a CP-SAT solve) once asked to stop."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``cpsolve`` console script.
 
     Whatever happens, a user sees one line on stderr, never a traceback
     (set ``CPSOLVE_DEBUG=1`` to see one): exit 2 for a bad command line or
     model file, 3 for an engine bug or an internal error, 130 when interrupted.
+    With ``--json`` stdout holds one JSON object whatever the ending: the answer
+    (what was found, at a limit or on Ctrl-C too) or an error object.
     """
     from ..engines.runtime import interrupt, memory
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    printer = _printer(argv)
+    interrupt.clear()
+    with interrupt.installed():  # the one handler, until the command has ended
+        try:
+            code = _ended(argv, printer)
+            if not interrupt.settle(SETTLE):  # never end while CP-SAT's threads run: abort
+                _leave(code)
+            interrupt.linger()
+            return code
+        finally:
+            interrupt.clear()  # a stop asked for by this command ends with it (the API goes on)
+            memory.set_limit(None)
+
+
+def _ended(argv: list[str], printer) -> int:
+    """Run the command line; every way it can end is one line on stderr with its exit code
+    (and, with ``--json``, the error object)."""
     try:
-        return _main(argv)
+        return _main(argv, printer)
     except BrokenPipeError:  # `cpsolve ... | head`: the reader has gone
         try:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
@@ -63,38 +88,62 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return 0
     except KeyboardInterrupt:
-        return fail("interrupted", INTERRUPTED)
+        return printer.fail("interrupted", INTERRUPTED)
     except RecursionError:
-        return fail("the model is nested too deeply to be handled", 2)
+        return printer.fail("the model is nested too deeply to be handled", 2)
     except MemoryError:
-        return fail("out of memory (the memory limit was not reached in time: lower "
-                    "--memory-limit)", 1)
+        return printer.fail("out of memory (the memory limit was not reached in time: lower "
+                            "--memory-limit)", 1)
     except Exception as err:  # noqa: BLE001 - the last line of defence
         if os.environ.get("CPSOLVE_DEBUG"):
             raise
-        return fail(f"internal error ({type(err).__name__}: {err}); this is a bug in "
-                    "cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
-    finally:
-        interrupt.clear()  # a stop asked for by this command ends with it (the API goes on)
-        memory.set_limit(None)
+        return printer.fail(f"internal error ({type(err).__name__}: {err}); this is a bug "
+                            "in cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
 
 
-def _main(argv: list[str] | None) -> int:
-    from ..engines.runtime import interrupt
+def _printer(argv: list[str]):
+    """The invocation's printer, before its command line is read: the command (the first
+    word naming one) and whether ``--json`` (or a prefix argparse takes for it) is asked."""
+    from .printer import Printer
 
-    interrupt.clear()
+    command = next((a for a in argv if a in COMMANDS), None)
+    json_wanted = any(len(a) > 3 and "--json".startswith(a) for a in argv)
+    return Printer(command, json_wanted)
+
+
+def _leave(code: int) -> None:
+    """End the process now, output flushed (threads that would not stop are left behind
+    without running C++'s exit handlers, which would abort)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def _main(argv: list[str], printer) -> int:
+    from .arguments import BadCommandLine
+
     p = parser()
-    argv = sys.argv[1:] if argv is None else argv
     if not argv:
         p.print_help()
         return 0
-    args = p.parse_args(argv)
+    try:
+        args = p.parse_args(argv)
+    except BadCommandLine as bad:  # already on stderr; with --json, the error object too
+        if printer.json:
+            from ..output.json import error_json
+
+            printer.emit(error_json(printer.command, bad.message, bad.code))
+        raise
+    printer.command, printer.json = args.command, bool(getattr(args, "json", False))
     why = clash(args)
     if why:
-        return fail(why, 2)
+        return printer.fail(why, 2)
     from .session import Cli
 
-    cli = Cli(args)
+    cli = Cli(args, printer)
     return _guarded(cli, command(args.command))
 
 
@@ -116,12 +165,6 @@ def _guarded(cli, run) -> int:
         return cli.fail(str(err), 3)
     except TimeUp as err:
         return cli.fail(str(err), 1)
-
-
-def fail(message: str, code: int) -> int:
-    """Print ``error: message`` as one plain line on stderr and return ``code``."""
-    print(f"error: {printable(message)}", file=sys.stderr)
-    return code
 
 
 __all__ = ["COMMANDS", "command", "main"]

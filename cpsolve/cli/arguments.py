@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -23,13 +24,23 @@ ANALYZERS = ["search"]
 """Engines that can analyze a state space."""
 
 
+class BadCommandLine(SystemExit):
+    """A bad command line (exit 2), already reported on stderr; ``message`` is that line
+    without its ``error:`` (for ``--json``'s error object)."""
+
+    def __init__(self, message: str):
+        super().__init__(2)
+        self.message = message
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr, exit 2."""
 
     def error(self, message: str) -> NoReturn:
         """Report a bad command line in one line (with the command it concerns)."""
-        self.exit(2, f"error: {printable(self.prog)}: {printable(message)} "
-                     f"(see {self.prog} --help)\n")
+        line = f"{printable(self.prog)}: {printable(message)} (see {self.prog} --help)"
+        self._print_message(f"error: {line}\n", sys.stderr)
+        raise BadCommandLine(line)
 
 
 def seconds(text: str) -> float:

@@ -10,7 +10,6 @@ no limit.  The model's engines share its budget (:func:`~cpsolve.workflows.batch
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from ..engines import Options
@@ -34,7 +33,7 @@ def compare(cli: Cli) -> int:
     files = pddl_pairs(cli.args.files) or cli.args.files
     budget = TaskBudget(cli.clock, cli.auto_budget())
     done: list[Compared] = []
-    with interrupt.handling():
+    with interrupt.installed():
         for number, name in enumerate(files):
             if interrupt.requested():
                 break
@@ -46,8 +45,8 @@ def compare(cli: Cli) -> int:
                 running=lambda engine, p=puzzle: cli.progress(f"{p.name}: {engine}")))
     failed = any(d.problems for d in done)
     if cli.args.json:
-        print(json.dumps({"status": "disagree" if failed else "agree",
-                          "models": [compared_json(d) for d in done]}, ensure_ascii=False))
+        cli.emit({"status": "disagree" if failed else "agree",
+                  "models": [compared_json(d) for d in done]})
     else:
         from ..output.text import comparison_table
 
@@ -76,14 +75,14 @@ def compare_on_cluster(cli: Cli) -> int:
     counts = {"agree": 0, "disagree": 0, "error": 0}
     work = partial(compare_one, task=cli.args.task,
                    options=Options(find_hint=not cli.args.no_hint))
-    with Progress(console=cli.err, transient=True) as bar, interrupt.handling():
+    with Progress(console=cli.err, transient=True) as bar, interrupt.installed():
         progress = bar.add_task("comparing", total=len(items))
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget()), _failed):
             bar.advance(progress)
             counts["error" if done.error else "disagree" if done.problems else "agree"] += 1
             if cli.args.json:
-                print(json.dumps(compared_json(done), ensure_ascii=False), flush=True)
+                cli.line(compared_json(done))
             else:
                 rows += table_rows(done)
     _summary(cli, len(items), time.monotonic() - start, counts, rows)
@@ -101,8 +100,8 @@ def _summary(cli: Cli, instances: int, seconds: float, counts: dict[str, int],
              rows: list) -> None:
     """The last line of a cluster compare: JSON, or the table and one line of counts."""
     if cli.args.json:
-        print(json.dumps({"compare": {"instances": instances, "seconds": round(seconds, 6),
-                                      **counts}}), flush=True)
+        cli.emit({"compare": {"instances": instances, "seconds": round(seconds, 6),
+                              **counts}})
         return
     from ..output.text import comparison_table
 

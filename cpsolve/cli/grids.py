@@ -3,11 +3,9 @@ solutions under symmetry; puzzles with a unique solution)."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from ..engines import Options
-from ..engines.runtime import interrupt
 from .session import exit_code
 
 if TYPE_CHECKING:
@@ -31,7 +29,7 @@ def count_up_to(cli: Cli) -> int:
     except SymmetryError as err:
         return cli.fail(str(err), 2)
     if cli.args.json:
-        print(json.dumps(json_classes(puzzle, result), ensure_ascii=False))
+        cli.emit(json_classes(puzzle, result))
     else:
         cli.out.print(human_classes(puzzle, result))
     return exit_code(result, cli.args.limit)
@@ -51,7 +49,7 @@ def generate(cli: Cli) -> int:
     check = None if args.check in (None, "auto") else args.check
     gens = []
     try:
-        with cli.progress(f"{engine} generate") as options, interrupt.handling(), \
+        with cli.progress(f"{engine} generate") as options, \
                 cli.clock.guard("generating", cli.clock.grace()):
             gen = Generator(puzzle.model, puzzle.symmetry(), engine,
                             Options(time_limit=options.time_limit,
@@ -71,8 +69,7 @@ def generate(cli: Cli) -> int:
         return cli.fail(f"engines disagree: {err}", 1)
     boards = not args.count
     if args.json:
-        print(json.dumps(json_generation(puzzle, gen.sym, gens, engine, boards),
-                         ensure_ascii=False))
+        cli.emit(json_generation(puzzle, gen.sym, gens, engine, boards))
     else:
         cli.out.print(human_generation(puzzle, gen.sym, gens, engine, boards,
                                         cli.out.width))

@@ -23,7 +23,7 @@ def models(cli: Cli) -> int:
         except ModelFileError as err:
             rows.append({"file": path.name, "error": err.message})
     if cli.args.json:
-        print(json.dumps({"command": "models", "models": rows}, ensure_ascii=False))
+        cli.emit({"command": "models", "models": rows})
         return 0
     table = Table(box=None)
     table.add_column("file", no_wrap=True)

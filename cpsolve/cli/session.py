@@ -22,11 +22,11 @@ from ..engines.runtime import memory
 from ..engines.runtime.clock import Clock
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load, resolve
-from .arguments import AUTO_BUDGET, printable
+from .arguments import AUTO_BUDGET
+from .printer import Printer
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C or SIGTERM (128 + SIGINT): what was found is printed first."""
-
 
 
 class OutputError(Exception):
@@ -46,8 +46,10 @@ def exit_code(result: Result, limit: int | None = None) -> int:
 class Cli:
     """One invocation: consoles and the shared error handling."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace, printer: Printer | None = None):
         self.args = args
+        self.printer = printer or Printer(args.command, getattr(args, "json", False))
+        """The one printer of this invocation's JSON (:meth:`emit`, :meth:`fail`)."""
         self.clock = Clock(getattr(args, "time_limit", None))
         self.loaded: dict[str, object] = {}
         """Puzzles already loaded, by the name given (a file's second load is never needed)."""
@@ -127,9 +129,19 @@ class Cli:
         """``--workers N`` (a local cluster of N), ``--scheduler ADDRESS``, or None."""
         return getattr(self.args, "workers", None) or getattr(self.args, "scheduler", None)
 
+    def emit(self, obj: dict) -> None:
+        """Print the command's one JSON object (:meth:`Printer.emit`)."""
+        self.printer.emit(obj)
+
+    def line(self, obj: dict) -> None:
+        """Print one JSON line of a batch or a cluster's compare (:meth:`Printer.line`)."""
+        self.printer.line(obj)
+
     def fail(self, message: str, code: int) -> int:
-        """Print one plain line on stderr (never wrapped, never read as markup)."""
-        return fail(message, code)
+        """Print one plain line on stderr (never wrapped, never read as markup); with
+        ``--json``, the error object too unless the answer is already out."""
+        return self.printer.fail(message, code)
+
 
 def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
     """``DOMAIN.pddl PROBLEM.pddl...`` as (domain, problem) pairs; ``[]`` when the files
@@ -171,11 +183,3 @@ def save(shown, path: str) -> None:
         shown.save(path)
     except OSError as err:
         raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
-
-
-def fail(message: str, code: int) -> int:
-    """Print ``error: message`` as one plain line on stderr and return ``code``."""
-    print(f"error: {printable(message)}", file=sys.stderr)
-    return code
-
-

@@ -4,7 +4,6 @@ gallery of solutions)."""
 from __future__ import annotations
 
 from ..engines import run
-from ..engines.runtime import interrupt
 from ..workflows.batch import by_invariant
 from .session import Cli, exit_code, save, write_text
 
@@ -34,7 +33,7 @@ def show(cli: Cli) -> int:
     engine = args.engine
     result = by_invariant(puzzle, task)
     if result is None:
-        with cli.progress(f"{engine} {task}") as options, interrupt.handling(), \
+        with cli.progress(f"{engine} {task}") as options, \
                 cli.clock.guard(f"running {engine}", cli.clock.grace()):
             options = replace(options, limit=args.gallery, keep=bool(args.gallery))
             result = run(engine, task, puzzle.model, options)

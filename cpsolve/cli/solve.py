@@ -3,16 +3,20 @@ race), or a batch of instances (several files, a directory, a collection)."""
 
 from __future__ import annotations
 
-import json
-from contextlib import nullcontext
+import time
+from typing import TYPE_CHECKING
 
-from ..answers.result import Result
+from ..answers.result import Result, Status
 from ..engines import Options, run
 from ..engines.runtime import interrupt
+from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
 from ..workflows.batch import by_invariant
 from .session import INTERRUPTED, Cli, exit_code, pddl_pairs, save
+
+if TYPE_CHECKING:
+    from ..engines.auto import Race
 
 
 def solve(cli: Cli) -> int:
@@ -49,7 +53,10 @@ def analyze(cli: Cli) -> int:
 
 
 def one(cli: Cli, task: str) -> int:
-    """``solve``, ``count`` or ``analyze`` of one model: the answer printed, its exit code."""
+    """``solve``, ``count`` or ``analyze`` of one model: the answer printed, its exit code.
+
+    A first Ctrl-C asks the engine to stop with what it has (:mod:`.interrupt`): that is
+    printed, and the exit is 130."""
     puzzle = cli.load(cli.args.file)
     if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal:
         return cli.fail("`count --optimal` counts the optimal plans of a planning model; "
@@ -58,28 +65,52 @@ def one(cli: Cli, task: str) -> int:
     engine = cli.args.engine
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
-    result, race = by_invariant(puzzle, task, getattr(cli.args, "list", False)), None
-    if result is None:
-        with cli.progress(f"{engine} {task}") as options, interrupt.handling(), \
-                cli.clock.guard(f"running {engine}", cli.clock.grace()):
-            if engine == "auto":
-                from ..engines.auto import race as run_race
-
-                race = run_race(task, puzzle.model, options, cli.auto_budget())
-                result = race.result
-            else:
-                result = run(engine, task, puzzle.model, options)
+    result, race, hard = _answer(cli, puzzle, task, engine)  # hard: a second Ctrl-C
     _print(cli, puzzle, result, race)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
         from ..output.draw.show import Shown
 
         save(Shown(puzzle, result), cli.args.svg or cli.args.html)
-    if interrupt.by_user():
+    if hard or interrupt.by_user():
         return INTERRUPTED
     if race is not None and race.problems:
         return 1
     return exit_code(result, getattr(cli.args, "limit", None))
 
+
+def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | None, bool]:
+    """The engine's result (with ``auto``, the race's), and whether a second Ctrl-C stopped
+    it at once.  That, or the clock's alarm past the grace, loses what the engine had: the
+    result then says only what stopped it."""
+    proof = by_invariant(puzzle, task, getattr(cli.args, "list", False))
+    if proof is not None:
+        return proof, None, False
+    if interrupt.requested():  # while the model was loading: no engine starts
+        return stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
+            None, False
+    start = time.perf_counter()
+    try:
+        with cli.progress(f"{engine} {task}") as options, \
+                cli.clock.guard(f"running {engine}", cli.clock.grace()):
+            if engine == "auto":
+                from ..engines.auto import race as run_race
+
+                race = run_race(task, puzzle.model, options, cli.auto_budget())
+                return race.result, race, False
+            return run(engine, task, puzzle.model, options), None, False
+    except TimeUp:
+        why = f"time limit reached ({engine} did not stop within the grace)"
+        return stopped(task, engine, why, time.perf_counter() - start), None, False
+    except KeyboardInterrupt:
+        why = f"{interrupt.REASON} ({engine} stopped at once: what it had is lost)"
+        return stopped(task, engine, why, time.perf_counter() - start), None, True
+
+
+def stopped(task: str, engine: str, why: str, seconds: float) -> Result:
+    """The result of an engine stopped before it could say what it had: nothing proven
+    (``unknown``; ``partial`` for an analysis)."""
+    status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
+    return Result(status, engine, task, seconds=seconds, message=why)
 
 
 def _print(cli: Cli, puzzle, result: Result, race) -> None:
@@ -89,7 +120,7 @@ def _print(cli: Cli, puzzle, result: Result, race) -> None:
         out = result_json(puzzle, result)
         if race is not None:
             out["race"] = race_json(race)
-        print(json.dumps(out, ensure_ascii=False))
+        cli.emit(out)
         return
     from ..output.text import human, race_text
 
@@ -115,57 +146,67 @@ def is_batch(cli: Cli) -> bool:
 
 
 def batch(cli: Cli) -> int:
-    """``solve`` over many instances: one table (or JSON lines), then throughput."""
-    import time
-
+    """``solve`` over many instances: one table (or JSON lines), then throughput.  A stop
+    asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
+    way: those solved so far are printed with their figures (exit 130 after Ctrl-C)."""
     from rich.progress import Progress
 
-    from ..output.text import batch_table, result_line
-    from ..workflows.batch import instances, solve_all, summary
+    from ..output.text import result_line
+    from ..workflows.batch import instances
 
-    args = cli.args
     start = time.monotonic()
-    items = list(instances(args.files))
-    rows = []
-    with Progress(console=cli.err, transient=True) as bar, \
-            interrupt.handling() if cli.cluster() else nullcontext():
+    items = list(instances(cli.args.files))
+    rows: list = []
+    hard = False
+    with Progress(console=cli.err, transient=True) as bar:
         task = bar.add_task("solving", total=len(items))
-        options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint)
-        if cli.cluster():
-            solved = _on_cluster(cli, items, options)
-        else:
-            solved = solve_all(items, args.engine, options, args.jobs or 1, cli.clock)
-        for row in solved:
-            rows.append(row)
-            bar.advance(task)
-            if args.json:
-                print(json.dumps(result_line(row), ensure_ascii=False), flush=True)
-    figures = summary(rows, time.monotonic() - start, args.engine)
-    if args.json:
-        print(json.dumps({"batch": figures}, ensure_ascii=False))
-    else:
-        cli.out.print(batch_table(rows))
-        rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
-        counts = ", ".join(f"{n:,} {k}" for k, n in sorted(figures["statuses"].items()))
-        done = plural(figures["instances"], "instance")
-        cli.out.print(f"{done} in {figures['seconds']:.2f} s "
-                       f"({rate} per second, {args.engine}): {counts}")
-    if interrupt.by_user():  # the rows hold what was found (solve_all stops its workers)
+        try:
+            for row in _solved(cli, items):
+                rows.append(row)
+                bar.advance(task)
+                if cli.args.json:
+                    cli.line(result_line(row))
+                if interrupt.requested():
+                    break
+        except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
+            hard = True
+    _batch_summary(cli, rows, time.monotonic() - start)
+    if hard or interrupt.by_user():
         return INTERRUPTED
     if any(r.result is None for r in rows):
         return 2 if any(r.puzzle is None for r in rows) else 1
-    return max(exit_code(r.result) for r in rows)
+    return max((exit_code(r.result) for r in rows), default=0)
 
 
-def _on_cluster(cli: Cli, items: list, options: Options):
-    """A batch's rows from one Dask task per instance, as they finish: each instance
-    within its budget (the command's limit shared, else the default budget each), an
-    instance with no answer an error row."""
-    from functools import partial
+def _solved(cli: Cli, items: list):
+    """The rows of a batch as they come: here (``--jobs`` processes) or on a cluster."""
+    from ..workflows.batch import solve_all
 
-    from ..workflows.batch import Row, TaskBudget, on_cluster, solve_within
+    args = cli.args
+    options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint)
+    if cli.cluster():
+        from functools import partial
 
-    return on_cluster(items, partial(solve_within, engine=cli.args.engine, options=options),
-                      cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
-                      lambda item, why: Row(item.source, item.puzzle, None, why))
+        from ..workflows.batch import Row, TaskBudget, on_cluster, solve_within
 
+        return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
+                          cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
+                          lambda item, why: Row(item.source, item.puzzle, None, why))
+    return solve_all(items, args.engine, options, args.jobs or 1, cli.clock)
+
+
+def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
+    """The batch's last line (``--json``), or its table and figures."""
+    from ..output.text import batch_table
+    from ..workflows.batch import summary
+
+    figures = summary(rows, seconds, cli.args.engine)
+    if cli.args.json:
+        cli.emit({"batch": figures})
+        return
+    cli.out.print(batch_table(rows))
+    rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
+    counts = ", ".join(f"{n:,} {k}" for k, n in sorted(figures["statuses"].items()))
+    done = plural(figures["instances"], "instance")
+    cli.out.print(f"{done} in {figures['seconds']:.2f} s "
+                   f"({rate} per second, {cli.args.engine}): {counts}")

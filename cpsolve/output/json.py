@@ -1,7 +1,8 @@
 """``--json`` output: one object per result, the same keys for the same things everywhere.
 
 Every result object has the keys of :data:`COMMON` (``null`` when they do not
-apply) and then those of its answer type (:data:`ANSWER_JSON`).  The schema
+apply) and then those of its answer type (:data:`ANSWER_JSON`); a command that ends
+without an answer prints an error object (:func:`error_json`) instead.  The schema
 that describes all of it is :mod:`cpsolve.output.schema`; docs/json.md explains each key.
 """
 
@@ -164,3 +165,11 @@ def role(race: Race, engine: str) -> str:
     if engine == race.result.engine:
         return "answered"
     return "confirmed" if engine in race.confirmed_by else "cross_check"
+
+
+def error_json(command: str | None, message: str, code: int) -> dict[str, Any]:
+    """A command that ended without its answer (a bad command line or model file, a time
+    limit reached while loading, an interruption before any engine ran, an engine bug, an
+    internal error): the command, ``status: "error"``, the message also written on
+    stderr and the exit code."""
+    return {"command": command, "status": "error", "error": message, "exit": code}

@@ -1,7 +1,8 @@
 """The JSON Schema (draft 2020-12) of every command's ``--json`` output (``cpsolve schema``).
 
 One object per ``solve`` / ``count`` / ``analyze`` result (:data:`RESULT`), a
-report for ``compare`` and one for ``generate``.  docs/json.md explains each
+report for ``compare`` and one for ``generate``, and an error object for a command that
+ends without its answer.  docs/json.md explains each
 key; tests/output/test_json_schema.py validates every command on every bundled model.
 """
 
@@ -187,6 +188,37 @@ def _batch_error() -> dict[str, Any]:
             "properties": {"source": SOURCE, "error": {"type": "string"}}}
 
 
+def _models() -> dict[str, Any]:
+    """``cpsolve models``: the bundled model files (a broken one with its error)."""
+    listed = {"type": "object", "required": ["file"], "additionalProperties": False,
+              "properties": {"file": {"type": "string"}, "name": {"type": "string"},
+                             "family": {"type": "string"}, "kind": {"enum": ["csp", "planning"]},
+                             "description": {"type": "string"}, "error": {"type": "string"}}}
+    return {"type": "object", "required": ["command", "models"], "additionalProperties": False,
+            "properties": {"command": {"const": "models"},
+                           "models": {"type": "array", "items": listed}}}
+
+
+EXIT_CODES = [1, 2, 3, 130]
+"""The exit codes of a command that ends without its answer (see :mod:`cpsolve.cli`)."""
+
+
+def _error() -> dict[str, Any]:
+    """A command that ended without its answer: bad input, a limit reached before any
+    engine ran, an interruption, an engine bug, an internal error."""
+    return {"type": "object", "required": ["command", "status", "error", "exit"],
+            "additionalProperties": False,
+            "properties": {
+                "command": {"type": ["string", "null"],
+                            "description": "The command (null: none could be read)."},
+                "status": {"const": "error"},
+                "error": {"type": "string",
+                          "description": "The one-line message, as written on stderr."},
+                "exit": {"enum": EXIT_CODES, "description": "The command's exit code: 1 a "
+                         "limit, 2 bad input, 3 an engine bug or internal error, 130 "
+                         "interrupted."}}}
+
+
 def _result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
     properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE}
@@ -267,7 +299,8 @@ def _generate() -> dict[str, Any]:
 
 
 def schema() -> dict[str, Any]:
-    """The whole schema: a result, a compare report or a generate report."""
+    """The whole schema: a result, a compare report, a generate report, the lines of a
+    batch or of a cluster's compare, the list of models, or an error object."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://cpsolve.invalid/schema/output.json",
@@ -278,12 +311,16 @@ def schema() -> dict[str, Any]:
                        "instance (a result with its source, or an error) and a last "
                        "line with the batch's figures; compare on a cluster prints one "
                        "line per model as it finishes (or an error line) and a last "
-                       "line with the counts.",
+                       "line with the counts; models lists the bundled model files.  A "
+                       "command that ends without its answer prints an error object "
+                       "instead (in a batch, as its last line).",
         "oneOf": [{"$ref": "#/$defs/result"}, {"$ref": "#/$defs/compare"},
                   {"$ref": "#/$defs/generate"}, {"$ref": "#/$defs/batch"},
                   {"$ref": "#/$defs/batch_error"}, {"$ref": "#/$defs/compare_model"},
-                  {"$ref": "#/$defs/compare_summary"}],
+                  {"$ref": "#/$defs/compare_summary"}, {"$ref": "#/$defs/error"},
+                  {"$ref": "#/$defs/models"}],
         "$defs": {"result": _result(), "compare": _compare(), "generate": _generate(),
                   "batch": _batch(), "batch_error": _batch_error(),
-                  "compare_model": _compare_model(), "compare_summary": _compare_summary()},
+                  "compare_model": _compare_model(), "compare_summary": _compare_summary(),
+                  "error": _error(), "models": _models()},
     }

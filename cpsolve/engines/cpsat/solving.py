@@ -91,41 +91,58 @@ def solve_staged(model: cp_model.CpModel, budget: Clock, workers: int,
     return solver, run(solver, model)
 
 
+POLL = 0.05
+"""Seconds between two looks, while CP-SAT solves, at the memory limit and a stop asked for."""
+
+
 def run(solver: cp_model.CpSolver, model: cp_model.CpModel,
         callback: cp_model.CpSolverSolutionCallback | None = None) -> object:
     """``solver.solve(model, callback)``, stopped within a moment of an interruption.
 
-    On the main thread the solve runs in a helper thread while this one waits,
-    so that signal handlers run and :func:`.interrupt.request` can stop the search.
+    The solve runs in a helper thread while this one waits, so that signal handlers
+    run (on the main thread), the memory limit is looked at, and a stop asked for
+    (:func:`.interrupt.request`, here or in any thread) stops the search.  Whatever
+    happens to the waiting thread (a second Ctrl-C, the clock's hard stop), it returns
+    or raises only once the solve has returned: a process that ends while CP-SAT's
+    threads still run aborts ("terminate called without an active exception").
     """
     if interrupt.requested():
         return cp_model.UNKNOWN
-    if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model, callback)
     box: dict[str, object] = {}
+    done = threading.Event()  # not Thread.join: interrupted, it takes the thread for ended
 
     def work() -> None:
         try:
             box["status"] = solver.solve(model, callback)
         except BaseException as err:  # noqa: BLE001 - re-raised in the caller's thread
             box["error"] = err
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=work, name="cp-sat", daemon=True)
-    thread.start()
-    stopping = False
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-            if memory.stop_asked() and not stopping:
-                solver.stop_search()
-                stopping = True
-    except BaseException:  # an exception from a signal handler: never leave CP-SAT running
-        solver.stop_search()
-        thread.join()
-        raise
+    with interrupt.running(solver.stop_search):
+        try:
+            threading.Thread(target=work, name="cp-sat", daemon=True).start()
+            while not done.wait(POLL):
+                if memory.stop_asked():  # asked again each time: a stop asked for before
+                    solver.stop_search()  # the solve began is lost by CP-SAT
+        finally:
+            _wait(solver, done)
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["status"]
+
+
+def _wait(solver: cp_model.CpSolver, done: threading.Event) -> None:
+    """Stop the solve and wait until it has returned (``done``; only when an exception
+    leaves :func:`run`).  Exceptions raised meanwhile by signal handlers (another Ctrl-C,
+    the clock's alarm, which fires again until its block is left) are dropped: the one
+    already on its way out is raised once the solve is over."""
+    while not done.is_set():
+        try:
+            solver.stop_search()
+            done.wait(POLL)
+        except BaseException:  # noqa: BLE001, S112 - CP-SAT must end first
+            continue
 
 
 def pin(model: cp_model.CpModel, lit: object, value: int) -> None:

@@ -25,8 +25,12 @@ FLOOR = 0.01
 """The fewest seconds :meth:`Clock.left` and :meth:`Clock.share` hand on."""
 
 
-class TimeUp(Exception):
-    """The command's time limit was reached during ``what``."""
+class TimeUp(BaseException):
+    """The command's time limit was reached during ``what``.
+
+    A ``BaseException``, as ``KeyboardInterrupt``: code that catches every ``Exception``
+    (a user's model file being loaded, an engine's last line of defence) must not turn
+    the clock's stop into an error of its own."""
 
     def __init__(self, what: str, limit: float):
         self.what, self.limit = what, limit

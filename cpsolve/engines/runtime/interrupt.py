@@ -1,33 +1,53 @@
 """Interruption: Ctrl-C (SIGINT) or SIGTERM asks every engine to stop with what it has.
 
-The first signal only sets a flag (:func:`request`): the search engine's budget
-sees it at its next check, CP-SAT's solve is stopped from the waiting thread
-(:func:`cpsolve.engines.cpsat.solving.run`), and each returns what it found and
-proved, saying it was interrupted.  A second signal raises ``KeyboardInterrupt``
-for an engine that cannot stop itself (python-constraint).
+One handler (:func:`on_signal`) serves a whole command: :func:`installed` puts it in
+place for :func:`cpsolve.cli.main`.  The first signal only sets a flag
+(:func:`request`): the search engine's budget sees it at its next check, CP-SAT's
+solve is stopped by the thread that waits for it
+(:func:`cpsolve.engines.cpsat.solving.run`), an engine not yet started does not start,
+and each returns what it found and proved, saying it was interrupted; the command
+prints it.  A second signal raises ``KeyboardInterrupt`` at once (for work that cannot
+stop itself: python-constraint, a model file's own Python code).
+
+Work that runs in threads of its own (a CP-SAT solve) registers its stop with
+:func:`running`: :func:`settle` stops it and waits for it, so that the process
+never ends while such a thread still runs.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .stop import Stop
 
+_requested = threading.Event()
+_installed = [False]
+_first = [-float("inf")]
+"""When the signal that asked for the stop came (:func:`on_signal`)."""
+_running: dict[int, Callable[[], object]] = {}
+_idle = threading.Condition()
+
 REASON = Stop.INTERRUPT.text
 """What an engine stopped by the user reports as its reason."""
 
-_requested = threading.Event()
 _why: list = [REASON, Stop.INTERRUPT]  # the first request's text and kind
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""The signals that interrupt a command."""
 
 
 def request(reason: str = REASON, kind: Stop = Stop.INTERRUPT) -> None:
     """Ask every running engine to stop; ``reason`` (the first one given) says why
     and ``kind`` what it is (the user: :data:`REASON`, :attr:`Stop.INTERRUPT`; the
     command's clock: "time limit reached", :attr:`Stop.TIME`; the memory watcher:
-    :attr:`Stop.MEMORY`)."""
+    :attr:`Stop.MEMORY`).
+
+    Only a flag, safe in a signal handler: each engine looks at it between steps (a
+    CP-SAT solve, from the thread that waits for it, every 50 ms)."""
     if not _requested.is_set():
         _why[:] = [reason, kind]
     _requested.set()
@@ -57,27 +77,81 @@ def clear() -> None:
     """Forget an earlier request (before the next command or test)."""
     _requested.clear()
     _why[:] = [REASON, Stop.INTERRUPT]
+    _first[0] = -float("inf")
+
+
+REPEAT = 0.25
+"""Seconds after a first signal within which another counts as the same interruption:
+``timeout -s INT`` sends its signal to the process and again to its process group."""
+
+
+def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
+    """SIGINT / SIGTERM: the first asks the engines to stop (:func:`request`); once a stop
+    was asked for (a signal, the clock, the memory limit), another raises
+    ``KeyboardInterrupt`` — unless it is the first one delivered twice (:data:`REPEAT`)."""
+    now = time.monotonic()
+    if not requested():
+        _first[0] = now
+        request()
+    elif now - _first[0] >= REPEAT:
+        raise KeyboardInterrupt
+
+
+def linger() -> None:
+    """At the end of a command stopped by a signal, wait until :data:`REPEAT` has passed
+    since it came: the same signal delivered twice then meets :func:`on_signal`, not the
+    interpreter's default handler as the process ends (which would kill it by SIGINT
+    after its answer was printed)."""
+    left = _first[0] + REPEAT - time.monotonic()
+    if left > 0:
+        time.sleep(left)
 
 
 @contextmanager
-def handling() -> Iterator[None]:
-    """SIGINT and SIGTERM request a stop inside the block; a second one interrupts hard.
-
-    Only on the main thread (signal handlers live there); elsewhere the block
-    just runs.  The previous handlers come back afterwards.
-    """
-    if threading.current_thread() is not threading.main_thread():
+def installed() -> Iterator[None]:
+    """:func:`on_signal` handles SIGINT and SIGTERM inside the block (one command); the
+    previous handlers come back afterwards.  Only on the main thread (signal handlers
+    live there); elsewhere, and inside another such block, the block just runs."""
+    if threading.current_thread() is not threading.main_thread() or _installed[0]:
         yield
         return
-
-    def on_signal(signum, frame):  # noqa: ARG001 - signal handler signature
-        if requested():
-            raise KeyboardInterrupt
-        request()
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, on_signal) for sig in SIGNALS}
+    _installed[0] = True
     try:
         yield
     finally:
+        _installed[0] = False
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextmanager
+def running(stop: Callable[[], object]) -> Iterator[None]:
+    """Work that runs in threads of its own (a CP-SAT solve) is under way in the block;
+    :func:`settle` calls ``stop`` and waits for the block to end."""
+    key = id(stop)
+    with _idle:
+        _running[key] = stop
+    try:
+        yield
+    finally:
+        with _idle:
+            _running.pop(key, None)
+            _idle.notify_all()
+
+
+def settle(timeout: float) -> bool:
+    """Stop the work still :func:`running` and wait up to ``timeout`` seconds for it to
+    end; True when none is left (a process may then exit safely)."""
+    with _idle:
+        stops = list(_running.values())
+    for stop in stops:
+        stop()
+    end = time.monotonic() + timeout
+    with _idle:
+        while _running:
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            _idle.wait(left)
+    return True

@@ -1,21 +1,17 @@
-"""Ctrl-C (SIGINT) and SIGTERM stop any engine, print what was found and proven, and exit 130.
-
-No test here measures how fast: on a loaded machine any process is late.  What is checked
-about time is an order on the run's own clock: the signal comes once the run has used so
-much CPU (not after so many seconds of a sleep, which a loaded machine spends on start-up);
-the run stops because of it (it says "interrupted" and did not finish), long before the
-uninterrupted run would end; a time limit holds on the seconds the run reports.  The time
-from the signal to the exit is a figure of ``benchmarks/under_load.py`` (its signal runs).
-"""
+"""Ctrl-C (SIGINT) and SIGTERM stop any engine, print what was found and proven, and exit
+130 (how fast, on a loaded machine, is measured by a benchmark, not asserted here)."""
 
 from __future__ import annotations
 
-import json
 import os
+import pty
 import re
 import signal
 import subprocess
 import sys
+import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -34,67 +30,124 @@ def manhattan_only(folder: Path) -> str:
     return str(path)
 
 
-def slack(limit: float) -> float:
-    """How far past its time limit a command may end: 10 % of it or 0.5 s (the larger)."""
-    return max(0.1 * limit, 0.5)
+PROGRESS = r"(auto|cpsat|search|pyconstraint) (solve|count|analyze): \S"
+"""A progress line on the status line: the engine is at work (the model is loaded)."""
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def interrupted(start_cli, *argv: str, cpu: float = 2.0, sig: int = signal.SIGINT, env=None):
-    """Run the CLI, send ``sig`` once it has used ``cpu`` seconds of CPU (its own clock: a
-    loaded machine slows it down with the run, a sleep would not); (exit code, stdout +
-    stderr).  Every run interrupted here would go on for minutes."""
-    run = start_cli(*argv, env=env)
-    run.after_cpu(cpu)
-    code, out, err = run.stop(sig)
-    return code, out + err
+@dataclass
+class Stopped:
+    """An interrupted command: its exit code, stdout and stderr (terminal codes removed)."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def text(self) -> str:
+        return self.out + self.err
 
 
-# The plain search engine gets --time-limit 600: without a limit its optimality proof has a
-# budget of 5 s of wall time, which a loaded machine can spend before the run is signalled.
-@pytest.mark.parametrize("argv, proven, cpu", [
-    (("solve", "fifteen_korf1", "--engine", "cpsat"), "no plan shorter than", 2.0),
-    (("solve", "KORF1_MANHATTAN", "--engine", "search", "--time-limit", "600"),
-     "weighted A* found a plan", 2.0),  # kept
-    (("solve", "KORF1_MANHATTAN"), "steps", 3.0),  # auto: both engines stop and report
-    (("count", "knight_8x8", "--engine", "search"), "at least", 2.0),
-    (("count", "knight_8x8", "--engine", "cpsat"), "at least", 2.0),
+def interrupted(*argv: str, sig: int = signal.SIGINT, env=None, when: str = PROGRESS,
+                after: float = 0.0, again: float | None = None) -> Stopped:
+    """Run the CLI with stderr on a terminal (so that it shows its status line); once that
+    line matches ``when`` (and ``after`` seconds more), send ``sig`` (and, ``again``
+    seconds later, a second one if the command still runs)."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "cpsolve", *argv], stdout=subprocess.PIPE,
+                               stderr=slave, text=True,
+                               env={**(env or os.environ), "COLUMNS": "200"})
+    os.close(slave)
+    seen: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal's other end has closed
+                return
+            if not chunk:
+                return
+            seen.append(chunk.decode(errors="replace"))
+            if re.search(when, ANSI.sub("", "".join(seen))):
+                ready.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        for _ in range(6000):  # at most 5 minutes
+            if ready.wait(0.05):
+                break
+            assert process.poll() is None, "the command ended before it could be interrupted"
+        else:
+            pytest.fail(f"no line matching {when!r} in 5 minutes")
+        time.sleep(after)
+        process.send_signal(sig)
+        if again is not None:
+            try:
+                process.wait(again)
+            except subprocess.TimeoutExpired:
+                process.send_signal(sig)
+        out, _ = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        reader.join(5)
+        os.close(master)
+    return Stopped(process.returncode, out, ANSI.sub("", "".join(seen)))
+
+
+def at_work(argv) -> dict:
+    """When to interrupt: CP-SAT's count reports no progress, so 2 s after its status line
+    shows (the model loaded, the engine starting); the others at their first progress."""
+    if argv[0] == "count" and "cpsat" in argv:
+        return {"when": "cpsat count", "after": 2.0}
+    return {}
+
+
+@pytest.mark.parametrize("argv, proven", [
+    (("solve", "fifteen_korf1", "--engine", "cpsat"), "no plan shorter than"),
+    (("solve", "KORF1_MANHATTAN", "--engine", "search"), "weighted A* found a plan"),  # kept
+    (("solve", "KORF1_MANHATTAN"), "steps"),  # auto: both engines stop and report
+    (("count", "knight_8x8", "--engine", "search"), "at least"),
+    (("count", "knight_8x8", "--engine", "cpsat"), "at least"),
     # 64-bit packed layers reach the default state limit within a second: lift it
-    (("analyze", "fifteen_korf1", "--limit", "1000000000"), "layers are complete up to", 2.0),
+    (("analyze", "fifteen_korf1", "--limit", "1000000000"), "layers are complete up to"),
 ])
-def test_sigint_stops_with_what_was_found(start_cli, argv, proven, cpu, tmp_path):
+def test_sigint_stops_with_what_was_found(argv, proven, tmp_path):
     argv = [manhattan_only(tmp_path) if a == "KORF1_MANHATTAN" else a for a in argv]
-    code, out = interrupted(start_cli, *argv, cpu=cpu)
-    assert code == 130, out
-    assert "interrupted" in out and proven in out, out
-    assert "Traceback" not in out
+    run = interrupted(*argv, **at_work(argv))
+    assert run.code == 130, run.text
+    assert "interrupted" in run.text and proven in run.text, run.text
+    assert "Traceback" not in run.text
 
 
-def test_sigterm_stops_too(start_cli, tmp_path):
-    code, out = interrupted(start_cli, "solve", manhattan_only(tmp_path), "--engine", "search",
-                            "--time-limit", "600", sig=signal.SIGTERM)
-    assert code == 130 and "interrupted" in out
+def test_sigterm_stops_too(tmp_path):
+    run = interrupted("solve", manhattan_only(tmp_path), "--engine", "search",
+                      sig=signal.SIGTERM)
+    assert run.code == 130 and "interrupted" in run.text
 
 
-def test_sigint_stops_a_pattern_database_build(start_cli, tmp_path):
+def test_sigint_stops_a_pattern_database_build(tmp_path):
     """An empty cache: the 6-6-3 tables are being built (minutes) when Ctrl-C comes."""
     env = {**os.environ, "CPSOLVE_CACHE_DIR": str(tmp_path / "cache")}
-    code, out = interrupted(start_cli, "solve", "fifteen_korf1", "--engine", "search", cpu=4.0,
-                            env=env)
-    assert code == 130 and "interrupted" in out, out
-    assert "Traceback" not in out
+    run = interrupted("solve", "fifteen_korf1", "--engine", "search", env=env,
+                      when="pattern database .*distance")
+    assert run.code == 130 and "interrupted" in run.text, run.text
+    assert "Traceback" not in run.text
 
 
 def test_compare_shares_one_time_limit_among_its_engines():
-    """Three runs with --time-limit 3 used to take about 3 x 3 s; the limit is the command's:
-    the engines' own seconds, one after another, add up to at most the limit (+ slack)."""
+    """Three runs with --time-limit 3 used to take about 3 x 3 s; the limit is the command's."""
+    start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "cpsolve", "compare", "fifteen_korf1",
-                           "eight_puzzle", "--time-limit", "3", "--json"], capture_output=True,
-                          text=True, timeout=120)
+                           "eight_puzzle", "--time-limit", "3"], capture_output=True, text=True,
+                          timeout=60)
+    seconds = time.monotonic() - start
     assert done.returncode in (0, 1), done.stderr
-    report = json.loads(done.stdout)
-    seconds = [r["seconds"] for model in report["models"] for r in model["results"]]
-    assert len(seconds) >= 4  # at least CP-SAT and search on each
-    assert sum(seconds) <= 3 + slack(3), seconds
+    assert seconds <= 3 * 1.1 + 1.0, f"{seconds:.1f} s"  # + start-up of a fresh process
 
 
 def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
@@ -103,18 +156,18 @@ def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
     comes back as a plan not proven optimal: exit 0, as for any plan found; without one, 1)."""
     from test_auto import hanoi
 
+    start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(hanoi(tmp_path, 8)),
                            "--engine", "cpsat", "--time-limit", "2"], capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "COLUMNS": "1000"})
+                          text=True, timeout=60)
+    seconds = time.monotonic() - start
     if "Hint: a plan of" in done.stdout:  # Dijkstra (no estimate) needs ~0.04 s of 0.2
         assert done.returncode == 0, done.stderr
         assert "solved (not proven optimal)" in done.stdout and "255 moves" in done.stdout
     else:
         assert done.returncode == 1, done.stderr
     assert "time limit reached: no plan shorter than" in done.stdout
-    # the run's own clock: the seconds CP-SAT took, on the first line ("... [cpsat] ... 2.1 s")
-    seconds = float(re.findall(r"(\d+(?:\.\d+)?) s\b", done.stdout.splitlines()[0])[-1])
-    assert seconds <= 2 + slack(2), done.stdout.splitlines()[0]
+    assert seconds <= 2 * 1.1 + 0.5 + 1.0  # + start-up of a fresh process (ortools)
 
 
 def test_a_stop_asked_for_by_one_command_ends_with_it(cli, tmp_path):
@@ -125,3 +178,58 @@ def test_a_stop_asked_for_by_one_command_ends_with_it(cli, tmp_path):
 
     cli("solve", hanoi(tmp_path, 8), "--engine", "cpsat", "--time-limit", "1")
     assert not interrupt.requested()
+
+
+def one_json_object(out: str) -> dict:
+    """The one object ``--json`` printed, valid under ``cpsolve schema``."""
+    import json
+
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1, out
+    data = json.loads(lines[0])
+    errors = list(jsonschema.Draft202012Validator(schema()).iter_errors(data))
+    assert not errors, [e.message for e in errors[:5]]
+    return data
+
+
+@pytest.mark.parametrize("argv", [
+    ("solve", "KORF1_MANHATTAN", "--engine", "cpsat"),
+    ("solve", "KORF1_MANHATTAN", "--engine", "search"),
+    ("solve", "KORF1_MANHATTAN"),
+    ("count", "knight_8x8", "--engine", "cpsat"),
+    ("analyze", "fifteen_korf1", "--limit", "1000000000"),
+], ids=["cpsat", "search", "auto", "count", "analyze"])
+def test_sigint_with_json_prints_the_partial_result(argv, tmp_path):
+    """Interrupted at work, every engine's result is one JSON object with what it had found
+    and proven (a plan or a bound; solutions counted; the complete layers), exit 130."""
+    argv = tuple(manhattan_only(tmp_path) if a == "KORF1_MANHATTAN" else a for a in argv)
+    run = interrupted(*argv, "--json", **at_work(argv))
+    assert run.code == 130, run.err
+    assert "Traceback" not in run.err and "terminate called" not in run.err, run.err
+    data = one_json_object(run.out)
+    assert "interrupted" in data["message"], data["message"]
+    if argv[0] == "analyze":
+        assert data["status"] == "partial" and data["layers"][0] == 1
+    elif argv[0] == "count":
+        assert data["status"] in ("at_least", "unknown") and data["bound"] is not None
+    else:
+        assert data["status"] in ("solved", "unknown")
+        assert data["bound"] is not None or data["answer"] == "plan"
+    if "--engine" not in argv and argv[0] == "solve":
+        assert {e["engine"] for e in data["race"]["engines"]} == {"search", "cpsat"}
+
+
+def test_a_second_sigint_ends_an_engine_that_cannot_stop_itself(tmp_path):
+    """python-constraint never looks at the stop asked for: the second Ctrl-C ends it, and
+    the JSON still says which engine was stopped and why."""
+    latin7 = tmp_path / "latin7.toml"  # 61,479,419,904,000 squares: counted for ever
+    latin7.write_text('family = "grid"\nsize = 7\ngroups = ["rows", "columns"]\n')
+    run = interrupted("count", str(latin7), "--engine", "pyconstraint", "--json",
+                      when="pyconstraint count", again=1.0)
+    assert run.code == 130, run.err
+    data = one_json_object(run.out)
+    assert data["engine"] == "pyconstraint" and "interrupted" in data["message"]

@@ -1,0 +1,232 @@
+"""``--json`` prints exactly one JSON object whatever the ending: an answer, a limit, an
+interruption, or an error (the error object, beside the one line on stderr).
+
+Every object printed here must validate against ``cpsolve schema``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@cache
+def validator() -> jsonschema.Draft202012Validator:
+    from cpsolve.output.schema import schema
+
+    return jsonschema.Draft202012Validator(schema())
+
+
+def valid(line: str) -> dict:
+    """One line of ``--json`` output, parsed and checked against the schema."""
+    data = json.loads(line)
+    errors = sorted(validator().iter_errors(data), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+    return data
+
+
+def one_object(out: str) -> dict:
+    """The one JSON object a command printed (nothing else on stdout)."""
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1, out
+    return valid(lines[0])
+
+
+def error_object(run, code: int, command: str | None) -> dict:
+    """The error object of a failed command: its keys, its exit code, and its message the
+    same as the one line on stderr."""
+    assert run.code == code, run.err
+    data = one_object(run.out)
+    assert set(data) == {"command", "status", "error", "exit"}
+    assert (data["command"], data["status"], data["exit"]) == (command, "error", code)
+    assert run.err_lines == [f"error: {data['error']}"]
+    return data
+
+
+# ------------------------------------------------------------------ bad input
+
+def test_a_bad_model_file(cli, bad_model):
+    run = cli("solve", bad_model.path, "--engine", "search", "--json")
+    data = error_object(run, 2, "solve")
+    for fragment in bad_model.fragments:
+        if "[" not in fragment:
+            assert fragment in data["error"], data["error"]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("solve", "water_jugs", "--time-limit", "-1"), "--time-limit"),
+    (("count", "xsudoku5", "--memory-limit", "lots"), "--memory-limit"),
+    (("solve", "water_jugs", "--engine", "gecode"), "invalid choice"),
+    (("solve", "water_jugs", "--frobnicate"), "unrecognized arguments"),
+    (("solve",), "required"),
+    (("analyze", "--js"), "required"),  # a prefix argparse takes for --json
+])
+def test_a_bad_command_line(cli, argv, words):
+    data = error_object(cli(*argv, "--json"), 2, argv[0])
+    assert words in data["error"]
+
+
+def test_a_command_line_without_a_command(cli):
+    data = error_object(cli("--json"), 2, None)
+    assert "COMMAND" in data["error"]
+
+
+def test_options_that_clash(cli):
+    data = error_object(cli("analyze", "onoff", "--resume", "--json"), 2, "analyze")
+    assert "--work-dir" in data["error"]
+
+
+def test_a_task_the_model_does_not_have(cli):
+    data = error_object(cli("count", "water_jugs", "--json"), 2, "count")
+    assert "--optimal" in data["error"]
+
+
+def test_without_json_there_is_no_object(cli):
+    run = cli("solve", "no_such_model_file")
+    assert run.code == 2 and run.out == "" and len(run.err_lines) == 1
+
+
+def test_an_unwritable_picture_after_the_answer_adds_no_second_object(cli):
+    """The answer is out when its picture fails to be written: one object, exit 2."""
+    run = cli("analyze", "water_jugs", "--json", "--svg", "/proc/cpsolve-test.svg")
+    assert run.code == 2 and run.err_lines[-1].startswith("error: ")
+    assert one_object(run.out)["task"] == "analyze"
+
+
+# ------------------------------------------------------------------ limits
+
+SLOW_BUILD = """
+import time
+from cpsolve import Csp
+
+def build():
+    time.sleep(60)  # the clock's alarm stops it
+    m = Csp("slow")
+    m.add_variable("x", 1, 1)
+    return m
+"""
+
+
+def test_a_time_limit_reached_while_loading(cli, write_model):
+    """The model file's own build() is still running at the limit: nothing was found,
+    exit 1 (a limit, not a bad file, even though build() is the user's code)."""
+    path = write_model("slow.py", SLOW_BUILD)
+    data = error_object(cli("solve", path, "--time-limit", "0.5", "--json"), 1, "solve")
+    assert "time limit" in data["error"] and "loading" in data["error"]
+
+
+@pytest.mark.parametrize("engine", ["auto", "search"])
+def test_an_engine_that_does_not_stop_is_stopped_after_the_grace(cli, monkeypatch, engine):
+    """Past the limit and its grace the clock stops the engine hard: the result says which
+    engine and why, with nothing proven (the engine's own findings are lost)."""
+    import cpsolve.cli.solve
+    import cpsolve.engines.auto
+
+    def deaf(*args, **kwargs):
+        while True:  # never looks at the stop asked for at the limit
+            time.sleep(0.01)
+
+    monkeypatch.setattr(cpsolve.engines.auto, "race", deaf)
+    monkeypatch.setattr(cpsolve.cli.solve, "run", deaf)
+    run = cli("solve", "water_jugs", "--engine", engine, "--time-limit", "0.5", "--json")
+    assert run.code == 1, run.err
+    data = one_object(run.out)
+    assert (data["status"], data["engine"], data["answer"]) == ("unknown", engine, None)
+    assert "time limit reached" in data["message"]
+
+
+def test_a_memory_limit(cli):
+    """The process already holds more than the limit: the analysis stops at its first look
+    and reports the layers it completed."""
+    run = cli("analyze", "eight_puzzle", "--memory-limit", "10M", "--json")
+    assert run.code == 1, run.err
+    data = one_object(run.out)
+    assert data["status"] == "partial" and "memory limit" in data["message"]
+
+
+def test_a_limit_during_auto(cli):
+    """The brief's case: auto on the 15-puzzle with a short limit prints its result."""
+    run = cli("solve", MODELS / "fifteen_puzzle.toml", "--time-limit", "1", "--json")
+    assert run.code in (0, 1), run.err
+    data = one_object(run.out)
+    assert data["task"] == "solve" and data["status"] in ("optimal", "solved", "unknown")
+
+
+# ------------------------------------------------------------------ interruptions
+
+INTERRUPTED_BUILD = """
+import os, signal
+from cpsolve import Planning
+
+def build():
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the model file loads
+    m = Planning("one step")
+    x = m.add_variable("x", 0, 1)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 1)
+    m.add_action("up", x == 0, {x: 1})
+    return m
+"""
+
+
+def test_ctrl_c_while_loading_starts_no_engine(cli, write_model):
+    """The first Ctrl-C only asks for a stop: the model finishes loading, no engine starts,
+    and the result says so (exit 130)."""
+    path = write_model("interrupted.py", INTERRUPTED_BUILD)
+    run = cli("solve", path, "--engine", "search", "--json")
+    assert run.code == 130, run.err
+    data = one_object(run.out)
+    assert (data["status"], data["engine"]) == ("unknown", "search")
+    assert data["message"] == "interrupted before search started"
+
+
+def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
+    """An engine that never looks at the stop asked for: the second Ctrl-C ends it."""
+    import cpsolve.cli.solve
+    from cpsolve.engines.runtime import interrupt
+
+    monkeypatch.setattr(interrupt, "REPEAT", 0.0)  # no second signal is the first repeated
+
+    def deaf(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+        while True:
+            time.sleep(0.01)
+
+    monkeypatch.setattr(cpsolve.cli.solve, "run", deaf)
+    run = cli("count", "xsudoku5", "--engine", "pyconstraint", "--json")
+    assert run.code == 130, run.err
+    data = one_object(run.out)
+    assert (data["status"], data["engine"]) == ("unknown", "pyconstraint")
+    assert data["message"].startswith("interrupted")
+
+
+def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path):
+    """A batch stops after the instance under way: its lines, then the summary, exit 130."""
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "a.toml").write_text((MODELS / "water_jugs.toml").read_text())
+    (folder / "b.py").write_text(INTERRUPTED_BUILD)
+    (folder / "c.toml").write_text((MODELS / "blocks.toml").read_text())
+    run = cli("solve", folder, "--engine", "search", "--json")
+    assert run.code == 130, run.err
+    lines = [valid(line) for line in run.out.splitlines() if line.strip()]
+    assert len(lines) == 2 and lines[-1]["batch"]["instances"] == 1
+    assert lines[0]["source"].endswith("a.toml")  # solved, or stopped: what the engine had
+
+
+def test_a_batch_ends_with_its_summary(cli):
+    run = cli("solve", "water_jugs", "blocks", "no_such_model", "--engine", "search", "--json")
+    assert run.code == 2, run.err
+    lines = [valid(line) for line in run.out.splitlines() if line.strip()]
+    assert [("batch" in d, "error" in d) for d in lines] == [(False, False), (False, False),
+                                                             (False, True), (True, False)]

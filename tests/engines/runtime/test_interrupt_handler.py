@@ -1,0 +1,93 @@
+"""The one interrupt handler (:mod:`cpsolve.engines.runtime.interrupt`): a first signal asks
+for a stop, a second one interrupts; work in threads of its own is stopped and waited for."""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+import pytest
+
+from cpsolve.engines.runtime import interrupt
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    interrupt.clear()
+    yield
+    interrupt.clear()
+
+
+def signal_self(sig: int = signal.SIGINT) -> None:
+    """Deliver ``sig`` to this thread; its Python handler has run when this returns."""
+    signal.raise_signal(sig)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_first_signal_asks_a_second_interrupts(sig, monkeypatch):
+    monkeypatch.setattr(interrupt, "REPEAT", 0.0)
+    with interrupt.installed():
+        signal_self(sig)
+        assert interrupt.requested() and interrupt.by_user()
+        with pytest.raises(KeyboardInterrupt):
+            signal_self(sig)
+
+
+def test_one_signal_delivered_twice_is_one_interruption():
+    """``timeout -s INT`` signals the process and its group: the same Ctrl-C, twice."""
+    with interrupt.installed():
+        signal_self()
+        signal_self()
+        assert interrupt.by_user()
+
+
+def test_after_the_clock_asked_a_signal_interrupts():
+    with interrupt.installed():
+        interrupt.request("time limit reached")
+        with pytest.raises(KeyboardInterrupt):
+            signal_self()
+
+
+def test_the_previous_handlers_come_back():
+    before = {sig: signal.getsignal(sig) for sig in interrupt.SIGNALS}
+    with interrupt.installed():
+        assert all(signal.getsignal(sig) is interrupt.on_signal for sig in interrupt.SIGNALS)
+        with interrupt.installed():  # nested: the outer block keeps them
+            pass
+        assert all(signal.getsignal(sig) is interrupt.on_signal for sig in interrupt.SIGNALS)
+    assert {sig: signal.getsignal(sig) for sig in interrupt.SIGNALS} == before
+
+
+def test_settle_stops_the_work_running_in_other_threads():
+    stopped, ended = threading.Event(), threading.Event()
+
+    def work() -> None:
+        with interrupt.running(stopped.set):
+            stopped.wait()
+        ended.set()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    while not interrupt._running:  # registered
+        thread.join(0.01)
+    assert interrupt.settle(60)
+    assert stopped.is_set() and ended.is_set()
+    thread.join()
+
+
+def test_settle_waits_for_the_work_to_end():
+    release, inside = threading.Event(), threading.Event()
+    asked = []
+
+    def work() -> None:
+        with interrupt.running(lambda: asked.append(1)):  # a stop that is not obeyed
+            inside.set()
+            release.wait()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    inside.wait()
+    assert not interrupt.settle(0.05) and asked  # asked to stop, still running
+    release.set()
+    assert interrupt.settle(60)
+    thread.join()
