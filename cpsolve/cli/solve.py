@@ -127,7 +127,7 @@ def batch(cli: Cli) -> int:
     items = list(instances(args.files))
     deadline = None if cli.clock.limit is None else start + cli.clock.left()
     rows = []
-    with Progress(console=cli.err, transient=True) as bar:
+    with Progress(console=cli.err, transient=True) as bar, interrupt.handling():
         task = bar.add_task("solving", total=len(items))
         options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint)
         if cli.cluster():
