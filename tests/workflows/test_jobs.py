@@ -90,3 +90,29 @@ def test_after_ctrl_c_nothing_new_starts():
     interrupt.request()
     answers = list(in_order(3, lambda index, limit: (index, "ran"), failed, workers=2))
     assert answers == [(i, "not started: interrupted") for i in range(3)]
+
+
+def test_ctrl_c_in_a_batch_with_jobs_prints_every_row_and_the_summary():
+    """Ctrl-C from a terminal (the whole process group) after the first row: every instance
+    is a JSON line (solved, stopped with what it had, or not started), then the summary."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    top95 = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "top95.toml"
+    process = subprocess.Popen([sys.executable, "-m", "cpsolve", "solve", str(top95),
+                                "--engine", "cpsat", "--jobs", "2", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    first = process.stdout.readline()
+    os.killpg(process.pid, signal.SIGINT)
+    rest = process.stdout.read()  # (communicate() would skip what readline() buffered)
+    err = process.stderr.read()
+    process.wait(120)  # a guard against a hang, not a time check
+    lines = [json.loads(line) for line in (first + rest).splitlines()]
+    assert process.returncode == 130, err
+    assert len(lines) == 96 and lines[-1]["batch"]["instances"] == 95
+    assert lines[0]["status"] == "solved"
+    sources = [line["source"] for line in lines[:-1]]
+    assert sources == [f"{top95}#{i}" for i in range(1, 96)]  # in order, none lost
