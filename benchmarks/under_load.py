@@ -15,8 +15,10 @@ script dies.  Every run is a whole process, ``python -m cpsolve ...`` from the r
   every engine, ``auto``, a batch, a batch with ``--jobs 2`` and a Dask batch
   (``--workers 2``, with the dask extra); sent to the process (as ``kill -INT`` does) or to
   its process group (as a terminal's Ctrl-C does).  Each must exit 130 and print the
-  partial result as JSON valid against the schema (not an error object), leaving no
-  process of its group behind.  The time from the signal to the exit is a figure.
+  partial result as JSON valid against the schema (not an error object).
+
+Every run must leave no process behind (its children, in any session, carry a mark in
+their environment); what is left is killed.  The time from the signal to the exit is a figure.
 
 Prints a line per run, then the tallies per kind, the worst overshoot and stop time, and
 every failure with its command (run from the repository's folder); exits 1 when any run
@@ -40,7 +42,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,10 +52,9 @@ PLANNING = ["water_jugs", "blocks", "hanoi4", "eight_puzzle", "fifteen_puzzle", 
             "klotski", "english33", "hoppers", "onoff", "line_puzzle", "missionaries"]
 CSP = ["xsudoku5", "sudoku_inkala", "queens8", "knight_8x8", "knight_6x6", "knight_problem_a",
        "latin4", "camel_6x6"]
-TASKS = [("solve", PLANNING + CSP, ()), ("count", CSP, ()),
+TASKS = [("solve", PLANNING + CSP, ()), ("count", CSP, ()),  # (command, models, options)
          ("count", ["hoppers", "water_jugs", "eight_puzzle"], ("--optimal",)),
          ("analyze", ["eight_puzzle", "fifteen_korf1", "klotski", "english33", "onoff"], ())]
-"""(command, models, extra options) of the limit runs."""
 
 BUSY = "import os\nparent = os.getppid()\nwhile os.getppid() == parent:\n    pass\n"
 """A busy loop that ends once its parent is gone (also when this script is killed)."""
@@ -62,10 +63,11 @@ MANHATTAN = Path(tempfile.gettempdir()) / "cpsolve-under-load" / "korf1_manhatta
 """Korf #1 without its pattern databases: search finds a plan, then proves for its default
 budget of 5 s (with them, all is done in about a second); CP-SAT needs minutes."""
 
-REASONS = {"hung": "hung", "before the signal": "not interrupted", "no JSON": "no JSON",
+REASONS = {"hung": "hung", "before the signal": "not interrupted", "no JSON": "no JSON",  # words
            "not JSON": "not JSON", "schema": "invalid JSON", "error object": "error object",
-           "left behind": "processes left", "exit": "exit code", "past": "late"}
-"""Words of a failure -> its reason in the tallies (the first that matches)."""
+           "left behind": "processes left", "exit": "exit code", "past": "late"}  # -> reason
+
+TOKEN = "CPSOLVE_UNDER_LOAD_RUN"  # marks every process of a run (its children inherit it)
 
 HANG = 30.0  # seconds past its limit (or its signal) after which a run is killed: hung
 
@@ -88,8 +90,7 @@ class Run:
 
 @dataclass
 class Done:
-    """How a run ended: exit code, output, seconds from its start and from its signal to
-    its exit, and what went wrong."""
+    """How a run ended: code, output, seconds to the exit (from its start, from its signal)."""
 
     code: int
     out: str
@@ -205,11 +206,12 @@ def signal_runs(count: int, rng: random.Random) -> list[Run]:
 
 def execute(run: Run) -> Done:
     """Run ``run`` as a whole process (its own session); signal it at its moment."""
+    token = f"{os.getpid()}.{time.monotonic_ns()}"
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-m", "cpsolve", *run.argv], cwd=ROOT,
                                 stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+                                start_new_session=True, env={**os.environ, TOKEN: token})
         sent, hung = None, False
         try:
             if run.moment:
@@ -225,8 +227,8 @@ def execute(run: Run) -> Done:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-        end = time.monotonic()
-        left = leftovers(proc.pid)
+            end = time.monotonic()
+            left = leftovers(token)
         out.seek(0)
         err.seek(0)
         done = Done(proc.returncode, out.read().decode(errors="replace"),
@@ -236,34 +238,32 @@ def execute(run: Run) -> Done:
         done.failures.append(f"hung: killed {HANG:g} s past its "
                              + ("signal" if sent else "limit"))
     if left:
-        done.failures.append(f"{left} process(es) of its group left behind")
+        done.failures.append(f"{left} of its processes left behind")
     if run.moment and sent is None:
         done.failures.append(f"ended before the signal (exit {done.code})")
     return done
 
 
-def leftovers(group: int, wait: float = 2.0) -> int:
-    """How many processes of ``group`` are still there ``wait`` seconds after its leader
-    ended (killed then); none once they are gone."""
+def leftovers(token: str, wait: float = 2.0) -> int:
+    """How many processes a run left behind: they carry its ``token`` in their environment,
+    whatever their session (Fast Downward's planner has its own); killed after ``wait`` s."""
+    needle = f"{TOKEN}={token}\0".encode()
     deadline = time.monotonic() + wait
     while True:
-        members = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
+        pids = []
+        for environ in Path("/proc").glob("[0-9]*/environ"):
             try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
+                if needle in environ.read_bytes():
+                    pids.append(int(environ.parent.name))
+            except OSError:
                 continue
-            if fields[0] != "Z" and int(fields[2]) == group:
-                members.append(int(stat.parent.name))
-        if not members or time.monotonic() > deadline:
+        if not pids or time.monotonic() > deadline:
             break
         time.sleep(0.1)
-    if members:
-        try:
-            os.killpg(group, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    return len(members)
+    for pid in pids:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return len(pids)
 
 
 def json_objects(out: str, validator) -> tuple[list[dict], list[str]]:
@@ -273,13 +273,10 @@ def json_objects(out: str, validator) -> tuple[list[dict], list[str]]:
     text = out.strip()
     if not text:
         return [], ["no JSON on stdout"]
-    try:
-        objects = [json.loads(text)]
-    except json.JSONDecodeError:
-        try:
-            objects = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as err:
-            return [], [f"stdout is not JSON ({err.msg}, line {err.lineno}): {text[:80]!r}"]
+    try:  # one object or JSON lines: one per line either way (cpsolve prints no other way)
+        objects = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except json.JSONDecodeError as err:
+        return [], [f"stdout is not JSON ({err.msg}, line {err.lineno}): {text[:80]!r}"]
     problems = []
     for obj in objects:
         error = best_match(validator.iter_errors(obj))
