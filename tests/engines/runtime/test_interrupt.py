@@ -108,10 +108,13 @@ def interrupted(*argv: str, sig: int = signal.SIGINT, env=None, when: str = PROG
 
 
 def at_work(argv) -> dict:
-    """When to interrupt: CP-SAT's count reports no progress, so 2 s after its status line
-    shows (the model loaded, the engine starting); the others at their first progress."""
+    """When to interrupt: the search engine's solve once weighted A* has found its plan
+    (the optimal search reports), CP-SAT's count (which reports no progress) 2 s after its
+    status line shows; the others at their first progress."""
     if argv[0] == "count" and "cpsat" in argv:
         return {"when": "cpsat count", "after": 2.0}
+    if argv[0] == "solve" and "search" in argv:
+        return {"when": r"search solve: A\*:"}
     return {}
 
 
