@@ -148,7 +148,8 @@ def is_batch(cli: Cli) -> bool:
 def batch(cli: Cli) -> int:
     """``solve`` over many instances: one table (or JSON lines), then throughput.  A stop
     asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
-    way: those solved so far are printed with their figures (exit 130 after Ctrl-C)."""
+    way: every instance still gets its row (those not reached say so) and the figures
+    come last (exit 130 after Ctrl-C)."""
     from rich.progress import Progress
 
     from ..output.text import result_line
@@ -164,10 +165,8 @@ def batch(cli: Cli) -> int:
             for row in _solved(cli, items):
                 rows.append(row)
                 bar.advance(task)
-                if cli.args.json:
+                if cli.args.json:  # after a stop, the rest come as "not started" rows
                     cli.line(result_line(row))
-                if interrupt.requested():
-                    break
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             hard = True
     _batch_summary(cli, rows, time.monotonic() - start)
