@@ -211,7 +211,8 @@ def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
 
 
 def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path):
-    """A batch stops after the instance under way: its lines, then the summary, exit 130."""
+    """A stop during a batch: every instance still gets its line (those not reached say
+    so), then the summary, exit 130."""
     folder = tmp_path / "batch"
     folder.mkdir()
     (folder / "a.toml").write_text((MODELS / "water_jugs.toml").read_text())
@@ -220,8 +221,9 @@ def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path):
     run = cli("solve", folder, "--engine", "search", "--json")
     assert run.code == 130, run.err
     lines = [valid(line) for line in run.out.splitlines() if line.strip()]
-    assert len(lines) == 2 and lines[-1]["batch"]["instances"] == 1
-    assert lines[0]["source"].endswith("a.toml")  # solved, or stopped: what the engine had
+    assert len(lines) == 4 and lines[-1]["batch"]["instances"] == 3
+    assert [Path(d["source"]).name for d in lines[:3]] == ["a.toml", "b.py", "c.toml"]
+    assert lines[2].get("error", "").startswith("not started")  # after the stop
 
 
 def test_a_batch_ends_with_its_summary(cli):
