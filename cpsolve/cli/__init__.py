@@ -57,14 +57,17 @@ def main(argv: list[str] | None = None) -> int:
     (set ``CPSOLVE_DEBUG=1`` to see one): exit 2 for a bad command line or
     model file, 3 for an engine bug or an internal error, 130 when interrupted.
     With ``--json`` stdout holds one JSON object whatever the ending: the answer
-    (what was found, at a limit or on Ctrl-C too) or an error object.
+    (what was found, at a limit or on Ctrl-C too) or an error object.  Called without
+    ``argv`` (as the process's entry point), it leaves SIGINT and SIGTERM ignored: the
+    process ends with it.
     """
     from ..engines.runtime import interrupt, memory
 
+    last = argv is None  # the process's own command line: it ends with the command
     argv = sys.argv[1:] if argv is None else list(argv)
     printer = _printer(argv)
     interrupt.clear()
-    with interrupt.installed():  # the one handler, until the command has ended
+    with interrupt.installed(last):  # the one handler, until the command has ended
         try:
             code = _ended(argv, printer)
             if not interrupt.settle(SETTLE):  # never end while CP-SAT's threads run: abort

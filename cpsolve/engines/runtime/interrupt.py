@@ -108,10 +108,14 @@ def linger() -> None:
 
 
 @contextmanager
-def installed() -> Iterator[None]:
+def installed(last: bool = False) -> Iterator[None]:
     """:func:`on_signal` handles SIGINT and SIGTERM inside the block (one command); the
-    previous handlers come back afterwards.  Only on the main thread (signal handlers
-    live there); elsewhere, and inside another such block, the block just runs."""
+    previous handlers come back afterwards — or, ``last`` (the process ends after the
+    block, its answer out), the signals are ignored from then on: a late Ctrl-C would
+    otherwise meet the interpreter's default handler while it shuts down, and kill the
+    process by SIGINT instead of letting it exit with its code.  Only on the main thread
+    (signal handlers live there); elsewhere, and inside another such block, the block
+    just runs."""
     if threading.current_thread() is not threading.main_thread() or _installed[0]:
         yield
         return
@@ -122,7 +126,7 @@ def installed() -> Iterator[None]:
     finally:
         _installed[0] = False
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            signal.signal(sig, signal.SIG_IGN if last else handler)
 
 
 @contextmanager

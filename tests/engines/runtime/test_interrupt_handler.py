@@ -91,3 +91,18 @@ def test_settle_waits_for_the_work_to_end():
     release.set()
     assert interrupt.settle(60)
     thread.join()
+
+
+def test_at_the_end_of_the_process_signals_are_ignored():
+    """The process's own command line: once it has ended, a late Ctrl-C must not kill the
+    interpreter while it shuts down (exit by SIGINT instead of the command's code)."""
+    before = {sig: signal.getsignal(sig) for sig in interrupt.SIGNALS}
+    try:
+        with interrupt.installed(last=True):
+            pass
+        assert all(signal.getsignal(sig) is signal.SIG_IGN for sig in interrupt.SIGNALS)
+        signal_self()  # ignored
+        assert not interrupt.requested()
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
