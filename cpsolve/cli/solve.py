@@ -13,7 +13,7 @@ from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
 from ..workflows.batch import by_invariant
-from .session import INTERRUPTED, Cli, exit_code, pddl_pairs, save
+from .session import INTERRUPTED, TAIL, Cli, exit_code, pddl_pairs, save
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
@@ -87,6 +87,9 @@ def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | No
         return proof, None, False
     if interrupt.requested():  # while the model was loading: no engine starts
         return stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
+            None, False
+    if cli.clock.limit is not None and cli.clock.left() <= TAIL:  # spent loading
+        return stopped(task, engine, f"time limit reached before {engine} started", 0.0), \
             None, False
     start = time.perf_counter()
     try:

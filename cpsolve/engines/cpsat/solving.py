@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import threading
 
-from ortools.sat.python import cp_model
-
 from ..runtime import interrupt, memory
 from ..runtime.clock import Clock
+from .library import cp_model
 
 
 def solver_for(budget: Clock, workers: int, **params: object) -> cp_model.CpSolver:
