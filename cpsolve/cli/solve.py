@@ -98,7 +98,8 @@ def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | No
             if engine == "auto":
                 from ..engines.auto import race as run_race
 
-                race = run_race(task, puzzle.model, options, cli.auto_budget())
+                race = run_race(task, puzzle.model, options, cli.auto_budget(),
+                                confirm=getattr(cli.args, "confirm", False))
                 return race.result, race, False
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp:
