@@ -1,14 +1,29 @@
 """cpsolve: puzzles declared once as constraint models, solved by CP-SAT and checked by search."""
 
+import importlib
 import sys
 
-from .answers.result import Result, Status
-from .language.expr import And, If, Max, Min, Not, Or, Sum, Var
-from .model import Csp, Planning
 from .version import VERSION as __version__  # noqa: F401 - the package's release
 
-__all__ = ["And", "Csp", "If", "Max", "Min", "Not", "Or", "Planning", "Result", "Status", "Sum",
-           "Var"]
+_EXPORTS = {"Result": "answers.result", "Status": "answers.result", "Csp": "model",
+            "Planning": "model", **dict.fromkeys(("And", "If", "Max", "Min", "Not", "Or", "Sum",
+                                                  "Var"), "language.expr")}
+"""The front door's names and the modules that hold them, imported on first use: the
+command line (``cpsolve --help``, a Ctrl-C at start) does not wait for them."""
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'cpsolve' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
 
 
 def _in_ipython() -> None:

@@ -1,7 +1,55 @@
-"""``python -m cpsolve``: the same as the ``cpsolve`` command."""
+"""The process's entry point: ``cpsolve`` (the console script) and ``python -m cpsolve``.
 
+:func:`run` catches SIGINT and SIGTERM before anything heavy is imported — a Ctrl-C
+while the engines load must end as any other interruption does (exit 130, what was
+found printed), not with a traceback — and hands the signals that came meanwhile to
+the command's own handler (:func:`cpsolve.cli.main`).  Once the command has ended, its
+output flushed and the exit handlers run, the process leaves without tearing down
+every module (a few tenths of a second on a loaded machine with OR-Tools loaded, past
+the time limit the answer kept to).
+"""
+
+import atexit
+import os
+import signal
 import sys
+import threading
+import time
 
-from .cli import main
+_early: list[float] = []
+"""When SIGINT or SIGTERM came before the command's handler took over (``time.monotonic``)."""
 
-sys.exit(main())
+
+def _catch(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
+    _early.append(time.monotonic())
+
+
+def run() -> int:
+    """Run the command line of this process; its exit code."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _catch)
+    from .cli import main
+
+    return main(early=_early)
+
+
+def leave(code: int) -> None:
+    """End the process with ``code``: output flushed, exit handlers run (a Dask cluster's,
+    multiprocessing's), the interpreter's teardown skipped."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the reader has gone: nothing more to say
+            pass
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
+def command() -> None:
+    """The ``cpsolve`` console script: :func:`run`, then :func:`leave` with its code."""
+    leave(run())
+
+
+if __name__ == "__main__":
+    command()

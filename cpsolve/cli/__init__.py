@@ -50,7 +50,7 @@ SETTLE = 5.0
 of its own (a CP-SAT solve) once asked to stop."""
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, early: list[float] | None = None) -> int:
     """Entry point of the ``cpsolve`` console script.
 
     Whatever happens, a user sees one line on stderr, never a traceback
@@ -59,17 +59,21 @@ def main(argv: list[str] | None = None) -> int:
     With ``--json`` stdout holds one JSON object whatever the ending: the answer
     (what was found, at a limit or on Ctrl-C too) or an error object.  Called without
     ``argv`` (as the process's entry point), it leaves SIGINT and SIGTERM ignored: the
-    process ends with it.
+    process ends with it.  ``early``: the process's entry point (:func:`cpsolve.__main__.run`)
+    caught signals while the modules loaded, at these times — they count as if they came
+    now, and ``--time-limit`` counts from the process's start.
     """
     from ..engines.runtime import interrupt, memory
+    from ..engines.runtime.clock import process_start
 
     last = argv is None  # the process's own command line: it ends with the command
     argv = sys.argv[1:] if argv is None else list(argv)
     printer = _printer(argv)
     interrupt.clear()
+    started = process_start() if early is not None else None
     with interrupt.installed(last):  # the one handler, until the command has ended
         try:
-            code = _ended(argv, printer)
+            code = _ended(argv, printer, started, early or [])
             if not interrupt.settle(SETTLE):  # never end while CP-SAT's threads run: abort
                 _leave(code)
             interrupt.linger()
@@ -79,11 +83,14 @@ def main(argv: list[str] | None = None) -> int:
             memory.set_limit(None)
 
 
-def _ended(argv: list[str], printer) -> int:
+def _ended(argv: list[str], printer, started: float | None, early: list[float]) -> int:
     """Run the command line; every way it can end is one line on stderr with its exit code
     (and, with ``--json``, the error object)."""
+    from ..engines.runtime import interrupt
+
     try:
-        return _main(argv, printer)
+        interrupt.replay(early)
+        return _main(argv, printer, started)
     except BrokenPipeError:  # `cpsolve ... | head`: the reader has gone
         try:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
@@ -125,7 +132,7 @@ def _leave(code: int) -> None:
     os._exit(code)
 
 
-def _main(argv: list[str], printer) -> int:
+def _main(argv: list[str], printer, started: float | None = None) -> int:
     from .arguments import BadCommandLine
 
     p = parser()
@@ -146,7 +153,7 @@ def _main(argv: list[str], printer) -> int:
         return printer.fail(why, 2)
     from .session import Cli
 
-    cli = Cli(args, printer)
+    cli = Cli(args, printer, started)
     return _guarded(cli, command(args.command))
 
 

@@ -272,6 +272,12 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
                          help=f"engine to use (default: {default}"
                          + ("; auto races CP-SAT and search, the first proof wins and "
                             "the other cross-checks it" if default == "auto" else "") + ")")
+    if default == "auto":
+        cmd.add_argument("--confirm", action="store_true",
+                         help="auto: race CP-SAT and search from the start and wait for the "
+                         "cross-check (default: off; search first runs alone for 0.3 s on "
+                         "models it is expected to win, and a proof within that needs no "
+                         "CP-SAT)")
     cmd.add_argument("--time-limit", type=seconds, metavar="S",
                      help="stop after S seconds and report what was proven ('none': no "
                      "limit; the default is none, except auto's budget of "
@@ -350,6 +356,10 @@ OPTION_RULES: tuple[OptionRule, ...] = (
                needs=("engine=auto", "engine=search")),
     OptionRule("solve", "satisficing", "--satisficing chooses Fast Downward's satisficing "
                "planner: use it with --engine fd", needs=("engine=fd",)),
+    OptionRule("solve", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
+               "--engine {engine}", needs=("engine=auto",)),
+    OptionRule("count", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
+               "--engine {engine}", needs=("engine=auto",)),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
 )

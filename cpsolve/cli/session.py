@@ -19,7 +19,7 @@ from functools import cached_property
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import memory
-from ..engines.runtime.clock import Clock
+from ..engines.runtime.clock import FLOOR, Clock
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET
@@ -43,14 +43,21 @@ def exit_code(result: Result, limit: int | None = None) -> int:
     return 1 if result.status is Status.AT_LEAST and limit is None else 0
 
 
+TAIL = 0.2
+"""Seconds of a command's time limit kept for what follows its engines: the answer
+checked, printed, the process ended."""
+
+
 class Cli:
     """One invocation: consoles and the shared error handling."""
 
-    def __init__(self, args: argparse.Namespace, printer: Printer | None = None):
+    def __init__(self, args: argparse.Namespace, printer: Printer | None = None,
+                 started: float | None = None):
         self.args = args
         self.printer = printer or Printer(args.command, getattr(args, "json", False))
         """The one printer of this invocation's JSON (:meth:`emit`, :meth:`fail`)."""
-        self.clock = Clock(getattr(args, "time_limit", None))
+        self.clock = Clock(getattr(args, "time_limit", None), start=started)
+        """The command's clock: from ``started`` (the process's start) or from now."""
         self.loaded: dict[str, object] = {}
         """Puzzles already loaded, by the name given (a file's second load is never needed)."""
         nbytes = getattr(args, "memory_limit", None)
@@ -62,8 +69,14 @@ class Cli:
         """Seconds for ``--engine auto``: what is left of --time-limit, none for
         ``--time-limit none``, else :data:`AUTO_BUDGET`."""
         if self.clock.limit is not None:
-            return self.clock.left()
+            return self.engine_time()
         return None if getattr(self.args, "time_limit", None) == math.inf else AUTO_BUDGET
+
+    def engine_time(self) -> float | None:
+        """Seconds the engines may take: what is left of --time-limit but :data:`TAIL`
+        (checking, printing and exiting come after them, within the limit too)."""
+        left = self.clock.left()
+        return None if left is None else max(FLOOR, left - TAIL)
 
     def load(self, name: str | tuple[str, str]):
         """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,
@@ -97,7 +110,7 @@ class Cli:
         """Options with a progress callback that shows a status line on a terminal
         (none when stderr is not one: nothing would be shown, and rich is not loaded)."""
         options = Options(
-            time_limit=self.clock.left(),
+            time_limit=self.engine_time(),
             limit=getattr(self.args, "limit", None),
             algorithm=getattr(self.args, "algorithm", None),
             keep=getattr(self.args, "list", False),

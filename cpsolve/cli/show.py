@@ -4,7 +4,7 @@ gallery of solutions)."""
 from __future__ import annotations
 
 from ..engines import run
-from ..workflows.batch import by_invariant
+from ..engines.proofs import by_invariant
 from .session import Cli, exit_code, save, write_text
 
 

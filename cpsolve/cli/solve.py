@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from ..answers.result import Result, Status
 from ..engines import Options, run
+from ..engines.proofs import by_invariant
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
-from ..workflows.batch import by_invariant
-from .session import INTERRUPTED, Cli, exit_code, pddl_pairs, save
+from .session import INTERRUPTED, TAIL, Cli, exit_code, pddl_pairs, save
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
@@ -88,6 +88,9 @@ def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | No
     if interrupt.requested():  # while the model was loading: no engine starts
         return stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
             None, False
+    if cli.clock.limit is not None and cli.clock.left() <= TAIL:  # spent loading
+        return stopped(task, engine, f"time limit reached before {engine} started", 0.0), \
+            None, False
     start = time.perf_counter()
     try:
         with cli.progress(f"{engine} {task}") as options, \
@@ -95,7 +98,8 @@ def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | No
             if engine == "auto":
                 from ..engines.auto import race as run_race
 
-                race = run_race(task, puzzle.model, options, cli.auto_budget())
+                race = run_race(task, puzzle.model, options, cli.auto_budget(),
+                                confirm=getattr(cli.args, "confirm", False))
                 return race.result, race, False
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp:

@@ -18,10 +18,11 @@ import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..answers.check import verify
-from ..answers.result import EngineBug, Result, Unsupported
-from ..model import Csp, Planning
+if TYPE_CHECKING:  # the door itself imports them when an engine runs: --help needs none
+    from ..answers.result import Result
+    from ..model import Csp, Planning
 
 ENGINES: dict[str, str] = {
     "cpsat": "cpsolve.engines.cpsat",
@@ -108,6 +109,8 @@ def kind_of(model: Csp | Planning) -> str:
 
 def load(name: str):
     """The engine module called ``name``."""
+    from ..answers.result import Unsupported
+
     engines = every()
     if name not in engines:
         raise Unsupported(f"unknown engine {name!r} (known: {', '.join(engines)})")
@@ -156,6 +159,8 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     Raises :class:`Unsupported` when the engine cannot do the task and
     :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
     """
+    from ..answers.result import Unsupported
+
     options = options or Options()
     module = load(name)
     if (kind_of(model), task) not in module.CAPABILITIES:
@@ -178,6 +183,9 @@ def checked(name: str, task: str, model: Csp | Planning, result: Result,
     Raises :class:`~cpsolve.answers.result.EngineBug` when the answer is not one to
     ``task`` or fails the check.
     """
+    from ..answers.check import verify
+    from ..answers.result import EngineBug
+
     if result.task != task:
         raise EngineBug(f"engine {name!r} answered {result.task!r} when asked to {task}")
     return verify(model, result.but(seconds=seconds, engine=name))

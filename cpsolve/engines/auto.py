@@ -17,6 +17,11 @@ its answer is checked like any other.
   each a session of its own, and they return what they have), the most useful
   partial answer (a plan found, the best bound, a
   count so far) is the answer, with every engine's bound beside it.
+* On models where search is expected to win (:func:`head_start`: a csp; a planning model
+  with an estimate or at most :data:`SMALL_SPACE` states) search runs alone first, for
+  :data:`HEAD_START` seconds: a proof within that slice is the answer at once, CP-SAT never
+  started (the confirmation says so; ``confirm`` — ``--confirm`` — races both from the
+  start, and ``compare`` always runs both).
 * An engine that cannot do the task (``Unsupported``) is simply not raced.
 * CP-SAT solving a plan first looks for a plan found fast by weighted A*
   (:func:`cpsolve.engines.hints.prepare`, at most 2 s of its budget; as it does under
@@ -41,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from ..answers.kinds import Count, Plan
 from ..answers.result import Assignment, EngineBug, Result, Status, Unsupported
 from ..model import Csp, Planning
+from ..model.facts import state_count
 from . import Options, run
 from .runtime import interrupt, processes
 from .runtime.clock import Clock
@@ -71,6 +77,14 @@ POLL = 0.05
 """Seconds between two looks at the clock and the interrupt flag while waiting (a Ctrl-C
 reaches the racers, in sessions of their own, when the parent passes it on)."""
 
+HEAD_START = 0.3
+"""Seconds search runs alone before CP-SAT starts, on models where search is expected to win
+(:func:`head_start`; a tenth of a shorter budget)."""
+
+SMALL_SPACE = 10**6
+"""A planning model with at most this many states (the product of its domains) is one search
+is expected to win, with or without an estimate."""
+
 PROVEN = {Status.OPTIMAL, Status.INFEASIBLE, Status.EXACT, Status.COMPLETE}
 
 
@@ -83,6 +97,8 @@ class Check:
     result: Result | None = None
     note: str = ""
     unsupported: bool = False
+    started: bool = True
+    """False for an engine never started: the answer came within the head start."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,8 @@ class Confirmation:
     window: float
     confirmed: bool
     stopped: bool
+    head_start: float | None = None
+    """Seconds of search's head start when the proof came within it (``by`` not started)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +153,8 @@ class _Watch:
     ending: Ending | None = None
     running: tuple[str, ...] = ()
     """The engines still running when the waiting ended."""
+    head_start: float | None = None
+    """The head start within which the winner proved its answer (the others not started)."""
 
 
 def proven(result: Result) -> bool:
@@ -151,13 +171,27 @@ def margin(budget: float | None) -> float:
     return 0.0 if budget is None else min(0.5, 0.1 * budget)
 
 
+def head_start(model: Csp | Planning, budget: float | None, engines: tuple[str, ...],
+               confirm: bool = False) -> float:
+    """Seconds the first engine (search) runs alone before the others start: :data:`HEAD_START`
+    (a tenth of a shorter budget) on a csp, or a planning model with an estimate or at most
+    :data:`SMALL_SPACE` states; 0 with ``confirm``, without a second engine, or otherwise."""
+    if confirm or len(engines) < 2 or engines[0] != "search":
+        return 0.0
+    if isinstance(model, Planning) and model.estimate is None \
+            and state_count(model) > SMALL_SPACE:
+        return 0.0
+    return HEAD_START if budget is None else min(HEAD_START, 0.1 * budget)
+
+
 def race(task: str, model: Csp | Planning, options: Options, budget: float | None = None,
-         engines: tuple[str, ...] = RACERS) -> Race:
+         engines: tuple[str, ...] = RACERS, confirm: bool = False) -> Race:
     """Run ``engines`` side by side on ``task`` and return the first proof, cross-checked.
 
     ``budget``: seconds for the whole race (``None``: no limit); ``options.time_limit``
-    is ignored.  Interrupted (Ctrl-C, SIGTERM), it returns the racers' partial results
-    rather than raising ``KeyboardInterrupt``.
+    is ignored.  Search may run alone first (:func:`head_start`; ``confirm``: never).
+    Interrupted (Ctrl-C, SIGTERM), it returns the racers' partial results rather than
+    raising ``KeyboardInterrupt``.
     """
     clock = Clock(budget)
     ahead = margin(budget)
@@ -165,10 +199,18 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     racers: list[Child] = []
     checks: dict[str, Check] = {}
     watch = _Watch()
+    head = head_start(model, budget, engines, confirm)
     try:
         for name in engines:
             racers.append(processes.start(_racer, name, task, model, asked, name=name,
                                           share=len(engines)))
+            if head and len(racers) == 1 and _alone(racers, checks, watch, clock, options,
+                                                     head):
+                why = (f"search proved the answer within its {head:g} s head start"
+                       if watch.winner else f"{_stopped_note(watch)} during search's head start")
+                for other in engines[1:]:
+                    checks[other] = Check(other, note=f"not started: {why}", started=False)
+                break
         _wait(racers, checks, watch, clock, options)
     except KeyboardInterrupt:  # a second signal: stop waiting, still collect what they have
         interrupt.request()
@@ -178,6 +220,20 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
         for message in processes.stop(racers, _grace(watch, clock)):
             _record(message, checks, options)
     return _verdict(engines, checks, watch, task, time.monotonic() - clock.start)
+
+
+def _alone(racers: list[Child], checks: dict[str, Check], watch: _Watch, clock: Clock,
+           options: Options, head: float) -> bool:
+    """Let the first racer run alone for ``head`` seconds; True when the race is over (it
+    proved its answer, the budget ended or a stop was asked for), False to start the others."""
+    _wait(racers, checks, watch, clock, options, until=clock.start + head)
+    if watch.winner is not None:
+        watch.head_start = head
+        return True
+    if watch.ending in (Ending.LIMIT, Ending.INTERRUPT):
+        return True
+    watch.ending, watch.running = None, ()
+    return False
 
 
 def _child_options(options: Options, time_limit: float | None) -> Options:
@@ -194,13 +250,17 @@ def _racer(name: str, task: str, model: Csp | Planning, options: Options,
 
 
 def _wait(racers: list[Child], checks: dict[str, Check], watch: _Watch, clock: Clock,
-          options: Options) -> None:
+          options: Options, until: float = float("inf")) -> None:
     """Read the racers' messages until every one has ended, the winner's window or the
-    budget ends, or a stop is asked for; ``watch`` says which."""
+    budget ends, or a stop is asked for; ``watch`` says which.  At ``until`` (a head start's
+    end) it returns with ``watch.ending`` unset."""
     limit_end = float("inf") if clock.limit is None \
         else clock.start + clock.limit - margin(clock.limit) / 2
     while not all(r.done for r in racers):
         now = time.monotonic()
+        if now >= until and watch.winner is None and not interrupt.requested() \
+                and now < limit_end:
+            return
         if interrupt.requested():
             watch.ending = Ending.INTERRUPT if interrupt.by_user() else Ending.LIMIT
         elif now >= min(limit_end, watch.window_end):
@@ -208,8 +268,8 @@ def _wait(racers: list[Child], checks: dict[str, Check], watch: _Watch, clock: C
         if watch.ending is not None:
             watch.running = tuple(r.name for r in racers if not r.done)
             return
-        for message in processes.wait_any(racers, min(POLL, min(limit_end, watch.window_end)
-                                                      - now)):
+        for message in processes.wait_any(racers, min(POLL, min(limit_end, watch.window_end,
+                                                                until) - now)):
             _record(message, checks, options)
         if watch.winner is None:
             _look_for_winner(racers, checks, watch, clock.start, limit_end)
@@ -328,6 +388,8 @@ def _confirmation(checks: tuple[Check, ...], primary: Result, winner: str | None
     other = next((c for c in checks if c.engine != winner and not c.unsupported), None)
     if other is None:
         return None
+    if not other.started:
+        return Confirmation(other.engine, 0.0, False, False, watch.head_start)
     return Confirmation(other.engine, round(watch.window, 3),
                         other.engine in primary.cross_checked_by, other.engine in watch.running)
 

@@ -6,8 +6,11 @@ form ``x == c`` narrows the domain; any other condition becomes a
 expression tree into a closure.  Circuits are not supported (the library has
 no such constraint and a whole-tuple check would be a search in disguise).
 
-python-constraint cannot be interrupted mid-search; the time limit is checked
-between solutions, so a solve that finds nothing for a long time overruns it.
+python-constraint has no time limit of its own: the engine's clock is asked between
+solutions and, every :data:`EVERY` calls, from inside the constraints it evaluates
+(:class:`_Watch`), which end the search by raising :class:`_Stopped` — a solve or a count
+stops at the limit, the memory limit or Ctrl-C with what it found.  (A model of
+all-different groups only is checked between solutions.)
 """
 
 from __future__ import annotations
@@ -77,7 +80,27 @@ def _closure(expr: Expr, slot: dict[str, int]) -> Callable[[tuple], int]:
     raise TypeError(f"unknown expression node {expr!r}")
 
 
-def _problem(model: Csp):
+EVERY = 512
+"""Constraint calls between two looks at the clock."""
+
+
+class _Stopped(Exception):
+    """The clock ended the search (raised from inside a constraint)."""
+
+
+class _Watch:
+    """Counts constraint calls; every :data:`EVERY`, stops the search if the clock says so."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock, self.calls = clock, 0
+
+    def tick(self) -> None:
+        self.calls += 1
+        if self.calls % EVERY == 0 and self.clock.expired():
+            raise _Stopped
+
+
+def _problem(model: Csp, watch: _Watch):
     from constraint import AllDifferentConstraint, FunctionConstraint, Problem
 
     domains = {n: list(model.values(n)) for n in model.domains}
@@ -103,26 +126,40 @@ def _problem(model: Csp):
             problem.addConstraint(AllDifferentConstraint(), list(c.names))
     for f, names in functions:
         if names:
-            problem.addConstraint(FunctionConstraint(lambda *v, f=f: bool(f(v))), names)
+            problem.addConstraint(FunctionConstraint(
+                lambda *v, f=f: watch.tick() or bool(f(v))), names)
         elif not f(()):
             return None
     return problem
 
 
-def _solutions(model: Csp):
-    problem = _problem(model)
+def _solutions(model: Csp, clock: Clock):
+    """The solutions, found one by one, until the search ends or ``clock`` stops it
+    (:class:`_Stopped`, from inside the search or between two solutions)."""
+    problem = _problem(model, _Watch(clock))
     if problem is None:
-        return iter(())
-    return ({n: int(s[n]) for n in model.domains} for s in problem.getSolutionIter())
+        return
+    for s in problem.getSolutionIter():
+        yield {n: int(s[n]) for n in model.domains}
+        if clock.expired():
+            raise _Stopped
 
 
 def solve(model: Csp, options) -> Result:
     """One solution and whether it is unique."""
+    clock = Clock(options.time_limit)
     found = []
-    for s in _solutions(model):
-        found.append(s)
-        if len(found) == 2:
-            break
+    try:
+        for s in _solutions(model, clock):
+            found.append(s)
+            if len(found) == 2:
+                break
+    except _Stopped:
+        if not found:
+            return Result(Status.UNKNOWN, "pyconstraint",
+                          message=f"{clock.why('time limit reached')}: no solution found yet")
+        return Result(Status.SOLVED, "pyconstraint", answer=Assignment(found[0], None, None),
+                      message=f"{clock.why('time limit reached')} before uniqueness was known")
     if not found:
         return Result(Status.INFEASIBLE, "pyconstraint", proof="exhausted search",
                       message="no assignment satisfies every constraint")
@@ -135,17 +172,21 @@ def count(model: Csp, options) -> Result:
     """Count (and optionally keep) every solution."""
     clock = Clock(options.time_limit)
     n, kept = 0, []
-    for s in _solutions(model):
-        n += 1
-        if options.keep:
-            kept.append(s)
-        listed = tuple(kept) if options.keep else None
-        if options.limit is not None and n >= options.limit:
-            return Result.counted("pyconstraint", Count(n, listed), False,
-                                  message="stopped at the limit of "
-                                  f"{plural(options.limit, 'solution')}")
-        if clock.expired():  # the time limit, memory (solutions kept for --list grow), Ctrl-C
-            return Result.counted("pyconstraint", Count(n, listed), False,
-                                  message=f"{clock.why('time limit')}: at least "
-                                  f"{plural(n, 'solution')}")
-    return Result.counted("pyconstraint", Count(n, tuple(kept) if options.keep else None), True)
+    try:
+        for s in _solutions(model, clock):
+            n += 1
+            if options.keep:
+                kept.append(s)
+            if options.limit is not None and n >= options.limit:
+                return Result.counted("pyconstraint", _count(n, kept, options), False,
+                                      message="stopped at the limit of "
+                                      f"{plural(options.limit, 'solution')}")
+    except _Stopped:  # the time limit, memory (solutions kept for --list grow), Ctrl-C
+        return Result.counted("pyconstraint", _count(n, kept, options), False,
+                              message=f"{clock.why('time limit')}: at least "
+                              f"{plural(n, 'solution')}")
+    return Result.counted("pyconstraint", _count(n, kept, options), True)
+
+
+def _count(n: int, kept: list, options) -> Count:
+    return Count(n, tuple(kept) if options.keep else None)

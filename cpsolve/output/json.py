@@ -158,7 +158,8 @@ def confirmation_json(race: Race) -> dict | None:
     c = race.confirmation
     if c is None:
         return None
-    return {"by": c.by, "window": c.window, "confirmed": c.confirmed, "stopped": c.stopped}
+    return {"by": c.by, "window": c.window, "confirmed": c.confirmed, "stopped": c.stopped,
+            "head_start": c.head_start}
 
 
 def role(race: Race, engine: str) -> str:

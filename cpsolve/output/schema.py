@@ -159,7 +159,12 @@ RACE = {
             "properties": {"by": {"type": "string"},
                            "window": {"type": "number", "minimum": 0},
                            "confirmed": {"type": "boolean"},
-                           "stopped": {"type": "boolean"}}},
+                           "stopped": {"type": "boolean"},
+                           "head_start": {
+                               "type": ["number", "null"],
+                               "description": "Seconds of search's head start when the proof "
+                                              "came within it: the engine `by` was not "
+                                              "started (--confirm races both)."}}},
     },
 }
 

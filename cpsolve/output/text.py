@@ -310,6 +310,8 @@ def confirmation_words(c: Confirmation) -> str:
     """The cross-check of a proven answer in words: ``confirmed by cpsat``, ``not confirmed
     within 1.2 s (cpsat was stopped)``, or ``not confirmed by cpsat`` (it ended on its own
     without the same proof)."""
+    if c.head_start is not None:
+        return f"not cross-checked by {c.by} (--confirm races both from the start)"
     if c.confirmed:
         return f"confirmed by {c.by}"
     if c.stopped:

@@ -30,7 +30,7 @@ from ..answers.agreement import cross_check, disagreements
 from ..answers.result import EngineBug, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
-from ..engines.proofs import argued
+from ..engines.proofs import by_invariant
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import Clock
 from ..puzzles.base import Puzzle
@@ -175,15 +175,6 @@ def summary(rows: list[Row], seconds: float, engine: str) -> dict[str, Any]:
             "per_second": round(len(rows) / seconds, 3) if seconds > 0 else None,
             "statuses": statuses,
             "verified": sum(1 for r in rows if r.result is not None and r.result.verified)}
-
-
-def by_invariant(puzzle: Puzzle, task: str, keep: bool = False) -> Result | None:
-    """The answer to ``task`` when the puzzle's own argument proves that none exists
-    (:meth:`~cpsolve.puzzles.base.Puzzle.impossibility`), before any engine runs: for a solve
-    and for a count of optimal plans alike.  It is given by
-    :func:`cpsolve.engines.proofs.argued`, and checked there as every engine's answer is
-    (a wrong argument raises :class:`~cpsolve.answers.result.EngineBug`)."""
-    return argued(puzzle.model, task, puzzle.impossibility(), keep)
 
 
 @dataclass(frozen=True)

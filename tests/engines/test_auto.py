@@ -52,8 +52,9 @@ def test_hanoi_8_is_answered_in_seconds_by_default(cli, tmp_path):
     # the optimum — or nothing at all: its cross-check window is 1 s after search's proof,
     # and on a loaded machine importing OR-Tools alone can take longer (then it says so)
     assert engines["cpsat"]["status"] in ("unknown", "solved", "optimal", None)
-    if engines["cpsat"]["status"] is None:
-        assert "cross-check window without an answer" in engines["cpsat"]["note"]
+    if engines["cpsat"]["status"] is None:  # (or search proved it within its head start)
+        assert re.search("cross-check window without an answer|^not started: search proved",
+                         engines["cpsat"]["note"])
     import jsonschema
 
     from cpsolve.output.schema import schema
@@ -62,14 +63,14 @@ def test_hanoi_8_is_answered_in_seconds_by_default(cli, tmp_path):
 
 
 def test_both_engines_agree_on_a_small_model(cli):
-    out = json.loads(cli("solve", "water_jugs", "--json").out)
+    out = json.loads(cli("solve", "water_jugs", "--json", "--confirm").out)
     assert out["steps"] == 10 and out["status"] == "optimal"
     assert out["race"]["disagreements"] == []
     assert_cross_checked(out)
 
 
 def test_count_by_default_is_exact_and_cross_checked(cli):
-    out = json.loads(cli("count", "xsudoku5", "--json").out)
+    out = json.loads(cli("count", "xsudoku5", "--json", "--confirm").out)
     assert out["count"] == 960 and out["status"] == "exact"
     assert_cross_checked(out)
 
@@ -108,7 +109,7 @@ def test_the_answer_comes_when_proven_and_the_cross_check_gets_a_stated_window(t
     from cpsolve.engines.auto import WINDOW_GRACE, WINDOW_MIN, race
     from cpsolve.puzzles.files import load
 
-    outcome = race("solve", load(hanoi(tmp_path, 8)).model, Options(), budget=60)
+    outcome = race("solve", load(hanoi(tmp_path, 8)).model, Options(), budget=60, confirm=True)
     assert outcome.result.engine == "search" and outcome.result.status is Status.OPTIMAL
     c = outcome.confirmation
     assert c is not None and c.by == "cpsat" and not c.confirmed and c.stopped
@@ -123,10 +124,10 @@ def test_the_answer_comes_when_proven_and_the_cross_check_gets_a_stated_window(t
 
 def test_text_and_json_say_the_cross_check_was_not_confirmed_within_its_window(cli, tmp_path):
     path = hanoi(tmp_path, 8)
-    text = cli("solve", path)
+    text = cli("solve", path, "--confirm")
     assert text.code == 0, text.err
     assert re.search(r"not confirmed within \d+\.\d s \(cpsat was stopped\)", text.out)
-    out = json.loads(cli("solve", path, "--json").out)
+    out = json.loads(cli("solve", path, "--json", "--confirm").out)
     confirmation = out["race"]["confirmation"]
     assert confirmation["by"] == "cpsat" and confirmation["confirmed"] is False
     assert confirmation["stopped"] is True and confirmation["window"] >= 1.0
@@ -135,12 +136,12 @@ def test_text_and_json_say_the_cross_check_was_not_confirmed_within_its_window(c
 def test_a_confirmation_is_said_as_it_happened(cli):
     """Water jugs: CP-SAT usually confirms within its window (on a loaded machine it may
     not): what the text and the JSON say matches the engines' roles either way."""
-    out = json.loads(cli("solve", "water_jugs", "--json").out)
+    out = json.loads(cli("solve", "water_jugs", "--json", "--confirm").out)
     confirmation = out["race"]["confirmation"]
     roles = {e["engine"]: e["role"] for e in out["race"]["engines"]}
     assert confirmation["by"] == "cpsat"
     assert confirmation["confirmed"] is (roles["cpsat"] == "confirmed")
-    text = cli("solve", "water_jugs").out
+    text = cli("solve", "water_jugs", "--confirm").out
     assert "confirmed by cpsat" in text or "not confirmed within" in text
 
 
@@ -167,7 +168,7 @@ def test_the_confirmation_in_words_and_json(confirmed, stopped, words):
     out = race_json(race)
     jsonschema.validate(out, RACE)
     assert out["confirmation"] == {"by": "cpsat", "window": 1.2, "confirmed": confirmed,
-                                   "stopped": stopped}
+                                   "stopped": stopped, "head_start": None}
 
 
 def test_without_a_proof_there_is_no_confirmation(tmp_path):
@@ -239,3 +240,59 @@ def test_interrupted_auto_prints_what_its_racers_knew(tmp_path, signal_name):
     assert engines["search"]["status"] is not None  # search was running: it answers
     assert all("interrupted" in e["note"] for e in engines.values())
     assert data["race"]["confirmation"] is None
+
+
+# ---------------------------------------------------------------- search's head start
+
+
+def test_search_alone_first_on_a_model_it_is_expected_to_win(cli):
+    """Water jugs (96 states): search proves the 10 moves within its head start, CP-SAT is
+    never started, and the text and JSON say so; --confirm races both from the start."""
+    import jsonschema
+
+    from cpsolve.engines.auto import HEAD_START
+    from cpsolve.output.schema import schema
+
+    out = json.loads(cli("solve", "water_jugs", "--json").out)
+    jsonschema.validate(out, schema())
+    assert out["steps"] == 10 and out["status"] == "optimal" and out["engine"] == "search"
+    confirmation = out["race"]["confirmation"]
+    engines = {e["engine"]: e for e in out["race"]["engines"]}
+    if confirmation["head_start"] is None:  # a machine so loaded that 0.3 s was not enough
+        assert engines["cpsat"]["status"] is not None or "window" in engines["cpsat"]["note"]
+        return
+    assert confirmation == {"by": "cpsat", "window": 0.0, "confirmed": False,
+                            "stopped": False, "head_start": HEAD_START}
+    assert engines["cpsat"]["status"] is None
+    assert engines["cpsat"]["note"].startswith("not started: search proved the answer")
+    assert "not cross-checked by cpsat (--confirm" in cli("solve", "water_jugs").out
+
+
+@pytest.mark.parametrize("confirm", [False, True])
+def test_the_head_start_rule(confirm, tmp_path):
+    """Who gets a head start: a csp, a planning model with an estimate or a small space —
+    not a large space without an estimate, not with --confirm, not without search."""
+    from cpsolve.engines.auto import HEAD_START, SMALL_SPACE, head_start
+    from cpsolve.model import Csp, Planning
+
+    both = ("search", "cpsat")
+    csp = Csp()
+    csp.add_variable("x", 0, 3)
+    small = Planning()
+    small.add_variable("x", 0, 9)
+    large = Planning()
+    for i in range(7):  # 10**7 states > SMALL_SPACE
+        large.add_variable(f"x{i}", 0, 9)
+    assert 10**7 > SMALL_SPACE
+    expected = 0.0 if confirm else HEAD_START
+    assert head_start(csp, 60, both, confirm) == expected
+    assert head_start(small, 60, both, confirm) == expected
+    assert head_start(large, 60, both, confirm) == 0.0
+    assert head_start(csp, 1.0, both, confirm) == (0.0 if confirm else 0.1)  # a tenth
+    assert head_start(csp, 60, ("cpsat",), confirm) == 0.0
+    assert head_start(csp, 60, ("cpsat", "search"), confirm) == 0.0
+
+
+def test_confirm_needs_auto(cli):
+    run = cli("solve", "water_jugs", "--engine", "search", "--confirm")
+    assert run.code == 2 and "--confirm" in run.err

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from ortools.sat.python import cp_model
-
 from ...language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, bounds, is_boolean
+from .library import cp_model
 from .relations import FLIPPED, NEGATED, decided, relation
 
 Term = int | cp_model.LinearExpr

@@ -24,8 +24,6 @@ Pipeline (:func:`count`):
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from ...answers.result import Count, Result, Status, Step, Unsupported
 from ...model import Planning
 from ...model.facts import cost_floor, potential_bounds
@@ -34,6 +32,7 @@ from .. import Options
 from ..proofs import none_exists
 from ..runtime.clock import Clock
 from . import planning as _planning
+from .library import cp_model
 from .solving import run, size, solver_for
 from .timeline import Timeline, unroll
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
 from ...answers.result import Assignment, Count, Result, Status
 from ...language.expr import Binary, Const, Var, conjuncts
 from ...model import AllDifferent, Circuit, Condition, Csp
@@ -30,6 +28,7 @@ from .. import Options
 from ..runtime.clock import Clock
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, one_hot, post_condition
+from .library import cp_model
 from .solving import FOUND, run, size, solver_for
 
 ENUMERATE = {"enumerate_all_solutions": True, "cp_model_presolve": False,

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ortools.sat.python import cp_model
-
 from ...answers.result import Step
 from ...model import Planning
 from ..runtime.clock import Clock
+from .library import cp_model
 from .solving import FOUND
 from .timeline import Timeline
 

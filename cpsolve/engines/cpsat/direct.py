@@ -17,10 +17,10 @@ import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from ...language.expr import Binary, Const, Expr, Var, variables
 from .compile import Compiler, Lit, Term, negate
+from .library import cp_model
 from .table import value_table
 
 ONE_HOT_MAX = 64

@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from ...answers.result import Step
 from ...model import Planning
 from .compile import Compiler
+from .library import cp_model
 
 
 @dataclass(frozen=True)

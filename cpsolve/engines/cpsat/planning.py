@@ -39,8 +39,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
 from ...answers.result import Hint, Plan, Result, Status, Step
 from ...model import Planning
 from ...model.facts import (
@@ -55,6 +53,7 @@ from .. import Options
 from ..runtime.clock import Clock
 from .descent import Descent
 from .hint import replay
+from .library import cp_model
 from .pairs import commuting, shortcuts, undoing
 from .solving import FOUND, pin, size, solve_staged
 from .timeline import Timeline, unroll

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import threading
 
-from ortools.sat.python import cp_model
-
 from ..runtime import interrupt, memory
 from ..runtime.clock import Clock
+from .library import cp_model
 
 
 def solver_for(budget: Clock, workers: int, **params: object) -> cp_model.CpSolver:
@@ -106,8 +105,8 @@ def run(solver: cp_model.CpSolver, model: cp_model.CpModel,
     or raises only once the solve has returned: a process that ends while CP-SAT's
     threads still run aborts ("terminate called without an active exception").
     """
-    if interrupt.requested():
-        return cp_model.UNKNOWN
+    if interrupt.requested():  # a solve that returns at once (UNKNOWN), so that the
+        solver.parameters.max_time_in_seconds = 0.0  # solver's response can be read
     box: dict[str, object] = {}
     done = threading.Event()  # not Thread.join: interrupted, it takes the thread for ended
 

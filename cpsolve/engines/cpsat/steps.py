@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from ...language.expr import Binary, Expr, variables
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, layout, one_hot
+from .library import cp_model
 from .table import value_table
 
 Values = Mapping[int, Lit] | None

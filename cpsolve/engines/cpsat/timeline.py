@@ -39,13 +39,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ortools.sat.python import cp_model
-
 from ...answers.result import Step
 from ...language.expr import Not, conjuncts
 from ...model import Planning
 from .compile import Compiler, Lit, Term
 from .direct import post_condition
+from .library import cp_model
 from .steps import Separable, Values, assign, differ, keep, state_variable
 
 SPENT_MAX = 1 << 40

@@ -97,6 +97,18 @@ def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler sig
         raise KeyboardInterrupt
 
 
+def replay(times: list[float]) -> None:
+    """Signals that came, at ``times`` (``time.monotonic``), before :func:`on_signal` was in
+    place (while the process loaded its modules): handled now as it would have handled them
+    — a stop asked for, or ``KeyboardInterrupt`` for a second signal."""
+    for at in list(times):
+        if not requested():
+            _first[0] = at
+            request()
+        elif at - _first[0] >= REPEAT:
+            raise KeyboardInterrupt
+
+
 def linger() -> None:
     """At the end of a command stopped by a signal, wait until :data:`REPEAT` has passed
     since it came: the same signal delivered twice then meets :func:`on_signal`, not the

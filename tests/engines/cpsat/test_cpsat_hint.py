@@ -447,11 +447,13 @@ def test_a_time_limit_of_one_second_holds_with_the_hint_phase(tmp_path: Path) ->
                           text=True, timeout=120)
     out = json.loads(done.stdout)
     assert done.returncode == 1 and out["status"] == "unknown"
+    assert out["seconds"] <= 1 + max(0.1 * 1, 0.5)  # the engine kept to the limit (+ grace)
+    if out["hint"] is None:  # the limit counts from the process's start: on a loaded
+        return  # machine the imports may take it all, and the hint is not looked for
     assert out["hint"]["steps"] is None and out["hint"]["note"].startswith("no plan found")
-    # on the run's own clock: the hint kept to its slice (a tenth of the limit), the whole
-    # engine to the limit (+ 10 % or 0.5 s)
+    # on the run's own clock: the hint kept to its slice (a tenth of the limit)
     assert out["hint"]["seconds"] <= 0.1 + 0.5
-    assert out["hint"]["seconds"] <= out["seconds"] <= 1 + max(0.1 * 1, 0.5)
+    assert out["hint"]["seconds"] <= out["seconds"]
 
 
 def test_ctrl_c_during_the_hint_phase_exits_130(tmp_path: Path, start_cli) -> None:

@@ -151,16 +151,18 @@ def test_sigint_stops_a_pattern_database_build(tmp_path):
 
 
 def test_compare_shares_one_time_limit_among_its_engines():
-    """Three runs with --time-limit 3 used to take about 3 x 3 s; the limit is the command's:
-    the engines' own seconds, one after another, add up to at most the limit (+ slack)."""
+    """Three runs with --time-limit L used to take about 3 x L; the limit is the command's:
+    the engines' own seconds, one after another, add up to at most the limit (+ slack).
+    (L = 8: the limit counts from the process's start, and on a loaded machine the imports
+    and the two models' loading take seconds of it.)"""
     done = subprocess.run([sys.executable, "-m", "cpsolve", "compare", "fifteen_korf1",
-                           "eight_puzzle", "--time-limit", "3", "--json"], capture_output=True,
+                           "eight_puzzle", "--time-limit", "8", "--json"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode in (0, 1), done.stderr
     report = json.loads(done.stdout)
     seconds = [r["seconds"] for model in report["models"] for r in model["results"]]
     assert len(seconds) >= 4  # at least CP-SAT and search on each
-    assert sum(seconds) <= 3 + slack(3), seconds
+    assert sum(seconds) <= 8 + slack(8), seconds
 
 
 def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
