@@ -178,6 +178,7 @@ def _compare(sub: Commands) -> None:
 def _count(sub: Commands) -> None:
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
+    pddl_problem(n)
     common(n, ["auto", *every()], "auto")
     n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
     n.add_argument("--list", action="store_true", help="print the solutions too")
@@ -207,6 +208,7 @@ def _generate(sub: Commands) -> None:
 def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
     a.add_argument("file")
+    pddl_problem(a)
     common(a, ANALYZERS, "search")
     a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
@@ -230,6 +232,7 @@ def _analyze(sub: Commands) -> None:
 def _show(sub: Commands) -> None:
     w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
     w.add_argument("file")
+    pddl_problem(w)
     common(w, list(ENGINES), "search", json_flag=False)
     w.add_argument("--plan", action="store_true",
                    help="planning models: solve and write a page that steps through the plan")
@@ -244,6 +247,7 @@ def _show(sub: Commands) -> None:
 def _export(sub: Commands) -> None:
     x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
     x.add_argument("file", metavar="FILE", help="a model file or bundled model name")
+    pddl_problem(x)
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")
     x.add_argument("-o", "--output", metavar="DIR", default=".",
@@ -359,6 +363,12 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
     return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None)
+
+
+def pddl_problem(cmd: argparse.ArgumentParser) -> None:
+    """An optional second file: with a PDDL domain as FILE, its problem."""
+    cmd.add_argument("problem", nargs="?", metavar="PROBLEM",
+                     help="when FILE is a PDDL domain: its problem file")
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:

@@ -155,6 +155,17 @@ def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
     return [(files[0], problem) for problem in files[1:]]
 
 
+def pair_up(args: argparse.Namespace) -> None:
+    """``FILE PROBLEM`` of ``count``, ``analyze``, ``show`` and ``export``: a PDDL domain
+    and problem become ``args.file``'s (domain, problem) pair."""
+    problem = getattr(args, "problem", None)
+    if problem is not None:
+        args.file = pddl_pairs([args.file, problem])[0]
+    elif isinstance(getattr(args, "file", None), str) and args.file.lower().endswith(".pddl"):
+        raise ModelFileError(args.file, "a PDDL domain needs its problem file too "
+                             "(DOMAIN.pddl PROBLEM.pddl)")
+
+
 def file_name(name: str | tuple[str, str]) -> str:
     """A source as the output names it (a PDDL pair as its two files)."""
     return name if isinstance(name, str) else f"{name[0]} {name[1]}"

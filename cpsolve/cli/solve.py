@@ -13,7 +13,7 @@ from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
 from ..workflows.batch import by_invariant
-from .session import INTERRUPTED, Cli, exit_code, pddl_pairs, save
+from .session import INTERRUPTED, Cli, exit_code, file_name, pddl_pairs, save
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
@@ -25,9 +25,8 @@ def solve(cli: Cli) -> int:
     args.file = args.files[0]
     pairs = pddl_pairs(args.files)
     if pairs:
-        if len(pairs) > 1:
-            return cli.fail("solve takes one PDDL domain and one problem (compare "
-                            "takes a domain and several problems)", 2)
+        if len(pairs) > 1:  # several problems of one domain: a batch
+            return batch(cli, pairs)
         args.file = pairs[0]
     elif is_batch(cli):
         return batch(cli)
@@ -60,7 +59,8 @@ def one(cli: Cli, task: str) -> int:
     puzzle = cli.load(cli.args.file)
     if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal:
         return cli.fail("`count --optimal` counts the optimal plans of a planning model; "
-                         f"without --optimal, count applies to csp models ({cli.args.file} "
+                         "without --optimal, count applies to csp models "
+                         f"({file_name(cli.args.file)} "
                          f"is a {puzzle.model.kind} model)", 2)
     engine = cli.args.engine
     if engine == "auto" and getattr(cli.args, "algorithm", None):
@@ -145,7 +145,7 @@ def is_batch(cli: Cli) -> bool:
 
 
 
-def batch(cli: Cli) -> int:
+def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     """``solve`` over many instances: one table (or JSON lines), then throughput.  A stop
     asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
     way: every instance still gets its row (those not reached say so) and the figures
@@ -156,7 +156,7 @@ def batch(cli: Cli) -> int:
     from ..workflows.batch import instances
 
     start = time.monotonic()
-    items = list(instances(cli.args.files))
+    items = list(instances(pairs or cli.args.files))
     rows: list = []
     hard = False
     with Progress(console=cli.err, transient=True) as bar:

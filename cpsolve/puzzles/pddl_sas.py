@@ -13,8 +13,9 @@ left``; the translator splits a disjunctive precondition into several operators 
 name: the second is ``pick ball1 rooma left #2``).  Its guard is its prevail and
 effect preconditions, each effect sets its variable (under its effect conditions, an
 ``ite``), its cost is the operator's cost when the task has ``:action-costs`` (1
-otherwise).  Derived predicates the translator cannot compile away (axioms) are
-refused in one line.
+otherwise).  The translator's axioms (derived predicates, and the ones it makes for
+universal goals and negated complex conditions) are substituted into the formulas
+that read them; recursive ones (a fixpoint) are refused in one line.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..language.expr import And, Const, Expr, If, Var
+from ..language.expr import And, Const, Expr, If, Not, Or, Var
 from ..model import ModelError, Planning
 from .data import ModelFileError, read_text
 
@@ -97,42 +98,85 @@ def _line(err: BaseException, chatter: io.StringIO | None = None) -> str:
 
 
 def model_of(sas, name: str) -> tuple[Planning, tuple[tuple[str, ...], ...]]:
-    """The planning model of a SAS+ task, and per variable the atom each value means
-    (``""`` for a negated atom or "none of those")."""
-    if sas.axioms:
-        raise ModelError(f"derived predicates: {len(sas.axioms)} axiom rule(s) remain after "
-                         "translation (not supported)")
-    values = sas.variables.value_names
-    names, atoms, flip = _variables(values)
+    """The planning model of a SAS+ task, and per state variable the atom each value means
+    (``""`` for a negated atom or "none of those").  Derived variables (the translator's
+    axioms: universal goals and preconditions, negated complex conditions) are no state
+    variables: each is the expression of its rules (:class:`_Derived`)."""
+    layers = sas.variables.axiom_layers
+    state = [v for v in range(len(layers)) if layers[v] < 0]
+    names, atoms, flip = _variables([sas.variables.value_names[v] for v in state])
+    index = {v: i for i, v in enumerate(state)}
     model = Planning(name)
-    for var, size in zip(names, sas.variables.ranges):
-        model.add_variable(var, 0, size - 1)
-
-    def value(v: int, val: int) -> int:
-        return 1 - val if flip[v] else val
-
-    model.set_initial({names[v]: value(v, x) for v, x in enumerate(sas.init.values)})
-    model.set_goal(And(*(Var(names[v]) == value(v, x) for v, x in sas.goal.pairs)))
+    for v in state:
+        model.add_variable(names[index[v]], 0, sas.variables.ranges[v] - 1)
+    derived = _Derived(sas, names, index, flip)
+    lit = derived.literal
+    model.set_initial({names[index[v]]: derived.value(v, sas.init.values[v]) for v in state})
+    model.set_goal(And(*(lit(v, x) for v, x in sas.goal.pairs)))
     seen: dict[str, int] = {}
     for op in sas.operators:
         base = op.name.strip("()").strip()
         seen[base] = seen.get(base, 0) + 1
         label = base if seen[base] == 1 else f"{base} #{seen[base]}"
-        guard = [Var(names[v]) == value(v, x) for v, x in op.prevail]
+        guard = [lit(v, x) for v, x in op.prevail]
         effects: dict[str, Expr] = {}
         for v, pre, post, cond in op.pre_post:
+            var = names[index[v]]
             if pre != -1:
-                guard.append(Var(names[v]) == value(v, pre))
-            new: Expr = Const(value(v, post))
+                guard.append(lit(v, pre))
+            new: Expr = Const(derived.value(v, post))
             if cond:
-                when = And(*(Var(names[c]) == value(c, x) for c, x in cond))
-                new = If(when, new, effects.get(names[v], Var(names[v])))
-            effects[names[v]] = new
+                new = If(And(*(lit(c, x) for c, x in cond)), new, effects.get(var, Var(var)))
+            effects[var] = new
         model.add_action(label, And(*guard) if guard else Const(1), effects,
                          op.cost if sas.metric else 1)
     if not sas.operators:
         model.add_action("(no applicable action)", Const(0), {})
     return model, atoms
+
+
+class _Derived:
+    """Literals over state variables, a derived variable's being the disjunction of its
+    axiom rules' conditions (the rules of lower layers substituted in; a derived variable
+    holds its default value, the initial one, unless a rule fires).  Recursive rules (a
+    fixpoint) are refused."""
+
+    def __init__(self, sas, names: list[str], index: dict[int, int], flip: list[bool]):
+        self.names, self.index, self.flip = names, index, flip
+        self.default = {v: sas.init.values[v] for v in range(len(sas.init.values))
+                        if v not in index}
+        self.rules: dict[int, list] = {}
+        for axiom in sas.axioms:
+            var, val = axiom.effect
+            if val == self.default[var]:
+                continue
+            self.rules.setdefault(var, []).append(axiom.condition)
+        self.memo: dict[int, Expr] = {}
+        self.open: set[int] = set()
+
+    def value(self, v: int, val: int) -> int:
+        """A state variable's SAS+ value as the model's (1 = the atom holds)."""
+        return 1 - val if self.flip[self.index[v]] else val
+
+    def literal(self, v: int, val: int) -> Expr:
+        """``v = val`` as an expression over the state variables."""
+        if v in self.index:
+            return Var(self.names[self.index[v]]) == self.value(v, val)
+        holds = self.fires(v)
+        return Not(holds) if val == self.default[v] else holds
+
+    def fires(self, v: int) -> Expr:
+        if v in self.memo:
+            return self.memo[v]
+        if v in self.open:
+            raise ModelError("recursive derived predicates (an axiom that depends on "
+                             "itself) are not supported")
+        self.open.add(v)
+        expr = Or(*(And(*(self.literal(c, x) for c, x in cond)) if cond else Const(1)
+                    for cond in self.rules.get(v, []))) if self.rules.get(v) else Const(0)
+        self.open.discard(v)
+        self.memo[v] = expr
+        return expr
 
 
 def _variables(values: Sequence[Sequence[str]]):
