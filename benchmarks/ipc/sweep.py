@@ -72,16 +72,30 @@ def fast_downward(domain: Path, problem: Path, plan: Path, limit: float) -> dict
     argv = [sys.executable, str(driver), "--overall-time-limit", f"{int(limit)}s",
             "--plan-file", str(plan), str(domain), str(problem), "--search", "astar(lmcut())"]
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=plan.parent,
-                          timeout=limit + 30)
+    code = run_killable(argv, plan.parent, limit + 30)
     seconds = time.perf_counter() - start
     cost = None
-    if done.returncode == 0 and plan.exists():
+    if code == 0 and plan.exists():
         found = re.search(r"; cost = (\d+)", plan.read_text())
         cost = int(found.group(1)) if found else None
     status = {0: "solved", 10: "unsolvable", 11: "unsolvable", 12: "unsolved",
-              23: "time", 21: "time", 22: "memory"}.get(done.returncode, f"exit {done.returncode}")
+              23: "time", 21: "time", 22: "memory", -1: "time"}.get(code, f"exit {code}")
     return {"fd_cost": cost, "fd_status": status, "fd_seconds": round(seconds, 2)}
+
+
+def run_killable(argv: list[str], cwd: Path, timeout: float) -> int:
+    """Run ``argv`` in its own session; past ``timeout`` its whole process group is
+    killed (exit -1)."""
+    import signal
+
+    child = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        return child.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        return -1
 
 
 def cpsolve(*argv: str, limit: float) -> tuple[int, str, str, float]:

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "generate": "grids:generate",
     "show": "show:show",
     "export": "export:export",
+    "validate": "validate:validate",
     "models": "info:models",
     "schema": "info:schema",
     "completion": "info:completion",

@@ -254,6 +254,18 @@ def _export(sub: Commands) -> None:
                    help="directory to write the files into (default: the current one)")
 
 
+def _validate(sub: Commands) -> None:
+    v = sub.add_parser("validate", help="check a plan or solution of your own against a model")
+    v.add_argument("files", nargs="+", metavar="FILE",
+                   help="MODEL ANSWER (a model file or bundled name, then the answer), or "
+                   "DOMAIN.pddl PROBLEM.pddl PLAN; a plan: cpsolve's text or JSON output, an "
+                   "IPC plan file or action names one per line; a solution: a JSON "
+                   "assignment, cpsolve's JSON output or the grid as text")
+    v.add_argument("--time-limit", type=seconds, metavar="S",
+                   help="stop loading the model after S seconds")
+    v.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def _listings(sub: Commands) -> None:
     """``models``, ``schema`` and ``completion``: what cpsolve prints about itself."""
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
@@ -264,7 +276,8 @@ def _listings(sub: Commands) -> None:
     comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
 
 
-_COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _listings)
+_COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _validate,
+             _listings)
 """Each adds its command(s) and their arguments to :func:`parser`, in the order of its help."""
 
 
