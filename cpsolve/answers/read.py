@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +29,9 @@ class PlanAnswer:
 
     names: tuple[str, ...]
     form: str
+    prefixes: bool = False
+    """Each name is followed by more text (cpsolve's table: the state drawn after the
+    step): the step is the longest action text it starts with."""
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,8 @@ class SolutionAnswer:
     form: str
 
 
-def read_answer(text: str, kind: str, actions: Sequence[str] = ()) -> PlanAnswer | SolutionAnswer:
-    """The answer in ``text`` for a ``planning`` or ``csp`` model (``actions``: the
-    planning model's action names, to read cpsolve's text table)."""
+def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
+    """The answer in ``text`` for a ``planning`` or ``csp`` model."""
     body = text.strip()
     if not body:
         raise Unreadable("the answer is empty")
@@ -56,9 +57,12 @@ def read_answer(text: str, kind: str, actions: Sequence[str] = ()) -> PlanAnswer
         raise Unreadable(f"{len(lines):,} lines: more than {MAX_STEPS:,} steps")
     header = next((i for i, ln in enumerate(lines) if re.match(r"\s*step\s+action\b", ln)), None)
     if header is not None:
-        return PlanAnswer(_table(lines[header:], actions), "cpsolve text")
+        return PlanAnswer(_table(lines[header:]), "cpsolve text", prefixes=True)
     if any(_uncommented(ln).startswith("(") for ln in lines):
         return PlanAnswer(_ipc(lines), "IPC plan")
+    numbered = _numbered(lines)
+    if numbered:
+        return PlanAnswer(numbered, "cpsolve text", prefixes=True)
     return PlanAnswer(_names(lines), "action names")
 
 
@@ -73,6 +77,22 @@ def _names(lines: list[str]) -> tuple[str, ...]:
                              f"(action arg ...): {line.strip()[:60]!r}")
         names.append(" ".join(line.split()))
     return tuple(names)
+
+
+STEP = re.compile(r"(?:^|\s{2,})(\d+)\. (\S.*?)(?=\s{2,}|$)")
+"""A step of cpsolve's text boards: ``12. 6 right`` (columns apart by two spaces)."""
+
+
+def _numbered(lines: list[str]) -> tuple[str, ...]:
+    """The steps ``1. text``, ``2. text``... of cpsolve's boards, in order (``()``
+    unless they run 1..N without a gap)."""
+    steps: dict[int, str] = {}
+    for line in lines:
+        for found in STEP.finditer(line):
+            steps.setdefault(int(found.group(1)), " ".join(found.group(2).split()))
+    if not steps or sorted(steps) != list(range(1, len(steps) + 1)):
+        return ()
+    return tuple(steps[k] for k in range(1, len(steps) + 1))
 
 
 def _json(body: str) -> Any:
@@ -126,21 +146,13 @@ def _ipc(lines: list[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _table(lines: list[str], actions: Sequence[str]) -> tuple[str, ...]:
-    """cpsolve's text table: a row is a step number under ``step``, the action under
-    ``action`` (the longest action name that starts there: the state may follow)."""
+def _table(lines: list[str]) -> tuple[str, ...]:
+    """cpsolve's text table: a row is a step number under ``step``; what follows it
+    (the action, then the state) is kept whole, whitespace collapsed."""
     column = lines[0].index("action")
-    ordered = sorted(actions, key=len, reverse=True)
-    names = []
+    rows = []
     for line in lines[1:]:
-        head, rest = line[:column].strip(), line[column:]
-        if not head.isdigit():
-            continue  # a wrapped state, or the lines after the table
-        if head == "0":
-            continue  # the start
-        text = " ".join(rest.split())
-        name = next((a for a in ordered if text == a or text.startswith(a + " ")), None)
-        if name is None:
-            raise Unreadable(f"step {head}: no action of the model starts {text[:60]!r}")
-        names.append(name)
-    return tuple(names)
+        head = line[:column].strip()
+        if head.isdigit() and head != "0":  # not the start, a wrapped state, a footer
+            rows.append(" ".join(line[column:].split()))
+    return tuple(rows)

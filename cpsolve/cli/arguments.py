@@ -159,6 +159,9 @@ def _solve(sub: Commands) -> None:
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
+    s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
+                   help="planning models: write the plan in the IPC format, one "
+                   "(action arg ...) per line (PDDL inputs: the PDDL action names)")
     no_hint(s)
     cluster(s)
 

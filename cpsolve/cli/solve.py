@@ -24,11 +24,14 @@ def solve(cli: Cli) -> int:
     args = cli.args
     args.file = args.files[0]
     pairs = pddl_pairs(args.files)
+    several = len(pairs) > 1 if pairs else is_batch(cli)
+    if several and args.plan_file:
+        return cli.fail("--plan-file writes the plan of one instance: give one", 2)
     if pairs:
         if len(pairs) > 1:  # several problems of one domain: a batch
             return batch(cli, pairs)
         args.file = pairs[0]
-    elif is_batch(cli):
+    elif several:
         return batch(cli)
     if cli.cluster():
         return cli.fail("--workers and --scheduler run batches (several files, a "
@@ -67,6 +70,8 @@ def one(cli: Cli, task: str) -> int:
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
     result, race, hard = _answer(cli, puzzle, task, engine)  # hard: a second Ctrl-C
     _print(cli, puzzle, result, race)
+    if getattr(cli.args, "plan_file", None):
+        _write_plan(puzzle, result, cli.args.plan_file)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
         from ..output.draw.show import Shown
 
@@ -76,6 +81,20 @@ def one(cli: Cli, task: str) -> int:
     if race is not None and race.problems:
         return 1
     return exit_code(result, getattr(cli.args, "limit", None))
+
+
+def _write_plan(puzzle, result: Result, path: str) -> None:
+    """``--plan-file``: the plan in the IPC format (PDDL inputs: the PDDL action names)."""
+    from ..answers.kinds import Plan
+    from ..output.ipc import ipc_plan
+    from .session import write_text
+
+    if not isinstance(result.answer, Plan):
+        return  # no plan found: no file (the status says why)
+    name = str  # a model action is its own name
+    if puzzle.family == "pddl":
+        from ..puzzles.pddl_sas import pddl_action as name
+    write_text(path, ipc_plan(result.answer, puzzle.model.unit_costs(), name), False)
 
 
 def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | None, bool]:

@@ -34,9 +34,9 @@ def validate(cli: Cli) -> int:
     answer_file = files[-1]
     text = read_text(answer_file)
     try:
-        answer = read_answer(text, model.kind, [a.name for a in getattr(model, "actions", [])])
+        answer = read_answer(text, model.kind)
         if isinstance(answer, PlanAnswer):
-            names = _resolved(model, answer.names, isinstance(source, tuple))
+            names = _resolved(puzzle, answer)
             verdict = replay(model, names)
             return _report(cli, source, verdict.ok, verdict.message, answer.form,
                            steps=len(names), cost=verdict.cost if verdict.ok else None,
@@ -48,29 +48,62 @@ def validate(cli: Cli) -> int:
     return _report(cli, source, not broken, broken[0] if broken else "", answer.form)
 
 
-def _resolved(model, names: tuple[str, ...], pddl: bool) -> list[str]:
-    """The plan's names as the model's actions.  For PDDL, a name is matched whatever
-    its letters' case, and a ground action the translator split into several operators
-    (``name``, ``name #2``...) is the first one applicable in the state reached; a name
-    that matches nothing is left as written, for the checker to name."""
-    if not pddl:
-        return list(names)
+def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
+    """The plan's steps as the model's action names, matched in the state each step
+    starts from: a step is an applicable action's name, or the text the family writes
+    for it (the sliding puzzles' ``6 right``); for PDDL, names in any case, and the
+    translator's operators of one ground action (``name``, ``name #2``) are one name.
+    A step that matches nothing ends the matching: it is left as written, for the
+    checker to name."""
+    from ..answers.kinds import Step
+
+    model = puzzle.model
+    pddl = puzzle.family == "pddl"
+    key = _pddl_key if pddl else (lambda text: " ".join(text.split()))
+    env = dict(model.initial)
+    out: list[str] = []
+    for written in answer.names:
+        found = None
+        texts: list[tuple[str, object, dict]] = []
+        for action in model.actions:
+            if not evaluate(action.guard, env):
+                continue
+            new = {**env, **{var: evaluate(value, env) for var, value in action.effects}}
+            texts.append((key(action.name), action, new))
+            if not pddl:
+                try:
+                    state = model.state(new)
+                    text = puzzle.step_text(Step(action.name, state,
+                                                 evaluate(action.cost, env)))
+                    texts.append((key(text), action, new))
+                except Exception:  # noqa: BLE001 - a state the family cannot draw
+                    pass
+        found = _match(key(written), texts, answer.prefixes)
+        if found is None:
+            break
+        out.append(found[1].name)
+        env = found[2]
+    rest = [w if not answer.prefixes else w.split("  ")[0][:80] for w in
+            answer.names[len(out):]]
+    return out + rest
+
+
+def _pddl_key(text: str) -> str:
     from ..puzzles.pddl_sas import pddl_action
 
-    variants: dict[str, list] = {}
-    for action in model.actions:
-        variants.setdefault(pddl_action(action.name).lower(), []).append(action)
-    env = dict(model.initial)
-    out = []
-    for name in names:
-        options = variants.get(" ".join(name.lower().split()), [])
-        action = next((a for a in options if evaluate(a.guard, env)), None)
-        if action is None:
-            out.append(options[0].name if options else name)
-            break  # not applicable (or unknown): the checker names this step
-        out.append(action.name)
-        env = {**env, **{var: evaluate(value, env) for var, value in action.effects}}
-    return out + list(names[len(out):])
+    return " ".join(pddl_action(text).lower().split())
+
+
+def _match(written: str, texts: list, prefixes: bool):
+    """The (text, action, state) whose text is the step (``prefixes``: the longest text
+    the step starts with)."""
+    best = None
+    for item in texts:
+        text = item[0]
+        if written == text or (prefixes and written.startswith(text + " ")):
+            if best is None or len(text) > len(best[0]):
+                best = item
+    return best
 
 
 def _report(cli: Cli, source, ok: bool, message: str, form: str, **plan) -> int:

@@ -120,12 +120,16 @@ class GridPuzzle(Puzzle):
         if not isinstance(lines, list) or not all(isinstance(ln, str) for ln in lines):
             raise ValueError("expected the board as rows of symbols")
         value_of = {s: v for v, s in enumerate(self.symbols, start=1)}
-        rows = []
-        for line in lines:
+        n = self.size
+        rows: list[list[str]] = []
+        for line in lines:  # the first n rows of symbols in a row (text: the first board)
             tokens = line.replace("|", " ").replace("\u2502", " ").split()
             if tokens and all(t in value_of or t == "." for t in tokens):
                 rows.append(tokens)
-        n = self.size
+            elif rows and len(rows) < n and not set(line.strip()) <= set("-+ \u2502"):
+                rows = []
+            if len(rows) == n:
+                break
         if len(rows) != n or any(len(r) != n for r in rows):
             raise ValueError(f"expected {n} rows of {n} symbols ({' '.join(self.symbols)} "
                              f"or .), found {len(rows)} such rows")

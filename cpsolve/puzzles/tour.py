@@ -104,8 +104,13 @@ class TourPuzzle(Puzzle):
         if not isinstance(written, str):
             raise ValueError("expected the board with visiting numbers, or JSON")
         numbered: dict[int, tuple[int, int]] = {}
-        rows = [ln.split() for ln in written.splitlines()
-                if ln.split() and all(t.isdigit() or t == "x" for t in ln.split())]
+        rows: list[list[str]] = []
+        for line in written.splitlines():  # the first board of numbers (text: one panel)
+            tokens = line.replace("\u2502", " ").split()
+            if tokens and all(t.isdigit() or t == "x" for t in tokens):
+                rows.append(tokens)
+            elif rows:
+                break
         for r, row in enumerate(rows):
             for c, t in enumerate(row):
                 if t.isdigit():
