@@ -204,6 +204,9 @@ def main() -> None:
     p.add_argument("--benchmarks", help="a checkout of aibasel/downward-benchmarks")
     p.add_argument("--time-limit", type=float, default=60.0, help="seconds per planner run")
     p.add_argument("--only", help="domains whose folder name contains this text")
+    p.add_argument("--shard", default="0/1", metavar="I/N",
+                   help="every N-th domain from the I-th (run N processes, then once more "
+                   "over the results joined, to make the table)")
     p.add_argument("--results", default="ipc-sweep.jsonl", help="JSON lines, one per domain")
     p.add_argument("--table", help="write the Markdown table here (e.g. docs/ipc-sweep.md)")
     args = p.parse_args()
@@ -217,6 +220,8 @@ def main() -> None:
     work = results.resolve().parent / "ipc-sweep-plans"
     work.mkdir(exist_ok=True)
     folders = sorted(f for f in root.iterdir() if f.is_dir() and any(f.glob("*.pddl")))
+    first, step = (int(x) for x in args.shard.split("/"))
+    folders = folders[first::step]
     rows = []
     for folder in folders:
         if args.only and args.only not in folder.name:
@@ -232,7 +237,7 @@ def main() -> None:
         rows.append(row)
         print(f"{row['domain']:<40} {row.get('fd_cost')!s:>6} {row.get('cp_status', '')!s:>10}"
               f" {row.get('cp_cost')!s:>6}  {row.get('refused', verdict(row))[:90]}", flush=True)
-    if not args.only:
+    if not args.only and step == 1:
         results.write_text("".join(json.dumps(r) + "\n" for r in rows))
     page = table(rows, args.time_limit)
     if args.table:

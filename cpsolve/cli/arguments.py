@@ -159,6 +159,7 @@ def _solve(sub: Commands) -> None:
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
+    mzn_solver(s)
     s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
                    help="planning models: write the plan in the IPC format, one "
                    "(action arg ...) per line (PDDL inputs: the PDDL action names)")
@@ -188,6 +189,7 @@ def _count(sub: Commands) -> None:
     n.add_argument("--optimal", action="store_true",
                    help="planning models: count the optimal plans (distinct action sequences "
                    "of least cost; --limit caps how many are listed or enumerated)")
+    mzn_solver(n)
     n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
                    help="count classes: under renaming of the symbols (relabel), or under "
                    "that and the board's symmetries (symmetry)")
@@ -370,6 +372,10 @@ OPTION_RULES: tuple[OptionRule, ...] = (
                needs=("engine=auto", "engine=search")),
     OptionRule("solve", "satisficing", "--satisficing chooses Fast Downward's satisficing "
                "planner: use it with --engine fd", needs=("engine=fd",)),
+    OptionRule("solve", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
+               "minizinc", needs=("engine=minizinc",)),
+    OptionRule("count", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
+               "minizinc", needs=("engine=minizinc",)),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
 )
@@ -379,6 +385,13 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
     return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None)
+
+
+def mzn_solver(cmd: argparse.ArgumentParser) -> None:
+    """``--solver NAME``: the MiniZinc solver of ``--engine minizinc``."""
+    cmd.add_argument("--solver", metavar="NAME",
+                     help="--engine minizinc: the MiniZinc solver (default gecode; the "
+                     "installed ones: minizinc --solvers)")
 
 
 def pddl_problem(cmd: argparse.ArgumentParser) -> None:
