@@ -125,6 +125,8 @@ def ours(domain: Path, problem: Path, limit: float) -> dict:
         return row
     row["cp_status"] = result.get("status")
     row["cp_cost"] = result.get("cost")
+    if result.get("status") == "error":  # a limit reached while translating, say
+        row["cp_error"] = str(result.get("error"))[:200]
     return row
 
 

@@ -184,7 +184,9 @@ def _count(sub: Commands) -> None:
     n.add_argument("file")
     pddl_problem(n)
     common(n, ["auto", *every()], "auto")
-    n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
+    n.add_argument("-n", "--limit", type=positive, metavar="N", help="stop after N solutions")
+    n.add_argument("--all", action="store_true", dest="all_solutions",
+                   help="count every solution (the default; as MiniZinc's -a / --all)")
     n.add_argument("--list", action="store_true", help="print the solutions too")
     n.add_argument("--optimal", action="store_true",
                    help="planning models: count the optimal plans (distinct action sequences "
@@ -359,6 +361,8 @@ def holds(args: argparse.Namespace, condition: str) -> bool:
 OPTION_RULES: tuple[OptionRule, ...] = (
     OptionRule("count", "optimal", "--optimal and --up-to do not go together",
                excludes=("up_to",)),
+    OptionRule("count", "all_solutions", "--all counts every solution; -n / --limit stops "
+               "after N: give one of them", excludes=("limit",)),
     OptionRule("analyze", "resume", "--resume goes on from the layers kept in --work-dir "
                "DIR: give it", needs=("work_dir",)),
     OptionRule("analyze", "algorithm", "--algorithm {algorithm} analyzes in memory; "

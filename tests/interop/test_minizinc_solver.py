@@ -13,11 +13,12 @@ from cpsolve.interop.minizinc import export
 from cpsolve.puzzles.files import load as load_file
 from cpsolve.puzzles.files import resolve
 
+pytestmark = pytest.mark.skipif(shutil.which("minizinc") is None, reason="no minizinc")
+
 
 def load(name: str):
+    """A bundled model's puzzle, by name."""
     return load_file(resolve(name))
-
-pytestmark = pytest.mark.skipif(shutil.which("minizinc") is None, reason="no minizinc")
 
 
 def test_count_with_the_solver_named(cli):
