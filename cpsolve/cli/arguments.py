@@ -160,6 +160,7 @@ def _solve(sub: Commands) -> None:
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
     mzn_solver(s)
+    statistics(s)
     s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
                    help="planning models: write the plan in the IPC format, one "
                    "(action arg ...) per line (PDDL inputs: the PDDL action names)")
@@ -192,6 +193,7 @@ def _count(sub: Commands) -> None:
                    help="planning models: count the optimal plans (distinct action sequences "
                    "of least cost; --limit caps how many are listed or enumerated)")
     mzn_solver(n)
+    statistics(n)
     n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
                    help="count classes: under renaming of the symbols (relabel), or under "
                    "that and the board's symmetries (symmetry)")
@@ -389,6 +391,13 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
     return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None)
+
+
+def statistics(cmd: argparse.ArgumentParser) -> None:
+    """``--statistics``: the engine's figures after the answer (text; JSON has them)."""
+    cmd.add_argument("--statistics", action="store_true",
+                     help="print the engine's figures (states or nodes explored, solver "
+                     "details, time); --json always has them (explored, details, seconds)")
 
 
 def mzn_solver(cmd: argparse.ArgumentParser) -> None:

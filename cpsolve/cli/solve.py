@@ -146,6 +146,19 @@ def _print(cli: Cli, puzzle, result: Result, race) -> None:
     cli.out.print(human(puzzle, result))
     if race is not None:
         cli.out.print(race_text(race))
+    if getattr(cli.args, "statistics", False):
+        cli.out.print(statistics_line(result), markup=False)
+
+
+def statistics_line(result: Result) -> str:
+    """``--statistics`` in text: what the engine examined and reported, and its time
+    (``--json`` always carries them: ``explored``, ``details``, ``seconds``)."""
+    parts = [f"{result.engine}: {result.seconds:.3f} s"]
+    if result.explored is not None:
+        parts.append(f"{result.explored:,} states or nodes explored")
+    parts += [f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} {v}"
+              for k, v in result.details.items()]
+    return "statistics: " + "; ".join(parts)
 
 
 def is_batch(cli: Cli) -> bool:

@@ -21,3 +21,10 @@ def test_all_counts_every_latin_square_of_order_4(cli):
 def test_n_and_all_do_not_go_together(cli):
     out = cli("count", "latin4", "--all", "-n", "3")
     assert out.code == 2 and "--all" in out.err and out.err.count("\n") == 1
+
+
+def test_statistics_line_in_text(cli):
+    out = cli("solve", "hanoi4", "--engine", "search", "--statistics")
+    assert out.code == 0
+    last = out.out.strip().splitlines()[-1]
+    assert last.startswith("statistics: search:") and "explored" in last
