@@ -77,13 +77,14 @@ def translate(domain_path, problem_path) -> Any:
             where = problem_path
             normalize.normalize(task)
             return translator.pddl_to_sas(task)
-    except (ParseError, SystemExit, AssertionError, KeyError, ValueError, TypeError,
-            AttributeError, IndexError) as err:
-        raise ModelFileError(where, f"the translator refuses it: {_line(err, chatter)}") \
-            from None
+    except MemoryError:
+        raise
     except RecursionError:
         raise ModelFileError(where, "the translator refuses it: formulas nested too "
                              "deeply") from None
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - the translator's many ways
+        raise ModelFileError(where, f"the translator refuses it: {_line(err, chatter)}") \
+            from None
 
 
 def _line(err: BaseException, chatter: io.StringIO | None = None) -> str:
