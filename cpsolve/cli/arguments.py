@@ -16,6 +16,7 @@ from ..engines.runtime import memory
 from ..engines.search import registry as search_registry
 from ..interop import FORMATS
 from ..version import VERSION
+from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
 
 AUTO_BUDGET = 60.0
 """Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
@@ -264,15 +265,7 @@ def _export(sub: Commands) -> None:
 
 
 def _validate(sub: Commands) -> None:
-    v = sub.add_parser("validate", help="check a plan or solution of your own against a model")
-    v.add_argument("files", nargs="+", metavar="FILE",
-                   help="MODEL ANSWER (a model file or bundled name, then the answer), or "
-                   "DOMAIN.pddl PROBLEM.pddl PLAN; a plan: cpsolve's text or JSON output, an "
-                   "IPC plan file or action names one per line; a solution: a JSON "
-                   "assignment, cpsolve's JSON output or the grid as text")
-    v.add_argument("--time-limit", type=seconds, metavar="S",
-                   help="stop loading the model after S seconds")
-    v.add_argument("--json", action="store_true", help="print one JSON object")
+    validate_command(sub, seconds)
 
 
 def _listings(sub: Commands) -> None:
@@ -391,26 +384,6 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
     return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None)
-
-
-def statistics(cmd: argparse.ArgumentParser) -> None:
-    """``--statistics``: the engine's figures after the answer (text; JSON has them)."""
-    cmd.add_argument("--statistics", action="store_true",
-                     help="print the engine's figures (states or nodes explored, solver "
-                     "details, time); --json always has them (explored, details, seconds)")
-
-
-def mzn_solver(cmd: argparse.ArgumentParser) -> None:
-    """``--solver NAME``: the MiniZinc solver of ``--engine minizinc``."""
-    cmd.add_argument("--solver", metavar="NAME",
-                     help="--engine minizinc: the MiniZinc solver (default gecode; the "
-                     "installed ones: minizinc --solvers)")
-
-
-def pddl_problem(cmd: argparse.ArgumentParser) -> None:
-    """An optional second file: with a PDDL domain as FILE, its problem."""
-    cmd.add_argument("problem", nargs="?", metavar="PROBLEM",
-                     help="when FILE is a PDDL domain: its problem file")
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:
