@@ -166,9 +166,15 @@ def verdict(row: dict) -> str:
     return "same" if row["cp_cost"] == row["fd_cost"] else "DIFFERENT"
 
 
+FD_WORDS = {"exit 34": "unsupported (LM-cut: conditional effects or axioms)",
+            "exit 1": "failed (exit 1)", "time": "time limit"}
+"""Fast Downward's outcomes in words (exit 34: the search does not support the task)."""
+
+
 def table(rows: list[dict], limit: float) -> str:
     """The docs page: summary, then one row per domain."""
-    grounded = [r for r in rows if "refused" not in r]
+    grounded = [r for r in rows if "refused" not in r and r.get("cp_status") not in
+                (None, "error")]
     by_fd = [r for r in grounded if r.get("fd_cost") is not None]
     finished = [r for r in by_fd if r.get("cp_status") == "optimal"]
     different = [r for r in finished if r["cp_cost"] != r["fd_cost"]]
@@ -179,21 +185,28 @@ def table(rows: list[dict], limit: float) -> str:
         "problem file of each domain folder. Made by `python benchmarks/ipc/sweep.py "
         f"--time-limit {limit:g}` (both planners get {limit:g} s per instance, one after "
         "the other, on a shared two-core machine).", "",
-        f"- domains: {len(rows)}; parsed and grounded by cpsolve: {len(grounded)}",
+        f"- domains: {len(rows)}; parsed and grounded by cpsolve within the limit: "
+        f"{len(grounded)}; refused (the feature named): "
+        f"{len([r for r in rows if 'refused' in r])}; the limit reached while translating "
+        f"or grounding: {len([r for r in rows if r.get('cp_status') == 'error'])}",
         f"- solved by Fast Downward (seq-opt-lmcut): {len(by_fd)}; of those cpsolve's "
         f"search proved the optimum on {len(finished)} "
         f"({100 * len(finished) / max(1, len(by_fd)):.0f} %), with {len(different)} "
         "disagreement(s)",
         f"- Fast Downward's plan valid by `cpsolve validate`, at its cost: {len(valid)} of "
-        f"{len([r for r in by_fd if 'val_code' in r])} checked", "",
+        f"{len([r for r in by_fd if r.get('val_code', -1) != -1])} checked within the "
+        "limit", "",
         "| domain | problem | FD cost | FD s | cpsolve | cost | s | FD plan valid | "
         "verdict / refusal |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
-        why = r.get("refused", verdict(r)).replace("|", "/")
-        val = "" if "val_code" not in r else ("yes" if r.get("val_valid") and
-                                             r.get("val_cost") == r.get("fd_cost") else "NO")
-        fd = r.get("fd_cost") if r.get("fd_cost") is not None else r.get("fd_status", "")
+        why = re.sub(r"^error: \S+: ", "", r.get("refused", verdict(r))).replace("|", "/")
+        val = "" if "val_code" not in r else "time" if r["val_code"] == -1 else (
+            "yes" if r.get("val_valid") and r.get("val_cost") == r.get("fd_cost") else "NO")
+        if r.get("cp_status") == "error":
+            why = "a limit (time or memory) reached while translating or grounding"
+        fd = r.get("fd_cost") if r.get("fd_cost") is not None else FD_WORDS.get(
+            r.get("fd_status", ""), r.get("fd_status", ""))
         lines.append(f"| {r['domain']} | {r.get('problem', '')} | {fd}"
                      f" | {r.get('fd_seconds', '')} | {r.get('cp_status', '')} | "
                      f"{r.get('cp_cost') if r.get('cp_cost') is not None else ''} | "
