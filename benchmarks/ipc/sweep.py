@@ -11,7 +11,8 @@ set, a URL or a local git directory, else from GitHub).  Nothing of it is commit
 
 Per domain (a folder with ``.pddl`` files) the smallest problem file (in bytes) is taken,
 its domain file found as Fast Downward's driver finds it.  Then, each as a child process
-with the time limit: Fast Downward's ``seq-opt-lmcut`` search (its plan kept), ``cpsolve
+with the time limit: Fast Downward's ``seq-opt-lmcut`` search (its plan kept; where LM-cut
+refuses the task, conditional effects or axioms, A* with the blind heuristic), ``cpsolve
 solve DOMAIN PROBLEM --engine search --json`` (does it parse and ground, which feature
 refuses it, its optimum) and ``cpsolve validate DOMAIN PROBLEM FD-PLAN`` (Fast Downward's
 plan replayed by cpsolve's checker: valid, at Fast Downward's cost).  One JSON line per
