@@ -45,7 +45,7 @@ CPSAT = "cpsolve.engines.cpsat"
 PYCONSTRAINT = "cpsolve.engines.pyconstraint"
 PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.runtime.processes")
 """The engines that run another system (Fast Downward, MiniZinc) and their process runner."""
-EXTERNAL_TOOLS = ("subprocess", "up_fast_downward", "pddl")
+EXTERNAL_TOOLS = ("subprocess", "up_fast_downward", "pddl", "fast_downward")
 DASK = ("cpsolve.engines.runtime.dask_client", "cpsolve.engines.search.statespace.cluster")
 
 
@@ -89,6 +89,8 @@ RULES: tuple[Rule, ...] = (
          "way that stops and reaps them", unless=("cpsolve.engines.runtime.processes",)),
     Rule(("cpsolve",), ("pddl",), "only the PDDL reader imports the pddl parser",
          unless=("cpsolve.puzzles.pddl_task",)),
+    Rule(("cpsolve",), ("fast_downward",), "only the PDDL reader imports Fast Downward's "
+         "translator", unless=("cpsolve.puzzles.pddl_sas",)),
     Rule(("cpsolve.interop",), ("cpsolve.engines", *PUZZLE_SIDE, *SOLVERS, *EXTERNAL_TOOLS),
          "exporters translate models; they know no engine, puzzle or external tool"),
     Rule(("cpsolve",), ("dask", "distributed"), "Dask is an optional extra: only the "

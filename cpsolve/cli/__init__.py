@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "generate": "grids:generate",
     "show": "show:show",
     "export": "export:export",
+    "validate": "validate:validate",
     "models": "info:models",
     "schema": "info:schema",
     "completion": "info:completion",
@@ -163,9 +164,10 @@ def _guarded(cli, run) -> int:
     from ..engines.runtime.clock import TimeUp
     from ..model import ModelError
     from ..puzzles.data import ModelFileError
-    from .session import OutputError
+    from .session import OutputError, pair_up
 
     try:
+        pair_up(cli.args)
         return run(cli)
     except (ModelFileError, OutputError, Unsupported, ModelError) as err:
         return cli.fail(str(err), 2)

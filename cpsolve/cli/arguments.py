@@ -16,6 +16,7 @@ from ..engines.runtime import memory
 from ..engines.search import registry as search_registry
 from ..interop import FORMATS
 from ..version import VERSION
+from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
 
 AUTO_BUDGET = 60.0
 """Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
@@ -159,6 +160,11 @@ def _solve(sub: Commands) -> None:
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
+    mzn_solver(s)
+    statistics(s)
+    s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
+                   help="planning models: write the plan in the IPC format, one "
+                   "(action arg ...) per line (PDDL inputs: the PDDL action names)")
     no_hint(s)
     cluster(s)
 
@@ -178,12 +184,17 @@ def _compare(sub: Commands) -> None:
 def _count(sub: Commands) -> None:
     n = sub.add_parser("count", help="count all solutions")
     n.add_argument("file")
+    pddl_problem(n)
     common(n, ["auto", *every()], "auto")
-    n.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
+    n.add_argument("-n", "--limit", type=positive, metavar="N", help="stop after N solutions")
+    n.add_argument("--all", action="store_true", dest="all_solutions",
+                   help="count every solution (the default; as MiniZinc's -a / --all)")
     n.add_argument("--list", action="store_true", help="print the solutions too")
     n.add_argument("--optimal", action="store_true",
                    help="planning models: count the optimal plans (distinct action sequences "
                    "of least cost; --limit caps how many are listed or enumerated)")
+    mzn_solver(n)
+    statistics(n)
     n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
                    help="count classes: under renaming of the symbols (relabel), or under "
                    "that and the board's symmetries (symmetry)")
@@ -207,6 +218,7 @@ def _generate(sub: Commands) -> None:
 def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
     a.add_argument("file")
+    pddl_problem(a)
     common(a, ANALYZERS, "search")
     a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
@@ -230,6 +242,7 @@ def _analyze(sub: Commands) -> None:
 def _show(sub: Commands) -> None:
     w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
     w.add_argument("file")
+    pddl_problem(w)
     common(w, list(ENGINES), "search", json_flag=False)
     w.add_argument("--plan", action="store_true",
                    help="planning models: solve and write a page that steps through the plan")
@@ -244,10 +257,15 @@ def _show(sub: Commands) -> None:
 def _export(sub: Commands) -> None:
     x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
     x.add_argument("file", metavar="FILE", help="a model file or bundled model name")
+    pddl_problem(x)
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")
     x.add_argument("-o", "--output", metavar="DIR", default=".",
                    help="directory to write the files into (default: the current one)")
+
+
+def _validate(sub: Commands) -> None:
+    validate_command(sub, seconds)
 
 
 def _listings(sub: Commands) -> None:
@@ -260,7 +278,8 @@ def _listings(sub: Commands) -> None:
     comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
 
 
-_COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _listings)
+_COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _validate,
+             _listings)
 """Each adds its command(s) and their arguments to :func:`parser`, in the order of its help."""
 
 
@@ -343,6 +362,8 @@ def holds(args: argparse.Namespace, condition: str) -> bool:
 OPTION_RULES: tuple[OptionRule, ...] = (
     OptionRule("count", "optimal", "--optimal and --up-to do not go together",
                excludes=("up_to",)),
+    OptionRule("count", "all_solutions", "--all counts every solution; -n / --limit stops "
+               "after N: give one of them", excludes=("limit",)),
     OptionRule("analyze", "resume", "--resume goes on from the layers kept in --work-dir "
                "DIR: give it", needs=("work_dir",)),
     OptionRule("analyze", "algorithm", "--algorithm {algorithm} analyzes in memory; "
@@ -360,6 +381,10 @@ OPTION_RULES: tuple[OptionRule, ...] = (
                "--engine {engine}", needs=("engine=auto",)),
     OptionRule("count", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
                "--engine {engine}", needs=("engine=auto",)),
+    OptionRule("solve", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
+               "minizinc", needs=("engine=minizinc",)),
+    OptionRule("count", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
+               "minizinc", needs=("engine=minizinc",)),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
 )

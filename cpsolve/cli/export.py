@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..interop import ExportError
 from ..puzzles.files import resolve
-from .session import Cli
+from .session import Cli, file_name
 
 
 def export(cli: Cli) -> int:
@@ -16,8 +16,9 @@ def export(cli: Cli) -> int:
     kind = puzzle.model.kind
     wanted = "planning" if args.to == "pddl" else "csp"
     if kind != wanted:
-        return cli.fail(f"{args.file}: --to {args.to} exports {wanted} models; this is a "
-                         f"{kind} model (--to {'minizinc' if kind == 'csp' else 'pddl'})", 2)
+        return cli.fail(f"{file_name(args.file)}: --to {args.to} exports {wanted} models; "
+                         f"this is a {kind} model "
+                         f"(--to {'minizinc' if kind == 'csp' else 'pddl'})", 2)
     if args.to == "pddl":
         from ..interop.pddl import export
     else:
@@ -25,11 +26,12 @@ def export(cli: Cli) -> int:
     try:
         exported = export(puzzle.model)
     except ExportError as err:
-        return cli.fail(f"{args.file}: cannot export to {args.to}: {err}", 2)
+        return cli.fail(f"{file_name(args.file)}: cannot export to {args.to}: {err}", 2)
     out = Path(args.output)
     if not out.is_dir():
         return cli.fail(f"--output {args.output}: not a directory", 2)
-    stem = resolve(args.file).stem
+    stem = resolve(args.file).stem if isinstance(args.file, str) else \
+        Path(args.file[1]).stem
     for name, text in exported.files(stem).items():
         try:
             (out / name).write_text(text, encoding="utf-8")

@@ -121,6 +121,7 @@ class Cli:
             memory_limit=self.array_budget(),
             cluster=self.cluster(),
             find_hint=not getattr(self.args, "no_hint", False),
+            solver=getattr(self.args, "solver", None),
         )
         if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
             yield options
@@ -166,6 +167,17 @@ def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
         raise ModelFileError(files[0], "PDDL comes as a domain file and problem file(s), all "
                              "ending in .pddl (DOMAIN.pddl PROBLEM.pddl...)")
     return [(files[0], problem) for problem in files[1:]]
+
+
+def pair_up(args: argparse.Namespace) -> None:
+    """``FILE PROBLEM`` of ``count``, ``analyze``, ``show`` and ``export``: a PDDL domain
+    and problem become ``args.file``'s (domain, problem) pair."""
+    problem = getattr(args, "problem", None)
+    if problem is not None:
+        args.file = pddl_pairs([args.file, problem])[0]
+    elif isinstance(getattr(args, "file", None), str) and args.file.lower().endswith(".pddl"):
+        raise ModelFileError(args.file, "a PDDL domain needs its problem file too "
+                             "(DOMAIN.pddl PROBLEM.pddl)")
 
 
 def file_name(name: str | tuple[str, str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..engines import run
 from ..engines.proofs import by_invariant
-from .session import Cli, exit_code, save, write_text
+from .session import Cli, exit_code, file_name, save, write_text
 
 
 def show(cli: Cli) -> int:
@@ -22,7 +22,7 @@ def show(cli: Cli) -> int:
     if (args.plan and kind != "planning") or (args.gallery and kind != "csp"):
         flag = "--plan" if args.plan else "--gallery"
         return cli.fail(f"{flag} needs a {'planning' if args.plan else 'csp'} model; "
-                         f"{args.file} is a {kind} model", 2)
+                         f"{file_name(args.file)} is a {kind} model", 2)
     task = "count" if args.gallery else \
         "solve" if args.plan or (kind == "csp" and not args.unsolved) else None
     if task is None:

@@ -13,7 +13,7 @@ from ..engines.runtime import interrupt
 from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
-from .session import INTERRUPTED, TAIL, Cli, exit_code, pddl_pairs, save
+from .session import INTERRUPTED, TAIL, Cli, exit_code, file_name, pddl_pairs, save
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
@@ -24,12 +24,14 @@ def solve(cli: Cli) -> int:
     args = cli.args
     args.file = args.files[0]
     pairs = pddl_pairs(args.files)
+    several = len(pairs) > 1 if pairs else is_batch(cli)
+    if several and args.plan_file:
+        return cli.fail("--plan-file writes the plan of one instance: give one", 2)
     if pairs:
-        if len(pairs) > 1:
-            return cli.fail("solve takes one PDDL domain and one problem (compare "
-                            "takes a domain and several problems)", 2)
+        if len(pairs) > 1:  # several problems of one domain: a batch
+            return batch(cli, pairs)
         args.file = pairs[0]
-    elif is_batch(cli):
+    elif several:
         return batch(cli)
     if cli.cluster():
         return cli.fail("--workers and --scheduler run batches (several files, a "
@@ -60,13 +62,16 @@ def one(cli: Cli, task: str) -> int:
     puzzle = cli.load(cli.args.file)
     if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal:
         return cli.fail("`count --optimal` counts the optimal plans of a planning model; "
-                         f"without --optimal, count applies to csp models ({cli.args.file} "
+                         "without --optimal, count applies to csp models "
+                         f"({file_name(cli.args.file)} "
                          f"is a {puzzle.model.kind} model)", 2)
     engine = cli.args.engine
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
     result, race, hard = _answer(cli, puzzle, task, engine)  # hard: a second Ctrl-C
     _print(cli, puzzle, result, race)
+    if getattr(cli.args, "plan_file", None):
+        _write_plan(puzzle, result, cli.args.plan_file)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
         from ..output.draw.show import Shown
 
@@ -76,6 +81,20 @@ def one(cli: Cli, task: str) -> int:
     if race is not None and race.problems:
         return 1
     return exit_code(result, getattr(cli.args, "limit", None))
+
+
+def _write_plan(puzzle, result: Result, path: str) -> None:
+    """``--plan-file``: the plan in the IPC format (PDDL inputs: the PDDL action names)."""
+    from ..answers.kinds import Plan
+    from ..output.ipc import ipc_plan
+    from .session import write_text
+
+    if not isinstance(result.answer, Plan):
+        return  # no plan found: no file (the status says why)
+    name = str  # a model action is its own name
+    if puzzle.family == "pddl":
+        from ..puzzles.pddl_sas import pddl_action as name
+    write_text(path, ipc_plan(result.answer, puzzle.model.unit_costs(), name), False)
 
 
 def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | None, bool]:
@@ -131,6 +150,19 @@ def _print(cli: Cli, puzzle, result: Result, race) -> None:
     cli.out.print(human(puzzle, result))
     if race is not None:
         cli.out.print(race_text(race))
+    if getattr(cli.args, "statistics", False):
+        cli.out.print(statistics_line(result), markup=False)
+
+
+def statistics_line(result: Result) -> str:
+    """``--statistics`` in text: what the engine examined and reported, and its time
+    (``--json`` always carries them: ``explored``, ``details``, ``seconds``)."""
+    parts = [f"{result.engine}: {result.seconds:.3f} s"]
+    if result.explored is not None:
+        parts.append(f"{result.explored:,} states or nodes explored")
+    parts += [f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} {v}"
+              for k, v in result.details.items()]
+    return "statistics: " + "; ".join(parts)
 
 
 def is_batch(cli: Cli) -> bool:
@@ -149,7 +181,7 @@ def is_batch(cli: Cli) -> bool:
 
 
 
-def batch(cli: Cli) -> int:
+def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     """``solve`` over many instances: one table (or JSON lines), then throughput.  A stop
     asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
     way: every instance still gets its row (those not reached say so) and the figures
@@ -160,7 +192,7 @@ def batch(cli: Cli) -> int:
     from ..workflows.batch import instances
 
     start = time.monotonic()
-    items = list(instances(cli.args.files))
+    items = list(instances(pairs or cli.args.files))
     rows: list = []
     hard = False
     with Progress(console=cli.err, transient=True) as bar:

@@ -100,6 +100,8 @@ class Options:
     cluster: int | str | None = None
     hint: tuple[str, ...] | None = None
     find_hint: bool = True
+    solver: str | None = None
+    """``minizinc``: the MiniZinc solver (``gecode`` by default; ``minizinc --solvers``)."""
 
 
 def kind_of(model: Csp | Planning) -> str:

@@ -51,7 +51,10 @@ def _run(model: Csp, options, how: list[str]):
         mzn = export(model)
     except ExportError as err:
         raise Unsupported(f"cannot export to MiniZinc: {err}") from None
-    cmd = ["minizinc", "--solver", SOLVER, *how]
+    solver = options.solver or SOLVER
+    if options.solver:
+        _check_solver(options.solver)
+    cmd = ["minizinc", "--solver", solver, *how]
     limit = options.time_limit
     if limit is not None:
         cmd += ["--time-limit", str(max(1, int(limit * 1000)))]
@@ -77,9 +80,32 @@ def _run(model: Csp, options, how: list[str]):
     if not (complete or solutions or done.stopped or "=====UNKNOWN=====" in done.stdout) \
             and done.returncode != 0:
         last = (done.stderr.strip() or "no output").splitlines()[-1]
+        if "plugin" in last.lower():  # a MIP solver listed without its library
+            raise Unsupported(f"MiniZinc's solver {solver!r} cannot run here: {last}")
         raise RuntimeError(f"MiniZinc failed (exit {done.returncode}): {last}")
     why = done.stopped or ("" if complete else "time limit reached")
     return solutions, complete, infeasible, why
+
+
+def installed_solvers() -> list[str]:
+    """The solvers of this MiniZinc installation (their ids' last parts and tags)."""
+    import json
+
+    with tempfile.TemporaryDirectory(prefix="cpsolve-mzn-") as tmp:
+        done = run_tool(["minizinc", "--solvers-json"], Path(tmp), 30.0)
+    try:
+        listed = json.loads(done.stdout)
+    except ValueError:
+        return [SOLVER]
+    return sorted({s["id"].rsplit(".", 1)[-1] for s in listed if "id" in s})
+
+
+def _check_solver(name: str) -> None:
+    """An ``Unsupported`` (one line, exit 2) when MiniZinc has no such solver here."""
+    have = installed_solvers()
+    if name not in have and not any(name == full for full in have):
+        raise Unsupported(f"MiniZinc has no solver {name!r} here (installed: "
+                          f"{', '.join(have)}; see minizinc --solvers)")
 
 
 def solve(model: Csp, options) -> Result:

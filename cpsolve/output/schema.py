@@ -303,6 +303,22 @@ def _generate() -> dict[str, Any]:
                            "givens": {"type": "array", "items": item}}}
 
 
+def _validate() -> dict[str, Any]:
+    """``validate``: the verdict on a plan or a solution."""
+    return {"type": "object", "additionalProperties": False,
+            "required": ["command", "model", "answer", "format", "valid", "message"],
+            "properties": {"command": {"const": "validate"}, "model": {"type": "string"},
+                           "answer": {"enum": ["plan", "solution"]},
+                           "format": {"type": "string", "description": "How the answer was "
+                                      "read (IPC plan, action names, cpsolve JSON...)."},
+                           "valid": {"type": "boolean"},
+                           "message": {"type": "string", "description": "Invalid: the first "
+                                       "illegal step or broken constraint."},
+                           "steps": INT, "cost": MAYBE_INT,
+                           "step": {"type": ["integer", "null"], "description": "Invalid "
+                                    "plan: its first illegal step (1-based; 0 the start)."}}}
+
+
 def schema() -> dict[str, Any]:
     """The whole schema: a result, a compare report, a generate report, the lines of a
     batch or of a cluster's compare, the list of models, or an error object."""
@@ -323,9 +339,9 @@ def schema() -> dict[str, Any]:
                   {"$ref": "#/$defs/generate"}, {"$ref": "#/$defs/batch"},
                   {"$ref": "#/$defs/batch_error"}, {"$ref": "#/$defs/compare_model"},
                   {"$ref": "#/$defs/compare_summary"}, {"$ref": "#/$defs/error"},
-                  {"$ref": "#/$defs/models"}],
+                  {"$ref": "#/$defs/models"}, {"$ref": "#/$defs/validate"}],
         "$defs": {"result": _result(), "compare": _compare(), "generate": _generate(),
                   "batch": _batch(), "batch_error": _batch_error(),
                   "compare_model": _compare_model(), "compare_summary": _compare_summary(),
-                  "error": _error(), "models": _models()},
+                  "error": _error(), "models": _models(), "validate": _validate()},
     }

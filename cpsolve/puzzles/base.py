@@ -97,6 +97,21 @@ class Puzzle:
         """An assignment for ``--json``."""
         return dict(solution)
 
+    def read_solution(self, written: Any) -> dict[str, int]:
+        """A solution written by someone (JSON or text, see :mod:`cpsolve.answers.read`)
+        as an assignment; a ``ValueError`` says why it cannot be read.  By default a JSON
+        object of variable: value; families read their own drawings too."""
+        if not isinstance(written, dict):
+            raise ValueError("expected a JSON object of variable: value")
+        out: dict[str, int] = {}
+        for name, value in written.items():
+            if name not in self.model.domains:
+                raise ValueError(f"the model has no variable named {name[:60]!r}")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name}: expected an integer value, got {value!r:.40}")
+            out[name] = value
+        return out
+
     def symmetry(self) -> Symmetry | None:
         """Symmetries of the puzzle's rules, when known (``None``: none).
 

@@ -111,6 +111,31 @@ class GridPuzzle(Puzzle):
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         return [" ".join(row) for row in self.rows(solution)]
 
+    def read_solution(self, written: Any) -> dict[str, int]:
+        """A JSON assignment, or the board as rows of symbols (text, or the rows of
+        ``--json``; box lines and frames are skipped; ``.`` is an empty cell)."""
+        if isinstance(written, dict):
+            return super().read_solution(written)
+        lines = written.splitlines() if isinstance(written, str) else written
+        if not isinstance(lines, list) or not all(isinstance(ln, str) for ln in lines):
+            raise ValueError("expected the board as rows of symbols")
+        value_of = {s: v for v, s in enumerate(self.symbols, start=1)}
+        n = self.size
+        rows: list[list[str]] = []
+        for line in lines:  # the first n rows of symbols in a row (text: the first board)
+            tokens = line.replace("|", " ").replace("\u2502", " ").split()
+            if tokens and all(t in value_of or t == "." for t in tokens):
+                rows.append(tokens)
+            elif rows and len(rows) < n and not set(line.strip()) <= set("-+ \u2502"):
+                rows = []
+            if len(rows) == n:
+                break
+        if len(rows) != n or any(len(r) != n for r in rows):
+            raise ValueError(f"expected {n} rows of {n} symbols ({' '.join(self.symbols)} "
+                             f"or .), found {len(rows)} such rows")
+        return {cell(r, c): value_of[t] for r, row in enumerate(rows)
+                for c, t in enumerate(row) if t != "."}
+
 
 def build(data: Data) -> GridPuzzle:
     """Build the CSP of a ``grid`` file (the first instance of a collection)."""

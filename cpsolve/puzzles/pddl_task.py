@@ -48,15 +48,50 @@ class PddlPuzzle(Puzzle):
 
     domain_file: str
     problem_file: str
+    atoms: tuple[tuple[str, ...], ...] = ()
+    """Per variable, the atom each value means (``""``: none); empty when every variable
+    is one atom (0/1)."""
 
     def render_state(self, state: tuple[int, ...]) -> str:
         """The atoms that hold, one line."""
-        true = [f"({n})" for n, v in zip(self.model.names, state) if v]
+        if self.atoms:
+            true = [f"({m[v]})" for m, v in zip(self.atoms, state) if 0 <= v < len(m) and m[v]]
+        else:
+            true = [f"({n})" for n, v in zip(self.model.names, state) if v]
         return " ".join(true) or "(no atom holds)"
 
 
 def load(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
-    """The puzzle of a PDDL domain and problem (a :class:`ModelFileError` when unusable)."""
+    """The puzzle of a PDDL domain and problem (a :class:`ModelFileError` when unusable):
+    through Fast Downward's translator when it is installed (:mod:`.pddl_sas`), else
+    through the ``pddl`` package and the grounder below."""
+    from . import pddl_sas
+
+    if pddl_sas.available():
+        return load_translated(domain_path, problem_path)
+    return load_grounded(domain_path, problem_path)
+
+
+def load_translated(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
+    """The puzzle of the translator's SAS+ task (see :mod:`.pddl_sas`)."""
+    from . import pddl_sas
+
+    sas = pddl_sas.translate(domain_path, problem_path)
+    name = Path(problem_path).stem
+    try:
+        model, atoms = pddl_sas.model_of(sas, name)
+        model.validate()
+    except ModelError as err:
+        raise ModelFileError(problem_path, str(err)) from None
+    return PddlPuzzle(name, "pddl", model, f"PDDL {Path(domain_path).name} / {name}",
+                      metric="one move = one PDDL action" + (
+                          "; cost = the increase of total-cost" if sas.metric else ""),
+                      domain_file=str(domain_path), problem_file=str(problem_path),
+                      atoms=atoms)
+
+
+def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
+    """The puzzle of the ``pddl`` package's parse, grounded here."""
     domain, problem = _parse(domain_path, "domain"), _parse(problem_path, "problem")
     used = {str(r).lstrip(":") for r in (*domain.requirements, *problem.requirements)}
     unsupported = sorted(used - SUPPORTED)
@@ -192,8 +227,9 @@ class Grounder:
             if formula.name not in self.fluent:
                 return Const(int(key in self.init))
             return Var(atoms[key]) == 1 if key in atoms else Const(0)
-        if kind == "EqualTo":
-            left, right = (env.get(str(t.name), str(t.name)) for t in formula.operands)
+        if kind == "EqualTo":  # (= ?x ?y): the logic class (left, right), not the numeric one
+            terms = getattr(formula, "operands", None) or (formula.left, formula.right)
+            left, right = (env.get(str(t.name), str(t.name)) for t in terms)
             return Const(int(left == right))
         if kind == "And":
             return And(*(self.condition(f, env, atoms) for f in formula.operands))

@@ -90,6 +90,50 @@ class TourPuzzle(Puzzle):
         return {"tour": [list(squares[node]) for node in self.order(solution)],
                 "closed": self.closed}
 
+    def read_solution(self, written: Any) -> dict[str, int]:
+        """A JSON assignment, ``--json``'s ``{"tour": [[row, col], ...]}``, or the board
+        with each square's visiting number (text; ``x`` a blocked square)."""
+        if isinstance(written, dict) and "tour" in written:
+            path = written["tour"]
+            if not isinstance(path, list) or not all(
+                    isinstance(sq, list) and len(sq) == 2 for sq in path):
+                raise ValueError("\"tour\" is not a list of [row, col] squares")
+            return self._successors([tuple(sq) for sq in path])
+        if isinstance(written, dict):
+            return super().read_solution(written)
+        if not isinstance(written, str):
+            raise ValueError("expected the board with visiting numbers, or JSON")
+        numbered: dict[int, tuple[int, int]] = {}
+        rows: list[list[str]] = []
+        for line in written.splitlines():  # the first board of numbers (text: one panel)
+            tokens = line.replace("\u2502", " ").split()
+            if tokens and all(t.isdigit() or t == "x" for t in tokens):
+                rows.append(tokens)
+            elif rows:
+                break
+        for r, row in enumerate(rows):
+            for c, t in enumerate(row):
+                if t.isdigit():
+                    numbered[int(t)] = (r, c)
+        return self._successors([numbered[k] for k in sorted(numbered)])
+
+    def _successors(self, path: list[tuple[int, int]]) -> dict[str, int]:
+        """The successor variables of a path of squares (visited in this order)."""
+        index = {sq: i for i, sq in enumerate(self.squares)}
+        unknown = [sq for sq in path if sq not in index]
+        if unknown:
+            raise ValueError(f"square {list(unknown[0])} is not an open square of the board")
+        nodes = [index[sq] for sq in path]
+        if not nodes:
+            raise ValueError("the tour visits no square")
+        n = len(self.squares)
+        out = {succ(a): b for a, b in zip(nodes, nodes[1:])}
+        if self.closed:
+            out[succ(nodes[-1])] = nodes[0]
+        else:
+            out[succ(nodes[-1])], out[succ(n)] = n, nodes[0]
+        return out
+
 
 def read_board(data: Data) -> list[list[bool]]:
     """The board picture as rows of open (True) / blocked (False) squares."""

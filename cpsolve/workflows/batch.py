@@ -85,8 +85,13 @@ def files_of(names: Iterable[str]) -> list[Path]:
     return out
 
 
-def instances(names: Iterable[str]) -> Iterator[Item]:
-    """Every instance of every named file or directory, in order."""
+def instances(names: Iterable[str] | list[tuple[str, str]]) -> Iterator[Item]:
+    """Every instance of every named file or directory, in order; or of every PDDL
+    ``(domain, problem)`` pair (one problem per row)."""
+    names = list(names)
+    if names and isinstance(names[0], tuple):
+        yield from _pddl_instances(names)
+        return
     for path in files_of(names):
         try:
             puzzles = list(load_many(path))
@@ -98,6 +103,16 @@ def instances(names: Iterable[str]) -> Iterator[Item]:
         else:
             for i, puzzle in enumerate(puzzles, start=1):
                 yield Item(f"{path}#{i}", puzzle)
+
+
+def _pddl_instances(pairs: list[tuple[str, str]]) -> Iterator[Item]:
+    from ..puzzles.pddl_task import load as load_pddl
+
+    for domain, problem in pairs:
+        try:
+            yield Item(str(problem), load_pddl(domain, problem))
+        except ModelFileError as err:
+            yield Item(str(problem), error=str(err))
 
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:

@@ -1,0 +1,158 @@
+"""Answers written by someone else, read back: plans and solutions for ``cpsolve validate``.
+
+A plan comes as cpsolve's own output (``solve --json``, or its text table), as an
+IPC plan file (one ``(action arg ...)`` per line, ``;`` comments), or as a list of
+action names, one per line.  A solution comes as JSON (an assignment ``{"variable":
+value}``, or cpsolve's own ``--json`` output, whose ``solution`` the puzzle's family
+reads) or as text (a grid, read by the family).  Nothing here checks an answer: the
+checker (:mod:`.check`) does.  What cannot be read raises :class:`Unreadable`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+MAX_STEPS = 1_000_000
+"""Most steps a plan file may hold."""
+
+
+class Unreadable(ValueError):
+    """The answer cannot be read as a plan or a solution (one line: what and where)."""
+
+
+@dataclass(frozen=True)
+class PlanAnswer:
+    """A plan: its action names in order, and the format it came in."""
+
+    names: tuple[str, ...]
+    form: str
+    prefixes: bool = False
+    """Each name is followed by more text (cpsolve's table: the state drawn after the
+    step): the step is the longest action text it starts with."""
+
+
+@dataclass(frozen=True)
+class SolutionAnswer:
+    """A solution as written (a JSON value or text), for the puzzle's family to read."""
+
+    value: Any
+    form: str
+
+
+def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
+    """The answer in ``text`` for a ``planning`` or ``csp`` model."""
+    body = text.strip()
+    if not body:
+        raise Unreadable("the answer is empty")
+    if body[0] in "{[":
+        value = _json(body)
+        return _json_plan(value) if kind == "planning" else _json_solution(value)
+    if kind != "planning":
+        return SolutionAnswer(body, "text")
+    lines = body.splitlines()
+    if len(lines) > MAX_STEPS:
+        raise Unreadable(f"{len(lines):,} lines: more than {MAX_STEPS:,} steps")
+    header = next((i for i, ln in enumerate(lines) if re.match(r"\s*step\s+action\b", ln)), None)
+    if header is not None:
+        return PlanAnswer(_table(lines[header:]), "cpsolve text", prefixes=True)
+    if any(_uncommented(ln).startswith("(") for ln in lines):
+        return PlanAnswer(_ipc(lines), "IPC plan")
+    numbered = _numbered(lines)
+    if numbered:
+        return PlanAnswer(numbered, "cpsolve text", prefixes=True)
+    return PlanAnswer(_names(lines), "action names")
+
+
+def _names(lines: list[str]) -> tuple[str, ...]:
+    """Action names, one per line (``#`` or ``;`` starts a comment line)."""
+    names = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith(("#", ";")):
+            continue
+        if not line.isprintable() or any(ch in line for ch in "(){}[]"):
+            raise Unreadable(f"line {number}: not an action name, nor an IPC plan step "
+                             f"(action arg ...): {line.strip()[:60]!r}")
+        names.append(" ".join(line.split()))
+    return tuple(names)
+
+
+STEP = re.compile(r"(?:^|\s{2,})(\d+)\. (\S.*?)(?=\s{2,}|$)")
+"""A step of cpsolve's text boards: ``12. 6 right`` (columns apart by two spaces)."""
+
+
+def _numbered(lines: list[str]) -> tuple[str, ...]:
+    """The steps ``1. text``, ``2. text``... of cpsolve's boards, in order (``()``
+    unless they run 1..N without a gap)."""
+    steps: dict[int, str] = {}
+    for line in lines:
+        for found in STEP.finditer(line):
+            steps.setdefault(int(found.group(1)), " ".join(found.group(2).split()))
+    if not steps or sorted(steps) != list(range(1, len(steps) + 1)):
+        return ()
+    return tuple(steps[k] for k in range(1, len(steps) + 1))
+
+
+def _json(body: str) -> Any:
+    try:
+        return json.loads(body)
+    except RecursionError:
+        raise Unreadable("JSON nested too deeply") from None
+    except ValueError as err:
+        raise Unreadable(f"not JSON: {err}") from None
+
+
+def _json_plan(value: Any) -> PlanAnswer:
+    if isinstance(value, dict) and "plan" in value:
+        steps = value["plan"]
+        if not isinstance(steps, list) or not all(
+                isinstance(s, dict) and isinstance(s.get("action"), str) for s in steps):
+            raise Unreadable("\"plan\" is not a list of steps with an \"action\" name")
+        return PlanAnswer(tuple(s["action"] for s in steps), "cpsolve JSON")
+    if isinstance(value, dict) and "status" in value:
+        raise Unreadable(f"cpsolve's output holds no plan (status {value.get('status')!r})")
+    if isinstance(value, list) and all(isinstance(s, str) for s in value):
+        return PlanAnswer(tuple(value), "JSON list of action names")
+    raise Unreadable("expected a JSON list of action names or cpsolve's solve --json output")
+
+
+def _json_solution(value: Any) -> SolutionAnswer:
+    if isinstance(value, dict) and "solution" in value:
+        return SolutionAnswer(value["solution"], "cpsolve JSON")
+    if isinstance(value, dict) and "status" in value:
+        raise Unreadable(f"cpsolve's output holds no solution (status "
+                         f"{value.get('status')!r})")
+    return SolutionAnswer(value, "JSON")
+
+
+def _uncommented(line: str) -> str:
+    return line.split(";", 1)[0].strip()
+
+
+def _ipc(lines: list[str]) -> tuple[str, ...]:
+    """An IPC plan file: ``(name arg ...)`` per line; ``;`` starts a comment."""
+    names = []
+    for number, line in enumerate(lines, start=1):
+        step = _uncommented(line)
+        if not step:
+            continue
+        found = re.fullmatch(r"\(\s*([^()\s][^()]*?)\s*\)", step)
+        if not found:
+            raise Unreadable(f"line {number}: expected (action arg ...), got "
+                             f"{step[:80]!r}")
+        names.append(" ".join(found.group(1).split()))
+    return tuple(names)
+
+
+def _table(lines: list[str]) -> tuple[str, ...]:
+    """cpsolve's text table: a row is a step number under ``step``; what follows it
+    (the action, then the state) is kept whole, whitespace collapsed."""
+    column = lines[0].index("action")
+    rows = []
+    for line in lines[1:]:
+        head = line[:column].strip()
+        if head.isdigit() and head != "0":  # not the start, a wrapped state, a footer
+            rows.append(" ".join(line[column:].split()))
+    return tuple(rows)

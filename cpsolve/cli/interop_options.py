@@ -1,0 +1,41 @@
+"""The interop commands' options (PDDL pairs, ``validate``, MiniZinc's solver, statistics),
+added to :mod:`.arguments`' parser in small blocks of their own."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+
+def validate_command(sub: argparse._SubParsersAction,
+                     seconds_type: Callable[[str], float]) -> None:
+    """``validate MODEL ANSWER`` (``seconds_type``: the parser of --time-limit)."""
+    v = sub.add_parser("validate", help="check a plan or solution of your own against a model")
+    v.add_argument("files", nargs="+", metavar="FILE",
+                   help="MODEL ANSWER (a model file or bundled name, then the answer), or "
+                   "DOMAIN.pddl PROBLEM.pddl PLAN; a plan: cpsolve's text or JSON output, an "
+                   "IPC plan file or action names one per line; a solution: a JSON "
+                   "assignment, cpsolve's JSON output or the grid as text")
+    v.add_argument("--time-limit", type=seconds_type, metavar="S",
+                   help="stop loading the model after S seconds")
+    v.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def statistics(cmd: argparse.ArgumentParser) -> None:
+    """``--statistics``: the engine's figures after the answer (text; JSON has them)."""
+    cmd.add_argument("--statistics", action="store_true",
+                     help="print the engine's figures (states or nodes explored, solver "
+                     "details, time); --json always has them (explored, details, seconds)")
+
+
+def mzn_solver(cmd: argparse.ArgumentParser) -> None:
+    """``--solver NAME``: the MiniZinc solver of ``--engine minizinc``."""
+    cmd.add_argument("--solver", metavar="NAME",
+                     help="--engine minizinc: the MiniZinc solver (default gecode; the "
+                     "installed ones: minizinc --solvers)")
+
+
+def pddl_problem(cmd: argparse.ArgumentParser) -> None:
+    """An optional second file: with a PDDL domain as FILE, its problem."""
+    cmd.add_argument("problem", nargs="?", metavar="PROBLEM",
+                     help="when FILE is a PDDL domain: its problem file")

@@ -1,0 +1,119 @@
+"""``cpsolve validate MODEL ANSWER``: someone's plan or solution, checked by cpsolve's
+independent checker (:mod:`cpsolve.answers.check`) against the model's rules.
+
+The answer's formats are :mod:`cpsolve.answers.read`'s.  A plan is replayed from the
+initial state (every step's action must exist and be applicable, the goal must hold at
+the end): valid with its cost in the model's metric, or the first illegal step named.
+A solution must give every variable a value of its domain and break no constraint:
+valid, or the first broken constraint named.  Exit 0 valid, 1 invalid, 2 unreadable.
+For a PDDL pair the plan's names are the ground PDDL actions (``pick ball1 rooma
+left``, letters in any case), as planners write them.
+"""
+
+from __future__ import annotations
+
+from ..answers.check import replay, violations
+from ..answers.read import PlanAnswer, Unreadable, read_answer
+from ..language.expr import evaluate
+from ..puzzles.data import ModelFileError, read_text
+from .session import Cli, file_name, pddl_pairs
+
+
+def validate(cli: Cli) -> int:
+    """``validate``: the verdict on one answer (exit 0 valid, 1 invalid, 2 unreadable)."""
+    files = cli.args.files
+    if len(files) not in (2, 3):
+        return cli.fail("validate takes a model and an answer file (MODEL ANSWER, or "
+                        "DOMAIN.pddl PROBLEM.pddl PLAN)", 2)
+    source = pddl_pairs(files[:2])[0] if len(files) == 3 else files[0]
+    if len(files) == 2 and source.lower().endswith(".pddl"):
+        raise ModelFileError(source, "a PDDL domain needs its problem file too "
+                             "(DOMAIN.pddl PROBLEM.pddl PLAN)")
+    puzzle = cli.load(source)
+    model = puzzle.model
+    answer_file = files[-1]
+    text = read_text(answer_file)
+    try:
+        answer = read_answer(text, model.kind)
+        if isinstance(answer, PlanAnswer):
+            names = _resolved(puzzle, answer)
+            verdict = replay(model, names)
+            return _report(cli, source, verdict.ok, verdict.message, answer.form,
+                           steps=len(names), cost=verdict.cost if verdict.ok else None,
+                           step=verdict.step)
+        assignment = puzzle.read_solution(answer.value)
+    except (Unreadable, ValueError) as err:
+        return cli.fail(f"{answer_file}: cannot read the answer: {err}", 2)
+    broken = violations(model, assignment)
+    return _report(cli, source, not broken, broken[0] if broken else "", answer.form)
+
+
+def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
+    """The plan's steps as the model's action names, matched in the state each step
+    starts from: a step is an applicable action's name, or the text the family writes
+    for it (the sliding puzzles' ``6 right``); for PDDL, names in any case, and the
+    translator's operators of one ground action (``name``, ``name #2``) are one name.
+    A step that matches nothing ends the matching: it is left as written, for the
+    checker to name."""
+    from ..answers.kinds import Step
+
+    model = puzzle.model
+    pddl = puzzle.family == "pddl"
+    key = _pddl_key if pddl else (lambda text: " ".join(text.split()))
+    env = dict(model.initial)
+    out: list[str] = []
+    for written in answer.names:
+        found = None
+        texts: list[tuple[str, object, dict]] = []
+        for action in model.actions:
+            if not evaluate(action.guard, env):
+                continue
+            new = {**env, **{var: evaluate(value, env) for var, value in action.effects}}
+            texts.append((key(action.name), action, new))
+            if not pddl:
+                try:
+                    state = model.state(new)
+                    text = puzzle.step_text(Step(action.name, state,
+                                                 evaluate(action.cost, env)))
+                    texts.append((key(text), action, new))
+                except Exception:  # noqa: BLE001 - a state the family cannot draw
+                    pass
+        found = _match(key(written), texts, answer.prefixes)
+        if found is None:
+            break
+        out.append(found[1].name)
+        env = found[2]
+    rest = [w if not answer.prefixes else w.split("  ")[0][:80] for w in
+            answer.names[len(out):]]
+    return out + rest
+
+
+def _pddl_key(text: str) -> str:
+    from ..puzzles.pddl_sas import pddl_action
+
+    return " ".join(pddl_action(text).lower().split())
+
+
+def _match(written: str, texts: list, prefixes: bool):
+    """The (text, action, state) whose text is the step (``prefixes``: the longest text
+    the step starts with)."""
+    best = None
+    for item in texts:
+        text = item[0]
+        if written == text or (prefixes and written.startswith(text + " ")):
+            if best is None or len(text) > len(best[0]):
+                best = item
+    return best
+
+
+def _report(cli: Cli, source, ok: bool, message: str, form: str, **plan) -> int:
+    what = "plan" if "steps" in plan else "solution"
+    if cli.args.json:
+        cli.emit({"command": "validate", "model": file_name(source), "answer": what,
+                  "format": form, "valid": ok, "message": message, **plan})
+    elif ok:
+        size = f" of {plan['steps']:,} steps, cost {plan['cost']:,}" if what == "plan" else ""
+        cli.out.print(f"valid: a {what}{size} ({form})", markup=False)
+    else:
+        cli.out.print(f"invalid: {message} ({form})", markup=False)
+    return 0 if ok else 1

@@ -1,0 +1,217 @@
+"""PDDL in through Fast Downward's translator: the finite-domain (SAS+) task as a
+:class:`~cpsolve.model.core.Planning`.
+
+The translator (the ``fast-downward.translate`` package that the ``up-fast-downward``
+wheel brings, ``pip install 'cpsolve[peers]'``) reads the files, normalises ADL
+(quantified and conditional effects, disjunctions, ``:equality``, negative
+preconditions), grounds by its relaxed reachability analysis and groups atoms into
+mutex-derived variables — the grounding the planning community's planners use.  Each
+SAS+ variable becomes a model variable 0..range-1: a binary variable of one atom is
+named like the atom (``at ball1 rooma``, 1 = it holds), any other ``var<i> <predicate>``.
+Each operator becomes an action named like the ground PDDL action (``pick ball1 rooma
+left``; the translator splits a disjunctive precondition into several operators of one
+name: the second is ``pick ball1 rooma left #2``).  Its guard is its prevail and
+effect preconditions, each effect sets its variable (under its effect conditions, an
+``ite``), its cost is the operator's cost when the task has ``:action-costs`` (1
+otherwise).  The translator's axioms (derived predicates, and the ones it makes for
+universal goals and negated complex conditions) are substituted into the formulas
+that read them; recursive ones (a fixpoint) are refused in one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..language.expr import And, Const, Expr, If, Not, Or, Var
+from ..model import ModelError, Planning
+from .data import ModelFileError, read_text
+
+VARIANT = re.compile(r" #\d+$")
+"""The suffix of a second operator of one PDDL action name (see the module's docstring)."""
+
+
+def available() -> bool:
+    """Whether Fast Downward's translator can be imported."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("fast_downward.translate") is not None
+    except ImportError:
+        return False
+
+
+def pddl_action(name: str) -> str:
+    """A model action's name as the PDDL action it grounds (``pick ball1 rooma left``)."""
+    return VARIANT.sub("", name)
+
+
+def translate(domain_path, problem_path) -> Any:
+    """The translator's SAS+ task of the two files (a :class:`ModelFileError` naming the
+    file and the feature when unusable).  The translator's own chatter is swallowed."""
+    from fast_downward.translate import main as translator
+    from fast_downward.translate import normalize, options
+    from fast_downward.translate.pddl_parser import lisp_parser, parsing_functions
+    from fast_downward.translate.pddl_parser.parse_error import ParseError
+
+    lists = []
+    for path, kind in ((domain_path, "domain"), (problem_path, "problem")):
+        text = read_text(path)
+        try:
+            lists.append(lisp_parser.parse_nested_list(text.splitlines()))
+        except ParseError as err:
+            raise ModelFileError(path, f"not a PDDL {kind} ({_line(err)})") from None
+        except RecursionError:
+            raise ModelFileError(path, f"not a PDDL {kind} (parentheses nested too "
+                                 "deeply)") from None
+    chatter = io.StringIO()
+    where = problem_path
+    try:
+        with contextlib.redirect_stdout(chatter):
+            options.set_options([str(domain_path), str(problem_path)])
+            where = domain_path
+            task = parsing_functions.parse_task(*lists)
+            where = problem_path
+            normalize.normalize(task)
+            return translator.pddl_to_sas(task)
+    except MemoryError:
+        raise
+    except RecursionError:
+        raise ModelFileError(where, "the translator refuses it: formulas nested too "
+                             "deeply") from None
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - the translator's many ways
+        raise ModelFileError(where, f"the translator refuses it: {_line(err, chatter)}") \
+            from None
+
+
+def _line(err: BaseException, chatter: io.StringIO | None = None) -> str:
+    """An error of the translator on one line (its last printed line when it says
+    nothing itself)."""
+    text = " ".join(str(err.code if isinstance(err, SystemExit) else err).split())
+    if not text or text.isdigit():
+        printed = [ln for ln in (chatter.getvalue() if chatter else "").splitlines()
+                   if ln.strip()]
+        text = printed[-1].strip() if printed else type(err).__name__
+    return re.sub(r"^(error|Error): ", "", text)[:300]
+
+
+def model_of(sas, name: str) -> tuple[Planning, tuple[tuple[str, ...], ...]]:
+    """The planning model of a SAS+ task, and per state variable the atom each value means
+    (``""`` for a negated atom or "none of those").  Derived variables (the translator's
+    axioms: universal goals and preconditions, negated complex conditions) are no state
+    variables: each is the expression of its rules (:class:`_Derived`)."""
+    layers = sas.variables.axiom_layers
+    state = [v for v in range(len(layers)) if layers[v] < 0]
+    names, atoms, flip = _variables([sas.variables.value_names[v] for v in state])
+    index = {v: i for i, v in enumerate(state)}
+    model = Planning(name)
+    for v in state:
+        model.add_variable(names[index[v]], 0, sas.variables.ranges[v] - 1)
+    derived = _Derived(sas, names, index, flip)
+    lit = derived.literal
+    model.set_initial({names[index[v]]: derived.value(v, sas.init.values[v]) for v in state})
+    model.set_goal(And(*(lit(v, x) for v, x in sas.goal.pairs)))
+    seen: dict[str, int] = {}
+    for op in sas.operators:
+        base = op.name.strip("()").strip()
+        seen[base] = seen.get(base, 0) + 1
+        label = base if seen[base] == 1 else f"{base} #{seen[base]}"
+        guard = [lit(v, x) for v, x in op.prevail]
+        effects: dict[str, Expr] = {}
+        for v, pre, post, cond in op.pre_post:
+            var = names[index[v]]
+            if pre != -1:
+                guard.append(lit(v, pre))
+            new: Expr = Const(derived.value(v, post))
+            if cond:
+                new = If(And(*(lit(c, x) for c, x in cond)), new, effects.get(var, Var(var)))
+            effects[var] = new
+        model.add_action(label, And(*guard) if guard else Const(1), effects,
+                         op.cost if sas.metric else 1)
+    if not sas.operators:
+        model.add_action("(no applicable action)", Const(0), {})
+    return model, atoms
+
+
+class _Derived:
+    """Literals over state variables, a derived variable's being the disjunction of its
+    axiom rules' conditions (the rules of lower layers substituted in; a derived variable
+    holds its default value, the initial one, unless a rule fires).  Recursive rules (a
+    fixpoint) are refused."""
+
+    def __init__(self, sas, names: list[str], index: dict[int, int], flip: list[bool]):
+        self.names, self.index, self.flip = names, index, flip
+        self.default = {v: sas.init.values[v] for v in range(len(sas.init.values))
+                        if v not in index}
+        self.rules: dict[int, list] = {}
+        for axiom in sas.axioms:
+            var, val = axiom.effect
+            if val == self.default[var]:
+                continue
+            self.rules.setdefault(var, []).append(axiom.condition)
+        self.memo: dict[int, Expr] = {}
+        self.open: set[int] = set()
+
+    def value(self, v: int, val: int) -> int:
+        """A state variable's SAS+ value as the model's (1 = the atom holds)."""
+        return 1 - val if self.flip[self.index[v]] else val
+
+    def literal(self, v: int, val: int) -> Expr:
+        """``v = val`` as an expression over the state variables."""
+        if v in self.index:
+            return Var(self.names[self.index[v]]) == self.value(v, val)
+        holds = self.fires(v)
+        return Not(holds) if val == self.default[v] else holds
+
+    def fires(self, v: int) -> Expr:
+        if v in self.memo:
+            return self.memo[v]
+        if v in self.open:
+            raise ModelError("recursive derived predicates (an axiom that depends on "
+                             "itself) are not supported")
+        self.open.add(v)
+        expr = Or(*(And(*(self.literal(c, x) for c, x in cond)) if cond else Const(1)
+                    for cond in self.rules.get(v, []))) if self.rules.get(v) else Const(0)
+        self.open.discard(v)
+        self.memo[v] = expr
+        return expr
+
+
+def _variables(values: Sequence[Sequence[str]]):
+    """Model variable names, per variable the atoms its values mean, and whether a
+    binary variable's values are swapped so that 1 means its atom holds."""
+    names: list[str] = []
+    atoms: list[tuple[str, ...]] = []
+    flip: list[bool] = []
+    for i, vals in enumerate(values):
+        meaning = tuple(_atom(v) for v in vals)
+        pos = [m for m in meaning if m]
+        single = len(vals) == 2 and len(pos) == 1 and len(set(_bare(v) for v in vals)) == 1
+        if single:
+            swapped = bool(meaning[0])
+            names.append(pos[0])
+            meaning = ("", pos[0])
+        else:
+            swapped = False
+            heads = sorted({m.split(" ")[0] for m in pos})
+            names.append(f"var{i} {'/'.join(heads[:3])}".rstrip())
+        flip.append(swapped)
+        atoms.append(meaning)
+    if len(set(names)) != len(names):  # an atom in two variables: plain names
+        names = [f"var{i}" for i in range(len(values))]
+    return names, tuple(atoms), flip
+
+
+def _atom(value: str) -> str:
+    """``Atom at(ball1, rooma)`` as ``at ball1 rooma``; negations and "none" as ``""``."""
+    if not value.startswith("Atom "):
+        return ""
+    return _bare(value)
+
+
+def _bare(value: str) -> str:
+    body = value.split(" ", 1)[1] if " " in value else value
+    return " ".join(body.replace("(", " ").replace(")", " ").replace(",", " ").split())

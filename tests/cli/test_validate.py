@@ -1,0 +1,155 @@
+"""``cpsolve validate``: cpsolve's own answers are valid, a changed step or cell is
+invalid and named, hostile answer files are one line (exit 2), and on PDDL the verdict
+and cost agree with unified-planning's sequential plan validator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cpsolve.puzzles.files import bundled, load
+
+ROOT = Path(__file__).resolve().parents[2]
+IPC = ROOT / "benchmarks" / "ipc"
+
+NO_ANSWER = {"knight_4x4", "fifteen_unsolvable", "french37"}
+"""Bundled models without a solution: nothing to validate."""
+SLOW = {"fifteen_korf1", "fifteen_puzzle", "fifteen_medium", "english33", "klotski",
+        "knight_8x8", "line_puzzle", "eight_puzzle", "camel_6x6", "knight_6x6"}
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else [])
+    for p in bundled() if p.stem not in NO_ANSWER])
+def test_every_bundled_models_own_answer_is_valid(cli, tmp_path, path):
+    kind = load(path).model.kind
+    engine = "search" if kind == "planning" else "cpsat"
+    solved = cli("solve", path, "--engine", engine, "--json", "--time-limit", "120")
+    assert solved.code == 0, solved.err
+    answer = json.loads(solved.out)
+    as_json = tmp_path / "answer.json"
+    as_json.write_text(solved.out)
+    as_text = tmp_path / "answer.txt"
+    as_text.write_text(cli("solve", path, "--engine", engine, "--time-limit", "120").out)
+    # the csp family draws with the file's own template: its text is not read back
+    for written in (as_json, as_text) if load(path).family != "csp" else (as_json,):
+        checked = cli("validate", path, written, "--json")
+        assert checked.code == 0, checked.out + checked.err
+        verdict = json.loads(checked.out)
+        assert verdict["valid"] and verdict["answer"] == ("plan" if kind == "planning"
+                                                          else "solution")
+        if kind == "planning":
+            assert verdict["cost"] == answer["cost"]
+
+
+HANOI = ["disc 0 to B", "disc 1 to C", "disc 0 to C", "disc 2 to B", "disc 0 to A",
+         "disc 1 to B", "disc 0 to B", "disc 3 to C", "disc 0 to C", "disc 1 to A",
+         "disc 0 to A", "disc 2 to C", "disc 0 to B", "disc 1 to C", "disc 0 to C"]
+"""The 15 moves of 4 discs from A to C (the smallest disc moves every other step)."""
+
+
+def test_a_plan_as_action_names_is_valid_and_one_changed_step_is_named(cli, tmp_path):
+    plan = tmp_path / "names.txt"
+    plan.write_text("\n".join(HANOI) + "\n")
+    out = cli("validate", "hanoi4", plan)
+    assert out.code == 0 and "cost 15" in out.out, out.out + out.err
+    changed = HANOI.copy()
+    changed[7] = "disc 3 to B"  # discs 0-2 sit on B after step 7: disc 3 cannot go there
+    plan.write_text("\n".join(changed) + "\n")
+    out = cli("validate", "hanoi4", plan, "--json")
+    verdict = json.loads(out.out)
+    assert out.code == 1 and not verdict["valid"] and verdict["step"] == 8
+    assert verdict["message"].startswith("step 8 (disc 3 to B)")
+
+
+def test_an_ipc_plan_file_with_comments(cli, tmp_path):
+    plan = tmp_path / "plan"
+    plan.write_text("; a comment\n" + "".join(f"({m})  ; move\n" for m in HANOI)
+                    + "; cost = 15 (unit cost)\n")
+    assert cli("validate", "hanoi4", plan).code == 0
+
+
+def test_a_grid_with_one_cell_changed_names_the_constraint(cli, tmp_path):
+    solved = cli("solve", "sudoku4", "--engine", "cpsat", "--json")
+    rows = json.loads(solved.out)["solution"]
+    grid = tmp_path / "grid.txt"
+    grid.write_text("\n".join(rows) + "\n")
+    assert cli("validate", "sudoku4", grid).code == 0
+    first = rows[0].split()
+    first[0], first[1] = first[1], first[0]  # row 1 keeps its symbols; two columns break
+    grid.write_text("\n".join([" ".join(first), *rows[1:]]) + "\n")
+    out = cli("validate", "sudoku4", grid, "--json")
+    verdict = json.loads(out.out)
+    assert out.code == 1 and not verdict["valid"]
+    assert "cell[0][0]" in verdict["message"] or "cell[0][1]" in verdict["message"]
+
+
+def test_a_knights_tour_as_numbers_on_the_board(cli, tmp_path):
+    solved = cli("solve", "knight_open_5x5", "--engine", "cpsat")
+    board = tmp_path / "tour.txt"
+    board.write_text(solved.out)
+    assert cli("validate", "knight_open_5x5", board).code == 0, solved.out
+
+
+@pytest.mark.parametrize("text", [
+    "", "(unclosed\n", "pick a b\n(pick a b\n", "{\"plan\": 3}", "[" * 100_000,
+    "{\"status\": \"infeasible\", \"answer\": null}", "\x00\x01binary", "move\x1b[2J\n",
+    "{not json",
+], ids=["empty", "unclosed", "mixed", "plan-not-list", "deep-json", "no-plan", "binary",
+        "escape", "bad-json"])
+def test_hostile_plan_files_are_one_line(cli, tmp_path, text):
+    plan = tmp_path / "plan"
+    plan.write_bytes(text.encode("utf-8", "surrogatepass"))
+    out = cli("validate", IPC / "gripper" / "domain.pddl", IPC / "gripper" / "prob01.pddl",
+              plan)
+    assert out.code == 2 and out.err.count("\n") == 1 and "Traceback" not in out.err, out.err
+
+
+def test_an_unknown_action_is_invalid_and_named(cli, tmp_path):
+    plan = tmp_path / "plan"
+    plan.write_text("(fly rooma roomb)\n")
+    out = cli("validate", IPC / "gripper" / "domain.pddl", IPC / "gripper" / "prob01.pddl",
+              plan)
+    assert out.code == 1 and "step 1" in out.out and "fly rooma roomb" in out.out
+
+
+UP_CASES = [("gripper", "domain.pddl", "prob01.pddl"),
+            ("pegsol-opt11-strips", "domain.pddl", "p01.pddl"),
+            ("sokoban-opt08-strips", "p01-domain.pddl", "p01.pddl"),
+            ("hanoi", "domain.pddl", "pfile3.pddl")]
+
+
+def _up_verdict(domain: Path, problem: Path, plan: Path) -> tuple[bool, int]:
+    """unified-planning's sequential plan validator: valid?, and the cost (the metric's
+    value, or the number of steps without a metric)."""
+    from unified_planning.engines.plan_validator import SequentialPlanValidator
+    from unified_planning.engines.results import ValidationResultStatus
+    from unified_planning.io import PDDLReader
+    from unified_planning.shortcuts import get_environment
+
+    get_environment().credits_stream = None
+    reader = PDDLReader()
+    task = reader.parse_problem(str(domain), str(problem))
+    steps = reader.parse_plan(task, str(plan))
+    result = SequentialPlanValidator().validate(task, steps)
+    cost = next(iter(result.metric_evaluations.values()), None) \
+        if result.metric_evaluations else len(steps.actions)
+    return result.status == ValidationResultStatus.VALID, int(cost)
+
+
+@pytest.mark.parametrize("folder,domain,problem", UP_CASES, ids=[c[0] for c in UP_CASES])
+def test_verdicts_and_costs_agree_with_unified_planning(cli, tmp_path, folder, domain,
+                                                        problem):
+    pytest.importorskip("unified_planning")
+    d, p = IPC / folder / domain, IPC / folder / problem
+    plan = tmp_path / "plan"
+    assert cli("solve", d, p, "--engine", "search", "--plan-file", plan).code == 0
+    ours = json.loads(cli("validate", d, p, plan, "--json").out)
+    assert (ours["valid"], ours["cost"]) == _up_verdict(d, p, plan)
+    steps = plan.read_text().splitlines()[:-1]
+    broken = tmp_path / "broken"
+    broken.write_text("\n".join(steps[1:]) + "\n")  # the first step left out
+    ours = json.loads(cli("validate", d, p, broken, "--json").out)
+    assert not ours["valid"] and not _up_verdict(d, p, broken)[0]

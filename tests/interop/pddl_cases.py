@@ -1,0 +1,77 @@
+"""Small PDDL domains whose optima are worked out by hand (shared by the PDDL-in tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+EQ_DOMAIN = """
+(define (domain roads)
+ (:requirements :strips :typing :equality :negative-preconditions :action-costs)
+ (:types place)
+ (:predicates (at ?p - place) (visited ?p - place) (road ?a ?b - place))
+ (:functions (total-cost) - number (dist ?a ?b - place) - number)
+ (:action go :parameters (?a ?b - place)
+  :precondition (and (at ?a) (road ?a ?b) (not (= ?a ?b)))
+  :effect (and (not (at ?a)) (at ?b) (visited ?b) (increase (total-cost) (dist ?a ?b)))))
+"""
+
+EQ_PROBLEM = """
+(define (problem trip) (:domain roads)
+ (:objects p1 p2 p3 - place)
+ (:init (at p1) (road p1 p1) (road p1 p2) (road p2 p3) (road p1 p3) (road p2 p1)
+        (= (dist p1 p1) 0) (= (dist p1 p2) 5) (= (dist p2 p3) 5) (= (dist p1 p3) 12)
+        (= (dist p2 p1) 1) (= (total-cost) 0))
+ (:goal (and (at p3) (visited p1)))
+ (:metric minimize (total-cost)))
+"""
+"""The self-road p1 -> p1 (cost 0) would visit p1 at once, but ``(not (= ?a ?b))``
+forbids it: p1 must be left and reached again.  p1-p2-p1-p2-p3 costs 5+1+5+5 = 16 in 4
+steps; p1-p2-p1-p3 costs 5+1+12 = 18; nothing leaves p3.  So the optimum is 16, by one
+plan (without the equality it would be 0+5+5 = 10)."""
+EQ_COST = 16
+
+LIGHTS_DOMAIN = """
+(define (domain lights)
+ (:requirements :adl)
+ (:predicates (on ?l))
+ (:action flip :parameters (?l) :precondition (not (on ?l)) :effect (on ?l))
+ (:action toggle-all :parameters ()
+  :effect (forall (?l) (and (when (on ?l) (not (on ?l))) (when (not (on ?l)) (on ?l))))))
+"""
+
+LIGHTS_PROBLEM = """
+(define (problem four) (:domain lights)
+ (:objects l1 l2 l3 l4)
+ (:init (on l1))
+ (:goal (forall (?l) (on ?l))))
+"""
+"""Flipping the three dark lights takes 3 steps; toggling all (l1 goes dark, the others
+light up, every effect reading the state before the action) then flipping l1 takes 2.
+No single action lights all four, so 2 is the optimum, by one plan (flip l1 cannot come
+first: it is on).  Every one of the 2^4 states is reachable (toggle, then flips)."""
+LIGHTS_STEPS = 2
+
+DERIVED_DOMAIN = """
+(define (domain paths)
+ (:requirements :strips :derived-predicates)
+ (:constants a c)
+ (:predicates (edge ?x ?y) (reach ?x ?y) (done))
+ (:derived (reach ?x ?y) (or (edge ?x ?y) (exists (?z) (and (edge ?x ?z) (reach ?z ?y)))))
+ (:action cut :parameters (?x ?y) :precondition (edge ?x ?y) :effect (not (edge ?x ?y)))
+ (:action finish :parameters () :precondition (reach a c) :effect (done)))
+"""
+
+DERIVED_PROBLEM = """
+(define (problem p) (:domain paths) (:objects b)
+ (:init (edge a b) (edge b a) (edge b c)) (:goal (done)))
+"""
+"""``reach a c`` needs ``reach b c``, which may come through ``reach a c`` (the edge b a):
+a recursive derived predicate, refused."""
+
+
+def write(folder: Path, domain: str, problem: str) -> tuple[Path, Path]:
+    """The two texts as ``domain.pddl`` and ``problem.pddl`` in ``folder``."""
+    d, p = folder / "domain.pddl", folder / "problem.pddl"
+    d.write_text(domain)
+    p.write_text(problem)
+    return d, p
