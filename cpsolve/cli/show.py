@@ -4,7 +4,7 @@ gallery of solutions)."""
 from __future__ import annotations
 
 from ..engines import run
-from ..engines.proofs import by_invariant
+from ..workflows.impossible import by_invariant
 from .session import Cli, exit_code, file_name, save, write_text
 
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from ..answers.result import Result, Status
 from ..engines import Options, run
-from ..engines.proofs import by_invariant
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
+from ..workflows.impossible import by_invariant
 from .session import INTERRUPTED, TAIL, Cli, exit_code, file_name, pddl_pairs, save
 
 if TYPE_CHECKING:

@@ -18,15 +18,11 @@ engine runs, and passes that answer through the same check as every engine's
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from ..answers.result import Count, Result, Status
 from ..model import Csp, Planning
 from ..model.invariants import Invariant, Parity, find
 from . import checked
-
-if TYPE_CHECKING:
-    from ..puzzles.base import Puzzle
 
 ARGUED = "invariant"
 """The engine name of an answer given by a family's own argument (no engine ran)."""
@@ -74,12 +70,3 @@ def argued(model: Csp | Planning, task: str, parity: Parity | None,
     start = time.perf_counter()
     result = none_exists(ARGUED, task, "parity", parity.words, keep, parity=parity)
     return checked(ARGUED, task, model, result, time.perf_counter() - start)
-
-
-def by_invariant(puzzle: Puzzle, task: str, keep: bool = False) -> Result | None:
-    """The answer to ``task`` when the puzzle's own argument proves that none exists
-    (:meth:`~cpsolve.puzzles.base.Puzzle.impossibility`), before any engine runs: for a solve
-    and for a count of optimal plans alike.  It is given by
-    :func:`cpsolve.engines.proofs.argued`, and checked there as every engine's answer is
-    (a wrong argument raises :class:`~cpsolve.answers.result.EngineBug`)."""
-    return argued(puzzle.model, task, puzzle.impossibility(), keep)

@@ -30,12 +30,12 @@ from ..answers.agreement import cross_check, disagreements
 from ..answers.result import EngineBug, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
-from ..engines.proofs import by_invariant
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import Clock
 from ..puzzles.base import Puzzle
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load_many, resolve
+from .impossible import by_invariant
 from .jobs import in_order, not_started
 
 CLUSTER_GRACE = 10.0
