@@ -22,6 +22,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -88,6 +89,7 @@ class Space:
         index = np.zeros(values[-1] - values[0] + 1, np.int8)
         index[self.values - self.low] = np.arange(len(values))
         self.index = index
+        self.contiguous = values[-1] - values[0] == len(values) - 1  # index = value - low
         self.lo = np.array(task.lo, np.int64)[:, None]
         self.radix = np.array(packed.radix, np.int64)[:, None]
 
@@ -109,9 +111,25 @@ class Space:
         if self.packed.offset:
             codes += np.int64(SIGN)
         succ = self.packed.forward(codes)
-        cols = self.packed.decode_matrix(succ)
-        cols -= self.low
-        return self.ranker.rank(self.index.take(cols))
+        return self.ranker.rank(self.rows(succ), succ.size)
+
+    def rows(self, codes: np.ndarray) -> Iterator[np.ndarray]:
+        """The value index of each variable in ``codes``, one variable at a time (bit fields
+        are cut out as the ranker asks for them: no matrix of every field)."""
+        packed = self.packed
+        if packed.shifts is None:
+            cols = packed.decode_matrix(codes)
+            cols -= self.low
+            yield from self.index.take(cols)
+            return
+        if packed.offset:
+            codes = codes ^ np.int64(packed.offset)
+        for shift, mask, lo in zip(packed.shifts, packed.masks, packed.task.lo):
+            col = codes >> shift
+            col &= mask
+            if lo != self.low:
+                col += lo - self.low
+            yield col if self.contiguous else self.index.take(col)
 
 
 class Sweep:

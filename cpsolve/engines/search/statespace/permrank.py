@@ -15,6 +15,7 @@ free).  About 120 ns per rank and 170 ns per unrank on one core for ``n = 12``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -44,17 +45,20 @@ class Ranker:
             seen += has
         self.sel = sel.ravel()
 
-    def rank(self, idx: np.ndarray) -> np.ndarray:
-        """The ranks (int64) of the permutations in the columns of ``idx`` (``(n, N)``)."""
+    def rank(self, idx: np.ndarray | Iterable[np.ndarray], count: int | None = None
+             ) -> np.ndarray:
+        """The ranks (int64) of the permutations in the columns of ``idx`` (``(n, N)``), or
+        of ``count`` permutations whose rows ``idx`` yields one at a time (the last row
+        is not needed)."""
         n = self.n
-        count = idx.shape[1]
+        if count is None:
+            count = idx.shape[1]  # type: ignore[union-attr]
         used = np.zeros(count, np.int64)
         out = np.zeros(count, np.int64)
         bit = np.empty(count, np.int64)
         low = np.empty(count, np.int64)
         one = np.ones(count, np.int64)
-        for i in range(n - 1):  # the last digit is always 0
-            p = idx[i]
+        for i, p in zip(range(n - 1), idx):  # the last digit is always 0
             np.left_shift(one, p, out=bit)
             np.subtract(bit, 1, out=low)
             low &= used
