@@ -185,3 +185,5 @@ def test_default_for_twelve_values_is_the_bitmap():
     assert default_analysis(Options(limit=10), eleven) == "numpy"
     eight = compile_planning(board(3, 3, (*range(1, 9), 0)))
     assert default_analysis(Options(), eight) == "numpy"  # 9! fits the in-memory bit map
+    fifteen = compile_planning(load(ROOT / "models" / "fifteen_puzzle.toml").model)
+    assert default_analysis(Options(), fifteen) != "bitmap"  # 16!/4 bytes: 5.2 TB
