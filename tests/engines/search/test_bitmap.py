@@ -17,6 +17,7 @@ from cpsolve import And, Planning, Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.engine import default_analysis
+from cpsolve.engines.search.statespace.bitmap import Space, prepare
 from cpsolve.engines.search.statespace.permrank import Ranker
 from cpsolve.engines.search.statespace.twobits import CURRENT, NEXT, OLD, UNSEEN, TwoBitMap
 from cpsolve.puzzles.files import load
@@ -187,3 +188,17 @@ def test_default_for_twelve_values_is_the_bitmap():
     assert default_analysis(Options(), eight) == "numpy"  # 9! fits the in-memory bit map
     fifteen = compile_planning(load(ROOT / "models" / "fifteen_puzzle.toml").model)
     assert default_analysis(Options(), fifteen) != "bitmap"  # 16!/4 bytes: 5.2 TB
+
+
+def test_successor_ranks_of_sixteen_values_in_64_bits():
+    # the 15-puzzle's sixteen 4-bit cells fill the whole int64 (codes offset by 2^63)
+    task = compile_planning(load(ROOT / "models" / "fifteen_puzzle.toml").model)
+    space = Space(*prepare(task))
+    assert space.packed.offset
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        state = tuple(int(v) for v in rng.permutation(16))
+        rank = space.rank(state)
+        assert space.state(rank) == state
+        got = sorted(space.state(int(r)) for r in space.successors(np.array([rank])))
+        assert got == sorted(task.next_states(state))
