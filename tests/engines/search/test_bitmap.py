@@ -202,3 +202,22 @@ def test_successor_ranks_of_sixteen_values_in_64_bits():
         assert space.state(rank) == state
         got = sorted(space.state(int(r)) for r in space.successors(np.array([rank])))
         assert got == sorted(task.next_states(state))
+
+
+def test_spooled_marks_equal_direct_ones(tmp_path):
+    rng = np.random.default_rng(5)
+    direct, spooled = TwoBitMap(5000), TwoBitMap(5000, tmp_path / "map.bin")
+    spooled.spool(tmp_path / "spool", 100)  # 400 ranks per segment: 13 segments
+    for bits in (direct, spooled):
+        for r in (0, 17, 4999):
+            bits.put(r, CURRENT)
+    for _ in range(3):
+        batch = rng.integers(0, 5000, 700)
+        direct.mark_next(batch)
+        spooled.mark_next(batch)
+    assert spooled.get(int(batch[0])) in (UNSEEN, CURRENT)  # not marked before settle
+    direct.settle()
+    spooled.settle()
+    assert (np.asarray(spooled.mem) == direct.mem).all() and direct.advance() == spooled.advance()
+    assert list((tmp_path / "spool").iterdir()) == []
+    spooled.close()

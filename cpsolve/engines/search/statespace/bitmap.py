@@ -10,7 +10,8 @@ is ever written.  A layer is expanded a slice of ranks at a time: unranked,
 packed (:class:`.packing.Packed`), every action applied on whole arrays, the
 successors ranked and marked.  The map takes ``n!/4`` bytes (the 3x4 puzzle:
 12! states, 114 MiB); past half the memory budget it is a file mapped into
-memory (in ``--work-dir`` or a temporary directory).
+memory (in ``--work-dir`` or a temporary directory) whose marks are spooled and
+made a segment at a time (:meth:`.twobits.TwoBitMap.spool`).
 
 From the goal (the default when the goal is one state, as for the other
 analyses) when every move can be undone (:func:`cpsolve.model.facts.reversible`):
@@ -179,6 +180,7 @@ def sweep(space: Space, bits: TwoBitMap, root: tuple[int, ...], budget: Budget, 
                 bits.mark_next(space.successors(part))
                 done += part.size
                 out.expanded += part.size
+        bits.settle()
         new = bits.advance()
         if not new:
             out.last = np.concatenate(kept) if kept else np.empty(0, np.int64)
@@ -227,7 +229,7 @@ class MapFiles:
     end (when ``states / 4`` bytes exceed ``memory``)."""
 
     def __init__(self, states: int, memory: int, work_dir: str | None) -> None:
-        self.states, self.disk = states, (states + 3) // 4 > memory
+        self.states, self.disk, self.memory = states, (states + 3) // 4 > memory, memory
         self.work_dir, self.dir = work_dir, None
         self.map: TwoBitMap | None = None
 
@@ -256,6 +258,8 @@ class MapFiles:
         if path is not None and path.exists():
             path.unlink()
         self.map = TwoBitMap(self.states, path)
+        if self.dir is not None:
+            self.map.spool(self.dir / "spool", self.memory)
         return self.map
 
     def details(self) -> dict:
