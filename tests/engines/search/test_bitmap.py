@@ -6,6 +6,7 @@ a Python set, its own slide generator), independent of the model and of the engi
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -221,3 +222,19 @@ def test_spooled_marks_equal_direct_ones(tmp_path):
     assert (np.asarray(spooled.mem) == direct.mem).all() and direct.advance() == spooled.advance()
     assert list((tmp_path / "spool").iterdir()) == []
     spooled.close()
+
+
+def test_cli_names_the_bitmap_analysis(cli, tmp_path):
+    run = cli("analyze", ROOT / "models" / "eight_puzzle.toml", "--algorithm", "bitmap",
+              "--json")
+    assert run.code == 0
+    data = json.loads(run.out.strip().splitlines()[-1])
+    assert data["details"]["algorithm"] == "bitmap" and data["details"]["bits_per_state"] == 2
+    assert data["states"] == 181_440 and data["max_distance"] == 31  # the model's [expected]
+    stopped = cli("analyze", ROOT / "examples" / "eleven_puzzle.toml", "--algorithm", "bitmap",
+                  "--limit", "5000", "--json")
+    partial = json.loads(stopped.out.strip().splitlines()[-1])
+    assert partial["status"] == "partial" and partial["details"]["algorithm"] == "bitmap"
+    # complete layers until 5,000 states are seen: OEIS A090166, the 3x4 from a corner blank
+    assert partial["layers"] == [1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1392, 2494]
+    assert partial["bound"] == 12 and partial["states"] == 5588
