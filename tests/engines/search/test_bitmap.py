@@ -208,7 +208,8 @@ def test_successor_ranks_of_sixteen_values_in_64_bits():
 def test_spooled_marks_equal_direct_ones(tmp_path):
     rng = np.random.default_rng(5)
     direct, spooled = TwoBitMap(5000), TwoBitMap(5000, tmp_path / "map.bin")
-    spooled.spool(tmp_path / "spool", 100)  # 400 ranks per segment: 13 segments
+    # 400 ranks per segment: 13 segments; settled by itself past 8,000 bytes (1,000 ranks)
+    spooled.spool(tmp_path / "spool", 100, 8000)
     for bits in (direct, spooled):
         for r in (0, 17, 4999):
             bits.put(r, CURRENT)
@@ -216,7 +217,7 @@ def test_spooled_marks_equal_direct_ones(tmp_path):
         batch = rng.integers(0, 5000, 700)
         direct.mark_next(batch)
         spooled.mark_next(batch)
-    assert spooled.get(int(batch[0])) in (UNSEEN, CURRENT)  # not marked before settle
+    assert spooled.get(int(batch[-1])) in (UNSEEN, CURRENT)  # the last batch: not yet
     direct.settle()
     spooled.settle()
     assert (np.asarray(spooled.mem) == direct.mem).all() and direct.advance() == spooled.advance()

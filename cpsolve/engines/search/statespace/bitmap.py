@@ -229,7 +229,8 @@ class MapFiles:
     end (when ``states / 4`` bytes exceed ``memory``)."""
 
     def __init__(self, states: int, memory: int, work_dir: str | None) -> None:
-        self.states, self.disk, self.memory = states, (states + 3) // 4 > memory, memory
+        self.states, self.bytes, self.memory = states, (states + 3) // 4, memory
+        self.disk = self.bytes > memory
         self.work_dir, self.dir = work_dir, None
         self.map: TwoBitMap | None = None
 
@@ -244,10 +245,10 @@ class MapFiles:
             except OSError as exc:
                 raise Unsupported(f"search: work directory {base}: {exc.strerror or exc}") \
                     from exc
-            if free < (self.states + 3) // 4:
+            if free < 2 * self.bytes:
                 self.__exit__()
-                raise Unsupported(f"search: the 2-bit map needs {(self.states + 3) // 4:,} "
-                                  f"bytes; {self.dir.parent} has {free:,} free")
+                raise Unsupported(f"search: the 2-bit map and its spool need {2 * self.bytes:,}"
+                                  f" bytes; {self.dir.parent} has {free:,} free")
         return self
 
     def fresh(self) -> TwoBitMap:
@@ -259,12 +260,12 @@ class MapFiles:
             path.unlink()
         self.map = TwoBitMap(self.states, path)
         if self.dir is not None:
-            self.map.spool(self.dir / "spool", self.memory)
+            self.map.spool(self.dir / "spool", self.memory, self.bytes)
         return self.map
 
     def details(self) -> dict:
-        return {"ranks": self.states, "bits_per_state": 2,
-                "map_bytes": (self.states + 3) // 4, "map_on_disk": self.disk}
+        return {"ranks": self.states, "bits_per_state": 2, "map_bytes": self.bytes,
+                "map_on_disk": self.disk}
 
     def __exit__(self, *exc: object) -> None:
         if self.map is not None:

@@ -63,7 +63,7 @@ class TwoBitMap:
             self.mem = np.memmap(path, np.uint8, "w+", shape=(size,))
         self.words = self.mem.view(np.uint64)
         self.spool_dir: Path | None = None
-        self.segment = 0
+        self.segment = self.spool_limit = self.spooled = 0
 
     def close(self) -> None:
         """Let go of the file (a map in memory is just dropped)."""
@@ -92,14 +92,19 @@ class TwoBitMap:
         else:
             _mark(self.mem, np.sort(ranks))
 
-    def spool(self, folder: Path, segment_bytes: int) -> None:
+    def spool(self, folder: Path, segment_bytes: int, limit: int) -> None:
         """Mark later, a segment at a time: :meth:`mark_next` appends the ranks to one file per
         segment of ``segment_bytes`` bytes of the map, and :meth:`settle` reads each file
         and marks its ranks on the segment, read into memory and written back.  A map in a
         file is then read and written in order (random writes to a map larger than memory
-        would go at the speed of the disk's seeks), at 8 bytes of spool per successor."""
+        would go at the speed of the disk's seeks), at 8 bytes of spool per successor.
+
+        The marks may be made at any moment of a layer (``NEXT`` states are not expanded
+        before the next layer, and marking twice changes nothing): :meth:`mark_next`
+        settles as soon as ``limit`` bytes are spooled, so the spool never holds more."""
         self.spool_dir = folder
         self.segment = max(8, segment_bytes - segment_bytes % 8) * 4  # ranks per segment
+        self.spool_limit, self.spooled = limit, 0
         folder.mkdir(parents=True, exist_ok=True)
 
     def _spool(self, ranks: np.ndarray) -> None:
@@ -110,11 +115,15 @@ class TwoBitMap:
             if part.size:
                 with open(self.spool_dir / f"s{k:06d}.bin", "ab") as f:
                     f.write(part.tobytes())
+        self.spooled += 8 * ranks.size
+        if self.spooled >= self.spool_limit:
+            self.settle()
 
     def settle(self) -> None:
         """Mark the spooled ranks (:meth:`spool`); nothing without a spool."""
         if self.spool_dir is None:
             return
+        self.spooled = 0
         for path in sorted(self.spool_dir.glob("s*.bin")):
             k = int(path.stem[1:])
             first = k * self.segment
