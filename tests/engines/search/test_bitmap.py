@@ -239,3 +239,15 @@ def test_cli_names_the_bitmap_analysis(cli, tmp_path):
     # complete layers until 5,000 states are seen: OEIS A090166, the 3x4 from a corner blank
     assert partial["layers"] == [1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1392, 2494]
     assert partial["bound"] == 12 and partial["states"] == 5588
+
+
+def test_moves_that_cannot_be_undone_count_from_the_start():
+    # a one-way rotation of three values: every move is a permutation, none undoes itself
+    m = Planning("rotate")
+    xs = m.add_array("x", 3, 0, 2)
+    m.set_initial({"x[0]": 0, "x[1]": 1, "x[2]": 2})
+    m.set_goal(And(xs[0] == 1, xs[1] == 2, xs[2] == 0))
+    m.add_action("rotate", True, {xs[0]: xs[1], xs[1]: xs[2], xs[2]: xs[0]})
+    result = analyze(m)
+    assert result.answer.direction == "start" and "undone" in result.details["backward"]
+    assert result.layers == (1, 1, 1) and result.states == 3

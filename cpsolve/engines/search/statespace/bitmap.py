@@ -213,7 +213,9 @@ def bitmap_layers(task: Task, budget: Budget, direction: Direction | None = None
     with MapFiles(space.ranker.size, memory, work) as maps:
         if not backward:
             first = sweep(space, maps.fresh(), task.initial, budget, "reachable", chunk)
-            return _result(space, first, "start", budget, maps.details())
+            why = {} if direction == "start" or goal is None else {
+                "backward": "not from the goal: the moves cannot all be undone"}
+            return _result(space, first, "start", budget, {**maps.details(), **why})
         first = sweep(space, maps.fresh(), goal, budget, "to goal", chunk, task.initial)
         if first.stopped or first.watched_at is not None:
             reach = first.seen if first.watched_at is not None else None
