@@ -214,7 +214,9 @@ def bitmap_layers(task: Task, budget: Budget, direction: Direction | None = None
         if not backward:
             first = sweep(space, maps.fresh(), task.initial, budget, "reachable", chunk)
             why = {} if direction == "start" or goal is None else {
-                "backward": "not from the goal: the moves cannot all be undone"}
+                "backward": "not from the goal: " + (
+                    "the moves cannot all be undone" if tuple(sorted(goal)) == values
+                    else "the goal is no permutation of the start's values")}
             return _result(space, first, "start", budget, {**maps.details(), **why})
         first = sweep(space, maps.fresh(), goal, budget, "to goal", chunk, task.initial)
         if first.stopped or first.watched_at is not None:
@@ -262,7 +264,7 @@ class MapFiles:
             path.unlink()
         self.map = TwoBitMap(self.states, path)
         if self.dir is not None:
-            self.map.spool(self.dir / "spool", self.memory, self.bytes)
+            self.map.spool(self.dir / "spool", self.memory // 2, self.bytes)
         return self.map
 
     def details(self) -> dict:
