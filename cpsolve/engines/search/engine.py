@@ -92,9 +92,11 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
 
 
 def default_analysis(options: Options, task: Task) -> str:
-    """``cluster`` when a cluster is named; ``external`` when a work directory or resume is,
-    or when an unlimited analysis from the start (or either end) meets a
-    space of packed codes too large for a bit map (above
+    """``cluster`` when a cluster is named; ``external`` when a work directory or resume is;
+    ``bitmap`` when an unlimited analysis meets permutations of 12 or 13 values (``n!``
+    above :data:`.statespace.packing.BITMAP_BITS`: the 3x4 sliding puzzle's 12!);
+    ``external`` when an unlimited analysis from the start (or either end) meets a space
+    of packed codes too large for a bit map (above
     :data:`.statespace.packing.BITMAP_BITS`; English 33: 2^33) and moves that cannot
     all be undone (undoable moves keep two layers in memory, which is what the disk would
     hold); else :data:`DEFAULT_ANALYSIS`."""
@@ -102,11 +104,28 @@ def default_analysis(options: Options, task: Task) -> str:
         return "cluster"
     if options.work_dir is not None or options.resume:
         return "external"
+    if options.limit is None and _many_permutations(task):
+        return "bitmap"
     bits = sum((hi - lo).bit_length() for lo, hi in zip(task.lo, task.hi))
     if options.limit is None and options.direction != "goal" and bits < 62 \
             and _beyond_bit_map(task, bits):
         return "external"
     return DEFAULT_ANALYSIS
+
+
+def _many_permutations(task: Task) -> bool:
+    """The states are permutations of distinct values (:mod:`.statespace.bitmap`), more
+    of them than the in-memory analysis's bit map holds, and at most 13 values (a 2-bit
+    map of 1.6 GB; 14! takes 22 GB: ``--algorithm bitmap`` asks for it)."""
+    import math
+
+    n = len(task.initial)
+    if len(set(task.initial)) != n or not 12 <= n <= 13:  # 11! < 2^27 <= 12!; 13!/4: 1.6 GB
+        return False
+    from .statespace.bitmap import permutation_like  # numpy is imported only here
+    from .statespace.packing import BITMAP_BITS
+
+    return math.factorial(n) > BITMAP_BITS and permutation_like(task)
 
 
 def _beyond_bit_map(task: Task, bits: int) -> bool:

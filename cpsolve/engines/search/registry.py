@@ -210,6 +210,7 @@ class Analysis:
     scaled: bool = False  # also takes the Options: work dir, resume, memory limit, cluster
     # (no default state limit either: these analyses exist for spaces beyond memory)
     from_goal: bool = True  # can sweep back from a single goal state (else: start only)
+    named: bool = False  # a scaled analysis ``analyze --algorithm`` may also name
 
     @property
     def function(self) -> AnalysisFn:
@@ -230,6 +231,10 @@ ANALYSES: Mapping[str, Analysis] = {
     "cluster": Analysis("cluster", "statespace.cluster:on_cluster",
               "layers hash-partitioned over a Dask cluster",
                         scaled=True, from_goal=False),
+    "bitmap": Analysis("bitmap", "statespace.bitmap:bitmap_layers",
+              "permutations ranked by a perfect hash, two bits per state "
+                       "(in a file past half the memory budget)", fallback="numpy",
+                       scaled=True, named=True),
 }
 """State-space analyses by name; ``numpy`` is the default."""
 
@@ -285,7 +290,7 @@ def _ordered(needs: frozenset[Need] | None) -> list[Need]:
 def analysis_choices() -> list[str]:
     """The analyses ``analyze --algorithm`` chooses (the on-disk and cluster ones come with
     ``--work-dir`` and ``--workers``/``--scheduler``)."""
-    return [name for name, entry in ANALYSES.items() if not entry.scaled]
+    return [name for name, entry in ANALYSES.items() if not entry.scaled or entry.named]
 
 
 def choices() -> list[str]:
