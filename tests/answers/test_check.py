@@ -87,9 +87,8 @@ def test_water_jugs_plan_is_accepted(jugs, as_steps):
 
 def test_longer_water_jugs_plan_is_accepted(jugs):
     """The other way round (fill the 8 L jug first) takes 12 moves and ends at (4, 5)."""
-    plan = ["fill the 8 L jug", "pour the 8 L jug into the 5 L jug", "empty the 5 L jug", "pour the 8 L jug into the 5 L jug",
-            "fill the 8 L jug", "pour the 8 L jug into the 5 L jug", "empty the 5 L jug", "pour the 8 L jug into the 5 L jug",
-            "empty the 5 L jug", "pour the 8 L jug into the 5 L jug", "fill the 8 L jug", "pour the 8 L jug into the 5 L jug"]
+    fill, empty, pour = "fill the 8 L jug", "empty the 5 L jug", "pour the 8 L jug into the 5 L jug"
+    plan = [fill, pour, empty, pour, fill, pour, empty, pour, empty, pour, fill, pour]
     verdict = replay(jugs, plan)
     assert verdict.ok and verdict.cost == 12
 
@@ -114,7 +113,8 @@ def _replace(plan, index, new):
     (_replace(names(JUGS_PLAN), 0, "fill the jug"), 1, "no action named"),
     (_replace(names(JUGS_PLAN), 0, "empty the 8 L jug"), 1, "guard"),  # it is empty already
     (_replace(names(JUGS_PLAN), 4, "fill the 8 L jug"), 5, "guard"),  # (8, 2): the 8 L jug is full
-    (_replace(names(JUGS_PLAN), 5, "pour the 8 L jug into the 5 L jug"), 6, "guard"),  # (0, 2): 8 L empty
+    (_replace(names(JUGS_PLAN), 5, "pour the 8 L jug into the 5 L jug"), 6,
+     "guard"),  # (0, 2): the 8 L jug is empty
     (names(JUGS_PLAN)[:8], 8, "goal"),  # stops at (7, 0)
     ([], 0, "goal"),
 ])
