@@ -110,6 +110,10 @@ def human(puzzle: Puzzle, result: Result) -> Group:
                           "the table counts every state)"))
     if "patterns" in result.details:  # pattern databases: cached, built now, or partial
         parts.append(Text(f"Estimate: {result.details['patterns']}.", style="dim"))
+    if isinstance(result.answer, Analysis) and "algorithm" in result.details:
+        parts.append(Text(f"Analysis: {result.details['algorithm']} (--algorithm)"
+                          + (f" ({result.details['fallback']})" if result.details.get("fallback")
+                             else "") + ".", style="dim"))
     if result.answer is not None:
         parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
     return Group(*parts)

@@ -51,7 +51,7 @@ from ...model.facts import (
     potential_bounds,
     state_count,
 )
-from ...words import number
+from ...words import number, plural
 from .. import Options
 from ..runtime.clock import Clock
 from .descent import Descent
@@ -147,7 +147,7 @@ class _Run:
 
     def shortest(self, horizon: int) -> str:
         """What proves that no plan has fewer than ``horizon`` steps."""
-        return f"shortest plan: no plan of fewer than {horizon} steps exists{self.proof()}"
+        return f"shortest plan: no plan has fewer than {plural(horizon, 'step')}{self.proof()}"
 
     def proof(self) -> str:
         """The horizons proven empty and what ruled out the others, in parentheses
