@@ -70,3 +70,10 @@ def test_bounds_read_as_sentences():
     assert lower_bound(48) == "no plan has fewer than 48 steps"
     assert lower_bound(1) == "no plan has fewer than 1 step"
     assert lower_bound(10, unit_costs=False) == "no plan costs less than 10"
+
+
+def test_the_solution_is_unique_is_said_once(cli):
+    """CP-SAT's message says it too; the text output prints the line once."""
+    run = cli("solve", MODELS / "sudoku_inkala.toml", "--engine", "cpsat")
+    assert run.code == 0, run.err
+    assert run.out.lower().count("the solution is unique") == 1, run.out
