@@ -195,3 +195,13 @@ def test_the_cli_reference_has_every_option():
     for name in EXAMPLES:
         assert not name or f"## `cpsolve {name}`" in text
     assert "`--limit` `N`" in text and "5,000,000" in text
+
+
+def test_the_readme_install_command_ends_with_a_command_that_works(tmp_path):
+    """The first set-up command's last part (after the install) is run here too."""
+    text = README.read_text(encoding="utf-8")
+    install = next(body.strip() for lang, _, body in BLOCK.findall(text) if lang == "sh")
+    command = install.rsplit("&& ", 1)[-1]
+    assert command.startswith("cpsolve ")
+    done = shell(command, scratch(tmp_path))
+    assert done.returncode == 0 and "all engines agree" in done.stdout, done.stdout + done.stderr
