@@ -7,6 +7,8 @@ thousands separators.  Imports nothing: any layer may use it.
 
 from __future__ import annotations
 
+import math
+
 IRREGULAR = {"class": "classes", "is": "are", "was": "were", "has": "have"}
 """Plurals that are not the noun + ``s``."""
 
@@ -24,3 +26,23 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
 def noun(n: int, singular: str, nouns: str | None = None) -> str:
     """The noun alone, agreeing with ``n`` (for phrases that place the count elsewhere)."""
     return singular if n == 1 else nouns or IRREGULAR.get(singular, singular + "s")
+
+
+HUGE = 10 ** 15
+"""Numbers from here on are written as a power of two (``about 2^100``): no message
+carries a number longer than a line."""
+
+
+def number(n: int) -> str:
+    """``n`` with thousands separators, or ``about 2^k`` once it reaches :data:`HUGE`."""
+    if abs(n) < HUGE:
+        return f"{n:,}"
+    return f"about 2^{round(math.log2(abs(n)))}" if n > 0 else f"about -2^{round(math.log2(-n))}"
+
+
+def lower_bound(bound: int, unit_costs: bool = True) -> str:
+    """A proven lower bound as a sentence: ``no plan has fewer than 48 steps`` (each step
+    costs 1) or ``no plan costs less than 10``."""
+    if unit_costs:
+        return f"no plan has fewer than {plural(bound, 'step')}"
+    return f"no plan costs less than {number(bound)}"

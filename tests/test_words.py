@@ -55,3 +55,25 @@ def test_an_analysis_stopped_at_its_first_state(cli):
     run = cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M")
     assert run.code == 1
     assert not ONE_PLURAL.search(run.out), run.out
+
+
+def test_a_huge_number_is_a_power_of_two():
+    from cpsolve.words import number
+
+    assert number(2 ** 100 - 1) == "about 2^100"  # the horizon a message once printed whole
+    assert number(1_267_650) == "1,267,650"
+
+
+def test_bounds_read_as_sentences():
+    from cpsolve.words import lower_bound
+
+    assert lower_bound(48) == "no plan has fewer than 48 steps"
+    assert lower_bound(1) == "no plan has fewer than 1 step"
+    assert lower_bound(10, unit_costs=False) == "no plan costs less than 10"
+
+
+def test_the_solution_is_unique_is_said_once(cli):
+    """CP-SAT's message says it too; the text output prints the line once."""
+    run = cli("solve", MODELS / "sudoku_inkala.toml", "--engine", "cpsat")
+    assert run.code == 0, run.err
+    assert run.out.lower().count("the solution is unique") == 1, run.out

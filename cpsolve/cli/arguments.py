@@ -16,6 +16,7 @@ from ..engines.runtime import memory
 from ..engines.search import registry as search_registry
 from ..interop import FORMATS
 from ..version import VERSION
+from .examples import examples_text, with_examples
 from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
 
 AUTO_BUDGET = 60.0
@@ -23,6 +24,9 @@ AUTO_BUDGET = 60.0
 
 ANALYZERS = ["search"]
 """Engines that can analyze a state space."""
+
+FILE_HELP = "a model file (.toml) or a bundled model's name (see cpsolve models)"
+"""The help of a command's one model file."""
 
 
 class BadCommandLine(SystemExit):
@@ -109,6 +113,11 @@ def positive(text: str) -> int:
     return _integer(text, 1)
 
 
+def states(text: str) -> float:
+    """A limit on states: an integer >= 1, or ``none`` (no limit: ``inf``)."""
+    return math.inf if text.strip().lower() == "none" else _integer(text, 1)
+
+
 def natural(text: str) -> int:
     """An integer option that must be at least 0."""
     return _integer(text, 0)
@@ -138,6 +147,8 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _COMMANDS:
         command(sub)
+    with_examples(sub)
+    p.epilog, p.formatter_class = examples_text(""), argparse.RawDescriptionHelpFormatter
     return p
 
 
@@ -175,7 +186,8 @@ def _compare(sub: Commands) -> None:
                    help="model files or bundled names; or a PDDL domain and problem; with "
                    "--workers or --scheduler also directories and collections, one task per "
                    "instance")
-    c.add_argument("--task", choices=TASKS, default="solve")
+    c.add_argument("--task", choices=TASKS, default="solve",
+                   help="what every engine is asked (default: solve)")
     common(c)
     no_hint(c)
     cluster(c)
@@ -183,10 +195,11 @@ def _compare(sub: Commands) -> None:
 
 def _count(sub: Commands) -> None:
     n = sub.add_parser("count", help="count all solutions")
-    n.add_argument("file")
+    n.add_argument("file", metavar="FILE", help=FILE_HELP)
     pddl_problem(n)
     common(n, ["auto", *every()], "auto")
-    n.add_argument("-n", "--limit", type=positive, metavar="N", help="stop after N solutions")
+    n.add_argument("-n", "--limit", type=positive, metavar="N",
+                   help="stop after N solutions (default: count them all)")
     n.add_argument("--all", action="store_true", dest="all_solutions",
                    help="count every solution (the default; as MiniZinc's -a / --all)")
     n.add_argument("--list", action="store_true", help="print the solutions too")
@@ -197,30 +210,37 @@ def _count(sub: Commands) -> None:
     statistics(n)
     n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
                    help="count classes: under renaming of the symbols (relabel), or under "
-                   "that and the board's symmetries (symmetry)")
+                   "that and the board's symmetries (symmetry) (default: every solution "
+                   "counted on its own)")
 
 
 def _generate(sub: Commands) -> None:
     g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
-    g.add_argument("file")
+    g.add_argument("file", metavar="FILE", help=FILE_HELP + " (a grid or csp model)")
     common(g, list(ENGINES), "cpsat")
     g.add_argument("--givens", type=natural, nargs="+", required=True, metavar="K",
                    help="number(s) of givens")
     g.add_argument("--count", action="store_true", help="print only the numbers")
     g.add_argument("--minimal", action="store_true",
                    help="keep puzzles from which no given can be removed")
-    g.add_argument("--random", type=positive, metavar="N", help="draw N puzzles instead of all")
-    g.add_argument("--seed", type=int, metavar="S", help="random seed (with --random)")
+    g.add_argument("--random", type=positive, metavar="N",
+                   help="draw N puzzles instead of all (default: all)")
+    g.add_argument("--seed", type=int, metavar="S",
+                   help="random seed (with --random; default: a different draw each run)")
     g.add_argument("--check", nargs="?", const="auto", choices=["auto", *ENGINES],
-                   help="re-solve every puzzle with another engine (always done for --random)")
+                   help="re-solve every puzzle with another engine (always done for --random; "
+                   "default: not done otherwise; without a value: auto)")
 
 
 def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
-    a.add_argument("file")
+    a.add_argument("file", metavar="FILE", help=FILE_HELP + " (a planning model)")
     pddl_problem(a)
     common(a, ANALYZERS, "search")
-    a.add_argument("--limit", type=positive, metavar="N", help="explore at most N states")
+    a.add_argument("--limit", type=states, metavar="N",
+                   help="explore at most N states, or none: no limit (default: "
+                   f"{search_registry.ANALYZE_LIMIT:,} for an analysis in memory, none on disk "
+                   "or on a cluster)")
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
                    help="explore the states reachable from the start, or the states that can "
                    "reach the goal (default: the goal when it is one state, else the start)")
@@ -231,8 +251,9 @@ def _analyze(sub: Commands) -> None:
                    + " (default: numpy, falling back to python when the states do not pack)")
     a.add_argument("--work-dir", metavar="DIR",
                    help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
-                   "within half of --memory-limit (an unlimited forward analysis too large "
-                   "for memory goes on disk in a temporary directory by itself)")
+                   "within half of --memory-limit (default: in memory; an unlimited forward "
+                   "analysis too large for memory goes on disk in a temporary directory by "
+                   "itself)")
     a.add_argument("--resume", action="store_true",
                    help="with --work-dir: keep the layers a stopped run finished there and go on")
     cluster(a)
@@ -241,13 +262,14 @@ def _analyze(sub: Commands) -> None:
 
 def _show(sub: Commands) -> None:
     w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
-    w.add_argument("file")
+    w.add_argument("file", metavar="FILE", help=FILE_HELP)
     pddl_problem(w)
     common(w, list(ENGINES), "search", json_flag=False)
     w.add_argument("--plan", action="store_true",
                    help="planning models: solve and write a page that steps through the plan")
     w.add_argument("--gallery", type=positive, metavar="N",
-                   help="csp models: count, and draw the first N solutions")
+                   help="csp models: count, and draw the first N solutions (default: one "
+                   "picture of the solution)")
     w.add_argument("--unsolved", action="store_true",
                    help="csp models: draw the puzzle itself (by default it is solved first)")
     no_hint(w)
@@ -261,7 +283,8 @@ def _export(sub: Commands) -> None:
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")
     x.add_argument("-o", "--output", metavar="DIR", default=".",
-                   help="directory to write the files into (default: the current one)")
+                   help="directory to write the files into, created if its parent exists "
+                   "(default: the current one)")
 
 
 def _validate(sub: Commands) -> None:
@@ -315,10 +338,10 @@ def cluster(cmd: argparse.ArgumentParser) -> None:
     where = cmd.add_mutually_exclusive_group()
     where.add_argument("--workers", type=positive, metavar="N",
                        help="run on a local Dask cluster of N worker processes "
-                       "(needs the [dask] extra)")
+                       "(needs the [dask] extra; default: no cluster)")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on the Dask cluster whose scheduler is at ADDRESS "
-                       "(tcp://host:8786; needs the [dask] extra)")
+                       "(tcp://host:8786; needs the [dask] extra; default: none)")
 
 
 @dataclass(frozen=True)
@@ -408,9 +431,11 @@ def no_hint(cmd: argparse.ArgumentParser) -> None:
 def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
     """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.output.draw`)."""
     out = cmd.add_mutually_exclusive_group(required=required)
-    out.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG picture")
+    out.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG picture"
+                     + ("" if required else " (default: none)"))
     out.add_argument("--html", metavar="OUT", type=output_file,
-                     help="write a self-contained HTML page")
+                     help="write a self-contained HTML page" + ("" if required else
+                                                                 " (default: none)"))
 
 
 def printable(message: str, width: int = 2000) -> str:
@@ -419,5 +444,3 @@ def printable(message: str, width: int = 2000) -> str:
     text = " ".join(message.split())
     text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
     return text if len(text) <= width else text[:width] + "..."
-
-

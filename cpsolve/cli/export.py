@@ -29,7 +29,14 @@ def export(cli: Cli) -> int:
         return cli.fail(f"{file_name(args.file)}: cannot export to {args.to}: {err}", 2)
     out = Path(args.output)
     if not out.is_dir():
-        return cli.fail(f"--output {args.output}: not a directory", 2)
+        if out.exists() or not out.parent.is_dir():
+            return cli.fail(f"--output {args.output}: not a directory (and not a new folder "
+                            "in an existing one)", 2)
+        try:
+            out.mkdir()  # a new folder in an existing one, as `-o out/` suggests
+        except OSError as err:
+            return cli.fail(f"--output {args.output}: not a directory, and it cannot be "
+                            f"created ({err.strerror or err})", 2)
     stem = resolve(args.file).stem if isinstance(args.file, str) else \
         Path(args.file[1]).stem
     for name, text in exported.files(stem).items():

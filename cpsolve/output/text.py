@@ -100,7 +100,7 @@ def headline(puzzle: Puzzle, result: Result) -> Text:
 def human(puzzle: Puzzle, result: Result) -> Group:
     """Everything a person wants to see about one result."""
     parts: list[Any] = [headline(puzzle, result)]
-    if result.message:
+    if result.message and not _said_below(result):
         parts.append(Text(result.message, style="dim"))
     if result.hint is not None:
         parts.append(Text(hint_text(result.hint), style="dim"))
@@ -110,9 +110,21 @@ def human(puzzle: Puzzle, result: Result) -> Group:
                           "the table counts every state)"))
     if "patterns" in result.details:  # pattern databases: cached, built now, or partial
         parts.append(Text(f"Estimate: {result.details['patterns']}.", style="dim"))
+    if isinstance(result.answer, Analysis) and "algorithm" in result.details:
+        parts.append(Text(f"Analysis: {result.details['algorithm']} (--algorithm)"
+                          + (f" ({result.details['fallback']})" if result.details.get("fallback")
+                             else "") + ".", style="dim"))
     if result.answer is not None:
         parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
     return Group(*parts)
+
+
+def _said_below(result: Result) -> bool:
+    """The message only repeats a line the answer's drawing prints ("the solution is
+    unique"), which is then not printed twice."""
+    answer = result.answer
+    return isinstance(answer, Assignment) and answer.unique is True and \
+        result.message.strip(" .").lower() == "the solution is unique"
 
 
 def hint_text(hint: Hint) -> str:

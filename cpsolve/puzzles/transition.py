@@ -82,9 +82,10 @@ from .declare import (
     parse_in,
     template,
 )
+from .drawing import Drawing, drawing
 
 KEYS = {"family", "name", "description", "constants", "variables", "initial", "goal",
-        "actions", "show", "labels", "forbid", "invariant"}
+        "actions", "show", "labels", "forbid", "invariant", "draw"}
 ACTION_KEYS = {"name", "params", "where", "guard", "effects", "cost"}
 EFFECT_KEYS = {"value", "when"}
 
@@ -94,6 +95,8 @@ class TransitionPuzzle(Puzzle):
     """A transition system drawn with the file's ``show`` template and ``labels``."""
 
     template: Template
+    drawing: Drawing | None = None
+    """How a state is pictured (``[draw]``); None: a table of the variables."""
 
     def render_state(self, state: tuple[int, ...]) -> str:
         model = self.model
@@ -138,7 +141,8 @@ def build(data: Data) -> TransitionPuzzle:
     except ModelError as err:
         raise data.error("initial", str(err)) from None  # _forbidden named a forbid key
     return TransitionPuzzle(model.name, "transition", model, data.get("description", str, ""),
-                            "one move = one action", template=template(data, scope))
+                            "one move = one action", template=template(data, scope),
+                            drawing=drawing(data, model))
 
 
 def _forbidden(data: Data, model: Planning, scope: dict) -> None:

@@ -17,9 +17,9 @@ cpsolve show xsudoku5 --gallery 8 --html "$tmp/gallery.html"
 cpsolve analyze eight_puzzle --html "$tmp/analysis.html" >/dev/null
 shot grid.html grid.png 560,600
 shot tour.html tour.png 560,600
-shot 'pegs.html#step-5' pegs.png 900,560
-shot 'sliding.html#step-3' sliding.png 900,520
-shot 'transition.html#step-4' transition.png 900,480
+shot 'pegs.html#step-5' pegs.png 1200,720
+shot 'sliding.html#step-3' sliding.png 1200,640
+shot 'transition.html#step-4' transition.png 1200,620
 shot gallery.html gallery.png 900,520
 shot analysis.html analysis.png 1000,640
 rm -rf "$tmp"

@@ -30,16 +30,16 @@ MODELS = Path(__file__).resolve().parents[2] / "models"
 #   fill 5 (0,5), pour into 8 (5,0), fill 5 (5,5), pour: 8 L takes 3 (8,2), empty 8 (0,2),
 #   pour 2 (2,0), fill 5 (2,5), pour 5 (7,0), fill 5 (7,5), pour: 8 L takes 1 (8,4).
 JUGS_PLAN = [
-    ("fill jug 1", (0, 5)),
-    ("pour jug 1 into jug 0", (5, 0)),
-    ("fill jug 1", (5, 5)),
-    ("pour jug 1 into jug 0", (8, 2)),
-    ("empty jug 0", (0, 2)),
-    ("pour jug 1 into jug 0", (2, 0)),
-    ("fill jug 1", (2, 5)),
-    ("pour jug 1 into jug 0", (7, 0)),
-    ("fill jug 1", (7, 5)),
-    ("pour jug 1 into jug 0", (8, 4)),
+    ("fill the 5 L jug", (0, 5)),
+    ("pour the 5 L jug into the 8 L jug", (5, 0)),
+    ("fill the 5 L jug", (5, 5)),
+    ("pour the 5 L jug into the 8 L jug", (8, 2)),
+    ("empty the 8 L jug", (0, 2)),
+    ("pour the 5 L jug into the 8 L jug", (2, 0)),
+    ("fill the 5 L jug", (2, 5)),
+    ("pour the 5 L jug into the 8 L jug", (7, 0)),
+    ("fill the 5 L jug", (7, 5)),
+    ("pour the 5 L jug into the 8 L jug", (8, 4)),
 ]
 
 # Blocks: objects red=0, blue=1, green=2, x=3, y=4, z=5; state = (on[red], on[blue], on[green]).
@@ -87,9 +87,8 @@ def test_water_jugs_plan_is_accepted(jugs, as_steps):
 
 def test_longer_water_jugs_plan_is_accepted(jugs):
     """The other way round (fill the 8 L jug first) takes 12 moves and ends at (4, 5)."""
-    plan = ["fill jug 0", "pour jug 0 into jug 1", "empty jug 1", "pour jug 0 into jug 1",
-            "fill jug 0", "pour jug 0 into jug 1", "empty jug 1", "pour jug 0 into jug 1",
-            "empty jug 1", "pour jug 0 into jug 1", "fill jug 0", "pour jug 0 into jug 1"]
+    fill, empty, pour = "fill the 8 L jug", "empty the 5 L jug", "pour the 8 L jug into the 5 L jug"
+    plan = [fill, pour, empty, pour, fill, pour, empty, pour, empty, pour, fill, pour]
     verdict = replay(jugs, plan)
     assert verdict.ok and verdict.cost == 12
 
@@ -112,9 +111,10 @@ def _replace(plan, index, new):
 @pytest.mark.parametrize("plan, step, fragment", [
     (_replace(names(JUGS_PLAN), 2, "fill jug 2"), 3, "no action named 'fill jug 2'"),
     (_replace(names(JUGS_PLAN), 0, "fill the jug"), 1, "no action named"),
-    (_replace(names(JUGS_PLAN), 0, "empty jug 0"), 1, "guard"),  # it is empty already
-    (_replace(names(JUGS_PLAN), 4, "fill jug 0"), 5, "guard"),  # (8, 2): the 8 L jug is full
-    (_replace(names(JUGS_PLAN), 5, "pour jug 0 into jug 1"), 6, "guard"),  # (0, 2): 8 L empty
+    (_replace(names(JUGS_PLAN), 0, "empty the 8 L jug"), 1, "guard"),  # it is empty already
+    (_replace(names(JUGS_PLAN), 4, "fill the 8 L jug"), 5, "guard"),  # (8, 2): the 8 L jug is full
+    (_replace(names(JUGS_PLAN), 5, "pour the 8 L jug into the 5 L jug"), 6,
+     "guard"),  # (0, 2): the 8 L jug is empty
     (names(JUGS_PLAN)[:8], 8, "goal"),  # stops at (7, 0)
     ([], 0, "goal"),
 ])
@@ -128,13 +128,13 @@ def test_broken_water_jugs_plans(jugs, plan, step, fragment):
 
 
 def test_guard_message_names_action_and_guard(jugs):
-    verdict = replay(jugs, ["empty jug 0"])
-    assert verdict.message == "step 1 (empty jug 0): guard jug[0] > 0 is false"
+    verdict = replay(jugs, ["empty the 8 L jug"])
+    assert verdict.message == "step 1 (empty the 8 L jug): guard jug[0] > 0 is false"
 
 
 def test_steps_claiming_a_wrong_state(jugs):
     plan = list(steps(JUGS_PLAN))
-    plan[3] = Step("pour jug 1 into jug 0", (8, 3))  # the rules give (8, 2)
+    plan[3] = Step("pour the 5 L jug into the 8 L jug", (8, 3))  # the rules give (8, 2)
     verdict = replay(jugs, plan)
     assert not verdict.ok and verdict.step == 4
     assert "(8, 3)" in verdict.message and "(8, 2)" in verdict.message
@@ -142,7 +142,7 @@ def test_steps_claiming_a_wrong_state(jugs):
 
 def test_steps_claiming_a_wrong_cost(jugs):
     plan = list(steps(JUGS_PLAN))
-    plan[6] = Step("fill jug 1", (2, 5), cost=0)
+    plan[6] = Step("fill the 5 L jug", (2, 5), cost=0)
     verdict = replay(jugs, plan)
     assert not verdict.ok and verdict.step == 7 and "cost 0" in verdict.message
 
@@ -313,7 +313,7 @@ def test_verify_marks_good_plans_verified(jugs):
 
 @pytest.mark.parametrize("result, fragment", [
     (Result(Status.OPTIMAL, "test", answer=Plan.of(steps(JUGS_PLAN)[:9])), "invalid plan"),
-    (Result(Status.OPTIMAL, "test", answer=Plan.of((Step("fill jug 1", (0, 4)),))),
+    (Result(Status.OPTIMAL, "test", answer=Plan.of((Step("fill the 5 L jug", (0, 4)),))),
      "invalid plan"),
     (Result(Status.OPTIMAL, "test", answer=Plan(steps(JUGS_PLAN), 9)), "cost 9"),
 ])

@@ -539,3 +539,11 @@ def test_fd_satisficing_on_models_beyond_its_optimal_search(name):
     assert result.cost >= best and (result.cost - best) % 2 == 0
     if name == "english33":
         assert result.cost == best == 31
+
+
+def test_export_creates_its_output_folder(cli, tmp_path):
+    """`-o out/` as the docs write it: a new folder inside an existing one is created."""
+    out = tmp_path / "out"
+    run = cli("export", "hoppers", "--to", "pddl", "-o", f"{out}/")
+    assert run.code == 0, run.err
+    assert {p.name for p in out.iterdir()} == {"hoppers-domain.pddl", "hoppers-problem.pddl"}

@@ -64,8 +64,8 @@ def test_water_jugs_model():
     assert model.initial_state() == (0, 0)
     # fill x2, empty x2, pour 0->1 and 1->0 ("where i != j" drops pouring into itself)
     assert {a.name for a in model.actions} == {
-        "fill jug 0", "fill jug 1", "empty jug 0", "empty jug 1",
-        "pour jug 0 into jug 1", "pour jug 1 into jug 0",
+        "fill the 8 L jug", "fill the 5 L jug", "empty the 8 L jug", "empty the 5 L jug",
+        "pour the 8 L jug into the 5 L jug", "pour the 5 L jug into the 8 L jug",
     }
     assert model.unit_costs()
 
@@ -80,7 +80,7 @@ def test_water_jugs_model():
 def test_water_jugs_pour_effects():
     """Pouring 7 L into the empty 5 L jug moves 5 L; pouring 3 L into it moves 3 L."""
     model = load(MODELS / "water_jugs.toml").model
-    pour = next(a for a in model.actions if a.name == "pour jug 0 into jug 1")
+    pour = next(a for a in model.actions if a.name == "pour the 8 L jug into the 5 L jug")
     effects = dict(pour.effects)
     for before, after in [((7, 0), (2, 5)), ((3, 0), (0, 3)), ((8, 4), (7, 5))]:
         env = {"jug[0]": before[0], "jug[1]": before[1]}
@@ -201,14 +201,17 @@ def test_bad_show_template_is_a_model_file_error(write_model, water_jugs_text):
 
 
 def test_labels_of_wrong_type_is_a_model_file_error(write_model, water_jugs_text):
-    path = write_model("m.toml", water_jugs_text.replace("[constants]", "labels = 5\n[constants]"))
+    path = write_model("m.toml", water_jugs_text.replace(
+        '[labels]\ni = ["8 L", "5 L"]\nj = ["8 L", "5 L"]\n', "").replace(
+        "[constants]", "labels = 5\n[constants]"))
     with pytest.raises(ModelFileError) as info:
         load(path)
     assert info.value.key == "labels"
 
 
 def test_bad_action_name_placeholder_is_a_model_file_error(write_model, water_jugs_text):
-    path = write_model("m.toml", water_jugs_text.replace("fill jug {i}", "fill jug {i[0]}"))
+    path = write_model("m.toml", water_jugs_text.replace("fill the {i} jug",
+                                                           "fill the {i[0]} jug"))
     with pytest.raises(ModelFileError) as info:
         load(path)
     assert info.value.key == "actions[1].name"

@@ -49,6 +49,7 @@ from ...model.facts import (
     potential_bounds,
     state_count,
 )
+from ...words import number, plural
 from .. import Options
 from ..runtime.clock import Clock
 from .descent import Descent
@@ -145,7 +146,7 @@ class _Run:
 
     def shortest(self, horizon: int) -> str:
         """What proves that no plan has fewer than ``horizon`` steps."""
-        return f"shortest plan: no plan of fewer than {horizon} steps exists{self.proof()}"
+        return f"shortest plan: no plan has fewer than {plural(horizon, 'step')}{self.proof()}"
 
     def proof(self) -> str:
         """The horizons proven empty and what ruled out the others, in parentheses
@@ -403,8 +404,8 @@ def _cheapest(run: _Run, plan: tuple[Step, ...], length: int, cheapest_of_length
                           f"and none of {length} or fewer is cheaper")
     if limit * len(run.planning.actions) > FINAL_SIZE:
         return run.result(Status.SOLVED, plan, bound=max(floor * length, run.estimated),
-                          message=f"cheapest plan of {length} steps; plans of up to {limit} "
-                          "steps were not searched, so optimality is not proven")
+                          message=f"cheapest plan of {length} steps; plans of up to "
+                          f"{number(limit)} steps were not searched, so optimality is not proven")
     return _final(run, limit, length, plan)
 
 

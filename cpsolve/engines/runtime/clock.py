@@ -116,15 +116,16 @@ class Clock:
         for (the memory limit, Ctrl-C, the command's clock: :func:`.memory.stop_asked`,
         whose kind :func:`.interrupt.kind` tells), else this clock's own limit
         (:attr:`Stop.TIME`).  The one question an engine asks between steps."""
-        if memory.stop_asked():
-            return interrupt.kind()
+        if memory.stop_asked():  # a stop asked for once this clock's limit has passed (a
+            # racer stopped at the race's budget) is the time limit, and says so
+            return Stop.TIME if self.time_up() else interrupt.kind()
         return Stop.TIME if self.time_up() else None
 
     def why(self, own: str = Stop.TIME.text) -> str:
         """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,
         ``memory limit 1.5 GB reached``, ``time limit reached``), else ``own``, the
         wording of this clock's limit."""
-        return interrupt.reason() if interrupt.requested() else own
+        return interrupt.reason() if interrupt.requested() and not self.time_up() else own
 
     def grace(self) -> float:
         """How far past the limit a command may finish: part of 10 % or 0.5 s (the larger)."""

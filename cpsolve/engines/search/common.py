@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 from ...answers.result import Plan, Result, Status, Unsupported
 from ...model.facts import any_plan_is_optimal
-from ...words import plural
+from ...words import lower_bound, plural
 from ..runtime.clock import Clock
 from ..runtime.stop import Stop
 from .compile import State, Task
@@ -125,7 +125,7 @@ def infeasible(task: Task, explored: int, message: str = "", **details: object) 
 def stopped(budget: Budget, explored: int, bound: int | None, what: str = "steps",
             **details: object) -> Result:
     """A limit was hit: ``bound`` is a proven lower bound on the optimum."""
-    proven = "" if bound is None else f"; no plan with fewer than {bound} {what} exists"
+    proven = "" if bound is None else f"; {lower_bound(bound, what == 'steps')}"
     return Result(status=Status.UNKNOWN, engine="search", explored=explored, bound=bound,
                   message=f"stopped: {budget.reason} after {plural(explored, 'state')}{proven}",
                   details=details)

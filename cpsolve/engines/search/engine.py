@@ -3,11 +3,15 @@ calls them (``CAPABILITIES``), each choosing its algorithm from :mod:`.registry`
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 from ...answers.result import Result, Unsupported
 from ...model import Csp, Planning
 from .. import Options
 from ..proofs import before_search
 from ..runtime.stop import Stop
+from . import registry
 from .common import Budget
 from .compile import Task, compile_planning
 from .registry import (
@@ -66,8 +70,9 @@ def count(model: Csp | Planning, options: Options) -> Result:
     return count_circuit(model, circuit, options) if circuit else count_csp(model, options)
 
 
-ANALYZE_LIMIT = 5_000_000
-"""States an analysis explores when the caller sets no limit (~1 GB with Python sets)."""
+ANALYZE_LIMIT = registry.ANALYZE_LIMIT
+"""States an analysis explores when the caller sets no limit (~1 GB with Python sets);
+a limit of ``math.inf`` (``--limit none``) means none at all."""
 
 
 def analyze(model: Csp | Planning, options: Options) -> Result:
@@ -75,19 +80,23 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
 
     Without ``options.limit``, at most :data:`ANALYZE_LIMIT` states are
     explored (the message says so when that stops the analysis), except by the
-    analyses on disk or on a cluster (:func:`default_analysis`), made for more.
+    analyses on disk or on a cluster (:func:`default_analysis`), made for more;
+    ``options.limit = math.inf`` lifts every limit on states.
     """
     if not isinstance(model, Planning):
         raise Unsupported("search: analyze applies to planning models")
+    unlimited = options.limit == math.inf
+    if unlimited:
+        options = replace(options, limit=None)
     task = compile_planning(model)
     analysis = pick(options.algorithm or default_analysis(options, task), ANALYSES, "analysis")
     budget = Budget.of(options, len(task.actions))
-    if options.limit is None and not analysis.scaled:
+    if options.limit is None and not analysis.scaled and not unlimited:
         budget.limit = ANALYZE_LIMIT
     result = _finish(task, *run_analysis(analysis, task, budget, options.direction, options))
     if options.limit is None and budget.stop is Stop.STATES:
         result = result.but(message=f"{result.message} (the default limit for analyze; "
-                            "set one with --limit)")
+                            "set another with --limit N, or lift it with --limit none)")
     return result
 
 

@@ -240,6 +240,10 @@ ANALYSES: Mapping[str, Analysis] = {
 
 DEFAULT_ANALYSIS = "numpy"
 
+ANALYZE_LIMIT = 5_000_000
+"""States an analysis in memory explores when the caller sets no limit (~1 GB with Python
+sets); ``--limit none`` lifts it."""
+
 CSP_ALGORITHMS: Mapping[str, str] = csp.ALGORITHMS
 """Csp algorithms by name, with what each is (``Options.algorithm`` on a csp)."""
 

@@ -6,6 +6,7 @@ class and draws from the family's own typed fields.  Modules:
 
 * :mod:`.svg` — the tiny SVG writer (escaping, deterministic numbers);
 * :mod:`.grid`, :mod:`.tour`, :mod:`.pegs`, :mod:`.sliding` — one board each;
+* :mod:`.transition` — a transition file's declared ``[draw]``: a board, stacks, levels;
 * :mod:`.table` — any other model: its variables as a table, under the
   family's ``show`` text;
 * :mod:`.results` — the one place that reads results (answer types);
@@ -33,6 +34,7 @@ from .pegs import pegs_svg
 from .sliding import sliding_svg
 from .table import table_svg
 from .tour import tour_svg
+from .transition import drawing_svg
 
 State = tuple[int, ...]
 
@@ -88,6 +90,9 @@ def _state_svg(puzzle: Puzzle, state: State, step: Step | None, title: str) -> s
     model = puzzle.model
     assert isinstance(model, Planning)
     env = model.assignment(state)
+    if isinstance(puzzle, TransitionPuzzle) and puzzle.drawing is not None:
+        return drawing_svg(puzzle.drawing, env, puzzle.template.render(env)
+                           if puzzle.template.show else "", title, puzzle.template.label)
     if isinstance(puzzle, TransitionPuzzle):
         return table_svg(env, puzzle.template.render(env) if puzzle.template.show else "",
                          title, puzzle.template.label)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from ...answers.kinds import Step
@@ -25,11 +26,18 @@ RULES = (
     (".player", "display:flex;gap:28px;flex-wrap:wrap;align-items:flex-start"),
     ("figure", "margin:0"),
     ("figcaption", "margin-top:8px;font-size:1.05em;min-height:1.5em"),
+    # a caption wraps within its picture's width, so a long one never pushes the list aside
+    ("figure.frame, figure.goal", "display:table"),
+    ("figure.frame figcaption, figure.goal figcaption", "display:table-caption;"
+                                                        "caption-side:bottom"),
+    ("figure.goal", "opacity:.85"),
+    ("figure.frame[hidden]", "display:none"),
     (".controls", "margin:12px 0;display:flex;gap:6px;align-items:center"),
     ("button", "font:inherit;padding:4px 12px;border:1px solid #9aa3b2;border-radius:6px;"
                "background:#f4f5f7;color:#1f2430;cursor:pointer"),
     ("button:focus-visible", "outline:3px solid #1c5fb8"),
-    ("ol.steps", "margin:0;padding-left:2.6em;max-height:480px;overflow:auto;min-width:220px"),
+    ("ol.steps", "margin:0;padding-left:3.4em;max-height:480px;overflow:auto;min-width:180px;"
+                 "flex:1 1 180px;position:relative"),
     ("ol.steps li.current", "background:#fde7d9;font-weight:600"),
     ("ol.steps button", "border:none;background:none;padding:1px 4px;text-align:left"),
     (".gallery", "display:flex;flex-wrap:wrap;gap:18px"),
@@ -55,8 +63,17 @@ SCRIPT = """
     at = Math.max(0, Math.min(frames.length - 1, i));
     frames.forEach(function (f, k) { f.hidden = k !== at; });
     items.forEach(function (li, k) { li.classList.toggle('current', k === at); });
+    show(items[at]);
     where.textContent = 'step ' + at + ' of ' + (frames.length - 1);
     root.setAttribute('data-step', String(at));
+  }
+  function show(li) {  // scroll the list (not the page) so that the current step is in view
+    if (!li) { return; }
+    var list = li.parentNode, top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < list.scrollTop) { list.scrollTop = top; }
+    else if (bottom > list.scrollTop + list.clientHeight) {
+      list.scrollTop = bottom - list.clientHeight;
+    }
   }
   function play() {
     var b = root.querySelector('.play');
@@ -150,7 +167,7 @@ def player(puzzle: Puzzle, result: Result, root: str, keys_on_page: bool = False
         header(puzzle, result, facts),
         f"<div class=\"controls\" role=\"toolbar\" aria-label=\"plan player\">{buttons}"
         "<output class=\"where\" aria-live=\"polite\"></output></div>",
-        "<div class=\"player\"><div>", *frames, "</div>",
+        "<div class=\"player\"><div>", *frames, "</div>", _goal(puzzle, steps),
         f"<ol class=\"steps\" start=\"0\">{''.join(items)}</ol></div>",
         f"<pre class=\"summary\">{escape(summary)}</pre>" if summary else "",
         "</div>",
@@ -158,10 +175,37 @@ def player(puzzle: Puzzle, result: Result, root: str, keys_on_page: bool = False
     ])
 
 
+BOARD_WIDTH = 320
+"""Pixels a board is scaled up to at least, in the player (at most three times its size)."""
+
+
+def scaled(svg: str, least: float = BOARD_WIDTH) -> str:
+    """``svg`` with its width and height multiplied so that it is at least ``least`` pixels
+    wide (its viewBox keeps the drawing; at most 3 times)."""
+    found = re.match(r'<svg([^>]*?) width="([\d.]+)" height="([\d.]+)"', svg)
+    if not found:
+        return svg
+    width, height = float(found.group(2)), float(found.group(3))
+    factor = min(3.0, least / width) if width else 1.0
+    if factor <= 1.0:
+        return svg
+    return (f'<svg{found.group(1)} width="{width * factor:g}" height="{height * factor:g}"'
+            + svg[found.end():])
+
+
+def _goal(puzzle: Puzzle, steps: tuple[Step, ...]) -> str:
+    """The plan's last state — a goal state — drawn beside the player (none without steps)."""
+    if not steps:
+        return ""
+    svg = scaled(picture(puzzle, steps[-1].state, None, title=f"{puzzle.name}: the goal").svg)
+    return (f"<figure class=\"goal\">{svg}<figcaption>The goal (the state the plan ends in)."
+            "</figcaption></figure>")
+
+
 def _frame(puzzle: Puzzle, step: Step | None, i: int, steps: tuple[Step, ...],
            total: int) -> str:
     state = puzzle.model.initial_state() if step is None else step.state  # type: ignore[union-attr]
-    svg = picture(puzzle, state, step).svg
+    svg = scaled(picture(puzzle, state, step).svg)
     if step is None:
         caption = "Start."
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -62,11 +63,23 @@ class SlidingPuzzle(Puzzle):
         return "\n".join(" ".join(t.ljust(width) for t in row).rstrip() for row in rows)
 
     def step_text(self, step: Step) -> str:
-        """``piece direction [distance]``: the piece is read at the cell it moved to."""
+        """``piece direction [distance]``: the piece is read at the cell it moved to; a piece
+        that looks like another says where it was (``o at r4c1 left``)."""
         move = self.moves.get(step.action)
         if move is None:
             return step.action
-        return f"{self.tokens[step.state[move.to]]} {move.words}"
+        token = self.tokens[step.state[move.to]]
+        if token in self._lookalikes():
+            r, c = self.board.cells[move.origin]
+            return f"{token} at r{r + 1}c{c + 1} {move.words}"
+        return f"{token} {move.words}"
+
+    def _lookalikes(self) -> set[str]:
+        """Tokens that several pieces of the start share (Klotski's four ``o``)."""
+        if "_shared" not in self.__dict__:
+            seen = Counter(t for t, _ in self.pieces(self.model.initial_state()))
+            self.__dict__["_shared"] = {t for t, n in seen.items() if n > 1}
+        return self.__dict__["_shared"]
 
     def runs(self, plan: tuple[Step, ...]) -> list[list[Step]]:
         """The plan's steps grouped into moves: with ``path``, consecutive steps by one piece

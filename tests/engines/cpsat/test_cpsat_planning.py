@@ -124,8 +124,8 @@ def test_a_disc_moved_twice_in_a_row_is_a_shortcut() -> None:
     jugs = load(MODELS / "water_jugs.toml").model
     names = [a.name for a in jugs.actions]
     assert {(names[k], names[j]) for k, j in shortcuts(jugs)} == {
-        ("fill jug 0", "empty jug 0"), ("fill jug 1", "empty jug 1"),
-        ("empty jug 0", "fill jug 0")}
+        ("fill the 8 L jug", "empty the 8 L jug"), ("fill the 5 L jug", "empty the 5 L jug"),
+        ("empty the 8 L jug", "fill the 8 L jug")}
 
 
 def random_start_and_goal(draw: st.DrawFn, name: str, names: list[str],

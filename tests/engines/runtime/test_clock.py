@@ -190,3 +190,33 @@ def test_every_engine_asks_the_same_stop(engine):
     assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
     assert "interrupted" in result.message
     assert result.answer is None or result.answer.count < 960
+
+
+def test_a_stop_asked_for_after_the_limit_is_the_time_limit():
+    """A racer stopped by its parent at the race's budget (SIGINT) has reached its own time
+    limit already: it says "time limit reached", never "interrupted" (issue 24)."""
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.stop import Stop
+
+    ticks = iter([0.0, 5.0, 5.0, 5.0, 5.0])
+    clock = Clock(2.0, now=lambda: next(ticks))
+    interrupt.clear()
+    try:
+        interrupt.request()  # as the SIGINT handler does
+        assert clock.stop() is Stop.TIME
+        assert clock.why("time limit 2 s reached") == "time limit 2 s reached"
+    finally:
+        interrupt.clear()
+
+
+def test_a_stop_asked_for_before_the_limit_is_an_interruption():
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.stop import Stop
+
+    clock = Clock(100.0)
+    interrupt.clear()
+    try:
+        interrupt.request()
+        assert clock.stop() is Stop.INTERRUPT and clock.why() == interrupt.reason()
+    finally:
+        interrupt.clear()

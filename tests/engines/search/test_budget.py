@@ -3,6 +3,7 @@ worded as before; the readers of the stop act on the type, not on the words."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -108,7 +109,8 @@ def test_the_default_state_limit_of_analyze_is_named_as_such(monkeypatch):
     default = run("search", "analyze", model, Options())
     assert default.status is Status.PARTIAL
     assert "state limit 1,000 reached" in default.message
-    assert default.message.endswith("(the default limit for analyze; set one with --limit)")
+    assert default.message.endswith("(the default limit for analyze; set another with --limit N, "
+                                   "or lift it with --limit none)")
     given = run("search", "analyze", model, Options(limit=1000))
     assert given.status is Status.PARTIAL and "default limit" not in given.message
 
@@ -137,3 +139,12 @@ def test_the_optimality_proof_under_a_time_limit_names_that_limit(tmp_path):
     assert result.status is Status.SOLVED
     assert "the optimality proof stopped at the time limit (0.25 s)" in result.message
     assert 0 < result.bound <= 57 <= len(result.plan)
+
+
+def test_analyze_without_a_state_limit(monkeypatch):
+    """``limit = inf`` (``--limit none``) lifts the default state limit: the 8-puzzle's
+    181,440 states (9!/2, one parity class) are all explored."""
+    monkeypatch.setattr(engine, "ANALYZE_LIMIT", 1000)
+    model = load(MODELS / "eight_puzzle.toml").model
+    result = run("search", "analyze", model, Options(limit=math.inf))
+    assert result.status is Status.COMPLETE and result.explored == 181_440

@@ -83,3 +83,41 @@ def test_plan_player_steps_through_the_eight_puzzle(tmp_path):
         assert pieces_shown(page) == as_labels(steps[-1].state)
         assert "goal is reached" in page.locator(".frame:not([hidden]) figcaption").inner_text()
         browser.close()
+
+
+def _in_view(page, selector: str) -> bool:
+    """The element's box lies inside its scrolling list's box (so a person sees it)."""
+    return page.eval_on_selector(selector, """li => {
+        const box = li.getBoundingClientRect(), list = li.parentNode.getBoundingClientRect();
+        return box.height > 0 && box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+    }""")
+
+
+@pytest.mark.parametrize("name", ["eight_puzzle", "klotski"])
+def test_the_current_step_stays_in_view_and_the_goal_is_drawn(tmp_path, name):
+    """After End the highlighted step is the last one and is inside the list's box (the
+    list scrolls with the player); the goal is drawn beside the start; Home goes back."""
+    sync_playwright = _browser()
+    puzzle = load(resolve(name))
+    result = run("search", "solve", puzzle.model)
+    steps = result.answer.steps
+    path = tmp_path / "plan.html"
+    path.write_text(plan_page(puzzle, result), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(path.as_uri())
+        assert page.locator("figure.goal svg").count() == 1
+        assert page.locator("figure.goal svg").is_visible()
+        page.keyboard.press("End")
+        assert page.locator(".where").inner_text() == f"step {len(steps)} of {len(steps)}"
+        assert page.locator(".frame").evaluate_all(
+            "fs => fs.filter(f => f.getBoundingClientRect().height > 0).length") == 1
+        current = page.locator("ol.steps li.current")
+        assert current.count() == 1 and current.inner_text() == puzzle.step_text(steps[-1])
+        assert _in_view(page, "ol.steps li.current")
+        page.screenshot(path=str(tmp_path / f"{name}-end.png"))
+        page.keyboard.press("Home")
+        assert _in_view(page, "ol.steps li.current")
+        assert page.locator("ol.steps li.current").inner_text() == "start"
+        browser.close()

@@ -47,7 +47,8 @@ def test_every_bundled_model_draws_valid_deterministic_svg(path):
     first, second = picture(puzzle).svg, picture(load(path)).svg
     assert first == second
     root = parse(first)
-    assert any(with_class(root, part) for part in ("cell", "square", "hole", "piece", "variable"))
+    assert any(with_class(root, part) for part in ("cell", "square", "hole", "piece", "variable",
+                                                    "stack", "vessel"))
     assert "<script" not in first and "href" not in first
 
 
@@ -135,10 +136,18 @@ def test_klotski_pieces_of_every_shape_are_one_shape_each():
     assert sizes == [(False, False)] * 4 + [(False, True)] * 4 + [(True, False), (True, True)]
 
 
-def test_transition_table_shows_each_variable_and_the_show_line():
-    root = parse(picture(load(resolve("water_jugs"))).svg)
+def test_transition_table_shows_each_variable_and_the_show_line(tmp_path):
+    """Without [draw], a table of the variables; water_jugs.toml declares levels."""
+    text = (resolve("water_jugs")).read_text(encoding="utf-8")
+    start, end = text.index("# pictures: each jug"), text.index("[[actions]]")
+    path = tmp_path / "jugs.toml"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    root = parse(picture(load(path)).svg)
     assert len(with_class(root, "variable")) == 2
     assert "8 L jug: 0 L" in with_class(root, "shown")[0].text
+    drawn = parse(picture(load(resolve("water_jugs"))).svg)
+    assert len(with_class(drawn, "vessel")) == 2 and not with_class(drawn, "variable")
+    assert "8 L jug: 0 L" in with_class(drawn, "shown")[0].text
 
 
 def test_plan_page_is_offline_and_has_a_frame_per_step():
@@ -146,7 +155,8 @@ def test_plan_page_is_offline_and_has_a_frame_per_step():
     result = run("search", "solve", puzzle.model)
     html = plan_page(puzzle, result)
     assert html.count('class="frame"') == len(result.plan) + 1 == 11
-    assert re.findall(r"https?://[^\"' ]+", html) == ["http://www.w3.org/2000/svg"] * 11
+    # the 11 frames and the goal drawn beside them; nothing else is referenced
+    assert re.findall(r"https?://[^\"' ]+", html) == ["http://www.w3.org/2000/svg"] * 12
     assert "src=" not in html and "<link" not in html
     assert "optimal (proven)" in html
     assert plan_page(puzzle, result) == html

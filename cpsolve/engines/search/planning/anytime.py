@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result, Status
+from ....words import lower_bound
 from ...runtime.stop import Stop
 from ..common import Budget, found
 from ..compile import Task
@@ -59,9 +60,13 @@ def anytime(task: Task, budget: Budget) -> Result:
                  "set one to search longer)")
     elif proof_budget.stop is Stop.TIME:
         limit = f"the time limit ({budget.clock.limit:g} s)"
+    elif proof_budget.stop is Stop.MEMORY:
+        limit = f"the {proof_budget.reason}"
     what = "steps" if task.unit_costs else "cost"
+    stopped = ("was interrupted" if proof_budget.stop is Stop.INTERRUPT
+               else f"stopped at {limit}")
     message = (f"weighted A* found a plan of {first.cost} {what}; the optimality proof "
-               f"stopped at {limit}: no plan with fewer than {bound} {what} exists")
+               f"{stopped}: {lower_bound(bound, task.unit_costs)}")
     result = found(task, first.path, Status.SOLVED, explored, message, **details)
     return result.but(bound=bound)
 

@@ -1,0 +1,54 @@
+"""Every command's --help ends with examples and says every option's default (issue 24)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from cpsolve.cli.arguments import parser
+from cpsolve.cli.examples import EXAMPLES
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    sub = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+@pytest.mark.parametrize("name", sorted(commands()))
+def test_help_ends_with_two_or_three_examples(cli, name):
+    run = cli(name, "--help")
+    assert run.code == 0
+    tail = run.out.rstrip().split("examples:\n")[-1].splitlines()
+    assert 2 <= len(tail) <= 3, run.out
+    assert all(line.strip().startswith("cpsolve ") for line in tail), tail
+    assert [line for line, _ in EXAMPLES[name]] == [t.split("  #")[0].strip() for t in tail]
+
+
+def test_cpsolve_help_ends_with_a_first_session(cli):
+    run = cli("--help")
+    assert run.code == 0 and "examples:\n  cpsolve solve water_jugs" in run.out
+
+
+@pytest.mark.parametrize("name", sorted(commands()))
+def test_every_option_says_its_default(name):
+    command = commands()[name]
+    chosen = {id(a) for g in command._mutually_exclusive_groups if g.required
+              for a in g._group_actions}  # one of them must be given: no default
+    for action in command._actions:
+        if isinstance(action, argparse._HelpAction) or id(action) in chosen:
+            continue
+        assert action.help, (name, action.dest)  # positionals too (FILE, shell)
+        flag = action.nargs == 0
+        if action.option_strings and not flag and not action.required:
+            assert "default" in action.help.lower(), (name, action.option_strings)
+
+
+def test_analyze_help_names_its_state_limit(cli):
+    run = cli("analyze", "--help")
+    assert "5,000,000" in " ".join(run.out.split())
+
+
+def test_analyze_accepts_limit_none(cli):
+    run = cli("analyze", "water_jugs", "--limit", "none")
+    assert run.code == 0, run.err
