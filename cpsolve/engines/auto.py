@@ -51,6 +51,7 @@ from . import Options, run
 from .runtime import interrupt, processes
 from .runtime.clock import Clock
 from .runtime.processes import Channel, Child, Failure, Kind, Message
+from .runtime.stop import Stop
 
 RACERS = ("search", "cpsat")
 """The engines ``auto`` runs, in order of preference when both prove at once."""
@@ -203,7 +204,7 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     try:
         for name in engines:
             racers.append(processes.start(_racer, name, task, model, asked, name=name,
-                                          share=len(engines)))
+                                          share=len(engines), told=True))
             if head and len(racers) == 1 and _alone(racers, checks, watch, clock, options,
                                                      head):
                 why = (f"search proved the answer within its {head:g} s head start"
@@ -217,7 +218,7 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
         watch.ending = Ending.INTERRUPT
         watch.running = tuple(r.name for r in racers if not r.done)
     finally:
-        for message in processes.stop(racers, _grace(watch, clock)):
+        for message in processes.stop(racers, _grace(watch, clock), *_why(watch)):
             _record(message, checks, options)
     return _verdict(engines, checks, watch, task, time.monotonic() - clock.start)
 
@@ -234,6 +235,16 @@ def _alone(racers: list[Child], checks: dict[str, Check], watch: _Watch, clock: 
         return True
     watch.ending, watch.running = None, ()
     return False
+
+
+def _why(watch: _Watch) -> tuple[Stop | None, str]:
+    """What the racers still running are told stopped them: the window's end or the budget
+    (a time limit, in their words), or nothing (an interruption, or every racer ended)."""
+    if watch.ending is Ending.WINDOW:
+        return Stop.TIME, f"cross-check window of {watch.window:.1f} s reached"
+    if watch.ending is Ending.LIMIT and not interrupt.by_user():
+        return Stop.TIME, ""
+    return None, ""
 
 
 def _child_options(options: Options, time_limit: float | None) -> Options:

@@ -36,6 +36,7 @@ from typing import Any
 
 from . import interrupt, memory
 from .clock import Clock
+from .stop import Stop
 
 POLL = 0.05
 """Seconds between two looks at the clock and the interrupt flag."""
@@ -161,8 +162,10 @@ class Channel:
 class Child:
     """A function running in a forked child process (:func:`start`)."""
 
-    def __init__(self, name: str, process: BaseProcess, conn: Connection):
+    def __init__(self, name: str, process: BaseProcess, conn: Connection, told: bool = False):
         self.name, self.process, self.conn = name, process, conn
+        self.told = told
+        """The child never reads its pipe: a stop may say why through it."""
         self.done = False
         """True once its final message (result, failure or end) was read."""
         self.stopped_at: float | None = None
@@ -172,10 +175,17 @@ class Child:
         """Hand the child a value (it reads it with :meth:`Channel.receive`)."""
         self.conn.send(value)
 
-    def stop(self) -> None:
-        """Ask the child to stop (SIGINT, once): its function returns what it has."""
+    def stop(self, why: Stop | None = None, text: str = "") -> None:
+        """Ask the child to stop (SIGINT, once): its function returns what it has.  ``why``
+        (sent first, through the pipe): what its engines say stopped them (``text``, or
+        ``why``'s own words; without: an interruption)."""
         if self.stopped_at is None:
             self.stopped_at = time.monotonic()
+            if why is not None and self.told:
+                try:
+                    self.conn.send((why.name, text or why.text))
+                except (OSError, ValueError):
+                    pass
             self._signal(signal.SIGINT)
 
     def kill(self) -> None:
@@ -200,20 +210,22 @@ class Child:
             pass
 
 
-def start(work: Callable[..., Any], *args: Any, name: str = "", share: int = 1) -> Child:
+def start(work: Callable[..., Any], *args: Any, name: str = "", share: int = 1,
+          told: bool = False) -> Child:
     """Run ``work(*args, channel)`` in a forked child process.
 
     Its return value comes back as a :data:`Kind.RESULT` message, an exception as
     :data:`Kind.FAILED` (:class:`Failure`), ``channel.send(x)`` as :data:`Kind.NOTE`
     (:func:`wait_any`).  In the child SIGINT and SIGTERM only ask for a stop
     (:func:`cpsolve.engines.runtime.interrupt.request`: an engine returns what it has), and
-    the memory limit is one of ``share`` equal parts.  Nothing is pickled on the way in
+    the memory limit is one of ``share`` equal parts; ``told``: the child never reads its
+    pipe, so a stop may say why through it (:meth:`Child.stop`).  Nothing is pickled on the way in
     (the child is a fork): ``work`` may be any callable.
     """
     context = multiprocessing.get_context("fork")
     parent, child = context.Pipe(duplex=True)
     process = context.Process(target=_main, args=(child, parent, os.getpid(), work, args,
-                                                  share), daemon=True,
+                                                  share, told), daemon=True,
                               name=name or getattr(work, "__name__", "child"))
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)  # until the child's handlers are
     try:                                                    # set (a stop sent at once waits)
@@ -221,7 +233,7 @@ def start(work: Callable[..., Any], *args: Any, name: str = "", share: int = 1) 
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
     child.close()
-    started = Child(name, process, parent)
+    started = Child(name, process, parent, told)
     _children.add(started)
     return started
 
@@ -233,12 +245,13 @@ worker waiting for work sees the parent go away)."""
 
 
 def _main(conn: Connection, parents_end: Connection, parent: int, work: Callable[..., Any],
-          args: tuple, share: int) -> None:
+          args: tuple, share: int, told: bool = False) -> None:
     """The child of ``parent`` (a pid): run ``work``, send its outcome, close the pipe."""
     for sig in STOPS:
         signal.signal(sig, _stop_asked)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
     parents_end.close()
+    _parents_word[:] = [conn] if told else []
     for sibling in list(_children):
         sibling.conn.close()
     _children.clear()
@@ -258,7 +271,20 @@ def _main(conn: Connection, parents_end: Connection, parent: int, work: Callable
         conn.close()
 
 
+_parents_word: list[Connection] = []
+"""This child's end of the pipe, where its parent says why it asks for a stop."""
+
+
 def _stop_asked(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    """A stop asked for by the parent (SIGINT, after saying why through the pipe) or by the
+    user (SIGTERM, SIGINT without a word: an interruption)."""
+    try:
+        if _parents_word and _parents_word[0].poll():
+            kind, text = _parents_word[0].recv()
+            interrupt.request(text, Stop[kind])
+            return
+    except (OSError, EOFError, ValueError, KeyError):
+        pass
     interrupt.request()
 
 
@@ -308,14 +334,16 @@ def wait_any(children: Iterable[Child], timeout: float | None) -> list[Message]:
     return out
 
 
-def stop(children: Iterable[Child], grace: float) -> list[Message]:
-    """Stop ``children``: SIGINT to each not done, their messages until each has given its
-    final one or ``grace`` seconds have passed, then SIGKILL to the rest; every child is
-    reaped.  A further Ctrl-C (``KeyboardInterrupt``) while waiting cuts the grace short."""
+def stop(children: Iterable[Child], grace: float, why: Stop | None = None,
+         text: str = "") -> list[Message]:
+    """Stop ``children`` (saying ``why``, see :meth:`Child.stop`): SIGINT to each not
+    done, their messages until each has given its final one or ``grace`` seconds have
+    passed, then SIGKILL to the rest; every child is reaped.  A further Ctrl-C
+    (``KeyboardInterrupt``) while waiting cuts the grace short."""
     children = list(children)
     live = [c for c in children if not c.done]
     for child in live:
-        child.stop()
+        child.stop(why, text)
     end = time.monotonic() + grace
     messages: list[Message] = []
     try:
