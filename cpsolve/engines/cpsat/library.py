@@ -25,18 +25,31 @@ class _Pandas(types.ModuleType):
 def _load() -> types.ModuleType:
     name = "ortools.sat.python.cp_model"
     if name in sys.modules or "pandas" in sys.modules:
-        return importlib.import_module(name)
+        return _import(name)
     stand_in = types.ModuleType("pandas")
     stand_in.Index = type("Index", (), {})  # what cp_model reads while it is imported
     stand_in.Series = type("Series", (), {})
     sys.modules["pandas"] = stand_in
     try:
-        module = importlib.import_module(name)
+        module = _import(name)
     finally:
         if sys.modules.get("pandas") is stand_in:
             del sys.modules["pandas"]
     module.pd = _Pandas("pandas")
     return module
+
+
+def _import(name: str) -> types.ModuleType:
+    """``name`` imported; a stop that came during the import of OR-Tools' compiled modules
+    (the clock's alarm, a second Ctrl-C) is raised as itself: pybind11 reports it as
+    ``ImportError: initialization failed``, which would read as a broken installation."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as err:
+        if isinstance(err.__cause__, BaseException) and \
+                not isinstance(err.__cause__, Exception):
+            raise err.__cause__ from None
+        raise
 
 
 cp_model = _load()
