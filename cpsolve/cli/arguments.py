@@ -115,7 +115,9 @@ def natural(text: str) -> int:
 
 def output_file(text: str) -> str:
     """A file to write: refused at once (before any solving) when it is a directory, its
-    folder does not exist, or it cannot be written."""
+    folder does not exist, or it cannot be written.  ``-`` is stdout."""
+    if text == "-":
+        return text
     path = os.path.abspath(text)
     folder = os.path.dirname(path) or "."
     if os.path.isdir(path):
@@ -358,7 +360,22 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 
 def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
-    return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None)
+    return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None) \
+        or over_input(args)
+
+
+def over_input(args: argparse.Namespace) -> str | None:
+    """Why an output file of ``args`` is refused: it is one of the command's input files
+    (never written over), or ``-`` (stdout) while stdout carries the JSON answer."""
+    named = getattr(args, "files", None) or [getattr(args, "file", None)]
+    inputs = [os.path.realpath(f) for f in named if isinstance(f, str) and os.path.isfile(f)]
+    for flag in ("svg", "html"):
+        out = getattr(args, flag, None)
+        if out == "-" and getattr(args, "json", False):
+            return f"--{flag} - writes to stdout, which --json holds: name a file"
+        if out and out != "-" and os.path.realpath(out) in inputs:
+            return f"--{flag} {out} would write over an input of the command: name another file"
+    return None
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:
@@ -373,9 +390,10 @@ def no_hint(cmd: argparse.ArgumentParser) -> None:
 def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
     """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.output.draw`)."""
     out = cmd.add_mutually_exclusive_group(required=required)
-    out.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG picture")
+    out.add_argument("--svg", metavar="OUT", type=output_file,
+                     help="write an SVG picture (- for stdout)")
     out.add_argument("--html", metavar="OUT", type=output_file,
-                     help="write a self-contained HTML page")
+                     help="write a self-contained HTML page (- for stdout)")
 
 
 def printable(message: str, width: int = 2000) -> str:

@@ -70,7 +70,7 @@ def one(cli: Cli, task: str) -> int:
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
         from ..output.draw.show import Shown
 
-        save(Shown(puzzle, result), cli.args.svg or cli.args.html)
+        save(Shown(puzzle, result), cli.args.svg or cli.args.html, bool(cli.args.svg))
     if hard or interrupt.by_user():
         return INTERRUPTED
     if race is not None and race.problems:

@@ -97,7 +97,10 @@ def instances(names: Iterable[str]) -> Iterator[Item]:
             yield Item(str(path), puzzles[0])
         else:
             for i, puzzle in enumerate(puzzles, start=1):
-                yield Item(f"{path}#{i}", puzzle)
+                if isinstance(puzzle, ModelFileError):  # a bad line: its own error row
+                    yield Item(f"{path}#{i}", error=str(puzzle))
+                else:
+                    yield Item(f"{path}#{i}", puzzle)
 
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:
