@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import NoReturn
@@ -287,13 +288,27 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
         cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)"
+                      r"(?::(\d{1,5}))?")
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler's address: ``[tcp://|tls://]host[:port]`` (an IPv6 host in
+    brackets), refused at once when it is not one."""
+    match = _ADDRESS.fullmatch(text)
+    if match is None or (match[1] is not None and not 0 < int(match[1]) < 65536):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Dask scheduler address "
+                                         "(tcp://host:8786)")
+    return text
+
+
 def cluster(cmd: argparse.ArgumentParser) -> None:
     """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster."""
     where = cmd.add_mutually_exclusive_group()
     where.add_argument("--workers", type=positive, metavar="N",
                        help="run on a local Dask cluster of N worker processes "
                        "(needs the [dask] extra)")
-    where.add_argument("--scheduler", metavar="ADDRESS",
+    where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                        help="run on the Dask cluster whose scheduler is at ADDRESS "
                        "(tcp://host:8786; needs the [dask] extra)")
 
