@@ -134,6 +134,25 @@ class Grounder:
                 self.numbers[_atom(func, {})] = _integer(value.value)
             else:
                 raise _Unsupported(f"initial state: {fact} is not supported")
+        self._declared(self.init, "initial state")
+
+    def _declared(self, atoms: set[tuple[str, ...]], where: str) -> None:
+        """Refuse an atom of an undeclared predicate, of the wrong arity, or naming an
+        undeclared object (the parser takes them; the plans would be about nothing)."""
+        arity = {str(p.name): len(p.terms) for p in self.domain.predicates}
+        known = self.objects["object"]
+        for name, *args in sorted(atoms):
+            if name not in arity:
+                raise _Unsupported(f"{where}: ({name} ...) uses the predicate {name!r}, which "
+                                   "the domain does not declare")
+            if len(args) != arity[name]:
+                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) gives {len(args)} "
+                                   f"arguments; the domain declares {name} with {arity[name]}")
+            unknown = [a for a in args if a not in known]
+            if unknown:
+                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) names {unknown[0]!r}, "
+                                   "which is neither an object of the problem nor a constant "
+                                   "of the domain")
 
     # -- binding parameters
 
