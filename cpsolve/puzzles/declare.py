@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import Const, Var, evaluate, variables
+from ..language.expr import Const, Expr, Var, bounds, evaluate, is_boolean, variables
 from ..language.parse import (
     ExprError,
     Scope,
@@ -157,6 +157,26 @@ def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) 
         return parse(text, scope)
     except ExprError as err:
         raise data.error(key, str(err)) from None
+
+
+def condition_in(data: Data, key: str, text: Any, scope: dict,
+                 model: Planning | Csp) -> Expr:
+    """Parse a condition of the file (a goal, guard, forbid or constraint): an expression
+    whose value is a number other than 0 or 1 (``jug[0] + 4``) is refused, not read as
+    "true when non-zero"."""
+    expr = parse_in(data, key, text, scope)
+    if not isinstance(expr, Expr):
+        raise data.error(key, f"expected a condition, got {text!r}")
+    if is_boolean(expr):
+        return expr
+    try:
+        lo, hi = bounds(expr, lambda name: (model.domains[name].lo, model.domains[name].hi))
+    except (KeyError, TypeError, ValueError):
+        lo, hi = None, None
+    if lo is None or lo < 0 or hi > 1:
+        raise data.error(key, f"{str(text).strip()!r} is a number, not a condition: compare "
+                         "it (==, !=, <, ...) or combine conditions (and, or, not)")
+    return expr
 
 
 def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:
