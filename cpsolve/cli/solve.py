@@ -3,6 +3,7 @@ race), or a batch of instances (several files, a directory, a collection)."""
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,7 @@ def one(cli: Cli, task: str) -> int:
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
     result, race, hard = _answer(cli, puzzle, task, engine)  # hard: a second Ctrl-C
-    _print(cli, puzzle, result, race)
+    _print(cli, puzzle, result, race, _against_expected(cli, puzzle, result))
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
         from ..output.draw.show import Shown
 
@@ -113,11 +114,24 @@ def stopped(task: str, engine: str, why: str, seconds: float) -> Result:
     return Result(status, engine, task, seconds=seconds, message=why)
 
 
-def _print(cli: Cli, puzzle, result: Result, race) -> None:
+def _against_expected(cli: Cli, puzzle, result: Result) -> list[str]:
+    """What the answer contradicts in the model's ``[expected]`` table, each said on stderr
+    (the answer is still printed)."""
+    from ..workflows.expected import mismatches
+
+    found = mismatches(getattr(puzzle, "expected", None) or {}, result)
+    for line in found:
+        print(f"warning: {line}", file=sys.stderr)
+    return found
+
+
+def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> None:
     if cli.args.json:
         from ..output.json import race_json, result_json
 
         out = result_json(puzzle, result)
+        if mismatch:
+            out["expected_mismatch"] = list(mismatch)
         if race is not None:
             out["race"] = race_json(race)
         cli.emit(out)

@@ -165,6 +165,10 @@ RACE = {
 
 
 SOURCE = {"type": "string", "description": "Batches: the file (and #instance) of this line."}
+EXPECTED_MISMATCH = {"type": "array", "items": {"type": "string"},
+                     "description": "What the proven answer contradicts in the model "
+                     "file's [expected] table, one line each (also on stderr); absent when "
+                     "nothing does."}
 
 
 def _batch() -> dict[str, Any]:
@@ -221,7 +225,8 @@ def _error() -> dict[str, Any]:
 
 def _result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
-    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE}
+    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE,
+                                  "expected_mismatch": EXPECTED_MISMATCH}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)
     rules: list[dict[str, Any]] = [
