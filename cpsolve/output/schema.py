@@ -266,7 +266,9 @@ def _compare() -> dict[str, Any]:
     return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
             "properties": {"status": {"enum": ["agree", "disagree"]},
                            "models": {"type": "array",
-                                      "items": {"$ref": "#/$defs/compare_model"}}}}
+                                      "items": {"anyOf": [
+                                          {"$ref": "#/$defs/compare_model"},
+                                          {"$ref": "#/$defs/batch_error"}]}}}}
 
 
 def _compare_summary() -> dict[str, Any]:
