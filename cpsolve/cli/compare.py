@@ -42,8 +42,9 @@ def compare(cli: Cli) -> int:
         for number, item in enumerate(items):
             if interrupt.requested():
                 break
-            if item.error:
-                done.append(Compared(item.source, None, error=item.error))
+            if item.error or cli.clock.time_up():
+                done.append(Compared(item.source, None,
+                                     error=item.error or "not started: time limit reached"))
                 continue
             seconds = budget.seconds(len(items) - number)
             done.append(compare_model(
@@ -81,11 +82,10 @@ def _items(cli: Cli) -> list[Item]:
     from ..puzzles.files import resolve
 
     out: list[Item] = []
-    with cli.clock.guard("loading the models"):
-        for name in cli.args.files:
-            whole = str(resolve(name))  # a file of one puzzle keeps the name it was given
-            out += [replace(i, source=name) if i.source == whole else i
-                    for i in instances([name])]
+    for name in cli.args.files:
+        whole = str(resolve(name))  # a file of one puzzle keeps the name it was given
+        out += [replace(i, source=name) if i.source == whole else i
+                for i in instances([name], cli.clock.guard)]
     return out
 
 
@@ -106,7 +106,7 @@ def compare_on_cluster(cli: Cli) -> int:
     from ..workflows.batch import compare_one, instances, on_cluster
 
     start = time.monotonic()
-    items = list(instances(cli.args.files))
+    items = list(instances(cli.args.files, cli.clock.guard))
     rows: list = []
     counts = {"agree": 0, "disagree": 0, "error": 0}
     unanswered = 0

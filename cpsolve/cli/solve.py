@@ -170,7 +170,7 @@ def batch(cli: Cli) -> int:
     from ..workflows.batch import instances
 
     start = time.monotonic()
-    items = list(instances(cli.args.files))
+    items = list(instances(cli.args.files, cli.clock.guard))
     rows: list = []
     hard = False
     with Progress(console=cli.err, transient=True) as bar:

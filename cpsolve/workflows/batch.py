@@ -32,7 +32,7 @@ from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.proofs import argued
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import Clock
+from ..engines.runtime.clock import Clock, TimeUp
 from ..puzzles.base import Puzzle
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load_many, resolve
@@ -85,12 +85,26 @@ def files_of(names: Iterable[str]) -> list[Path]:
     return out
 
 
-def instances(names: Iterable[str]) -> Iterator[Item]:
-    """Every instance of every named file or directory, in order."""
+def instances(names: Iterable[str],
+              loading: Callable[[str], AbstractContextManager] | None = None) -> Iterator[Item]:
+    """Every instance of every named file or directory, in order.
+
+    ``loading(what)`` guards each file's loading (the command's clock: a model file that
+    loads for ever — a Python ``build()`` that never returns — stops at the time limit);
+    a file stopped there, and every file after it, is an error item of its own."""
+    late = ""
     for path in files_of(names):
+        if late:
+            yield Item(str(path), error=f"not loaded: {late}")
+            continue
         try:
-            puzzles = list(load_many(path))
+            with loading(f"loading {path}") if loading else nullcontext():
+                puzzles = list(load_many(path))
         except ModelFileError as err:
+            yield Item(str(path), error=str(err))
+            continue
+        except TimeUp as err:
+            late = "time limit reached"
             yield Item(str(path), error=str(err))
             continue
         if len(puzzles) == 1:
