@@ -109,6 +109,22 @@ def positive(text: str) -> int:
     return _integer(text, 1)
 
 
+def max_processes() -> int:
+    """Most worker processes ``--jobs`` or ``--workers`` may start: four per core (at
+    least 8); more only thrash the machine and its memory."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
+def processes(text: str) -> int:
+    """A number of local worker processes: at least 1, at most :func:`max_processes`."""
+    value = _integer(text, 1)
+    if value > max_processes():
+        raise argparse.ArgumentTypeError(f"{value:,} processes is more than this machine "
+                                         f"can run usefully (at most {max_processes()}: "
+                                         f"4 per core)")
+    return value
+
+
 def natural(text: str) -> int:
     """An integer option that must be at least 0."""
     return _integer(text, 0)
@@ -158,7 +174,7 @@ def _solve(sub: Commands) -> None:
     s.add_argument("--satisficing", action="store_true",
                    help="--engine fd: a satisficing planner (lama-first) instead of the "
                    "optimal A* with LM-cut; its plans are not claimed optimal")
-    s.add_argument("--jobs", type=positive, metavar="N",
+    s.add_argument("--jobs", type=processes, metavar="N",
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
@@ -305,7 +321,7 @@ def scheduler_address(text: str) -> str:
 def cluster(cmd: argparse.ArgumentParser) -> None:
     """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster."""
     where = cmd.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=positive, metavar="N",
+    where.add_argument("--workers", type=processes, metavar="N",
                        help="run on a local Dask cluster of N worker processes "
                        "(needs the [dask] extra)")
     where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
