@@ -74,10 +74,12 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
                                         not budget.leaves_time_for(rate * len(successors))):
             out.stopped = True  # a big layer: look again before the last long step
             break
-        began = time.perf_counter()
+        began, before = time.perf_counter(), seen.count
         frontier = seen.fresh(successors)
         if len(successors) >= MEASURED:  # seconds per successor, with room to grow
             rate = GROWTH * (time.perf_counter() - began) / len(successors)
+        if out.cut(budget, offset, before, seen.count):  # the limit falls inside this layer
+            return out
     out.seen = seen.count
     if not out.stopped:  # the farthest states; a stopped sweep reports none (millions, maybe)
         out.last = packed.states(last)
