@@ -215,6 +215,10 @@ def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: A
             raise data.error(key + ".size", "missing")
         if size < 1:
             raise data.error(key + ".size", "must be at least 1")
+        try:  # before any list of that size is built
+            check_size(f"array {name}: variables", len(model.domains) + size, MAX_VARIABLES)
+        except ModelError as err:
+            raise data.error(key + ".size", str(err)) from None
         if any(n != size for n in lengths):
             raise data.error(key + ".domain", f"per-cell bounds list {lengths.pop()} values "
                                               f"for {size} cells")
