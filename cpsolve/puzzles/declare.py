@@ -167,16 +167,30 @@ def condition_in(data: Data, key: str, text: Any, scope: dict,
     expr = parse_in(data, key, text, scope)
     if not isinstance(expr, Expr):
         raise data.error(key, f"expected a condition, got {text!r}")
+    number = _number_in(expr, model)
+    if number is not None:
+        said = str(text).strip() if number is expr else str(number)
+        raise data.error(key, f"{said!r} is a number, not a condition: compare it (==, !=, "
+                         "<, ...) or combine conditions (and, or, not)")
+    return expr
+
+
+def _number_in(expr: Expr, model: Planning | Csp) -> Expr | None:
+    """The first part of ``expr`` that stands where a condition must but can be a number
+    other than 0 or 1 (None: every part is a condition)."""
+    from ..language.expr import Nary, Unary
+
+    if isinstance(expr, Nary) and expr.op in ("and", "or"):
+        return next((n for a in expr.args if (n := _number_in(a, model)) is not None), None)
+    if isinstance(expr, Unary) and expr.op == "not":
+        return _number_in(expr.arg, model)
     if is_boolean(expr):
-        return expr
+        return None
     try:
         lo, hi = bounds(expr, lambda name: (model.domains[name].lo, model.domains[name].hi))
     except (KeyError, TypeError, ValueError):
-        lo, hi = None, None
-    if lo is None or lo < 0 or hi > 1:
-        raise data.error(key, f"{str(text).strip()!r} is a number, not a condition: compare "
-                         "it (==, !=, <, ...) or combine conditions (and, or, not)")
-    return expr
+        return expr
+    return None if 0 <= lo and hi <= 1 else expr
 
 
 def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:

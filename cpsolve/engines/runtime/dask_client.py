@@ -69,10 +69,13 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
     ``connect`` seconds (at most :data:`CONNECT`; the caller's time left) is
     :class:`Unsupported`, as is an address where something else answers.
     """
+    called = time.monotonic()
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise Unsupported(MISSING) from exc
+    if connect is not None:  # importing Dask took some of it
+        connect -= time.monotonic() - called
     if isinstance(cluster, int):
         total = memory_limit if memory_limit is not None else memory.limit()
         local = LocalCluster(n_workers=cluster, threads_per_worker=1, processes=True,
@@ -86,7 +89,7 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
         finally:
             local.close()
         return
-    wait = CONNECT if connect is None else max(0.5, min(CONNECT, 0.8 * connect))
+    wait = CONNECT if connect is None else max(0.2, min(CONNECT, 0.8 * connect))
     try:
         client = Client(cluster, timeout=f"{wait:.3f}s")
     except Exception as exc:  # noqa: BLE001 - nothing there, or something that is not Dask
@@ -109,7 +112,7 @@ def _discard(exc: BaseException, kind: type) -> None:
         if not isinstance(client, kind):
             continue
         try:
-            client.close(timeout=0.5)
+            client.close(timeout=0.2)
         except Exception:  # noqa: BLE001 - a client that never connected
             client.status = "closed"
             runner = getattr(client, "_loop_runner", None)
