@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import re
 import sys
 from dataclasses import dataclass
 from typing import NoReturn
@@ -17,6 +16,7 @@ from ..engines.runtime import memory
 from ..engines.search import registry as search_registry
 from ..interop import FORMATS
 from ..version import VERSION
+from .checks import over_input, processes, scheduler_address
 
 AUTO_BUDGET = 60.0
 """Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
@@ -107,22 +107,6 @@ def _integer(text: str, least: int) -> int:
 def positive(text: str) -> int:
     """An integer option that must be at least 1."""
     return _integer(text, 1)
-
-
-def max_processes() -> int:
-    """Most worker processes ``--jobs`` or ``--workers`` may start: four per core (at
-    least 8); more only thrash the machine and its memory."""
-    return max(8, 4 * (os.cpu_count() or 1))
-
-
-def processes(text: str) -> int:
-    """A number of local worker processes: at least 1, at most :func:`max_processes`."""
-    value = _integer(text, 1)
-    if value > max_processes():
-        raise argparse.ArgumentTypeError(f"{value:,} processes is more than this machine "
-                                         f"can run usefully (at most {max_processes()}: "
-                                         f"4 per core)")
-    return value
 
 
 def natural(text: str) -> int:
@@ -304,20 +288,6 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
         cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)"
-                      r"(?::(\d{1,5}))?")
-
-
-def scheduler_address(text: str) -> str:
-    """A Dask scheduler's address: ``[tcp://|tls://]host[:port]`` (an IPv6 host in
-    brackets), refused at once when it is not one."""
-    match = _ADDRESS.fullmatch(text)
-    if match is None or (match[1] is not None and not 0 < int(match[1]) < 65536):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a Dask scheduler address "
-                                         "(tcp://host:8786)")
-    return text
-
-
 def cluster(cmd: argparse.ArgumentParser) -> None:
     """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster."""
     where = cmd.add_mutually_exclusive_group()
@@ -393,20 +363,6 @@ def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
     return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None) \
         or over_input(args)
-
-
-def over_input(args: argparse.Namespace) -> str | None:
-    """Why an output file of ``args`` is refused: it is one of the command's input files
-    (never written over), or ``-`` (stdout) while stdout carries the JSON answer."""
-    named = getattr(args, "files", None) or [getattr(args, "file", None)]
-    inputs = [os.path.realpath(f) for f in named if isinstance(f, str) and os.path.isfile(f)]
-    for flag in ("svg", "html"):
-        out = getattr(args, flag, None)
-        if out == "-" and getattr(args, "json", False):
-            return f"--{flag} - writes to stdout, which --json holds: name a file"
-        if out and out != "-" and os.path.realpath(out) in inputs:
-            return f"--{flag} {out} would write over an input of the command: name another file"
-    return None
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:

@@ -36,7 +36,7 @@ def test_a_broken_import_without_a_stop_is_still_exit_3(cli, monkeypatch):
 
 @pytest.mark.parametrize("option", ["--jobs", "--workers"])
 def test_processes_are_capped_at_four_per_core(cli, option):
-    from cpsolve.cli.arguments import max_processes
+    from cpsolve.cli.checks import max_processes
 
     run = cli("solve", "three_jugs", "latin4", option, str(max_processes() + 1))
     assert run.code == 2 and len(run.err_lines) == 1 and "4 per core" in run.err
