@@ -271,6 +271,25 @@ def other() -> list[dict]:
              {"j.toml": jugs.replace('solve = "optimal"', 'solve = "infeasible"')}, code=0,
              stderr_has="[expected] says solve"),
     ]
+    lang = ('family = "transition"\nname = "many forbids"\ngoal = "x[0] == 50000"\nforbid = ['
+            + ", ".join(f'"x[0] == {k + 1} and x[1] == {k % 3}"' for k in range(0, 60000, 3))
+            + ']\n[variables]\nx = { size = 3, domain = [0, 100000] }\n[initial]\nx = 0\n'
+            '[[actions]]\nname = "step {i}"\nparams = { i = [0, 1, 2] }\n'
+            '[actions.effects]\n"x[i]" = "x[i] + 1"\n')
+    for engine in ("auto", "search", "cpsat"):
+        out.append(case(f"twenty thousand forbids {engine}", ["solve", "f.toml", "--json",
+                                                              "--engine", engine],
+                        {"f.toml": lang}, limit=3.0))
+    for n, box in ((6, "[2, 3]"), (9, "[3, 3]")):
+        empty = "\n".join([" ".join(["."] * n)] * n)
+        grid = (f'family = "grid"\nname = "empty {n}"\nsize = {n}\n'
+                f'symbols = "{"123456789"[:n]}"\ngroups = ["rows", "columns", "boxes"]\n'
+                f'box = {box}\ngivens = """\n{empty}\n"""\n')
+        for up in ("symmetry", "relabel"):
+            for engine in ("cpsat", "search"):
+                out.append(case(f"count up to {up} {n} {engine}",
+                                ["count", "g.toml", "--up-to", up, "--engine", engine, "--json"],
+                                {"g.toml": grid}, limit=3.0))
     for value in ["0", "-1", "nan", "inf", "1e400", "abc", "0.0001"]:
         out.append(case(f"time limit {value}", ["solve", "j.toml", "--json", "--time-limit",
                                                  value], {"j.toml": jugs}, limit=None))
