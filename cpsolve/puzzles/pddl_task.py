@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,11 +90,8 @@ def _parse(path: str | Path, kind: str):
 
     text = read_text(path).lower()
     try:
-        if kind == "domain":
-            from pddl.parser.domain import DomainParser
-            return DomainParser()(text)
-        from pddl.parser.problem import ProblemParser
-        return ProblemParser()(text)
+        with _traceback_limit_kept():
+            return _parsed(text, kind)
     except ImportError:
         raise ModelFileError(path, "reading PDDL needs the pddl package "
                              "(pip install 'cpsolve[pddl]')") from None
@@ -101,6 +99,31 @@ def _parse(path: str | Path, kind: str):
         first = " ".join(str(err).split())[:300]
         raise ModelFileError(path, f"not a PDDL {kind} ({type(err).__name__}: {first})") \
             from None
+
+
+@contextmanager
+def _traceback_limit_kept() -> Iterator[None]:
+    """The pddl parser sets ``sys.tracebacklimit = 0`` and, on a syntax error, leaves it so:
+    every later traceback of the process would be empty (a user's Python model file could
+    no longer be told the line of its error)."""
+    import sys
+
+    had, old = hasattr(sys, "tracebacklimit"), getattr(sys, "tracebacklimit", None)
+    try:
+        yield
+    finally:
+        if had:
+            sys.tracebacklimit = old
+        elif hasattr(sys, "tracebacklimit"):
+            del sys.tracebacklimit
+
+
+def _parsed(text: str, kind: str):
+    if kind == "domain":
+        from pddl.parser.domain import DomainParser
+        return DomainParser()(text)
+    from pddl.parser.problem import ProblemParser
+    return ProblemParser()(text)
 
 
 def _name(term: Any) -> str:
