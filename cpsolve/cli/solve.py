@@ -14,6 +14,7 @@ from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
 from ..workflows.batch import by_invariant
+from .arguments import printable
 from .session import INTERRUPTED, Cli, exit_code, pddl_pairs, save
 
 if TYPE_CHECKING:
@@ -184,6 +185,9 @@ def batch(cli: Cli) -> int:
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             hard = True
     _batch_summary(cli, rows, time.monotonic() - start)
+    for row in rows:  # a file or collection line that did not load: its line on stderr too
+        if row.puzzle is None and row.error:
+            print(f"error: {printable(row.error)}", file=sys.stderr)
     if hard or interrupt.by_user():
         return INTERRUPTED
     if any(r.result is None for r in rows):
