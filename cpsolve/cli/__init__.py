@@ -174,9 +174,24 @@ def _guarded(cli, run) -> int:
     except EngineBug as err:
         return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
     except ImportError as err:
-        return cli.fail(str(err), 3)
+        return _import_failed(cli, err)
     except TimeUp as err:
         return cli.fail(str(err), 1)
+
+
+def _import_failed(cli, err: ImportError) -> int:
+    """An engine that did not import: a broken installation (exit 3), unless the clock's
+    stop (or Ctrl-C) came while a compiled module was being set up — pybind11 turns any
+    exception raised then into ``ImportError("initialization failed")``."""
+    from ..engines.runtime import interrupt
+
+    if interrupt.by_user():
+        return cli.fail("interrupted", INTERRUPTED)
+    if cli.clock.time_up() or interrupt.requested():
+        why = "a stop was asked for" if cli.clock.limit is None else \
+            f"the time limit ({cli.clock.limit:g} s) was reached"
+        return cli.fail(f"{why} while an engine was being imported ({err})", 1)
+    return cli.fail(str(err), 3)
 
 
 __all__ = ["COMMANDS", "command", "main"]

@@ -16,6 +16,7 @@ from ..engines.runtime import memory
 from ..engines.search import registry as search_registry
 from ..interop import FORMATS
 from ..version import VERSION
+from .checks import over_input, processes, scheduler_address
 from .examples import examples_text, with_examples
 from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
 
@@ -125,7 +126,9 @@ def natural(text: str) -> int:
 
 def output_file(text: str) -> str:
     """A file to write: refused at once (before any solving) when it is a directory, its
-    folder does not exist, or it cannot be written."""
+    folder does not exist, or it cannot be written.  ``-`` is stdout."""
+    if text == "-":
+        return text
     path = os.path.abspath(text)
     folder = os.path.dirname(path) or "."
     if os.path.isdir(path):
@@ -167,7 +170,7 @@ def _solve(sub: Commands) -> None:
     s.add_argument("--satisficing", action="store_true",
                    help="--engine fd: a satisficing planner (lama-first) instead of the "
                    "optimal A* with LM-cut; its plans are not claimed optimal")
-    s.add_argument("--jobs", type=positive, metavar="N",
+    s.add_argument("--jobs", type=processes, metavar="N",
                    help="batches: solve with N worker processes (default 1)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
@@ -336,10 +339,10 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
 def cluster(cmd: argparse.ArgumentParser) -> None:
     """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster."""
     where = cmd.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=positive, metavar="N",
+    where.add_argument("--workers", type=processes, metavar="N",
                        help="run on a local Dask cluster of N worker processes "
                        "(needs the [dask] extra; default: no cluster)")
-    where.add_argument("--scheduler", metavar="ADDRESS",
+    where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                        help="run on the Dask cluster whose scheduler is at ADDRESS "
                        "(tcp://host:8786; needs the [dask] extra; default: none)")
 
@@ -416,7 +419,8 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 
 def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
-    return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None)
+    return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None) \
+        or over_input(args)
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:
@@ -431,11 +435,12 @@ def no_hint(cmd: argparse.ArgumentParser) -> None:
 def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
     """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.output.draw`)."""
     out = cmd.add_mutually_exclusive_group(required=required)
-    out.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG picture"
-                     + ("" if required else " (default: none)"))
+    out.add_argument("--svg", metavar="OUT", type=output_file,
+                     help="write an SVG picture (- for stdout)"
+                     + ("" if required else "; default: none"))
     out.add_argument("--html", metavar="OUT", type=output_file,
-                     help="write a self-contained HTML page" + ("" if required else
-                                                                 " (default: none)"))
+                     help="write a self-contained HTML page (- for stdout)"
+                     + ("" if required else "; default: none"))
 
 
 def printable(message: str, width: int = 2000) -> str:

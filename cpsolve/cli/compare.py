@@ -10,8 +10,11 @@ no limit.  The model's engines share its budget (:func:`~cpsolve.workflows.batch
 
 from __future__ import annotations
 
+import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..answers.result import Status
 from ..engines import Options
 from ..engines.runtime import interrupt
 from ..workflows.batch import Compared, Item, TaskBudget, compare_model
@@ -30,19 +33,23 @@ def compare(cli: Cli) -> int:
                              "collections; a PDDL domain and problems run here (drop "
                              "--workers / --scheduler)", 2)
         return compare_on_cluster(cli)
-    files = pddl_pairs(cli.args.files) or cli.args.files
+    items = _items(cli)
+    if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
+        return cli.fail(items[0].error, 2)
     budget = TaskBudget(cli.clock, cli.auto_budget())
     done: list[Compared] = []
     with interrupt.installed():
-        for number, name in enumerate(files):
+        for number, item in enumerate(items):
             if interrupt.requested():
                 break
-            puzzle = cli.load(name)
-            seconds = budget.seconds(len(files) - number)
+            if item.error or cli.clock.time_up():
+                done.append(Compared(item.source, None,
+                                     error=item.error or "not started: time limit reached"))
+                continue
+            seconds = budget.seconds(len(items) - number)
             done.append(compare_model(
-                Item(file_name(name), puzzle), cli.args.task,
-                None if seconds is None else max(seconds, 0.01),
-                running=lambda engine, p=puzzle: cli.progress(f"{p.name}: {engine}")))
+                item, cli.args.task, None if seconds is None else max(seconds, 0.01),
+                running=lambda engine, p=item.puzzle: cli.progress(f"{p.name}: {engine}")))
     failed = any(d.problems for d in done)
     if cli.args.json:
         cli.emit({"status": "disagree" if failed else "agree",
@@ -53,9 +60,38 @@ def compare(cli: Cli) -> int:
         cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
         cli.out.print("[bold red]engines disagree[/]" if failed
                        else "[green]all engines agree[/]")
+        for d in done:
+            if not d.error and not answered(d):
+                print(f"{d.source}: no engine answered within the limits", file=sys.stderr)
     if interrupt.by_user():
         return INTERRUPTED
-    return 1 if failed else 0
+    if failed or any(d.error or not answered(d) for d in done):
+        return 1
+    return 0
+
+
+def _items(cli: Cli) -> list[Item]:
+    """What ``compare`` was given, as ``solve`` takes it: model files, bundled names,
+    directories and collections (one item each instance, a bad file an item of its own),
+    or a PDDL domain and problems; loaded within the time limit."""
+    from ..workflows.batch import instances
+
+    pairs = pddl_pairs(cli.args.files)
+    if pairs:
+        return [Item(file_name(pair), cli.load(pair)) for pair in pairs]
+    from ..puzzles.files import resolve
+
+    out: list[Item] = []
+    for name in cli.args.files:
+        whole = str(resolve(name))  # a file of one puzzle keeps the name it was given
+        out += [replace(i, source=name) if i.source == whole else i
+                for i in instances([name], cli.clock.guard)]
+    return out
+
+
+def answered(done: Compared) -> bool:
+    """Some engine answered (not every result cut short by a limit)."""
+    return any(r.status not in (Status.UNKNOWN, Status.PARTIAL) for r in done.results)
 
 
 def compare_on_cluster(cli: Cli) -> int:
@@ -70,9 +106,10 @@ def compare_on_cluster(cli: Cli) -> int:
     from ..workflows.batch import compare_one, instances, on_cluster
 
     start = time.monotonic()
-    items = list(instances(cli.args.files))
+    items = list(instances(cli.args.files, cli.clock.guard))
     rows: list = []
     counts = {"agree": 0, "disagree": 0, "error": 0}
+    unanswered = 0
     work = partial(compare_one, task=cli.args.task,
                    options=Options(find_hint=not cli.args.no_hint))
     with Progress(console=cli.err, transient=True) as bar, interrupt.installed():
@@ -81,6 +118,7 @@ def compare_on_cluster(cli: Cli) -> int:
                                TaskBudget(cli.clock, cli.auto_budget()), _failed):
             bar.advance(progress)
             counts["error" if done.error else "disagree" if done.problems else "agree"] += 1
+            unanswered += not done.error and not answered(done)
             if cli.args.json:
                 cli.line(compared_json(done))
             else:
@@ -88,7 +126,7 @@ def compare_on_cluster(cli: Cli) -> int:
     _summary(cli, len(items), time.monotonic() - start, counts, rows)
     if interrupt.by_user():
         return INTERRUPTED
-    return 1 if counts["disagree"] or counts["error"] else 0
+    return 1 if counts["disagree"] or counts["error"] or unanswered else 0
 
 
 def _failed(item: Item, why: str) -> Compared:

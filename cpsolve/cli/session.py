@@ -195,6 +195,10 @@ class Named:
 def write_text(path: str, text: str, svg: bool) -> None:
     """Write a picture or page; a failure is the user's path, not a bug (exit 2)."""
     head = '<?xml version="1.0" encoding="UTF-8"?>\n' if svg else ""
+    if path == "-":
+        sys.stdout.write(head + text)
+        sys.stdout.flush()
+        return
     try:
         with open(path, "w", encoding="utf-8") as out:
             out.write(head + text)
@@ -202,8 +206,15 @@ def write_text(path: str, text: str, svg: bool) -> None:
         raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
 
 
-def save(shown, path: str) -> None:
-    """Write a drawn answer; a failure is the user's path, not a bug (exit 2)."""
+def save(shown, path: str, svg: bool = False) -> None:
+    """Write a drawn answer (``-``: to stdout, an SVG when ``svg`` else a page); a failure
+    is the user's path, not a bug (exit 2)."""
+    if path == "-":
+        from ..output.draw.show import answer_page, answer_svg
+
+        page = answer_svg if svg else answer_page
+        write_text(path, page(shown.puzzle, shown.result), svg)
+        return
     try:
         shown.save(path)
     except OSError as err:

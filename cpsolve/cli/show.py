@@ -37,7 +37,8 @@ def show(cli: Cli) -> int:
                 cli.clock.guard(f"running {engine}", cli.clock.grace()):
             options = replace(options, limit=args.gallery, keep=bool(args.gallery))
             result = run(engine, task, puzzle.model, options)
-    save(Shown(puzzle, result), args.svg or args.html)
-    print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
+    save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
+    if (args.svg or args.html) != "-":
+        print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
     return exit_code(result, args.gallery)
 

@@ -3,6 +3,7 @@ race), or a batch of instances (several files, a directory, a collection)."""
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..words import plural
 from ..workflows.impossible import by_invariant
+from .arguments import printable
 from .session import INTERRUPTED, TAIL, Cli, exit_code, file_name, pddl_pairs, save
 
 if TYPE_CHECKING:
@@ -69,13 +71,13 @@ def one(cli: Cli, task: str) -> int:
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
     result, race, hard = _answer(cli, puzzle, task, engine)  # hard: a second Ctrl-C
-    _print(cli, puzzle, result, race)
+    _print(cli, puzzle, result, race, _against_expected(cli, puzzle, result))
     if getattr(cli.args, "plan_file", None):
         _write_plan(puzzle, result, cli.args.plan_file)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
         from ..output.draw.show import Shown
 
-        save(Shown(puzzle, result), cli.args.svg or cli.args.html)
+        save(Shown(puzzle, result), cli.args.svg or cli.args.html, bool(cli.args.svg))
     if hard or interrupt.by_user():
         return INTERRUPTED
     if race is not None and race.problems:
@@ -136,11 +138,24 @@ def stopped(task: str, engine: str, why: str, seconds: float) -> Result:
     return Result(status, engine, task, seconds=seconds, message=why)
 
 
-def _print(cli: Cli, puzzle, result: Result, race) -> None:
+def _against_expected(cli: Cli, puzzle, result: Result) -> list[str]:
+    """What the answer contradicts in the model's ``[expected]`` table, each said on stderr
+    (the answer is still printed)."""
+    from ..workflows.expected import mismatches
+
+    found = mismatches(getattr(puzzle, "expected", None) or {}, result)
+    for line in found:
+        print(f"warning: {line}", file=sys.stderr)
+    return found
+
+
+def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> None:
     if cli.args.json:
         from ..output.json import race_json, result_json
 
         out = result_json(puzzle, result)
+        if mismatch:
+            out["expected_mismatch"] = list(mismatch)
         if race is not None:
             out["race"] = race_json(race)
         cli.emit(out)
@@ -192,7 +207,7 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     from ..workflows.batch import instances
 
     start = time.monotonic()
-    items = list(instances(pairs or cli.args.files))
+    items = list(instances(pairs or cli.args.files, cli.clock.guard))
     rows: list = []
     hard = False
     with Progress(console=cli.err, transient=True) as bar:
@@ -206,6 +221,9 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             hard = True
     _batch_summary(cli, rows, time.monotonic() - start)
+    for row in rows:  # a file or collection line that did not load: its line on stderr too
+        if row.puzzle is None and row.error:
+            print(f"error: {printable(row.error)}", file=sys.stderr)
     if hard or interrupt.by_user():
         return INTERRUPTED
     if any(r.result is None for r in rows):

@@ -172,7 +172,39 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()
     result: Result = getattr(module, task)(model, options)
+    if options.time_limit is not None:  # the check may take 5 % more than the engine's time
+        result = _checkable_in_time(model, result, start + 1.05 * options.time_limit)
     return checked(name, task, model, result, time.perf_counter() - start)
+
+
+SAMPLE = 64
+"""Listed solutions timed to learn what checking one costs (:func:`_checkable_in_time`)."""
+
+
+def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -> Result:
+    """A count stopped by a limit lists only the solutions the checker can re-check by
+    ``deadline`` (``time.perf_counter()``), its first ones: checking thousands of them
+    past the limit would make the limit not hold.  The count itself stands."""
+    from dataclasses import replace
+
+    from ..answers.check import violations
+    from ..answers.kinds import Count
+    from ..answers.result import Status
+
+    answer = result.answer
+    if result.status is Status.EXACT or not isinstance(answer, Count) or \
+            not answer.solutions or not isinstance(model, Csp):
+        return result
+    sample = answer.solutions[:SAMPLE]
+    began = time.perf_counter()
+    for values in sample:
+        violations(model, values)
+    each = (time.perf_counter() - began) / len(sample)
+    room = deadline - time.perf_counter() - each * len(sample)
+    keep = len(answer.solutions) if each == 0 else max(0, int(room / each))
+    if keep >= len(answer.solutions):
+        return result
+    return result.but(answer=replace(answer, solutions=answer.solutions[:keep]))
 
 
 def checked(name: str, task: str, model: Csp | Planning, result: Result,

@@ -340,10 +340,11 @@ class _Builder:
                 if variables(e):
                     raise self.fail("range() bounds must be constant")
                 bounds.append(evaluate(e, {}))
-            values = range(*bounds)
-            if len(values) > MAX_UNROLL:
-                raise self.fail(f"range of {len(values)} values; at most {MAX_UNROLL} are unrolled")
-            return list(values)
+            lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+            size = max(0, hi - lo)  # not len(range(...)): it overflows past 2**63
+            if size > MAX_UNROLL:
+                raise self.fail(f"range of {size:,} values; at most {MAX_UNROLL:,} are unrolled")
+            return list(range(lo, hi))
         if isinstance(node, (ast.List, ast.Tuple)):
             out = []
             for a in node.elts:

@@ -98,10 +98,28 @@ def human_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation], engi
         parts.append(line)
         if boards and gen.puzzles:
             labels = [(f"#{i}" + (" minimal" if p.minimal else ""),
-                       puzzle.render_solution(p.givens))
+                       _drawn(puzzle, p.givens))
                       for i, p in enumerate(gen.puzzles, start=1)]
             parts.append(Text(tile(labels, width)))
     return Group(*parts)
+
+
+def _drawn(puzzle: Puzzle, givens: dict[str, int]) -> str:
+    """A generated puzzle's givens drawn as the family draws a solution, or as
+    ``name = value`` lines when its drawing needs every variable (a model's ``show``)."""
+    try:
+        return puzzle.render_solution(givens)
+    except (KeyError, IndexError, TypeError):
+        return "\n".join(f"{name} = {value}" for name, value in givens.items())
+
+
+def _json_givens(puzzle: Puzzle, givens: dict[str, int]) -> Any:
+    """A generated puzzle's givens as the family writes a solution, or a name -> value
+    object when that needs every variable."""
+    try:
+        return puzzle.json_solution(givens)
+    except (KeyError, IndexError, TypeError):
+        return dict(givens)
 
 
 def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
@@ -125,7 +143,7 @@ def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
         item["details"] = details_json({k: v for k, v in gen.details.items()
                                         if k != "checked_by"})
         if boards:
-            item["puzzles"] = [{"givens": puzzle.json_solution(p.givens),
+            item["puzzles"] = [{"givens": _json_givens(puzzle, p.givens),
                                 "solution": puzzle.json_solution(p.solution),
                                 "minimal": p.minimal, "checked": p.checked}
                                for p in gen.puzzles]

@@ -170,6 +170,10 @@ RACE = {
 
 
 SOURCE = {"type": "string", "description": "Batches: the file (and #instance) of this line."}
+EXPECTED_MISMATCH = {"type": "array", "items": {"type": "string"},
+                     "description": "What the proven answer contradicts in the model "
+                     "file's [expected] table, one line each (also on stderr); absent when "
+                     "nothing does."}
 
 
 def _batch() -> dict[str, Any]:
@@ -226,7 +230,8 @@ def _error() -> dict[str, Any]:
 
 def _result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
-    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE}
+    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE,
+                                  "expected_mismatch": EXPECTED_MISMATCH}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)
     rules: list[dict[str, Any]] = [
@@ -266,7 +271,9 @@ def _compare() -> dict[str, Any]:
     return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
             "properties": {"status": {"enum": ["agree", "disagree"]},
                            "models": {"type": "array",
-                                      "items": {"$ref": "#/$defs/compare_model"}}}}
+                                      "items": {"anyOf": [
+                                          {"$ref": "#/$defs/compare_model"},
+                                          {"$ref": "#/$defs/batch_error"}]}}}}
 
 
 def _compare_summary() -> dict[str, Any]:

@@ -45,7 +45,15 @@ from ..language.expr import Const, Var, conjuncts
 from ..model import Csp, ModelError
 from .base import Puzzle
 from .data import Data
-from .declare import Template, constants_and_variables, free_indices, integer, parse_in, template
+from .declare import (
+    Template,
+    condition_in,
+    constants_and_variables,
+    free_indices,
+    integer,
+    parse_in,
+    template,
+)
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
         "constraints", "show", "labels", "symmetries"}
@@ -80,7 +88,7 @@ def build(data: Data) -> CspPuzzle:
         key = f"constraints[{i}]"
         if not isinstance(text, str):
             raise data.error(key, "expected an expression string")
-        for part in conjuncts(parse_in(data, key, text, scope)):
+        for part in conjuncts(condition_in(data, key, text, scope, model)):
             model.require(part, text)  # one condition per conjunct: engines propagate each
     _symmetries(data, model, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
@@ -107,6 +115,8 @@ def _symmetries(data: Data, model: Csp, scope: dict) -> None:
         if not isinstance(table, dict):
             raise data.error(key, "expected a table ([[symmetries]])")
         data.unknown_keys(SYMMETRY_KEYS, table, key + ".")
+        if not {"board", "variables", "values"} & set(table):
+            raise data.error(key, "an empty symmetry: give board, or variables and/or values")
         try:
             if "board" in table:
                 declared = _board(data, model, scope, table, key)

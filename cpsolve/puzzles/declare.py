@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import Const, Var, evaluate, variables
+from ..language.expr import Const, Expr, Var, bounds, evaluate, is_boolean, variables
 from ..language.parse import (
     ExprError,
     Scope,
@@ -159,6 +159,40 @@ def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) 
         raise data.error(key, str(err)) from None
 
 
+def condition_in(data: Data, key: str, text: Any, scope: dict,
+                 model: Planning | Csp) -> Expr:
+    """Parse a condition of the file (a goal, guard, forbid or constraint): an expression
+    whose value is a number other than 0 or 1 (``jug[0] + 4``) is refused, not read as
+    "true when non-zero"."""
+    expr = parse_in(data, key, text, scope)
+    if not isinstance(expr, Expr):
+        raise data.error(key, f"expected a condition, got {text!r}")
+    number = _number_in(expr, model)
+    if number is not None:
+        said = str(text).strip() if number is expr else str(number)
+        raise data.error(key, f"{said!r} is a number, not a condition: compare it (==, !=, "
+                         "<, ...) or combine conditions (and, or, not)")
+    return expr
+
+
+def _number_in(expr: Expr, model: Planning | Csp) -> Expr | None:
+    """The first part of ``expr`` that stands where a condition must but can be a number
+    other than 0 or 1 (None: every part is a condition)."""
+    from ..language.expr import Nary, Unary
+
+    if isinstance(expr, Nary) and expr.op in ("and", "or"):
+        return next((n for a in expr.args if (n := _number_in(a, model)) is not None), None)
+    if isinstance(expr, Unary) and expr.op == "not":
+        return _number_in(expr.arg, model)
+    if is_boolean(expr):
+        return None
+    try:
+        lo, hi = bounds(expr, lambda name: (model.domains[name].lo, model.domains[name].hi))
+    except (KeyError, TypeError, ValueError):
+        return expr
+    return None if 0 <= lo and hi <= 1 else expr
+
+
 def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:
     variables = data.get("variables", dict)
     if not variables:
@@ -195,6 +229,10 @@ def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: A
             raise data.error(key + ".size", "missing")
         if size < 1:
             raise data.error(key + ".size", "must be at least 1")
+        try:  # before any list of that size is built
+            check_size(f"array {name}: variables", len(model.domains) + size, MAX_VARIABLES)
+        except ModelError as err:
+            raise data.error(key + ".size", str(err)) from None
         if any(n != size for n in lengths):
             raise data.error(key + ".domain", f"per-cell bounds list {lengths.pop()} values "
                                               f"for {size} cells")

@@ -63,13 +63,17 @@ def load(path: str | Path):
     A file holding a collection (one puzzle per line) gives its first puzzle;
     :func:`load_many` gives them all.
     """
-    return next(iter(load_many(path)))
+    first = next(iter(load_many(path)))
+    if isinstance(first, ModelFileError):
+        raise first
+    return first
 
 
 def load_many(path: str | Path) -> Iterator:
     """Every puzzle of a model file: one, or each instance of a collection.
 
-    Every problem with the file is raised before the first puzzle is yielded.
+    Every problem with the file is raised before the first puzzle is yielded; a bad line of
+    a collection is yielded in its place as its :class:`ModelFileError` (unless all are).
     """
     if str(path).endswith(".py"):
         return iter([load_python(path)])
@@ -82,11 +86,15 @@ def load_many(path: str | Path) -> Iterator:
     try:
         puzzles = list(entry.many(data)) if entry.many is not None else [entry.build(data)]
         for puzzle in puzzles:
-            _validate(puzzle.model)
+            if not isinstance(puzzle, ModelFileError):
+                _validate(puzzle.model)
     except (ModelError, ExprError) as err:
         raise ModelFileError(path, str(err)) from None
+    if all(isinstance(p, ModelFileError) for p in puzzles):
+        raise puzzles[0]
     if expected:
-        puzzles = [dataclasses.replace(p, expected=expected) for p in puzzles]
+        puzzles = [p if isinstance(p, ModelFileError) else dataclasses.replace(p, expected=expected)
+                   for p in puzzles]
     return iter(puzzles)
 
 

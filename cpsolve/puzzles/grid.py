@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..model import Csp
 from ..words import plural
 from .base import Puzzle
-from .data import Data
+from .data import Data, ModelFileError
 
 if TYPE_CHECKING:
     from ..model.symmetry.canonical import Symmetry
@@ -139,17 +139,21 @@ class GridPuzzle(Puzzle):
 
 def build(data: Data) -> GridPuzzle:
     """Build the CSP of a ``grid`` file (the first instance of a collection)."""
-    return next(iter(build_many(data)))
+    first = next(iter(build_many(data)))
+    if isinstance(first, ModelFileError):
+        raise first
+    return first
 
 
-def build_many(data: Data) -> Iterator[GridPuzzle]:
+def build_many(data: Data) -> Iterator[GridPuzzle | ModelFileError]:
     """Every puzzle of a ``grid`` file: one, or one per line of its ``instances``.
 
     ``instances`` holds one puzzle per line, as collections are published: the
     n×n cells row by row (``.`` or ``0`` for a blank), anything after them on
     the line (a label, a comment) ignored; ``instances_file`` names such a
     file, relative to the model file.  The board (size, groups, symbols) is
-    read once.
+    read once.  A bad line of a collection of several is yielded as its
+    :class:`ModelFileError` (an error row of a batch; the other lines are solved).
     """
     board = _board(data)
     lines = _instance_lines(data)
@@ -157,7 +161,13 @@ def build_many(data: Data) -> Iterator[GridPuzzle]:
         yield _puzzle(board, _givens(data, board.size, list(board.symbols)), "")
         return
     for key, number, text in lines:
-        givens = _line_givens(data, key, number, text, board)
+        try:
+            givens = _line_givens(data, key, number, text, board)
+        except ModelFileError as err:
+            if len(lines) == 1:
+                raise
+            yield err
+            continue
         yield _puzzle(board, givens, f"#{number}")
 
 
@@ -252,8 +262,12 @@ def _instance_lines(data: Data) -> list[tuple[str, int, str]] | None:
 def _read_collection(data: Data, name: str) -> str:
     from pathlib import Path
 
+    folder = Path(data.path).parent.resolve()
     path = Path(data.path).parent / name
     try:
+        if not path.resolve().is_relative_to(folder):
+            raise data.error("instances_file", f"{name!r} is outside the model's folder: a "
+                             "model file names files only inside its own folder")
         if not path.is_file():
             raise data.error("instances_file", f"no such file: {path}")
         if path.stat().st_size > 256 * 1024 * 1024:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -124,11 +125,8 @@ def _parse(path: str | Path, kind: str):
 
     text = read_text(path).lower()
     try:
-        if kind == "domain":
-            from pddl.parser.domain import DomainParser
-            return DomainParser()(text)
-        from pddl.parser.problem import ProblemParser
-        return ProblemParser()(text)
+        with _traceback_limit_kept():
+            return _parsed(text, kind)
     except ImportError:
         raise ModelFileError(path, "reading PDDL needs the pddl package "
                              "(pip install 'cpsolve[pddl]')") from None
@@ -136,6 +134,31 @@ def _parse(path: str | Path, kind: str):
         first = " ".join(str(err).split())[:300]
         raise ModelFileError(path, f"not a PDDL {kind} ({type(err).__name__}: {first})") \
             from None
+
+
+@contextmanager
+def _traceback_limit_kept() -> Iterator[None]:
+    """The pddl parser sets ``sys.tracebacklimit = 0`` and, on a syntax error, leaves it so:
+    every later traceback of the process would be empty (a user's Python model file could
+    no longer be told the line of its error)."""
+    import sys
+
+    had, old = hasattr(sys, "tracebacklimit"), getattr(sys, "tracebacklimit", None)
+    try:
+        yield
+    finally:
+        if had:
+            sys.tracebacklimit = old
+        elif hasattr(sys, "tracebacklimit"):
+            del sys.tracebacklimit
+
+
+def _parsed(text: str, kind: str):
+    if kind == "domain":
+        from pddl.parser.domain import DomainParser
+        return DomainParser()(text)
+    from pddl.parser.problem import ProblemParser
+    return ProblemParser()(text)
 
 
 def _name(term: Any) -> str:
@@ -169,6 +192,25 @@ class Grounder:
                 self.numbers[_atom(func, {})] = _integer(value.value)
             else:
                 raise _Unsupported(f"initial state: {fact} is not supported")
+        self._declared(self.init, "initial state")
+
+    def _declared(self, atoms: set[tuple[str, ...]], where: str) -> None:
+        """Refuse an atom of an undeclared predicate, of the wrong arity, or naming an
+        undeclared object (the parser takes them; the plans would be about nothing)."""
+        arity = {str(p.name): len(p.terms) for p in self.domain.predicates}
+        known = self.objects["object"]
+        for name, *args in sorted(atoms):
+            if name not in arity:
+                raise _Unsupported(f"{where}: ({name} ...) uses the predicate {name!r}, which "
+                                   "the domain does not declare")
+            if len(args) != arity[name]:
+                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) gives {len(args)} "
+                                   f"arguments; the domain declares {name} with {arity[name]}")
+            unknown = [a for a in args if a not in known]
+            if unknown:
+                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) names {unknown[0]!r}, "
+                                   "which is neither an object of the problem nor a constant "
+                                   "of the domain")
 
     # -- binding parameters
 

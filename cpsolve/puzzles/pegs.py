@@ -266,6 +266,8 @@ def _count_goal(data: Data, start: dict, index: dict) -> Expr:
                     and all(type(v) is int for v in cell) and tuple(cell) in index):
                 raise data.error("region", f"{cell!r} is not a hole of the board "
                                  "([row, col], counted from 0)")
+            if tuple(cell) in region:
+                raise data.error("region", f"{cell!r} is listed twice (list each hole once)")
             region.add(tuple(cell))
         if len(region) < left:
             raise data.error("region", f"its {plural(len(region), 'hole')} "

@@ -75,6 +75,7 @@ from .data import Data
 from .declare import (
     Template,
     check_show,
+    condition_in,
     constants_and_variables,
     free_indices,
     integer_or_list,
@@ -127,7 +128,7 @@ def build(data: Data) -> TransitionPuzzle:
     scope = constants_and_variables(data, model)
     _initial(data, model, scope)
     goal = data.get("goal", str)
-    model.set_goal(parse_in(data, "goal", goal, scope))
+    model.set_goal(condition_in(data, "goal", goal, scope, model))
     _forbidden(data, model, scope)
     actions = data.get("actions", list)
     if not actions:
@@ -151,7 +152,7 @@ def _forbidden(data: Data, model: Planning, scope: dict) -> None:
             where = f"{key}[{i}]"
             if not isinstance(text, str):
                 raise data.error(where, "expected an expression string")
-            expr = parse_in(data, where, text, scope)
+            expr = condition_in(data, where, text, scope, model)
             try:
                 item = add(expr, text.strip() if key == "forbid" else "")
             except ModelError as err:
@@ -229,7 +230,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
             label = format_name(name, shown_values)
         except ModelError as err:
             raise data.error(prefix + "name", str(err)) from None
-        guard = parse_in(data, prefix + "guard", table.get("guard", "True"), local)
+        guard = condition_in(data, prefix + "guard", table.get("guard", "True"), local, model)
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff: dict[str, Expr] = {}
         for target, value in effects.items():

@@ -31,7 +31,7 @@ from ..answers.result import EngineBug, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import Clock
+from ..engines.runtime.clock import Clock, TimeUp
 from ..puzzles.base import Puzzle
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load_many, resolve
@@ -85,24 +85,41 @@ def files_of(names: Iterable[str]) -> list[Path]:
     return out
 
 
-def instances(names: Iterable[str] | list[tuple[str, str]]) -> Iterator[Item]:
+def instances(names: Iterable[str] | list[tuple[str, str]],
+              loading: Callable[[str], AbstractContextManager] | None = None) -> Iterator[Item]:
     """Every instance of every named file or directory, in order; or of every PDDL
-    ``(domain, problem)`` pair (one problem per row)."""
+    ``(domain, problem)`` pair (one problem per row).
+
+    ``loading(what)`` guards each file's loading (the command's clock: a model file that
+    loads for ever — a Python ``build()`` that never returns — stops at the time limit);
+    a file stopped there, and every file after it, is an error item of its own."""
     names = list(names)
     if names and isinstance(names[0], tuple):
         yield from _pddl_instances(names)
         return
+    late = ""
     for path in files_of(names):
+        if late:
+            yield Item(str(path), error=f"not loaded: {late}")
+            continue
         try:
-            puzzles = list(load_many(path))
+            with loading(f"loading {path}") if loading else nullcontext():
+                puzzles = list(load_many(path))
         except ModelFileError as err:
+            yield Item(str(path), error=str(err))
+            continue
+        except TimeUp as err:
+            late = "time limit reached"
             yield Item(str(path), error=str(err))
             continue
         if len(puzzles) == 1:
             yield Item(str(path), puzzles[0])
         else:
             for i, puzzle in enumerate(puzzles, start=1):
-                yield Item(f"{path}#{i}", puzzle)
+                if isinstance(puzzle, ModelFileError):  # a bad line: its own error row
+                    yield Item(f"{path}#{i}", error=str(puzzle))
+                else:
+                    yield Item(f"{path}#{i}", puzzle)
 
 
 def _pddl_instances(pairs: list[tuple[str, str]]) -> Iterator[Item]:

@@ -208,7 +208,7 @@ def test_compare_gives_each_model_the_default_budget_split_among_its_engines(
     monkeypatch.setattr(cpsolve.cli.session, "AUTO_BUDGET", 30.0)
     given = _recorded(monkeypatch)
     run = cli("compare", "water_jugs", "blocks", "--json")
-    assert run.code == 0, run.err
+    assert run.code == 1, run.err  # every engine answered unknown: no answer (issue 21)
     engines = [engine for engine, _ in given]
     per_model = len(engines) // 2
     assert engines[:per_model] == engines[per_model:]
@@ -221,7 +221,7 @@ def test_compare_gives_each_model_the_default_budget_split_among_its_engines(
 def test_compare_shares_the_time_limit_among_the_models(cli, monkeypatch):
     given = _recorded(monkeypatch)
     run = cli("compare", "water_jugs", "blocks", "--time-limit", "20", "--json")
-    assert run.code == 0, run.err
+    assert run.code == 1, run.err  # every engine answered unknown: no answer (issue 21)
     per_model = len(given) // 2
     first, second = given[:per_model], given[per_model:]
     # the first model: half of the limit, its first engine a share of that; the last
@@ -230,7 +230,7 @@ def test_compare_shares_the_time_limit_among_the_models(cli, monkeypatch):
     assert all(limit <= 20.0 / 2 for _, limit in first)
     assert all(limit <= 20.0 for _, limit in second)
     none = cli("compare", "water_jugs", "--time-limit", "none", "--json")
-    assert none.code == 0 and all(limit is None for _, limit in given[2 * per_model:])
+    assert none.code == 1 and all(limit is None for _, limit in given[2 * per_model:])
 
 
 def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):

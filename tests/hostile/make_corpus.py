@@ -10,10 +10,14 @@ and an answer or a clean stop within the time limit for a hard one.
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
+COMMANDS = HERE / "commands"
+OLD_PYTHON = 10
+"""The Python files of earlier rounds (their numbers stay)."""
 
 # ---------------------------------------------------------------- templates
 
@@ -426,6 +430,77 @@ def language_variants() -> list[tuple[str, str, str]]:
     return out
 
 
+BIG = 10 ** 20
+
+
+def issue21_variants() -> list[tuple[str, str, str]]:
+    """Issue 21's malformed files: conditions that are numbers, pieces and holes listed
+    twice, empty symmetries, ranges past 2**63, sizes of a billion, names XML forbids,
+    files named outside the model's folder (appended last: older files keep numbers)."""
+    out: list[tuple[str, str, str]] = []
+    jugs = TEMPLATES["transition"][0].format(**JUGS_DEFAULT)
+    lang = LANGUAGE.format(**LANGUAGE_DEFAULT)
+    csp = TEMPLATES["csp"][0].format(**CSP_DEFAULT)
+    for i, goal in enumerate(["jug[0] + 4", "jug[0]", "jug[0] * jug[1]", "7", "-1", "2",
+                              "abs(jug[0] - 4)", "max(jug[0], jug[1])", "ite(jug[0] == 4, 5, 0)",
+                              "jug[0] == 4 or jug[1]", "not jug[0] + 1"]):
+        out.append(("transition", f"i21 goal number {i}", jugs.replace(
+            'goal = "jug[0] == 4 or jug[1] == 4"', f'goal = "{goal}"', 1)))
+    out += [
+        ("transition", "i21 guard number", jugs.replace('guard = "jug[i] < cap[i]"',
+                                                       'guard = "cap[i] - jug[i]"', 1)),
+        ("transition", "i21 forbid number", lang.replace("forbid = []", 'forbid = ["x[0] + 5"]')),
+        ("csp", "i21 constraint number", csp.replace('constraints = ["all(',
+                                                     'constraints = ["q[0] + 1", "all(', 1)),
+        ("csp", "i21 symmetry empty", CSP_SYM.format(**CSP_DEFAULT, symmetry="")),
+        ("csp", "i21 symmetry name only", CSP_SYM.format(**CSP_DEFAULT, symmetry='name = "x"')),
+        ("csp", "i21 symmetry rows only", CSP_SYM.format(**CSP_DEFAULT, symmetry="rows = 2")),
+    ]
+    for what, pieces in [("twice", "{ 1 = [[1, 1], [1, 1]] }"),
+                         ("twice of three", "{ 2 = [[1, 2], [2, 2], [1, 2]] }"),
+                         ("twice flat", "{ 1 = [[1, 1], [1, 1], [1, 1]] }")]:
+        out.append(("sliding", f"i21 goal pieces {what}", TEMPLATES["sliding"][0].format(
+            **{**SLIDING_DEFAULT, "blocks": f"[]\ngoal_pieces = {pieces}"})
+            .replace('goal = """\n1 2 3\n4 5 6\n7 8 _\n"""\n', "")))
+    for what, region in [("hole twice", "[[0, 0], [0, 0]]"), ("hole thrice", "[[0, 1], [0, 1], [0, 1]]"),
+                         ("all twice", "[[0, 0], [0, 1], [0, 0], [0, 1]]")]:
+        out.append(("pegs", f"i21 region {what}", TEMPLATES["pegs"][0].format(
+            **{**PEGS_DEFAULT, "goal": f"pegs_left = 1\nregion = {region}"})))
+    for what, text in [("params", lang.replace('i = "range(n)"', f'i = "range({BIG})"')),
+                       ("params from", lang.replace('i = "range(n)"',
+                                                    f'i = "range({BIG}, {BIG} + 2)"')),
+                       ("goal all", lang.replace('goal = "x[0] == 2"',
+                                                 f'goal = "all(x[i] == 0 for i in range({BIG}))"')),
+                       ("constant", lang.replace("n = 3", f'n = 3\nm = "range({BIG})"')),
+                       ("comprehension", lang.replace("n = 3",
+                                                      f'n = 3\nm = "[e for e in range({BIG})]"')),
+                       ("negative", lang.replace('i = "range(n)"', f'i = "range(-{BIG}, 0)"'))]:
+        out.append(("transition", f"i21 range 10 20 {what}", text))
+    out += [
+        ("transition", "i21 size billion", jugs.replace("size = 2", "size = 1000000000")),
+        ("csp", "i21 size billion", csp.replace("size = 4", "size = 1000000000")),
+        ("transition", "i21 size billion expr", lang.replace('size = "n"', 'size = "10 ** 9"')),
+        ("transition", "i21 size 2 63", jugs.replace("size = 2", f"size = {2 ** 63 - 1}")),
+    ]
+    for what, name in [("escape", "\\u001b[31mred"), ("bell", "a\\u0007b"),
+                       ("nul", "a\\u0000b"), ("form feed", "a\\u000cb"),
+                       ("markup", "<svg onload=alert(1)>&amp;")]:
+        out.append(("transition", f"i21 name {what}",
+                    jugs.replace('name = "jugs"', f'name = "{name}"', 1)))
+    grid = TEMPLATES["grid"][0].format(**GRID_DEFAULT).replace(
+        'givens = """\n1 . . .\n. . . .\n. . . .\n. . . 4\n"""\n', "")
+    for what, where in [("parent", "../../etc/passwd"), ("absolute", "/etc/passwd"),
+                        ("dev", "/dev/zero"), ("proc", "/proc/self/environ"),
+                        ("home", "~/.ssh/id_rsa"), ("folder", ".")]:
+        out.append(("grid", f"i21 instances file {what}",
+                    grid + f'instances_file = "{where}"\n'))
+    forbids = ", ".join(f'"x[0] == {k + 1} and x[1] == {k % 3}"' for k in range(0, 60000, 3))
+    out.append(("transition", "i21 twenty thousand forbids", lang.replace(
+        "forbid = []", f"forbid = [{forbids}]").replace('domain = [0, "cap"]', "domain = [0, 100000]")
+        .replace('goal = "x[0] == 2"', 'goal = "x[0] == 50000"')))
+    return out
+
+
 PYTHON_FILES = {
     "syntax": "def build(:\n",
     "raises": "def build():\n    raise RuntimeError('boom')\n",
@@ -438,6 +513,12 @@ PYTHON_FILES = {
                   "    m.add_variable('x', 5, 1)\n    return m\n"),
     "system exit": "import sys\nsys.exit(3)\n",
     "exit in build": "import sys\n\ndef build():\n    sys.exit(0)\n",
+    "build loops": "def build():\n    while True:\n        pass\n",
+    "build sleeps": "import time\n\ndef build():\n    time.sleep(3600)\n",
+    "import loops": "while True:\n    pass\n",
+    "build catches everything": ("def build():\n    while True:\n        try:\n"
+                                 "            sum(range(10 ** 6))\n        except Exception:\n"
+                                 "            pass\n"),
 }
 
 
@@ -447,17 +528,41 @@ def write() -> int:
     CORPUS.mkdir()
     n = 0
     entries = [("toml", what, text) for what, text in BAD_TOML] + variants() + language_variants()
+    python = list(PYTHON_FILES.items())
     for family, what, text in entries:
         n += 1
         slug = "".join(c if c.isalnum() else "-" for c in what.lower()).strip("-")
         (CORPUS / f"{n:03d}-{family}-{slug}.toml").write_text(text, encoding="utf-8",
                                                              errors="surrogateescape")
-    for what, text in PYTHON_FILES.items():
+    for what, text in python[:OLD_PYTHON]:
         n += 1
-        slug = what.replace(" ", "-")
-        (CORPUS / f"{n:03d}-python-{slug}.py").write_text(text)
-    return n
+        (CORPUS / f"{n:03d}-python-{what.replace(' ', '-')}.py").write_text(text)
+    for family, what, text in issue21_variants():  # issue 21's, after the older files
+        n += 1
+        slug = "".join(c if c.isalnum() else "-" for c in what.lower()).strip("-")
+        (CORPUS / f"{n:03d}-{family}-{slug}.toml").write_text(text, encoding="utf-8")
+    for what, text in python[OLD_PYTHON:]:
+        n += 1
+        (CORPUS / f"{n:03d}-python-{what.replace(' ', '-')}.py").write_text(text)
+    return n + write_commands()
+
+
+def write_commands() -> int:
+    """Rewrite tests/hostile/commands/ (one JSON file per command-line case)."""
+    import json
+
+    sys.path.insert(0, str(HERE))
+    from make_commands import cases
+
+    shutil.rmtree(COMMANDS, ignore_errors=True)
+    COMMANDS.mkdir()
+    found = cases()
+    for n, one in enumerate(found, start=1):
+        slug = "".join(c if c.isalnum() else "-" for c in one["what"].lower()).strip("-")
+        (COMMANDS / f"{n:03d}-{slug}.json").write_text(json.dumps(one, indent=1) + "\n",
+                                                      encoding="utf-8")
+    return len(found)
 
 
 if __name__ == "__main__":
-    print(f"{write()} files in {CORPUS}")
+    print(f"{write()} cases in {CORPUS} and {COMMANDS}")

@@ -151,8 +151,10 @@ def test_analyze_limit_keeps_complete_layers(algorithm, monkeypatch):
                      progress=lines.append)
     assert result.status is Status.PARTIAL and "state limit" in result.message
     assert result.max_distance is None and result.bound == len(result.layers) - 1
-    assert list(result.layers) == EIGHT_LAYERS[:len(result.layers)]  # complete layers only
-    assert 5_000 <= result.states <= 5_000 + 2 * max(result.layers) * 4
+    # complete layers, then the layer the limit fell in, up to the limit (issue 21)
+    assert list(result.layers[:-1]) == EIGHT_LAYERS[:len(result.layers) - 1]
+    assert result.layers[-1] <= EIGHT_LAYERS[len(result.layers) - 1]
+    assert result.states == sum(result.layers) and 5_000 - 4 <= result.states <= 5_000
     assert lines and all("depth" in line for line in lines)
 
 

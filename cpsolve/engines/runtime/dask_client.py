@@ -50,23 +50,32 @@ STOP_WAIT = 1.5
 """Seconds the client waits, after Ctrl-C, for the running tasks to return what they have
 (their engines stop within a second) before it cancels them."""
 
+CONNECT = 10.0
+"""Seconds a scheduler has to answer when no time limit is shorter."""
+
 POLL = 0.05
 """Seconds between two looks at the running tasks, the clock and the interrupt flag."""
 
 
 @contextmanager
-def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
+def client_for(cluster: int | str, memory_limit: int | None = None,
+               connect: float | None = None) -> Iterator:
     """A connected ``distributed.Client``: a LocalCluster of ``cluster`` single-threaded
     worker processes, or the scheduler at the address ``cluster``.
 
     The local workers share ``memory_limit`` bytes (default: the command's memory limit,
     :func:`.memory.limit`; Dask's own default when there is none), each an equal part; the
-    local cluster is shut down on exit.
+    local cluster is shut down on exit.  A scheduler that does not answer within
+    ``connect`` seconds (at most :data:`CONNECT`; the caller's time left) is
+    :class:`Unsupported`, as is an address where something else answers.
     """
+    called = time.monotonic()
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise Unsupported(MISSING) from exc
+    if connect is not None:  # importing Dask took some of it
+        connect -= time.monotonic() - called
     if isinstance(cluster, int):
         total = memory_limit if memory_limit is not None else memory.limit()
         local = LocalCluster(n_workers=cluster, threads_per_worker=1, processes=True,
@@ -80,12 +89,36 @@ def client_for(cluster: int | str, memory_limit: int | None = None) -> Iterator:
         finally:
             local.close()
         return
+    wait = CONNECT if connect is None else max(0.2, min(CONNECT, 0.8 * connect))
     try:
-        client = Client(cluster, timeout="10s")
-    except OSError as exc:
-        raise Unsupported(f"no Dask scheduler at {cluster}: {exc}") from exc
+        client = Client(cluster, timeout=f"{wait:.3f}s")
+    except Exception as exc:  # noqa: BLE001 - nothing there, or something that is not Dask
+        _discard(exc, Client)
+        why = "something that is not a Dask scheduler answered" if isinstance(
+            exc, MemoryError) else f"{type(exc).__name__}: {exc}"
+        raise Unsupported(f"no Dask scheduler answered at {cluster} within {wait:.3g} s "
+                          f"({why})") from None
     with client:
         yield client
+
+
+def _discard(exc: BaseException, kind: type) -> None:
+    """Close the half-made client a failed ``Client(...)`` left in ``exc``'s traceback now
+    (its ``__del__`` would otherwise print a traceback later, at garbage collection)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        client = tb.tb_frame.f_locals.get("self")
+        tb = tb.tb_next
+        if not isinstance(client, kind):
+            continue
+        try:
+            client.close(timeout=0.2)
+        except Exception:  # noqa: BLE001 - a client that never connected
+            client.status = "closed"
+            runner = getattr(client, "_loop_runner", None)
+            if runner is not None:
+                runner.stop()
+        return
 
 
 def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
@@ -140,7 +173,8 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
     without ``budget`` no task has a limit.
     """
     waiting = deque(items)
-    with client_for(cluster) as client:
+    first = None if budget is None else budget(1, 1)  # the whole time left
+    with client_for(cluster, connect=first) as client:
         flight = _Flight(client, work, grace, owned=isinstance(cluster, int))
         try:
             while (waiting or flight.running) and not interrupt.requested():

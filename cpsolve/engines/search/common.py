@@ -82,6 +82,18 @@ class Budget:
         return not self.halt(Stop.TIME, f"{self._time_limit_reached()} (the next step, about "
                              f"{seconds:.1f} s, would end past it)")
 
+    def leaves_memory_for(self, nbytes: int) -> bool:
+        """False (and says why) when a step expected to need ``nbytes`` more would take the
+        process past the memory limit: one NumPy step over tens of millions of states
+        allocates in one go, faster than the limit's watch can see."""
+        from ..runtime import memory
+
+        limit, used = memory.limit(), memory.resident()
+        if limit is None or used is None or used + nbytes <= limit:
+            return True
+        return not self.halt(Stop.MEMORY, f"{memory.reason(limit)} (the next step, about "
+                             f"{memory.size_text(nbytes)}, would pass it)")
+
     def _time_limit_reached(self) -> str:
         """The clock's limit reached, in words: ``time limit 5 s reached``."""
         if self.clock.limit is None:

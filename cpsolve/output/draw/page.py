@@ -17,6 +17,7 @@ from ...answers.kinds import Step
 from ...answers.result import Result
 from ...puzzles.base import Puzzle
 from . import picture, results
+from .svg import xml_safe
 
 BODY = ("body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
         "color:#1f2430;margin:24px auto;max-width:980px;padding:0 16px;line-height:1.45}")
@@ -106,7 +107,7 @@ SCRIPT = """
 
 def document(title: str, body: str) -> str:
     """A whole page: one file, nothing to fetch."""
-    return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    return xml_safe(f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{escape(title)}</title>\n<style>{style()}</style>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n")

@@ -76,7 +76,8 @@ class Shown:
             body = page.player(self.puzzle, self.result, root)
         else:
             body = page.header(self.puzzle, self.result) + answer_svg(self.puzzle, self.result)
-        return f"<div class=\"cpsolve\"><style>{page.style('.cpsolve')}</style>{body}</div>"
+        return page.xml_safe(f"<div class=\"cpsolve\"><style>{page.style('.cpsolve')}</style>"
+                             f"{body}</div>")
 
     def save(self, path: str | Path) -> None:
         """``.html``: the page of :func:`answer_page`; ``.svg``: :func:`answer_svg`."""

@@ -9,6 +9,7 @@ has a ``<title>`` (and ``role="img"``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
@@ -21,6 +22,16 @@ LINE = "#9aa3b2"
 PAPER = "#ffffff"
 ACCENT = "#d9480f"
 BLUE = "#1c5fb8"
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 forbids even as references (control characters, lone surrogates)."""
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids replaced by U+FFFD, so an SVG or HTML
+    page stays well-formed whatever a model's names hold (markup itself has none)."""
+    return _NOT_XML.sub("\ufffd", text)
 
 
 def num(value: float) -> str:
@@ -92,7 +103,7 @@ class Svg:
                 f" role=\"img\" font-family={quoteattr(FONT)}>")
         title = f"<title>{escape(self.title)}</title>"
         desc = f"<desc>{escape(self.description)}</desc>" if self.description else ""
-        return "".join([head, title, desc, *self.parts, "</svg>"]) + "\n"
+        return xml_safe("".join([head, title, desc, *self.parts, "</svg>"])) + "\n"
 
 
 def points(coords: list[tuple[float, float]]) -> str:

@@ -106,5 +106,8 @@ def _listed(data: _data.Data, board: Board, kinds: list[Kind]) -> list[tuple[Kin
             if not all(cell in board.cells for cell in same[0].at(anchor)):
                 raise data.error(key, f"a piece {token!r} with its first cell at row {row}, "
                                  f"column {col} does not fit on the board")
+            if (same[0], anchor) in out:
+                raise data.error(key, f"row {row}, column {col} is listed twice: one piece "
+                                 "stands there (list each piece's place once)")
             out.append((same[0], anchor))
     return out

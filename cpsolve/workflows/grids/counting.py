@@ -18,7 +18,9 @@ solution is enumerated and brought to its canonical form.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -26,6 +28,7 @@ import numpy as np
 
 from ...answers.result import Count, Result, Status
 from ...engines import Options, run
+from ...engines.runtime.clock import Clock
 from ...model import AllDifferent, Condition, Csp
 from ...model.symmetry.canonical import (
     Symmetry,
@@ -37,6 +40,10 @@ from ...model.symmetry.canonical import (
 )
 from ...model.symmetry.declared import SymmetryError
 from ...words import plural
+
+ENUMERATE_SHARE = 0.8
+"""Of a time limit, what the enumeration of ``count --up-to`` may take: the rest checks
+and sorts into classes the solutions a stopped enumeration found."""
 
 UP_TO = ("relabel", "symmetry")
 """What ``count --up-to`` accepts: renaming of the symbols, or that and the board symmetries."""
@@ -135,6 +142,18 @@ def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
                  "every solution, brought to its canonical form")
 
 
+def _in_time(clock: Clock, sym: Symmetry, reps: np.ndarray, sample: int = 256) -> np.ndarray:
+    """The first of ``reps`` whose canonical forms can be made in the time ``clock`` has
+    left (a stopped count's classes among them are still a lower bound)."""
+    if clock.limit is None or len(reps) <= sample:
+        return reps
+    began = time.perf_counter()
+    canonical_grids(sym, reps[:sample])
+    each = (time.perf_counter() - began) / sample
+    room = clock.limit - clock.elapsed()
+    return reps[:max(1, int(room / each))] if each > 0 else reps
+
+
 def _group_text(names: tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]}"
 
@@ -156,9 +175,14 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
     if up_to == "relabel" and not sym.relabel:
         raise SymmetryError("this model does not declare that its symbols can be renamed")
     options = options or Options()
+    clock = Clock(options.time_limit)
+    if options.time_limit is not None:  # a stopped count leaves time to sort its classes
+        options = dataclasses.replace(options, time_limit=ENUMERATE_SHARE * options.time_limit)
     grids = enumerate_classes(csp, sym, engine, options)
     reps = grids.reps
     if up_to == "symmetry" and len(reps):
+        if grids.result.status is not Status.EXACT:  # stopped: what fits in the time left
+            reps = _in_time(clock, sym, reps)
         _, first = np.unique(canonical_grids(sym, reps), axis=0, return_index=True)
         reps = reps[np.sort(first)]
     what = ("renaming of the symbols" if up_to == "relabel"

@@ -76,16 +76,16 @@ def _count(model, codes: np.ndarray) -> tuple[int, int]:
 
 def cluster_layers(task: Task, budget: Budget, direction: Direction | None = None,
                    cluster: int | str | None = None, memory: int | None = None) -> Result:
-    """Layers of the states reachable from the start, partitioned over a Dask cluster."""
-    if direction == "goal":
-        raise Unsupported("search: the cluster analysis explores from the start only "
-                          "(use --from start)")
-    packed, orbits = prepare(task)
+    """Layers of the states reachable from the start, partitioned over a Dask cluster; or,
+    as plain ``analyze`` does by default, back from a single goal state (when every move
+    can be undone: the layers from the goal are then the distances to it)."""
+    origin, side = _origin(task, direction)
+    packed, orbits = prepare(task, symmetry=side == "start")  # the symmetries keep the start
     policy, keep = duplicates_policy(task.model)
-    with client_for(cluster or 2, memory) as client:
+    with client_for(cluster or 2, memory, budget.clock.left()) as client:
         parts = 1 << (slots(client) - 1).bit_length()
         model = client.scatter(task.model, broadcast=True)
-        start = orbits.canonical(np.array([packed.encode(task.initial)], np.int64))
+        start = orbits.canonical(np.array([packed.encode(origin)], np.int64))
         where = owner(start, (parts - 1).bit_length())
         layer = [client.scatter(start[where == j]) for j in range(parts)]
         layers, sizes, kept = [layer], [(1, positions(orbits, start))], keep
@@ -117,7 +117,26 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             sizes[-1][1] <= FARTHEST_MAX else None
         peak = max(client.run(_peak_rss).values())
     return layered(packed, orbits, sizes, last, budget.reason if stopped else None,
-                   {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak})
+                   {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak},
+                   side=side)
+
+
+def _origin(task: Task, direction: Direction | None) -> tuple[tuple, Direction]:
+    """Where the cluster's sweep starts: the question plain ``analyze`` answers (back from a
+    single goal state by default), or a refusal that names the direction it cannot do."""
+    from .vector import reversible_moves
+
+    goal = task.goal_state
+    single = direction != "start" and goal is not None and task.in_domain(goal)
+    if not single:
+        if direction == "goal":
+            raise Unsupported("search: analyze from the goal: the goal is not a single state")
+        return task.initial, "start"
+    if reversible_moves(task):
+        return goal, "goal"
+    raise Unsupported("search: the cluster analysis cannot count back from the goal (the "
+                      "default for this model: its goal is one state) because not every "
+                      "move can be undone; give --from start, or analyze without a cluster")
 
 
 def _peak_rss() -> int:

@@ -249,7 +249,7 @@ class Run:
 
 def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
             last: np.ndarray | None, stop: str | None, details: dict, more: dict,
-            hint: str = "") -> Result:
+            hint: str = "", side: Direction = "start") -> Result:
     """The result of a layered analysis from the start (on disk or on a cluster): ``sizes``
     the ``(orbits, states)`` of each layer, ``last`` the farthest layer's codes (None: not
     listed), ``stop`` the reason it stopped (None: it is complete); ``details`` then the
@@ -265,16 +265,20 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
     if stop is not None:
         depth = len(layers) - 1
         return Result(status=Status.PARTIAL, engine="search", task="analyze",
-                      answer=Analysis(seen, layers, "start"), explored=seen, bound=depth,
+                      answer=Analysis(seen, layers, side), explored=seen, bound=depth,
                       details=details, message=f"stopped: {stop}; {seen:,} states "
-                      f"reachable from the initial state found so far, all within distance "
+                      f"{_WHAT[side]} found so far, all within distance "
                       f"{depth} known (layers are complete up to there{hint})")
     farthest: tuple = ()
     if last is not None:
         farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
     return Result(status=Status.COMPLETE, engine="search", task="analyze",
-                  answer=Analysis(seen, layers, "start", len(layers) - 1, farthest),
-                  explored=seen, details={"reachable": seen, **details})
+                  answer=Analysis(seen, layers, side, len(layers) - 1, farthest),
+                  explored=seen,
+                  details={"reachable": seen, **details} if side == "start" else details)
+
+
+_WHAT = {"start": "reachable from the initial state", "goal": "that can reach the goal"}
 
 
 def on_disk(task: Task, budget: Budget, direction: Direction | None = None,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from ....answers.kinds import Direction
 from ....answers.result import Analysis, Result, Status, Unsupported
 from ....words import plural
+from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import State, Task
 
@@ -66,7 +67,23 @@ class Sweep:
         self.last: list[State] = []
         self.seen = 0
         self.stopped = False
+        self.partial = False
+        """The last of :attr:`sizes` is a layer cut short by the state limit."""
         self.watched_at: int | None = None
+
+    def cut(self, budget: Budget, offset: int, before: int, after: int) -> bool:
+        """When the layer just made (``after - before`` new states) takes the count past the
+        state limit: keep only the states up to the limit as a partial last layer, stopped
+        (True); a limit is a limit."""
+        if budget.limit is None or offset + after <= budget.limit:
+            return False
+        keep = max(0, budget.limit - offset - before)
+        if keep:
+            self.sizes.append(keep)
+            self.partial = True
+        self.seen, self.stopped = before + keep, True
+        budget.halt(Stop.STATES, f"state limit {budget.limit:,} reached")
+        return True
 
     def result(self, direction: Direction, **details: object) -> Result:
         """The exact analysis (``COMPLETE``), explored from ``direction``."""
@@ -80,15 +97,17 @@ class Sweep:
         """A limit was hit (``PARTIAL``): complete layers only; the maximum distance is at
         least ``bound``."""
         depth = len(self.sizes) - 1
-        over = "" if budget.limit is None or self.seen <= budget.limit else (
-            f"; the state limit is checked after whole layers, so the last one took the count "
-            f"{self.seen - budget.limit:,} past it")
+        complete = depth - 1 if self.partial else depth
+        cut = f"; the last layer (distance {depth}) is partial: {self.sizes[-1]:,} of its " \
+            "states, up to the limit" if self.partial else ""
+        if self.partial:
+            details = {**details, "last_layer": "partial"}
         return Result(status=Status.PARTIAL, engine="search", task="analyze",
                       answer=Analysis(self.seen, tuple(self.sizes), direction),
                       explored=self.seen, bound=depth,
                       message=f"stopped: {budget.reason}; {plural(self.seen, 'state')} "
                       f"{what} found so far, all within distance {depth} known (layers are "
-                      f"complete up to there){over}", details=details)
+                      f"complete up to distance {complete}){cut}", details=details)
 
 
 def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str,
@@ -116,6 +135,9 @@ def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str
             if not countdown:
                 if budget.exceeded(offset + len(seen), _line, label, out, seen):
                     out.seen, out.stopped = len(seen), True
+                    if layer:  # the states of the layer under way count: a partial layer
+                        out.sizes.append(len(layer))
+                        out.partial = True
                     return out
                 countdown = budget.interval(offset + len(seen))
         frontier = layer

@@ -52,6 +52,7 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
     """
     out = Sweep()
     rate = 0.0  # seconds per successor that making a layer's codes new has taken
+    fan = 0.0  # successors per state of the last layer expanded
     if packed.words > 1:
         seen = wordsets.Recent(packed.words) if reversible else wordsets.Seen(packed.words)
     else:
@@ -66,18 +67,25 @@ def sweep(packed: Packed, root: tuple[int, ...], step, budget: Budget, label: st
         if budget.exceeded(offset + seen.count, _line, label, out.sizes, seen.count):
             out.stopped = True
             break
+        if fan and not budget.leaves_memory_for(int(STEP_COPIES * fan * len(frontier)
+                                                     * 8 * packed.words)):
+            out.stopped = True  # the successors of this layer would not fit
+            break
         successors = _expand(step, frontier, budget, offset + seen.count)
         if successors is None:  # the budget ran out within the layer: it does not count
             out.stopped = True
             break
+        fan = len(successors) / len(frontier)
         if len(successors) > CHUNK and (budget.exceeded(offset + seen.count) or
                                         not budget.leaves_time_for(rate * len(successors))):
             out.stopped = True  # a big layer: look again before the last long step
             break
-        began = time.perf_counter()
+        began, before = time.perf_counter(), seen.count
         frontier = seen.fresh(successors)
         if len(successors) >= MEASURED:  # seconds per successor, with room to grow
             rate = GROWTH * (time.perf_counter() - began) / len(successors)
+        if out.cut(budget, offset, before, seen.count):  # the limit falls inside this layer
+            return out
     out.seen = seen.count
     if not out.stopped:  # the farthest states; a stopped sweep reports none (millions, maybe)
         out.last = packed.states(last)
@@ -235,6 +243,11 @@ GROWTH = 1.5
 MEASURED = 1 << 16
 """Fewest successors whose time says how long a big layer's will take (smaller layers'
 are mostly fixed costs)."""
+
+
+STEP_COPIES = 4
+"""Copies of a layer's successor codes one step holds at once at its peak (the chunks,
+their concatenation, and the sorting that makes them new)."""
 
 
 def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray | None:

@@ -1,0 +1,58 @@
+"""A model file's ``[expected]`` table against the answer a run found.
+
+The table (:data:`cpsolve.puzzles.files.EXPECTED`) records known answers; a run whose
+proven answer contradicts one is told so (on stderr, and in ``--json`` as
+``expected_mismatch``).  Only what the run proved is compared: an answer cut short by a
+limit contradicts nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..answers.kinds import Analysis, Assignment, Count, Plan
+from ..answers.result import Result, Status
+
+PROVEN_SOLVE = {Status.OPTIMAL: "optimal", Status.SOLVED: "solved",
+                Status.INFEASIBLE: "infeasible"}
+
+
+def mismatches(expected: Mapping[str, Any], result: Result) -> list[str]:
+    """One line per key of ``expected`` that ``result`` contradicts (``[]``: none)."""
+    found = _found(result)
+    return [f"the model's [expected] says {key} = {_show(want)}; this run found "
+            f"{_show(found[key])}" for key, want in expected.items()
+            if key in found and _differ(key, want, found[key])]
+
+
+def _differ(key: str, want: Any, found: Any) -> bool:
+    """``solve``: only infeasible against an answer contradicts (an answer without an
+    optimality proof agrees with ``optimal``, an optimal one with ``solved``)."""
+    if key == "solve":
+        return (want == "infeasible") != (found == "infeasible")
+    return want != found
+
+
+def _found(result: Result) -> dict[str, Any]:
+    """What ``result`` proves, under the keys of ``[expected]``."""
+    answer, status = result.answer, result.status
+    out: dict[str, Any] = {}
+    if result.task == "solve" and status in PROVEN_SOLVE:
+        out["solve"] = PROVEN_SOLVE[status]
+        if status is Status.OPTIMAL and isinstance(answer, Plan):
+            out.update(steps=len(answer.steps), cost=answer.cost)
+        if isinstance(answer, Assignment) and answer.unique is not None:
+            out["unique"] = answer.unique
+    if result.task == "count" and status is Status.EXACT and isinstance(answer, Count):
+        out["count"] = answer.count
+    if result.task == "analyze" and status is Status.COMPLETE and \
+            isinstance(answer, Analysis) and answer.direction == "goal":
+        out.update(states=answer.states, max_distance=answer.max_distance,
+                   farthest=answer.layers[-1] if answer.layers else 0)
+    return out
+
+
+def _show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else repr(value) \
+        if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)

@@ -1,0 +1,3 @@
+def build():
+    while True:
+        pass

@@ -1,0 +1,4 @@
+import time
+
+def build():
+    time.sleep(3600)

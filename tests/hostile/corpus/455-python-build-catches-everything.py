@@ -1,0 +1,6 @@
+def build():
+    while True:
+        try:
+            sum(range(10 ** 6))
+        except Exception:
+            pass
