@@ -426,6 +426,10 @@ def no_hint(cmd: argparse.ArgumentParser) -> None:
                      help="CP-SAT planning: do not first look for a plan with weighted A* "
                      "(at most 2 s, a tenth of the time limit) to bound the proof; CP-SAT "
                      "proves the optimum either way")
+    cmd.add_argument("--time-indexed", action="store_true", dest="time_indexed",
+                     help="CP-SAT planning: keep the time-indexed model even where the "
+                     "transition graph of a small state space applies (one automaton "
+                     "constraint; see docs/speed.md)")
 
 
 def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:

@@ -122,6 +122,7 @@ class Cli:
             cluster=self.cluster(),
             find_hint=not getattr(self.args, "no_hint", False),
             solver=getattr(self.args, "solver", None),
+            encoding="time-indexed" if getattr(self.args, "time_indexed", False) else None,
         )
         if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
             yield options

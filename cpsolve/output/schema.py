@@ -108,6 +108,10 @@ COMMON = {
                                                   "'rejected' (the replay refused it)."},
                        "note": {"type": "string", "description": "Why it was not used."}}},
     "details": DETAILS,
+    "encoding": {"enum": ["time-indexed", "transition graph"],
+                 "description": "CP-SAT on a plan: the model that ran (time-indexed steps, "
+                                "or one automaton constraint over the transition graph of a "
+                                "small state space); absent for other engines and tasks."},
     "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},
 }
 
