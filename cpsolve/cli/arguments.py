@@ -177,6 +177,9 @@ def _solve(sub: Commands) -> None:
                    help="planning models: write the plan in the IPC format, one "
                    "(action arg ...) per line (PDDL inputs: the PDDL action names)")
     no_hint(s)
+    s.add_argument("--unique", action="store_true",
+                   help="csp: decide uniqueness even where it costs CP-SAT a second full "
+                   "solve (a tour); grids and other csps decide it anyway")
     cluster(s)
 
 

@@ -108,12 +108,13 @@ COMMON = {
                                                   "'rejected' (the replay refused it)."},
                        "note": {"type": "string", "description": "Why it was not used."}}},
     "details": DETAILS,
-    "encoding": {"enum": ["time-indexed", "transition graph"],
-                 "description": "CP-SAT on a plan: the model that ran (time-indexed steps, "
-                                "or one automaton constraint over the transition graph of a "
-                                "small state space); absent for other engines and tasks."},
     "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},
 }
+
+ENCODING = {"enum": ["time-indexed", "transition graph"],
+            "description": "CP-SAT on a plan: the model that ran (time-indexed steps, or one "
+                           "automaton constraint over the transition graph of a small state "
+                           "space); absent for other engines and tasks."}
 
 ANSWER_KEYS: dict[str, dict[str, Any]] = {
     "plan": {**PLAN_SIZE, "plan": {"type": "array", "items": STEP}},
@@ -230,7 +231,7 @@ def _error() -> dict[str, Any]:
 
 def _result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
-    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE}
+    properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE, "encoding": ENCODING}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)
     rules: list[dict[str, Any]] = [

@@ -50,9 +50,12 @@ CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve"), ("pla
 def solve(model: Csp | Planning, options: Options) -> Result:
     """Solve a CSP (with a uniqueness check) or find an optimal plan."""
     if model.kind == "csp":
+        from ..hints import assignment
         from . import csp
 
-        return csp.solve(model, options)  # type: ignore[arg-type]
+        options, hint, note = assignment(model, options)  # type: ignore[arg-type]
+        result = csp.solve(model, options, hint)  # type: ignore[arg-type]
+        return result.but(details={**result.details, "solution_hint": note}) if note else result
     if model.kind == "planning":
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
         if proven is not None:
