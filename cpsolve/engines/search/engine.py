@@ -37,12 +37,14 @@ def solve(model: Csp | Planning, options: Options) -> Result:
 
         circuit = chosen(model, options)
         return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
-    entry = pick(options.algorithm or default_algorithm(model), ALGORITHMS, "algorithm")
+    if options.algorithm is not None:  # an unknown name is refused before any proof
+        pick(options.algorithm, ALGORITHMS, "algorithm")
     if (proven := before_search(model, "search", "solve")) is not None:
         return proven
     task = compile_planning(model)
+    entry = ALGORITHMS[options.algorithm or default_algorithm(model, task)]
     refusal = entry.refusal(task)
-    if refusal and options.algorithm is None and entry.fallback:
+    while refusal and options.algorithm is None and entry.fallback:
         entry = ALGORITHMS[entry.fallback]  # only the default: what stands in for it runs
         refusal = entry.refusal(task)
     if refusal:
