@@ -57,10 +57,16 @@ ARC_STEPS = 20_000_000
 step: Hanoi with 8 discs, 19,680 arcs x 254 steps, about 0.3 s)."""
 
 
+ACTIONS = 5_000
+"""Models with more actions keep the time-indexed model (the enumeration makes NumPy calls
+per action and layer)."""
+
+
 def applies(planning: Planning) -> bool:
-    """Whether :func:`solve` may answer: unit costs, no forbidden states, the goal not met
-    at the start."""
-    return planning.unit_costs() and not planning.forbidden and not goal_at_start(planning)
+    """Whether :func:`solve` may answer: unit costs, no forbidden states, at most
+    :data:`ACTIONS` actions, the goal not met at the start."""
+    return (planning.unit_costs() and not planning.forbidden and len(planning.actions) <= ACTIONS
+            and not goal_at_start(planning))
 
 
 def solve(planning: Planning, options: Options) -> Result | None:
