@@ -114,9 +114,11 @@ def _circuit(enc: Encoded, csp: Csp, names: tuple[str, ...]) -> None:
         return
     arcs: list[tuple[int, int, Lit]] = []
     for i, name in enumerate(names):
+        own = enc.values.get(name)  # one literal per value: the arc literal itself
         for j in csp.values(name):
             if 0 <= j < n and j != i:
-                arcs.append((i, j, negate(enc.differs(name, j))))
+                arcs.append((i, j, own.get(j, False) if own is not None
+                             else negate(enc.differs(name, j))))
     tails, heads = {a[0] for a in arcs}, {a[1] for a in arcs}
     if len(tails) < n or len(heads) < n:  # a node no arc leaves or enters: no circuit
         comp.fail()
@@ -197,14 +199,20 @@ def _quick(enc: Encoded, budget: Clock) -> tuple[list[dict[str, int]], bool]:
 
 def _suggest(enc: Encoded, hint: dict[str, int]) -> None:
     """CP-SAT's solution hint: every value of ``hint`` (its literals, for small domains)."""
+    indices, values = [], []  # value literals in bulk: 20,000 on a 50x50 tour
     for name, value in hint.items():
         lits = enc.values.get(name)
         if lits is None:
             enc.model.add_hint(enc.terms[name], value)
             continue
         for v, lit in lits.items():
-            if not isinstance(lit, bool):
-                enc.model.add_hint(lit, v == value)
+            if isinstance(lit, bool):
+                continue
+            index = lit.index  # type: ignore[union-attr]
+            indices.append(index if index >= 0 else -index - 1)
+            values.append(int((v == value) == (index >= 0)))
+    enc.model.proto.solution_hint.vars.extend(indices)
+    enc.model.proto.solution_hint.values.extend(values)
 
 
 def _solved(sols: list[dict[str, int]], complete: bool, wanted: bool, budget: Clock,
