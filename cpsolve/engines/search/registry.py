@@ -146,7 +146,7 @@ _PACKED = frozenset({Need.UNIT_COSTS, Need.GOAL_STATE, Need.SMALL_SPACE})
 ALGORITHMS: Mapping[str, Algorithm] = _entries(
     Algorithm("packed_bidir", "planning.packed_bidir:packed_bidir", Finds.SHORTEST,
               "bidir over packed states, a whole layer per NumPy step",
-              needs=_PACKED | {Need.PREDECESSORS}, fallback="bidir",
+              needs=_PACKED - {Need.SMALL_SPACE} | {Need.PREDECESSORS}, fallback="bidir",
               default_when=_PACKED, default_rank=0),
     Algorithm("bfs", "planning.bfs:bfs",
               Finds.SHORTEST, "breadth-first search, layer by layer",
