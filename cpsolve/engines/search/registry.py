@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from ...answers.kinds import Direction
 from ...answers.result import Result, Unsupported
 from ...model import Planning
 from ...model.facts import any_plan_is_optimal, goal_state
@@ -260,26 +259,6 @@ def pick(name: str, table: Mapping, what: str):
     if name not in table:
         raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
     return table[name]
-
-
-def run_analysis(entry: Analysis, task: Task, budget: Budget,
-                 direction: Direction | None = None, options=None) -> tuple[str, Result]:
-    """Run an analysis (falling back as its entry says): the name that ran, and its result.
-
-    ``direction``: explore from the ``"start"`` or back from the ``"goal"``
-    (None: the analysis chooses); ``options``: what a ``scaled`` entry also reads.
-    """
-    from .common import Inapplicable
-
-    try:
-        if entry.scaled:
-            return entry.name, entry.function(task, budget, direction, options)
-        return entry.name, entry.function(task, budget, direction)
-    except Inapplicable as exc:
-        if entry.fallback is None:
-            raise
-        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction, options)
-        return name, result.but(details={**result.details, "fallback": str(exc)})
 
 
 def help_text() -> str:
