@@ -180,6 +180,9 @@ def _solve(sub: Commands) -> None:
                    help="planning models: write the plan in the IPC format, one "
                    "(action arg ...) per line (PDDL inputs: the PDDL action names)")
     no_hint(s)
+    s.add_argument("--unique", action="store_true",
+                   help="csp: decide uniqueness even where it costs CP-SAT a second full "
+                   "solve (a tour); grids and other csps decide it anyway")
     cluster(s)
 
 
@@ -430,6 +433,10 @@ def no_hint(cmd: argparse.ArgumentParser) -> None:
                      help="CP-SAT planning: do not first look for a plan with weighted A* "
                      "(at most 2 s, a tenth of the time limit) to bound the proof; CP-SAT "
                      "proves the optimum either way")
+    cmd.add_argument("--time-indexed", action="store_true", dest="time_indexed",
+                     help="CP-SAT planning: keep the time-indexed model even where the "
+                     "transition graph of a small state space applies (one automaton "
+                     "constraint; see docs/speed.md)")
 
 
 def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:

@@ -111,7 +111,8 @@ def compare_on_cluster(cli: Cli) -> int:
     counts = {"agree": 0, "disagree": 0, "error": 0}
     unanswered = 0
     work = partial(compare_one, task=cli.args.task,
-                   options=Options(find_hint=not cli.args.no_hint))
+                   options=Options(find_hint=not cli.args.no_hint,
+                                   encoding="time-indexed" if cli.args.time_indexed else None))
     with Progress(console=cli.err, transient=True) as bar, interrupt.installed():
         progress = bar.add_task("comparing", total=len(items))
         for done in on_cluster(items, work, cli.cluster(),

@@ -122,6 +122,8 @@ class Cli:
             cluster=self.cluster(),
             find_hint=not getattr(self.args, "no_hint", False),
             solver=getattr(self.args, "solver", None),
+            encoding="time-indexed" if getattr(self.args, "time_indexed", False) else None,
+            unique=getattr(self.args, "unique", False),
         )
         if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
             yield options

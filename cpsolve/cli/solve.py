@@ -236,7 +236,9 @@ def _solved(cli: Cli, items: list):
     from ..workflows.batch import solve_all
 
     args = cli.args
-    options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint)
+    options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint,
+                      encoding="time-indexed" if args.time_indexed else None,
+                      unique=args.unique)
     if cli.cluster():
         from functools import partial
 

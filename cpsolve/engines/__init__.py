@@ -83,7 +83,13 @@ class Options:
     * ``find_hint`` — planning, ``cpsat`` solve without a ``hint``: first look
       for one with weighted A* within a small share of the time limit
       (:func:`cpsolve.engines.hints.prepare`; skipped for a tiny model and when a proof
-      already answers).  ``--no-hint`` on the command line turns it off.
+      already answers).  ``--no-hint`` on the command line turns it off;
+    * ``encoding`` — planning, ``cpsat``: ``"time-indexed"`` keeps the time-indexed
+      model even where the transition graph (:mod:`cpsolve.engines.cpsat.graph`)
+      applies; ``None``: the graph when it applies;
+    * ``unique`` — csp, ``cpsat``: look for a second solution even where it costs a
+      full solve (a model with a circuit); without it uniqueness is decided only where
+      it is cheap (:func:`cpsolve.engines.cpsat.csp.solve`).
     """
 
     time_limit: float | None = None
@@ -102,6 +108,8 @@ class Options:
     find_hint: bool = True
     solver: str | None = None
     """``minizinc``: the MiniZinc solver (``gecode`` by default; ``minizinc --solvers``)."""
+    encoding: str | None = None
+    unique: bool = False
 
 
 def kind_of(model: Csp | Planning) -> str:

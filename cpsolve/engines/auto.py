@@ -251,7 +251,8 @@ def _child_options(options: Options, time_limit: float | None) -> Options:
     """What a racer is asked: the caller's limits on one worker (its progress goes back
     through the pipe, :func:`_racer`)."""
     return Options(time_limit=time_limit, limit=options.limit, keep=options.keep, workers=1,
-                   find_hint=options.find_hint)
+                   find_hint=options.find_hint, encoding=options.encoding,
+                   unique=options.unique)
 
 
 def _racer(name: str, task: str, model: Csp | Planning, options: Options,

@@ -21,7 +21,7 @@ import time
 from dataclasses import replace
 
 from ..answers.result import EngineBug, Hint, Unsupported
-from ..model import Planning
+from ..model import Circuit, Csp, Planning
 from ..model.facts import goal_at_start, potential_bounds, state_count
 from . import Options, run
 from .runtime import interrupt
@@ -97,3 +97,26 @@ def _one_length(model: Planning) -> bool:
     bounds = potential_bounds(model)
     return bounds is not None and bounds[0] >= bounds[1]
 
+
+
+def assignment(model: Csp, options: Options) -> tuple[Options, dict[str, int] | None, str]:
+    """For a csp with a circuit (a knight's tour), a solution found fast by the search
+    engine (its circuit search, within :func:`slice_for` the time limit), for CP-SAT to
+    start from (its solution hint; CP-SAT still checks every constraint); the options with
+    the time it took taken off, the solution (None: none looked for or found), and a note
+    saying what happened (empty: none looked for).  ``options.find_hint`` off, a model
+    without a circuit or an interruption: nothing is looked for."""
+    if (not options.find_hint or interrupt.requested()
+            or not any(isinstance(c, Circuit) for c in model.constraints)):
+        return options, None, ""
+    clock = Clock(options.time_limit)
+    seconds = slice_for(options.time_limit)
+    try:
+        result = run("search", "solve", model, Options(time_limit=seconds, find_hint=False))
+    except (Unsupported, EngineBug) as err:
+        return replace(options, time_limit=clock.left()), None, f"no hint: {err}"
+    left = replace(options, time_limit=clock.left())
+    values = getattr(result.answer, "values", None)
+    if values is None:
+        return left, None, f"search found no solution within {seconds:.2g} s"
+    return left, dict(values), f"search found one in {clock.elapsed():.3f} s"

@@ -48,6 +48,8 @@ def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
         "hint": None if result.hint is None else hint_json(result.hint),
         "details": details_json(result.details),
     }
+    if "encoding" in result.details:  # CP-SAT on a plan (schema: optional)
+        out["encoding"] = result.details["encoding"]
     if result.answer is not None:
         out["answer"] = result.answer.kind
         out.update(ANSWER_JSON[type(result.answer)](puzzle, result.answer))

@@ -111,6 +111,11 @@ COMMON = {
     "answer": {"enum": ["plan", "assignment", "count", "analysis", None]},
 }
 
+ENCODING = {"enum": ["time-indexed", "transition graph"],
+            "description": "CP-SAT on a plan: the model that ran (time-indexed steps, or one "
+                           "automaton constraint over the transition graph of a small state "
+                           "space); absent for other engines and tasks."}
+
 ANSWER_KEYS: dict[str, dict[str, Any]] = {
     "plan": {**PLAN_SIZE, "plan": {"type": "array", "items": STEP}},
     "assignment": {"solution": ANY, "unique": {"type": ["boolean", "null"]}, "second": ANY},
@@ -231,7 +236,7 @@ def _error() -> dict[str, Any]:
 def _result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
     properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE,
-                                  "expected_mismatch": EXPECTED_MISMATCH}
+                                  "expected_mismatch": EXPECTED_MISMATCH, "encoding": ENCODING}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)
     rules: list[dict[str, Any]] = [

@@ -108,6 +108,8 @@ def human(puzzle: Puzzle, result: Result) -> Group:
         parts.append(Text(f"{result.details['orbits']:,} up to the model's "
                           f"{result.details['symmetries']} symmetries (counted one per orbit; "
                           "the table counts every state)"))
+    if "encoding" in result.details:  # CP-SAT on a plan: time-indexed or transition graph
+        parts.append(Text(f"CP-SAT model: {result.details['encoding']}.", style="dim"))
     if "patterns" in result.details:  # pattern databases: cached, built now, or partial
         parts.append(Text(f"Estimate: {result.details['patterns']}.", style="dim"))
     if isinstance(result.answer, Analysis) and "algorithm" in result.details:

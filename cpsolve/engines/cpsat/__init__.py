@@ -21,6 +21,9 @@ Modules, in pipeline order:
   of the search engine looks for a first plan within a small share of the
   time limit (``Options.find_hint``); the result says what it found
   (``Result.hint``);
+* :mod:`.graph` — for a model with unit costs over a small code space, the
+  plan as a path in the explicit transition graph (one automaton constraint),
+  before any hint or horizon; else (None) the time-indexed model below;
 * :mod:`.planning` — the driver that grows the horizon to an optimal plan;
   :mod:`.hint` — a plan offered in ``Options.hint``, replayed before it bounds
   the horizons or the cost; :mod:`.descent` — with such a plan, one solve
@@ -47,13 +50,23 @@ CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve"), ("pla
 def solve(model: Csp | Planning, options: Options) -> Result:
     """Solve a CSP (with a uniqueness check) or find an optimal plan."""
     if model.kind == "csp":
+        from ..hints import assignment
         from . import csp
 
-        return csp.solve(model, options)  # type: ignore[arg-type]
+        options, hint, note = assignment(model, options)  # type: ignore[arg-type]
+        result = csp.solve(model, options, hint)  # type: ignore[arg-type]
+        return result.but(details={**result.details, "solution_hint": note}) if note else result
     if model.kind == "planning":
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
         if proven is not None:
             return proven
+        from . import graph
+
+        if (options.hint is None and options.encoding != "time-indexed"
+                and graph.applies(model)):  # type: ignore[arg-type]
+            found = graph.solve(model, options)  # type: ignore[arg-type]
+            if found is not None:
+                return found
         from ..hints import prepare
         from . import planning
 

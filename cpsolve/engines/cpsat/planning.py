@@ -136,6 +136,7 @@ class _Run:
                message: str = "", bound: int | None = None, proof: str | None = None) -> Result:
         """A result carrying the figures gathered so far (``proof``: how an infeasibility
         was proven, CP-SAT's own search unless said otherwise)."""
+        self.details["encoding"] = "time-indexed"  # (cpsat.graph: "transition graph")
         self.details["horizons_infeasible"] = tuple(self.tried)
         self.details["horizon_cap"] = self.cap
         if status is Status.INFEASIBLE:

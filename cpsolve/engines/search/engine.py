@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from ...answers.kinds import Direction
 from ...answers.result import Result, Unsupported
 from ...model import Csp, Planning
 from .. import Options
@@ -18,9 +19,9 @@ from .registry import (
     ALGORITHMS,
     ANALYSES,
     DEFAULT_ANALYSIS,
+    Analysis,
     default_algorithm,
     pick,
-    run_analysis,
 )
 
 __all__ = ["ALGORITHMS", "ANALYSES", "CAPABILITIES", "analyze", "count", "default_algorithm",
@@ -37,12 +38,14 @@ def solve(model: Csp | Planning, options: Options) -> Result:
 
         circuit = chosen(model, options)
         return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
-    entry = pick(options.algorithm or default_algorithm(model), ALGORITHMS, "algorithm")
+    if options.algorithm is not None:  # an unknown name is refused before any proof
+        pick(options.algorithm, ALGORITHMS, "algorithm")
     if (proven := before_search(model, "search", "solve")) is not None:
         return proven
     task = compile_planning(model)
+    entry = ALGORITHMS[options.algorithm or default_algorithm(model, task)]
     refusal = entry.refusal(task)
-    if refusal and options.algorithm is None and entry.fallback:
+    while refusal and options.algorithm is None and entry.fallback:
         entry = ALGORITHMS[entry.fallback]  # only the default: what stands in for it runs
         refusal = entry.refusal(task)
     if refusal:
@@ -152,3 +155,23 @@ def _finish(task: Task, name: str, result: Result) -> Result:
     if task.skipped[0]:
         details["skipped_out_of_domain"] = task.skipped[0]
     return result.but(details=details)
+
+
+def run_analysis(entry: Analysis, task: Task, budget: Budget,
+                 direction: Direction | None = None, options=None) -> tuple[str, Result]:
+    """Run an analysis (falling back as its entry says): the name that ran, and its result.
+
+    ``direction``: explore from the ``"start"`` or back from the ``"goal"``
+    (None: the analysis chooses); ``options``: what a ``scaled`` entry also reads.
+    """
+    from .common import Inapplicable
+
+    try:
+        if entry.scaled:
+            return entry.name, entry.function(task, budget, direction, options)
+        return entry.name, entry.function(task, budget, direction)
+    except Inapplicable as exc:
+        if entry.fallback is None:
+            raise
+        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction, options)
+        return name, result.but(details={**result.details, "fallback": str(exc)})

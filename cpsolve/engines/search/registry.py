@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from ...answers.kinds import Direction
 from ...answers.result import Result, Unsupported
 from ...model import Planning
 from ...model.facts import any_plan_is_optimal, goal_state
@@ -60,12 +59,11 @@ class Need(Enum):
     ESTIMATE = "a declared estimate"
     UNIT_COSTS = "every action costing 1"
     SAME_LENGTH = "every plan provably having the same length and cost"
+    SMALL_SPACE = "a reachable space small enough to hold in memory, as the packing tells"
 
     def lacking(self, model: Planning, task: Task | None = None) -> str | None:
-        """Why ``model`` lacks this (a short reason), or None when it has it.
-
-        :attr:`PREDECESSORS` needs the compiled ``task``.
-        """
+        """Why ``model`` lacks this (a short reason), or None when it has it; PREDECESSORS
+        and SMALL_SPACE need the compiled ``task``."""
         if self is Need.GOAL_STATE:
             return None if goal_state(model) is not None else "the goal is not one state"
         if self is Need.ESTIMATE:
@@ -75,6 +73,8 @@ class Need(Enum):
             return None if model.unit_costs() else "some action costs other than 1"
         if self is Need.SAME_LENGTH:
             return None if any_plan_is_optimal(model) else "plans may differ in length"
+        if self is Need.SMALL_SPACE:  # numpy: only for spaces beyond the plain searches'
+            return resolve("planning.space:lacking")(task)
         assert task is not None, "PREDECESSORS is checked on a compiled task"
         return _predecessors_lacking(task)
 
@@ -140,8 +140,13 @@ def _entries(*entries: Algorithm) -> dict[str, Algorithm]:
 
 
 _INFORMED = frozenset({Need.ESTIMATE})
+_PACKED = frozenset({Need.UNIT_COSTS, Need.GOAL_STATE, Need.SMALL_SPACE})
 
 ALGORITHMS: Mapping[str, Algorithm] = _entries(
+    Algorithm("packed_bidir", "planning.packed_bidir:packed_bidir", Finds.SHORTEST,
+              "bidir over packed states, a whole layer per NumPy step",
+              needs=_PACKED - {Need.SMALL_SPACE} | {Need.PREDECESSORS}, fallback="bidir",
+              default_when=_PACKED, default_rank=0),
     Algorithm("bfs", "planning.bfs:bfs",
               Finds.SHORTEST, "breadth-first search, layer by layer",
               default_when=frozenset({Need.UNIT_COSTS}), default_rank=4),
@@ -177,11 +182,12 @@ ALGORITHMS: Mapping[str, Algorithm] = _entries(
 )
 """Planning search algorithms by name (``Options.algorithm``)."""
 
-def default_algorithm(model: Planning) -> str:
+def default_algorithm(model: Planning, task: Task | None = None) -> str:
     """The algorithm :func:`~..search.solve` runs when the caller names none.
 
     The first entry, in order of preference, whose ``default_when`` holds:
 
+    * ``packed_bidir``: unit costs, one goal state, a space the packing says is small;
     * ``anytime`` when the model declares an estimate: a plan at once
       (weighted A*), then an optimality proof within the time limit;
     * ``widening`` when every plan provably has the same length and cost
@@ -193,7 +199,7 @@ def default_algorithm(model: Planning) -> str:
     """
     candidates = [e for e in ALGORITHMS.values() if e.default_when is not None]
     for entry in sorted(candidates, key=lambda e: e.default_rank):
-        if all(need.lacking(model) is None for need in entry.default_when or ()):
+        if all(need.lacking(model, task) is None for need in entry.default_when or ()):
             return entry.name
     raise AssertionError("dijkstra is always a default")  # pragma: no cover
 
@@ -253,26 +259,6 @@ def pick(name: str, table: Mapping, what: str):
     if name not in table:
         raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
     return table[name]
-
-
-def run_analysis(entry: Analysis, task: Task, budget: Budget,
-                 direction: Direction | None = None, options=None) -> tuple[str, Result]:
-    """Run an analysis (falling back as its entry says): the name that ran, and its result.
-
-    ``direction``: explore from the ``"start"`` or back from the ``"goal"``
-    (None: the analysis chooses); ``options``: what a ``scaled`` entry also reads.
-    """
-    from .common import Inapplicable
-
-    try:
-        if entry.scaled:
-            return entry.name, entry.function(task, budget, direction, options)
-        return entry.name, entry.function(task, budget, direction)
-    except Inapplicable as exc:
-        if entry.fallback is None:
-            raise
-        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction, options)
-        return name, result.but(details={**result.details, "fallback": str(exc)})
 
 
 def help_text() -> str:

@@ -368,7 +368,7 @@ def test_long_plan_through_the_probe() -> None:
     p.add_action("step", x < 12, {x: x + 1})
     p.add_action("reset", x > 0, {x: 0})      # no potential argument: 12 = states - 1
     said: list[str] = []
-    result = cpsat("solve", p, progress=said.append)
+    result = cpsat("solve", p, progress=said.append, encoding="time-indexed")
     assert result.status is Status.OPTIMAL and result.steps == 12
     assert "horizon 11: no plan" in said
 
@@ -385,7 +385,7 @@ def test_potential_fixes_the_length_of_peg_solitaire() -> None:
             b, c = h[a + d], h[a + 2 * d]
             p.add_action(f"{a}>{a + 2 * d}", (h[a] == 1) & (b == 1) & (c == 0),
                          {h[a]: 0, b: 0, c: 1})
-    result = cpsat("solve", p)
+    result = cpsat("solve", p, encoding="time-indexed")
     assert result.status is Status.OPTIMAL and result.steps == 4
     assert result.details["horizons_infeasible"] == ()
     p.set_goal(And(*[x == 1 for x in h]))       # 7 pegs: the sum cannot rise
@@ -414,7 +414,7 @@ def test_unreachable_goal_is_infeasible(model: Planning) -> None:
 def test_time_limit_gives_a_bound() -> None:
     # 127 moves are needed; the subject is CP-SAT's own bound, so no weighted A* hint (with
     # one, its plan may come back "solved" within the 0.3 s)
-    result = cpsat("solve", hanoi(7), time_limit=0.3, find_hint=False)
+    result = cpsat("solve", hanoi(7), time_limit=0.3, find_hint=False, encoding="time-indexed")
     assert result.status is Status.UNKNOWN
     assert 1 <= result.bound <= 127
     assert f"shorter than {result.bound} steps" in result.message

@@ -105,7 +105,8 @@ def counters(n: int, top: int) -> Planning:
 def test_independent_steps_come_in_one_order() -> None:
     model = counters(3, 2)
     assert (2, 0) in commuting(model) and (1, 0) not in commuting(model)   # inc 1, inc 0
-    result = cpsat(model, find_hint=False)  # a hint of 6 steps would be the answer as it is
+    # a hint of 6 steps would be the answer as it is; the graph would not order the steps
+    result = cpsat(model, find_hint=False, encoding="time-indexed")
     assert result.status is Status.OPTIMAL and result.steps == 6
     assert [s.action for s in result.plan] == ["inc 0"] * 2 + ["inc 1"] * 2 + ["inc 2"] * 2
 

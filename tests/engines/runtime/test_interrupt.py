@@ -166,13 +166,15 @@ def test_compare_shares_one_time_limit_among_its_engines():
 
 
 def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
-    """Hanoi with 8 discs (255 moves) is beyond CP-SAT's time-indexed model; with
-    --time-limit 2 the command ends on time and says what it proved (weighted A*'s hint
-    comes back as a plan not proven optimal: exit 0, as for any plan found; without one, 1)."""
+    """Hanoi with 8 discs (255 moves) is beyond CP-SAT's time-indexed model (asked for:
+    the transition graph proves it); with --time-limit 2 the command ends on time and says
+    what it proved (weighted A*'s hint comes back as a plan not proven optimal: exit 0, as
+    for any plan found; without one, 1)."""
     from test_auto import hanoi
 
     done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(hanoi(tmp_path, 8)),
-                           "--engine", "cpsat", "--time-limit", "2"], capture_output=True,
+                           "--engine", "cpsat", "--time-limit", "2", "--time-indexed"],
+                          capture_output=True,
                           text=True, timeout=120, env={**os.environ, "COLUMNS": "1000"})
     if "Hint: a plan of" in done.stdout:  # Dijkstra (no estimate) needs ~0.04 s of 0.2
         assert done.returncode == 0, done.stderr

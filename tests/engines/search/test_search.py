@@ -170,14 +170,22 @@ def test_eight_puzzle_hardest_start_bfs():
 
 
 def test_default_algorithm():
-    # unit costs and one goal state, no estimate: bidir; a goal with "or": bfs;
+    # unit costs and one goal state, no estimate: packed_bidir when the packing says the
+    # space is small (9! arrangements), else bidir; a goal with "or": bfs;
     # costs other than 1: dijkstra; a declared estimate: anytime (weighted A*, then a proof)
-    assert solve(eight_puzzle("867254301")).details["algorithm"] == "bidir"
+    assert solve(eight_puzzle("867254301")).details["algorithm"] == "packed_bidir"
     assert solve(water_jugs()).details["algorithm"] == "bfs"
     assert solve(hoppers()).details["algorithm"] == "dijkstra"
     model = eight_puzzle("123405786")
-    model.set_estimate(0)
-    assert solve(model).details["algorithm"] == "anytime"
+    model.set_estimate(0)   # an estimate, but 9! arrangements: the packed search proves it
+    assert solve(model).details["algorithm"] == "packed_bidir"
+    from pathlib import Path
+
+    from cpsolve.puzzles.files import load
+
+    fifteen = load(Path(__file__).parents[3] / "models" / "fifteen_easy.toml").model
+    # 16! arrangements: A* and friends
+    assert solve(fifteen).details["algorithm"] == "anytime"
 
 
 @pytest.mark.slow

@@ -14,6 +14,10 @@ increasing order and propagates each choice:
   with variables read as ``a[i]``): checked once all their variables are
   assigned; with a single unassigned variable left, its domain is filtered
   to the values that satisfy it;
+* **counts** (sums of 0/1 variables compared with a constant, :mod:`.counts`):
+  fail as soon as the bound cannot hold, force the free cells when it leaves
+  no choice; the search then branches on a cell of the count with the fewest
+  free cells that still needs ones;
 * **circuit** (``names[i]`` = successor of node ``i``): successors are
   all-different; a chain may close into a cycle only through every node,
   so the end of an open chain may not point back to its head (and must,
@@ -34,6 +38,8 @@ from ....model import AllDifferent, Circuit, Condition, Csp
 from ....words import plural
 from ..common import Budget
 from ..emit import TooDeep, source
+from .chains import close
+from .counts import Count, count_of, propagate, settle_counts, tightest
 from .prepare import compiled, tight_groups
 
 
@@ -59,6 +65,10 @@ class Backtracker:
         self.circuits: list[list[int]] = []
         self.circuit_of: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.constant_false = False
+        self.counts: list[Count] = []
+        self.counts_of: list[list[int]] = [[] for _ in range(n)]
+        self.binary = {i for i, vs in enumerate(values) if set(vs) <= {0, 1}} \
+            if self.base <= 0 else set()
         for c in model.constraints:
             if isinstance(c, AllDifferent):
                 self._all_different([index[x] for x in c.names], peers)
@@ -87,6 +97,12 @@ class Backtracker:
                 x, v = index[var.name], k.value - self.base
                 self.doms[x] &= 1 << v if v >= 0 else 0
                 return
+        count = count_of(e, index, self.binary)
+        if count is not None:
+            for x in count[0]:
+                self.counts_of[x].append(len(self.counts))
+            self.counts.append(count)
+            return
         try:
             text = source(c.expr, lambda name: f"a[{index[name]}]", "c")
             fn = compiled(text)
@@ -153,7 +169,10 @@ class Backtracker:
                         if not keep & (keep - 1):
                             queue.append((y, keep.bit_length() - 1 + base))
             for k, node in self.circuit_of[x]:
-                if not self._close(doms, vals, self.circuits[k], node, v, queue):
+                if not close(doms, vals, self.circuits[k], node, v, queue, base):
+                    return False
+            for k in self.counts_of[x]:
+                if not propagate(self.counts[k], doms, vals, queue, 1 << -base, 2 << -base):
                     return False
         return True
 
@@ -198,34 +217,6 @@ class Backtracker:
         vals[y] = None
         return keep
 
-    def _close(self, doms: list[int], vals: list, xs: list[int], node: int, succ: int,
-               queue: list) -> bool:
-        """After ``succ(node) = succ``: no early cycle; the open chain's end avoids its head."""
-        n, count, tail = len(xs), 1, succ
-        while tail != node:
-            count += 1
-            nxt = vals[xs[tail]]
-            if nxt is None:
-                break
-            tail = nxt
-        else:
-            return count == n  # closed a cycle: only if it holds every node
-        pred = {vals[x]: i for i, x in enumerate(xs) if vals[x] is not None}
-        head = node
-        while head in pred:
-            head = pred[head]
-            count += 1
-        bit = 1 << (head - self.base) if head >= self.base else 0  # below base: in no domain
-        d = doms[xs[tail]]
-        d = d & bit if count == n else d & ~bit
-        if not d:
-            return False
-        if d != doms[xs[tail]]:
-            doms[xs[tail]] = d
-            if not d & (d - 1):
-                queue.append((xs[tail], d.bit_length() - 1 + self.base))
-        return True
-
     # -- search
 
     def run(self, on_solution: Callable[[dict[str, int]], None], budget: Budget) -> None:
@@ -244,7 +235,8 @@ class Backtracker:
             if not d & (d - 1) and vals[x] is None:
                 if not self.assign(doms, vals, x, d.bit_length() - 1 + self.base):
                     return
-        if not self.settle(doms, vals):
+        if not self.settle(doms, vals) or not settle_counts(self.counts, doms, vals,
+                                                            self.assign, self.base):
             return
         self._search(doms, vals, on_solution, budget)
 
@@ -283,6 +275,9 @@ class Backtracker:
                     best, size = y, c
                 if c == 2 == size and (d := peer_vals[y](vals).count(None)) > degree:
                     best, degree = y, d
+        if size == 2 and self.counts:  # 0/1 cells: follow the counts
+            chosen = tightest(self.counts, vals)
+            best = best if chosen is None else chosen
         if best < 0:
             on_solution(dict(zip(self.names, vals)))
         else:

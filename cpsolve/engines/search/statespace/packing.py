@@ -217,8 +217,43 @@ class Packed:
                     out.append(new)
         return np.concatenate(out) if out else self.empty()
 
+    def labelled(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every successor of every state in one-word ``codes``, with where it comes from:
+        positions in ``codes``, action indices and successor codes (three arrays)."""
+        where, actions, out = [], [], []
+        cols = self.decode(codes)
+        for pin, members in self.groups:
+            rows = np.arange(len(codes)) if pin is None else \
+                np.flatnonzero(cols[pin[0]] == pin[1])
+            if not rows.size:
+                continue
+            sub = {i: cols[i][rows] for i in {i for k in members for i in self.used[k]}}
+            for k in members:
+                idx = np.flatnonzero(np.broadcast_to(self.guards[k](sub), (rows.size,)))
+                if not idx.size:
+                    continue
+                new, ok = self._moved(k, self.columns(sub, idx, k), idx.size, codes[rows[idx]])
+                if ok is not None:
+                    idx, new = idx.compress(ok), new.compress(ok)
+                where.append(rows[idx])
+                actions.append(np.full(idx.size, k, np.int64))
+                out.append(new)
+        if not out:
+            return self.empty(), self.empty(), self.empty()
+        return np.concatenate(where), np.concatenate(actions), np.concatenate(out)
+
     def _apply(self, k: int, sub: dict, n: int, codes: np.ndarray) -> np.ndarray | None:
         """Successor codes of the ``n`` states whose used columns are ``sub`` (in range only)."""
+        new, ok = self._moved(k, sub, n, codes)
+        if ok is not None:
+            self.task.skipped[0] += int(n - ok.sum())
+            new = new.compress(ok, axis=0)
+        return new if new.size else None
+
+    def _moved(self, k: int, sub: dict, n: int, codes: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Successor codes of the ``n`` states whose used columns are ``sub``, and which of
+        them stay within the domains (None: all)."""
         values = [np.broadcast_to(np.asarray(v, np.int64), (n,)) for v in self.effects[k](sub)]
         ok = None
         task = self.task
@@ -232,10 +267,7 @@ class Packed:
                 new += (v - sub[i]) * self.radix[i]
             else:
                 new[:, self.word_of[i]] += (v - sub[i]) * self.radix[i]
-        if ok is not None:
-            task.skipped[0] += int(n - ok.sum())
-            new = new.compress(ok, axis=0)
-        return new if new.size else None
+        return new, ok
 
 
 def place_values(sizes: list[int]) -> list[int]:
