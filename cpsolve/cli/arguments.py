@@ -178,7 +178,7 @@ def _solve(sub: Commands) -> None:
     statistics(s)
     s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
                    help="planning models: write the plan in the IPC format, one "
-                   "(action arg ...) per line (PDDL inputs: the PDDL action names)")
+                   "(action arg ...) per line (PDDL inputs: the PDDL action names; default: none)")
     no_hint(s)
     s.add_argument("--unique", action="store_true",
                    help="csp: decide uniqueness even where it costs CP-SAT a second full "
