@@ -23,7 +23,7 @@ trailing ``\\`` is dropped.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Union
 
 from .expr import (
@@ -196,13 +196,13 @@ class _Builder:
         if isinstance(node, (ast.List, ast.Tuple)):
             return [self.constant(e) for e in node.elts]
         if isinstance(node, ast.ListComp):
-            items: list[Expr] = []
+            items: list[ScopeValue] = []
             outer = self.scope
             try:
-                self.unroll(node.elt, list(node.generators), items)
+                self.unroll(node.elt, list(node.generators), items, self.constant)
             finally:
                 self.scope = outer
-            return [self.fixed(e, node) for e in items]
+            return items
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
             left, right = self.constant(node.left), self.constant(node.right)
             if isinstance(node.op, ast.Add) and isinstance(left, list) \
@@ -310,10 +310,13 @@ class _Builder:
             raise self.fail(f"{name}() of nothing")
         return Min(*items) if name == "min" else Max(*items)
 
-    def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list[Expr]) -> None:
-        """Expand nested ``for`` clauses (later bounds may use earlier names)."""
+    def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list,
+               make: Callable[[ast.AST], ScopeValue] | None = None) -> None:
+        """Expand nested ``for`` clauses (later bounds may use earlier names); each
+        element is built by ``make`` (an expression by default, :meth:`constant` for a
+        list of constants, which may itself be a list)."""
         if not comps:
-            out.append(self.build(elt))
+            out.append((make or self.build)(elt))
             return
         comp, rest = comps[0], comps[1:]
         if not isinstance(comp.target, ast.Name) or comp.is_async:
@@ -322,10 +325,21 @@ class _Builder:
         for v in self.iteration_values(comp.iter):
             self.scope = {**saved, comp.target.id: Const(v)}
             if all(self.constant_truth(cond) for cond in comp.ifs):
-                self.unroll(elt, rest, out)
+                self.unroll(elt, rest, out, make)
         self.scope = saved
 
     def constant_truth(self, node: ast.AST) -> bool:
+        """The value of a generator's filter, read left to right as Python does: the
+        right of ``and``/``or`` is not read once the left decides (``k >= n and
+        x[k - n] == 1`` never indexes out of range)."""
+        if isinstance(node, ast.BoolOp):
+            want = isinstance(node.op, ast.Or)
+            for operand in node.values:
+                if self.constant_truth(operand) == want:
+                    return want
+            return not want
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not self.constant_truth(node.operand)
         cond = self.build(node)
         if variables(cond):
             raise self.fail(f"generator filter {ast.unparse(node)!r} must be constant")
