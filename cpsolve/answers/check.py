@@ -104,6 +104,13 @@ def _forbidden(model: Planning, env: Mapping[str, int]) -> str:
     return ""
 
 
+def objective_value(model: Csp, assignment: Mapping[str, int]) -> int | None:
+    """The model's objective re-evaluated at ``assignment`` (``None``: no objective)."""
+    if model.objective is None:
+        return None
+    return evaluate(model.objective.expr, assignment)
+
+
 def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
     """Every constraint (and domain) the assignment breaks, described for people."""
     out: list[str] = []

@@ -108,6 +108,7 @@ class Cli:
             memory_limit=self.array_budget(),
             cluster=self.cluster(),
             find_hint=not getattr(self.args, "no_hint", False),
+            optimal=getattr(self.args, "optimal", False),
         )
         if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
             yield options

@@ -48,7 +48,7 @@ from .data import Data
 from .declare import Template, constants_and_variables, free_indices, integer, parse_in, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
-        "constraints", "show", "labels", "symmetries"}
+        "constraints", "show", "labels", "symmetries", "minimize", "maximize"}
 SYMMETRY_KEYS = {"name", "board", "rows", "use", "variables", "values"}
 
 
@@ -82,10 +82,25 @@ def build(data: Data) -> CspPuzzle:
             raise data.error(key, "expected an expression string")
         for part in conjuncts(parse_in(data, key, text, scope)):
             model.require(part, text)  # one condition per conjunct: engines propagate each
+    _objective(data, model, scope)
     _symmetries(data, model, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
                      template=template(data, scope))
+
+
+def _objective(data: Data, model: Csp, scope: dict) -> None:
+    """``minimize = "expr"`` or ``maximize = "expr"`` (at most one)."""
+    given = [k for k in ("minimize", "maximize") if k in data.table]
+    if len(given) > 1:
+        raise data.error("maximize", "give minimize or maximize, not both")
+    for key in given:
+        text = data.get(key, str)
+        expr = parse_in(data, key, text, scope)
+        try:
+            (model.minimize if key == "minimize" else model.maximize)(expr, text.strip())
+        except ModelError as err:
+            raise data.error(key, str(err)) from None
 
 
 def _names(data: Data, key: str, value: Any) -> list[str]:
@@ -126,10 +141,17 @@ def _board(data: Data, model: Csp, scope: dict, table: dict, key: str) -> list:
                               "variables/values")
     cells = parse_in(data, key + ".board", data.get("board", str, table=table, prefix=key + "."),
                      scope, whole=True)
+    shaped = isinstance(cells, list) and bool(cells) and all(isinstance(c, list) for c in cells)
+    if shaped:  # a 2-D array (shape = [rows, cols]) is its own board
+        if "rows" in table:
+            raise data.error(key + ".rows", "the array's shape already gives its rows")
+        rows, cells = len(cells), [c for row in cells for c in row]
     if not isinstance(cells, list) or not all(isinstance(c, Var) for c in cells):
-        raise data.error(key + ".board", "expected the name of an array of variables")
-    rows = integer(data, key + ".rows", table["rows"], scope) if "rows" in table \
-        else math.isqrt(len(cells))
+        raise data.error(key + ".board", "expected the name of an array of variables "
+                                         "(one or two dimensions)")
+    if not shaped:
+        rows = integer(data, key + ".rows", table["rows"], scope) if "rows" in table \
+            else math.isqrt(len(cells))
     use = data.get("use", list, None, table=table, prefix=key + ".")
     if use is not None and not all(isinstance(u, str) for u in use):
         raise data.error(key + ".use", "expected a list of symmetry names")

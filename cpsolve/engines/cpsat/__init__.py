@@ -49,6 +49,10 @@ def solve(model: Csp | Planning, options: Options) -> Result:
     if model.kind == "csp":
         from . import csp
 
+        if model.objective is not None:  # type: ignore[union-attr]
+            from . import optimize
+
+            return optimize.solve(model, options)  # type: ignore[arg-type]
         return csp.solve(model, options)  # type: ignore[arg-type]
     if model.kind == "planning":
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
