@@ -49,6 +49,8 @@ SLOW: dict[tuple[str, str, str], str] = {
     ("queens8", "pyconstraint", "count"): "92 boards of 64 cells: ~50 s",
     ("queens8", "pyconstraint", "solve"): "~20 s (it looks for a second board, for uniqueness)",
     ("queens8", "pyconstraint", "classes"): "92 boards of 64 cells: ~50 s",
+    ("lights_out5", "search", "solve"): "bidirectional BFS over 2^25 boards: ~11 s (2 min "
+                                        "on a loaded machine)",
     ("queens_dominate8", "cpsat", "solve"): "~6 s (13 s on a loaded machine): proving 4 "
                                             "queens cannot dominate",
 }
@@ -64,6 +66,8 @@ OUT_OF_REACH: dict[tuple[str, str, str], tuple[float, str]] = {
     ("klotski", "cpsat", "solve"): (5.0, "no plan in 60 s (118 one-cell steps); with 0-cost "
                                     "steps it could not prove the optimum anyway"),
     ("klotski_line", "cpsat", "solve"): (5.0, "no plan in 60 s (bound 21 of 90 proven)"),
+    ("lights_out5", "cpsat", "solve"): (5.0, "15 steps of 25 presses over 25 cells: CP-SAT "
+                                        "proves lower bounds slowly"),
     ("queens_dominate8", "search", "solve"): (5.0, "branch and bound finds 6 queens in a "
                                               "minute, but proving 5 is beyond it"),
     ("queens_dominate8", "pyconstraint", "solve"): (5.0, "it enumerates every dominating set"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_language import MODELS, bfs, one_error_line, orbits, queens
+from test_language import EXAMPLES, MODELS, bfs, one_error_line, orbits, queens
 
 from cpsolve import Csp
 from cpsolve.answers.result import Status
@@ -193,3 +193,32 @@ def test_every_placement_of_a_board_is_a_permutation_brute_force():
     # the brute force the tests above rely on, checked against the classic table
     assert [len(queens(n)) for n in range(4, 9)] == [2, 10, 4, 40, 92]
     assert len(list(itertools.permutations(range(5)))) == 120
+
+
+def chase_presses(n: int) -> list[int]:
+    """The sizes of the press sets that switch an all-on n x n board off, by light chasing:
+    any first row of presses, then each row presses under the lights left on above it."""
+    sizes = []
+    for first in itertools.product((0, 1), repeat=n):
+        lit, presses = [[1] * n for _ in range(n)], 0
+        for i in range(n):
+            for j in range(n):
+                if (first[j] if i == 0 else lit[i - 1][j]):
+                    presses += 1
+                    for r, c in ((i, j), (i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
+                        if 0 <= r < n and 0 <= c < n:
+                            lit[r][c] ^= 1
+        if not any(lit[n - 1]):
+            sizes.append(presses)
+    return sizes
+
+
+def test_lights_out_5x5_written_with_a_sum_is_solved_by_bidirectional_search():
+    from cpsolve.model.facts import goal_state
+
+    assert lights_distance(3) == min(chase_presses(3)) == 5  # the chase agrees with a BFS
+    sizes = chase_presses(5)
+    assert sorted(sizes) == [15, 15, 15, 15]
+    puzzle = load(EXAMPLES / "lights_out5.toml")
+    assert goal_state(puzzle.model) == (0,) * 25
+    assert puzzle.expected["steps"] == min(sizes)
