@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..language.expr import Const, Var, conjuncts
+from ..language.parse import ExprError, listing
 from ..model import Csp, ModelError
 from .base import Puzzle
 from .data import Data
@@ -70,8 +71,14 @@ def build(data: Data) -> CspPuzzle:
     scope = constants_and_variables(data, model)
     for i, group in enumerate(data.get("all_different", list, [])):
         key = f"all_different[{i}]"
+        if isinstance(group, str):  # a comprehension: one group, or a list of groups
+            for names in _groups(data, key, group, scope):
+                model.all_different(names, key)
+            continue
         if not isinstance(group, list) or not all(isinstance(g, str) for g in group):
-            raise data.error(key, "expected a list of variable or array names")
+            raise data.error(key, "expected a list of variable or array names, or a "
+                                  "comprehension such as \"[[x[r][c] for c in range(n)] "
+                                  "for r in range(n)]\"")
         names: list[str] = []
         for item in group:
             names.extend(_names(data, key, parse_in(data, key, item, scope, whole=True)))
@@ -101,6 +108,20 @@ def _objective(data: Data, model: Csp, scope: dict) -> None:
             (model.minimize if key == "minimize" else model.maximize)(expr, text.strip())
         except ModelError as err:
             raise data.error(key, str(err)) from None
+
+
+def _groups(data: Data, key: str, text: str, scope: dict) -> list[list[str]]:
+    """The groups of a comprehension: a list of variables is one group, a list of lists
+    one group per inner list (``[[x[r][c] for c in range(n)] for r in range(n)]``)."""
+    try:
+        value = listing(text, scope)
+    except ExprError as err:
+        raise data.error(key, str(err)) from None
+    if not isinstance(value, list) or not value:
+        raise data.error(key, f"{text!r} is not a list of variables or of groups")
+    if all(isinstance(v, list) for v in value):
+        return [_names(data, key, v) for v in value]
+    return [_names(data, key, value)]
 
 
 def _names(data: Data, key: str, value: Any) -> list[str]:

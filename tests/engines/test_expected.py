@@ -51,6 +51,10 @@ SLOW: dict[tuple[str, str, str], str] = {
     ("queens8", "pyconstraint", "classes"): "92 boards of 64 cells: ~50 s",
     ("lights_out5", "search", "solve"): "bidirectional BFS over 2^25 boards: ~11 s (2 min "
                                         "on a loaded machine)",
+    ("skyscrapers5", "search", "solve"): "~5 s: visibility is checked once a line is full",
+    ("skyscrapers5", "search", "count"): "~5 s",
+    ("skyscrapers5", "pyconstraint", "solve"): "~4 s",
+    ("skyscrapers5", "pyconstraint", "count"): "~4 s",
     ("queens_dominate8", "cpsat", "solve"): "~6 s (13 s on a loaded machine): proving 4 "
                                             "queens cannot dominate",
 }

@@ -222,3 +222,70 @@ def test_lights_out_5x5_written_with_a_sum_is_solved_by_bidirectional_search():
     puzzle = load(EXAMPLES / "lights_out5.toml")
     assert goal_state(puzzle.model) == (0,) * 25
     assert puzzle.expected["steps"] == min(sizes)
+
+
+def latin_squares(n: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Every Latin square of order n on 1..n, row by row (plain backtracking)."""
+    perms = list(itertools.permutations(range(1, n + 1)))
+    out: list = []
+
+    def rows(done: list) -> None:
+        if len(done) == n:
+            out.append(tuple(done))
+            return
+        for p in perms:
+            if all(p[c] != r[c] for r in done for c in range(n)):
+                rows(done + [p])
+
+    rows([])
+    return out
+
+
+def seen(line) -> int:
+    """Buildings seen along ``line``: each taller than every one before it."""
+    tallest = count = 0
+    for h in line:
+        if h > tallest:
+            count, tallest = count + 1, h
+    return count
+
+
+def test_skyscrapers_clues_have_one_solution_among_every_latin_square():
+    puzzle = load(EXAMPLES / "skyscrapers5.toml")
+    assert puzzle.expected == {"solve": "solved", "unique": True, "count": 1}
+    left, top, bottom = (0, 0, 3, 0, 2), (0, 1, 0, 5, 0), (0, 0, 0, 0, 4)  # as in the file
+    squares = latin_squares(5)
+    assert len(squares) == 161_280  # the number of Latin squares of order 5
+
+    def fits(sq) -> bool:
+        cols = [tuple(row[c] for row in sq) for c in range(5)]
+        return all(not k or seen(sq[r]) == k for r, k in enumerate(left)) and \
+            all(not k or seen(cols[c]) == k for c, k in enumerate(top)) and \
+            all(not k or seen(cols[c][::-1]) == k for c, k in enumerate(bottom))
+
+    assert sum(fits(sq) for sq in squares) == 1
+
+
+def test_all_different_groups_and_loops_over_constant_tables(write_model):
+    text = """family = "csp"
+all_different = ["[[x[r][c] for c in range(n)] for r in range(n)]",
+                 "[[x[r][c] for r in range(n)] for c in range(n)]"]
+constraints = ["all(sum(x[k // n][k % n] for k in cage[1]) == cage[0] for cage in cages)",
+               "len(cages) == 2 and len(cages[1][1]) == n"]
+[constants]
+n = 4
+cages = [[3, [0, 1]], [10, [4, 5, 6, 7]]]
+[variables]
+x = { shape = ["n", "n"], domain = [1, "n"] }
+"""
+    model = load(write_model("k.toml", text)).model
+    assert sum(1 for c in model.constraints if type(c).__name__ == "AllDifferent") == 8
+    want = sum(sq[0][0] + sq[0][1] == 3 for sq in latin_squares(4))
+    for engine in ("cpsat", "search"):
+        assert run(engine, "count", model, Options(time_limit=60)).count == want == 96
+
+
+def test_a_comprehension_group_of_expressions_is_refused(write_model, cli):
+    text = 'family = "csp"\nall_different = ["[x[i] + 1 for i in range(2)]"]\n' \
+           '[variables]\nx = { size = 2, domain = [0, 3] }\n'
+    one_error_line(cli("solve", write_model("g.toml", text)), "all_different[0]")
