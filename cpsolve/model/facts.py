@@ -217,10 +217,8 @@ def potential_bounds(model: Planning) -> tuple[int, int] | None:
     deltas = [sum(changes(a, model).get(n, 0) for n in names) for a in model.actions]
     if not (all(d < 0 for d in deltas) or all(d > 0 for d in deltas)):
         return None
-    pinned = goal_pins(model)
     start = sum(model.initial[n] for n in names)
-    end_lo = sum(pinned.get(n, model.domain(n)[0]) for n in names)
-    end_hi = sum(pinned.get(n, model.domain(n)[1]) for n in names)
+    end_lo, end_hi = _end_range(model, names)
     if deltas[0] < 0:  # the sum falls from ``start`` to at most end_hi, at least end_lo
         most, fall = start - end_lo, start - end_hi
         slow, fast = min(-d for d in deltas), max(-d for d in deltas)
@@ -228,6 +226,27 @@ def potential_bounds(model: Planning) -> tuple[int, int] | None:
         most, fall = end_hi - start, end_lo - start
         slow, fast = min(deltas), max(deltas)
     return max(0, -(-fall // fast)), max(-1, most // slow)
+
+
+def _end_range(model: Planning, names: list[str]) -> tuple[int, int]:
+    """The least and greatest sum of ``names`` in a state where the goal holds, read off
+    the goal's form: pinned variables (:func:`goal_pins`), sums of variables fixed to a
+    total (``sum(hole) == 1``: a count of pegs), the domains for the rest."""
+    pinned = goal_pins(model)
+    tracked_names, grouped = set(names), set()
+    lo = hi = 0
+    for c in conjuncts(model.goal):
+        if not (isinstance(c, Binary) and c.op == "==" and isinstance(c.right, Const)):
+            continue
+        group = _summands(c.left)
+        if group is None or len(set(group)) != len(group) or not set(group) <= tracked_names \
+                or set(group) & (grouped | set(pinned)):
+            continue
+        grouped |= set(group)
+        lo, hi = lo + c.right.value, hi + c.right.value
+    rest = [n for n in names if n not in grouped]
+    return (lo + sum(pinned.get(n, model.domain(n)[0]) for n in rest),
+            hi + sum(pinned.get(n, model.domain(n)[1]) for n in rest))
 
 
 def fixed_length(model: Planning) -> int | None:

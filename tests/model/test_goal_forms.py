@@ -81,3 +81,33 @@ def test_bidirectional_search_takes_a_summed_goal(algorithm):
     result = run("search", "solve", board(FORMS["sum == 0"]),
                  Options(time_limit=60, algorithm=algorithm))
     assert result.status is Status.OPTIMAL and result.steps == 5 and result.verified
+
+
+def test_a_count_of_pegs_left_fixes_the_plan_length():
+    """Every jump removes one peg: from 14 pegs to 1 is 13 jumps, whatever the goal's
+    wording (one peg anywhere: a sum of holes == 1), as with a goal hole."""
+    from pathlib import Path
+
+    from cpsolve.model.facts import fixed_length, potential_bounds
+    from cpsolve.puzzles.files import load
+
+    models = Path(__file__).resolve().parents[2] / "models"
+    puzzle = load(models / "triangle15.toml")
+    pegs = sum(v for n, v in puzzle.model.initial.items() if n.startswith("hole["))
+    assert pegs == 14 and potential_bounds(puzzle.model) == (pegs - 1, pegs - 1)
+    assert fixed_length(puzzle.model) == 13 == puzzle.expected["steps"]
+
+
+def test_a_summed_total_bounds_the_potential_of_a_transition_model():
+    # tokens taken one at a time from 6 piles of 1: "2 left" is exactly 4 steps
+    model = Planning("take")
+    x = model.add_array("x", 6, 0, 1)
+    model.set_initial({v.name: 1 for v in x})
+    for v in x:
+        model.add_action(f"take {v.name}", guard=v == 1, effects={v.name: 0})
+    model.set_goal(Sum(x) == 2)
+    from cpsolve.model.facts import potential_bounds
+
+    assert potential_bounds(model) == (4, 4)
+    for engine in ("cpsat", "search"):
+        assert run(engine, "solve", model, Options(time_limit=60)).steps == 4
