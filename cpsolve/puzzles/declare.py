@@ -59,6 +59,8 @@ class Template:
         if isinstance(whole, list):
             return self._array(whole, env)
         expr = parse(text, self.scope)
+        if not variables(expr) <= env.keys():  # a partial assignment (a puzzle's givens)
+            return "?"
         value = evaluate(expr, env)
         return self.label(expr.name, value) if isinstance(expr, Var) else str(value)
 
