@@ -51,6 +51,8 @@ SLOW: dict[tuple[str, str, str], str] = {
     ("queens8", "pyconstraint", "classes"): "92 boards of 64 cells: ~50 s",
     ("lights_out5", "search", "solve"): "bidirectional BFS over 2^25 boards: ~11 s (2 min "
                                         "on a loaded machine)",
+    ("rush_hour", "cpsat", "solve"): "~30-60 s on a loaded machine: line moves of 6 cars",
+    ("eight_puzzle_tiles", "cpsat", "solve"): "~30-60 s on a loaded machine: 20 horizons",
     ("skyscrapers5", "search", "solve"): "~5 s: visibility is checked once a line is full",
     ("skyscrapers5", "search", "count"): "~5 s",
     ("skyscrapers5", "pyconstraint", "solve"): "~4 s",
