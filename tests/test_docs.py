@@ -68,6 +68,8 @@ def check(text: str, tmp_path: Path) -> None:
         assert result.steps == want["steps"]
     if "unique" in want:
         assert result.unique is want["unique"]
+    if "objective" in want and result.status is Status.OPTIMAL:
+        assert result.answer.objective == want["objective"]
     if "count" in want:
         counted = run("search", "count", puzzle.model, Options(time_limit=TIME_LIMIT))
         assert counted.status is Status.EXACT and counted.count == want["count"]

@@ -38,6 +38,9 @@ def answer_of(result: Result) -> str:
         if answer.cost != len(answer):
             return f"cost {answer.cost:,} ({plural(len(answer), 'step')})"
         return plural(len(answer), "step")
+    if answer.objective is not None:
+        return f"objective {answer.objective:,}" + (" (optimal)" if result.status is
+                                                   Status.OPTIMAL else "")
     return "unique solution" if answer.unique else "several solutions"
 
 
@@ -75,13 +78,18 @@ def _proven(r: Result) -> object:
         return ("count", answer.count, answer.cost)
     if isinstance(answer, Analysis) and r.status is Status.COMPLETE:
         return ("analysis", answer.direction, answer.states, answer.layers)
+    if isinstance(answer, Assignment) and answer.objective is not None:
+        return ("objective", answer.objective) if r.status is Status.OPTIMAL else None
     if isinstance(answer, Assignment) and answer.unique is not None:
         return ("unique", answer.unique)
     return None
 
 
 def _value(r: Result) -> int | None:
-    """A plan's cost (its number of steps when every step costs 1)."""
+    """A plan's cost (its number of steps when every step costs 1), or a csp solution's
+    objective, negated when maximised so that less is always better."""
+    if isinstance(r.answer, Assignment) and r.answer.objective is not None:
+        return r.answer.objective * (1 if r.answer.minimizing else -1)
     return r.answer.cost if isinstance(r.answer, Plan) else None
 
 

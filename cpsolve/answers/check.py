@@ -104,6 +104,13 @@ def _forbidden(model: Planning, env: Mapping[str, int]) -> str:
     return ""
 
 
+def objective_value(model: Csp, assignment: Mapping[str, int]) -> int | None:
+    """The model's objective re-evaluated at ``assignment`` (``None``: no objective)."""
+    if model.objective is None:
+        return None
+    return evaluate(model.objective.expr, assignment)
+
+
 def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
     """Every constraint (and domain) the assignment breaks, described for people."""
     out: list[str] = []
@@ -160,11 +167,48 @@ INVARIANT_STATES = 1 << 20
 """Most value combinations :func:`invariant_problem` enumerates over all the actions."""
 
 
-def _fixed_value(condition: Expr, name: str, domain: tuple[int, int]) -> int | None:
+def _plain_sum(expr: Expr) -> list[str] | None:
+    """The variable names of ``a + b + ...`` (variables only), else None."""
+    if isinstance(expr, Var):
+        return [expr.name]
+    if isinstance(expr, Binary) and expr.op == "+":
+        left, right = _plain_sum(expr.left), _plain_sum(expr.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _at_an_end(part: Expr, name: str, domains: Mapping[str, Any]) -> int | None:
+    """``name``'s value when ``part`` compares a sum of variables holding ``name`` with the
+    least (or greatest) value the sum can take: every summand then sits at its least (or
+    greatest) value; else None."""
+    if not isinstance(part, Binary) or part.op not in ("==", "<=", ">=", "<", ">"):
+        return None
+    mirror = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+    for left, right, op in ((part.left, part.right, part.op),
+                            (part.right, part.left, mirror[part.op])):
+        names = _plain_sum(left)
+        if names is None or name not in names or not isinstance(right, Const) \
+                or any(n not in domains for n in names):
+            continue
+        least = sum(domains[n].lo for n in names)
+        most = sum(domains[n].hi for n in names)
+        c = right.value
+        if (op in ("==", "<=") and c == least) or (op == "<" and c == least + 1):
+            return domains[name].lo
+        if (op in ("==", ">=") and c == most) or (op == ">" and c == most - 1):
+            return domains[name].hi
+    return None
+
+
+def _fixed_value(condition: Expr, name: str, domain: tuple[int, int],
+                 domains: Mapping[str, Any] | None = None) -> int | None:
     """The value every state where ``condition`` (a goal, a guard) holds gives ``name``, read
     off a conjunct that says ``name == c`` (``c == name``; ``name`` or ``not name`` for a 0/1
-    variable); else None."""
+    variable), or, given the model's ``domains``, that a sum of variables holding ``name``
+    is at its least or greatest value; else None."""
     for part in conjuncts(condition):
+        if domains is not None and (at := _at_an_end(part, name, domains)) is not None:
+            return at
         if isinstance(part, Binary) and part.op == "==":
             for a, b in ((part.left, part.right), (part.right, part.left)):
                 if isinstance(a, Var) and a.name == name and isinstance(b, Const):
@@ -200,7 +244,8 @@ def invariant_problem(model: Planning, weights: Sequence[tuple[str, int]], modul
         return f"the invariant is {at_start} at the start, not {start}"
     at_goal = 0
     for name, c in w.items():
-        value = _fixed_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi))
+        value = _fixed_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi),
+                             model.domains)
         if value is None:
             return f"the goal does not fix {name}, which the invariant weighs"
         at_goal += c * value
@@ -261,7 +306,8 @@ def parity_problem(model: Planning, cells: Sequence[str], colours: Sequence[int]
         return f"the parity is {at_start} at the start, not {start}"
     wanted = []
     for name in cells:
-        value = _fixed_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi))
+        value = _fixed_value(model.goal, name, (model.domains[name].lo, model.domains[name].hi),
+                             model.domains)
         if value is None:
             return f"the goal does not fix {name}, a cell of the permutation"
         wanted.append(value)

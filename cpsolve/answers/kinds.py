@@ -78,17 +78,29 @@ class Assignment:
     values: Mapping[str, int]
     unique: bool | None = None
     second: Mapping[str, int] | None = None
+    objective: int | None = None
+    """The value of the model's objective (``minimize``/``maximize``) at ``values``."""
+    minimizing: bool = True
+    """The objective's sense (comparisons between engines: less is better when True)."""
 
     kind = "assignment"
 
     def problem(self, model: Csp | Planning) -> str | None:
-        """What the checker finds wrong (``None``: every constraint holds)."""
+        """What the checker finds wrong (``None``: every constraint holds, and the claimed
+        objective is the objective's value, re-evaluated here)."""
         if not isinstance(model, Csp):
             return "an assignment for a planning model"
         for values in (self.values, self.second):
             broken = [] if values is None else check.violations(model, values)
             if broken:
                 return f"an invalid assignment: {broken[0]}"
+        if (model.objective is None) != (self.objective is None):
+            return ("an objective value for a model without one" if model.objective is None
+                    else "no objective value for a model with an objective")
+        if model.objective is not None:
+            value = check.objective_value(model, self.values)
+            if value != self.objective:
+                return f"objective {self.objective}, but the assignment's is {value}"
         if self.second is not None and dict(self.second) == dict(self.values):
             return "the same solution twice"
         return None

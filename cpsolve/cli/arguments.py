@@ -211,7 +211,8 @@ def _count(sub: Commands) -> None:
     n.add_argument("--list", action="store_true", help="print the solutions too")
     n.add_argument("--optimal", action="store_true",
                    help="planning models: count the optimal plans (distinct action sequences "
-                   "of least cost; --limit caps how many are listed or enumerated)")
+                   "of least cost; --limit caps how many are listed or enumerated); csp "
+                   "models with minimize/maximize: count the optimal solutions")
     mzn_solver(n)
     statistics(n)
     n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",

@@ -124,6 +124,7 @@ class Cli:
             solver=getattr(self.args, "solver", None),
             encoding="time-indexed" if getattr(self.args, "time_indexed", False) else None,
             unique=getattr(self.args, "unique", False),
+            optimal=getattr(self.args, "optimal", False),
         )
         if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
             yield options

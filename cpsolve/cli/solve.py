@@ -62,11 +62,14 @@ def one(cli: Cli, task: str) -> int:
     A first Ctrl-C asks the engine to stop with what it has (:mod:`.interrupt`): that is
     printed, and the exit is 130."""
     puzzle = cli.load(cli.args.file)
-    if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal:
-        return cli.fail("`count --optimal` counts the optimal plans of a planning model; "
-                         "without --optimal, count applies to csp models "
-                         f"({file_name(cli.args.file)} "
-                         f"is a {puzzle.model.kind} model)", 2)
+    objective = getattr(puzzle.model, "objective", None) is not None
+    if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal \
+            and not (objective and cli.args.optimal):
+        return cli.fail("`count --optimal` counts the optimal plans of a planning model, or "
+                        "the optimal solutions of a csp model with an objective; without "
+                        f"--optimal, count applies to csp models ({file_name(cli.args.file)} is a "
+                        f"{puzzle.model.kind} model"
+                        f"{' without an objective' if puzzle.model.kind == 'csp' else ''})", 2)
     engine = cli.args.engine
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)

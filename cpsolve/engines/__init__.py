@@ -80,6 +80,9 @@ class Options:
       engine may start from it — CP-SAT takes it as an upper bound on the
       plan's length or cost — but never trusts it: it is replayed first and
       ignored when it does not reach the goal;
+    * ``optimal`` — ``count`` of a csp with an objective: the optimum is found (and
+      must be proven) by the same engine first, then the solutions of that value
+      are counted (:func:`count_optimal`);
     * ``find_hint`` — planning, ``cpsat`` solve without a ``hint``: first look
       for one with weighted A* within a small share of the time limit
       (:func:`cpsolve.engines.hints.prepare`; skipped for a tiny model and when a proof
@@ -110,6 +113,8 @@ class Options:
     """``minizinc``: the MiniZinc solver (``gecode`` by default; ``minizinc --solvers``)."""
     encoding: str | None = None
     unique: bool = False
+    optimal: bool = False
+    """``count`` of a csp with an objective: count only its optimal solutions."""
 
 
 def kind_of(model: Csp | Planning) -> str:
@@ -179,6 +184,8 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()
+    if task == "count" and options.optimal and isinstance(model, Csp):
+        return count_optimal(name, model, options)
     result: Result = getattr(module, task)(model, options)
     if options.time_limit is not None:  # the check may take 5 % more than the engine's time
         result = _checkable_in_time(model, result, start + 1.05 * options.time_limit)
@@ -213,6 +220,39 @@ def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -
     if keep >= len(answer.solutions):
         return result
     return result.but(answer=replace(answer, solutions=answer.solutions[:keep]))
+
+
+def count_optimal(name: str, model: Csp, options: Options) -> Result:
+    """The optimal solutions of a csp with an objective, counted by engine ``name``: its
+    proven optimum first (a checked solve), then the count of the solutions of that
+    value (:meth:`~cpsolve.model.core.Csp.with_objective`), in the time that is left."""
+    from dataclasses import replace
+
+    from ..answers.kinds import Assignment, Count
+    from ..answers.result import Result, Status, Unsupported
+
+    if model.objective is None:
+        raise Unsupported("count --optimal: the model has no objective (minimize or maximize)")
+    start = time.perf_counter()
+    best = run(name, "solve", model, replace(options, optimal=False))
+    spent = time.perf_counter() - start
+    if best.status is Status.INFEASIBLE:
+        return checked(name, "count", model, Result.counted(
+            name, Count(0), True, message="no solution exists"), spent)
+    if best.status is not Status.OPTIMAL or not isinstance(best.answer, Assignment):
+        return checked(name, "count", model, Result(
+            Status.UNKNOWN, name, "count", message=f"the optimum was not proven: "
+            f"{best.message or best.status.value}"), spent)
+    value = best.answer.objective
+    assert value is not None
+    left = None if options.time_limit is None else max(options.time_limit - spent, 1e-3)
+    counted = run(name, "count", model.with_objective(value),
+                  replace(options, optimal=False, time_limit=left))
+    what = f"{model.objective.sense} {model.objective.label}: optimum {value}"
+    result = counted.but(message=f"{what}; {counted.message}".rstrip("; "),
+                         details={**counted.details, "optimum": value},
+                         verified=None, seconds=0.0)
+    return checked(name, "count", model, result, time.perf_counter() - start)
 
 
 def checked(name: str, task: str, model: Csp | Planning, result: Result,

@@ -38,7 +38,12 @@ def tool_missing() -> str | None:
 
 
 def supports(model: Csp) -> str | None:
-    """Why this engine cannot take ``model`` (MiniZinc is missing), or ``None``."""
+    """Why this engine cannot take ``model`` (MiniZinc is missing, or the model has an
+    objective: ``cpsolve export --to minizinc`` writes it as ``solve minimize``, but this
+    engine reads back satisfaction answers only), or ``None``."""
+    if getattr(model, "objective", None) is not None:
+        return ("the minizinc engine does not optimise yet (export --to minizinc writes the "
+                "objective; cpsat and search prove optima)")
     return tool_missing()
 
 

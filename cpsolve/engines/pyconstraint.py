@@ -145,8 +145,43 @@ def _solutions(model: Csp, clock: Clock):
             raise _Stopped
 
 
+def optimize(model: Csp, options) -> Result:
+    """The best solution for the model's objective, by enumerating every solution (proven
+    optimal once all are seen; stopped by the clock, the best so far)."""
+    objective = model.objective
+    assert objective is not None
+    clock = Clock(options.time_limit)
+    slot = {n: i for i, n in enumerate(model.domains)}
+    value_of = _closure(objective.expr, slot)
+    sign = 1 if objective.minimizing else -1
+    best: tuple[int, dict[str, int]] | None = None
+    complete = True
+    try:
+        for s in _solutions(model, clock):
+            value = sign * value_of(tuple(s.values()))
+            if best is None or value < best[0]:
+                best = (value, s)
+    except _Stopped:  # the time limit, memory, Ctrl-C: the best so far
+        complete = False
+    what = f"{objective.sense} {objective.label}"
+    if best is None:
+        if complete:
+            return Result(Status.INFEASIBLE, "pyconstraint", proof="exhausted search",
+                          message="no assignment satisfies every constraint")
+        return Result(Status.UNKNOWN, "pyconstraint",
+                      message=f"{clock.why('time limit')}: no solution found")
+    answer = Assignment(best[1], objective=sign * best[0], minimizing=sign > 0)
+    if complete:
+        return Result(Status.OPTIMAL, "pyconstraint", answer=answer,
+                      message=f"{what}: {answer.objective}, every solution seen")
+    return Result(Status.SOLVED, "pyconstraint", answer=answer,
+                  message=f"{clock.why('time limit')}: {what}: best {answer.objective} found")
+
+
 def solve(model: Csp, options) -> Result:
-    """One solution and whether it is unique."""
+    """One solution and whether it is unique (with an objective: :func:`optimize`)."""
+    if model.objective is not None:
+        return optimize(model, options)
     clock = Clock(options.time_limit)
     found = []
     try:

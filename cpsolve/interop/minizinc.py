@@ -108,7 +108,9 @@ def export(csp: Csp) -> MznModel:
         else:  # pragma: no cover - a new constraint kind must be added here
             raise ExportError(f"no MiniZinc translation for {type(c).__name__}")
     shown = " ++ ".join(f'"{ident[n]} = \\({ident[n]});\\n"' for n in csp.domains)
-    lines += ["", _solve_item(successors), "", f"output [{shown}];", ""]
+    goal = _solve_item(successors) if csp.objective is None else \
+        f"solve {csp.objective.sense} {_int(csp.objective.expr, ident)};"
+    lines += ["", goal, "", f"output [{shown}];", ""]
     data = [f"% {csp.name}: the givens (variable number in x, value)",
             f"givens = {len(givens)};",
             f"given_index = [{', '.join(str(i) for i, _ in givens)}];",

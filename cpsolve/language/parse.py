@@ -23,7 +23,7 @@ trailing ``\\`` is dropped.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Union
 
 from .expr import (
@@ -55,7 +55,7 @@ _CMPOPS = {
     ast.Gt: ">",
     ast.GtE: ">=",
 }
-_FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum")
+_FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum", "len")
 
 
 MAX_UNROLL = 100_000
@@ -196,13 +196,13 @@ class _Builder:
         if isinstance(node, (ast.List, ast.Tuple)):
             return [self.constant(e) for e in node.elts]
         if isinstance(node, ast.ListComp):
-            items: list[Expr] = []
+            items: list[ScopeValue] = []
             outer = self.scope
             try:
-                self.unroll(node.elt, list(node.generators), items)
+                self.unroll(node.elt, list(node.generators), items, self.constant)
             finally:
                 self.scope = outer
-            return [self.fixed(e, node) for e in items]
+            return items
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
             left, right = self.constant(node.left), self.constant(node.right)
             if isinstance(node.op, ast.Add) and isinstance(left, list) \
@@ -219,6 +219,20 @@ class _Builder:
             self.fixed_all(value, node)
             return value
         return self.fixed(self.build(node), node)
+
+    def listing(self, node: ast.AST) -> ScopeValue:
+        """An expression, or a (nested) list of expressions (see :func:`listing`)."""
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self.listing(e) for e in node.elts]
+        if isinstance(node, ast.ListComp):
+            items: list[ScopeValue] = []
+            outer = self.scope
+            try:
+                self.unroll(node.elt, list(node.generators), items, self.listing)
+            finally:
+                self.scope = outer
+            return items
+        return self.value(node)
 
     def fixed(self, value: ScopeValue, node: ast.AST) -> Const:
         """``value`` as a constant integer, or an error naming ``node``."""
@@ -273,6 +287,13 @@ class _Builder:
             raise self.fail(
                 f"unknown function {ast.unparse(node.func)!r} (allowed: {', '.join(_FUNCS)})"
             )
+        if name == "len":
+            if len(node.args) != 1:
+                raise self.fail("len takes one array")
+            value = self.value(node.args[0])
+            if isinstance(value, Expr):
+                raise self.fail(f"len: {ast.unparse(node.args[0])!r} is not an array")
+            return Const(len(value))
         if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
             return self.generator(name, node.args[0])
         if name in ("all", "any", "sum"):
@@ -310,22 +331,49 @@ class _Builder:
             raise self.fail(f"{name}() of nothing")
         return Min(*items) if name == "min" else Max(*items)
 
-    def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list[Expr]) -> None:
-        """Expand nested ``for`` clauses (later bounds may use earlier names)."""
+    def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list,
+               make: Callable[[ast.AST], ScopeValue] | None = None) -> None:
+        """Expand nested ``for`` clauses (later bounds may use earlier names); each
+        element is built by ``make`` (an expression by default, :meth:`constant` for a
+        list of constants, which may itself be a list)."""
         if not comps:
-            out.append(self.build(elt))
+            out.append((make or self.build)(elt))
             return
         comp, rest = comps[0], comps[1:]
         if not isinstance(comp.target, ast.Name) or comp.is_async:
             raise self.fail("a generator must bind one plain name per for")
         saved = self.scope
-        for v in self.iteration_values(comp.iter):
-            self.scope = {**saved, comp.target.id: Const(v)}
+        for v in self.iteration_items(comp.iter):
+            self.scope = {**saved, comp.target.id: Const(v) if isinstance(v, int) else v}
             if all(self.constant_truth(cond) for cond in comp.ifs):
-                self.unroll(elt, rest, out)
+                self.unroll(elt, rest, out, make)
         self.scope = saved
 
+    def iteration_items(self, node: ast.AST) -> list:
+        """What a ``for`` runs over: :meth:`iteration_values`, or the elements of a
+        constant (nested) list named or indexed (``for cage in cages``, ``for c in
+        cage[1]``): an integer, or a list bound to the name."""
+        if isinstance(node, (ast.Name, ast.Subscript)):
+            value = self.value(node)
+            if isinstance(value, list):
+                for item in value:
+                    self.fixed_all(item, node)
+                return [v.value if isinstance(v, Const) else v  # type: ignore[union-attr]
+                        for v in value]
+        return self.iteration_values(node)
+
     def constant_truth(self, node: ast.AST) -> bool:
+        """The value of a generator's filter, read left to right as Python does: the
+        right of ``and``/``or`` is not read once the left decides (``k >= n and
+        x[k - n] == 1`` never indexes out of range)."""
+        if isinstance(node, ast.BoolOp):
+            want = isinstance(node.op, ast.Or)
+            for operand in node.values:
+                if self.constant_truth(operand) == want:
+                    return want
+            return not want
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not self.constant_truth(node.operand)
         cond = self.build(node)
         if variables(cond):
             raise self.fail(f"generator filter {ast.unparse(node)!r} must be constant")
@@ -354,6 +402,17 @@ class _Builder:
                 out.append(evaluate(e, {}))
             return out
         raise self.fail("a generator iterates over range(n), range(a, b) or a list of constants")
+
+
+def listing(text: str, scope: Scope) -> ScopeValue:
+    """The value of ``text`` as an expression or a (nested) list of them: a list written
+    ``[a, b]``, a comprehension ``[x[r][c] for c in range(n)]`` (nested:
+    ``[[x[r][c] for c in range(n)] for r in range(n)]``), or an array's name; the
+    elements may be variables (all-different groups)."""
+    if not isinstance(text, str):
+        raise ExprError(f"expected an expression string, got {text!r}")
+    text, tree = _tree(text)
+    return _Builder(text, scope).listing(tree)
 
 
 def constant_list(text: str, scope: Scope) -> ScopeValue:
@@ -414,4 +473,4 @@ def constant_scope(values: Mapping[str, object]) -> dict[str, ScopeValue]:
     return {k: conv(v) for k, v in values.items()}
 
 
-__all__ = ["ExprError", "parse", "variable_scope", "constant_scope", "constant_list"]
+__all__ = ["ExprError", "parse", "variable_scope", "constant_scope", "constant_list", "listing"]

@@ -18,6 +18,7 @@ from .core import (
     Domain,
     Forbidden,
     ModelError,
+    Objective,
     Planning,
     check_size,
     combinations,
@@ -27,5 +28,6 @@ from .core import (
 
 __all__ = ["MAX_ACTIONS", "MAX_DOMAIN", "MAX_MAGNITUDE", "MAX_NAME_WIDTH",
            "MAX_PATTERN_ENTRIES", "MAX_VARIABLES", "Action", "AllDifferent", "Circuit",
-           "Condition", "Csp", "CspSymmetry", "Domain", "Forbidden", "ModelError", "Planning",
+           "Condition", "Csp", "CspSymmetry", "Domain", "Forbidden", "ModelError", "Objective",
+           "Planning",
            "check_size", "combinations", "expand", "format_name"]

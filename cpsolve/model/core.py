@@ -125,10 +125,22 @@ class _Variables:
         self.domains[name] = Domain(int(lo), int(hi))
         return Var(name)
 
-    def add_array(self, name: str, size: int, lo: int, hi: int) -> list[Var]:
-        """Declare ``name[0] .. name[size-1]`` with one domain."""
-        check_size(f"array {name}: variables", len(self.domains) + size, MAX_VARIABLES)
-        return [self.add_variable(f"{name}[{i}]", lo, hi) for i in range(size)]
+    def add_array(self, name: str, size: int | Sequence[int], lo: int, hi: int) -> list:
+        """Declare ``name[0] .. name[size-1]`` with one domain; with a shape
+        (``(rows, cols)``, any number of sizes) ``name[r][c]``, row by row, returned
+        as nested lists (``x[r][c]``)."""
+        shape = (size,) if isinstance(size, int) else tuple(int(n) for n in size)
+        if not shape or min(shape) < 1:
+            raise ModelError(f"array {name}: sizes must be at least 1, not {size!r}")
+        check_size(f"array {name}: variables", len(self.domains) + math.prod(shape),
+                   MAX_VARIABLES)
+
+        def level(prefix: str, rest: tuple[int, ...]) -> list:
+            if len(rest) == 1:
+                return [self.add_variable(f"{prefix}[{i}]", lo, hi) for i in range(rest[0])]
+            return [level(f"{prefix}[{i}]", rest[1:]) for i in range(rest[0])]
+
+        return level(name, shape)
 
     @property
     def names(self) -> list[str]:
@@ -201,6 +213,21 @@ class CspSymmetry:
     values: Mapping[int, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Objective:
+    """What a csp asks to optimise: ``sense`` (``"minimize"`` or ``"maximize"``) of
+    ``expr``; ``label`` is how it reads."""
+
+    sense: str
+    expr: Expr
+    label: str = ""
+
+    @property
+    def minimizing(self) -> bool:
+        """True for ``minimize``."""
+        return self.sense == "minimize"
+
+
 class Csp(_Variables):
     """Finite-domain variables and constraints; answers are assignments."""
 
@@ -210,8 +237,35 @@ class Csp(_Variables):
         self.constraints: list[Constraint] = []
         self.allowed: dict[str, tuple[int, ...]] = {}
         self.symmetries: list[CspSymmetry] = []
+        self.objective: Objective | None = None
 
     kind = "csp"
+
+    def minimize(self, expr: ExprLike, label: str = "") -> None:
+        """Ask for a solution of least ``expr`` (one objective per model)."""
+        self._set_objective("minimize", expr, label)
+
+    def maximize(self, expr: ExprLike, label: str = "") -> None:
+        """Ask for a solution of greatest ``expr`` (one objective per model)."""
+        self._set_objective("maximize", expr, label)
+
+    def _set_objective(self, sense: str, expr: ExprLike, label: str) -> None:
+        if self.objective is not None:
+            raise ModelError(f"a second objective ({sense}): a model has at most one")
+        checked = self._check_expr(wrap(expr), f"objective {label}".strip())
+        self.objective = Objective(sense, checked, label or to_text(checked))
+
+    def with_objective(self, value: int) -> Csp:
+        """A copy of this model whose solutions are the ones with objective ``value``
+        (and no objective): counting it counts the optimal solutions."""
+        if self.objective is None:
+            raise ModelError("the model has no objective")
+        copy = Csp(self.name)
+        copy.domains, copy.allowed = dict(self.domains), dict(self.allowed)
+        copy.constraints = [*self.constraints, Condition(
+            Binary("==", self.objective.expr, Const(int(value))), "optimal objective")]
+        copy.symmetries = list(self.symmetries)
+        return copy
 
     def restrict(self, var: Var | str, values: Iterable[int]) -> None:
         """Allow only ``values`` (a subset of the domain) for a variable."""
@@ -294,15 +348,18 @@ class Csp(_Variables):
         self.symmetries.append(item)
         return item
 
-    def board_symmetries(self, cells: Sequence[Var | str], rows: int, cols: int | None = None,
+    def board_symmetries(self, cells: Sequence, rows: int = 0, cols: int | None = None,
                          use: Iterable[str] | None = None) -> list[CspSymmetry]:
-        """Declare rotations and reflections of variables laid out as a board, row by row.
+        """Declare rotations and reflections of variables laid out as a board, row by row
+        (or of a 2-D array from :meth:`add_array`, whose shape gives ``rows``).
 
         ``use`` names them (:data:`cpsolve.model.symmetry.boards.MOVES`); by default every one
         the board has (8 for a square, 4 for another rectangle).
         """
         from .symmetry.boards import cell_map, names
 
+        if cells and all(isinstance(row, list) for row in cells):  # a 2-D array
+            rows, cells = len(cells), [c for row in cells for c in row]
         cols = len(cells) // rows if cols is None else cols
         if rows < 1 or cols < 1 or rows * cols != len(cells):
             raise ModelError(f"a board of {rows} rows and {cols} columns has {rows * cols} "

@@ -73,8 +73,51 @@ def pin(condition: Expr, domain: Domain) -> tuple[str, int] | None:
     return None
 
 
+_FLIP = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+
+
+def _summands(expr: Expr) -> list[str] | None:
+    """The variables of a sum of variables (``a + b + ...``, repeats allowed), else None."""
+    if isinstance(expr, Var):
+        return [expr.name]
+    if isinstance(expr, Binary) and expr.op == "+":
+        left, right = _summands(expr.left), _summands(expr.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def extreme(condition: Expr, domain: Domain) -> list[tuple[str, int]] | None:
+    """The pins of a sum of variables compared with the least or greatest value it takes:
+    ``sum(x) == 0`` over 0/1 variables holds exactly where every ``x`` is 0 (also
+    ``<= lo``, ``< lo + 1``, ``== hi``, ``>= hi``, ``> hi - 1``, either side).  ``None``
+    for any other form."""
+    if not isinstance(condition, Binary) or condition.op not in _FLIP:
+        return None
+    op, left, right = condition.op, condition.left, condition.right
+    if isinstance(left, Const):
+        op, left, right = _FLIP[op], right, left
+    names = _summands(left)
+    if names is None or not isinstance(right, Const):
+        return None
+    c = int(right.value)
+    lo = sum(domain(n)[0] for n in names)
+    hi = sum(domain(n)[1] for n in names)
+    if (op in ("==", "<=") and c == lo) or (op == "<" and c == lo + 1):
+        return [(n, domain(n)[0]) for n in dict.fromkeys(names)]
+    if (op in ("==", ">=") and c == hi) or (op == ">" and c == hi - 1):
+        return [(n, domain(n)[1]) for n in dict.fromkeys(names)]
+    return None
+
+
+def conjunct_pins(condition: Expr, domain: Domain) -> list[tuple[str, int]] | None:
+    """The pins one conjunct is equivalent to: one (:func:`pin`), or several
+    (:func:`extreme`); ``None`` when its form pins nothing."""
+    one = pin(condition, domain)
+    return [one] if one is not None else extreme(condition, domain)
+
+
 def pins(condition: Expr, domain: Domain) -> dict[str, int]:
-    """The pins (:func:`pin`) of the conjuncts of ``condition``, by variable.
+    """The pins (:func:`pin`, :func:`extreme`) of the conjuncts of ``condition``, by variable.
 
     Every assignment that satisfies ``condition`` gives each listed variable
     its listed value.  When every conjunct is a pin and no variable is pinned
@@ -82,8 +125,8 @@ def pins(condition: Expr, domain: Domain) -> dict[str, int]:
     satisfy ``condition``.  (Two different pins of one variable: the condition
     never holds, and the later pin is listed.)
     """
-    found = (pin(c, domain) for c in conjuncts(condition))
-    return dict(p for p in found if p is not None)
+    found = (conjunct_pins(c, domain) for c in conjuncts(condition))
+    return dict(p for ps in found if ps is not None for p in ps)
 
 
 def goal_pins(model: Planning) -> dict[str, int]:
@@ -94,16 +137,20 @@ def goal_pins(model: Planning) -> dict[str, int]:
 def goal_state(model: Planning) -> tuple[int, ...] | None:
     """The values the goal requires, when its form says it holds at one assignment only.
 
-    That is: every conjunct of the goal is a pin (:func:`pin`), the pins
+    That is: every conjunct of the goal is a pin (:func:`pin`) or pins several
+    variables at once (:func:`extreme`: ``sum(x) == 0`` over 0/1 variables), the pins
     agree, and every variable is pinned.  The goal then holds in the returned
     state and in no other; when a pinned value lies outside its domain, the
     tuple is no state and the goal holds nowhere (callers check the domains).
     ``None`` otherwise (the goal may still hold in one state only).
     """
-    found = [pin(c, model.domain) for c in conjuncts(model.goal)]
-    if any(p is None for p in found):
-        return None
-    pinned = dict(found)  # type: ignore[arg-type]
+    found: list[tuple[str, int]] = []
+    for c in conjuncts(model.goal):  # in any order, however each is written
+        ps = conjunct_pins(c, model.domain)
+        if ps is None:
+            return None
+        found.extend(ps)
+    pinned = dict(found)
     if len(pinned) != len(set(found)) or pinned.keys() != model.domains.keys():
         return None
     return model.state(pinned)
@@ -170,10 +217,8 @@ def potential_bounds(model: Planning) -> tuple[int, int] | None:
     deltas = [sum(changes(a, model).get(n, 0) for n in names) for a in model.actions]
     if not (all(d < 0 for d in deltas) or all(d > 0 for d in deltas)):
         return None
-    pinned = goal_pins(model)
     start = sum(model.initial[n] for n in names)
-    end_lo = sum(pinned.get(n, model.domain(n)[0]) for n in names)
-    end_hi = sum(pinned.get(n, model.domain(n)[1]) for n in names)
+    end_lo, end_hi = _end_range(model, names)
     if deltas[0] < 0:  # the sum falls from ``start`` to at most end_hi, at least end_lo
         most, fall = start - end_lo, start - end_hi
         slow, fast = min(-d for d in deltas), max(-d for d in deltas)
@@ -181,6 +226,27 @@ def potential_bounds(model: Planning) -> tuple[int, int] | None:
         most, fall = end_hi - start, end_lo - start
         slow, fast = min(deltas), max(deltas)
     return max(0, -(-fall // fast)), max(-1, most // slow)
+
+
+def _end_range(model: Planning, names: list[str]) -> tuple[int, int]:
+    """The least and greatest sum of ``names`` in a state where the goal holds, read off
+    the goal's form: pinned variables (:func:`goal_pins`), sums of variables fixed to a
+    total (``sum(hole) == 1``: a count of pegs), the domains for the rest."""
+    pinned = goal_pins(model)
+    tracked_names, grouped = set(names), set()
+    lo = hi = 0
+    for c in conjuncts(model.goal):
+        if not (isinstance(c, Binary) and c.op == "==" and isinstance(c.right, Const)):
+            continue
+        group = _summands(c.left)
+        if group is None or len(set(group)) != len(group) or not set(group) <= tracked_names \
+                or set(group) & (grouped | set(pinned)):
+            continue
+        grouped |= set(group)
+        lo, hi = lo + c.right.value, hi + c.right.value
+    rest = [n for n in names if n not in grouped]
+    return (lo + sum(pinned.get(n, model.domain(n)[0]) for n in rest),
+            hi + sum(pinned.get(n, model.domain(n)[1]) for n in rest))
 
 
 def fixed_length(model: Planning) -> int | None:

@@ -48,7 +48,7 @@ from fractions import Fraction
 
 from ..language.expr import conjuncts
 from .core import Planning
-from .facts import changes, goal_pins, pin
+from .facts import changes, conjunct_pins, goal_pins
 
 LARGE = 1_000_003
 """The large prime the elimination standing in for the rationals works modulo."""
@@ -142,9 +142,9 @@ def find(model: Planning) -> Invariant | None:
     if not model.initial or not model.actions:
         return None
     pinned = goal_pins(model)
-    found = [pin(c, model.domain) for c in conjuncts(model.goal)]
+    found = [p for c in conjuncts(model.goal) for p in conjunct_pins(c, model.domain) or ()]
     if any(v not in model.domains[n] for n, v in pinned.items()) or \
-            any(p is not None and pinned[p[0]] != p[1] for p in found):
+            any(pinned[p[0]] != p[1] for p in found):
         return None  # the goal holds nowhere; not an argument about invariants
     vectors, free = _change_vectors(model)
     columns = [n for n in model.domains if n in pinned and n not in free]

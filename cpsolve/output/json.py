@@ -112,7 +112,8 @@ def _plan(puzzle: Puzzle, plan: Plan) -> dict[str, Any]:
 
 def _assignment(puzzle: Puzzle, answer: Assignment) -> dict[str, Any]:
     return {"solution": puzzle.json_solution(answer.values), "unique": answer.unique,
-            "second": None if answer.second is None else puzzle.json_solution(answer.second)}
+            "second": None if answer.second is None else puzzle.json_solution(answer.second),
+            "objective": answer.objective}
 
 
 def _count(puzzle: Puzzle, answer: Count) -> dict[str, Any]:

@@ -118,7 +118,12 @@ ENCODING = {"enum": ["time-indexed", "transition graph"],
 
 ANSWER_KEYS: dict[str, dict[str, Any]] = {
     "plan": {**PLAN_SIZE, "plan": {"type": "array", "items": STEP}},
-    "assignment": {"solution": ANY, "unique": {"type": ["boolean", "null"]}, "second": ANY},
+    "assignment": {"solution": ANY, "unique": {"type": ["boolean", "null"]}, "second": ANY,
+                   "objective": {"type": ["integer", "null"],
+                                 "description": "the value of the model's minimize/maximize "
+                                 "expression at the solution (null: no objective); the "
+                                 "status is optimal only when that value is proven best; "
+                                 "solved: bound holds the optimum's proven bound"}},
     "count": {"count": INT, "listed": INT, "solutions": {"type": "array"},
               "metric": PLAN_SIZE["metric"], "cost": PLAN_SIZE["cost"],
               "plans": {"type": "array", "items": LISTED_PLAN},

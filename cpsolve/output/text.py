@@ -56,7 +56,7 @@ DIRECTION_WORDS = {
 def status_text(result: Result) -> Text:
     """The status in words, coloured."""
     words = STATUS_WORDS[result.status]
-    if isinstance(result.answer, Assignment):
+    if isinstance(result.answer, Assignment) and result.answer.objective is None:
         words = "solved"
     return Text(words, style=STATUS_STYLE[result.status])
 

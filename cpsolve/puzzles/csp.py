@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..language.expr import Const, Var, conjuncts
+from ..language.parse import ExprError, listing
 from ..model import Csp, ModelError
 from .base import Puzzle
 from .data import Data
@@ -56,7 +57,7 @@ from .declare import (
 )
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
-        "constraints", "show", "labels", "symmetries"}
+        "constraints", "show", "labels", "symmetries", "minimize", "maximize"}
 SYMMETRY_KEYS = {"name", "board", "rows", "use", "variables", "values"}
 
 
@@ -78,8 +79,14 @@ def build(data: Data) -> CspPuzzle:
     scope = constants_and_variables(data, model)
     for i, group in enumerate(data.get("all_different", list, [])):
         key = f"all_different[{i}]"
+        if isinstance(group, str):  # a comprehension: one group, or a list of groups
+            for names in _groups(data, key, group, scope):
+                model.all_different(names, key)
+            continue
         if not isinstance(group, list) or not all(isinstance(g, str) for g in group):
-            raise data.error(key, "expected a list of variable or array names")
+            raise data.error(key, "expected a list of variable or array names, or a "
+                                  "comprehension such as \"[[x[r][c] for c in range(n)] "
+                                  "for r in range(n)]\"")
         names: list[str] = []
         for item in group:
             names.extend(_names(data, key, parse_in(data, key, item, scope, whole=True)))
@@ -90,10 +97,39 @@ def build(data: Data) -> CspPuzzle:
             raise data.error(key, "expected an expression string")
         for part in conjuncts(condition_in(data, key, text, scope, model)):
             model.require(part, text)  # one condition per conjunct: engines propagate each
+    _objective(data, model, scope)
     _symmetries(data, model, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
                      template=template(data, scope))
+
+
+def _objective(data: Data, model: Csp, scope: dict) -> None:
+    """``minimize = "expr"`` or ``maximize = "expr"`` (at most one)."""
+    given = [k for k in ("minimize", "maximize") if k in data.table]
+    if len(given) > 1:
+        raise data.error("maximize", "give minimize or maximize, not both")
+    for key in given:
+        text = data.get(key, str)
+        expr = parse_in(data, key, text, scope)
+        try:
+            (model.minimize if key == "minimize" else model.maximize)(expr, text.strip())
+        except ModelError as err:
+            raise data.error(key, str(err)) from None
+
+
+def _groups(data: Data, key: str, text: str, scope: dict) -> list[list[str]]:
+    """The groups of a comprehension: a list of variables is one group, a list of lists
+    one group per inner list (``[[x[r][c] for c in range(n)] for r in range(n)]``)."""
+    try:
+        value = listing(text, scope)
+    except ExprError as err:
+        raise data.error(key, str(err)) from None
+    if not isinstance(value, list) or not value:
+        raise data.error(key, f"{text!r} is not a list of variables or of groups")
+    if all(isinstance(v, list) for v in value):
+        return [_names(data, key, v) for v in value]
+    return [_names(data, key, value)]
 
 
 def _names(data: Data, key: str, value: Any) -> list[str]:
@@ -136,10 +172,17 @@ def _board(data: Data, model: Csp, scope: dict, table: dict, key: str) -> list:
                               "variables/values")
     cells = parse_in(data, key + ".board", data.get("board", str, table=table, prefix=key + "."),
                      scope, whole=True)
+    shaped = isinstance(cells, list) and bool(cells) and all(isinstance(c, list) for c in cells)
+    if shaped:  # a 2-D array (shape = [rows, cols]) is its own board
+        if "rows" in table:
+            raise data.error(key + ".rows", "the array's shape already gives its rows")
+        rows, cells = len(cells), [c for row in cells for c in row]
     if not isinstance(cells, list) or not all(isinstance(c, Var) for c in cells):
-        raise data.error(key + ".board", "expected the name of an array of variables")
-    rows = integer(data, key + ".rows", table["rows"], scope) if "rows" in table \
-        else math.isqrt(len(cells))
+        raise data.error(key + ".board", "expected the name of an array of variables "
+                                         "(one or two dimensions)")
+    if not shaped:
+        rows = integer(data, key + ".rows", table["rows"], scope) if "rows" in table \
+            else math.isqrt(len(cells))
     use = data.get("use", list, None, table=table, prefix=key + ".")
     if use is not None and not all(isinstance(u, str) for u in use):
         raise data.error(key + ".use", "expected a list of symmetry names")

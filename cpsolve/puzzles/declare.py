@@ -11,6 +11,8 @@ that :func:`template` returns to draw states or solutions.
 from __future__ import annotations
 
 import ast
+import itertools
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -53,9 +55,41 @@ class Template:
         return "  ".join(f"{n}={self.label(n, v)}" for n, v in env.items())
 
     def _expression(self, text: str, env: Mapping[str, int]) -> str:
+        whole = self.scope.get(text.strip())
+        if isinstance(whole, list):
+            return self._array(whole, env)
         expr = parse(text, self.scope)
+        if not variables(expr) <= env.keys():  # a partial assignment (a puzzle's givens)
+            return "?"
         value = evaluate(expr, env)
         return self.label(expr.name, value) if isinstance(expr, Var) else str(value)
+
+    def _array(self, cells: list, env: Mapping[str, int]) -> str:
+        """A whole array drawn: values apart by spaces, a 2-D array one row a line (a
+        deeper one, its 2-D slices apart by blank lines), labels padded to one width."""
+        texts: dict[str, str] = {}
+
+        def leaves(value: Any) -> None:
+            for v in value:
+                if isinstance(v, list):
+                    leaves(v)
+                elif isinstance(v, Var):
+                    texts[v.name] = self.label(v.name, env.get(v.name, 0)) \
+                        if v.name in env else "?"
+                else:
+                    texts[id(v)] = str(evaluate(v, {}))  # type: ignore[index]
+
+        leaves(cells)
+        width = max((len(t) for t in texts.values()), default=1)
+
+        def draw(value: list, depth: int) -> str:
+            if not any(isinstance(v, list) for v in value):
+                return " ".join(texts[v.name if isinstance(v, Var) else id(v)].rjust(width)
+                                for v in value)
+            return ("\n" * depth).join(draw(v, depth + 1) if isinstance(v, list) else ""
+                                        for v in value)
+
+        return draw(cells, 1)
 
     def label(self, name: str, value: int) -> str:
         """The label of ``value`` for variable ``name`` (or of its array), else the number."""
@@ -79,7 +113,8 @@ def template(data: Data, scope: dict[str, Any]) -> Template:
 def check_show(show: str, scope: Scope) -> None:
     """Parse every ``{...}`` of a ``show`` template now (:class:`ExprError`), not when drawing."""
     for part in PLACEHOLDER.findall(show):
-        parse(part, scope)
+        if not isinstance(scope.get(part.strip()), list):  # a whole array is drawn as such
+            parse(part, scope)
 
 
 def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]:
@@ -126,8 +161,10 @@ def integer(data: Data, key: str, value: Any, scope: Scope) -> int:
 def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
     """A list of integers: a TOML list (of numbers or constant expressions), or a string
     ``range(n)``, ``range(a, b)``, a constant array's name or a list expression."""
-    if isinstance(value, list):
-        return [integer(data, f"{key}[{i}]", v, scope) for i, v in enumerate(value)]
+    if isinstance(value, list):  # nested lists are read row by row
+        return [x for i, v in enumerate(value)
+                for x in (integers(data, f"{key}[{i}]", v, scope) if isinstance(v, list)
+                          else [integer(data, f"{key}[{i}]", v, scope)])]
     if isinstance(value, str):
         return _flat(data, key, value, _constant(data, key, value, scope))
     raise data.error(key, f"expected a list of integers or a string such as \"range(n)\", "
@@ -144,9 +181,19 @@ def _constant(data: Data, key: str, text: str, scope: Scope) -> Any:
 
 def _flat(data: Data, key: str, text: str, found: Any) -> list[int]:
     """The integers of ``found`` (the constant value of ``text``): a flat list, else an error."""
-    if isinstance(found, list) and all(isinstance(v, Const) for v in found):
-        return [v.value for v in found]
+    flat = list(_leaves(found)) if isinstance(found, list) else None
+    if flat is not None and all(isinstance(v, Const) for v in flat):
+        return [v.value for v in flat]
     raise data.error(key, f"{text!r} is not a list of integers")
+
+
+def _leaves(value: Any) -> Any:
+    """The elements of a (nested) list, row by row."""
+    for v in value:
+        if isinstance(v, list):
+            yield from _leaves(v)
+        else:
+            yield v
 
 
 def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) -> Any:
@@ -217,11 +264,14 @@ def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: A
                                   "are for arrays ({size = n, domain = [lo, hi]})")
         model.add_variable(name, lo, hi)
     elif isinstance(spec, dict):
-        data.unknown_keys({"size", "domain"}, spec, key + ".")
+        data.unknown_keys({"size", "shape", "domain"}, spec, key + ".")
         lo, hi = _interval(data, key + ".domain",
                            data.get("domain", list, table=spec, prefix=key + "."), scope)
         lengths = {len(b) for b in (lo, hi) if isinstance(b, list)}
-        if "size" in spec:
+        shape = _shape(data, key, spec, scope)
+        if shape:
+            size = math.prod(shape)
+        elif "size" in spec:
             size = integer(data, key + ".size", spec["size"], scope)
         elif lengths:
             size = lengths.pop()
@@ -242,10 +292,27 @@ def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: A
             if a > b:
                 raise data.error(f"{key}.domain", f"cell {i}: empty domain {a}..{b}")
         check_size(f"array {name}: variables", len(model.domains) + size, MAX_VARIABLES)
-        for i, (a, b) in enumerate(zip(los, his)):
-            model.add_variable(f"{name}[{i}]", a, b)
+        cells = (itertools.product(*(range(n) for n in shape)) if shape
+                 else ((i,) for i in range(size)))
+        for index, a, b in zip(cells, los, his):
+            model.add_variable(name + "".join(f"[{i}]" for i in index), a, b)
     else:
         raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
+
+
+def _shape(data: Data, key: str, spec: dict, scope: Scope) -> list[int]:
+    """``shape = [rows, cols, ...]`` of an array (``[]`` when absent): variables
+    ``name[i][j]...``, declared row by row."""
+    if "shape" not in spec:
+        return []
+    if "size" in spec:
+        raise data.error(key + ".shape", "give either size or shape, not both")
+    shape = integers(data, key + ".shape", spec["shape"], scope)
+    if not shape or any(n < 1 for n in shape):
+        raise data.error(key + ".shape", f"expected a list of sizes of at least 1, "
+                                         f"got {spec['shape']!r}")
+    check_size(f"array {key}: variables", math.prod(shape), MAX_VARIABLES)
+    return shape
 
 
 def _interval(data: Data, key: str, spec: list, scope: Scope

@@ -28,6 +28,7 @@ EXPECTED: dict[str, tuple[type, ...]] = {
     "steps": (int,),         # actions in an optimal plan
     "cost": (int,),          # the least total cost of a plan
     "unique": (bool,),       # the CSP has exactly one solution
+    "objective": (int,),     # the optimum of a CSP's minimize / maximize
     "count": (int,),         # solutions of a CSP; optimal plans of a planning model
     "classes": (int,),       # solutions of a CSP up to its symmetries (count --up-to symmetry)
     "states": (int,),        # states that can reach the goal

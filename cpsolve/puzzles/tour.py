@@ -73,8 +73,23 @@ class TourPuzzle(Puzzle):
                 break
         return out
 
+    def _partial(self, solution: Mapping[str, int]) -> list[tuple[int, int]] | None:
+        """The given moves (square index, next square index) of a partial assignment (a
+        generated puzzle's givens); ``None`` for a whole tour."""
+        n = len(self.squares)
+        nodes = n if self.closed else n + 1
+        if all(succ(k) in solution for k in range(nodes)):
+            return None
+        return [(k, solution[succ(k)]) for k in range(nodes) if succ(k) in solution]
+
     def render_solution(self, solution: Mapping[str, int]) -> str:
+        given = self._partial(solution)
         squares = self.squares
+        if given is not None:  # the moves a puzzle gives: "(row, col) -> (row, col)"
+            def where(k: int) -> str:
+                return str(squares[k]) if k < len(squares) else "end"
+            return "given moves: " + (", ".join(f"{where(a)} -> {where(b)}" for a, b in given)
+                                      or "none")
         rows, cols = self.shape
         step = {squares[node]: k + 1 for k, node in enumerate(self.order(solution))}
         width = len(str(len(squares)))
@@ -87,6 +102,11 @@ class TourPuzzle(Puzzle):
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         squares = self.squares
+        given = self._partial(solution)
+        if given is not None:
+            return {"moves": [[list(squares[a]) if a < len(squares) else None,
+                               list(squares[b]) if b < len(squares) else None]
+                              for a, b in given], "closed": self.closed}
         return {"tour": [list(squares[node]) for node in self.order(solution)],
                 "closed": self.closed}
 

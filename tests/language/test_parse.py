@@ -176,7 +176,7 @@ def test_constant_scope_rejects_non_integers():
     ("all(jug[0], jug[1])", JUGS, "takes a generator"),
     ("sum(jug[i] for i in range(jug[0]))", JUGS, "range() bounds must be constant"),
     ("sum(jug[i] for i in range(0, 2, 1))", JUGS, "a generator iterates over"),
-    ("sum(jug[i] for i in cap)", JUGS, "a generator iterates over"),
+    ("sum(jug[i] for i in jug)", JUGS, "must be constant"),  # a constant table is looped
     ("sum(jug[i] for i in [0, jug[1]])", JUGS, "must be constant"),
     ("sum(jug[i] for i in range(2) if jug[i] > 0)", JUGS, "filter"),
     ("sum(jug[i] for (i, k) in [(0, 1)])", JUGS, "one plain name"),

@@ -53,6 +53,10 @@ def solve(model: Csp | Planning, options: Options) -> Result:
         from ..hints import assignment
         from . import csp
 
+        if model.objective is not None:  # type: ignore[union-attr]
+            from . import optimize
+
+            return optimize.solve(model, options)  # type: ignore[arg-type]
         options, hint, note = assignment(model, options)  # type: ignore[arg-type]
         result = csp.solve(model, options, hint)  # type: ignore[arg-type]
         return result.but(details={**result.details, "solution_hint": note}) if note else result

@@ -14,10 +14,11 @@ MAX_BOXES = 24
 
 
 def rows_of(env: Mapping[str, int | None]) -> list[tuple[str, list[str]]]:
-    """Variables grouped for the table: ``a[0], a[1]`` become one row ``a``."""
+    """Variables grouped for the table: ``a[0], a[1]`` become one row ``a``, and
+    ``b[r][c]`` one row ``b[r]`` per row of a 2-D array."""
     rows: dict[str, list[str]] = {}
     for name in env:
-        match = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+        match = re.fullmatch(r"(\w+(?:\[\d+\])*)\[(\d+)\]", name)
         rows.setdefault(match.group(1) if match else name, []).append(name)
     return list(rows.items())
 

@@ -11,7 +11,7 @@
     f a b _
     '''
     blocks = ["L"]       # optional: tokens whose connected cells form one piece
-    metric = "step"      # or "line", "path"
+    metric = "step"      # or "line", "path", "tiles"
 
     [estimate]           # optional: pattern databases (groups of one-cell pieces)
     patterns = [["n", "o"], ["f"]]
@@ -54,7 +54,7 @@ from ...language.expr import And, Sum, Var
 from ...model import Planning
 from ..data import Data
 from .goal import read_goal
-from .moves import LAST, METRICS, add_moves, estimate
+from .moves import AXES, LAST, METRICS, add_moves, estimate
 from .pieces import (
     ANY,
     DIRECTIONS,
@@ -72,7 +72,7 @@ from .puzzle import METRIC_WORDS, SlidingPuzzle, parity_argument, parity_proof
 __all__ = ["DIRECTIONS", "EMPTY", "WALL", "Board", "SlidingPuzzle", "build", "read_picture"]
 
 KEYS = {"family", "name", "description", "start", "goal", "goal_pieces", "blocks", "metric",
-        "estimate"}
+        "estimate", "axis"}
 
 
 def build(data: Data) -> SlidingPuzzle:
@@ -106,7 +106,9 @@ def build(data: Data) -> SlidingPuzzle:
     for i in range(len(cells)):
         model.add_variable(f"c[{i}]", 0, len(tokens) - 1)
     singles = sum(1 for k in kinds if len(k.shape) == 1)
-    moves = add_moves(model, board, kinds, singles, metric)
+    if metric == "tiles" and singles != len(kinds):
+        raise data.error("metric", "the tiles metric shifts one-cell pieces only")
+    moves = add_moves(model, board, kinds, singles, metric, read_axis(data, kinds, singles))
     initial = {board.var(cell): v for cell, v in values.items()}
     if metric == "path":
         initial[LAST] = len(cells)
@@ -126,6 +128,20 @@ def build(data: Data) -> SlidingPuzzle:
                          kinds=tuple(kinds), unit=metric,
                          parity=parity_argument(board, values, goal, parity_proof(
                              flat_start, flat_goal, cells)) if distinct else None)
+
+
+def read_axis(data: Data, kinds: list[Kind], singles: int) -> dict[str, str]:
+    """``axis = { A = "horizontal", B = "vertical" }``: block tokens that move along one
+    axis only (Rush Hour's cars)."""
+    table = data.get("axis", dict, {})
+    blocks = {k.token for k in kinds if k.base > singles}
+    for token, way in table.items():
+        if token not in blocks:
+            raise data.error(f"axis.{token}", "not a block token of the start picture (an "
+                             "axis is declared for pieces listed in blocks)")
+        if way not in AXES:
+            raise data.error(f"axis.{token}", f"expected horizontal or vertical, got {way!r}")
+    return dict(table)
 
 
 def read_patterns(data: Data, kinds: list[Kind], count: Counter[Kind]) -> list[list[int]]:

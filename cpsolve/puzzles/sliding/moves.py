@@ -29,7 +29,9 @@ from ...language.expr import And, Const, Expr, If, Sum, Var
 from ...model import Planning
 from .pieces import DIRECTIONS, Board, Cell, Kind
 
-METRICS = ("step", "line", "path")
+METRICS = ("step", "line", "path", "tiles")
+AXES = {"horizontal": ("left", "right"), "vertical": ("up", "down")}
+"""A piece restricted to an axis (``axis = { A = "horizontal" }``) moves only this way."""
 LAST = "last"
 
 
@@ -44,11 +46,14 @@ class Move:
 
 
 def add_moves(model: Planning, board: Board, kinds: list[Kind], singles: int,
-              metric: str) -> dict[str, Move]:
+              metric: str, axis: dict[str, str] | None = None) -> dict[str, Move]:
     """Add every action; ``singles`` kinds (values ``1..singles``) are one-cell pieces and
-    share their actions (the guard asks for any one-cell piece)."""
+    share their actions (the guard asks for any one-cell piece).  A kind whose token
+    ``axis`` names moves along that axis only."""
     moves: dict[str, Move] = {}
     cells = set(board.cells)
+    if metric == "tiles":
+        return add_tile_moves(model, board)
     if metric == "path":
         model.add_variable(LAST, 0, len(board.cells))
     multi = any(len(k.shape) > 1 for k in kinds)
@@ -59,6 +64,8 @@ def add_moves(model: Planning, board: Board, kinds: list[Kind], singles: int,
             if not cells.issuperset(placed):
                 continue
             for direction, (dr, dc) in DIRECTIONS.items():
+                if axis and kind.token in axis and direction not in AXES[axis[kind.token]]:
+                    continue
                 swept: list[Cell] = []
                 for k in range(1, max(board.rows, board.cols)):
                     moved = [(r + k * dr, c + k * dc) for r, c in placed]
@@ -99,6 +106,35 @@ def _action(model: Planning, board: Board, kind: Kind, placed: list[Cell], moved
     return name, Move(origin, to, words)
 
 
+def add_tile_moves(model: Planning, board: Board) -> dict[str, Move]:
+    """The ``tiles`` metric (one-cell pieces only): an empty cell travels ``k`` cells in
+    one straight line, and each of the ``k`` tiles it passes shifts one cell back, as one
+    move (the 15-puzzle's multi-tile metric).  One action per (empty cell, direction,
+    ``k``); its guard asks for the ``k`` cells to hold tiles; cost 1."""
+    moves: dict[str, Move] = {}
+    cells = set(board.cells)
+    for hole in board.cells:
+        for direction, (dr, dc) in DIRECTIONS.items():
+            line: list[Cell] = []
+            for k in range(1, max(board.rows, board.cols)):
+                cell = (hole[0] + k * dr, hole[1] + k * dc)
+                if cell not in cells:
+                    break
+                line.append(cell)
+                path = [hole, *line]
+                guard = And(Var(board.var(hole)) == 0, *(Var(board.var(c)) != 0 for c in line))
+                effects: dict[str, Expr] = {board.var(a): Var(board.var(b))
+                                            for a, b in zip(path, path[1:])}
+                effects[board.var(line[-1])] = Const(0)
+                # named by the tiles' motion: they move against the empty cell's direction
+                back = {"up": "down", "down": "up", "left": "right", "right": "left"}[direction]
+                name = f"r{line[-1][0] + 1}c{line[-1][1] + 1} {back}" + (f" {k}" if k > 1 else "")
+                model.add_action(name, guard, effects, Const(1))
+                moves[name] = Move(board.index[line[-1]], board.index[line[-2] if k > 1 else hole],
+                                   back + (f" {k} tiles" if k > 1 else ""))
+    return moves
+
+
 def estimate(board: Board, kinds: list[Kind], goal: dict[Cell, int], count: dict[Kind, int],
              metric: str) -> Expr:
     """A lower bound on the moves still needed, in the metric.
@@ -118,7 +154,7 @@ def estimate(board: Board, kinds: list[Kind], goal: dict[Cell, int], count: dict
         if not homes or len(homes) != count[kind]:
             continue
         for cell in board.cells:
-            if metric == "step":
+            if metric in ("step", "tiles"):
                 d = min(abs(cell[0] - h[0]) + abs(cell[1] - h[1]) for h in homes)
             elif metric == "line":
                 d = min((cell[0] != h[0]) + (cell[1] != h[1]) for h in homes)
@@ -127,6 +163,9 @@ def estimate(board: Board, kinds: list[Kind], goal: dict[Cell, int], count: dict
             if d:
                 terms.append((Var(board.var(cell)) == kind.base) * d)
     total = Sum(terms)
+    if metric == "tiles" and terms:  # a move shifts at most (side - 1) tiles by one cell
+        most = max(board.rows, board.cols) - 1
+        return (total + (most - 1)) // most if most > 1 else total
     if metric != "path" or not terms:
         return total
     # before any move (last = the number of cells) nothing continues for free

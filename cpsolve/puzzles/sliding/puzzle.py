@@ -19,6 +19,9 @@ METRIC_WORDS = {
     "line": "one move moves one piece any distance in one straight line, whatever its size",
     "path": "one move moves one piece along any route through empty cells (consecutive steps "
             "of one piece are one move), whatever its size",
+    "tiles": "one move shifts the tiles in a straight run next to the empty cell by one cell "
+             "each (the multi-tile metric: up to two tiles at once on the 8-puzzle, three "
+             "on the 15-puzzle)",
 }
 
 

@@ -302,7 +302,9 @@ def test_successors_leaving_a_domain_are_skipped_and_counted():
     m = Planning("twos")
     x = m.add_variable("x", 0, 5)
     m.set_initial({"x": 0})
-    m.set_goal(x >= 5)  # not a pin: no invariant (x stays even) answers before the search
+    # not a pin (x >= 5 would now read as x == 5, its top): no invariant (x stays even)
+    # answers before the search
+    m.set_goal((x == 5) | (x == 3))
     m.add_action("add2", True, {x: x + 2})
     result = solve(m, "bfs")  # 0, 2, 4, then 6 is outside 0..5
     assert result.status is Status.INFEASIBLE and result.explored == 3

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from operator import itemgetter
 
 from ....answers.result import Unsupported
-from ....language.expr import Binary, Const, Var, variables
+from ....language.expr import Binary, Const, Expr, Var, bounds, variables
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ....words import plural
 from ..common import Budget
@@ -84,6 +84,8 @@ class Backtracker:
         self.peer_vals = [itemgetter(*p) if len(p) > 1 else _each(p) for p in self.peers]
         self.tight = tight_groups(model, index, self.doms)
         self.nodes = 0
+        self.prune: Callable[[list[int]], bool] | None = None
+        """Branch and bound: called with a node's domains; True cuts the node off."""
 
     def _all_different(self, xs: list[int], peers: list[set[int]]) -> None:
         for x in xs:
@@ -267,6 +269,8 @@ class Backtracker:
         self.nodes += 1
         if not self.nodes & 1023 and budget.exceeded(0, _line, self.nodes):
             raise Stop
+        if self.prune is not None and self.prune(doms):
+            return
         best, size, degree, peer_vals = -1, 1 << 30, -1, self.peer_vals
         for y, v in enumerate(vals):
             if v is None:
@@ -282,6 +286,21 @@ class Backtracker:
             on_solution(dict(zip(self.names, vals)))
         else:
             frames.append((doms, vals, best, doms[best]))
+
+
+def objective_bounds(bt: Backtracker, expr: Expr) -> Callable[[list[int]], tuple[int, int]]:
+    """The interval an expression can still take given a node's domains (bit masks)."""
+    index = {name: i for i, name in enumerate(bt.names)}
+    base = bt.base
+
+    def of(doms: list[int]) -> tuple[int, int]:
+        def domain(name: str) -> tuple[int, int]:
+            d = doms[index[name]]
+            return (d & -d).bit_length() - 1 + base, d.bit_length() - 1 + base
+
+        return bounds(expr, domain)
+
+    return of
 
 
 def _each(xs: list[int]) -> Callable[[list], tuple]:

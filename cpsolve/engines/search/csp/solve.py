@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
+from ....language.expr import evaluate
 from ....model import Csp
 from ....words import plural
 from ... import Options
 from ..common import Budget
 from . import ALGORITHMS
-from .backtrack import Backtracker, Stop
+from .backtrack import Backtracker, Stop, objective_bounds
 
 
 def _backtracker(model: Csp, options: Options) -> Backtracker:
@@ -27,6 +28,8 @@ def solve_csp(model: Csp, options: Options) -> Result:
     the time limit struck between the two; ``INFEASIBLE`` when the whole
     tree holds no solution.  ``options.limit`` does not apply.
     """
+    if model.objective is not None:
+        return optimize_csp(model, options)
     bt = _backtracker(model, options)
     budget = Budget(options.time_limit, None, options.progress)
     found: list[dict[str, int]] = []
@@ -53,6 +56,52 @@ def solve_csp(model: Csp, options: Options) -> Result:
     return Result(status=Status.SOLVED, engine="search",
                   answer=Assignment(found[0], unique, second), explored=bt.nodes,
                   message=message, details=details)
+
+
+def optimize_csp(model: Csp, options: Options) -> Result:
+    """Branch and bound: every solution found tightens the bound, and a node whose
+    objective cannot beat it (interval bounds over its domains) is cut off.  ``OPTIMAL``
+    once the whole tree is explored; stopped earlier, ``SOLVED`` with the best found."""
+    objective = model.objective
+    assert objective is not None
+    bt = _backtracker(model, options)
+    budget = Budget(options.time_limit, None, options.progress)
+    sign = 1 if objective.minimizing else -1
+    best: list = [None, None]  # the best value (signed: less is better) and its solution
+    interval = objective_bounds(bt, objective.expr)
+
+    def prune(doms: list[int]) -> bool:
+        if best[0] is None:
+            return False
+        lo, hi = interval(doms)
+        return (lo if sign > 0 else -hi) >= best[0]
+
+    def keep(solution: dict[str, int]) -> None:
+        value = sign * evaluate(objective.expr, solution)
+        if best[0] is None or value < best[0]:
+            best[0], best[1] = value, solution
+
+    bt.prune = prune
+    complete = _run(bt, keep, budget)
+    details = {"nodes": bt.nodes}
+    if best[1] is None:
+        if complete:
+            return Result(status=Status.INFEASIBLE, engine="search", explored=bt.nodes,
+                          proof="exhausted search", details=details,
+                          message="no solution: the whole search tree was explored")
+        return Result(status=Status.UNKNOWN, engine="search", explored=bt.nodes,
+                      message=f"stopped: {budget.reason}; no solution found yet",
+                      details=details)
+    value = sign * best[0]
+    answer = Assignment(best[1], objective=value, minimizing=sign > 0)
+    what = f"{objective.sense} {objective.label}"
+    if complete:
+        return Result(status=Status.OPTIMAL, engine="search", answer=answer,
+                      explored=bt.nodes, details=details,
+                      message=f"{what}: {value}, proven optimal by branch and bound")
+    return Result(status=Status.SOLVED, engine="search", answer=answer, explored=bt.nodes,
+                  details=details, message=f"stopped: {budget.reason}; {what}: best {value} "
+                                           "found, not proven optimal")
 
 
 def count_csp(model: Csp, options: Options) -> Result:
