@@ -184,8 +184,8 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()
-    if task == "count" and options.optimal and isinstance(model, Csp):
-        return count_optimal(name, model, options)
+    if task == "count" and options.optimal and model.kind == "csp":
+        return count_optimal(name, model, options)  # type: ignore[arg-type]
     result: Result = getattr(module, task)(model, options)
     if options.time_limit is not None:  # the check may take 5 % more than the engine's time
         result = _checkable_in_time(model, result, start + 1.05 * options.time_limit)
@@ -208,7 +208,7 @@ def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -
 
     answer = result.answer
     if result.status is Status.EXACT or not isinstance(answer, Count) or \
-            not answer.solutions or not isinstance(model, Csp):
+            not answer.solutions or model.kind != "csp":
         return result
     sample = answer.solutions[:SAMPLE]
     began = time.perf_counter()
