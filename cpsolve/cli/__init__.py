@@ -136,7 +136,7 @@ def _leave(code: int) -> None:
 def _main(argv: list[str], printer, started: float | None = None) -> int:
     from .arguments import BadCommandLine
 
-    p = parser()
+    p = parser({word for word in argv if word in COMMANDS})  # only the named commands' options
     if not argv:
         p.print_help()
         return 0

@@ -8,12 +8,12 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import NoReturn
 
 from ..engines import ENGINES, TASKS, every
 from ..engines.runtime import memory
-from ..engines.search import registry as search_registry
 from ..interop import FORMATS
 from ..version import VERSION
 from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
@@ -128,8 +128,13 @@ def output_file(text: str) -> str:
     return text
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser (also used by the docs test)."""
+def parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser (also used by the docs test).
+
+    ``commands``: give their options only to these commands, the others listed with their
+    one-line help — what ``cpsolve --help`` and a command line naming its command need
+    (the engines' tables are read only by the commands that name them); None: every one.
+    """
     p = _Parser(
         prog="cpsolve",
         description="Solve puzzles declared as constraint models; cross-check engines.",
@@ -137,8 +142,30 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"cpsolve {VERSION}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _COMMANDS:
-        command(sub)
+        try:
+            command(sub if commands is None else _Listed(sub, commands))
+        except _Unwanted:
+            pass  # listed, without its options
     return p
+
+
+class _Unwanted(Exception):
+    """A command :func:`parser` lists without its options."""
+
+
+class _Listed:
+    """The subparsers of :func:`parser`, where adding a command not in ``commands`` lists it
+    and stops its function (:class:`_Unwanted`) before its options are built."""
+
+    def __init__(self, sub: Commands, commands: Collection[str]):
+        self.sub, self.commands = sub, commands
+
+    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+        """The command's parser, when its options are wanted."""
+        command = self.sub.add_parser(name, **kwargs)
+        if name not in self.commands:
+            raise _Unwanted(name)
+        return command
 
 
 Commands = argparse._SubParsersAction
@@ -148,6 +175,8 @@ Commands = argparse._SubParsersAction
 def _solve(sub: Commands) -> None:
     s = sub.add_parser("solve", help="solve model files (several, a directory or a "
                        "collection: a batch)")
+    from ..engines.search import registry as search_registry  # only when solve is named
+
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="model file(s), bundled model name(s) or directories; several "
                    "instances make a batch: one table, or JSON lines with --json; or a PDDL "
@@ -217,6 +246,8 @@ def _generate(sub: Commands) -> None:
 
 def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
+    from ..engines.search import registry as search_registry  # only when analyze is named
+
     a.add_argument("file")
     pddl_problem(a)
     common(a, ANALYZERS, "search")
@@ -268,18 +299,24 @@ def _validate(sub: Commands) -> None:
     validate_command(sub, seconds)
 
 
-def _listings(sub: Commands) -> None:
-    """``models``, ``schema`` and ``completion``: what cpsolve prints about itself."""
+def _models(sub: Commands) -> None:
+    """``models``, ``schema`` and ``completion`` (below): what cpsolve prints about itself."""
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
     m.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _schema(sub: Commands) -> None:
     sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
+
+
+def _completion(sub: Commands) -> None:
     comp = sub.add_parser("completion", help="print a shell completion script "
                           "(eval \"$(cpsolve completion bash)\" in ~/.bashrc)")
     comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
 
 
 _COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _validate,
-             _listings)
+             _models, _schema, _completion)
 """Each adds its command(s) and their arguments to :func:`parser`, in the order of its help."""
 
 
