@@ -9,14 +9,16 @@ import math
 import os
 import sys
 from collections.abc import Collection
-from dataclasses import dataclass
-from typing import NoReturn
 
 from ..engines import ENGINES, TASKS, every
 from ..engines.runtime import memory
 from ..interop import FORMATS
 from ..version import VERSION
 from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: start-up (--help) imports no typing
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 AUTO_BUDGET = 60.0
 """Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
@@ -358,7 +360,6 @@ def cluster(cmd: argparse.ArgumentParser) -> None:
                        "(tcp://host:8786; needs the [dask] extra)")
 
 
-@dataclass(frozen=True)
 class OptionRule:
     """On ``command``, when ``option`` holds, every one of ``excludes`` must not and one of
     ``needs`` (if any) must; else the command line is refused with ``message``.
@@ -368,11 +369,17 @@ class OptionRule:
     as ``{dest}``.
     """
 
-    command: str
-    option: str
-    message: str
-    excludes: tuple[str, ...] = ()
-    needs: tuple[str, ...] = ()
+    __slots__ = ("command", "option", "message", "excludes", "needs")
+
+    def __init__(self, command: str, option: str, message: str,
+                 excludes: tuple[str, ...] = (), needs: tuple[str, ...] = ()):
+        # a plain class, not a dataclass: the parser is built at every start-up, and the
+        # dataclass machinery (inspect, ast) would cost --help a fifth of bare Python
+        self.command, self.option, self.message = command, option, message
+        self.excludes, self.needs = excludes, needs
+
+    def __repr__(self) -> str:
+        return f"OptionRule({self.command!r}, {self.option!r}, {self.message!r})"
 
     def broken(self, args: argparse.Namespace) -> str | None:
         """The message when ``args`` break this rule, else None."""
