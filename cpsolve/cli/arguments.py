@@ -133,9 +133,10 @@ def output_file(text: str) -> str:
 def parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser (also used by the docs test).
 
-    ``commands``: give their options only to these commands, the others listed with their
-    one-line help — what ``cpsolve --help`` and a command line naming its command need
-    (the engines' tables are read only by the commands that name them); None: every one.
+    ``commands``: only these commands, with their options — what a command line naming
+    its command needs (the engines' tables are read only by the commands that name them);
+    empty: every command listed with its one-line help but no options (``cpsolve --help``,
+    a command that does not exist); None: every command with its options.
     """
     p = _Parser(
         prog="cpsolve",
@@ -156,14 +157,17 @@ class _Unwanted(Exception):
 
 
 class _Listed:
-    """The subparsers of :func:`parser`, where adding a command not in ``commands`` lists it
-    and stops its function (:class:`_Unwanted`) before its options are built."""
+    """The subparsers of :func:`parser`, where adding a command not in ``commands`` stops its
+    function (:class:`_Unwanted`) before its options are built; the command is listed when
+    ``commands`` is empty, left out otherwise."""
 
     def __init__(self, sub: Commands, commands: Collection[str]):
         self.sub, self.commands = sub, commands
 
     def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
         """The command's parser, when its options are wanted."""
+        if self.commands and name not in self.commands:
+            raise _Unwanted(name)
         command = self.sub.add_parser(name, **kwargs)
         if name not in self.commands:
             raise _Unwanted(name)

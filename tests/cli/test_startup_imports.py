@@ -70,10 +70,19 @@ def test_a_command_line_builds_only_its_commands_options():
         sub = p._subparsers._group_actions[0].choices[command]
         return {o for a in sub._actions for o in a.option_strings}
 
-    full, listed = parser(), parser({"count"})
+    full, listed, named = parser(), parser(()), parser(["count"])
     sub_full = full._subparsers._group_actions[0].choices
     sub_listed = listed._subparsers._group_actions[0].choices
     assert list(sub_listed) == list(sub_full)  # every command listed, in the same order
-    assert options(listed, "count") == options(full, "count")
     assert "--algorithm" in options(full, "solve")
     assert options(listed, "solve") == {"-h", "--help"}  # listed with its help line only
+    assert list(named._subparsers._group_actions[0].choices) == ["count"]
+    assert options(named, "count") == options(full, "count")
+
+
+@pytest.mark.parametrize("argv", [["bogus"], ["bogus", "solve"], ["solve"]])
+def test_a_bad_or_incomplete_command_line_is_refused_as_before(cli, argv):
+    run = cli(*argv)
+    assert run.code == 2
+    if argv[0] == "bogus":  # every command offered, not only those named later
+        assert "invalid choice: 'bogus'" in run.err and "'completion'" in run.err
