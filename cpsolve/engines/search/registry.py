@@ -66,7 +66,6 @@ class Need(Enum):
         :attr:`PREDECESSORS` needs the compiled ``task``.
         """
         from ...model.facts import any_plan_is_optimal, goal_state
-
         if self is Need.GOAL_STATE:
             return None if goal_state(model) is not None else "the goal is not one state"
         if self is Need.ESTIMATE:
@@ -82,7 +81,6 @@ class Need(Enum):
 
 def _predecessors_lacking(task: Task) -> str | None:
     from ...answers.result import Unsupported
-
     goal = task.goal_state
     try:
         if goal is not None and task.in_domain(goal):
@@ -250,7 +248,6 @@ CSP_ALGORITHMS: Mapping[str, str] = csp.ALGORITHMS
 def pick(name: str, table: Mapping, what: str):
     """``table[name]``, or :class:`Unsupported` listing the known names."""
     from ...answers.result import Unsupported
-
     if name not in table:
         raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
     return table[name]
