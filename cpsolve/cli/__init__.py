@@ -136,7 +136,7 @@ def _leave(code: int) -> None:
 def _main(argv: list[str], printer, started: float | None = None) -> int:
     from .arguments import BadCommandLine
 
-    p = parser()
+    p = parser(argv[:1] if argv[:1] and argv[0] in COMMANDS else ())  # only what argv needs
     if not argv:
         p.print_help()
         return 0

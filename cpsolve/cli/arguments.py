@@ -8,17 +8,19 @@ import argparse
 import math
 import os
 import sys
-from dataclasses import dataclass
-from typing import NoReturn
+from collections.abc import Collection
 
 from ..engines import ENGINES, TASKS, every
 from ..engines.runtime import memory
-from ..engines.search import registry as search_registry
 from ..interop import FORMATS
 from ..version import VERSION
 from .checks import over_input, processes, scheduler_address
 from .examples import examples_text, with_examples
 from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: start-up (--help) imports no typing
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 AUTO_BUDGET = 60.0
 """Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
@@ -140,8 +142,14 @@ def output_file(text: str) -> str:
     return text
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser (also used by the docs test)."""
+def parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser (also used by the docs test).
+
+    ``commands``: only these commands, with their options — what a command line naming
+    its command needs (the engines' tables are read only by the commands that name them);
+    empty: every command listed with its one-line help but no options (``cpsolve --help``,
+    a command that does not exist); None: every command with its options.
+    """
     p = _Parser(
         prog="cpsolve",
         description="Solve puzzles declared as constraint models; cross-check engines.",
@@ -149,10 +157,35 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"cpsolve {VERSION}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _COMMANDS:
-        command(sub)
+        try:
+            command(sub if commands is None else _Listed(sub, commands))
+        except _Unwanted:
+            pass  # listed, without its options
     with_examples(sub)
     p.epilog, p.formatter_class = examples_text(""), argparse.RawDescriptionHelpFormatter
     return p
+
+
+class _Unwanted(Exception):
+    """A command :func:`parser` lists without its options."""
+
+
+class _Listed:
+    """The subparsers of :func:`parser`, where adding a command not in ``commands`` stops its
+    function (:class:`_Unwanted`) before its options are built; the command is listed when
+    ``commands`` is empty, left out otherwise."""
+
+    def __init__(self, sub: Commands, commands: Collection[str]):
+        self.sub, self.commands = sub, commands
+
+    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+        """The command's parser, when its options are wanted."""
+        if self.commands and name not in self.commands:
+            raise _Unwanted(name)
+        command = self.sub.add_parser(name, **kwargs)
+        if name not in self.commands:
+            raise _Unwanted(name)
+        return command
 
 
 Commands = argparse._SubParsersAction
@@ -162,6 +195,8 @@ Commands = argparse._SubParsersAction
 def _solve(sub: Commands) -> None:
     s = sub.add_parser("solve", help="solve model files (several, a directory or a "
                        "collection: a batch)")
+    from ..engines.search import registry as search_registry  # only when solve is named
+
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="model file(s), bundled model name(s) or directories; several "
                    "instances make a batch: one table, or JSON lines with --json; or a PDDL "
@@ -241,6 +276,8 @@ def _generate(sub: Commands) -> None:
 
 def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
+    from ..engines.search import registry as search_registry  # only when analyze is named
+
     a.add_argument("file", metavar="FILE", help=FILE_HELP + " (a planning model)")
     pddl_problem(a)
     common(a, ANALYZERS, "search")
@@ -298,18 +335,24 @@ def _validate(sub: Commands) -> None:
     validate_command(sub, seconds)
 
 
-def _listings(sub: Commands) -> None:
-    """``models``, ``schema`` and ``completion``: what cpsolve prints about itself."""
+def _models(sub: Commands) -> None:
+    """``models``, ``schema`` and ``completion`` (below): what cpsolve prints about itself."""
     m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
     m.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _schema(sub: Commands) -> None:
     sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
+
+
+def _completion(sub: Commands) -> None:
     comp = sub.add_parser("completion", help="print a shell completion script "
                           "(eval \"$(cpsolve completion bash)\" in ~/.bashrc)")
     comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
 
 
 _COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _validate,
-             _listings)
+             _models, _schema, _completion)
 """Each adds its command(s) and their arguments to :func:`parser`, in the order of its help."""
 
 
@@ -351,7 +394,6 @@ def cluster(cmd: argparse.ArgumentParser) -> None:
                        "(tcp://host:8786; needs the [dask] extra; default: none)")
 
 
-@dataclass(frozen=True)
 class OptionRule:
     """On ``command``, when ``option`` holds, every one of ``excludes`` must not and one of
     ``needs`` (if any) must; else the command line is refused with ``message``.
@@ -361,11 +403,17 @@ class OptionRule:
     as ``{dest}``.
     """
 
-    command: str
-    option: str
-    message: str
-    excludes: tuple[str, ...] = ()
-    needs: tuple[str, ...] = ()
+    __slots__ = ("command", "option", "message", "excludes", "needs")
+
+    def __init__(self, command: str, option: str, message: str,
+                 excludes: tuple[str, ...] = (), needs: tuple[str, ...] = ()):
+        # a plain class, not a dataclass: the parser is built at every start-up, and the
+        # dataclass machinery (inspect, ast) would cost --help a fifth of bare Python
+        self.command, self.option, self.message = command, option, message
+        self.excludes, self.needs = excludes, needs
+
+    def __repr__(self) -> str:
+        return f"OptionRule({self.command!r}, {self.option!r}, {self.message!r})"
 
     def broken(self, args: argparse.Namespace) -> str | None:
         """The message when ``args`` break this rule, else None."""

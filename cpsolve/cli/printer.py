@@ -3,7 +3,6 @@ ending (:class:`Printer`), and an error is one plain line on stderr (:func:`fail
 
 from __future__ import annotations
 
-import json
 import sys
 
 from .arguments import printable
@@ -29,6 +28,8 @@ class Printer:
         """Print the command's one JSON object (a second one is a bug in cpsolve)."""
         if self.emitted:
             raise RuntimeError("a command prints one JSON object; this is its second")
+        import json  # a plain run (and --help) does without
+
         print(json.dumps(obj, ensure_ascii=False), flush=True)
         self.emitted = True
 
@@ -36,6 +37,8 @@ class Printer:
         """Print one JSON line of a stream (an instance of a batch) before its last object."""
         if self.emitted:
             raise RuntimeError("a JSON line after the command's last object")
+        import json  # a plain run (and --help) does without
+
         print(json.dumps(obj, ensure_ascii=False), flush=True)
 
     def fail(self, message: str, code: int) -> int:

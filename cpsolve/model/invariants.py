@@ -44,11 +44,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..language.expr import conjuncts
 from .core import Planning
 from .facts import changes, conjunct_pins, goal_pins
+
+if TYPE_CHECKING:  # imported where a weight is found (fractions loads decimal): not at start-up
+    from fractions import Fraction
 
 LARGE = 1_000_003
 """The large prime the elimination standing in for the rationals works modulo."""
@@ -205,6 +208,8 @@ def _rational(value: int) -> Fraction | None:
         r0, r1, s0, s1 = r1, r0 - q * r1, s1, s0 - q * s1
     if s1 == 0 or abs(s1) > bound:
         return None
+    from fractions import Fraction
+
     return Fraction(r1 if s1 > 0 else -r1, abs(s1))
 
 

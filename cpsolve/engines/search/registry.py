@@ -18,17 +18,16 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from ...answers.result import Result, Unsupported
-from ...model import Planning
-from ...model.facts import any_plan_is_optimal, goal_state
 from . import csp
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the CLI reads these tables for its help: no model, no answers loaded
+    from ...answers.result import Result
+    from ...model import Planning
     from .common import Budget
     from .compile import Task
 
-SearchFn = Callable[["Task", "Budget"], Result]
-AnalysisFn = Callable[..., Result]  # (task, budget, direction[, options])
+SearchFn = Callable[["Task", "Budget"], "Result"]
+AnalysisFn = Callable[..., "Result"]  # (task, budget, direction[, options])
 
 
 def resolve(where: str) -> Callable:
@@ -64,6 +63,7 @@ class Need(Enum):
     def lacking(self, model: Planning, task: Task | None = None) -> str | None:
         """Why ``model`` lacks this (a short reason), or None when it has it; PREDECESSORS
         and SMALL_SPACE need the compiled ``task``."""
+        from ...model.facts import any_plan_is_optimal, goal_state
         if self is Need.GOAL_STATE:
             return None if goal_state(model) is not None else "the goal is not one state"
         if self is Need.ESTIMATE:
@@ -80,6 +80,7 @@ class Need(Enum):
 
 
 def _predecessors_lacking(task: Task) -> str | None:
+    from ...answers.result import Unsupported
     goal = task.goal_state
     try:
         if goal is not None and task.in_domain(goal):
@@ -256,6 +257,7 @@ CSP_ALGORITHMS: Mapping[str, str] = csp.ALGORITHMS
 
 def pick(name: str, table: Mapping, what: str):
     """``table[name]``, or :class:`Unsupported` listing the known names."""
+    from ...answers.result import Unsupported
     if name not in table:
         raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
     return table[name]

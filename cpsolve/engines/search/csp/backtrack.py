@@ -33,7 +33,7 @@ from collections.abc import Callable
 from operator import itemgetter
 
 from ....answers.result import Unsupported
-from ....language.expr import Binary, Const, Expr, Var, bounds, variables
+from ....language.expr import Binary, Const, Var, variables
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ....words import plural
 from ..common import Budget
@@ -286,21 +286,6 @@ class Backtracker:
             on_solution(dict(zip(self.names, vals)))
         else:
             frames.append((doms, vals, best, doms[best]))
-
-
-def objective_bounds(bt: Backtracker, expr: Expr) -> Callable[[list[int]], tuple[int, int]]:
-    """The interval an expression can still take given a node's domains (bit masks)."""
-    index = {name: i for i, name in enumerate(bt.names)}
-    base = bt.base
-
-    def of(doms: list[int]) -> tuple[int, int]:
-        def domain(name: str) -> tuple[int, int]:
-            d = doms[index[name]]
-            return (d & -d).bit_length() - 1 + base, d.bit_length() - 1 + base
-
-        return bounds(expr, domain)
-
-    return of
 
 
 def _each(xs: list[int]) -> Callable[[list], tuple]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
-from ....language.expr import evaluate
+from ....language.expr import Expr, bounds, evaluate
 from ....model import Csp
 from ....words import plural
 from ... import Options
 from ..common import Budget
 from . import ALGORITHMS
-from .backtrack import Backtracker, Stop, objective_bounds
+from .backtrack import Backtracker, Stop
 
 
 def _backtracker(model: Csp, options: Options) -> Backtracker:
@@ -144,3 +144,18 @@ def _run(bt: Backtracker, on_solution: Callable[[dict[str, int]], None],
     except Stop:
         return False
     return True
+
+
+def objective_bounds(bt: Backtracker, expr: Expr) -> Callable[[list[int]], tuple[int, int]]:
+    """The interval an expression can still take given a node's domains (bit masks)."""
+    index = {name: i for i, name in enumerate(bt.names)}
+    base = bt.base
+
+    def of(doms: list[int]) -> tuple[int, int]:
+        def domain(name: str) -> tuple[int, int]:
+            d = doms[index[name]]
+            return (d & -d).bit_length() - 1 + base, d.bit_length() - 1 + base
+
+        return bounds(expr, domain)
+
+    return of

@@ -1,0 +1,76 @@
+"""What a caller may ask of any engine (:class:`Options`), re-exported by the engines' door
+(:mod:`cpsolve.engines`), which imports this module on first use."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a caller may ask of any engine; engines ignore what does not apply.
+
+    * ``time_limit`` — seconds; an engine stops and returns ``UNKNOWN`` with
+      what it proved;
+    * ``limit`` — count at most this many solutions / explore at most this
+      many states;
+    * ``algorithm`` — an engine-specific choice (search: ``bfs``, ``bidir``,
+      ``iddfs``, ``dfs``, ``dijkstra``);
+    * ``keep`` — keep the enumerated solutions (planning: the optimal plans)
+      in the result (``count``);
+    * ``workers`` — CP-SAT workers (counting always uses one);
+    * ``direction`` — analyze: ``"start"`` (states reachable from the initial
+      state) or ``"goal"`` (states that can reach the goal); ``None``: the
+      goal when it is one state, else the start;
+    * ``progress`` — called with a short line of text on long work;
+    * ``satisficing`` — ``fd``: a satisficing planner configuration instead of the
+      optimal one (its plans are not claimed optimal);
+    * ``work_dir``, ``resume``, ``memory_limit`` — analyze on disk
+      (:mod:`~cpsolve.engines.search.statespace.external`): where the layers
+      go, whether the finished ones found there are kept, and the bytes its
+      big arrays may take;
+    * ``cluster`` — analyze on Dask: a number of local workers, or the address
+      of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`);
+    * ``hint`` — planning: a plan believed to reach the goal, as action names
+      (found by another engine, e.g. weighted A*: :mod:`cpsolve.engines.hints`).  An
+      engine may start from it — CP-SAT takes it as an upper bound on the
+      plan's length or cost — but never trusts it: it is replayed first and
+      ignored when it does not reach the goal;
+    * ``find_hint`` — planning, ``cpsat`` solve without a ``hint``: first look
+      for one with weighted A* within a small share of the time limit
+      (:func:`cpsolve.engines.hints.prepare`; skipped for a tiny model and when a proof
+      already answers).  ``--no-hint`` on the command line turns it off;
+    * ``optimal`` — ``count`` of a csp with an objective: the optimum is found (and
+      must be proven) by the same engine first, then the solutions of that value
+      are counted (:func:`cpsolve.engines.count_optimal`);
+    * ``encoding`` — planning, ``cpsat``: ``"time-indexed"`` keeps the time-indexed
+      model even where the transition graph (:mod:`cpsolve.engines.cpsat.graph`)
+      applies; ``None``: the graph when it applies;
+    * ``unique`` — csp, ``cpsat``: look for a second solution even where it costs a
+      full solve (a model with a circuit); without it uniqueness is decided only where
+      it is cheap (:func:`cpsolve.engines.cpsat.csp.solve`).
+    """
+
+    time_limit: float | None = None
+    limit: int | None = None
+    algorithm: str | None = None
+    keep: bool = False
+    workers: int = 2
+    direction: str | None = None
+    progress: Progress | None = None
+    satisficing: bool = False
+    work_dir: str | None = None
+    resume: bool = False
+    memory_limit: int | None = None
+    cluster: int | str | None = None
+    hint: tuple[str, ...] | None = None
+    find_hint: bool = True
+    solver: str | None = None
+    """``minizinc``: the MiniZinc solver (``gecode`` by default; ``minizinc --solvers``)."""
+    encoding: str | None = None
+    unique: bool = False
+    optimal: bool = False
+    """``count`` of a csp with an objective: count only its optimal solutions."""
