@@ -31,7 +31,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -174,7 +174,15 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
     """
     waiting = deque(items)
     first = None if budget is None else budget(1, 1)  # the whole time left
-    with client_for(cluster, connect=first) as client:
+    with ExitStack() as stack:
+        try:
+            client = stack.enter_context(client_for(cluster, connect=first))
+        except Exception:  # a Ctrl-C to the process group reached the workers starting up
+            if not interrupt.requested():  # ("Nanny failed to start"): nothing is started
+                raise
+            yield from (Outcome(item, error=f"not started: {interrupt.reason()}")
+                        for item in waiting)
+            return
         flight = _Flight(client, work, grace, owned=isinstance(cluster, int))
         try:
             while (waiting or flight.running) and not interrupt.requested():
