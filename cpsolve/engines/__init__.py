@@ -140,18 +140,17 @@ SAMPLE = 64
 
 
 def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -> Result:
-    """A count stopped by a limit lists only the solutions the checker can re-check by
+    """A count under a time limit lists only the solutions the checker can re-check by
     ``deadline`` (``time.perf_counter()``), its first ones: checking thousands of them
-    past the limit would make the limit not hold.  The count itself stands."""
+    past the limit would make the limit not hold.  The count itself stands (an exact count
+    whose list is cut is no longer verified, and its message says so)."""
     from dataclasses import replace
 
     from ..answers.check import violations
     from ..answers.kinds import Count
-    from ..answers.result import Status
 
     answer = result.answer
-    if result.status is Status.EXACT or not isinstance(answer, Count) or \
-            not answer.solutions or model.kind != "csp":
+    if not isinstance(answer, Count) or not answer.solutions or model.kind != "csp":
         return result
     sample = answer.solutions[:SAMPLE]
     began = time.perf_counter()
@@ -162,7 +161,10 @@ def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -
     keep = len(answer.solutions) if each == 0 else max(0, int(room / each))
     if keep >= len(answer.solutions):
         return result
-    return result.but(answer=replace(answer, solutions=answer.solutions[:keep]))
+    cut = (f"only the first {keep:,} of the solutions are listed: the checker could re-check "
+           "no more within the time limit")
+    return result.but(answer=replace(answer, solutions=answer.solutions[:keep]),
+                      message="; ".join(m for m in (result.message, cut) if m))
 
 
 def count_optimal(name: str, model: Csp, options: Options) -> Result:

@@ -43,7 +43,9 @@ from ...words import plural
 
 ENUMERATE_SHARE = 0.8
 """Of a time limit, what the enumeration of ``count --up-to`` may take: the rest checks
-and sorts into classes the solutions a stopped enumeration found."""
+and sorts into classes the solutions it found (those the checker could re-check in time:
+:func:`cpsolve.engines.run` cuts the list at the limit, and the classes are then a lower
+bound)."""
 
 UP_TO = ("relabel", "symmetry")
 """What ``count --up-to`` accepts: renaming of the symbols, or that and the board symmetries."""
@@ -154,6 +156,16 @@ def _in_time(clock: Clock, sym: Symmetry, reps: np.ndarray, sample: int = 256) -
     return reps[:max(1, int(room / each))] if each > 0 else reps
 
 
+def _unfinished(res: Result, classes: int) -> str:
+    """Why a count up to symmetry is only a lower bound, in words."""
+    answer = res.answer
+    if res.status is Status.EXACT and isinstance(answer, Count):  # a list cut at the limit
+        return (f"the time limit came before every solution was re-checked ("
+                f"{answer.listed():,} of {answer.count:,}): at least "
+                f"{plural(classes, 'class')} among them")
+    return f"enumeration stopped: {res.message}"
+
+
 def _group_text(names: tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]}"
 
@@ -180,18 +192,19 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
         options = dataclasses.replace(options, time_limit=ENUMERATE_SHARE * options.time_limit)
     grids = enumerate_classes(csp, sym, engine, options)
     reps = grids.reps
+    res = grids.result
+    exact = res.status is Status.EXACT and isinstance(res.answer, Count) and \
+        res.answer.listed() == res.answer.count  # every solution found is listed: checked
     if up_to == "symmetry" and len(reps):
-        if grids.result.status is not Status.EXACT:  # stopped: what fits in the time left
+        if not exact:  # stopped, or cut: what fits in the time left
             reps = _in_time(clock, sym, reps)
         _, first = np.unique(canonical_grids(sym, reps), axis=0, return_index=True)
         reps = reps[np.sort(first)]
     what = ("renaming of the symbols" if up_to == "relabel"
             else sym.describe())
-    res = grids.result
-    exact = res.status is Status.EXACT
     message = (f"{plural(len(reps), 'class')} under {what}; "
                f"{plural(grids.total, 'solution')} in all"
-               if exact else f"enumeration stopped: {res.message}")
+               if exact else _unfinished(res, len(reps)))
     listing = tuple(dict(zip(sym.variables, map(int, r))) for r in reps) if options.keep else None
     return Result.counted(res.engine, Count(len(reps), listing), exact, seconds=res.seconds,
                           explored=res.explored, message=message, verified=False,
