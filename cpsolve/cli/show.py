@@ -29,6 +29,9 @@ def show(cli: Cli) -> int:
         svg = picture(puzzle).svg
         text = board_page(puzzle, svg, None, "the start") if args.html else svg
         write_text(args.svg or args.html, text, bool(args.svg))
+        if (args.svg or args.html) != "-":
+            print(f"wrote {args.svg or args.html} (the start"
+                  + ("; --plan draws the plan)" if kind == "planning" else ")"))
         return 0
     engine = args.engine
     result = by_invariant(puzzle, task)
