@@ -32,6 +32,19 @@ WIDE = "1000"
 """Console width for CLI runs that are not about line wrapping (rich wraps at the width)."""
 
 
+def pytest_sessionstart(session) -> None:  # noqa: ARG001 - pytest's hook signature
+    """Compile cpsolve's modules to bytecode once, before any test: where
+    ``PYTHONDONTWRITEBYTECODE`` is set (as in this project's sandbox) an editable install
+    never gets any, and every ``cpsolve`` process of the tests would compile the modules it
+    imports from source — seconds on a loaded machine, counted in its time limit (a wheel
+    installed by pip has its bytecode already)."""
+    import compileall
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "cpsolve"
+    compileall.compile_dir(str(package), quiet=1, workers=1)
+
+
 @dataclass
 class CliRun:
     """Exit code and captured output of one CLI invocation."""

@@ -46,9 +46,9 @@ def _import(name: str) -> types.ModuleType:
     try:
         return importlib.import_module(name)
     except ImportError as err:
-        if isinstance(err.__cause__, BaseException) and \
-                not isinstance(err.__cause__, Exception):
-            raise err.__cause__ from None
+        stop = err.__cause__ or err.__context__
+        if isinstance(stop, BaseException) and not isinstance(stop, Exception):
+            raise stop from None
         raise
 
 

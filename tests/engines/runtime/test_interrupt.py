@@ -160,20 +160,23 @@ def test_compare_shares_one_time_limit_among_its_engines():
                           text=True, timeout=120)
     assert done.returncode in (0, 1), done.stderr
     report = json.loads(done.stdout)
-    seconds = [r["seconds"] for model in report["models"] for r in model["results"]]
-    assert len(seconds) >= 4  # at least CP-SAT and search on each
+    seconds = [r["seconds"] for model in report["models"] for r in model.get("results", ())]
+    assert len(seconds) >= 2  # at least CP-SAT and search on the first model
+    for model in report["models"]:  # a later one only when the limit was spent before it
+        assert "results" in model or model["error"] == "not started: time limit reached"
     assert sum(seconds) <= 8 + slack(8), seconds
 
 
 def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
     """Hanoi with 8 discs (255 moves) is beyond CP-SAT's time-indexed model (asked for:
-    the transition graph proves it); with --time-limit 2 the command ends on time and says
+    the transition graph proves it); with --time-limit 4 (counted from the process's start:
+    on a loaded machine the imports take a second of it) the command ends on time and says
     what it proved (weighted A*'s hint comes back as a plan not proven optimal: exit 0, as
     for any plan found; without one, 1)."""
     from test_auto import hanoi
 
     done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(hanoi(tmp_path, 8)),
-                           "--engine", "cpsat", "--time-limit", "2", "--time-indexed"],
+                           "--engine", "cpsat", "--time-limit", "4", "--time-indexed"],
                           capture_output=True,
                           text=True, timeout=120, env={**os.environ, "COLUMNS": "1000"})
     if "Hint: a plan of" in done.stdout:  # Dijkstra (no estimate) needs ~0.04 s of 0.2
@@ -184,7 +187,7 @@ def test_cp_sat_on_a_long_plan_stops_at_the_time_limit_with_its_bound(tmp_path):
     assert "time limit reached: no plan shorter than" in done.stdout
     # the run's own clock: the seconds CP-SAT took, on the first line ("... [cpsat] ... 2.1 s")
     seconds = float(re.findall(r"(\d+(?:\.\d+)?) s\b", done.stdout.splitlines()[0])[-1])
-    assert seconds <= 2 + slack(2), done.stdout.splitlines()[0]
+    assert seconds <= 4 + slack(4), done.stdout.splitlines()[0]
 
 
 def test_a_stop_asked_for_by_one_command_ends_with_it(cli, tmp_path):
