@@ -211,7 +211,8 @@ def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Res
             if found is not None and (known is None or len(found) < len(known)):
                 known = found
             continue
-        timeline.extend(horizon)
+        if timeline.extend(horizon, budget).horizon < horizon:  # the clock stopped the build
+            return run.unknown(horizon, known, floor)
         if known is not None and not run.unit and horizon == len(known) \
                 and "solution_hint" not in OFF:
             timeline.suggest(known)  # a solution from the start for the cheapest of this length

@@ -42,6 +42,7 @@ from collections.abc import Iterable, Sequence
 from ...answers.result import Step
 from ...language.expr import Not, conjuncts
 from ...model import Planning
+from ..runtime.clock import Clock
 from .compile import Compiler, Lit, Term
 from .direct import post_condition
 from .library import cp_model
@@ -97,9 +98,13 @@ class Timeline:
         return Compiler(self.model, self.states[t], self.planning.domain,
                         literals=self._cache, one_hot=one_hot)
 
-    def extend(self, horizon: int) -> Timeline:
-        """Grow to ``horizon`` steps (no-op if there are that many already)."""
+    def extend(self, horizon: int, budget: Clock | None = None) -> Timeline:
+        """Grow to ``horizon`` steps (no-op if there are that many already) — or fewer, once
+        ``budget`` says stop (a long timeline takes a while to build: the caller sees
+        :attr:`horizon` short of what it asked)."""
         while self.horizon < horizon:
+            if budget is not None and budget.expired():
+                break
             self.grow()
         return self
 
