@@ -69,4 +69,7 @@ def test_a_stopped_count_lists_only_what_can_be_checked_in_time():
     kept = _checkable_in_time(model, stopped, time.perf_counter() + 60).answer.solutions
     assert len(kept) == 1000
     exact = Result(Status.EXACT, "search", "count", answer=Count(1000, solutions))
-    assert _checkable_in_time(model, exact, time.perf_counter() - 1) is exact
+    cut = _checkable_in_time(model, exact, time.perf_counter() - 1)  # an exact count too:
+    assert cut.answer.count == 1000 and cut.answer.solutions == ()  # the count stands,
+    assert "could re-check no more within the time limit" in cut.message  # the list is cut
+    assert _checkable_in_time(model, exact, time.perf_counter() + 60) is exact
