@@ -118,9 +118,10 @@ def _run(cli, spec: dict, tmp_path: Path, monkeypatch) -> None:
     assert secret not in read and "/etc/passwd" not in read, sorted(read)
 
 
-KNOWN = {"twenty thousand forbids search": "the search engine compiles the 20,000 forbidden "
-         "states' test in one call of Python's compile(), which the clock cannot interrupt "
-         "(up to a second past the grace on a loaded machine): left for the engines' issue"}
+KNOWN = {"twenty thousand forbids": "20,000 forbidden states are compiled in long steps the "
+         "clock cannot interrupt (the search engine's one call of Python's compile(), CP-SAT's "
+         "clauses): up to a second past the grace on a loaded machine; left for the engines' "
+         "issue"}
 """Cases that still fail, and why (each a fault not fixed yet)."""
 
 
