@@ -123,7 +123,8 @@ def _problem(model: Csp, watch: _Watch):
         problem.addVariable(name, values)
     for c in model.constraints:
         if isinstance(c, AllDifferent):
-            problem.addConstraint(AllDifferentConstraint(), list(c.names))
+            problem.addConstraint(_watched_all_different(AllDifferentConstraint, watch),
+                                  list(c.names))
     for f, names in functions:
         if names:
             problem.addConstraint(FunctionConstraint(
@@ -131,6 +132,18 @@ def _problem(model: Csp, watch: _Watch):
         elif not f(()):
             return None
     return problem
+
+
+def _watched_all_different(base: type, watch: _Watch):
+    """An all-different constraint that also looks at the clock (a grid of givens has no
+    other constraint, and its search would otherwise run to the end unwatched)."""
+
+    class Watched(base):
+        def __call__(self, *args, **kwargs):
+            watch.tick()
+            return super().__call__(*args, **kwargs)
+
+    return Watched()
 
 
 def _solutions(model: Csp, clock: Clock):

@@ -220,3 +220,17 @@ def test_a_stop_asked_for_before_the_limit_is_an_interruption():
         assert clock.stop() is Stop.INTERRUPT and clock.why() == interrupt.reason()
     finally:
         interrupt.clear()
+
+
+def test_python_constraint_stops_inside_a_search_of_all_different_groups_only():
+    """Twelve values-all-different over eleven values: no solution, and a search that would
+    run for hours (11! dead ends) without a constraint of any other kind, which is where
+    the clock used to be looked at; it now stops at its limit from inside the search."""
+    from cpsolve.model import Csp
+
+    csp = Csp("twelve pigeons, eleven holes")
+    pigeons = csp.add_array("p", 12, 1, 11)
+    csp.all_different(pigeons)
+    result = run("pyconstraint", "count", csp, Options(time_limit=0.5))
+    assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
+    assert "time limit" in result.message
