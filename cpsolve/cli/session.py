@@ -19,7 +19,7 @@ from functools import cached_property
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import memory
-from ..engines.runtime.clock import FLOOR, Clock
+from ..engines.runtime.clock import FLOOR, Clock, cpu_share
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET
@@ -46,6 +46,10 @@ def exit_code(result: Result, limit: int | None = None) -> int:
 TAIL = 0.2
 """Seconds of a command's time limit kept for what follows its engines: the answer
 checked, printed, the process ended."""
+
+TAIL_CPU = 0.05
+"""CPU seconds of that work: on a loaded machine, where this process gets a share of a
+core, the tail in wall seconds grows to ``TAIL_CPU / share`` (:meth:`Cli.tail`)."""
 
 
 class Cli:
@@ -76,7 +80,28 @@ class Cli:
         """Seconds the engines may take: what is left of --time-limit but :data:`TAIL`
         (checking, printing and exiting come after them, within the limit too)."""
         left = self.clock.left()
-        return None if left is None else max(FLOOR, left - TAIL)
+        return None if left is None else max(FLOOR, left - self.tail())
+
+    def tail(self) -> float:
+        """Wall seconds kept after the engines (:data:`TAIL`, more when this process has
+        had a small share of a core so far: the same work then takes longer)."""
+        return max(TAIL, TAIL_CPU / cpu_share(self.clock.elapsed()))
+
+    def too_late_for(self, engine: str) -> str | None:
+        """Why ``engine`` must not start now, or ``None``: the time left would not cover
+        the tail and the engine's start (:func:`~cpsolve.engines.start_cost`), at the share
+        of a core this process has had so far."""
+        if self.clock.limit is None:
+            return None
+        from ..engines import start_cost
+
+        left, cost = self.clock.left(), start_cost(engine) / cpu_share(self.clock.elapsed())
+        if left > self.tail() + cost:
+            return None
+        if cost:
+            return (f"time limit reached before {engine} started (its start would take "
+                    f"about {cost:.1f} s here, {left:.1f} s was left)")
+        return f"time limit reached before {engine} started"
 
     def load(self, name: str | tuple[str, str]):
         """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,

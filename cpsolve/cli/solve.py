@@ -15,7 +15,7 @@ from ..puzzles.files import resolve
 from ..words import plural
 from ..workflows.impossible import by_invariant
 from .arguments import printable
-from .session import INTERRUPTED, TAIL, Cli, exit_code, file_name, pddl_pairs, save
+from .session import INTERRUPTED, Cli, exit_code, file_name, pddl_pairs, save
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
@@ -112,9 +112,8 @@ def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | No
     if interrupt.requested():  # while the model was loading: no engine starts
         return stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
             None, False
-    if cli.clock.limit is not None and cli.clock.left() <= TAIL:  # spent loading
-        return stopped(task, engine, f"time limit reached before {engine} started", 0.0), \
-            None, False
+    if (late := cli.too_late_for(engine)) is not None:  # spent loading
+        return stopped(task, engine, late, 0.0), None, False
     start = time.perf_counter()
     try:
         with cli.progress(f"{engine} {task}") as options, \

@@ -39,6 +39,20 @@ says in ``supports`` when its tool is not installed; :func:`engines_for` lists t
 when ``peers`` is asked for and the tool is there."""
 
 
+START_COST: dict[str, tuple[str, float]] = {"cpsat": ("ortools", 0.25)}
+"""Engine name -> (the library its first run imports, CPU seconds that import takes here):
+a command does not start an engine whose start alone would not fit in the time left."""
+
+
+def start_cost(name: str) -> float:
+    """CPU seconds before engine ``name`` can look at its clock: its library's import, when
+    this process has not loaded it yet (an import of compiled code cannot be stopped)."""
+    import sys
+
+    library, seconds = START_COST.get(name, ("", 0.0))
+    return seconds if library and library not in sys.modules else 0.0
+
+
 def every() -> dict[str, str]:
     """Every engine a user may name (the CLI's choices), built-in then peers, as the
     registries are now."""

@@ -39,7 +39,9 @@ def cpsat(model: Planning, hint: tuple[str, ...] | None, **options: object):
 
 @pytest.fixture
 def descend_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Descents from the start, however few horizons are left: the path under test."""
+    """Descents from the start, however few horizons are left: the path under test (with
+    a slice that a loaded machine does not spend growing the first timeline)."""
+    monkeypatch.setattr(descent, "SLICE", 600.0)
     monkeypatch.setattr(descent, "FIRST_AFTER", 0.0)
     monkeypatch.setattr(descent, "FIRST_HORIZONS", 0)
     monkeypatch.setattr(descent, "FEW", -1)

@@ -1,0 +1,48 @@
+"""The command's run-time budget: the tail kept after the engines, and engines not started
+when their start would not fit (issue 20: a limit holds on a loaded machine)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from cpsolve.cli import session
+from cpsolve.cli.session import TAIL, TAIL_CPU, Cli
+from cpsolve.engines.runtime import clock as clocks
+
+
+def command(limit: float | None) -> Cli:
+    return Cli(argparse.Namespace(command="solve", json=True, time_limit=limit))
+
+
+@pytest.mark.parametrize("share, tail", [(1.0, TAIL), (0.5, TAIL), (0.1, TAIL_CPU / 0.1)])
+def test_the_tail_grows_as_the_share_of_a_core_shrinks(monkeypatch, share, tail):
+    monkeypatch.setattr(session, "cpu_share", lambda elapsed: share)
+    assert command(10.0).tail() == pytest.approx(tail)
+
+
+def test_the_share_of_a_core_is_cpu_time_over_wall_time(monkeypatch):
+    monkeypatch.setattr(clocks.time, "process_time", lambda: 0.3)
+    assert clocks.cpu_share(3.0) == pytest.approx(0.1)
+    assert clocks.cpu_share(0.1) == 1.0  # threads: more CPU than wall is a whole core
+    assert clocks.cpu_share(100.0) == 0.05  # never below a twentieth
+    assert clocks.cpu_share(0.0) == 1.0
+
+
+def test_an_engine_whose_import_would_not_fit_is_not_started(monkeypatch):
+    import cpsolve.engines as engines
+
+    monkeypatch.setattr(session, "cpu_share", lambda elapsed: 0.1)
+    monkeypatch.setattr(engines, "START_COST", {"slow": ("not_a_loaded_library", 0.25)})
+    cli = command(2.0)  # 2 s left: the tail (0.5 s) and 2.5 s of start do not fit
+    assert "its start would take about 2.5 s" in cli.too_late_for("slow")
+    assert cli.too_late_for("search") is None  # nothing to import: it starts
+    assert command(None).too_late_for("slow") is None  # no limit, no refusal
+
+
+def test_a_library_already_loaded_costs_nothing_to_start(monkeypatch):
+    import cpsolve.engines as engines
+
+    monkeypatch.setattr(engines, "START_COST", {"loaded": ("pytest", 9.0)})
+    assert engines.start_cost("loaded") == 0.0 and engines.start_cost("search") == 0.0
