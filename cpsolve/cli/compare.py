@@ -35,7 +35,7 @@ def compare(cli: Cli) -> int:
         return compare_on_cluster(cli)
     items = _items(cli)
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
-        return cli.fail(items[0].error, 2)
+        return cli.fail(items[0].error, 1 if items[0].timed_out else 2)  # (or a limit)
     budget = TaskBudget(cli.clock, cli.auto_budget())
     done: list[Compared] = []
     with interrupt.installed():

@@ -49,6 +49,9 @@ class Item:
     source: str
     puzzle: Puzzle | None = None
     error: str = ""
+    timed_out: bool = False
+    """The error is the command's time limit, reached while the file loaded (a limit, not
+    a bad file)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
             continue
         except TimeUp as err:
             late = "time limit reached"
-            yield Item(str(path), error=str(err))
+            yield Item(str(path), error=str(err), timed_out=True)
             continue
         if len(puzzles) == 1:
             yield Item(str(path), puzzles[0])

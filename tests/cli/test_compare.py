@@ -254,3 +254,20 @@ def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
     assert len(models) == 1 and len(models[0]["results"]) == 1
     assert {s["reason"] for s in models[0]["skipped"]
             if not s["reason"].startswith("not applicable")} == {"not run: interrupted"}
+
+
+def test_compare_of_one_file_that_loads_past_the_limit_is_a_limit_not_bad_input(
+        cli, monkeypatch):
+    """Exit 1 (a limit), as ``solve`` gives, not 2: the file itself is fine (seen under load,
+    where loading a model may take the whole of a short limit)."""
+    import cpsolve.workflows.batch as batch
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    def slow(path):
+        raise TimeUp(f"loading {path}", 1.5)
+
+    monkeypatch.setattr(batch, "load_many", slow)
+    run = cli("compare", "water_jugs", "--time-limit", "1.5", "--json")
+    assert run.code == 1, run.err
+    assert "time limit (1.5 s) was reached while loading" in run.err
+    assert json.loads(run.out)["status"] == "error"
