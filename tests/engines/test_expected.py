@@ -74,8 +74,6 @@ OUT_OF_REACH: dict[tuple[str, str, str], tuple[float, str]] = {
     ("klotski_line", "cpsat", "solve"): (5.0, "no plan in 60 s (bound 21 of 90 proven)"),
     ("lights_out5", "cpsat", "solve"): (5.0, "15 steps of 25 presses over 25 cells: CP-SAT "
                                         "proves lower bounds slowly"),
-    ("queens_dominate8", "search", "solve"): (5.0, "branch and bound finds 6 queens in a "
-                                              "minute, but proving 5 is beyond it"),
     ("queens_dominate8", "pyconstraint", "solve"): (5.0, "it enumerates every dominating set"),
 }
 """(model, engine, task) -> (time limit, why): the engine may stop with what it proved,
