@@ -24,6 +24,9 @@ def answer_of(result: Result) -> str:
         at_least = "" if result.status is Status.EXACT else "at least "
         if result.proof is not None:  # planning: a proof that there is no plan at all
             return "0 optimal plans (no plan exists)"
+        if at_least and answer.count == 0:
+            what = "optimal plan" if answer.cost is not None else "solution"
+            return f"at least 0 {what}s (none found in time)"
         if answer.cost is not None:  # planning: the plans of least cost
             return f"{at_least}{plural(answer.count, 'optimal plan')} (cost {answer.cost:,})"
         return f"{at_least}{plural(answer.count, 'solution')}"

@@ -30,8 +30,9 @@ class Status(enum.Enum):
     answer; ``proof`` says how), ``UNKNOWN`` (a limit was hit first; ``bound``
     / ``explored`` say what was proven).
     count: ``EXACT`` (every solution counted; 0 is an exact count),
-    ``AT_LEAST`` (a limit stopped the count: there are at least that many),
-    ``UNKNOWN`` (nothing counted before a limit).
+    ``AT_LEAST`` (a limit stopped the count: there are at least that many, 0
+    included), ``UNKNOWN`` (no count: the optimum a count of optimal solutions
+    needs was not proven, or an engine stopped at once lost what it had).
     analyze: ``COMPLETE`` (every layer explored), ``PARTIAL`` (a limit was hit:
     the layers known so far).
     """
@@ -179,12 +180,11 @@ class Result:
     @classmethod
     def counted(cls, engine: str, answer: Count, complete: bool, **fields: object) -> Result:
         """A count: ``EXACT`` when ``complete``; else ``AT_LEAST`` the count found before
-        the limit (``UNKNOWN``, with no answer, when that is none)."""
+        the limit, 0 included (a limit that came before the first solution proves "at
+        least 0": the count is still the number found, never a missing one)."""
         if complete:
             return cls(Status.EXACT, engine, "count", answer, **fields)  # type: ignore[arg-type]
         fields.setdefault("bound", answer.count)
-        if answer.count == 0:
-            return cls(Status.UNKNOWN, engine, "count", None, **fields)  # type: ignore[arg-type]
         return cls(Status.AT_LEAST, engine, "count", answer, **fields)  # type: ignore[arg-type]
 
     @property

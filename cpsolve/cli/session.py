@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
+from ..answers.kinds import Count
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import memory
@@ -36,11 +37,15 @@ class OutputError(Exception):
 def exit_code(result: Result, limit: int | None = None) -> int:
     """1 when a limit stopped the work short of what was asked, else 0.
 
-    A count stopped by the user's own ``--limit`` answered what was asked.
+    A count stopped by the user's own ``--limit`` answered what was asked (it
+    found that many); one a time or memory limit cut shorter did not.
     """
     if result.status in (Status.UNKNOWN, Status.PARTIAL):
         return 1
-    return 1 if result.status is Status.AT_LEAST and limit is None else 0
+    if result.status is Status.AT_LEAST:
+        found = result.answer.count if isinstance(result.answer, Count) else 0
+        return 0 if limit is not None and found >= limit else 1
+    return 0
 
 
 TAIL = 0.2

@@ -294,6 +294,19 @@ def Sum(args: Iterable[ExprLike]) -> Expr:
     return items[0]
 
 
+def Product(args: Iterable[ExprLike]) -> Expr:
+    """The product of the operands (1 when there are none), as a balanced tree."""
+    items = [wrap(a) for a in args]
+    if not items:
+        return Const(1)
+    while len(items) > 1:
+        paired = [Binary("*", items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
+        if len(items) % 2:
+            paired.append(items[-1])
+        items = paired
+    return items[0]
+
+
 def _flatten(args: Iterable) -> list:
     out: list = []
     for a in args:

@@ -36,6 +36,7 @@ from .expr import (
     Min,
     Nary,
     Or,
+    Product,
     Sum,
     Unary,
     Var,
@@ -55,7 +56,7 @@ _CMPOPS = {
     ast.Gt: ">",
     ast.GtE: ">=",
 }
-_FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum", "len")
+_FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum", "prod", "len")
 
 
 MAX_UNROLL = 100_000
@@ -296,7 +297,7 @@ class _Builder:
             return Const(len(value))
         if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
             return self.generator(name, node.args[0])
-        if name in ("all", "any", "sum"):
+        if name in ("all", "any", "sum", "prod"):
             raise self.fail(f"{name} takes a generator: {name}(... for x in range(n))")
         args = [self.build(a) for a in node.args]
         if name == "abs":
@@ -323,6 +324,8 @@ class _Builder:
             self.scope = outer
         if name == "sum":
             return Sum(items)
+        if name == "prod":
+            return Product(items)
         if name == "all":
             return And(*items)
         if name == "any":

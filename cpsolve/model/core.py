@@ -238,8 +238,19 @@ class Csp(_Variables):
         self.allowed: dict[str, tuple[int, ...]] = {}
         self.symmetries: list[CspSymmetry] = []
         self.objective: Objective | None = None
+        self.clues: tuple[str, ...] = ()
+        """The variables a generated puzzle may give (empty: every variable)."""
 
     kind = "csp"
+
+    def declare_clues(self, names: Iterable[Var | str]) -> None:
+        """Name the variables ``generate`` may give as clues (the others are never shown)."""
+        out = tuple(dict.fromkeys(n.name if isinstance(n, Var) else n for n in names))
+        for name in out:
+            self._require(name)
+        if not out:
+            raise ModelError("no clue variables: name at least one")
+        self.clues = out
 
     def minimize(self, expr: ExprLike, label: str = "") -> None:
         """Ask for a solution of least ``expr`` (one objective per model)."""
@@ -265,6 +276,7 @@ class Csp(_Variables):
         copy.constraints = [*self.constraints, Condition(
             Binary("==", self.objective.expr, Const(int(value))), "optimal objective")]
         copy.symmetries = list(self.symmetries)
+        copy.clues = self.clues
         return copy
 
     def restrict(self, var: Var | str, values: Iterable[int]) -> None:

@@ -57,7 +57,7 @@ from .declare import (
 )
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
-        "constraints", "show", "labels", "symmetries", "minimize", "maximize"}
+        "constraints", "show", "labels", "symmetries", "minimize", "maximize", "clues"}
 SYMMETRY_KEYS = {"name", "board", "rows", "use", "variables", "values"}
 
 
@@ -98,6 +98,7 @@ def build(data: Data) -> CspPuzzle:
         for part in conjuncts(condition_in(data, key, text, scope, model)):
             model.require(part, text)  # one condition per conjunct: engines propagate each
     _objective(data, model, scope)
+    _clues(data, model, scope)
     _symmetries(data, model, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
@@ -116,6 +117,27 @@ def _objective(data: Data, model: Csp, scope: dict) -> None:
             (model.minimize if key == "minimize" else model.maximize)(expr, text.strip())
         except ModelError as err:
             raise data.error(key, str(err)) from None
+
+
+def _clues(data: Data, model: Csp, scope: dict) -> None:
+    """``clues``: the variables ``generate`` may give, as a list of variable or array
+    names, or one comprehension (``"[x[r][c] for r in range(n) for c in range(n)]"``)."""
+    if "clues" not in data.table:
+        return
+    raw = data.get("clues", (str, list))
+    if isinstance(raw, str):
+        names = [n for group in _groups(data, "clues", raw, scope) for n in group]
+    elif all(isinstance(g, str) for g in raw):
+        names = [n for i, g in enumerate(raw)
+                 for n in _names(data, f"clues[{i}]", parse_in(data, f"clues[{i}]", g, scope,
+                                                               whole=True))]
+    else:
+        raise data.error("clues", "expected a list of variable or array names, or a "
+                                  "comprehension such as \"[q[r] for r in range(n)]\"")
+    try:
+        model.declare_clues(names)
+    except ModelError as err:
+        raise data.error("clues", str(err)) from None
 
 
 def _groups(data: Data, key: str, text: str, scope: dict) -> list[list[str]]:
@@ -140,7 +162,8 @@ def _names(data: Data, key: str, value: Any) -> list[str]:
         for v in value:
             out.extend(_names(data, key, v))
         return out
-    raise data.error(key, "an all-different group lists variables, not expressions")
+    raise data.error(key, "expected variables (an all-different group or clues), not "
+                          "expressions")
 
 
 def _symmetries(data: Data, model: Csp, scope: dict) -> None:

@@ -130,10 +130,12 @@ def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]
     return scope
 
 
-def read_constants(data: Data, constants: Mapping[str, Any]) -> dict[str, Any]:
+def read_constants(data: Data, constants: Mapping[str, Any],
+                   given: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The scope of ``[constants]``: integers, (nested) lists of integers, and expression
-    strings over the constants above them (``cells = "n * n"``, ``row = "[0] * n"``)."""
-    scope: dict[str, Any] = {}
+    strings over the constants above them (``cells = "n * n"``, ``row = "[0] * n"``);
+    ``given`` names a family already defines (the grid's ``size``) come first."""
+    scope: dict[str, Any] = dict(given or {})
     for name, value in constants.items():
         key = f"constants.{name}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):

@@ -14,6 +14,8 @@
     . . . . .
     . . . . .
     '''
+    constraints = ["cell[0][1] < cell[0][2]"]   # optional: conditions over the cells,
+                                # with ``size`` and the ``[constants]`` table in scope
 
 Every top-level key comes before the first ``[table]`` header (TOML puts a
 key written after a header inside that table); the reference is
@@ -32,16 +34,20 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from ..language.expr import Const, Expr, conjuncts
+from ..language.parse import variable_scope
 from ..model import Csp
 from ..words import plural
 from .base import Puzzle
+from .collection import instance_lines
 from .data import Data, ModelFileError
+from .declare import condition_in, read_constants
 
 if TYPE_CHECKING:
     from ..model.symmetry.canonical import Symmetry
 
 KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens",
-        "instances", "instances_file"}
+        "instances", "instances_file", "constraints", "constants"}
 GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
 EMPTY = {".", "_", "0", "-"}
 Cell = tuple[int, int]
@@ -106,7 +112,7 @@ class GridPuzzle(Puzzle):
         """The board's symmetries: square symmetries keeping the groups, and renaming."""
         from ..model.symmetry.grid import grid_symmetry
 
-        return grid_symmetry(self.size, self.groups, cell)
+        return grid_symmetry(self.size, self.groups, cell, self.model)
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         return [" ".join(row) for row in self.rows(solution)]
@@ -156,7 +162,7 @@ def build_many(data: Data) -> Iterator[GridPuzzle | ModelFileError]:
     :class:`ModelFileError` (an error row of a batch; the other lines are solved).
     """
     board = _board(data)
-    lines = _instance_lines(data)
+    lines = instance_lines(data)
     if lines is None:
         yield _puzzle(board, _givens(data, board.size, list(board.symbols)), "")
         return
@@ -180,6 +186,8 @@ class _Board:
     box: tuple[int, int] | None
     kinds: tuple[str, ...]
     groups: tuple[tuple[str, tuple[Cell, ...]], ...]
+    rules: tuple[tuple[str, Expr], ...] = ()
+    """The file's ``constraints``: (text, one conjunct) each."""
 
     @cached_property
     def names(self) -> list[list[str]]:
@@ -194,6 +202,7 @@ class _Board:
 
 
 def _board(data: Data) -> _Board:
+    data.top_level = KEYS
     data.unknown_keys(KEYS)
     n = data.get("size", int)
     if not 1 <= n <= 36:
@@ -212,7 +221,31 @@ def _board(data: Data) -> _Board:
         cells = _cells(data, f"extra[{i}]", group, n)
         all_groups.append((f"extra group {i + 1}", tuple(cells)))
     return _Board(data.get("name", str, f"{n}x{n} grid"), data.get("description", str, ""),
-                  n, tuple(symbols), box, tuple(kinds), tuple(all_groups))
+                  n, tuple(symbols), box, tuple(kinds), tuple(all_groups), _rules(data, n))
+
+
+def _rules(data: Data, n: int) -> tuple[tuple[str, Expr], ...]:
+    """The ``constraints`` over the cells ``cell[r][c]``, each split into its conjuncts;
+    ``size`` and the ``[constants]`` are in scope (cages, clues and inequalities)."""
+    constants = data.get("constants", dict, {})
+    data.misplaced(constants, "constants.")
+    for name in ("size", "cell"):
+        if name in constants:
+            raise data.error(f"constants.{name}", f"{name!r} is already the grid's "
+                             f"{'size' if name == 'size' else 'cells'}: choose another name")
+    scope = read_constants(data, constants, {"size": Const(n)})
+    cells = Csp("cells")
+    for r in range(n):
+        for c in range(n):
+            cells.add_variable(cell(r, c), 1, n)
+    scope.update(variable_scope(cells.names))
+    out = []
+    for i, text in enumerate(data.get("constraints", list, [])):
+        key = f"constraints[{i}]"
+        if not isinstance(text, str):
+            raise data.error(key, "expected an expression string")
+        out += [(text, part) for part in conjuncts(condition_in(data, key, text, scope, cells))]
+    return tuple(out)
 
 
 def _puzzle(board: _Board, givens: dict[Cell, int], suffix: str) -> GridPuzzle:
@@ -225,56 +258,15 @@ def _puzzle(board: _Board, givens: dict[Cell, int], suffix: str) -> GridPuzzle:
             csp.add_variable(var, 1, n)
     for label, group in board.group_names:
         csp.all_different(group, label)
+    for text, part in board.rules:
+        csp.require(part, text)
     for (r, c), v in sorted(givens.items()):
         csp.fix(names[r][c], v)
+    rules = " and every constraint holding" if board.rules else ""
     return GridPuzzle(name, "grid", csp, board.description,
-                      "a grid filled with every group all-different",
+                      "a grid filled with every group all-different" + rules,
                       size=n, symbols=board.symbols, givens=givens, box=board.box,
                       kinds=board.kinds, groups=tuple(cells for _, cells in board.groups))
-
-
-MAX_INSTANCES = 1_000_000
-"""Most puzzles one collection may hold."""
-
-
-def _instance_lines(data: Data) -> list[tuple[str, int, str]] | None:
-    """``(key, line number, text)`` of every puzzle line, or ``None`` for a single puzzle."""
-    if "instances" in data.table and "instances_file" in data.table:
-        raise data.error("instances_file", "give instances or instances_file, not both")
-    if "instances" in data.table:
-        key, text = "instances", data.get("instances", str)
-    elif "instances_file" in data.table:
-        key = "instances_file"
-        text = _read_collection(data, data.get("instances_file", str))
-    else:
-        return None
-    if data.get("givens", str, "").strip():
-        raise data.error(key, "a collection gives its puzzles line by line: remove givens")
-    lines = [(key, number, line.strip()) for number, line in enumerate(text.splitlines(), 1)
-             if line.strip() and not line.lstrip().startswith("#")]
-    if not lines:
-        raise data.error(key, "no puzzle lines")
-    if len(lines) > MAX_INSTANCES:
-        raise data.error(key, f"{len(lines):,} puzzles (at most {MAX_INSTANCES:,})")
-    return lines
-
-
-def _read_collection(data: Data, name: str) -> str:
-    from pathlib import Path
-
-    folder = Path(data.path).parent.resolve()
-    path = Path(data.path).parent / name
-    try:
-        if not path.resolve().is_relative_to(folder):
-            raise data.error("instances_file", f"{name!r} is outside the model's folder: a "
-                             "model file names files only inside its own folder")
-        if not path.is_file():
-            raise data.error("instances_file", f"no such file: {path}")
-        if path.stat().st_size > 256 * 1024 * 1024:
-            raise data.error("instances_file", f"{path} is larger than 256 MB")
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise data.error("instances_file", f"cannot read {path}: {err}") from None
 
 
 def _line_givens(data: Data, key: str, number: int, text: str,

@@ -12,6 +12,7 @@
     leaper = [1, 2]      # optional: any (a, b) leaper; the knight by default
     closed = false       # optional: a circuit (true, the default) or an open path
     start = [0, 0]       # optional, open tours only: the first square (row, col)
+    clues = [[0, 0], [2, 2]]   # optional: the squares whose move ``generate`` may give
 
 ``.`` is a square to visit, ``x`` a blocked square (spaces between squares
 are optional).  Squares are numbered row-major from 0.
@@ -38,7 +39,7 @@ from ..model import Csp
 from .base import Puzzle
 from .data import Data
 
-KEYS = {"family", "name", "description", "board", "leaper", "closed", "start"}
+KEYS = {"family", "name", "description", "board", "leaper", "closed", "start", "clues"}
 
 
 def succ(i: int) -> str:
@@ -208,6 +209,7 @@ def build(data: Data) -> TourPuzzle:
         csp.restrict(succ(n), [index[tuple(start)]] if start else range(n))
         names.append(succ(n))
     csp.circuit(names, "tour")
+    _clues(data, csp, index)
     if closed and len(moves[0]) >= 2:
         # one direction only: square 0's successor is smaller than its predecessor
         csp.require(And(*(Or(Var(succ(b)) != 0, Var(succ(0)) < b) for b in moves[0])),
@@ -217,6 +219,21 @@ def build(data: Data) -> TourPuzzle:
                       + (" and returns to its first square" if closed else ""),
                       squares=tuple(squares), shape=(len(rows), len(rows[0])),
                       closed=closed, leaper=(leaper[0], leaper[1]))
+
+
+def _clues(data: Data, csp: Csp, index: Mapping[tuple[int, int], int]) -> None:
+    """``clues``: the squares (row, col) whose move a generated puzzle may give."""
+    clues = data.get("clues", list, None)
+    if clues is None:
+        return
+    for sq in clues:
+        if not (isinstance(sq, list) and len(sq) == 2 and all(type(v) is int for v in sq)
+                and tuple(sq) in index):
+            raise data.error("clues", f"{sq!r} is not an open square [row, col] of the board")
+    if not clues:
+        raise data.error("clues", "no clue squares: name at least one, or leave clues out "
+                                  "(every square's move may be given)")
+    csp.declare_clues(succ(index[(sq[0], sq[1])]) for sq in clues)
 
 
 def leaps(square: tuple[int, int], leaper: list[int]) -> set[tuple[int, int]]:

@@ -102,12 +102,14 @@ def test_maximize_and_the_bound_of_an_unfinished_search():
         assert result.status is Status.OPTIMAL and result.answer.objective == best == 14
 
 
-def test_a_stopped_optimisation_is_not_called_optimal():
-    model = load(MODELS / "queens_dominate8.toml").model
+def test_a_stopped_optimisation_is_not_called_optimal(write_model):
+    # the 12x12 board (6 queens, A075458): search proves 8x8 now, but not this in 2 s
+    text = (MODELS / "queens_dominate8.toml").read_text().replace("n = 8", "n = 12")
+    model = load(write_model("q12.toml", text.split("[expected]")[0])).model
     result = run("search", "solve", model, Options(time_limit=2))
     assert result.status in (Status.SOLVED, Status.UNKNOWN)
     if result.status is Status.SOLVED:
-        assert result.answer.objective >= 5 and result.verified
+        assert result.answer.objective >= 6 and result.verified
 
 
 def test_the_checker_re_evaluates_the_objective(write_model):

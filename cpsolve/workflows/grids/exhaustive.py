@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,14 +57,16 @@ class Uniques:
     rep: np.ndarray
 
 
-def work(grids: Grids, k: int) -> int:
-    """The size of exhaustive generation with ``k`` givens (representatives × cell sets)."""
-    return len(grids.reps) * math.comb(grids.reps.shape[1], k)
+def work(grids: Grids, k: int, clues: Sequence[int] | None = None) -> int:
+    """The size of exhaustive generation with ``k`` givens (representatives × cell sets);
+    ``clues`` are the positions a given may take (all by default)."""
+    return len(grids.reps) * math.comb(grids.reps.shape[1] if clues is None else len(clues), k)
 
 
-def _subsets(v: int, k: int, size: int) -> Iterator[np.ndarray]:
-    """All ``k``-subsets of ``range(v)`` in lexicographic order, as (size, k) chunks."""
-    it = itertools.combinations(range(v), k)
+def _subsets(v: Sequence[int], k: int, size: int) -> Iterator[np.ndarray]:
+    """All ``k``-subsets of the positions ``v`` (ascending) in lexicographic order, as
+    (size, k) chunks."""
+    it = itertools.combinations(v, k)
     while True:
         block = list(itertools.islice(it, size))
         if not block:
@@ -86,14 +88,16 @@ def _codes(x: np.ndarray, sym: Symmetry) -> np.ndarray:
     return np.unique(flat, axis=0, return_inverse=True)[1].reshape(x.shape[:-1])
 
 
-def uniques(grids: Grids, k: int) -> Uniques:
-    """Every unique puzzle with ``k`` givens, one per renaming class."""
+def uniques(grids: Grids, k: int, clues: Sequence[int] | None = None) -> Uniques:
+    """Every unique puzzle with ``k`` givens among the positions ``clues`` (all by
+    default), one per renaming class."""
     sym, reps = grids.sym, grids.reps
     m, v = reps.shape
+    positions = sorted(clues) if clues is not None else range(v)
     n = len(sym.values)
     found_pos, found_rep = [], []
     size = max(1, CHUNK // max(1, m * max(k, 1)))
-    for block in _subsets(v, k, size):
+    for block in _subsets(positions, k, size):
         x = np.transpose(reps[:, block], (1, 0, 2))        # (subsets, reps, k)
         codes = _codes(x, sym)
         order = np.argsort(codes, axis=1, kind="stable")
@@ -232,15 +236,18 @@ def representatives(grids: Grids, found: Uniques, index: np.ndarray,
     return out
 
 
-def every(grids: Grids, k: int, minimal: bool = False, puzzles: bool = True) -> Generation:
-    """Every unique puzzle with ``k`` givens up to symmetry (only minimal ones on request).
+def every(grids: Grids, k: int, minimal: bool = False, puzzles: bool = True,
+          clues: Sequence[int] | None = None) -> Generation:
+    """Every unique puzzle with ``k`` givens up to symmetry (only minimal ones on request),
+    the givens among the positions ``clues`` (all by default; the symmetry must map
+    them onto themselves).
 
     With ``puzzles=False`` only the figures are computed.
     """
     start = time.perf_counter()
     sym = grids.sym
-    found = uniques(grids, k)
-    fewer = uniques(grids, k - 1) if k else found
+    found = uniques(grids, k, clues)
+    fewer = uniques(grids, k - 1, clues) if k else found
     flags = minimal_flags(grids, found, fewer)
     first = classes(grids, found)
     chosen = first[flags[first]] if minimal else first

@@ -23,6 +23,7 @@ re-solves puzzles with another engine; random output is always checked.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -70,13 +71,33 @@ def second_engine(model: Csp, avoid: str) -> str | None:
     return next((e for e in CHECK_ORDER if e != avoid and e in ok), None)
 
 
+def clue_symmetry(sym: Symmetry, clues: tuple[str, ...]) -> tuple[Symmetry, tuple[int, ...]]:
+    """``sym`` kept to the board symmetries that map the clue variables onto themselves (a
+    subgroup), and the clues' positions; without declared clues every variable is one."""
+    if not clues:
+        return sym, tuple(range(len(sym.variables)))
+    pos = sym.position
+    allowed = tuple(sorted(pos[n] for n in clues))
+    inside = set(allowed)
+    keep = [g for g, p in enumerate(sym.perms) if {p[i] for i in allowed} == inside]
+    if len(keep) == len(sym.perms):
+        return sym, allowed
+    names = tuple(sym.names[g] for g in keep)
+    kept = dataclasses.replace(
+        sym, perms=tuple(sym.perms[g] for g in keep), names=names,
+        value_maps=tuple(sym.value_maps[g] for g in keep) if sym.value_maps else (),
+        summary=f"{plural(len(keep), 'symmetry', 'symmetries')} that keep the clues "
+                f"({', '.join(names)})")
+    return kept, allowed
+
+
 class Generator:
     """Generation on one board, with one engine; enumerates at most once."""
 
     def __init__(self, csp: Csp, sym: Symmetry | None = None, engine: str = "cpsat",
                  options: Options | None = None, max_classes: int = MAX_CLASSES):
         self.board = board(csp)
-        self.sym = checked_symmetry(self.board, sym)
+        self.sym, self.clues = clue_symmetry(checked_symmetry(self.board, sym), csp.clues)
         self.engine = engine
         self.options = options or Options()
         self.max_classes = max_classes
@@ -98,26 +119,42 @@ class Generator:
     def exhaustive(self, k: int) -> bool:
         """True when every puzzle with ``k`` givens can be found by enumeration."""
         grids = self.grids()
-        return grids is not None and exhaustive.work(grids, k) <= exhaustive.MAX_WORK
+        return grids is not None and \
+            exhaustive.work(grids, k, self.clues) <= exhaustive.MAX_WORK
+
+    def solvable(self) -> None:
+        """Refuse (``ValueError``) a board that provably has no solution: nothing to give."""
+        if run(self.engine, "solve", self.board, self.options).status is Status.INFEASIBLE:
+            raise ValueError(f"{self.board.name}: nothing to generate: the model has no "
+                             "solution")
+
+    def bounds(self, k: int) -> None:
+        """Refuse (``ValueError``) ``k`` givens when there are not that many clues."""
+        if len(self.clues) < len(self.sym.variables) and not 0 <= k <= len(self.clues):
+            raise ValueError(f"--givens {k}: the model declares "
+                             f"{plural(len(self.clues), 'clue variable')}")
+        if not 0 <= k <= len(self.sym.variables):
+            cells = plural(len(self.sym.variables), "cell")
+            raise ValueError(f"--givens {k}: the board has {cells}")
 
     def every(self, k: int, minimal: bool = False, puzzles: bool = True) -> Generation:
         """One puzzle per class of unique puzzles with ``k`` givens (exact figures).
 
         With ``puzzles=False`` only the figures are computed.
         """
-        if not 0 <= k <= len(self.sym.variables):
-            cells = plural(len(self.sym.variables), "cell")
-            raise ValueError(f"--givens {k}: the board has {cells}")
+        self.bounds(k)
         grids = self.grids()
         if grids is None:
             raise TooLarge(f"{self.board.name}: {self._why}, so not every puzzle can be "
                            f"listed; draw some with --random N")
         if not self.exhaustive(k):
             raise TooLarge(f"{self.board.name}: {len(grids.reps):,} solutions up to renaming × "
-                           f"{plural(math.comb(len(self.sym.variables), k), 'set')} of "
+                           f"{plural(math.comb(len(self.clues), k), 'set')} of "
                            f"{plural(k, 'cell')} is "
                            f"more than {exhaustive.MAX_WORK:,}; draw some with --random N")
-        gen = exhaustive.every(grids, k, minimal, puzzles)
+        if grids.total == 0:
+            self.solvable()
+        gen = exhaustive.every(grids, k, minimal, puzzles, self.clues)
         return Generation(gen.givens, gen.method, gen.puzzles, gen.tally, gen.seconds,
                           gen.message, {"engine": self.engine, "solutions": grids.total,
                                         "enumeration": grids.method})
@@ -126,6 +163,7 @@ class Generator:
                attempts: int | None = None, check: str | None = None) -> Generation:
         """``count`` puzzles with ``k`` givens, different up to symmetry, each checked."""
         start = time.perf_counter()
+        self.bounds(k)
         if self.exhaustive(k):
             every = self.every(k, minimal)
             pool = list(every.puzzles)
@@ -135,7 +173,10 @@ class Generator:
                              every.details)
         else:
             found = randomized.draw(self.board, self.sym, k, count, seed, minimal, self.engine,
-                                    self.options, attempts or 20 * count, self.canonical)
+                                    self.options, attempts or 20 * count, self.canonical,
+                                    [self.sym.variables[p] for p in self.clues])
+            if not found:
+                self.solvable()
             puzzles = tuple(Generated(g, s, True if minimal else None) for g, s in found)
             gen = Generation(k, "random", puzzles, None, 0.0,
                              "givens removed at random from random solutions while the "

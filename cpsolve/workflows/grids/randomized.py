@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from ...engines import Options, run
 from ...engines.runtime import interrupt
@@ -57,13 +57,18 @@ def random_solution(csp: Csp, sym: Symmetry, rng: random.Random, engine: str,
 
 
 def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: random.Random,
-           engine: str, options: Options) -> dict[str, int] | None:
+           engine: str, options: Options, clues: Sequence[str] | None = None
+           ) -> dict[str, int] | None:
     """Givens of ``solution`` removed at random down to ``k`` while the puzzle stays unique.
 
+    ``clues`` names the variables that may be given (all by default): the run starts
+    from all of them, and ends at once when they do not make the puzzle unique.
     Returns ``None`` when the run cannot end with exactly ``k`` givens (too few
     removals possible, or, with ``minimal``, more).
     """
-    givens = dict(solution)
+    givens = dict(solution) if clues is None else {n: solution[n] for n in clues}
+    if clues is not None and not run(engine, "solve", with_givens(csp, givens), options).unique:
+        return None
     order = list(givens)
     rng.shuffle(order)
     for name in order:
@@ -79,11 +84,15 @@ def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: ra
 
 def draw(csp: Csp, sym: Symmetry, k: int, count: int, seed: int | None, minimal: bool,
          engine: str, options: Options, attempts: int,
-         canonical: Callable[[Mapping[str, int]], object]) -> list[tuple[dict, dict]]:
-    """Up to ``count`` puzzles, pairwise different up to symmetry: ``(givens, solution)``.
+         canonical: Callable[[Mapping[str, int]], object],
+         clues: Sequence[str] | None = None) -> list[tuple[dict, dict]]:
+    """Up to ``count`` puzzles, pairwise different up to symmetry: ``(givens, solution)``,
+    the givens among ``clues`` (every variable by default).
 
     Stops after ``attempts`` random solutions, whatever was found by then.
     """
+    if clues is not None and len(clues) == len(csp.domains):
+        clues = None
     rng = random.Random(seed)
     found: dict[object, tuple[dict, dict]] = {}
     for attempt in range(attempts):
@@ -94,7 +103,7 @@ def draw(csp: Csp, sym: Symmetry, k: int, count: int, seed: int | None, minimal:
         solution = random_solution(csp, sym, rng, engine, options)
         if solution is None:
             break
-        givens = reduce(csp, solution, k, minimal, rng, engine, options)
+        givens = reduce(csp, solution, k, minimal, rng, engine, options, clues)
         if givens is not None:
             found.setdefault(canonical(givens), (givens, solution))
     return list(found.values())

@@ -38,7 +38,7 @@ def count_of(expr: Expr, index: dict[str, int], binary: set[int]) -> Count | Non
         left, op, right = right, _FLIPPED[op], left
     if not isinstance(right, Const):
         return None
-    names = _summed(left)
+    names = summed(left)
     if names is None or len(set(names)) != len(names):
         return None
     xs = tuple(index[n] for n in names)
@@ -49,7 +49,7 @@ def count_of(expr: Expr, index: dict[str, int], binary: set[int]) -> Count | Non
     return xs, max(lo, 0), min(hi, n)
 
 
-def _summed(expr: Expr) -> list[str] | None:
+def summed(expr: Expr) -> list[str] | None:
     """The variables of a sum of variables (``x + y + ...``, any grouping), else None."""
     out: list[str] = []
     stack = [expr]

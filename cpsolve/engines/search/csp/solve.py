@@ -12,6 +12,8 @@ from ... import Options
 from ..common import Budget
 from . import ALGORITHMS
 from .backtrack import Backtracker, Stop
+from .counts import summed
+from .cover import cover_bound
 
 
 def _backtracker(model: Csp, options: Options) -> Backtracker:
@@ -69,12 +71,14 @@ def optimize_csp(model: Csp, options: Options) -> Result:
     sign = 1 if objective.minimizing else -1
     best: list = [None, None]  # the best value (signed: less is better) and its solution
     interval = objective_bounds(bt, objective.expr)
+    cuts = _cover(bt, objective.expr) if sign > 0 else None
 
     def prune(doms: list[int]) -> bool:
         if best[0] is None:
             return False
         lo, hi = interval(doms)
-        return (lo if sign > 0 else -hi) >= best[0]
+        return (lo if sign > 0 else -hi) >= best[0] or (
+            cuts is not None and cuts(doms, best[0]))
 
     def keep(solution: dict[str, int]) -> None:
         value = sign * evaluate(objective.expr, solution)
@@ -108,7 +112,7 @@ def count_csp(model: Csp, options: Options) -> Result:
     """Count every solution (at most ``options.limit``); keep them with ``options.keep``.
 
     ``EXACT`` = the count is exact; ``AT_LEAST`` = stopped at a limit (the
-    count or the time limit; ``UNKNOWN`` when nothing was found before it).
+    count or the time limit; 0 when nothing was found before it).
     """
     bt = _backtracker(model, options)
     budget = Budget(options.time_limit, None, options.progress)
@@ -144,6 +148,18 @@ def _run(bt: Backtracker, on_solution: Callable[[dict[str, int]], None],
     except Stop:
         return False
     return True
+
+
+def _cover(bt: Backtracker, expr: Expr) -> Callable[[list[int], int], bool] | None:
+    """The counts' bound on a minimised sum of distinct 0/1 variables (:mod:`.cover`)."""
+    names = summed(expr)
+    index = {name: i for i, name in enumerate(bt.names)}
+    if names is None or len(set(names)) != len(names) or not bt.counts:
+        return None
+    xs = [index[n] for n in names]
+    if not all(x in bt.binary for x in xs):
+        return None
+    return cover_bound(bt.counts, xs, bt.base)
 
 
 def objective_bounds(bt: Backtracker, expr: Expr) -> Callable[[list[int]], tuple[int, int]]:
