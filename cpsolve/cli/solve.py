@@ -75,7 +75,7 @@ def one(cli: Cli, task: str) -> int:
     engine = cli.args.engine
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
-    stream = wanted(cli, puzzle, task, engine)  # count --list: solutions as they are found
+    stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
     result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
     _print(cli, puzzle, result if stream is None or cli.args.json else stream.unlisted(result),
            race, _against_expected(cli, puzzle, result))

@@ -4,7 +4,9 @@
 Each solution is re-checked by the independent checker before it is printed (one the
 checker refuses is not printed: the result's own check then reports the engine bug).  When
 the engine is stopped at once (a second Ctrl-C, or the clock past its grace) and its result
-is lost, the solutions already printed still make a count: at least that many.
+is lost, the solutions already printed still make a count: at least that many.  With
+``--engine auto`` the solutions printed are those of the racer that sent one first; the
+result lists the winner's.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ class Stream:
     def __init__(self, cli: Cli, puzzle: Puzzle) -> None:
         self.cli, self.puzzle = cli, puzzle
         self.found: list[dict[str, int]] = []
+        self.racer: str | None = None
+        """``--engine auto``: the racer whose solutions are printed (the first to send one;
+        :func:`cpsolve.engines.auto._record`)."""
 
     def __call__(self, values: dict[str, int]) -> None:
         """Check one solution and print it."""
@@ -56,21 +61,22 @@ class Stream:
         return checked(engine, "count", self.puzzle.model, result, seconds)
 
     def unlisted(self, result: Result) -> Result:
-        """``result`` without its list, for the text drawing: the solutions are out."""
+        """``result`` without its list, for the text drawing, when every solution it lists
+        is out (``auto``: unless a racer other than the one printed had more)."""
         from dataclasses import replace
 
         from ..answers.kinds import Count
 
         if not self.found or not isinstance(result.answer, Count) or \
-                result.answer.solutions is None:
+                result.answer.solutions is None or \
+                len(self.found) < len(result.answer.solutions):
             return result
         return result.but(answer=replace(result.answer, solutions=None))
 
 
-def wanted(cli: Cli, puzzle: Puzzle, task: str, engine: str) -> Stream | None:
-    """A stream for ``count --list`` of a csp by one engine (``auto`` races engines in
-    child processes: its list comes with its result), else ``None``."""
-    if task != "count" or not getattr(cli.args, "list", False) or engine == "auto" \
-            or puzzle.model.kind != "csp":
+def wanted(cli: Cli, puzzle: Puzzle, task: str) -> Stream | None:
+    """A stream for ``count --list`` of a csp (with ``auto``, the solutions of the racer
+    that sends one first), else ``None``."""
+    if task != "count" or not getattr(cli.args, "list", False) or puzzle.model.kind != "csp":
         return None
     return Stream(cli, puzzle)

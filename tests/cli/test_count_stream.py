@@ -64,12 +64,15 @@ def test_text_prints_each_solution_once(cli, write_model):
     assert out.index("#8") < out.index("exactly 8 solutions")  # the solutions, then the count
 
 
-def test_auto_lists_with_its_result(cli, write_model):
-    """``auto`` races engines in child processes: its list comes with the result only."""
+def test_auto_streams_the_solutions_of_one_racer(cli, write_model):
+    """``auto`` races engines in child processes: the solutions printed are those of the
+    racer that sent one first, all 8 of them here, then the winner's result."""
     path = write_model("x8.toml", FIRST_ROW)
-    run_ = cli("count", path, "--list", "--json")
-    assert len(run_.out.splitlines()) == 1
-    assert len(json.loads(run_.out)["solutions"]) == 8
+    found, last = lines(cli("count", path, "--list", "--json").out)
+    assert [f["found"] for f in found] == list(range(1, 9))
+    assert last["count"] == 8 and last["status"] == "exact"
+    assert sorted(json.dumps(f["solution"]) for f in found) == \
+        sorted(json.dumps(s) for s in last["solutions"])
 
 
 @pytest.mark.parametrize("engine", ["search", "cpsat", "pyconstraint"])
