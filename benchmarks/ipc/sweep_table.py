@@ -32,6 +32,7 @@ def summary(rows: list[dict], limit: float) -> list[str]:
     grounded = [r for r in rows if "refused" not in r and r.get("cp_status") not in
                 (None, "error")]
     refused = [r for r in rows if "refused" in r]
+    named = len([r for r in refused if one_line_refusal(r)])
     fd_all = [r for r in rows if r.get("fd_cost") is not None]
     by_fd = [r for r in grounded if r.get("fd_cost") is not None]
     finished = [r for r in by_fd if r.get("cp_status") == "optimal"]
@@ -43,9 +44,9 @@ def summary(rows: list[dict], limit: float) -> list[str]:
             f"{min(loads):g} to {max(loads):g}" if loads else "")
     return [
         f"- domains: {len(rows)}; parsed and grounded by cpsolve within the limit: "
-        f"{len(grounded)}; refused (the feature named): {len(refused)}, "
-        f"{len([r for r in refused if one_line_refusal(r)])} of them in one line naming "
-        f"the feature; the limit reached while translating or grounding: "
+        f"{len(grounded)}; not taken: {len(refused)} ({named} refused in one line "
+        f"naming the feature, {len(refused) - named} crashed or killed); the limit reached "
+        "while translating or grounding: "
         f"{len([r for r in rows if r.get('cp_status') == 'error'])}",
         f"- solved by Fast Downward (seq-opt-lmcut; A* with the blind heuristic where LM-cut "
         f"refuses the task): {len(fd_all)} ({len(by_fd)} of them "
