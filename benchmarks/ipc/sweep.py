@@ -15,9 +15,20 @@ with the time limit: Fast Downward's ``seq-opt-lmcut`` search (its plan kept; wh
 refuses the task, conditional effects or axioms, A* with the blind heuristic), ``cpsolve
 solve DOMAIN PROBLEM --engine search --json`` (does it parse and ground, which feature
 refuses it, its optimum) and ``cpsolve validate DOMAIN PROBLEM FD-PLAN`` (Fast Downward's
-plan replayed by cpsolve's checker: valid, at Fast Downward's cost).  One JSON line per
-domain goes to ``--results`` (a second run skips the domains already there), and the
-table with its summary to ``--table``.
+plan replayed by cpsolve's checker: valid, at Fast Downward's cost).  The table with its
+summary goes to ``--table``.
+
+``--results`` is a cache (:mod:`sweep_cache`): one JSON line per run, keyed by domain,
+engine (``fd``, ``search``, ``validate``) and time limit.  A run that finished (an answer,
+a proof, a refusal, a verdict) is reused at any larger limit, so a sweep at 60 s after
+one at 30 s re-runs only what hit the 30 s limit; a grounded search run that hit its
+limit is reused too where Fast Downward has no plan (it counts in no figure but
+"grounded").  Shards (``--shard I/N``, N processes) append to the same file; a last run
+without ``--shard`` makes the table from the cache.  ``--import-rows`` reads the older
+one-line-per-domain files.
+
+    python benchmarks/ipc/sweep.py --time-limit 30 --results runs.jsonl
+    python benchmarks/ipc/sweep.py --time-limit 60 --results runs.jsonl --table docs/ipc-sweep.md
 """
 
 from __future__ import annotations
