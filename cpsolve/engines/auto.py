@@ -252,8 +252,7 @@ def _child_options(options: Options, time_limit: float | None) -> Options:
     through the pipe, :func:`_racer`; so do its solutions when the caller streams them)."""
     return Options(time_limit=time_limit, limit=options.limit, keep=options.keep, workers=1,
                    find_hint=options.find_hint, encoding=options.encoding,
-                   unique=options.unique,
-                   on_solution=_send_solutions if options.on_solution is not None else None)
+                   unique=options.unique, on_solution=options.on_solution)  # see _racer
 
 
 @dataclass(frozen=True)
@@ -263,15 +262,10 @@ class Found:
     values: dict[str, int]
 
 
-def _send_solutions(values: dict[str, int]) -> None:
-    """Marks racer options whose solutions go back as :class:`Found` notes (:func:`_racer`
-    puts the racer's channel in its place)."""
-
-
 def _racer(name: str, task: str, model: Csp | Planning, options: Options,
            channel: Channel) -> Result:
-    """One engine in its racer process: its checked answer (progress lines and, when asked,
-    its solutions as notes)."""
+    """One engine in its racer process: its checked answer (progress lines and, when the
+    caller streams solutions, each solution as a :class:`Found` note)."""
     found = None if options.on_solution is None else \
         (lambda values: channel.send(Found(dict(values))))
     return run(name, task, model, replace(options, progress=channel.send, on_solution=found))
