@@ -17,10 +17,10 @@ from ..words import plural
 from ..workflows.impossible import by_invariant
 from .arguments import printable
 from .session import INTERRUPTED, TAIL, Cli, exit_code, file_name, pddl_pairs, save
-from .stream import Stream, wanted
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
+    from .stream import Stream
 
 
 def solve(cli: Cli) -> int:
@@ -75,6 +75,8 @@ def one(cli: Cli, task: str) -> int:
     engine = cli.args.engine
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
+    from .stream import wanted
+
     stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
     result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
     _print(cli, puzzle, result if stream is None or cli.args.json else stream.unlisted(result),
