@@ -15,9 +15,20 @@ with the time limit: Fast Downward's ``seq-opt-lmcut`` search (its plan kept; wh
 refuses the task, conditional effects or axioms, A* with the blind heuristic), ``cpsolve
 solve DOMAIN PROBLEM --engine search --json`` (does it parse and ground, which feature
 refuses it, its optimum) and ``cpsolve validate DOMAIN PROBLEM FD-PLAN`` (Fast Downward's
-plan replayed by cpsolve's checker: valid, at Fast Downward's cost).  One JSON line per
-domain goes to ``--results`` (a second run skips the domains already there), and the
-table with its summary to ``--table``.
+plan replayed by cpsolve's checker: valid, at Fast Downward's cost).  The table with its
+summary goes to ``--table``.
+
+``--results`` is a cache (:mod:`sweep_cache`): one JSON line per run, keyed by domain,
+engine (``fd``, ``search``, ``validate``) and time limit.  A run that finished (an answer,
+a proof, a refusal, a verdict) is reused at any larger limit, so a sweep at 60 s after
+one at 30 s re-runs only what hit the 30 s limit; a grounded search run that hit its
+limit is reused too where Fast Downward has no plan (it counts in no figure but
+"grounded").  Shards (``--shard I/N``, N processes) append to the same file; a last run
+without ``--shard`` makes the table from the cache.  ``--import-rows`` reads the older
+one-line-per-domain files.
+
+    python benchmarks/ipc/sweep.py --time-limit 30 --results runs.jsonl
+    python benchmarks/ipc/sweep.py --time-limit 60 --results runs.jsonl --table docs/ipc-sweep.md
 """
 
 from __future__ import annotations
@@ -31,7 +42,9 @@ import sys
 import time
 from pathlib import Path
 
-SOURCE = "https://github.com/aibasel/downward-benchmarks"
+from sweep_cache import Cache, split_row
+from sweep_table import SOURCE, table, verdict
+
 CACHE = Path.home() / ".cache" / "cpsolve" / "downward-benchmarks"
 
 
@@ -127,13 +140,15 @@ def ours(domain: Path, problem: Path, limit: float) -> dict:
     code, out, err, seconds = cpsolve("solve", str(domain), str(problem), "--engine", "search",
                                       "--time-limit", f"{limit:g}", "--json", limit=limit)
     row = {"cp_code": code, "cp_seconds": round(seconds, 2)}
-    if code == 2:
+    if code == 2:  # a refusal: the feature named, on one line of stderr
         row["refused"] = " ".join(err.split())[:240]
+        row["refused_lines"] = len(err.strip().splitlines())
         return row
     try:
         result = json.loads(out)
-    except ValueError:
+    except ValueError:  # a crash or a kill: no feature named
         row["refused"] = f"exit {code}: " + " ".join(err.split())[-240:]
+        row["refused_lines"] = len(err.strip().splitlines())
         return row
     row["cp_status"] = result.get("status")
     row["cp_cost"] = result.get("cost")
@@ -153,123 +168,113 @@ def validated(domain: Path, problem: Path, plan: Path, limit: float) -> dict:
     return {"val_code": code, "val_valid": verdict.get("valid"), "val_cost": verdict.get("cost")}
 
 
-def sweep_one(folder: Path, limit: float, work: Path) -> dict:
-    """One domain's row."""
+def load_average() -> float:
+    """The machine's load average over the last minute, as the run ends."""
+    return round(os.getloadavg()[0], 1)
+
+
+def run_fd(cache: Cache, name: str, found: tuple[Path, Path], limit: float,
+           plan: Path) -> dict:
+    """Fast Downward's run: from the cache where it stays valid, else run now."""
+    record = cache.best(name, "fd", limit)
+    if record is None:
+        plan.unlink(missing_ok=True)
+        record = cache.add({"domain": name, "engine": "fd", "limit": limit,
+                            "problem": found[1].name, **fast_downward(*found, plan, limit),
+                            "load": load_average()})
+    return record
+
+
+def run_search(cache: Cache, name: str, found: tuple[Path, Path], limit: float,
+               fd: dict) -> dict:
+    """cpsolve's run: from the cache where it stays valid, else run now.  A run that
+    grounded the task but hit a smaller limit in the search is kept where Fast Downward
+    has no plan at this limit: it counts nowhere but in "grounded", which it already is."""
+    record = cache.best(name, "search", limit)
+    if record is None and fd.get("fd_cost") is None:
+        older = cache.latest(name, "search", limit)
+        if older is not None and older.get("cp_status") == "unknown":
+            record = older
+    if record is None:
+        record = cache.add({"domain": name, "engine": "search", "limit": limit,
+                            "problem": found[1].name, **ours(*found, limit),
+                            "load": load_average()})
+    return record
+
+
+def run_validate(cache: Cache, name: str, found: tuple[Path, Path], limit: float,
+                 fd: dict, plan: Path) -> dict:
+    """cpsolve's checker on Fast Downward's plan (the plan of the run ``fd``)."""
+    record = cache.best(name, "validate", limit)
+    if record is not None and record.get("fd_limit") != fd["limit"]:
+        record = None
+    if record is None:
+        record = cache.add({"domain": name, "engine": "validate", "limit": limit,
+                            "problem": found[1].name, "fd_limit": fd["limit"],
+                            **validated(*found, plan, limit), "load": load_average()})
+    return record
+
+
+def sweep_one(folder: Path, limit: float, work: Path, cache: Cache) -> dict:
+    """One domain's row: its runs, each from the cache where it stays valid."""
     found = smallest(folder)
     if found is None:
-        return {"domain": folder.name, "refused": "no problem with a domain file"}
-    domain, problem = found
-    row: dict = {"domain": folder.name, "problem": problem.name}
-    plan = work / f"{folder.name}.plan"
-    plan.unlink(missing_ok=True)
-    row.update(fast_downward(domain, problem, plan, limit))
-    row.update(ours(domain, problem, limit))
-    if row["fd_cost"] is not None and "refused" not in row:
-        row.update(validated(domain, problem, plan, limit))
+        return {"domain": folder.name, "refused": "no problem with a domain file",
+                "refused_lines": 1}
+    name = folder.name
+    plan = work / f"{name}.plan"
+    fd = run_fd(cache, name, found, limit, plan)
+    cp = run_search(cache, name, found, limit, fd)
+    val = None
+    if fd.get("fd_cost") is not None and "refused" not in cp:
+        val = run_validate(cache, name, found, limit, fd, plan)
+    return merge(fd, cp, val)
+
+
+def merge(fd: dict, cp: dict, val: dict | None) -> dict:
+    """The table's row of one domain from its runs."""
+    skip = ("engine", "limit", "load", "fd_limit")
+    row = {"domain": fd["domain"], "fd_limit": fd["limit"], "cp_limit": cp["limit"],
+           "loads": [r["load"] for r in (fd, cp, val) if r and "load" in r]}
+    for record in (fd, cp, val or {}):
+        row.update({k: v for k, v in record.items() if k not in skip})
     return row
 
-
-def verdict(row: dict) -> str:
-    """The row's comparison in a word."""
-    if "refused" in row:
-        return "refused"
-    if row.get("fd_cost") is None or row.get("cp_status") != "optimal":
-        return "-"
-    return "same" if row["cp_cost"] == row["fd_cost"] else "DIFFERENT"
-
-
-FD_WORDS = {"exit 34": "unsupported (LM-cut: conditional effects or axioms)",
-            "exit 1": "failed (exit 1)", "time": "time limit"}
-"""Fast Downward's outcomes in words (exit 34: the search does not support the task)."""
-
-
-def table(rows: list[dict], limit: float) -> str:
-    """The docs page: summary, then one row per domain."""
-    grounded = [r for r in rows if "refused" not in r and r.get("cp_status") not in
-                (None, "error")]
-    fd_all = [r for r in rows if r.get("fd_cost") is not None]
-    by_fd = [r for r in grounded if r.get("fd_cost") is not None]
-    finished = [r for r in by_fd if r.get("cp_status") == "optimal"]
-    different = [r for r in finished if r["cp_cost"] != r["fd_cost"]]
-    valid = [r for r in by_fd if r.get("val_valid") and r.get("val_cost") == r["fd_cost"]]
-    lines = [
-        "# The IPC sweep: the smallest instance of every domain", "",
-        f"Source: <{SOURCE}> (Fast Downward's collection of IPC benchmarks), the smallest "
-        "problem file of each domain folder. Made by `python benchmarks/ipc/sweep.py "
-        f"--time-limit {limit:g}` (both planners get {limit:g} s per instance, one after "
-        "the other, on a shared two-core machine).", "",
-        f"- domains: {len(rows)}; parsed and grounded by cpsolve within the limit: "
-        f"{len(grounded)}; refused (the feature named): "
-        f"{len([r for r in rows if 'refused' in r])}; the limit reached while translating "
-        f"or grounding: {len([r for r in rows if r.get('cp_status') == 'error'])}",
-        f"- solved by Fast Downward (seq-opt-lmcut; A* with the blind heuristic where LM-cut "
-        f"refuses the task): {len(fd_all)} ({len(by_fd)} of them "
-        f"grounded by cpsolve); of those {len(fd_all)} cpsolve's search proved the optimum "
-        f"on {len(finished)} ({100 * len(finished) / max(1, len(fd_all)):.0f} %), with "
-        f"{len(different)} disagreement(s)",
-        f"- Fast Downward's plan valid by `cpsolve validate`, at its cost: {len(valid)} of "
-        f"{len([r for r in by_fd if r.get('val_code', -1) != -1])} checked within the "
-        "limit", "",
-        "| domain | problem | FD cost | FD s | cpsolve | cost | s | FD plan valid | "
-        "verdict / refusal |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in rows:
-        why = re.sub(r"^error: \S+: ", "", r.get("refused", verdict(r))).replace("|", "/")
-        val = "" if "val_code" not in r else "time" if r["val_code"] == -1 else (
-            "yes" if r.get("val_valid") and r.get("val_cost") == r.get("fd_cost") else "NO")
-        if r.get("cp_status") == "error":
-            why = "a limit (time or memory) reached while translating or grounding"
-        fd = r.get("fd_cost") if r.get("fd_cost") is not None else FD_WORDS.get(
-            r.get("fd_status", ""), r.get("fd_status", ""))
-        if r.get("fd_search") and r.get("fd_cost") is not None:
-            fd = f"{fd} (blind)"
-        lines.append(f"| {r['domain']} | {r.get('problem', '')} | {fd}"
-                     f" | {r.get('fd_seconds', '')} | {r.get('cp_status', '')} | "
-                     f"{r.get('cp_cost') if r.get('cp_cost') is not None else ''} | "
-                     f"{r.get('cp_seconds', '')} | {val} | {why} |")
-    return "\n".join(lines) + "\n"
-
-
 def main() -> None:
+    """Sweep the domains (this shard of them), then write the table of every domain run."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--benchmarks", help="a checkout of aibasel/downward-benchmarks")
     p.add_argument("--time-limit", type=float, default=60.0, help="seconds per planner run")
     p.add_argument("--only", help="domains whose folder name contains this text")
     p.add_argument("--shard", default="0/1", metavar="I/N",
-                   help="every N-th domain from the I-th (run N processes, then once more "
-                   "over the results joined, to make the table)")
-    p.add_argument("--results", default="ipc-sweep.jsonl", help="JSON lines, one per domain")
+                   help="every N-th domain from the I-th (run N processes on the same "
+                   "results file, then once more without --shard to make the table)")
+    p.add_argument("--results", default="ipc-sweep.jsonl",
+                   help="JSON lines, one per run (domain, engine, limit); reused")
+    p.add_argument("--import-rows", metavar="FILE",
+                   help="an older results file (one line per domain) to add to --results")
+    p.add_argument("--import-limit", type=float, default=30.0,
+                   help="the time limit the --import-rows file was made with")
     p.add_argument("--table", help="write the Markdown table here (e.g. docs/ipc-sweep.md)")
     args = p.parse_args()
     root = locate(args.benchmarks)
-    results = Path(args.results)
-    done = {}
-    if results.exists():
-        for line in results.read_text().splitlines():
-            row = json.loads(line)
-            done[row["domain"]] = row
-    work = results.resolve().parent / "ipc-sweep-plans"
+    cache = Cache(Path(args.results))
+    if args.import_rows:
+        for line in Path(args.import_rows).read_text().splitlines():
+            for record in split_row(json.loads(line), args.import_limit):
+                cache.add(record)
+    work = Path(args.results).resolve().parent / "ipc-sweep-plans"
     work.mkdir(exist_ok=True)
     folders = sorted(f for f in root.iterdir() if f.is_dir() and any(f.glob("*.pddl")))
     first, step = (int(x) for x in args.shard.split("/"))
-    folders = folders[first::step]
     rows = []
-    for folder in folders:
+    for folder in folders[first::step]:
         if args.only and args.only not in folder.name:
             continue
-        row = done.get(folder.name)
-        if row is None:
-            row = sweep_one(folder, args.time_limit, work)
-            with results.open("a") as out:
-                out.write(json.dumps(row) + "\n")
-        elif row.get("fd_cost") is not None and "refused" not in row and "val_code" not in row:
-            found = smallest(folder)  # a run made before `validate` existed: check FD's plan
-            row.update(validated(*found, work / f"{folder.name}.plan", args.time_limit))
+        row = sweep_one(folder, args.time_limit, work, cache)
         rows.append(row)
         print(f"{row['domain']:<40} {row.get('fd_cost')!s:>6} {row.get('cp_status', '')!s:>10}"
               f" {row.get('cp_cost')!s:>6}  {row.get('refused', verdict(row))[:90]}", flush=True)
-    if not args.only and step == 1:
-        results.write_text("".join(json.dumps(r) + "\n" for r in rows))
     page = table(rows, args.time_limit)
     if args.table:
         Path(args.table).write_text(page)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..answers.result import Result, Status
@@ -19,6 +20,7 @@ from .session import INTERRUPTED, Cli, exit_code, file_name, pddl_pairs, save
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
+    from .stream import Stream
 
 
 def solve(cli: Cli) -> int:
@@ -73,8 +75,12 @@ def one(cli: Cli, task: str) -> int:
     engine = cli.args.engine
     if engine == "auto" and getattr(cli.args, "algorithm", None):
         engine = "search"  # an algorithm is the search engine's (the rules allow no other)
-    result, race, hard = _answer(cli, puzzle, task, engine)  # hard: a second Ctrl-C
-    _print(cli, puzzle, result, race, _against_expected(cli, puzzle, result))
+    from .stream import wanted
+
+    stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
+    result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
+    _print(cli, puzzle, result if stream is None or cli.args.json else stream.unlisted(result),
+           race, _against_expected(cli, puzzle, result))
     if getattr(cli.args, "plan_file", None):
         _write_plan(puzzle, result, cli.args.plan_file)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
@@ -102,10 +108,12 @@ def _write_plan(puzzle, result: Result, path: str) -> None:
     write_text(path, ipc_plan(result.answer, puzzle.model.unit_costs(), name), False)
 
 
-def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | None, bool]:
+def _answer(cli: Cli, puzzle, task: str, engine: str,
+            stream: Stream | None = None) -> tuple[Result, Race | None, bool]:
     """The engine's result (with ``auto``, the race's), and whether a second Ctrl-C stopped
     it at once.  That, or the clock's alarm past the grace, loses what the engine had: the
-    result then says only what stopped it."""
+    result then says only what stopped it (and, with a ``stream``, the count of the
+    solutions it printed)."""
     proof = by_invariant(puzzle, task, getattr(cli.args, "list", False))
     if proof is not None:
         return proof, None, False
@@ -118,6 +126,8 @@ def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | No
     try:
         with cli.progress(f"{engine} {task}") as options, \
                 cli.clock.guard(f"running {engine}", cli.clock.grace()):
+            if stream is not None:
+                options = replace(options, on_solution=stream)
             if engine == "auto":
                 from ..engines.auto import race as run_race
 
@@ -127,10 +137,18 @@ def _answer(cli: Cli, puzzle, task: str, engine: str) -> tuple[Result, Race | No
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp:
         why = f"time limit reached ({engine} did not stop within the grace)"
-        return stopped(task, engine, why, time.perf_counter() - start), None, False
+        return _lost(stream, task, engine, why, start), None, False
     except KeyboardInterrupt:
         why = f"{interrupt.REASON} ({engine} stopped at once: what it had is lost)"
-        return stopped(task, engine, why, time.perf_counter() - start), None, True
+        return _lost(stream, task, engine, why, start), None, True
+
+
+def _lost(stream: Stream | None, task: str, engine: str, why: str, start: float) -> Result:
+    """The result of an engine stopped at once: the count of the solutions streamed so
+    far, if any, else nothing proven."""
+    seconds = time.perf_counter() - start
+    salvaged = None if stream is None else stream.salvage(engine, why, seconds)
+    return salvaged or stopped(task, engine, why, seconds)
 
 
 def stopped(task: str, engine: str, why: str, seconds: float) -> Result:

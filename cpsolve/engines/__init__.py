@@ -193,7 +193,7 @@ def count_optimal(name: str, model: Csp, options: Options) -> Result:
     if model.objective is None:
         raise Unsupported("count --optimal: the model has no objective (minimize or maximize)")
     start = time.perf_counter()
-    best = run(name, "solve", model, replace(options, optimal=False))
+    best = run(name, "solve", model, replace(options, optimal=False, on_solution=None))
     spent = time.perf_counter() - start
     if best.status is Status.INFEASIBLE:
         return checked(name, "count", model, Result.counted(

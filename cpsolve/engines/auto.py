@@ -249,16 +249,26 @@ def _why(watch: _Watch) -> tuple[Stop | None, str]:
 
 def _child_options(options: Options, time_limit: float | None) -> Options:
     """What a racer is asked: the caller's limits on one worker (its progress goes back
-    through the pipe, :func:`_racer`)."""
+    through the pipe, :func:`_racer`; so do its solutions when the caller streams them)."""
     return Options(time_limit=time_limit, limit=options.limit, keep=options.keep, workers=1,
                    find_hint=options.find_hint, encoding=options.encoding,
-                   unique=options.unique)
+                   unique=options.unique, on_solution=options.on_solution)  # see _racer
+
+
+@dataclass(frozen=True)
+class Found:
+    """A racer's note: a solution as it found it (``count --list`` streams them)."""
+
+    values: dict[str, int]
 
 
 def _racer(name: str, task: str, model: Csp | Planning, options: Options,
            channel: Channel) -> Result:
-    """One engine in its racer process: its checked answer (progress lines as notes)."""
-    return run(name, task, model, replace(options, progress=channel.send))
+    """One engine in its racer process: its checked answer (progress lines and, when the
+    caller streams solutions, each solution as a :class:`Found` note)."""
+    found = None if options.on_solution is None else \
+        (lambda values: channel.send(Found(dict(values))))
+    return run(name, task, model, replace(options, progress=channel.send, on_solution=found))
 
 
 def _wait(racers: list[Child], checks: dict[str, Check], watch: _Watch, clock: Clock,
@@ -321,7 +331,12 @@ def _grace(watch: _Watch, clock: Clock) -> float:
 def _record(message: Message, checks: dict[str, Check], options: Options) -> None:
     """A racer's message: a progress line passed on, or its final word recorded."""
     name = message.child.name
-    if message.kind is Kind.NOTE:
+    if message.kind is Kind.NOTE and isinstance(message.value, Found):
+        streamer = getattr(options.on_solution, "racer", None) or name
+        if options.on_solution is not None and streamer == name:  # one racer's, in its order
+            options.on_solution.racer = streamer  # type: ignore[union-attr]
+            options.on_solution(message.value.values)
+    elif message.kind is Kind.NOTE:
         if options.progress is not None:
             options.progress(f"{name}: {message.value}")
     elif message.kind is Kind.RESULT:

@@ -47,8 +47,9 @@ def supports(model: Csp) -> str | None:
     return tool_missing()
 
 
-def _run(model: Csp, options, how: list[str]):
-    """Solutions (as assignments), whether the search was complete, and why it stopped."""
+def _run(model: Csp, options, how: list[str], stream=None):
+    """Solutions (as assignments), whether the search was complete, and why it stopped;
+    ``stream`` is called with each solution as MiniZinc prints it."""
     from ..interop import ExportError
     from ..interop.minizinc import export
 
@@ -67,21 +68,10 @@ def _run(model: Csp, options, how: list[str]):
         work = Path(tmp)
         (work / "model.mzn").write_text(mzn.model, encoding="utf-8")
         (work / "data.dzn").write_text(mzn.data, encoding="utf-8")
+        reader = _Reader(mzn.names, stream)
         done = run_tool([*cmd, "model.mzn", "data.dzn"], work,
-                        None if limit is None else limit + GRACE)
-    solutions, current, complete, infeasible = [], {}, False, False
-    for line in done.stdout.splitlines():
-        line = line.strip()
-        if line == "----------":
-            solutions.append(current)
-            current = {}
-        elif line == "==========":
-            complete = True
-        elif line == "=====UNSATISFIABLE=====":
-            infeasible = complete = True
-        elif " = " in line and line.endswith(";"):
-            ident, _, value = line[:-1].partition(" = ")
-            current[mzn.names[ident]] = int(value)
+                        None if limit is None else limit + GRACE, reader.line)
+    solutions, complete, infeasible = reader.solutions, reader.complete, reader.infeasible
     if not (complete or solutions or done.stopped or "=====UNKNOWN=====" in done.stdout) \
             and done.returncode != 0:
         last = (done.stderr.strip() or "no output").splitlines()[-1]
@@ -90,6 +80,33 @@ def _run(model: Csp, options, how: list[str]):
         raise RuntimeError(f"MiniZinc failed (exit {done.returncode}): {last}")
     why = done.stopped or ("" if complete else "time limit reached")
     return solutions, complete, infeasible, why
+
+
+class _Reader:
+    """MiniZinc's output read line by line as it comes: the solutions (each passed to
+    ``on_solution`` when its ``----------`` line arrives), and how the search ended."""
+
+    def __init__(self, names: dict[str, str], on_solution=None) -> None:
+        self.names, self.on_solution = names, on_solution
+        self.solutions: list[dict[str, int]] = []
+        self.current: dict[str, int] = {}
+        self.complete = self.infeasible = False
+
+    def line(self, line: str) -> None:
+        """One line of MiniZinc's output."""
+        line = line.strip()
+        if line == "----------":
+            self.solutions.append(self.current)
+            if self.on_solution is not None:
+                self.on_solution(self.current)
+            self.current = {}
+        elif line == "==========":
+            self.complete = True
+        elif line == "=====UNSATISFIABLE=====":
+            self.infeasible = self.complete = True
+        elif " = " in line and line.endswith(";"):
+            ident, _, value = line[:-1].partition(" = ")
+            self.current[self.names[ident]] = int(value)
 
 
 def installed_solvers() -> list[str]:
@@ -130,7 +147,8 @@ def solve(model: Csp, options) -> Result:
 def count(model: Csp, options) -> Result:
     """Count (and optionally keep) every solution."""
     how = ["--all-solutions"] if options.limit is None else ["-n", str(options.limit)]
-    found, complete, infeasible, why = _run(model, options, how)
+    found, complete, infeasible, why = _run(model, options, how,
+                                            getattr(options, "on_solution", None))
     listed = tuple(found) if options.keep else None
     if infeasible:
         return Result.counted("minizinc", Count(0, listed), True)

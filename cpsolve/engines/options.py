@@ -74,3 +74,6 @@ class Options:
     unique: bool = False
     optimal: bool = False
     """``count`` of a csp with an objective: count only its optimal solutions."""
+    on_solution: Callable[[dict[str, int]], None] | None = None
+    """``count`` of a csp: called with each solution as the engine finds it (``count
+    --list`` streams them); the engine's result still lists them when ``keep`` asks."""

@@ -225,6 +225,8 @@ def count(model: Csp, options) -> Result:
             n += 1
             if options.keep:
                 kept.append(s)
+            if options.on_solution is not None:
+                options.on_solution(s)
             if options.limit is not None and n >= options.limit:
                 return Result.counted("pyconstraint", _count(n, kept, options), False,
                                       message="stopped at the limit of "

@@ -320,6 +320,15 @@ def _generate() -> dict[str, Any]:
                            "givens": {"type": "array", "items": item}}}
 
 
+def _found() -> dict[str, Any]:
+    """A line of ``count --list``: one solution as the engine found it (and the checker
+    passed it), before the count's result."""
+    return {"type": "object", "required": ["found", "solution"], "additionalProperties": False,
+            "properties": {"found": {"type": "integer", "minimum": 1,
+                                     "description": "Its number: the 1st, 2nd... found."},
+                           "solution": {**ANY, "description": "As `solution` of a solve."}}}
+
+
 def _validate() -> dict[str, Any]:
     """``validate``: the verdict on a plan or a solution."""
     return {"type": "object", "additionalProperties": False,
@@ -349,16 +358,20 @@ def schema() -> dict[str, Any]:
                        "instance (a result with its source, or an error) and a last "
                        "line with the batch's figures; compare on a cluster prints one "
                        "line per model as it finishes (or an error line) and a last "
-                       "line with the counts; models lists the bundled model files.  A "
+                       "line with the counts; count --list (one engine) prints one line per "
+                       "solution as it is found, then its result; models lists the bundled "
+                       "model files.  A "
                        "command that ends without its answer prints an error object "
                        "instead (in a batch, as its last line).",
         "oneOf": [{"$ref": "#/$defs/result"}, {"$ref": "#/$defs/compare"},
                   {"$ref": "#/$defs/generate"}, {"$ref": "#/$defs/batch"},
                   {"$ref": "#/$defs/batch_error"}, {"$ref": "#/$defs/compare_model"},
                   {"$ref": "#/$defs/compare_summary"}, {"$ref": "#/$defs/error"},
-                  {"$ref": "#/$defs/models"}, {"$ref": "#/$defs/validate"}],
+                  {"$ref": "#/$defs/models"}, {"$ref": "#/$defs/validate"},
+                  {"$ref": "#/$defs/found"}],
         "$defs": {"result": _result(), "compare": _compare(), "generate": _generate(),
                   "batch": _batch(), "batch_error": _batch_error(),
                   "compare_model": _compare_model(), "compare_summary": _compare_summary(),
-                  "error": _error(), "models": _models(), "validate": _validate()},
+                  "error": _error(), "models": _models(), "validate": _validate(),
+                  "found": _found()},
     }

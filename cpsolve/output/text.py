@@ -6,7 +6,7 @@ which fields a result happens to carry.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.columns import Columns
@@ -177,7 +177,7 @@ def draw_count(puzzle: Puzzle, answer: Count) -> list[Any]:
     """The listed solutions or plans."""
     parts: list[Any] = []
     for i, s in enumerate(answer.solutions or (), start=1):
-        parts.append(Panel(Text(puzzle.render_solution(s)), title=f"#{i}", expand=False))
+        parts.append(solution_panel(puzzle, s, i))
     if answer.plans:
         table = Table(box=None, show_header=False, padding=(0, 1))
         table.add_column(justify="right", no_wrap=True)
@@ -186,6 +186,11 @@ def draw_count(puzzle: Puzzle, answer: Count) -> list[Any]:
             table.add_row(f"{i}.", Text(puzzle.plan_line(plan)))
         parts += [Text(f"Metric: {puzzle.metric}.", style="dim"), table]
     return parts
+
+
+def solution_panel(puzzle: Puzzle, values: Mapping[str, int], index: int) -> Panel:
+    """One listed solution, drawn, titled with its number."""
+    return Panel(Text(puzzle.render_solution(values)), title=f"#{index}", expand=False)
 
 
 def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:

@@ -70,6 +70,15 @@ class CspPuzzle(Puzzle):
     def render_solution(self, solution: Mapping[str, int]) -> str:
         return self.template.render(solution)
 
+    def read_solution(self, written: Any) -> dict[str, int]:
+        """A JSON assignment, or the solution as the text output draws it (the ``show``
+        template, or ``name=value`` pairs; :mod:`.csp_drawing`)."""
+        if isinstance(written, str):
+            from .csp_drawing import read_drawing
+
+            return read_drawing(self.template, self.model.domains, written)
+        return super().read_solution(written)
+
 
 def build(data: Data) -> CspPuzzle:
     """Build the CSP of a ``csp`` file."""

@@ -136,7 +136,8 @@ def test_count_with_a_limit_says_so(cli):
 def test_count_listing_solutions(cli, write_model):
     path = write_model("x8.toml", XSUDOKU_FIRST_ROW)
     run = cli("count", path, "--engine", "pyconstraint", "--list", "--json")
-    data = only_json(run.out)
+    *found, data = [json.loads(line) for line in run.out.splitlines()]  # as found, then all
+    assert [f["solution"] for f in found] == data["solutions"]
     assert data["count"] == 8 and len(data["solutions"]) == 8
     assert len({tuple(s) for s in data["solutions"]}) == 8
     assert all(s[0] == "1 2 3 4 5" for s in data["solutions"])

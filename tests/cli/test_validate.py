@@ -33,8 +33,7 @@ def test_every_bundled_models_own_answer_is_valid(cli, tmp_path, path):
     as_json.write_text(solved.out)
     as_text = tmp_path / "answer.txt"
     as_text.write_text(cli("solve", path, "--engine", engine, "--time-limit", "120").out)
-    # the csp family draws with the file's own template: its text is not read back
-    for written in (as_json, as_text) if load(path).family != "csp" else (as_json,):
+    for written in (as_json, as_text):  # the csp family: read back with its show template
         checked = cli("validate", path, written, "--json")
         assert checked.code == 0, checked.out + checked.err
         verdict = json.loads(checked.out)
@@ -84,6 +83,39 @@ def test_a_grid_with_one_cell_changed_names_the_constraint(cli, tmp_path):
     verdict = json.loads(out.out)
     assert out.code == 1 and not verdict["valid"]
     assert "cell[0][0]" in verdict["message"] or "cell[0][1]" in verdict["message"]
+
+
+def test_a_csp_drawing_with_one_value_changed_names_the_constraint(cli, tmp_path):
+    drawn = tmp_path / "ruler.txt"
+    drawn.write_text("marks  0  1  4  10  12  17\n")  # a Golomb ruler: every gap differs
+    out = cli("validate", "golomb6", drawn)
+    assert out.code == 0 and "valid: a solution (text)" in out.out, out.out + out.err
+    drawn.write_text("marks  0  1  4  10  13  17\n")  # 4 - 1 == 13 - 10
+    verdict = json.loads(cli("validate", "golomb6", drawn, "--json").out)
+    assert not verdict["valid"] and "m[" in verdict["message"]
+
+
+def test_a_csp_without_a_show_template_reads_its_pairs(cli, tmp_path):
+    model = tmp_path / "pair.toml"
+    model.write_text('family = "csp"\nconstraints = ["x + y == 3", "x < y"]\n'
+                     '[variables]\nx = [0, 3]\ny = [0, 3]\n[labels]\ny = ["a", "b", "c", "d"]\n')
+    drawn = tmp_path / "answer.txt"
+    drawn.write_text(cli("solve", model, "--engine", "search").out)
+    assert cli("validate", model, drawn).code == 0, drawn.read_text()
+    drawn.write_text("x=1  y=c\n")  # y = 2
+    assert cli("validate", model, drawn).code == 0
+    drawn.write_text("x=2  y=b\n")  # 2 + 1 == 3, but x < y breaks
+    assert cli("validate", model, drawn).code == 1
+
+
+@pytest.mark.parametrize("text", ["marks 0 1 4\n", "marks 0 1 4 x 12 17\n",
+                                  "ruler 0 1 4 10 12 17\n", "\x00\x01"],
+                         ids=["too-few", "not-a-value", "other-text", "binary"])
+def test_unreadable_csp_drawings_are_one_line(cli, tmp_path, text):
+    drawn = tmp_path / "ruler.txt"
+    drawn.write_text(text)
+    out = cli("validate", "golomb6", drawn)
+    assert out.code == 2 and out.err.count("\n") == 1 and "Traceback" not in out.err, out.err
 
 
 def test_a_knights_tour_as_numbers_on_the_board(cli, tmp_path):

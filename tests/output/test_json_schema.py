@@ -24,12 +24,15 @@ def validator() -> jsonschema.Draft202012Validator:
 
 
 def valid(cli, *argv: str) -> dict:
-    """Run one command with ``--json``; its one line must be valid under the schema."""
+    """Run one command with ``--json``; each of its lines (one, or the solutions of
+    ``count --list`` as they are found, then the result) must be valid under the schema;
+    the last one is returned."""
     run = cli(*argv, "--json")
     assert run.code in (0, 1), run.err  # 1: a limit was hit, still an honest answer
-    data = json.loads(run.out)
-    errors = sorted(validator().iter_errors(data), key=lambda e: list(e.path))
-    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+    for line in run.out.splitlines():
+        data = json.loads(line)
+        errors = sorted(validator().iter_errors(data), key=lambda e: list(e.path))
+        assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
     return data
 
 

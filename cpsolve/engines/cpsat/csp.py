@@ -18,6 +18,7 @@ every constraint is posted):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...answers.result import Assignment, Count, Result, Status
@@ -244,18 +245,24 @@ def _solved(sols: list[dict[str, int]], complete: bool, wanted: bool, budget: Cl
 class _Counter(cp_model.CpSolverSolutionCallback):
     """Counts solutions, keeps them on request, stops at a limit."""
 
-    def __init__(self, enc: Encoded, keep: bool, limit: int | None) -> None:
+    def __init__(self, enc: Encoded, keep: bool, limit: int | None,
+                 stream: Callable[[dict[str, int]], None] | None = None) -> None:
         super().__init__()
         self.count = 0
         self.limit = limit
         self.kept: list[dict[str, int]] | None = [] if keep else None
+        self.stream = stream
         self.items = list(enc.terms.items())
         self.stopped = False
 
     def on_solution_callback(self) -> None:
         self.count += 1
-        if self.kept is not None:
-            self.kept.append({n: int(self.value(v)) for n, v in self.items})
+        if self.kept is not None or self.stream is not None:
+            values = {n: int(self.value(v)) for n, v in self.items}
+            if self.kept is not None:
+                self.kept.append(values)
+            if self.stream is not None:
+                self.stream(values)
         if self.limit is not None and self.count >= self.limit:
             self.stopped = True
             self.stop_search()
@@ -270,7 +277,7 @@ def count(csp: Csp, options: Options) -> Result:
     details: dict[str, object] = dict(size(enc.model))
     # Exactly one worker: with more, CP-SAT's enumeration miscounts.
     solver = solver_for(budget, 1, **ENUMERATE)
-    counter = _Counter(enc, options.keep, options.limit)
+    counter = _Counter(enc, options.keep, options.limit, options.on_solution)
     status = run(solver, enc.model, counter)
     kept = None if counter.kept is None else tuple(counter.kept)
     n = counter.count

@@ -62,10 +62,15 @@ class Finished:
     seconds: float = 0.0
 
 
-def run_tool(cmd: list[str], cwd: Path, time_limit: float | None) -> Finished:
-    """Run ``cmd`` in ``cwd``; stop it at ``time_limit`` seconds or on interruption."""
+def run_tool(cmd: list[str], cwd: Path, time_limit: float | None,
+             on_line: Callable[[str], None] | None = None) -> Finished:
+    """Run ``cmd`` in ``cwd``; stop it at ``time_limit`` seconds or on interruption.
+
+    With ``on_line``, each line of the tool's output is passed to it as soon as the line is
+    complete (and the last one, unfinished, when the tool ends), once each."""
     clock = Clock(time_limit)
     out, err = cwd / ".stdout", cwd / ".stderr"
+    lines = _Lines(out, on_line)
     with open(out, "wb") as o, open(err, "wb") as e:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=o, stderr=e, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
@@ -77,11 +82,36 @@ def run_tool(cmd: list[str], cwd: Path, time_limit: float | None) -> Finished:
                     _stop(proc)
                     break
                 time.sleep(POLL)
+                lines.read()
         finally:
             if proc.poll() is None:  # KeyboardInterrupt or any other way out
                 _stop(proc)
+    lines.read(final=True)
     return Finished(proc.returncode, out.read_text(errors="replace"),
                     err.read_text(errors="replace"), stopped, clock.elapsed())
+
+
+class _Lines:
+    """The lines a tool has written to its output file so far, each passed on once."""
+
+    def __init__(self, path: Path, on_line: Callable[[str], None] | None) -> None:
+        self.path, self.on_line = path, on_line
+        self.offset, self.rest = 0, b""
+
+    def read(self, final: bool = False) -> None:
+        """Pass on the complete lines written since the last call (``final``: all)."""
+        if self.on_line is None or not self.path.exists():
+            return
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            chunk = f.read()
+        self.offset += len(chunk)
+        *complete, self.rest = (self.rest + chunk).split(b"\n")
+        if final and self.rest:
+            complete.append(self.rest)
+            self.rest = b""
+        for line in complete:
+            self.on_line(line.decode(errors="replace"))
 
 
 def _stop(proc: subprocess.Popen) -> None:

@@ -11,7 +11,15 @@ import time
 import pytest
 
 from cpsolve.engines.runtime import interrupt, memory
-from cpsolve.engines.runtime.processes import Failure, Kind, Message, start, stop, wait_any
+from cpsolve.engines.runtime.processes import (
+    Failure,
+    Kind,
+    Message,
+    run_tool,
+    start,
+    stop,
+    wait_any,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -176,3 +184,19 @@ def test_a_child_is_a_session_of_its_own_and_dies_with_its_parent(tmp_path):
             break
         time.sleep(0.1)
     assert not os.path.exists(f"/proc/{grandchild}"), "the child outlived its parent"
+
+
+def test_run_tool_passes_each_line_on_as_it_is_written(tmp_path):
+    """The tool writes ``a``, then waits for the file that the ``a`` line's handler makes:
+    only a line passed on while the tool runs lets it go on to write ``b``."""
+    seen: list[str] = []
+
+    def on_line(line: str) -> None:
+        seen.append(line)
+        if line == "a":
+            (tmp_path / "go").touch()
+
+    script = "echo a; while [ ! -e go ]; do sleep 0.05; done; printf 'b\\nc'"
+    done = run_tool(["sh", "-c", script], tmp_path, 600, on_line)
+    assert done.stopped == "" and done.returncode == 0
+    assert seen == ["a", "b", "c"]  # each once; the last, unfinished, when the tool ended

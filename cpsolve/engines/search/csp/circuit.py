@@ -214,10 +214,12 @@ def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
         total[0] += 1
         if options.keep:
             kept.append(solution)
+        if options.on_solution is not None:
+            options.on_solution(solution)
         if options.limit is not None and total[0] >= options.limit:
             raise Stop
 
-    listing = options.keep or options.limit is not None
+    listing = options.keep or options.limit is not None or options.on_solution is not None
     # Warnsdorff's order finds circuits sooner; a complete count gains nothing from it
     done = _search(model, circuit, options, options.limit is not None,
                    tally if listing else None)

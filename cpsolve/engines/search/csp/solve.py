@@ -123,6 +123,8 @@ def count_csp(model: Csp, options: Options) -> Result:
         total[0] += 1
         if options.keep:
             kept.append(solution)
+        if options.on_solution is not None:
+            options.on_solution(solution)
         if options.limit is not None and total[0] >= options.limit:
             raise Stop
 
