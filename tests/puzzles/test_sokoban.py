@@ -240,6 +240,18 @@ def test_drawing_and_notation(tmp_path):
     assert puzzle.json_plan(result.plan) == {"lurd": line, "pushes": 2}
 
 
+def test_the_svg_board(tmp_path):
+    from cpsolve.output.draw import picture
+
+    puzzle, result = solved(write(tmp_path, CORNER), "search")
+    start = picture(puzzle).svg
+    assert start.count('class="box"') == 1 and start.count('class="player"') == 1
+    assert start.count('class="target"') == 1 and start.count('class="wall"') == 16
+    assert start.count('class="dead"') == len(puzzle.dead) == 5
+    last = picture(puzzle, result.plan[-1].state, result.plan[-1]).svg
+    assert 'stroke-width="2.5"' in last  # the last step is a push: the box is outlined
+
+
 def test_player_on_target_and_floor_symbols(tmp_path):
     board = "\n#####\n#+$_#\n#-$.#\n#####\n"
     puzzle = load(write(tmp_path, board))

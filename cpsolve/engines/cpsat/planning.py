@@ -435,7 +435,7 @@ def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) 
                           f"cheapest plan: no cheaper plan of at most {horizon} steps exists")
     best = solver.best_objective_bound  # about plans cheaper than the incumbent only
     proven = max(0, math.ceil(best - 1e-6)) if math.isfinite(best) else 0
-    bound = min(proven, sum(s.cost for s in incumbent))
+    bound = min(max(proven, run.estimated), sum(s.cost for s in incumbent))
     plan = tl.plan(solver) if status == cp_model.FEASIBLE else incumbent
     return run.result(Status.SOLVED, plan, bound=bound,
                       message=f"{run.budget.why()}: no plan costs less than {bound}, "
