@@ -247,7 +247,8 @@ def test_the_svg_board(tmp_path):
     start = picture(puzzle).svg
     assert start.count('class="box"') == 1 and start.count('class="player"') == 1
     assert start.count('class="target"') == 1 and start.count('class="wall"') == 16
-    assert start.count('class="dead"') == len(puzzle.dead) == 5
+    assert start.count('class="cell dead"') == len(puzzle.dead) == 5
+    assert start.count('class="cell floor"') == 9 - 5
     last = picture(puzzle, result.plan[-1].state, result.plan[-1]).svg
     assert 'stroke-width="2.5"' in last  # the last step is a push: the box is outlined
 

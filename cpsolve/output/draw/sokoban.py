@@ -27,7 +27,7 @@ def sokoban_svg(puzzle: SokobanPuzzle, state: tuple[int, ...], step: Step | None
     for r, c in puzzle.cells:
         x, y = MARGIN + c * SIZE, MARGIN + r * SIZE
         svg.rect(x, y, SIZE, SIZE, fill=DEAD if (r, c) in puzzle.dead else FLOOR,
-                 class_="dead" if (r, c) in puzzle.dead else "floor")
+                 class_="cell dead" if (r, c) in puzzle.dead else "cell floor")
         if (r, c) in puzzle.board.targets:
             svg.circle(x + SIZE / 2, y + SIZE / 2, SIZE * 0.18, fill=TARGET, class_="target")
     pushed = _pushed(puzzle, step)
