@@ -179,6 +179,16 @@ def test_microban1_pushes_by_cpsat_agrees_without_a_proof():
     assert result.bound is None or result.bound <= 8
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_corner_level_has_two_optimal_plans(tmp_path, engine):
+    # up then left: walk left, push up, walk right and up round the box, push left;
+    # left then up: walk up, push left, walk down and left round the box, push up.
+    # Every walk is forced (the box blocks the other way round), so there are no others.
+    puzzle = load(write(tmp_path, CORNER))
+    counted = run(engine, "count", puzzle.model, Options(time_limit=LIMIT))
+    assert counted.status is Status.EXACT and counted.count == 2 and counted.cost == 5
+
+
 def test_the_bundled_map_is_microban_level_1():
     puzzle = load(MICROBAN1)
     assert puzzle.render_state(puzzle.model.initial_state()) == MICROBAN1_MAP.strip("\n")
