@@ -235,7 +235,7 @@ DIRECTORY = "<a directory>"
 BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
     "toml-syntax": ('family = "grid"\nsize = 5\ngroups = [rows]\n', ("TOML", "line 3")),
     "missing-family": ("size = 5\n", ("family", "missing")),
-    "unknown-family": ('family = "sokoban"\n', ("family", "sokoban")),
+    "unknown-family": ('family = "rubik"\n', ("family", "rubik")),
     "family-not-a-string": ("family = 3\n", ("family", "expected str")),
     "empty": ("", ("empty",)),
     "only-blanks": ("\n   \n\t\n", ("empty",)),

@@ -11,7 +11,7 @@ random small models (``tests/model/test_facts.py``).
   :func:`fixed_length`, :func:`any_plan_is_optimal`, :func:`state_count`;
 * parity — :func:`plan_parity` (a declared parity with the goal's value known);
 * costs — :func:`cost_floor`, :func:`least_plan_cost`, :func:`estimate_bound`,
-  :func:`goal_at_start`;
+  :func:`goal_at_start`, :func:`steps_for_cost`;
 * moves — :func:`reversible`, :func:`goal_symmetries`, :func:`start_symmetries`,
   :func:`disjoint_layers`.
 
@@ -330,6 +330,25 @@ def cost_floor(model: Planning) -> int:
     floors = [bounds(a.cost, domain)[0] for a in model.actions
               if (domain := _narrowed(a, model)) is not None]
     return min(floors, default=0)
+
+
+def steps_for_cost(model: Planning, cost: int) -> int:
+    """A number of steps ``L``: when some plan costs at most ``cost``, one of at most ``L``
+    steps does too.  For models whose costs are never below 0 (:func:`cost_floor`).
+
+    Cutting a cycle out of a plan never raises its cost, so some such plan visits no
+    state twice (:func:`state_count`).  Costs are integers: at most ``cost`` of its steps
+    cost anything.  A run of steps that cost 0 uses actions whose cost can be 0, which
+    change only the variables they write: its states differ only there, so the run has
+    fewer steps than those variables have combinations (``R``).  Hence at most
+    ``cost + (cost + 1) * R`` steps: with 0-cost walks between pushes, a few pushes
+    bound the plan well below the number of states.
+    """
+    free = [a for a in model.actions if (domain := _narrowed(a, model)) is not None
+            and bounds(a.cost, domain)[0] <= 0]
+    written = set().union(*(a.writes() for a in free))
+    run = math.prod(model.domains[n].size for n in written) - 1
+    return min(state_count(model) - 1, max(cost, 0) + (max(cost, 0) + 1) * run)
 
 
 def goal_at_start(model: Planning) -> bool:

@@ -37,6 +37,10 @@ PLAN_SIZE = {
     "runs": {"type": "array", "items": INT,
              "description": "Sliding with metric path: the steps of each move (one piece's "
                             "route), in order."},
+    "lurd": {"type": "string",
+             "description": "Sokoban: the plan in the usual notation (l u r d a walk, "
+                            "L U R D a push)."},
+    "pushes": {**INT, "description": "Sokoban: the steps that push a box."},
 }
 
 STEP = {

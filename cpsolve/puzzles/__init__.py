@@ -65,6 +65,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("tour", "TourPuzzle", "csp", "leaper tours (knight's tours) as a circuit"),
     Family("pegs", "PegsPuzzle", "planning",
            "peg solitaire, with jumps or chain moves as the metric"),
+    Family("sokoban", "SokobanPuzzle", "planning",
+           "pushing puzzles (Sokoban) from the usual map, moves or pushes as the metric"),
 )}
 """Family name -> :class:`Family`; the order is the one error messages list."""
 

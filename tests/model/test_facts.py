@@ -257,6 +257,30 @@ def test_cost_floor_and_least_plan_cost(model: Planning) -> None:
         assert facts.least_plan_cost(model) <= best
 
 
+def cheapest_within(model: Planning, steps: int) -> int | None:
+    """The least cost of a plan of at most ``steps`` steps (layer by layer), None: none."""
+    best = {model.initial_state(): 0}
+    found = [c for s, c in best.items() if is_goal(model, s)]
+    for _ in range(steps):
+        nxt = dict(best)
+        for s, c in best.items():
+            for _, t, d in moves(model, s):
+                if c + d < nxt.get(t, c + d + 1):
+                    nxt[t] = c + d
+        best = nxt
+        found += [c for s, c in best.items() if is_goal(model, s)]
+    return min(found, default=None)
+
+
+@SETTINGS
+@given(models())
+def test_a_plan_of_a_cost_fits_in_steps_for_cost(model: Planning) -> None:
+    best = cheapest(model)
+    if best is None or facts.cost_floor(model) < 0:
+        return
+    assert cheapest_within(model, facts.steps_for_cost(model, best)) == best
+
+
 @SETTINGS
 @given(models())
 def test_reversible_moves_come_back(model: Planning) -> None:

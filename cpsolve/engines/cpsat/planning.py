@@ -27,8 +27,9 @@ The driver (:func:`solve`):
    one stuttering solve proves no plan shorter than the best known) are
    interleaved with the horizons from below, whichever proves first;
 4. with costs other than 1, a stuttering solve at the largest horizon a
-   cheaper plan could have (``cap``, or ``(C - 1) // floor`` when every step
-   costs at least ``floor >= 1``) either finds the optimum or proves the
+   cheaper plan could have (``cap``; ``(C - 1) // floor`` when every step
+   costs at least ``floor >= 1``; with steps of cost 0,
+   :func:`~cpsolve.model.facts.steps_for_cost`) either finds the optimum or proves the
    incumbent optimal.
 
 Every limit is honoured: the answer then says what was proven (a bound).
@@ -48,6 +49,7 @@ from ...model.facts import (
     plan_parity,
     potential_bounds,
     state_count,
+    steps_for_cost,
 )
 from ...words import number, plural
 from .. import Options
@@ -399,7 +401,8 @@ def _cheapest(run: _Run, plan: tuple[Step, ...], length: int, cheapest_of_length
     if cost <= run.estimated:
         return run.result(Status.OPTIMAL, plan, "no plan can cost less than the estimate "
                           f"of the initial state, {run.estimated}")
-    limit = run.cap if floor < 1 else min(run.cap, (cost - 1) // floor)
+    limit = min(run.cap, steps_for_cost(run.planning, cost - 1) if floor < 1
+                else (cost - 1) // floor)
     if limit < length or (limit == length and cheapest_of_length):
         return run.result(Status.OPTIMAL, plan,
                           f"cheapest plan: a cheaper one would have at most {limit} steps, "
@@ -432,7 +435,7 @@ def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) 
                           f"cheapest plan: no cheaper plan of at most {horizon} steps exists")
     best = solver.best_objective_bound  # about plans cheaper than the incumbent only
     proven = max(0, math.ceil(best - 1e-6)) if math.isfinite(best) else 0
-    bound = min(proven, sum(s.cost for s in incumbent))
+    bound = min(max(proven, run.estimated), sum(s.cost for s in incumbent))
     plan = tl.plan(solver) if status == cp_model.FEASIBLE else incumbent
     return run.result(Status.SOLVED, plan, bound=bound,
                       message=f"{run.budget.why()}: no plan costs less than {bound}, "

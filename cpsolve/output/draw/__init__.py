@@ -5,7 +5,8 @@ not draw pictures themselves: :func:`picture` dispatches on the puzzle's
 class and draws from the family's own typed fields.  Modules:
 
 * :mod:`.svg` — the tiny SVG writer (escaping, deterministic numbers);
-* :mod:`.grid`, :mod:`.tour`, :mod:`.pegs`, :mod:`.sliding` — one board each;
+* :mod:`.grid`, :mod:`.tour`, :mod:`.pegs`, :mod:`.sliding`, :mod:`.sokoban` — one board
+  each;
 * :mod:`.transition` — a transition file's declared ``[draw]``: a board, stacks, levels;
 * :mod:`.table` — any other model: its variables as a table, under the
   family's ``show`` text;
@@ -27,11 +28,13 @@ from ...puzzles.csp import CspPuzzle
 from ...puzzles.grid import GridPuzzle
 from ...puzzles.pegs import PegsPuzzle
 from ...puzzles.sliding import SlidingPuzzle
+from ...puzzles.sokoban import SokobanPuzzle
 from ...puzzles.tour import TourPuzzle
 from ...puzzles.transition import TransitionPuzzle
 from .grid import grid_svg
 from .pegs import pegs_svg
 from .sliding import sliding_svg
+from .sokoban import sokoban_svg
 from .table import table_svg
 from .tour import tour_svg
 from .transition import drawing_svg
@@ -87,6 +90,8 @@ def _state_svg(puzzle: Puzzle, state: State, step: Step | None, title: str) -> s
         return pegs_svg(puzzle, state, step, title)
     if isinstance(puzzle, SlidingPuzzle):
         return sliding_svg(puzzle, state, step, title)
+    if isinstance(puzzle, SokobanPuzzle):
+        return sokoban_svg(puzzle, state, step, title)
     model = puzzle.model
     assert isinstance(model, Planning)
     env = model.assignment(state)
