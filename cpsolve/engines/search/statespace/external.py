@@ -34,6 +34,7 @@ import numpy as np
 from ....answers.kinds import Analysis, Direction
 from ....answers.result import Result, Status, Unsupported
 from ....model import facts
+from ...runtime.stop import Stop
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
@@ -86,6 +87,19 @@ def prepare(task: Task, symmetry: bool = True) -> tuple[Packed, Orbits]:
     return packed, Orbits(packed, perms)
 
 
+def prefix(orbits: Orbits, codes: np.ndarray, room: int) -> tuple[int, int]:
+    """``(orbits, states)`` of the longest run of ``codes`` from the first whose orbits
+    hold at most ``room`` states: where a state limit cuts a layer."""
+    if room <= 0:
+        return 0, 0
+    if orbits.size == 1:
+        kept = min(room, int(codes.size))
+        return kept, kept
+    held = np.cumsum(orbits.orbit_sizes(np.asarray(codes)))
+    kept = int(np.searchsorted(held, room, side="right"))
+    return kept, int(held[kept - 1]) if kept else 0
+
+
 def expand(packed: Packed, orbits: Orbits, codes: np.ndarray) -> np.ndarray:
     """The canonical codes of the successors of ``codes``, sorted and distinct."""
     return distinct(orbits.canonical(packed.forward(np.ascontiguousarray(codes))))
@@ -134,6 +148,9 @@ class Run:
         self.ratio = float(max(1, min(len(packed.task.actions), 64)))  # successors per state
         self.expanded = 0
         self.started = time.perf_counter()
+        self.partial: tuple[int, int] | None = None
+        """``(orbits, states)`` of the layer a limit cut short (not stored: a resumed run
+        builds it again), or ``None``."""
 
     @property
     def seen(self) -> int:
@@ -201,15 +218,23 @@ class Run:
         earlier = range(d + 1) if self.keep is None else range(max(0, d + 1 - self.keep), d + 1)
         store.fresh_layer(d + 1)
         total = states = 0
+        room = None if self.budget.limit is None else self.budget.limit - self.seen
         for k in range(1 << bits):
             path = raw_dir / f"r{k:05d}.bin"
             new = fresh(np.fromfile(path, np.int64),  # by binary searches: memory-light
                         [a for e in earlier for a in store.overlapping(e, k, bits)], False)
             path.unlink()
+            count = positions(self.orbits, new)
+            if room is not None and states + count > room:  # the limit falls in this layer
+                kept = prefix(self.orbits, new, room - states)
+                self.partial = (total + kept[0], states + kept[1])
+                self.budget.halt(Stop.STATES, f"state limit {self.budget.limit:,} reached")
+                return False
             store.write(d + 1, k, new)
             total += new.size
-            states += positions(self.orbits, new)
-            if self.budget.exceeded(self.seen, self.merging, d, k, bits):
+            states += count
+            if k + 1 < 1 << bits and self.budget.exceeded(self.seen, self.merging, d, k, bits):
+                self.partial = (total, states) if states else None  # what the layer holds
                 return False
         shutil.rmtree(raw_dir)
         if not total:  # no new state: the search is over, and this empty layer is none
@@ -240,21 +265,24 @@ class Run:
         last = None
         if not stopped and layers[-1]["states"] <= FARTHEST_MAX:
             last = self.store.codes(len(layers) - 1)
-        return layered(self.p, self.orbits, [(r["orbits"], r["states"]) for r in layers], last,
-                       self.budget.reason if stopped else None, details,
+        sizes = [(r["orbits"], r["states"]) for r in layers]
+        return layered(self.p, self.orbits, sizes + ([self.partial] if self.partial else []),
+                       last, self.budget.reason if stopped else None, details,
                        {"work_dir": work_dir, "resumed_layers": self.store.resumed}
                        if work_dir else {},
-                       "; run again with --resume to go on" if work_dir else "")
+                       "; run again with --resume to go on" if work_dir else "",
+                       partial=self.partial is not None)
 
 
 def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
             last: np.ndarray | None, stop: str | None, details: dict, more: dict,
-            hint: str = "", side: Direction = "start") -> Result:
+            hint: str = "", side: Direction = "start", partial: bool = False) -> Result:
     """The result of a layered analysis from the start (on disk or on a cluster): ``sizes``
     the ``(orbits, states)`` of each layer, ``last`` the farthest layer's codes (None: not
     listed), ``stop`` the reason it stopped (None: it is complete); ``details`` then the
     orbit counts (when symmetries were used) then ``more`` in the details, ``hint`` at the end
-    of a stopped one's message."""
+    of a stopped one's message; ``partial``: the last of ``sizes`` is a layer cut short
+    (the states found in it up to the limit), as the in-memory analysis reports it."""
     layers = tuple(s for _, s in sizes)
     seen = sum(layers)
     details = dict(details)
@@ -264,11 +292,16 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
     details.update(more)
     if stop is not None:
         depth = len(layers) - 1
+        complete, cut = depth, ""
+        if partial:
+            details["last_layer"] = "partial"
+            complete, cut = depth - 1, (f"; the last layer (distance {depth}) is partial: "
+                                        f"{layers[-1]:,} of its states, up to the limit")
         return Result(status=Status.PARTIAL, engine="search", task="analyze",
                       answer=Analysis(seen, layers, side), explored=seen, bound=depth,
                       details=details, message=f"stopped: {stop}; {seen:,} states "
-                      f"{_WHAT[side]} found so far, all within distance "
-                      f"{depth} known (layers are complete up to there{hint})")
+                      f"{_WHAT[side]} found so far, all within distance {depth} known "
+                      f"(layers are complete up to distance {complete}{hint}){cut}")
     farthest: tuple = ()
     if last is not None:
         farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
