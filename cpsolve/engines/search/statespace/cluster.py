@@ -37,15 +37,8 @@ from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task, compile_planning
 from .codesets import fresh
-from .external import (
-    FARTHEST_MAX,
-    duplicates_policy,
-    expand,
-    layered,
-    positions,
-    prefix,
-    prepare,
-)
+from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
+from .report import layered, prefix
 from .store import owner
 
 _CACHE: dict[int, tuple] = {}
