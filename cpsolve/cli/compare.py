@@ -11,7 +11,10 @@ no limit.  The model's engines share its budget (:func:`~cpsolve.workflows.batch
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..answers.result import Status
@@ -49,7 +52,7 @@ def compare(cli: Cli) -> int:
             seconds = budget.seconds(len(items) - number)
             done.append(compare_model(
                 item, cli.args.task, None if seconds is None else max(seconds, 0.01),
-                running=lambda engine, p=item.puzzle: cli.progress(f"{p.name}: {engine}")))
+                running=partial(_running, cli, item.puzzle.name)))
     failed = any(d.problems for d in done)
     if cli.args.json:
         cli.emit({"status": "disagree" if failed else "agree",
@@ -68,6 +71,16 @@ def compare(cli: Cli) -> int:
     if failed or any(d.error or not answered(d) for d in done):
         return 1
     return 0
+
+
+@contextmanager
+def _running(cli: Cli, name: str, engine: str) -> Iterator[Options]:
+    """One engine of ``compare`` under way: its progress line, and the command's clock,
+    which stops it shortly after the limit if it does not stop itself (an engine whose
+    import takes the time that is left: :class:`TimeUp`)."""
+    with cli.progress(f"{name}: {engine}") as options, \
+            cli.clock.guard(f"running {engine}", cli.clock.grace()):
+        yield options
 
 
 def _items(cli: Cli) -> list[Item]:
@@ -107,6 +120,7 @@ def compare_on_cluster(cli: Cli) -> int:
 
     start = time.monotonic()
     items = list(instances(cli.args.files, cli.clock.guard))
+    cli.import_dask()
     rows: list = []
     counts = {"agree": 0, "disagree": 0, "error": 0}
     unanswered = 0

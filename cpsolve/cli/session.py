@@ -121,6 +121,16 @@ class Cli:
                 return load_pddl(*name)
             return load(resolve(name))
 
+    def import_dask(self) -> None:
+        """Import Dask within the time limit (seconds on a loaded machine, before any
+        scheduler is asked or worker started): past it, :class:`TimeUp` (exit 1, "the time
+        limit (2 s) was reached while importing Dask").  Not installed: nothing here (the
+        cluster's client says what to install)."""
+        from ..workflows.batch import import_dask
+
+        with self.clock.guard("importing Dask"):
+            import_dask()
+
     @cached_property
     def out(self):
         """The console for results (rich, loaded on first use: --json never needs it)."""

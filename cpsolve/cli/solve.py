@@ -264,6 +264,7 @@ def _solved(cli: Cli, items: list):
 
         from ..workflows.batch import Row, TaskBudget, on_cluster, solve_within
 
+        cli.import_dask()
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
                           cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
                           lambda item, why: Row(item.source, item.puzzle, None, why))

@@ -129,6 +129,24 @@ def pins(condition: Expr, domain: Domain) -> dict[str, int]:
     return dict(p for ps in found if ps is not None for p in ps)
 
 
+def exact_pins(condition: Expr, domain: Domain) -> dict[str, int] | None:
+    """The pins of ``condition`` when they say all it says: it holds exactly where each
+    listed variable has its listed value.  That is, every conjunct pins
+    (:func:`conjunct_pins`) and no variable is pinned to two values; ``None`` otherwise
+    (a conjunct that pins nothing, pins that disagree, no conjunct at all).  Thousands of
+    forbidden states written ``x == 4 and y == 0`` become rows of a table this way."""
+    found: dict[str, int] = {}
+    parts = conjuncts(condition)
+    for part in parts:
+        some = conjunct_pins(part, domain)
+        if some is None:
+            return None
+        for name, value in some:
+            if found.setdefault(name, value) != value:
+                return None
+    return found or None
+
+
 def goal_pins(model: Planning) -> dict[str, int]:
     """The variables the goal pins, with their values (:func:`pins` of the goal)."""
     return pins(model.goal, model.domain)

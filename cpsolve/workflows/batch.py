@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..answers.agreement import cross_check, disagreements
-from ..answers.result import EngineBug, Result, Skipped, Unsupported
+from ..answers.result import EngineBug, Result, Skipped, Status, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.runtime import interrupt
@@ -236,7 +236,8 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     Each run takes ``options`` (default: none), or those that ``running(engine)`` gives
     (the command line: a progress line per engine).  The engines that cannot do ``task``
     on this kind of model are listed as skipped, and so are those not run after a stop
-    was asked for.  An :class:`EngineBug` is raised.
+    was asked for.  An :class:`EngineBug` is raised.  ``running`` may stop an engine with
+    :class:`TimeUp` (the command's clock): its result then has nothing proven.
     """
     assert item.puzzle is not None, item.error
     puzzle = item.puzzle
@@ -252,12 +253,20 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
         if interrupt.requested():
             skipped.append(Skipped(engine, f"not run: {interrupt.reason()}"))
             continue
-        with running(engine) if running else nullcontext(options or Options()) as given:
-            try:
+        try:
+            with running(engine) if running else nullcontext(options or Options()) as given:
                 results.append(run(engine, task, puzzle.model,
                                    replace(given, time_limit=clock.share(len(engines) - i))))
-            except Unsupported as err:
-                skipped.append(Skipped(engine, str(err)))
+        except Unsupported as err:
+            skipped.append(Skipped(engine, str(err)))
+        except (TimeUp, ImportError) as err:  # the command's clock (``running``'s) stopped
+            # an engine that did not stop itself (one still being imported: pybind11 makes
+            # the clock's stop an ImportError): nothing proven, the next are not run
+            if isinstance(err, ImportError) and not interrupt.requested():
+                raise  # a broken installation
+            status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
+            results.append(Result(status, engine, task, message=f"time limit reached ({engine} "
+                                  "did not stop within the grace)"))
     problems = disagreements(results)
     if not problems:
         results = cross_check(results)
@@ -297,6 +306,14 @@ class TaskBudget:
             return self.each
         left = self.clock.limit - self.clock.elapsed()
         return left / math.ceil(max(1, remaining) / max(1, slots))
+
+
+def import_dask() -> None:
+    """Import Dask now, for a batch or compare on a cluster (under the caller's clock:
+    :func:`cpsolve.engines.runtime.dask_client.import_dask`)."""
+    from ..engines.runtime.dask_client import import_dask as now
+
+    now()
 
 
 def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,

@@ -118,22 +118,8 @@ def _run(cli, spec: dict, tmp_path: Path, monkeypatch) -> None:
     assert secret not in read and "/etc/passwd" not in read, sorted(read)
 
 
-KNOWN = {"twenty thousand forbids": "20,000 forbidden states are compiled in long steps the "
-         "clock cannot interrupt (the search engine's one call of Python's compile(), CP-SAT's "
-         "clauses): up to a second past the grace on a loaded machine; left for the engines' "
-         "issue"}
-"""Cases that still fail, and why (each a fault not fixed yet)."""
-
-
-def _known(path: Path):
-    what = json.loads(path.read_text())["what"]
-    reason = next((why for name, why in KNOWN.items() if what.startswith(name)), None)
-    marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
-    return pytest.param(path, marks=marks, id=path.stem)
-
-
-@pytest.mark.parametrize("path", [_known(c) for c in CASES if not c.stem.split("-", 1)[1]
-                                  .startswith(SLOW)])
+@pytest.mark.parametrize("path", [c for c in CASES if not c.stem.split("-", 1)[1]
+                                  .startswith(SLOW)], ids=lambda p: p.stem)
 def test_command_case(cli, path, tmp_path, monkeypatch):
     _run(cli, json.loads(path.read_text()), tmp_path, monkeypatch)
 

@@ -1,5 +1,6 @@
 """Issue 21's faults, one test each where the corpus (tests/hostile) cannot show the cause:
-an import cut by the clock, the limits of --jobs, a partial layer, a stopped count's list."""
+an import cut by the clock (an engine's, Dask's), the limits of --jobs, a partial layer, a
+stopped count's list."""
 
 from __future__ import annotations
 
@@ -73,3 +74,19 @@ def test_a_stopped_count_lists_only_what_can_be_checked_in_time():
     assert cut.answer.count == 1000 and cut.answer.solutions == ()  # the count stands,
     assert "could re-check no more within the time limit" in cut.message  # the list is cut
     assert _checkable_in_time(model, exact, time.perf_counter() + 60) is exact
+
+
+@pytest.mark.parametrize("command", ["solve", "compare"])
+def test_importing_dask_for_a_batch_is_stopped_by_the_time_limit(cli, monkeypatch, command):
+    """Importing Dask took 3.8 s of a 2 s limit on a loaded machine, before any scheduler was
+    asked: the import is under the command's clock, and a limit is exit 1 with its JSON."""
+    import time
+
+    from cpsolve.engines.runtime import dask_client
+
+    monkeypatch.setattr(dask_client, "import_dask", lambda: time.sleep(60))  # a slow import
+    run = cli(command, "three_jugs", "farmer", "--scheduler", "tcp://127.0.0.1:1",
+              "--time-limit", "1", "--json")
+    assert run.code == 1, run.err
+    out = json.loads(run.out.splitlines()[-1])
+    assert out["exit"] == 1 and "while importing Dask" in out["error"]

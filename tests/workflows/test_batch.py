@@ -91,3 +91,29 @@ def test_a_task_budget_shares_what_is_left_a_wave_of_slots_at_a_time():
     assert budget.seconds(1) <= 0  # past the limit: not started
     assert TaskBudget(Clock(None), each=60.0).seconds(100, slots=2) == 60.0
     assert TaskBudget(Clock(None)).seconds(1) is None
+
+
+def test_an_engine_the_commands_clock_stops_keeps_the_other_results():
+    """compare's engines run under the command's clock (issue 21: an engine whose import
+    took the time left ran 1 s past it); one it stops says so, and what the others
+    answered stays (the farmer's crossing: 7 crossings, the classic answer)."""
+    from contextlib import contextmanager
+
+    from cpsolve.engines import Options
+    from cpsolve.engines.runtime.clock import TimeUp
+    from cpsolve.puzzles.files import load, resolve
+    from cpsolve.workflows.batch import Item, compare_model
+
+    @contextmanager
+    def running(engine):
+        if engine == "cpsat":
+            raise TimeUp(f"running {engine}", 1.0)
+        yield Options()
+
+    item = Item("farmer", load(resolve("farmer")))
+    done = compare_model(item, "solve", 60, running=running)
+    by = {r.engine: r for r in done.results}
+    assert by["cpsat"].status.value == "unknown" and by["cpsat"].answer is None
+    assert "cpsat did not stop within the grace" in by["cpsat"].message
+    assert by["search"].status.value == "optimal" and by["search"].steps == 7
+    assert not done.problems

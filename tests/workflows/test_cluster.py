@@ -86,6 +86,33 @@ def test_partitioned_equals_single_process(name, scheduler, tmp_path):
     assert ours.details.get("orbit_layers") == single.details.get("orbit_layers")
 
 
+@pytest.mark.parametrize("name, limit", [("eight_puzzle", 1000), ("eight_puzzle", 771),
+                                         ("pegs", 40)])
+def test_a_state_limit_inside_a_layer_stops_there_on_the_cluster(name, limit, scheduler,
+                                                                  tmp_path):
+    """--limit N stops at N states (at most N with symmetries: whole orbits), the last layer
+    partial, its complete layers those of the single-process analysis (issue 21).  771 ends
+    the 8-puzzle's layer 10 from the start exactly: nothing is partial."""
+    if name == "pegs":
+        (tmp_path / "pegs.toml").write_text(PEGS)
+        name = str(tmp_path / "pegs.toml")
+    model = load(resolve(name)).model
+    full = external_layers(compile_planning(model), Budget(), "start", Disk(memory=1 << 20))
+    ours = cluster_layers(compile_planning(model), Budget(limit=limit), "start", scheduler)
+    layers, n = ours.answer.layers, len(ours.answer.layers)
+    assert ours.status.value == "partial" and ours.answer.states == sum(layers)
+    assert ours.answer.states <= limit
+    if name == "eight_puzzle":
+        assert ours.answer.states == limit  # one state per code: exactly N
+    if ours.details.get("last_layer") == "partial":
+        assert layers[:-1] == full.answer.layers[:n - 1]
+        assert 0 < layers[-1] < full.answer.layers[n - 1]
+        assert f"the last layer (distance {n - 1}) is partial" in ours.message
+    else:
+        assert layers == full.answer.layers[:n]
+        assert limit == 771 or name == "pegs"
+
+
 def test_compare_streams_a_line_per_model_and_a_summary(cli, scheduler, tmp_path):
     for name in ("water_jugs", "blocks", "fifteen_unsolvable"):
         shutil.copy(MODELS / f"{name}.toml", tmp_path)

@@ -42,6 +42,7 @@ from __future__ import annotations
 from ...answers.result import Result, Unsupported
 from ...model import Csp, Planning
 from .. import Options
+from ..runtime.clock import Clock
 from .exhaust import before_horizons
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count"), ("planning", "solve"), ("planning", "count")}
@@ -61,6 +62,7 @@ def solve(model: Csp | Planning, options: Options) -> Result:
         result = csp.solve(model, options, hint)  # type: ignore[arg-type]
         return result.but(details={**result.details, "solution_hint": note}) if note else result
     if model.kind == "planning":
+        clock = Clock(options.time_limit)  # each stage gets what is left of it
         proven, options = before_horizons(model, "solve", options)  # type: ignore[arg-type]
         if proven is not None:
             return proven
@@ -68,15 +70,22 @@ def solve(model: Csp | Planning, options: Options) -> Result:
 
         if (options.hint is None and options.encoding != "time-indexed"
                 and graph.applies(model)):  # type: ignore[arg-type]
-            found = graph.solve(model, options)  # type: ignore[arg-type]
+            found = graph.solve(model, _left(options, clock))  # type: ignore[arg-type]
             if found is not None:
                 return found
         from ..hints import prepare
         from . import planning
 
-        options, hint = prepare(model, options)  # type: ignore[arg-type]
-        return planning.solve(model, options, hint)  # type: ignore[arg-type]
+        options, hint = prepare(model, _left(options, clock))  # type: ignore[arg-type]
+        return planning.solve(model, _left(options, clock), hint)  # type: ignore[arg-type]
     raise Unsupported(f"cpsat cannot solve a {model.kind} model")
+
+
+def _left(options: Options, clock: Clock) -> Options:
+    """``options`` with what is left of ``clock`` as the time limit."""
+    from dataclasses import replace
+
+    return options if clock.limit is None else replace(options, time_limit=clock.left())
 
 
 def count(model: Csp | Planning, options: Options) -> Result:

@@ -119,10 +119,8 @@ class Descent:
             if self.stride == 2:
                 tl.plan_parity(len(self.best) % 2)
         if not self._closed:
-            while tl.horizon < top:  # step by step: a long timeline takes a while to build
-                if slice_.expired():
-                    return None
-                tl.grow()
+            if not tl.extend(top, slice_).reached(top):  # a long timeline takes a while
+                return None
             tl.model.add_bool_or([tl.close(self.estimate)])
             self._closed = True
         if top < tl.horizon:

@@ -47,27 +47,29 @@ MAX_ACTIONS = 5_000
 def before_horizons(model: Planning, task: str, options: Options) -> tuple[Result | None, Options]:
     """A result when an invariant or an exhaustion proves that no plan exists (else None),
     and the options with what is left of the time limit for the horizons."""
+    clock = Clock(options.time_limit)  # from the start: the proofs read every forbidden state
     proven = before_search(model, "cpsat", task, options.keep)
     if proven is not None:
         return proven, options
     if len(model.actions) > MAX_ACTIONS:
-        return None, options
+        return None, replace(options, time_limit=clock.left())
     from ..search.common import Budget
     from ..search.compile import compile_planning
+    from ..search.forbidden import Stopped
     from ..search.planning.bfs import bfs
 
-    clock = Clock(options.time_limit)
     seconds = SECONDS if options.time_limit is None \
         else min(SECONDS, SHARE * options.time_limit)
     try:  # (the successor function is compiled on first use, within bfs)
-        compiled = compile_planning(model)
-        budget = Budget(limit=STATES, width=len(compiled.actions),  # width: stop near STATES
-                        clock=clock.child(seconds))
+        budget = Budget(limit=STATES, clock=clock.child(seconds))
+        compiled = compile_planning(model, budget.clock)
+        budget.width = max(1, len(compiled.actions))  # width: stop near STATES
         result = bfs(compiled, budget)
-    except Unsupported:  # the search engine cannot compile this model: no exhaustion
-        return None, options
+    except (Unsupported, Stopped):  # the search engine cannot compile this model (in its
+        # share of the time): no exhaustion
+        result = None
     options = replace(options, time_limit=clock.left())
-    if result.status is not Status.INFEASIBLE:
+    if result is None or result.status is not Status.INFEASIBLE:
         return None, options
     message = (f"no plan: before any horizon, an exhaustive breadth-first search (the search "
                f"engine's) generated all {plural(result.explored, 'state')} reachable from the "

@@ -178,8 +178,9 @@ def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Res
     ``hint`` says where ``options.hint`` came from (:func:`cpsolve.engines.hints.prepare`);
     the result carries it with the replay's verdict (:attr:`Hint.verdict`).
     """
+    budget = Clock(options.time_limit)  # from the start: validating thousands of forbidden
+    # states takes a while
     planning.validate()
-    budget = Clock(options.time_limit)
     run, fewest, potential = _start(planning, options, budget, hint)
     if goal_at_start(planning):
         return run.result(Status.OPTIMAL, (), "the goal holds in the initial state")
@@ -213,7 +214,7 @@ def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Res
             if found is not None and (known is None or len(found) < len(known)):
                 known = found
             continue
-        if timeline.extend(horizon, budget).horizon < horizon:  # the clock stopped the build
+        if not timeline.extend(horizon, budget).reached(horizon):  # the clock stopped the build
             return run.unknown(horizon, known, floor)
         if known is not None and not run.unit and horizon == len(known) \
                 and "solution_hint" not in OFF:

@@ -40,11 +40,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ...answers.result import Step
-from ...language.expr import Not, conjuncts
+from ...language.expr import conjuncts
 from ...model import Planning
 from ..runtime.clock import Clock
 from .compile import Compiler, Lit, Term
 from .direct import post_condition
+from .forbidden import Posting
 from .library import cp_model
 from .steps import Separable, Values, assign, differ, keep, state_variable
 
@@ -77,6 +78,7 @@ class Timeline:
         self._estimates: list[Term] = []
         self._spent: tuple[Separable, cp_model.IntVar] | None = None
         self._parity: int | None = None
+        self._forbidden = Posting(planning)
 
     @property
     def horizon(self) -> int:
@@ -100,16 +102,26 @@ class Timeline:
 
     def extend(self, horizon: int, budget: Clock | None = None) -> Timeline:
         """Grow to ``horizon`` steps (no-op if there are that many already) — or fewer, once
-        ``budget`` says stop (a long timeline takes a while to build: the caller sees
-        :attr:`horizon` short of what it asked)."""
+        ``budget`` says stop (a long timeline takes a while to build, and a step with
+        thousands of forbidden states too: the caller asks :meth:`reached`)."""
+        if not self._forbidden.resume(self._compilers[-1], budget):
+            return self
         while self.horizon < horizon:
             if budget is not None and budget.expired():
                 break
-            self.grow()
+            if not self.grow(budget):
+                break
         return self
 
-    def grow(self) -> None:
-        """Add one step: the action literals, the next state and what links them."""
+    def reached(self, horizon: int) -> bool:
+        """True when at least ``horizon`` steps are built, each in full (the forbidden
+        states of the last one too): the timeline may be closed and solved."""
+        return self.horizon >= horizon and self._forbidden.next is None
+
+    def grow(self, budget: Clock | None = None) -> bool:
+        """Add one step: the action literals, the next state and what links them.  False
+        when ``budget`` said stop before the next state's forbidden conditions were all
+        posted (:meth:`extend` posts the rest)."""
         planning, model, t = self.planning, self.model, self.horizon
         nxt: dict[str, Term] = {}
         nxt_values: dict[str, Values] = {}
@@ -118,8 +130,8 @@ class Timeline:
         self.states.append(nxt)
         self.values.append(nxt_values)
         self._compilers.append(self._compiler(t + 1))
-        for item in planning.forbidden:  # no state of the plan is forbidden
-            self._compilers[t + 1].post(Not(item.expr))
+        self._forbidden.start(model, nxt)  # no state of the plan is forbidden (the tables
+        # now, the rest at the end, in chunks: the clock may stop it)
         comp = self._compilers[t]
         lits = [model.new_bool_var(f"{a.name}@{t}") for a in planning.actions]
         choice = list(lits)
@@ -154,6 +166,7 @@ class Timeline:
         self.acts.append(lits)
         for u in range(max(0, t + 1 - self.distinct), t):
             self._differ(u, t + 1)
+        return self._forbidden.resume(self._compilers[t + 1], budget)
 
     def suggest(self, plan: Sequence[Step]) -> None:
         """Hint CP-SAT at ``plan``'s actions, step by step (a solution hint: where to

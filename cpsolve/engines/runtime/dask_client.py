@@ -57,6 +57,15 @@ POLL = 0.05
 """Seconds between two looks at the running tasks, the clock and the interrupt flag."""
 
 
+def import_dask() -> None:
+    """Import Dask now (the caller's clock may stop it: a second or more on a loaded
+    machine); not installed: nothing (:func:`client_for` says what to install)."""
+    try:
+        import distributed  # noqa: F401 - for client_for
+    except ImportError:
+        pass
+
+
 @contextmanager
 def client_for(cluster: int | str, memory_limit: int | None = None,
                connect: float | None = None) -> Iterator:

@@ -12,7 +12,13 @@ from ..runtime.stop import Stop
 from .compile import State, Task
 
 CHECK_EVERY = 2048
-"""Expansions between two looks at the clock."""
+"""Expansions between two looks at the clock (at most: see :data:`TICK`)."""
+
+TICK = 0.05
+"""Seconds between two looks at the clock, at most, as far as :meth:`Budget.interval` can
+tell: when :data:`CHECK_EVERY` expansions took longer (each state tested against
+thousands of forbidden conditions, or a huge model's successors), the next interval is
+cut to what fits in a tick, and grows back as expansions get faster."""
 
 REPORT_EVERY = 0.5
 """Seconds between two progress lines."""
@@ -43,6 +49,8 @@ class Budget:
         self.last_report = self.clock.now()
         self.stop: Stop | None = None
         self.reason = ""
+        self._pace = [CHECK_EVERY, 0, self.last_report]  # the most to hand out; the last
+        # interval handed out, and when
 
     @classmethod
     def of(cls, options, width: int = 1) -> Budget:
@@ -55,10 +63,19 @@ class Budget:
         return True
 
     def interval(self, seen: int) -> int:
-        """Expansions that may run before the next call to :meth:`exceeded`."""
-        if self.limit is None:
-            return CHECK_EVERY
-        return max(1, min(CHECK_EVERY, (self.limit - seen) // self.width))
+        """Expansions that may run before the next call to :meth:`exceeded`: at most
+        :data:`CHECK_EVERY`, fewer near the state limit, and fewer when the last interval
+        took longer than a :data:`TICK`."""
+        most, handed, since = self._pace
+        now = self.clock.now()
+        took = now - since
+        if handed and took > TICK:
+            most = max(1, int(handed * TICK / took))
+        elif handed and took < TICK / 4:
+            most = min(CHECK_EVERY, 2 * most)
+        count = most if self.limit is None else max(1, min(most, (self.limit - seen) // self.width))
+        self._pace = [most, count, now]
+        return count
 
     def exceeded(self, seen: int, status: Callable[..., str] | None = None,
                  *args: object) -> bool:

@@ -19,7 +19,8 @@ fast without knowing anything about puzzles:
   counted in ``Task.skipped``.
 
 Forbidden conditions (``model.forbidden``) are compiled into one test
-``_allowed(t)`` that every successor passes before it is added; a forbidden
+``_allowed(t)`` (:mod:`.forbidden`: thousands of them as tables and in chunks, the
+clock asked between) that every successor passes before it is added; a forbidden
 state has no predecessors and is no predecessor.
 
 Predecessors (``Task.predecessors``, for backward search) are built on first use
@@ -35,7 +36,9 @@ from functools import cached_property
 from ...answers.result import Step, Unsupported
 from ...language.expr import Const, Expr, bounds, conjuncts
 from ...model import Action, Planning, facts
+from ..runtime.clock import Clock
 from .emit import TooDeep, build, grouped, source
+from .forbidden import allowed_test
 
 State = tuple[int, ...]
 
@@ -43,7 +46,7 @@ State = tuple[int, ...]
 class Task:
     """A compiled planning model (see the module docstring)."""
 
-    def __init__(self, model: Planning) -> None:
+    def __init__(self, model: Planning, clock: Clock | None = None) -> None:
         model.validate()
         self.model = model
         self.names: list[str] = model.names
@@ -58,12 +61,8 @@ class Task:
         self.cost_bounds = [bounds(a.cost, model.domain) for a in self.actions]
         self.skipped = [0]
         self.memo: dict[str, object] = {}  # what engines derive from the task once (by name)
-        self.allowed: Callable[[State], bool] | None = None
         try:
-            if model.forbidden:
-                test = " or ".join(f"({source(f.expr, self._ref, 'c')})" for f in model.forbidden)
-                self.allowed = build(f"def allowed(s):\n    return not ({test})\n", {},
-                                     "allowed")
+            self.allowed: Callable[[State], bool] | None = allowed_test(model, self.index, clock)
         except TooDeep as exc:
             raise Unsupported(f"search: {exc}") from exc
         self._predecessors: Callable[[State], list[tuple[int, State]]] | None = None
@@ -230,6 +229,7 @@ class Task:
         return tuple(steps)
 
 
-def compile_planning(model: Planning) -> Task:
-    """The compiled :class:`Task` of a planning model."""
-    return Task(model)
+def compile_planning(model: Planning, clock: Clock | None = None) -> Task:
+    """The compiled :class:`Task` of a planning model; ``clock`` may stop the compilation of
+    many forbidden conditions (:class:`~.forbidden.Stopped`)."""
+    return Task(model, clock)

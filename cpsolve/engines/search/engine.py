@@ -7,7 +7,7 @@ import math
 from dataclasses import replace
 
 from ...answers.kinds import Direction
-from ...answers.result import Result, Unsupported
+from ...answers.result import Result, Status, Unsupported
 from ...model import Csp, Planning
 from .. import Options
 from ..proofs import before_search
@@ -15,6 +15,7 @@ from ..runtime.stop import Stop
 from . import registry
 from .common import Budget
 from .compile import Task, compile_planning
+from .forbidden import Stopped
 from .registry import (
     ALGORITHMS,
     ANALYSES,
@@ -38,11 +39,17 @@ def solve(model: Csp | Planning, options: Options) -> Result:
 
         circuit = chosen(model, options)
         return solve_circuit(model, circuit, options) if circuit else solve_csp(model, options)
+    budget = Budget.of(options)  # the clock starts now: the proofs before the search read
+    # every forbidden state too
     if options.algorithm is not None:  # an unknown name is refused before any proof
         pick(options.algorithm, ALGORITHMS, "algorithm")
     if (proven := before_search(model, "search", "solve")) is not None:
         return proven
-    task = compile_planning(model)
+    try:
+        task = compile_planning(model, budget.clock)
+    except Stopped as stop:
+        return stopped_compiling(stop, "solve")
+    budget.width = max(1, len(task.actions))
     entry = ALGORITHMS[options.algorithm or default_algorithm(model, task)]
     refusal = entry.refusal(task)
     while refusal and options.algorithm is None and entry.fallback:
@@ -50,7 +57,7 @@ def solve(model: Csp | Planning, options: Options) -> Result:
         refusal = entry.refusal(task)
     if refusal:
         raise Unsupported(refusal)
-    return _finish(task, entry.name, entry.function(task, Budget.of(options, len(task.actions))))
+    return _finish(task, entry.name, entry.function(task, budget))
 
 
 def count(model: Csp | Planning, options: Options) -> Result:
@@ -62,10 +69,14 @@ def count(model: Csp | Planning, options: Options) -> Result:
     if isinstance(model, Planning):
         from .planning.count_plans import count_optimal
 
+        budget = Budget(options.time_limit, None, options.progress)
         if (proven := before_search(model, "search", "count", options.keep)) is not None:
             return proven
-        budget = Budget(options.time_limit, None, options.progress)
-        return count_optimal(compile_planning(model), budget, options.keep, options.limit)
+        try:
+            task = compile_planning(model, budget.clock)
+        except Stopped as stop:
+            return stopped_compiling(stop, "count")
+        return count_optimal(task, budget, options.keep, options.limit)
     from .csp.circuit import chosen, count_circuit
     from .csp.solve import count_csp
 
@@ -91,9 +102,13 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
     unlimited = options.limit == math.inf
     if unlimited:
         options = replace(options, limit=None)
-    task = compile_planning(model)
+    budget = Budget.of(options)
+    try:
+        task = compile_planning(model, budget.clock)
+    except Stopped as stop:
+        return stopped_compiling(stop, "analyze")
+    budget.width = max(1, len(task.actions))
     analysis = pick(options.algorithm or default_analysis(options, task), ANALYSES, "analysis")
-    budget = Budget.of(options, len(task.actions))
     if options.limit is None and not analysis.scaled and not unlimited:
         budget.limit = ANALYZE_LIMIT
     result = _finish(task, *run_analysis(analysis, task, budget, options.direction, options))
@@ -101,6 +116,14 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
         result = result.but(message=f"{result.message} (the default limit for analyze; "
                             "set another with --limit N, or lift it with --limit none)")
     return result
+
+
+def stopped_compiling(stop: Stopped, task: str) -> Result:
+    """The result of a run whose clock stopped it while it compiled the model's forbidden
+    states: nothing explored, nothing proven (``partial`` for an analysis)."""
+    status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
+    return Result(status=status, engine="search", task=task, explored=0,
+                  message=f"stopped: {stop}")
 
 
 def default_analysis(options: Options, task: Task) -> str:

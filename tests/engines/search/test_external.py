@@ -173,10 +173,31 @@ def test_cli_stop_then_resume(cli, tmp_path):
     second = cli("analyze", "eight_puzzle", "--work-dir", tmp_path, "--resume", "--json")
     done = json.loads(second.out)
     assert second.code == 0 and done["status"] == "complete" and done["states"] == 181_440
-    assert done["details"]["resumed_layers"] == len(stopped["layers"])
-    assert done["layers"][:len(stopped["layers"])] == stopped["layers"]
+    complete = stopped["layers"][:-1] if stopped["details"].get("last_layer") == "partial" \
+        else stopped["layers"]  # a layer the limit cut is not kept: resumed, it is built again
+    assert done["details"]["resumed_layers"] == len(complete)
+    assert done["layers"][:len(complete)] == complete
+    assert stopped["layers"][-1] <= done["layers"][len(stopped["layers"]) - 1]
     for out in (stopped, done):
         jsonschema.validate(out, schema())
+
+
+@pytest.mark.parametrize("limit", [1000, 771, 1, 2])
+def test_a_state_limit_inside_a_layer_stops_there_on_disk(cli, tmp_path, limit):
+    """--limit N stops at exactly N states, the last layer partial, as the in-memory analysis
+    does (issue 21); the complete layers are those of the in-memory analysis from the start
+    (an independent count).  771 ends layer 10 from the start exactly: nothing is partial."""
+    full = json.loads(cli("analyze", "eight_puzzle", "--from", "start", "--json").out)
+    out = json.loads(cli("analyze", "eight_puzzle", "--work-dir", tmp_path, "--limit",
+                         str(limit), "--json").out)
+    assert out["status"] == "partial" and out["states"] == limit == sum(out["layers"])
+    n = len(out["layers"])
+    if out["details"].get("last_layer") == "partial":
+        assert out["layers"][:-1] == full["layers"][:n - 1]
+        assert 0 < out["layers"][-1] < full["layers"][n - 1]
+        assert f"the last layer (distance {n - 1}) is partial" in out["message"]
+    else:
+        assert out["layers"] == full["layers"][:n]
 
 
 def test_one_instance_is_not_sent_to_a_cluster(cli, tmp_path):

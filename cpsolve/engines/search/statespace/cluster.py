@@ -33,10 +33,12 @@ import numpy as np
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
 from ...runtime.dask_client import client_for, gather, slots
+from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task, compile_planning
 from .codesets import fresh
-from .external import FARTHEST_MAX, duplicates_policy, expand, layered, positions, prepare
+from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
+from .report import layered, prefix
 from .store import owner
 
 _CACHE: dict[int, tuple] = {}
@@ -89,7 +91,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
         where = owner(start, (parts - 1).bit_length())
         layer = [client.scatter(start[where == j]) for j in range(parts)]
         layers, sizes, kept = [layer], [(1, positions(orbits, start))], keep
-        begun, stopped = time.perf_counter(), False
+        begun, stopped, cut = time.perf_counter(), False, False
         while True:
             if budget.exceeded(sum(s for _, s in sizes)):
                 stopped = True
@@ -107,6 +109,15 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             found = (sum(c for c, _ in counted), sum(s for _, s in counted))
             if not found[0]:
                 break
+            seen = sum(s for _, s in sizes)
+            if budget.limit is not None and seen + found[1] > budget.limit:  # a limit is a
+                # limit: the layer's states up to it, a partial last layer
+                kept = _cut(client, model, layer, counted, budget.limit - seen, budget)
+                if kept is not None and kept[1]:
+                    sizes.append(kept)
+                    cut = True
+                stopped = True
+                break
             sizes.append(found)
             layers.append(layer)
             if kept is not None:  # the last layer stays too: it is the next frontier
@@ -118,7 +129,31 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
         peak = max(client.run(_peak_rss).values())
     return layered(packed, orbits, sizes, last, budget.reason if stopped else None,
                    {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak},
-                   side=side)
+                   side=side, partial=cut)
+
+
+def _prefix(model, codes: np.ndarray, room: int) -> tuple[int, int]:
+    return prefix(_prepared(model)[1], codes, room)
+
+
+def _cut(client, model, layer: list, counted: list[tuple[int, int]], room: int,
+         budget: Budget) -> tuple[int, int] | None:
+    """``(orbits, states)`` of the layer's partitions, in order, up to ``room`` states (the
+    partition the limit falls in: its first codes, :func:`.external.prefix`); ``None`` when
+    the budget stops the count first.  The budget says why it stopped either way."""
+    orbits = states = 0
+    for part, (o, s) in zip(layer, counted):
+        if states + s > room:
+            done = gather(client, [client.submit(_prefix, model, part, room - states,
+                                                 pure=False)], budget.clock.expired)
+            if done is None:  # the clock's reason (time, Ctrl-C)
+                budget.halt(budget.clock.stop() or Stop.TIME, budget.clock.why())
+                return None
+            orbits, states = orbits + done[0][0], states + done[0][1]
+            break
+        orbits, states = orbits + o, states + s
+    budget.halt(Stop.STATES, f"state limit {budget.limit:,} reached")
+    return orbits, states
 
 
 def _origin(task: Task, direction: Direction | None) -> tuple[tuple, Direction]:

@@ -31,14 +31,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ....answers.kinds import Analysis, Direction
-from ....answers.result import Result, Status, Unsupported
+from ....answers.kinds import Direction
+from ....answers.result import Result, Unsupported
 from ....model import facts
+from ...runtime.stop import Stop
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
 from .codesets import distinct, fresh
 from .packing import Packed, Unpackable
+from .report import layered, prefix
 from .store import Store, fingerprint, owner
 from .symmetry import Orbits, group
 
@@ -134,6 +136,9 @@ class Run:
         self.ratio = float(max(1, min(len(packed.task.actions), 64)))  # successors per state
         self.expanded = 0
         self.started = time.perf_counter()
+        self.partial: tuple[int, int] | None = None
+        """``(orbits, states)`` of the layer a limit cut short (not stored: a resumed run
+        builds it again), or ``None``."""
 
     @property
     def seen(self) -> int:
@@ -201,15 +206,23 @@ class Run:
         earlier = range(d + 1) if self.keep is None else range(max(0, d + 1 - self.keep), d + 1)
         store.fresh_layer(d + 1)
         total = states = 0
+        room = None if self.budget.limit is None else self.budget.limit - self.seen
         for k in range(1 << bits):
             path = raw_dir / f"r{k:05d}.bin"
             new = fresh(np.fromfile(path, np.int64),  # by binary searches: memory-light
                         [a for e in earlier for a in store.overlapping(e, k, bits)], False)
             path.unlink()
+            count = positions(self.orbits, new)
+            if room is not None and states + count > room:  # the limit falls in this layer
+                kept = prefix(self.orbits, new, room - states)
+                self.partial = (total + kept[0], states + kept[1])
+                self.budget.halt(Stop.STATES, f"state limit {self.budget.limit:,} reached")
+                return False
             store.write(d + 1, k, new)
             total += new.size
-            states += positions(self.orbits, new)
-            if self.budget.exceeded(self.seen, self.merging, d, k, bits):
+            states += count
+            if k + 1 < 1 << bits and self.budget.exceeded(self.seen, self.merging, d, k, bits):
+                self.partial = (total, states) if states else None  # what the layer holds
                 return False
         shutil.rmtree(raw_dir)
         if not total:  # no new state: the search is over, and this empty layer is none
@@ -240,45 +253,13 @@ class Run:
         last = None
         if not stopped and layers[-1]["states"] <= FARTHEST_MAX:
             last = self.store.codes(len(layers) - 1)
-        return layered(self.p, self.orbits, [(r["orbits"], r["states"]) for r in layers], last,
-                       self.budget.reason if stopped else None, details,
+        sizes = [(r["orbits"], r["states"]) for r in layers]
+        return layered(self.p, self.orbits, sizes + ([self.partial] if self.partial else []),
+                       last, self.budget.reason if stopped else None, details,
                        {"work_dir": work_dir, "resumed_layers": self.store.resumed}
                        if work_dir else {},
-                       "; run again with --resume to go on" if work_dir else "")
-
-
-def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
-            last: np.ndarray | None, stop: str | None, details: dict, more: dict,
-            hint: str = "", side: Direction = "start") -> Result:
-    """The result of a layered analysis from the start (on disk or on a cluster): ``sizes``
-    the ``(orbits, states)`` of each layer, ``last`` the farthest layer's codes (None: not
-    listed), ``stop`` the reason it stopped (None: it is complete); ``details`` then the
-    orbit counts (when symmetries were used) then ``more`` in the details, ``hint`` at the end
-    of a stopped one's message."""
-    layers = tuple(s for _, s in sizes)
-    seen = sum(layers)
-    details = dict(details)
-    if orbits.size > 1:
-        details.update(symmetries=orbits.size, orbits=sum(o for o, _ in sizes),
-                       orbit_layers=[o for o, _ in sizes])
-    details.update(more)
-    if stop is not None:
-        depth = len(layers) - 1
-        return Result(status=Status.PARTIAL, engine="search", task="analyze",
-                      answer=Analysis(seen, layers, side), explored=seen, bound=depth,
-                      details=details, message=f"stopped: {stop}; {seen:,} states "
-                      f"{_WHAT[side]} found so far, all within distance "
-                      f"{depth} known (layers are complete up to there{hint})")
-    farthest: tuple = ()
-    if last is not None:
-        farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
-    return Result(status=Status.COMPLETE, engine="search", task="analyze",
-                  answer=Analysis(seen, layers, side, len(layers) - 1, farthest),
-                  explored=seen,
-                  details={"reachable": seen, **details} if side == "start" else details)
-
-
-_WHAT = {"start": "reachable from the initial state", "goal": "that can reach the goal"}
+                       "; run again with --resume to go on" if work_dir else "",
+                       partial=self.partial is not None)
 
 
 def on_disk(task: Task, budget: Budget, direction: Direction | None = None,
