@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..common import Budget
 from ..compile import Task
+from .pdb_mirror import Mirror
 
 CHECK_EVERY = 1 << 16
 """Expansions between two looks at the budget."""
@@ -38,6 +39,7 @@ class Walk:
     owner: list[int]
     weight: list[int]
     index: list[int]
+    mirrored: list[int] = field(default_factory=list)  # the indexes at the mirror image
     trail: list[tuple[int, int]] = field(default_factory=list)
     counter: list[int] = field(default_factory=lambda: [0, CHECK_EVERY])
     least: list[int] = field(default_factory=lambda: [0])
@@ -149,6 +151,75 @@ def max_loop(walk: Walk, declared: list[list[int]]
         return False
 
     return dfs_max
+
+
+def mirror_loop(walk: Walk, mirror: Mirror) -> Callable[[int, int, int, int, int, int], bool]:
+    """As :func:`tables_loop`, pruning on the larger of the tables' ``h`` at the state and
+    ``hm`` at its mirror image (:mod:`.pdb_mirror`), whose indexes are ``walk.mirrored``:
+    value ``x`` moving from ``j`` to ``z`` moves ``mirror.value[x]`` from ``place[j]`` to
+    ``place[z]`` there."""
+    state, goal, hole = walk.state, walk.goal, walk.hole
+    tables, owner, weight, index = walk.tables, walk.owner, walk.weight, walk.index
+    trail, counter, least, budget = walk.trail, walk.counter, walk.least, walk.budget
+    place, index2 = mirror.place, walk.mirrored
+    owner2 = [owner[w] if w >= 0 else -1 for w in mirror.value]
+    weight2 = [weight[w] if w >= 0 else 0 for w in mirror.value]
+    moves = [tuple((j, movable, place[z] - place[j]) for j, movable in row)
+             for z, row in enumerate(walk.moves)]
+
+    def dfs(z: int, g: int, h: int, hm: int, back: int, bound: int) -> bool:
+        counter[1] -= 1
+        if not counter[1]:
+            counter[0] += CHECK_EVERY
+            counter[1] = CHECK_EVERY
+            if budget.exceeded(counter[0], progress_line, bound, counter[0]):
+                raise Stop
+        g1 = g + 1
+        for j, movable, dm in moves[z]:
+            if j == back:
+                continue
+            x = state[j]
+            if not movable[x]:
+                continue
+            p = owner[x]
+            if p >= 0:
+                old = index[p]
+                new = old + (z - j) * weight[x]
+                t = tables[p]
+                h2 = h - t[old] + t[new]
+            else:
+                h2 = h
+            q = owner2[x]
+            if q >= 0:
+                old2 = index2[q]
+                new2 = old2 + dm * weight2[x]
+                t = tables[q]
+                hm2 = hm - t[old2] + t[new2]
+            else:
+                hm2 = hm
+            f = g1 + (h2 if h2 > hm2 else hm2)
+            if f > bound:
+                if f < least[0]:
+                    least[0] = f
+                continue
+            state[z] = x
+            state[j] = hole
+            if p >= 0:
+                index[p] = new
+            if q >= 0:
+                index2[q] = new2
+            if (h2 == 0 and state == goal) or dfs(j, g1, h2, hm2, z, bound):
+                trail.append((z, j))
+                return True
+            state[j] = x
+            state[z] = hole
+            if p >= 0:
+                index[p] = old
+            if q >= 0:
+                index2[q] = old2
+        return False
+
+    return dfs
 
 
 def progress_line(bound: int, expanded: int) -> str:
