@@ -150,9 +150,15 @@ def _mirrored(walk: Walk, estimate: Estimate, mirror: Mirror, z0: int, h0: int,
     walk.mirrored[:] = [sum(w.get(v, 0) * i for i, v in enumerate(image))
                         for w in _weights(walk)]
     hm0 = sum(t[i] for t, i in zip(walk.tables, walk.mirrored))
-    dfs = mirror_loop(walk, mirror)
-    bound = estimate.round_up(max(h0, hm0, threshold or 0))
-    out = _deepen(walk, estimate, lambda b: dfs(z0, 0, h0, hm0, -1, b), bound, upper)
+    bound = [0]
+    dfs = mirror_loop(walk, mirror, bound)
+
+    def search(b: int) -> bool:
+        bound[0] = b
+        return dfs(z0, 0, h0, hm0, -1)
+
+    start = estimate.round_up(max(h0, hm0, threshold or 0))
+    out = _deepen(walk, estimate, search, start, upper)
     out.details["mirror"] = "the larger of the tables' estimates at each state and at its " \
                             "mirror image (an automorphism of the moves and the goal)"
     return out

@@ -153,70 +153,72 @@ def max_loop(walk: Walk, declared: list[list[int]]
     return dfs_max
 
 
-def mirror_loop(walk: Walk, mirror: Mirror) -> Callable[[int, int, int, int, int, int], bool]:
+def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
+                ) -> Callable[[int, int, int, int, int], bool]:
     """As :func:`tables_loop`, pruning on the larger of the tables' ``h`` at the state and
     ``hm`` at its mirror image (:mod:`.pdb_mirror`), whose indexes are ``walk.mirrored``:
     value ``x`` moving from ``j`` to ``z`` moves ``mirror.value[x]`` from ``place[j]`` to
-    ``place[z]`` there."""
-    state, goal, hole = walk.state, walk.goal, walk.hole
-    tables, owner, weight, index = walk.tables, walk.owner, walk.weight, walk.index
-    trail, counter, least, budget = walk.trail, walk.counter, walk.least, walk.budget
-    place, index2 = mirror.place, walk.mirrored
-    owner2 = [owner[w] if w >= 0 else -1 for w in mirror.value]
-    weight2 = [weight[w] if w >= 0 else 0 for w in mirror.value]
-    moves = [tuple((j, movable, place[z] - place[j]) for j, movable in row)
-             for z, row in enumerate(walk.moves)]
+    ``place[z]`` there.  ``dfs(z, g, h, hm, back)`` searches to ``bound[0]``.
 
-    def dfs(z: int, g: int, h: int, hm: int, back: int, bound: int) -> bool:
+    Tighter than :func:`tables_loop`: each move carries its index changes per value
+    (None: the value may not move there), values of no table read a one-entry table of
+    0 (no branch), and a child is pruned on ``h > bound - g``."""
+    state, goal, hole = walk.state, walk.goal, walk.hole
+    trail, counter, least, budget = walk.trail, walk.counter, walk.least, walk.budget
+    none = len(walk.tables)  # the zero table of values no table holds
+    tables = [*walk.tables, b"\0"]
+    owner = [none if p < 0 else p for p in walk.owner]
+    owner2 = [owner[w] if w >= 0 else none for w in mirror.value]
+    weight2 = [walk.weight[w] if w >= 0 else 0 for w in mirror.value]
+    index, index2 = [*walk.index, 0], [*walk.mirrored, 0]
+    place = mirror.place
+    moves = [tuple((j, [(z - j) * walk.weight[x] if ok else None
+                        for x, ok in enumerate(movable)],
+                    [(place[z] - place[j]) * weight2[x] for x in range(len(movable))])
+                   for j, movable in row) for z, row in enumerate(walk.moves)]
+
+    def dfs(z: int, g: int, h: int, hm: int, back: int) -> bool:
         counter[1] -= 1
         if not counter[1]:
             counter[0] += CHECK_EVERY
             counter[1] = CHECK_EVERY
-            if budget.exceeded(counter[0], progress_line, bound, counter[0]):
+            if budget.exceeded(counter[0], progress_line, bound[0], counter[0]):
                 raise Stop
         g1 = g + 1
-        for j, movable, dm in moves[z]:
+        room = bound[0] - g1
+        for j, step, step2 in moves[z]:
             if j == back:
                 continue
             x = state[j]
-            if not movable[x]:
+            d = step[x]
+            if d is None:
                 continue
             p = owner[x]
-            if p >= 0:
-                old = index[p]
-                new = old + (z - j) * weight[x]
-                t = tables[p]
-                h2 = h - t[old] + t[new]
-            else:
-                h2 = h
+            old = index[p]
+            new = old + d
+            t = tables[p]
+            h2 = h - t[old] + t[new]
             q = owner2[x]
-            if q >= 0:
-                old2 = index2[q]
-                new2 = old2 + dm * weight2[x]
-                t = tables[q]
-                hm2 = hm - t[old2] + t[new2]
-            else:
-                hm2 = hm
-            f = g1 + (h2 if h2 > hm2 else hm2)
-            if f > bound:
-                if f < least[0]:
-                    least[0] = f
+            old2 = index2[q]
+            new2 = old2 + step2[x]
+            t = tables[q]
+            hm2 = hm - t[old2] + t[new2]
+            e = h2 if h2 > hm2 else hm2
+            if e > room:
+                if g1 + e < least[0]:
+                    least[0] = g1 + e
                 continue
             state[z] = x
             state[j] = hole
-            if p >= 0:
-                index[p] = new
-            if q >= 0:
-                index2[q] = new2
-            if (h2 == 0 and state == goal) or dfs(j, g1, h2, hm2, z, bound):
+            index[p] = new
+            index2[q] = new2
+            if (h2 == 0 and state == goal) or dfs(j, g1, h2, hm2, z):
                 trail.append((z, j))
                 return True
             state[j] = x
             state[z] = hole
-            if p >= 0:
-                index[p] = old
-            if q >= 0:
-                index2[q] = old2
+            index[p] = old
+            index2[q] = old2
         return False
 
     return dfs
