@@ -172,10 +172,13 @@ def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
     weight2 = [walk.weight[w] if w >= 0 else 0 for w in mirror.value]
     index, index2 = [*walk.index, 0], [*walk.mirrored, 0]
     place = mirror.place
-    moves = [tuple((j, [(z - j) * walk.weight[x] if ok else None
+    steps = [tuple((j, [(z - j) * walk.weight[x] if ok else None
                         for x, ok in enumerate(movable)],
                     [(place[z] - place[j]) * weight2[x] for x in range(len(movable))])
                    for j, movable in row) for z, row in enumerate(walk.moves)]
+    # moves[z][back]: the moves from z but back to where the hole came from (-1: none)
+    moves = [[tuple(m for m in row if m[0] != back) for back in range(len(steps))] + [row]
+             for row in steps]
 
     def dfs(z: int, g: int, h: int, hm: int, back: int) -> bool:
         counter[1] -= 1
@@ -186,9 +189,7 @@ def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
                 raise Stop
         g1 = g + 1
         room = bound[0] - g1
-        for j, step, step2 in moves[z]:
-            if j == back:
-                continue
+        for j, step, step2 in moves[z][back]:
             x = state[j]
             d = step[x]
             if d is None:
