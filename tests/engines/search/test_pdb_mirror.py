@@ -5,12 +5,15 @@ breadth-first search, or the lengths published with the puzzles)."""
 
 from __future__ import annotations
 
+import json
 import random
 import tomllib
 from pathlib import Path
 
 import pytest
-from test_pdb import as_state, board, distances  # the boards and BFS of the pattern tests
+
+# the boards, walks and breadth-first searches of the pattern tests
+from test_pdb import _walk, as_state, board, distances
 
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
@@ -116,3 +119,29 @@ def test_fifteen_puzzles_keep_their_optimum_with_and_without_the_mirror(name, st
         assert ("mirror" in result.details) is mirror
         got[mirror] = result.explored
     assert got[True] < got[False]
+
+
+def test_the_json_of_a_default_search_solve_says_the_mirror_was_read(cli, tmp_path,
+                                                                     monkeypatch):
+    """The default search on a large space (weighted A*, then IDA*'s proof) passes the note
+    on. Pairs of tiles keep the tables small; the transpose maps them to other pairs. The
+    length is checked against IDA* without the mirror (the loop that came before it)."""
+    goal = (0, *range(1, 16))
+    cells = _walk(list(goal), 4, 30, 2)
+    pairs = [[t, t + 1] for t in range(1, 15, 2)] + [[15]]
+    path = tmp_path / "fifteen.toml"
+    rows = [" ".join(str(c) if c else "_" for c in cells[r * 4:r * 4 + 4]) for r in range(4)]
+    groups = ", ".join("[" + ", ".join(f'"{t}"' for t in p) + "]" for p in pairs)
+    path.write_text('family = "sliding"\nstart = """\n' + "\n".join(rows) + '\n"""\n'
+                    'goal = """\n_ 1 2 3\n4 5 6 7\n8 9 10 11\n12 13 14 15\n"""\n'
+                    f'[estimate]\npatterns = [{groups}]\n')
+    out = cli("solve", path, "--engine", "search", "--json")
+    assert out.code == 0, out.err
+    data = json.loads(out.out)
+    assert data["status"] == "optimal" and data["verified"]
+    assert data["details"]["proof"] == "IDA*" and "mirror image" in data["details"]["mirror"]
+    monkeypatch.setattr(pdb_ida, "MIRROR", False)
+    plain = run("search", "solve", board(4, 4, cells, pairs, goal=list(goal)).model,
+                Options(algorithm="idastar"))
+    assert plain.status is Status.OPTIMAL and "mirror" not in plain.details
+    assert data["steps"] == plain.steps
