@@ -168,8 +168,9 @@ def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
     none = len(walk.tables)  # the zero table of values no table holds
     tables = [*walk.tables, b"\0"]
     owner = [none if p < 0 else p for p in walk.owner]
-    owner2 = [owner[w] if w >= 0 else none for w in mirror.value]
-    weight2 = [walk.weight[w] if w >= 0 else 0 for w in mirror.value]
+    value = [*mirror.value, *[-1] * (len(owner) - len(mirror.value))]  # one per value
+    owner2 = [owner[w] if w >= 0 else none for w in value]
+    weight2 = [walk.weight[w] if w >= 0 else 0 for w in value]
     index, index2 = [*walk.index, 0], [*walk.mirrored, 0]
     place = mirror.place
     steps = [tuple((j, [(z - j) * walk.weight[x] if ok else None
