@@ -165,21 +165,8 @@ def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
     0 (no branch), and a child is pruned on ``h > bound - g``."""
     state, goal, hole = walk.state, walk.goal, walk.hole
     trail, counter, least, budget = walk.trail, walk.counter, walk.least, walk.budget
-    none = len(walk.tables)  # the zero table of values no table holds
-    tables = [*walk.tables, b"\0"]
-    owner = [none if p < 0 else p for p in walk.owner]
-    value = [*mirror.value, *[-1] * (len(owner) - len(mirror.value))]  # one per value
-    owner2 = [owner[w] if w >= 0 else none for w in value]
-    weight2 = [walk.weight[w] if w >= 0 else 0 for w in value]
+    tables, owner, owner2, moves = _mirror_moves(walk, mirror)
     index, index2 = [*walk.index, 0], [*walk.mirrored, 0]
-    place = mirror.place
-    steps = [tuple((j, [(z - j) * walk.weight[x] if ok else None
-                        for x, ok in enumerate(movable)],
-                    [(place[z] - place[j]) * weight2[x] for x in range(len(movable))])
-                   for j, movable in row) for z, row in enumerate(walk.moves)]
-    # moves[z][back]: the moves from z but back to where the hole came from (-1: none)
-    moves = [[tuple(m for m in row if m[0] != back) for back in range(len(steps))] + [row]
-             for row in steps]
 
     def dfs(z: int, g: int, h: int, hm: int, back: int) -> bool:
         counter[1] -= 1
@@ -224,6 +211,26 @@ def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
         return False
 
     return dfs
+
+
+def _mirror_moves(walk: Walk, mirror: Mirror) -> tuple[list[bytes], list[int], list[int], list]:
+    """What :func:`mirror_loop` reads: the tables and a last one-entry table of 0, each
+    value's table at the state and at the image (the zero table: none), and
+    ``moves[z][back]``: the moves from ``z`` but back to ``back`` (``-1``: none), each
+    ``(j, step, step2)`` with the index changes per value (None: may not move)."""
+    none = len(walk.tables)
+    owner = [none if p < 0 else p for p in walk.owner]
+    value = [*mirror.value, *[-1] * (len(owner) - len(mirror.value))]  # one per value
+    owner2 = [owner[w] if w >= 0 else none for w in value]
+    weight2 = [walk.weight[w] if w >= 0 else 0 for w in value]
+    place = mirror.place
+    steps = [tuple((j, [(z - j) * walk.weight[x] if ok else None
+                        for x, ok in enumerate(movable)],
+                    [(place[z] - place[j]) * weight2[x] for x in range(len(movable))])
+                   for j, movable in row) for z, row in enumerate(walk.moves)]
+    moves = [[tuple(m for m in row if m[0] != back) for back in range(len(steps))] + [row]
+             for row in steps]
+    return [*walk.tables, b"\0"], owner, owner2, moves
 
 
 def progress_line(bound: int, expanded: int) -> str:
