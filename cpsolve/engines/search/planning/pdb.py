@@ -39,7 +39,8 @@ from ..emit import build
 from ..statespace.backward import TooLarge, relation
 from ..statespace.packing import Packed, Unpackable
 from .pdb_build import Abstraction, BuildError
-from .pdb_store import OneTable, table_bytes
+from .pdb_loaded import table_bytes
+from .pdb_store import OneTable
 
 FORMAT = 1
 """Version of the cached tables' layout (part of the cache key)."""

@@ -35,6 +35,7 @@ from ..common import Budget
 from ..compile import Task
 from ..statespace.packing import Packed
 from .pdb_build import UNREACHABLE, Abstraction, Partial, build_table
+from .pdb_loaded import read
 
 PARTIAL_FORMAT = 1
 """Version of the partial files' layout (checked when one is read)."""
@@ -100,47 +101,10 @@ def partial_path(key: str) -> Path:
     return cache_dir() / f"pdb-{key}.partial.npz"
 
 
-LOADED_KEPT = 8
-"""Finished tables kept in memory after loading (:func:`load_table`), newest last."""
-
-_loaded: dict[str, tuple[tuple[int, int, int], np.ndarray, bytes]] = {}
-
-
 def load_table(key: str, size: int) -> np.ndarray | None:
-    """The finished table of ``key`` if it is cached and has ``size`` byte entries.
-
-    A table read once stays in memory (read-only; at most :data:`LOADED_KEPT`) for as
-    long as its file is the same one (same inode, size and modification time): a process
-    solving many instances of one puzzle reads each table once."""
-    path = table_path(key)
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    stamp = (info.st_ino, info.st_size, info.st_mtime_ns)
-    kept = _loaded.get(key)
-    if kept is not None and kept[0] == stamp and kept[1].shape == (size,):
-        return kept[1]
-    try:
-        table = np.load(path)
-    except (OSError, ValueError):
-        return None
-    if table.dtype != np.uint8 or table.shape != (size,):
-        return None
-    table.flags.writeable = False
-    _loaded.pop(key, None)
-    while len(_loaded) >= LOADED_KEPT:
-        _loaded.pop(next(iter(_loaded)))
-    _loaded[key] = (stamp, table, table.tobytes())
-    return table
-
-
-def table_bytes(table: np.ndarray) -> bytes:
-    """``table.tobytes()``, without the copy when it is a table kept by :func:`load_table`."""
-    for _, kept, data in _loaded.values():
-        if kept is table:
-            return data
-    return table.tobytes()
+    """The finished table of ``key`` if it is cached and has ``size`` byte entries (kept in
+    memory once read: :func:`.pdb_loaded.read`)."""
+    return read(table_path(key), key, size)
 
 
 def save_table(key: str, table: np.ndarray) -> None:
