@@ -155,26 +155,21 @@ def max_loop(walk: Walk, declared: list[list[int]]
 
 def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
                 ) -> Callable[[int, int, int, int, int], bool]:
-    """As :func:`tables_loop`, pruning on the larger of the tables' ``h`` at the state and
-    ``hm`` at its mirror image (:mod:`.pdb_mirror`), whose indexes are ``walk.mirrored``:
-    value ``x`` moving from ``j`` to ``z`` moves ``mirror.value[x]`` from ``place[j]`` to
-    ``place[z]`` there.  ``dfs(z, g, h, hm, back)`` searches to ``bound[0]``.
-
-    Tighter than :func:`tables_loop`: each move carries its index changes per value
-    (None: the value may not move there), values of no table read a one-entry table of
-    0 (no branch), and a child is pruned on ``h > bound - g``."""
+    """As :func:`tables_loop` (``dfs(z, g, h, hm, back)``, to ``bound[0]``), pruning on the
+    larger of ``h`` at the state and ``hm`` at its mirror image (:mod:`.pdb_mirror`; its
+    indexes are ``walk.mirrored``: ``x`` moving from ``j`` to ``z`` moves ``mirror.value[x]``
+    from ``place[j]`` to ``place[z]``). Tighter: moves carry their index steps per value
+    (:func:`_mirror_moves`), a child is pruned on ``h > bound - g``, and the image is read
+    for a child the state prunes only when its ``f`` may be the least."""
     state, goal, hole = walk.state, walk.goal, walk.hole
-    trail, counter, least, budget = walk.trail, walk.counter, walk.least, walk.budget
+    trail, counter, least = walk.trail, walk.counter, walk.least
     tables, owner, owner2, moves = _mirror_moves(walk, mirror)
     index, index2 = [*walk.index, 0], [*walk.mirrored, 0]
 
     def dfs(z: int, g: int, h: int, hm: int, back: int) -> bool:
         counter[1] -= 1
         if not counter[1]:
-            counter[0] += CHECK_EVERY
-            counter[1] = CHECK_EVERY
-            if budget.exceeded(counter[0], progress_line, bound[0], counter[0]):
-                raise Stop
+            _look(walk, bound[0])
         g1 = g + 1
         room = bound[0] - g1
         for j, step, step2 in moves[z][back]:
@@ -189,13 +184,20 @@ def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
             h2 = h - t[old] + t[new]
             q = owner2[x]
             old2 = index2[q]
+            if h2 > room:  # pruned: the image is read only when its f may be the least
+                if g1 + h2 < least[0]:
+                    t = tables[q]
+                    e = hm - t[old2] + t[old2 + step2[x]]
+                    e = g1 + (h2 if h2 > e else e)
+                    if e < least[0]:
+                        least[0] = e
+                continue
             new2 = old2 + step2[x]
             t = tables[q]
             hm2 = hm - t[old2] + t[new2]
-            e = h2 if h2 > hm2 else hm2
-            if e > room:
-                if g1 + e < least[0]:
-                    least[0] = g1 + e
+            if hm2 > room:
+                if g1 + hm2 < least[0]:
+                    least[0] = g1 + hm2
                 continue
             state[z] = x
             state[j] = hole
@@ -211,6 +213,15 @@ def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
         return False
 
     return dfs
+
+
+def _look(walk: Walk, bound: int) -> None:
+    """Count :data:`CHECK_EVERY` more expansions and look at the budget (:class:`Stop`)."""
+    counter = walk.counter
+    counter[0] += CHECK_EVERY
+    counter[1] = CHECK_EVERY
+    if walk.budget.exceeded(counter[0], progress_line, bound, counter[0]):
+        raise Stop
 
 
 def _mirror_moves(walk: Walk, mirror: Mirror) -> tuple[list[bytes], list[int], list[int], list]:
