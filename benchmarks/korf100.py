@@ -4,6 +4,9 @@
     python benchmarks/korf100.py --all        # all 100
     python benchmarks/korf100.py --peer-limit 60 --no-peer
     python benchmarks/korf100.py --cold 60 --baseline ../main   # empty cache, short limits
+    python benchmarks/korf100.py --all --no-peer --workers 2      # both cores
+    python benchmarks/korf100.py --all --no-peer --no-mirror      # the tables at the state only
+    python benchmarks/korf100.py --first 1 --no-peer --fresh-cache  # time the table build
 
 Each instance (benchmarks/data/korf100.txt: Korf 1985, with the published
 optimal lengths) becomes a ``sliding`` model file declaring the additive
@@ -12,7 +15,17 @@ right two columns, and the last row's three).  The tables are built once —
 timed separately — and cached (``CPSOLVE_CACHE_DIR``, else
 ``~/.cache/cpsolve``).  Each instance is then solved by ``engines.run``
 (IDA*, so every plan passes the independent checker) and must be OPTIMAL
-with Korf's length.
+with Korf's length; the lengths' sum is compared with Korf's (5,305, mean 53.05).
+
+Printed: the load average at the start and the end (the machine is shared),
+the time to have the tables (loaded from the cache, or built with
+``--fresh-cache``), then per instance its wall and CPU seconds, expansions and
+verdict, and the totals: wall time of the whole set (``--workers N``: N
+processes forked once the tables are loaded, sharing them), CPU seconds of the
+solves, expansions and their rate per CPU second.  The search uses the
+tables at the state and at its mirror image (the transpose, found from the
+moves: :mod:`cpsolve.engines.search.planning.pdb_mirror`); ``--no-mirror``
+compares without.
 
 Peer: Fast Downward (the ``up-fast-downward`` wheel's planner, run as a
 subprocess on a STRIPS encoding written here), on the same instance right
@@ -207,6 +220,82 @@ def cold(todo: list[tuple[int, int, list[int]]], limit: float, baseline: Path | 
         print(f"ratio of total times cpsolve / baseline: {ratio:.3f}")
 
 
+LITERATURE = 5305
+"""Sum of the 100 optimal lengths in Korf (1985), Table 1 (mean 53.05): the lengths of
+benchmarks/data/korf100.txt add up to it."""
+
+
+def solve_one(job: tuple[int, int, list[int]]) -> tuple[int, int, int | None, str, bool, int,
+                                                        float, float]:
+    """One instance: ``(number, length, steps, status, checked, expansions, wall s, CPU s)``."""
+    number, length, cells = job
+    m = model(number, cells)
+    start, cpu = time.perf_counter(), time.process_time()
+    result = run("search", "solve", m, Options(algorithm="idastar"))
+    return (number, length, result.steps, result.status.value, bool(result.verified),
+            result.explored, time.perf_counter() - start, time.process_time() - cpu)
+
+
+def tables_first(number: int, cells: list[int]) -> None:
+    """Load (or build) the tables before the timed solves, and say how long it took."""
+    from cpsolve.engines.search.compile import compile_planning
+    from cpsolve.engines.search.planning.pdb import pattern_set
+
+    start, cpu = time.perf_counter(), time.process_time()
+    tables = pattern_set(compile_planning(model(number, cells)))
+    print(f"tables (6-6-3) ready: {time.perf_counter() - start:.1f} s wall, "
+          f"{time.process_time() - cpu:.1f} s CPU ({tables.describe()})", flush=True)
+
+
+def solve_all(todo: list[tuple[int, int, list[int]]], workers: int):
+    """Each instance's :func:`solve_one` tuple, in the order they end (``workers``
+    processes forked after the tables are loaded, so each shares them)."""
+    if workers <= 1:
+        yield from map(solve_one, todo)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap_unordered(solve_one, todo, chunksize=1)
+
+
+def report(todo, workers: int, driver: Path | None, args) -> None:
+    """Solve every instance (Fast Downward after each of the first ones with one worker),
+    one line each, then the totals."""
+    began = time.perf_counter()
+    total_cpu, expanded, good, steps_sum, peer_total, ours_both = 0.0, 0, 0, 0, 0.0, 0.0
+    for number, length, steps, status, checked, explored, seconds, cpu in \
+            solve_all(todo, workers):
+        total_cpu += cpu
+        expanded += explored
+        ok = status == "optimal" and steps == length and checked
+        good += ok
+        steps_sum += steps or 0
+        verdict = "optimal, checked" if ok else f"WRONG: {status} {steps}"
+        line = (f"#{number:3} {length} moves: {seconds:7.2f} s ({cpu:6.2f} s CPU), "
+                f"{explored:>11,} expansions, {verdict}")
+        if driver is not None and workers <= 1 and number <= todo[0][0] - 1 + args.peer_count:
+            peer_steps, peer = run_peer(driver, todo[number - todo[0][0]][2], args.peer_limit)
+            if peer_steps is None:
+                line += f" | Fast Downward: no plan in {args.peer_limit:g} s"
+            else:
+                peer_total += peer
+                ours_both += seconds
+                line += f" | Fast Downward {peer_steps} moves: {peer:7.2f} s, ratio " \
+                        f"{seconds / peer:.3f}"
+        print(line, flush=True)
+    wall = time.perf_counter() - began
+    print(f"total: {len(todo)} instances in {wall:.1f} s wall ({workers} process"
+          f"{'es' if workers > 1 else ''}), {total_cpu:.1f} s CPU in the solves, "
+          f"{expanded:,} expansions, {expanded / max(total_cpu, 1e-9):,.0f} per CPU second; "
+          f"{good}/{len(todo)} optimal with Korf's length and checked; lengths sum to "
+          f"{steps_sum:,}" + (f" (Korf 1985: {LITERATURE:,})" if len(todo) == 100 else ""))
+    if driver is not None and peer_total:
+        print(f"on the instances Fast Downward solved within {args.peer_limit:g} s: cpsolve "
+              f"{ours_both:.1f} s, Fast Downward {peer_total:.1f} s, ratio "
+              f"{ours_both / peer_total:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="all 100 instances (default 10)")
@@ -216,6 +305,12 @@ def main() -> None:
                         help="Fast Downward's seconds per instance (default 300)")
     parser.add_argument("--peer-count", type=int, default=3,
                         help="run Fast Downward on the first N instances (default 3)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="solve in N processes (forked once the tables are loaded)")
+    parser.add_argument("--no-mirror", action="store_true",
+                        help="without the mirror look-up (the tables at the state only)")
+    parser.add_argument("--fresh-cache", action="store_true",
+                        help="time the table build: an empty cache directory for this run")
     parser.add_argument("--cold", type=float, metavar="S",
                         help="from an empty cache, `cpsolve solve --time-limit S` per instance")
     parser.add_argument("--baseline", type=Path, metavar="PATH",
@@ -225,43 +320,24 @@ def main() -> None:
     if args.cold is not None:
         cold(todo, args.cold, args.baseline.resolve() if args.baseline else None)
         return
+    if args.fresh_cache:
+        os.environ["CPSOLVE_CACHE_DIR"] = tempfile.mkdtemp(prefix="korf100-cache-")
+    if args.no_mirror:
+        from cpsolve.engines.search.planning import pdb_ida
+
+        pdb_ida.MIRROR = False
     driver = None if args.no_peer else fast_downward()
     if not args.no_peer and driver is None:
         print("peer: Fast Downward not installed (pip install up-fast-downward); no ratios")
+    print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"({os.cpu_count()} cores)", flush=True)
+    tables_first(todo[0][0], todo[0][2])
+    report(todo, max(1, args.workers), driver, args)
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if args.fresh_cache:
+        import shutil
 
-    began = time.perf_counter()
-    first = run("search", "solve", model(*[todo[0][0], todo[0][2]]),
-                Options(algorithm="idastar"))
-    print(f"tables (6-6-3) ready and instance #{todo[0][0]} solved: "
-          f"{time.perf_counter() - began:.1f} s ({first.details.get('patterns')})")
-    total, peer_total, ours_both, expanded = 0.0, 0.0, 0.0, 0
-    for number, length, cells in todo:
-        m = model(number, cells)
-        start = time.perf_counter()
-        result = run("search", "solve", m, Options(algorithm="idastar"))
-        seconds = time.perf_counter() - start
-        total += seconds
-        expanded += result.explored
-        ok = result.status.value == "optimal" and result.steps == length and result.verified
-        verdict = "optimal, checked" if ok else f"WRONG: {result.status.value} {result.steps}"
-        line = (f"#{number:3} {length} moves: {seconds:7.2f} s, {result.explored:>11,} "
-                f"expansions, {verdict}")
-        if driver is not None and number <= todo[0][0] - 1 + args.peer_count:
-            steps, peer = run_peer(driver, cells, args.peer_limit)
-            if steps is None:
-                line += f" | Fast Downward: no plan in {args.peer_limit:g} s"
-            else:
-                peer_total += peer
-                ours_both += seconds
-                line += f" | Fast Downward {steps} moves: {peer:7.2f} s, ratio " \
-                        f"{seconds / peer:.3f}"
-        print(line, flush=True)
-    print(f"total: {len(todo)} instances in {total:.1f} s (mean {total / len(todo):.2f} s), "
-          f"{expanded:,} expansions, {expanded / total:,.0f} per second")
-    if driver is not None and peer_total:
-        print(f"on the instances Fast Downward solved within {args.peer_limit:g} s: cpsolve "
-              f"{ours_both:.1f} s, Fast Downward {peer_total:.1f} s, ratio "
-              f"{ours_both / peer_total:.3f}")
+        shutil.rmtree(os.environ["CPSOLVE_CACHE_DIR"], ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,8 @@ def anytime(task: Task, budget: Budget) -> Result:
     explored = first.explored + proof.explored
     details = {"estimate": True, "plan_search": f"weighted A* (w={WEIGHT:g})",
                "first_cost": first.cost, "proof": proof.details.get("proof", "A*")}
+    if "mirror" in proof.details:  # IDA* also read the tables at the mirror image
+        details["mirror"] = proof.details["mirror"]
     details.update(estimate.details())
     if proof.stop == "goal":  # a cheaper plan, optimal
         assert proof.path is not None

@@ -39,6 +39,7 @@ from ..emit import build
 from ..statespace.backward import TooLarge, relation
 from ..statespace.packing import Packed, Unpackable
 from .pdb_build import Abstraction, BuildError
+from .pdb_loaded import table_bytes
 from .pdb_store import OneTable
 
 FORMAT = 1
@@ -248,7 +249,7 @@ def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
                 table, reached[p] = built.saved()
             else:
                 table, cached[p], reached[p], stop = built.load_or_build(packed)
-            tables[p] = table.tobytes()
+            tables[p] = table_bytes(table)
     except (Unpackable, TooLarge, BuildError) as exc:
         raise Unsupported(f"search: pattern databases: {exc}") from exc
     return PatternSet(task, abstractions, tables, cached, reached, stop, notes)

@@ -33,7 +33,12 @@ from ..statespace.backward import relation
 from ..statespace.packing import Packed
 from .heuristic import Estimate, Outcome
 from .pdb import PatternSet
-from .pdb_walk import Stop, Walk, max_loop, progress_line, tables_loop
+from .pdb_mirror import Mirror, find_mirror
+from .pdb_walk import Stop, Walk, max_loop, mirror_loop, progress_line, tables_loop
+
+MIRROR = True
+"""Whether :func:`swap_ida` adds a mirror's look-up when the model has one (benchmarks
+turn it off to compare)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,9 @@ def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
     h0 = sum(t[i] for t, i in zip(walk.tables, walk.index))
     terms = estimate.terms if patterns.partial else None
     if terms is None:
+        mirror = _mirror(task, form, patterns) if MIRROR else None
+        if mirror is not None:
+            return _mirrored(walk, estimate, mirror, z0, h0, threshold, upper)
         dfs = tables_loop(walk)
         bound = estimate.round_up(max(h0, threshold or 0))
         return _deepen(walk, estimate, lambda b: dfs(z0, 0, h0, -1, b), bound, upper)
@@ -122,6 +130,47 @@ def swap_ida(task: Task, budget: Budget, estimate: Estimate, form: HoleSwap,
     dfs_max = max_loop(walk, declared)
     bound = estimate.round_up(max(h0, hd0, threshold or 0))
     return _deepen(walk, estimate, lambda b: dfs_max(z0, 0, h0, hd0, -1, b), bound, upper)
+
+
+def _mirror(task: Task, form: HoleSwap, patterns: PatternSet) -> Mirror | None:
+    """The mirror whose look-up :func:`swap_ida` adds (:mod:`.pdb_mirror`), if any."""
+    goal = list(task.goal_state or ())
+    if sorted(goal) != sorted(task.initial):
+        return None
+    return find_mirror(form.moves, goal, form.hole, list(zip(task.lo, task.hi)),
+                       [ab.pattern for ab in patterns.abstractions])
+
+
+def _mirrored(walk: Walk, estimate: Estimate, mirror: Mirror, z0: int, h0: int,
+              threshold: int | None, upper: int | None) -> Outcome:
+    """IDA* on the larger of the tables' estimates at the state and at its mirror image."""
+    image = [0] * len(walk.state)
+    for i, v in enumerate(walk.state):
+        image[mirror.place[i]] = mirror.value[v]
+    walk.mirrored[:] = [sum(w.get(v, 0) * i for i, v in enumerate(image))
+                        for w in _weights(walk)]
+    hm0 = sum(t[i] for t, i in zip(walk.tables, walk.mirrored))
+    bound = [0]
+    dfs = mirror_loop(walk, mirror, bound)
+
+    def search(b: int) -> bool:
+        bound[0] = b
+        return dfs(z0, 0, h0, hm0, -1)
+
+    start = estimate.round_up(max(h0, hm0, threshold or 0))
+    out = _deepen(walk, estimate, search, start, upper)
+    out.details["mirror"] = "the larger of the tables' estimates at each state and at its " \
+                            "mirror image (an automorphism of the moves and the goal)"
+    return out
+
+
+def _weights(walk: Walk) -> list[dict[int, int]]:
+    """Per table, the place value of each of its values (``owner`` and ``weight`` read back)."""
+    out: list[dict[int, int]] = [{} for _ in walk.tables]
+    for v, p in enumerate(walk.owner):
+        if p >= 0:
+            out[p][v] = walk.weight[v]
+    return out
 
 
 def _walk(task: Task, budget: Budget, form: HoleSwap, patterns: PatternSet) -> Walk:

@@ -35,6 +35,7 @@ from ..common import Budget
 from ..compile import Task
 from ..statespace.packing import Packed
 from .pdb_build import UNREACHABLE, Abstraction, Partial, build_table
+from .pdb_loaded import read
 
 PARTIAL_FORMAT = 1
 """Version of the partial files' layout (checked when one is read)."""
@@ -101,12 +102,9 @@ def partial_path(key: str) -> Path:
 
 
 def load_table(key: str, size: int) -> np.ndarray | None:
-    """The finished table of ``key`` if it is cached and has ``size`` byte entries."""
-    try:
-        table = np.load(table_path(key))
-    except (OSError, ValueError):
-        return None
-    return table if table.dtype == np.uint8 and table.shape == (size,) else None
+    """The finished table of ``key`` if it is cached and has ``size`` byte entries (kept in
+    memory once read: :func:`.pdb_loaded.read`)."""
+    return read(table_path(key), key, size)
 
 
 def save_table(key: str, table: np.ndarray) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..common import Budget
 from ..compile import Task
+from .pdb_mirror import Mirror
 
 CHECK_EVERY = 1 << 16
 """Expansions between two looks at the budget."""
@@ -38,6 +39,7 @@ class Walk:
     owner: list[int]
     weight: list[int]
     index: list[int]
+    mirrored: list[int] = field(default_factory=list)  # the indexes at the mirror image
     trail: list[tuple[int, int]] = field(default_factory=list)
     counter: list[int] = field(default_factory=lambda: [0, CHECK_EVERY])
     least: list[int] = field(default_factory=lambda: [0])
@@ -149,6 +151,97 @@ def max_loop(walk: Walk, declared: list[list[int]]
         return False
 
     return dfs_max
+
+
+def mirror_loop(walk: Walk, mirror: Mirror, bound: list[int]
+                ) -> Callable[[int, int, int, int, int], bool]:
+    """As :func:`tables_loop` (``dfs(z, g, h, hm, back)``, to ``bound[0]``), pruning on the
+    larger of ``h`` at the state and ``hm`` at its mirror image (:mod:`.pdb_mirror`; its
+    indexes are ``walk.mirrored``: ``x`` moving from ``j`` to ``z`` moves ``mirror.value[x]``
+    from ``place[j]`` to ``place[z]``). Tighter: moves carry their index steps per value
+    (:func:`_mirror_moves`), a child is pruned on ``h > bound - g``, and the image is read
+    for a child the state prunes only when its ``f`` may be the least."""
+    state, goal, hole = walk.state, walk.goal, walk.hole
+    trail, counter, least = walk.trail, walk.counter, walk.least
+    tables, owner, owner2, moves = _mirror_moves(walk, mirror)
+    index, index2 = [*walk.index, 0], [*walk.mirrored, 0]
+
+    def dfs(z: int, g: int, h: int, hm: int, back: int) -> bool:
+        counter[1] -= 1
+        if not counter[1]:
+            _look(walk, bound[0])
+        g1 = g + 1
+        room = bound[0] - g1
+        for j, step, step2 in moves[z][back]:
+            x = state[j]
+            d = step[x]
+            if d is None:
+                continue
+            p = owner[x]
+            old = index[p]
+            new = old + d
+            t = tables[p]
+            h2 = h - t[old] + t[new]
+            q = owner2[x]
+            old2 = index2[q]
+            if h2 > room:  # pruned: the image is read only when its f may be the least
+                if g1 + h2 < least[0]:
+                    t = tables[q]
+                    e = hm - t[old2] + t[old2 + step2[x]]
+                    e = g1 + (h2 if h2 > e else e)
+                    if e < least[0]:
+                        least[0] = e
+                continue
+            new2 = old2 + step2[x]
+            t = tables[q]
+            hm2 = hm - t[old2] + t[new2]
+            if hm2 > room:
+                if g1 + hm2 < least[0]:
+                    least[0] = g1 + hm2
+                continue
+            state[z] = x
+            state[j] = hole
+            index[p] = new
+            index2[q] = new2
+            if (h2 == 0 and state == goal) or dfs(j, g1, h2, hm2, z):
+                trail.append((z, j))
+                return True
+            state[j] = x
+            state[z] = hole
+            index[p] = old
+            index2[q] = old2
+        return False
+
+    return dfs
+
+
+def _look(walk: Walk, bound: int) -> None:
+    """Count :data:`CHECK_EVERY` more expansions and look at the budget (:class:`Stop`)."""
+    counter = walk.counter
+    counter[0] += CHECK_EVERY
+    counter[1] = CHECK_EVERY
+    if walk.budget.exceeded(counter[0], progress_line, bound, counter[0]):
+        raise Stop
+
+
+def _mirror_moves(walk: Walk, mirror: Mirror) -> tuple[list[bytes], list[int], list[int], list]:
+    """What :func:`mirror_loop` reads: the tables and a last one-entry table of 0, each
+    value's table at the state and at the image (the zero table: none), and
+    ``moves[z][back]``: the moves from ``z`` but back to ``back`` (``-1``: none), each
+    ``(j, step, step2)`` with the index changes per value (None: may not move)."""
+    none = len(walk.tables)
+    owner = [none if p < 0 else p for p in walk.owner]
+    value = [*mirror.value, *[-1] * (len(owner) - len(mirror.value))]  # one per value
+    owner2 = [owner[w] if w >= 0 else none for w in value]
+    weight2 = [walk.weight[w] if w >= 0 else 0 for w in value]
+    place = mirror.place
+    steps = [tuple((j, [(z - j) * walk.weight[x] if ok else None
+                        for x, ok in enumerate(movable)],
+                    [(place[z] - place[j]) * weight2[x] for x in range(len(movable))])
+                   for j, movable in row) for z, row in enumerate(walk.moves)]
+    moves = [[tuple(m for m in row if m[0] != back) for back in range(len(steps))] + [row]
+             for row in steps]
+    return [*walk.tables, b"\0"], owner, owner2, moves
 
 
 def progress_line(bound: int, expanded: int) -> str:
