@@ -59,6 +59,7 @@ class Need(Enum):
     UNIT_COSTS = "every action costing 1"
     SAME_LENGTH = "every plan provably having the same length and cost"
     SMALL_SPACE = "a reachable space small enough to hold in memory, as the packing tells"
+    MEMORY = "0/1 costs read from one variable every action overwrites (a memory)"
 
     def lacking(self, model: Planning, task: Task | None = None) -> str | None:
         """Why ``model`` lacks this (a short reason), or None when it has it; PREDECESSORS
@@ -73,10 +74,24 @@ class Need(Enum):
             return None if model.unit_costs() else "some action costs other than 1"
         if self is Need.SAME_LENGTH:
             return None if any_plan_is_optimal(model) else "plans may differ in length"
+        if self is Need.MEMORY:
+            return _memory_lacking(model)
         if self is Need.SMALL_SPACE:  # numpy: only for spaces beyond the plain searches'
             return resolve("planning.space:lacking")(task)
         assert task is not None, "PREDECESSORS is checked on a compiled task"
         return _predecessors_lacking(task)
+
+
+def _memory_lacking(model: Planning) -> str | None:
+    from ...language.expr import bounds
+    from ...model.memory import memory_variable
+
+    if memory_variable(model) is None:
+        return "no variable only the costs read"
+    if not all(0 <= lo and hi <= 1 for lo, hi in (bounds(a.cost, model.domain)
+                                                  for a in model.actions)):
+        return "some action costs other than 0 or 1"
+    return None
 
 
 def _predecessors_lacking(task: Task) -> str | None:
@@ -162,6 +177,11 @@ ALGORITHMS: Mapping[str, Algorithm] = _entries(
     Algorithm("dijkstra", "planning.dijkstra:dijkstra",
               Finds.CHEAPEST, "uniform-cost search (0-1 BFS or a heap)",
               default_when=frozenset(), default_rank=5),
+    Algorithm("closure", "planning.closure:closure",
+              Finds.CHEAPEST, "cost layers closed under 0-cost actions, over the state "
+              "without its memory variable, symmetric states merged; a beam's plan first",
+              needs=frozenset({Need.MEMORY}), fallback="dijkstra",
+              default_when=frozenset({Need.MEMORY}), default_rank=1),
     Algorithm("astar", "planning.astar:astar",
               Finds.CHEAPEST, "A*, guided by the estimate", uses=_INFORMED),
     Algorithm("idastar", "planning.idastar:idastar",
