@@ -164,3 +164,16 @@ def test_a_counter_model_has_a_memory_and_no_way_back():
     assert reversed_model(board_model(model, "m")) is None  # x + 1 is no constant
     got = run("search", "solve", model, Options(algorithm="closure"))
     assert got.status is Status.OPTIMAL and got.cost == 1 and len(got.plan) == 3
+
+
+def test_a_bridge_plan_under_a_time_limit_leaves_the_optimum_alone(tmp_path, monkeypatch):
+    from cpsolve.engines.search.planning import closure
+
+    monkeypatch.setattr(closure, "BRIDGE_AT", 1)
+    monkeypatch.setattr(closure, "BRIDGE_WIDTH", 3)
+    picture, vectors, goal = BOARDS[-1]
+    model = load(pegs_file(tmp_path, picture, vectors, goal)).model
+    got = run("search", "solve", model, Options(time_limit=120, algorithm="closure"))
+    assert got.status is Status.OPTIMAL and got.verified
+    assert got.cost == fewest_moves(picture, vectors, goal)
+    assert "bridge" in got.details  # the bridge ran (layers it took, None: no meeting)

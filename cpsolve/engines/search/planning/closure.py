@@ -37,6 +37,16 @@ from ..common import Budget, found, infeasible, stopped
 from ..compile import State, Task
 from .closure_layers import Closure, Layer, Side, layer, member, seeds_of
 
+BRIDGE_AT = 15
+"""Under a time limit, once the two sides' depths add up to this, a beam bridge looks
+for a plan (``SOLVED``) to return should the proof not finish in time."""
+
+BRIDGE_WIDTH = 50_000
+"""Boards each layer of the bridge keeps."""
+
+BRIDGE_DEPTH = 6
+"""Most layers the bridge grows."""
+
 
 @dataclass
 class Run:
@@ -74,11 +84,15 @@ def closure(task: Task, budget: Budget) -> Result:
         back.add(Layer(goal, np.full(1, -1, np.int64), np.zeros(1, np.int64), 1))
     details: dict[str, object] = {"symmetries": c.symmetry_count, "memory": c.memory,
                                   "directions": 1 if back is None else 2}
-    grown = ahead
+    grown, best = ahead, None
     while True:
         meet = _meeting(c, ahead, back)
         if meet is not None:
             return _plan(task, c, (ahead, back, grown), meet, details)
+        if "bridge" not in details and back is not None and budget.clock.limit is not None \
+                and len(ahead.layers) + len(back.layers) - 2 >= BRIDGE_AT:
+            best = _bridge(c, ahead, back, budget)
+            details["bridge"] = None if best is None else best[1]
         if ahead.done or (back is not None and back.done):
             return infeasible(task, _explored(ahead, back), "goal unreachable: every cost "
                               f"layer exhausted ({plural(_explored(ahead, back), 'pair')})",
@@ -87,13 +101,43 @@ def closure(task: Task, budget: Budget) -> Result:
         now = _grow(c, run, budget, (back if run is ahead else ahead) if back else None)
         if now is None:
             bound = len(ahead.layers) + (0 if back is None else len(back.layers) - 1)
-            return stopped(budget, _explored(ahead, back), bound, "cost",
-                           **_layers(details, ahead, back))
+            if best is None:
+                return stopped(budget, _explored(ahead, back), bound, "cost",
+                               **_layers(details, ahead, back))
+            return found(task, best[0], Status.SOLVED, _explored(ahead, back),
+                         f"a plan through a bridge of {best[1]} beam layers; the proof stopped "
+                         f"at {budget.reason}: no plan costs less than {bound}",
+                         **_layers(details, ahead, back)).but(bound=bound)
         run.add(now)
         grown = run
         budget.report(lambda: f"closure: cost {len(ahead.layers) - 1} ahead"
                       f"{'' if back is None else f', {len(back.layers) - 1} back'}, "
                       f"{_explored(ahead, back):,} pairs")
+
+
+def _bridge(c: Closure, ahead: Run, back: Run, budget: Budget
+            ) -> tuple[list[State], int] | None:
+    """A plan early (anytime): beam layers of at most :data:`BRIDGE_WIDTH` boards (a
+    random sample, seeded) from the newest forward layer until one meets the backward
+    side; its states and how many beam layers it took, or None."""
+    rng = np.random.default_rng(0)
+
+    def sample(x: Layer) -> Layer:
+        if not x.complete or x.boards.size <= BRIDGE_WIDTH:
+            return x
+        pick = np.sort(rng.choice(x.boards.size, BRIDGE_WIDTH, replace=False))
+        return Layer(x.boards[pick], x.origins[pick], x.depths[pick], x.pairs)
+
+    run = Run(c.forward, [*ahead.layers[:-1], sample(ahead.layers[-1])], ahead.seen)
+    for depth in range(1, BRIDGE_DEPTH + 1):
+        now = _grow(c, run, budget, back)
+        if now is None or not now.boards.size:
+            return None
+        run.add(sample(now))
+        shared = now.boards[member(back.seen, now.boards)]
+        if shared.size:
+            return _path(c, run, back, int(shared[0]))[0], depth
+    return None
 
 
 def _next_size(run: Run) -> float:
@@ -146,14 +190,7 @@ def _plan(task: Task, c: Closure, runs: tuple[Run, Run | None, Run], meet: int,
     """The optimal plan through board ``meet``, and its proof in words (``runs``: the
     forward side, the backward one, the side grown last)."""
     ahead, back, grown = runs
-    k = ahead.cost(meet)
-    j = 0 if back is None else back.cost(meet)
-    chain = _origins(ahead, k, meet)[::-1] + (_origins(back, j, meet)[1:] if back else [])
-    path = [task.initial]
-    for i, target in enumerate(chain):
-        path += _chain_to(c, path[-1], target, first_free=i > 0)
-    assert task.is_goal(path[-1])
-    cost = k + j
+    path, cost = _path(c, ahead, back, meet)
     sym = (f", one board per orbit of {c.symmetry_count} symmetries"
            if c.symmetry_count > 1 else "")
     if back is None:
@@ -172,6 +209,18 @@ def _plan(task: Task, c: Closure, runs: tuple[Run, Run | None, Run], meet: int,
     extra = _layers(details, ahead, back)
     return found(task, path, Status.OPTIMAL, _explored(ahead, back), proof, proof=proof,
                  lower_bound=cost, **extra)
+
+
+def _path(c: Closure, ahead: Run, back: Run | None, meet: int) -> tuple[list[State], int]:
+    """The states of a plan through board ``meet``, and its forward plus backward cost."""
+    k = ahead.cost(meet)
+    j = 0 if back is None else back.cost(meet)
+    chain = _origins(ahead, k, meet)[::-1] + (_origins(back, j, meet)[1:] if back else [])
+    path = [c.task.initial]
+    for i, target in enumerate(chain):
+        path += _chain_to(c, path[-1], target, first_free=i > 0)
+    assert c.task.is_goal(path[-1])
+    return path, k + j
 
 
 def _origins(run: Run, k: int, board: int) -> list[int]:
