@@ -33,8 +33,8 @@ from ..statespace.symmetry import Orbits, group
 SHIFT = 6
 """Bits of a key the memory variable takes (:data:`cpsolve.model.memory.MAX_MEMORY_VALUES`)."""
 
-CHUNK = 200_000
-"""Pairs expanded in one NumPy step (a step's memory stays near 100 MB)."""
+CHUNK = 50_000
+"""Pairs expanded in one NumPy step (short steps: the budget is asked between two)."""
 
 
 @dataclass
@@ -82,6 +82,7 @@ class Closure:
         self.forward = Side(self.packed, zero, onehot)
         self.backward = self._backward(onehot, zero)
         self.index = task.index[memory]
+        self.pace = Pace()
         env = np_helpers(np)
         text = source(model.goal, lambda n: f"c[{self.btask.index[n]}]", "c", "np")
         self._goal = build_many(f"def goal(c):\n    return {text}\n", env, ("goal",))[0]
@@ -171,6 +172,24 @@ class Side:
     goal: int | None = None
 
 
+class Pace:
+    """How long one NumPy step took, to tell whether the next one ends before the time
+    limit (a racer's steps slow down when the machine is loaded, and it must stop in
+    time to report)."""
+
+    def __init__(self) -> None:
+        self.started: float | None = None
+        self.step = 0.0
+
+    def may_go_on(self, budget: Budget, seen: int) -> bool:
+        """No limit reached, and a step as long as the last one ends before the limit."""
+        now = budget.clock.now()
+        if self.started is not None:
+            self.step = max(now - self.started, self.step / 2)
+        self.started = now
+        return not budget.exceeded(seen) and budget.leaves_time_for(self.step)
+
+
 def member(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """Which ``codes`` are in the sorted array ``sorted_codes``."""
     if not sorted_codes.size:
@@ -200,7 +219,7 @@ def layer(c: Closure, side: Side, seeds: tuple[np.ndarray, np.ndarray, np.ndarra
     while frontier[0].size and not met:
         parts = []
         for lo in range(0, frontier[0].size, CHUNK):
-            if budget.exceeded(int(pairs[0].size + seen.size)):
+            if not c.pace.may_go_on(budget, int(pairs[0].size + seen.size)):
                 return None
             chunk = [col[lo:lo + CHUNK] for col in frontier]
             new, where = c.step(side, chunk[0], free=True)
@@ -222,7 +241,7 @@ def seeds_of(c: Closure, side: Side, boards: np.ndarray, depths: np.ndarray,
     """Every action from every board (keys, origins, depths), or None when stopped."""
     parts = []
     for lo in range(0, boards.size, CHUNK):
-        if budget.exceeded(int(boards.size)):
+        if not c.pace.may_go_on(budget, int(boards.size)):
             return None
         chunk = boards[lo:lo + CHUNK]
         new, where = c.step(side, chunk << SHIFT, free=False)
