@@ -75,8 +75,11 @@ def closure(task: Task, budget: Budget) -> Result:
     backwards (see the module docstring)."""
     c = Closure(task)
     ahead = Run(c.forward)
-    ahead.add(layer(c, c.forward, (c.start(), np.full(1, -1, np.int64),
-                                   np.zeros(1, np.int64)), ahead.seen, budget) or _empty())
+    start = layer(c, c.forward, (c.start(), np.full(1, -1, np.int64), np.zeros(1, np.int64)),
+                  ahead.seen, budget)
+    if start is None:
+        return stopped(budget, 0, 0, "cost")
+    ahead.add(start)
     back = None
     if c.backward is not None:
         back = Run(c.backward)
@@ -144,11 +147,6 @@ def _next_size(run: Run) -> float:
     """The expected size of ``run``'s next layer: the last one times its growth."""
     sizes = [x.boards.size for x in run.layers[-2:]]
     return sizes[-1] * sizes[-1] / sizes[0]
-
-
-def _empty() -> Layer:
-    empty = np.empty(0, np.int64)
-    return Layer(empty, empty, empty, 0)
 
 
 def _grow(c: Closure, run: Run, budget: Budget, other: Run | None) -> Layer | None:
