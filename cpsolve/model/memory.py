@@ -31,8 +31,9 @@ from ..language.expr import Var as VarRef
 from .core import Action, Planning
 from .facts import _value, goal_state, pin
 
-MAX_MEMORY_VALUES = 64
-"""Most values a memory variable may take (searches pack it beside the board)."""
+MAX_MEMORY_VALUES = 63
+"""Most values a memory variable may take (searches pack it, and one more mark, in six
+bits beside the board)."""
 
 
 def memory_variable(model: Planning) -> str | None:
@@ -73,10 +74,16 @@ def written(action: Action, memory: str) -> int:
     return int(value.value)
 
 
-def board_model(model: Planning, memory: str) -> Planning:
+def constant_costs(model: Planning) -> bool:
+    """Every action's cost is a constant 0 or 1 (the case without a memory variable)."""
+    return all(isinstance(a.cost, Const) and a.cost.value in (0, 1) for a in model.actions)
+
+
+def board_model(model: Planning, memory: str | None) -> Planning:
     """The model without its memory variable: same variables, start, goal, guards and
     effects, every action costing 1; the declared symmetries that fix ``memory`` kept
-    (restricted to the other variables; checked by whoever uses them)."""
+    (restricted to the other variables; checked by whoever uses them).  ``memory``
+    None: the model itself with costs 1."""
     out = Planning(f"{model.name} (board)")
     for name, d in model.domains.items():
         if name != memory:
@@ -134,7 +141,8 @@ def reversed_model(model: Planning) -> Planning | None:
     return out
 
 
-def value_map(model: Planning, memory: str, mapping: Mapping[str, str]) -> list[int] | None:
+def value_map(model: Planning, memory: str | None, mapping: Mapping[str, str]
+              ) -> list[int] | None:
     """The map of the memory variable's values (index ``value - lo``) that makes the
     board permutation ``mapping`` a symmetry of the whole model, or None.
 
@@ -146,10 +154,15 @@ def value_map(model: Planning, memory: str, mapping: Mapping[str, str]) -> list[
     of ``v`` (checked by evaluation).
     """
     names = [n for n in model.domains if n != memory]
-    full = {**{n: mapping[n] for n in names}, memory: memory}
+    full = {**{n: mapping[n] for n in names}}
     by_signature: dict[tuple, Action] = {}
     for a in model.actions:
         by_signature.setdefault(_signature(a, memory, None), a)
+    if memory is None:  # constant costs: the matched action must cost the same
+        same = all((b := by_signature.get(_signature(a, None, full))) is not None
+                   and _value(a.cost, {}) == _value(b.cost, {}) for a in model.actions)
+        return [0] if same else None
+    full[memory] = memory
     d = model.domains[memory]
     image = list(range(d.lo, d.hi + 1))
     pairs: dict[Action, Action] = {}
@@ -176,7 +189,7 @@ def value_map(model: Planning, memory: str, mapping: Mapping[str, str]) -> list[
     return image
 
 
-def _signature(action: Action, memory: str, mapping: Mapping[str, str] | None) -> tuple:
+def _signature(action: Action, memory: str | None, mapping: Mapping[str, str] | None) -> tuple:
     """An action's board part (guard conjuncts, effects), renamed by ``mapping``."""
     def text(e: Expr) -> str:
         if mapping is None:

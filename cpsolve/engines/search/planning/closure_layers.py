@@ -23,7 +23,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ....model import facts
-from ....model.memory import board_model, memory_variable, reversed_model, value_map, written
+from ....model.memory import (
+    board_model,
+    constant_costs,
+    memory_variable,
+    reversed_model,
+    value_map,
+    written,
+)
 from ..common import Budget, Inapplicable
 from ..compile import Task, compile_planning
 from ..emit import build_many, np_helpers, source
@@ -57,9 +64,10 @@ class Closure:
     def __init__(self, task: Task) -> None:
         model = task.model
         memory = memory_variable(model)
-        if memory is None or not all(0 <= lo and hi <= 1 for lo, hi in task.cost_bounds):
-            raise Inapplicable("search: closure needs 0/1 costs read from one variable that "
-                               "every action overwrites and nothing else reads")
+        if (memory is None and not constant_costs(model)) or \
+                not all(0 <= lo and hi <= 1 for lo, hi in task.cost_bounds):
+            raise Inapplicable("search: closure needs 0/1 costs, constant or read from one "
+                               "variable that every action overwrites and nothing else reads")
         self.task, self.memory = task, memory
         self.board = board_model(model, memory)
         self.board.symmetries = facts.goal_symmetries(self.board)
@@ -70,18 +78,21 @@ class Closure:
             raise Inapplicable(f"search: closure cannot pack the board ({exc})") from exc
         if self.packed.offset or self.packed.space > 1 << (63 - SHIFT):
             raise Inapplicable("search: closure needs boards of at most 57 bits")
-        self.lo = model.domains[memory].lo
-        values = range(self.lo, model.domains[memory].hi + 1)
+        domain = model.domains[memory] if memory is not None else None
+        self.lo = domain.lo if domain is not None else 0
+        values = range(self.lo, domain.hi + 1) if domain is not None else range(1)
         perms, maps = self._symmetries(values)
         self.orbits = Orbits(self.packed, perms)
-        self.maps = np.array(maps, np.int64)
-        writes = np.array([written(a, memory) - self.lo for a in model.actions], np.int64)
-        zero = np.array([[facts._value(a.cost, {memory: v}) == 0 for v in values]
-                         for a in model.actions], bool)
-        onehot = np.arange(len(values))[None, :] == writes[:, None]
+        dead = len(values)  # a backward pair no action before it continues for free
+        self.maps = np.array([[*m, dead] for m in maps], np.int64)
+        writes = np.array([written(a, memory) - self.lo if memory else 0
+                           for a in model.actions], np.int64)
+        zero = np.array([[facts._value(a.cost, {} if memory is None else {memory: v}) == 0
+                          for v in values] + [False] for a in model.actions], bool)
+        onehot = np.arange(dead + 1)[None, :] == writes[:, None]
         self.forward = Side(self.packed, zero, onehot)
         self.backward = self._backward(onehot, zero)
-        self.index = task.index[memory]
+        self.index = None if memory is None else task.index[memory]
         self.pace = Pace()
         env = np_helpers(np)
         text = source(model.goal, lambda n: f"c[{self.btask.index[n]}]", "c", "np")
@@ -97,7 +108,9 @@ class Closure:
             packed = Packed(compile_planning(back))
         except Unpackable:
             return None
-        return Side(packed, onehot, zero, goal=self.packed.encode(back.initial_state()))
+        after = zero.copy()
+        after[:, -1] = ~zero.any(axis=1)  # the board still counts, its pair goes no further
+        return Side(packed, onehot, after, goal=self.packed.encode(back.initial_state()))
 
     def _symmetries(self, values: range) -> tuple[list[tuple[int, ...]], list[list[int]]]:
         """The board model's start- and goal-keeping group, each with its memory value
@@ -129,17 +142,21 @@ class Closure:
         assert best is not None
         return best
 
+    def _board(self, state: tuple[int, ...]) -> np.ndarray:
+        """The code of a full state's board, as an array of one."""
+        i = self.index
+        board = state if i is None else state[:i] + state[i + 1:]
+        return np.array([self.packed.encode(board)], np.int64)
+
     def canonical_board(self, state: tuple[int, ...]) -> int:
         """The canonical board code of a full state."""
-        board = state[:self.index] + state[self.index + 1:]
-        code = np.array([self.packed.encode(board)], np.int64)
-        return int(self.orbits.canonical(code)[0])
+        return int(self.orbits.canonical(self._board(state))[0])
 
     def start(self) -> np.ndarray:
         """The start's key."""
         s = self.task.initial
-        code = np.array([self.packed.encode(s[:self.index] + s[self.index + 1:])], np.int64)
-        return self.keys(code, np.array([s[self.index] - self.lo], np.int64))
+        value = 0 if self.index is None else s[self.index] - self.lo
+        return self.keys(self._board(s), np.array([value], np.int64))
 
     def goals(self, boards: np.ndarray) -> np.ndarray:
         """Which boards are goals."""
