@@ -26,7 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..language.expr import And, Const, Expr, conjuncts, normal_text, substitute, variables
+from ..language.expr import (
+    And,
+    Const,
+    Expr,
+    bounds,
+    conjuncts,
+    normal_text,
+    substitute,
+    variables,
+)
 from ..language.expr import Var as VarRef
 from .core import Action, Planning
 from .facts import _value, goal_state, pin
@@ -65,6 +74,19 @@ def memory_variable(model: Planning) -> str | None:
     if not all(isinstance(dict(a.effects).get(m), Const) for a in model.actions):
         return None
     return m
+
+
+def lacking_memory(model: Planning, constant_ok: bool = False) -> str | None:
+    """Why the model has no memory variable with costs 0 or 1 (None: it has one);
+    ``constant_ok``: constant costs 0 or 1 will do too."""
+    if constant_ok and constant_costs(model):
+        return None
+    if memory_variable(model) is None:
+        return "no variable only the costs read"
+    if not all(0 <= lo and hi <= 1 for lo, hi in (bounds(a.cost, model.domain)
+                                                  for a in model.actions)):
+        return "some action costs other than 0 or 1"
+    return None
 
 
 def written(action: Action, memory: str) -> int:

@@ -75,27 +75,13 @@ class Need(Enum):
             return None if model.unit_costs() else "some action costs other than 1"
         if self is Need.SAME_LENGTH:
             return None if any_plan_is_optimal(model) else "plans may differ in length"
-        if self is Need.MEMORY:
-            return _memory_lacking(model)
-        if self is Need.ZERO_ONE:
-            from ...model.memory import constant_costs
-            return None if constant_costs(model) else _memory_lacking(model)
+        if self in (Need.MEMORY, Need.ZERO_ONE):
+            from ...model.memory import lacking_memory
+            return lacking_memory(model, constant_ok=self is Need.ZERO_ONE)
         if self is Need.SMALL_SPACE:  # numpy: only for spaces beyond the plain searches'
             return resolve("planning.space:lacking")(task)
         assert task is not None, "PREDECESSORS is checked on a compiled task"
         return _predecessors_lacking(task)
-
-
-def _memory_lacking(model: Planning) -> str | None:
-    from ...language.expr import bounds
-    from ...model.memory import memory_variable
-
-    if memory_variable(model) is None:
-        return "no variable only the costs read"
-    if not all(0 <= lo and hi <= 1 for lo, hi in (bounds(a.cost, model.domain)
-                                                  for a in model.actions)):
-        return "some action costs other than 0 or 1"
-    return None
 
 
 def _predecessors_lacking(task: Task) -> str | None:
@@ -200,8 +186,7 @@ ALGORITHMS: Mapping[str, Algorithm] = _entries(
               "exhaustive", uses=frozenset({Need.SAME_LENGTH}),
               default_when=frozenset({Need.SAME_LENGTH}), default_rank=2),
     Algorithm("closure", "planning.closure:closure",
-              Finds.CHEAPEST, "cost layers closed under 0-cost actions, over the state "
-              "without its memory variable, symmetric states merged, from both ends",
+              Finds.CHEAPEST, "cost layers closed under 0-cost actions, from both ends",
               needs=frozenset({Need.ZERO_ONE}), fallback="dijkstra",
               default_when=frozenset({Need.MEMORY}), default_rank=1),
 )
@@ -215,8 +200,7 @@ def default_algorithm(model: Planning, task: Task | None = None) -> str:
     * ``packed_bidir``: unit costs, one goal state, a space the packing says is small;
     * ``anytime`` when the model declares an estimate: a plan at once
       (weighted A*), then an optimality proof within the time limit;
-    * ``closure`` when 0/1 costs are read from a memory variable (peg solitaire in
-      moves: :mod:`cpsolve.model.memory`);
+    * ``closure`` when 0/1 costs are read from a memory variable (:mod:`~...model.memory`);
     * ``widening`` when every plan provably has the same length and cost
       (:func:`cpsolve.model.facts.any_plan_is_optimal`): any plan is optimal, so the
       search only has to find one (English 33-hole solitaire: 31 jumps);
