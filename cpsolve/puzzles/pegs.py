@@ -32,9 +32,12 @@ peg that has just landed (it continues its own chain) costs 0, any other
 jump 1: the model keeps the hole of the last landing in a variable ``last``
 and the action cost is ``0 if last == from else 1``.
 
-With the ``jumps`` metric the family declares the board symmetries (square
-symmetries mapping holes to holes and jumps to jumps) as permutations of the
-state variables; engines may use them to merge symmetric positions.
+The family declares the board symmetries (square symmetries mapping holes to
+holes and jumps to jumps) as permutations of the state variables; engines may
+use them to merge symmetric positions.  With ``moves`` the permutation keeps
+``last`` in place, which the model's own check refuses (``last`` names a hole);
+:mod:`cpsolve.model.memory` pairs it with the value map of ``last`` it derives
+and checks.
 """
 
 from __future__ import annotations
@@ -208,9 +211,10 @@ def build(data: Data) -> PegsPuzzle:
             actions[name] = Jump(cell, over, to)
     if not model.actions:
         raise data.error("jumps", "no jump fits on this board")
-    if metric == "jumps":
-        for perm in symmetries(cells, vectors):
-            model.add_symmetry({hole(index[c]): hole(index[perm[c]]) for c in cells})
+    for perm in symmetries(cells, vectors):  # with moves, "last" keeps its value: the
+        # model's own check refuses them; the board model (model/memory.py) takes them
+        mapping = {hole(index[c]): hole(index[perm[c]]) for c in cells}
+        model.add_symmetry(mapping if metric == "jumps" else {**mapping, "last": "last"})
     return PegsPuzzle(model.name, "pegs", model, data.get("description", str, ""),
                       "one move = one jump" if metric == "jumps" else
                       "one move = a chain of consecutive jumps by the same peg",

@@ -40,6 +40,8 @@ SLOW: dict[tuple[str, str, str], str] = {
     ("fifteen_korf1", "search", "solve"): "builds its 6-6-3 pattern databases on a machine's "
                                           "first run (~2 min, then cached); IDA* then ~1 s",
     ("klotski", "search", "solve"): "0-1 BFS over 78,694 (position, last piece) states: ~1.6 s",
+    ("english33_moves", "search", "solve"): "closure layers from both ends, ~4 million boards: "
+                                            "~30 s of CPU (3 min on a loaded machine)",
     ("triangle15", "cpsat", "solve"): "~11 s: 13 jumps, cost 0 or 1 each",
     ("triangle_row4", "cpsat", "solve"): "~3 s",
     ("klotski", "cpsat", "solve"): "runs to its time limit",
@@ -75,6 +77,8 @@ OUT_OF_REACH: dict[tuple[str, str, str], tuple[float, str]] = {
     ("klotski", "cpsat", "solve"): (5.0, "no plan in 60 s (118 one-cell steps); with 0-cost "
                                     "steps it could not prove the optimum anyway"),
     ("klotski_line", "cpsat", "solve"): (5.0, "no plan in 60 s (bound 21 of 90 proven)"),
+    ("english33_moves", "cpsat", "solve"): (5.0, "31 jumps, costs 0 or 1: a bound of 10 "
+                                            "after 150 s; at best a 25-move plan in 60 s"),
     ("lights_out5", "cpsat", "solve"): (5.0, "15 steps of 25 presses over 25 cells: CP-SAT "
                                         "proves lower bounds slowly"),
     ("queens_dominate8", "pyconstraint", "solve"): (5.0, "it enumerates every dominating set"),

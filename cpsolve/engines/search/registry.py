@@ -59,6 +59,8 @@ class Need(Enum):
     UNIT_COSTS = "every action costing 1"
     SAME_LENGTH = "every plan provably having the same length and cost"
     SMALL_SPACE = "a reachable space small enough to hold in memory, as the packing tells"
+    MEMORY = "0/1 costs read from one variable every action overwrites (a memory)"
+    ZERO_ONE = "0/1 costs, constant or read from a memory variable"
 
     def lacking(self, model: Planning, task: Task | None = None) -> str | None:
         """Why ``model`` lacks this (a short reason), or None when it has it; PREDECESSORS
@@ -73,6 +75,9 @@ class Need(Enum):
             return None if model.unit_costs() else "some action costs other than 1"
         if self is Need.SAME_LENGTH:
             return None if any_plan_is_optimal(model) else "plans may differ in length"
+        if self in (Need.MEMORY, Need.ZERO_ONE):
+            from ...model.memory import lacking_memory
+            return lacking_memory(model, constant_ok=self is Need.ZERO_ONE)
         if self is Need.SMALL_SPACE:  # numpy: only for spaces beyond the plain searches'
             return resolve("planning.space:lacking")(task)
         assert task is not None, "PREDECESSORS is checked on a compiled task"
@@ -180,6 +185,10 @@ ALGORITHMS: Mapping[str, Algorithm] = _entries(
               Finds.ANY, "beam searches of growing width, then "
               "exhaustive", uses=frozenset({Need.SAME_LENGTH}),
               default_when=frozenset({Need.SAME_LENGTH}), default_rank=2),
+    Algorithm("closure", "planning.closure:closure",
+              Finds.CHEAPEST, "cost layers closed under 0-cost actions, from both ends",
+              needs=frozenset({Need.ZERO_ONE}), fallback="dijkstra",
+              default_when=frozenset({Need.MEMORY}), default_rank=1),
 )
 """Planning search algorithms by name (``Options.algorithm``)."""
 
@@ -191,6 +200,7 @@ def default_algorithm(model: Planning, task: Task | None = None) -> str:
     * ``packed_bidir``: unit costs, one goal state, a space the packing says is small;
     * ``anytime`` when the model declares an estimate: a plan at once
       (weighted A*), then an optimality proof within the time limit;
+    * ``closure`` when 0/1 costs are read from a memory variable (:mod:`~...model.memory`);
     * ``widening`` when every plan provably has the same length and cost
       (:func:`cpsolve.model.facts.any_plan_is_optimal`): any plan is optimal, so the
       search only has to find one (English 33-hole solitaire: 31 jumps);
