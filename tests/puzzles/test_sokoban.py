@@ -185,15 +185,16 @@ def test_microban1_pushes_by_search():
     assert puzzle.expected["cost"] == 8
 
 
-def test_microban1_pushes_by_cpsat_agrees_without_a_proof():
-    # CP-SAT finds 8 pushes, but proving that no plan of up to 111 steps (7 pushes and
-    # 8 walks of at most 13 steps between them: model.facts.steps_for_cost) has 7 is
-    # beyond it in minutes; whatever it answers must agree with the brute force
+def test_microban1_pushes_proven_by_cpsat_over_the_closed_graph():
+    # walks cost 0: the time-indexed model would have to rule out every plan of up to
+    # 111 steps (7 pushes and 8 walks of at most 13 steps between them); over the
+    # transition graph with its free walks closed, 7 paid arcs are refuted at once
     puzzle = load(MICROBAN1_PUSHES)
-    result = run("cpsat", "solve", puzzle.model, Options(time_limit=20.0))
-    assert result.status in (Status.OPTIMAL, Status.SOLVED), result.message
-    assert result.verified and result.cost == 8
-    assert result.bound is None or result.bound <= 8
+    result = run("cpsat", "solve", puzzle.model, Options(time_limit=60.0))
+    assert result.status is Status.OPTIMAL, result.message
+    assert result.verified and result.cost == puzzle.pushes(result.plan) == 8
+    assert result.details["encoding"] == "transition graph"
+    assert result.details["refuted_up_to"] == 7
 
 
 @pytest.mark.parametrize("engine", ENGINES)

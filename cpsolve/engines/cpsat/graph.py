@@ -69,9 +69,13 @@ per action and layer)."""
 
 
 def applies(planning: Planning) -> bool:
-    """Whether :func:`solve` may answer: unit costs, no forbidden states, at most
-    :data:`ACTIONS` actions, the goal not met at the start."""
-    return (planning.unit_costs() and not planning.forbidden and len(planning.actions) <= ACTIONS
+    """Whether :func:`solve` may answer: unit costs (or constant costs of 0 and 1:
+    :mod:`.graph_free`), no forbidden states, at most :data:`ACTIONS` actions, the goal
+    not met at the start."""
+    from . import graph_free
+
+    return ((planning.unit_costs() or graph_free.costs(planning) is not None)
+            and not planning.forbidden and len(planning.actions) <= ACTIONS
             and not goal_at_start(planning))
 
 
@@ -96,11 +100,50 @@ def solve(planning: Planning, options: Options) -> Result | None:
                       explored=graph.size, message=(
                           f"no plan: none of the {plural(graph.size, 'state')} reachable from "
                           "the start (enumerated by the search engine's packing) is a goal"))
-    work = graph.tails.size * fewest
-    left = budget.left()
-    if work > ARC_STEPS or (left is not None and work > ARC_STEPS_PER_SECOND * left):
+    if not planning.unit_costs():
+        return _cheapest(planning, graph, budget, details)
+    if not _fits(graph.tails.size * fewest, budget):
         return None
     return _optimal(planning, options, graph, fewest, budget, details)
+
+
+def _fits(work: int, budget: Clock) -> bool:
+    """Whether CP-SAT's expansion of ``work`` arcs x steps is worth starting."""
+    left = budget.left()
+    return work <= ARC_STEPS and (left is None or work <= ARC_STEPS_PER_SECOND * left)
+
+
+def _cheapest(planning: Planning, graph: Graph, budget: Clock,
+              details: dict[str, object]) -> Result | None:
+    """Costs of 0 and 1: refute ``cost - 1`` paid arcs of the closed graph, then find a
+    plan of ``cost`` (:mod:`.graph_free`); None when the closure is too large."""
+    from . import graph_free as free
+
+    cost = free.costs(planning)
+    paid = free.close(graph, cost, budget)
+    if paid is None:
+        return None
+    details.update(paid_arcs=int(paid.tails.size))
+    from_start = free.spread(paid.tails, paid.heads, np.zeros(1, np.int64), graph.size)
+    fewest = int(from_start[paid.goals][from_start[paid.goals] >= 0].min())
+    if fewest and not _fits(paid.tails.size * fewest, budget):
+        return None
+    if fewest:
+        refute = _Automaton(paid, paid.labels, fewest - 1, np.ones(paid.tails.size, bool))
+        solver, status = _solve(refute, budget)
+        details.update(size(refute.model), horizon=fewest - 1)
+        free.refuted(paid, fewest, status in FOUND)
+        if status != cp_model.INFEASIBLE:
+            return _unknown(budget, details, 1, "costs less than")
+        details["refuted_up_to"] = fewest - 1
+    to_goal = free.spread(paid.heads, paid.tails, paid.goals, graph.size)
+    on_path = from_start[paid.tails] + 1 + to_goal[paid.heads] == fewest
+    find = _Automaton(paid, paid.labels, fewest, on_path)
+    solver, status = _solve(find, budget)
+    if status not in FOUND:
+        return _unknown(budget, details, fewest, "costs less than")
+    plan = free.plan(planning, graph, [solver.value(v) for v in find.labels], cost)
+    return free.optimal(plan, fewest, graph, details)
 
 
 def _optimal(planning: Planning, options: Options, graph: Graph, fewest: int, budget: Clock,
@@ -176,7 +219,9 @@ def _steps(planning: Planning, graph: Graph, labels: list[int]) -> tuple[Step, .
     return tuple(Step(planning.actions[k].name, s) for k, s in zip(taken, graph.states(path)))
 
 
-def _unknown(budget: Clock, details: dict[str, object], shortest: int) -> Result:
-    """The limit came first: every plan has at least ``shortest`` steps."""
+def _unknown(budget: Clock, details: dict[str, object], shortest: int,
+             words: str = "shorter than") -> Result:
+    """The limit came first: every plan has at least ``shortest`` steps (or costs)."""
+    unit = " steps" if words == "shorter than" else ""
     return Result(Status.UNKNOWN, "cpsat", bound=shortest, details=details,
-                  message=f"{budget.why()}: no plan shorter than {shortest} steps")
+                  message=f"{budget.why()}: no plan {words} {shortest}{unit}")
