@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 from types import SimpleNamespace
@@ -27,6 +28,18 @@ FIRST_ROW = ('family = "grid"\nsize = 5\ngroups = ["rows", "columns", "diagonals
 
 # 7x7 Latin squares: 61,479,419,904,000 of them, more than any engine lists in a test.
 LATIN7 = 'family = "grid"\nsize = 7\ngroups = ["rows", "columns"]\n'
+
+
+def unbuffered_line(stream) -> str:
+    """One line read a byte at a time: ``readline()`` would buffer a chunk past it, which
+    ``communicate()`` (reading the pipe itself) never sees, so the next line came cut."""
+    data = b""
+    while not data.endswith(b"\n"):
+        byte = os.read(stream.fileno(), 1)
+        if not byte:
+            break
+        data += byte
+    return data.decode()
 
 
 def lines(out: str) -> tuple[list[dict], dict]:
@@ -106,7 +119,7 @@ def test_ctrl_c_keeps_what_was_streamed(start_cli, tmp_path):
     path = tmp_path / "latin7.toml"
     path.write_text(LATIN7)
     started = start_cli("count", path, "--engine", "search", "--list", "--json")
-    first = started.process.stdout.readline()  # a solution, while the count goes on
+    first = unbuffered_line(started.process.stdout)  # a solution, while the count goes on
     assert json.loads(first)["found"] == 1
     assert started.process.poll() is None, "the count ended: it cannot have streamed"
     code, out, err = started.stop(signal.SIGINT)
