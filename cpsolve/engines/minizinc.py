@@ -22,6 +22,7 @@ its solver's process group); a MiniZinc still there after :data:`GRACE` is kille
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import warnings
 from collections.abc import Callable
@@ -100,7 +101,8 @@ class _Search:
             self.complete = True
 
     def details(self) -> dict[str, object]:
-        """The statistics as plain values (times in seconds)."""
+        """The statistics as plain values under snake_case keys (``solveTime`` ->
+        ``solve_time``, in seconds)."""
         out: dict[str, object] = {}
         for key, value in self.statistics.items():
             if key.startswith("_"):
@@ -108,7 +110,7 @@ class _Search:
             if isinstance(value, timedelta):
                 value = round(value.total_seconds(), 4)
             if isinstance(value, (bool, int, float, str)):
-                out[key] = value
+                out[re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()] = value
         return out
 
 
