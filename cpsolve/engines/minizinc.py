@@ -172,7 +172,7 @@ def _run(model: Csp, options, how: dict, stream=None) -> _Search:
         raise Unsupported(missing)
     clock = Clock(options.time_limit)
     try:
-        mzn = export(model)
+        mzn = export(model, output_item=False)  # the package reads JSON output
     except ExportError as err:
         raise Unsupported(f"cannot export to MiniZinc: {err}") from None
     import minizinc
