@@ -189,8 +189,11 @@ def _run(model: Csp, options, how: dict, stream=None) -> _Search:
             if clock.limit is not None:
                 how = {**how, "time_limit": timedelta(seconds=max(0.001, clock.left()))}
             asyncio.run(_drive(instance, how, search, Clock(_hard_limit(clock))))
-        except minizinc.MiniZincError as err:
-            if not search.stopped:
+        except NotImplementedError as err:  # the package: the solver lacks -a or -n
+            raise Unsupported(f"MiniZinc's solver {options.solver or SOLVER!r} cannot run "
+                              f"this here: {err}") from None
+        except minizinc.MiniZincError as err:  # an error after a stop, or after what was
+            if not (search.stopped or search.solutions or clock.time_up()):  # found, stands
                 _failed(err, options.solver or SOLVER)
     if not search.stopped and not search.complete:
         search.stopped = clock.why()

@@ -166,3 +166,14 @@ def test_the_time_limit_stops_minizinc_and_leaves_no_process(tmp_path, monkeypat
     assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
     assert "time limit" in result.message
     assert not _processes_naming(work), "MiniZinc processes left"
+
+
+def test_a_solver_that_cannot_list_solutions_is_one_line(cli):
+    """Debian's MiniZinc lists SCIP without its library and without the ``-a`` flag: the
+    package refuses it before it runs; either way one line, exit 2."""
+    from cpsolve.engines.minizinc import installed_solvers
+
+    if "scip" not in installed_solvers():
+        pytest.skip("no SCIP configuration listed here")
+    out = cli("count", "xsudoku5", "--engine", "minizinc", "--solver", "scip")
+    assert out.code == 2 and out.err.count("\n") == 1 and "scip" in out.err
