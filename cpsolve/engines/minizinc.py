@@ -132,7 +132,9 @@ def _driver():
         found = minizinc.default_driver
         if found is None:
             raise Unsupported(INSTALL)
-        _drivers.append(Driver(found.executable))
+        driver = Driver.__new__(Driver)  # the default driver's state: no second
+        driver.__dict__.update(found.__dict__)  # ``minizinc --version`` to check it
+        _drivers.append(driver)
     return _drivers[0]
 
 
