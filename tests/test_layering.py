@@ -91,6 +91,8 @@ RULES: tuple[Rule, ...] = (
          unless=("cpsolve.puzzles.pddl_task",)),
     Rule(("cpsolve",), ("fast_downward",), "only the PDDL reader imports Fast Downward's "
          "translator", unless=("cpsolve.puzzles.pddl_sas",)),
+    Rule(("cpsolve",), ("minizinc",), "only the minizinc engine imports MiniZinc's Python "
+         "package", unless=("cpsolve.engines.minizinc",)),
     Rule(("cpsolve.interop",), ("cpsolve.engines", *PUZZLE_SIDE, *SOLVERS, *EXTERNAL_TOOLS),
          "exporters translate models; they know no engine, puzzle or external tool"),
     Rule(("cpsolve",), ("dask", "distributed"), "Dask is an optional extra: only the "

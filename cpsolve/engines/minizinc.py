@@ -1,26 +1,40 @@
-"""Engine ``minizinc``: MiniZinc with Gecode on a csp model (:mod:`cpsolve.interop.minizinc`).
+"""Engine ``minizinc``: MiniZinc on a csp model (:mod:`cpsolve.interop.minizinc`), driven
+through MiniZinc's own Python package (``minizinc`` on PyPI, the ``peers`` extra).
 
-The ``minizinc`` binary and Gecode come from the distribution's packages
-(Debian: ``apt-get install minizinc``, which brings Gecode).  The model and its
-data are written to a temporary directory and solved by a child process
-(:mod:`.runtime.processes`): ``solve`` asks for two solutions (the second one, or the
-search's end after the first, settles uniqueness); ``count`` asks for all
-(``--all-solutions``, or ``-n LIMIT``).  MiniZinc ends a complete search with
-``==========`` (or ``=====UNSATISFIABLE=====``); without that line the
-search was cut short and the statuses say so (``solved`` with uniqueness
-unknown, ``at_least``, ``unknown``).
+The ``minizinc`` binary and Gecode come from the distribution's packages (Debian:
+``apt-get install minizinc``, which brings Gecode); the package drives that binary.  The
+exported model and its data become a :class:`minizinc.Instance` of the solver named by
+``--solver`` (:meth:`minizinc.Solver.lookup`: an id, its last part or a tag; Gecode by
+default).  ``solve`` asks for two solutions (the second one, or the search's end after
+the first, settles uniqueness); ``count`` asks for all (``all_solutions``, or
+``nr_solutions`` for ``-n LIMIT``), each passed to ``Options.on_solution`` as the package
+yields it.  The package's final status says whether the search was complete
+(``ALL_SOLUTIONS``, ``UNSATISFIABLE``); otherwise the statuses say it was cut short
+(``solved`` with uniqueness unknown, ``at_least``, ``unknown``).  The package's
+statistics (nodes, failures, propagations, times) become the result's ``details``.
+
+Stopping (:func:`_drive`): MiniZinc gets the time limit as its own ``time_limit``; cpsolve's
+clock (the limit plus :data:`GRACE`, Ctrl-C, the memory watcher) is watched beside it and
+cancels the package's solution stream, which terminates MiniZinc (SIGTERM: MiniZinc stops
+its solver's process group); a MiniZinc still there after :data:`GRACE` is killed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import re
 import shutil
-import tempfile
-from pathlib import Path
+import warnings
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import timedelta
+from importlib.util import find_spec
 
 from ..answers.result import Assignment, Count, Result, Status, Unsupported
 from ..model import Csp
 from ..words import plural
-from .runtime.processes import run_tool
+from .runtime.clock import Clock
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}
 
@@ -28,13 +42,23 @@ SOLVER = "gecode"
 
 INSTALL = "MiniZinc is not installed (apt-get install minizinc: MiniZinc with Gecode)"
 
+INSTALL_PACKAGE = ("the minizinc engine needs MiniZinc's Python package (pip install "
+                   "'cpsolve[peers]', or pip install minizinc)")
+
 GRACE = 2.0
-"""Seconds MiniZinc gets past its own time limit to print what it found before it is killed."""
+"""Seconds MiniZinc gets past its own time limit to print what it found before it is
+stopped, and after a stop before it is killed."""
+
+POLL = 0.05
+"""Seconds between two looks at the clock and the interrupt flag."""
 
 
 def tool_missing() -> str | None:
-    """What to install when the ``minizinc`` binary is missing, or ``None``."""
-    return None if shutil.which("minizinc") else INSTALL
+    """What to install when the ``minizinc`` binary or its Python package is missing, or
+    ``None`` (the package is not imported here: only looked for)."""
+    if not shutil.which("minizinc"):
+        return INSTALL
+    return None if find_spec("minizinc") is not None else INSTALL_PACKAGE
 
 
 def supports(model: Csp) -> str | None:
@@ -47,112 +71,243 @@ def supports(model: Csp) -> str | None:
     return tool_missing()
 
 
-def _run(model: Csp, options, how: list[str], stream=None):
-    """Solutions (as assignments), whether the search was complete, and why it stopped;
-    ``stream`` is called with each solution as MiniZinc prints it."""
-    from ..interop import ExportError
-    from ..interop.minizinc import export
+@dataclass
+class _Search:
+    """What one MiniZinc run found: its solutions (each passed to ``on_solution`` as it
+    comes), how it ended, its statistics, and why it was stopped (``""``: it ended)."""
 
-    try:
-        mzn = export(model)
-    except ExportError as err:
-        raise Unsupported(f"cannot export to MiniZinc: {err}") from None
-    solver = options.solver or SOLVER
-    if options.solver:
-        _check_solver(options.solver)
-    cmd = ["minizinc", "--solver", solver, *how]
-    limit = options.time_limit
-    if limit is not None:
-        cmd += ["--time-limit", str(max(1, int(limit * 1000)))]
-    with tempfile.TemporaryDirectory(prefix="cpsolve-mzn-") as tmp:
-        work = Path(tmp)
-        (work / "model.mzn").write_text(mzn.model, encoding="utf-8")
-        (work / "data.dzn").write_text(mzn.data, encoding="utf-8")
-        reader = _Reader(mzn.names, stream)
-        done = run_tool([*cmd, "model.mzn", "data.dzn"], work,
-                        None if limit is None else limit + GRACE, reader.line)
-    solutions, complete, infeasible = reader.solutions, reader.complete, reader.infeasible
-    if not (complete or solutions or done.stopped or "=====UNKNOWN=====" in done.stdout) \
-            and done.returncode != 0:
-        last = (done.stderr.strip() or "no output").splitlines()[-1]
-        if "plugin" in last.lower():  # a MIP solver listed without its library
-            raise Unsupported(f"MiniZinc's solver {solver!r} cannot run here: {last}")
-        raise RuntimeError(f"MiniZinc failed (exit {done.returncode}): {last}")
-    why = done.stopped or ("" if complete else "time limit reached")
-    return solutions, complete, infeasible, why
+    names: dict[str, str]
+    on_solution: Callable[[dict[str, int]], None] | None = None
+    solutions: list[dict[str, int]] = field(default_factory=list)
+    complete: bool = False
+    infeasible: bool = False
+    statistics: dict[str, object] = field(default_factory=dict)
+    stopped: str = ""
 
+    def take(self, found) -> None:
+        """One item of the package's solution stream (a ``minizinc.Result``)."""
+        import minizinc
 
-class _Reader:
-    """MiniZinc's output read line by line as it comes: the solutions (each passed to
-    ``on_solution`` when its ``----------`` line arrives), and how the search ended."""
-
-    def __init__(self, names: dict[str, str], on_solution=None) -> None:
-        self.names, self.on_solution = names, on_solution
-        self.solutions: list[dict[str, int]] = []
-        self.current: dict[str, int] = {}
-        self.complete = self.infeasible = False
-
-    def line(self, line: str) -> None:
-        """One line of MiniZinc's output."""
-        line = line.strip()
-        if line == "----------":
-            self.solutions.append(self.current)
+        self.statistics.update(found.statistics)
+        if found.solution is not None:
+            values = {self.names[k]: int(v) for k, v in vars(found.solution).items()
+                      if k in self.names}
+            self.solutions.append(values)
             if self.on_solution is not None:
-                self.on_solution(self.current)
-            self.current = {}
-        elif line == "==========":
-            self.complete = True
-        elif line == "=====UNSATISFIABLE=====":
+                self.on_solution(values)
+        if found.status is minizinc.Status.UNSATISFIABLE:
             self.infeasible = self.complete = True
-        elif " = " in line and line.endswith(";"):
-            ident, _, value = line[:-1].partition(" = ")
-            self.current[self.names[ident]] = int(value)
+        elif found.status in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.OPTIMAL_SOLUTION):
+            self.complete = True
+
+    def details(self) -> dict[str, object]:
+        """The statistics as plain values under snake_case keys (``solveTime`` ->
+        ``solve_time``, in seconds)."""
+        out: dict[str, object] = {}
+        for key, value in self.statistics.items():
+            if key.startswith("_"):
+                continue
+            if isinstance(value, timedelta):
+                value = round(value.total_seconds(), 4)
+            if isinstance(value, (bool, int, float, str)):
+                out[re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()] = value
+        return out
+
+
+def _driver():
+    """The package's driver of the ``minizinc`` binary, remembering the processes it
+    starts (so that a stop can make sure none is left: :func:`_reap`)."""
+    if not _drivers:
+        import minizinc
+
+        class Driver(minizinc.Driver):
+            """The default driver, keeping a handle on each MiniZinc process it starts
+            (in the list of the run that started it: :data:`_started`)."""
+
+            async def _create_process(self, args, solver=None):
+                proc = await super()._create_process(args, solver)
+                _started.get().append(proc)
+                return proc
+
+        found = minizinc.default_driver
+        if found is None:
+            raise Unsupported(INSTALL)
+        driver = Driver.__new__(Driver)  # the default driver's state: no second
+        driver.__dict__.update(found.__dict__)  # ``minizinc --version`` to check it
+        _drivers.append(driver)
+    return _drivers[0]
+
+
+_drivers: list = []
+
+_started: ContextVar[list] = ContextVar("minizinc_started")
+"""The MiniZinc processes of the run in progress (each run, :func:`_drive`, sets its own)."""
 
 
 def installed_solvers() -> list[str]:
-    """The solvers of this MiniZinc installation (their ids' last parts and tags)."""
-    import json
+    """The solvers of this MiniZinc installation (their ids' last parts), as the package's
+    driver lists them (``minizinc --solvers-json``)."""
+    listed = _driver().available_solvers()
+    return sorted({s.id.rsplit(".", 1)[-1] for found in listed.values() for s in found})
 
-    with tempfile.TemporaryDirectory(prefix="cpsolve-mzn-") as tmp:
-        done = run_tool(["minizinc", "--solvers-json"], Path(tmp), 30.0)
+
+def _solver(name: str):
+    """The package's solver configuration for ``name`` (an id, its last part or a tag);
+    an ``Unsupported`` (one line, exit 2) when MiniZinc has none such here."""
+    import minizinc
+
     try:
-        listed = json.loads(done.stdout)
-    except ValueError:
-        return [SOLVER]
-    return sorted({s["id"].rsplit(".", 1)[-1] for s in listed if "id" in s})
-
-
-def _check_solver(name: str) -> None:
-    """An ``Unsupported`` (one line, exit 2) when MiniZinc has no such solver here."""
-    have = installed_solvers()
-    if name not in have and not any(name == full for full in have):
+        return minizinc.Solver.lookup(name, driver=_driver())
+    except LookupError:
         raise Unsupported(f"MiniZinc has no solver {name!r} here (installed: "
-                          f"{', '.join(have)}; see minizinc --solvers)")
+                          f"{', '.join(installed_solvers())}; see minizinc --solvers)") from None
+
+
+def _run(model: Csp, options, how: dict, stream=None) -> _Search:
+    """Run MiniZinc on ``model`` with the package's solution options ``how``; what it
+    found (``stream`` is called with each solution as the package yields it)."""
+    from ..interop import ExportError
+    from ..interop.minizinc import export
+
+    missing = tool_missing()
+    if missing:
+        raise Unsupported(missing)
+    clock = Clock(options.time_limit)
+    try:
+        mzn = export(model, output_item=False)  # the package reads JSON output
+    except ExportError as err:
+        raise Unsupported(f"cannot export to MiniZinc: {err}") from None
+    import minizinc
+
+    search = _Search(dict(mzn.names), stream)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", minizinc.error.MiniZincWarning)
+        solver = _solver(options.solver or SOLVER)
+        package_model = minizinc.Model()
+        package_model.add_string(mzn.model)
+        package_model.add_string(mzn.data)
+        try:
+            instance = minizinc.Instance(solver, package_model, driver=_driver())
+            if clock.limit is not None:
+                how = {**how, "time_limit": timedelta(seconds=max(0.001, clock.left()))}
+            asyncio.run(_drive(instance, how, search, Clock(_hard_limit(clock))))
+        except NotImplementedError as err:  # the package: the solver lacks -a or -n
+            raise Unsupported(f"MiniZinc's solver {options.solver or SOLVER!r} cannot run "
+                              f"this here: {err}") from None
+        except minizinc.MiniZincError as err:  # an error after a stop, or after what was
+            if not (search.stopped or search.solutions or clock.time_up()):  # found, stands
+                _failed(err, options.solver or SOLVER)
+    if not search.stopped and not search.complete:
+        search.stopped = clock.why()
+    return search
+
+
+def _hard_limit(clock: Clock) -> float | None:
+    """When cpsolve stops MiniZinc itself: :data:`GRACE` past what is left of ``clock``."""
+    left = clock.left()
+    return None if left is None else left + GRACE
+
+
+async def _drive(instance, how: dict, search: _Search, clock: Clock) -> None:
+    """Read the package's solution stream into ``search`` until it ends or ``clock``
+    expires (its limit, Ctrl-C, the memory watcher); then cancel it (the package
+    terminates MiniZinc) and make sure no MiniZinc process is left (:func:`_reap`)."""
+
+    async def read() -> None:
+        async for found in instance.solutions(**how):
+            search.take(found)
+
+    started: list = []
+    _started.set(started)
+    task = asyncio.ensure_future(read())  # the task shares ``started`` (its context's copy)
+    try:
+        while not task.done():
+            await asyncio.wait({task}, timeout=POLL)
+            if not task.done() and clock.expired():
+                search.stopped = clock.why()
+                task.cancel()
+                drains = [asyncio.ensure_future(_drain(proc)) for proc in started]
+                await asyncio.wait({task}, timeout=GRACE)
+                for drain in drains:
+                    drain.cancel()
+                break
+        if task.done() and not task.cancelled():
+            task.result()  # what the package raised (a MiniZincError), if anything
+    finally:
+        await _reap(started)
+
+
+async def _drain(proc) -> None:
+    """Read what is left of a stopped MiniZinc's output (unread, once the package stopped
+    reading, it holds the pipe open and asyncio's ``wait()`` never returns)."""
+    try:
+        while await proc.stdout.read(1 << 16):
+            pass
+    except (RuntimeError, OSError):  # someone else reads it: nothing to unblock
+        pass
+
+
+async def _reap(started: list) -> None:
+    """Kill (SIGKILL) every MiniZinc process of this run still alive :data:`GRACE` after
+    its stop (SIGTERM went first: MiniZinc stops its solver then), and wait for each."""
+    while started:
+        proc = started.pop()
+        drain = asyncio.ensure_future(_drain(proc))
+        for last in (False, True):
+            try:
+                await asyncio.wait_for(proc.wait(), GRACE)
+                break
+            except TimeoutError:
+                if not last and proc.returncode is None:
+                    proc.kill()
+        drain.cancel()
+
+
+def _failed(err: Exception, solver: str) -> None:
+    """Raise what a MiniZinc failure means here, in one line."""
+    last = (str(err).strip() or type(err).__name__).splitlines()[-1]
+    if "plugin" in str(err).lower():  # a MIP solver listed without its library
+        raise Unsupported(f"MiniZinc's solver {solver!r} cannot run here: {last}") from None
+    raise RuntimeError(f"MiniZinc failed: {last}") from None
+
+
+def _with_statistics(search: _Search) -> dict[str, object]:
+    """The result fields that carry the package's statistics (``explored``: its nodes)."""
+    details = search.details()
+    nodes = details.get("nodes")
+    return {"details": details,
+            "explored": nodes if isinstance(nodes, int) and not isinstance(nodes, bool)
+            else None}
 
 
 def solve(model: Csp, options) -> Result:
     """One solution and whether it is unique."""
-    found, complete, infeasible, why = _run(model, options, ["-n", "2"])
-    if infeasible:
+    search = _run(model, options, {"nr_solutions": 2})
+    found, why = search.solutions, search.stopped
+    stats = _with_statistics(search)
+    if search.infeasible:
         return Result(Status.INFEASIBLE, "minizinc", proof="exhausted search",
-                      message="Gecode: no assignment satisfies every constraint")
+                      message=f"MiniZinc ({options.solver or SOLVER}): no assignment "
+                      "satisfies every constraint", **stats)
     if not found:
-        return Result(Status.UNKNOWN, "minizinc", message=why)
-    unique = False if len(found) > 1 else (True if complete else None)
+        return Result(Status.UNKNOWN, "minizinc", message=why, **stats)
+    unique = False if len(found) > 1 else (True if search.complete else None)
     second = found[1] if len(found) > 1 else None
     return Result(Status.SOLVED, "minizinc", answer=Assignment(found[0], unique, second),
-                  message="" if unique is not None else why)
+                  message="" if unique is not None else why, **stats)
 
 
 def count(model: Csp, options) -> Result:
     """Count (and optionally keep) every solution."""
-    how = ["--all-solutions"] if options.limit is None else ["-n", str(options.limit)]
-    found, complete, infeasible, why = _run(model, options, how,
-                                            getattr(options, "on_solution", None))
+    how = {"all_solutions": True} if options.limit is None else {"nr_solutions": options.limit}
+    search = _run(model, options, how, getattr(options, "on_solution", None))
+    found, complete, why = search.solutions, search.complete, search.stopped
     listed = tuple(found) if options.keep else None
-    if infeasible:
-        return Result.counted("minizinc", Count(0, listed), True)
+    stats = _with_statistics(search)
+    if search.infeasible:
+        return Result.counted("minizinc", Count(0, listed), True, **stats)
     if options.limit is not None and len(found) >= options.limit and not complete:
         why = f"stopped at the limit of {plural(options.limit, 'solution')}"
     return Result.counted("minizinc", Count(len(found), listed), complete,
-                          message="" if complete else why)
+                          message="" if complete else why, **stats)
+

@@ -75,8 +75,10 @@ def _given(c: Condition) -> tuple[str, int] | None:
     return None
 
 
-def export(csp: Csp) -> MznModel:
-    """The MiniZinc model and data of ``csp`` (see the module's docstring)."""
+def export(csp: Csp, output_item: bool = True) -> MznModel:
+    """The MiniZinc model and data of ``csp`` (see the module's docstring); without
+    ``output_item`` for a reader of MiniZinc's JSON output, which lists every decision
+    variable itself (MiniZinc prints solutions faster without an output item to evaluate)."""
     ident = identifiers(list(csp.domains))
     index = {n: i + 1 for i, n in enumerate(csp.domains)}
     lines = [f"% {csp.name}: exported by cpsolve ({len(csp.domains)} variables, "
@@ -110,7 +112,7 @@ def export(csp: Csp) -> MznModel:
     shown = " ++ ".join(f'"{ident[n]} = \\({ident[n]});\\n"' for n in csp.domains)
     goal = _solve_item(successors) if csp.objective is None else \
         f"solve {csp.objective.sense} {_int(csp.objective.expr, ident)};"
-    lines += ["", goal, "", f"output [{shown}];", ""]
+    lines += ["", goal, "", *([f"output [{shown}];"] if output_item else []), ""]
     data = [f"% {csp.name}: the givens (variable number in x, value)",
             f"givens = {len(givens)};",
             f"given_index = [{', '.join(str(i) for i, _ in givens)}];",

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 HEAVY = ("ortools", "numpy", "pandas", "dask", "multiprocessing", "concurrent.futures",
-         "cpsolve.workflows.batch", "cpsolve.engines.cpsat")
+         "cpsolve.workflows.batch", "cpsolve.engines.cpsat", "minizinc", "asyncio")
 """Never loaded by ``--help`` nor by a one-model search solve."""
 
 

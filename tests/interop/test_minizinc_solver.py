@@ -48,3 +48,132 @@ def test_the_8x8_knights_tour_is_found_through_the_export():
     loaded machine (it takes about a second)."""
     result = run("minizinc", "solve", load("knight_8x8").model, Options(time_limit=60))
     assert result.status is Status.SOLVED and result.verified
+
+
+# ---------------------------------------------------------------- through MiniZinc's package
+
+
+def test_the_solver_is_looked_up_through_the_package(cli, monkeypatch):
+    """``--solver`` names come from the package's driver: a tag the package lists for
+    Gecode (here added to its registry) runs Gecode; the list in the error is the
+    package's list of solver ids."""
+    import minizinc
+
+    from cpsolve.engines import minizinc as engine
+
+    real = minizinc.Driver.available_solvers
+
+    def listed(self, refresh=False):
+        table = dict(real(self, refresh))
+        return {**table, "my_gecode": table["gecode"]}
+
+    monkeypatch.setattr(minizinc.Driver, "available_solvers", listed)
+    out = cli("count", "xsudoku5", "--engine", "minizinc", "--solver", "my_gecode", "--json")
+    assert out.code == 0, out.err
+    assert json.loads(out.out)["count"] == 960
+    ids = {s.id.rsplit(".", 1)[-1] for found in real(engine._driver()).values() for s in found}
+    assert engine.installed_solvers() == sorted(ids) and "gecode" in ids
+
+
+def test_the_packages_statistics_are_the_details():
+    """The 4x4 sudokus: 288 (4! relabellings of the 12 grids); the package's statistics
+    say as much, and its node count is the result's ``explored``."""
+    result = run("minizinc", "count", load("sudoku4").model)
+    assert result.count == 288
+    details = result.details
+    assert details["n_solutions"] == 288 and details["nodes"] == result.explored > 0
+    assert {"propagations", "failures", "solve_time", "flat_time"} <= set(details)
+    assert all(key == key.lower() and " " not in key for key in details)
+
+
+def test_statistics_in_text(cli):
+    out = cli("count", "xsudoku5", "--engine", "minizinc", "--statistics")
+    assert out.code == 0, out.err
+    assert "960 solutions" in out.out and "propagations" in out.out and "nodes" in out.out
+
+
+def test_the_engine_passes_each_solution_on_as_the_package_yields_it():
+    seen: list[dict] = []
+    result = run("minizinc", "count", load("sudoku4").model,
+                 Options(keep=True, on_solution=seen.append))
+    assert result.count == 288 and seen == list(result.solutions)
+
+
+def test_the_package_is_imported_only_by_the_engine_when_it_runs():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom cpsolve.engines import minizinc as m\n"
+            "assert m.tool_missing() is None\nassert 'minizinc' not in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def _processes_naming(folder) -> list[str]:
+    """The processes whose command line names a file under ``folder`` (MiniZinc and its
+    solver read their model files from TMPDIR)."""
+    from pathlib import Path
+
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if str(folder).encode() in (proc / "cmdline").read_bytes():
+                found.append(proc.name)
+        except OSError:
+            continue
+    return found
+
+
+LATIN7 = 'family = "grid"\nsize = 7\ngroups = ["rows", "columns"]\n'
+
+
+def test_ctrl_c_stops_minizinc_and_leaves_no_process(tmp_path, start_cli):
+    """Ctrl-C while MiniZinc lists 7x7 Latin squares (far more than it can list): exit
+    130 with the count so far, and neither MiniZinc nor Gecode is left running."""
+    import os
+    import signal
+
+    model = tmp_path / "latin7.toml"
+    model.write_text(LATIN7)
+    work = tmp_path / "tmp"
+    work.mkdir()
+    run_ = start_cli("count", model, "--engine", "minizinc", "--list", "--json",
+                     env={**os.environ, "TMPDIR": str(work)})
+    first = run_.process.stdout.readline()
+    assert json.loads(first)["found"] == 1
+    run_.until(lambda: _processes_naming(work), "MiniZinc process")
+    code, out, err = run_.stop(signal.SIGINT)
+    assert code == 130, err
+    last = json.loads((first + out).splitlines()[-1])
+    assert last["status"] == "at_least" and last["count"] >= 1
+    assert "interrupted" in last["message"] and "Traceback" not in err
+    assert not _processes_naming(work), "MiniZinc processes left"
+
+
+def test_the_time_limit_stops_minizinc_and_leaves_no_process(tmp_path, monkeypatch):
+    import tempfile
+
+    from cpsolve.puzzles.files import load as load_path
+
+    work = tmp_path / "tmp"
+    work.mkdir()
+    monkeypatch.setenv("TMPDIR", str(work))
+    monkeypatch.setattr(tempfile, "tempdir", str(work))
+    model = tmp_path / "latin7.toml"
+    model.write_text(LATIN7)
+    result = run("minizinc", "count", load_path(model).model, Options(time_limit=1.0))
+    assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
+    assert "time limit" in result.message
+    assert not _processes_naming(work), "MiniZinc processes left"
+
+
+def test_a_solver_that_cannot_list_solutions_is_one_line(cli):
+    """Debian's MiniZinc lists SCIP without its library and without the ``-a`` flag: the
+    package refuses it before it runs; either way one line, exit 2."""
+    from cpsolve.engines.minizinc import installed_solvers
+
+    if "scip" not in installed_solvers():
+        pytest.skip("no SCIP configuration listed here")
+    out = cli("count", "xsudoku5", "--engine", "minizinc", "--solver", "scip")
+    assert out.code == 2 and out.err.count("\n") == 1 and "scip" in out.err

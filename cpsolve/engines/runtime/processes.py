@@ -1,7 +1,8 @@
 """Child processes, the one way: external tools (:func:`run_tool`) and Python functions in
 forked children (:func:`start`).
 
-**External tools** (Fast Downward, MiniZinc): the tool runs in its own process group.
+**External tools** (Fast Downward; MiniZinc runs through its own Python package, which
+starts and stops it: :mod:`cpsolve.engines.minizinc`): the tool runs in its own process group.
 :func:`run_tool` waits for it while watching the time limit and
 :mod:`~cpsolve.engines.runtime.interrupt`: at the limit, or when the user interrupts, the
 whole group gets SIGTERM, then SIGKILL a moment later, so no planner or solver outlives the
