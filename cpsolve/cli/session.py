@@ -12,6 +12,7 @@ import dataclasses
 import math
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -67,6 +68,9 @@ class Cli:
         """The one printer of this invocation's JSON (:meth:`emit`, :meth:`fail`)."""
         self.clock = Clock(getattr(args, "time_limit", None), start=started)
         """The command's clock: from ``started`` (the process's start) or from now."""
+        self.cpu_before = 0.0 if started is not None else time.process_time()
+        """The process's CPU time when the clock started (in a process run for longer, as
+        a test's, what the command used is measured from there)."""
         self.loaded: dict[str, object] = {}
         """Puzzles already loaded, by the name given (a file's second load is never needed)."""
         nbytes = getattr(args, "memory_limit", None)
@@ -90,7 +94,11 @@ class Cli:
     def tail(self) -> float:
         """Wall seconds kept after the engines (:data:`TAIL`, more when this process has
         had a small share of a core so far: the same work then takes longer)."""
-        return max(TAIL, TAIL_CPU / cpu_share(self.clock.elapsed()))
+        return max(TAIL, TAIL_CPU / self.share())
+
+    def share(self) -> float:
+        """The share of a core this command has had so far (:func:`cpu_share`)."""
+        return cpu_share(self.clock.elapsed(), self.cpu_before)
 
     def too_late_for(self, engine: str) -> str | None:
         """Why ``engine`` must not start now, or ``None``: the time left would not cover
@@ -100,7 +108,7 @@ class Cli:
             return None
         from ..engines import start_cost
 
-        left, cost = self.clock.left(), start_cost(engine) / cpu_share(self.clock.elapsed())
+        left, cost = self.clock.left(), start_cost(engine) / self.share()
         if left > self.tail() + cost:
             return None
         if cost:

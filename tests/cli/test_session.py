@@ -18,22 +18,32 @@ def command(limit: float | None) -> Cli:
 
 @pytest.mark.parametrize("share, tail", [(1.0, TAIL), (0.5, TAIL), (0.1, TAIL_CPU / 0.1)])
 def test_the_tail_grows_as_the_share_of_a_core_shrinks(monkeypatch, share, tail):
-    monkeypatch.setattr(session, "cpu_share", lambda elapsed: share)
+    monkeypatch.setattr(session, "cpu_share", lambda elapsed, before: share)
     assert command(10.0).tail() == pytest.approx(tail)
 
 
 def test_the_share_of_a_core_is_cpu_time_over_wall_time(monkeypatch):
     monkeypatch.setattr(clocks.time, "process_time", lambda: 0.3)
     assert clocks.cpu_share(3.0) == pytest.approx(0.1)
-    assert clocks.cpu_share(0.1) == 1.0  # threads: more CPU than wall is a whole core
+    assert clocks.cpu_share(0.2) == 1.0  # threads: more CPU than wall is a whole core
     assert clocks.cpu_share(100.0) == 0.05  # never below a twentieth
-    assert clocks.cpu_share(0.0) == 1.0
+    assert clocks.cpu_share(0.05) == 1.0  # too soon to tell
+    assert clocks.cpu_share(1.0, cpu_before=0.2) == pytest.approx(0.1)  # since then
+
+
+def test_a_command_run_in_a_long_process_measures_its_own_share(monkeypatch):
+    """In a test's process (the clock started now, not at the process's start), the CPU
+    the process used before the command does not count as the command's."""
+    cpu = iter([100.0, 100.1])
+    monkeypatch.setattr(session.time, "process_time", lambda: next(cpu))
+    cli = command(10.0)
+    assert cli.cpu_before == 100.0
 
 
 def test_an_engine_whose_import_would_not_fit_is_not_started(monkeypatch):
     import cpsolve.engines as engines
 
-    monkeypatch.setattr(session, "cpu_share", lambda elapsed: 0.1)
+    monkeypatch.setattr(session, "cpu_share", lambda elapsed, before: 0.1)
     monkeypatch.setattr(engines, "START_COST", {"slow": ("not_a_loaded_library", 0.25)})
     cli = command(2.0)  # 2 s left: the tail (0.5 s) and 2.5 s of start do not fit
     assert "its start would take about 2.5 s" in cli.too_late_for("slow")

@@ -41,13 +41,20 @@ def process_start() -> float:
     return now - min(max(age, 0.0), 60.0)  # a process older than a minute: not ours to judge
 
 
-def cpu_share(elapsed: float) -> float:
-    """The share of a core this process has had since it started ``elapsed`` seconds ago
-    (its CPU time over that wall time; 1 on an idle machine, 0.1 beside 20 busy processes
-    on 2 cores), between 0.05 and 1: what a second of this process's work costs in wall
-    seconds now is about 1 / share."""
-    used = time.process_time()
-    return min(1.0, max(0.05, used / elapsed)) if elapsed > 0 else 1.0
+SHARE_AFTER = 0.1
+"""Seconds of wall time before :func:`cpu_share` reads anything but a whole core."""
+
+
+def cpu_share(elapsed: float, cpu_before: float = 0.0) -> float:
+    """The share of a core this process has had over the last ``elapsed`` seconds, when
+    its CPU time was ``cpu_before`` (0: since the process started): CPU time over wall
+    time, 1 on an idle machine, 0.1 beside 20 busy processes on 2 cores, kept between
+    0.05 and 1 (and 1 before :data:`SHARE_AFTER`).  What a second of this process's work
+    costs in wall seconds now is about 1 / share."""
+    if elapsed < SHARE_AFTER:
+        return 1.0
+    used = time.process_time() - cpu_before
+    return min(1.0, max(0.05, used / elapsed))
 
 
 class TimeUp(BaseException):
