@@ -283,24 +283,21 @@ def Sum(args: Iterable[ExprLike]) -> Expr:
     Balanced, so that long sums (a Manhattan estimate has hundreds of terms)
     stay shallow for every recursive walker.
     """
-    items = [wrap(a) for a in args]
-    if not items:
-        return Const(0)
-    while len(items) > 1:
-        paired = [Binary("+", items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
-        if len(items) % 2:
-            paired.append(items[-1])
-        items = paired
-    return items[0]
+    return _balanced("+", args, 0)
 
 
 def Product(args: Iterable[ExprLike]) -> Expr:
     """The product of the operands (1 when there are none), as a balanced tree."""
+    return _balanced("*", args, 1)
+
+
+def _balanced(op: str, args: Iterable[ExprLike], empty: int) -> Expr:
+    """``a op b op ...`` as a balanced tree of :class:`Binary` (``empty`` for none)."""
     items = [wrap(a) for a in args]
     if not items:
-        return Const(1)
+        return Const(empty)
     while len(items) > 1:
-        paired = [Binary("*", items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
+        paired = [Binary(op, items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
         if len(items) % 2:
             paired.append(items[-1])
         items = paired

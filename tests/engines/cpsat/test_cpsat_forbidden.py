@@ -7,32 +7,17 @@ tests/engines/search/test_forbidden.py, whose walker this is).
 
 from __future__ import annotations
 
-from cpsolve import And, Planning, Status
+import sys
+from pathlib import Path
+
+from cpsolve import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.cpsat import forbidden
 from cpsolve.engines.cpsat.timeline import Timeline
 from cpsolve.engines.runtime.clock import Clock
 
-
-def walker(extra: int = 0) -> Planning:
-    """From (0, 0) to (3, 0) on a 100 x 100 board round (1, 0), (2, 0) (pins) and (2, 1)
-    (not a pin): 7 steps; ``extra`` forbidden states far off the way (y = 50..)."""
-    p = Planning("walker")
-    x, y = p.add_variable("x", 0, 99), p.add_variable("y", 0, 99)
-    p.set_initial({"x": 0, "y": 0})
-    p.set_goal(And(x == 3, y == 0))
-    p.add_action("right", x < 99, {x: x + 1})
-    p.add_action("left", x > 0, {x: x - 1})
-    p.add_action("up", y < 99, {y: y + 1})
-    p.add_action("down", y > 0, {y: y - 1})
-    p.forbid(And(x == 1, y == 0))
-    p.forbid(And(y == 0, x == 2))
-    p.forbid(And(y == 1, x >= 2, x <= 2))
-    for k in range(extra):
-        a, b = divmod(k, 98)
-        b += 1  # 1..98: neither x >= b nor x <= b pins x
-        p.forbid(And(x == b, y == 50 + a) if k % 2 else And(x >= b, x <= b, y == 50 + a))
-    return p
+sys.path.insert(0, str(Path(__file__).parents[1] / "search"))
+from test_forbidden import walker  # noqa: E402
 
 
 def test_pinned_states_over_large_domains_are_table_rows():
