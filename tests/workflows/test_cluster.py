@@ -230,9 +230,11 @@ def test_compare_on_the_cluster_runs_every_engine_that_applies(cli, scheduler):
 
 
 def test_a_tiny_budget_ends_unproven_and_the_others_still_come_back(scheduler):
-    """Korf #1 with 0.3 s cannot be solved optimally: it comes back unproven (or given up)
-    before its budget and the grace are spent, by the clock of the engines' own runs; the
-    small models beside it, with a budget of their own, come back answered."""
+    """Korf #1 with 0.3 s comes back before its budget and the grace are spent, by the
+    clock of the engines' own runs: unproven, given up, or (a worker that already holds the
+    pattern tables in memory, whose IDA* then needs a few tenths of a second) proven at
+    Korf's 57 moves; the small models beside it, with a budget of their own, come back
+    answered."""
     from cpsolve.engines.runtime.dask_client import each
 
     names = ("fifteen_korf1", "water_jugs", "blocks")
@@ -250,7 +252,9 @@ def test_a_tiny_budget_ends_unproven_and_the_others_still_come_back(scheduler):
         assert korf.error.startswith("not finished within its budget (0.3 s")
     else:
         results = korf.value.results  # a plan may be found (weighted A*), none proven
-        assert results and all(r.status.value in ("unknown", "solved") for r in results)
+        assert results and all(r.status.value in ("unknown", "solved") or
+                               (r.status.value == "optimal" and len(r.answer.steps) == 57)
+                               for r in results), [(r.engine, r.status.value) for r in results]
         assert sum(r.seconds for r in results) < tiny + CLUSTER_GRACE
     moves = {"water_jugs": 10, "blocks": 5}  # DESIGN.md
     for name, steps in moves.items():
