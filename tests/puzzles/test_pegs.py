@@ -401,19 +401,27 @@ def triangle_fewest_moves(vacancy: tuple[int, int], finish=None) -> int | None:
     lines = [(a, (a[0] + dr, a[1] + dk), (a[0] + 2 * dr, a[1] + 2 * dk)) for a in holes
              for dr, dk in ((0, 1), (1, 0), (1, 1), (0, -1), (-1, 0), (-1, -1))]
     lines = [t for t in lines if t[1] in holes and t[2] in holes]
-    start = (frozenset(holes) - {vacancy}, None)
+    return fewest_chains(lines, frozenset(holes) - {vacancy},
+                         lambda pegs: finish is None or next(iter(pegs)) in finish)
+
+
+def fewest_chains(lines, pegs: frozenset, done) -> int | None:
+    """Dijkstra over (pegs, hole the last jump landed in) along the jump ``lines`` ``(from,
+    over, to)``, a jump from that hole costing 0: the fewest moves to one peg with
+    ``done(pegs)``, or None."""
+    start = (pegs, None)
     best = {start: 0}
     heap = [(0, 0, start)]
     tick = 0
     while heap:
-        cost, _, (pegs, last) = heapq.heappop(heap)
-        if cost > best[(pegs, last)]:
+        cost, _, (now, last) = heapq.heappop(heap)
+        if cost > best[(now, last)]:
             continue
-        if len(pegs) == 1 and (finish is None or next(iter(pegs)) in finish):
+        if len(now) == 1 and done(now):
             return cost
         for a, b, c in lines:
-            if a in pegs and b in pegs and c not in pegs:
-                state = ((pegs - {a, b}) | {c}, c)
+            if a in now and b in now and c not in now:
+                state = ((now - {a, b}) | {c}, c)
                 new = cost + (a != last)
                 if new < best.get(state, new + 1):
                     best[state] = new

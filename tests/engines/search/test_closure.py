@@ -6,8 +6,8 @@ in) written here, sharing no code with cpsolve, and from CP-SAT (engines agree).
 
 from __future__ import annotations
 
-import heapq
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,9 @@ from cpsolve.language.expr import And, Var
 from cpsolve.model import Planning
 from cpsolve.model.memory import board_model, memory_variable, reversed_model, value_map
 from cpsolve.puzzles.files import load
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "puzzles"))
+from test_pegs import fewest_chains  # noqa: E402  (the pegs tests' brute force)
 
 ORTHOGONAL = [[0, 1], [1, 0]]
 DIAGONAL = ORTHOGONAL + [[1, 1], [1, -1]]
@@ -44,25 +47,7 @@ def fewest_moves(picture: str, vectors, goal) -> int | None:
     lines = [(h, (h[0] + dr, h[1] + dc), (h[0] + 2 * dr, h[1] + 2 * dc))
              for h in holes for dr, dc in steps]
     lines = [t for t in lines if t[1] in holes and t[2] in holes]
-    start = (pegs, None)
-    best = {start: 0}
-    heap = [(0, 0, start)]
-    tick = 0
-    while heap:
-        cost, _, (now, last) = heapq.heappop(heap)
-        if cost > best[(now, last)]:
-            continue
-        if len(now) == 1 and (goal is None or goal in now):
-            return cost
-        for a, b, c in lines:
-            if a in now and b in now and c not in now:
-                state = ((now - {a, b}) | {c}, c)
-                new = cost + (a != last)
-                if new < best.get(state, new + 1):
-                    best[state] = new
-                    tick += 1
-                    heapq.heappush(heap, (new, tick, state))
-    return None
+    return fewest_chains(lines, pegs, lambda now: goal is None or goal in now)
 
 
 def pegs_file(tmp_path: Path, picture: str, vectors, goal) -> Path:
