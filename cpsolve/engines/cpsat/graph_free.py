@@ -29,7 +29,7 @@ from ...answers.result import EngineBug, Plan, Result, Status, Step
 from ...language.expr import Const
 from ...model import Planning
 from ..runtime.clock import Clock
-from ..search.statespace.graph import Graph
+from ..search.statespace.graph import Graph, distances
 
 PAIRS = 2_000_000
 """Most ``(u, v)`` pairs of the free closure, and most paid arcs, kept (beyond, the
@@ -107,21 +107,12 @@ def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def spread(tails: np.ndarray, heads: np.ndarray, sources: np.ndarray,
-            size: int) -> np.ndarray:
-    """Breadth-first distances over the arcs ``tails -> heads`` from ``sources``."""
+           size: int) -> np.ndarray:
+    """Breadth-first distances over the arcs ``tails -> heads`` from ``sources``
+    (:func:`~cpsolve.engines.search.statespace.graph.distances` over their adjacency)."""
     order = np.argsort(tails, kind="stable")
-    heads = heads[order]
     offsets = np.searchsorted(tails[order], np.arange(size + 1))
-    distance = np.full(size, -1, np.int64)
-    distance[sources] = 0
-    frontier, depth = np.unique(sources), 0
-    while frontier.size:
-        depth += 1
-        counts = offsets[frontier + 1] - offsets[frontier]
-        reached = np.unique(heads[_ranges(offsets[frontier], counts)])
-        frontier = reached[distance[reached] < 0]
-        distance[frontier] = depth
-    return distance
+    return distances(offsets, heads[order], sources, size)
 
 
 def plan(planning: Planning, graph: Graph, labels: list[int], cost: np.ndarray) -> Plan:

@@ -56,7 +56,7 @@ class Graph:
         order = np.argsort(self.heads, kind="stable")
         heads, tails = self.heads[order], self.tails[order]
         offsets = np.searchsorted(heads, np.arange(self.size + 1))
-        return _spread(offsets, tails, self.goals, self.size)
+        return distances(offsets, tails, self.goals, self.size)
 
     @property
     def size(self) -> int:
@@ -131,7 +131,7 @@ def _whole_space(packed: Packed, task: Task, limit: int) -> Found | None:
     by_tail = np.argsort(tails, kind="stable")
     tails, actions, heads = tails[by_tail], actions[by_tail], heads[by_tail]
     offsets = np.searchsorted(tails, np.arange(packed.space + 1))
-    distance = _spread(offsets, heads, packed.array([task.initial]), packed.space)
+    distance = distances(offsets, heads, packed.array([task.initial]), packed.space)
     reach = np.flatnonzero(distance >= 0)
     if reach.size > limit:
         return None
@@ -144,7 +144,7 @@ def _whole_space(packed: Packed, task: Task, limit: int) -> Found | None:
                            index[heads.compress(keep)])
 
 
-def _spread(offsets: np.ndarray, targets: np.ndarray, sources: np.ndarray, size: int
+def distances(offsets: np.ndarray, targets: np.ndarray, sources: np.ndarray, size: int
             ) -> np.ndarray:
     """Breadth-first distances from ``sources`` over an adjacency array (the neighbours of
     node ``i`` are ``targets[offsets[i]:offsets[i + 1]]``); -1 where unreachable."""
