@@ -311,6 +311,20 @@ def test_ctrl_c_ends_a_cluster_compare_with_what_it_has_and_its_summary(tmp_path
             len(not_applicable(model, "solve"))
 
 
+def test_local_workers_start_with_sigint_blocked_and_the_client_answers_it():
+    """Ctrl-C at a terminal reaches the workers too; they are spawned with SIGINT blocked,
+    so that one arriving while a worker still imports prints no traceback.  The client's
+    own thread, which answers Ctrl-C, keeps it unblocked."""
+    from cpsolve.engines.runtime.dask_client import client_for
+
+    def blocked() -> bool:
+        return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+    with client_for(2) as client:
+        assert set(client.run(blocked).values()) == {True}
+        assert not blocked()
+
+
 def test_waiting_for_a_layer_stops_when_asked(scheduler):  # keep last: it leaves work behind
     """The cluster analysis waits for a layer through ``gather``, which asks its ``stop``
     while it waits: a stop gives ``None`` long before the work would end; without one, the

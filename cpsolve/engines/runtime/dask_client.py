@@ -26,17 +26,18 @@ The limits, the same on every path:
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
 from ...answers.result import Unsupported
-from . import interrupt, memory
+from . import interrupt, memory, processes
 from .stop import Stop
 
 MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]' "
@@ -86,17 +87,13 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
     if connect is not None:  # importing Dask took some of it
         connect -= time.monotonic() - called
     if isinstance(cluster, int):
-        total = memory_limit if memory_limit is not None else memory.limit()
-        local = LocalCluster(n_workers=cluster, threads_per_worker=1, processes=True,
-                             # any free port on loopback (None would try 8787 and warn)
-                             dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
-                             memory_limit=max(1, total // cluster) if total else "auto",
-                             preload=[__name__])  # dask_setup below, in each worker
+        runner = _loop_without_sigint()
         try:
-            with Client(local) as client:
+            with _local_cluster(LocalCluster, cluster, runner.loop, memory_limit) as local, \
+                    Client(local) as client:
                 yield client
         finally:
-            local.close()
+            runner.stop()
         return
     wait = CONNECT if connect is None else max(0.2, min(CONNECT, 0.8 * connect))
     try:
@@ -109,6 +106,59 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
                           f"({why})") from None
     with client:
         yield client
+
+
+@contextmanager
+def _local_cluster(make, workers: int, loop, memory_limit: int | None) -> Iterator:
+    """A LocalCluster of ``workers`` single-threaded processes on ``loop``, sharing
+    ``memory_limit`` (see :func:`client_for`); shut down on exit, its workers killed first
+    after Ctrl-C (:func:`_kill_workers`)."""
+    total = memory_limit if memory_limit is not None else memory.limit()
+    local = make(n_workers=workers, threads_per_worker=1, processes=True, loop=loop,
+                 # any free port on loopback (None would try 8787 and warn)
+                 dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                 memory_limit=max(1, total // workers) if total else "auto",
+                 preload=[__name__])  # dask_setup below, in each worker
+    try:
+        yield local
+    finally:
+        if interrupt.requested():
+            _kill_workers(local)
+        local.close()
+
+
+def _kill_workers(local) -> None:
+    """Kill the worker processes of the local cluster ``local`` at once: after Ctrl-C their
+    tasks are abandoned (what they returned is out), and a graceful close of a busy worker
+    takes seconds on a loaded machine.  Dask's loggers are silenced first: each connection
+    closed by the kill would log a traceback."""
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for nanny in list(local.workers.values()):
+        pid = getattr(nanny, "pid", None)
+        if pid:
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _loop_without_sigint():
+    """Dask's IO loop thread, started with SIGINT blocked: the worker processes it spawns
+    inherit the blocked signal, so that Ctrl-C at the terminal, which reaches the whole
+    process group, cannot interrupt a worker while it is still importing (before
+    :func:`dask_setup` runs), which printed a traceback per worker.  The main thread
+    unblocks it at once and answers Ctrl-C as always.  Multiprocessing's resource tracker
+    is started first, here: started from the loop thread, it would unblock SIGINT there."""
+    from distributed.utils import LoopRunner
+
+    processes.start_tracker()
+    runner = LoopRunner()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        runner.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    return runner
 
 
 def _discard(exc: BaseException, kind: type) -> None:

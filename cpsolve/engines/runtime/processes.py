@@ -275,6 +275,16 @@ the parent's end of its own), so that each pipe ends when its two processes let 
 worker waiting for work sees the parent go away)."""
 
 
+def start_tracker() -> None:
+    """Start multiprocessing's resource tracker now, from the calling thread: whichever
+    thread starts it gets SIGINT and SIGTERM unblocked (Python's tracker does that), which
+    would undo a mask set on purpose (the Dask client's loop thread,
+    :func:`.dask_client.client_for`)."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+
+
 def _main(conn: Connection, parents_end: Connection, parent: int, work: Callable[..., Any],
           args: tuple, share: int, told: bool = False) -> None:
     """The child of ``parent`` (a pid): run ``work``, send its outcome, close the pipe."""
