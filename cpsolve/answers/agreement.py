@@ -44,6 +44,8 @@ def answer_of(result: Result) -> str:
     if answer.objective is not None:
         return f"objective {answer.objective:,}" + (" (optimal)" if result.status is
                                                    Status.OPTIMAL else "")
+    if answer.unique is None:  # not looked for (a large circuit), or not decided in time
+        return "a solution"
     return "unique solution" if answer.unique else "several solutions"
 
 

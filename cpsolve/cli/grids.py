@@ -31,7 +31,7 @@ def count_up_to(cli: Cli) -> int:
     if cli.args.json:
         cli.emit(json_classes(puzzle, result))
     else:
-        cli.out.print(human_classes(puzzle, result))
+        cli.out.print(human_classes(puzzle, result), crop=False)
     return exit_code(result, cli.args.limit)
 
 def generate(cli: Cli) -> int:

@@ -182,7 +182,7 @@ def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> 
         return
     from ..output.text import human, race_text
 
-    cli.out.print(human(puzzle, result))
+    cli.out.print(human(puzzle, result), crop=False)  # a wide board is not cut
     if race is not None:
         cli.out.print(race_text(race))
     if getattr(cli.args, "statistics", False):

@@ -42,7 +42,7 @@ class Stream:
         else:
             from ..output.text import solution_panel
 
-            self.cli.out.print(solution_panel(self.puzzle, values, n))
+            self.cli.out.print(solution_panel(self.puzzle, values, n), crop=False)
 
     def salvage(self, engine: str, why: str, seconds: float) -> Result | None:
         """The count the printed solutions make when the engine's own result is lost

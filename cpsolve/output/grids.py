@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group
-from rich.panel import Panel
 from rich.text import Text
 
 from ..answers.result import Result
@@ -15,7 +14,7 @@ from ..words import plural
 from ..workflows.grids.counting import has_givens
 from ..workflows.grids.generated import Generation
 from .json import details_json
-from .text import as_json, check_text, status_text
+from .text import Board, as_json, check_text, status_text
 
 GAP = "   "
 
@@ -35,7 +34,7 @@ def human_classes(puzzle: Puzzle, result: Result) -> Group:
     if result.message:
         parts.append(Text(result.message, style="dim"))
     for i, s in enumerate(result.solutions or (), start=1):
-        parts.append(Panel(puzzle.render_solution(s), title=f"class {i}", expand=False))
+        parts.append(Board(puzzle.render_solution(s), f"class {i}"))
     return Group(*parts)
 
 

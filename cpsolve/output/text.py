@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
@@ -51,6 +52,24 @@ DIRECTION_WORDS = {
     "start": "states reachable from the start, by distance from it",
     "goal": "states that can reach the goal, by distance to it",
 }
+
+
+class Board:
+    """A drawn board or solution in a box with an optional title; a board wider than the
+    screen is printed without the box and unwrapped (print it with ``crop=False``), since a
+    wrapped board cannot be read."""
+
+    def __init__(self, drawing: str, title: str | None = None) -> None:
+        self.drawing, self.title = drawing, title
+
+    def __rich_console__(self, console, options):
+        width = max((cell_len(line) for line in self.drawing.splitlines()), default=0)
+        if width + 4 <= options.max_width:
+            yield Panel(Text(self.drawing), title=self.title, expand=False)
+            return
+        if self.title:
+            yield Text(f"{self.title}:", style="dim")
+        yield Text(self.drawing, no_wrap=True, overflow="ignore")
 
 
 def status_text(result: Result) -> Text:
@@ -162,14 +181,12 @@ def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
 
 def draw_assignment(puzzle: Puzzle, answer: Assignment) -> list[Any]:
     """The solution, and whether it is unique (a second one when not)."""
-    parts: list[Any] = [Panel(Text(puzzle.render_solution(answer.values)), title="solution",
-                              expand=False)]
+    parts: list[Any] = [Board(puzzle.render_solution(answer.values), "solution")]
     if answer.unique is True:
         parts.append(Text("The solution is unique.", style="bold green"))
     elif answer.second is not None:
         parts.append(Text("The solution is not unique; a second one:", style="yellow"))
-        parts.append(Panel(Text(puzzle.render_solution(answer.second)), title="another",
-                           expand=False))
+        parts.append(Board(puzzle.render_solution(answer.second), "another"))
     return parts
 
 
@@ -188,9 +205,9 @@ def draw_count(puzzle: Puzzle, answer: Count) -> list[Any]:
     return parts
 
 
-def solution_panel(puzzle: Puzzle, values: Mapping[str, int], index: int) -> Panel:
+def solution_panel(puzzle: Puzzle, values: Mapping[str, int], index: int) -> Board:
     """One listed solution, drawn, titled with its number."""
-    return Panel(Text(puzzle.render_solution(values)), title=f"#{index}", expand=False)
+    return Board(puzzle.render_solution(values), f"#{index}")
 
 
 def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:
@@ -205,7 +222,7 @@ def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:
         parts.append(Text(f"{plural(len(answer.farthest), 'farthest state')}, at distance "
                           f"{answer.max_distance}:", style="bold"))
         for state in answer.farthest[:20]:
-            parts.append(Panel(Text(puzzle.render_state(state)), expand=False))
+            parts.append(Board(puzzle.render_state(state)))
         if len(answer.farthest) > 20:
             parts.append(Text(f"... and {len(answer.farthest) - 20:,} more"))
     return parts

@@ -109,6 +109,7 @@ def test_answer_of():
     assert answer_of(Result(UNK, "x", bound=9)) == "unknown, bound 9"
     assert answer_of(solved("x", True)) == "unique solution"
     assert answer_of(solved("x", False)) == "several solutions"
+    assert answer_of(solved("x", None)) == "a solution"  # uniqueness not looked for
 
 
 def test_cross_check_names_the_engines_that_agree():

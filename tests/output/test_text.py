@@ -1,0 +1,46 @@
+"""Text for people: a board is boxed when it fits the screen, and printed whole (unboxed,
+unwrapped) when it does not."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from rich.console import Console
+
+from cpsolve.output.text import Board
+
+
+def printed(board: Board, width: int) -> list[str]:
+    console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(board, crop=False)
+    return console.export_text().splitlines()
+
+
+def test_a_board_that_fits_is_boxed_with_its_title():
+    lines = printed(Board("1 2\n3 4", "solution"), 40)
+    assert "solution" in lines[0] and lines[0].startswith("╭")
+    assert lines[1].startswith("│ 1 2 ") and lines[1].endswith("│")
+    assert lines[-1].startswith("╰")
+
+
+def test_a_board_wider_than_the_screen_is_printed_whole():
+    row = " ".join(f"{n:4d}" for n in range(30))  # 149 characters
+    lines = printed(Board(f"{row}\n{row}", "solution"), 80)
+    assert lines == ["solution:", row, row]
+
+
+def test_a_wide_tour_is_printed_one_line_per_row(tmp_path):
+    """The whole command: a 12×12 tour on a 40-column screen keeps its rows whole."""
+    model = tmp_path / "tour12.toml"
+    rows = "\n".join("." * 12 for _ in range(12))
+    model.write_text(f'family = "tour"\nname = "12x12"\nboard = """\n{rows}\n"""\n')
+    out = subprocess.run([sys.executable, "-m", "cpsolve", "solve", str(model), "--engine",
+                          "search"], capture_output=True, text=True, check=True,
+                         env={**os.environ, "COLUMNS": "40"}).stdout
+    lines = out.splitlines()
+    numbers = lines[lines.index("solution:") + 1:][:12]  # the first board
+    numbers = [line.split() for line in numbers]
+    assert len(numbers) == 12 and all(len(row) == 12 for row in numbers)
+    assert sorted(int(n) for row in numbers for n in row) == list(range(1, 145))
