@@ -31,7 +31,6 @@ forbidden states, more reachable states or graphs too long to unroll
 from __future__ import annotations
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from ...answers.result import EngineBug, Plan, Result, Status, Step
 from ...model import Planning
@@ -40,6 +39,7 @@ from ...words import plural
 from .. import Options
 from ..runtime.clock import Clock
 from ..search.statespace.graph import Graph
+from .library import cp_model
 from .solving import FOUND, run, size, solver_for
 
 ENCODING = "transition graph"

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import math
 
-from ortools.sat.python import cp_model
-
 from ...answers.result import Assignment, Result, Status
 from ...model import Csp
 from .. import Options
 from ..runtime.clock import Clock
+from .library import cp_model
 from .solving import FOUND, run, size, solver_for
 
 OPTIMIZE_WORKERS = 8
