@@ -234,7 +234,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff: dict[str, Expr] = {}
         for target, value in effects.items():
-            _effect(data, f"{prefix}effects.{target}", target, value, local, eff)
+            _effect(data, f"{prefix}effects.{target}", target, value, local, eff, label)
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
@@ -245,8 +245,9 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
 
 
 def _effect(data: Data, key: str, target: str, value: Any, local: dict,
-            eff: dict[str, Expr]) -> None:
-    """Add the effects one ``effects`` entry stands for (one per free index binding)."""
+            eff: dict[str, Expr], label: str) -> None:
+    """Add the effects one ``effects`` entry stands for (one per free index binding) to
+    those of the action ``label``."""
     when: Any = None
     if isinstance(value, dict):
         data.unknown_keys(EFFECT_KEYS, value, key + ".")
@@ -268,7 +269,8 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         if isinstance(new, Var) and new.name == var.name:
             continue  # the cell keeps its value: no effect
         if var.name in eff:
-            raise data.error(key, f"a second effect on {var.name} (one effect per variable)")
+            raise data.error(key, f"action {label!r}: a second effect on {var.name} (one "
+                             "effect per variable; `where` can leave out such parameter values)")
         eff[var.name] = new
 
 

@@ -372,6 +372,7 @@ def test_two_effects_on_one_variable_are_an_error_however_written(write_model, c
     result = cli("solve", write_model("m.toml", text))
     one_error_line(result, "effects")
     assert "second effect" in result.err
+    assert "action 'step " in result.err  # the action instance at fault, by its name
 
 
 # ---------------------------------------------------------------- show without subclassing
