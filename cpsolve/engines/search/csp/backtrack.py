@@ -14,6 +14,9 @@ increasing order and propagates each choice:
   with variables read as ``a[i]``): checked once all their variables are
   assigned; with a single unassigned variable left, its domain is filtered
   to the values that satisfy it;
+* **linear conditions** (:mod:`.linear`, e.g. a cryptarithm's equation): bounds
+  propagation, each variable kept to the values the others' bounds leave it, as soon
+  as one of them is assigned (and checked as written once all are);
 * **counts** (sums of 0/1 variables compared with a constant, :mod:`.counts`):
   fail as soon as the bound cannot hold, force the free cells when it leaves
   no choice; the search then branches on a cell of the count with the fewest
@@ -40,6 +43,9 @@ from ..common import Budget
 from ..emit import TooDeep, source
 from .chains import close
 from .counts import Count, count_of, propagate, settle_counts, tightest
+from .linear import Linear, linear_of
+from .linear import propagate as narrow_linear
+from .linear import settle as settle_linear
 from .prepare import compiled, tight_groups
 
 
@@ -67,6 +73,8 @@ class Backtracker:
         self.constant_false = False
         self.counts: list[Count] = []
         self.counts_of: list[list[int]] = [[] for _ in range(n)]
+        self.linears: list[Linear] = []
+        self.linears_of: list[list[int]] = [[] for _ in range(n)]
         self.binary = {i for i, vs in enumerate(values) if set(vs) <= {0, 1}} \
             if self.base <= 0 else set()
         for c in model.constraints:
@@ -105,6 +113,11 @@ class Backtracker:
                 self.counts_of[x].append(len(self.counts))
             self.counts.append(count)
             return
+        linear = linear_of(e, index)
+        if linear is not None:  # propagated on bounds, and still checked as written below
+            for x in linear[0]:
+                self.linears_of[x].append(len(self.linears))
+            self.linears.append(linear)
         try:
             text = source(c.expr, lambda name: f"a[{index[name]}]", "c")
             fn = compiled(text)
@@ -176,6 +189,9 @@ class Backtracker:
             for k in self.counts_of[x]:
                 if not propagate(self.counts[k], doms, vals, queue, 1 << -base, 2 << -base):
                     return False
+            for k in self.linears_of[x]:
+                if not narrow_linear(self.linears[k], doms, vals, queue, base):
+                    return False
         return True
 
     def settle(self, doms: list[int], vals: list) -> bool:
@@ -238,7 +254,8 @@ class Backtracker:
                 if not self.assign(doms, vals, x, d.bit_length() - 1 + self.base):
                     return
         if not self.settle(doms, vals) or not settle_counts(self.counts, doms, vals,
-                                                            self.assign, self.base):
+                                                            self.assign, self.base) \
+                or not settle_linear(self.linears, doms, vals, self.assign, self.base):
             return
         self._search(doms, vals, on_solution, budget)
 
