@@ -151,8 +151,11 @@ def _loop_without_sigint():
     is started first, here: started from the loop thread, it would unblock SIGINT there."""
     from distributed.utils import LoopRunner
 
-    processes.start_tracker()
     runner = LoopRunner()
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        runner.start()
+        return runner
+    processes.start_tracker()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         runner.start()
