@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.engines.search.csp.linear import NONE, linear_of, propagate
+from cpsolve.engines.search.csp.linear import NONE, linear_of, narrow
 from cpsolve.language.expr import Binary, Const, Sum, Var
 from cpsolve.model import Csp
 
@@ -38,12 +38,12 @@ def test_bounds_leave_a_variable_the_values_the_others_allow():
     # a + b == 10 over 0..9, a set to 2: b can only be 8, queued to be assigned
     lin = ((0, 1), (1, 1), 10, 10)
     doms, vals, queue = [1 << 2, (1 << 10) - 1], [2, None], []
-    assert propagate(lin, doms, vals, queue, 0)
+    assert narrow(lin, doms, vals, queue, 0)
     assert doms[1] == 1 << 8 and queue == [(1, 8)]
     # 3a - 2b >= 10 over a in 0..3, b in 0..5: a = 3 and b <= 0 (9 - 2b >= 10 fails: none)
     lin = ((0, 1), (3, -2), 10, NONE)
     doms, vals, queue = [0b1111, 0b111111], [None, None], []
-    assert not propagate(lin, doms, vals, queue, 0)
+    assert not narrow(lin, doms, vals, queue, 0)
 
 
 def test_send_more_money_has_one_solution():

@@ -43,10 +43,8 @@ from ..common import Budget
 from ..emit import TooDeep, source
 from .chains import close
 from .counts import Count, count_of, propagate, settle_counts, tightest
-from .linear import Linear, linear_of
-from .linear import propagate as narrow_linear
-from .linear import settle as settle_linear
-from .prepare import compiled, tight_groups
+from .linear import Linear, linear_of, narrow, settle_linear
+from .prepare import compiled, each, satisfying, tight_groups
 
 
 class Stop(Exception):
@@ -89,7 +87,7 @@ class Backtracker:
         for x, p in enumerate(peers):
             p.discard(x)
         self.peers = [sorted(p) for p in peers]
-        self.peer_vals = [itemgetter(*p) if len(p) > 1 else _each(p) for p in self.peers]
+        self.peer_vals = [itemgetter(*p) if len(p) > 1 else each(p) for p in self.peers]
         self.tight = tight_groups(model, index, self.doms)
         self.nodes = 0
         self.prune: Callable[[list[int]], bool] | None = None
@@ -176,7 +174,7 @@ class Backtracker:
                 elif len(free) == 1:
                     y = free[0]
                     d = doms[y]
-                    keep = self._filter(fn, vals, y, d)
+                    keep = satisfying(fn, vals, y, d, self.base)
                     if keep != d:
                         if not keep:
                             return False
@@ -190,7 +188,7 @@ class Backtracker:
                 if not propagate(self.counts[k], doms, vals, queue, 1 << -base, 2 << -base):
                     return False
             for k in self.linears_of[x]:
-                if not narrow_linear(self.linears[k], doms, vals, queue, base):
+                if not narrow(self.linears[k], doms, vals, queue, base):
                     return False
         return True
 
@@ -224,17 +222,6 @@ class Backtracker:
                         return False
         return True
 
-    def _filter(self, fn: Callable[[list], object], vals: list, y: int, d: int) -> int:
-        keep, rest = 0, d
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            vals[y] = low.bit_length() - 1 + self.base
-            if fn(vals):
-                keep |= low
-        vals[y] = None
-        return keep
-
     # -- search
 
     def run(self, on_solution: Callable[[dict[str, int]], None], budget: Budget) -> None:
@@ -245,7 +232,8 @@ class Backtracker:
             return
         for fn, xs in self.conds:  # single-variable conditions (givens) filter domains
             if len(xs) == 1:
-                doms[xs[0]] = self._filter(fn, vals, xs[0], doms[xs[0]])
+                doms[xs[0]] = satisfying(fn, vals, xs[0], doms[xs[0]],
+                                               self.base)
         for x in range(n):
             d = doms[x]
             if not d:
@@ -303,11 +291,6 @@ class Backtracker:
             on_solution(dict(zip(self.names, vals)))
         else:
             frames.append((doms, vals, best, doms[best]))
-
-
-def _each(xs: list[int]) -> Callable[[list], tuple]:
-    """``itemgetter(*xs)`` that returns a tuple for fewer than two indices too."""
-    return lambda a: tuple(a[x] for x in xs)
 
 
 def _line(nodes: int) -> str:

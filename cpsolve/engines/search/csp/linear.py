@@ -71,7 +71,7 @@ def _terms(expr: Expr, index: dict[str, int], coef: int, out: dict[int, int]) ->
     return None
 
 
-def propagate(lin: Linear, doms: list[int], vals: list, queue: list, base: int) -> bool:
+def narrow(lin: Linear, doms: list[int], vals: list, queue: list, base: int) -> bool:
     """Narrow the domains of ``lin``'s variables to what its bounds allow, until nothing
     changes; a domain left with one value is queued (``(x, v)``) to be assigned.  False
     when the bounds cannot hold."""
@@ -125,12 +125,12 @@ def _window(first: int, last: int, width: int) -> int:
     return ((1 << (last + 1)) - 1) ^ ((1 << first) - 1)
 
 
-def settle(linears: list[Linear], doms: list[int], vals: list, assign, base: int) -> bool:
+def settle_linear(linears: list[Linear], doms: list[int], vals: list, assign, base: int) -> bool:
     """Propagate every linear condition once at the root, assigning the domains left with
     one value (``assign(doms, vals, x, v)``); False on a contradiction."""
     for lin in linears:
         queue: list[tuple[int, int]] = []
-        if not propagate(lin, doms, vals, queue, base):
+        if not narrow(lin, doms, vals, queue, base):
             return False
         for x, v in queue:
             if vals[x] is None and not assign(doms, vals, x, v):

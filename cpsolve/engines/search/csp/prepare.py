@@ -40,3 +40,22 @@ def tight_groups(model: Csp, index: dict[str, int],
             if len(xs) > 1 and full.bit_count() == len(xs):
                 out.append((xs, full, itemgetter(*xs)))
     return out
+
+
+def satisfying(fn: Callable[[list], object], vals: list, y: int, d: int, base: int) -> int:
+    """The values of ``y``'s domain ``d`` (a bit mask over ``base``) for which the
+    condition ``fn`` holds, the other variables as in ``vals``."""
+    keep, rest = 0, d
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        vals[y] = low.bit_length() - 1 + base
+        if fn(vals):
+            keep |= low
+    vals[y] = None
+    return keep
+
+
+def each(xs: list[int]) -> Callable[[list], tuple]:
+    """``itemgetter(*xs)`` that returns a tuple for fewer than two indices too."""
+    return lambda a: tuple(a[x] for x in xs)
