@@ -126,25 +126,26 @@ def test_a_map_that_moves_holes_without_moving_jumps_is_refused(tmp_path):
     assert value_map(model, "last", swap) is None
 
 
-def test_no_memory_when_a_guard_reads_it():
-    model = Planning("reads")
+def counter(name: str, guard, cost) -> Planning:
+    """x counts up to 3; every step sets m to 1; ``guard`` and ``cost`` may read m."""
+    model = Planning(name)
     model.add_variable("x", 0, 3)
     model.add_variable("m", 0, 1)
     model.set_initial({"x": 0, "m": 0})
+    model.set_goal(Var("x") == 3)
+    model.add_action("up", guard, {"x": Var("x") + 1, "m": 1}, cost)
+    return model
+
+
+def test_no_memory_when_a_guard_reads_it():
     x, m = Var("x"), Var("m")
-    model.set_goal(x == 3)
-    model.add_action("up", And(x < 3, m == 0), {"x": x + 1, "m": 1}, m)
+    model = counter("reads", And(x < 3, m == 0), m)
     assert memory_variable(model) is None
 
 
 def test_a_counter_model_has_a_memory_and_no_way_back():
-    model = Planning("counter")
-    model.add_variable("x", 0, 3)
-    model.add_variable("m", 0, 1)
-    model.set_initial({"x": 0, "m": 0})
     x, m = Var("x"), Var("m")
-    model.set_goal(x == 3)
-    model.add_action("up", x < 3, {"x": x + 1, "m": 1}, 1 - m)
+    model = counter("counter", x < 3, 1 - m)
     assert memory_variable(model) == "m"
     assert reversed_model(board_model(model, "m")) is None  # x + 1 is no constant
     got = run("search", "solve", model, Options(algorithm="closure"))
