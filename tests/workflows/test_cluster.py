@@ -14,7 +14,10 @@ from functools import partial
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("distributed", reason="the [dask] extra is not installed")
 
@@ -191,6 +194,86 @@ def test_progress_after_each_layer(scheduler, monkeypatch):
     assert len(lines) >= 44  # one per layer; the goal alone is 44 moves away (docs/design.md)
     assert all("states/s on 2 partitions" in ln for ln in lines)
     assert any("next layer ~" in ln for ln in lines)
+
+
+def test_a_layer_is_two_tasks_per_partition_and_pieces_go_worker_to_worker(scheduler):
+    """Issue 23: the exchange is not a task per piece.  Dask's own task stream holds, per
+    layer, one expand and one merge task per partition (the last layer's merge has
+    nothing after it to expand) and nothing else: no routing tasks, no count round."""
+    from distributed import Client, get_task_stream
+
+    model = load(resolve("line_puzzle")).model
+    with Client(scheduler) as client, get_task_stream(client) as stream:
+        ours = cluster_layers(compile_planning(model), Budget(), "start", scheduler)
+    kinds = sorted({t["key"].split("-")[0] for t in stream.data})
+    layers, parts = len(ours.answer.layers), ours.details["partitions"]
+    names = [t["key"].split("-")[0] for t in stream.data]
+    assert kinds == ["_expand", "_merge"], kinds
+    assert names.count("_expand") == parts * (layers + 1)  # the empty layer after the last
+    assert names.count("_merge") == parts * layers  # layer 0 is the start, not merged
+
+
+def test_owners_deal_power_of_two_partitions_to_the_workers_thread_by_thread():
+    from cpsolve.engines.search.statespace.cluster import _owners
+
+    class Threads:
+        def __init__(self, threads: dict[str, int]):
+            self.threads = threads
+
+        def nthreads(self) -> dict[str, int]:
+            return self.threads
+
+    assert _owners(Threads({"a": 1})) == ["a"]
+    assert _owners(Threads({"b": 1, "a": 1})) == ["a", "b"]
+    assert _owners(Threads({"a": 1, "b": 2})) == ["a", "b", "b", "a"]  # 3 threads: 4 parts
+    assert _owners(Threads({"a": 4})) == ["a"] * 4
+
+
+@given(st.lists(st.integers(-2**63, 2**63 - 1), max_size=200), st.sampled_from([1, 2, 4, 8]))
+def test_pieces_by_owner_are_the_codes_each_owner_holds(codes, parts):
+    from cpsolve.engines.search.statespace.cluster import _by_owner
+    from cpsolve.engines.search.statespace.store import owner
+
+    array = np.array(codes, np.int64)
+    pieces = _by_owner(array, parts)
+    assert len(pieces) == parts
+    for j, piece in enumerate(pieces):
+        mine = array[owner(array, (parts - 1).bit_length()) == j] if parts > 1 else array
+        assert sorted(piece.tolist()) == sorted(mine.tolist())
+
+
+@pytest.mark.slow
+def test_a_worker_that_leaves_stops_the_analysis_with_a_message():
+    """A partition's tasks are pinned to its worker: when that worker dies mid-analysis
+    (its nanny starts a new one, at another address), the analysis must not wait forever
+    for a worker that is gone."""
+    import threading
+
+    from distributed import Client, LocalCluster
+
+    from cpsolve.answers.result import Unsupported
+
+    model = load(resolve("english33")).model
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None,
+                      processes=True) as cluster, Client(cluster) as client:
+        ended: list[BaseException | None] = []
+
+        def analyse() -> None:
+            try:
+                cluster_layers(compile_planning(model), Budget(), "start",
+                               cluster.scheduler_address)
+                ended.append(None)
+            except BaseException as exc:  # noqa: BLE001 - what the thread ended with
+                ended.append(exc)
+
+        thread = threading.Thread(target=analyse, daemon=True)
+        thread.start()
+        time.sleep(3)  # some layers in: English 33 from the start takes a minute or more
+        victim = sorted(client.nthreads())[0]
+        os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
+        thread.join(60)
+        assert ended and isinstance(ended[0], Unsupported), ended
+        assert "left the cluster during the analysis" in str(ended[0])
 
 
 def test_a_task_started_after_the_limit_does_not_run(scheduler, tmp_path):

@@ -1,16 +1,18 @@
 """The layered BFS of :mod:`.external` on a Dask cluster.
 
-Each layer is ``P`` partitions held by the workers (``P``: the workers' threads),
-partition ``j`` owning the codes whose hash (:func:`.store.owner`) is ``j``.
-One layer costs three rounds of tasks:
+Each layer is ``P`` partitions (``P``: the workers' threads, rounded up to a power of
+two), partition ``j`` owning the codes whose hash (:func:`.store.owner`) is ``j`` and
+pinned to one worker (:func:`_owners`), with the same partition of every layer.
+One layer costs two rounds of tasks, ``2P`` in all:
 
-1. *expand* — one task per partition: canonical successors
-   (:func:`.external.expand`), cut into ``P`` pieces by owner;
-2. *route and merge* — one task per owner ``j``: piece ``j`` of every expand
-   task (moved by Dask from worker to worker), made distinct and stripped of
-   partition ``j`` of the earlier layers that can repeat
-   (:func:`.external.duplicates_policy`);
-3. *count* — orbits and the positions they stand for, per partition.
+1. *expand* — one task per partition: canonical successors (:func:`.external.expand`),
+   cut by owner with one sort, each piece handed straight to its owner's worker
+   (:mod:`~cpsolve.engines.runtime.dask_exchange`: no task, scheduler or client per
+   piece, and the pieces of one chunk travel while the next is expanded); its value
+   is the partition's size, the layer's count;
+2. *merge* — one task per partition ``j`` on its worker: the pieces it received, made
+   distinct and stripped of partition ``j`` of the earlier layers that can repeat
+   (:func:`.external.duplicates_policy`).
 
 Only the layer sizes come back to the client; the codes stay on the workers
 (Dask spills them to the workers' local disk past their memory limit: the workers of a
@@ -18,21 +20,23 @@ local cluster share ``memory`` bytes, by default the command's memory limit,
 :func:`~cpsolve.engines.runtime.dask_client.client_for`).  The budget is looked at
 between layers and, while a layer is being made, every moment the client waits for it
 (:func:`~cpsolve.engines.runtime.dask_client.gather`), so a limit or Ctrl-C stops the
-analysis with its complete layers.
+analysis with its complete layers.  A worker that leaves the cluster takes its
+partitions with it: the analysis stops with an error that says so.
 Workers build the packed model once per process (:func:`_prepared`).
 """
 
 from __future__ import annotations
 
-import operator
 import time
-from functools import partial
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ...runtime.dask_client import client_for, gather, slots
+from ...runtime.dask_client import client_for, gather
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task, compile_planning
@@ -54,62 +58,126 @@ def _prepared(model):
 
 
 CHUNK = 1 << 18
-"""Frontier states expanded at once inside a task (the arrays of one chunk stay in cache)."""
+"""Frontier states expanded at once inside a task (the arrays of one chunk stay in cache);
+each chunk's pieces leave for their owners while the next chunk is expanded."""
 
 
-def _expand(model, codes: np.ndarray, parts: int) -> list[np.ndarray]:
+def _expand(model, codes: np.ndarray, owners: list[str], key: tuple) -> tuple[int, int]:
+    """Expand one partition of a layer, handing the successors cut by owner to the workers
+    of their partitions (filed under ``key``, :mod:`~cpsolve.engines.runtime.dask_exchange`);
+    the value is the partition's size: ``(orbits, positions)``."""
+    from ...runtime import dask_exchange
+
     packed, orbits = _prepared(model)
-    pieces: list[list[np.ndarray]] = [[] for _ in range(parts)]
+    sent = []
     for i in range(0, codes.size, CHUNK):
         new = expand(packed, orbits, codes[i:i + CHUNK])
-        where = owner(new, (parts - 1).bit_length())
-        for j in range(parts):
-            pieces[j].append(new[where == j])
-    return [np.concatenate(p) if p else np.empty(0, np.int64) for p in pieces]
+        sent += dask_exchange.send(key, _by_owner(new, len(owners)), owners)
+    dask_exchange.settle(sent)
+    return int(codes.size), positions(orbits, codes)
 
 
-def _merge(earlier: list[np.ndarray], *pieces: np.ndarray) -> np.ndarray:
-    return fresh(np.concatenate(pieces), earlier, False)  # binary searches: memory-light
+def _by_owner(codes: np.ndarray, parts: int) -> list[np.ndarray]:
+    """``codes`` cut into ``parts`` pieces by owner, in one pass: a radix sort of the owners."""
+    if parts == 1:
+        return [codes]
+    where = owner(codes, (parts - 1).bit_length()).astype(np.uint16)
+    ordered = codes[np.argsort(where, kind="stable")]
+    return np.split(ordered, np.cumsum(np.bincount(where, minlength=parts))[:-1])
 
 
-def _count(model, codes: np.ndarray) -> tuple[int, int]:
-    return int(codes.size), positions(_prepared(model)[1], codes)
+def _merge(key: tuple, earlier: list[np.ndarray]) -> np.ndarray:
+    """The partition of the next layer: the pieces filed under ``key`` on this worker, made
+    distinct and stripped of this partition of the layers that can repeat."""
+    from ...runtime import dask_exchange
+
+    pieces = dask_exchange.take(key)
+    raw = np.concatenate(pieces) if pieces else np.empty(0, np.int64)
+    return fresh(raw, earlier, False)  # binary searches: memory-light
+
+
+def _owners(client) -> list[str]:
+    """The worker of each partition: as many partitions as the cluster's threads, rounded
+    up to a power of two, dealt to the workers thread by thread."""
+    threads = [a for a, n in sorted(client.nthreads().items()) for _ in range(max(1, n))]
+    parts = 1 << (len(threads) - 1).bit_length()
+    return [threads[j % len(threads)] for j in range(parts)]
+
+
+def _watching(client, owners: list[str], seen: int, budget: Budget):
+    """What the client asks while it waits for a round: stop for the budget's reasons, and
+    raise when a partition's worker has left the cluster (its tasks could never run: they
+    are pinned to it), looked at every :data:`LOOK` seconds."""
+    looked = [time.monotonic()]
+
+    def stop() -> bool:
+        if budget.exceeded(seen):
+            return True
+        if time.monotonic() - looked[0] >= LOOK:
+            looked[0] = time.monotonic()
+            gone = sorted(set(owners) - set(client.nthreads()))
+            if gone:
+                raise Unsupported(f"search: the worker at {gone[0]} left the cluster during "
+                                  "the analysis, with its partitions of the layers")
+        return False
+    return stop
+
+
+LOOK = 1.0
+"""Seconds between two looks at the cluster's workers while a round runs."""
+
+
+@contextmanager
+def _exchange(client) -> Iterator[str]:
+    """The workers ready to hand pieces to each other, and a name for this run's pieces;
+    what is left of them is cleared on the way out (a stopped run leaves a layer's)."""
+    from ...runtime import dask_exchange
+
+    client.register_plugin(dask_exchange.Exchange())
+    run = uuid.uuid4().hex
+    try:
+        yield run
+    finally:
+        with suppress(Exception):  # a cluster already going down has nothing to clear
+            client.run(dask_exchange.clear, run, wait=False)
 
 
 def cluster_layers(task: Task, budget: Budget, direction: Direction | None = None,
                    cluster: int | str | None = None, memory: int | None = None) -> Result:
     """Layers of the states reachable from the start, partitioned over a Dask cluster; or,
     as plain ``analyze`` does by default, back from a single goal state (when every move
-    can be undone: the layers from the goal are then the distances to it)."""
+    can be undone: the layers from the goal are then the distances to it).
+
+    One layer is two rounds of tasks, ``2P`` in all: *expand* every partition of the newest
+    layer (which also counts it), then *merge* the pieces each partition's worker received.
+    """
     origin, side = _origin(task, direction)
     packed, orbits = prepare(task, symmetry=side == "start")  # the symmetries keep the start
     policy, keep = duplicates_policy(task.model)
-    with client_for(cluster or 2, memory, budget.clock.left()) as client:
-        parts = 1 << (slots(client) - 1).bit_length()
+    with client_for(cluster or 2, memory, budget.clock.left()) as client, \
+            _exchange(client) as run:
+        owners = _owners(client)
+        parts = len(owners)
         model = client.scatter(task.model, broadcast=True)
-        start = orbits.canonical(np.array([packed.encode(origin)], np.int64))
-        where = owner(start, (parts - 1).bit_length())
-        layer = [client.scatter(start[where == j]) for j in range(parts)]
-        layers, sizes, kept = [layer], [(1, positions(orbits, start))], keep
+        start = _by_owner(orbits.canonical(np.array([packed.encode(origin)], np.int64)), parts)
+        layer = [client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]
+        layers, sizes = [], []
         begun, stopped, cut = time.perf_counter(), False, False
         while True:
-            if budget.exceeded(sum(s for _, s in sizes)):
+            seen = sum(s for _, s in sizes)
+            if budget.exceeded(seen):
                 stopped = True
                 break
-            spread = [client.submit(_expand, model, part, parts, pure=False) for part in layer]
-            earlier = layers if kept is None else layers[max(0, len(layers) - kept):]
-            layer = [client.submit(_merge, [e[j] for e in earlier],
-                                   *[client.submit(operator.getitem, s, j) for s in spread],
-                                   pure=False) for j in range(parts)]
-            counted = gather(client, [client.submit(_count, model, p) for p in layer],
-                             partial(budget.exceeded, sum(s for _, s in sizes)))
-            if counted is None:  # a limit or Ctrl-C while the layer was being made
+            counted = gather(client, [
+                client.submit(_expand, model, part, owners, (run, len(sizes) + 1),
+                              workers=[owners[j]], pure=False)
+                for j, part in enumerate(layer)], _watching(client, owners, seen, budget))
+            if counted is None:  # a limit or Ctrl-C while the layer was being expanded
                 stopped = True
                 break
             found = (sum(c for c, _ in counted), sum(s for _, s in counted))
             if not found[0]:
                 break
-            seen = sum(s for _, s in sizes)
             if budget.limit is not None and seen + found[1] > budget.limit:  # a limit is a
                 # limit: the layer's states up to it, a partial last layer
                 kept = _cut(client, model, layer, counted, budget.limit - seen, budget)
@@ -120,10 +188,12 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
                 break
             sizes.append(found)
             layers.append(layer)
-            if kept is not None:  # the last layer stays too: it is the next frontier
-                layers = layers[-max(kept, 1):]
-            seen = sum(s for _, s in sizes)
-            budget.report(_line, [s for _, s in sizes], seen, begun, parts)
+            if keep is not None:  # the newest layer stays too: it is the next frontier
+                layers = layers[-max(keep, 1):]
+            budget.report(_line, [s for _, s in sizes], seen + found[1], begun, parts)
+            earlier = layers if keep is None else layers[max(0, len(layers) - keep):]
+            layer = [client.submit(_merge, (run, len(sizes), j), [e[j] for e in earlier],
+                                   workers=[owners[j]], pure=False) for j in range(parts)]
         last = np.concatenate(client.gather(layers[-1])) if not stopped and \
             sizes[-1][1] <= FARTHEST_MAX else None
         peak = max(client.run(_peak_rss).values())

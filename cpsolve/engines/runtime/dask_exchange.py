@@ -1,0 +1,96 @@
+"""Arrays handed from one Dask worker straight to another, without a task per piece.
+
+A partitioned computation on Dask (the cluster BFS,
+:mod:`cpsolve.engines.search.statespace.cluster`) ends each round with every partition
+holding a piece for every other one.  As Dask tasks that is ``P^2`` small tasks per round,
+each a scheduler round trip; here it is one message per piece, from the sending task to the
+receiving worker, and none of it goes through the scheduler or the client:
+
+* :class:`Exchange`, a worker plugin, gives every worker a handler (:data:`OP`) that files
+  the pieces it receives under their key, in this worker process's :data:`_BOX`;
+* inside a task, :func:`send` hands piece ``j`` to worker ``owners[j]`` (a piece for the
+  task's own worker is filed directly, not copied) while the task goes on computing, and
+  :func:`settle` waits until every piece sent has arrived;
+* a later task on the receiving worker :func:`take` s what was filed under its key.
+
+The pieces in transit are held by the receiving worker outside Dask's own memory manager
+(they are not spilled): one round's pieces, as they were when they were Dask results.
+Imported only when a cluster is asked for (Dask is an optional extra).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Hashable
+
+import numpy as np
+from distributed import get_worker
+from distributed.diagnostics.plugin import WorkerPlugin
+from distributed.protocol.serialize import to_serialize
+
+OP = "cpsolve_piece"
+"""The name of the workers' handler for arriving pieces."""
+
+_BOX: dict[tuple, list[np.ndarray]] = {}
+_LOCK = threading.Lock()
+
+
+class Exchange(WorkerPlugin):
+    """Registered with ``client.register_plugin``: every worker, present and future, files
+    the pieces sent to it (:func:`send`)."""
+
+    name = "cpsolve-exchange"
+
+    def setup(self, worker) -> None:
+        worker.handlers[OP] = _arrived
+
+
+def _arrived(key=None, piece=None) -> None:
+    _file(tuple(key), piece)
+
+
+def _file(key: tuple, piece: np.ndarray) -> None:
+    with _LOCK:
+        _BOX.setdefault(key, []).append(piece)
+
+
+def send(key: tuple[Hashable, ...], pieces: list[np.ndarray], owners: list[str]) -> list:
+    """Hand ``pieces[j]`` to worker ``owners[j]``, filed under ``(*key, j)``; empty pieces are
+    not sent.  Called from a task; returns at once, the sends going on in the worker's event
+    loop (:func:`settle` waits for these futures)."""
+    worker = get_worker()
+    sent = []
+    for j, (piece, address) in enumerate(zip(pieces, owners)):
+        if not piece.size:
+            continue
+        if address == worker.address:
+            _file((*key, j), piece)
+            continue
+        call = worker.rpc(address)
+        sent.append(asyncio.run_coroutine_threadsafe(
+            getattr(call, OP)(key=[*key, j], piece=to_serialize(piece)),
+            worker.loop.asyncio_loop))
+    return sent
+
+
+def settle(sent: list) -> None:
+    """Wait until every piece of :func:`send` has been filed by its worker (a failed send
+    raises here, and fails the task)."""
+    for future in sent:
+        future.result()
+
+
+def take(key: tuple[Hashable, ...]) -> list[np.ndarray]:
+    """The pieces filed under ``key`` on this worker, removed from it."""
+    with _LOCK:
+        return _BOX.pop(tuple(key), [])
+
+
+async def clear(run: Hashable) -> None:
+    """Forget every piece filed for ``run`` (the first part of their keys) on this worker:
+    what a stopped computation left behind.  Run on every worker (``client.run``, which
+    need not wait for a coroutine)."""
+    with _LOCK:
+        for key in [k for k in _BOX if k[0] == run]:
+            del _BOX[key]
