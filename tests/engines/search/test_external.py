@@ -224,6 +224,7 @@ def test_large_irreversible_spaces_go_on_disk_by_default():
 
     assert chosen("english33") == "external"  # 2^33 codes; a jump cannot be undone
     assert chosen("english33", limit=1000) == "numpy"  # a limited look stays in memory
+    assert chosen("english33", limit=60_000_000) == "external"  # beyond the memory default
     assert chosen("english33", direction="goal") == "numpy"
     assert chosen("eight_puzzle") == "numpy"  # undoable slides: two layers in memory
     assert chosen("onoff", memory_limit=1 << 20) == "numpy"  # a limit alone stops it

@@ -40,7 +40,7 @@ from ...runtime.dask_client import client_for, gather
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task, compile_planning
-from .codesets import fresh
+from .codesets import CHUNK, fresh
 from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
 from .report import layered, prefix
 from .store import owner
@@ -57,15 +57,11 @@ def _prepared(model):
     return found[1], found[2]
 
 
-CHUNK = 1 << 18
-"""Frontier states expanded at once inside a task (the arrays of one chunk stay in cache);
-each chunk's pieces leave for their owners while the next chunk is expanded."""
-
-
 def _expand(model, codes: np.ndarray, owners: list[str], key: tuple) -> tuple[int, int]:
     """Expand one partition of a layer, handing the successors cut by owner to the workers
     of their partitions (filed under ``key``, :mod:`~cpsolve.engines.runtime.dask_exchange`);
-    the value is the partition's size: ``(orbits, positions)``."""
+    the value is the partition's size: ``(orbits, positions)``.  Each chunk's pieces
+    (:data:`.codesets.CHUNK` frontier states) leave while the next chunk is expanded."""
     from ...runtime import dask_exchange
 
     packed, orbits = _prepared(model)

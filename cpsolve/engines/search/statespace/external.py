@@ -38,7 +38,7 @@ from ...runtime.stop import Stop
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
-from .codesets import distinct, fresh
+from .codesets import CHUNK, distinct, fresh
 from .packing import Packed, Unpackable
 from .report import layered, prefix
 from .store import Store, fingerprint, owner
@@ -162,12 +162,13 @@ class Run:
         return False
 
     def chunk_size(self) -> int:
-        """Frontier states per expansion chunk: columns, successors and their images fit.
+        """Frontier states per expansion chunk: columns, successors and their images fit,
+        and at most :data:`.codesets.CHUNK`.
 
         Calibrated on English 33 (tracemalloc's peak during :func:`expand`: 520 to 970 bytes
         per frontier state at 0.9 to 3.5 distinct successors per state)."""
         per_state = 8 * (2 * len(self.p.size) + 12 * self.ratio + 16)
-        return int(min(1 << 22, max(1 << 10, self.memory // per_state)))
+        return int(min(CHUNK, max(1 << 10, self.memory // per_state)))
 
     def bucket_bits(self, frontier: int) -> int:
         """Buckets for the next layer: one raw bucket (sorted, copied) and its orbits fit."""

@@ -33,6 +33,7 @@ from ..compile import Task
 from ..emit import TooDeep
 from . import wordsets
 from .backward import Backward, TooLarge, relation
+from .codesets import CHUNK
 from .layers import Sweep
 from .packing import Packed, Unpackable
 from .stacked import Stacked
@@ -234,9 +235,6 @@ def _reversible(relations: list) -> bool | None:
     return all((t, s) in moves for moves in groups.values() for s, t in moves)
 
 
-CHUNK = 1 << 19
-"""States expanded between two looks at the budget (a big layer takes seconds)."""
-
 GROWTH = 1.5
 """How much longer per successor the next layer's new codes may take than the last's."""
 
@@ -251,7 +249,8 @@ their concatenation, and the sorting that makes them new)."""
 
 
 def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray | None:
-    """``step(frontier)``, in chunks of :data:`CHUNK` states; None if the budget runs out."""
+    """``step(frontier)``, in chunks of :data:`.codesets.CHUNK` states (the budget is looked
+    at between them); None if the budget runs out."""
     if len(frontier) <= CHUNK:
         return step(frontier)
     parts = []
