@@ -66,7 +66,7 @@ class TimeUp(BaseException):
 
     def __init__(self, what: str, limit: float):
         self.what, self.limit = what, limit
-        super().__init__(f"the time limit ({limit:g} s) was reached while {what}")
+        super().__init__(f"the time limit ({limit:.3g} s) was reached while {what}")
 
 
 class Clock:

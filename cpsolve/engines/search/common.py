@@ -115,7 +115,7 @@ class Budget:
         """The clock's limit reached, in words: ``time limit 5 s reached``."""
         if self.clock.limit is None:
             return Stop.TIME.text
-        return f"time limit {self.clock.limit:g} s reached"
+        return f"time limit {self.clock.limit:.3g} s reached"
 
     def report(self, status: Callable[..., str], *args: object) -> None:
         """Send ``status(*args)`` to the progress callback if one is due."""

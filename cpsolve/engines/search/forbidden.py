@@ -86,7 +86,7 @@ def _look(clock: Clock | None, done: int, total: int) -> None:
 
 
 def _reached(clock: Clock) -> str:
-    return Stop.TIME.text if clock.limit is None else f"time limit {clock.limit:g} s reached"
+    return Stop.TIME.text if clock.limit is None else f"time limit {clock.limit:.3g} s reached"
 
 
 def _combined(parts: list[str], names: dict[str, object], clock: Clock | None,

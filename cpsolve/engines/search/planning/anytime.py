@@ -61,7 +61,7 @@ def anytime(task: Task, budget: Budget) -> Result:
         limit = (f"the default proof budget of {PROOF_SECONDS:g} s (no time limit was given; "
                  "set one to search longer)")
     elif proof_budget.stop is Stop.TIME:
-        limit = f"the time limit ({budget.clock.limit:g} s)"
+        limit = f"the time limit ({budget.clock.limit:.3g} s)"
     elif proof_budget.stop is Stop.MEMORY:
         limit = f"the {proof_budget.reason}"
     what = "steps" if task.unit_costs else "cost"
