@@ -16,6 +16,7 @@ checked as written once its variables are assigned (:mod:`.backtrack`).
 from __future__ import annotations
 
 from ....language.expr import Binary, Const, Expr, Unary, Var
+from .counts import FLIPPED
 
 Linear = tuple[tuple[int, ...], tuple[int, ...], int, int]
 """The variables (indices) and coefficients of a linear sum, and its bounds ``lo``, ``hi``."""
@@ -23,13 +24,10 @@ Linear = tuple[tuple[int, ...], tuple[int, ...], int, int]
 NONE = 1 << 80
 """A bound that no sum of this module's reaches: ``lo`` of ``<=``, ``hi`` of ``>=``."""
 
-_FLIPPED = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
-
-
 def linear_of(expr: Expr, index: dict[str, int]) -> Linear | None:
     """``expr`` as a :data:`Linear` (a comparison of two linear sides, at least two
     variables with a coefficient left), or None when it is not one."""
-    if not isinstance(expr, Binary) or expr.op not in _FLIPPED:
+    if not isinstance(expr, Binary) or expr.op not in FLIPPED:
         return None
     coefs: dict[int, int] = {}
     left = _terms(expr.left, index, 1, coefs)
