@@ -3,6 +3,8 @@
     python benchmarks/scale.py            # small spaces, interleaved with the in-memory peer
     python benchmarks/scale.py english33  # + English 33 on disk, and on 1, 2, 4 Dask workers
     python benchmarks/scale.py full       # + English 33 on disk without symmetry (187 M codes)
+    python benchmarks/scale.py dask       # only: English 33 on 1 and 2 local Dask workers
+                                          # against each other, whole processes, 3 rounds
 
 Each measurement runs in its own interpreter, so its peak resident memory
 (``ru_maxrss``) is its own.  Peers run in the same round, alternately, and
@@ -16,10 +18,13 @@ not re-run: numba is no dependency of cpsolve).
 from __future__ import annotations
 
 import json
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,7 +119,36 @@ def english33(full: bool) -> None:
         print(f"  ratio to the numba peer's 516 s: {m['seconds'] / 516:.3f}")
 
 
+def dask(rounds: int = 3) -> None:
+    """Issue 23's check: ``cpsolve analyze english33 --from start --workers N`` as a whole
+    process (the cluster's start included), 1 and 2 workers interleaved round by round,
+    and the one-process analysis on disk beside them; the ratio 1 worker / 2 workers."""
+    print("English 33 from the start, every layer, whole processes (issue 23: 2 workers "
+          ">= 1.6x faster than 1):")
+    times: dict[str, list[float]] = {"1 worker": [], "2 workers": [], "one process, disk": []}
+    for r in range(rounds):
+        for label, extra in (("1 worker", ["--workers", "1"]), ("2 workers", ["--workers", "2"]),
+                             ("one process, disk", [])):
+            start = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-m", "cpsolve", "analyze", "english33",
+                                   "--from", "start", "--time-limit", "none", "--json", *extra],
+                                  capture_output=True, text=True, cwd=ROOT)
+            times[label].append(time.perf_counter() - start)
+            states = json.loads(proc.stdout)["states"] if proc.returncode == 0 else None
+            if states != 187_636_299:
+                raise SystemExit(f"{label}: {states} states (exit {proc.returncode}): "
+                                 f"{proc.stderr[-1000:]}")
+            print(f"  round {r + 1}  {label:<18} {times[label][-1]:6.1f} s  load "
+                  f"{os.getloadavg()[0]:.1f}", flush=True)
+    one, two = (statistics.median(times[k]) for k in ("1 worker", "2 workers"))
+    print(f"  median: 1 worker {one:.1f} s, 2 workers {two:.1f} s: {one / two:.2f}x; per round: "
+          + ", ".join(f"{a / b:.2f}x" for a, b in zip(times["1 worker"], times["2 workers"])))
+
+
 def main() -> None:
+    if sys.argv[1:] == ["dask"]:
+        dask()
+        return
     with tempfile.TemporaryDirectory() as tmp:
         cross = Path(tmp) / "cross21.toml"
         cross.write_text(CROSS)
