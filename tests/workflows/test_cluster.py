@@ -213,6 +213,27 @@ def test_a_layer_is_two_tasks_per_partition_and_pieces_go_worker_to_worker(sched
     assert names.count("_merge") == parts * layers  # layer 0 is the start, not merged
 
 
+def _pieces_left() -> int:
+    from cpsolve.engines.runtime import dask_exchange
+
+    return len(dask_exchange._BOX)
+
+
+def test_a_stopped_analysis_leaves_no_pieces_on_the_workers(scheduler):
+    """A state limit stops the analysis after a layer was expanded: the pieces sent for
+    the next layer are cleared from the workers (a shared cluster keeps running)."""
+    from distributed import Client
+
+    model = load(resolve("eight_puzzle")).model
+    ours = cluster_layers(compile_planning(model), Budget(limit=1000), "start", scheduler)
+    assert ours.status.value == "partial"
+    with Client(scheduler) as client:
+        deadline = time.monotonic() + 10  # the clearing is not waited for
+        while sum(client.run(_pieces_left).values()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sum(client.run(_pieces_left).values()) == 0
+
+
 def test_owners_deal_power_of_two_partitions_to_the_workers_thread_by_thread():
     from cpsolve.engines.search.statespace.cluster import _owners
 
