@@ -17,7 +17,8 @@ IPC = ROOT / "benchmarks" / "ipc"
 NO_ANSWER = {"knight_4x4", "fifteen_unsolvable", "french37"}
 """Bundled models without a solution: nothing to validate."""
 SLOW = {"fifteen_korf1", "fifteen_puzzle", "fifteen_medium", "english33", "klotski",
-        "knight_8x8", "line_puzzle", "eight_puzzle", "camel_6x6", "knight_6x6"}
+        "knight_8x8", "line_puzzle", "eight_puzzle", "camel_6x6", "knight_6x6",
+        "english33_moves"}
 
 
 @pytest.mark.parametrize("path", [

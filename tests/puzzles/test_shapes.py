@@ -250,6 +250,7 @@ def seen(line) -> int:
     return count
 
 
+@pytest.mark.slow  # 161,280 squares: about 20 s
 def test_skyscrapers_clues_have_one_solution_among_every_latin_square():
     puzzle = load(EXAMPLES / "skyscrapers5.toml")
     assert puzzle.expected == {"solve": "solved", "unique": True, "count": 1}

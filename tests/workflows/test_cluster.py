@@ -166,7 +166,7 @@ def test_an_overdue_task_is_given_up_and_the_others_still_run(monkeypatch):
     worker of the local cluster restarted); the items after it still run."""
     import cpsolve.workflows.batch
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "CLUSTER_GRACE", 5.0)
+    monkeypatch.setattr(cpsolve.workflows.batch, "CLUSTER_GRACE", 2.0)
     names = ("water_jugs", "blocks", "three_jugs")
     items = list(instances([str(MODELS / f"{n}.toml") for n in names]))
 
@@ -175,11 +175,11 @@ def test_an_overdue_task_is_given_up_and_the_others_still_run(monkeypatch):
         return Row(item.source, item.puzzle, None, f"finished within {time_limit:.3g} s")
 
     start = time.monotonic()
-    done = list(on_cluster(items, slow, 2, TaskBudget(Clock(None), each=5.0),
+    done = list(on_cluster(items, slow, 2, TaskBudget(Clock(None), each=2.0),
                            lambda item, why: Row(item.source, item.puzzle, None, why)))
     assert time.monotonic() - start < STUCK  # an order: it did not wait for the stuck task
     errors = {Path(r.source).stem: r.error for r in done}
-    assert errors["blocks"] == "not finished within its budget (5 s + 5 s grace)"
+    assert errors["blocks"] == "not finished within its budget (2 s + 2 s grace)"
     assert errors["water_jugs"].startswith("finished") and \
         errors["three_jugs"].startswith("finished")
 
