@@ -8,10 +8,10 @@ and records Dask's task stream (``Client.get_task_stream``: every task's compute
 transfer intervals on its worker).  Per run it prints the wall time, the layers, and per
 kind of task (expand, merge; before the exchange of issue 23, also route and count)
 the tasks, their compute seconds and the seconds Dask spent moving their inputs between
-workers (the pieces an expand task hands to other workers are inside its compute time); then how much of ``workers x wall``
-the tasks computed (the rest: rounds, scheduling, the client waiting, idle workers).
-The load average is printed with each run: on a shared machine the figures are upper
-bounds.
+workers (the pieces an expand task hands to other workers are inside its compute
+time); then how much of ``workers x wall`` the tasks computed (the rest: rounds,
+scheduling, the client waiting, idle workers).  The load average is printed with each
+run: on a shared machine the figures are upper bounds.
 """
 
 from __future__ import annotations

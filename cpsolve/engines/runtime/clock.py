@@ -57,6 +57,12 @@ def cpu_share(elapsed: float, cpu_before: float = 0.0) -> float:
     return min(1.0, max(0.05, used / elapsed))
 
 
+def seconds(limit: float) -> str:
+    """A limit in seconds for a message: three figures ("2.69"), whole seconds from 1000
+    on ("3600", not "3.6e+03")."""
+    return f"{limit:.3g}" if limit < 1000 else f"{limit:.0f}"
+
+
 class TimeUp(BaseException):
     """The command's time limit was reached during ``what``.
 
@@ -66,7 +72,7 @@ class TimeUp(BaseException):
 
     def __init__(self, what: str, limit: float):
         self.what, self.limit = what, limit
-        super().__init__(f"the time limit ({limit:.3g} s) was reached while {what}")
+        super().__init__(f"the time limit ({seconds(limit)} s) was reached while {what}")
 
 
 class Clock:

@@ -205,6 +205,13 @@ def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:
     """``client.gather(futures)``, asking ``stop()`` every :data:`POLL` seconds while it
     waits: ``None`` (the futures cancelled) once it says to stop — a time limit, Ctrl-C —
     so that work on the cluster never holds up a stop."""
+    return client.gather(futures) if finished(client, futures, stop) else None
+
+
+def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
+    """Wait until every future has finished, asking ``stop()`` every :data:`POLL` seconds:
+    False (the futures cancelled) once it says to stop.  A future that failed raises its
+    error here; the values stay on the workers."""
     from distributed import wait
 
     while True:
@@ -213,9 +220,12 @@ def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:
         except TimeoutError:
             if stop():
                 client.cancel(futures)
-                return None
+                return False
             continue
-        return client.gather(futures)
+        for future in futures:
+            if future.status == "error":
+                future.result()  # raises the task's error
+        return True
 
 
 def slots(client) -> int:

@@ -11,7 +11,13 @@ receiving worker, and none of it goes through the scheduler or the client:
 * inside a task, :func:`send` hands piece ``j`` to worker ``owners[j]`` (a piece for the
   task's own worker is filed directly, not copied) while the task goes on computing, and
   :func:`settle` waits until every piece sent has arrived;
-* a later task on the receiving worker :func:`take` s what was filed under its key.
+* a later task on the receiving worker :func:`take` s what was filed under its key;
+* a task may also leave a small value for the client (:func:`note`), which reads every
+  worker's at once (:func:`notes`, run by ``client.run``): a partition's size, without a
+  task that would move the partition.
+
+:func:`clear` ends a run on a worker: what was filed for it goes, and pieces still arriving
+for it (from tasks of a stopped run that were already running) are dropped.
 
 The pieces in transit are held by the receiving worker outside Dask's own memory manager
 (they are not spilled): one round's pieces, as they were when they were Dask results.
@@ -32,7 +38,12 @@ from distributed.protocol.serialize import to_serialize
 OP = "cpsolve_piece"
 """The name of the workers' handler for arriving pieces."""
 
+FILED = "filed"
+"""The handler's answer: a sender that gets anything else (no handler there) fails."""
+
 _BOX: dict[tuple, list[np.ndarray]] = {}
+_NOTES: dict[tuple, object] = {}
+_ENDED: set = set()
 _LOCK = threading.Lock()
 
 
@@ -46,13 +57,15 @@ class Exchange(WorkerPlugin):
         worker.handlers[OP] = _arrived
 
 
-def _arrived(key=None, piece=None) -> None:
+def _arrived(key=None, piece=None) -> str:
     _file(tuple(key), piece)
+    return FILED
 
 
 def _file(key: tuple, piece: np.ndarray) -> None:
     with _LOCK:
-        _BOX.setdefault(key, []).append(piece)
+        if key[0] not in _ENDED:
+            _BOX.setdefault(key, []).append(piece)
 
 
 def send(key: tuple[Hashable, ...], pieces: list[np.ndarray], owners: list[str]) -> list:
@@ -64,8 +77,8 @@ def send(key: tuple[Hashable, ...], pieces: list[np.ndarray], owners: list[str])
     for j, (piece, address) in enumerate(zip(pieces, owners)):
         if not piece.size:
             continue
-        if address == worker.address:
-            _file((*key, j), piece)
+        if address == worker.address:  # a copy: the piece is a view of the whole chunk
+            _file((*key, j), piece.copy())
             continue
         call = worker.rpc(address)
         sent.append(asyncio.run_coroutine_threadsafe(
@@ -78,7 +91,8 @@ def settle(sent: list) -> None:
     """Wait until every piece of :func:`send` has been filed by its worker (a failed send
     raises here, and fails the task)."""
     for future in sent:
-        future.result()
+        if future.result() != FILED:
+            raise RuntimeError(f"a worker did not file a piece (no {OP!r} handler there)")
 
 
 def take(key: tuple[Hashable, ...]) -> list[np.ndarray]:
@@ -87,10 +101,28 @@ def take(key: tuple[Hashable, ...]) -> list[np.ndarray]:
         return _BOX.pop(tuple(key), [])
 
 
+def note(key: tuple[Hashable, ...], value: object) -> None:
+    """Leave ``value`` under ``key`` on this worker for the client (:func:`notes`)."""
+    with _LOCK:
+        if key[0] not in _ENDED:
+            _NOTES[tuple(key)] = value
+
+
+def notes(prefix: tuple[Hashable, ...]) -> dict[tuple, object]:
+    """The values noted on this worker under keys that start with ``prefix``, removed from
+    it (run on every worker by ``client.run``)."""
+    prefix = tuple(prefix)
+    with _LOCK:
+        found = [k for k in _NOTES if k[:len(prefix)] == prefix]
+        return {k: _NOTES.pop(k) for k in found}
+
+
 async def clear(run: Hashable) -> None:
-    """Forget every piece filed for ``run`` (the first part of their keys) on this worker:
-    what a stopped computation left behind.  Run on every worker (``client.run``, which
+    """End ``run`` (the first part of its keys) on this worker: forget its pieces and notes,
+    and drop pieces that still arrive for it.  Run on every worker (``client.run``, which
     need not wait for a coroutine)."""
     with _LOCK:
-        for key in [k for k in _BOX if k[0] == run]:
-            del _BOX[key]
+        _ENDED.add(run)
+        for box in (_BOX, _NOTES):
+            for key in [k for k in box if k[0] == run]:
+                del box[key]

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from ...answers.result import Plan, Result, Status, Unsupported
 from ...model.facts import any_plan_is_optimal
 from ...words import lower_bound, plural
-from ..runtime.clock import Clock
+from ..runtime.clock import Clock, seconds
 from ..runtime.stop import Stop
 from .compile import State, Task
 
@@ -115,7 +115,7 @@ class Budget:
         """The clock's limit reached, in words: ``time limit 5 s reached``."""
         if self.clock.limit is None:
             return Stop.TIME.text
-        return f"time limit {self.clock.limit:.3g} s reached"
+        return f"time limit {seconds(self.clock.limit)} s reached"
 
     def report(self, status: Callable[..., str], *args: object) -> None:
         """Send ``status(*args)`` to the progress callback if one is due."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from ...language.expr import Expr
 from ...model import Planning, facts
-from ..runtime.clock import Clock
+from ..runtime.clock import Clock, seconds
 from ..runtime.stop import Stop
 from .emit import build, source
 
@@ -86,7 +86,7 @@ def _look(clock: Clock | None, done: int, total: int) -> None:
 
 
 def _reached(clock: Clock) -> str:
-    return Stop.TIME.text if clock.limit is None else f"time limit {clock.limit:.3g} s reached"
+    return Stop.TIME.text if clock.limit is None else f"time limit {seconds(clock.limit)} s reached"
 
 
 def _combined(parts: list[str], names: dict[str, object], clock: Clock | None,

@@ -234,3 +234,10 @@ def test_python_constraint_stops_inside_a_search_of_all_different_groups_only():
     result = run("pyconstraint", "count", csp, Options(time_limit=0.5))
     assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
     assert "time limit" in result.message
+
+
+def test_limits_in_messages_have_three_figures_and_no_exponent():
+    from cpsolve.engines.runtime.clock import seconds
+
+    assert [seconds(x) for x in (0.25, 2.69436, 5, 59.96, 999.4, 3600, 86400.2)] == [
+        "0.25", "2.69", "5", "60", "999", "3600", "86400"]

@@ -8,20 +8,22 @@ One layer costs two rounds of tasks, ``2P`` in all:
 1. *expand* — one task per partition: canonical successors (:func:`.external.expand`),
    cut by owner with one sort, each piece handed straight to its owner's worker
    (:mod:`~cpsolve.engines.runtime.dask_exchange`: no task, scheduler or client per
-   piece, and the pieces of one chunk travel while the next is expanded); its value
-   is the partition's size, the layer's count;
+   piece, and the pieces of one chunk travel while the next is expanded);
 2. *merge* — one task per partition ``j`` on its worker: the pieces it received, made
    distinct and stripped of partition ``j`` of the earlier layers that can repeat
-   (:func:`.external.duplicates_policy`).
+   (:func:`.external.duplicates_policy`); it notes the partition's size, which the
+   client reads from every worker at once (``client.run``), before the layer is
+   expanded: a state limit cuts the layer it falls in without expanding it.
 
 Only the layer sizes come back to the client; the codes stay on the workers
 (Dask spills them to the workers' local disk past their memory limit: the workers of a
 local cluster share ``memory`` bytes, by default the command's memory limit,
 :func:`~cpsolve.engines.runtime.dask_client.client_for`).  The budget is looked at
 between layers and, while a layer is being made, every moment the client waits for it
-(:func:`~cpsolve.engines.runtime.dask_client.gather`), so a limit or Ctrl-C stops the
-analysis with its complete layers.  A worker that leaves the cluster takes its
-partitions with it: the analysis stops with an error that says so.
+(:func:`~cpsolve.engines.runtime.dask_client.finished`), so a limit or Ctrl-C stops the
+analysis with its complete layers (the tasks of the round are cancelled; those already
+running finish, and the pieces they still send are dropped).  A worker that leaves the
+cluster takes its partitions with it: the analysis stops with an error that says so.
 Workers build the packed model once per process (:func:`_prepared`).
 """
 
@@ -36,7 +38,7 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ...runtime.dask_client import client_for, gather
+from ...runtime.dask_client import client_for, finished, gather
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task, compile_planning
@@ -57,20 +59,23 @@ def _prepared(model):
     return found[1], found[2]
 
 
-def _expand(model, codes: np.ndarray, owners: list[str], key: tuple) -> tuple[int, int]:
+def _expand(model, codes: np.ndarray, owners: list[str], key: tuple) -> int:
     """Expand one partition of a layer, handing the successors cut by owner to the workers
     of their partitions (filed under ``key``, :mod:`~cpsolve.engines.runtime.dask_exchange`);
-    the value is the partition's size: ``(orbits, positions)``.  Each chunk's pieces
-    (:data:`.codesets.CHUNK` frontier states) leave while the next chunk is expanded."""
+    the value is how many successor codes were handed on.  Each chunk's pieces
+    (:data:`.codesets.CHUNK` frontier states) travel while the next chunk is expanded, one
+    chunk's at most: the sends of the chunk before are waited for first."""
     from ...runtime import dask_exchange
 
     packed, orbits = _prepared(model)
-    sent = []
+    sent, made = [], 0
     for i in range(0, codes.size, CHUNK):
         new = expand(packed, orbits, codes[i:i + CHUNK])
-        sent += dask_exchange.send(key, _by_owner(new, len(owners)), owners)
+        made += new.size
+        dask_exchange.settle(sent)
+        sent = dask_exchange.send(key, _by_owner(new, len(owners)), owners)
     dask_exchange.settle(sent)
-    return int(codes.size), positions(orbits, codes)
+    return made
 
 
 def _by_owner(codes: np.ndarray, parts: int) -> list[np.ndarray]:
@@ -82,20 +87,43 @@ def _by_owner(codes: np.ndarray, parts: int) -> list[np.ndarray]:
     return np.split(ordered, np.cumsum(np.bincount(where, minlength=parts))[:-1])
 
 
-def _merge(key: tuple, earlier: list[np.ndarray]) -> np.ndarray:
+def _merge(model, key: tuple, earlier: list[np.ndarray]) -> np.ndarray:
     """The partition of the next layer: the pieces filed under ``key`` on this worker, made
-    distinct and stripped of this partition of the layers that can repeat."""
+    distinct and stripped of this partition of the layers that can repeat; its size
+    ``(orbits, positions)`` is noted under ``key`` for the client."""
     from ...runtime import dask_exchange
 
     pieces = dask_exchange.take(key)
     raw = np.concatenate(pieces) if pieces else np.empty(0, np.int64)
-    return fresh(raw, earlier, False)  # binary searches: memory-light
+    made = fresh(raw, earlier, False)  # binary searches: memory-light
+    dask_exchange.note(key, _size(_prepared(model)[1], made))
+    return made
+
+
+def _size(orbits, codes: np.ndarray) -> tuple[int, int]:
+    """``(orbits, positions)`` of a partition."""
+    return int(codes.size), positions(orbits, codes)
+
+
+def _counted(client, key: tuple, parts: int) -> list[tuple[int, int]]:
+    """The sizes the merge tasks of layer ``key`` noted, partition by partition."""
+    from ...runtime import dask_exchange
+
+    noted: dict[tuple, tuple[int, int]] = {}
+    for found in client.run(dask_exchange.notes, key).values():
+        noted.update(found)
+    missing = [j for j in range(parts) if (*key, j) not in noted]
+    if missing:
+        raise RuntimeError(f"the merge of partition {missing[0]} left no size")
+    return [tuple(noted[(*key, j)]) for j in range(parts)]
 
 
 def _owners(client) -> list[str]:
     """The worker of each partition: as many partitions as the cluster's threads, rounded
     up to a power of two, dealt to the workers thread by thread."""
     threads = [a for a, n in sorted(client.nthreads().items()) for _ in range(max(1, n))]
+    if not threads:
+        raise Unsupported("search: the Dask cluster has no workers")
     parts = 1 << (len(threads) - 1).bit_length()
     return [threads[j % len(threads)] for j in range(parts)]
 
@@ -111,7 +139,11 @@ def _watching(client, owners: list[str], seen: int, budget: Budget):
             return True
         if time.monotonic() - looked[0] >= LOOK:
             looked[0] = time.monotonic()
-            gone = sorted(set(owners) - set(client.nthreads()))
+            try:
+                gone = sorted(set(owners) - set(client.nthreads()))
+            except OSError as exc:
+                raise Unsupported(f"search: the Dask scheduler stopped answering ({exc})") \
+                    from None
             if gone:
                 raise Unsupported(f"search: the worker at {gone[0]} left the cluster during "
                                   "the analysis, with its partitions of the layers")
@@ -145,7 +177,8 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
     can be undone: the layers from the goal are then the distances to it).
 
     One layer is two rounds of tasks, ``2P`` in all: *expand* every partition of the newest
-    layer (which also counts it), then *merge* the pieces each partition's worker received.
+    layer, then *merge* the pieces each partition's worker received (which notes the new
+    partition's size: the client reads the layer's size before it expands it).
     """
     origin, side = _origin(task, direction)
     packed, orbits = prepare(task, symmetry=side == "start")  # the symmetries keep the start
@@ -155,22 +188,21 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
         owners = _owners(client)
         parts = len(owners)
         model = client.scatter(task.model, broadcast=True)
-        start = _by_owner(orbits.canonical(np.array([packed.encode(origin)], np.int64)), parts)
+        first = orbits.canonical(np.array([packed.encode(origin)], np.int64))
+        start = _by_owner(first, parts)
         layer = [client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]
-        layers, sizes = [], []
+        layers, sizes = [layer], [_size(orbits, first)]
         begun, stopped, cut = time.perf_counter(), False, False
         while True:
             seen = sum(s for _, s in sizes)
-            if budget.exceeded(seen):
+            earlier = layers if keep is None else layers[max(0, len(layers) - keep):]
+            made = None if budget.exceeded(seen) else _next(
+                client, model, layers[-1], earlier, owners, (run, len(sizes)),
+                _watching(client, owners, seen, budget))
+            if made is None:  # a limit or Ctrl-C: the layers so far are complete
                 stopped = True
                 break
-            counted = gather(client, [
-                client.submit(_expand, model, part, owners, (run, len(sizes) + 1),
-                              workers=[owners[j]], pure=False)
-                for j, part in enumerate(layer)], _watching(client, owners, seen, budget))
-            if counted is None:  # a limit or Ctrl-C while the layer was being expanded
-                stopped = True
-                break
+            layer, counted = made
             found = (sum(c for c, _ in counted), sum(s for _, s in counted))
             if not found[0]:
                 break
@@ -187,15 +219,27 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             if keep is not None:  # the newest layer stays too: it is the next frontier
                 layers = layers[-max(keep, 1):]
             budget.report(_line, [s for _, s in sizes], seen + found[1], begun, parts)
-            earlier = layers if keep is None else layers[max(0, len(layers) - keep):]
-            layer = [client.submit(_merge, (run, len(sizes), j), [e[j] for e in earlier],
-                                   workers=[owners[j]], pure=False) for j in range(parts)]
         last = np.concatenate(client.gather(layers[-1])) if not stopped and \
             sizes[-1][1] <= FARTHEST_MAX else None
         peak = max(client.run(_peak_rss).values())
     return layered(packed, orbits, sizes, last, budget.reason if stopped else None,
                    {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak},
                    side=side, partial=cut)
+
+
+def _next(client, model, frontier: list, earlier: list[list], owners: list[str], key: tuple,
+          watch):
+    """The next layer's partitions (futures) and their sizes: ``frontier`` expanded, merged
+    against the ``earlier`` layers that can repeat; None when ``watch`` stops it first."""
+    if not finished(client, [client.submit(_expand, model, part, owners, key,
+                                           workers=[owners[j]], pure=False)
+                             for j, part in enumerate(frontier)], watch):
+        return None
+    layer = [client.submit(_merge, model, (*key, j), [e[j] for e in earlier],
+                           workers=[owners[j]], pure=False) for j in range(len(owners))]
+    if not finished(client, layer, watch):
+        return None
+    return layer, _counted(client, key, len(owners))
 
 
 def _prefix(model, codes: np.ndarray, room: int) -> tuple[int, int]:
