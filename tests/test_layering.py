@@ -47,7 +47,8 @@ PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.runt
 """The engines that run another system (Fast Downward, MiniZinc) and their process runner."""
 EXTERNAL_TOOLS = ("subprocess", "up_fast_downward", "pddl", "fast_downward")
 DASK = ("cpsolve.engines.runtime.dask_client", "cpsolve.engines.runtime.dask_exchange",
-        "cpsolve.engines.search.statespace.cluster")
+        "cpsolve.engines.search.statespace.cluster",
+        "cpsolve.engines.search.statespace.partitions")
 
 
 @dataclass(frozen=True)

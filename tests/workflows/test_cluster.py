@@ -246,7 +246,7 @@ def test_a_stop_before_the_first_layer_still_reports_the_start(scheduler):
 
 
 def test_owners_deal_power_of_two_partitions_to_the_workers_thread_by_thread():
-    from cpsolve.engines.search.statespace.cluster import _owners
+    from cpsolve.engines.search.statespace.partitions import owners_of
 
     class Threads:
         def __init__(self, threads: dict[str, int]):
@@ -255,10 +255,10 @@ def test_owners_deal_power_of_two_partitions_to_the_workers_thread_by_thread():
         def nthreads(self) -> dict[str, int]:
             return self.threads
 
-    assert _owners(Threads({"a": 1})) == ["a"]
-    assert _owners(Threads({"b": 1, "a": 1})) == ["a", "b"]
-    assert _owners(Threads({"a": 1, "b": 2})) == ["a", "b", "b", "a"]  # 3 threads: 4 parts
-    assert _owners(Threads({"a": 4})) == ["a"] * 4
+    assert owners_of(Threads({"a": 1})) == ["a"]
+    assert owners_of(Threads({"b": 1, "a": 1})) == ["a", "b"]
+    assert owners_of(Threads({"a": 1, "b": 2})) == ["a", "b", "b", "a"]  # 3 threads: 4 parts
+    assert owners_of(Threads({"a": 4})) == ["a"] * 4
 
 
 @settings(deadline=None)

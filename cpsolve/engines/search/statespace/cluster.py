@@ -2,7 +2,7 @@
 
 Each layer is ``P`` partitions (``P``: the workers' threads, rounded up to a power of
 two), partition ``j`` owning the codes whose hash (:func:`.store.owner`) is ``j`` and
-pinned to one worker (:func:`_owners`), with the same partition of every layer.
+pinned to one worker (:func:`.partitions.owners_of`), with the same partition of every layer.
 One layer costs two rounds of tasks, ``2P`` in all:
 
 1. *expand* — one task per partition: canonical successors (:func:`.external.expand`),
@@ -30,9 +30,6 @@ Workers build the packed model once per process (:func:`_prepared`).
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 
 import numpy as np
 
@@ -44,6 +41,7 @@ from ..common import Budget
 from ..compile import Task, compile_planning
 from .codesets import CHUNK, fresh
 from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
+from .partitions import exchange, owners_of, watching
 from .report import layered, prefix
 from .store import owner
 
@@ -118,58 +116,6 @@ def _counted(client, key: tuple, parts: int) -> list[tuple[int, int]]:
     return [tuple(noted[(*key, j)]) for j in range(parts)]
 
 
-def _owners(client) -> list[str]:
-    """The worker of each partition: as many partitions as the cluster's threads, rounded
-    up to a power of two, dealt to the workers thread by thread."""
-    threads = [a for a, n in sorted(client.nthreads().items()) for _ in range(max(1, n))]
-    if not threads:
-        raise Unsupported("search: the Dask cluster has no workers")
-    parts = 1 << (len(threads) - 1).bit_length()
-    return [threads[j % len(threads)] for j in range(parts)]
-
-
-def _watching(client, owners: list[str], seen: int, budget: Budget):
-    """What the client asks while it waits for a round: stop for the budget's reasons, and
-    raise when a partition's worker has left the cluster (its tasks could never run: they
-    are pinned to it), looked at every :data:`LOOK` seconds."""
-    looked = [time.monotonic()]
-
-    def stop() -> bool:
-        if budget.exceeded(seen):
-            return True
-        if time.monotonic() - looked[0] >= LOOK:
-            looked[0] = time.monotonic()
-            try:
-                gone = sorted(set(owners) - set(client.nthreads()))
-            except OSError as exc:
-                raise Unsupported(f"search: the Dask scheduler stopped answering ({exc})") \
-                    from None
-            if gone:
-                raise Unsupported(f"search: the worker at {gone[0]} left the cluster during "
-                                  "the analysis, with its partitions of the layers")
-        return False
-    return stop
-
-
-LOOK = 1.0
-"""Seconds between two looks at the cluster's workers while a round runs."""
-
-
-@contextmanager
-def _exchange(client) -> Iterator[str]:
-    """The workers ready to hand pieces to each other, and a name for this run's pieces;
-    what is left of them is cleared on the way out (a stopped run leaves a layer's)."""
-    from ...runtime import dask_exchange
-
-    client.register_plugin(dask_exchange.Exchange())
-    run = uuid.uuid4().hex
-    try:
-        yield run
-    finally:
-        with suppress(Exception):  # a cluster already going down has nothing to clear
-            client.run(dask_exchange.clear, run, wait=False)
-
-
 def cluster_layers(task: Task, budget: Budget, direction: Direction | None = None,
                    cluster: int | str | None = None, memory: int | None = None) -> Result:
     """Layers of the states reachable from the start, partitioned over a Dask cluster; or,
@@ -184,8 +130,8 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
     packed, orbits = prepare(task, symmetry=side == "start")  # the symmetries keep the start
     policy, keep = duplicates_policy(task.model)
     with client_for(cluster or 2, memory, budget.clock.left()) as client, \
-            _exchange(client) as run:
-        owners = _owners(client)
+            exchange(client) as run:
+        owners = owners_of(client)
         parts = len(owners)
         model = client.scatter(task.model, broadcast=True)
         first = orbits.canonical(np.array([packed.encode(origin)], np.int64))
@@ -198,7 +144,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             earlier = layers if keep is None else layers[max(0, len(layers) - keep):]
             made = None if budget.exceeded(seen) else _next(
                 client, model, layers[-1], earlier, owners, (run, len(sizes)),
-                _watching(client, owners, seen, budget))
+                watching(client, owners, seen, budget))
             if made is None:  # a limit or Ctrl-C: the layers so far are complete
                 stopped = True
                 break
