@@ -441,6 +441,26 @@ def test_local_workers_start_with_sigint_blocked_and_the_client_answers_it():
         assert not blocked()
 
 
+def test_an_abandoned_local_cluster_kills_its_busy_workers_on_the_way_out():
+    """After a time limit, the cluster analysis abandons its cancelled tasks: the local
+    workers still running them are killed, not waited for."""
+    from cpsolve.engines.runtime.dask_client import abandon, client_for, finished
+
+    start, work = time.monotonic(), 60.0
+    with client_for(2) as client:
+        pids = list(client.run(os.getpid).values())
+        busy = [client.submit(time.sleep, work, pure=False, workers=[w])
+                for w in client.nthreads()]
+        assert not finished(client, busy, lambda: time.monotonic() - start > 1.0)
+        abandon(client)
+    assert time.monotonic() - start < work  # an order: it did not wait for the sleeps
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            for _ in range(100):  # reaped by the nanny or gone
+                os.kill(pid, 0)
+                time.sleep(0.05)
+
+
 def test_waiting_for_a_layer_stops_when_asked(scheduler):  # keep last: it leaves work behind
     """The cluster analysis waits for a layer through ``gather``, which asks its ``stop``
     while it waits: a stop gives ``None`` long before the work would end; without one, the

@@ -98,7 +98,11 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
         try:
             with _local_cluster(LocalCluster, cluster, runner.loop, memory_limit) as local, \
                     Client(local) as client:
-                yield client
+                try:
+                    yield client
+                finally:
+                    if _ABANDONED.pop(id(client), None) is client:
+                        _kill_workers(local)
         finally:
             runner.stop()
         return
@@ -113,6 +117,17 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
                           f"({why})") from None
     with client:
         yield client
+
+
+_ABANDONED: dict[int, object] = {}
+
+
+def abandon(client) -> None:
+    """The caller stopped with tasks still running on ``client``'s cluster (a time limit):
+    a local cluster's workers are killed on the way out, not closed gracefully (a busy
+    worker's graceful close waits for its task, seconds on a loaded machine).  On a remote
+    cluster the tasks were cancelled; each ends on its own."""
+    _ABANDONED[id(client)] = client
 
 
 @contextmanager

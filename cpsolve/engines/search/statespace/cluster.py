@@ -35,7 +35,7 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ...runtime.dask_client import client_for, finished, gather
+from ...runtime.dask_client import abandon, client_for, finished, gather
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task, compile_planning
@@ -147,6 +147,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
                 watching(client, owners, seen, budget))
             if made is None:  # a limit or Ctrl-C: the layers so far are complete
                 stopped = True
+                abandon(client)  # its cancelled tasks may still run
                 break
             layer, counted = made
             found = (sum(c for c, _ in counted), sum(s for _, s in counted))
