@@ -21,9 +21,11 @@ local cluster share ``memory`` bytes, by default the command's memory limit,
 :func:`~cpsolve.engines.runtime.dask_client.client_for`).  The budget is looked at
 between layers and, while a layer is being made, every moment the client waits for it
 (:func:`~cpsolve.engines.runtime.dask_client.finished`), so a limit or Ctrl-C stops the
-analysis with its complete layers (the tasks of the round are cancelled; those already
-running finish, and the pieces they still send are dropped).  A worker that leaves the
-cluster takes its partitions with it: the analysis stops with an error that says so.
+analysis with its complete layers (the tasks of the round are cancelled, and a local
+cluster's busy workers killed, :func:`~cpsolve.engines.runtime.dask_client.abandon`; on a
+remote cluster a running task finishes, and the pieces it still sends are dropped).
+A worker that leaves the cluster takes its partitions with it: the analysis stops with
+an error that says so.
 Workers build the packed model once per process (:func:`_prepared`).
 """
 
