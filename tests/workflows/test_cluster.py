@@ -264,11 +264,10 @@ def test_owners_deal_power_of_two_partitions_to_the_workers_thread_by_thread():
 @settings(deadline=None)
 @given(st.lists(st.integers(-2**63, 2**63 - 1), max_size=200), st.sampled_from([1, 2, 4, 8]))
 def test_pieces_by_owner_are_the_codes_each_owner_holds(codes, parts):
-    from cpsolve.engines.search.statespace.cluster import _by_owner
-    from cpsolve.engines.search.statespace.store import owner
+    from cpsolve.engines.search.statespace.store import by_owner, owner
 
     array = np.array(codes, np.int64)
-    pieces = _by_owner(array, parts)
+    pieces = by_owner(array, (parts - 1).bit_length())
     assert len(pieces) == parts
     for j, piece in enumerate(pieces):
         mine = array[owner(array, (parts - 1).bit_length()) == j] if parts > 1 else array

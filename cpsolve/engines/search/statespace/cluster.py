@@ -45,7 +45,7 @@ from .codesets import CHUNK, fresh
 from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
 from .partitions import exchange, owners_of, watching
 from .report import layered, prefix
-from .store import owner
+from .store import by_owner
 
 _CACHE: dict[int, tuple] = {}
 
@@ -73,18 +73,9 @@ def _expand(model, codes: np.ndarray, owners: list[str], key: tuple) -> int:
         new = expand(packed, orbits, codes[i:i + CHUNK])
         made += new.size
         dask_exchange.settle(sent)
-        sent = dask_exchange.send(key, _by_owner(new, len(owners)), owners)
+        sent = dask_exchange.send(key, by_owner(new, (len(owners) - 1).bit_length()), owners)
     dask_exchange.settle(sent)
     return made
-
-
-def _by_owner(codes: np.ndarray, parts: int) -> list[np.ndarray]:
-    """``codes`` cut into ``parts`` pieces by owner, in one pass: a radix sort of the owners."""
-    if parts == 1:
-        return [codes]
-    where = owner(codes, (parts - 1).bit_length()).astype(np.uint16)
-    ordered = codes[np.argsort(where, kind="stable")]
-    return np.split(ordered, np.cumsum(np.bincount(where, minlength=parts))[:-1])
 
 
 def _merge(model, key: tuple, earlier: list[np.ndarray]) -> np.ndarray:
@@ -137,7 +128,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
         parts = len(owners)
         model = client.scatter(task.model, broadcast=True)
         first = orbits.canonical(np.array([packed.encode(origin)], np.int64))
-        start = _by_owner(first, parts)
+        start = by_owner(first, (parts - 1).bit_length())
         layer = [client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]
         layers, sizes = [layer], [_size(orbits, first)]
         begun, stopped, cut = time.perf_counter(), False, False

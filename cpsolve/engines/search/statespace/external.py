@@ -41,7 +41,7 @@ from ..emit import TooDeep
 from .codesets import CHUNK, distinct, fresh
 from .packing import Packed, Unpackable
 from .report import layered, prefix
-from .store import Store, fingerprint, owner
+from .store import Store, by_owner, fingerprint
 from .symmetry import Orbits, group
 
 DEFAULT_MEMORY = 1 << 30
@@ -189,10 +189,7 @@ class Run:
                 for i in range(0, frontier.size, chunk):
                     new = expand(self.p, self.orbits, frontier[i:i + chunk])
                     generated += new.size
-                    where = owner(new, bits)
-                    order = np.argsort(where, kind="stable")
-                    cuts = np.cumsum(np.bincount(where, minlength=1 << bits))
-                    for k, part in enumerate(np.split(new[order], cuts[:-1])):
+                    for k, part in enumerate(by_owner(new, bits)):
                         if part.size:
                             files[k].write(part.tobytes())
                     done += min(chunk, frontier.size - i)
