@@ -7,13 +7,14 @@ they are stopped at the end, also on Ctrl-C or SIGTERM, and stop by themselves i
 script dies.  Every run is a whole process, ``python -m cpsolve ...`` from the repository.
 
 * limit runs: ``solve``, ``count`` and ``analyze`` over a spread of the bundled models,
-  every engine that applies (``fd`` and ``minizinc`` when installed), with ``--json
+  every engine that applies (``fd`` and ``minizinc`` when installed) and ``analyze
+  --workers 2`` (with the dask extra: a local cluster's start), with ``--json
   --time-limit L`` (L drawn from 0.5 to 5 s).  Each must print JSON (one object, or JSON
   lines) valid against ``cpsolve schema``, exit 0 or 1, and end within L + max(10 % of L,
   0.5 s) of its start;
 * signal runs: SIGINT at a random moment (0.5 to 4 s after the start) into long runs of
-  every engine, ``auto``, a batch, a batch with ``--jobs 2`` and a Dask batch
-  (``--workers 2``, with the dask extra); sent to the process (as ``kill -INT`` does) or to
+  every engine, ``auto``, a batch, a batch with ``--jobs 2``, a Dask batch and a Dask
+  analysis (``--workers 2``, with the dask extra); sent to the process (as ``kill -INT`` does) or to
   its process group (as a terminal's Ctrl-C does).  Each must exit 130 and print the
   partial result as JSON valid against the schema (not an error object).
 
@@ -151,6 +152,10 @@ def limit_runs(count: int, rng: random.Random) -> list[Run]:
         for name, engine in applicable(task, names):
             groups[f"{task}/{engine}"].append(
                 (task, f"models/{name}.toml", "--engine", engine, *extra))
+    if importlib.util.find_spec("distributed") is not None:  # the start of a local cluster
+        groups["analyze --workers 2"] = [  # takes seconds under load: its limit holds too
+            ("analyze", "models/english33.toml", "--from", "start", "--workers", "2"),
+            ("analyze", "models/eight_puzzle.toml", "--workers", "2")]
     for commands in groups.values():
         rng.shuffle(commands)
     kinds = sorted(groups)
@@ -190,9 +195,12 @@ def signal_targets() -> dict[str, tuple[str, ...]]:
         "batch": batch,
         "batch --jobs 2": (*batch, "--jobs", "2"),
         "batch --workers 2": (*batch, "--workers", "2"),
+        "analyze --workers 2": ("analyze", "models/english33.toml", "--from", "start",
+                                "--workers", "2"),
     }
+    dask = importlib.util.find_spec("distributed") is not None
     there = {"solve/fd": engines.installed("fd"), "count/minizinc": engines.installed("minizinc"),
-             "batch --workers 2": importlib.util.find_spec("distributed") is not None}
+             "batch --workers 2": dask, "analyze --workers 2": dask}
     return {kind: (*argv, "--json") for kind, argv in targets.items() if there.get(kind, True)}
 
 

@@ -245,6 +245,55 @@ def test_a_stop_before_the_first_layer_still_reports_the_start(scheduler):
     assert "complete up to distance 0" in ours.message
 
 
+def test_a_time_limit_spent_while_a_local_cluster_starts_reports_the_start():
+    """Starting a local cluster takes seconds on a loaded machine; a limit that runs out
+    meanwhile stops the start (its processes killed) and reports the start, layer 0."""
+    import multiprocessing
+
+    model = load(resolve("eight_puzzle")).model
+    before = set(multiprocessing.active_children())
+    ours = cluster_layers(compile_planning(model), Budget(clock=Clock(0.001)), "start", 2)
+    assert ours.status.value == "partial" and list(ours.answer.layers) == [1]
+    assert "time limit" in ours.message and "complete up to distance 0" in ours.message
+    for child in set(multiprocessing.active_children()) - before:
+        child.join(5)
+        assert not child.is_alive()
+
+
+def test_a_start_stopped_kills_the_processes_it_spawned():
+    """What a stopped start had spawned is killed at once, not left to finish starting."""
+    import multiprocessing
+
+    from cpsolve.engines.runtime.dask_client import NotStarted, _started
+
+    spawned = []
+
+    def slow_start():
+        child = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(60,))
+        child.start()
+        spawned.append(child)
+        time.sleep(60)
+
+    asked = []
+
+    def ended():
+        asked.append(1)
+        return "time limit reached" if spawned and len(asked) > 1 else None
+
+    with pytest.raises(NotStarted, match="time limit reached"):
+        _started(slow_start, ended)
+    spawned[0].join(5)
+    assert spawned[0].exitcode == -signal.SIGKILL
+
+
+def test_a_cluster_batch_whose_time_is_spent_while_it_starts_says_so_per_item():
+    from cpsolve.engines.runtime.dask_client import each
+
+    out = list(each(["a", "b"], lambda item, time_limit: item, 2, budget=lambda n, s: 0.001))
+    assert [o.item for o in out] == ["a", "b"]
+    assert all(o.error.startswith("not started: ") and "time limit" in o.error for o in out)
+
+
 def test_owners_deal_power_of_two_partitions_to_the_workers_thread_by_thread():
     from cpsolve.engines.search.statespace.partitions import owners_of
 

@@ -74,30 +74,39 @@ def import_dask() -> None:
         pass
 
 
+class NotStarted(Exception):
+    """The start of a local cluster was stopped (its time ran out, Ctrl-C): the processes
+    it had spawned are killed.  The message says why."""
+
+
 @contextmanager
 def client_for(cluster: int | str, memory_limit: int | None = None,
-               connect: float | None = None) -> Iterator:
+               connect: float | None = None,
+               stop: Callable[[], bool] | None = None) -> Iterator:
     """A connected ``distributed.Client``: a LocalCluster of ``cluster`` single-threaded
     worker processes, or the scheduler at the address ``cluster``.
 
     The local workers share ``memory_limit`` bytes (default: the command's memory limit,
     :func:`.memory.limit`; Dask's own default when there is none), each an equal part; the
-    local cluster is shut down on exit.  A scheduler that does not answer within
-    ``connect`` seconds (at most :data:`CONNECT`; the caller's time left) is
-    :class:`Unsupported`, as is an address where something else answers.
+    local cluster is shut down on exit.  Its start (seconds, many on a loaded machine) ends
+    with :class:`NotStarted` once ``stop()`` says so, or Ctrl-C, or ``connect`` seconds
+    have passed.  A scheduler that does not answer within ``connect`` seconds (at most
+    :data:`CONNECT`; the caller's time left) is :class:`Unsupported`, as is an address
+    where something else answers.
     """
     called = time.monotonic()
-    try:
-        from distributed import Client, LocalCluster
+    ended = _start_ends(called, connect, stop) if isinstance(cluster, int) else None
+    try:  # a local cluster's start begins with the import (seconds on a loaded machine)
+        Client, LocalCluster = _dask() if ended is None else _started(_dask, ended, False)
     except ImportError as exc:
         raise Unsupported(MISSING) from exc
     if connect is not None:  # importing Dask took some of it
         connect -= time.monotonic() - called
-    if isinstance(cluster, int):
+    if ended is not None:
         runner = _loop_without_sigint()
         try:
-            with _local_cluster(LocalCluster, cluster, runner.loop, memory_limit) as local, \
-                    Client(local) as client:
+            with _local_cluster(LocalCluster, cluster, runner.loop, memory_limit,
+                                ended) as local, Client(local) as client:
                 try:
                     yield client
                 finally:
@@ -130,20 +139,45 @@ def abandon(client) -> None:
     _ABANDONED[id(client)] = client
 
 
+def _dask() -> tuple[type, type]:
+    """Dask's ``Client`` and ``LocalCluster`` classes (the import takes a second)."""
+    from distributed import Client, LocalCluster
+
+    return Client, LocalCluster
+
+
+def _start_ends(called: float, connect: float | None,
+                stop: Callable[[], bool] | None) -> Callable[[], str | None]:
+    """Why a local cluster's start stops now (None: it goes on): Ctrl-C, ``stop()``, or
+    ``connect`` seconds past ``called``."""
+    def ended() -> str | None:
+        if stop is not None and stop():  # first: the caller then knows why
+            return "stopped"
+        if interrupt.requested():
+            return interrupt.reason()
+        if connect is not None and time.monotonic() - called > connect:
+            return "time limit reached"
+        return None
+    return ended
+
+
 @contextmanager
-def _local_cluster(make, workers: int, loop, memory_limit: int | None) -> Iterator:
+def _local_cluster(make, workers: int, loop, memory_limit: int | None,
+                   ended: Callable[[], str | None] = lambda: None) -> Iterator:
     """A LocalCluster of ``workers`` single-threaded processes on ``loop``, sharing
-    ``memory_limit`` (see :func:`client_for`); shut down on exit, its workers killed first
-    after Ctrl-C (:func:`_kill_workers`)."""
+    ``memory_limit`` (see :func:`client_for`), started while ``ended()`` says nothing
+    (:func:`_started`); shut down on exit, its workers killed first after Ctrl-C
+    (:func:`_kill_workers`)."""
     import dask
 
     total = memory_limit if memory_limit is not None else memory.limit()
     with dask.config.set({KEEP_MALLOC: None}):  # read when the nannies are made
-        local = make(n_workers=workers, threads_per_worker=1, processes=True, loop=loop,
-                     # any free port on loopback (None would try 8787 and warn)
-                     dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
-                     memory_limit=max(1, total // workers) if total else "auto",
-                     preload=[__name__])  # dask_setup below, in each worker
+        local = _started(lambda: make(
+            n_workers=workers, threads_per_worker=1, processes=True, loop=loop,
+            # any free port on loopback (None would try 8787 and warn)
+            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+            memory_limit=max(1, total // workers) if total else "auto",
+            preload=[__name__]), ended)  # dask_setup below, in each worker
     try:
         yield local
     finally:
@@ -152,14 +186,62 @@ def _local_cluster(make, workers: int, loop, memory_limit: int | None) -> Iterat
         local.close()
 
 
-def _kill_workers(local) -> None:
-    """Kill the worker processes of the local cluster ``local`` at once: after Ctrl-C their
-    tasks are abandoned (what they returned is out), and a graceful close of a busy worker
-    takes seconds on a loaded machine.  Dask's loggers are silenced first: each connection
-    closed by the kill would log a traceback."""
+def _started(make: Callable[[], Any], ended: Callable[[], str | None],
+             spawns: bool = True):
+    """``make()`` — a local cluster's start or Dask's import, which block for seconds — run
+    in a thread while this one asks ``ended()`` every :data:`POLL` seconds; once it says
+    why, the processes spawned meanwhile (the workers) are killed and :class:`NotStarted`
+    raised.  The start, left without workers, fails on its own in the background; what
+    spawns none (``spawns`` false: the import) is left to end there."""
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
+    made: dict[str, Any] = {}
+
+    def start() -> None:
+        try:
+            made["cluster"] = make()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            made["error"] = exc
+
+    def kill() -> None:
+        for child in set(multiprocessing.active_children()) - before:
+            with suppress(OSError):
+                os.kill(child.pid, signal.SIGKILL)
+
+    thread = threading.Thread(target=start, daemon=True, name="dask-start")
+    thread.start()
+    while thread.is_alive():
+        thread.join(POLL)
+        why = ended() if thread.is_alive() else None
+        if why:
+            _silence()
+            end = time.monotonic() + (STOP_WAIT if spawns else 0.0)
+            while thread.is_alive() and time.monotonic() < end:  # a nanny whose worker
+                kill()  # is killed fails at once ("Nanny failed to start"), and the start
+                thread.join(POLL)  # with it; those not yet spawned are killed as they come
+            if "cluster" in made:  # it started meanwhile
+                _kill_workers(made["cluster"])
+                made["cluster"].close()
+            kill()
+            raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
+    if "error" in made:
+        raise made["error"]
+    return made["cluster"]
+
+
+def _silence() -> None:
+    """Silence Dask's loggers: each connection closed by a kill would log a traceback."""
     for name in list(logging.root.manager.loggerDict):
         if name.split(".")[0] == "distributed":
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _kill_workers(local) -> None:
+    """Kill the worker processes of the local cluster ``local`` at once: after Ctrl-C their
+    tasks are abandoned (what they returned is out), and a graceful close of a busy worker
+    takes seconds on a loaded machine.  Dask's loggers are silenced first (:func:`_silence`)."""
+    _silence()
     for nanny in list(local.workers.values()):
         pid = getattr(nanny, "pid", None)
         if pid:
@@ -274,11 +356,12 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
     with ExitStack() as stack:
         try:
             client = stack.enter_context(client_for(cluster, connect=first))
-        except Exception:  # a Ctrl-C to the process group reached the workers starting up
-            if not interrupt.requested():  # ("Nanny failed to start"): nothing is started
+        except Exception as exc:  # the start stopped (NotStarted), or a Ctrl-C to the
+            # process group reached the workers starting up ("Nanny failed to start")
+            if not (isinstance(exc, NotStarted) or interrupt.requested()):
                 raise
-            yield from (Outcome(item, error=f"not started: {interrupt.reason()}")
-                        for item in waiting)
+            why = interrupt.reason() if interrupt.requested() else str(exc)
+            yield from (Outcome(item, error=f"not started: {why}") for item in waiting)
             return
         flight = _Flight(client, work, grace, owned=isinstance(cluster, int))
         try:

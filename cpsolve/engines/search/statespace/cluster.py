@@ -37,7 +37,7 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ...runtime.dask_client import abandon, client_for, finished, gather
+from ...runtime.dask_client import NotStarted, abandon, client_for, finished, gather
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task, compile_planning
@@ -122,49 +122,66 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
     origin, side = _origin(task, direction)
     packed, orbits = prepare(task, symmetry=side == "start")  # the symmetries keep the start
     policy, keep = duplicates_policy(task.model)
-    with client_for(cluster or 2, memory, budget.clock.left()) as client, \
-            exchange(client) as run:
-        owners = owners_of(client)
-        parts = len(owners)
-        model = client.scatter(task.model, broadcast=True)
-        first = orbits.canonical(np.array([packed.encode(origin)], np.int64))
-        start = by_owner(first, (parts - 1).bit_length())
-        layer = [client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]
-        layers, sizes = [layer], [_size(orbits, first)]
-        begun, stopped, cut = time.perf_counter(), False, False
-        while True:
-            seen = sum(s for _, s in sizes)
-            earlier = layers if keep is None else layers[max(0, len(layers) - keep):]
-            made = None if budget.exceeded(seen) else _next(
-                client, model, layers[-1], earlier, owners, (run, len(sizes)),
-                watching(client, owners, seen, budget))
-            if made is None:  # a limit or Ctrl-C: the layers so far are complete
-                stopped = True
-                abandon(client)  # its cancelled tasks may still run
-                break
-            layer, counted = made
-            found = (sum(c for c, _ in counted), sum(s for _, s in counted))
-            if not found[0]:
-                break
-            if budget.limit is not None and seen + found[1] > budget.limit:  # a limit is a
-                # limit: the layer's states up to it, a partial last layer
-                kept = _cut(client, model, layer, counted, budget.limit - seen, budget)
-                if kept is not None and kept[1]:
-                    sizes.append(kept)
-                    cut = True
-                stopped = True
-                break
-            sizes.append(found)
-            layers.append(layer)
-            if keep is not None:  # the newest layer stays too: it is the next frontier
-                layers = layers[-max(keep, 1):]
-            budget.report(_line, [s for _, s in sizes], seen + found[1], begun, parts)
-        last = np.concatenate(client.gather(layers[-1])) if not stopped and \
-            sizes[-1][1] <= FARTHEST_MAX else None
-        peak = max(client.run(_peak_rss).values())
+    first = orbits.canonical(np.array([packed.encode(origin)], np.int64))
+    try:
+        with client_for(cluster or 2, memory, budget.clock.left(),
+                        lambda: budget.exceeded(0)) as client, exchange(client) as run:
+            return _layers(client, run, task.model, budget, packed, orbits, first,
+                           policy, keep, side)
+    except NotStarted as stopped:  # the cluster never ran: the start is what is known
+        return layered(packed, orbits, [_size(orbits, first)], None,
+                       budget.reason or str(stopped), {"duplicates": policy}, {}, side=side)
+
+
+def _layers(client, run: str, model, budget: Budget, packed, orbits, first: np.ndarray,
+            policy: str, keep: int | None, side: Direction) -> Result:
+    """:func:`cluster_layers` on the started cluster: the layers from ``first``."""
+    owners = owners_of(client)
+    parts = len(owners)
+    model = client.scatter(model, broadcast=True)
+    start = by_owner(first, (parts - 1).bit_length())
+    layers = [[client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]]
+    sizes = [_size(orbits, first)]
+    stopped, cut = _sweep(client, run, model, budget, owners, keep, layers, sizes)
+    last = np.concatenate(client.gather(layers[-1])) if not stopped and \
+        sizes[-1][1] <= FARTHEST_MAX else None
+    peak = max(client.run(_peak_rss).values())
     return layered(packed, orbits, sizes, last, budget.reason if stopped else None,
                    {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak},
                    side=side, partial=cut)
+
+
+def _sweep(client, run: str, model, budget: Budget, owners: list[str], keep: int | None,
+           layers: list[list], sizes: list[tuple[int, int]]) -> tuple[bool, bool]:
+    """Add layers to ``layers`` (the futures of the ones that can repeat, and the newest)
+    and ``sizes`` until none is new or the budget stops it: ``(stopped, cut)``, ``cut``
+    when the last of ``sizes`` is a layer cut at the state limit."""
+    begun = time.perf_counter()
+    while True:
+        seen = sum(s for _, s in sizes)
+        earlier = layers if keep is None else layers[max(0, len(layers) - keep):]
+        made = None if budget.exceeded(seen) else _next(
+            client, model, layers[-1], earlier, owners, (run, len(sizes)),
+            watching(client, owners, seen, budget))
+        if made is None:  # a limit or Ctrl-C: the layers so far are complete
+            abandon(client)  # its cancelled tasks may still run
+            return True, False
+        layer, counted = made
+        found = (sum(c for c, _ in counted), sum(s for _, s in counted))
+        if not found[0]:
+            return False, False
+        if budget.limit is not None and seen + found[1] > budget.limit:  # a limit is a
+            # limit: the layer's states up to it, a partial last layer
+            kept = _cut(client, model, layer, counted, budget.limit - seen, budget)
+            if kept is not None and kept[1]:
+                sizes.append(kept)
+                return True, True
+            return True, False
+        sizes.append(found)
+        layers.append(layer)
+        if keep is not None:  # the newest layer stays too: it is the next frontier
+            del layers[:-max(keep, 1)]
+        budget.report(_line, [s for _, s in sizes], seen + found[1], begun, len(owners))
 
 
 def _next(client, model, frontier: list, earlier: list[list], owners: list[str], key: tuple,
