@@ -79,6 +79,8 @@ def test_fresh_codes_are_the_new_distinct_ones_sorted(raw, earlier, room):
     want = sorted(set(raw + small) - {c for layer in layers for c in layer.tolist()})
     assert fresh(raw_codes.copy(), layers, room).tolist() == want
     assert distinct(raw_codes.copy()).tolist() == sorted(set(raw + small))
+    runs = np.concatenate([np.unique(raw_codes[i::3]) for i in range(3)])  # sorted runs, as
+    assert fresh(runs, layers, room, True).tolist() == want  # the merges of pieces get
 
 
 @pytest.mark.parametrize("name", ["eight_puzzle", "hanoi4", "three_jugs", "blocks",

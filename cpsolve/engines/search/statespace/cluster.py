@@ -86,7 +86,8 @@ def _merge(model, key: tuple, earlier: list[np.ndarray]) -> np.ndarray:
 
     pieces = dask_exchange.take(key)
     raw = np.concatenate(pieces) if pieces else np.empty(0, np.int64)
-    made = fresh(raw, earlier, False)  # binary searches: memory-light
+    made = fresh(raw, earlier, False, True)  # binary searches: memory-light; the pieces
+    # are sorted runs (cut from sorted chunks)
     dask_exchange.note(key, _size(_prepared(model)[1], made))
     return made
 

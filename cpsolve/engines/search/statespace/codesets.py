@@ -35,9 +35,12 @@ MERGE_RATIO = 2
 """Earlier layers up to this many times the new codes are sorted along with them."""
 
 
-def distinct(codes: np.ndarray) -> np.ndarray:
-    """Sorted distinct codes (``codes`` is sorted in place)."""
-    codes.sort()
+def distinct(codes: np.ndarray, runs: bool = False) -> np.ndarray:
+    """Sorted distinct codes (``codes`` is sorted in place).  ``runs``: ``codes`` is a few
+    sorted runs end to end (pieces cut from sorted chunks): a stable sort (timsort) merges
+    them, 3 to 5 times faster than the default sort, which is the faster on random codes
+    (20 M codes in 55 runs: 0.41 s against 1.40 s; at random: 1.69 s against 1.37 s)."""
+    codes.sort(kind="stable" if runs else None)
     if codes.size < 2:
         return codes
     return codes.compress(np.concatenate(([True], codes[1:] != codes[:-1])))
@@ -55,18 +58,20 @@ def minus(codes: np.ndarray, *layers: np.ndarray) -> np.ndarray:
     return codes
 
 
-def fresh(raw: np.ndarray, earlier: list[np.ndarray], room: bool) -> np.ndarray:
+def fresh(raw: np.ndarray, earlier: list[np.ndarray], room: bool,
+          runs: bool = False) -> np.ndarray:
     """The distinct codes of ``raw`` (any order, repeats allowed; it may be reordered),
     sorted, that no sorted array of ``earlier`` holds.
 
     ``room``: every code is in ``[0, 2**62)``, so it can be doubled (see the module
-    docstring); else, or when the earlier layers are large, binary searches.
+    docstring); else, or when the earlier layers are large, binary searches.  ``runs``:
+    ``raw`` is sorted runs end to end (:func:`distinct`).
     """
     if not raw.size:
         return raw
     old = sum(layer.size for layer in earlier)
     if not room or old > MERGE_RATIO * raw.size:
-        return minus(distinct(raw), *earlier)
+        return minus(distinct(raw, runs), *earlier)
     n = raw.size
     both = np.empty(n + old, np.int64)
     np.left_shift(raw, 1, out=both[:n])

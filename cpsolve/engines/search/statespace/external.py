@@ -207,8 +207,9 @@ class Run:
         room = None if self.budget.limit is None else self.budget.limit - self.seen
         for k in range(1 << bits):
             path = raw_dir / f"r{k:05d}.bin"
-            new = fresh(np.fromfile(path, np.int64),  # by binary searches: memory-light
-                        [a for e in earlier for a in store.overlapping(e, k, bits)], False)
+            new = fresh(np.fromfile(path, np.int64),  # by binary searches: memory-light;
+                        [a for e in earlier for a in store.overlapping(e, k, bits)], False,
+                        True)  # the bucket is sorted runs (pieces of sorted chunks)
             path.unlink()
             count = positions(self.orbits, new)
             if room is not None and states + count > room:  # the limit falls in this layer
