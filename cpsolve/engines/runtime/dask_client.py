@@ -107,14 +107,14 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
     where something else answers.
     """
     called = time.monotonic()
-    ended = _start_ends(called, connect, stop) if isinstance(cluster, int) else None
-    try:  # a local cluster's start begins with the import (seconds on a loaded machine)
-        Client, LocalCluster = _dask() if ended is None else _started(_dask, ended, False)
+    try:  # here, not in a thread (a stop waits for it: imports of two threads can clash)
+        from distributed import Client, LocalCluster
     except ImportError as exc:
         raise Unsupported(MISSING) from exc
     if connect is not None:  # importing Dask took some of it
         connect -= time.monotonic() - called
-    if ended is not None:
+    if isinstance(cluster, int):
+        ended = _start_ends(time.monotonic(), connect, stop)
         runner = _loop_without_sigint()
         try:
             with _local_cluster(LocalCluster, cluster, runner.loop, memory_limit,
@@ -149,13 +149,6 @@ def abandon(client) -> None:
     worker's graceful close waits for its task, seconds on a loaded machine).  On a remote
     cluster the tasks were cancelled; each ends on its own."""
     _ABANDONED[id(client)] = client
-
-
-def _dask() -> tuple[type, type]:
-    """Dask's ``Client`` and ``LocalCluster`` classes (the import takes a second)."""
-    from distributed import Client, LocalCluster
-
-    return Client, LocalCluster
 
 
 def _start_ends(called: float, connect: float | None,
@@ -198,13 +191,11 @@ def _local_cluster(make, workers: int, loop, memory_limit: int | None,
         local.close()
 
 
-def _started(make: Callable[[], Any], ended: Callable[[], str | None],
-             spawns: bool = True):
-    """``make()`` — a local cluster's start or Dask's import, which block for seconds — run
-    in a thread while this one asks ``ended()`` every :data:`POLL` seconds; once it says
-    why, the processes spawned meanwhile (the workers) are killed and :class:`NotStarted`
-    raised.  The start, left without workers, fails on its own in the background; what
-    spawns none (``spawns`` false: the import) is left to end there."""
+def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
+    """``make()`` — a local cluster's start, which blocks for seconds — run in a thread
+    while this one asks ``ended()`` every :data:`POLL` seconds; once it says why, the
+    processes spawned meanwhile (the workers) are killed and :class:`NotStarted` raised:
+    the start, left without workers, fails at once ("Nanny failed to start")."""
     import multiprocessing
 
     before = set(multiprocessing.active_children())
@@ -228,7 +219,7 @@ def _started(make: Callable[[], Any], ended: Callable[[], str | None],
         why = ended() if thread.is_alive() else None
         if why:
             _silence()
-            end = time.monotonic() + (STOP_WAIT if spawns else 0.0)
+            end = time.monotonic() + STOP_WAIT
             while thread.is_alive() and time.monotonic() < end:  # a nanny whose worker
                 kill()  # is killed fails at once ("Nanny failed to start"), and the start
                 thread.join(POLL)  # with it; those not yet spawned are killed as they come
