@@ -194,43 +194,53 @@ def _local_cluster(make, workers: int, loop, memory_limit: int | None,
 def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
     """``make()`` — a local cluster's start, which blocks for seconds — run in a thread
     while this one asks ``ended()`` every :data:`POLL` seconds; once it says why, the
-    processes spawned meanwhile (the workers) are killed and :class:`NotStarted` raised:
-    the start, left without workers, fails at once ("Nanny failed to start")."""
+    start is abandoned (:func:`_abandon_start`) and :class:`NotStarted` raised."""
     import multiprocessing
 
     before = set(multiprocessing.active_children())
     made: dict[str, Any] = {}
+    thread = threading.Thread(target=_make_into, args=(made, make), daemon=True,
+                              name="dask-start")
+    thread.start()
+    while thread.is_alive():
+        thread.join(POLL)
+        why = ended() if thread.is_alive() else None
+        if why:
+            _abandon_start(thread, made, before)
+            raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
+    if "error" in made:
+        raise made["error"]
+    return made["cluster"]
 
-    def start() -> None:
-        try:
-            made["cluster"] = make()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            made["error"] = exc
+
+def _make_into(made: dict[str, Any], make: Callable[[], Any]) -> None:
+    try:
+        made["cluster"] = make()
+    except BaseException as exc:  # noqa: BLE001 - raised by the caller (_started)
+        made["error"] = exc
+
+
+def _abandon_start(thread: threading.Thread, made: dict[str, Any], before: set) -> None:
+    """Kill the processes a stopped start spawned (child processes not in ``before``): a
+    nanny whose worker is killed fails at once ("Nanny failed to start"), and the start
+    with it; those spawned meanwhile are killed as they come, for at most
+    :data:`STOP_WAIT` seconds.  A start that ended meanwhile is closed."""
+    import multiprocessing
 
     def kill() -> None:
         for child in set(multiprocessing.active_children()) - before:
             with suppress(OSError):
                 os.kill(child.pid, signal.SIGKILL)
 
-    thread = threading.Thread(target=start, daemon=True, name="dask-start")
-    thread.start()
-    while thread.is_alive():
+    _silence()
+    end = time.monotonic() + STOP_WAIT
+    while thread.is_alive() and time.monotonic() < end:
+        kill()
         thread.join(POLL)
-        why = ended() if thread.is_alive() else None
-        if why:
-            _silence()
-            end = time.monotonic() + STOP_WAIT
-            while thread.is_alive() and time.monotonic() < end:  # a nanny whose worker
-                kill()  # is killed fails at once ("Nanny failed to start"), and the start
-                thread.join(POLL)  # with it; those not yet spawned are killed as they come
-            if "cluster" in made:  # it started meanwhile
-                _kill_workers(made["cluster"])
-                made["cluster"].close()
-            kill()
-            raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
-    if "error" in made:
-        raise made["error"]
-    return made["cluster"]
+    if "cluster" in made:
+        _kill_workers(made["cluster"])
+        made["cluster"].close()
+    kill()
 
 
 def _silence() -> None:
