@@ -214,6 +214,34 @@ def test_a_layer_is_two_tasks_per_partition_and_pieces_go_worker_to_worker(sched
     assert names.count("_merge") == parts * layers
 
 
+def test_a_shared_array_goes_chunk_by_chunk_to_whichever_worker_asks(scheduler):
+    """A partition is expanded chunk by chunk, and a worker done with its own partition
+    takes the next chunks of the others: every chunk goes to exactly one asker."""
+    from distributed import Client
+
+    from cpsolve.engines.runtime import dask_exchange as x
+    from cpsolve.engines.search.statespace.partitions import exchange
+
+    def drain(key, address):
+        taken = []
+        while (chunk := x.steal(key, address)) is not None:
+            taken.append(chunk.tolist())
+        return taken
+
+    with Client(scheduler) as client, exchange(client) as run:
+        a, b = sorted(client.nthreads())
+        key = (run, 0, "frontier", 0)
+        assert client.submit(x.steal, key, a, workers=[b], pure=False).result() is None
+        client.submit(x.share, key, np.arange(10, dtype=np.int64), 3, workers=[a],
+                      pure=False).result()
+        stolen = client.submit(lambda: [x.steal(key, a).tolist() for _ in range(2)],
+                               workers=[b], pure=False).result()
+        own = client.submit(drain, key, a, workers=[a], pure=False).result()
+        late = client.submit(drain, key, a, workers=[b], pure=False).result()
+    assert stolen == [[0, 1, 2], [3, 4, 5]]  # from the other worker, over the wire
+    assert own == [[6, 7, 8], [9]] and late == []  # the owner takes what is left
+
+
 def test_a_stopped_analysis_leaves_nothing_on_the_workers(scheduler):
     """A state limit stops the analysis: what its tasks filed on the workers (pieces, sizes)
     is cleared from them (a shared cluster keeps running)."""

@@ -14,7 +14,11 @@ receiving worker, and none of it goes through the scheduler or the client:
 * a later task on the receiving worker :func:`take` s what was filed under its key;
 * a task may also leave a small value for the client (:func:`note`), which reads every
   worker's at once (:func:`notes`, run by ``client.run``): a partition's size, without a
-  task that would move the partition.
+  task that would move the partition;
+* a task may offer the array it works through, chunk by chunk (:func:`share`): it takes
+  the chunks itself (:func:`next_chunk`), and a task on another worker that has finished
+  its own takes the next ones too (:func:`steal`, a second handler, :data:`LEND`), so that
+  the round ends when the work does, not when the slowest worker's part does.
 
 :func:`clear` ends a run on a worker: what was filed for it goes, and pieces still arriving
 for it (from tasks of a stopped run that were already running) are dropped.
@@ -38,11 +42,15 @@ from distributed.protocol.serialize import to_serialize
 OP = "cpsolve_piece"
 """The name of the workers' handler for arriving pieces."""
 
+LEND = "cpsolve_chunk"
+"""The name of the workers' handler that hands out the next chunk of a shared array."""
+
 FILED = "filed"
 """The handler's answer: a sender that gets anything else (no handler there) fails."""
 
 _BOX: dict[tuple, list[np.ndarray]] = {}
 _NOTES: dict[tuple, object] = {}
+_SHARED: dict[tuple, list] = {}  # key: [array, next start, chunk size]
 _ENDED: set = set()
 _LOCK = threading.Lock()
 
@@ -55,6 +63,7 @@ class Exchange(WorkerPlugin):
 
     def setup(self, worker) -> None:
         worker.handlers[OP] = _arrived
+        worker.handlers[LEND] = _lent
 
 
 def _arrived(key=None, piece=None) -> str:
@@ -95,6 +104,46 @@ def settle(sent: list) -> None:
             raise RuntimeError(f"a worker did not file a piece (no {OP!r} handler there)")
 
 
+def share(key: tuple[Hashable, ...], codes: np.ndarray, size: int) -> None:
+    """Offer ``codes`` on this worker under ``key``, ``size`` at a time: the chunks go to
+    whoever asks first, :func:`next_chunk` here or :func:`steal` on another worker."""
+    with _LOCK:
+        if key[0] not in _ENDED:
+            _SHARED[tuple(key)] = [codes, 0, size]
+
+
+def next_chunk(key: tuple[Hashable, ...]) -> np.ndarray | None:
+    """The next chunk of what this worker shares under ``key``; None once none is left (or
+    none was shared: a task that asks before the owner's task has shared finds nothing)."""
+    key = tuple(key)
+    with _LOCK:
+        entry = _SHARED.get(key)
+        if entry is None:
+            return None
+        codes, start, size = entry
+        if start >= codes.size:
+            del _SHARED[key]
+            return None
+        entry[1] = start + size
+    return codes[start:start + size]
+
+
+def _lent(key=None) -> dict:
+    chunk = next_chunk(tuple(key))
+    return {"chunk": None if chunk is None else to_serialize(chunk)}
+
+
+def steal(key: tuple[Hashable, ...], address: str) -> np.ndarray | None:
+    """The next chunk of what the worker at ``address`` shares under ``key`` (None: none
+    left).  Called from a task."""
+    worker = get_worker()
+    if address == worker.address:
+        return next_chunk(key)
+    asked = asyncio.run_coroutine_threadsafe(
+        getattr(worker.rpc(address), LEND)(key=list(key)), worker.loop.asyncio_loop)
+    return asked.result()["chunk"]
+
+
 def take(key: tuple[Hashable, ...]) -> list[np.ndarray]:
     """The pieces filed under ``key`` on this worker, removed from it."""
     with _LOCK:
@@ -118,11 +167,11 @@ def notes(prefix: tuple[Hashable, ...]) -> dict[tuple, object]:
 
 
 async def clear(run: Hashable) -> None:
-    """End ``run`` (the first part of its keys) on this worker: forget its pieces and notes,
-    and drop pieces that still arrive for it.  Run on every worker (``client.run``, which
-    need not wait for a coroutine)."""
+    """End ``run`` (the first part of its keys) on this worker: forget its pieces, notes and
+    shared arrays, and drop pieces that still arrive for it.  Run on every worker
+    (``client.run``, which need not wait for a coroutine)."""
     with _LOCK:
         _ENDED.add(run)
-        for box in (_BOX, _NOTES):
+        for box in (_BOX, _NOTES, _SHARED):
             for key in [k for k in box if k[0] == run]:
                 del box[key]

@@ -5,7 +5,9 @@ two), partition ``j`` owning the codes whose hash (:func:`.store.owner`) is ``j`
 pinned to one worker (:func:`.partitions.owners_of`), with the same partition of every layer.
 One layer costs two rounds of tasks, ``2P`` in all:
 
-1. *expand* — one task per partition: canonical successors (:func:`.external.expand`),
+1. *expand* — one task per partition: canonical successors (:func:`.external.expand`) of
+   its chunks, then of those still left of the other partitions (a task that is done with
+   its own takes them over, chunk by chunk),
    cut by owner with one sort, each piece handed straight to its owner's worker
    (:mod:`~cpsolve.engines.runtime.dask_exchange`: no task, scheduler or client per
    piece, and the pieces of one chunk travel while the next is expanded);
@@ -32,6 +34,7 @@ Workers build the packed model once per process (:func:`_prepared`).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -59,23 +62,38 @@ def _prepared(model):
     return found[1], found[2]
 
 
-def _expand(model, codes: np.ndarray, owners: list[str], key: tuple) -> int:
-    """Expand one partition of a layer, handing the successors cut by owner to the workers
-    of their partitions (filed under ``key``, :mod:`~cpsolve.engines.runtime.dask_exchange`);
-    the value is how many successor codes were handed on.  Each chunk's pieces
-    (:data:`.codesets.CHUNK` frontier states) travel while the next chunk is expanded, one
-    chunk's at most: the sends of the chunk before are waited for first."""
+def _expand(model, codes: np.ndarray, owners: list[str], key: tuple, part: int) -> int:
+    """Expand partition ``part`` of a layer, handing the successors cut by owner to the
+    workers of their partitions (filed under ``key``,
+    :mod:`~cpsolve.engines.runtime.dask_exchange`); the value is how many successor codes
+    were handed on.  The partition is expanded :data:`.codesets.CHUNK` states at a time,
+    shared: once its own chunks are taken, the task takes the next chunks of the other
+    partitions of the layer (:func:`_chunks`), so that a worker slowed down (a busier core)
+    does not hold up the round.  Each chunk's pieces travel while the next chunk is
+    expanded, one chunk's at most: the sends of the chunk before are waited for first."""
     from ...runtime import dask_exchange
 
     packed, orbits = _prepared(model)
+    dask_exchange.share((*key, "frontier", part), codes, CHUNK)
     sent, made = [], 0
-    for i in range(0, codes.size, CHUNK):
-        new = expand(packed, orbits, codes[i:i + CHUNK])
+    for chunk in _chunks(key, part, owners):
+        new = expand(packed, orbits, chunk)
         made += new.size
         dask_exchange.settle(sent)
         sent = dask_exchange.send(key, by_owner(new, (len(owners) - 1).bit_length()), owners)
     dask_exchange.settle(sent)
     return made
+
+
+def _chunks(key: tuple, part: int, owners: list[str]) -> Iterator[np.ndarray]:
+    """The chunks of partition ``part`` of the layer, then those still left of the other
+    partitions (from the next one on, round the circle), each taken from its owner's
+    worker by whichever task asks first: every chunk goes to exactly one task."""
+    from ...runtime import dask_exchange
+
+    for k in [*range(part, len(owners)), *range(part)]:
+        while (chunk := dask_exchange.steal((*key, "frontier", k), owners[k])) is not None:
+            yield chunk
 
 
 def _merge(model, key: tuple, earlier: list[np.ndarray]) -> np.ndarray:
@@ -189,7 +207,7 @@ def _next(client, model, frontier: list, earlier: list[list], owners: list[str],
           watch):
     """The next layer's partitions (futures) and their sizes: ``frontier`` expanded, merged
     against the ``earlier`` layers that can repeat; None when ``watch`` stops it first."""
-    if not finished(client, [client.submit(_expand, model, part, owners, key,
+    if not finished(client, [client.submit(_expand, model, part, owners, key, j,
                                            workers=[owners[j]], pure=False)
                              for j, part in enumerate(frontier)], watch):
         return None
