@@ -273,3 +273,26 @@ def test_progress_shows_a_bar_states_per_second_and_the_next_layer(monkeypatch):
     assert expanding and all("states/s" in ln and "[" in ln for ln in expanding)
     assert any("next layer ~" in ln for ln in expanding)
     assert any("merging bucket" in ln for ln in lines)
+
+
+@pytest.mark.parametrize("name", ["english33", "triangle15", "eight_puzzle"])
+def test_orbit_sizes_are_the_distinct_images_of_each_state(name):
+    """The orbit-stabilizer count (the group's size over the symmetries that fix a state)
+    against the distinct images of each state, counted here one state at a time."""
+    import numpy as np
+
+    from cpsolve.engines.search.statespace.external import prepare
+
+    task = compile_planning(load(resolve(name)).model)
+    packed, orbits = prepare(task)
+    rng = np.random.default_rng(7)
+    states = [task.initial]
+    for _ in range(300):  # a random walk from the start: states with and without symmetry
+        step = task.next_states(states[-1])
+        if not step:
+            break
+        states.append(step[rng.integers(len(step))])
+    codes = np.array([packed.encode(s) for s in states], np.int64)
+    images = orbits.images(codes)
+    want = [len({int(image[i]) for image in images}) for i in range(codes.size)]
+    assert orbits.closed and orbits.orbit_sizes(codes).tolist() == want
