@@ -3,8 +3,10 @@
     python benchmarks/scale.py            # small spaces, interleaved with the in-memory peer
     python benchmarks/scale.py english33  # + English 33 on disk, and on 1, 2, 4 Dask workers
     python benchmarks/scale.py full       # + English 33 on disk without symmetry (187 M codes)
-    python benchmarks/scale.py dask       # only: English 33 on 1 and 2 local Dask workers
-                                          # against each other, whole processes, 3 rounds
+    python benchmarks/scale.py dask [N]   # only: English 33 on 1 and 2 local Dask workers
+                                          # against each other, whole processes, N rounds
+                                          # (5 by default: a shared machine's speed drifts
+                                          # by a fifth from one run to the next)
 
 Each measurement runs in its own interpreter, so its peak resident memory
 (``ru_maxrss``) is its own.  Peers run in the same round, alternately, and
@@ -119,7 +121,7 @@ def english33(full: bool) -> None:
         print(f"  ratio to the numba peer's 516 s: {m['seconds'] / 516:.3f}")
 
 
-def dask(rounds: int = 3) -> None:
+def dask(rounds: int = 5) -> None:
     """Issue 23's check: ``cpsolve analyze english33 --from start --workers N`` as a whole
     process (the cluster's start included), 1 and 2 workers interleaved round by round,
     and the one-process analysis on disk beside them; the ratio 1 worker / 2 workers."""
@@ -146,8 +148,8 @@ def dask(rounds: int = 3) -> None:
 
 
 def main() -> None:
-    if sys.argv[1:] == ["dask"]:
-        dask()
+    if sys.argv[1:2] == ["dask"]:
+        dask(*(int(a) for a in sys.argv[2:3]))
         return
     with tempfile.TemporaryDirectory() as tmp:
         cross = Path(tmp) / "cross21.toml"
