@@ -195,9 +195,7 @@ def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
     """``make()`` — a local cluster's start, which blocks for seconds — run in a thread
     while this one asks ``ended()`` every :data:`POLL` seconds; once it says why, the
     start is abandoned (:func:`_abandon_start`) and :class:`NotStarted` raised."""
-    import multiprocessing
-
-    before = set(multiprocessing.active_children())
+    before = processes.spawned()
     made: dict[str, Any] = {}
     thread = threading.Thread(target=_make_into, args=(made, make), daemon=True,
                               name="dask-start")
@@ -225,22 +223,15 @@ def _abandon_start(thread: threading.Thread, made: dict[str, Any], before: set) 
     nanny whose worker is killed fails at once ("Nanny failed to start"), and the start
     with it; those spawned meanwhile are killed as they come, for at most
     :data:`STOP_WAIT` seconds.  A start that ended meanwhile is closed."""
-    import multiprocessing
-
-    def kill() -> None:
-        for child in set(multiprocessing.active_children()) - before:
-            with suppress(OSError):
-                os.kill(child.pid, signal.SIGKILL)
-
     _silence()
     end = time.monotonic() + STOP_WAIT
     while thread.is_alive() and time.monotonic() < end:
-        kill()
+        processes.kill_spawned(before)
         thread.join(POLL)
     if "cluster" in made:
         _kill_workers(made["cluster"])
         made["cluster"].close()
-    kill()
+    processes.kill_spawned(before)
 
 
 def _silence() -> None:

@@ -28,6 +28,7 @@ import subprocess
 import time
 import weakref
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from multiprocessing import connection
 from multiprocessing.connection import Connection
@@ -283,6 +284,21 @@ def start_tracker() -> None:
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()
+
+
+def spawned() -> set[BaseProcess]:
+    """The child processes of this process that multiprocessing started and that still run
+    (whoever started them: a Dask nanny's workers too)."""
+    return set(multiprocessing.active_children())
+
+
+def kill_spawned(since: set[BaseProcess]) -> None:
+    """SIGKILL the children of :func:`spawned` that are not in ``since`` (a start that was
+    stopped half-way: :func:`.dask_client._abandon_start`)."""
+    for child in spawned() - since:
+        if child.pid:
+            with suppress(OSError):
+                os.kill(child.pid, signal.SIGKILL)
 
 
 def _main(conn: Connection, parents_end: Connection, parent: int, work: Callable[..., Any],
