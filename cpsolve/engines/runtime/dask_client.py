@@ -74,7 +74,7 @@ housekeeping, which shares the cores with the work.  Measured idle over 10 s wit
 workers: the main process (scheduler, nannies, client) 64 ms of CPU per second and each
 worker 44 ms by default; 30 and 5 ms with these (the event loops' 20 ms health tick, the
 workers' statistical profiler sampling every 10 ms, the memory monitor every 100 ms).
-English 33 on two workers: 23.1 s (median of 5) against 24.8 s by default."""
+English 33 on two workers: 24.0 s (median of 5 whole runs) against 27.1 s by default."""
 
 
 def import_dask() -> None:
