@@ -143,6 +143,12 @@ class Clock:
             return Stop.TIME if self.time_up() else interrupt.kind()
         return Stop.TIME if self.time_up() else None
 
+    def limit_reached(self) -> str:
+        """This clock's limit reached, in words: ``time limit 5 s reached`` (without a
+        limit, ``time limit reached``)."""
+        return Stop.TIME.text if self.limit is None else \
+            f"time limit {seconds(self.limit)} s reached"
+
     def why(self, own: str = Stop.TIME.text) -> str:
         """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,
         ``memory limit 1.5 GB reached``, ``time limit reached``), else ``own``, the

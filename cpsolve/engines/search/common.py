@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from ...answers.result import Plan, Result, Status, Unsupported
 from ...model.facts import any_plan_is_optimal
 from ...words import lower_bound, plural
-from ..runtime.clock import Clock, seconds
+from ..runtime.clock import Clock
 from ..runtime.stop import Stop
 from .compile import State, Task
 
@@ -84,7 +84,7 @@ class Budget:
             return self.halt(Stop.STATES, f"state limit {self.limit:,} reached")
         stop = self.clock.stop()
         if stop is not None:
-            return self.halt(stop, self.clock.why(self._time_limit_reached()))
+            return self.halt(stop, self.clock.why(self.clock.limit_reached()))
         if status is not None:
             self.report(status, *args)
         return False
@@ -96,7 +96,7 @@ class Budget:
         hard, with nothing to show, soon after the limit."""
         if self.clock.allows(seconds):
             return True
-        return not self.halt(Stop.TIME, f"{self._time_limit_reached()} (the next step, about "
+        return not self.halt(Stop.TIME, f"{self.clock.limit_reached()} (the next step, about "
                              f"{seconds:.1f} s, would end past it)")
 
     def leaves_memory_for(self, nbytes: int) -> bool:
@@ -110,12 +110,6 @@ class Budget:
             return True
         return not self.halt(Stop.MEMORY, f"{memory.reason(limit)} (the next step, about "
                              f"{memory.size_text(nbytes)}, would pass it)")
-
-    def _time_limit_reached(self) -> str:
-        """The clock's limit reached, in words: ``time limit 5 s reached``."""
-        if self.clock.limit is None:
-            return Stop.TIME.text
-        return f"time limit {seconds(self.clock.limit)} s reached"
 
     def report(self, status: Callable[..., str], *args: object) -> None:
         """Send ``status(*args)`` to the progress callback if one is due."""

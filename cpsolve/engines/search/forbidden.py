@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from ...language.expr import Expr
 from ...model import Planning, facts
-from ..runtime.clock import Clock, seconds
+from ..runtime.clock import Clock
 from ..runtime.stop import Stop
 from .emit import build, source
 
@@ -82,11 +82,7 @@ def _look(clock: Clock | None, done: int, total: int) -> None:
     stop = None if clock is None else clock.stop()
     if stop is not None:
         assert clock is not None
-        raise Stopped(stop, clock.why(_reached(clock)), done, total)
-
-
-def _reached(clock: Clock) -> str:
-    return Stop.TIME.text if clock.limit is None else f"time limit {seconds(clock.limit)} s reached"
+        raise Stopped(stop, clock.why(clock.limit_reached()), done, total)
 
 
 def _combined(parts: list[str], names: dict[str, object], clock: Clock | None,
