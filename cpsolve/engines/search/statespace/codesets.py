@@ -79,7 +79,7 @@ def fresh(raw: np.ndarray, earlier: list[np.ndarray], room: bool,
     for layer in earlier:
         np.left_shift(layer, 1, out=both[n:n + layer.size])
         n += layer.size
-    both.sort()
+    both.sort(kind="stable" if runs else None)  # with runs: the earlier layers are runs too
     first = np.empty(both.size, bool)  # first of its half: not after 2x or 2x + 1 of the same x
     first[0] = True
     np.greater(both[1:] ^ both[:-1], 1, out=first[1:])
