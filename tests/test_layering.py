@@ -28,8 +28,8 @@ LAYERS = ("language", "model", "answers", "puzzles", "interop", "engines", "work
 """The packages of ``cpsolve``, bottom up: a module imports only from its own layer or
 below (docs/design.md says what each holds)."""
 
-LEAVES = ("cpsolve.words", "cpsolve.version")
-"""Small shared modules outside the layers: any layer may import them; they import no
+LEAVES = ("cpsolve.version",)
+"""The small shared module outside the layers: any layer may import it; it imports no
 other ``cpsolve`` module."""
 
 TOP = ("cpsolve", "cpsolve.__main__")

@@ -7,9 +7,9 @@ engines that reached the same proven answer.
 
 from __future__ import annotations
 
-from ..words import plural
 from .kinds import Analysis, Assignment, Count, Plan
 from .result import Result, Status
+from .words import plural
 
 
 def answer_of(result: Result) -> str:

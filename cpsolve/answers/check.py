@@ -15,7 +15,7 @@ from typing import Any
 
 from ..language.expr import Binary, Const, Expr, Unary, Var, conjuncts, evaluate, to_text, variables
 from ..model import AllDifferent, Circuit, Condition, Csp, Planning
-from ..words import plural
+from .words import plural
 
 
 class EngineBug(RuntimeError):

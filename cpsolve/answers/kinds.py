@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..model import Csp, Planning
-from ..words import plural
 from . import check
+from .words import plural
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..answers.result import Result, Status
+from ..answers.words import plural
 from ..engines import Options, run
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
-from ..words import plural
 from ..workflows.impossible import by_invariant
 from .arguments import printable
 from .session import INTERRUPTED, Cli, exit_code, file_name, pddl_pairs, save

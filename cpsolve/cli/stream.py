@@ -49,8 +49,8 @@ class Stream:
         (``None`` when none was printed): at least that many, each checked."""
         from ..answers.kinds import Count
         from ..answers.result import Result
+        from ..answers.words import plural
         from ..engines import checked
-        from ..words import plural
 
         if not self.found:
             return None

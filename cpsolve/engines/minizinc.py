@@ -32,8 +32,8 @@ from datetime import timedelta
 from importlib.util import find_spec
 
 from ..answers.result import Assignment, Count, Result, Status, Unsupported
+from ..answers.words import plural
 from ..model import Csp
-from ..words import plural
 from .runtime.clock import Clock
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..answers.result import Assignment, Count, Result, Status
+from ..answers.words import plural
 from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
 from ..model import AllDifferent, Circuit, Condition, Csp
 from ..model.facts import pin
-from ..words import plural
 from .runtime.clock import Clock
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}

@@ -8,9 +8,9 @@ from rich.console import Group
 from rich.text import Text
 
 from ..answers.result import Result
+from ..answers.words import plural
 from ..model.symmetry.canonical import Symmetry
 from ..puzzles.base import Puzzle
-from ..words import plural
 from ..workflows.grids.counting import has_givens
 from ..workflows.grids.generated import Generation
 from .json import details_json

@@ -19,9 +19,9 @@ from rich.text import Text
 from ..answers.agreement import answer_of
 from ..answers.kinds import Analysis, Assignment, Count, Plan
 from ..answers.result import Hint, Result, Skipped, Status
+from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
-from ..words import plural
 
 if TYPE_CHECKING:
     from ..engines.auto import Confirmation, Race

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..answers.result import Step
+from ..answers.words import plural
 from ..model import Csp, Planning
 from ..model.invariants import Parity
-from ..words import plural
 
 if TYPE_CHECKING:
     from ..model.symmetry.canonical import Symmetry

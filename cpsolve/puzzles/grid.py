@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from ..answers.words import plural
 from ..language.expr import Const, Expr, conjuncts
 from ..language.parse import variable_scope
 from ..model import Csp
-from ..words import plural
 from .base import Puzzle
 from .collection import instance_lines
 from .data import Data, ModelFileError

@@ -48,9 +48,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..answers.result import Step
+from ..answers.words import plural
 from ..language.expr import And, Expr, If, Sum, Var
 from ..model import Planning
-from ..words import plural
 from .base import Puzzle
 from .data import Data
 

@@ -52,9 +52,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..answers.result import Step
+from ..answers.words import plural
 from ..language.expr import And, Sum, Var
 from ..model import Planning
-from ..words import plural
 from .base import Puzzle
 from .data import Data
 

@@ -25,9 +25,9 @@ Pipeline (:func:`count`):
 from __future__ import annotations
 
 from ...answers.result import Count, Result, Status, Step, Unsupported
+from ...answers.words import plural
 from ...model import Planning
 from ...model.facts import cost_floor, potential_bounds
-from ...words import plural
 from .. import Options
 from ..proofs import none_exists
 from ..runtime.clock import Clock

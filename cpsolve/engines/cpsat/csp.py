@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...answers.result import Assignment, Count, Result, Status
+from ...answers.words import plural
 from ...language.expr import Binary, Const, Var, conjuncts
 from ...model import AllDifferent, Circuit, Condition, Csp
-from ...words import plural
 from .. import Options
 from ..runtime.clock import Clock
 from .compile import Compiler, Lit, Term, negate

@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...answers.result import Result, Status, Unsupported
+from ...answers.words import plural
 from ...model import Planning
-from ...words import plural
 from .. import Options
 from ..proofs import before_search, none_exists
 from ..runtime.clock import Clock

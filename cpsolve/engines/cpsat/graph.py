@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...answers.result import EngineBug, Plan, Result, Status, Step
+from ...answers.words import plural
 from ...model import Planning
 from ...model.facts import goal_at_start
-from ...words import plural
 from .. import Options
 from ..runtime.clock import Clock
 from ..search.statespace.graph import Graph

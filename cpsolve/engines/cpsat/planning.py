@@ -41,6 +41,7 @@ import math
 from dataclasses import dataclass, field
 
 from ...answers.result import Hint, Plan, Result, Status, Step
+from ...answers.words import number, plural
 from ...model import Planning
 from ...model.facts import (
     cost_floor,
@@ -51,7 +52,6 @@ from ...model.facts import (
     state_count,
     steps_for_cost,
 )
-from ...words import number, plural
 from .. import Options
 from ..runtime.clock import Clock
 from .descent import Descent

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ...answers.result import Plan, Result, Status, Unsupported
+from ...answers.words import lower_bound, plural
 from ...model.facts import any_plan_is_optimal
-from ...words import lower_bound, plural
 from ..runtime.clock import Clock
 from ..runtime.stop import Stop
 from .compile import State, Task

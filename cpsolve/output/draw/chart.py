@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...words import plural
+from ...answers.words import plural
 from .svg import ACCENT, BLUE, INK, LINE, MUTED, Svg
 
 LEFT, TOP, BOTTOM, RIGHT = 70, 40, 46, 16

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 
 from ...answers.kinds import Step
+from ...answers.words import plural
 from ...puzzles.pegs import PegsPuzzle, label
-from ...words import plural
 from .svg import ACCENT, INK, MUTED, Svg
 
 MARGIN = 14

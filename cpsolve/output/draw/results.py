@@ -12,7 +12,7 @@ from html import escape
 
 from ...answers.kinds import Analysis, Assignment, Count, Plan, Step
 from ...answers.result import Result, Status
-from ...words import plural
+from ...answers.words import plural
 
 STATUS_WORDS = {
     Status.OPTIMAL: "optimal (proven)",

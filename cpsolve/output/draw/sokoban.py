@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...answers.kinds import Step
+from ...answers.words import plural
 from ...puzzles.sokoban import DIRECTIONS, SokobanPuzzle
-from ...words import plural
 from .svg import ACCENT, INK, Svg
 
 MARGIN = 10

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...answers.result import Step
+from ...answers.words import plural
 from ...model.invariants import Parity
-from ...words import plural
 from ..base import Puzzle
 from .moves import Move
 from .pieces import EMPTY, WALL, Board, Cell, Kind

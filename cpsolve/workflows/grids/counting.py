@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...answers.result import Count, Result, Status
+from ...answers.words import plural
 from ...engines import Options, run
 from ...engines.runtime.clock import Clock
 from ...model import AllDifferent, Condition, Csp
@@ -39,7 +40,6 @@ from ...model.symmetry.canonical import (
     trivial,
 )
 from ...model.symmetry.declared import SymmetryError
-from ...words import plural
 
 ENUMERATE_SHARE = 0.8
 """Of a time limit, what the enumeration of ``count --up-to`` may take: the rest checks

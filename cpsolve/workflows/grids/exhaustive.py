@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...answers.words import plural
 from ...model.symmetry.canonical import Symmetry, canonical_givens, relabel_normal
-from ...words import plural
 from .counting import Grids
 from .generated import Generated, Generation, Tally
 

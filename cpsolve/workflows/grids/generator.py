@@ -29,10 +29,10 @@ import random
 import time
 
 from ...answers.result import Status
+from ...answers.words import plural
 from ...engines import Options, engines_for, load, run
 from ...model import Csp
 from ...model.symmetry.canonical import Symmetry, canonical_puzzle
-from ...words import plural
 from . import exhaustive, randomized
 from .counting import Grids, board, checked_symmetry, enumerate_classes, with_givens
 from .generated import Generated, Generation, Tally

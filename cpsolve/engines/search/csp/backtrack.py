@@ -36,9 +36,9 @@ from collections.abc import Callable
 from operator import itemgetter
 
 from ....answers.result import Unsupported
+from ....answers.words import plural
 from ....language.expr import Binary, Const, Var, variables
 from ....model import AllDifferent, Circuit, Condition, Csp
-from ....words import plural
 from ..common import Budget
 from ..emit import TooDeep, source
 from .chains import close

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
+from ....answers.words import plural
 from ....model import AllDifferent, Circuit, Condition, Csp
-from ....words import plural
 from ... import Options
 from ..common import Budget
 from .hamilton import Hamilton, Solution, Stop, bits

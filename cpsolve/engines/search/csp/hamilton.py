@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ....answers.words import plural
 from ....model import Circuit, Csp
-from ....words import plural
 from ..common import Budget
 from .arcs import ArcConditions
 

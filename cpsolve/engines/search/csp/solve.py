@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
+from ....answers.words import plural
 from ....language.expr import Expr, bounds, evaluate
 from ....model import Csp
-from ....words import plural
 from ... import Options
 from ..common import Budget
 from . import ALGORITHMS

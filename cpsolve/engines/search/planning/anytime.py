@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result, Status
-from ....words import lower_bound
+from ....answers.words import lower_bound
 from ...runtime.clock import seconds
 from ...runtime.stop import Stop
 from ..common import Budget, found

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result, Unsupported
-from ....words import plural
+from ....answers.words import plural
 from ..common import Budget, fewest_moves, infeasible, path_to, stopped
 from ..compile import State, Task
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ....answers.result import Result, Status
-from ....words import plural
+from ....answers.words import plural
 from ..common import Budget, found, infeasible, stopped
 from ..compile import State, Task
 from .closure_layers import Closure, Layer, Side, layer, member, seeds_of

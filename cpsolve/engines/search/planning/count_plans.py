@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from ....answers.result import Count, Result, Status, Step, Unsupported
-from ....words import plural
+from ....answers.words import plural
 from ..common import Budget
 from ..compile import State, Task
 

@@ -21,8 +21,8 @@ from collections import Counter
 import numpy as np
 
 from ....answers.result import Result
+from ....answers.words import plural
 from ....model.facts import state_count
-from ....words import plural
 from ..common import Budget, Inapplicable, fewest_moves, infeasible, stopped
 from ..compile import Task
 from ..statespace.codesets import fresh

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 from ....answers.kinds import Direction
 from ....answers.result import Analysis, Result, Status, Unsupported
-from ....words import plural
+from ....answers.words import plural
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import State, Task

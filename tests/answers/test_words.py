@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.words import noun, plural
+from cpsolve.answers.words import noun, plural
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -58,14 +58,14 @@ def test_an_analysis_stopped_at_its_first_state(cli):
 
 
 def test_a_huge_number_is_a_power_of_two():
-    from cpsolve.words import number
+    from cpsolve.answers.words import number
 
     assert number(2 ** 100 - 1) == "about 2^100"  # the horizon a message once printed whole
     assert number(1_267_650) == "1,267,650"
 
 
 def test_bounds_read_as_sentences():
-    from cpsolve.words import lower_bound
+    from cpsolve.answers.words import lower_bound
 
     assert lower_bound(48) == "no plan has fewer than 48 steps"
     assert lower_bound(1) == "no plan has fewer than 1 step"
