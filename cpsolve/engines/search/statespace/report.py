@@ -8,6 +8,7 @@ import numpy as np
 
 from ....answers.kinds import Analysis, Direction
 from ....answers.result import Result, Status
+from ....answers.words import plural
 from .packing import Packed
 from .symmetry import Orbits
 
@@ -50,7 +51,7 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
                                         f"{layers[-1]:,} of its states, up to the limit")
         return Result(status=Status.PARTIAL, engine="search", task="analyze",
                       answer=Analysis(seen, layers, side), explored=seen, bound=depth,
-                      details=details, message=f"stopped: {stop}; {seen:,} states "
+                      details=details, message=f"stopped: {stop}; {plural(seen, 'state')} "
                       f"{_WHAT[side]} found so far, all within distance {depth} known "
                       f"(layers are complete up to distance {complete}{hint}){cut}")
     farthest: tuple = ()
