@@ -18,7 +18,9 @@ receiving worker, and none of it goes through the scheduler or the client:
 * a task may offer the array it works through, chunk by chunk (:func:`share`): it takes
   the chunks itself (:func:`next_chunk`), and a task on another worker that has finished
   its own takes the next ones too (:func:`steal`, a second handler, :data:`LEND`), so that
-  the round ends when the work does, not when the slowest worker's part does.
+  the round ends when the work does, not when the slowest worker's part does.  A thief
+  may wait for an array that is still to be shared (its owner's task has not started):
+  the lending worker answers once it is shared, or once the run has ended.
 
 :func:`clear` ends a run on a worker: what was filed for it goes, and pieces still arriving
 for it (from tasks of a stopped run that were already running) are dropped.
@@ -45,12 +47,15 @@ OP = "cpsolve_piece"
 LEND = "cpsolve_chunk"
 """The name of the workers' handler that hands out the next chunk of a shared array."""
 
+WAIT = 0.002
+"""Seconds between two looks, on the lending worker, for an array still to be shared."""
+
 FILED = "filed"
 """The handler's answer: a sender that gets anything else (no handler there) fails."""
 
 _BOX: dict[tuple, list[np.ndarray]] = {}
 _NOTES: dict[tuple, object] = {}
-_SHARED: dict[tuple, list] = {}  # key: [array, next start, chunk size]
+_SHARED: dict[tuple, list] = {}  # key: [array (None once all taken), next start, chunk size]
 _ENDED: set = set()
 _LOCK = threading.Lock()
 
@@ -115,32 +120,45 @@ def share(key: tuple[Hashable, ...], codes: np.ndarray, size: int) -> None:
 def next_chunk(key: tuple[Hashable, ...]) -> np.ndarray | None:
     """The next chunk of what this worker shares under ``key``; None once none is left (or
     none was shared: a task that asks before the owner's task has shared finds nothing)."""
-    key = tuple(key)
+    return _offered(tuple(key))[0]
+
+
+def _offered(key: tuple) -> tuple[np.ndarray | None, bool]:
+    """``(the next chunk under key, whether it is still to be shared)``: ``(None, True)``
+    before the owner's task shares it (unless its run has ended), ``(None, False)`` once
+    every chunk has been taken (the key stays, without the array, until the run ends)."""
     with _LOCK:
         entry = _SHARED.get(key)
         if entry is None:
-            return None
+            return None, key[0] not in _ENDED
         codes, start, size = entry
-        if start >= codes.size:
-            del _SHARED[key]
-            return None
+        if codes is None or start >= codes.size:
+            entry[0] = None
+            return None, False
         entry[1] = start + size
-    return codes[start:start + size]
+    return codes[start:start + size], False
 
 
-def _lent(key=None) -> dict:
-    chunk = next_chunk(tuple(key))
-    return {"chunk": None if chunk is None else to_serialize(chunk)}
+async def _lent(key=None, wait=False) -> dict:
+    key = tuple(key)
+    while True:
+        chunk, pending = _offered(key)
+        if not (wait and pending):
+            return {"chunk": None if chunk is None else to_serialize(chunk)}
+        await asyncio.sleep(WAIT)
 
 
-def steal(key: tuple[Hashable, ...], address: str) -> np.ndarray | None:
+def steal(key: tuple[Hashable, ...], address: str, wait: bool = False) -> np.ndarray | None:
     """The next chunk of what the worker at ``address`` shares under ``key`` (None: none
-    left).  Called from a task."""
+    left).  ``wait``: an array that is still to be shared is waited for (its owner's task
+    has not started) — never on this task's own worker, whose thread may be the one the
+    owner's task waits for; the wait ends with the run (:func:`clear`).  Called from a
+    task."""
     worker = get_worker()
     if address == worker.address:
         return next_chunk(key)
     asked = asyncio.run_coroutine_threadsafe(
-        getattr(worker.rpc(address), LEND)(key=list(key)), worker.loop.asyncio_loop)
+        getattr(worker.rpc(address), LEND)(key=list(key), wait=wait), worker.loop.asyncio_loop)
     return asked.result()["chunk"]
 
 

@@ -3,19 +3,26 @@
 Each layer is ``P`` partitions (``P``: the workers' threads, rounded up to a power of
 two), partition ``j`` owning the codes whose hash (:func:`.store.owner`) is ``j`` and
 pinned to one worker (:func:`.partitions.owners_of`), with the same partition of every layer.
-One layer costs two rounds of tasks, ``2P`` in all:
+One layer costs ``2P`` tasks, submitted together (the merges depend on every expand
+task, so Dask starts them without a round trip to the client):
 
 1. *expand* — one task per partition: canonical successors (:func:`.external.expand`) of
    its chunks, then of those still left of the other partitions (a task that is done with
-   its own takes them over, chunk by chunk),
+   its own takes them over, chunk by chunk, and waits for a partition not yet shared),
    cut by owner with one sort, each piece handed straight to its owner's worker
    (:mod:`~cpsolve.engines.runtime.dask_exchange`: no task, scheduler or client per
    piece, and the pieces of one chunk travel while the next is expanded);
 2. *merge* — one task per partition ``j`` on its worker: the pieces it received, made
    distinct and stripped of partition ``j`` of the earlier layers that can repeat
    (:func:`.external.duplicates_policy`); it notes the partition's size, which the
-   client reads from every worker at once (``client.run``), before the layer is
-   expanded: a state limit cuts the layer it falls in without expanding it.
+   client reads from every worker at once (``client.run``).
+
+Without a state limit the client keeps one layer ahead: the next layer's tasks are
+submitted before this one is made, so a worker done with its merge goes straight on to
+expand its partition of the next layer (and takes the other partitions' chunks as they
+are shared) instead of waiting for the slower merge and the client.  With a state limit
+each layer's size is read before the layer is expanded: the limit cuts the layer it
+falls in without expanding it.
 
 Only the layer sizes come back to the client; the codes stay on the workers
 (Dask spills them to the workers' local disk past their memory limit: the workers of a
@@ -46,7 +53,7 @@ from ..common import Budget
 from ..compile import Task, compile_planning
 from .codesets import CHUNK, fresh
 from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
-from .partitions import exchange, owners_of, watching
+from .partitions import exchange, owners_of, threaded, watching
 from .report import layered, prefix
 from .store import by_owner
 
@@ -62,21 +69,24 @@ def _prepared(model):
     return found[1], found[2]
 
 
-def _expand(model, codes: np.ndarray, owners: list[str], key: tuple, part: int) -> int:
+def _expand(model, codes: np.ndarray, owners: list[str], key: tuple, part: int,
+            waits: bool) -> int:
     """Expand partition ``part`` of a layer, handing the successors cut by owner to the
     workers of their partitions (filed under ``key``,
     :mod:`~cpsolve.engines.runtime.dask_exchange`); the value is how many successor codes
     were handed on.  The partition is expanded :data:`.codesets.CHUNK` states at a time,
     shared: once its own chunks are taken, the task takes the next chunks of the other
-    partitions of the layer (:func:`_chunks`), so that a worker slowed down (a busier core)
-    does not hold up the round.  Each chunk's pieces travel while the next chunk is
+    partitions of the layer (:func:`_chunks`; ``waits``: every partition has a thread of its
+    own, so a partition on another worker whose task has not started yet is waited for),
+    so that a worker slowed down (a busier core, a longer merge before) does not hold up
+    the round.  Each chunk's pieces travel while the next chunk is
     expanded, one chunk's at most: the sends of the chunk before are waited for first."""
     from ...runtime import dask_exchange
 
     packed, orbits = _prepared(model)
     dask_exchange.share((*key, "frontier", part), codes, CHUNK)
     sent, made = [], 0
-    for chunk in _chunks(key, part, owners):
+    for chunk in _chunks(key, part, owners, waits):
         new = expand(packed, orbits, chunk)
         made += new.size
         dask_exchange.settle(sent)
@@ -85,21 +95,27 @@ def _expand(model, codes: np.ndarray, owners: list[str], key: tuple, part: int) 
     return made
 
 
-def _chunks(key: tuple, part: int, owners: list[str]) -> Iterator[np.ndarray]:
+def _chunks(key: tuple, part: int, owners: list[str], waits: bool) -> Iterator[np.ndarray]:
     """The chunks of partition ``part`` of the layer, then those still left of the other
     partitions (from the next one on, round the circle), each taken from its owner's
-    worker by whichever task asks first: every chunk goes to exactly one task."""
+    worker by whichever task asks first: every chunk goes to exactly one task.  With
+    ``waits``, a partition on another worker that is not shared yet is waited for (never
+    one on this worker: its task may be waiting for this task's thread)."""
     from ...runtime import dask_exchange
 
     for k in [*range(part, len(owners)), *range(part)]:
-        while (chunk := dask_exchange.steal((*key, "frontier", k), owners[k])) is not None:
+        wait = waits and owners[k] != owners[part]
+        while (chunk := dask_exchange.steal((*key, "frontier", k), owners[k], wait)) \
+                is not None:
             yield chunk
 
 
-def _merge(model, key: tuple, earlier: list[np.ndarray]) -> np.ndarray:
+def _merge(model, key: tuple, earlier: list[np.ndarray], expanded: list[int]) -> np.ndarray:
     """The partition of the next layer: the pieces filed under ``key`` on this worker, made
     distinct and stripped of this partition of the layers that can repeat; its size
-    ``(orbits, positions)`` is noted under ``key`` for the client."""
+    ``(orbits, positions)`` is noted under ``key`` for the client.  ``expanded``: what the
+    layer's expand tasks handed on (the merge is their dependant, so it runs once every
+    piece has arrived)."""
     from ...runtime import dask_exchange
 
     pieces = dask_exchange.take(key)
@@ -161,7 +177,8 @@ def _layers(client, run: str, model, budget: Budget, packed, orbits, first: np.n
     start = by_owner(first, (parts - 1).bit_length())
     layers = [[client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]]
     sizes = [_size(orbits, first)]
-    stopped, cut = _sweep(client, run, model, budget, owners, keep, layers, sizes)
+    rounds = _Rounds(client, model, owners, run, threaded(client, owners))
+    stopped, cut = _sweep(rounds, budget, keep, layers, sizes)
     last = np.concatenate(client.gather(layers[-1])) if not stopped and \
         sizes[-1][1] <= FARTHEST_MAX else None
     peak = max(client.run(_peak_rss).values())
@@ -170,52 +187,93 @@ def _layers(client, run: str, model, budget: Budget, packed, orbits, first: np.n
                    side=side, partial=cut)
 
 
-def _sweep(client, run: str, model, budget: Budget, owners: list[str], keep: int | None,
-           layers: list[list], sizes: list[tuple[int, int]]) -> tuple[bool, bool]:
+class _Rounds:
+    """The tasks that make layers on the cluster: per layer, an expand and a merge task per
+    partition, on the partition's worker."""
+
+    def __init__(self, client, model, owners: list[str], run: str, waits: bool) -> None:
+        self.client, self.model, self.owners, self.run = client, model, owners, run
+        self.waits = waits
+
+    def submit(self, frontier: list, earlier: list[list], depth: int) -> list:
+        """Layer ``depth``'s partitions (futures): ``frontier`` (futures too) expanded, then
+        merged against the ``earlier`` layers that can repeat.  The merges depend on every
+        expand task, so Dask starts them without a round trip to the client; and a layer
+        submitted before its frontier is made has each expand task start as soon as its
+        partition's merge is done."""
+        key, owners = (self.run, depth), self.owners
+        expanded = [self.client.submit(_expand, self.model, part, owners, key, j, self.waits,
+                                       workers=[owners[j]], pure=False)
+                    for j, part in enumerate(frontier)]
+        return [self.client.submit(_merge, self.model, (*key, j), [e[j] for e in earlier],
+                                   expanded, workers=[owners[j]], pure=False)
+                for j in range(len(owners))]
+
+    def wait(self, layer: list, depth: int, watch) -> list[tuple[int, int]] | None:
+        """The sizes of layer ``depth``'s partitions (futures ``layer``) once it is made;
+        None when ``watch`` stops it first (its tasks cancelled)."""
+        if not finished(self.client, layer, watch):
+            return None
+        return _counted(self.client, (self.run, depth), len(self.owners))
+
+    def cancel(self, layer: list | None) -> None:
+        """Cancel a layer submitted ahead that is not wanted."""
+        if layer is not None:
+            self.client.cancel(layer)
+
+
+def _sweep(rounds: _Rounds, budget: Budget, keep: int | None, layers: list[list],
+           sizes: list[tuple[int, int]]) -> tuple[bool, bool]:
     """Add layers to ``layers`` (the futures of the ones that can repeat, and the newest)
     and ``sizes`` until none is new or the budget stops it: ``(stopped, cut)``, ``cut``
-    when the last of ``sizes`` is a layer cut at the state limit."""
+    when the last of ``sizes`` is a layer cut at the state limit.
+
+    Without a state limit the next layer is submitted before this one is made (one layer
+    ahead: a worker done with its merge goes on to expand its partition, and takes chunks
+    of the others as they come); a state limit is looked at before a layer is expanded,
+    so with one each layer waits for the one before."""
     begun = time.perf_counter()
+    client, owners = rounds.client, rounds.owners
+    ahead = budget.limit is None
+    pending = None
     while True:
         seen = sum(s for _, s in sizes)
-        earlier = layers if keep is None else layers[max(0, len(layers) - keep):]
-        made = None if budget.exceeded(seen) else _next(
-            client, model, layers[-1], earlier, owners, (run, len(sizes)),
-            watching(client, owners, seen, budget))
-        if made is None:  # a limit or Ctrl-C: the layers so far are complete
+        if budget.exceeded(seen):
+            rounds.cancel(pending)
+            abandon(client)
+            return True, False
+        if pending is None:
+            pending = rounds.submit(layers[-1], _earlier(layers, keep), len(sizes))
+        following = rounds.submit(pending, _earlier([*layers, pending], keep),
+                                  len(sizes) + 1) if ahead else None
+        counted = rounds.wait(pending, len(sizes), watching(client, owners, seen, budget))
+        if counted is None:  # a limit or Ctrl-C: the layers so far are complete
+            rounds.cancel(following)
             abandon(client)  # its cancelled tasks may still run
             return True, False
-        layer, counted = made
         found = (sum(c for c, _ in counted), sum(s for _, s in counted))
         if not found[0]:
+            rounds.cancel(following)
             return False, False
         if budget.limit is not None and seen + found[1] > budget.limit:  # a limit is a
             # limit: the layer's states up to it, a partial last layer
-            kept = _cut(client, model, layer, counted, budget.limit - seen, budget)
+            kept = _cut(client, rounds.model, pending, counted, budget.limit - seen, budget)
             if kept is not None and kept[1]:
                 sizes.append(kept)
                 return True, True
             return True, False
         sizes.append(found)
-        layers.append(layer)
+        layers.append(pending)
         if keep is not None:  # the newest layer stays too: it is the next frontier
             del layers[:-max(keep, 1)]
+        pending = following
         budget.report(_line, [s for _, s in sizes], seen + found[1], begun, len(owners))
 
 
-def _next(client, model, frontier: list, earlier: list[list], owners: list[str], key: tuple,
-          watch):
-    """The next layer's partitions (futures) and their sizes: ``frontier`` expanded, merged
-    against the ``earlier`` layers that can repeat; None when ``watch`` stops it first."""
-    if not finished(client, [client.submit(_expand, model, part, owners, key, j,
-                                           workers=[owners[j]], pure=False)
-                             for j, part in enumerate(frontier)], watch):
-        return None
-    layer = [client.submit(_merge, model, (*key, j), [e[j] for e in earlier],
-                           workers=[owners[j]], pure=False) for j in range(len(owners))]
-    if not finished(client, layer, watch):
-        return None
-    return layer, _counted(client, key, len(owners))
+def _earlier(layers: list[list], keep: int | None) -> list[list]:
+    """The layers the next one is merged against: those that can repeat in it (``keep``:
+    the newest ones; None: all)."""
+    return layers if keep is None else layers[max(0, len(layers) - keep):]
 
 
 def _prefix(model, codes: np.ndarray, room: int) -> tuple[int, int]:

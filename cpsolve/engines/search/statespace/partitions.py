@@ -23,6 +23,12 @@ def owners_of(client) -> list[str]:
     return [threads[j % len(threads)] for j in range(parts)]
 
 
+def threaded(client, owners: list[str]) -> bool:
+    """Whether every partition has a thread of its own (the threads are a power of two):
+    the expand tasks of a layer can then all run at once, and one may wait for another."""
+    return len(owners) == sum(max(1, n) for n in client.nthreads().values())
+
+
 def watching(client, owners: list[str], seen: int, budget: Budget):
     """What the client asks while it waits for a round: stop for the budget's reasons, and
     raise when a partition's worker has left the cluster (its tasks could never run: they
