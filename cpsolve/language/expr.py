@@ -30,6 +30,8 @@ ARITH = ("+", "-", "*", "//", "%")
 DIVIDE = ("//", "%")
 """Floor division and remainder (Python's meaning), by a positive constant only."""
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+MIRRORED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+"""``a op b`` is ``b MIRRORED[op] a``."""
 NARY = ("and", "or", "min", "max")
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 
 from ..language.expr import (
+    MIRRORED,
     Binary,
     Const,
     Expr,
@@ -312,7 +313,8 @@ def plan_parity(model: Planning) -> int | None:
 # ---------------------------------------------------------------- costs
 
 
-_FLIPPED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+NARROWING = ("==", "<", "<=", ">", ">=")
+"""The comparisons of a guard's conjunct ``v op c`` that narrow ``v``'s domain."""
 
 
 def _narrowed(action: Action, model: Planning) -> Domain | None:
@@ -321,11 +323,11 @@ def _narrowed(action: Action, model: Planning) -> Domain | None:
     for c in conjuncts(action.guard):
         if (p := pin(c, model.domain)) is not None:
             c = Binary("==", Var(p[0]), Const(p[1]))
-        if not (isinstance(c, Binary) and c.op in _FLIPPED):
+        if not (isinstance(c, Binary) and c.op in NARROWING):
             continue
         op, left, right = c.op, c.left, c.right
         if isinstance(right, Var) and isinstance(left, Const):
-            op, left, right = _FLIPPED[op], right, left
+            op, left, right = MIRRORED[op], right, left
         if not (isinstance(left, Var) and isinstance(right, Const)):
             continue
         lo_hi, k = narrow[left.name], right.value

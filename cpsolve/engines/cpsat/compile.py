@@ -23,9 +23,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from ...language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, bounds, is_boolean
+from ...language.expr import (
+    MIRRORED,
+    Binary,
+    Const,
+    Expr,
+    IfThenElse,
+    Nary,
+    Unary,
+    Var,
+    bounds,
+    is_boolean,
+)
 from .library import cp_model
-from .relations import FLIPPED, NEGATED, decided, relation
+from .relations import NEGATED, decided, relation
 
 Term = int | cp_model.LinearExpr
 """An integer view: a Python int (folded) or a CP-SAT linear expression."""
@@ -292,7 +303,7 @@ class Compiler:
         if isinstance(left, int) and isinstance(right, int):
             return bool(relation(left, op, right))
         if isinstance(left, int):
-            left, right, op = right, left, FLIPPED[op]
+            left, right, op = right, left, MIRRORED[op]
             left_bounds, right_bounds = right_bounds, left_bounds
         if isinstance(right, int):
             right_bounds = (right, right)

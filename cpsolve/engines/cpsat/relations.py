@@ -1,18 +1,17 @@
-"""Comparison operators: how to apply, negate and mirror them, and when bounds decide them."""
+"""Comparison operators: how to apply and negate them, and when bounds decide them (how
+to mirror them: :data:`cpsolve.language.expr.MIRRORED`)."""
 
 from __future__ import annotations
 
 import operator
+
+from ...language.expr import MIRRORED
 
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
            ">": operator.gt, ">=": operator.ge}
 """Each comparison as a function: on ints a bool, on CP-SAT expressions a constraint."""
 NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 """``not (a op b)`` is ``a NEGATED[op] b``."""
-FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-"""``a op b`` is ``b FLIPPED[op] a``."""
-
-
 def relation(left, op: str, right):
     """``left op right``: a bool for two ints, a CP-SAT bounded expression otherwise."""
     return COMPARE[op](left, right)
@@ -29,7 +28,7 @@ def decided(op: str, left: tuple[int, int], right: tuple[int, int]) -> bool | No
             return op == "!="
         return None
     if op in (">", ">="):
-        op, (a_lo, a_hi), (b_lo, b_hi) = FLIPPED[op], right, left
+        op, (a_lo, a_hi), (b_lo, b_hi) = MIRRORED[op], right, left
     strict = op == "<"
     if a_hi < b_lo or (not strict and a_hi == b_lo):
         return True

@@ -16,7 +16,7 @@ checked as written once its variables are assigned (:mod:`.backtrack`).
 from __future__ import annotations
 
 from ....language.expr import Binary, Const, Expr, Unary, Var
-from .counts import FLIPPED
+from .counts import COUNTED
 
 Linear = tuple[tuple[int, ...], tuple[int, ...], int, int]
 """The variables (indices) and coefficients of a linear sum, and its bounds ``lo``, ``hi``."""
@@ -27,7 +27,7 @@ NONE = 1 << 80
 def linear_of(expr: Expr, index: dict[str, int]) -> Linear | None:
     """``expr`` as a :data:`Linear` (a comparison of two linear sides, at least two
     variables with a coefficient left), or None when it is not one."""
-    if not isinstance(expr, Binary) or expr.op not in FLIPPED:
+    if not isinstance(expr, Binary) or expr.op not in COUNTED:
         return None
     coefs: dict[int, int] = {}
     left = _terms(expr.left, index, 1, coefs)
