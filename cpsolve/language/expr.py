@@ -32,6 +32,8 @@ DIVIDE = ("//", "%")
 COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 MIRRORED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 """``a op b`` is ``b MIRRORED[op] a``."""
+BOUNDING = ("==", "<", "<=", ">", ">=")
+"""The comparisons that bound one side by the other: all but ``!=``."""
 NARY = ("and", "or", "min", "max")
 
 

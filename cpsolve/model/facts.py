@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 
 from ..language.expr import (
+    BOUNDING,
     MIRRORED,
     Binary,
     Const,
@@ -74,9 +75,6 @@ def pin(condition: Expr, domain: Domain) -> tuple[str, int] | None:
     return None
 
 
-_FLIP = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
-
-
 def _summands(expr: Expr) -> list[str] | None:
     """The variables of a sum of variables (``a + b + ...``, repeats allowed), else None."""
     if isinstance(expr, Var):
@@ -92,11 +90,11 @@ def extreme(condition: Expr, domain: Domain) -> list[tuple[str, int]] | None:
     ``sum(x) == 0`` over 0/1 variables holds exactly where every ``x`` is 0 (also
     ``<= lo``, ``< lo + 1``, ``== hi``, ``>= hi``, ``> hi - 1``, either side).  ``None``
     for any other form."""
-    if not isinstance(condition, Binary) or condition.op not in _FLIP:
+    if not isinstance(condition, Binary) or condition.op not in BOUNDING:
         return None
     op, left, right = condition.op, condition.left, condition.right
     if isinstance(left, Const):
-        op, left, right = _FLIP[op], right, left
+        op, left, right = MIRRORED[op], right, left
     names = _summands(left)
     if names is None or not isinstance(right, Const):
         return None
@@ -313,17 +311,13 @@ def plan_parity(model: Planning) -> int | None:
 # ---------------------------------------------------------------- costs
 
 
-NARROWING = ("==", "<", "<=", ">", ">=")
-"""The comparisons of a guard's conjunct ``v op c`` that narrow ``v``'s domain."""
-
-
 def _narrowed(action: Action, model: Planning) -> Domain | None:
     """Domains narrowed by the guard's conjuncts ``v op c`` (None: the guard never holds)."""
     narrow = {n: list(model.domain(n)) for n in model.domains}
     for c in conjuncts(action.guard):
         if (p := pin(c, model.domain)) is not None:
             c = Binary("==", Var(p[0]), Const(p[1]))
-        if not (isinstance(c, Binary) and c.op in NARROWING):
+        if not (isinstance(c, Binary) and c.op in BOUNDING):
             continue
         op, left, right = c.op, c.left, c.right
         if isinstance(right, Var) and isinstance(left, Const):

@@ -20,19 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ....language.expr import MIRRORED, Binary, Const, Expr, Var
+from ....language.expr import BOUNDING, MIRRORED, Binary, Const, Expr, Var
 
 Count = tuple[tuple[int, ...], int, int]
 """The variables (indices) of a count and its bounds ``lo`` and ``hi`` on their sum."""
-
-COUNTED = ("==", "<", "<=", ">", ">=")
-"""The comparisons a count or a linear constraint (:mod:`.linear`) may be."""
 
 
 def count_of(expr: Expr, index: dict[str, int], binary: set[int]) -> Count | None:
     """``expr`` as a count (a sum of distinct 0/1 variables compared with a constant),
     or None when it is not one."""
-    if not isinstance(expr, Binary) or expr.op not in COUNTED:
+    if not isinstance(expr, Binary) or expr.op not in BOUNDING:
         return None
     left, op, right = expr.left, expr.op, expr.right
     if isinstance(left, Const):

@@ -15,8 +15,7 @@ checked as written once its variables are assigned (:mod:`.backtrack`).
 
 from __future__ import annotations
 
-from ....language.expr import Binary, Const, Expr, Unary, Var
-from .counts import COUNTED
+from ....language.expr import BOUNDING, Binary, Const, Expr, Unary, Var
 
 Linear = tuple[tuple[int, ...], tuple[int, ...], int, int]
 """The variables (indices) and coefficients of a linear sum, and its bounds ``lo``, ``hi``."""
@@ -27,7 +26,7 @@ NONE = 1 << 80
 def linear_of(expr: Expr, index: dict[str, int]) -> Linear | None:
     """``expr`` as a :data:`Linear` (a comparison of two linear sides, at least two
     variables with a coefficient left), or None when it is not one."""
-    if not isinstance(expr, Binary) or expr.op not in COUNTED:
+    if not isinstance(expr, Binary) or expr.op not in BOUNDING:
         return None
     coefs: dict[int, int] = {}
     left = _terms(expr.left, index, 1, coefs)
