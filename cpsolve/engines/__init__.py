@@ -186,7 +186,7 @@ def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -
 def count_optimal(name: str, model: Csp, options: Options) -> Result:
     """The optimal solutions of a csp with an objective, counted by engine ``name``: its
     proven optimum first (a checked solve), then the count of the solutions of that
-    value (:meth:`~cpsolve.model.core.Csp.with_objective`), in the time that is left."""
+    value (:meth:`~cpsolve.model.csp.Csp.with_objective`), in the time that is left."""
     from dataclasses import replace
 
     from ..answers.kinds import Assignment, Count

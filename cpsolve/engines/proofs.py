@@ -43,7 +43,7 @@ def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = F
 def before_search(model: Planning, engine: str, task: str, keep: bool = False) -> Result | None:
     """The answer when an invariant proves that no plan exists; None when none does.
 
-    The model is validated first (:meth:`~cpsolve.model.core.Planning.validate`), so a
+    The model is validated first (:meth:`~cpsolve.model.planning.Planning.validate`), so a
     malformed model is refused as it would be by any search.
     """
     model.validate()

@@ -1,4 +1,4 @@
-"""Engine ``pyconstraint``: python-constraint2 on a :class:`~cpsolve.model.core.Csp`.
+"""Engine ``pyconstraint``: python-constraint2 on a :class:`~cpsolve.model.csp.Csp`.
 
 All-different groups become ``AllDifferentConstraint``; a condition of the
 form ``x == c`` narrows the domain; any other condition becomes a

@@ -2,9 +2,9 @@
 
 * :mod:`cpsolve.language.fold` — partial evaluation of an expression under some known values
   (the exporters' own, so that they share no logic with the checker);
-* :mod:`.pddl` — a :class:`~cpsolve.model.core.Planning` as a PDDL domain and
+* :mod:`.pddl` — a :class:`~cpsolve.model.planning.Planning` as a PDDL domain and
   problem, every action grounded into variants with STRIPS preconditions;
-* :mod:`.minizinc` — a :class:`~cpsolve.model.core.Csp` as a MiniZinc model and
+* :mod:`.minizinc` — a :class:`~cpsolve.model.csp.Csp` as a MiniZinc model and
   data file.
 
 Each exporter returns the files' text *and* what maps a foreign answer back

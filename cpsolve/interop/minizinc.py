@@ -1,9 +1,9 @@
-"""A :class:`~cpsolve.model.core.Csp` as a MiniZinc model and data file.
+"""A :class:`~cpsolve.model.csp.Csp` as a MiniZinc model and data file.
 
 * every variable is a decision variable of its own (``var 1..9: cell_0_0;``, or
   ``var {1,3,5}: x;`` when only some values are allowed — the domain tables),
   also gathered in one array ``x`` in declaration order;
-* givens (``x == k`` from :meth:`~cpsolve.model.core.Csp.fix`) go to the data file
+* givens (``x == k`` from :meth:`~cpsolve.model.csp.Csp.fix`) go to the data file
   as ``given_index`` / ``given_value``, so the same model takes another
   instance's givens;
 * a model with a circuit gets a search annotation (first-fail on the successors);

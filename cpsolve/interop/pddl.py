@@ -1,4 +1,4 @@
-"""A :class:`~cpsolve.model.core.Planning` as a PDDL domain and problem.
+"""A :class:`~cpsolve.model.planning.Planning` as a PDDL domain and problem.
 
 Encoding: every state variable is an object of type ``variable``, every value
 an object of type ``value`` (``n3``, ``m1`` for -1), and the state is the set

@@ -1,4 +1,4 @@
-"""Facts about a :class:`~cpsolve.model.core.Planning` model, derived once, for every engine.
+"""Facts about a :class:`~cpsolve.model.planning.Planning` model, derived once, for every engine.
 
 Each fact is a plain function of the model's text (its guards, effects,
 costs, goal and declarations), never of a solver.  Its docstring says exactly
@@ -46,7 +46,7 @@ from ..language.expr import (
     substitute,
     variables,
 )
-from .core import Action, Planning
+from .planning import Action, Planning
 
 Domain = Callable[[str], tuple[int, int]]
 MAX_COMBINATIONS = 1 << 17

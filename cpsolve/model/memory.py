@@ -1,6 +1,6 @@
 """Memory variables: state that only prices the next action, and the model without it.
 
-A variable ``m`` is a *memory variable* of a :class:`~cpsolve.model.core.Planning` model
+A variable ``m`` is a *memory variable* of a :class:`~cpsolve.model.planning.Planning` model
 when no guard, no effect, the goal and no forbidden condition reads it, every action
 writes a constant into it, and it is read by the action costs only (a cost reads no
 other variable).  Peg solitaire counted in moves is the example: ``last`` (where the
@@ -37,8 +37,8 @@ from ..language.expr import (
     variables,
 )
 from ..language.expr import Var as VarRef
-from .core import Action, Planning
 from .facts import _value, goal_state, pin
+from .planning import Action, Planning
 
 MAX_MEMORY_VALUES = 63
 """Most values a memory variable may take (searches pack it, and one more mark, in six

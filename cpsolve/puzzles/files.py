@@ -123,8 +123,8 @@ def _validate(model) -> None:
 def load_python(path: str | Path):
     """Run a user's Python file and build its puzzle from its ``build()`` function.
 
-    ``build()`` returns a :class:`~cpsolve.model.core.Csp`, a
-    :class:`~cpsolve.model.core.Planning` or a :class:`~cpsolve.puzzles.base.Puzzle`.
+    ``build()`` returns a :class:`~cpsolve.model.csp.Csp`, a
+    :class:`~cpsolve.model.planning.Planning` or a :class:`~cpsolve.puzzles.base.Puzzle`.
     The file is the user's own code and runs as such.
     """
     import importlib.util

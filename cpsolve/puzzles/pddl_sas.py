@@ -1,5 +1,5 @@
 """PDDL in through Fast Downward's translator: the finite-domain (SAS+) task as a
-:class:`~cpsolve.model.core.Planning`.
+:class:`~cpsolve.model.planning.Planning`.
 
 The translator (the ``fast-downward.translate`` package that the ``up-fast-downward``
 wheel brings, ``pip install 'cpsolve[peers]'``) reads the files, normalises ADL

@@ -1,4 +1,4 @@
-"""PDDL in: a domain and a problem file, grounded into a :class:`~cpsolve.model.core.Planning`.
+"""PDDL in: a domain and a problem file, grounded into a :class:`~cpsolve.model.planning.Planning`.
 
 Parsing is the ``pddl`` package's (``pip install 'cpsolve[pddl]'``); the text
 is lower-cased first, as PDDL names are case-insensitive.  Supported: STRIPS

@@ -17,9 +17,9 @@
 ``.`` is a square to visit, ``x`` a blocked square (spaces between squares
 are optional).  Squares are numbered row-major from 0.
 
-The model is a :class:`~cpsolve.model.core.Csp` with one successor variable per
+The model is a :class:`~cpsolve.model.csp.Csp` with one successor variable per
 square, whose allowed values are the squares one leap away, and one
-:class:`~cpsolve.model.core.Circuit`.  An open tour is a circuit through an extra
+:class:`~cpsolve.model.csp.Circuit`.  An open tour is a circuit through an extra
 node (the last square leads to it, it leads to the first square).  A closed
 tour has two directions; a symmetry-breaking condition keeps one of them
 (the successor of square 0 is smaller than its predecessor), so counts are

@@ -6,9 +6,9 @@ Modules, in pipeline order:
   (with :mod:`.relations` for comparison operators);
 * :mod:`.direct` — one literal per value for small domains, and small
   conditions as clauses (truth tables from :mod:`.table`);
-* :mod:`.csp` — a :class:`~cpsolve.model.core.Csp` compiled directly: solve with
+* :mod:`.csp` — a :class:`~cpsolve.model.csp.Csp` compiled directly: solve with
   a uniqueness check, count;
-* :mod:`.timeline` — a :class:`~cpsolve.model.core.Planning` as a time-indexed
+* :mod:`.timeline` — a :class:`~cpsolve.model.planning.Planning` as a time-indexed
   model, grown step by step (:mod:`.steps`: one step as value literals and
   clauses); the bounds on the horizons worth trying (potential, estimate,
   parity) are model facts (:mod:`cpsolve.model.facts`); :mod:`.pairs` — pairs of

@@ -1,4 +1,4 @@
-"""Counting the optimal plans of a :class:`~cpsolve.model.core.Planning` with CP-SAT.
+"""Counting the optimal plans of a :class:`~cpsolve.model.planning.Planning` with CP-SAT.
 
 Pipeline (:func:`count`):
 

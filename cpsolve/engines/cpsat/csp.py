@@ -1,4 +1,4 @@
-"""A :class:`~cpsolve.model.core.Csp` compiled directly to CP-SAT: solve, uniqueness, count.
+"""A :class:`~cpsolve.model.csp.Csp` compiled directly to CP-SAT: solve, uniqueness, count.
 
 Encoding (after :func:`encode`, every model variable has a CP-SAT variable and
 every constraint is posted):

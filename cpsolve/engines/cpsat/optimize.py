@@ -1,11 +1,11 @@
-"""A :class:`~cpsolve.model.core.Csp` with an objective (``minimize``/``maximize``) on CP-SAT.
+"""A :class:`~cpsolve.model.csp.Csp` with an objective (``minimize``/``maximize``) on CP-SAT.
 
 The objective expression is compiled like any other (:meth:`.compile.Compiler.integer`)
 and handed to CP-SAT's own optimiser, which proves the optimum (``OPTIMAL``) or,
 stopped by the time limit, returns its best solution (``SOLVED``) with the
 proven bound on the optimum (``bound``).  Counting the optimal solutions is
 counting the model with the objective fixed to the optimum
-(:meth:`~cpsolve.model.core.Csp.with_objective`).
+(:meth:`~cpsolve.model.csp.Csp.with_objective`).
 """
 
 from __future__ import annotations

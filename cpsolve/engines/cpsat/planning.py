@@ -1,4 +1,4 @@
-"""Optimal plans for a :class:`~cpsolve.model.core.Planning` by growing the horizon.
+"""Optimal plans for a :class:`~cpsolve.model.planning.Planning` by growing the horizon.
 
 The driver (:func:`solve`):
 

@@ -1,4 +1,4 @@
-"""The time-indexed CP-SAT model of a :class:`~cpsolve.model.core.Planning`, grown step by step.
+"""The time-indexed CP-SAT model of a :class:`~cpsolve.model.planning.Planning`, grown step by step.
 
 A :class:`Timeline` holds steps ``0..H`` (:meth:`Timeline.grow` adds one);
 :meth:`Timeline.close` returns a literal meaning "the plan ends at the current

@@ -9,7 +9,7 @@ Three parts, one job each:
 * :mod:`.statespace` — layered analysis of the state space (Python sets, or
   NumPy over packed states with vectorised backward steps);
 * :mod:`.csp` — backtracking with forward checking on a
-  :class:`~cpsolve.model.core.Csp`, or a Hamiltonian-circuit search when the
+  :class:`~cpsolve.model.csp.Csp`, or a Hamiltonian-circuit search when the
   model is one circuit plus conditions.
 
 Before any planning search, an invariant may prove that no plan exists

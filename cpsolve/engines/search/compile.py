@@ -1,4 +1,4 @@
-"""Compile a :class:`~cpsolve.model.core.Planning` model into a fast search task.
+"""Compile a :class:`~cpsolve.model.planning.Planning` model into a fast search task.
 
 After :func:`compile_planning`, a state is a tuple of ints in
 ``model.names`` order and the returned :class:`Task` answers everything the

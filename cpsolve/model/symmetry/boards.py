@@ -3,7 +3,7 @@
 A board of ``rows × cols`` cells numbered row by row.  Each symmetry maps a
 cell ``(r, c)`` to the cell its content moves to.  A square has 8 (the
 dihedral group of order 8); a rectangle that is not square keeps only the 4
-that do not swap its sides.  Used by :meth:`cpsolve.model.core.Csp.board_symmetries`
+that do not swap its sides.  Used by :meth:`cpsolve.model.csp.Csp.board_symmetries`
 for an array of variables laid out as a board, and by :mod:`cpsolve.model.symmetry.grid`
 for the grid family's square boards.
 """

@@ -1,4 +1,4 @@
-"""Symmetries of a :class:`~cpsolve.model.core.Csp` and canonical forms under them.
+"""Symmetries of a :class:`~cpsolve.model.csp.Csp` and canonical forms under them.
 
 A :class:`Symmetry` is what a puzzle family hands to the generic tools
 (:mod:`cpsolve.workflows.grids.counting`,
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import AllDifferent, Condition, Csp, CspSymmetry
+from ..csp import AllDifferent, Condition, Csp, CspSymmetry
 from .rules import breaks
 
 

@@ -1,6 +1,6 @@
 """Symmetries a CSP declares (``Csp.symmetries``): checked, then closed into a group.
 
-A declared symmetry is a claim (:class:`cpsolve.model.core.CspSymmetry`: a
+A declared symmetry is a claim (:class:`cpsolve.model.csp.CspSymmetry`: a
 permutation of the variables and a renaming of values).  :func:`~.rules.breaks`
 checks it generically: it must map every variable's values onto its image's
 values, every all-different group onto a group, and every condition (each
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..core import Csp
+from ..csp import Csp
 from .canonical import Symmetry
 from .rules import breaks
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..core import Condition, Csp, CspSymmetry
+from ..csp import Condition, Csp, CspSymmetry
 from .boards import MOVES, cell_map
 from .canonical import Symmetry
 from .rules import breaks

@@ -1,6 +1,6 @@
 """Whether one declared symmetry keeps a csp's rules: :func:`breaks` says why not.
 
-A symmetry (:class:`~cpsolve.model.core.CspSymmetry`) must map every variable's
+A symmetry (:class:`~cpsolve.model.csp.CspSymmetry`) must map every variable's
 values onto its image's values, every all-different group onto a group, and every
 condition (each top-level conjunct of a constraint) onto a condition over the image
 variables with the same truth table; givens are ignored.  Conditions are compared
@@ -23,7 +23,7 @@ from ...language.expr import (
     to_text,
     variables,
 )
-from ..core import AllDifferent, Circuit, Condition, Csp, CspSymmetry
+from ..csp import AllDifferent, Circuit, Condition, Csp, CspSymmetry
 
 MAX_TABLE = 1 << 16
 """Most value combinations of one condition's variables compared by truth table."""

@@ -40,7 +40,7 @@ parity invariant; the permutation-parity proof of unsolvability applies
 when all pieces are distinct single cells and the goal is a whole picture.
 ``[estimate] patterns`` lists groups of one-cell pieces of which there is one
 copy each; the model carries them as groups of state values
-(:meth:`~cpsolve.model.core.Planning.set_patterns`) and the search engine turns each
+(:meth:`~cpsolve.model.planning.Planning.set_patterns`) and the search engine turns each
 group into a pattern database.  With patterns, kinds are numbered in
 goal-picture order (:func:`.pieces.kinds_of`), so every start of one puzzle
 shares the tables; without, in order of appearance in the start, as always.

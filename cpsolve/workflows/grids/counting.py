@@ -1,6 +1,6 @@
 """Every solution of a board, up to symmetry, through the engines.
 
-Generic: works on any :class:`~cpsolve.model.core.Csp` with the
+Generic: works on any :class:`~cpsolve.model.csp.Csp` with the
 :class:`~cpsolve.model.symmetry.canonical.Symmetry` its family hands over, and only through
 :func:`cpsolve.engines.run`.
 

@@ -1,6 +1,6 @@
 """Puzzles with a unique solution, up to symmetry: every one, or random ones.
 
-Generic: a :class:`~cpsolve.model.core.Csp`, the :class:`~cpsolve.model.symmetry.canonical.Symmetry`
+Generic: a :class:`~cpsolve.model.csp.Csp`, the :class:`~cpsolve.model.symmetry.canonical.Symmetry`
 its family hands over, and :func:`cpsolve.engines.run`.  Nothing here knows
 what a grid is.
 

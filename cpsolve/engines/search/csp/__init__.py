@@ -1,4 +1,4 @@
-"""Search on a :class:`~cpsolve.model.core.Csp`: backtracking, and Hamiltonian circuits.
+"""Search on a :class:`~cpsolve.model.csp.Csp`: backtracking, and Hamiltonian circuits.
 
 :mod:`.backtrack` is the general backtracking search (forward checking on
 bit-mask domains); :mod:`.circuit` routes a model that is one circuit plus

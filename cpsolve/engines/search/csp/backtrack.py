@@ -1,4 +1,4 @@
-"""Backtracking search on a :class:`~cpsolve.model.core.Csp`.
+"""Backtracking search on a :class:`~cpsolve.model.csp.Csp`.
 
 Domains are bit masks (bit ``v - base`` stands for value ``v``), copied per
 search node.  The search picks the unassigned variable with the smallest

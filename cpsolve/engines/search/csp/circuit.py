@@ -1,6 +1,6 @@
-"""The search engine's circuit algorithm: a :class:`~cpsolve.model.core.Csp` made of one circuit.
+"""The search engine's circuit algorithm: a :class:`~cpsolve.model.csp.Csp` made of one circuit.
 
-It applies when every variable belongs to one :class:`~cpsolve.model.core.Circuit`
+It applies when every variable belongs to one :class:`~cpsolve.model.csp.Circuit`
 and the other constraints are conditions (or all-different groups over
 successors, which the circuit implies).  Then a Hamiltonian-circuit search
 (:mod:`.hamilton`: a path grown at both ends, Warnsdorff/Pohl order, degree

@@ -1,6 +1,6 @@
 """Hamiltonian-circuit search over bit masks (used by :mod:`.circuit`).
 
-The successor variables of a :class:`~cpsolve.model.core.Circuit` and their
+The successor variables of a :class:`~cpsolve.model.csp.Circuit` and their
 allowed values are a directed graph: node ``i`` may go to node ``j`` when
 ``names[i]`` may take ``j``.  Nodes are bits of ints (bit masks).
 

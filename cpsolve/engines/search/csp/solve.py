@@ -1,4 +1,4 @@
-"""Solve and count a :class:`~cpsolve.model.core.Csp` by backtracking (:mod:`.backtrack`)."""
+"""Solve and count a :class:`~cpsolve.model.csp.Csp` by backtracking (:mod:`.backtrack`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The model's estimate, compiled for informed search (A*, IDA*, weighted A*).
 
-A :class:`~cpsolve.model.core.Planning` may declare an *estimate*: a lower bound
+A :class:`~cpsolve.model.planning.Planning` may declare an *estimate*: a lower bound
 on the cost still to pay from a state, 0 at a goal (admissible by contract;
 the tests check the bundled families against exhaustive search).  Nothing
 here knows where it comes from.
@@ -13,7 +13,7 @@ expression ``T0[s[0]] + T1[s[1]] + ...`` over tuples.  Other terms are
 compiled to Python source as they are (see :mod:`..emit`).  Without an
 estimate, ``h`` is 0 and the informed searches become uniform-cost search.
 
-Declared *patterns* (:attr:`~cpsolve.model.core.Planning.patterns`) add pattern
+Declared *patterns* (:attr:`~cpsolve.model.planning.Planning.patterns`) add pattern
 databases (:mod:`.pdb`, loaded or built by ``compile_estimate``): ``h`` is
 then the larger of the declared estimate and the databases' value (IDA*
 then runs :mod:`.pdb_ida`'s loop where it applies).  Under a time limit the

@@ -1,0 +1,132 @@
+"""Named variables with finite integer domains, shared by both kinds of model, and the
+limits every model keeps (:class:`ModelError` when one is passed)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..language.expr import (
+    Expr,
+    Var,
+    bad_divisors,
+    bounds,
+    children,
+    to_text,
+    variables,
+)
+
+
+class ModelError(ValueError):
+    """A model that is not well formed (unknown variable, empty domain, ...)."""
+
+
+MAX_DOMAIN = 1_000_000
+"""Most values one variable may take (engines enumerate domains value by value)."""
+
+MAX_VARIABLES = 100_000
+"""Most variables one model may declare."""
+
+MAX_ACTIONS = 200_000
+"""Most ground actions one planning model may hold."""
+
+
+MAX_PATTERN_ENTRIES = 1 << 30
+"""Largest pattern database (entries: variables ** pattern values) a model may declare."""
+
+
+MAX_MAGNITUDE = 2 ** 62
+"""Largest absolute value any (sub)expression may reach: engines use 64-bit integers."""
+
+
+def _check_magnitude(expr: Expr, domain: Callable[[str], tuple[int, int]], what: str) -> None:
+    """Raise :class:`ModelError` when some subexpression can leave ±:data:`MAX_MAGNITUDE`."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        lo, hi = bounds(node, domain)
+        if max(-lo, hi) > MAX_MAGNITUDE:
+            raise ModelError(f"{what}: values up to {max(-lo, hi):.3g} do not fit in 64-bit "
+                             f"integers (at most 2**62 in absolute value)")
+        stack.extend(children(node))
+
+
+def check_size(what: str, size: int, limit: int) -> None:
+    """Raise :class:`ModelError` when ``size`` exceeds ``limit`` (checked before building)."""
+    if size > limit:
+        raise ModelError(f"{what}: {size:,} is more than the {limit:,} a model may have")
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The integer interval ``lo..hi`` (both included)."""
+
+    lo: int
+    hi: int
+
+    def __post_init__(self) -> None:
+        if self.lo > self.hi:
+            raise ModelError(f"empty domain {self.lo}..{self.hi}")
+        check_size(f"domain {self.lo}..{self.hi}: values", self.hi - self.lo + 1, MAX_DOMAIN)
+
+    def __contains__(self, value: int) -> bool:
+        return self.lo <= value <= self.hi
+
+    @property
+    def size(self) -> int:
+        """Number of values in the domain."""
+        return self.hi - self.lo + 1
+
+
+class Variables:
+    """Ordered named variables with domains, shared by both model kinds."""
+
+    def __init__(self) -> None:
+        self.domains: dict[str, Domain] = {}
+
+    def add_variable(self, name: str, lo: int, hi: int) -> Var:
+        """Declare a variable with domain ``lo..hi`` and return a reference to it."""
+        if name in self.domains:
+            raise ModelError(f"variable {name!r} is declared twice")
+        check_size("variables", len(self.domains) + 1, MAX_VARIABLES)
+        self.domains[name] = Domain(int(lo), int(hi))
+        return Var(name)
+
+    def add_array(self, name: str, size: int | Sequence[int], lo: int, hi: int) -> list:
+        """Declare ``name[0] .. name[size-1]`` with one domain; with a shape
+        (``(rows, cols)``, any number of sizes) ``name[r][c]``, row by row, returned
+        as nested lists (``x[r][c]``)."""
+        shape = (size,) if isinstance(size, int) else tuple(int(n) for n in size)
+        if not shape or min(shape) < 1:
+            raise ModelError(f"array {name}: sizes must be at least 1, not {size!r}")
+        check_size(f"array {name}: variables", len(self.domains) + math.prod(shape),
+                   MAX_VARIABLES)
+
+        def level(prefix: str, rest: tuple[int, ...]) -> list:
+            if len(rest) == 1:
+                return [self.add_variable(f"{prefix}[{i}]", lo, hi) for i in range(rest[0])]
+            return [level(f"{prefix}[{i}]", rest[1:]) for i in range(rest[0])]
+
+        return level(name, shape)
+
+    @property
+    def names(self) -> list[str]:
+        """Variable names in declaration order."""
+        return list(self.domains)
+
+    def domain(self, name: str) -> tuple[int, int]:
+        """``(lo, hi)`` of a variable."""
+        d = self.domains[name]
+        return d.lo, d.hi
+
+    def _check_expr(self, expr: Expr, what: str) -> Expr:
+        unknown = [v for v in variables(expr) if v not in self.domains]  # O(expr), not O(model)
+        if unknown:
+            raise ModelError(f"{what}: unknown variable(s) {', '.join(sorted(unknown))}")
+        wrong = bad_divisors(expr)
+        if wrong:
+            raise ModelError(f"{what}: {to_text(wrong[0])}: // and % divide by a positive "
+                             "constant only")
+        _check_magnitude(expr, self.domain, what)
+        return expr
