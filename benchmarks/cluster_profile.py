@@ -27,7 +27,8 @@ from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.statespace import cluster
 from cpsolve.puzzles.files import load, resolve
 
-KINDS = {"expand": "expand", "getitem": "route", "merge": "merge", "count": "count"}
+KINDS = {"expand": "expand", "expand_part": "expand", "getitem": "route", "merge": "merge",
+         "merge_part": "merge", "count": "count"}
 
 
 def profile(name: str, workers: int, limit: int | None) -> None:

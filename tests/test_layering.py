@@ -48,6 +48,7 @@ PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.runt
 EXTERNAL_TOOLS = ("subprocess", "up_fast_downward", "pddl", "fast_downward")
 DASK = ("cpsolve.engines.runtime.dask_client", "cpsolve.engines.runtime.dask_exchange",
         "cpsolve.engines.search.statespace.cluster",
+        "cpsolve.engines.search.statespace.cluster_tasks",
         "cpsolve.engines.search.statespace.partitions")
 
 

@@ -210,9 +210,9 @@ def test_a_layer_is_two_tasks_per_partition_and_pieces_go_worker_to_worker(sched
     kinds = sorted({t["key"].split("-")[0] for t in stream.data})
     layers, parts = len(ours.answer.layers), ours.details["partitions"]
     names = [t["key"].split("-")[0] for t in stream.data]
-    assert kinds == ["_expand", "_merge"], kinds
-    assert names.count("_expand") in (parts * layers, parts * (layers + 1))
-    assert names.count("_merge") in (parts * layers, parts * (layers + 1))
+    assert kinds == ["expand_part", "merge_part"], kinds
+    assert names.count("expand_part") in (parts * layers, parts * (layers + 1))
+    assert names.count("merge_part") in (parts * layers, parts * (layers + 1))
 
 
 def test_a_shared_array_goes_chunk_by_chunk_to_whichever_worker_asks(scheduler):

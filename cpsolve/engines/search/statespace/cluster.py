@@ -35,13 +35,13 @@ cluster's busy workers killed, :func:`~cpsolve.engines.runtime.dask_client.aband
 remote cluster a running task finishes, and the pieces it still sends are dropped).
 A worker that leaves the cluster takes its partitions with it: the analysis stops with
 an error that says so.
-Workers build the packed model once per process (:func:`_prepared`).
+The tasks that run on the workers are in :mod:`.cluster_tasks`; each worker builds the
+packed model once per process.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import numpy as np
 
@@ -50,85 +50,12 @@ from ....answers.result import Result, Unsupported
 from ...runtime.dask_client import NotStarted, abandon, client_for, finished, gather
 from ...runtime.stop import Stop
 from ..common import Budget
-from ..compile import Task, compile_planning
-from .codesets import CHUNK, fresh
-from .external import FARTHEST_MAX, duplicates_policy, expand, positions, prepare
+from ..compile import Task
+from .cluster_tasks import expand_part, merge_part, peak_rss, prefix_of, size
+from .external import FARTHEST_MAX, duplicates_policy, prepare
 from .partitions import exchange, owners_of, threaded, watching
-from .report import layered, prefix
+from .report import layered
 from .store import by_owner
-
-_CACHE: dict[int, tuple] = {}
-
-
-def _prepared(model):
-    """The packing and symmetry group of ``model``, built once per worker process."""
-    found = _CACHE.get(id(model))
-    if found is None or found[0] is not model:
-        found = (model, *prepare(compile_planning(model)))
-        _CACHE[id(model)] = found
-    return found[1], found[2]
-
-
-def _expand(model, codes: np.ndarray, owners: list[str], key: tuple, part: int,
-            waits: bool) -> int:
-    """Expand partition ``part`` of a layer, handing the successors cut by owner to the
-    workers of their partitions (filed under ``key``,
-    :mod:`~cpsolve.engines.runtime.dask_exchange`); the value is how many successor codes
-    were handed on.  The partition is expanded :data:`.codesets.CHUNK` states at a time,
-    shared: once its own chunks are taken, the task takes the next chunks of the other
-    partitions of the layer (:func:`_chunks`; ``waits``: every partition has a thread of its
-    own, so a partition on another worker whose task has not started yet is waited for),
-    so that a worker slowed down (a busier core, a longer merge before) does not hold up
-    the round.  Each chunk's pieces travel while the next chunk is
-    expanded, one chunk's at most: the sends of the chunk before are waited for first."""
-    from ...runtime import dask_exchange
-
-    packed, orbits = _prepared(model)
-    dask_exchange.share((*key, "frontier", part), codes, CHUNK)
-    sent, made = [], 0
-    for chunk in _chunks(key, part, owners, waits):
-        new = expand(packed, orbits, chunk)
-        made += new.size
-        dask_exchange.settle(sent)
-        sent = dask_exchange.send(key, by_owner(new, (len(owners) - 1).bit_length()), owners)
-    dask_exchange.settle(sent)
-    return made
-
-
-def _chunks(key: tuple, part: int, owners: list[str], waits: bool) -> Iterator[np.ndarray]:
-    """The chunks of partition ``part`` of the layer, then those still left of the other
-    partitions (from the next one on, round the circle), each taken from its owner's
-    worker by whichever task asks first: every chunk goes to exactly one task.  With
-    ``waits``, a partition on another worker that is not shared yet is waited for (never
-    one on this worker: its task may be waiting for this task's thread)."""
-    from ...runtime import dask_exchange
-
-    for k in [*range(part, len(owners)), *range(part)]:
-        wait = waits and owners[k] != owners[part]
-        while (chunk := dask_exchange.steal((*key, "frontier", k), owners[k], wait)) \
-                is not None:
-            yield chunk
-
-
-def _merge(model, key: tuple, earlier: list[np.ndarray], expanded: list[int]) -> np.ndarray:
-    """The partition of the next layer: the pieces filed under ``key`` on this worker, made
-    distinct and stripped of this partition of the layers that can repeat; its size
-    ``(orbits, positions)`` is noted under ``key`` for the client.  ``expanded``: what the
-    layer's expand tasks handed on (the merge is their dependant, so it runs once every
-    piece has arrived)."""
-    from ...runtime import dask_exchange
-
-    pieces = dask_exchange.take(key)
-    raw = np.concatenate(pieces) if pieces else np.empty(0, np.int64)
-    made = fresh(raw, earlier, False, True)  # binary searches: memory-light; the pieces
-    # are sorted runs (cut from sorted chunks)
-    dask_exchange.note(key, _size(_prepared(model)[1], made))
-    return made
-
-
-def _size(orbits, codes: np.ndarray) -> tuple[int, int]:
-    """``(orbits, positions)`` of a partition."""
-    return int(codes.size), positions(orbits, codes)
 
 
 def _counted(client, key: tuple, parts: int) -> list[tuple[int, int]]:
@@ -164,7 +91,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             return _layers(client, run, task.model, budget, packed, orbits, first,
                            policy, keep, side)
     except NotStarted as stopped:  # the cluster never ran: the start is what is known
-        return layered(packed, orbits, [_size(orbits, first)], None,
+        return layered(packed, orbits, [size(orbits, first)], None,
                        budget.reason or str(stopped), {"duplicates": policy}, {}, side=side)
 
 
@@ -176,12 +103,12 @@ def _layers(client, run: str, model, budget: Budget, packed, orbits, first: np.n
     model = client.scatter(model, broadcast=True)
     start = by_owner(first, (parts - 1).bit_length())
     layers = [[client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]]
-    sizes = [_size(orbits, first)]
+    sizes = [size(orbits, first)]
     rounds = _Rounds(client, model, owners, run, threaded(client, owners))
     stopped, cut = _sweep(rounds, budget, keep, layers, sizes)
     last = np.concatenate(client.gather(layers[-1])) if not stopped and \
         sizes[-1][1] <= FARTHEST_MAX else None
-    peak = max(client.run(_peak_rss).values())
+    peak = max(client.run(peak_rss).values())
     return layered(packed, orbits, sizes, last, budget.reason if stopped else None,
                    {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak},
                    side=side, partial=cut)
@@ -202,10 +129,10 @@ class _Rounds:
         submitted before its frontier is made has each expand task start as soon as its
         partition's merge is done."""
         key, owners = (self.run, depth), self.owners
-        expanded = [self.client.submit(_expand, self.model, part, owners, key, j, self.waits,
+        expanded = [self.client.submit(expand_part, self.model, part, owners, key, j, self.waits,
                                        workers=[owners[j]], pure=False)
                     for j, part in enumerate(frontier)]
-        return [self.client.submit(_merge, self.model, (*key, j), [e[j] for e in earlier],
+        return [self.client.submit(merge_part, self.model, (*key, j), [e[j] for e in earlier],
                                    expanded, workers=[owners[j]], pure=False)
                 for j in range(len(owners))]
 
@@ -276,10 +203,6 @@ def _earlier(layers: list[list], keep: int | None) -> list[list]:
     return layers if keep is None else layers[max(0, len(layers) - keep):]
 
 
-def _prefix(model, codes: np.ndarray, room: int) -> tuple[int, int]:
-    return prefix(_prepared(model)[1], codes, room)
-
-
 def _cut(client, model, layer: list, counted: list[tuple[int, int]], room: int,
          budget: Budget) -> tuple[int, int] | None:
     """``(orbits, states)`` of the layer's partitions, in order, up to ``room`` states (the
@@ -288,7 +211,7 @@ def _cut(client, model, layer: list, counted: list[tuple[int, int]], room: int,
     orbits = states = 0
     for part, (o, s) in zip(layer, counted):
         if states + s > room:
-            done = gather(client, [client.submit(_prefix, model, part, room - states,
+            done = gather(client, [client.submit(prefix_of, model, part, room - states,
                                                  pure=False)], budget.clock.expired)
             if done is None:  # the clock's reason (time, Ctrl-C)
                 budget.halt(budget.clock.stop() or Stop.TIME, budget.clock.why())
@@ -316,13 +239,6 @@ def _origin(task: Task, direction: Direction | None) -> tuple[tuple, Direction]:
     raise Unsupported("search: the cluster analysis cannot count back from the goal (the "
                       "default for this model: its goal is one state) because not every "
                       "move can be undone; give --from start, or analyze without a cluster")
-
-
-def _peak_rss() -> int:
-    """This worker process's peak resident memory, in MiB (Linux: ru_maxrss is in KiB)."""
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
 def _line(sizes: list[int], seen: int, begun: float, parts: int) -> str:
