@@ -42,6 +42,7 @@ packed model once per process.
 from __future__ import annotations
 
 import time
+from concurrent.futures import CancelledError
 
 import numpy as np
 
@@ -53,7 +54,7 @@ from ..common import Budget
 from ..compile import Task
 from .cluster_tasks import expand_part, merge_part, peak_rss, prefix_of, size
 from .external import FARTHEST_MAX, duplicates_policy, prepare
-from .partitions import exchange, owners_of, threaded, watching
+from .partitions import check_workers, exchange, owners_of, threaded, watching
 from .report import layered
 from .store import by_owner
 
@@ -138,9 +139,17 @@ class _Rounds:
 
     def wait(self, layer: list, depth: int, watch) -> list[tuple[int, int]] | None:
         """The sizes of layer ``depth``'s partitions (futures ``layer``) once it is made;
-        None when ``watch`` stops it first (its tasks cancelled)."""
-        if not finished(self.client, layer, watch):
-            return None
+        None when ``watch`` stops it first (its tasks cancelled).  A worker that dies takes
+        the partitions it held, and Dask cancels the tasks that needed them: that is said
+        as the worker having left (:func:`.partitions.check_workers`)."""
+        try:
+            if not finished(self.client, layer, watch):
+                return None
+        except CancelledError:
+            check_workers(self.client, self.owners)
+            raise
+        if any(future.cancelled() for future in layer):
+            check_workers(self.client, self.owners)
         return _counted(self.client, (self.run, depth), len(self.owners))
 
     def cancel(self, layer: list | None) -> None:

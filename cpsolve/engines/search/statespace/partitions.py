@@ -40,16 +40,21 @@ def watching(client, owners: list[str], seen: int, budget: Budget):
             return True
         if time.monotonic() - looked[0] >= LOOK:
             looked[0] = time.monotonic()
-            try:
-                gone = sorted(set(owners) - set(client.nthreads()))
-            except OSError as exc:
-                raise Unsupported(f"search: the Dask scheduler stopped answering ({exc})") \
-                    from None
-            if gone:
-                raise Unsupported(f"search: the worker at {gone[0]} left the cluster during "
-                                  "the analysis, with its partitions of the layers")
+            check_workers(client, owners)
         return False
     return stop
+
+
+def check_workers(client, owners: list[str]) -> None:
+    """Raise :class:`Unsupported` saying which partition's worker has left the cluster, or
+    that the scheduler stopped answering; nothing when every worker is there."""
+    try:
+        gone = sorted(set(owners) - set(client.nthreads()))
+    except OSError as exc:
+        raise Unsupported(f"search: the Dask scheduler stopped answering ({exc})") from None
+    if gone:
+        raise Unsupported(f"search: the worker at {gone[0]} left the cluster during the "
+                          "analysis, with its partitions of the layers")
 
 
 LOOK = 1.0
