@@ -309,10 +309,16 @@ def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:
     return client.gather(futures) if finished(client, futures, stop) else None
 
 
+class Cancelled(Exception):
+    """Futures waited for were cancelled by the cluster, not by the caller (the worker that
+    held what they needed died, say)."""
+
+
 def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
     """Wait until every future has finished, asking ``stop()`` every :data:`POLL` seconds:
     False (the futures cancelled) once it says to stop.  A future that failed raises its
-    error here; the values stay on the workers."""
+    error here, one that the cluster cancelled :class:`Cancelled`; the values stay on the
+    workers."""
     from distributed import wait
 
     while True:
@@ -323,9 +329,15 @@ def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
                 client.cancel(futures)
                 return False
             continue
+        except Exception:  # Dask's cancellation error (its class moved between versions)
+            if any(future.cancelled() for future in futures):
+                raise Cancelled("the cluster cancelled tasks waited for") from None
+            raise
         for future in futures:
             if future.status == "error":
                 future.result()  # raises the task's error
+        if any(future.cancelled() for future in futures):
+            raise Cancelled("the cluster cancelled tasks waited for")
         return True
 
 

@@ -42,13 +42,19 @@ packed model once per process.
 from __future__ import annotations
 
 import time
-from concurrent.futures import CancelledError
 
 import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ...runtime.dask_client import NotStarted, abandon, client_for, finished, gather
+from ...runtime.dask_client import (
+    Cancelled,
+    NotStarted,
+    abandon,
+    client_for,
+    finished,
+    gather,
+)
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task
@@ -145,11 +151,9 @@ class _Rounds:
         try:
             if not finished(self.client, layer, watch):
                 return None
-        except CancelledError:
+        except Cancelled:
             check_workers(self.client, self.owners)
             raise
-        if any(future.cancelled() for future in layer):
-            check_workers(self.client, self.owners)
         return _counted(self.client, (self.run, depth), len(self.owners))
 
     def cancel(self, layer: list | None) -> None:
