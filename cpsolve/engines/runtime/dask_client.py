@@ -26,13 +26,12 @@ The limits, the same on every path:
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,11 +245,7 @@ def _kill_workers(local) -> None:
     tasks are abandoned (what they returned is out), and a graceful close of a busy worker
     takes seconds on a loaded machine.  Dask's loggers are silenced first (:func:`_silence`)."""
     _silence()
-    for nanny in list(local.workers.values()):
-        pid = getattr(nanny, "pid", None)
-        if pid:
-            with suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+    processes.kill_now(getattr(nanny, "pid", None) for nanny in list(local.workers.values()))
 
 
 def _loop_without_sigint():

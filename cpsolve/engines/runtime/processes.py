@@ -295,10 +295,16 @@ def spawned() -> set[BaseProcess]:
 def kill_spawned(since: set[BaseProcess]) -> None:
     """SIGKILL the children of :func:`spawned` that are not in ``since`` (a start that was
     stopped half-way: :func:`.dask_client._abandon_start`)."""
-    for child in spawned() - since:
-        if child.pid:
+    kill_now(child.pid for child in spawned() - since)
+
+
+def kill_now(pids: Iterable[int | None]) -> None:
+    """SIGKILL each of ``pids`` (``None``: a process not started yet); one already gone is
+    no error."""
+    for pid in pids:
+        if pid:
             with suppress(OSError):
-                os.kill(child.pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
 
 
 def _main(conn: Connection, parents_end: Connection, parent: int, work: Callable[..., Any],
