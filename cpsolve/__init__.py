@@ -3,8 +3,6 @@
 import importlib
 import sys
 
-from .version import VERSION as __version__  # noqa: F401 - the package's release
-
 _EXPORTS = {"Result": "answers.result", "Status": "answers.result", "Csp": "model",
             "Planning": "model", **dict.fromkeys(("And", "If", "Max", "Min", "Not", "Or", "Sum",
                                                   "Var"), "language.expr")}
@@ -15,6 +13,10 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> object:
+    if name == "__version__":  # the release, kept by the command line (``--version``)
+        from .cli.version import VERSION
+
+        return VERSION
     if name not in _EXPORTS:
         raise AttributeError(f"module 'cpsolve' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
@@ -23,7 +25,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(set(globals()) | set(_EXPORTS) | {"__version__"})
 
 
 def _in_ipython() -> None:

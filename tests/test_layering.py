@@ -28,9 +28,9 @@ LAYERS = ("language", "model", "answers", "puzzles", "interop", "engines", "work
 """The packages of ``cpsolve``, bottom up: a module imports only from its own layer or
 below (docs/design.md says what each holds)."""
 
-LEAVES = ("cpsolve.version",)
-"""The small shared module outside the layers: any layer may import it; it imports no
-other ``cpsolve`` module."""
+LEAVES: tuple[str, ...] = ()
+"""Small shared modules outside the layers (none now): any layer could import one, and it
+would import no other ``cpsolve`` module."""
 
 TOP = ("cpsolve", "cpsolve.__main__")
 """The package's front door (``from cpsolve import Planning``, ``python -m cpsolve``)."""

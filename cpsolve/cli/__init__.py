@@ -3,7 +3,8 @@
 Each command is one function ``(Cli) -> exit code`` in a module of its own
 (:data:`COMMANDS`), imported only when it runs, so ``--help`` loads no engine.
 Clashing options are refused by the declared rules of :mod:`.arguments`
-(:data:`~.arguments.OPTION_RULES`) before any command starts.
+(:data:`~.arguments.OPTION_RULES`) before any command starts; ``--version`` prints
+:data:`.version.VERSION`.
 
 Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
 there is none); 1 no answer within the limits, or engines that disagree;

@@ -13,10 +13,10 @@ from collections.abc import Collection
 from ..engines import ENGINES, TASKS, every
 from ..engines.runtime import memory
 from ..interop import FORMATS
-from ..version import VERSION
 from .checks import over_input, processes, scheduler_address
 from .examples import examples_text, with_examples
 from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
+from .version import VERSION
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: start-up (--help) imports no typing
 if TYPE_CHECKING:
