@@ -58,7 +58,7 @@ from ...runtime.dask_client import (
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task
-from .cluster_tasks import expand_part, merge_part, peak_rss, prefix_of, size
+from .cluster_tasks import expand_part, merge_part, part_size, peak_rss, prefix_of
 from .external import FARTHEST_MAX, duplicates_policy, prepare
 from .partitions import check_workers, exchange, owners_of, threaded, watching
 from .report import layered
@@ -84,9 +84,10 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
     as plain ``analyze`` does by default, back from a single goal state (when every move
     can be undone: the layers from the goal are then the distances to it).
 
-    One layer is two rounds of tasks, ``2P`` in all: *expand* every partition of the newest
-    layer, then *merge* the pieces each partition's worker received (which notes the new
-    partition's size: the client reads the layer's size before it expands it).
+    One layer is ``2P`` tasks: *expand* every partition of the newest layer, then *merge*
+    the pieces each partition's worker received (which notes the new partition's size),
+    submitted one layer ahead unless a state limit needs each layer's size first
+    (:func:`_sweep`).
     """
     origin, side = _origin(task, direction)
     packed, orbits = prepare(task, symmetry=side == "start")  # the symmetries keep the start
@@ -98,7 +99,7 @@ def cluster_layers(task: Task, budget: Budget, direction: Direction | None = Non
             return _layers(client, run, task.model, budget, packed, orbits, first,
                            policy, keep, side)
     except NotStarted as stopped:  # the cluster never ran: the start is what is known
-        return layered(packed, orbits, [size(orbits, first)], None,
+        return layered(packed, orbits, [part_size(orbits, first)], None,
                        budget.reason or str(stopped), {"duplicates": policy}, {}, side=side)
 
 
@@ -110,7 +111,7 @@ def _layers(client, run: str, model, budget: Budget, packed, orbits, first: np.n
     model = client.scatter(model, broadcast=True)
     start = by_owner(first, (parts - 1).bit_length())
     layers = [[client.scatter(start[j], workers=[owners[j]]) for j in range(parts)]]
-    sizes = [size(orbits, first)]
+    sizes = [part_size(orbits, first)]
     rounds = _Rounds(client, model, owners, run, threaded(client, owners))
     stopped, cut = _sweep(rounds, budget, keep, layers, sizes)
     last = np.concatenate(client.gather(layers[-1])) if not stopped and \

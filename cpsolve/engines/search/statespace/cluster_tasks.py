@@ -81,11 +81,11 @@ def merge_part(model, key: tuple, earlier: list[np.ndarray], expanded: list[int]
     raw = np.concatenate(pieces) if pieces else np.empty(0, np.int64)
     made = fresh(raw, earlier, False, True)  # binary searches: memory-light; the pieces
     # are sorted runs (cut from sorted chunks)
-    dask_exchange.note(key, size(prepared(model)[1], made))
+    dask_exchange.note(key, part_size(prepared(model)[1], made))
     return made
 
 
-def size(orbits, codes: np.ndarray) -> tuple[int, int]:
+def part_size(orbits, codes: np.ndarray) -> tuple[int, int]:
     """``(orbits, positions)`` of a partition."""
     return int(codes.size), positions(orbits, codes)
 
