@@ -200,8 +200,8 @@ def test_a_layer_is_two_tasks_per_partition_and_pieces_go_worker_to_worker(sched
     """Issue 23: the exchange is not a task per piece.  Dask's own task stream holds, per
     layer, one expand and one merge task per partition and nothing else: no routing
     tasks, no count round (the start is not merged; the empty layer after the last one
-    is merged, and found empty; the round submitted one layer ahead of it may run too, with
-    nothing to expand)."""
+    is merged, and found empty; the tasks of the round submitted one layer ahead of it may
+    run too, all or some of them before they are cancelled, with nothing to expand)."""
     from distributed import Client, get_task_stream
 
     model = load(resolve("line_puzzle")).model
@@ -211,8 +211,8 @@ def test_a_layer_is_two_tasks_per_partition_and_pieces_go_worker_to_worker(sched
     layers, parts = len(ours.answer.layers), ours.details["partitions"]
     names = [t["key"].split("-")[0] for t in stream.data]
     assert kinds == ["expand_part", "merge_part"], kinds
-    assert names.count("expand_part") in (parts * layers, parts * (layers + 1))
-    assert names.count("merge_part") in (parts * layers, parts * (layers + 1))
+    for kind in ("expand_part", "merge_part"):  # the round ahead: cancelled, some may run
+        assert parts * layers <= names.count(kind) <= parts * (layers + 1), kind
 
 
 def test_a_shared_array_goes_chunk_by_chunk_to_whichever_worker_asks(scheduler):
