@@ -20,7 +20,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -144,21 +143,29 @@ def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
                  "every solution, brought to its canonical form")
 
 
-def _in_time(clock: Clock, sym: Symmetry, reps: np.ndarray, sample: int = 256) -> np.ndarray:
-    """The first of ``reps`` whose canonical forms can be made in the time ``clock`` has
-    left (a stopped count's classes among them are still a lower bound)."""
-    if clock.limit is None or len(reps) <= sample:
-        return reps
-    began = time.perf_counter()
-    canonical_grids(sym, reps[:sample])
-    each = (time.perf_counter() - began) / sample
-    room = clock.limit - clock.elapsed()
-    return reps[:max(1, int(room / each))] if each > 0 else reps
+CANONICAL_CHUNK = 4096
+"""Classes brought to their canonical forms between two looks at the clock."""
 
 
-def _unfinished(res: Result, classes: int) -> str:
-    """Why a count up to symmetry is only a lower bound, in words."""
+def _distinct_in_time(clock: Clock, sym: Symmetry, reps: np.ndarray) -> tuple[np.ndarray, int]:
+    """The first of ``reps`` in each class under the board symmetries, among those whose
+    canonical forms were made before ``clock`` ran out, and how many of ``reps`` that was
+    (a stopped count's classes among them are still a lower bound)."""
+    forms, done = [], 0
+    while done < len(reps) and not (done and clock.expired()):
+        forms.append(canonical_grids(sym, reps[done:done + CANONICAL_CHUNK]))
+        done = min(len(reps), done + CANONICAL_CHUNK)
+    _, first = np.unique(np.concatenate(forms), axis=0, return_index=True)
+    return reps[np.sort(first)], done
+
+
+def _unfinished(res: Result, classes: int, sorted_out: int, found: int) -> str:
+    """Why a count up to symmetry is only a lower bound, in words: ``sorted_out`` of the
+    ``found`` solutions were brought to their canonical forms in time."""
     answer = res.answer
+    if sorted_out < found:
+        return (f"the time limit came before every grid found was sorted into its class "
+                f"({sorted_out:,} of {found:,}): at least {plural(classes, 'class')} among them")
     if res.status is Status.EXACT and isinstance(answer, Count):  # a list cut at the limit
         return (f"the time limit came before every solution was re-checked ("
                 f"{answer.listed():,} of {answer.count:,}): at least "
@@ -193,18 +200,17 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
     grids = enumerate_classes(csp, sym, engine, options)
     reps = grids.reps
     res = grids.result
+    sorted_out = len(reps)
     exact = res.status is Status.EXACT and isinstance(res.answer, Count) and \
         res.answer.listed() == res.answer.count  # every solution found is listed: checked
     if up_to == "symmetry" and len(reps):
-        if not exact:  # stopped, or cut: what fits in the time left
-            reps = _in_time(clock, sym, reps)
-        _, first = np.unique(canonical_grids(sym, reps), axis=0, return_index=True)
-        reps = reps[np.sort(first)]
+        reps, sorted_out = _distinct_in_time(clock, sym, reps)
+        exact = exact and sorted_out == len(grids.reps)
     what = ("renaming of the symbols" if up_to == "relabel"
             else sym.describe())
     message = (f"{plural(len(reps), 'class')} under {what}; "
                f"{plural(grids.total, 'solution')} in all"
-               if exact else _unfinished(res, len(reps)))
+               if exact else _unfinished(res, len(reps), sorted_out, len(grids.reps)))
     listing = tuple(dict(zip(sym.variables, map(int, r))) for r in reps) if options.keep else None
     return Result.counted(res.engine, Count(len(reps), listing), exact, seconds=res.seconds,
                           explored=res.explored, message=message, verified=False,

@@ -21,8 +21,10 @@ import pytest
 from cpsolve.answers.check import violations
 from cpsolve.answers.result import Status
 from cpsolve.engines import ENGINES, Options, run
+from cpsolve.engines.runtime.clock import Clock
 from cpsolve.model.symmetry.canonical import canonical_puzzle, transform
 from cpsolve.puzzles.files import load
+from cpsolve.workflows.grids import counting
 from cpsolve.workflows.grids.counting import board, count_up_to, with_givens
 from cpsolve.workflows.grids.generator import Generator, TooLarge, available, second_engine
 
@@ -93,6 +95,19 @@ def test_classes_under_symmetry_match_explicit_orbits():
             seen |= {tuple(sorted(transform(sym, g, grid, r).items())) for g, r in elements}
     result = count_up_to(puzzle.model, sym, "symmetry", "pyconstraint")
     assert result.count == orbits
+
+
+def test_sorting_into_classes_stops_at_the_limit_with_a_lower_bound(monkeypatch):
+    puzzle = puzzle_of("latin4")
+    times = iter([0.0])  # the clock starts at 0; every later look finds the limit long past
+    monkeypatch.setattr(counting, "Clock", lambda limit: Clock(
+        limit, now=lambda: next(times, 100.0)))
+    monkeypatch.setattr(counting, "CANONICAL_CHUNK", 1)
+    result = count_up_to(puzzle.model, puzzle.symmetry(), "symmetry", "pyconstraint",
+                         Options(time_limit=50))
+    # 576 squares, 4! renamings: 24 with the first row fixed; one was sorted in time
+    assert (result.status, result.count) == (Status.AT_LEAST, 1)
+    assert "sorted into its class (1 of 24)" in result.message
 
 
 def test_cpsat_counts_exactly_whatever_the_workers():
