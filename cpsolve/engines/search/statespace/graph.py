@@ -23,7 +23,8 @@ from ...runtime.clock import Clock
 from ..compile import Task
 from ..emit import TooDeep, build_many, np_helpers, source
 from .packing import Packed, Unpackable
-from .visited import Seen
+from .vector import reversible_moves
+from .visited import Recent, Seen
 
 
 @dataclass(frozen=True)
@@ -98,8 +99,9 @@ Found = tuple[np.ndarray, tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def _layered(packed: Packed, task: Task, limit: int, clock: Clock | None) -> Found | None:
-    """Breadth-first, one layer of codes at a time."""
-    seen = Seen(packed.space)
+    """Breadth-first, one layer of codes at a time (the last two layers as the visited set
+    when every move can be undone: no re-sort of everything seen per layer)."""
+    seen = Recent(packed.space) if reversible_moves(task) else Seen(packed.space)
     frontier = seen.fresh(packed.array([task.initial]))
     layers, order, arcs = [], [], []
     while frontier.size:
