@@ -41,6 +41,10 @@ counting and generation, rendering, the CLI."""
 
 SOLVERS = ("ortools", "constraint")  # OR-Tools, python-constraint
 MODEL_LAYER = ("cpsolve.language", "cpsolve.model")
+FACTS = ("cpsolve.model.facts", "cpsolve.model.pins", "cpsolve.model.moves",
+         "cpsolve.model.values", "cpsolve.model.invariants")
+"""What is derived from a model without solving, in plain Python: the checker shares none
+of it."""
 CPSAT = "cpsolve.engines.cpsat"
 PYCONSTRAINT = "cpsolve.engines.pyconstraint"
 PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.runtime.processes")
@@ -79,12 +83,11 @@ RULES: tuple[Rule, ...] = (
          "the model layer knows no engine, family, CLI or rendering"),
     Rule(("cpsolve.puzzles",), ("cpsolve.engines", "cpsolve.cli", *SOLVERS),
          "families build models; they never solve"),
-    Rule(("cpsolve.answers.check",), ("cpsolve.engines", "cpsolve.model.facts",
-                                      "cpsolve.model.invariants", *SOLVERS),
+    Rule(("cpsolve.answers.check",), ("cpsolve.engines", *FACTS, *SOLVERS),
          "the checker shares no code with the engines nor with the facts and invariants"),
     Rule(("cpsolve.workflows.grids",), ("cpsolve.puzzles",),
          "generic grid work knows no puzzle family"),
-    Rule(("cpsolve.model.facts", "cpsolve.model.invariants"),
+    Rule(FACTS,
          ("numpy", "cpsolve.language.parse", "cpsolve.answers"),
          "facts and invariants read expressions and models only, in plain Python"),
     Rule(("cpsolve",), ("subprocess", "up_fast_downward"), "only the fd and minizinc engines "

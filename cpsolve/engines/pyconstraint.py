@@ -21,7 +21,7 @@ from ..answers.result import Assignment, Count, Result, Status
 from ..answers.words import plural
 from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
 from ..model import AllDifferent, Circuit, Condition, Csp
-from ..model.facts import pin
+from ..model.pins import pin
 from .runtime.clock import Clock
 
 CAPABILITIES = {("csp", "solve"), ("csp", "count")}

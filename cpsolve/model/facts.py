@@ -6,28 +6,23 @@ what holds when it returns what; ``None`` (or ``False``) means "not proven",
 which says nothing either way.  The facts are tested against plain BFS on
 random small models (``tests/model/test_facts.py``).
 
-* pins — :func:`pin`, :func:`pins`, :func:`goal_pins`, :func:`goal_state`;
 * lengths — :func:`changes`, :func:`tracked`, :func:`potential_bounds`,
   :func:`fixed_length`, :func:`any_plan_is_optimal`, :func:`state_count`;
 * parity — :func:`plan_parity` (a declared parity with the goal's value known);
 * costs — :func:`cost_floor`, :func:`least_plan_cost`, :func:`estimate_bound`,
-  :func:`goal_at_start`, :func:`steps_for_cost`;
-* moves — :func:`reversible`, :func:`goal_symmetries`, :func:`start_symmetries`,
-  :func:`disjoint_layers`.
+  :func:`goal_at_start`, :func:`steps_for_cost`.
 
-Values at known states (the start, the goal) are computed by this module's own
-small interpreter, not by :func:`cpsolve.language.expr.evaluate`: the independent
-checker uses that one, and nothing an engine relies on goes through it.
-Nothing is cached: models are mutable, and every fact is cheap.
+The variables a condition fixes are in :mod:`.pins`, the facts about moves
+(reversible, symmetries, disjoint layers) in :mod:`.moves`.  Values at known states
+(the start, the goal) are computed by the facts' own small interpreter
+(:mod:`.values`), not by :func:`cpsolve.language.expr.evaluate`: the independent
+checker uses that one, and nothing an engine relies on goes through it.  Nothing is
+cached: models are mutable, and every fact is cheap.
 """
 
 from __future__ import annotations
 
 import math
-import operator
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
-from itertools import product
 
 from ..language.expr import (
     BOUNDING,
@@ -35,143 +30,14 @@ from ..language.expr import (
     Binary,
     Const,
     Expr,
-    IfThenElse,
-    Nary,
-    Unary,
     Var,
     bounds,
-    children,
     conjuncts,
-    normal_text,
-    substitute,
     variables,
 )
+from .pins import Domain, goal_pins, pin, pins, summands
 from .planning import Action, Planning
-
-Domain = Callable[[str], tuple[int, int]]
-MAX_COMBINATIONS = 1 << 17
-"""Most value combinations :func:`reversible` evaluates over all actions together."""
-
-# ---------------------------------------------------------------- pins
-
-
-def pin(condition: Expr, domain: Domain) -> tuple[str, int] | None:
-    """``(x, c)`` when ``condition`` holds exactly where ``x == c``, read off its form.
-
-    The forms: ``x == c``, ``c == x``, and for a variable with domain ``0..1``
-    ``x`` (``c = 1``) or ``not x`` (``c = 0``).  ``None`` for any other form.
-    """
-    if isinstance(condition, Binary) and condition.op == "==":
-        left, right = condition.left, condition.right
-        if isinstance(left, Var) and isinstance(right, Const):
-            return left.name, int(right.value)
-        if isinstance(right, Var) and isinstance(left, Const):
-            return right.name, int(left.value)
-        return None
-    negated = isinstance(condition, Unary) and condition.op == "not"
-    base = condition.arg if negated else condition  # type: ignore[attr-defined]
-    if isinstance(base, Var) and domain(base.name) == (0, 1):
-        return base.name, 0 if negated else 1
-    return None
-
-
-def _summands(expr: Expr) -> list[str] | None:
-    """The variables of a sum of variables (``a + b + ...``, repeats allowed), else None."""
-    if isinstance(expr, Var):
-        return [expr.name]
-    if isinstance(expr, Binary) and expr.op == "+":
-        left, right = _summands(expr.left), _summands(expr.right)
-        return None if left is None or right is None else left + right
-    return None
-
-
-def extreme(condition: Expr, domain: Domain) -> list[tuple[str, int]] | None:
-    """The pins of a sum of variables compared with the least or greatest value it takes:
-    ``sum(x) == 0`` over 0/1 variables holds exactly where every ``x`` is 0 (also
-    ``<= lo``, ``< lo + 1``, ``== hi``, ``>= hi``, ``> hi - 1``, either side).  ``None``
-    for any other form."""
-    if not isinstance(condition, Binary) or condition.op not in BOUNDING:
-        return None
-    op, left, right = condition.op, condition.left, condition.right
-    if isinstance(left, Const):
-        op, left, right = MIRRORED[op], right, left
-    names = _summands(left)
-    if names is None or not isinstance(right, Const):
-        return None
-    c = int(right.value)
-    lo = sum(domain(n)[0] for n in names)
-    hi = sum(domain(n)[1] for n in names)
-    if (op in ("==", "<=") and c == lo) or (op == "<" and c == lo + 1):
-        return [(n, domain(n)[0]) for n in dict.fromkeys(names)]
-    if (op in ("==", ">=") and c == hi) or (op == ">" and c == hi - 1):
-        return [(n, domain(n)[1]) for n in dict.fromkeys(names)]
-    return None
-
-
-def conjunct_pins(condition: Expr, domain: Domain) -> list[tuple[str, int]] | None:
-    """The pins one conjunct is equivalent to: one (:func:`pin`), or several
-    (:func:`extreme`); ``None`` when its form pins nothing."""
-    one = pin(condition, domain)
-    return [one] if one is not None else extreme(condition, domain)
-
-
-def pins(condition: Expr, domain: Domain) -> dict[str, int]:
-    """The pins (:func:`pin`, :func:`extreme`) of the conjuncts of ``condition``, by variable.
-
-    Every assignment that satisfies ``condition`` gives each listed variable
-    its listed value.  When every conjunct is a pin and no variable is pinned
-    twice, the assignments that satisfy the pins are exactly those that
-    satisfy ``condition``.  (Two different pins of one variable: the condition
-    never holds, and the later pin is listed.)
-    """
-    found = (conjunct_pins(c, domain) for c in conjuncts(condition))
-    return dict(p for ps in found if ps is not None for p in ps)
-
-
-def exact_pins(condition: Expr, domain: Domain) -> dict[str, int] | None:
-    """The pins of ``condition`` when they say all it says: it holds exactly where each
-    listed variable has its listed value.  That is, every conjunct pins
-    (:func:`conjunct_pins`) and no variable is pinned to two values; ``None`` otherwise
-    (a conjunct that pins nothing, pins that disagree, no conjunct at all).  Thousands of
-    forbidden states written ``x == 4 and y == 0`` become rows of a table this way."""
-    found: dict[str, int] = {}
-    parts = conjuncts(condition)
-    for part in parts:
-        some = conjunct_pins(part, domain)
-        if some is None:
-            return None
-        for name, value in some:
-            if found.setdefault(name, value) != value:
-                return None
-    return found or None
-
-
-def goal_pins(model: Planning) -> dict[str, int]:
-    """The variables the goal pins, with their values (:func:`pins` of the goal)."""
-    return pins(model.goal, model.domain)
-
-
-def goal_state(model: Planning) -> tuple[int, ...] | None:
-    """The values the goal requires, when its form says it holds at one assignment only.
-
-    That is: every conjunct of the goal is a pin (:func:`pin`) or pins several
-    variables at once (:func:`extreme`: ``sum(x) == 0`` over 0/1 variables), the pins
-    agree, and every variable is pinned.  The goal then holds in the returned
-    state and in no other; when a pinned value lies outside its domain, the
-    tuple is no state and the goal holds nowhere (callers check the domains).
-    ``None`` otherwise (the goal may still hold in one state only).
-    """
-    found: list[tuple[str, int]] = []
-    for c in conjuncts(model.goal):  # in any order, however each is written
-        ps = conjunct_pins(c, model.domain)
-        if ps is None:
-            return None
-        found.extend(ps)
-    pinned = dict(found)
-    if len(pinned) != len(set(found)) or pinned.keys() != model.domains.keys():
-        return None
-    return model.state(pinned)
-
+from .values import value_at
 
 # ---------------------------------------------------------------- lengths
 
@@ -255,7 +121,7 @@ def _end_range(model: Planning, names: list[str]) -> tuple[int, int]:
     for c in conjuncts(model.goal):
         if not (isinstance(c, Binary) and c.op == "==" and isinstance(c.right, Const)):
             continue
-        group = _summands(c.left)
+        group = summands(c.left)
         if group is None or len(set(group)) != len(group) or not set(group) <= tracked_names \
                 or set(group) & (grouped | set(pinned)):
             continue
@@ -305,7 +171,7 @@ def plan_parity(model: Planning) -> int | None:
     pinned = goal_pins(model)
     if not variables(model.parity) <= pinned.keys():
         return None
-    return (_value(model.parity, pinned) - _value(model.parity, model.initial)) % 2
+    return (value_at(model.parity, pinned) - value_at(model.parity, model.initial)) % 2
 
 
 # ---------------------------------------------------------------- costs
@@ -367,7 +233,7 @@ def steps_for_cost(model: Planning, cost: int) -> int:
 
 def goal_at_start(model: Planning) -> bool:
     """True when the goal holds in the initial state (the empty plan is a plan)."""
-    return bool(_value(model.goal, model.initial))
+    return bool(value_at(model.goal, model.initial))
 
 
 def estimate_bound(model: Planning) -> tuple[int, int]:
@@ -379,7 +245,7 @@ def estimate_bound(model: Planning) -> tuple[int, int]:
     """
     if model.estimate is None:
         return 0, 0
-    cost = max(0, _value(model.estimate, model.initial))
+    cost = max(0, value_at(model.estimate, model.initial))
     most = max((bounds(a.cost, model.domain)[1] for a in model.actions), default=0)
     return cost, (-(-cost // most) if most > 0 else 0)
 
@@ -392,162 +258,3 @@ def least_plan_cost(model: Planning) -> int:
         return 0
     fewest = max(1, (potential_bounds(model) or (1, 0))[0])
     return max(0, estimate_bound(model)[0], cost_floor(model) * fewest)
-
-
-# ---------------------------------------------------------------- moves
-
-
-def _used(action: Action, model: Planning) -> tuple[str, ...]:
-    """The variables an action reads or writes, in model order."""
-    used = action.reads() | action.writes()
-    return tuple(n for n in model.domains if n in used)
-
-
-def _moves(action: Action, model: Planning, used: tuple[str, ...]) -> Iterator[tuple]:
-    """``(before, after)`` values of ``used`` for every state where ``action`` applies."""
-    fixed = pins(action.guard, model.domain)
-    axes = []
-    for n in used:
-        lo, hi = model.domain(n)
-        axes.append([fixed[n]] if n in fixed and lo <= fixed[n] <= hi
-                    else [] if n in fixed else range(lo, hi + 1))
-    for before in product(*axes):
-        env = dict(zip(used, before))
-        if not _value(action.guard, env):
-            continue
-        after = dict(env)
-        for n, e in action.effects:
-            after[n] = _value(e, env)
-        if all(v in model.domains[n] for n, v in after.items()):
-            yield before, tuple(after[n] for n in used)
-
-
-def reversible(model: Planning) -> bool:
-    """True when every move can be undone by a move: whenever an action leads from state
-    ``s`` to ``t``, some action leads from ``t`` back to ``s``.
-
-    Decided exactly on the following sufficient condition: for each set of
-    used variables (read or written), the moves of the actions using exactly
-    that set, on those variables, form a symmetric relation.  An action only
-    looks at its used variables and leaves the others alone, so each move is
-    then undone by an action of its own set (a slide by the opposite slide).
-    False when the condition fails, and when the actions have more than
-    :data:`MAX_COMBINATIONS` value combinations of their used variables in all.
-    """
-    groups: dict[tuple[str, ...], set[tuple]] = {}
-    budget = MAX_COMBINATIONS
-    for action in model.actions:
-        used = _used(action, model)
-        fixed = pins(action.guard, model.domain)
-        budget -= math.prod(1 if n in fixed else model.domains[n].size for n in used)
-        if budget < 0:
-            return False
-        groups.setdefault(used, set()).update(_moves(action, model, used))
-    return all((t, s) in moves for moves in groups.values() for s, t in moves)
-
-
-def _renamed(expr: Expr, mapping: Mapping[str, str]) -> str:
-    return normal_text(substitute(expr, lambda v: Var(mapping[v.name])))
-
-
-def _signature(action: Action, mapping: Mapping[str, str]) -> tuple:
-    """What identifies an action up to the order of guard conjuncts and effects."""
-    guard = tuple(sorted(_renamed(c, mapping) for c in conjuncts(action.guard)))
-    effects = tuple(sorted((mapping[v], _renamed(e, mapping)) for v, e in action.effects))
-    return guard, effects, _renamed(action.cost, mapping)
-
-
-def goal_symmetries(model: Planning) -> list[dict[str, str]]:
-    """The declared symmetries (``model.symmetries``, the identity left out) that keep the goal.
-
-    A permutation is kept when, after renaming, the actions are the same
-    multiset (same guard conjuncts, effects and cost, up to order), the
-    forbidden conditions the same set, and the goal has the same set of
-    conjuncts.  Then a state and its image have the same future up to the
-    permutation, and one is a goal exactly when the other is: a search may
-    merge them.
-    """
-    if not model.symmetries:
-        return []
-    goal = frozenset(_renamed(c, {n: n for n in model.domains}) for c in conjuncts(model.goal))
-    return _keeping(model, lambda m: frozenset(_renamed(c, m)
-                                               for c in conjuncts(model.goal)) == goal)
-
-
-def start_symmetries(model: Planning) -> list[dict[str, str]]:
-    """The declared symmetries (the identity left out) that keep the actions and the start.
-
-    As :func:`goal_symmetries`, with the initial state in place of the goal: a
-    permutation is kept when the actions (and forbidden conditions) are the
-    same after renaming, every variable goes to one with the same domain, and
-    the initial state is its own image.  The states reachable from the start
-    are then closed under it, at the same distances: a forward analysis may
-    count one state per orbit.
-    """
-    if not model.symmetries or not model.initial:
-        return []
-    start = model.initial
-    return _keeping(model, lambda m: all(
-        model.domains[n] == model.domains[m[n]] and start[n] == start[m[n]]
-        for n in model.domains))
-
-
-def _keeping(model: Planning, keeps: Callable[[Mapping[str, str]], bool]
-             ) -> list[dict[str, str]]:
-    """The declared symmetries, the identity left out, for which ``keeps`` holds and that
-    map the forbidden conditions and the actions onto themselves (tested in that order,
-    the actions last: the costliest)."""
-    if not model.symmetries:
-        return []
-    identity = {n: n for n in model.domains}
-    forbidden = frozenset(_renamed(f.expr, identity) for f in model.forbidden)
-    actions = Counter(_signature(a, identity) for a in model.actions)
-    return [dict(m) for m in model.symmetries
-            if m != identity and keeps(m)
-            and frozenset(_renamed(f.expr, m) for f in model.forbidden) == forbidden
-            and Counter(_signature(a, m) for a in model.actions) == actions]
-
-
-def disjoint_layers(model: Planning) -> bool:
-    """True when no state is at two different distances from any state it comes from.
-
-    Holds when every action changes the sum of the :func:`tracked` variables by
-    the same non-zero constant: after ``d`` steps the sum is ``start + d * c``,
-    so breadth-first layers never meet (peg solitaire: one peg fewer per jump).
-    """
-    if not model.actions:
-        return False
-    names = tracked(model)
-    deltas = {sum(changes(a, model).get(n, 0) for n in names) for a in model.actions}
-    return len(deltas) == 1 and 0 not in deltas
-
-
-# ---------------------------------------------------------------- values
-# The facts' own evaluator, on purpose: cpsolve.language.expr.evaluate is the checker's reference
-# interpreter, and the checker shares no code with the facts (tests/test_layering.py).
-
-_UNARY = {"-": operator.neg, "abs": abs, "not": operator.not_}
-_BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,
-           "//": operator.floordiv, "%": operator.mod, "==": operator.eq,
-           "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-           ">=": operator.ge}
-_NARY = {"and": all, "or": any, "min": min, "max": max}
-
-
-def _value(expr: Expr, env: Mapping[str, int]) -> int:
-    """The value of ``expr`` when its variables take the values in ``env``."""
-    if isinstance(expr, Const):
-        return expr.value
-    if isinstance(expr, Var):
-        return env[expr.name]
-    if isinstance(expr, IfThenElse):
-        chosen = expr.then if _value(expr.cond, env) else expr.otherwise
-        return _value(chosen, env)
-    args = [_value(c, env) for c in children(expr)]
-    if isinstance(expr, Unary):
-        return int(_UNARY[expr.op](args[0]))
-    if isinstance(expr, Binary):
-        return int(_BINARY[expr.op](*args))
-    if isinstance(expr, Nary):
-        return int(_NARY[expr.op](args))
-    raise TypeError(f"unknown expression node {expr!r}")

@@ -47,7 +47,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..language.expr import conjuncts
-from .facts import changes, conjunct_pins, goal_pins
+from .facts import changes
+from .pins import conjunct_pins, goal_pins
 from .planning import Planning
 
 if TYPE_CHECKING:  # imported where a weight is found (fractions loads decimal): not at start-up

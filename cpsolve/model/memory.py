@@ -37,8 +37,9 @@ from ..language.expr import (
     variables,
 )
 from ..language.expr import Var as VarRef
-from .facts import _value, goal_state, pin
+from .pins import goal_state, pin
 from .planning import Action, Planning
+from .values import value_at
 
 MAX_MEMORY_VALUES = 63
 """Most values a memory variable may take (searches pack it, and one more mark, in six
@@ -126,7 +127,7 @@ def reversed_model(model: Planning) -> Planning | None:
     """The model run backwards from its one goal state, or None when it cannot be read
     off the text.
 
-    Needed: the goal pins every variable (:func:`~.facts.goal_state`), no forbidden
+    Needed: the goal pins every variable (:func:`~.pins.goal_state`), no forbidden
     condition, every effect a constant, and every guard conjunct that mentions a
     written variable a pin of it (``x == c``), each written variable pinned.  Then
     ``p`` leads to ``t`` by action ``a`` exactly when ``t`` meets ``a``'s effects and
@@ -182,7 +183,7 @@ def value_map(model: Planning, memory: str | None, mapping: Mapping[str, str]
         by_signature.setdefault(_signature(a, memory, None), a)
     if memory is None:  # constant costs: the matched action must cost the same
         same = all((b := by_signature.get(_signature(a, None, full))) is not None
-                   and _value(a.cost, {}) == _value(b.cost, {}) for a in model.actions)
+                   and value_at(a.cost, {}) == value_at(b.cost, {}) for a in model.actions)
         return [0] if same else None
     full[memory] = memory
     d = model.domains[memory]
@@ -206,7 +207,7 @@ def value_map(model: Planning, memory: str | None, mapping: Mapping[str, str]
         return None
     for a, b in pairs.items():
         for v in range(d.lo, d.hi + 1):
-            if _value(a.cost, {memory: v}) != _value(b.cost, {memory: image[v - d.lo]}):
+            if value_at(a.cost, {memory: v}) != value_at(b.cost, {memory: image[v - d.lo]}):
                 return None
     return image
 

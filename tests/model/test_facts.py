@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from cpsolve.language.expr import Const, Expr, Not, Var, conjuncts, evaluate, substitute
 from cpsolve.model import Planning, facts
+from cpsolve.model.moves import goal_symmetries, reversible, start_symmetries
+from cpsolve.model.pins import goal_pins, goal_state, pin, pins
 from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -189,8 +191,8 @@ SETTINGS = settings(max_examples=150, deadline=None,
 @given(models())
 def test_pins_accept_exactly_what_the_condition_accepts(model: Planning) -> None:
     for condition in [model.goal, *(a.guard for a in model.actions)]:
-        found = facts.pins(condition, model.domain)
-        every = [facts.pin(c, model.domain) for c in conjuncts(condition)]
+        found = pins(condition, model.domain)
+        every = [pin(c, model.domain) for c in conjuncts(condition)]
         exact = None not in every and len(set(every)) == len(dict(every))  # type: ignore
         for s in states(model):
             env = dict(zip(model.domains, s))
@@ -204,7 +206,7 @@ def test_pins_accept_exactly_what_the_condition_accepts(model: Planning) -> None
 @SETTINGS
 @given(models())
 def test_goal_state_is_the_only_goal(model: Planning) -> None:
-    goal = facts.goal_state(model)
+    goal = goal_state(model)
     if goal is not None:
         inside = all(v in d for v, d in zip(goal, model.domains.values()))
         assert [s for s in states(model) if is_goal(model, s)] == ([goal] if inside else [])
@@ -243,7 +245,7 @@ def test_plan_parity(model: Planning) -> None:
     parity = facts.plan_parity(model)
     if parity is not None:
         assert all(k % 2 == parity for k in plan_lengths(model))
-    if model.parity is not None and "t" in facts.goal_pins(model):
+    if model.parity is not None and "t" in goal_pins(model):
         assert parity is not None
 
 
@@ -284,7 +286,7 @@ def test_a_plan_of_a_cost_fits_in_steps_for_cost(model: Planning) -> None:
 @SETTINGS
 @given(models())
 def test_reversible_moves_come_back(model: Planning) -> None:
-    if not facts.reversible(model):
+    if not reversible(model):
         return
     for s in states(model):
         for _, t, _ in moves(model, s):
@@ -294,7 +296,7 @@ def test_reversible_moves_come_back(model: Planning) -> None:
 @SETTINGS
 @given(models())
 def test_goal_symmetries_map_goals_and_moves(model: Planning) -> None:
-    for mapping in facts.goal_symmetries(model):
+    for mapping in goal_symmetries(model):
         for s in states(model):
             assert is_goal(model, s) == is_goal(model, image(model, mapping, s))
         for s in reachable(model):
@@ -315,9 +317,9 @@ def test_a_forbidden_condition_the_swap_breaks_keeps_start_and_goal_symmetries_o
     model.add_action("inc b", b < 2, {b: b + 1})
     model.add_symmetry({"a": "b", "b": "a"})
     swap = [{"a": "b", "b": "a"}]
-    assert facts.start_symmetries(model) == swap and facts.goal_symmetries(model) == swap
+    assert start_symmetries(model) == swap and goal_symmetries(model) == swap
     model.forbid(a == 2)
-    assert facts.start_symmetries(model) == [] and facts.goal_symmetries(model) == []
+    assert start_symmetries(model) == [] and goal_symmetries(model) == []
 
 
 def test_the_random_models_reach_each_fact() -> None:
@@ -331,9 +333,9 @@ def test_the_random_models_reach_each_fact() -> None:
             ("fixed", facts.fixed_length(model) is not None),
             ("potential", facts.potential_bounds(model) is not None),
             ("parity", facts.plan_parity(model) is not None),
-            ("reversible", facts.reversible(model) and len(model.actions) > 1),
-            ("symmetry", bool(facts.goal_symmetries(model))),
-            ("goal state", facts.goal_state(model) is not None),
+            ("reversible", reversible(model) and len(model.actions) > 1),
+            ("symmetry", bool(goal_symmetries(model))),
+            ("goal state", goal_state(model) is not None),
         ] if ok)
 
     collect()
@@ -347,9 +349,9 @@ def test_known_facts_of_bundled_models() -> None:
     """Pegs: each jump removes a peg (32 to 1: 31 jumps); sliding: moves can be undone,
     the blank's colour flips each move; the 8-puzzle's blank travels an odd distance."""
     english = load(MODELS / "english33.toml").model
-    assert facts.fixed_length(english) == 31 and not facts.reversible(english)
+    assert facts.fixed_length(english) == 31 and not reversible(english)
     eight = load(MODELS / "eight_puzzle.toml").model
-    assert facts.reversible(eight) and facts.plan_parity(eight) == 1
-    assert facts.goal_state(eight) is not None and facts.fixed_length(eight) is None
+    assert reversible(eight) and facts.plan_parity(eight) == 1
+    assert goal_state(eight) is not None and facts.fixed_length(eight) is None
     jugs = load(MODELS / "water_jugs.toml").model
-    assert not facts.reversible(jugs) and facts.cost_floor(jugs) == 1
+    assert not reversible(jugs) and facts.cost_floor(jugs) == 1

@@ -15,7 +15,7 @@ from cpsolve import Planning
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.language.expr import And, Sum
-from cpsolve.model.facts import extreme, goal_state
+from cpsolve.model.pins import extreme, goal_state
 
 
 def board(goal_of) -> Planning:

@@ -8,7 +8,7 @@ import pytest
 
 from cpsolve.language.expr import evaluate
 from cpsolve.model import AllDifferent, Condition, Csp, Planning
-from cpsolve.model.facts import goal_state
+from cpsolve.model.pins import goal_state
 from cpsolve.puzzles import FAMILIES
 from cpsolve.puzzles.data import ModelFileError
 from cpsolve.puzzles.files import bundled, load, resolve

@@ -22,7 +22,8 @@ from cpsolve.answers.result import Status, Unsupported
 from cpsolve.engines import Options, run
 from cpsolve.language.expr import evaluate
 from cpsolve.model import Planning
-from cpsolve.model.facts import any_plan_is_optimal, fixed_length, goal_symmetries
+from cpsolve.model.facts import any_plan_is_optimal, fixed_length
+from cpsolve.model.moves import goal_symmetries
 from cpsolve.puzzles.files import load
 
 ROOT = Path(__file__).resolve().parents[2]

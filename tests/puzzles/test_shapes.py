@@ -214,7 +214,7 @@ def chase_presses(n: int) -> list[int]:
 
 
 def test_lights_out_5x5_written_with_a_sum_is_solved_by_bidirectional_search():
-    from cpsolve.model.facts import goal_state
+    from cpsolve.model.pins import goal_state
 
     assert lights_distance(3) == min(chase_presses(3)) == 5  # the chase agrees with a BFS
     sizes = chase_presses(5)

@@ -30,7 +30,8 @@ from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.planning.heuristic import compile_estimate
 from cpsolve.language.expr import evaluate
 from cpsolve.model import Planning
-from cpsolve.model.facts import goal_state, plan_parity
+from cpsolve.model.facts import plan_parity
+from cpsolve.model.pins import goal_state
 from cpsolve.puzzles.files import bundled, load
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ forbid thousands of states (a hostile file forbade 20,000, ``"x[0] == 4 and x[1]
 ...): compiled one by one they took seconds per step, which no clock could stop.  So:
 
 * conditions that hold exactly where some variables have some values
-  (:func:`~cpsolve.model.facts.exact_pins`), over variables whose integer view is one
+  (:func:`~cpsolve.model.pins.exact_pins`), over variables whose integer view is one
   CP-SAT variable (:func:`single`), become one forbidden-assignments table per tuple of
   variables and step — one call, however many rows;
 * the rest are compiled :data:`CHUNK` at a time by :class:`Posting`, which asks the
@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...language.expr import Expr, Not
-from ...model import Planning, facts
+from ...model import Planning
+from ...model.pins import exact_pins
 from ..runtime.clock import Clock
 from .compile import Compiler, Term
 from .direct import ONE_HOT_MAX
@@ -42,7 +43,7 @@ def split(planning: Planning) -> tuple[Rows, list[Expr]]:
     tables: dict[tuple[str, ...], list[tuple[int, ...]]] = {}
     rest: list[Expr] = []
     for item in planning.forbidden:
-        found = facts.exact_pins(item.expr, planning.domain)
+        found = exact_pins(item.expr, planning.domain)
         if found is None or not all(single(*planning.domain(n)) for n in found):
             rest.append(item.expr)
             continue

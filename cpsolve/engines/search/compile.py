@@ -10,7 +10,7 @@ Guards, effects and costs are turned into Python source by :mod:`.emit`
 on first use, into a single successor function for the whole model.  Two tricks keep it
 fast without knowing anything about puzzles:
 
-* actions whose guards share a pin ``x == c`` (:func:`~cpsolve.model.facts.pin`) are grouped
+* actions whose guards share a pin ``x == c`` (:func:`~cpsolve.model.pins.pin`) are grouped
   under one ``if s[i] == c:`` test (in a sliding puzzle, "the blank is at cell j"
   selects the 2-4 moves worth testing out of 24);
 * an effect is range-checked only when interval arithmetic
@@ -35,7 +35,8 @@ from functools import cached_property
 
 from ...answers.result import Step, Unsupported
 from ...language.expr import Const, Expr, bounds, conjuncts
-from ...model import Action, Planning, facts
+from ...model import Action, Planning
+from ...model.pins import goal_state, pin
 from ..runtime.clock import Clock
 from .emit import TooDeep, build, grouped, source
 from .forbidden import allowed_test
@@ -56,7 +57,7 @@ class Task:
         self.actions: list[Action] = list(model.actions)
         self.action_names = [a.name for a in self.actions]
         self.initial: State = model.initial_state()
-        self.goal_state: State | None = facts.goal_state(model)
+        self.goal_state: State | None = goal_state(model)
         self.unit_costs = model.unit_costs()
         self.cost_bounds = [bounds(a.cost, model.domain) for a in self.actions]
         self.skipped = [0]
@@ -95,8 +96,8 @@ class Task:
         return f"s[{self.index[name]}]"
 
     def _pin(self, c: Expr) -> tuple[int, int] | None:
-        """``(i, value)`` when ``c`` pins ``x_i`` to ``value`` (:func:`~.facts.pin`)."""
-        found = facts.pin(c, self.model.domain)
+        """``(i, value)`` when ``c`` pins ``x_i`` to ``value`` (:func:`~cpsolve.model.pins.pin`)."""
+        found = pin(c, self.model.domain)
         return None if found is None else (self.index[found[0]], found[1])
 
     def _guard_pins(self, a: Action) -> set[tuple[int, int]]:

@@ -7,7 +7,7 @@ one state against 20,000 conditions, 3 ms.  :func:`allowed_test` builds the test
 that neither happens:
 
 * a condition whose conjuncts all pin a variable (``x == c``,
-  :func:`~cpsolve.model.facts.pin`), each variable once, goes into a table: the set of
+  :func:`~cpsolve.model.pins.pin`), each variable once, goes into a table: the set of
   value tuples forbidden for that tuple of variables.  The test is one lookup per table;
 * the other conditions are compiled :data:`CHUNK` at a time, one function each.
 
@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...language.expr import Expr
-from ...model import Planning, facts
+from ...model import Planning
+from ...model.pins import exact_pins
 from ..runtime.clock import Clock
 from ..runtime.stop import Stop
 from .emit import build, source
@@ -69,8 +70,8 @@ def allowed_test(model: Planning, index: dict[str, int],
 def pinned(expr: Expr, model: Planning, index: dict[str, int]
            ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """``(variables, values)``, in index order, when ``expr`` holds exactly where each of
-    the variables has its value (:func:`~cpsolve.model.facts.exact_pins`); else ``None``."""
-    found = facts.exact_pins(expr, model.domain)
+    the variables has its value (:func:`~cpsolve.model.pins.exact_pins`); else ``None``."""
+    found = exact_pins(expr, model.domain)
     if found is None:
         return None
     where = sorted((index[name], value) for name, value in found.items())

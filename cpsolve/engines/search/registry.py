@@ -65,7 +65,8 @@ class Need(Enum):
     def lacking(self, model: Planning, task: Task | None = None) -> str | None:
         """Why ``model`` lacks this (a short reason), or None when it has it; PREDECESSORS
         and SMALL_SPACE need the compiled ``task``."""
-        from ...model.facts import any_plan_is_optimal, goal_state
+        from ...model.facts import any_plan_is_optimal
+        from ...model.pins import goal_state
         if self is Need.GOAL_STATE:
             return None if goal_state(model) is not None else "the goal is not one state"
         if self is Need.ESTIMATE:

@@ -16,7 +16,7 @@ from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.statespace.external import Disk, external_layers
 from cpsolve.engines.search.statespace.vector import numpy_layers
-from cpsolve.model import facts
+from cpsolve.model.moves import disjoint_layers, start_symmetries
 from cpsolve.puzzles.files import load, resolve
 
 # A 21-hole cross (5x5 without the corners), orthogonal jumps, centre empty.
@@ -128,10 +128,10 @@ def test_without_resume_a_work_dir_starts_afresh(tmp_path):
 
 def test_facts_behind_the_policies():
     english = model_of("english33")
-    assert facts.disjoint_layers(english)
-    assert not facts.disjoint_layers(model_of("eight_puzzle"))
-    assert len(facts.start_symmetries(english)) == 7  # the square's 8, less the identity
-    assert facts.start_symmetries(model_of("hoppers")) == []  # moves metric: none declared
+    assert disjoint_layers(english)
+    assert not disjoint_layers(model_of("eight_puzzle"))
+    assert len(start_symmetries(english)) == 7  # the square's 8, less the identity
+    assert start_symmetries(model_of("hoppers")) == []  # moves metric: none declared
 
 
 def test_analyze_from_the_goal_is_refused(cli, tmp_path):

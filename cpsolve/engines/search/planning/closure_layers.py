@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ....model import facts
 from ....model.memory import (
     board_model,
     constant_costs,
@@ -31,6 +30,8 @@ from ....model.memory import (
     value_map,
     written,
 )
+from ....model.moves import goal_symmetries
+from ....model.values import value_at
 from ..common import Budget, Inapplicable
 from ..compile import Task, compile_planning
 from ..emit import build_many, np_helpers, source
@@ -70,7 +71,7 @@ class Closure:
                                "variable that every action overwrites and nothing else reads")
         self.task, self.memory = task, memory
         self.board = board_model(model, memory)
-        self.board.symmetries = facts.goal_symmetries(self.board)
+        self.board.symmetries = goal_symmetries(self.board)
         self.btask = compile_planning(self.board)
         try:
             self.packed = Packed(self.btask)
@@ -87,7 +88,7 @@ class Closure:
         self.maps = np.array([[*m, dead] for m in maps], np.int64)
         writes = np.array([written(a, memory) - self.lo if memory else 0
                            for a in model.actions], np.int64)
-        zero = np.array([[facts._value(a.cost, {} if memory is None else {memory: v}) == 0
+        zero = np.array([[value_at(a.cost, {} if memory is None else {memory: v}) == 0
                           for v in values] + [False] for a in model.actions], bool)
         onehot = np.arange(dead + 1)[None, :] == writes[:, None]
         self.forward = Side(self.packed, zero, onehot)

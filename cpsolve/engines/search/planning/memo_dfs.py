@@ -3,7 +3,7 @@
 Differs from :mod:`.dfs` in two ways:
 
 * states are merged under the model's symmetries that keep the goal
-  (:func:`cpsolve.model.facts.goal_symmetries`):
+  (:func:`cpsolve.model.moves.goal_symmetries`):
   the visited set holds canonical forms, so a position and its mirror image
   are explored once.  A visited state that is not on the current path is
   *dead*: its whole future was explored without reaching the goal;
@@ -18,7 +18,7 @@ cost (:func:`cpsolve.model.facts.any_plan_is_optimal`), else ``SOLVED``.
 from __future__ import annotations
 
 from ....answers.result import Result
-from ....model.facts import goal_symmetries
+from ....model.moves import goal_symmetries
 from ..common import Budget, infeasible, plan_found, stopped
 from ..compile import State, Task
 from .symmetric_states import canonical_form

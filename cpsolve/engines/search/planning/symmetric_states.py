@@ -1,7 +1,7 @@
 """State symmetries a search may merge states under.
 
 A model declares permutations of its state variables (``Planning.symmetries``:
-the value of ``v`` moves to ``mapping[v]``); :func:`cpsolve.model.facts.goal_symmetries`
+the value of ``v`` moves to ``mapping[v]``); :func:`cpsolve.model.moves.goal_symmetries`
 keeps those that map the actions and the goal onto themselves (a declared
 permutation that fails is simply not used: the search stays correct, only
 slower).  :func:`canonical_form` returns ``canon(s)``, the least of ``s`` and
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from operator import itemgetter
 
 from ....model import Planning
-from ....model.facts import goal_symmetries
+from ....model.moves import goal_symmetries
 from ..compile import State
 
 Canon = Callable[[State], State]

@@ -4,7 +4,7 @@ A *round* of width ``W`` is a breadth-first search by layers that keeps at
 most ``W`` states per layer; rounds run with ``W = 1, 2, 4, ...``:
 
 * states are merged under the model's symmetries that keep the goal
-  (:func:`cpsolve.model.facts.goal_symmetries`)
+  (:func:`cpsolve.model.moves.goal_symmetries`)
   and ranked within a layer by their canonical form, lexicographically.  The
   order is deterministic and does not depend on the order in which actions
   are declared or generated.  On boards whose variables are numbered in
@@ -23,7 +23,7 @@ and cost (:func:`cpsolve.model.facts.any_plan_is_optimal`), the plan is ``OPTIMA
 from __future__ import annotations
 
 from ....answers.result import Result, Status
-from ....model.facts import goal_symmetries
+from ....model.moves import goal_symmetries
 from ..common import Budget, found, infeasible, path_to, plan_found, stopped
 from ..compile import State, Task
 from .symmetric_states import Canon, canonical_form

@@ -12,7 +12,7 @@ after, found once by evaluating its guard and effects on every combination
   to the packed code (one addition per predecessor, modulo 2**64; for codes
   of several words, one per word: a field lives in one word).
 
-A written variable that the guard pins (:func:`cpsolve.model.facts.pins`) only takes
+A written variable that the guard pins (:func:`cpsolve.model.pins.pins`) only takes
 the value ``c`` before the action, which keeps the grids small (a sliding
 tile's target cell must be empty; a block's cells hold its parts).
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....model.facts import pins as guard_pins
+from ....model.pins import pins as guard_pins
 from .packing import Packed, place_values
 
 MAX_TABLE = 1 << 20

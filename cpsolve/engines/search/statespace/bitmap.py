@@ -14,7 +14,7 @@ memory (in ``--work-dir`` or a temporary directory) whose marks are spooled and
 made a segment at a time (:meth:`.twobits.TwoBitMap.spool`).
 
 From the goal (the default when the goal is one state, as for the other
-analyses) when every move can be undone (:func:`cpsolve.model.facts.reversible`):
+analyses) when every move can be undone (:func:`cpsolve.model.moves.reversible`):
 the distances from the goal are then the distances to it.
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 
 from ....answers.kinds import Analysis, Direction
 from ....answers.result import Result, Status, Unsupported
-from ....model import facts
+from ....model.moves import reversible
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
@@ -202,7 +202,7 @@ def bitmap_layers(task: Task, budget: Budget, direction: Direction | None = None
     packed, values = prepare(task)
     goal = task.goal_state
     backward = (direction != "start" and goal is not None and tuple(sorted(goal)) == values
-                and facts.reversible(task.model))
+                and reversible(task.model))
     if direction == "goal" and not backward:
         raise Inapplicable(f"{NOT_POSSIBLE} from the goal: it needs a goal that is one "
                            "permutation of the start's values and moves that can all be undone")

@@ -33,7 +33,7 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ....model import facts
+from ....model.moves import disjoint_layers, reversible
 from ...runtime.stop import Stop
 from ..common import Budget, Inapplicable
 from ..compile import Task
@@ -68,9 +68,9 @@ class Disk:
 
 def duplicates_policy(model) -> tuple[str, int | None]:
     """How many earlier layers a new layer is checked against (None: all), and why."""
-    if facts.disjoint_layers(model):
+    if disjoint_layers(model):
         return "none: every action changes a potential by the same constant", 0
-    if facts.reversible(model):
+    if reversible(model):
         return "the last two layers: every move can be undone", 2
     return "every earlier layer", None
 

@@ -10,7 +10,7 @@ tables of :mod:`.stacked` (``details["words"]`` says how many words).
 
 Backward steps live in :mod:`.backward`.  When
 the goal is a single state, the analysis sweeps backwards from it; if the
-moves are reversible (:func:`cpsolve.model.facts.reversible`) and the initial state
+moves are reversible (:func:`cpsolve.model.moves.reversible`) and the initial state
 was met, the states reachable from the initial state are exactly the ones
 found, and the forward sweep is skipped (``details["reachable_by"]``).
 
@@ -27,7 +27,7 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ....model import facts
+from ....model import moves as model_moves
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
@@ -200,7 +200,7 @@ def prepared(task: Task) -> Prepared:
 
 
 def reversible_moves(task: Task) -> bool:
-    """:func:`cpsolve.model.facts.reversible`, read off the actions' relations when there are
+    """:func:`cpsolve.model.moves.reversible`, read off the actions' relations when there are
     some (they enumerate the same relations, with NumPy), once per task."""
     if "reversible" not in task.memo:
         try:
@@ -208,7 +208,7 @@ def reversible_moves(task: Task) -> bool:
         except Inapplicable:
             relations = None
         found = _reversible(relations) if relations is not None else None
-        task.memo["reversible"] = facts.reversible(task.model) if found is None else found
+        task.memo["reversible"] = model_moves.reversible(task.model) if found is None else found
     return bool(task.memo["reversible"])
 
 
@@ -217,7 +217,7 @@ MAX_ROWS = 1 << 16
 
 
 def _reversible(relations: list) -> bool | None:
-    """:func:`cpsolve.model.facts.reversible`'s condition, read off the relations already
+    """:func:`cpsolve.model.moves.reversible`'s condition, read off the relations already
     enumerated for the backward steps (None: too many rows, ask facts)."""
     groups: dict[tuple[int, ...], set[tuple]] = {}
     rows = 0

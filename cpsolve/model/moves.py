@@ -1,0 +1,153 @@
+"""Facts about a planning model's moves: whether every move can be undone
+(:func:`reversible`), which declared symmetries keep the goal or the start
+(:func:`goal_symmetries`, :func:`start_symmetries`), and whether breadth-first
+layers can meet (:func:`disjoint_layers`).  As in :mod:`.facts`, ``False`` or an
+empty list means "not proven".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from itertools import product
+
+from ..language.expr import (
+    Expr,
+    Var,
+    conjuncts,
+    normal_text,
+    substitute,
+)
+from .facts import changes, tracked
+from .pins import pins
+from .planning import Action, Planning
+from .values import value_at
+
+MAX_COMBINATIONS = 1 << 17
+"""Most value combinations :func:`reversible` evaluates over all actions together."""
+
+
+def _used(action: Action, model: Planning) -> tuple[str, ...]:
+    """The variables an action reads or writes, in model order."""
+    used = action.reads() | action.writes()
+    return tuple(n for n in model.domains if n in used)
+
+
+def _moves(action: Action, model: Planning, used: tuple[str, ...]) -> Iterator[tuple]:
+    """``(before, after)`` values of ``used`` for every state where ``action`` applies."""
+    fixed = pins(action.guard, model.domain)
+    axes = []
+    for n in used:
+        lo, hi = model.domain(n)
+        axes.append([fixed[n]] if n in fixed and lo <= fixed[n] <= hi
+                    else [] if n in fixed else range(lo, hi + 1))
+    for before in product(*axes):
+        env = dict(zip(used, before))
+        if not value_at(action.guard, env):
+            continue
+        after = dict(env)
+        for n, e in action.effects:
+            after[n] = value_at(e, env)
+        if all(v in model.domains[n] for n, v in after.items()):
+            yield before, tuple(after[n] for n in used)
+
+
+def reversible(model: Planning) -> bool:
+    """True when every move can be undone by a move: whenever an action leads from state
+    ``s`` to ``t``, some action leads from ``t`` back to ``s``.
+
+    Decided exactly on the following sufficient condition: for each set of
+    used variables (read or written), the moves of the actions using exactly
+    that set, on those variables, form a symmetric relation.  An action only
+    looks at its used variables and leaves the others alone, so each move is
+    then undone by an action of its own set (a slide by the opposite slide).
+    False when the condition fails, and when the actions have more than
+    :data:`MAX_COMBINATIONS` value combinations of their used variables in all.
+    """
+    groups: dict[tuple[str, ...], set[tuple]] = {}
+    budget = MAX_COMBINATIONS
+    for action in model.actions:
+        used = _used(action, model)
+        fixed = pins(action.guard, model.domain)
+        budget -= math.prod(1 if n in fixed else model.domains[n].size for n in used)
+        if budget < 0:
+            return False
+        groups.setdefault(used, set()).update(_moves(action, model, used))
+    return all((t, s) in moves for moves in groups.values() for s, t in moves)
+
+
+def _renamed(expr: Expr, mapping: Mapping[str, str]) -> str:
+    return normal_text(substitute(expr, lambda v: Var(mapping[v.name])))
+
+
+def _signature(action: Action, mapping: Mapping[str, str]) -> tuple:
+    """What identifies an action up to the order of guard conjuncts and effects."""
+    guard = tuple(sorted(_renamed(c, mapping) for c in conjuncts(action.guard)))
+    effects = tuple(sorted((mapping[v], _renamed(e, mapping)) for v, e in action.effects))
+    return guard, effects, _renamed(action.cost, mapping)
+
+
+def goal_symmetries(model: Planning) -> list[dict[str, str]]:
+    """The declared symmetries (``model.symmetries``, the identity left out) that keep the goal.
+
+    A permutation is kept when, after renaming, the actions are the same
+    multiset (same guard conjuncts, effects and cost, up to order), the
+    forbidden conditions the same set, and the goal has the same set of
+    conjuncts.  Then a state and its image have the same future up to the
+    permutation, and one is a goal exactly when the other is: a search may
+    merge them.
+    """
+    if not model.symmetries:
+        return []
+    goal = frozenset(_renamed(c, {n: n for n in model.domains}) for c in conjuncts(model.goal))
+    return _keeping(model, lambda m: frozenset(_renamed(c, m)
+                                               for c in conjuncts(model.goal)) == goal)
+
+
+def start_symmetries(model: Planning) -> list[dict[str, str]]:
+    """The declared symmetries (the identity left out) that keep the actions and the start.
+
+    As :func:`goal_symmetries`, with the initial state in place of the goal: a
+    permutation is kept when the actions (and forbidden conditions) are the
+    same after renaming, every variable goes to one with the same domain, and
+    the initial state is its own image.  The states reachable from the start
+    are then closed under it, at the same distances: a forward analysis may
+    count one state per orbit.
+    """
+    if not model.symmetries or not model.initial:
+        return []
+    start = model.initial
+    return _keeping(model, lambda m: all(
+        model.domains[n] == model.domains[m[n]] and start[n] == start[m[n]]
+        for n in model.domains))
+
+
+def _keeping(model: Planning, keeps: Callable[[Mapping[str, str]], bool]
+             ) -> list[dict[str, str]]:
+    """The declared symmetries, the identity left out, for which ``keeps`` holds and that
+    map the forbidden conditions and the actions onto themselves (tested in that order,
+    the actions last: the costliest)."""
+    if not model.symmetries:
+        return []
+    identity = {n: n for n in model.domains}
+    forbidden = frozenset(_renamed(f.expr, identity) for f in model.forbidden)
+    actions = Counter(_signature(a, identity) for a in model.actions)
+    return [dict(m) for m in model.symmetries
+            if m != identity and keeps(m)
+            and frozenset(_renamed(f.expr, m) for f in model.forbidden) == forbidden
+            and Counter(_signature(a, m) for a in model.actions) == actions]
+
+
+def disjoint_layers(model: Planning) -> bool:
+    """True when no state is at two different distances from any state it comes from.
+
+    Holds when every action changes the sum of the :func:`tracked` variables by
+    the same non-zero constant: after ``d`` steps the sum is ``start + d * c``,
+    so breadth-first layers never meet (peg solitaire: one peg fewer per jump).
+    """
+    if not model.actions:
+        return False
+    names = tracked(model)
+    deltas = {sum(changes(a, model).get(n, 0) for n in names) for a in model.actions}
+    return len(deltas) == 1 and 0 not in deltas
