@@ -3,7 +3,7 @@
 Each command is one function ``(Cli) -> exit code`` in a module of its own
 (:data:`COMMANDS`), imported only when it runs, so ``--help`` loads no engine.
 Clashing options are refused by the declared rules of :mod:`.arguments`
-(:data:`~.arguments.OPTION_RULES`) before any command starts; ``--version`` prints
+(:data:`~.option_rules.OPTION_RULES`) before any command starts; ``--version`` prints
 :data:`.version.VERSION`.
 
 Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
@@ -19,7 +19,8 @@ import importlib
 import os
 import sys
 
-from .arguments import clash, parser
+from .arguments import parser
+from .option_rules import clash
 
 COMMANDS: dict[str, str] = {
     "solve": "solve:solve",

@@ -1,19 +1,27 @@
-"""The command line's grammar: the commands, their options, the types that check each
-option's value (a bad value is one line, exit 2) and their help — built once by
-:func:`parser`, used by :mod:`cpsolve.cli`, the shell completion and the docs test."""
+"""The command line's grammar: the commands, their options and their help — built once
+by :func:`parser`, used by :mod:`cpsolve.cli`, the shell completion and the docs test.
+The types that check each option's value (a bad value is one line, exit 2) are in
+:mod:`.checks`; the options that do not go together in :mod:`.option_rules`."""
 
 from __future__ import annotations
 
 import argparse
-import math
-import os
 import sys
 from collections.abc import Collection
 
 from ..engines import ENGINES, TASKS, every
 from ..engines.runtime import memory
 from ..interop import FORMATS
-from .checks import over_input, processes, scheduler_address
+from .checks import (
+    memory_size,
+    natural,
+    output_file,
+    positive,
+    processes,
+    scheduler_address,
+    seconds,
+    states,
+)
 from .examples import examples_text, with_examples
 from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
 from .version import VERSION
@@ -49,97 +57,6 @@ class _Parser(argparse.ArgumentParser):
         line = f"{printable(self.prog)}: {printable(message)} (see {self.prog} --help)"
         self._print_message(f"error: {line}\n", sys.stderr)
         raise BadCommandLine(line)
-
-
-def seconds(text: str) -> float:
-    """A ``--time-limit`` value: a finite number of seconds > 0, or ``none`` (no limit)."""
-    if text.strip().lower() == "none":
-        return math.inf
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
-
-
-_UNITS = {"": None, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-
-
-def memory_size(text: str) -> float:
-    """A ``--memory-limit`` value in bytes: a size with its unit (``500M``, ``2G``,
-    ``1.5GB``, ``2GiB``; powers of 1,024), a share of the available memory (``50%``),
-    or ``none`` (no limit: ``inf``)."""
-    from ..engines.runtime import memory
-
-    word = text.strip().lower()
-    if word == "none":
-        return math.inf
-    if word.endswith("%"):
-        try:
-            percent = float(word[:-1])
-        except ValueError:
-            percent = math.nan
-        if not 0 < percent <= 100:
-            raise argparse.ArgumentTypeError(f"expected a percentage in (0, 100], got {text!r}")
-        free = memory.available()
-        if free is None:
-            raise argparse.ArgumentTypeError("a percentage needs /proc/meminfo, which this "
-                                             "system lacks: give a size such as 2G")
-        return free * percent / 100
-    number = word.removesuffix("ib").removesuffix("b")
-    unit = _UNITS.get(number[-1:] if number[-1:].isalpha() else "", None)
-    try:
-        value = float(number[:-1] if unit else "x")
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a size such as 500M, 2G or 50%, or none; "
-                                         f"got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a size > 0, got {text!r}")
-    return value * unit
-
-
-def _integer(text: str, least: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {value}")
-    return value
-
-
-
-def positive(text: str) -> int:
-    """An integer option that must be at least 1."""
-    return _integer(text, 1)
-
-
-def states(text: str) -> float:
-    """A limit on states: an integer >= 1, or ``none`` (no limit: ``inf``)."""
-    return math.inf if text.strip().lower() == "none" else _integer(text, 1)
-
-
-def natural(text: str) -> int:
-    """An integer option that must be at least 0."""
-    return _integer(text, 0)
-
-
-def output_file(text: str) -> str:
-    """A file to write: refused at once (before any solving) when it is a directory, its
-    folder does not exist, or it cannot be written.  ``-`` is stdout."""
-    if text == "-":
-        return text
-    path = os.path.abspath(text)
-    folder = os.path.dirname(path) or "."
-    if os.path.isdir(path):
-        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
-    if not os.path.isdir(folder):
-        raise argparse.ArgumentTypeError(f"no folder {folder!r} to write {text!r} in")
-    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"{text!r} cannot be written (permission denied)")
-    return text
 
 
 def parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -392,87 +309,6 @@ def cluster(cmd: argparse.ArgumentParser) -> None:
     where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                        help="run on the Dask cluster whose scheduler is at ADDRESS "
                        "(tcp://host:8786; needs the [dask] extra; default: none)")
-
-
-class OptionRule:
-    """On ``command``, when ``option`` holds, every one of ``excludes`` must not and one of
-    ``needs`` (if any) must; else the command line is refused with ``message``.
-
-    A condition is an option's destination (``"work_dir"``: given), ``"dest=value"``
-    (equal) or ``"dest>n"`` (a number above ``n``); ``message`` may name option values
-    as ``{dest}``.
-    """
-
-    __slots__ = ("command", "option", "message", "excludes", "needs")
-
-    def __init__(self, command: str, option: str, message: str,
-                 excludes: tuple[str, ...] = (), needs: tuple[str, ...] = ()):
-        # a plain class, not a dataclass: the parser is built at every start-up, and the
-        # dataclass machinery (inspect, ast) would cost --help a fifth of bare Python
-        self.command, self.option, self.message = command, option, message
-        self.excludes, self.needs = excludes, needs
-
-    def __repr__(self) -> str:
-        return f"OptionRule({self.command!r}, {self.option!r}, {self.message!r})"
-
-    def broken(self, args: argparse.Namespace) -> str | None:
-        """The message when ``args`` break this rule, else None."""
-        if args.command != self.command or not holds(args, self.option):
-            return None
-        if any(holds(args, c) for c in self.excludes) or (
-                self.needs and not any(holds(args, c) for c in self.needs)):
-            return self.message.format(**vars(args))
-        return None
-
-
-def holds(args: argparse.Namespace, condition: str) -> bool:
-    """Whether ``condition`` (see :class:`OptionRule`) holds for ``args``."""
-    if "=" in condition:
-        dest, value = condition.split("=", 1)
-        return str(getattr(args, dest, None)) == value
-    if ">" in condition:
-        dest, least = condition.split(">", 1)
-        value = getattr(args, dest, None)
-        return value is not None and value > float(least)
-    return getattr(args, condition, None) not in (None, False)
-
-
-OPTION_RULES: tuple[OptionRule, ...] = (
-    OptionRule("count", "optimal", "--optimal and --up-to do not go together",
-               excludes=("up_to",)),
-    OptionRule("count", "all_solutions", "--all counts every solution; -n / --limit stops "
-               "after N: give one of them", excludes=("limit",)),
-    OptionRule("analyze", "resume", "--resume goes on from the layers kept in --work-dir "
-               "DIR: give it", needs=("work_dir",)),
-    OptionRule("analyze", "algorithm", "--algorithm {algorithm} analyzes in memory; "
-               "--work-dir, --workers and --scheduler choose the analysis on disk or on a "
-               "cluster: give one or the other", excludes=("work_dir", "workers", "scheduler")),
-    OptionRule("solve", "jobs>1", "--jobs runs local processes; with --workers or "
-               "--scheduler the cluster's workers do the work: give one of them",
-               excludes=("workers", "scheduler")),
-    OptionRule("solve", "algorithm", "--algorithm chooses a search algorithm; --engine "
-               "{engine} has none (drop --engine, or use --engine search)",
-               needs=("engine=auto", "engine=search")),
-    OptionRule("solve", "satisficing", "--satisficing chooses Fast Downward's satisficing "
-               "planner: use it with --engine fd", needs=("engine=fd",)),
-    OptionRule("solve", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
-               "--engine {engine}", needs=("engine=auto",)),
-    OptionRule("count", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
-               "--engine {engine}", needs=("engine=auto",)),
-    OptionRule("solve", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
-               "minizinc", needs=("engine=minizinc",)),
-    OptionRule("count", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
-               "minizinc", needs=("engine=minizinc",)),
-    OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
-               excludes=("svg",)),
-)
-"""Options that do not go together, or need another: checked before any command runs."""
-
-
-def clash(args: argparse.Namespace) -> str | None:
-    """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
-    return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None) \
-        or over_input(args)
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:

@@ -1,10 +1,12 @@
-"""Checks of option values and of what a command line names that are about hostile
-input (issue 21): a scheduler's address, how many processes a machine can run, and an
-output file that would write over an input or onto the JSON answer on stdout."""
+"""Checks of option values and of what a command line names (a bad one is one line,
+exit 2): the types of the options' values (seconds, sizes, counts, a file to write), a
+scheduler's address, how many processes a machine can run, and an output file that
+would write over an input or onto the JSON answer on stdout."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 
@@ -56,3 +58,94 @@ def over_input(args: argparse.Namespace) -> str | None:
         if out and out != "-" and os.path.realpath(out) in inputs:
             return f"--{flag} {out} would write over an input of the command: name another file"
     return None
+
+
+def seconds(text: str) -> float:
+    """A ``--time-limit`` value: a finite number of seconds > 0, or ``none`` (no limit)."""
+    if text.strip().lower() == "none":
+        return math.inf
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
+_UNITS = {"": None, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def memory_size(text: str) -> float:
+    """A ``--memory-limit`` value in bytes: a size with its unit (``500M``, ``2G``,
+    ``1.5GB``, ``2GiB``; powers of 1,024), a share of the available memory (``50%``),
+    or ``none`` (no limit: ``inf``)."""
+    from ..engines.runtime import memory
+
+    word = text.strip().lower()
+    if word == "none":
+        return math.inf
+    if word.endswith("%"):
+        try:
+            percent = float(word[:-1])
+        except ValueError:
+            percent = math.nan
+        if not 0 < percent <= 100:
+            raise argparse.ArgumentTypeError(f"expected a percentage in (0, 100], got {text!r}")
+        free = memory.available()
+        if free is None:
+            raise argparse.ArgumentTypeError("a percentage needs /proc/meminfo, which this "
+                                             "system lacks: give a size such as 2G")
+        return free * percent / 100
+    number = word.removesuffix("ib").removesuffix("b")
+    unit = _UNITS.get(number[-1:] if number[-1:].isalpha() else "", None)
+    try:
+        value = float(number[:-1] if unit else "x")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 500M, 2G or 50%, or none; "
+                                         f"got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a size > 0, got {text!r}")
+    return value * unit
+
+
+def _integer(text: str, least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {value}")
+    return value
+
+
+
+def positive(text: str) -> int:
+    """An integer option that must be at least 1."""
+    return _integer(text, 1)
+
+
+def states(text: str) -> float:
+    """A limit on states: an integer >= 1, or ``none`` (no limit: ``inf``)."""
+    return math.inf if text.strip().lower() == "none" else _integer(text, 1)
+
+
+def natural(text: str) -> int:
+    """An integer option that must be at least 0."""
+    return _integer(text, 0)
+
+
+def output_file(text: str) -> str:
+    """A file to write: refused at once (before any solving) when it is a directory, its
+    folder does not exist, or it cannot be written.  ``-`` is stdout."""
+    if text == "-":
+        return text
+    path = os.path.abspath(text)
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"no folder {folder!r} to write {text!r} in")
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be written (permission denied)")
+    return text

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.cli.arguments import memory_size
+from cpsolve.cli.checks import memory_size
 from cpsolve.engines.runtime import interrupt, memory
 
 MODELS = Path(__file__).resolve().parents[3] / "models"

@@ -1,0 +1,89 @@
+"""Options that do not go together, or need another (:data:`OPTION_RULES`), checked by
+:func:`clash` on the parsed command line before any command runs."""
+
+from __future__ import annotations
+
+import argparse
+
+from .checks import over_input
+
+
+class OptionRule:
+    """On ``command``, when ``option`` holds, every one of ``excludes`` must not and one of
+    ``needs`` (if any) must; else the command line is refused with ``message``.
+
+    A condition is an option's destination (``"work_dir"``: given), ``"dest=value"``
+    (equal) or ``"dest>n"`` (a number above ``n``); ``message`` may name option values
+    as ``{dest}``.
+    """
+
+    __slots__ = ("command", "option", "message", "excludes", "needs")
+
+    def __init__(self, command: str, option: str, message: str,
+                 excludes: tuple[str, ...] = (), needs: tuple[str, ...] = ()):
+        # a plain class, not a dataclass: the parser is built at every start-up, and the
+        # dataclass machinery (inspect, ast) would cost --help a fifth of bare Python
+        self.command, self.option, self.message = command, option, message
+        self.excludes, self.needs = excludes, needs
+
+    def __repr__(self) -> str:
+        return f"OptionRule({self.command!r}, {self.option!r}, {self.message!r})"
+
+    def broken(self, args: argparse.Namespace) -> str | None:
+        """The message when ``args`` break this rule, else None."""
+        if args.command != self.command or not holds(args, self.option):
+            return None
+        if any(holds(args, c) for c in self.excludes) or (
+                self.needs and not any(holds(args, c) for c in self.needs)):
+            return self.message.format(**vars(args))
+        return None
+
+
+def holds(args: argparse.Namespace, condition: str) -> bool:
+    """Whether ``condition`` (see :class:`OptionRule`) holds for ``args``."""
+    if "=" in condition:
+        dest, value = condition.split("=", 1)
+        return str(getattr(args, dest, None)) == value
+    if ">" in condition:
+        dest, least = condition.split(">", 1)
+        value = getattr(args, dest, None)
+        return value is not None and value > float(least)
+    return getattr(args, condition, None) not in (None, False)
+
+
+OPTION_RULES: tuple[OptionRule, ...] = (
+    OptionRule("count", "optimal", "--optimal and --up-to do not go together",
+               excludes=("up_to",)),
+    OptionRule("count", "all_solutions", "--all counts every solution; -n / --limit stops "
+               "after N: give one of them", excludes=("limit",)),
+    OptionRule("analyze", "resume", "--resume goes on from the layers kept in --work-dir "
+               "DIR: give it", needs=("work_dir",)),
+    OptionRule("analyze", "algorithm", "--algorithm {algorithm} analyzes in memory; "
+               "--work-dir, --workers and --scheduler choose the analysis on disk or on a "
+               "cluster: give one or the other", excludes=("work_dir", "workers", "scheduler")),
+    OptionRule("solve", "jobs>1", "--jobs runs local processes; with --workers or "
+               "--scheduler the cluster's workers do the work: give one of them",
+               excludes=("workers", "scheduler")),
+    OptionRule("solve", "algorithm", "--algorithm chooses a search algorithm; --engine "
+               "{engine} has none (drop --engine, or use --engine search)",
+               needs=("engine=auto", "engine=search")),
+    OptionRule("solve", "satisficing", "--satisficing chooses Fast Downward's satisficing "
+               "planner: use it with --engine fd", needs=("engine=fd",)),
+    OptionRule("solve", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
+               "--engine {engine}", needs=("engine=auto",)),
+    OptionRule("count", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
+               "--engine {engine}", needs=("engine=auto",)),
+    OptionRule("solve", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
+               "minizinc", needs=("engine=minizinc",)),
+    OptionRule("count", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
+               "minizinc", needs=("engine=minizinc",)),
+    OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
+               excludes=("svg",)),
+)
+"""Options that do not go together, or need another: checked before any command runs."""
+
+
+def clash(args: argparse.Namespace) -> str | None:
+    """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
+    return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None) \
+        or over_input(args)
