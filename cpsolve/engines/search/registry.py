@@ -65,17 +65,16 @@ class Need(Enum):
     def lacking(self, model: Planning, task: Task | None = None) -> str | None:
         """Why ``model`` lacks this (a short reason), or None when it has it; PREDECESSORS
         and SMALL_SPACE need the compiled ``task``."""
-        from ...model.facts import any_plan_is_optimal
-        from ...model.pins import goal_state
+        from ...model import facts, pins
         if self is Need.GOAL_STATE:
-            return None if goal_state(model) is not None else "the goal is not one state"
+            return None if pins.goal_state(model) is not None else "the goal is not one state"
         if self is Need.ESTIMATE:
             declared = model.estimate is not None or bool(model.patterns)
             return None if declared else "the model declares none"
         if self is Need.UNIT_COSTS:
             return None if model.unit_costs() else "some action costs other than 1"
         if self is Need.SAME_LENGTH:
-            return None if any_plan_is_optimal(model) else "plans may differ in length"
+            return None if facts.any_plan_is_optimal(model) else "plans may differ in length"
         if self in (Need.MEMORY, Need.ZERO_ONE):
             from ...model.memory import lacking_memory
             return lacking_memory(model, constant_ok=self is Need.ZERO_ONE)
