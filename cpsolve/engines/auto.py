@@ -252,7 +252,8 @@ def _child_options(options: Options, time_limit: float | None) -> Options:
     through the pipe, :func:`_racer`; so do its solutions when the caller streams them)."""
     return Options(time_limit=time_limit, limit=options.limit, keep=options.keep, workers=1,
                    find_hint=options.find_hint, encoding=options.encoding,
-                   unique=options.unique, on_solution=options.on_solution)  # see _racer
+                   unique=options.unique, optimal=options.optimal,
+                   on_solution=options.on_solution)  # see _racer
 
 
 @dataclass(frozen=True)

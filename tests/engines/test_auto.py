@@ -75,6 +75,22 @@ def test_count_by_default_is_exact_and_cross_checked(cli):
     assert_cross_checked(out)
 
 
+GOLOMB4 = (ROOT / "models" / "golomb6.toml").read_text().replace("n = 6", "n = 4") \
+    .replace("domain = [0, 20]", "domain = [0, 10]").split("[expected]")[0]
+
+
+def test_count_optimal_counts_only_the_optimal_solutions_by_default(cli, tmp_path):
+    """The racers count what the command asks: with --optimal, the optimal rulers only.
+    Four marks: the shortest Golomb ruler is 6 long, and there are two, 0 1 4 6 and its
+    mirror 0 2 5 6 (every other ruler of 4 marks within 10 is longer)."""
+    model = tmp_path / "golomb4.toml"
+    model.write_text(GOLOMB4)
+    out = json.loads(cli("count", model, "--optimal", "--json", "--confirm").out)
+    assert (out["status"], out["count"], out["details"]["optimum"]) == ("exact", 2, 6)
+    assert out["race"]["disagreements"] == []
+    assert_cross_checked(out)
+
+
 def test_text_says_who_answered_and_who_confirmed(cli):
     run = cli("solve", "water_jugs")
     assert re.search(r"answered", run.out) and re.search(r"confirmed|cross-check", run.out)
