@@ -12,6 +12,7 @@ computed here from exact values with no canonical forms and no patterns.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -336,6 +337,32 @@ def test_cli_generate_check_and_random(cli):
     too_many = cli("generate", MODELS / "xsudoku5.toml", "--givens", "8", "--engine",
                    "pyconstraint")
     assert too_many.code == 1 and "--random" in too_many.err
+
+
+EMPTY_SUDOKU6 = """family = "grid"
+name = "6x6 sudoku, empty"
+size = 6
+symbols = "123456"
+groups = ["rows", "columns", "boxes"]
+box = [2, 3]
+givens = \"\"\"
+""" + ". . . . . .\n" * 6 + '\"\"\"\n'
+
+
+def test_a_random_puzzle_not_tried_for_minimality_says_null_in_valid_json(cli, tmp_path):
+    """Drawn at random without --minimal, nobody removed each given again: ``minimal`` is
+    null (not false), and the JSON still meets the schema."""
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    model = tmp_path / "sudoku6.toml"
+    model.write_text(EMPTY_SUDOKU6)
+    run_ = cli("generate", model, "--givens", "12", "--random", "1", "--seed", "2", "--json")
+    out = json.loads(run_.out)
+    jsonschema.validate(out, schema())
+    assert out["givens"][0]["method"] == "random"
+    assert [p["minimal"] for p in out["givens"][0]["puzzles"]] == [None]
 
 
 def test_cli_count_up_to(cli):
