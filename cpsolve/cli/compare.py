@@ -13,7 +13,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -92,14 +91,7 @@ def _items(cli: Cli) -> list[Item]:
     pairs = pddl_pairs(cli.args.files)
     if pairs:
         return [Item(file_name(pair), cli.load(pair)) for pair in pairs]
-    from ..puzzles.files import resolve
-
-    out: list[Item] = []
-    for name in cli.args.files:
-        whole = str(resolve(name))  # a file of one puzzle keeps the name it was given
-        out += [replace(i, source=name) if i.source == whole else i
-                for i in instances([name], cli.clock.guard)]
-    return out
+    return list(instances(cli.args.files, cli.clock.guard))
 
 
 def answered(done: Compared) -> bool:

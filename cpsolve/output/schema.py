@@ -303,7 +303,8 @@ def _compare_summary() -> dict[str, Any]:
 def _generate() -> dict[str, Any]:
     board = {"type": "object", "required": ["givens", "solution", "minimal", "checked"],
              "additionalProperties": False,
-             "properties": {"givens": ANY, "solution": ANY, "minimal": {"type": ["boolean", "null"]},
+             "properties": {"givens": ANY, "solution": ANY,
+                            "minimal": {"type": ["boolean", "null"]},
                             "checked": {"type": ["string", "null"]}}}
     item = {"type": "object", "propertyNames": NAME, "additionalProperties": False,
             "required": ["givens", "method", "seconds", "message", "drawn", "cross_checked_by",

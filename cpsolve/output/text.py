@@ -308,19 +308,31 @@ def result_line(row) -> dict[str, Any]:
     return {"source": row.source, **as_json(row.puzzle, row.result)}
 
 
+BATCH_COLUMNS = (("instance", {"overflow": "fold", "min_width": 10}),
+                 ("engine", {"no_wrap": True}),
+                 ("status", {"no_wrap": True}),
+                 ("answer", {"overflow": "fold", "min_width": 16}),
+                 ("seconds", {"no_wrap": True, "justify": "right"}),
+                 ("check", {"min_width": 8}))
+"""The batch table's columns: on a narrow screen (80 columns when the output is not a
+terminal) the instance, answer and check wrap, the short ones never do."""
+
+
 def batch_table(rows: list) -> Table:
-    """A batch: one row per instance."""
+    """A batch: one row per instance (its status in one word: the check column says what
+    backs it)."""
     table = Table(show_header=True, header_style="bold", box=None)
-    for col in ("instance", "engine", "status", "answer", "seconds", "check"):
-        table.add_column(col, justify="right" if col == "seconds" else "left",
-                         no_wrap=col != "answer", overflow="fold")
+    for col, settings in BATCH_COLUMNS:
+        table.add_column(col, **settings)
     for row in rows:
         if row.result is None:
             table.add_row(Text(row.source), "", Text("error", style="bold red"),
                           Text(row.error), "", "")
             continue
         result = row.result
-        table.add_row(Text(row.source), result.engine, status_text(result),
+        table.add_row(Text(row.source), result.engine,
+                      Text(result.status.value.replace("_", " "),
+                           style=STATUS_STYLE[result.status]),
                       Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
                       check_text(result))
     return table

@@ -19,6 +19,7 @@ error row of its own; the others are never lost.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -72,9 +73,11 @@ def is_batch(names: list[str]) -> bool:
     return path.is_dir()
 
 
-def files_of(names: Iterable[str]) -> list[Path]:
-    """The model files named: files as given, directories expanded to their model files."""
-    out: list[Path] = []
+def files_of(names: Iterable[str]) -> list[tuple[str, Path]]:
+    """The model files named, each with the name the output gives it: a file (or bundled
+    model) as the user named it, a directory expanded to its model files (named by the
+    directory as given and the file's name)."""
+    out: list[tuple[str, Path]] = []
     for name in names:
         path = resolve(name)
         if path.is_dir():
@@ -82,9 +85,9 @@ def files_of(names: Iterable[str]) -> list[Path]:
                            if p.suffix in (".toml", ".py") and p.is_file())
             if not found:
                 raise ModelFileError(path, "a directory with no model files (*.toml, *.py)")
-            out.extend(found)
+            out.extend((os.path.join(name, p.name), p) for p in found)
         else:
-            out.append(path)
+            out.append((name, path))
     return out
 
 
@@ -101,28 +104,28 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
         yield from _pddl_instances(names)
         return
     late = ""
-    for path in files_of(names):
+    for name, path in files_of(names):
         if late:
-            yield Item(str(path), error=f"not loaded: {late}")
+            yield Item(name, error=f"not loaded: {late}")
             continue
         try:
-            with loading(f"loading {path}") if loading else nullcontext():
+            with loading(f"loading {name}") if loading else nullcontext():
                 puzzles = list(load_many(path))
         except ModelFileError as err:
-            yield Item(str(path), error=str(err))
+            yield Item(name, error=str(err))
             continue
         except TimeUp as err:
             late = "time limit reached"
-            yield Item(str(path), error=str(err), timed_out=True)
+            yield Item(name, error=str(err), timed_out=True)
             continue
         if len(puzzles) == 1:
-            yield Item(str(path), puzzles[0])
+            yield Item(name, puzzles[0])
         else:
             for i, puzzle in enumerate(puzzles, start=1):
                 if isinstance(puzzle, ModelFileError):  # a bad line: its own error row
-                    yield Item(f"{path}#{i}", error=str(puzzle))
+                    yield Item(f"{name}#{i}", error=str(puzzle))
                 else:
-                    yield Item(f"{path}#{i}", puzzle)
+                    yield Item(f"{name}#{i}", puzzle)
 
 
 def _pddl_instances(pairs: list[tuple[str, str]]) -> Iterator[Item]:
@@ -328,5 +331,6 @@ def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
     """
     from ..engines.runtime.dask_client import each
 
-    for done in each(items, work, cluster, budget.seconds, CLUSTER_GRACE):
+    for done in each(items, work, cluster, budget.seconds, CLUSTER_GRACE,
+                     start=budget.clock.left()):
         yield failed(done.item, done.error) if done.error else done.value

@@ -117,3 +117,21 @@ def test_an_engine_the_commands_clock_stops_keeps_the_other_results():
     assert "cpsat did not stop within the grace" in by["cpsat"].message
     assert by["search"].status.value == "optimal" and by["search"].steps == 7
     assert not done.problems
+
+
+def test_the_table_stays_readable_at_80_columns(cli, tmp_path):
+    """Output that is not a terminal is 80 columns wide: the long texts wrap by words in
+    their own columns, the short ones stay whole (an answer column squeezed to two letters
+    a line once made a batch unreadable)."""
+    path = tmp_path / "with-a-very-long-name-for-a-collection-of-sudokus.toml"
+    path.write_text(SUDOKUS.replace("97.. inkala", "97. short"))
+    run = cli("solve", path, "--engine", "search", width="80")
+    assert run.code == 2
+    assert max(map(len, run.out.splitlines())) <= 80
+    words = run.out.split()
+    for word in ("instance", "engine", "status", "answer", "seconds", "check", "error",
+                 "solved", "verified", "symbol"):
+        assert word in words, word
+    run = cli("solve", "water_jugs", "blocks", width="80")
+    assert run.code == 0 and "water_jugs" in run.out.split()  # named as the user named it
+    assert "models/" not in run.out

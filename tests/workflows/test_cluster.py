@@ -163,7 +163,9 @@ STUCK = 300.0
 
 def test_an_overdue_task_is_given_up_and_the_others_still_run(monkeypatch):
     """A task that ignores its budget is cancelled ``CLUSTER_GRACE`` past it (and its
-    worker of the local cluster restarted); the items after it still run."""
+    worker of the local cluster restarted); the items after it still run.  The cluster's
+    start is not cut by a task's budget (without a time limit, it has none: a loaded
+    machine once took more than a task's 3 s to start the workers)."""
     import cpsolve.workflows.batch
 
     monkeypatch.setattr(cpsolve.workflows.batch, "CLUSTER_GRACE", 3.0)
@@ -379,7 +381,8 @@ def test_a_start_stopped_kills_the_processes_it_spawned():
 def test_a_cluster_batch_whose_time_is_spent_while_it_starts_says_so_per_item():
     from cpsolve.engines.runtime.dask_client import each
 
-    out = list(each(["a", "b"], lambda item, time_limit: item, 2, budget=lambda n, s: 0.001))
+    out = list(each(["a", "b"], lambda item, time_limit: item, 2, budget=lambda n, s: 0.001,
+                    start=0.001))
     assert [o.item for o in out] == ["a", "b"]
     assert all(o.error.startswith("not started: ") and "time limit" in o.error for o in out)
 

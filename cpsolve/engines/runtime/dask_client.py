@@ -352,7 +352,7 @@ class Outcome:
 
 def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
          budget: Callable[[int, int], float | None] | None = None,
-         grace: float = 10.0) -> Iterator[Outcome]:
+         grace: float = 10.0, start: float | None = None) -> Iterator[Outcome]:
     """``work(item, time_limit=seconds)`` as one task per item, at most one per slot at
     a time, yielded as each finishes — also a task that raised or whose worker died, one
     still running ``grace`` seconds past its budget, an item whose budget is spent
@@ -360,13 +360,13 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
 
     ``budget(items not yet started, slots)`` gives the next task's seconds when it is
     submitted (``None``: no limit; zero or less: no time left, the item is not started);
-    without ``budget`` no task has a limit.
+    without ``budget`` no task has a limit.  ``start``: seconds for the cluster to start
+    or answer (the command's time left; ``None``: no limit), which no task's budget cuts.
     """
     waiting = deque(items)
-    first = None if budget is None else budget(1, 1)  # the whole time left
     with ExitStack() as stack:
         try:
-            client = stack.enter_context(client_for(cluster, connect=first))
+            client = stack.enter_context(client_for(cluster, connect=start))
         except Exception as exc:  # the start stopped (NotStarted), or a Ctrl-C to the
             # process group reached the workers starting up ("Nanny failed to start")
             if not (isinstance(exc, NotStarted) or interrupt.requested()):
