@@ -16,6 +16,7 @@ from .checks import (
     memory_size,
     natural,
     output_file,
+    path_name,
     positive,
     processes,
     scheduler_address,
@@ -114,7 +115,7 @@ def _solve(sub: Commands) -> None:
                        "collection: a batch)")
     from ..engines.search import registry as search_registry  # only when solve is named
 
-    s.add_argument("files", nargs="+", metavar="FILE",
+    s.add_argument("files", nargs="+", metavar="FILE", type=path_name,
                    help="model file(s), bundled model name(s) or directories; several "
                    "instances make a batch: one table, or JSON lines with --json; or a PDDL "
                    "domain and problem (DOMAIN.pddl PROBLEM.pddl)")
@@ -140,7 +141,7 @@ def _solve(sub: Commands) -> None:
 
 def _compare(sub: Commands) -> None:
     c = sub.add_parser("compare", help="every engine that applies, side by side")
-    c.add_argument("files", nargs="+", metavar="FILE",
+    c.add_argument("files", nargs="+", metavar="FILE", type=path_name,
                    help="model files or bundled names; or a PDDL domain and problem; with "
                    "--workers or --scheduler also directories and collections, one task per "
                    "instance")
@@ -153,7 +154,7 @@ def _compare(sub: Commands) -> None:
 
 def _count(sub: Commands) -> None:
     n = sub.add_parser("count", help="count all solutions")
-    n.add_argument("file", metavar="FILE", help=FILE_HELP)
+    n.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP)
     pddl_problem(n)
     common(n, ["auto", *every()], "auto")
     n.add_argument("-n", "--limit", type=positive, metavar="N",
@@ -175,7 +176,8 @@ def _count(sub: Commands) -> None:
 
 def _generate(sub: Commands) -> None:
     g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
-    g.add_argument("file", metavar="FILE", help=FILE_HELP + " (a grid or csp model)")
+    g.add_argument("file", metavar="FILE", type=path_name,
+                   help=FILE_HELP + " (a grid or csp model)")
     common(g, list(ENGINES), "cpsat")
     g.add_argument("--givens", type=natural, nargs="+", required=True, metavar="K",
                    help="number(s) of givens")
@@ -195,7 +197,7 @@ def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
     from ..engines.search import registry as search_registry  # only when analyze is named
 
-    a.add_argument("file", metavar="FILE", help=FILE_HELP + " (a planning model)")
+    a.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP + " (a planning model)")
     pddl_problem(a)
     common(a, ANALYZERS, "search")
     a.add_argument("--limit", type=states, metavar="N",
@@ -210,7 +212,7 @@ def _analyze(sub: Commands) -> None:
                        f"{name}: {search_registry.ANALYSES[name].description}"
                        for name in search_registry.analysis_choices())
                    + " (default: numpy, falling back to python when the states do not pack)")
-    a.add_argument("--work-dir", metavar="DIR",
+    a.add_argument("--work-dir", metavar="DIR", type=path_name,
                    help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
                    "within half of --memory-limit (default: in memory; an unlimited forward "
                    "analysis too large for memory goes on disk in a temporary directory by "
@@ -223,7 +225,7 @@ def _analyze(sub: Commands) -> None:
 
 def _show(sub: Commands) -> None:
     w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
-    w.add_argument("file", metavar="FILE", help=FILE_HELP)
+    w.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP)
     pddl_problem(w)
     common(w, list(ENGINES), "search", json_flag=False)
     w.add_argument("--plan", action="store_true",
@@ -239,11 +241,12 @@ def _show(sub: Commands) -> None:
 
 def _export(sub: Commands) -> None:
     x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
-    x.add_argument("file", metavar="FILE", help="a model file or bundled model name")
+    x.add_argument("file", metavar="FILE", type=path_name,
+                   help="a model file or bundled model name")
     pddl_problem(x)
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")
-    x.add_argument("-o", "--output", metavar="DIR", default=".",
+    x.add_argument("-o", "--output", metavar="DIR", default=".", type=path_name,
                    help="directory to write the files into, created if its parent exists "
                    "(default: the current one)")
 

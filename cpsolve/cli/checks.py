@@ -135,11 +135,38 @@ def natural(text: str) -> int:
     return _integer(text, 0)
 
 
+NAME_MAX = 255
+"""Most bytes in one name of a path (each part between slashes): Linux's file systems
+(ext4, xfs, btrfs, tmpfs) take no more."""
+
+PATH_MAX = 4096
+"""Most bytes in a whole path the system takes (Linux)."""
+
+
+def path_name(text: str) -> str:
+    """A file or folder the command line names: refused at once when it is empty (the
+    system would read it as the current folder) or longer than the system takes (every
+    look-up would fail with "File name too long")."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    raw = os.fsencode(text)
+    longest = max(len(part) for part in raw.split(b"/"))
+    if longest > NAME_MAX:
+        why = f"one of its names has {longest:,} bytes, the system takes {NAME_MAX}"
+    elif len(raw) >= PATH_MAX:
+        why = f"{len(raw):,} bytes, the system takes {PATH_MAX - 1:,}"
+    else:
+        return text
+    raise argparse.ArgumentTypeError(f"file name too long ({why}): {text[:40]}...")
+
+
 def output_file(text: str) -> str:
-    """A file to write: refused at once (before any solving) when it is a directory, its
-    folder does not exist, or it cannot be written.  ``-`` is stdout."""
+    """A file to write: refused at once (before any solving) when its name is empty or too
+    long (:func:`path_name`), it is a directory, its folder does not exist, or it cannot be
+    written.  ``-`` is stdout."""
     if text == "-":
         return text
+    path_name(text)
     path = os.path.abspath(text)
     folder = os.path.dirname(path) or "."
     if os.path.isdir(path):

@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from .checks import path_name
+
 
 def validate_command(sub: argparse._SubParsersAction,
                      seconds_type: Callable[[str], float]) -> None:
     """``validate MODEL ANSWER`` (``seconds_type``: the parser of --time-limit)."""
     v = sub.add_parser("validate", help="check a plan or solution of your own against a model")
-    v.add_argument("files", nargs="+", metavar="FILE",
+    v.add_argument("files", nargs="+", metavar="FILE", type=path_name,
                    help="MODEL ANSWER (a model file or bundled name, then the answer), or "
                    "DOMAIN.pddl PROBLEM.pddl PLAN; a plan: cpsolve's text or JSON output, an "
                    "IPC plan file or action names one per line; a solution: a JSON "
@@ -37,5 +39,5 @@ def mzn_solver(cmd: argparse.ArgumentParser) -> None:
 
 def pddl_problem(cmd: argparse.ArgumentParser) -> None:
     """An optional second file: with a PDDL domain as FILE, its problem."""
-    cmd.add_argument("problem", nargs="?", metavar="PROBLEM",
+    cmd.add_argument("problem", nargs="?", metavar="PROBLEM", type=path_name,
                      help="when FILE is a PDDL domain: its problem file")

@@ -196,14 +196,17 @@ def resolve(name: str) -> Path:
 
     ``water_jugs``, ``water_jugs.toml`` and ``models/water_jugs.toml`` all
     find the bundled model from any directory, also after a non-editable
-    install; a name that matches nothing is returned unchanged (loading it
-    then says "no such file").
+    install; a name that matches nothing, or that the system cannot look up (a
+    name too long), is returned unchanged (loading it then says why).
     """
     p = Path(name)
-    if p.exists():
-        return p
-    for candidate in (MODELS_DIR / p.name, MODELS_DIR / f"{p.name}.toml"):
-        if not p.parent.parts or p.parent.name == "models":
-            if candidate.is_file():
-                return candidate
+    try:
+        if p.exists():
+            return p
+        for candidate in (MODELS_DIR / p.name, MODELS_DIR / f"{p.name}.toml"):
+            if not p.parent.parts or p.parent.name == "models":
+                if candidate.is_file():
+                    return candidate
+    except OSError:
+        pass
     return p

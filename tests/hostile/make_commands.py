@@ -299,6 +299,42 @@ def other() -> list[dict]:
     return out
 
 
+LONG = "a" * 300
+"""A name longer than any file system takes (255 bytes a name)."""
+
+
+def path_names() -> list[dict]:
+    """Empty and too long file names: one line, exit 2 (an empty name is never the current
+    folder, whose Python files a batch would run)."""
+    files = {"j.toml": model("three_jugs"), "ran.py": "open('ran', 'w').write('ran')\n",
+             "p/keep.txt": ""}
+    deep = "/".join(["b" * 200] * 21)  # every name allowed, the whole path too long
+    lines = [["solve", ""], ["solve", "", "--json"], ["compare", ""], ["count", ""],
+             ["analyze", ""], ["show", "", "--svg", "o.svg"], ["generate", "", "--givens", "1"],
+             ["validate", "", "j.toml"], ["validate", "j.toml", ""],
+             ["solve", "j.toml", "--plan-file", ""], ["show", "j.toml", "--svg", ""],
+             ["analyze", "j.toml", "--work-dir", ""], ["count", "d.pddl", ""],
+             ["solve", LONG], ["count", LONG], ["compare", LONG, "--json"],
+             ["validate", "j.toml", LONG], ["show", "j.toml", "--svg", LONG],
+             ["solve", "j.toml", "--plan-file", "p/" + LONG],
+             ["analyze", "j.toml", "--work-dir", LONG], ["solve", deep]]
+
+    def what(argv: list[str]) -> str:
+        return "name " + " ".join("empty" if not a else "deep" if a == deep else
+                                  "long" if LONG in a else a for a in argv)
+
+    def said(argv: list[str]) -> str:
+        return "an empty file name" if "" in argv else "file name too long"
+
+    out = [case(what(argv), argv, files, code=2, stderr_has=said(argv)) for argv in lines]
+    out += [case(what(argv), argv, files, limit=None, code=2, stderr_has=said(argv))
+            for argv in [["export", "", "--to", "pddl"],
+                         ["export", "j.toml", "--to", "pddl", "-o", ""],
+                         ["export", "j.toml", "--to", "pddl", "-o", "p/" + LONG]]]
+    return out
+
+
 def cases() -> list[dict]:
     """Every command-line case, in a fixed order."""
-    return pictures() + limits() + dask() + dask_local() + batches() + pddl() + other()
+    return (pictures() + limits() + dask() + dask_local() + batches() + pddl() + other()
+            + path_names())
