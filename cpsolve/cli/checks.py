@@ -1,7 +1,8 @@
 """Checks of option values and of what a command line names (a bad one is one line,
 exit 2): the types of the options' values (seconds, sizes, counts, a file to write), a
-scheduler's address, how many processes a machine can run, and an output file that
-would write over an input or onto the JSON answer on stdout."""
+scheduler's address, how many processes a machine can run, a file name that is empty or
+too long, and an output file that would write over an input (by any name) or onto the
+JSON answer on stdout."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import argparse
 import math
 import os
 import re
+from collections.abc import Sequence
 
 
 def max_processes() -> int:
@@ -46,17 +48,69 @@ def scheduler_address(text: str) -> str:
     return text
 
 
-def over_input(args: argparse.Namespace) -> str | None:
-    """Why an output file of ``args`` is refused: it is one of the command's input files
-    (never written over), or ``-`` (stdout) while stdout carries the JSON answer."""
-    named = getattr(args, "files", None) or [getattr(args, "file", None)]
-    inputs = [os.path.realpath(f) for f in named if isinstance(f, str) and os.path.isfile(f)]
-    for flag in ("svg", "html"):
-        out = getattr(args, flag, None)
-        if out == "-" and getattr(args, "json", False):
-            return f"--{flag} - writes to stdout, which --json holds: name a file"
-        if out and out != "-" and os.path.realpath(out) in inputs:
-            return f"--{flag} {out} would write over an input of the command: name another file"
+OUTPUTS = (("svg", "--svg"), ("html", "--html"), ("plan_file", "--plan-file"))
+"""The options that name a file to write: destination, option."""
+
+
+def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files the command line names to write, each with its option: ``(option, path)``
+    (``export``'s files are named by the model and ``--output``: it checks them itself)."""
+    return [(flag, out) for dest, flag in OUTPUTS if (out := getattr(args, dest, None))]
+
+
+def inputs(args: argparse.Namespace) -> list[str]:
+    """The files the command line names to read: model files (a bundled model's name as its
+    file), a PDDL domain and problem, ``validate``'s answer."""
+    from ..puzzles.files import resolve
+
+    named = [*(getattr(args, "files", None) or [getattr(args, "file", None)]),
+             getattr(args, "problem", None)]
+    return [str(resolve(name)) for name in named if isinstance(name, str)]
+
+
+def same_file(one: str, other: str) -> bool:
+    """Whether two paths are one file: the same path once links and ``..`` are resolved,
+    or (both existing) the same device and inode — a hard link too."""
+    try:
+        return os.path.realpath(one) == os.path.realpath(other) or (
+            os.path.exists(one) and os.path.exists(other) and os.path.samefile(one, other))
+    except (OSError, ValueError):
+        return False
+
+
+def is_stdout(path: str) -> bool:
+    """Whether ``path`` is the file this process's stdout writes to (``/dev/stdout``, or
+    the file the shell sent stdout to)."""
+    try:
+        here, there = os.fstat(1), os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def over_input(args: argparse.Namespace, written: list[tuple[str, str]] | None = None,
+               read: Sequence[str] = ()) -> str | None:
+    """Why the command's outputs are refused, or None: an output (``written``, by default
+    the command line's :func:`outputs`) that is one of the command's input files — its
+    :func:`inputs`, and the files it has ``read`` so far — by any name (a symbolic or hard
+    link, ``..``: never written over), or stdout (``-``, or :func:`is_stdout`) while
+    stdout carries the JSON answer.  Checked before the command starts, again once its
+    files are loaded (a collection's ``instances_file``), and by ``export`` before it
+    writes."""
+    written = outputs(args) if written is None else written
+    sources = [*inputs(args), *read] if written else []
+    for flag, out in written:
+        if getattr(args, "json", False) and (out == "-" or is_stdout(out)):
+            return f"{flag} {out} writes to stdout, which --json holds: name another file"
+        if out == "-":
+            continue
+        source = next((s for s in sources if same_file(out, s)), None)
+        if source is not None:
+            what = "would write over an input of the command" \
+                if os.path.normpath(source) == os.path.normpath(out) else \
+                f"is {source}, an input of the command, under another name"
+            return f"{flag} {out} {what}: " + ("write into another folder" if flag == "--output"
+                                               else "name another file")
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..interop import ExportError
 from ..puzzles.files import resolve
+from .checks import over_input
 from .session import Cli, file_name
 
 
@@ -28,6 +29,12 @@ def export(cli: Cli) -> int:
     except ExportError as err:
         return cli.fail(f"{file_name(args.file)}: cannot export to {args.to}: {err}", 2)
     out = Path(args.output)
+    stem = resolve(args.file).stem if isinstance(args.file, str) else \
+        Path(args.file[1]).stem
+    files = exported.files(stem)
+    why = over_input(args, [("--output", str(out / name)) for name in files], cli.read)
+    if why:
+        return cli.fail(why, 2)
     if not out.is_dir():
         if out.exists() or not out.parent.is_dir():
             return cli.fail(f"--output {args.output}: not a directory (and not a new folder "
@@ -37,9 +44,7 @@ def export(cli: Cli) -> int:
         except OSError as err:
             return cli.fail(f"--output {args.output}: not a directory, and it cannot be "
                             f"created ({err.strerror or err})", 2)
-    stem = resolve(args.file).stem if isinstance(args.file, str) else \
-        Path(args.file[1]).stem
-    for name, text in exported.files(stem).items():
+    for name, text in files.items():
         try:
             (out / name).write_text(text, encoding="utf-8")
         except OSError as err:

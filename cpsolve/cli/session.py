@@ -22,9 +22,10 @@ from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import memory
 from ..engines.runtime.clock import FLOOR, Clock, cpu_share
-from ..puzzles.data import ModelFileError
+from ..puzzles.data import ModelFileError, reading
 from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET
+from .checks import over_input
 from .printer import Printer
 
 INTERRUPTED = 130
@@ -32,7 +33,8 @@ INTERRUPTED = 130
 
 
 class OutputError(Exception):
-    """Writing an output file failed after the answer was printed."""
+    """An output file that cannot be written: one that would write over an input, or a
+    write that failed after the answer was printed."""
 
 
 def exit_code(result: Result, limit: int | None = None) -> int:
@@ -73,6 +75,8 @@ class Cli:
         a test's, what the command used is measured from there)."""
         self.loaded: dict[str, object] = {}
         """Puzzles already loaded, by the name given (a file's second load is never needed)."""
+        self.read: list[str] = []
+        """Every file the command has read so far (:meth:`reading`)."""
         nbytes = getattr(args, "memory_limit", None)
         if nbytes is None and args.command not in ("models", "schema", "completion"):
             nbytes = memory.default_limit()
@@ -122,12 +126,23 @@ class Cli:
         puzzle it loaded to look)."""
         if isinstance(name, str) and name in self.loaded:
             return self.loaded.pop(name)
-        with self.clock.guard(f"loading {name if isinstance(name, str) else name[1]}"):
+        with self.reading(f"loading {name if isinstance(name, str) else name[1]}"):
             if isinstance(name, tuple):
                 from ..puzzles.pddl_task import load as load_pddl
 
                 return load_pddl(*name)
             return load(resolve(name))
+
+    @contextmanager
+    def reading(self, what: str) -> Iterator[None]:
+        """Read files within the time limit (``what``: the clock's words), noting each in
+        :attr:`read`; then refuse (:class:`OutputError`, exit 2) an output that would write
+        over one of them (:func:`~.checks.over_input`), before any engine runs."""
+        with self.clock.guard(what), reading(self.read):
+            yield
+        why = over_input(self.args, read=self.read)
+        if why:
+            raise OutputError(why)
 
     def import_dask(self) -> None:
         """Import Dask within the time limit (seconds on a loaded machine, before any

@@ -207,7 +207,7 @@ def is_batch(cli: Cli) -> bool:
     names = cli.args.files
     if len(names) > 1 or resolve(names[0]).is_dir():
         return True
-    with cli.clock.guard(f"loading {names[0]}"):
+    with cli.reading(f"loading {names[0]}"):
         puzzles = load_many(resolve(names[0]))
         first, second = next(puzzles, None), next(puzzles, None)
     if second is None and first is not None:

@@ -34,8 +34,11 @@ def read_collection(data: Data, name: str) -> str:
     """The text of ``instances_file``, a file inside the model's folder (at most 256 MB)."""
     from pathlib import Path
 
+    from .data import note_read
+
     folder = Path(data.path).parent.resolve()
     path = Path(data.path).parent / name
+    note_read(path)
     try:
         if not path.resolve().is_relative_to(folder):
             raise data.error("instances_file", f"{name!r} is outside the model's folder: a "

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +96,28 @@ def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
+_READING: list[list[str]] = []
+"""The lists of the :func:`reading` blocks under way: each file read is added to each."""
+
+
+@contextmanager
+def reading(into: list[str]) -> Iterator[list[str]]:
+    """Add to ``into`` every file read while the block runs (model files, PDDL files, a
+    collection's ``instances_file``, a user's Python file): what a command must never
+    write over."""
+    _READING.append(into)
+    try:
+        yield into
+    finally:
+        _READING.remove(into)
+
+
+def note_read(path: str | Path) -> None:
+    """Tell the :func:`reading` blocks under way that ``path`` is read."""
+    for into in _READING:
+        into.append(str(path))
+
+
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest model file read (TOML, PDDL, Python)."""
 
@@ -106,6 +130,7 @@ def read_text(path: str | Path) -> str:
     an empty or binary file, text that is not UTF-8 (a byte-order mark is
     accepted).
     """
+    note_read(path)
     p = Path(path)
     try:
         info = p.stat()

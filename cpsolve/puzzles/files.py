@@ -18,7 +18,7 @@ from typing import Any
 from ..language.parse import ExprError
 from ..model import ModelError
 from . import FAMILIES
-from .data import Data, ModelFileError, read_text
+from .data import Data, ModelFileError, note_read, read_text
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
@@ -132,6 +132,7 @@ def load_python(path: str | Path):
     from ..model import Csp, Planning
     from .base import Puzzle
 
+    note_read(path)
     p = Path(path)
     if not p.is_file():
         raise ModelFileError(path, "no such file")

@@ -1,8 +1,12 @@
-"""What cpsolve reads and writes, beyond the hostile corpus: an empty file name (never the
-current folder) or one longer than the system takes is one line, exit 2."""
+"""What cpsolve reads and writes, where the hostile corpus (plain text files) cannot
+set the scene: an empty or too long file name is one line, exit 2; an output that is an
+input under another name (a symbolic or hard link, an absolute path through ``..``, a
+bundled model's installed file) is refused before any work, one line, exit 2, the input
+untouched."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -41,3 +45,109 @@ def test_names_the_system_takes_are_accepted(cli, tmp_path):
     path = tmp_path / ("w" * 250 + ".toml")
     path.write_bytes((MODELS / "water_jugs.toml").read_bytes())
     assert cli("solve", path, "--engine", "search").code == 0
+
+
+@pytest.fixture
+def jugs(tmp_path, monkeypatch) -> Path:
+    """``o/w.toml``, a copy of water_jugs, in a fresh current folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "o").mkdir()
+    model = tmp_path / "o" / "w.toml"
+    model.write_bytes((MODELS / "water_jugs.toml").read_bytes())
+    return model
+
+
+def _refused(run, model: Path, text: bytes) -> None:
+    assert run.code == 2, (run.code, run.err)
+    assert len(run.err_lines) == 1 and "an input of the command" in run.err, run.err
+    assert model.read_bytes() == text
+
+
+def _aliases(model: Path) -> list[str]:
+    """Other names of ``model``: a symbolic link, a hard link, an absolute path through .."""
+    os.symlink(model, "sym.svg")
+    os.link(model, "hard.svg")
+    return ["sym.svg", "hard.svg", f"{os.getcwd()}/o/../o/w.toml", "./o/w.toml"]
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat", "auto"])
+def test_the_plan_file_is_never_one_of_the_inputs(cli, jugs, engine):
+    text = jugs.read_bytes()
+    for where in _aliases(jugs):
+        _refused(cli("solve", "o/w.toml", "--engine", engine, "--plan-file", where), jugs,
+                 text)
+    run = cli("solve", "o/w.toml", "--engine", engine, "--plan-file", "hard.svg", "--json")
+    _refused(run, jugs, text)
+    assert json.loads(run.out)["exit"] == 2  # one JSON document: the error object
+
+
+@pytest.mark.parametrize("argv", [["show", "o/w.toml", "--svg"],
+                                  ["show", "o/w.toml", "--html"],
+                                  ["show", "o/w.toml", "--plan", "--html"],
+                                  ["analyze", "o/w.toml", "--svg"]])
+def test_pictures_are_never_written_over_an_input_by_another_name(cli, jugs, argv):
+    text = jugs.read_bytes()
+    for where in _aliases(jugs):
+        _refused(cli(*argv, where), jugs, text)
+
+
+def test_a_bundled_model_named_by_name_is_an_input_at_its_installed_path(cli, tmp_path,
+                                                                       monkeypatch):
+    """``three_jugs`` is read from the bundled folder: a link to that file is refused (the
+    bundled folder is a copy here: a regression spoils no real file)."""
+    from cpsolve.puzzles import files
+
+    bundled = tmp_path / "bundled"
+    bundled.mkdir()
+    (bundled / "three_jugs.toml").write_bytes((MODELS / "three_jugs.toml").read_bytes())
+    monkeypatch.setattr(files, "MODELS_DIR", bundled)
+    monkeypatch.chdir(tmp_path)
+    os.symlink(bundled / "three_jugs.toml", "link.txt")
+    run = cli("solve", "three_jugs", "--engine", "search", "--plan-file", "link.txt")
+    assert run.code == 2 and "an input of the command" in run.err, run.err
+    assert (bundled / "three_jugs.toml").read_bytes() == (MODELS / "three_jugs.toml").read_bytes()
+
+
+@pytest.mark.parametrize("name", ["y.dzn", "x.mzn"])
+def test_export_never_writes_over_its_input(cli, tmp_path, monkeypatch, name):
+    """MiniZinc's files are STEM.mzn and STEM.dzn: a model named either is refused."""
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_bytes((MODELS / "xsudoku5.toml").read_bytes())
+    text = Path(name).read_bytes()
+    run = cli("export", name, "--to", "minizinc", "-o", ".")
+    assert run.code == 2 and len(run.err_lines) == 1 and name in run.err, run.err
+    assert Path(name).read_bytes() == text
+    assert sorted(os.listdir()) == [name]  # nothing written: not even the other file
+
+
+def test_export_never_writes_over_its_input_through_a_link(cli, tmp_path, monkeypatch):
+    """The folder ``-o`` names is a link to the input's folder: the file it would write,
+    ``x.dzn`` there, is the input."""
+    monkeypatch.chdir(tmp_path)
+    Path("src").mkdir()
+    model = Path("src/x.dzn")
+    model.write_bytes((MODELS / "xsudoku5.toml").read_bytes())
+    os.symlink("src", "out")
+    run = cli("export", "src/x.dzn", "--to", "minizinc", "-o", "out")
+    assert run.code == 2 and "under another name" in run.err, run.err
+    assert model.read_bytes() == (MODELS / "xsudoku5.toml").read_bytes()
+
+
+def test_a_collections_instances_file_is_an_input_too(cli, tmp_path, monkeypatch):
+    """Found only once the model is read: refused then, before any engine runs."""
+    monkeypatch.chdir(tmp_path)
+    Path("c.toml").write_text('family = "grid"\nname = "s4"\nsize = 4\nsymbols = "1234"\n'
+                              'groups = ["rows", "columns", "boxes"]\nbox = [2, 2]\n'
+                              'instances_file = "l.txt"\n')
+    Path("l.txt").write_text("1...............\n")
+    os.link("l.txt", "page.html")
+    run = cli("show", "c.toml", "--html", "page.html", "--engine", "search")
+    assert run.code == 2 and "l.txt" in run.err, run.err
+    assert Path("l.txt").read_text() == "1...............\n"
+
+
+@pytest.mark.parametrize("where", ["-", "/dev/stdout"])
+def test_the_plan_file_on_stdout_leaves_json_alone(cli, where):
+    run = cli("solve", "water_jugs", "--plan-file", where, "--json")
+    assert run.code == 2 and "--json holds" in run.err
+    assert json.loads(run.out)["exit"] == 2

@@ -299,6 +299,44 @@ def other() -> list[dict]:
     return out
 
 
+def over_inputs() -> list[dict]:
+    """Outputs never written over an input (by any name), nor onto stdout under --json:
+    ``--plan-file``, ``show --svg`` on a collection's ``instances_file``, ``export``'s files."""
+    jugs = {"j.toml": model("three_jugs"), "sub/keep.txt": ""}
+    pddl_files = {"d.pddl": DOMAIN, "p.pddl": PROBLEM}
+    collection = {"c.toml": GRID4 + 'instances_file = "l.txt"\n',
+                  "l.txt": "1...............\n...4............\n"}
+    out = [case(f"plan file over its input {' '.join(extra) or 'auto'}",
+                ["solve", "j.toml", "--plan-file", where, *extra], jugs, code=2)
+           for where, extra in [("j.toml", []), ("./j.toml", ["--json"]),
+                                ("sub/../j.toml", ["--engine", "cpsat"]),
+                                ("j.toml", ["--engine", "search", "--json"])]]
+    out += [
+        case("plan file over the pddl problem", ["solve", "d.pddl", "p.pddl", "--plan-file",
+                                                 "p.pddl"], pddl_files, code=2),
+        case("plan file to stdout json", ["solve", "j.toml", "--plan-file", "-", "--json"],
+             jugs, code=2, stderr_has="--json holds"),
+        case("plan file to dev stdout json", ["solve", "j.toml", "--plan-file", "/dev/stdout",
+                                              "--json"], jugs, code=2),
+        case("plan file to stdout", ["solve", "j.toml", "--plan-file", "-"], jugs, code=0),
+        case("plan file", ["solve", "j.toml", "--plan-file", "plan.txt"], jugs,
+             writes=["plan.txt"], code=0),
+        case("show over the instances file", ["show", "c.toml", "--svg", "l.txt"],
+             collection, code=2),
+        case("export pddl over its domain", ["export", "d-domain.pddl", "d.pddl", "--to",
+                                             "pddl", "-o", "."],
+             {"d-domain.pddl": DOMAIN, "d.pddl": PROBLEM}, limit=None, code=2),
+        case("export pddl", ["export", "d.pddl", "p.pddl", "--to", "pddl", "-o", "out"],
+             pddl_files, limit=None, writes=["out/p-domain.pddl", "out/p-problem.pddl"],
+             code=0),
+    ]
+    for name in ("y.dzn", "x.mzn"):
+        out.append(case(f"export minizinc over its input {name}",
+                        ["export", name, "--to", "minizinc", "-o", "."],
+                        {name: model("xsudoku5")}, limit=None, code=2))
+    return out
+
+
 LONG = "a" * 300
 """A name longer than any file system takes (255 bytes a name)."""
 
@@ -337,4 +375,4 @@ def path_names() -> list[dict]:
 def cases() -> list[dict]:
     """Every command-line case, in a fixed order."""
     return (pictures() + limits() + dask() + dask_local() + batches() + pddl() + other()
-            + path_names())
+            + path_names() + over_inputs())
