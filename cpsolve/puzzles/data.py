@@ -122,20 +122,15 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest model file read (TOML, PDDL, Python)."""
 
 
-def read_text(path: str | Path) -> str:
-    """The text of a model file (TOML, PDDL), or a :class:`ModelFileError`.
-
-    Refused with one clear message: a missing path, a directory or any other
-    non-regular file (a FIFO, a device), a file over :data:`MAX_FILE_BYTES`,
-    an empty or binary file, text that is not UTF-8 (a byte-order mark is
-    accepted).
-    """
-    note_read(path)
-    p = Path(path)
+def regular_file(path: str | Path) -> None:
+    """Refuse (:class:`ModelFileError`) a path that is not a readable regular file of at
+    most :data:`MAX_FILE_BYTES`: missing, a directory, a pipe or a device (reading would
+    wait or never end), a link that leads nowhere or round in a loop."""
     try:
-        info = p.stat()
+        info = Path(path).stat()
     except FileNotFoundError:
-        raise ModelFileError(path, "no such file") from None
+        raise ModelFileError(path, "a symbolic link to a file that does not exist"
+                             if Path(path).is_symlink() else "no such file") from None
     except OSError as err:
         raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
     if stat.S_ISDIR(info.st_mode):
@@ -145,8 +140,18 @@ def read_text(path: str | Path) -> str:
     if info.st_size > MAX_FILE_BYTES:
         raise ModelFileError(path, f"the file has {info.st_size:,} bytes; model files are "
                              f"limited to {MAX_FILE_BYTES:,}")
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a model file (TOML, PDDL), or a :class:`ModelFileError`.
+
+    Refused with one clear message: everything :func:`regular_file` refuses, an empty or
+    binary file, text that is not UTF-8 (a byte-order mark is accepted).
+    """
+    note_read(path)
+    regular_file(path)
     try:
-        raw = p.read_bytes()
+        raw = Path(path).read_bytes()
     except OSError as err:
         raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
     if not raw.strip():

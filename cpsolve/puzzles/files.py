@@ -18,7 +18,7 @@ from typing import Any
 from ..language.parse import ExprError
 from ..model import ModelError
 from . import FAMILIES
-from .data import Data, ModelFileError, note_read, read_text
+from .data import Data, ModelFileError, note_read, read_text, regular_file
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
@@ -133,9 +133,8 @@ def load_python(path: str | Path):
     from .base import Puzzle
 
     note_read(path)
+    regular_file(path)  # never a pipe that Python would wait on, nor a loop of links
     p = Path(path)
-    if not p.is_file():
-        raise ModelFileError(path, "no such file")
     spec = importlib.util.spec_from_file_location(f"cpsolve_user_{p.stem}", p)
     if spec is None or spec.loader is None:
         raise ModelFileError(path, "cannot be loaded as Python")

@@ -76,13 +76,16 @@ def is_batch(names: list[str]) -> bool:
 def files_of(names: Iterable[str]) -> list[tuple[str, Path]]:
     """The model files named, each with the name the output gives it: a file (or bundled
     model) as the user named it, a directory expanded to its model files (named by the
-    directory as given and the file's name)."""
+    directory as given and the file's name).  A directory's model files are its entries
+    named ``*.toml`` or ``*.py`` that are not directories: one that is no regular file (a
+    pipe, a device, a link that leads nowhere or round in a loop) is listed too, and its
+    loading says why it is refused — a row of its own, never silently left out."""
     out: list[tuple[str, Path]] = []
     for name in names:
         path = resolve(name)
         if path.is_dir():
             found = sorted(p for p in path.iterdir()
-                           if p.suffix in (".toml", ".py") and p.is_file())
+                           if p.suffix in (".toml", ".py") and not p.is_dir())
             if not found:
                 raise ModelFileError(path, "a directory with no model files (*.toml, *.py)")
             out.extend((os.path.join(name, p.name), p) for p in found)

@@ -2,7 +2,7 @@
 set the scene: an empty or too long file name is one line, exit 2; an output that is an
 input under another name (a symbolic or hard link, an absolute path through ``..``, a
 bundled model's installed file) is refused before any work, one line, exit 2, the input
-untouched."""
+untouched; a folder's pipes, loops of links and links to devices are rows of their own."""
 
 from __future__ import annotations
 
@@ -151,3 +151,26 @@ def test_the_plan_file_on_stdout_leaves_json_alone(cli, where):
     run = cli("solve", "water_jugs", "--plan-file", where, "--json")
     assert run.code == 2 and "--json holds" in run.err
     assert json.loads(run.out)["exit"] == 2
+
+
+def test_a_folder_lists_what_it_cannot_read_as_rows_of_their_own(cli, tmp_path):
+    """A pipe, a loop of links, a link to a device and a link to nothing, named *.toml or
+    *.py, are error rows (exit 2), never skipped; a sub-folder is no model file."""
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "a.toml").write_bytes((MODELS / "water_jugs.toml").read_bytes())
+    os.mkfifo(folder / "pipe.toml")
+    os.mkfifo(folder / "pipe.py")
+    os.symlink("loop.toml", folder / "loop.toml")
+    os.symlink("/dev/zero", folder / "zero.toml")
+    os.symlink("nowhere.toml", folder / "gone.toml")
+    (folder / "sub.toml").mkdir()
+    run = cli("solve", folder, "--engine", "search", "--json")
+    assert run.code == 2, run.err
+    rows = [json.loads(line) for line in run.out.splitlines()][:-1]
+    errors = {Path(r["source"]).name: r["error"] for r in rows if "error" in r}
+    assert [Path(r["source"]).name for r in rows if "error" not in r] == ["a.toml"]
+    assert sorted(errors) == ["gone.toml", "loop.toml", "pipe.py", "pipe.toml", "zero.toml"]
+    for name in ("pipe.py", "pipe.toml", "zero.toml"):
+        assert "not a regular file" in errors[name]
+    assert "symbolic link" in errors["loop.toml"] and "does not exist" in errors["gone.toml"]
