@@ -32,7 +32,7 @@ def validate(cli: Cli) -> int:
     puzzle = cli.load(source)
     model = puzzle.model
     answer_file = files[-1]
-    text = read_text(answer_file)
+    text = read_text(answer_file, "answer file")
     try:
         answer = read_answer(text, model.kind)
         if isinstance(answer, PlanAnswer):

@@ -119,13 +119,14 @@ def note_read(path: str | Path) -> None:
 
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-"""Largest model file read (TOML, PDDL, Python)."""
+"""Largest file read: a model file (TOML, PDDL, Python) or an answer."""
 
 
-def regular_file(path: str | Path) -> None:
+def regular_file(path: str | Path, what: str = "model file") -> None:
     """Refuse (:class:`ModelFileError`) a path that is not a readable regular file of at
     most :data:`MAX_FILE_BYTES`: missing, a directory, a pipe or a device (reading would
-    wait or never end), a link that leads nowhere or round in a loop."""
+    wait or never end), a link that leads nowhere or round in a loop.  ``what``: the
+    kind of file the messages name."""
     try:
         info = Path(path).stat()
     except FileNotFoundError:
@@ -134,28 +135,38 @@ def regular_file(path: str | Path) -> None:
     except OSError as err:
         raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
     if stat.S_ISDIR(info.st_mode):
-        raise ModelFileError(path, "is a directory, not a model file")
+        raise ModelFileError(path, f"is a directory, not {_a(what)}")
     if not stat.S_ISREG(info.st_mode):
         raise ModelFileError(path, "is not a regular file (a pipe or a device?)")
     if info.st_size > MAX_FILE_BYTES:
-        raise ModelFileError(path, f"the file has {info.st_size:,} bytes; model files are "
+        raise ModelFileError(path, f"the file has {info.st_size:,} bytes; {what}s are "
                              f"limited to {MAX_FILE_BYTES:,}")
 
 
-def read_text(path: str | Path) -> str:
-    """The text of a model file (TOML, PDDL), or a :class:`ModelFileError`.
+def _a(what: str) -> str:
+    return f"an {what}" if what[:1] in "aeiou" else f"a {what}"
 
-    Refused with one clear message: everything :func:`regular_file` refuses, an empty or
-    binary file, text that is not UTF-8 (a byte-order mark is accepted).
+
+def read_text(path: str | Path, what: str = "model file") -> str:
+    """The text of a model file (TOML, PDDL), or of the kind of file ``what`` names (an
+    answer file), or a :class:`ModelFileError` that names that kind.
+
+    Refused with one clear message: everything :func:`regular_file` refuses, an empty
+    file, text in UTF-16 or UTF-32 (said so: save it as UTF-8), other binary data, text
+    that is not UTF-8 (a byte-order mark is accepted).
     """
     note_read(path)
-    regular_file(path)
+    regular_file(path, what)
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
         raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
     if not raw.strip():
         raise ModelFileError(path, "the file is empty")
+    wide = wide_encoding(raw)
+    if wide:
+        raise ModelFileError(path, f"the text is in {wide}: save it as UTF-8, the encoding "
+                             "cpsolve reads")
     if b"\x00" in raw:
         raise ModelFileError(path, "not a text file (binary data)")
     try:
@@ -163,3 +174,18 @@ def read_text(path: str | Path) -> str:
     except UnicodeDecodeError as err:
         raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
     return text
+
+
+def wide_encoding(raw: bytes) -> str | None:
+    """``"UTF-16"`` or ``"UTF-32"`` when ``raw`` is text in one of them (its byte-order
+    mark, or plain text whose every other byte is zero, as UTF-16 without a mark writes
+    it), else None."""
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    even, odd = raw[0::2], raw[1::2]
+    for zeros, chars in ((odd, even), (even, odd)):
+        if len(raw) >= 4 and zeros.count(0) >= 0.9 * len(zeros) and 0 not in chars:
+            return "UTF-16"
+    return None

@@ -2,7 +2,8 @@
 set the scene: an empty or too long file name is one line, exit 2; an output that is an
 input under another name (a symbolic or hard link, an absolute path through ``..``, a
 bundled model's installed file) is refused before any work, one line, exit 2, the input
-untouched; a folder's pipes, loops of links and links to devices are rows of their own."""
+untouched; a folder's pipes, loops of links and links to devices are rows of their own;
+an answer file is called an answer file, and UTF-16 is named."""
 
 from __future__ import annotations
 
@@ -174,3 +175,25 @@ def test_a_folder_lists_what_it_cannot_read_as_rows_of_their_own(cli, tmp_path):
     for name in ("pipe.py", "pipe.toml", "zero.toml"):
         assert "not a regular file" in errors[name]
     assert "symbolic link" in errors["loop.toml"] and "does not exist" in errors["gone.toml"]
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda p: p.mkdir(), "is a directory, not an answer file"),
+    (lambda p: p.write_bytes(b"x" * (16 * 1024 * 1024 + 1)), "answer files are limited"),
+    (lambda p: p.write_bytes("fill the 5 L jug\n".encode("utf-16")), "UTF-16"),
+])
+def test_an_answer_file_is_called_an_answer_file(cli, tmp_path, make, said):
+    answer = tmp_path / "v"
+    make(answer)
+    run = cli("validate", "water_jugs", answer)
+    assert run.code == 2 and len(run.err_lines) == 1 and said in run.err, run.err
+    assert "model file" not in run.err
+
+
+@pytest.mark.parametrize("encoding, said", [("utf-16", "UTF-16"), ("utf-16-le", "UTF-16"),
+                                            ("utf-16-be", "UTF-16"), ("utf-32", "UTF-32")])
+def test_a_model_in_utf_16_is_named_so(cli, tmp_path, encoding, said):
+    path = tmp_path / "w.toml"
+    path.write_bytes((MODELS / "water_jugs.toml").read_text().encode(encoding))
+    run = cli("solve", path)
+    assert run.code == 2 and f"in {said}: save it as UTF-8" in run.err, run.err

@@ -372,7 +372,21 @@ def path_names() -> list[dict]:
     return out
 
 
+def wording() -> list[dict]:
+    """An answer file is called an answer file; UTF-16 is named as such."""
+    jugs = model("three_jugs")
+    wide = "\udcff\udcfe" + "".join(c + "\x00" for c in jugs)  # UTF-16 (LE, with its mark)
+    return [
+        case("validate answer is a folder", ["validate", "j.toml", "v"],
+             {"j.toml": jugs, "v/x.txt": ""}, code=2, stderr_has="not an answer file"),
+        case("solve utf-16", ["solve", "w.toml"], {"w.toml": wide}, code=2,
+             stderr_has="UTF-16"),
+        case("validate utf-16 answer", ["validate", "j.toml", "w.txt"],
+             {"j.toml": jugs, "w.txt": wide}, code=2, stderr_has="UTF-16"),
+    ]
+
+
 def cases() -> list[dict]:
     """Every command-line case, in a fixed order."""
     return (pictures() + limits() + dask() + dask_local() + batches() + pddl() + other()
-            + path_names() + over_inputs())
+            + path_names() + over_inputs() + wording())
