@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
@@ -174,7 +174,7 @@ class Cli:
             unique=getattr(self.args, "unique", False),
             optimal=getattr(self.args, "optimal", False),
         )
-        if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
+        if not shows_progress():
             yield options
             return
         with self.err.status(what) as status:
@@ -182,6 +182,19 @@ class Cli:
                 status.update(f"{what}: {line}")
 
             yield dataclasses.replace(options, progress=report)
+
+    @contextmanager
+    def bar(self, what: str, total: int) -> Iterator[Callable[[], None]]:
+        """A progress bar of ``total`` steps on stderr, advanced by the function it gives;
+        on a terminal only (elsewhere rich would leave a blank line on stderr)."""
+        if not shows_progress():
+            yield lambda: None
+            return
+        from rich.progress import Progress
+
+        with Progress(console=self.err, transient=True) as bar:
+            task = bar.add_task(what, total=total)
+            yield lambda: bar.advance(task)
 
     def array_budget(self) -> int | None:
         """Bytes for an on-disk analysis's big arrays: half of ``--memory-limit``, so the
@@ -206,6 +219,12 @@ class Cli:
         """Print one plain line on stderr (never wrapped, never read as markup); with
         ``--json``, the error object too unless the answer is already out."""
         return self.printer.fail(message, code)
+
+
+def shows_progress() -> bool:
+    """True when progress is shown: stderr is a terminal (or ``FORCE_COLOR`` is set);
+    nothing would be seen elsewhere, and rich is not loaded for it."""
+    return sys.stderr.isatty() or bool(os.environ.get("FORCE_COLOR"))
 
 
 def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
