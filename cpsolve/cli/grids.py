@@ -32,7 +32,7 @@ def count_up_to(cli: Cli) -> int:
         cli.emit(json_classes(puzzle, result))
     else:
         cli.out.print(human_classes(puzzle, result), crop=False)
-    return exit_code(result, cli.args.limit)
+    return exit_code(result)
 
 def generate(cli: Cli) -> int:
     """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry."""

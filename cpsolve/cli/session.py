@@ -35,17 +35,19 @@ class OutputError(Exception):
     """Writing an output file failed after the answer was printed."""
 
 
-def exit_code(result: Result, limit: int | None = None) -> int:
-    """1 when a limit stopped the work short of what was asked, else 0.
+def exit_code(result: Result, wanted: int | None = None) -> int:
+    """1 when a limit stopped the work short of a whole answer, else 0.
 
-    A count stopped by the user's own ``--limit`` answered what was asked (it
-    found that many); one a time or memory limit cut shorter did not.
+    A count stopped short is 1 whatever stopped it (the time or memory limit, or ``count``'s
+    own ``-n``/``--limit``: "at least N" is not the count), as ``analyze --limit`` is.
+    ``wanted``: the work asked for that many solutions and no more (``show --gallery N``
+    draws N): finding them is the whole answer.
     """
     if result.status in (Status.UNKNOWN, Status.PARTIAL):
         return 1
     if result.status is Status.AT_LEAST:
         found = result.answer.count if isinstance(result.answer, Count) else 0
-        return 0 if limit is not None and found >= limit else 1
+        return 0 if wanted is not None and found >= wanted else 1
     return 0
 
 
