@@ -161,8 +161,11 @@ def _main(argv: list[str], printer, started: float | None = None) -> int:
 
 
 def _guarded(cli, run) -> int:
-    """Run a command; the errors a user can cause or meet are one line with their code."""
+    """Run a command; the errors a user can cause or meet are one line with their code.
+    A command that ends with its answer (or a limit's) after Ctrl-C or SIGTERM exits 130,
+    whichever command it is."""
     from ..answers.result import EngineBug, Unsupported
+    from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
     from ..model import ModelError
     from ..puzzles.data import ModelFileError
@@ -170,7 +173,10 @@ def _guarded(cli, run) -> int:
 
     try:
         pair_up(cli.args)
-        return run(cli)
+        code = run(cli)
+        # stopped by Ctrl-C / SIGTERM: whatever the command printed (its answer so far,
+        # a limit's result), the exit says it was interrupted
+        return INTERRUPTED if code in (0, 1) and interrupt.by_user() else code
     except (ModelFileError, OutputError, Unsupported, ModelError) as err:
         return cli.fail(str(err), 2)
     except EngineBug as err:

@@ -158,7 +158,8 @@ def _count(sub: Commands) -> None:
     pddl_problem(n)
     common(n, ["auto", *every()], "auto")
     n.add_argument("-n", "--limit", type=positive, metavar="N",
-                   help="stop after N solutions (default: count them all)")
+                   help="stop after N solutions: at least N, exit 1 as for any count "
+                   "stopped short (default: count them all)")
     n.add_argument("--all", action="store_true", dest="all_solutions",
                    help="count every solution (the default; as MiniZinc's -a / --all)")
     n.add_argument("--list", action="store_true", help="print the solutions too")

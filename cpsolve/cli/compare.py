@@ -26,6 +26,15 @@ if TYPE_CHECKING:
     from .session import Cli
 
 
+VERDICTS = {"disagree": "[bold red]engines disagree[/]",
+            "agree": "[green]all engines agree[/]",
+            "interrupted": "[yellow]comparison interrupted: not every engine ran, so no "
+                           "agreement is claimed[/]"}
+"""The last line of a comparison in text, by its JSON ``status``: engines that disagree
+(whatever else happened), a comparison interrupted by Ctrl-C or SIGTERM (what ran is in
+the table, but agreement needs every engine), or agreement."""
+
+
 def compare(cli: Cli) -> int:
     """``compare``: each model through every engine that applies, its results cross-checked
     (exit 1 when engines disagree, 130 after Ctrl-C with what was compared)."""
@@ -53,18 +62,19 @@ def compare(cli: Cli) -> int:
                 item, cli.args.task, None if seconds is None else max(seconds, 0.01),
                 running=partial(_running, cli, item.puzzle.name)))
     failed = any(d.problems for d in done)
+    verdict = "disagree" if failed else "interrupted" if interrupt.by_user() else "agree"
     if cli.args.json:
-        cli.emit({"status": "disagree" if failed else "agree",
-                  "models": [compared_json(d) for d in done]})
+        cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
     else:
         from ..output.text import comparison_table
 
         cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
-        cli.out.print("[bold red]engines disagree[/]" if failed
-                       else "[green]all engines agree[/]")
+        cli.out.print(VERDICTS[verdict])
         for d in done:
             if not d.error and not answered(d):
-                print(f"{d.source}: no engine answered within the limits", file=sys.stderr)
+                why = "before the interruption" if verdict == "interrupted" else \
+                    "within the limits"
+                print(f"{d.source}: no engine answered {why}", file=sys.stderr)
     if interrupt.by_user():
         return INTERRUPTED
     if failed or any(d.error or not answered(d) for d in done):
@@ -106,8 +116,6 @@ def compare_on_cluster(cli: Cli) -> int:
     import time
     from functools import partial
 
-    from rich.progress import Progress
-
     from ..workflows.batch import compare_one, instances, on_cluster
 
     start = time.monotonic()
@@ -119,11 +127,10 @@ def compare_on_cluster(cli: Cli) -> int:
     work = partial(compare_one, task=cli.args.task,
                    options=Options(find_hint=not cli.args.no_hint,
                                    encoding="time-indexed" if cli.args.time_indexed else None))
-    with Progress(console=cli.err, transient=True) as bar, interrupt.installed():
-        progress = bar.add_task("comparing", total=len(items))
+    with cli.bar("comparing", len(items)) as advance, interrupt.installed():
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget()), _failed):
-            bar.advance(progress)
+            advance()
             counts["error" if done.error else "disagree" if done.problems else "agree"] += 1
             unanswered += not done.error and not answered(done)
             if cli.args.json:

@@ -32,28 +32,49 @@ def count_up_to(cli: Cli) -> int:
         cli.emit(json_classes(puzzle, result))
     else:
         cli.out.print(human_classes(puzzle, result), crop=False)
-    return exit_code(result, cli.args.limit)
+    return exit_code(result)
 
 def generate(cli: Cli) -> int:
-    """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry."""
-    from ..output.grids import human_generation, json_generation
+    """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry.
+
+    A stop (Ctrl-C, SIGTERM, the time limit) ends it with what was generated so far, each
+    number of givens saying why it is short: exit 130 after Ctrl-C (:func:`cli._guarded`),
+    1 when anything is short of what was asked."""
     from ..workflows.grids.counting import SymmetryError
-    from ..workflows.grids.generator import Disagreement, Generator, TooLarge
+    from ..workflows.grids.generator import Disagreement, TooLarge
+
+    puzzle = cli.load(cli.args.file)
+    if puzzle.model.kind != "csp":
+        return cli.fail(f"{cli.args.file}: generate makes puzzles from a csp model (a grid); "
+                         f"this is a {puzzle.model.kind} model", 2)
+    try:
+        gen, gens = _generations(cli, puzzle)
+    except (SymmetryError, ValueError) as err:
+        return cli.fail(str(err), 1 if isinstance(err, TooLarge) else 2)
+    except Disagreement as err:
+        return cli.fail(f"engines disagree: {err}", 1)
+    _print_generations(cli, puzzle, gen.sym, gens)
+    asked = cli.args.random
+    short = any(g.short or asked is not None and len(g.puzzles) < asked for g in gens)
+    return 1 if short else 0
+
+
+def _generations(cli: Cli, puzzle) -> tuple:
+    """The generator and its generation for each number of givens asked.  Stopped at once
+    (a second Ctrl-C, the clock past its grace) once the generator is made, the numbers
+    of givens not finished say so; before, the stop goes on up."""
+    from ..engines.runtime import interrupt
+    from ..engines.runtime.clock import TimeUp
+    from ..workflows.grids.generator import Generation, Generator
 
     args = cli.args
-    puzzle = cli.load(args.file)
-    if puzzle.model.kind != "csp":
-        return cli.fail(f"{args.file}: generate makes puzzles from a csp model (a grid); "
-                         f"this is a {puzzle.model.kind} model", 2)
-    engine = args.engine
     check = None if args.check in (None, "auto") else args.check
-    gens = []
+    gen, gens = None, []
     try:
-        with cli.progress(f"{engine} generate") as options, \
+        with cli.progress(f"{args.engine} generate") as options, \
                 cli.clock.guard("generating", cli.clock.grace()):
-            gen = Generator(puzzle.model, puzzle.symmetry(), engine,
-                            Options(time_limit=options.time_limit,
-                                    progress=options.progress))
+            gen = Generator(puzzle.model, puzzle.symmetry(), args.engine,
+                            Options(time_limit=options.time_limit, progress=options.progress))
             for k in args.givens:
                 if args.random is not None:
                     gens.append(gen.random(k, args.random, args.seed, args.minimal,
@@ -61,17 +82,37 @@ def generate(cli: Cli) -> int:
                 else:
                     every = gen.every(k, args.minimal, not args.count or bool(args.check))
                     gens.append(gen.check(every, check) if args.check else every)
-    except (SymmetryError, ValueError) as err:
-        if isinstance(err, TooLarge):
-            return cli.fail(str(err), 1)
-        return cli.fail(str(err), 2)
-    except Disagreement as err:
-        return cli.fail(f"engines disagree: {err}", 1)
-    boards = not args.count
-    if args.json:
-        cli.emit(json_generation(puzzle, gen.sym, gens, engine, boards))
-    else:
-        cli.out.print(human_generation(puzzle, gen.sym, gens, engine, boards,
-                                        cli.out.width))
-    short = args.random is not None and any(len(g.puzzles) < args.random for g in gens)
-    return 1 if short else 0
+    except (KeyboardInterrupt, TimeUp) as err:
+        if gen is None:
+            raise
+        why = f"{interrupt.REASON} (stopped at once: what it had is lost)" \
+            if isinstance(err, KeyboardInterrupt) else \
+            "time limit reached (generation did not stop within the grace)"
+        method = "exhaustive" if args.random is None else "random"
+        gens += [Generation(k, method, (), message="not finished", short=why)
+                 for k in args.givens[len(gens):]]
+    return gen, gens
+
+
+def _print_generations(cli: Cli, puzzle, sym, gens: list) -> None:
+    """The generations, in JSON or as figures and boards.  A Ctrl-C while they are being
+    written (they can be tens of thousands of boards) ends the output early, saying so;
+    one that came before is the generation's own stop: what it made is written whole."""
+    from ..engines.runtime import interrupt
+    from ..output.grids import human_generation, json_generation
+
+    def stop() -> str:
+        return interrupt.reason() if interrupt.requested() else ""
+
+    stop_now = (lambda: "") if interrupt.requested() else stop
+    boards = not cli.args.count
+    if cli.args.json:
+        cli.emit(json_generation(puzzle, sym, gens, cli.args.engine, boards, stop_now))
+        return
+    for part in human_generation(puzzle, sym, gens, cli.args.engine, boards, cli.out.width):
+        if why := stop_now():
+            cli.out.print(f"{why} while the puzzles were being written: the rest are not "
+                          "shown", markup=False, crop=False)
+            return
+        plain = isinstance(part, str)  # boards: they fit the width, printed as they are
+        cli.out.print(part, crop=False, soft_wrap=plain, markup=not plain, highlight=False)

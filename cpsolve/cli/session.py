@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
@@ -37,17 +37,19 @@ class OutputError(Exception):
     write that failed after the answer was printed."""
 
 
-def exit_code(result: Result, limit: int | None = None) -> int:
-    """1 when a limit stopped the work short of what was asked, else 0.
+def exit_code(result: Result, wanted: int | None = None) -> int:
+    """1 when a limit stopped the work short of a whole answer, else 0.
 
-    A count stopped by the user's own ``--limit`` answered what was asked (it
-    found that many); one a time or memory limit cut shorter did not.
+    A count stopped short is 1 whatever stopped it (the time or memory limit, or ``count``'s
+    own ``-n``/``--limit``: "at least N" is not the count), as ``analyze --limit`` is.
+    ``wanted``: the work asked for that many solutions and no more (``show --gallery N``
+    draws N): finding them is the whole answer.
     """
     if result.status in (Status.UNKNOWN, Status.PARTIAL):
         return 1
     if result.status is Status.AT_LEAST:
         found = result.answer.count if isinstance(result.answer, Count) else 0
-        return 0 if limit is not None and found >= limit else 1
+        return 0 if wanted is not None and found >= wanted else 1
     return 0
 
 
@@ -189,7 +191,7 @@ class Cli:
             unique=getattr(self.args, "unique", False),
             optimal=getattr(self.args, "optimal", False),
         )
-        if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
+        if not shows_progress():
             yield options
             return
         with self.err.status(what) as status:
@@ -197,6 +199,19 @@ class Cli:
                 status.update(f"{what}: {line}")
 
             yield dataclasses.replace(options, progress=report)
+
+    @contextmanager
+    def bar(self, what: str, total: int) -> Iterator[Callable[[], None]]:
+        """A progress bar of ``total`` steps on stderr, advanced by the function it gives;
+        on a terminal only (elsewhere rich would leave a blank line on stderr)."""
+        if not shows_progress():
+            yield lambda: None
+            return
+        from rich.progress import Progress
+
+        with Progress(console=self.err, transient=True) as bar:
+            task = bar.add_task(what, total=total)
+            yield lambda: bar.advance(task)
 
     def array_budget(self) -> int | None:
         """Bytes for an on-disk analysis's big arrays: half of ``--memory-limit``, so the
@@ -221,6 +236,12 @@ class Cli:
         """Print one plain line on stderr (never wrapped, never read as markup); with
         ``--json``, the error object too unless the answer is already out."""
         return self.printer.fail(message, code)
+
+
+def shows_progress() -> bool:
+    """True when progress is shown: stderr is a terminal (or ``FORCE_COLOR`` is set);
+    nothing would be seen elsewhere, and rich is not loaded for it."""
+    return sys.stderr.isatty() or bool(os.environ.get("FORCE_COLOR"))
 
 
 def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:

@@ -91,7 +91,7 @@ def one(cli: Cli, task: str) -> int:
         return INTERRUPTED
     if race is not None and race.problems:
         return 1
-    return exit_code(result, getattr(cli.args, "limit", None))
+    return exit_code(result)  # a count stopped by its --limit too: at least N is short
 
 
 def _write_plan(puzzle, result: Result, path: str) -> None:
@@ -221,8 +221,6 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
     way: every instance still gets its row (those not reached say so) and the figures
     come last (exit 130 after Ctrl-C)."""
-    from rich.progress import Progress
-
     from ..output.text import result_line
     from ..workflows.batch import instances
 
@@ -230,24 +228,25 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     items = list(instances(pairs or cli.args.files, cli.clock.guard))
     rows: list = []
     hard = False
-    with Progress(console=cli.err, transient=True) as bar:
-        task = bar.add_task("solving", total=len(items))
+    with cli.bar("solving", len(items)) as advance:
         try:
             for row in _solved(cli, items):
                 rows.append(row)
-                bar.advance(task)
+                advance()
                 if cli.args.json:  # after a stop, the rest come as "not started" rows
                     cli.line(result_line(row))
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             hard = True
     _batch_summary(cli, rows, time.monotonic() - start)
-    for row in rows:  # a file or collection line that did not load: its line on stderr too
-        if row.puzzle is None and row.error:
-            print(f"error: {printable(row.error)}", file=sys.stderr)
+    bad = [r for r in rows if r.puzzle is None and r.error and not r.timed_out]
+    for row in bad:  # a file or collection line that did not load: its line on stderr too
+        print(f"error: {printable(row.error)}", file=sys.stderr)
     if hard or interrupt.by_user():
         return INTERRUPTED
+    if bad:  # bad input; a file still loading at the time limit is a limit (below)
+        return 2
     if any(r.result is None for r in rows):
-        return 2 if any(r.puzzle is None for r in rows) else 1
+        return 1
     return max((exit_code(r.result) for r in rows), default=0)
 
 
@@ -267,7 +266,8 @@ def _solved(cli: Cli, items: list):
         cli.import_dask()
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
                           cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
-                          lambda item, why: Row(item.source, item.puzzle, None, why))
+                          lambda item, why: Row(item.source, item.puzzle, None, why,
+                                                item.timed_out))
     return solve_all(items, args.engine, options, args.jobs or 1, cli.clock)
 
 

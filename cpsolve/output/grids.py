@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.console import Group
@@ -17,6 +18,13 @@ from .json import details_json
 from .text import Board, as_json, check_text, status_text
 
 GAP = "   "
+
+ROWS = 8
+"""Rows of boards drawn (and printed) at a time: a Ctrl-C while tens of thousands are
+written stops the output between two such pieces."""
+
+EVERY = 256
+"""Puzzles written out to JSON between two looks at whether to stop."""
 
 
 def human_classes(puzzle: Puzzle, result: Result) -> Group:
@@ -64,9 +72,17 @@ def tile(boards: list[tuple[str, str]], width: int) -> str:
 
 
 def figures(gen: Generation) -> str:
-    """One line of numbers for one number of givens."""
+    """One line of numbers for one number of givens (and, when it is short of what was
+    asked, why)."""
+    text = _figures(gen)
+    return f"{text}; short: {gen.short}" if gen.short else text
+
+
+def _figures(gen: Generation) -> str:
     k = gen.givens
     if gen.tally is None:
+        if gen.method == "exhaustive":
+            return f"{plural(k, 'given')}: no figures ({gen.message})"
         asked = gen.details.get("asked", len(gen.puzzles))
         return (f"{plural(k, 'given')}: {len(gen.puzzles):,} of {plural(asked, 'puzzle')} found "
                 f"({gen.message})")
@@ -80,27 +96,39 @@ def figures(gen: Generation) -> str:
 
 
 def human_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation], engine: str,
-                     boards: bool, width: int) -> Group:
-    """Figures per number of givens, and the puzzles drawn as boards."""
-    parts: list[Any] = [Text(f"{puzzle.name}  [{engine}]  puzzles with a unique solution",
-                             style="bold"),
-                        Text(f"Up to symmetry: {sym.describe()}.", style="dim")]
+                     boards: bool, width: int) -> Iterator[Any]:
+    """Figures per number of givens, and the puzzles drawn as boards: the pieces to print
+    one after the other (boards a few rows at a time, drawn as they are printed, as plain
+    text that fits the width: to be printed as it is, not wrapped again)."""
+    yield Text(f"{puzzle.name}  [{engine}]  puzzles with a unique solution", style="bold")
+    yield Text(f"Up to symmetry: {sym.describe()}.", style="dim")
     if has_givens(puzzle.model):
-        parts.append(Text("The file's own givens are ignored: puzzles are made on its empty "
-                          "board.", style="dim"))
+        yield Text("The file's own givens are ignored: puzzles are made on its empty board.",
+                   style="dim")
     for gen in gens:
         line = Text(figures(gen))
         line.append(f"  {gen.seconds:.3f} s")
         checker = gen.details.get("checked_by")
-        if checker:
+        checked = sum(1 for p in gen.puzzles if p.checked)
+        if checker and checked == len(gen.puzzles):
             line.append(f"  each re-solved by {checker}: unique", style="green")
-        parts.append(line)
+        elif checker and checked:
+            line.append(f"  {checked:,} re-solved by {checker}: unique", style="green")
+        yield line
         if boards and gen.puzzles:
-            labels = [(f"#{i}" + (" minimal" if p.minimal else ""),
-                       _drawn(puzzle, p.givens))
-                      for i, p in enumerate(gen.puzzles, start=1)]
-            parts.append(Text(tile(labels, width)))
-    return Group(*parts)
+            yield from _boards(puzzle, gen, width)
+
+
+def _boards(puzzle: Puzzle, gen: Generation, width: int) -> Iterator[str]:
+    """A generation's puzzles drawn side by side, :data:`ROWS` rows of boards at a time."""
+    first = gen.puzzles[0]
+    board = _drawn(puzzle, first.givens).splitlines()
+    w = max([len(line) for line in board] + [len(f"#{len(gen.puzzles)} minimal")])
+    step = ROWS * max(1, (width + len(GAP)) // (w + len(GAP)))
+    for start in range(0, len(gen.puzzles), step):
+        labels = [(f"#{i}" + (" minimal" if p.minimal else ""), _drawn(puzzle, p.givens))
+                  for i, p in enumerate(gen.puzzles[start:start + step], start=start + 1)]
+        yield tile(labels, width) if start == 0 else "\n" + tile(labels, width)
 
 
 def _drawn(puzzle: Puzzle, givens: dict[str, int]) -> str:
@@ -122,8 +150,10 @@ def _json_givens(puzzle: Puzzle, givens: dict[str, int]) -> Any:
 
 
 def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
-                    engine: str, boards: bool) -> dict[str, Any]:
-    """Everything about a generation, for programs."""
+                    engine: str, boards: bool,
+                    stop: Callable[[], str] = lambda: "") -> dict[str, Any]:
+    """Everything about a generation, for programs.  ``stop`` (asked between puzzles, says
+    why to stop or ``""``) can end the list of puzzles early: ``short`` then says so."""
     out: dict[str, Any] = {
         "model": puzzle.name, "family": puzzle.family, "task": "generate", "engine": engine,
         "symmetry": {"board": list(sym.names), "relabel": sym.relabel},
@@ -132,7 +162,7 @@ def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
     for gen in gens:
         item: dict[str, Any] = {"givens": gen.givens, "method": gen.method,
                                 "seconds": round(gen.seconds, 6), "message": gen.message,
-                                "drawn": len(gen.puzzles)}
+                                "drawn": len(gen.puzzles), "short": gen.short or None}
         if gen.tally is not None:
             t = gen.tally
             item.update(classes=t.classes, minimal=t.minimal, renamed=t.renamed,
@@ -142,9 +172,23 @@ def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
         item["details"] = details_json({k: v for k, v in gen.details.items()
                                         if k != "checked_by"})
         if boards:
-            item["puzzles"] = [{"givens": _json_givens(puzzle, p.givens),
-                                "solution": puzzle.json_solution(p.solution),
-                                "minimal": p.minimal, "checked": p.checked}
-                               for p in gen.puzzles]
+            item["puzzles"], why = _json_puzzles(puzzle, gen, stop)
+            if why:
+                cut = (f"{why} while the puzzles were being written: {len(item['puzzles']):,} "
+                       f"of {len(gen.puzzles):,} listed")
+                item["short"] = f"{gen.short}; {cut}" if gen.short else cut
         out["givens"].append(item)
     return out
+
+
+def _json_puzzles(puzzle: Puzzle, gen: Generation,
+                  stop: Callable[[], str]) -> tuple[list[dict[str, Any]], str]:
+    """A generation's puzzles as JSON, and why the list stops early (``""``: it does not)."""
+    out: list[dict[str, Any]] = []
+    for p in gen.puzzles:
+        if len(out) % EVERY == 0 and (why := stop()):
+            return out, why
+        out.append({"givens": _json_givens(puzzle, p.givens),
+                    "solution": puzzle.json_solution(p.solution),
+                    "minimal": p.minimal, "checked": p.checked})
+    return out, ""

@@ -283,7 +283,7 @@ def _compare_model() -> dict[str, Any]:
 
 def _compare() -> dict[str, Any]:
     return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
-            "properties": {"status": {"enum": ["agree", "disagree"]},
+            "properties": {"status": {"enum": ["agree", "disagree", "interrupted"]},
                            "models": {"type": "array",
                                       "items": {"anyOf": [
                                           {"$ref": "#/$defs/compare_model"},
@@ -312,6 +312,10 @@ def _generate() -> dict[str, Any]:
             "properties": {"givens": INT, "method": {"type": "string"},
                            "seconds": {"type": "number", "minimum": 0},
                            "message": {"type": "string"}, "drawn": INT,
+                           "short": {"type": ["string", "null"], "description": "Why this "
+                                     "number of givens gave less than was asked: stopped "
+                                     "(Ctrl-C, a limit), random attempts used up, fewer "
+                                     "classes than asked; null when it gave all."},
                            "classes": INT, "minimal": INT, "renamed": MAYBE_INT,
                            "labelled": INT, "cross_checked_by": COMMON["cross_checked_by"],
                            "details": DETAILS, "puzzles": {"type": "array", "items": board}}}

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..answers.words import plural
@@ -58,6 +58,13 @@ def cell(r: int, c: int) -> str:
     return f"cell[{r}][{c}]"
 
 
+@cache
+def cells(n: int) -> tuple[tuple[str, ...], ...]:
+    """The variable names of an ``n`` × ``n`` board's cells, row by row (made once: boards
+    are drawn by the ten thousand when generated puzzles are written out)."""
+    return tuple(tuple(cell(r, c) for c in range(n)) for r in range(n))
+
+
 @dataclass(frozen=True, kw_only=True)
 class GridPuzzle(Puzzle):
     """A grid puzzle: draws boards with box lines.
@@ -77,16 +84,13 @@ class GridPuzzle(Puzzle):
 
     def rows(self, solution: Mapping[str, int] | None) -> list[list[str]]:
         """The board as rows of symbols (``.`` for an empty cell)."""
-        n = self.size
-        out = []
-        for r in range(n):
-            row = []
-            for c in range(n):
-                v = (solution.get(cell(r, c)) if solution is not None
-                     else self.givens.get((r, c)))
-                row.append(self.symbols[v - 1] if v else ".")
-            out.append(row)
-        return out
+        symbols = self.symbols
+        if solution is None:
+            n = self.size
+            return [[symbols[v - 1] if (v := self.givens.get((r, c))) else "."
+                     for c in range(n)] for r in range(n)]
+        return [[symbols[v - 1] if (v := solution.get(name)) else "." for name in row]
+                for row in cells(self.size)]
 
     def draw(self, solution: Mapping[str, int] | None) -> str:
         """The board as text, with box separators when the grid has boxes."""

@@ -63,6 +63,9 @@ class Row:
     puzzle: Puzzle | None
     result: Result | None
     error: str = ""
+    timed_out: bool = False
+    """The instance's file was still loading at the command's time limit (or not loaded
+    after that): a limit, not a bad file."""
 
 
 def is_batch(names: list[str]) -> bool:
@@ -109,7 +112,7 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
     late = ""
     for name, path in files_of(names):
         if late:
-            yield Item(name, error=f"not loaded: {late}")
+            yield Item(name, error=f"not loaded: {late}", timed_out=True)
             continue
         try:
             with loading(f"loading {name}") if loading else nullcontext():
@@ -141,11 +144,19 @@ def _pddl_instances(pairs: list[tuple[str, str]]) -> Iterator[Item]:
             yield Item(str(problem), error=str(err))
 
 
+def unloaded(item: Item) -> Row | None:
+    """The row of an item whose file did not load (its error, and whether that is the time
+    limit), or ``None`` for an item that did."""
+    if item.puzzle is not None:
+        return None
+    return Row(item.source, None, None, item.error, item.timed_out)
+
+
 def solve_one(item: Item, engine: str, options: Options) -> Row:
     """Solve one instance (``auto``: search with half of the time limit, then CP-SAT with
     what is left when search proved nothing)."""
-    if item.puzzle is None:
-        return Row(item.source, None, None, item.error)
+    if (row := unloaded(item)) is not None:
+        return row
     model = item.puzzle.model
     try:
         proof = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
@@ -189,12 +200,13 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
 
         for item, (result, error) in zip(items, in_order(len(items), work, failed, jobs,
                                                          deadline)):
-            yield Row(item.source, item.puzzle, result, error)
+            # an item that did not load keeps its own error, even past the deadline
+            yield unloaded(item) or Row(item.source, item.puzzle, result, error)
         return
     for item in items:
         why = not_started(deadline)
         if why:
-            yield Row(item.source, item.puzzle, None, why)
+            yield unloaded(item) or Row(item.source, item.puzzle, None, why)
             continue
         left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
         yield solve_one(item, engine, _limited(options, left))

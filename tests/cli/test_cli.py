@@ -124,13 +124,14 @@ def test_count_xsudoku5_json(cli):
 
 
 def test_count_with_a_limit_says_so(cli):
+    """At least 5 of the 960 is not the count: exit 1, as for analyze --limit (json.md)."""
     run = cli("count", MODELS / "xsudoku5.toml", "--engine", "pyconstraint", "--limit", "5",
               "--json")
-    assert run.code == 0, run.err
+    assert run.code == 1, run.err
     data = only_json(run.out)
     assert data["count"] == 5 and data["status"] == "at_least"
     run = cli("count", MODELS / "xsudoku5.toml", "--engine", "pyconstraint", "--limit", "5")
-    assert "stopped at the limit" in run.out
+    assert run.code == 1 and "stopped at the limit" in run.out
 
 
 def test_count_listing_solutions(cli, write_model):

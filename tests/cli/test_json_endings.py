@@ -232,3 +232,50 @@ def test_a_batch_ends_with_its_summary(cli):
     lines = [valid(line) for line in run.out.splitlines() if line.strip()]
     assert [("batch" in d, "error" in d) for d in lines] == [(False, False), (False, False),
                                                              (False, True), (True, False)]
+
+
+def _ctrl_c_before(real):
+    """``real`` (an engine's run, a count's) preceded by a Ctrl-C to this process: the
+    command's handler asks for a stop, and ``real`` starts with it asked for."""
+    def wrapped(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        return real(*args, **kwargs)
+
+    return wrapped
+
+
+@pytest.mark.parametrize("argv, patched", [
+    (("count", "xsudoku5", "--up-to", "symmetry", "--json"),
+     "cpsolve.workflows.grids.counting.count_up_to"),
+    (("count", "xsudoku5", "--up-to", "relabel", "--json"),
+     "cpsolve.workflows.grids.counting.count_up_to"),
+    (("show", "water_jugs", "--plan", "--html", "PAGE"), "cpsolve.cli.show.run"),
+    (("compare", "water_jugs", "--json"), "cpsolve.workflows.batch.run"),
+])
+def test_ctrl_c_exits_130_whatever_the_command(cli, monkeypatch, tmp_path, argv, patched):
+    """Every command that ends with what it had after Ctrl-C exits 130, not 1 (a limit):
+    the standard's exit code for an interruption, whatever the command prints."""
+    import importlib
+
+    module, name = patched.rsplit(".", 1)
+    monkeypatch.setattr(importlib.import_module(module), name,
+                        _ctrl_c_before(getattr(importlib.import_module(module), name)))
+    argv = [str(tmp_path / "k.html") if a == "PAGE" else a for a in argv]
+    run = cli(*argv)
+    assert run.code == 130, run.err
+    if "--json" in argv:
+        data = one_object(run.out)
+        if argv[0] == "compare":  # no engine finished: nothing agreed on
+            assert data["status"] == "interrupted"
+        else:
+            assert data["status"] in ("at_least", "unknown") and "interrupted" in data["message"]
+
+
+def test_an_interrupted_compare_claims_no_agreement(cli, monkeypatch):
+    import cpsolve.workflows.batch as batch
+
+    monkeypatch.setattr(batch, "run", _ctrl_c_before(batch.run))
+    run = cli("compare", "water_jugs")
+    assert run.code == 130, run.err
+    assert "agree" not in run.out.replace("no agreement", "")
+    assert "comparison interrupted" in run.out

@@ -64,6 +64,31 @@ def test_several_files_and_a_directory(cli, tmp_path):
         jsonschema.validate(row, schema())
     run = cli("solve", "water_jugs", "blocks")
     assert run.code == 0 and "2 instances" in run.out
+    assert run.err == ""  # not even a blank line: the progress bar is for terminals
+
+
+SLOW_BUILD = "import time\n\ndef build():\n    time.sleep(60)  # the clock stops it\n"
+
+
+def test_a_file_still_loading_at_the_time_limit_is_a_limit_not_bad_input(cli, tmp_path):
+    """Exit 1 as for one file under the same limit, not 2: the file is not bad (under load
+    a large bundled model may take a short limit to load).  The file and those after it
+    are error rows on stdout; stderr holds no line of bad input."""
+    (tmp_path / "a_slow.py").write_text(SLOW_BUILD)
+    (tmp_path / "b.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
+    for jobs in ("1", "2"):
+        run = cli("solve", tmp_path, "--time-limit", "1", "--json", "--jobs", jobs)
+        assert run.code == 1, run.err
+        assert run.err == ""
+        rows = lines(run.out)
+        assert [Path(r["source"]).name for r in rows[:-1]] == ["a_slow.py", "b.toml"]
+        assert "time limit" in rows[0]["error"] and "loading" in rows[0]["error"]
+        assert rows[1]["error"] == "not loaded: time limit reached"
+        for row in rows:
+            jsonschema.validate(row, schema())
+    (tmp_path / "0_bad.toml").write_text("family = 3\n")  # read before the limit: bad input
+    run = cli("solve", tmp_path, "--time-limit", "1", "--json")
+    assert run.code == 2 and len(run.err_lines) == 1 and "0_bad.toml" in run.err
 
 
 def test_jobs_give_the_same_answers(cli):

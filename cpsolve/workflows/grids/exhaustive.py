@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,11 +37,25 @@ It bounds the number of unique puzzles held at once, hence memory: 5×5
 X-sudoku with 7 givens (8 × 480,700 = 3.8 million) takes about 20 s and
 1.2 GB; with 8 givens it is refused (use random generation)."""
 
-CHUNK = 4_000_000
-"""Values gathered per NumPy step (bounds memory)."""
+CHUNK = 1_000_000
+"""Values gathered per NumPy step (bounds memory, and the time between two looks at
+:data:`Stop`)."""
 
-BATCH = 200_000
-"""Puzzles brought to canonical form per NumPy step."""
+BATCH = 50_000
+"""Puzzles brought to canonical form, or looked up among those with a given fewer, per
+NumPy step."""
+
+EVERY = 256
+"""Puzzles written out between two looks at :data:`Stop` (:func:`representatives`)."""
+
+Stop = Callable[[], str]
+"""Why the work must stop now (Ctrl-C, a limit), or ``""`` to go on: asked between steps.
+Once it has said why, it keeps saying so (a stop asked for is not taken back)."""
+
+
+def go_on() -> str:
+    """The :data:`Stop` of work that nothing stops."""
+    return ""
 
 
 @dataclass(frozen=True)
@@ -88,9 +102,10 @@ def _codes(x: np.ndarray, sym: Symmetry) -> np.ndarray:
     return np.unique(flat, axis=0, return_inverse=True)[1].reshape(x.shape[:-1])
 
 
-def uniques(grids: Grids, k: int, clues: Sequence[int] | None = None) -> Uniques:
+def uniques(grids: Grids, k: int, clues: Sequence[int] | None = None,
+            stop: Stop = go_on) -> Uniques:
     """Every unique puzzle with ``k`` givens among the positions ``clues`` (all by
-    default), one per renaming class."""
+    default), one per renaming class; only some of them when ``stop`` said to stop."""
     sym, reps = grids.sym, grids.reps
     m, v = reps.shape
     positions = sorted(clues) if clues is not None else range(v)
@@ -98,6 +113,8 @@ def uniques(grids: Grids, k: int, clues: Sequence[int] | None = None) -> Uniques
     found_pos, found_rep = [], []
     size = max(1, CHUNK // max(1, m * max(k, 1)))
     for block in _subsets(positions, k, size):
+        if stop():
+            break
         x = np.transpose(reps[:, block], (1, 0, 2))        # (subsets, reps, k)
         codes = _codes(x, sym)
         order = np.argsort(codes, axis=1, kind="stable")
@@ -169,19 +186,31 @@ def pack(sym: Symmetry, groups: list[tuple[np.ndarray, np.ndarray]]) -> list[np.
     return out
 
 
-def minimal_flags(grids: Grids, found: Uniques, fewer: Uniques) -> np.ndarray:
-    """For each puzzle in ``found`` (K givens): is it minimal?  ``fewer`` has K - 1."""
+def minimal_flags(grids: Grids, found: Uniques, fewer: Uniques,
+                  stop: Stop = go_on) -> np.ndarray | None:
+    """For each puzzle in ``found`` (K givens): is it minimal?  ``fewer`` has K - 1.
+    ``None`` when ``stop`` said to stop.
+
+    A puzzle is not minimal when dropping some given ``j`` leaves a unique puzzle: one of
+    ``fewer``.  For each ``j``, the puzzles without their ``j``-th given are looked up,
+    :data:`BATCH` at a time, in the sorted keys of ``fewer``."""
     k = found.positions.shape[1]
     minimal = np.ones(len(found.rep), dtype=bool)
     if k == 0 or not len(fewer.rep):
         return minimal
-    groups = [(fewer.positions, fewer.values)]
     for j in range(k):
+        if stop():
+            return None
         keep = [i for i in range(k) if i != j]
-        groups.append((found.positions[:, keep], found.values[:, keep]))
-    table, *dropped = pack(grids.sym, groups)
-    for keys in dropped:
-        minimal &= ~np.isin(keys, table)
+        table, keys = pack(grids.sym, [(fewer.positions, fewer.values),
+                                       (found.positions[:, keep], found.values[:, keep])])
+        table = np.unique(table)
+        for start in range(0, len(keys), BATCH):
+            if stop():
+                return None
+            part = keys[start:start + BATCH]
+            at = np.minimum(np.searchsorted(table, part), len(table) - 1)
+            minimal[start:start + BATCH] &= table[at] != part
     return minimal
 
 
@@ -197,13 +226,16 @@ def labelled(sym: Symmetry, values: np.ndarray) -> int:
     return sum(int(c) * math.perm(n, int(dd)) for dd, c in zip(*np.unique(d, return_counts=True)))
 
 
-def classes(grids: Grids, found: Uniques) -> np.ndarray:
-    """Orbits under the whole group: the index in ``found`` of one puzzle per orbit."""
+def classes(grids: Grids, found: Uniques, stop: Stop = go_on) -> np.ndarray | None:
+    """Orbits under the whole group: the index in ``found`` of one puzzle per orbit
+    (``None`` when ``stop`` said to stop)."""
     sym, k = grids.sym, found.positions.shape[1]
     if not len(found.rep):
         return np.zeros(0, np.int64)
     canon = []
     for start in range(0, len(found.rep), BATCH):
+        if stop():
+            return None
         part = slice(start, start + BATCH)
         keys, _ = canonical_givens(sym, found.positions[part], found.values[part])
         canon.append((keys[:, :k], keys[:, k:]))
@@ -212,13 +244,16 @@ def classes(grids: Grids, found: Uniques) -> np.ndarray:
 
 
 def representatives(grids: Grids, found: Uniques, index: np.ndarray,
-                    flags: np.ndarray) -> list[Generated]:
-    """The canonical puzzle of each chosen class, with its solution."""
+                    flags: np.ndarray, stop: Stop = go_on) -> list[Generated]:
+    """The canonical puzzle of each chosen class, with its solution (those of the first
+    classes only, when ``stop`` said to stop)."""
     sym = grids.sym
     k = found.positions.shape[1]
     keys, which = canonical_givens(sym, found.positions[index], found.values[index])
-    out = []
+    out: list[Generated] = []
     for key, g, i in zip(keys.tolist(), which.tolist(), index.tolist()):
+        if len(out) % EVERY == 0 and stop():
+            break
         positions, labels = key[:k], key[k:]
         values = [sym.values[x] for x in labels] if sym.relabel else labels
         rep = grids.reps[found.rep[i]]
@@ -237,23 +272,36 @@ def representatives(grids: Grids, found: Uniques, index: np.ndarray,
 
 
 def every(grids: Grids, k: int, minimal: bool = False, puzzles: bool = True,
-          clues: Sequence[int] | None = None) -> Generation:
+          clues: Sequence[int] | None = None, stop: Stop = go_on) -> Generation:
     """Every unique puzzle with ``k`` givens up to symmetry (only minimal ones on request),
     the givens among the positions ``clues`` (all by default; the symmetry must map
     them onto themselves).
 
-    With ``puzzles=False`` only the figures are computed.
+    With ``puzzles=False`` only the figures are computed.  ``stop`` is asked between
+    steps: stopped, the generation has what was finished (its figures once every cell set
+    was checked, the puzzles written out so far) and ``short`` says why.
     """
     start = time.perf_counter()
     sym = grids.sym
-    found = uniques(grids, k, clues)
-    fewer = uniques(grids, k - 1, clues) if k else found
-    flags = minimal_flags(grids, found, fewer)
-    first = classes(grids, found)
+
+    def cut(why: str) -> Generation:
+        return Generation(k, "exhaustive", (), None, time.perf_counter() - start,
+                          f"not every cell set of {k} was checked", short=why)
+
+    found = uniques(grids, k, clues, stop)
+    fewer = uniques(grids, k - 1, clues, stop) if k else found
+    if why := stop():  # the lists may be partial: no figure is made of them
+        return cut(why)
+    flags = minimal_flags(grids, found, fewer, stop)
+    first = None if flags is None else classes(grids, found, stop)
+    if flags is None or first is None:
+        return cut(stop())
     chosen = first[flags[first]] if minimal else first
-    listed = representatives(grids, found, chosen, flags) if puzzles else []
+    listed = representatives(grids, found, chosen, flags, stop) if puzzles else []
     tally = Tally(k, len(first), int(flags[first].sum()),
                   len(found.rep) if sym.relabel else None, labelled(sym, found.values))
+    short = f"{stop()}: {len(listed):,} of {len(chosen):,} puzzles written out" \
+        if puzzles and len(listed) < len(chosen) else ""
     return Generation(k, "exhaustive", tuple(listed), tally, time.perf_counter() - start,
                       f"every cell set of {k} checked against {plural(grids.total, 'solution')} "
-                      f"({len(grids.reps):,} up to renaming)")
+                      f"({len(grids.reps):,} up to renaming)", short=short)

@@ -41,7 +41,9 @@ class Generation:
 
     ``method`` is ``"exhaustive"`` (every class, figures exact) or
     ``"random"`` (``puzzles`` were drawn; ``tally`` is ``None`` unless they
-    were drawn from an exhaustive list).
+    were drawn from an exhaustive list).  ``short`` says why the generation gave less
+    than was asked (stopped by Ctrl-C or a limit, random attempts used up, fewer classes
+    than asked for); ``""`` when it gave all of it.
     """
 
     givens: int
@@ -51,3 +53,4 @@ class Generation:
     seconds: float = 0.0
     message: str = ""
     details: dict[str, object] = field(default_factory=dict)
+    short: str = ""

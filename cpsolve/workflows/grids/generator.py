@@ -31,6 +31,7 @@ import time
 from ...answers.result import Status
 from ...answers.words import plural
 from ...engines import Options, engines_for, load, run
+from ...engines.runtime import interrupt, memory
 from ...model import Csp
 from ...model.symmetry.canonical import Symmetry, canonical_puzzle
 from . import exhaustive, randomized
@@ -38,7 +39,7 @@ from .counting import Grids, board, checked_symmetry, enumerate_classes, with_gi
 from .generated import Generated, Generation, Tally
 
 __all__ = ["Generated", "Generation", "Generator", "Tally", "Disagreement", "TooLarge",
-           "available", "second_engine"]
+           "available", "second_engine", "stop_reason"]
 
 MAX_CLASSES = 2_000
 """Largest number of solutions up to renaming that exhaustive generation enumerates."""
@@ -53,6 +54,18 @@ class Disagreement(RuntimeError):
 
 class TooLarge(ValueError):
     """Every puzzle was asked for, but the board is too big to enumerate."""
+
+
+def stop_reason() -> str:
+    """Why generation must stop now — a stop asked for by Ctrl-C or SIGTERM, the command's
+    clock or the memory limit, in its words — or ``""`` to go on.  Asked between steps:
+    generation then ends with what it has, saying why (``Generation.short``)."""
+    return interrupt.reason() if memory.stop_asked() else ""
+
+
+def both(first: str, second: str) -> str:
+    """Two reasons for a generation short of what was asked, either of which may be ``""``."""
+    return "; ".join(part for part in (first, second) if part)
 
 
 def available(model: Csp, task: str = "solve") -> list[str]:
@@ -143,7 +156,12 @@ class Generator:
         With ``puzzles=False`` only the figures are computed.
         """
         self.bounds(k)
+        if why := stop_reason():
+            return Generation(k, "exhaustive", (), message="not started", short=why)
         grids = self.grids()
+        if grids is None and (why := stop_reason()):
+            return Generation(k, "exhaustive", (), message="the board's solutions were not "
+                              "all enumerated", short=why)
         if grids is None:
             raise TooLarge(f"{self.board.name}: {self._why}, so not every puzzle can be "
                            f"listed; draw some with --random N")
@@ -154,37 +172,54 @@ class Generator:
                            f"more than {exhaustive.MAX_WORK:,}; draw some with --random N")
         if grids.total == 0:
             self.solvable()
-        gen = exhaustive.every(grids, k, minimal, puzzles, self.clues)
+        gen = exhaustive.every(grids, k, minimal, puzzles, self.clues, stop_reason)
         return Generation(gen.givens, gen.method, gen.puzzles, gen.tally, gen.seconds,
                           gen.message, {"engine": self.engine, "solutions": grids.total,
-                                        "enumeration": grids.method})
+                                        "enumeration": grids.method}, gen.short)
 
     def random(self, k: int, count: int, seed: int | None = None, minimal: bool = False,
                attempts: int | None = None, check: str | None = None) -> Generation:
-        """``count`` puzzles with ``k`` givens, different up to symmetry, each checked."""
+        """``count`` puzzles with ``k`` givens, different up to symmetry, each checked;
+        fewer when fewer classes exist, when ``attempts`` random solutions (20 per puzzle
+        asked) gave no more, or when a stop is asked for (``short`` says which)."""
         start = time.perf_counter()
         self.bounds(k)
-        if self.exhaustive(k):
-            every = self.every(k, minimal)
-            pool = list(every.puzzles)
-            picked = random.Random(seed).sample(pool, min(count, len(pool)))
-            gen = Generation(k, "random", tuple(picked), every.tally, 0.0,
-                             f"drawn from the {plural(len(pool), 'class')} found by enumeration",
-                             every.details)
-        else:
-            found = randomized.draw(self.board, self.sym, k, count, seed, minimal, self.engine,
-                                    self.options, attempts or 20 * count, self.canonical,
-                                    [self.sym.variables[p] for p in self.clues])
-            if not found:
-                self.solvable()
-            puzzles = tuple(Generated(g, s, True if minimal else None) for g, s in found)
-            gen = Generation(k, "random", puzzles, None, 0.0,
-                             "givens removed at random from random solutions while the "
-                             "puzzle stays unique", {"engine": self.engine})
+        gen = self._drawn_from_every(k, count, seed, minimal) if self.exhaustive(k) else \
+            self._drawn_at_random(k, count, seed, minimal, attempts or 20 * count)
         checked = self.check(gen, check)
         return Generation(k, "random", checked.puzzles, gen.tally, time.perf_counter() - start,
                           gen.message, {**gen.details, "asked": count,
-                                        "checked_by": checked.details["checked_by"]})
+                                        "checked_by": checked.details["checked_by"]},
+                          checked.short)
+
+    def _drawn_from_every(self, k: int, count: int, seed: int | None,
+                          minimal: bool) -> Generation:
+        """``count`` puzzles drawn from the list of every class (all of them when there are
+        fewer classes, which ``short`` says)."""
+        every = self.every(k, minimal)
+        pool = list(every.puzzles)
+        picked = random.Random(seed).sample(pool, min(count, len(pool)))
+        few = "" if every.short or len(pool) >= count else \
+            (f"only {plural(len(pool), 'class', 'classes')} of {'minimal ' * minimal}unique "
+             f"puzzles with {plural(k, 'given')} exist up to symmetry, fewer than the "
+             f"{count:,} asked")
+        return Generation(k, "random", tuple(picked), every.tally, 0.0,
+                          f"drawn from the {plural(len(pool), 'class')} found by enumeration",
+                          every.details, both(every.short, few))
+
+    def _drawn_at_random(self, k: int, count: int, seed: int | None, minimal: bool,
+                         attempts: int) -> Generation:
+        """``count`` puzzles made from random solutions (:func:`.randomized.draw`)."""
+        found, short = randomized.draw(self.board, self.sym, k, count, seed, minimal,
+                                       self.engine, self.options, attempts, self.canonical,
+                                       [self.sym.variables[p] for p in self.clues],
+                                       stop_reason)
+        if not found and not stop_reason():
+            self.solvable()
+        puzzles = tuple(Generated(g, s, True if minimal else None) for g, s in found)
+        return Generation(k, "random", puzzles, None, 0.0,
+                          "givens removed at random from random solutions while the "
+                          "puzzle stays unique", {"engine": self.engine}, short)
 
     def canonical(self, givens: dict[str, int]) -> object:
         """A key equal for two puzzles exactly when they are the same up to symmetry."""
@@ -197,13 +232,23 @@ class Generator:
             raise Disagreement(f"no second engine to check the puzzles (generator: {self.engine})")
         if engine == self.engine:
             raise ValueError(f"puzzles made with {engine} must be checked by another engine")
-        out = []
+        out: list[Generated] = []
+        short = ""
         for p in gen.puzzles:
-            result = run(engine, "solve", with_givens(self.board, p.givens),
-                         Options(time_limit=self.options.time_limit))
+            result = None if stop_reason() else \
+                run(engine, "solve", with_givens(self.board, p.givens),
+                    Options(time_limit=self.options.time_limit))
+            if result is None or result.status is Status.UNKNOWN:  # stopped, or a limit
+                why = stop_reason() or (result.message if result else "") or "a limit"
+                short = (f"{why} while re-solving with {engine}: {len(out):,} of "
+                         f"{plural(len(gen.puzzles), 'puzzle')} checked")
+                out += [Generated(q.givens, q.solution, q.minimal)
+                        for q in gen.puzzles[len(out):]]
+                break
             if result.unique is not True or dict(result.solution or {}) != p.solution:
                 raise Disagreement(f"{engine} does not find a generated puzzle unique: "
                                    f"{result.message or result.status.value}")
             out.append(Generated(p.givens, p.solution, p.minimal, engine))
         return Generation(gen.givens, gen.method, tuple(out), gen.tally, gen.seconds,
-                          gen.message, {**gen.details, "checked_by": engine})
+                          gen.message, {**gen.details, "checked_by": engine},
+                          both(gen.short, short))

@@ -17,11 +17,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
+from ...answers.words import plural
 from ...engines import Options, run
-from ...engines.runtime import interrupt
 from ...model import Csp
 from ...model.symmetry.canonical import Symmetry, transform
 from .counting import with_givens
+from .exhaustive import Stop, go_on
 
 SEED_FRACTION = 6
 """About one cell in this many gets a random value before the engine completes the grid."""
@@ -57,14 +58,14 @@ def random_solution(csp: Csp, sym: Symmetry, rng: random.Random, engine: str,
 
 
 def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: random.Random,
-           engine: str, options: Options, clues: Sequence[str] | None = None
-           ) -> dict[str, int] | None:
+           engine: str, options: Options, clues: Sequence[str] | None = None,
+           stop: Stop = go_on) -> dict[str, int] | None:
     """Givens of ``solution`` removed at random down to ``k`` while the puzzle stays unique.
 
     ``clues`` names the variables that may be given (all by default): the run starts
     from all of them, and ends at once when they do not make the puzzle unique.
     Returns ``None`` when the run cannot end with exactly ``k`` givens (too few
-    removals possible, or, with ``minimal``, more).
+    removals possible, or, with ``minimal``, more), or was stopped (``stop``).
     """
     givens = dict(solution) if clues is None else {n: solution[n] for n in clues}
     if clues is not None and not run(engine, "solve", with_givens(csp, givens), options).unique:
@@ -72,7 +73,7 @@ def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: ra
     order = list(givens)
     rng.shuffle(order)
     for name in order:
-        if len(givens) <= k and not minimal or interrupt.requested():
+        if len(givens) <= k and not minimal or stop():
             break
         trial = {n: v for n, v in givens.items() if n != name}
         if run(engine, "solve", with_givens(csp, trial), options).unique:
@@ -85,25 +86,36 @@ def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: ra
 def draw(csp: Csp, sym: Symmetry, k: int, count: int, seed: int | None, minimal: bool,
          engine: str, options: Options, attempts: int,
          canonical: Callable[[Mapping[str, int]], object],
-         clues: Sequence[str] | None = None) -> list[tuple[dict, dict]]:
+         clues: Sequence[str] | None = None, stop: Stop = go_on
+         ) -> tuple[list[tuple[dict, dict]], str]:
     """Up to ``count`` puzzles, pairwise different up to symmetry: ``(givens, solution)``,
-    the givens among ``clues`` (every variable by default).
+    the givens among ``clues`` (every variable by default); and why there are fewer than
+    ``count`` (``""``: there are not).
 
-    Stops after ``attempts`` random solutions, whatever was found by then.
+    Stops after ``attempts`` random solutions, or when ``stop`` says why (the command's
+    clock, Ctrl-C), whatever was found by then.
     """
     if clues is not None and len(clues) == len(csp.domains):
         clues = None
     rng = random.Random(seed)
     found: dict[object, tuple[dict, dict]] = {}
+    reduced = 0
     for attempt in range(attempts):
-        if len(found) >= count or interrupt.requested():  # the command's limit, or Ctrl-C
-            break
+        if len(found) >= count:
+            return list(found.values()), ""
+        if why := stop():
+            return list(found.values()), why
         if options.progress:
             options.progress(f"attempt {attempt + 1}, {len(found)} of {count} found")
         solution = random_solution(csp, sym, rng, engine, options)
-        if solution is None:
-            break
-        givens = reduce(csp, solution, k, minimal, rng, engine, options, clues)
+        if solution is None:  # stopped, or the board has no solution (the caller asks)
+            return list(found.values()), stop() or "the board has no solution"
+        givens = reduce(csp, solution, k, minimal, rng, engine, options, clues, stop)
         if givens is not None:
+            reduced += 1
             found.setdefault(canonical(givens), (givens, solution))
-    return list(found.values())
+    if len(found) >= count or (why := stop()):
+        return list(found.values()), "" if len(found) >= count else why
+    return list(found.values()), (
+        f"gave up after {plural(attempts, 'random solution')}: {reduced:,} reduced to a "
+        f"unique puzzle with {plural(k, 'given')}, {plural(len(found), 'class')} among them")

@@ -253,3 +253,24 @@ def test_a_second_sigint_ends_an_engine_that_cannot_stop_itself(tmp_path):
     assert run.code == 130, run.err
     data = one_json_object(run.out)
     assert data["engine"] == "pyconstraint" and "interrupted" in data["message"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_the_first_signal_stops_generate_with_what_it_made(sig):
+    """``generate`` (exhaustive, seconds of NumPy work per number of givens) stops at the
+    first Ctrl-C or SIGTERM — it used to ignore it and run to the end, exit 0 — and prints
+    the one JSON object with what it had; the givens it did not finish say why they are
+    short."""
+    run = interrupted("generate", "xsudoku5", "--givens", "5", "6", "--json",
+                      sig=sig, when="cpsat generate", after=0.5)
+    assert run.code == 130, run.err
+    assert "Traceback" not in run.err and "error:" not in run.err, run.err
+    data = one_json_object(run.out)
+    assert [item["givens"] for item in data["givens"]] == [5, 6]
+    shorts = [item["short"] for item in data["givens"]]
+    assert shorts[-1] is not None and "interrupted" in shorts[-1], shorts
+    for item in data["givens"]:
+        if item["short"] is None:  # finished before the signal: the whole answer
+            assert item["classes"] == len(item["puzzles"]) == item["drawn"]
+        else:
+            assert len(item.get("puzzles", [])) <= item["drawn"]

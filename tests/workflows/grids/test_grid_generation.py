@@ -370,3 +370,145 @@ def test_cli_count_up_to(cli):
     assert run_.code == 0 and "8 classes (960 solutions)" in run_.out
     refused = cli("count", MODELS / "sudoku_inkala.toml", "--up-to", "relabel")
     assert refused.code == 2 and "givens" in refused.err
+
+
+# ------------------------------------------------------------ stopped, and short
+
+
+@pytest.fixture
+def stop_asked():
+    """A stop asked for (as by Ctrl-C) for the length of the test."""
+    from cpsolve.engines.runtime import interrupt
+
+    interrupt.request()
+    yield
+    interrupt.clear()
+
+
+def test_a_stop_between_steps_keeps_the_figures_and_the_puzzles_made(xsudoku):
+    """Stopped while the puzzles are written out, exhaustive generation keeps its figures
+    (every cell set was checked: 10,090 classes of 5-given puzzles, the Burnside figure
+    above) and the puzzles made so far, and says why it has fewer."""
+    import sys
+
+    from cpsolve.workflows.grids import exhaustive
+
+    said: list[str] = []
+
+    def stop() -> str:  # "stop" once 512 puzzles are written out (it is asked every 256)
+        caller = sys._getframe(1)
+        if caller.f_code.co_name == "representatives" and len(caller.f_locals["out"]) >= 512:
+            said.append("interrupted")
+        return said[0] if said else ""  # and from then on, as a stop asked for is
+
+    _, gen = xsudoku
+    stopped = exhaustive.every(gen.grids(), 5, stop=stop)
+    assert stopped.tally.classes == 10090 and len(stopped.puzzles) == 512
+    assert stopped.short == "interrupted: 512 of 10,090 puzzles written out"
+
+
+def test_a_stop_before_every_cell_set_was_checked_gives_no_figures(xsudoku):
+    from cpsolve.workflows.grids import exhaustive
+
+    _, gen = xsudoku
+    stopped = exhaustive.every(gen.grids(), 5, stop=lambda: "time limit reached")
+    assert (stopped.tally, stopped.puzzles, stopped.short) == (None, (), "time limit reached")
+
+
+def test_a_generation_asked_to_stop_says_so_and_claims_nothing(xsudoku, stop_asked):
+    """Ctrl-C came: no figures, no puzzles, the reason; a random draw whose check was
+    stopped is no disagreement (nothing was re-solved)."""
+    puzzle, gen = xsudoku
+    every = gen.every(4)
+    assert (every.tally, every.puzzles, every.short) == (None, (), "interrupted")
+    drawn = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").random(9, 2, seed=1)
+    assert drawn.puzzles == () and drawn.short.startswith("interrupted")
+
+
+def test_a_check_stopped_midway_keeps_the_puzzles_unchecked(xsudoku):
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.workflows.grids.generated import Generation
+
+    puzzle, gen = xsudoku
+    every = gen.every(4)
+    try:
+        interrupt.request()
+        checked = gen.check(Generation(4, "exhaustive", every.puzzles[:3], every.tally))
+    finally:
+        interrupt.clear()
+    assert [p.checked for p in checked.puzzles] == [None] * 3
+    assert checked.short.startswith("interrupted while re-solving with ")
+    assert "0 of 3 puzzles checked" in checked.short
+
+
+def test_random_attempts_used_up_say_so(tmp_path):
+    """One random solution tried for two puzzles asked: at most one puzzle, and why."""
+    path = tmp_path / "sudoku6.toml"
+    path.write_text(EMPTY_SUDOKU6)
+    puzzle = load(path)
+    gen = Generator(puzzle.model, puzzle.symmetry(), "cpsat")
+    drawn = gen.random(12, 2, seed=2, attempts=1)
+    assert len(drawn.puzzles) <= 1
+    assert drawn.short.startswith("gave up after 1 random solution: ")
+    assert drawn.short.endswith("1 class among them" if drawn.puzzles else
+                                "0 classes among them")
+
+
+def test_fewer_classes_than_asked_say_so(cli):
+    """4×4 sudoku has 143 classes of unique 4-given puzzles (above): 200 cannot be drawn."""
+    run_ = cli("generate", MODELS / "sudoku4.toml", "--givens", "4", "--random", "200",
+               "--engine", "pyconstraint", "--json")
+    assert run_.code == 1, run_.err
+    (item,) = json.loads(run_.out)["givens"]
+    assert item["drawn"] == 143
+    assert item["short"] == ("only 143 classes of unique puzzles with 4 givens exist up to "
+                             "symmetry, fewer than the 200 asked")
+    text = cli("generate", MODELS / "sudoku4.toml", "--givens", "4", "--random", "200",
+               "--engine", "pyconstraint", "--count")
+    assert text.code == 1 and "only 143 classes" in text.out
+
+
+def test_a_time_limit_during_random_generation_says_so(cli, tmp_path):
+    """8 givens on an empty 6×6 sudoku (its fewest for a unique puzzle) are hard to reach
+    by removal: the draw is still at work at the limit, stops there and says so."""
+    model = tmp_path / "sudoku6.toml"
+    model.write_text(EMPTY_SUDOKU6)
+    run_ = cli("generate", model, "--givens", "8", "--random", "2", "--seed", "1",
+               "--time-limit", "3", "--json")
+    assert run_.code == 1, run_.err
+    data = json.loads(run_.out)
+    if data.get("status") == "error":  # a loaded machine: the limit came while loading
+        assert data["exit"] == 1 and "loading" in data["error"]
+        return
+    (item,) = data["givens"]
+    assert "time limit" in item["short"], item
+
+
+def test_ctrl_c_while_the_puzzles_are_written_ends_the_list_and_says_so(cli, monkeypatch):
+    """10,090 classes of 5-given puzzles: a Ctrl-C while they are written out as JSON cuts
+    the list there (the figures stand), the object stays valid, exit 130."""
+    import os
+    import signal
+
+    import jsonschema
+
+    import cpsolve.output.grids as grids
+    from cpsolve.output.schema import schema
+
+    real, written = grids._json_givens, []
+
+    def givens(puzzle, values):
+        written.append(1)
+        if len(written) == 1000:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(puzzle, values)
+
+    monkeypatch.setattr(grids, "_json_givens", givens)
+    run_ = cli("generate", MODELS / "xsudoku5.toml", "--givens", "5", "--json")
+    assert run_.code == 130, run_.err
+    data = json.loads(run_.out)
+    jsonschema.validate(data, schema())
+    (item,) = data["givens"]
+    assert item["classes"] == item["drawn"] == 10090 and len(item["puzzles"]) < 10090
+    assert item["short"] == (f"interrupted while the puzzles were being written: "
+                             f"{len(item['puzzles']):,} of 10,090 listed")
