@@ -250,9 +250,10 @@ class MapFiles:
                 raise Unsupported(f"search: work directory {base}: {exc.strerror or exc}") \
                     from exc
             if free < 2 * self.bytes:
+                where = self.dir.parent  # before __exit__ lets the directory go
                 self.__exit__()
                 raise Unsupported(f"search: the 2-bit map and its spool need {2 * self.bytes:,}"
-                                  f" bytes; {self.dir.parent} has {free:,} free")
+                                  f" bytes; {where} has {free:,} free")
         return self
 
     def fresh(self) -> TwoBitMap:
