@@ -133,7 +133,7 @@ def build(data: Data) -> TransitionPuzzle:
     actions = data.get("actions", list)
     if not actions:
         raise data.error("actions", "no actions declared")
-    for number, table in enumerate(actions, start=1):
+    for number, table in enumerate(actions):  # counted from 0, as the TOML array index
         if not isinstance(table, dict):
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
         _actions(data, model, scope, table, f"actions[{number}].")

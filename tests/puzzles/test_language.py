@@ -401,7 +401,7 @@ def test_a_python_file_returning_a_shown_model_is_drawn_by_the_cli(cli):
 def test_a_top_level_key_after_a_table_gets_a_hint(write_model, cli):
     text = tiny().replace('goal = "x[0] == 2"\n', "") + 'goal = "x[0] == 2"\n'
     result = cli("solve", write_model("m.toml", text))
-    one_error_line(result, "goal")
+    one_error_line(result, "actions[0].goal")  # in the first (and only) [[actions]] table
     assert "top-level key" in result.err and "[[actions]]" in result.err
     text = tiny().replace('goal = "x[0] == 2"\n', "").replace(
         "[initial]\nx = 0\n", '[initial]\nx = 0\ngoal = "x[0] == 2"\n')
