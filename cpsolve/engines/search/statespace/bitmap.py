@@ -250,10 +250,9 @@ class MapFiles:
                 raise Unsupported(f"search: work directory {base}: {exc.strerror or exc}") \
                     from exc
             if free < 2 * self.bytes:
-                where = self.dir.parent  # before __exit__ lets the directory go
-                self.__exit__()
+                self.__exit__()  # (self.dir is None from here: name where it was made)
                 raise Unsupported(f"search: the 2-bit map and its spool need {2 * self.bytes:,}"
-                                  f" bytes; {where} has {free:,} free")
+                                  f" bytes; {base or tempfile.gettempdir()} has {free:,} free")
         return self
 
     def fresh(self) -> TwoBitMap:
