@@ -111,6 +111,14 @@ def objective_value(model: Csp, assignment: Mapping[str, int]) -> int | None:
     return evaluate(model.objective.expr, assignment)
 
 
+def _false(label: str, text: str) -> str:
+    """A broken condition: its text, after the constraint it is part of when that says
+    more (the label of a whole ``all(...)``; not the same text written again)."""
+    if not label.strip() or "".join(label.split()) == "".join(text.split()):
+        return f"{text} is false"
+    return f"{label}: {text} is false"
+
+
 def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
     """Every constraint (and domain) the assignment breaks, described for people."""
     out: list[str] = []
@@ -132,7 +140,7 @@ def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
                 seen[v] = n
         elif isinstance(c, Condition):
             if not evaluate(c.expr, assignment):
-                out.append(f"{c.label or 'constraint'}: {to_text(c.expr)} is false")
+                out.append(_false(c.label, to_text(c.expr)))
         elif isinstance(c, Circuit):
             problem = _circuit_problem([assignment[n] for n in c.names])
             if problem:

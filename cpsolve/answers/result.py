@@ -19,7 +19,8 @@ from .check import EngineBug
 from .kinds import Analysis, Answer, Assignment, Count, Plan, Step
 
 __all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Hint",
-           "HINT_VERDICTS", "Plan", "Result", "Skipped", "Status", "Step", "Unsupported"]
+           "HINT_VERDICTS", "Plan", "Result", "Skipped", "Status", "Step", "Unanswerable",
+           "Unsupported"]
 
 
 class Status(enum.Enum):
@@ -284,6 +285,13 @@ class Result:
 
 class Unsupported(Exception):
     """An engine was asked for something its capabilities do not include."""
+
+
+class Unanswerable(Unsupported):
+    """An engine proved that the question has no answer of the kind asked (there are
+    infinitely many optimal plans to count): a verdict on the model, not a gap in the
+    engine, so the default engine reports it as the answer (exit 2, one line), whatever
+    the other engine says of its own capabilities."""
 
 
 @dataclass(frozen=True)

@@ -46,3 +46,15 @@ def lower_bound(bound: int, unit_costs: bool = True) -> str:
     if unit_costs:
         return f"no plan has fewer than {plural(bound, 'step')}"
     return f"no plan costs less than {number(bound)}"
+
+
+def counted(n: int, complete: bool, why: str = "", limit: int | None = None) -> str:
+    """The line every engine ends a count of solutions with, in the same words:
+    ``exactly 40 solutions``; at a count limit ``stopped at the limit of 5 solutions;
+    there may be more``; otherwise stopped ``why`` (``time limit 3 s reached``) ``; at least
+    12 solutions``."""
+    if complete:
+        return f"exactly {plural(n, 'solution')}"
+    if limit is not None:
+        return f"stopped at the limit of {plural(limit, 'solution')}; there may be more"
+    return f"stopped{': ' + why if why else ''}; at least {plural(n, 'solution')}"

@@ -6,6 +6,7 @@ The types that check each option's value (a bad value is one line, exit 2) are i
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Collection
 
@@ -51,7 +52,16 @@ class BadCommandLine(SystemExit):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr, exit 2."""
+    """An argument parser whose errors are one line on stderr, exit 2.
+
+    A word that starts with ``-`` and a digit (``-1G``, ``-3``, ``-0.5s``) is an option's
+    value, never an option (no option is named so): argparse takes only plain negative
+    numbers as values, so ``--memory-limit -1G`` was "expected one argument" instead of
+    the value check's own message."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\.?\d")
 
     def error(self, message: str) -> NoReturn:
         """Report a bad command line in one line (with the command it concerns)."""

@@ -23,6 +23,10 @@ its answer is checked like any other.
   started (the confirmation says so; ``confirm`` — ``--confirm`` — races both from the
   start, and ``compare`` always runs both).
 * An engine that cannot do the task (``Unsupported``) is simply not raced.
+* An engine that proves the question has no answer of the kind asked
+  (``Unanswerable``: infinitely many optimal plans to count) ends the race like a
+  proof, and its refusal is the verdict (raised again: one line, exit 2), as under
+  that engine alone; nothing confirms it (no engine could count them).
 * CP-SAT solving a plan first looks for a plan found fast by weighted A*
   (:func:`cpsolve.engines.hints.prepare`, at most 2 s of its budget; as it does under
   ``--engine cpsat`` too) to take as a hint: an upper bound on the plan's
@@ -44,7 +48,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from ..answers.kinds import Count, Plan
-from ..answers.result import Assignment, EngineBug, Result, Status, Unsupported
+from ..answers.result import Assignment, EngineBug, Result, Status, Unanswerable, Unsupported
 from ..model import Csp, Planning
 from ..model.facts import state_count
 from . import Options, run
@@ -92,12 +96,14 @@ PROVEN = {Status.OPTIMAL, Status.INFEASIBLE, Status.EXACT, Status.COMPLETE}
 @dataclass(frozen=True)
 class Check:
     """What one racing engine did: its result, or why it has none (``unsupported``: the
-    engine cannot do the task, so it was not raced)."""
+    engine cannot do the task, so it was not raced; ``refused``: it proved that the task
+    has no answer, :class:`Unanswerable`, which ``note`` says)."""
 
     engine: str
     result: Result | None = None
     note: str = ""
     unsupported: bool = False
+    refused: bool = False
     started: bool = True
     """False for an engine never started: the answer came within the head start."""
 
@@ -305,6 +311,10 @@ def _look_for_winner(racers: list[Child], checks: dict[str, Check], watch: _Watc
     the cross-check window from now."""
     for racer in racers:
         check = checks.get(racer.name)
+        if check is not None and check.refused:  # proven: no answer; nothing to confirm
+            watch.winner, watch.proved_at = racer.name, time.monotonic() - start
+            watch.window_end = time.monotonic()
+            return
         if check is not None and check.result is not None and proven(check.result):
             now = time.monotonic()
             watch.winner, watch.proved_at = racer.name, now - start
@@ -351,6 +361,8 @@ def _record(message: Message, checks: dict[str, Check], options: Options) -> Non
 def _failed(name: str, failure: Failure) -> Check:
     """What a racer that raised did, in words (an engine that cannot do the task is
     ``unsupported``)."""
+    if issubclass(failure.kind, Unanswerable):
+        return Check(name, note=failure.text, refused=True)
     if issubclass(failure.kind, Unsupported):
         return Check(name, note=f"not applicable: {failure.text}", unsupported=True)
     if issubclass(failure.kind, EngineBug):
@@ -385,6 +397,7 @@ def _verdict(engines: tuple[str, ...], checks: dict[str, Check], watch: _Watch, 
     problems = tuple(disagreements(results))
     winner = watch.winner or next((c.engine for c in ordered
                                    if c.result is not None and proven(c.result)), None)
+    problems += _refusal(ordered)
     if winner is not None:  # (a proof may also come in while the racers are being stopped)
         primary = checks[winner].result
     elif results:
@@ -399,6 +412,19 @@ def _verdict(engines: tuple[str, ...], checks: dict[str, Check], watch: _Watch, 
         primary = cross_check(results)[results.index(primary)]
     return Race(primary.but(seconds=seconds), ordered, problems,
                 _confirmation(ordered, primary, winner, watch), watch.proved_at)
+
+
+def _refusal(checks: tuple[Check, ...]) -> tuple[str, ...]:
+    """Raise an engine's proven refusal (:class:`Unanswerable`) as the race's verdict; an
+    engine that proved an answer to the same question contradicts it: a disagreement."""
+    refusal = next((c for c in checks if c.refused), None)
+    if refusal is None:
+        return ()
+    for other in checks:
+        if other.result is not None and proven(other.result):
+            return (f"{refusal.engine} refused, {refusal.note}, but {other.engine} "
+                    f"answered ({other.result.status.value})",)
+    raise Unanswerable(refusal.note)
 
 
 def _noted(check: Check | None, name: str, stopped: str, running: bool) -> Check:

@@ -32,7 +32,7 @@ from datetime import timedelta
 from importlib.util import find_spec
 
 from ..answers.result import Assignment, Count, Result, Status, Unsupported
-from ..answers.words import plural
+from ..answers.words import counted
 from ..model import Csp
 from .runtime.clock import Clock
 
@@ -305,9 +305,10 @@ def count(model: Csp, options) -> Result:
     listed = tuple(found) if options.keep else None
     stats = _with_statistics(search)
     if search.infeasible:
-        return Result.counted("minizinc", Count(0, listed), True, **stats)
-    if options.limit is not None and len(found) >= options.limit and not complete:
-        why = f"stopped at the limit of {plural(options.limit, 'solution')}"
+        return Result.counted("minizinc", Count(0, listed), True, message=counted(0, True),
+                              **stats)
+    at_limit = options.limit is not None and len(found) >= options.limit and not complete
     return Result.counted("minizinc", Count(len(found), listed), complete,
-                          message="" if complete else why, **stats)
+                          message=counted(len(found), complete, why,
+                                          options.limit if at_limit else None), **stats)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..answers.result import Assignment, Count, Result, Status
-from ..answers.words import plural
+from ..answers.words import counted
 from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
 from ..model import AllDifferent, Circuit, Condition, Csp
 from ..model.pins import pin
@@ -229,13 +229,12 @@ def count(model: Csp, options) -> Result:
                 options.on_solution(s)
             if options.limit is not None and n >= options.limit:
                 return Result.counted("pyconstraint", _count(n, kept, options), False,
-                                      message="stopped at the limit of "
-                                      f"{plural(options.limit, 'solution')}")
+                                      message=counted(n, False, limit=options.limit))
     except _Stopped:  # the time limit, memory (solutions kept for --list grow), Ctrl-C
         return Result.counted("pyconstraint", _count(n, kept, options), False,
-                              message=f"{clock.why('time limit')}: at least "
-                              f"{plural(n, 'solution')}")
-    return Result.counted("pyconstraint", _count(n, kept, options), True)
+                              message=counted(n, False, clock.why(clock.limit_reached())))
+    return Result.counted("pyconstraint", _count(n, kept, options), True,
+                          message=counted(n, True))
 
 
 def _count(n: int, kept: list, options) -> Count:

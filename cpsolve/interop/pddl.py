@@ -1,8 +1,10 @@
 """A :class:`~cpsolve.model.planning.Planning` as a PDDL domain and problem.
 
 Encoding: every state variable is an object of type ``variable``, every value
-an object of type ``value`` (``n3``, ``m1`` for -1), and the state is the set
-of facts ``(value x n3)`` — exactly one per variable.  The model's actions are
+an object of type ``val`` (``n3``, ``m1`` for -1), and the state is the set
+of facts ``(value x n3)`` — exactly one per variable.  (The type is not named
+``value`` like the predicate: Fast Downward's translator, cpsolve's own PDDL reader,
+warns of a name clash between a type and a predicate.)  The model's actions are
 ground already, so PDDL actions have no parameters; each model action becomes
 one or more *variants*:
 
@@ -334,9 +336,9 @@ def _domain(w: _Writer, name: str, requirements: tuple[str, ...]) -> str:
         f"; requirements: {' '.join(requirements)}",
         f"(define (domain {name})",
         f"  (:requirements {' '.join(requirements)})",
-        "  (:types variable value)",
-        f"  (:constants {consts} - variable\n              {values} - value)",
-        f"  (:predicates (value ?x - variable ?v - value){goal_pred})",
+        "  (:types variable val)",
+        f"  (:constants {consts} - variable\n              {values} - val)",
+        f"  (:predicates (value ?x - variable ?v - val){goal_pred})",
     ]
     if costs:
         lines.append("  (:functions (total-cost) - number)")

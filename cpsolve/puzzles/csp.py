@@ -111,7 +111,7 @@ def build(data: Data) -> CspPuzzle:
     _symmetries(data, model, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
-                     template=template(data, scope))
+                     template=template(data, scope, model))
 
 
 def _objective(data: Data, model: Csp, scope: dict) -> None:

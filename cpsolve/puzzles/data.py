@@ -81,7 +81,7 @@ class Data:
                     raise self.misplaced_error(f"{where}.{key}")
                 stack.extend((f"{where}.{k}", v) for k, v in value.items())
             elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
-                stack.extend((f"{where}[{i + 1}]", v) for i, v in enumerate(value))
+                stack.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
 
     def misplaced(self, table: dict[str, Any], prefix: str) -> None:
         """Refuse a top-level key found in ``table``: one with a string value (as most have),

@@ -100,14 +100,38 @@ class Template:
         return str(value)
 
 
-def template(data: Data, scope: dict[str, Any]) -> Template:
-    """The file's ``show`` and ``labels``, with ``show`` parsed now so errors name the file."""
+def template(data: Data, scope: dict[str, Any], model: Planning | Csp) -> Template:
+    """The file's ``show`` and ``labels``, with ``show`` parsed now so errors name the file,
+    and every value of a labelled variable given a label (:func:`labels_problem`)."""
     show = data.get("show", str, "")
     try:
         check_show(show, scope)
     except ExprError as err:
         raise data.error("show", str(err)) from None
-    return Template(show, data.get("labels", dict, {}), scope)
+    labels = data.get("labels", dict, {})
+    problem = labels_problem(labels, model)
+    if problem is not None:
+        raise data.error(f"labels.{problem[0]}", problem[1])
+    return Template(show, labels, scope)
+
+
+def labels_problem(labels: Mapping[str, Any], model: Planning | Csp) -> tuple[str, str] | None:
+    """The first ``labels`` entry of a variable or array that does not name each of its
+    values (``names[v]`` is the label of value ``v``, from 0), as ``(name, why)``; None
+    when all do.  Other names (action parameters) are checked where they are used."""
+    for name, names in labels.items():
+        if not isinstance(names, list):
+            return name, "expected a list of labels, the first naming the value 0"
+        cells = [n for n in model.names if n == name or n.startswith(name + "[")]
+        if not cells:
+            continue
+        low = min(model.domain(n)[0] for n in cells)
+        high = max(model.domain(n)[1] for n in cells)
+        if low < 0 or len(names) <= high:
+            return name, (f"{len(names)} label{'s' if len(names) != 1 else ''} for the values "
+                          f"{low}..{high} of {name}: labels name the values 0, 1, 2, ... in "
+                          "order, and each value needs one")
+    return None
 
 
 def check_show(show: str, scope: Scope) -> None:

@@ -80,6 +80,7 @@ from .declare import (
     free_indices,
     integer_or_list,
     integers,
+    labels_problem,
     parse_in,
     template,
 )
@@ -115,6 +116,9 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
     """
     scope = variable_scope(model.names)
     check_show(show, scope)  # an error in the template shows now, not when drawing
+    problem = labels_problem(labels or {}, model)
+    if problem is not None:
+        raise ModelError(f"labels[{problem[0]!r}]: {problem[1]}")
     return TransitionPuzzle(model.name, "transition", model, description,
                             "one move = one action",
                             template=Template(show, dict(labels or {}), scope))
@@ -133,7 +137,7 @@ def build(data: Data) -> TransitionPuzzle:
     actions = data.get("actions", list)
     if not actions:
         raise data.error("actions", "no actions declared")
-    for number, table in enumerate(actions, start=1):
+    for number, table in enumerate(actions):  # counted from 0, as the TOML array index
         if not isinstance(table, dict):
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
         _actions(data, model, scope, table, f"actions[{number}].")
@@ -142,7 +146,7 @@ def build(data: Data) -> TransitionPuzzle:
     except ModelError as err:
         raise data.error("initial", str(err)) from None  # _forbidden named a forbid key
     return TransitionPuzzle(model.name, "transition", model, data.get("description", str, ""),
-                            "one move = one action", template=template(data, scope),
+                            "one move = one action", template=template(data, scope, model),
                             drawing=drawing(data, model))
 
 
@@ -225,7 +229,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):
                 continue
-        shown_values = {k: _name_of(labels.get(k), v) for k, v in binding.items()}
+        shown_values = {k: _name_of(data, labels, k, v) for k, v in binding.items()}
         try:
             label = format_name(name, shown_values)
         except ModelError as err:
@@ -274,7 +278,16 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         eff[var.name] = new
 
 
-def _name_of(names: Any, value: int) -> Any:
-    if isinstance(names, list) and 0 <= value < len(names):
-        return names[value]
-    return value
+def _name_of(data: Data, labels: dict, name: str, value: int) -> Any:
+    """Parameter ``name``'s ``value`` as its labels name it (a number without labels)."""
+    names = labels.get(name)
+    if names is None:
+        return value
+    if not isinstance(names, list):
+        raise data.error(f"labels.{name}", "expected a list of labels, the first naming the "
+                         "value 0")
+    if not 0 <= value < len(names):
+        raise data.error(f"labels.{name}", f"{len(names)} label{'s' if len(names) != 1 else ''}"
+                         f" for parameter {name}, which takes the value {value}: labels name "
+                         "the values 0, 1, 2, ... in order, and each value needs one")
+    return names[value]

@@ -268,6 +268,25 @@ def test_restricted_values_and_conditions():
     assert violations(model, {"x": 7, "y": 4}) == ["sum is ten: x + y == 10 is false"]
 
 
+def test_a_condition_labelled_with_its_own_text_is_named_once(cli, tmp_path):
+    """A file's constraint is labelled with its text; validate said "x + y == 1: x + y == 1
+    is false".  A part of a longer constraint still names the whole."""
+    model = Csp()
+    x = model.add_variable("x", 0, 1)
+    y = model.add_variable("y", 0, 1)
+    model.require(x + y == 1, "x+y == 1")
+    model.require(x <= y, "all(v <= y for v in [x])")
+    assert violations(model, {"x": 0, "y": 0}) == ["x + y == 1 is false"]
+    assert violations(model, {"x": 1, "y": 0}) == ["all(v <= y for v in [x]): x <= y is false"]
+    path = tmp_path / "m.toml"
+    path.write_text('family = "csp"\nconstraints = ["x + y == 1"]\n[variables]\n'
+                    'x = [0, 1]\ny = [0, 1]\n')
+    answer = tmp_path / "a.json"
+    answer.write_text('{"x": 1, "y": 1}')
+    run = cli("validate", path, answer)
+    assert run.code == 1 and run.out.strip() == "invalid: x + y == 1 is false (JSON)"
+
+
 # ------------------------------------------------------------ violations: circuits
 
 

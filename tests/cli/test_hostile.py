@@ -242,3 +242,17 @@ def test_bash_completion_completes_commands_options_choices_and_models(cli, tmp_
     assert "--time-limit" in complete("solve", "--ti")
     assert set(complete("solve", "--engine", "")) >= {"auto", "cpsat", "search"}
     assert "water_jugs" in complete("solve", "water")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (("analyze", "eight_puzzle.toml", "--memory-limit", "-1G"), "expected a size > 0, got '-1G'"),
+    (("solve", "water_jugs.toml", "--time-limit", "-3s"), "expected seconds, got '-3s'"),
+    (("solve", "water_jugs.toml", "--time-limit", "-.5"), "expected a number of seconds > 0"),
+    (("analyze", "xsudoku5.toml", "--limit", "-5"), "--limit"),
+])
+def test_a_negative_looking_value_reaches_its_option_s_check(cli, argv, said):
+    """argparse took '-1G' for an option ("expected one argument"): a word of a dash and a
+    digit is a value, and the option's own check says what is wrong with it."""
+    run = cli(argv[0], MODELS / argv[1], *argv[2:])
+    assert run.code == 2 and len(run.err_lines) == 1
+    assert said in run.err and "expected one argument" not in run.err

@@ -315,3 +315,44 @@ def test_the_head_start_rule(confirm, tmp_path):
 def test_confirm_needs_auto(cli):
     run = cli("solve", "water_jugs", "--engine", "search", "--confirm")
     assert run.code == 2 and "--confirm" in run.err
+
+
+BLOCKS = """family = "sliding"
+metric = "path"
+blocks = ["v", "h"]
+start = \"\"\"
+v a _
+v h h
+b _ _
+\"\"\"
+goal_pieces = { v = [2, 3] }
+"""
+PUSHES = """family = "sokoban"
+metric = "pushes"
+board = \"\"\"
+######
+#    #
+#@$ .#
+######
+\"\"\"
+"""
+INFINITE = ("search: infinitely many optimal plans (a cycle of actions that cost 0 lies on "
+            "an optimal plan), so they cannot be counted")
+
+
+@pytest.mark.parametrize("text", [BLOCKS, PUSHES], ids=["path metric", "pushes"])
+def test_infinitely_many_optimal_plans_get_one_verdict_from_every_engine(cli, tmp_path, text):
+    """In both models a piece (the player) can walk back and forth at no cost (a route move
+    goes on for free; walking costs no push) on the way of an optimal plan, so there are
+    infinitely many optimal plans: search proves it, and auto says so as search does alone,
+    neither 'unknown' (no limit was hit) nor with cpsat's advice to try search."""
+    path = tmp_path / "model.toml"
+    path.write_text(text)
+    alone = cli("count", path, "--optimal", "--engine", "search")
+    assert alone.code == 2 and alone.err.strip() == f"error: {INFINITE}"
+    auto = cli("count", path, "--optimal", "--time-limit", "20")
+    assert (auto.code, auto.err, auto.out) == (2, alone.err, "")
+    data = json.loads(cli("count", path, "--optimal", "--time-limit", "20", "--json").out)
+    assert data["exit"] == 2 and data["error"] == INFINITE
+    cpsat = cli("count", path, "--optimal", "--engine", "cpsat", "--time-limit", "20")
+    assert cpsat.code == 2 and len(cpsat.err_lines) == 1 and "cpsat: cannot count" in cpsat.err

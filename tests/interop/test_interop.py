@@ -379,6 +379,17 @@ def test_export_refuses_in_one_line(cli, argv, fragment):
     assert run.code == 2 and fragment in run.err and run.err.count("\n") == 1
 
 
+@pytest.mark.parametrize("name", ["hoppers", "water_jugs"])
+def test_cpsolve_reads_its_own_pddl_export_without_a_warning(cli, tmp_path, name):
+    """The export named a type and the predicate both 'value'; reading it back, the
+    translator warned 'name clash between type and predicate' on stderr."""
+    assert cli("export", name, "--to", "pddl", "-o", tmp_path).code == 0
+    run = cli("solve", tmp_path / f"{name}-domain.pddl", tmp_path / f"{name}-problem.pddl",
+              "--engine", "search")
+    assert run.code == 0 and run.err == ""
+    assert "(:types variable val)" in (tmp_path / f"{name}-domain.pddl").read_text()
+
+
 def test_export_appears_in_the_completion_script(cli):
     run = cli("completion", "bash")
     assert "export" in run.out and "minizinc" in run.out

@@ -214,7 +214,7 @@ def test_bad_action_name_placeholder_is_a_model_file_error(write_model, water_ju
                                                            "fill the {i[0]} jug"))
     with pytest.raises(ModelFileError) as info:
         load(path)
-    assert info.value.key == "actions[1].name"
+    assert info.value.key == "actions[0].name"  # 0-based, as constraints[0]
 
 
 def test_rows_of_dashes_are_empty_rows(write_model):
@@ -235,3 +235,16 @@ def test_the_families_never_import_the_file_loader():
                 module = node.module or ""
                 assert module != "files" and "cpsolve.puzzles.files" not in module, \
                     path.name
+
+
+def test_array_entries_are_named_by_their_toml_index_from_0(write_model, water_jugs_text):
+    """Every family names the n-th entry of an array ``name[n - 1]``, as TOML indexes it:
+    the third [[actions]] table is actions[2], as the first constraint is constraints[0]."""
+    pour = water_jugs_text.replace('guard = "jug[i] > 0 and', 'guard = "jog[i] > 0 and')
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("pour.toml", pour))
+    assert info.value.key == "actions[2].guard"
+    csp = 'family = "csp"\nconstraints = ["x + y == 1"]\n[variables]\nx = [0, 1]\n'
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("csp.toml", csp))
+    assert info.value.key == "constraints[0]"

@@ -384,8 +384,8 @@ def test_a_python_model_gets_a_show_template():
     model.set_initial({j.name: 0 for j in jug})
     model.set_goal(jug[0] == 1)
     puzzle = shown(model, "{jug[0]} L | {jug[1]} L, total {jug[0] + jug[1]}",
-                   labels={"jug": ["empty"]})
-    assert puzzle.render_state((0, 3)) == "empty L | 3 L, total 3"
+                   labels={"jug": ["empty", "one", "two", "three", "four", "full"]})
+    assert puzzle.render_state((0, 3)) == "empty L | three L, total 3"
     with pytest.raises(Exception, match="unknown name"):
         shown(model, "{jugs[0]}")
 
@@ -401,7 +401,7 @@ def test_a_python_file_returning_a_shown_model_is_drawn_by_the_cli(cli):
 def test_a_top_level_key_after_a_table_gets_a_hint(write_model, cli):
     text = tiny().replace('goal = "x[0] == 2"\n', "") + 'goal = "x[0] == 2"\n'
     result = cli("solve", write_model("m.toml", text))
-    one_error_line(result, "goal")
+    one_error_line(result, "actions[0].goal")  # in the first (and only) [[actions]] table
     assert "top-level key" in result.err and "[[actions]]" in result.err
     text = tiny().replace('goal = "x[0] == 2"\n', "").replace(
         "[initial]\nx = 0\n", '[initial]\nx = 0\ngoal = "x[0] == 2"\n')
@@ -547,3 +547,23 @@ def test_domains_and_initial_values_may_be_list_expressions(write_model):
     assert [model.domain(n) for n in model.names] == [(0, 8), (0, 5), (0, 3)]
     assert model.initial_state() == (8, 0, 0)
     assert run("search", "solve", model).steps == 7
+
+
+@pytest.mark.parametrize("labels, what", [
+    ('x = ["."]', "1 label for the values 0..1 of x"),
+    ('x = "."', "expected a list of labels"),
+    ('i = ["first"]', "1 label for parameter i, which takes the value 1"),
+])
+def test_labels_must_name_every_value(write_model, cli, labels, what):
+    """A label list names the values 0, 1, ... in order: one shorter than the values a
+    variable or parameter takes would draw some values as labels and others as numbers."""
+    text = ('family = "transition"\ngoal = "x == 1"\n[variables]\nx = [0, 1]\n'
+            '[initial]\nx = 0\n[[actions]]\nname = "set {i}"\nparams = { i = [0, 1] }\n'
+            'effects = { x = "i" }\n[labels]\n' + labels + "\n")
+    result = cli("solve", write_model("m.toml", text))
+    one_error_line(result, "labels.")
+    assert what in result.err
+    with pytest.raises(ModelError, match="labels"):
+        model = Planning("two")
+        model.add_variable("x", 0, 1)
+        shown(model, labels={"x": ["."]})

@@ -3,7 +3,7 @@
 Pipeline (:func:`count`):
 
 1. the least cost ``C`` comes from :func:`.planning.solve` (the driver that
-   proves it optimal);
+   proves it optimal; when it cannot, and no limit stopped it, the count is refused);
 2. every plan of cost ``C`` must have a bounded number of steps, or there
    could be infinitely many (a cycle of 0-cost actions).  Two bounds are
    used: a potential (:func:`cpsolve.model.facts.potential_bounds`: every action moves a
@@ -94,6 +94,9 @@ def count(planning: Planning, options: Options) -> Result:
         return none_exists("cpsat", "count", best.proof or "cp-sat",
                            f"no plan exists ({best.message})", options.keep)
     if best.status is not Status.OPTIMAL or best.cost is None:
+        if not budget.expired():  # no limit stopped it: the encoding cannot prove it here
+            raise Unsupported("cpsat: cannot count optimal plans here: the least cost was "
+                              f"not proven ({best.message})")
         return Result(Status.UNKNOWN, "cpsat", "count", bound=0,
                       message=f"the least cost was not proven: {best.message}")
     optimum = best.cost

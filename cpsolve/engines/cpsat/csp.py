@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...answers.result import Assignment, Count, Result, Status
-from ...answers.words import plural
+from ...answers.words import counted
 from ...language.expr import Binary, Const, Var, conjuncts
 from ...model import AllDifferent, Circuit, Condition, Csp
 from .. import Options
@@ -282,10 +282,6 @@ def count(csp: Csp, options: Options) -> Result:
     kept = None if counter.kept is None else tuple(counter.kept)
     n = counter.count
     complete = not counter.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    if counter.stopped:
-        message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"
-    elif complete:
-        message = "exact count" if n else "no solution exists"
-    else:
-        message = f"{budget.why()}: at least {plural(n, 'solution')}"
+    message = counted(n, complete, budget.why(budget.limit_reached()),
+                      n if counter.stopped else None)
     return Result.counted("cpsat", Count(n, kept), complete, details=details, message=message)

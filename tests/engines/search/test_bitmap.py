@@ -251,3 +251,17 @@ def test_moves_that_cannot_be_undone_count_from_the_start():
     result = analyze(m)
     assert result.answer.direction == "start" and "undone" in result.details["backward"]
     assert result.layers == (1, 1, 1) and result.states == 3
+
+
+def test_a_map_larger_than_the_free_disk_is_refused_in_one_line(cli, tmp_path, monkeypatch):
+    """The 15-puzzle's map ranks all 16! arrangements at 2 bits, and its spool as much
+    again: 16!/4 * 2 bytes, more than any test disk has (the message read the directory
+    after letting it go: an AttributeError, exit 3).  The map goes to the temporary
+    directory, here ``tmp_path``."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    run = cli("analyze", "fifteen_puzzle", "--algorithm", "bitmap")
+    assert run.code == 2 and len(run.err_lines) == 1 and not run.out
+    assert f"need {math.factorial(16) // 4 * 2:,} bytes; {tmp_path} has " in run.err
+    assert list(tmp_path.iterdir()) == []  # its directory there is removed

@@ -296,3 +296,64 @@ def test_orbit_sizes_are_the_distinct_images_of_each_state(name):
     images = orbits.images(codes)
     want = [len({int(image[i]) for image in images}) for i in range(codes.size)]
     assert orbits.closed and orbits.orbit_sizes(codes).tolist() == want
+
+
+def _edit_layers(meta: dict, how: str) -> None:
+    if how == "states":
+        meta["layers"][2]["states"] += 1_000_000
+    elif how == "orbits":
+        meta["layers"][2]["orbits"] += 1
+    elif how == "bits":
+        meta["layers"][2]["bits"] = 1
+    else:  # "complete" claimed after 5 of the 13 layers
+        del meta["layers"][5:]
+
+
+@pytest.mark.parametrize("how, why", [
+    ("states", "layer 2: 3 states on disk, 1,000,003 recorded"),
+    ("orbits", "layer 2: 3 codes on disk, 4 recorded"),
+    ("bits", "layer 2: its files are not the 2 bucket files recorded"),
+])
+def test_a_resumed_record_is_checked_against_the_layer_files(cli, tmp_path, how, why):
+    """water_jugs has 26 states, 3 at distance 2 (its layers: 1, 2, 3, then 2 each up to
+    distance 12, as the in-memory analysis counts them)."""
+    assert cli("analyze", "water_jugs", "--work-dir", tmp_path).code == 0
+    path = next(tmp_path.glob("bfs-*/meta.json"))
+    meta = json.loads(path.read_text())
+    _edit_layers(meta, how)
+    path.write_text(json.dumps(meta))
+    run = cli("analyze", "water_jugs", "--work-dir", tmp_path, "--resume")
+    assert run.code == 2 and len(run.err_lines) == 1 and not run.out
+    assert "the work directory's record" in run.err and why in run.err
+    assert "remove the directory or run without --resume" in run.err
+
+
+def test_a_resumed_run_does_not_take_completeness_on_the_record_s_word(tmp_path):
+    model = model_of("water_jugs")
+    external(model, tmp_path)
+    path = next(tmp_path.glob("bfs-*/meta.json"))
+    meta = json.loads(path.read_text())
+    _edit_layers(meta, "complete")
+    path.write_text(json.dumps(meta))
+    resumed = external(model, tmp_path, resume=True)
+    assert resumed.details["resumed_layers"] == 5
+    assert resumed.answer.states == 26 and resumed.answer.max_distance == 12
+
+
+def test_a_resumed_run_with_symmetries_counts_positions_from_the_files(tmp_path):
+    path = tmp_path / "cross.toml"
+    path.write_text(CROSS)
+    model = model_of(path)
+    external(model, tmp_path / "work", memory=50_000)
+    again = external(model, tmp_path / "work", memory=50_000, resume=True)
+    assert again.details["resumed_layers"] == len(cross_brute_force()[0])
+    assert list(again.answer.layers) == cross_brute_force()[0]
+
+
+def test_a_deeply_nested_record_is_named_as_the_work_dir_s(cli, tmp_path):
+    assert cli("analyze", "water_jugs", "--work-dir", tmp_path).code == 0
+    next(tmp_path.glob("bfs-*/meta.json")).write_text("[" * 100_000 + "]" * 100_000)
+    run = cli("analyze", "water_jugs", "--work-dir", tmp_path, "--resume")
+    assert run.code == 2 and len(run.err_lines) == 1
+    assert "the work directory's record" in run.err and "nested too deeply" in run.err
+    assert "model" not in run.err

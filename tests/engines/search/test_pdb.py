@@ -189,7 +189,7 @@ def test_cache_miss_then_hit_and_shared_by_other_starts(own_cache):
     first = board(2, 3, [1, 2, 3, 4, 0, 5], [[1, 2, 3], [4, 5]])
     tables = pdb.pattern_set(compile_planning(first.model))
     assert tables.cached == [False, False]
-    assert len(list(own_cache.glob("pdb-*.npy"))) == 2
+    assert len(list(own_cache.glob("pdb-*[0-9a-f].npz"))) == 2
     again = pdb.pattern_set(compile_planning(first.model))
     assert again.cached == [True, True] and again.tables == tables.tables
     other = board(2, 3, [5, 4, 3, 2, 1, 0], [[1, 2, 3], [4, 5]])  # another start, same goal
@@ -201,7 +201,7 @@ def test_cache_miss_then_hit_and_shared_by_other_starts(own_cache):
 def test_a_damaged_cache_file_is_rebuilt(own_cache):
     puzzle = board(2, 3, [1, 2, 3, 4, 0, 5], [[1, 2, 3, 4, 5]])
     good = pdb.pattern_set(compile_planning(puzzle.model)).tables
-    for path in own_cache.glob("pdb-*.npy"):
+    for path in own_cache.glob("pdb-*[0-9a-f].npz"):
         path.write_bytes(b"not a table")
     again = pdb.pattern_set(compile_planning(puzzle.model))
     assert again.cached == [False] and again.tables == good
@@ -508,8 +508,8 @@ def test_a_build_stopped_before_its_first_layer_leaves_the_declared_estimate():
 def test_temporary_files_of_killed_writers_are_swept(own_cache):
     own_cache.mkdir(parents=True)
     key = "0" * 32
-    old = own_cache / f"pdb-{key}.npyabc.tmp"
-    new = own_cache / f"pdb-{key}.npydef.tmp"  # maybe another process writing right now
+    old = own_cache / f"pdb-{key}.npzabc.tmp"
+    new = own_cache / f"pdb-{key}.npzdef.tmp"  # maybe another process writing right now
     for f in (old, new):
         f.write_bytes(b"half a table")
     os.utime(old, (0, 0))

@@ -21,7 +21,8 @@ def test_a_table_read_twice_is_the_same_read_only_array_with_its_bytes():
     assert not first.flags.writeable
     assert pdb_loaded.table_bytes(first) == bytes(range(8))
     assert pdb_loaded.table_bytes(np.zeros(3, np.uint8)) == b"\0\0\0"  # not a kept table
-    assert pdb_store.load_table("k1", 9) is None  # the wrong size is still refused
+    with pytest.raises(pdb_store.Ignored, match="wrong size"):  # still refused, and why
+        pdb_store.load_table("k1", 9)
 
 
 def test_a_changed_file_is_read_again_and_a_removed_one_is_gone():

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
-from ....answers.words import plural
+from ....answers.words import counted
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ... import Options
 from ..common import Budget
@@ -225,12 +225,9 @@ def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
                    tally if listing else None)
     solutions = tuple(kept) if options.keep else None
     n, nodes, details = done.ham.found, done.ham.nodes, done.details()
-    if done.complete:
-        why = f": {done.proof}" if done.proof else ""
-        message = f"exactly {plural(n, 'solution')}{why}"
-    elif done.budget.stop is not None:
-        message = f"stopped: {done.budget.reason}; at least {plural(n, 'solution')}"
-    else:
-        message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"
+    message = counted(n, done.complete, done.budget.reason,
+                      None if done.complete or done.budget.stop is not None else n)
+    if done.complete and done.proof:
+        message += f": {done.proof}"
     return Result.counted("search", Count(n, solutions), done.complete, explored=nodes,
                           message=message, details=details)

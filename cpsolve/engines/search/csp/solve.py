@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
-from ....answers.words import plural
+from ....answers.words import counted
 from ....language.expr import Expr, bounds, evaluate
 from ....model import Csp
 from ... import Options
@@ -132,12 +132,8 @@ def count_csp(model: Csp, options: Options) -> Result:
     solutions = tuple(kept) if options.keep else None
     details = {"nodes": bt.nodes}
     n = total[0]
-    if complete:
-        message = f"exactly {plural(n, 'solution')}"
-    elif budget.stop is not None:
-        message = f"stopped: {budget.reason}; at least {plural(n, 'solution')}"
-    else:
-        message = f"stopped at the limit of {plural(n, 'solution')}; there may be more"
+    message = counted(n, complete, budget.reason,
+                      None if complete or budget.stop is not None else n)
     return Result.counted("search", Count(n, solutions), complete, explored=bt.nodes,
                           message=message, details=details)
 

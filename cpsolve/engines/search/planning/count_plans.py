@@ -15,7 +15,7 @@ the plans of least cost ``C``:
 3. only states from which such a goal can be reached by tight steps matter.
    Among them, tight steps of positive cost raise ``g``, so a cycle would
    have to consist of 0-cost steps: then there are infinitely many optimal
-   plans, and the count is refused (:class:`Unsupported`).  Otherwise the
+   plans, and the count is refused (:class:`Unanswerable`: proven, not a gap).  Otherwise the
    tight steps form a DAG and the number of tight paths is summed in
    topological order.
 
@@ -29,7 +29,7 @@ import heapq
 from collections import deque
 from collections.abc import Iterator
 
-from ....answers.result import Count, Result, Status, Step, Unsupported
+from ....answers.result import Count, Result, Status, Step, Unanswerable, Unsupported
 from ....answers.words import plural
 from ..common import Budget
 from ..compile import State, Task
@@ -147,7 +147,7 @@ def _topological(useful: set[State], into: dict[State, list[Edge]]) -> list[Stat
             if waiting[t] == 0:
                 ready.append(t)
     if len(order) != len(useful):
-        raise Unsupported("search: infinitely many optimal plans (a cycle of actions that "
+        raise Unanswerable("search: infinitely many optimal plans (a cycle of actions that "
                           "cost 0 lies on an optimal plan), so they cannot be counted")
     return order  # the initial state first: every other useful state has a step into it
 

@@ -4,19 +4,23 @@ saving it when stopped again).
 
 In :func:`cache_dir`, for a table whose key is ``K`` (:func:`.pdb.model_key`):
 
-* ``pdb-K.npy`` — the finished table (``uint8``, one entry per placement);
+* ``pdb-K.npz`` — the finished table: ``key`` (``K`` again: a file renamed or copied
+  from another table is not taken for this one), ``table`` (``uint8``, one entry per
+  placement) and ``sha256`` (:func:`.pdb_loaded.digest` of both);
 * ``pdb-K.partial.npz`` — a build stopped after some distance layer
-  (:class:`.pdb_build.Partial`): ``meta`` (format, distance, number of
-  layers, abstract states met), ``key`` (``K`` again: a file renamed or copied from another table
-  is not taken for this one), ``table`` (the entries so far) and
-  ``layer0``, ``layer1``, ... (the layers the build goes on from).  It is
-  removed once the finished table is saved.
+  (:class:`.pdb_build.Partial`; the layout: :mod:`.pdb_partial`), with its digests.
+  It is removed once the finished table is saved.
 
 Every write goes to a temporary file in the same directory, then is renamed
 over the old one, so a reader sees the old file or the new one, never half
-of one.  A partial file that cannot be read or does not describe this table
-(:class:`Ignored`, with one line saying why) is left aside: the build starts
-over.  A cache that cannot be written is skipped (the table still works).
+of one.  A table's entries are lower bounds that proofs rest on, so no file is
+trusted as it is: its digests must match (a file edited or damaged since it was
+written does not), its goal entry must be 0, and a partial table's entries must
+not exceed the distance it claims.  A file that fails, or does not describe this
+table (:class:`Ignored`, with one line saying why, which the result's details
+repeat), is left aside and the table is built again; so is a finished table of an
+earlier version (``pdb-K.npy``, without a digest), removed once the new one is saved.
+A cache that cannot be written is skipped (the table still works).
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -34,11 +37,9 @@ from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task
 from ..statespace.packing import Packed
-from .pdb_build import UNREACHABLE, Abstraction, Partial, build_table
-from .pdb_loaded import read
-
-PARTIAL_FORMAT = 1
-"""Version of the partial files' layout (checked when one is read)."""
+from .pdb_build import Abstraction, Partial, build_table
+from .pdb_loaded import Ignored, read, write
+from .pdb_partial import read_partial, write_partial
 
 STALE = 3600.0
 """Seconds after which a temporary file is taken as left by a killed writer and removed."""
@@ -46,10 +47,6 @@ STALE = 3600.0
 
 class Stopped(Exception):
     """A table was being built when the budget ran out (the message says which limit)."""
-
-
-class Ignored(Exception):
-    """A partial file was not used (the message says why, in one line)."""
 
 
 class BuildBudget(Budget):
@@ -93,6 +90,11 @@ def cache_dir() -> Path:
 
 def table_path(key: str) -> Path:
     """The finished table of ``key``."""
+    return cache_dir() / f"pdb-{key}.npz"
+
+
+def legacy_path(key: str) -> Path:
+    """The finished table of ``key`` as earlier versions wrote it (no digest: not read)."""
     return cache_dir() / f"pdb-{key}.npy"
 
 
@@ -101,71 +103,35 @@ def partial_path(key: str) -> Path:
     return cache_dir() / f"pdb-{key}.partial.npz"
 
 
-def load_table(key: str, size: int) -> np.ndarray | None:
-    """The finished table of ``key`` if it is cached and has ``size`` byte entries (kept in
-    memory once read: :func:`.pdb_loaded.read`)."""
-    return read(table_path(key), key, size)
+def load_table(key: str, size: int, goal: int | None = None) -> np.ndarray | None:
+    """The finished table of ``key`` with ``size`` byte entries (goal entry at ``goal``) if
+    it is cached (kept in memory once read: :func:`.pdb_loaded.read`); raises
+    :class:`Ignored` when its file is there but not verified."""
+    return read(table_path(key), key, size, goal)
 
 
 def save_table(key: str, table: np.ndarray) -> None:
     """Cache a finished table; its partial build is no longer needed."""
-    if _write(table_path(key), lambda f: np.save(f, table)):
-        try:
-            partial_path(key).unlink(missing_ok=True)
-        except OSError:
-            pass
+    if _write(table_path(key), lambda f: write(f, key, table)):
+        for old in (partial_path(key), legacy_path(key)):
+            try:
+                old.unlink(missing_ok=True)
+            except OSError:
+                pass
 
 
 def save_partial(key: str, partial: Partial) -> None:
     """Keep a stopped build (see the module docstring) for a later run to resume."""
-    meta = np.array([PARTIAL_FORMAT, partial.distance, len(partial.layers), partial.states],
-                    np.int64)
-    arrays = {f"layer{j}": layer for j, layer in enumerate(partial.layers)}
-    _write(partial_path(key), lambda f: np.savez(f, meta=meta, key=np.array(key),
-                                                  table=partial.table, **arrays))
+    _write(partial_path(key), lambda f: write_partial(f, key, partial))
 
 
-def load_partial(key: str, size: int, layers: bool = True) -> Partial | None:
-    """The stopped build of ``key``, or None when there is none.
-
-    Without ``layers`` only the table and distance are read (to use the table
-    as it is, not to resume it).  Raises :class:`Ignored` when the file is
-    there but damaged or not a build of this table.
-    """
+def load_partial(key: str, size: int, layers: bool = True,
+                 goal: int | None = None) -> Partial | None:
+    """The stopped build of ``key``, or None when there is none (:func:`.pdb_partial.read`:
+    without ``layers`` only the table and distance are read; raises :class:`Ignored` when
+    the file is there but damaged, edited or not a build of this table)."""
     path = partial_path(key)
-    if not path.exists():
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = data["meta"]
-            if meta.shape != (4,) or int(meta[0]) != PARTIAL_FORMAT:
-                raise Ignored("not a partial table of this version")
-            if str(data["key"]) != key:
-                raise Ignored("it belongs to another table")
-            distance, count, states = int(meta[1]), int(meta[2]), int(meta[3])
-            table = data["table"]
-            if table.dtype != np.uint8 or table.shape != (size,):
-                raise Ignored("its table has the wrong size")
-            if not 0 <= distance < UNREACHABLE or not 1 <= count <= distance + 1 \
-                    or states < 1:
-                raise Ignored("its distance, layer count or states are out of range")
-            known = table[table != UNREACHABLE]
-            if known.size and int(known.max()) > distance:
-                raise Ignored("its table holds distances beyond the layers it claims")
-            kept = [_layer(data[f"layer{j}"]) for j in range(count)] if layers else []
-    except Ignored:
-        raise
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise Ignored(f"unreadable ({type(exc).__name__})") from exc
-    return Partial(distance, table, kept, states)
-
-
-def _layer(codes: np.ndarray) -> np.ndarray:
-    """A saved layer, checked: non-empty, one dimension, int64, strictly increasing."""
-    if codes.dtype != np.int64 or codes.ndim != 1 or not codes.size \
-            or (codes.size > 1 and not (codes[1:] > codes[:-1]).all()):
-        raise Ignored("a saved layer is not a sorted set of codes")
-    return codes
+    return read_partial(path, key, size, layers, goal) if path.exists() else None
 
 
 def _write(path: Path, write) -> bool:
@@ -202,14 +168,18 @@ def _sweep(path: Path) -> None:
 
 class OneTable:
     """Table ``number`` of ``count`` in a pattern set, whose key is ``key``: from the cache,
-    resumed from a saved build, or built; ``notes`` gets a line per partial file ignored."""
+    resumed from a saved build, or built; ``notes`` gets a line per cached file ignored."""
 
     def __init__(self, key: str, task: Task, ab: Abstraction, number: int, count: int,
                  budget: Budget | None, notes: list[str]) -> None:
         self.task, self.ab, self.number, self.count = task, ab, number, count
         self.budget, self.notes = budget, notes
         self.key = key
-        self.size = len(task.names) ** len(ab.pattern)
+        n = len(task.names)
+        self.size = n ** len(ab.pattern)
+        goal = task.goal_state  # its placement's entry is 0 in every table of this model
+        self.goal = None if goal is None else \
+            sum(n ** ab.pattern.index(v) * i for i, v in enumerate(goal) if v in ab.pattern)
         self.whole = 0  # abstract states there can be (forecasts: :func:`.pdb.arrangements`)
         self.later = 0  # ... and in the tables to build after this one
         self._latest: Partial | None = None  # the build's latest layer (load_or_build)
@@ -222,19 +192,33 @@ class OneTable:
         if self.budget is not None and self.budget.progress is not None:
             self.budget.progress(line)
 
+    def _ignored(self, what: str, exc: Ignored) -> None:
+        line = f"{what} of table {self.number} ignored: {exc}"
+        self.notes.append(line)
+        self._say(line)
+
     def _partial(self, layers: bool) -> Partial | None:
         """The saved build, if there is a usable one (else a note says why not)."""
         try:
-            return load_partial(self.key, self.size, layers)
+            return load_partial(self.key, self.size, layers, self.goal)
         except Ignored as exc:
-            line = f"saved partial build of table {self.number} ignored: {exc}"
-            self.notes.append(line)
-            self._say(line)
+            self._ignored("saved partial build", exc)
+            return None
+
+    def _finished(self) -> np.ndarray | None:
+        """The cached finished table, if there is a verified one (else a note says why not)."""
+        try:
+            table = load_table(self.key, self.size, self.goal)
+            if table is None and legacy_path(self.key).exists():
+                raise Ignored("an earlier version's file, without a checksum")
+            return table
+        except Ignored as exc:
+            self._ignored("cached file", exc)
             return None
 
     def saved(self) -> tuple[np.ndarray, int | None]:
         """The table without building: finished, else a saved build's, else zeros."""
-        table = load_table(self.key, self.size)
+        table = self._finished()
         if table is not None:
             return table, None
         partial = self._partial(layers=False)
@@ -244,7 +228,7 @@ class OneTable:
 
     def load_or_build(self, packed: Packed) -> tuple[np.ndarray, bool, int | None, str]:
         """``(table, cached, reached, why stopped)``: see :class:`PatternSet`."""
-        table = load_table(self.key, self.size)
+        table = self._finished()
         if table is not None:
             return table, True, None, ""
         resume = self._partial(layers=True)

@@ -250,9 +250,9 @@ class MapFiles:
                 raise Unsupported(f"search: work directory {base}: {exc.strerror or exc}") \
                     from exc
             if free < 2 * self.bytes:
-                self.__exit__()
+                self.__exit__()  # (self.dir is None from here: name where it was made)
                 raise Unsupported(f"search: the 2-bit map and its spool need {2 * self.bytes:,}"
-                                  f" bytes; {self.dir.parent} has {free:,} free")
+                                  f" bytes; {base or tempfile.gettempdir()} has {free:,} free")
         return self
 
     def fresh(self) -> TwoBitMap:

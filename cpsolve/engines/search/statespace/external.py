@@ -115,6 +115,7 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
     try:
         try:
             store = Store(root, fingerprint(task, orbits.perms), disk.resume and not temporary)
+            store.check(lambda codes: positions(orbits, codes))
             policy, keep = duplicates_policy(task.model)
             run = Run(packed, orbits, store, budget, memory, keep)
             stopped = run.bfs()

@@ -8,6 +8,13 @@ holding ``2^bits`` bucket files ``b<k>.npy``: sorted distinct int64 codes, the
 codes whose hash (:func:`owner`) is ``k``.  ``meta.json`` lists the finished
 layers (written last, atomically): a layer not listed there is unfinished and
 is rebuilt from the one before.
+
+A resumed run does not take ``meta.json``'s word for what it reports
+(:meth:`Store.check`): every finished layer's files must be there, each a sorted
+set of codes in its own bucket, and the codes and the states they stand for are
+counted again and must be the record's.  The last layer is expanded again
+rather than taken as the last on the record's word.  A record that does not
+match is refused with one line.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -69,13 +77,49 @@ class Store:
                     self.layers, self.complete = list(meta["layers"]), bool(meta["complete"])
                     for r in self.layers:
                         int(r["bits"]), int(r["orbits"]), int(r["states"])
-            except (ValueError, KeyError, TypeError) as exc:
-                raise Unsupported(f"search: {self.meta_path} is not a run's record ({exc}); "
-                                  "remove the directory or run without --resume") from exc
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:
+                why = "nested too deeply" if isinstance(exc, RecursionError) else exc
+                raise Unsupported(f"search: the work directory's record {self.meta_path} "
+                                  f"is not a run's record ({why}); remove the directory or "
+                                  "run without --resume") from None
         if not self.layers and self.dir.exists():
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.resumed = len(self.layers)
+
+    def check(self, count: Callable[[np.ndarray], int]) -> None:
+        """Check the resumed layers against their files (see the module docstring);
+        ``count(codes)`` is the number of states that stored codes stand for."""
+        for d, record in enumerate(self.layers):
+            bits = record["bits"]
+            if not 0 <= bits <= 30:
+                self._mismatch(d, f"{bits} bucket bits")
+            names = {p.name for p in self.layer_dir(d).glob("*")} \
+                if self.layer_dir(d).is_dir() else set()
+            if names != {f"b{k:05d}.npy" for k in range(1 << bits)}:
+                self._mismatch(d, f"its files are not the {1 << bits} bucket files recorded")
+            orbits = states = 0
+            for k in range(1 << bits):
+                try:
+                    codes = self.read(d, k)
+                except (ValueError, EOFError) as exc:
+                    self._mismatch(d, f"bucket {k} unreadable ({type(exc).__name__})")
+                if codes.dtype != np.int64 or codes.ndim != 1 \
+                        or (codes.size > 1 and not (codes[1:] > codes[:-1]).all()) \
+                        or (owner(codes, bits) != k).any():
+                    self._mismatch(d, f"bucket {k} is not a sorted set of its own codes")
+                orbits += codes.size
+                states += count(codes)
+            if (orbits, states) != (record["orbits"], record["states"]):
+                self._mismatch(d, f"{states:,} states on disk, {record['states']:,} recorded"
+                               if states != record["states"] else
+                               f"{orbits:,} codes on disk, {record['orbits']:,} recorded")
+        self.complete = False  # the last layer is expanded again: is it the last?
+
+    def _mismatch(self, d: int, what: str):
+        raise Unsupported(f"search: the work directory's record {self.meta_path} does not "
+                          f"match its layer files (layer {d}: {what}); remove the directory "
+                          "or run without --resume")
 
     def layer_dir(self, d: int) -> Path:
         return self.dir / f"layer-{d:05d}"
