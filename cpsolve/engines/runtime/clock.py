@@ -25,6 +25,11 @@ from .stop import Stop
 FLOOR = 0.01
 """The fewest seconds :meth:`Clock.left` and :meth:`Clock.share` hand on."""
 
+LONGEST = 1e9
+"""Seconds (about 31 years) from which a time limit is no limit: no run lasts that long, and
+the system's timers refuse a little more (``setitimer`` and lock waits past about 9.2e9 s,
+``timedelta`` past 8.6e13 s), so a larger limit is never handed on to them."""
+
 
 def process_start() -> float:
     """When this process started, on the ``time.monotonic`` scale: a command's
@@ -76,7 +81,8 @@ class TimeUp(BaseException):
 
 
 class Clock:
-    """A time limit counted from the clock's creation (``None``: no limit).
+    """A time limit counted from the clock's creation (``None``, or :data:`LONGEST` seconds
+    and more: no limit).
 
     The one clock of every path: the command's ``--time-limit`` (the command line
     makes one), an engine's ``Options.time_limit`` (each engine makes one when it
@@ -87,7 +93,7 @@ class Clock:
 
     def __init__(self, limit: float | None = None,
                  now: Callable[[], float] = time.monotonic, start: float | None = None) -> None:
-        self.limit = None if limit is None or limit == float("inf") else limit
+        self.limit = None if limit is None or limit >= LONGEST else limit
         self.now = now
         self.start = now() if start is None else start
         """When the clock started (``start``: earlier, e.g. :func:`process_start`)."""

@@ -241,3 +241,26 @@ def test_limits_in_messages_have_three_figures_and_no_exponent():
 
     assert [seconds(x) for x in (0.25, 2.69436, 5, 59.96, 999.4, 3600, 86400.2)] == [
         "0.25", "2.69", "5", "60", "999", "3600", "86400"]
+
+
+def test_a_limit_too_long_to_matter_is_no_limit():
+    """From LONGEST seconds (31 years) on a limit is none: the system's timers refuse such
+    values (setitimer past about 9.2e9 s), so none is ever handed on to them."""
+    from cpsolve.engines.runtime.clock import LONGEST
+
+    for limit in (LONGEST, 1e10, 1e300):
+        clock = Clock(limit)
+        assert clock.limit is None and clock.left() is None
+        with clock.guard("running"):  # no timer armed, no OverflowError
+            pass
+    assert Clock(LONGEST / 2).limit == LONGEST / 2
+
+
+@pytest.mark.parametrize("limit", ["1e10", "1e300"])
+def test_a_huge_time_limit_on_the_command_line_runs_as_no_limit(cli, limit):
+    from cpsolve.cli.checks import seconds
+
+    assert seconds(limit) == float("inf")
+    run = cli("solve", "water_jugs", "--time-limit", limit)
+    assert run.code == 0, run.err
+    assert "internal error" not in run.err
