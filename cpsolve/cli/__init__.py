@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     now, and ``--time-limit`` counts from the process's start.
     """
     from ..engines.runtime import interrupt, memory
-    from ..engines.runtime.clock import process_start
+    from ..engines.runtime.clock import process_start, state_limit
 
     last = argv is None  # the process's own command line: it ends with the command
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
         finally:
             interrupt.clear()  # a stop asked for by this command ends with it (the API goes on)
             memory.set_limit(None)
+            state_limit(None)
 
 
 def _ended(argv: list[str], printer, started: float | None, early: list[float]) -> int:

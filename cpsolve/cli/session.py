@@ -21,7 +21,7 @@ from ..answers.kinds import Count
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import memory
-from ..engines.runtime.clock import FLOOR, Clock, cpu_share
+from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET
@@ -68,6 +68,7 @@ class Cli:
         """The one printer of this invocation's JSON (:meth:`emit`, :meth:`fail`)."""
         self.clock = Clock(getattr(args, "time_limit", None), start=started)
         """The command's clock: from ``started`` (the process's start) or from now."""
+        state_limit(self.clock.limit)  # what messages name, whatever share an engine has
         self.cpu_before = 0.0 if started is not None else time.process_time()
         """The process's CPU time when the clock started (in a process run for longer, as
         a test's, what the command used is measured from there)."""

@@ -68,6 +68,31 @@ def seconds(limit: float) -> str:
     return f"{limit:.3g}" if limit < 1000 else f"{limit:.0f}"
 
 
+_stated: list[float | None] = [None]
+"""The command's ``--time-limit`` (:func:`state_limit`)."""
+
+
+def state_limit(limit: float | None) -> None:
+    """The command's ``--time-limit`` (``None``: none given, or a run outside the command
+    line), the limit every message about the time limit names: engines get slices and shares
+    of it (the time left less what follows them, a racer's part, a batch instance's share),
+    figures the user never gave."""
+    _stated[0] = limit
+
+
+def stated(limit: float | None) -> float | None:
+    """The limit a message names for a clock of ``limit`` seconds: the command's
+    (:func:`state_limit`) when there is one, else ``limit``."""
+    return limit if _stated[0] is None else _stated[0]
+
+
+def reached(limit: float | None = None) -> str:
+    """The time limit reached, in words, naming :func:`stated` ``(limit)``: ``time limit 4 s
+    reached`` (with no limit to name, ``time limit reached``)."""
+    said = stated(limit)
+    return Stop.TIME.text if said is None else f"time limit {seconds(said)} s reached"
+
+
 class TimeUp(BaseException):
     """The command's time limit was reached during ``what``.
 
@@ -151,15 +176,17 @@ class Clock:
 
     def limit_reached(self) -> str:
         """This clock's limit reached, in words: ``time limit 5 s reached`` (without a
-        limit, ``time limit reached``)."""
-        return Stop.TIME.text if self.limit is None else \
-            f"time limit {seconds(self.limit)} s reached"
+        limit, ``time limit reached``), naming the command's limit when there is one
+        (:func:`reached`): a clock of an engine's share of it stops at a smaller figure."""
+        return reached(self.limit)
 
-    def why(self, own: str = Stop.TIME.text) -> str:
+    def why(self, own: str | None = None) -> str:
         """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,
-        ``memory limit 1.5 GB reached``, ``time limit reached``), else ``own``, the
-        wording of this clock's limit."""
-        return interrupt.reason() if interrupt.requested() and not self.time_up() else own
+        ``memory limit 1.5 GB reached``, ``time limit 4 s reached``), else ``own``, the
+        wording of this clock's limit (by default :meth:`limit_reached`)."""
+        if interrupt.requested() and not self.time_up():
+            return interrupt.reason()
+        return self.limit_reached() if own is None else own
 
     def grace(self) -> float:
         """How far past the limit a command may finish: part of 10 % or 0.5 s (the larger)."""
@@ -182,7 +209,7 @@ class Clock:
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
             if soft[0]:
                 soft[0] = False
-                interrupt.request(Stop.TIME.text, Stop.TIME)
+                interrupt.request(self.limit_reached(), Stop.TIME)
                 signal.setitimer(signal.ITIMER_REAL, grace)
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,

@@ -15,7 +15,7 @@ import pytest
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.runtime import interrupt, memory
-from cpsolve.engines.runtime.clock import FLOOR, Clock
+from cpsolve.engines.runtime.clock import FLOOR, Clock, reached, state_limit
 from cpsolve.engines.runtime.stop import Stop
 from cpsolve.puzzles.files import load
 
@@ -153,8 +153,39 @@ def test_why_words_the_clocks_own_limit_when_no_stop_was_asked():
     ticks = Ticks()
     clock = Clock(1.0, ticks)
     ticks.t += 2
-    assert clock.why() == Stop.TIME.text == "time limit reached"
-    assert clock.why("time limit 1 s reached") == "time limit 1 s reached"
+    assert clock.why() == clock.limit_reached() == "time limit 1 s reached"
+    assert clock.why("time limit") == "time limit"
+    assert Clock(None, ticks).why() == Stop.TIME.text == "time limit reached"
+
+
+def test_messages_name_the_commands_limit_not_an_engines_share_of_it():
+    """An engine's clock holds what it was handed of the command's --time-limit 4 (3.19 s
+    left once loading and the tail are taken): its words name the user's 4 s."""
+    ticks = Ticks()
+    share = Clock(3.19, ticks)
+    ticks.t += 3.19
+    assert share.limit_reached() == "time limit 3.19 s reached"  # outside a command
+    state_limit(4.0)
+    try:
+        assert share.limit_reached() == share.why() == "time limit 4 s reached"
+        assert Clock(None, ticks).limit_reached() == "time limit 4 s reached"
+        assert reached() == "time limit 4 s reached"
+    finally:
+        state_limit(None)
+    assert reached() == "time limit reached"
+
+
+def test_a_search_stopped_at_its_share_names_the_commands_limit():
+    """count --optimal of the 15-puzzle cannot be settled in 0.3 s: the search stops at its
+    own 0.3 s and says the command's 4 s."""
+    model = load(Path(__file__).resolve().parents[3] / "models" / "fifteen_puzzle.toml").model
+    state_limit(4.0)
+    try:
+        result = run("search", "count", model, Options(time_limit=0.3))
+    finally:
+        state_limit(None)
+    assert result.status is Status.UNKNOWN
+    assert "time limit 4 s reached" in result.message and "0.3" not in result.message
 
 
 def test_each_stop_has_its_words():
