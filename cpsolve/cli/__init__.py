@@ -158,11 +158,18 @@ def _main(argv: list[str], printer, started: float | None = None) -> int:
     from .session import Cli
 
     cli = Cli(args, printer, started)
-    return _guarded(cli, command(args.command))
+    return _guarded(cli, args.command)
 
 
-def _guarded(cli, run) -> int:
-    """Run a command; the errors a user can cause or meet are one line with their code."""
+def _guarded(cli, name: str) -> int:
+    """Run command ``name`` within the command's clock; the errors a user can cause or meet
+    are one line with their code.
+
+    The clock guards the whole command (:meth:`~cpsolve.engines.runtime.clock.Clock.guard`):
+    at the limit every engine is asked to stop, and work still under way
+    :meth:`~cpsolve.engines.runtime.clock.Clock.last_word` seconds later (an import, a
+    model's facts, rendering) is cut off — the guards inside it (loading, an engine) stop
+    earlier, with what they have."""
     from ..answers.result import EngineBug, Unsupported
     from ..engines.runtime.clock import TimeUp
     from ..model import ModelError
@@ -170,8 +177,9 @@ def _guarded(cli, run) -> int:
     from .session import OutputError, pair_up
 
     try:
-        pair_up(cli.args)
-        return run(cli)
+        with cli.clock.guard(f"running {name}", cli.clock.last_word()):
+            pair_up(cli.args)
+            return command(name)(cli)
     except (ModelFileError, OutputError, Unsupported, ModelError) as err:
         return cli.fail(str(err), 2)
     except EngineBug as err:

@@ -106,8 +106,6 @@ def compare_on_cluster(cli: Cli) -> int:
     import time
     from functools import partial
 
-    from rich.progress import Progress
-
     from ..workflows.batch import compare_one, instances, on_cluster
 
     start = time.monotonic()
@@ -119,11 +117,10 @@ def compare_on_cluster(cli: Cli) -> int:
     work = partial(compare_one, task=cli.args.task,
                    options=Options(find_hint=not cli.args.no_hint,
                                    encoding="time-indexed" if cli.args.time_indexed else None))
-    with Progress(console=cli.err, transient=True) as bar, interrupt.installed():
-        progress = bar.add_task("comparing", total=len(items))
+    with cli.bar("comparing", len(items)) as advance, interrupt.installed():
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget()), _failed):
-            bar.advance(progress)
+            advance()
             counts["error" if done.error else "disagree" if done.problems else "agree"] += 1
             unanswered += not done.error and not answered(done)
             if cli.args.json:

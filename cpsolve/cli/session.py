@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
@@ -107,15 +107,12 @@ class Cli:
         of a core this process has had so far."""
         if self.clock.limit is None:
             return None
-        from ..engines import start_cost
+        from ..engines import late_start
 
-        left, cost = self.clock.left(), start_cost(engine) / self.share()
-        if left > self.tail() + cost:
-            return None
-        if cost:
-            return (f"time limit reached before {engine} started (its start would take "
-                    f"about {cost:.1f} s here, {left:.1f} s was left)")
-        return f"time limit reached before {engine} started"
+        left = self.clock.left()
+        if left <= self.tail():
+            return f"time limit reached before {engine} started"
+        return late_start(engine, left - self.tail(), self.share())
 
     def load(self, name: str | tuple[str, str]):
         """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,
@@ -183,6 +180,20 @@ class Cli:
                 status.update(f"{what}: {line}")
 
             yield dataclasses.replace(options, progress=report)
+
+    @contextmanager
+    def bar(self, what: str, total: int) -> Iterator[Callable[[], None]]:
+        """A transient progress bar of ``total`` steps on stderr; yields the function that
+        advances it by one (nothing shown, and rich not loaded, when stderr is not a
+        terminal: on a loaded machine its import alone takes a few tenths of a second)."""
+        if not (sys.stderr.isatty() or os.environ.get("FORCE_COLOR")):
+            yield lambda: None
+            return
+        from rich.progress import Progress
+
+        with Progress(console=self.err, transient=True) as progress:
+            task = progress.add_task(what, total=total)
+            yield lambda: progress.advance(task)
 
     def array_budget(self) -> int | None:
         """Bytes for an on-disk analysis's big arrays: half of ``--memory-limit``, so the

@@ -221,8 +221,6 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
     way: every instance still gets its row (those not reached say so) and the figures
     come last (exit 130 after Ctrl-C)."""
-    from rich.progress import Progress
-
     from ..output.text import result_line
     from ..workflows.batch import instances
 
@@ -230,12 +228,11 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     items = list(instances(pairs or cli.args.files, cli.clock.guard))
     rows: list = []
     hard = False
-    with Progress(console=cli.err, transient=True) as bar:
-        task = bar.add_task("solving", total=len(items))
+    with cli.bar("solving", len(items)) as advance:
         try:
             for row in _solved(cli, items):
                 rows.append(row)
-                bar.advance(task)
+                advance()
                 if cli.args.json:  # after a stop, the rest come as "not started" rows
                     cli.line(result_line(row))
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
@@ -268,7 +265,7 @@ def _solved(cli: Cli, items: list):
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
                           cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
                           lambda item, why: Row(item.source, item.puzzle, None, why))
-    return solve_all(items, args.engine, options, args.jobs or 1, cli.clock)
+    return solve_all(items, args.engine, options, args.jobs or 1, cli.clock, cli.tail())
 
 
 def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:

@@ -62,6 +62,13 @@ def cpu_share(elapsed: float, cpu_before: float = 0.0) -> float:
     return min(1.0, max(0.05, used / elapsed))
 
 
+def process_share() -> float:
+    """The share of a core this process has had since it started (:func:`cpu_share`; 1 in
+    a process older than a minute, whose past says little about now)."""
+    elapsed = time.monotonic() - process_start()
+    return 1.0 if elapsed >= 60.0 else cpu_share(elapsed)
+
+
 def seconds(limit: float) -> str:
     """A limit in seconds for a message: three figures ("2.69"), whole seconds from 1000
     on ("3600", not "3.6e+03")."""
@@ -188,39 +195,69 @@ class Clock:
             return interrupt.reason()
         return self.limit_reached() if own is None else own
 
+    def overtime(self) -> float:
+        """How far past its limit a command may end: 10 % of it or 0.5 s, the larger."""
+        return max(0.1 * (self.limit or 0.0), 0.5)
+
     def grace(self) -> float:
-        """How far past the limit a command may finish: part of 10 % or 0.5 s (the larger)."""
-        return 0.6 * max(0.1 * (self.limit or 0.0), 0.5)
+        """How long an engine asked to stop at the limit may take to return what it has
+        (:meth:`guard`): 60 % of the :meth:`overtime`."""
+        return 0.6 * self.overtime()
+
+    def last_word(self) -> float:
+        """How far past the limit the command's own work may go before it is cut off
+        (:meth:`guard` around the whole command): 85 % of the :meth:`overtime`, past an
+        engine's :meth:`grace` (what follows an engine cut off there, its result printed,
+        has the difference); the rest is for the error line and the process's exit."""
+        return 0.85 * self.overtime()
 
     @contextmanager
     def guard(self, what: str, grace: float = 0.0) -> Iterator[None]:
         """Stop the block at the limit: with ``grace``, first ask the engines to stop
         (:func:`cpsolve.engines.runtime.interrupt.request`, so they return what they have) and
-        raise :class:`TimeUp` only ``grace`` seconds later; without, raise at once.
+        raise :class:`TimeUp` only once ``grace`` seconds past the limit; without, raise at
+        the limit.
 
-        Only on the main thread; elsewhere (and without a limit) the block just runs.
+        Guards nest (the command's around an engine's): an inner block has the timer to
+        itself, and the outer one's is armed again when it ends (a block that ends past the
+        outer's moment meets it at once).  Only on the main thread; elsewhere (and without a
+        limit) the block just runs.
         """
         left = self.left()
         if left is None or threading.current_thread() is not threading.main_thread():
             yield
             return
+        previous = signal.signal(signal.SIGALRM, self._alarm(what, grace))
+        outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
+        entered = time.monotonic()
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            if outer > 0:  # the outer guard's moment, less the time this block took
+                signal.setitimer(signal.ITIMER_REAL,
+                                 max(0.001, outer - (time.monotonic() - entered)))
+
+    def _alarm(self, what: str, grace: float) -> Callable:
+        """The SIGALRM handler of :meth:`guard`: at the limit, a stop asked for (with a
+        ``grace``) or :class:`TimeUp`; ``grace`` seconds past it, :class:`TimeUp`."""
         soft = [grace > 0]
 
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+            over = self.elapsed() - (self.limit or 0.0)
+            if over < 0:  # early (an outer guard's timer set by another clock)
+                signal.setitimer(signal.ITIMER_REAL, -over)
+                return
             if soft[0]:
                 soft[0] = False
                 interrupt.request(self.limit_reached(), Stop.TIME)
-                signal.setitimer(signal.ITIMER_REAL, grace)
+            if over < grace:
+                signal.setitimer(signal.ITIMER_REAL, grace - over)
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
             # so the alarm fires again until TimeUp leaves the block
             signal.setitimer(signal.ITIMER_REAL, 0.05)
             raise TimeUp(what, self.limit)
 
-        previous = signal.signal(signal.SIGALRM, alarm)
-        signal.setitimer(signal.ITIMER_REAL, left)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+        return alarm

@@ -295,3 +295,40 @@ def test_a_huge_time_limit_on_the_command_line_runs_as_no_limit(cli, limit):
     run = cli("solve", "water_jugs", "--time-limit", limit)
     assert run.code == 0, run.err
     assert "internal error" not in run.err
+
+
+def test_guards_nest_and_the_outer_one_still_stops_its_block():
+    """An engine's guard inside the command's: when it ends, the command's timer is armed
+    again for what is left of it (it used to be switched off, so nothing stopped the rest
+    of the command)."""
+    import time
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    outer = Clock(0.3)
+    with pytest.raises(TimeUp, match="while running the command"):
+        with outer.guard("running the command"):
+            with Clock(60.0).guard("running an engine"):
+                pass
+            end = time.monotonic() + 30  # far more than the 0.3 s, even on a loaded machine
+            while time.monotonic() < end:
+                time.sleep(0.01)
+
+
+def test_a_guard_with_a_grace_asks_for_a_stop_first_then_cuts_off():
+    import time
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    clock = Clock(0.2)
+    asked_at = []
+    with pytest.raises(TimeUp):
+        with clock.guard("running", grace=0.2):
+            end = time.monotonic() + 30
+            while time.monotonic() < end:
+                if interrupt.requested() and not asked_at:
+                    asked_at.append(clock.elapsed())
+                time.sleep(0.01)
+    assert asked_at and asked_at[0] >= 0.2  # the stop came at the limit, not before
+    assert interrupt.kind() is Stop.TIME and interrupt.reason() == "time limit 0.2 s reached"
+    assert clock.elapsed() >= 0.4  # and the cut-off only past the grace
