@@ -38,7 +38,7 @@ def compare(cli: Cli) -> int:
     items = _items(cli)
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, 1 if items[0].timed_out else 2)  # (or a limit)
-    budget = TaskBudget(cli.clock, cli.auto_budget())
+    budget = TaskBudget(cli.clock, cli.auto_budget(), cli.tail())
     done: list[Compared] = []
     with interrupt.installed():
         for number, item in enumerate(items):
@@ -119,7 +119,7 @@ def compare_on_cluster(cli: Cli) -> int:
                                    encoding="time-indexed" if cli.args.time_indexed else None))
     with cli.bar("comparing", len(items)) as advance, interrupt.installed():
         for done in on_cluster(items, work, cli.cluster(),
-                               TaskBudget(cli.clock, cli.auto_budget()), _failed):
+                               TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
             advance()
             counts["error" if done.error else "disagree" if done.problems else "agree"] += 1
             unanswered += not done.error and not answered(done)

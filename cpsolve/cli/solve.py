@@ -263,7 +263,7 @@ def _solved(cli: Cli, items: list):
 
         cli.import_dask()
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
-                          cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
+                          cli.cluster(), TaskBudget(cli.clock, cli.auto_budget(), cli.tail()),
                           lambda item, why: Row(item.source, item.puzzle, None, why))
     return solve_all(items, args.engine, options, args.jobs or 1, cli.clock, cli.tail())
 

@@ -327,16 +327,18 @@ def solve_within(item: Item, engine: str, options: Options,
 class TaskBudget:
     """The seconds each instance of a batch or compare gets: with a command time limit
     (``clock``), an equal share of what is left among the instances still to start, run
-    ``slots`` at a time; without one, ``each`` (``None``: no limit)."""
+    ``slots`` at a time, less the ``keep`` seconds that follow them (their answers checked
+    and printed, the process ended); without one, ``each`` (``None``: no limit)."""
 
     clock: Clock
     each: float | None = None
+    keep: float = 0.0
 
     def seconds(self, remaining: int, slots: int = 1) -> float | None:
         """The next instance's seconds; zero or less once the command's time is up."""
         if self.clock.limit is None:
             return self.each
-        left = self.clock.limit - self.clock.elapsed()
+        left = self.clock.limit - self.clock.elapsed() - self.keep
         return left / math.ceil(max(1, remaining) / max(1, slots))
 
 

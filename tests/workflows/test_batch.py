@@ -87,6 +87,8 @@ def test_a_task_budget_shares_what_is_left_a_wave_of_slots_at_a_time():
     assert 6.0 / 2 - 0.5 < budget.seconds(3, slots=2) <= 6.0 / 2
     assert 6.0 - 0.5 < budget.seconds(2, slots=2) <= 6.0  # one wave: all that is left
     assert 6.0 / 5 - 0.5 < budget.seconds(5) <= 6.0 / 5  # here: one at a time
+    kept = TaskBudget(clock, keep=1.0)  # a second kept for printing and exiting
+    assert 5.0 / 2 - 0.5 < kept.seconds(2) <= 5.0 / 2
     clock.start -= 7.0
     assert budget.seconds(1) <= 0  # past the limit: not started
     assert TaskBudget(Clock(None), each=60.0).seconds(100, slots=2) == 60.0

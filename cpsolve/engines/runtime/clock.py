@@ -85,6 +85,7 @@ def state_limit(limit: float | None) -> None:
     of it (the time left less what follows them, a racer's part, a batch instance's share),
     figures the user never gave."""
     _stated[0] = limit
+    _answering[0] = False
 
 
 def stated(limit: float | None) -> float | None:
@@ -98,6 +99,13 @@ def reached(limit: float | None = None) -> str:
     reached`` (with no limit to name, ``time limit reached``)."""
     said = stated(limit)
     return Stop.TIME.text if said is None else f"time limit {seconds(said)} s reached"
+
+
+_answering = [False]
+"""True once an engine's :meth:`Clock.guard` (one with a grace) has ended and no other has
+begun: the command is checking and printing what it found.  The command's own guard then
+cuts it off only when the whole :meth:`Clock.overtime` has passed (the process still ends
+about then); :func:`state_limit` clears it for the next command."""
 
 
 class TimeUp(BaseException):
@@ -207,8 +215,9 @@ class Clock:
     def last_word(self) -> float:
         """How far past the limit the command's own work may go before it is cut off
         (:meth:`guard` around the whole command): 85 % of the :meth:`overtime`, past an
-        engine's :meth:`grace` (what follows an engine cut off there, its result printed,
-        has the difference); the rest is for the error line and the process's exit."""
+        engine's :meth:`grace`; the rest is for the error line and the process's exit.
+        Once the engines have ended the whole overtime (:data:`_answering`): an answer
+        found is printed rather than thrown away for an error line that takes as long."""
         return 0.85 * self.overtime()
 
     @contextmanager
@@ -230,11 +239,14 @@ class Clock:
         previous = signal.signal(signal.SIGALRM, self._alarm(what, grace))
         outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
         entered = time.monotonic()
+        if grace:
+            _answering[0] = False  # an engine's block: work that may be asked to stop
         try:
             yield
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            _answering[0] = _answering[0] or grace > 0
             if outer > 0:  # the outer guard's moment, less the time this block took
                 signal.setitimer(signal.ITIMER_REAL,
                                  max(0.001, outer - (time.monotonic() - entered)))
@@ -252,8 +264,9 @@ class Clock:
             if soft[0]:
                 soft[0] = False
                 interrupt.request(self.limit_reached(), Stop.TIME)
-            if over < grace:
-                signal.setitimer(signal.ITIMER_REAL, grace - over)
+            wait = self.overtime() if _answering[0] else grace  # an answer is not thrown
+            if over < wait:                                     # away for an error line
+                signal.setitimer(signal.ITIMER_REAL, wait - over)
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
             # so the alarm fires again until TimeUp leaves the block

@@ -332,3 +332,29 @@ def test_a_guard_with_a_grace_asks_for_a_stop_first_then_cuts_off():
     assert asked_at and asked_at[0] >= 0.2  # the stop came at the limit, not before
     assert interrupt.kind() is Stop.TIME and interrupt.reason() == "time limit 0.2 s reached"
     assert clock.elapsed() >= 0.4  # and the cut-off only past the grace
+
+
+def test_once_the_engines_have_ended_the_answer_has_the_whole_overtime():
+    """The command's guard cuts off work 85 % of the overtime past the limit; once an
+    engine's guard has ended (its answer being checked and printed), only when the whole
+    overtime (0.5 s) has passed."""
+    import time
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    def cut_off_at(after_an_engine: bool) -> float:
+        clock = Clock(0.2)
+        state_limit(None)  # a new command: no engine has ended yet
+        with pytest.raises(TimeUp):
+            with clock.guard("running the command", clock.last_word()):
+                if after_an_engine:
+                    with clock.guard("running search", clock.grace()):
+                        pass
+                end = time.monotonic() + 30
+                while time.monotonic() < end:
+                    time.sleep(0.01)
+        interrupt.clear()
+        return clock.elapsed() - 0.2
+
+    assert cut_off_at(False) >= 0.425
+    assert cut_off_at(True) >= 0.5
