@@ -36,6 +36,8 @@ def compare(cli: Cli) -> int:
                              "--workers / --scheduler)", 2)
         return compare_on_cluster(cli)
     items = _items(cli)
+    from ..output.text import as_json  # noqa: F401 - now: after the engines, its import
+    # (rich's) would take a loaded machine's tenths of a second past the limit
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, 1 if items[0].timed_out else 2)  # (or a limit)
     budget = TaskBudget(cli.clock, cli.auto_budget(), cli.tail())
