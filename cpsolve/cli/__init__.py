@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     now, and ``--time-limit`` counts from the process's start.
     """
     from ..engines.runtime import interrupt, memory
-    from ..engines.runtime.clock import process_start
+    from ..engines.runtime.clock import process_start, state_limit
 
     last = argv is None  # the process's own command line: it ends with the command
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
         finally:
             interrupt.clear()  # a stop asked for by this command ends with it (the API goes on)
             memory.set_limit(None)
+            state_limit(None)
 
 
 def _ended(argv: list[str], printer, started: float | None, early: list[float]) -> int:
@@ -157,13 +158,19 @@ def _main(argv: list[str], printer, started: float | None = None) -> int:
     from .session import Cli
 
     cli = Cli(args, printer, started)
-    return _guarded(cli, command(args.command))
+    return _guarded(cli, args.command)
 
 
-def _guarded(cli, run) -> int:
-    """Run a command; the errors a user can cause or meet are one line with their code.
-    A command that ends with its answer (or a limit's) after Ctrl-C or SIGTERM exits 130,
-    whichever command it is."""
+def _guarded(cli, name: str) -> int:
+    """Run command ``name`` within the command's clock; the errors a user can cause or meet
+    are one line with their code.  A command that ends with its answer (or a limit's) after
+    Ctrl-C or SIGTERM exits 130, whichever command it is.
+
+    The clock guards the whole command (:meth:`~cpsolve.engines.runtime.clock.Clock.guard`):
+    at the limit every engine is asked to stop, and work still under way
+    :meth:`~cpsolve.engines.runtime.clock.Clock.last_word` seconds later (an import, a
+    model's facts, rendering) is cut off — the guards inside it (loading, an engine) stop
+    earlier, with what they have."""
     from ..answers.result import EngineBug, Unsupported
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
@@ -172,8 +179,9 @@ def _guarded(cli, run) -> int:
     from .session import OutputError, pair_up
 
     try:
-        pair_up(cli.args)
-        code = run(cli)
+        with cli.clock.guard(f"running {name}", cli.clock.last_word()):
+            pair_up(cli.args)
+            code = command(name)(cli)
         # stopped by Ctrl-C / SIGTERM: whatever the command printed (its answer so far,
         # a limit's result), the exit says it was interrupted
         return INTERRUPTED if code in (0, 1) and interrupt.by_user() else code

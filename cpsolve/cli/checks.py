@@ -115,7 +115,11 @@ def over_input(args: argparse.Namespace, written: list[tuple[str, str]] | None =
 
 
 def seconds(text: str) -> float:
-    """A ``--time-limit`` value: a finite number of seconds > 0, or ``none`` (no limit)."""
+    """A ``--time-limit`` value: a finite number of seconds > 0, or ``none`` (no limit:
+    ``inf``, as is a limit of :data:`~cpsolve.engines.runtime.clock.LONGEST` seconds or more,
+    which no run reaches and the system's timers refuse)."""
+    from ..engines.runtime.clock import LONGEST
+
     if text.strip().lower() == "none":
         return math.inf
     try:
@@ -124,7 +128,7 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
+    return math.inf if value >= LONGEST else value
 
 
 _UNITS = {"": None, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}

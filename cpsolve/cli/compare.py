@@ -45,9 +45,11 @@ def compare(cli: Cli) -> int:
                              "--workers / --scheduler)", 2)
         return compare_on_cluster(cli)
     items = _items(cli)
+    from ..output.text import as_json  # noqa: F401 - now: after the engines, its import
+    # (rich's) would take a loaded machine's tenths of a second past the limit
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, 1 if items[0].timed_out else 2)  # (or a limit)
-    budget = TaskBudget(cli.clock, cli.auto_budget())
+    budget = TaskBudget(cli.clock, cli.auto_budget(), cli.tail())
     done: list[Compared] = []
     with interrupt.installed():
         for number, item in enumerate(items):
@@ -129,7 +131,7 @@ def compare_on_cluster(cli: Cli) -> int:
                                    encoding="time-indexed" if cli.args.time_indexed else None))
     with cli.bar("comparing", len(items)) as advance, interrupt.installed():
         for done in on_cluster(items, work, cli.cluster(),
-                               TaskBudget(cli.clock, cli.auto_budget()), _failed):
+                               TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
             advance()
             counts["error" if done.error else "disagree" if done.problems else "agree"] += 1
             unanswered += not done.error and not answered(done)

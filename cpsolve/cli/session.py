@@ -21,7 +21,7 @@ from ..answers.kinds import Count
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import memory
-from ..engines.runtime.clock import FLOOR, Clock, cpu_share
+from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
 from ..puzzles.data import ModelFileError, reading
 from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET
@@ -72,6 +72,7 @@ class Cli:
         """The one printer of this invocation's JSON (:meth:`emit`, :meth:`fail`)."""
         self.clock = Clock(getattr(args, "time_limit", None), start=started)
         """The command's clock: from ``started`` (the process's start) or from now."""
+        state_limit(self.clock.limit)  # what messages name, whatever share an engine has
         self.cpu_before = 0.0 if started is not None else time.process_time()
         """The process's CPU time when the clock started (in a process run for longer, as
         a test's, what the command used is measured from there)."""
@@ -112,15 +113,12 @@ class Cli:
         of a core this process has had so far."""
         if self.clock.limit is None:
             return None
-        from ..engines import start_cost
+        from ..engines import late_start
 
-        left, cost = self.clock.left(), start_cost(engine) / self.share()
-        if left > self.tail() + cost:
-            return None
-        if cost:
-            return (f"time limit reached before {engine} started (its start would take "
-                    f"about {cost:.1f} s here, {left:.1f} s was left)")
-        return f"time limit reached before {engine} started"
+        left = self.clock.left()
+        if left <= self.tail():
+            return f"time limit reached before {engine} started"
+        return late_start(engine, left - self.tail(), self.share())
 
     def load(self, name: str | tuple[str, str]):
         """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,

@@ -265,10 +265,10 @@ def _solved(cli: Cli, items: list):
 
         cli.import_dask()
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
-                          cli.cluster(), TaskBudget(cli.clock, cli.auto_budget()),
+                          cli.cluster(), TaskBudget(cli.clock, cli.auto_budget(), cli.tail()),
                           lambda item, why: Row(item.source, item.puzzle, None, why,
                                                 item.timed_out))
-    return solve_all(items, args.engine, options, args.jobs or 1, cli.clock)
+    return solve_all(items, args.engine, options, args.jobs or 1, cli.clock, cli.tail())
 
 
 def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:

@@ -55,6 +55,24 @@ def start_cost(name: str) -> float:
     return seconds if library and library not in sys.modules else 0.0
 
 
+def late_start(name: str, seconds: float | None, share: float | None = None) -> str | None:
+    """Why engine ``name`` must not start with ``seconds`` left (``None``: it may): its start
+    (:func:`start_cost`), at ``share`` of a core (default: what this process has had,
+    :func:`~.runtime.clock.process_share`), would take them all — an import of compiled
+    code cannot be stopped, and the time limit would not hold."""
+    cost = start_cost(name)
+    if seconds is None or not cost:
+        return None
+    if share is None:
+        from .runtime.clock import process_share
+
+        share = process_share()
+    if cost / share < seconds:
+        return None
+    return (f"time limit reached before {name} started (its start would take about "
+            f"{cost / share:.1f} s here, {seconds:.1f} s was left)")
+
+
 def every() -> dict[str, str]:
     """Every engine a user may name (the CLI's choices), built-in then peers, as the
     registries are now."""
@@ -142,6 +160,12 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     reason = module.supports(model) if hasattr(module, "supports") else None
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
+    late = late_start(name, options.time_limit)
+    if late is not None:
+        from ..answers.result import Result, Status
+
+        status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
+        return Result(status, name, task, message=late)
     start = time.perf_counter()
     if task == "count" and options.optimal and model.kind == "csp":
         return count_optimal(name, model, options)  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ from ..answers.result import EngineBug, Result, Skipped, Status, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import Clock, TimeUp
+from ..engines.runtime.clock import FLOOR, Clock, TimeUp
 from ..puzzles.base import Puzzle
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load_many, resolve
@@ -169,8 +169,7 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
         if not proven(result) and not interrupt.requested():
             try:
                 other = run("cpsat", "solve", model, replace(options, time_limit=clock.left()))
-                if proven(other) or result.answer is None:
-                    result = other
+                result = better(result, other)
             except Unsupported:
                 pass
         return Row(item.source, item.puzzle, result)
@@ -178,18 +177,31 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
         return Row(item.source, item.puzzle, None, str(err))
 
 
+def better(first: Result, second: Result) -> Result:
+    """The result of ``auto`` in a batch, of search's ``first`` and CP-SAT's ``second``:
+    CP-SAT's when it proved its answer, or found one where search had none, or knows a
+    higher bound where neither has one (CP-SAT not started in time knows nothing)."""
+    if proven(second) or (first.answer is None and second.answer is not None):
+        return second
+    if first.answer is None and second.answer is None and \
+            (second.bound or 0) > (first.bound or 0):
+        return second
+    return first
+
+
 def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 1,
-              clock: Clock | None = None) -> Iterator[Row]:
+              clock: Clock | None = None, keep: float = 0.0) -> Iterator[Row]:
     """Solve every item, in order; ``jobs`` > 1 uses that many worker processes
     (:func:`cpsolve.workflows.jobs.in_order`), which share the memory limit.
 
-    Each instance gets what is left of ``clock`` (the command's) when it starts as its
-    time limit; instances after the limit, or after Ctrl-C, are rows with an error
-    saying so.
+    Each instance gets what is left of ``clock`` (the command's), less ``keep`` seconds
+    for what follows the batch (its rows printed, the process ended), as its time limit;
+    one still running ``clock.grace()`` past the clock's limit is cut off (its row says
+    so).  Instances after the limit, or after Ctrl-C, are rows with an error saying so.
     """
     items = list(items)
     left = None if clock is None else clock.left()
-    deadline = None if left is None else time.monotonic() + left
+    deadline = None if left is None else time.monotonic() + max(FLOOR, left - keep)
     if jobs > 1:
         def work(index: int, time_limit: float | None) -> tuple[Result | None, str]:
             row = solve_one(items[index], engine, _limited(options, time_limit))
@@ -198,8 +210,9 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
         def failed(index: int, why: str) -> tuple[Result | None, str]:
             return None, why
 
+        grace = None if clock is None else clock.grace()
         for item, (result, error) in zip(items, in_order(len(items), work, failed, jobs,
-                                                         deadline)):
+                                                         deadline, grace)):
             # an item that did not load keeps its own error, even past the deadline
             yield unloaded(item) or Row(item.source, item.puzzle, result, error)
         return
@@ -208,8 +221,26 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
         if why:
             yield unloaded(item) or Row(item.source, item.puzzle, None, why)
             continue
-        left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-        yield solve_one(item, engine, _limited(options, left))
+        yield _solved_within(item, engine, options, deadline, clock)
+
+
+def _solved_within(item: Item, engine: str, options: Options, deadline: float | None,
+                   clock: Clock | None) -> Row:
+    """:func:`solve_one` with what is left until ``deadline`` (``time.monotonic()``), cut
+    off ``clock.grace()`` past the clock's limit (an engine that does not stop: an import,
+    a model's facts)."""
+    left = None if deadline is None else max(deadline - time.monotonic(), FLOOR)
+    if clock is None:
+        return solve_one(item, engine, _limited(options, left))
+    start = time.monotonic()
+    try:
+        with clock.guard(f"solving {item.source}", clock.grace()):
+            return solve_one(item, engine, _limited(options, left))
+    except TimeUp:
+        why = f"time limit reached ({engine} did not stop within the grace)"
+        return Row(item.source, item.puzzle, Result(Status.UNKNOWN, engine, "solve",
+                                                    seconds=time.monotonic() - start,
+                                                    message=why))
 
 
 def _limited(options: Options, time_limit: float | None) -> Options:
@@ -313,16 +344,18 @@ def solve_within(item: Item, engine: str, options: Options,
 class TaskBudget:
     """The seconds each instance of a batch or compare gets: with a command time limit
     (``clock``), an equal share of what is left among the instances still to start, run
-    ``slots`` at a time; without one, ``each`` (``None``: no limit)."""
+    ``slots`` at a time, less the ``keep`` seconds that follow them (their answers checked
+    and printed, the process ended); without one, ``each`` (``None``: no limit)."""
 
     clock: Clock
     each: float | None = None
+    keep: float = 0.0
 
     def seconds(self, remaining: int, slots: int = 1) -> float | None:
         """The next instance's seconds; zero or less once the command's time is up."""
         if self.clock.limit is None:
             return self.each
-        left = self.clock.limit - self.clock.elapsed()
+        left = self.clock.limit - self.clock.elapsed() - self.keep
         return left / math.ceil(max(1, remaining) / max(1, slots))
 
 

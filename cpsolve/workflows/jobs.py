@@ -9,10 +9,10 @@ the order of the indices.
 * Each piece gets what is left of the deadline when it is handed over.  Past the
   deadline, or after Ctrl-C, nothing new is handed over: the pieces left are
   ``failed(index, "not started: …")``.
-* Running pieces past the deadline by :data:`GRACE`, or when Ctrl-C comes
-  (SIGINT reaches the workers too: an engine returns what it has), are asked to
-  stop and have :data:`GRACE` seconds to send their answer; a worker that does
-  not, or that dies, is ``failed(index, why)`` and, if work remains, replaced.
+* Running pieces past the deadline by half the grace (:data:`GRACE` unless the caller
+  gives its own), or when Ctrl-C comes (SIGINT reaches the workers too: an engine returns
+  what it has), are asked to stop and have the other half to send their answer; a worker
+  that does not, or that dies, is ``failed(index, why)`` and, if work remains, replaced.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from ..engines.runtime import interrupt
 from ..engines.runtime.processes import Channel, Child, Kind, Message, start, stop, wait_any
 
 GRACE = 1.0
-"""Seconds a piece still running past the deadline (or after Ctrl-C) has to send its
-answer before its worker is stopped."""
+"""Seconds past the deadline (or after Ctrl-C) by which a piece still running must have
+sent its answer, or its worker is stopped (by default: a command passes its clock's)."""
 
 POLL = 0.2
 """Seconds between two looks at the clock and the interrupt flag while the workers run."""
@@ -37,11 +37,14 @@ Failed = Callable[[int, str], Any]
 
 
 def in_order(count: int, work: Work, failed: Failed, workers: int,
-             deadline: float | None = None) -> Iterator[Any]:
+             deadline: float | None = None, grace: float | None = None) -> Iterator[Any]:
     """``work(i, time_limit)`` for ``i`` in ``range(count)`` in ``workers`` processes, the
     answers (picklable) yielded in order; ``failed(i, why)`` stands for a piece that did not
-    start or did not answer (``deadline``: a ``time.monotonic()`` value, or None)."""
-    pool = _Pool(count, work, failed, max(1, min(workers, count)), deadline)
+    start or did not answer (``deadline``: a ``time.monotonic()`` value, or None).  The
+    pieces still running past the deadline are stopped within ``grace`` seconds of it
+    (default :data:`GRACE`)."""
+    pool = _Pool(count, work, failed, max(1, min(workers, count)), deadline,
+                 GRACE if grace is None else grace)
     done = 0
     try:
         while done < count:
@@ -94,6 +97,10 @@ class _Pool:
     failed: Failed
     workers: int
     deadline: float | None
+    grace: float = GRACE
+    """Seconds past the deadline by which the pieces still running are stopped: half to
+    their own clocks (each piece's limit ends at the deadline), half to send their answer
+    once asked to stop."""
     running: dict[Child, int] = field(default_factory=dict)
     idle: list[Child] = field(default_factory=list)
     answers: dict[int, Any] = field(default_factory=dict)
@@ -145,16 +152,18 @@ class _Pool:
         message.child.reap()
 
     def overdue(self) -> bool:
-        """True when running pieces must be stopped: Ctrl-C, or past the deadline's grace."""
-        return interrupt.requested() or (self.deadline is not None
-                                         and time.monotonic() > self.deadline + GRACE)
+        """True when running pieces must be stopped: Ctrl-C, or half the grace past the
+        deadline."""
+        return interrupt.requested() or (self.deadline is not None and
+                                         time.monotonic() > self.deadline + self.grace / 2)
 
     def stop_all(self) -> None:
-        """Nothing new starts; the running pieces are asked to stop and have :data:`GRACE`
-        seconds to answer; those that do not are failed."""
+        """Nothing new starts; the running pieces are asked to stop and have half the grace
+        to answer (after Ctrl-C, :data:`GRACE`); those that do not are failed."""
         why = not_started(self.deadline) or "not started: stopped"
         self.skip(why)
-        for message in stop(list(self.running), GRACE):
+        for message in stop(list(self.running),
+                            GRACE if interrupt.by_user() else self.grace / 2):
             self.take(message)
         for index in self.running.values():
             self.answers[index] = self.failed(index, why.replace("not started", "stopped"))
@@ -168,6 +177,6 @@ class _Pool:
                 worker.send(None)
             except (OSError, ValueError):
                 pass
-        stop([*self.idle, *self.running], GRACE)
+        stop([*self.idle, *self.running], self.grace / 2)
         self.idle.clear()
         self.running.clear()

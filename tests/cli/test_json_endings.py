@@ -144,6 +144,45 @@ def test_an_engine_that_does_not_stop_is_stopped_after_the_grace(cli, monkeypatc
     assert "time limit reached" in data["message"]
 
 
+def test_work_outside_any_engine_is_cut_off_at_the_limit(cli, monkeypatch):
+    """The clock guards the whole command, not only loading and the engines: a command
+    that hangs anywhere else (here its own start) ends at the limit with the error object."""
+    import cpsolve.cli
+
+    def hung(cli):
+        end = time.monotonic() + 30  # no clock is looked at here (30 s: not cut off)
+        while time.monotonic() < end:
+            time.sleep(0.01)
+        return 0
+
+    monkeypatch.setattr(cpsolve.cli, "command", lambda name: hung)
+    data = error_object(cli("solve", "water_jugs", "--time-limit", "0.5", "--json"), 1,
+                        "solve")
+    assert data["error"] == "the time limit (0.5 s) was reached while running solve"
+
+
+def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monkeypatch):
+    """In a batch an engine that does not stop is cut off past the limit and its grace like
+    a single one: its row says so, the instances after it were not started, and the
+    batch's summary comes last."""
+    import cpsolve.workflows.batch
+
+    def deaf(*args, **kwargs):
+        end = time.monotonic() + 30  # never looks at the stop asked for at the limit
+        while time.monotonic() < end:
+            time.sleep(0.01)
+        raise AssertionError("not cut off")
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "run", deaf)
+    run = cli("solve", "water_jugs", "blocks", "--engine", "search", "--time-limit", "0.5",
+              "--json")
+    assert run.code == 1, run.err
+    first, second, last = [valid(line) for line in run.out.splitlines() if line.strip()]
+    assert first["status"] == "unknown" and "did not stop within the grace" in first["message"]
+    assert second["error"] == "not started: time limit 0.5 s reached"
+    assert last["batch"]["instances"] == 2
+
+
 def test_a_memory_limit(cli):
     """The process already holds more than the limit: the analysis stops at its first look
     and reports the layers it completed."""

@@ -112,6 +112,8 @@ def test_a_task_budget_shares_what_is_left_a_wave_of_slots_at_a_time():
     assert 6.0 / 2 - 0.5 < budget.seconds(3, slots=2) <= 6.0 / 2
     assert 6.0 - 0.5 < budget.seconds(2, slots=2) <= 6.0  # one wave: all that is left
     assert 6.0 / 5 - 0.5 < budget.seconds(5) <= 6.0 / 5  # here: one at a time
+    kept = TaskBudget(clock, keep=1.0)  # a second kept for printing and exiting
+    assert 5.0 / 2 - 0.5 < kept.seconds(2) <= 5.0 / 2
     clock.start -= 7.0
     assert budget.seconds(1) <= 0  # past the limit: not started
     assert TaskBudget(Clock(None), each=60.0).seconds(100, slots=2) == 60.0
@@ -160,3 +162,34 @@ def test_the_table_stays_readable_at_80_columns(cli, tmp_path):
     run = cli("solve", "water_jugs", "blocks", width="80")
     assert run.code == 0 and "water_jugs" in run.out.split()  # named as the user named it
     assert "models/" not in run.out
+
+
+def test_auto_in_a_batch_keeps_what_search_knew_when_cp_sat_knew_less():
+    """CP-SAT not started in time (nothing known) does not replace search's bound; a proof,
+    an answer or a higher bound of CP-SAT's does."""
+    from cpsolve.answers.result import Result, Status
+    from cpsolve.workflows.batch import better
+
+    search = Result(Status.UNKNOWN, "search", "solve", bound=15)
+    late = Result(Status.UNKNOWN, "cpsat", "solve", message="time limit reached before "
+                  "cpsat started")
+    higher = Result(Status.UNKNOWN, "cpsat", "solve", bound=31)
+    assert better(search, late) is search
+    assert better(search, higher) is higher
+    assert better(higher, search) is higher
+
+
+def test_an_engine_whose_start_does_not_fit_the_time_left_is_not_started(monkeypatch):
+    """Importing OR-Tools cannot be stopped: with a tenth of a core, its 0.35 CPU s take
+    3.5 s, more than 1 s left; with a whole core they fit."""
+    import sys
+
+    from cpsolve.engines import late_start
+
+    monkeypatch.delitem(sys.modules, "ortools", raising=False)  # as in a fresh process
+    why = late_start("cpsat", 1.0, share=0.1)
+    assert why == ("time limit reached before cpsat started (its start would take about "
+                   "3.5 s here, 1.0 s was left)")
+    assert late_start("cpsat", 1.0, share=1.0) is None
+    assert late_start("search", 0.01, share=0.1) is None  # nothing to import first
+    assert late_start("cpsat", None, share=0.1) is None

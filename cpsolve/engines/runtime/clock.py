@@ -25,6 +25,11 @@ from .stop import Stop
 FLOOR = 0.01
 """The fewest seconds :meth:`Clock.left` and :meth:`Clock.share` hand on."""
 
+LONGEST = 1e9
+"""Seconds (about 31 years) from which a time limit is no limit: no run lasts that long, and
+the system's timers refuse a little more (``setitimer`` and lock waits past about 9.2e9 s,
+``timedelta`` past 8.6e13 s), so a larger limit is never handed on to them."""
+
 
 def process_start() -> float:
     """When this process started, on the ``time.monotonic`` scale: a command's
@@ -57,10 +62,50 @@ def cpu_share(elapsed: float, cpu_before: float = 0.0) -> float:
     return min(1.0, max(0.05, used / elapsed))
 
 
+def process_share() -> float:
+    """The share of a core this process has had since it started (:func:`cpu_share`; 1 in
+    a process older than a minute, whose past says little about now)."""
+    elapsed = time.monotonic() - process_start()
+    return 1.0 if elapsed >= 60.0 else cpu_share(elapsed)
+
+
 def seconds(limit: float) -> str:
     """A limit in seconds for a message: three figures ("2.69"), whole seconds from 1000
     on ("3600", not "3.6e+03")."""
     return f"{limit:.3g}" if limit < 1000 else f"{limit:.0f}"
+
+
+_stated: list[float | None] = [None]
+"""The command's ``--time-limit`` (:func:`state_limit`)."""
+
+
+def state_limit(limit: float | None) -> None:
+    """The command's ``--time-limit`` (``None``: none given, or a run outside the command
+    line), the limit every message about the time limit names: engines get slices and shares
+    of it (the time left less what follows them, a racer's part, a batch instance's share),
+    figures the user never gave."""
+    _stated[0] = limit
+    _answering[0] = False
+
+
+def stated(limit: float | None) -> float | None:
+    """The limit a message names for a clock of ``limit`` seconds: the command's
+    (:func:`state_limit`) when there is one, else ``limit``."""
+    return limit if _stated[0] is None else _stated[0]
+
+
+def reached(limit: float | None = None) -> str:
+    """The time limit reached, in words, naming :func:`stated` ``(limit)``: ``time limit 4 s
+    reached`` (with no limit to name, ``time limit reached``)."""
+    said = stated(limit)
+    return Stop.TIME.text if said is None else f"time limit {seconds(said)} s reached"
+
+
+_answering = [False]
+"""True once an engine's :meth:`Clock.guard` (one with a grace) has ended and no other has
+begun: the command is checking and printing what it found.  The command's own guard then
+cuts it off only when the whole :meth:`Clock.overtime` has passed (the process still ends
+about then); :func:`state_limit` clears it for the next command."""
 
 
 class TimeUp(BaseException):
@@ -76,7 +121,8 @@ class TimeUp(BaseException):
 
 
 class Clock:
-    """A time limit counted from the clock's creation (``None``: no limit).
+    """A time limit counted from the clock's creation (``None``, or :data:`LONGEST` seconds
+    and more: no limit).
 
     The one clock of every path: the command's ``--time-limit`` (the command line
     makes one), an engine's ``Options.time_limit`` (each engine makes one when it
@@ -87,7 +133,7 @@ class Clock:
 
     def __init__(self, limit: float | None = None,
                  now: Callable[[], float] = time.monotonic, start: float | None = None) -> None:
-        self.limit = None if limit is None or limit == float("inf") else limit
+        self.limit = None if limit is None or limit >= LONGEST else limit
         self.now = now
         self.start = now() if start is None else start
         """When the clock started (``start``: earlier, e.g. :func:`process_start`)."""
@@ -145,49 +191,86 @@ class Clock:
 
     def limit_reached(self) -> str:
         """This clock's limit reached, in words: ``time limit 5 s reached`` (without a
-        limit, ``time limit reached``)."""
-        return Stop.TIME.text if self.limit is None else \
-            f"time limit {seconds(self.limit)} s reached"
+        limit, ``time limit reached``), naming the command's limit when there is one
+        (:func:`reached`): a clock of an engine's share of it stops at a smaller figure."""
+        return reached(self.limit)
 
-    def why(self, own: str = Stop.TIME.text) -> str:
+    def why(self, own: str | None = None) -> str:
         """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,
-        ``memory limit 1.5 GB reached``, ``time limit reached``), else ``own``, the
-        wording of this clock's limit."""
-        return interrupt.reason() if interrupt.requested() and not self.time_up() else own
+        ``memory limit 1.5 GB reached``, ``time limit 4 s reached``), else ``own``, the
+        wording of this clock's limit (by default :meth:`limit_reached`)."""
+        if interrupt.requested() and not self.time_up():
+            return interrupt.reason()
+        return self.limit_reached() if own is None else own
+
+    def overtime(self) -> float:
+        """How far past its limit a command may end: 10 % of it or 0.5 s, the larger."""
+        return max(0.1 * (self.limit or 0.0), 0.5)
 
     def grace(self) -> float:
-        """How far past the limit a command may finish: part of 10 % or 0.5 s (the larger)."""
-        return 0.6 * max(0.1 * (self.limit or 0.0), 0.5)
+        """How long an engine asked to stop at the limit may take to return what it has
+        (:meth:`guard`): 60 % of the :meth:`overtime`."""
+        return 0.6 * self.overtime()
+
+    def last_word(self) -> float:
+        """How far past the limit the command's own work may go before it is cut off
+        (:meth:`guard` around the whole command): 85 % of the :meth:`overtime`, past an
+        engine's :meth:`grace`; the rest is for the error line and the process's exit.
+        Once the engines have ended the whole overtime (:data:`_answering`): an answer
+        found is printed rather than thrown away for an error line that takes as long."""
+        return 0.85 * self.overtime()
 
     @contextmanager
     def guard(self, what: str, grace: float = 0.0) -> Iterator[None]:
         """Stop the block at the limit: with ``grace``, first ask the engines to stop
         (:func:`cpsolve.engines.runtime.interrupt.request`, so they return what they have) and
-        raise :class:`TimeUp` only ``grace`` seconds later; without, raise at once.
+        raise :class:`TimeUp` only once ``grace`` seconds past the limit; without, raise at
+        the limit.
 
-        Only on the main thread; elsewhere (and without a limit) the block just runs.
+        Guards nest (the command's around an engine's): an inner block has the timer to
+        itself, and the outer one's is armed again when it ends (a block that ends past the
+        outer's moment meets it at once).  Only on the main thread; elsewhere (and without a
+        limit) the block just runs.
         """
         left = self.left()
         if left is None or threading.current_thread() is not threading.main_thread():
             yield
             return
+        previous = signal.signal(signal.SIGALRM, self._alarm(what, grace))
+        outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
+        entered = time.monotonic()
+        if grace:
+            _answering[0] = False  # an engine's block: work that may be asked to stop
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            _answering[0] = _answering[0] or grace > 0
+            if outer > 0:  # the outer guard's moment, less the time this block took
+                signal.setitimer(signal.ITIMER_REAL,
+                                 max(0.001, outer - (time.monotonic() - entered)))
+
+    def _alarm(self, what: str, grace: float) -> Callable:
+        """The SIGALRM handler of :meth:`guard`: at the limit, a stop asked for (with a
+        ``grace``) or :class:`TimeUp`; ``grace`` seconds past it, :class:`TimeUp`."""
         soft = [grace > 0]
 
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+            over = self.elapsed() - (self.limit or 0.0)
+            if over < 0:  # early (an outer guard's timer set by another clock)
+                signal.setitimer(signal.ITIMER_REAL, -over)
+                return
             if soft[0]:
                 soft[0] = False
-                interrupt.request(Stop.TIME.text, Stop.TIME)
-                signal.setitimer(signal.ITIMER_REAL, grace)
+                interrupt.request(self.limit_reached(), Stop.TIME)
+            wait = self.overtime() if _answering[0] else grace  # an answer is not thrown
+            if over < wait:                                     # away for an error line
+                signal.setitimer(signal.ITIMER_REAL, wait - over)
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
             # so the alarm fires again until TimeUp leaves the block
             signal.setitimer(signal.ITIMER_REAL, 0.05)
             raise TimeUp(what, self.limit)
 
-        previous = signal.signal(signal.SIGALRM, alarm)
-        signal.setitimer(signal.ITIMER_REAL, left)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+        return alarm

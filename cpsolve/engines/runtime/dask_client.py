@@ -37,6 +37,7 @@ from typing import Any
 
 from ...answers.result import Unsupported
 from . import interrupt, memory, processes
+from .clock import state_limit, stated
 from .stop import Stop
 
 MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]' "
@@ -415,7 +416,8 @@ class _Flight:
             if seconds is not None and seconds <= 0:
                 yield Outcome(item, error="not started: time limit reached")
                 continue
-            future = self.client.submit(_task, self.work, item, seconds, pure=False)
+            future = self.client.submit(_task, self.work, item, seconds, stated(None),
+                                        pure=False)
             overdue = None if seconds is None else time.monotonic() + seconds + self.grace
             self.running[future] = _Task(item, seconds, overdue)
 
@@ -496,11 +498,13 @@ def _outcome(future, item) -> Outcome:
     return Outcome(item, error=f"the task was {future.status}")
 
 
-def _task(work: Callable[..., Any], item: Any, seconds: float | None) -> Any:
+def _task(work: Callable[..., Any], item: Any, seconds: float | None,
+          said: float | None = None) -> Any:
     """On a worker: ``work(item, time_limit=seconds)`` with this process's limits set for
-    it."""
+    it; its messages name ``said``, the command's time limit (:func:`.clock.state_limit`)."""
     interrupt.clear()  # a stop asked for in an earlier task of this process is not ours
     memory.set_limit(_worker_memory())
+    state_limit(said)
     return work(item, time_limit=seconds)
 
 

@@ -5,7 +5,8 @@ when the command starts: :func:`available`) is a *soft* limit on the
 resident memory of the process.  Engines look at it where they already
 look at the clock (the search budget every few thousand expansions, the
 CP-SAT wait loop every 50 ms): :func:`check` reads the process's resident
-size (at most every :data:`EVERY` seconds) and, past the limit, asks every
+size and its peak since the last look (at most every :data:`EVERY` seconds) and, past
+the limit, or where the next step would pass it at the last one's pace, asks every
 engine to stop through :func:`cpsolve.engines.runtime.interrupt.request` with the
 reason "memory limit … reached".  Each engine then returns what it found and
 proved, as after a time limit.
@@ -37,13 +38,16 @@ DEFAULT_SHARE = 0.8
 EVERY = 0.02
 """Seconds between two reads of the resident size."""
 
-_state = {"limit": None, "last": 0.0}
+_state = {"limit": None, "last": 0.0, "level": 0, "rise": 0, "peak": 0}
+"""The limit; when the resident size was last read and what it was (``level``); how far
+above the level before it the process last went in between (``rise``), and its peak so
+far (``peak``): :func:`check`."""
 
 
 def set_limit(nbytes: int | None) -> None:
     """Stop engines once the process's resident memory passes ``nbytes`` (None: never)."""
-    _state["limit"] = None if nbytes is None else max(1, int(nbytes))
-    _state["last"] = 0.0
+    _state.update(limit=None if nbytes is None else max(1, int(nbytes)), last=0.0, level=0,
+                  rise=0, peak=peak() or 0)  # a peak before the limit has no bearing on it
 
 
 def limit() -> int | None:
@@ -125,9 +129,15 @@ def reason(nbytes: int) -> str:
 
 
 def check() -> bool:
-    """True (and every engine asked to stop) once the resident memory passes the limit.
+    """True (and every engine asked to stop) once the resident memory passes the limit, or
+    would at the next step.
 
-    Reads the resident size at most every :data:`EVERY` seconds; cheap to call often.
+    Reads the resident size at most every :data:`EVERY` seconds; cheap to call often.  A
+    NumPy step allocates its temporaries and frees them between two looks, so the size
+    read then says little: the process's peak (:func:`peak`) is read too.  A new peak past
+    the limit means the limit was passed; and as the next step is taken to rise as far
+    above where it starts as the last one that set a peak did, a level from which that rise
+    would pass the limit stops the engines too.
     """
     nbytes = _state["limit"]
     if nbytes is None:
@@ -136,11 +146,28 @@ def check() -> bool:
     if now - _state["last"] < EVERY:
         return False
     _state["last"] = now
-    used = resident()
-    if used is None or used <= nbytes:
+    used, top = resident(), peak() or 0
+    if used is None:
+        return False
+    passed = top > _state["peak"] and top > nbytes  # a new peak, past the limit
+    if top > _state["peak"] and _state["level"]:
+        _state["rise"] = top - _state["level"]
+    _state.update(level=used, peak=max(top, _state["peak"]))
+    if not passed and used + _state["rise"] <= nbytes:
         return False
     interrupt.request(reason(nbytes), Stop.MEMORY)
     return True
+
+
+def peak() -> int | None:
+    """The most resident memory this process has held (Linux: ``VmHWM``), or None where
+    the system does not tell."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            return next(int(line.split()[1]) * 1024 for line in f
+                        if line.startswith(b"VmHWM:"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
 
 
 def stop_asked() -> bool:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import interrupt, memory
-from .clock import Clock
+from .clock import Clock, reached
 from .stop import Stop
 
 POLL = 0.05
@@ -210,12 +210,14 @@ class Child:
     def stop(self, why: Stop | None = None, text: str = "") -> None:
         """Ask the child to stop (SIGINT, once): its function returns what it has.  ``why``
         (sent first, through the pipe): what its engines say stopped them (``text``, or
-        ``why``'s own words; without: an interruption)."""
+        ``why``'s own words, the command's limit for a time limit; without: an
+        interruption)."""
         if self.stopped_at is None:
             self.stopped_at = time.monotonic()
             if why is not None and self.told:
                 try:
-                    self.conn.send((why.name, text or why.text))
+                    self.conn.send((why.name, text or (reached() if why is Stop.TIME
+                                                       else why.text)))
                 except (OSError, ValueError):
                     pass
             self._signal(signal.SIGINT)

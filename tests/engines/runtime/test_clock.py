@@ -15,7 +15,7 @@ import pytest
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.runtime import interrupt, memory
-from cpsolve.engines.runtime.clock import FLOOR, Clock
+from cpsolve.engines.runtime.clock import FLOOR, Clock, reached, state_limit
 from cpsolve.engines.runtime.stop import Stop
 from cpsolve.puzzles.files import load
 
@@ -153,8 +153,39 @@ def test_why_words_the_clocks_own_limit_when_no_stop_was_asked():
     ticks = Ticks()
     clock = Clock(1.0, ticks)
     ticks.t += 2
-    assert clock.why() == Stop.TIME.text == "time limit reached"
-    assert clock.why("time limit 1 s reached") == "time limit 1 s reached"
+    assert clock.why() == clock.limit_reached() == "time limit 1 s reached"
+    assert clock.why("time limit") == "time limit"
+    assert Clock(None, ticks).why() == Stop.TIME.text == "time limit reached"
+
+
+def test_messages_name_the_commands_limit_not_an_engines_share_of_it():
+    """An engine's clock holds what it was handed of the command's --time-limit 4 (3.19 s
+    left once loading and the tail are taken): its words name the user's 4 s."""
+    ticks = Ticks()
+    share = Clock(3.19, ticks)
+    ticks.t += 3.19
+    assert share.limit_reached() == "time limit 3.19 s reached"  # outside a command
+    state_limit(4.0)
+    try:
+        assert share.limit_reached() == share.why() == "time limit 4 s reached"
+        assert Clock(None, ticks).limit_reached() == "time limit 4 s reached"
+        assert reached() == "time limit 4 s reached"
+    finally:
+        state_limit(None)
+    assert reached() == "time limit reached"
+
+
+def test_a_search_stopped_at_its_share_names_the_commands_limit():
+    """count --optimal of the 15-puzzle cannot be settled in 0.3 s: the search stops at its
+    own 0.3 s and says the command's 4 s."""
+    model = load(Path(__file__).resolve().parents[3] / "models" / "fifteen_puzzle.toml").model
+    state_limit(4.0)
+    try:
+        result = run("search", "count", model, Options(time_limit=0.3))
+    finally:
+        state_limit(None)
+    assert result.status is Status.UNKNOWN
+    assert "time limit 4 s reached" in result.message and "0.3" not in result.message
 
 
 def test_each_stop_has_its_words():
@@ -241,3 +272,89 @@ def test_limits_in_messages_have_three_figures_and_no_exponent():
 
     assert [seconds(x) for x in (0.25, 2.69436, 5, 59.96, 999.4, 3600, 86400.2)] == [
         "0.25", "2.69", "5", "60", "999", "3600", "86400"]
+
+
+def test_a_limit_too_long_to_matter_is_no_limit():
+    """From LONGEST seconds (31 years) on a limit is none: the system's timers refuse such
+    values (setitimer past about 9.2e9 s), so none is ever handed on to them."""
+    from cpsolve.engines.runtime.clock import LONGEST
+
+    for limit in (LONGEST, 1e10, 1e300):
+        clock = Clock(limit)
+        assert clock.limit is None and clock.left() is None
+        with clock.guard("running"):  # no timer armed, no OverflowError
+            pass
+    assert Clock(LONGEST / 2).limit == LONGEST / 2
+
+
+@pytest.mark.parametrize("limit", ["1e10", "1e300"])
+def test_a_huge_time_limit_on_the_command_line_runs_as_no_limit(cli, limit):
+    from cpsolve.cli.checks import seconds
+
+    assert seconds(limit) == float("inf")
+    run = cli("solve", "water_jugs", "--time-limit", limit)
+    assert run.code == 0, run.err
+    assert "internal error" not in run.err
+
+
+def test_guards_nest_and_the_outer_one_still_stops_its_block():
+    """An engine's guard inside the command's: when it ends, the command's timer is armed
+    again for what is left of it (it used to be switched off, so nothing stopped the rest
+    of the command)."""
+    import time
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    outer = Clock(0.3)
+    with pytest.raises(TimeUp, match="while running the command"):
+        with outer.guard("running the command"):
+            with Clock(60.0).guard("running an engine"):
+                pass
+            end = time.monotonic() + 30  # far more than the 0.3 s, even on a loaded machine
+            while time.monotonic() < end:
+                time.sleep(0.01)
+
+
+def test_a_guard_with_a_grace_asks_for_a_stop_first_then_cuts_off():
+    import time
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    clock = Clock(0.2)
+    asked_at = []
+    with pytest.raises(TimeUp):
+        with clock.guard("running", grace=0.2):
+            end = time.monotonic() + 30
+            while time.monotonic() < end:
+                if interrupt.requested() and not asked_at:
+                    asked_at.append(clock.elapsed())
+                time.sleep(0.01)
+    assert asked_at and asked_at[0] >= 0.2  # the stop came at the limit, not before
+    assert interrupt.kind() is Stop.TIME and interrupt.reason() == "time limit 0.2 s reached"
+    assert clock.elapsed() >= 0.4  # and the cut-off only past the grace
+
+
+def test_once_the_engines_have_ended_the_answer_has_the_whole_overtime():
+    """The command's guard cuts off work 85 % of the overtime past the limit; once an
+    engine's guard has ended (its answer being checked and printed), only when the whole
+    overtime (0.5 s) has passed."""
+    import time
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    def cut_off_at(after_an_engine: bool) -> float:
+        clock = Clock(0.2)
+        state_limit(None)  # a new command: no engine has ended yet
+        with pytest.raises(TimeUp):
+            with clock.guard("running the command", clock.last_word()):
+                if after_an_engine:
+                    with clock.guard("running search", clock.grace()):
+                        pass
+                end = time.monotonic() + 30
+                while time.monotonic() < end:
+                    time.sleep(0.01)
+        interrupt.clear()
+        return clock.elapsed() - 0.2
+
+    assert cut_off_at(False) >= 0.425
+    assert cut_off_at(True) >= 0.5

@@ -78,6 +78,35 @@ def test_check_asks_engines_to_stop_past_the_limit():
         interrupt.clear()
 
 
+def test_a_peak_between_two_looks_counts(monkeypatch):
+    """NumPy steps allocate and free their temporaries between two looks (English 33 in
+    moves under --memory-limit 100M peaked at 142-161 MB, reading about 90 MB at each
+    look): a new peak past the limit stops the engines, and so does a level from which the
+    rise of the last peak would pass it."""
+    MB = 2**20
+    seen = {"used": 50 * MB, "peak": 50 * MB}
+    monkeypatch.setattr(memory, "EVERY", 0.0)
+    monkeypatch.setattr(memory, "resident", lambda: seen["used"])
+    monkeypatch.setattr(memory, "peak", lambda: seen["peak"])
+
+    def look(used: int, peak: int) -> bool:
+        seen.update(used=used * MB, peak=peak * MB)
+        return memory.check()
+
+    try:
+        memory.set_limit(100 * MB)
+        assert not look(60, 60)  # the first look: a level
+        assert not look(65, 90)  # rose 30 MB above 60 between looks: 65 + 30 fits
+        assert look(75, 90)  # from 75, a rise of 30 would pass 100
+        interrupt.clear()
+        memory.set_limit(100 * MB)
+        assert not look(60, 90)
+        assert look(60, 120)  # a new peak past the limit: it was passed
+    finally:
+        memory.set_limit(None)
+        interrupt.clear()
+
+
 def test_no_limit_never_stops():
     memory.set_limit(None)
     assert not memory.check() and not interrupt.requested()

@@ -39,3 +39,46 @@ def test_at_most_the_kept_number_of_tables_stay():
         pdb_store.save_table(f"many{k}", np.full(2, k, np.uint8))
         assert pdb_store.load_table(f"many{k}", 2) is not None
     assert len(pdb_loaded._loaded) <= pdb_loaded.LOADED_KEPT
+
+
+def _saved_build(key: str):
+    """A table of 4 entries with a saved build (distance 1, two layers) to resume."""
+    from types import SimpleNamespace
+
+    from cpsolve.engines.search.planning.pdb_build import Partial
+
+    table = np.array([0, 1, 255, 255], np.uint8)
+    layers = [np.array([0], np.int64), np.array([1], np.int64)]
+    pdb_store.save_partial(key, Partial(1, table, layers, 2))
+    return lambda budget: pdb_store.OneTable(key, SimpleNamespace(names=[0, 1]),
+                                             SimpleNamespace(pattern=(1, 2)), 1, 1, budget, [])
+
+
+def test_a_saved_build_is_not_resumed_when_reading_it_would_pass_the_memory_limit():
+    """Reading a saved build's layers is one step that cannot be stopped (Korf #1's: 147 MB,
+    under --memory-limit 150M the process peaked at 252 MB): past the limit it is not
+    read, and the table is the saved build's as it stands."""
+    from cpsolve.engines.runtime import memory
+
+    one = _saved_build("big")(None)
+    size = pdb_store.partial_path("big").stat().st_size
+    memory.set_limit(memory.resident() + size // 2)
+    try:
+        table, cached, reached, why = one.load_or_build(None)
+    finally:
+        memory.set_limit(None)
+    assert "memory limit" in why and "too low to read the saved build of table 1" in why
+    assert (cached, reached) == (False, 1)
+    assert table.tolist() == [0, 1, 2, 2]  # unset entries read as distance + 1
+    assert one._unaffordable() == ""  # without the limit it would be resumed
+
+
+def test_a_saved_build_is_not_resumed_when_the_build_has_no_time_left():
+    from cpsolve.engines.runtime.clock import Clock
+    from cpsolve.engines.search.common import Budget
+
+    ticks = [100.0]
+    spent = Clock(1.0, lambda: ticks[0])
+    ticks[0] += 1.0
+    why = _saved_build("late")(Budget(clock=spent))._unaffordable()
+    assert "too short to read the saved build of table 1" in why

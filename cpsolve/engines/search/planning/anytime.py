@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ....answers.result import Result, Status
 from ....answers.words import lower_bound
-from ...runtime.clock import seconds
+from ...runtime.clock import seconds, stated
 from ...runtime.stop import Stop
 from ..common import Budget, found
 from ..compile import Task
@@ -62,7 +62,7 @@ def anytime(task: Task, budget: Budget) -> Result:
         limit = (f"the default proof budget of {PROOF_SECONDS:g} s (no time limit was given; "
                  "set one to search longer)")
     elif proof_budget.stop is Stop.TIME:
-        limit = f"the time limit ({seconds(budget.clock.limit)} s)"
+        limit = f"the time limit ({seconds(stated(budget.clock.limit))} s)"
     elif proof_budget.stop is Stop.MEMORY:
         limit = f"the {proof_budget.reason}"
     what = "steps" if task.unit_costs else "cost"
