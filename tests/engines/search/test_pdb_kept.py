@@ -50,7 +50,7 @@ def _saved_build(key: str):
     table = np.array([0, 1, 255, 255], np.uint8)
     layers = [np.array([0], np.int64), np.array([1], np.int64)]
     pdb_store.save_partial(key, Partial(1, table, layers, 2))
-    return lambda budget: pdb_store.OneTable(key, SimpleNamespace(names=[0, 1]),
+    return lambda budget: pdb_store.OneTable(key, SimpleNamespace(names=[0, 1], goal_state=None),
                                              SimpleNamespace(pattern=(1, 2)), 1, 1, budget, [])
 
 
