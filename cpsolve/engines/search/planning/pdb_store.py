@@ -11,16 +11,15 @@ In :func:`cache_dir`, for a table whose key is ``K`` (:func:`.pdb.model_key`):
   (:class:`.pdb_build.Partial`; the layout: :mod:`.pdb_partial`), with its digests.
   It is removed once the finished table is saved.
 
-Every write goes to a temporary file in the same directory, then is renamed
-over the old one, so a reader sees the old file or the new one, never half
-of one.  A table's entries are lower bounds that proofs rest on, so no file is
-trusted as it is: its digests must match (a file edited or damaged since it was
-written does not), its goal entry must be 0, and a partial table's entries must
-not exceed the distance it claims.  A file that fails, or does not describe this
-table (:class:`Ignored`, with one line saying why, which the result's details
-repeat), is left aside and the table is built again; so is a finished table of an
-earlier version (``pdb-K.npy``, without a digest), removed once the new one is saved.
-A cache that cannot be written is skipped (the table still works).
+Every write goes to a temporary file in the same directory, then is renamed over the old one,
+so a reader sees the old file or the new one, never half of one. A table's entries are lower
+bounds that proofs rest on, so no file is trusted as it is: its digests must match (a file
+edited or damaged since it was written does not), its goal entry must be 0, and a partial
+table's entries must not exceed the distance it claims. A file that fails, or does not describe
+this table (:class:`Ignored`, with one line saying why, which the result's details repeat), is
+left aside and the table is built again; so is a finished table of an earlier version
+(``pdb-K.npy``, without a digest), removed once the new one is saved. A cache that cannot be
+written is skipped (the table still works).
 """
 
 from __future__ import annotations
