@@ -152,6 +152,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     """
     from ..answers.result import Unsupported
     from .options import Options
+    from .runtime import interrupt
 
     options = options or Options()
     module = load(name)
@@ -169,7 +170,8 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     start = time.perf_counter()
     if task == "count" and options.optimal and model.kind == "csp":
         return count_optimal(name, model, options)  # type: ignore[arg-type]
-    result: Result = getattr(module, task)(model, options)
+    with interrupt.escalating():  # a first Ctrl-C it does not answer in time: a second
+        result: Result = getattr(module, task)(model, options)
     if options.time_limit is not None:  # the check may take 5 % more than the engine's time
         result = _checkable_in_time(model, result, start + 1.05 * options.time_limit)
     return checked(name, task, model, result, time.perf_counter() - start)

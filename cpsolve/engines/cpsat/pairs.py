@@ -30,10 +30,30 @@ import numpy as np
 
 from ...language.expr import And, Const, Expr, Var, substitute
 from ...model import Action, Planning
+from ..runtime import interrupt
 from .table import value_table
 
 ROWS = 1 << 16
 """Largest number of value combinations evaluated for one action or pair."""
+
+PAIRS = 20_000
+"""Most pairs :func:`undoing` and :func:`shortcuts` each evaluate: they only prune, and a
+model of thousands of actions (a large Sokoban room: 14,456) has hundreds of millions of
+pairs, which took longer than any solve and could not be stopped.  Past it, and once a
+stop is asked for (Ctrl-C, the time limit), the pairs found so far are kept and the rest
+are not looked at."""
+
+
+class _Budget:
+    """Pairs left to evaluate: none once :data:`PAIRS` are spent or a stop is asked for."""
+
+    def __init__(self) -> None:
+        self.left = PAIRS
+
+    def spend(self) -> bool:
+        """Take one pair; False when there is none left to take."""
+        self.left -= 1
+        return self.left >= 0 and not interrupt.requested()
 
 
 def commuting(planning: Planning) -> list[tuple[int, int]]:
@@ -58,10 +78,13 @@ def undoing(planning: Planning) -> tuple[list[tuple[int, int]], bool]:
     changed = [_always_changed(planning, a) for a in actions]
     writes = [a.writes() for a in actions]
     always, complete = [], all(c is not None and c for c in changed)
+    budget = _Budget()
     for k, first in enumerate(actions):
         for j, second in enumerate(actions):
             if changed[k] is not None and not changed[k] <= writes[j]:
                 continue
+            if not budget.spend():  # the pairs left unseen may restore a state too
+                return always, False
             verdict = _undoes(planning, first, second)
             if verdict is True:
                 always.append((k, j))
@@ -101,12 +124,17 @@ def shortcuts(planning: Planning) -> list[tuple[int, int]]:
     actions = planning.actions
     writes = [a.writes() for a in actions]
     out = []
+    budget = _Budget()
     for k, first in enumerate(actions):
         if len(writes[k]) != 1:
             continue
         singles = [c for c, w in zip(actions, writes) if w <= writes[k]]
         for j, second in enumerate(actions):
-            if writes[j] == writes[k] and _shortcut(planning, first, second, singles):
+            if writes[j] != writes[k]:
+                continue
+            if not budget.spend():
+                return out
+            if _shortcut(planning, first, second, singles):
                 out.append((k, j))
     return out
 

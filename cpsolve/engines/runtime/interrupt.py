@@ -7,7 +7,10 @@ solve is stopped by the thread that waits for it
 (:func:`cpsolve.engines.cpsat.solving.run`), an engine not yet started does not start,
 and each returns what it found and proved, saying it was interrupted; the command
 prints it.  A second signal raises ``KeyboardInterrupt`` at once (for work that cannot
-stop itself: python-constraint, a model file's own Python code).
+stop itself: python-constraint, a model file's own Python code); so does the first one
+when an engine started under :func:`escalating` has not returned :data:`ESCALATE` seconds
+after it (a SIGTERM comes once, and an engine may be deep in work that does not look
+at the flag).
 
 Work that runs in threads of its own (a CP-SAT solve) registers its stop with
 :func:`running`: :func:`settle` stops it and waits for it, so that the process
@@ -16,6 +19,7 @@ never ends while such a thread still runs.
 
 from __future__ import annotations
 
+import _thread
 import signal
 import threading
 import time
@@ -85,16 +89,56 @@ REPEAT = 0.25
 ``timeout -s INT`` sends its signal to the process and again to its process group."""
 
 
+ESCALATE = 1.0
+"""Seconds an engine has, after a first Ctrl-C or SIGTERM, to stop with what it has
+(:func:`escalating`): past them it is stopped as by a second signal, and what it had is
+lost.  An engine that looks at the flag between steps returns within a fraction of it."""
+
+_engines = [0]
+"""How many :func:`escalating` blocks the main thread is in."""
+
+
 def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
     """SIGINT / SIGTERM: the first asks the engines to stop (:func:`request`); once a stop
     was asked for (a signal, the clock, the memory limit), another raises
-    ``KeyboardInterrupt`` — unless it is the first one delivered twice (:data:`REPEAT`)."""
+    ``KeyboardInterrupt`` — unless it is the first one delivered twice (:data:`REPEAT`).
+    Inside :func:`escalating`, the first one also sends the second :data:`ESCALATE`
+    seconds later, if an engine still runs then."""
     now = time.monotonic()
     if not requested():
         _first[0] = now
         request()
+        if _engines[0]:
+            _second_later()
     elif now - _first[0] >= REPEAT:
         raise KeyboardInterrupt
+
+
+def _second_later() -> None:
+    """In :data:`ESCALATE` seconds, the second signal, if an engine still runs then."""
+    def second() -> None:
+        if _engines[0] and by_user():
+            _thread.interrupt_main(signal.SIGINT)
+
+    timer = threading.Timer(max(ESCALATE, 1.1 * REPEAT), second)  # not the same signal twice
+    timer.daemon = True
+    timer.start()
+
+
+@contextmanager
+def escalating() -> Iterator[None]:
+    """An engine runs in the block: a first signal that it does not answer within
+    :data:`ESCALATE` seconds raises ``KeyboardInterrupt`` in it (the caller's "stopped at
+    once" path).  Only on the main thread, where signal handlers run; elsewhere the block
+    just runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _engines[0] += 1
+    try:
+        yield
+    finally:
+        _engines[0] -= 1
 
 
 def replay(times: list[float]) -> None:

@@ -90,6 +90,22 @@ def test_jumps_have_no_inverse_and_pours_sometimes_undo() -> None:
     assert pours == [] and not complete  # pouring back undoes a pour only sometimes
 
 
+def test_the_pair_facts_stop_at_their_budget_with_what_they_found(monkeypatch) -> None:
+    """A model of thousands of actions has millions of pairs: past PAIRS evaluated, the
+    pairs found so far stand (each was proven) and the rest are not claimed absent."""
+    import cpsolve.engines.cpsat.pairs as pairs
+
+    eight, hanoi = (load(MODELS / f"{name}.toml").model for name in ("eight_puzzle", "hanoi4"))
+    every, complete = undoing(eight)
+    every_short = shortcuts(hanoi)
+    assert complete and every_short
+    monkeypatch.setattr(pairs, "PAIRS", 3)
+    found, complete = undoing(eight)
+    assert not complete and set(found) <= set(every)
+    short = shortcuts(hanoi)
+    assert set(short) <= set(every_short) and len(short) <= 3
+
+
 def counters(n: int, top: int) -> Planning:
     """``n`` independent counters from 0 to ``top``: every order of the increments works."""
     p = Planning("counters")

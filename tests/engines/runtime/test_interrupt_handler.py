@@ -106,3 +106,30 @@ def test_at_the_end_of_the_process_signals_are_ignored():
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_engine_that_ignores_the_first_signal_is_stopped_as_by_a_second(sig, monkeypatch):
+    """A SIGTERM comes once; an engine deep in work that never looks at the flag (the pair
+    facts of a model of 14,456 actions ran for minutes) gets ``KeyboardInterrupt``
+    ``ESCALATE`` seconds later — the caller's "stopped at once" path, exit 130."""
+    import time
+
+    monkeypatch.setattr(interrupt, "ESCALATE", 0.05)
+    with interrupt.installed(), pytest.raises(KeyboardInterrupt), interrupt.escalating():
+        signal_self(sig)
+        for _ in range(3000):  # 30 s at most: work that never asks whether to stop
+            time.sleep(0.01)
+
+
+def test_outside_an_engine_a_first_signal_only_asks(monkeypatch):
+    """Printing an answer (no engine running) is not cut by the escalation."""
+    import time
+
+    monkeypatch.setattr(interrupt, "ESCALATE", 0.05)
+    with interrupt.installed():
+        with interrupt.escalating():
+            pass
+        signal_self()
+        time.sleep(0.3)  # past ESCALATE: nothing raised
+    assert interrupt.requested()
