@@ -29,10 +29,13 @@ if TYPE_CHECKING:
 VERDICTS = {"disagree": "[bold red]engines disagree[/]",
             "agree": "[green]all engines agree[/]",
             "interrupted": "[yellow]comparison interrupted: not every engine ran, so no "
-                           "agreement is claimed[/]"}
+                           "agreement is claimed[/]",
+            "unanswered": "[yellow]no engine answered within the limits: nothing to "
+                          "compare[/]"}
 """The last line of a comparison in text, by its JSON ``status``: engines that disagree
 (whatever else happened), a comparison interrupted by Ctrl-C or SIGTERM (what ran is in
-the table, but agreement needs every engine), or agreement."""
+the table, but agreement needs every engine), no answer from any engine on any model
+(nothing was compared), or agreement."""
 
 
 def compare(cli: Cli) -> int:
@@ -64,7 +67,8 @@ def compare(cli: Cli) -> int:
                 item, cli.args.task, None if seconds is None else max(seconds, 0.01),
                 running=partial(_running, cli, item.puzzle.name)))
     failed = any(d.problems for d in done)
-    verdict = "disagree" if failed else "interrupted" if interrupt.by_user() else "agree"
+    verdict = "disagree" if failed else "interrupted" if interrupt.by_user() else \
+        "agree" if any(answered(d) for d in done) else "unanswered"
     if cli.args.json:
         cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
     else:

@@ -283,7 +283,8 @@ def _compare_model() -> dict[str, Any]:
 
 def _compare() -> dict[str, Any]:
     return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
-            "properties": {"status": {"enum": ["agree", "disagree", "interrupted"]},
+            "properties": {"status": {"enum": ["agree", "disagree", "interrupted",
+                                                "unanswered"]},
                            "models": {"type": "array",
                                       "items": {"anyOf": [
                                           {"$ref": "#/$defs/compare_model"},

@@ -272,3 +272,18 @@ def test_compare_of_one_file_that_loads_past_the_limit_is_a_limit_not_bad_input(
     assert run.code == 1, run.err
     assert "time limit (1.5 s) was reached while loading" in run.err
     assert json.loads(run.out)["status"] == "error"
+
+
+def test_a_comparison_where_no_engine_answered_claims_no_agreement(cli):
+    """English 33 in moves takes search about 25 s and CP-SAT longer: within 1 s no engine
+    answers, so there is nothing to compare — not "all engines agree"."""
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    run = cli("compare", "english33_moves", "--time-limit", "1", "--json")
+    out = json.loads(run.out)
+    jsonschema.validate(out, schema())
+    assert (run.code, out["status"]) == (1, "unanswered")
+    text = cli("compare", "english33_moves", "--time-limit", "1")
+    assert "no engine answered" in text.out and "all engines agree" not in text.out
