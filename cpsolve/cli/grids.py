@@ -61,8 +61,9 @@ def generate(cli: Cli) -> int:
 
 def _generations(cli: Cli, puzzle) -> tuple:
     """The generator and its generation for each number of givens asked.  Stopped at once
-    (a second Ctrl-C, the clock past its grace) once the generator is made, the numbers
-    of givens not finished say so; before, the stop goes on up."""
+    (a second Ctrl-C, a first one not answered within a second, the clock past its grace)
+    once the generator is made, the numbers of givens not finished say so; before, the
+    stop goes on up."""
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
     from ..workflows.grids.generator import Generation, Generator
@@ -72,7 +73,7 @@ def _generations(cli: Cli, puzzle) -> tuple:
     gen, gens = None, []
     try:
         with cli.progress(f"{args.engine} generate") as options, \
-                cli.clock.guard("generating", cli.clock.grace()):
+                cli.clock.guard("generating", cli.clock.grace()), interrupt.escalating():
             gen = Generator(puzzle.model, puzzle.symmetry(), args.engine,
                             Options(time_limit=options.time_limit, progress=options.progress))
             for k in args.givens:
