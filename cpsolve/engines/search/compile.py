@@ -29,7 +29,6 @@ by :mod:`.predecessors`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
@@ -127,17 +126,28 @@ class Task:
     @staticmethod
     def _group(pinned: list[set[tuple[int, int]]]) -> list[tuple[tuple[int, int] | None,
                                                                  list[int]]]:
-        """Actions grouped by a shared pin ``s[i] == c`` (greedy, most shared first)."""
-        left = list(range(len(pinned)))
+        """Actions grouped by a shared pin ``s[i] == c`` (greedy, most shared first; of pins
+        shared as often, the one met first).  The tally of the actions left is kept up to
+        date as each group takes its members, not counted again per group (a Sokoban room
+        of 14,456 actions in 1,936 groups: 6 s before its first step)."""
+        holders: dict[tuple[int, int], list[int]] = {}
+        for k, pins in enumerate(pinned):
+            for shared in sorted(pins):
+                holders.setdefault(shared, []).append(k)
+        tally = {shared: len(ks) for shared, ks in holders.items()}
+        taken = [False] * len(pinned)
         groups: list[tuple[tuple[int, int] | None, list[int]]] = []
-        while left:
-            tally = Counter(p for k in left for p in pinned[k])
-            if not tally:
-                break
-            best = tally.most_common(1)[0][0]
-            members = [k for k in left if best in pinned[k]]
+        while tally:
+            best = max(tally, key=tally.__getitem__)
+            members = [k for k in holders[best] if not taken[k]]
             groups.append((best, members))
-            left = [k for k in left if best not in pinned[k]]
+            for k in members:
+                taken[k] = True
+                for shared in pinned[k]:
+                    tally[shared] -= 1
+                    if not tally[shared]:
+                        del tally[shared]
+        left = [k for k in range(len(pinned)) if not taken[k]]
         if left:
             groups.append((None, left))
         return groups
