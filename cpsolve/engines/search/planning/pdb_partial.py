@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..statespace.codesets import is_set
 from .pdb_build import UNREACHABLE, Partial
 from .pdb_loaded import Ignored, check_goal, digest
 
@@ -75,8 +76,7 @@ def read_partial(path: Path, key: str, size: int, layers: bool = True,
 
 
 def _layer(codes: np.ndarray) -> np.ndarray:
-    """A saved layer, checked: non-empty, one dimension, int64, strictly increasing."""
-    if codes.dtype != np.int64 or codes.ndim != 1 or not codes.size \
-            or (codes.size > 1 and not (codes[1:] > codes[:-1]).all()):
+    """A saved layer, checked: a non-empty set of codes (:func:`.codesets.is_set`)."""
+    if not codes.size or not is_set(codes):
         raise Ignored("a saved layer is not a sorted set of codes")
     return codes

@@ -35,6 +35,13 @@ MERGE_RATIO = 2
 """Earlier layers up to this many times the new codes are sorted along with them."""
 
 
+def is_set(codes: np.ndarray) -> bool:
+    """Whether ``codes`` is such a set: one dimension of int64, strictly increasing (what
+    a layer read back from disk must be before anything is counted on it)."""
+    return codes.dtype == np.int64 and codes.ndim == 1 and \
+        (codes.size < 2 or bool((codes[1:] > codes[:-1]).all()))
+
+
 def distinct(codes: np.ndarray, runs: bool = False) -> np.ndarray:
     """Sorted distinct codes (``codes`` is sorted in place).  ``runs``: ``codes`` is a few
     sorted runs end to end (pieces cut from sorted chunks): a stable sort (timsort) merges

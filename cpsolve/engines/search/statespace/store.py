@@ -30,6 +30,7 @@ import numpy as np
 
 from ....answers.result import Unsupported
 from ....language.expr import to_text
+from .codesets import is_set
 
 MIX = np.uint64(0x9E3779B97F4A7C15)
 """Fibonacci hashing: the top bits of ``code * MIX`` spread any codes evenly."""
@@ -104,9 +105,7 @@ class Store:
                     codes = self.read(d, k)
                 except (ValueError, EOFError) as exc:
                     self._mismatch(d, f"bucket {k} unreadable ({type(exc).__name__})")
-                if codes.dtype != np.int64 or codes.ndim != 1 \
-                        or (codes.size > 1 and not (codes[1:] > codes[:-1]).all()) \
-                        or (owner(codes, bits) != k).any():
+                if not is_set(codes) or (owner(codes, bits) != k).any():
                     self._mismatch(d, f"bucket {k} is not a sorted set of its own codes")
                 orbits += codes.size
                 states += count(codes)
