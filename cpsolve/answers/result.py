@@ -188,6 +188,19 @@ class Result:
         fields.setdefault("bound", answer.count)
         return cls(Status.AT_LEAST, engine, "count", answer, **fields)  # type: ignore[arg-type]
 
+    @classmethod
+    def stopped(cls, task: str, engine: str, why: str, seconds: float = 0.0) -> Result:
+        """An engine stopped before it could say what it had: nothing proven (``UNKNOWN``;
+        ``PARTIAL`` for an analysis), ``why`` its message."""
+        status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
+        return cls(status, engine, task, seconds=seconds, message=why)
+
+    @classmethod
+    def cut_off(cls, task: str, engine: str, seconds: float = 0.0) -> Result:
+        """An engine cut off by the command's clock, past the grace it had to stop itself."""
+        return cls.stopped(task, engine, f"time limit reached ({engine} did not stop within "
+                           "the grace)", seconds)
+
     @property
     def none_exists(self) -> bool:
         """True when the result proves that there is no answer: an infeasible solve, or an

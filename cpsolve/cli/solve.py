@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..answers.result import Result, Status
+from ..answers.result import Result
 from ..answers.words import plural
 from ..engines import Options, run
 from ..engines.runtime import interrupt
@@ -118,10 +118,10 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
     if proof is not None:
         return proof, None, False
     if interrupt.requested():  # while the model was loading: no engine starts
-        return stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
+        return Result.stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
             None, False
     if (late := cli.too_late_for(engine)) is not None:  # spent loading
-        return stopped(task, engine, late, 0.0), None, False
+        return Result.stopped(task, engine, late, 0.0), None, False
     start = time.perf_counter()
     try:
         with cli.progress(f"{engine} {task}") as options, \
@@ -136,7 +136,7 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
                 return race.result, race, False
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp:
-        why = f"time limit reached ({engine} did not stop within the grace)"
+        why = Result.cut_off(task, engine).message
         return _lost(stream, task, engine, why, start), None, False
     except KeyboardInterrupt:
         why = f"{interrupt.REASON} ({engine} stopped at once: what it had is lost)"
@@ -148,14 +148,7 @@ def _lost(stream: Stream | None, task: str, engine: str, why: str, start: float)
     far, if any, else nothing proven."""
     seconds = time.perf_counter() - start
     salvaged = None if stream is None else stream.salvage(engine, why, seconds)
-    return salvaged or stopped(task, engine, why, seconds)
-
-
-def stopped(task: str, engine: str, why: str, seconds: float) -> Result:
-    """The result of an engine stopped before it could say what it had: nothing proven
-    (``unknown``; ``partial`` for an analysis)."""
-    status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
-    return Result(status, engine, task, seconds=seconds, message=why)
+    return salvaged or Result.stopped(task, engine, why, seconds)
 
 
 def _against_expected(cli: Cli, puzzle, result: Result) -> list[str]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..answers.agreement import cross_check, disagreements
-from ..answers.result import EngineBug, Result, Skipped, Status, Unsupported
+from ..answers.result import EngineBug, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.runtime import interrupt
@@ -237,10 +237,8 @@ def _solved_within(item: Item, engine: str, options: Options, deadline: float | 
         with clock.guard(f"solving {item.source}", clock.grace()):
             return solve_one(item, engine, _limited(options, left))
     except TimeUp:
-        why = f"time limit reached ({engine} did not stop within the grace)"
-        return Row(item.source, item.puzzle, Result(Status.UNKNOWN, engine, "solve",
-                                                    seconds=time.monotonic() - start,
-                                                    message=why))
+        return Row(item.source, item.puzzle,
+                   Result.cut_off("solve", engine, time.monotonic() - start))
 
 
 def _limited(options: Options, time_limit: float | None) -> Options:
@@ -313,9 +311,7 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
             # the clock's stop an ImportError): nothing proven, the next are not run
             if isinstance(err, ImportError) and not interrupt.requested():
                 raise  # a broken installation
-            status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
-            results.append(Result(status, engine, task, message=f"time limit reached ({engine} "
-                                  "did not stop within the grace)"))
+            results.append(Result.cut_off(task, engine))
     problems = disagreements(results)
     if not problems:
         results = cross_check(results)
