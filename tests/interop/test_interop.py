@@ -154,7 +154,8 @@ def test_the_tool_runner_kills_the_whole_process_group(tmp_path):
     code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', " \
         "'import time; time.sleep(60)']); time.sleep(60)"
     done = run_tool([sys.executable, "-c", code], tmp_path, 0.5)
-    assert done.stopped == "time limit 0.5 s reached" and done.seconds < 5
+    # an order, not a speed: killed long before the 60 s the two processes would sleep
+    assert done.stopped == "time limit 0.5 s reached" and done.seconds < 30
 
 
 def test_an_infeasible_model_is_proven_so_by_fd():
