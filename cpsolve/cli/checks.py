@@ -111,6 +111,24 @@ def over_input(args: argparse.Namespace, written: list[tuple[str, str]] | None =
                 f"is {source}, an input of the command, under another name"
             return f"{flag} {out} {what}: " + ("write into another folder" if flag == "--output"
                                                else "name another file")
+    return in_run_folder(getattr(args, "work_dir", None), [*inputs(args), *read])
+
+
+def in_run_folder(work_dir: str | None, sources: Sequence[str]) -> str | None:
+    """Why ``--work-dir`` is refused, or None: an input lies in one of its run folders
+    (``bfs-*``), which a run that does not resume removes and rebuilds."""
+    if not work_dir:
+        return None
+    try:
+        work = os.path.realpath(work_dir)
+        for source in sources:
+            rest = os.path.relpath(os.path.realpath(source), work)
+            if rest.startswith("bfs-") and os.sep in rest:
+                return (f"--work-dir {work_dir}: {source} lies in its run folder "
+                        f"{rest.split(os.sep)[0]}, which a run may remove: move the file "
+                        "or name another work directory")
+    except (OSError, ValueError):
+        return None
     return None
 
 

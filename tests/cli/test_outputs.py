@@ -197,3 +197,23 @@ def test_a_model_in_utf_16_is_named_so(cli, tmp_path, encoding, said):
     path.write_bytes((MODELS / "water_jugs.toml").read_text().encode(encoding))
     run = cli("solve", path)
     assert run.code == 2 and f"in {said}: save it as UTF-8" in run.err, run.err
+
+
+def test_a_model_inside_a_work_directorys_run_folder_is_never_removed(cli, tmp_path,
+                                                                      monkeypatch):
+    """A run that does not resume removes its ``bfs-*`` folder: a model kept there is
+    refused, by any name of the folder; one beside the run folders is fine."""
+    monkeypatch.chdir(tmp_path)
+    run_folder = tmp_path / "work" / "bfs-0123456789abcdef"
+    run_folder.mkdir(parents=True)
+    model = run_folder / "w.toml"
+    model.write_bytes((MODELS / "water_jugs.toml").read_bytes())
+    os.symlink("work", "alias")
+    for work in ("work", "alias", "./work/../work"):
+        run = cli("analyze", str(model), "--work-dir", work)
+        assert run.code == 2 and len(run.err_lines) == 1, (run.code, run.err)
+        assert "run folder bfs-0123456789abcdef" in run.err
+        assert model.exists()
+    beside = tmp_path / "work" / "w.toml"
+    beside.write_bytes(model.read_bytes())
+    assert cli("analyze", str(beside), "--work-dir", "work").code == 0
