@@ -11,6 +11,26 @@ from .kinds import Analysis, Assignment, Count, Plan
 from .result import Result, Status
 from .words import plural
 
+STATUS_WORDS = {
+    Status.OPTIMAL: "optimal (proven)",
+    Status.SOLVED: "solved (not proven optimal)",
+    Status.INFEASIBLE: "infeasible (proven)",
+    Status.UNKNOWN: "unknown (stopped before a proof)",
+    Status.EXACT: "exact",
+    Status.AT_LEAST: "at least (stopped before the end)",
+    Status.COMPLETE: "complete",
+    Status.PARTIAL: "partial (stopped before the end)",
+}
+"""Each status in words, for text and pictures alike; what stopped a run (a limit, Ctrl-C)
+is the result's message."""
+
+
+def status_words(result: Result) -> str:
+    """The status in words; an assignment with nothing to optimise is just ``solved``."""
+    if isinstance(result.answer, Assignment) and result.answer.objective is None:
+        return "solved"
+    return STATUS_WORDS[result.status]
+
 
 def answer_of(result: Result) -> str:
     """The answer of a result in a few words (for tables)."""
@@ -26,7 +46,7 @@ def answer_of(result: Result) -> str:
             return "0 optimal plans (no plan exists)"
         if at_least and answer.count == 0:
             what = "optimal plan" if answer.cost is not None else "solution"
-            return f"at least 0 {what}s (none found in time)"
+            return f"at least 0 {what}s (none found before it stopped)"
         if answer.cost is not None:  # planning: the plans of least cost
             return f"{at_least}{plural(answer.count, 'optimal plan')} (cost {answer.cost:,})"
         return f"{at_least}{plural(answer.count, 'solution')}"

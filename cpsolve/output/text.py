@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..answers.agreement import answer_of
+from ..answers.agreement import answer_of, status_words
 from ..answers.kinds import Analysis, Assignment, Count, Plan
 from ..answers.result import Hint, Result, Skipped, Status
 from ..answers.words import plural
@@ -35,17 +35,6 @@ STATUS_STYLE = {
     Status.AT_LEAST: "yellow",
     Status.COMPLETE: "bold green",
     Status.PARTIAL: "bold red",
-}
-
-STATUS_WORDS = {
-    Status.OPTIMAL: "optimal (proven)",
-    Status.SOLVED: "solved (not proven optimal)",
-    Status.INFEASIBLE: "infeasible (proven)",
-    Status.UNKNOWN: "unknown (a limit was hit)",
-    Status.EXACT: "exact",
-    Status.AT_LEAST: "at least (a limit was hit)",
-    Status.COMPLETE: "complete",
-    Status.PARTIAL: "partial (a limit was hit)",
 }
 
 DIRECTION_WORDS = {
@@ -74,10 +63,7 @@ class Board:
 
 def status_text(result: Result) -> Text:
     """The status in words, coloured."""
-    words = STATUS_WORDS[result.status]
-    if isinstance(result.answer, Assignment) and result.answer.objective is None:
-        words = "solved"
-    return Text(words, style=STATUS_STYLE[result.status])
+    return Text(status_words(result), style=STATUS_STYLE[result.status])
 
 
 def answer_words(puzzle: Puzzle, result: Result) -> str:

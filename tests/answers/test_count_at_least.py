@@ -31,7 +31,7 @@ def test_an_unfinished_count_of_none_is_at_least_zero():
     result = Result.counted("search", Count(0), False)
     assert result.status is Status.AT_LEAST and result.answer == Count(0)
     assert result.bound == 0
-    assert answer_of(result) == "at least 0 solutions (none found in time)"
+    assert answer_of(result) == "at least 0 solutions (none found before it stopped)"
     assert Result.counted("search", Count(0), True).status is Status.EXACT
 
 

@@ -10,27 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
+from ...answers.agreement import status_words
 from ...answers.kinds import Analysis, Assignment, Count, Plan, Step
-from ...answers.result import Result, Status
+from ...answers.result import Result
 from ...answers.words import plural
-
-STATUS_WORDS = {
-    Status.OPTIMAL: "optimal (proven)",
-    Status.SOLVED: "solved, not proven optimal",
-    Status.INFEASIBLE: "infeasible (proven)",
-    Status.UNKNOWN: "unknown: a limit was hit",
-    Status.EXACT: "exact",
-    Status.AT_LEAST: "at least: a limit was hit",
-    Status.COMPLETE: "complete",
-    Status.PARTIAL: "partial: a limit was hit",
-}
-
-
-def status_words(result: Result) -> str:
-    """The status in words; an assignment is just ``solved`` (there is nothing to optimise)."""
-    if isinstance(result.answer, Assignment):
-        return "solved"
-    return STATUS_WORDS[result.status]
 
 
 def plan_steps(result: Result) -> tuple[Step, ...] | None:
