@@ -408,11 +408,11 @@ def verify(model: Csp | Planning, result: Any) -> Any:
     The answer checks itself with this module's functions (``answer.problem``);
     ``verified`` is then whether the checker re-checked all of it
     (``answer.checkable``: a plan replayed, an assignment checked, every listed
-    solution checked — not a bare count).  A result without an answer (a proof
-    of infeasibility, a limit hit) has nothing to verify and keeps ``None``,
+    solution checked — not a bare count, nor a count of 0).  A result without an
+    answer (a proof of infeasibility, a limit hit) has nothing to verify and keeps ``None``,
     except a proof by an invariant (``result.invariant``) or by a permutation parity
     (``result.parity``): that is re-verified here (:func:`invariant_problem`,
-    :func:`parity_problem`) and then ``verified``.
+    :func:`parity_problem`) and then ``verified``, as is a count of 0 it proves.
     """
     problem = _proof_problem(model, result)
     if problem:
@@ -427,7 +427,7 @@ def verify(model: Csp | Planning, result: Any) -> Any:
     problem = answer.problem(model)
     if problem:
         raise EngineBug(f"engine {result.engine} returned {problem}")
-    return result.but(verified=answer.checkable)
+    return result.but(verified=answer.checkable or (proven and result.none_exists))
 
 
 def _proof_problem(model: Csp | Planning, result: Any) -> str | None:

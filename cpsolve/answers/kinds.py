@@ -156,8 +156,9 @@ class Count:
 
     @property
     def checkable(self) -> bool:
-        """True only when every counted solution or plan is listed (and so checked)."""
-        return self.listed() == self.count
+        """True only when every counted solution or plan is listed (and so checked); a
+        count of 0 is a claim that none exists, which a list cannot show."""
+        return self.count > 0 and self.listed() == self.count
 
 
 Direction = Literal["start", "goal"]
