@@ -294,7 +294,9 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
         cmd.add_argument("--engine", choices=engines, default=default,
                          help=f"engine to use (default: {default}"
                          + ("; auto races CP-SAT and search, the first proof wins and "
-                            "the other cross-checks it" if default == "auto" else "") + ")")
+                            "the other cross-checks it within a short window, unless search "
+                            "proves it alone within its 0.3 s head start: see --confirm"
+                            if default == "auto" else "") + ")")
     if default == "auto":
         cmd.add_argument("--confirm", action="store_true",
                          help="auto: race CP-SAT and search from the start and wait for the "
