@@ -137,7 +137,8 @@ class Result:
       by the checker;
     * ``verified`` — set by :func:`cpsolve.answers.check.verify`, never by an engine:
       the checker re-checked the whole answer (``None``: no answer to check);
-    * ``cross_checked_by`` — other engines that agreed (set by compare);
+    * ``cross_checked_by`` — other engines that agreed (set by compare, and by auto's
+      confirmation);
     * ``hint`` — planning: the plan offered as an upper bound before the search
       (:class:`Hint`; ``None``: none was looked for).
     """

@@ -63,6 +63,21 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-\.?\d")
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but words no option takes are reported by the command they were
+        given to (``see cpsolve solve --help``), not by ``cpsolve`` itself."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            self._command(parsed).error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
+
+    def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the command ``parsed`` names (itself when it names none)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return action.choices.get(getattr(parsed, "command", None), self)
+        return self
+
     def error(self, message: str) -> NoReturn:
         """Report a bad command line in one line (with the command it concerns)."""
         line = f"{printable(self.prog)}: {printable(message)} (see {self.prog} --help)"
@@ -294,7 +309,9 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
         cmd.add_argument("--engine", choices=engines, default=default,
                          help=f"engine to use (default: {default}"
                          + ("; auto races CP-SAT and search, the first proof wins and "
-                            "the other cross-checks it" if default == "auto" else "") + ")")
+                            "the other cross-checks it within a short window, unless search "
+                            "proves it alone within its 0.3 s head start: see --confirm"
+                            if default == "auto" else "") + ")")
     if default == "auto":
         cmd.add_argument("--confirm", action="store_true",
                          help="auto: race CP-SAT and search from the start and wait for the "

@@ -292,15 +292,10 @@ def write_text(path: str, text: str, svg: bool) -> None:
 
 
 def save(shown, path: str, svg: bool = False) -> None:
-    """Write a drawn answer (``-``: to stdout, an SVG when ``svg`` else a page); a failure
-    is the user's path, not a bug (exit 2)."""
-    if path == "-":
-        from ..output.draw.show import answer_page, answer_svg
+    """Write a drawn answer to ``path`` (``-``: stdout): an SVG when ``svg`` (``--svg``),
+    else a page (``--html``), whatever the name's extension; a failure is the user's path,
+    not a bug (exit 2)."""
+    from ..output.draw.show import answer_page, answer_svg
 
-        page = answer_svg if svg else answer_page
-        write_text(path, page(shown.puzzle, shown.result), svg)
-        return
-    try:
-        shown.save(path)
-    except OSError as err:
-        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+    page = answer_svg if svg else answer_page
+    write_text(path, page(shown.puzzle, shown.result), svg)

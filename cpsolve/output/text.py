@@ -42,6 +42,12 @@ DIRECTION_WORDS = {
     "goal": "states that can reach the goal, by distance to it",
 }
 
+ANALYSIS_CHOSEN_BY = {
+    "external": "on disk: --work-dir, or by itself for a space too large for memory",
+    "cluster": "on a Dask cluster: --workers or --scheduler",
+}
+"""What chose an analysis that ``--algorithm`` (numpy, python, bitmap) does not name."""
+
 
 class Board:
     """A drawn board or solution in a box with an optional title; a board wider than the
@@ -118,12 +124,17 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     if "patterns" in result.details:  # pattern databases: cached, built now, or partial
         parts.append(Text(f"Estimate: {result.details['patterns']}.", style="dim"))
     if isinstance(result.answer, Analysis) and "algorithm" in result.details:
-        parts.append(Text(f"Analysis: {result.details['algorithm']} (--algorithm)"
-                          + (f" ({result.details['fallback']})" if result.details.get("fallback")
-                             else "") + ".", style="dim"))
+        parts.append(Text(analysis_line(result.details), style="dim"))
     if result.answer is not None:
         parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
     return Group(*parts)
+
+
+def analysis_line(details: Mapping[str, Any]) -> str:
+    """``Analysis: numpy (--algorithm).``: the analysis that ran, and what chose it."""
+    algorithm = details["algorithm"]
+    fallback = f" ({details['fallback']})" if details.get("fallback") else ""
+    return f"Analysis: {algorithm} ({ANALYSIS_CHOSEN_BY.get(algorithm, '--algorithm')}){fallback}."
 
 
 def _said_below(result: Result) -> bool:

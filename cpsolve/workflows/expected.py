@@ -44,6 +44,9 @@ def _found(result: Result) -> dict[str, Any]:
             out.update(steps=len(answer.steps), cost=answer.cost)
         if isinstance(answer, Assignment) and answer.unique is not None:
             out["unique"] = answer.unique
+        if status is Status.OPTIMAL and isinstance(answer, Assignment) and \
+                answer.objective is not None:
+            out["objective"] = answer.objective
     if result.task == "count" and status is Status.EXACT and isinstance(answer, Count):
         out["count"] = answer.count
     if result.task == "analyze" and status is Status.COMPLETE and \

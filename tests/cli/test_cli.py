@@ -196,6 +196,17 @@ def test_bad_command_lines(cli):
     assert cli("count", MODELS / "xsudoku5.toml", "--limit", "many").code == 2
 
 
+@pytest.mark.parametrize("command", ["solve", "analyze", "models"])
+def test_an_unknown_option_points_to_its_commands_help(cli, command):
+    """The option is unknown to the command it was given to: its help lists the ones it
+    takes (``cpsolve --help`` lists only the commands)."""
+    argv = [command] if command == "models" else [command, "water_jugs"]
+    run = cli(*argv, "--bogus")
+    assert run.code == 2 and run.err_lines == [
+        f"error: cpsolve {command}: unrecognized arguments: --bogus "
+        f"(see cpsolve {command} --help)"], run.err
+
+
 # ------------------------------------------------------------ bad model files
 
 

@@ -92,6 +92,22 @@ def test_pictures_are_never_written_over_an_input_by_another_name(cli, jugs, arg
         _refused(cli(*argv, where), jugs, text)
 
 
+@pytest.mark.parametrize("argv", [["show", "sudoku4", "--svg", "pic.html"],
+                                  ["show", "sudoku4", "--html", "page.svg"],
+                                  ["show", "o/w.toml", "--plan", "--html", "page.svg"],
+                                  ["analyze", "o/w.toml", "--html", "page.svg"],
+                                  ["analyze", "o/w.toml", "--svg", "layers.txt"]])
+def test_the_option_not_the_extension_decides_svg_or_html(cli, jugs, argv):
+    """``--svg`` writes an SVG and ``--html`` a page whatever the name ends with."""
+    run = cli(*argv, "--engine", "search")
+    assert run.code == 0, run.err
+    head = Path(argv[-1]).read_text(encoding="utf-8")[:40]
+    if "--svg" in argv:
+        assert head.startswith('<?xml version="1.0"'), head
+    else:
+        assert head.startswith("<!DOCTYPE html>"), head
+
+
 def test_a_bundled_model_named_by_name_is_an_input_at_its_installed_path(cli, tmp_path,
                                                                        monkeypatch):
     """``three_jugs`` is read from the bundled folder: a link to that file is refused (the

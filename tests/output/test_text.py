@@ -9,7 +9,7 @@ import sys
 
 from rich.console import Console
 
-from cpsolve.output.text import Board
+from cpsolve.output.text import Board, analysis_line
 
 
 def printed(board: Board, width: int) -> list[str]:
@@ -44,3 +44,15 @@ def test_a_wide_tour_is_printed_one_line_per_row(tmp_path):
     numbers = [line.split() for line in numbers]
     assert len(numbers) == 12 and all(len(row) == 12 for row in numbers)
     assert sorted(int(n) for row in numbers for n in row) == list(range(1, 145))
+
+
+def test_the_analysis_line_names_what_chose_the_analysis():
+    """--algorithm chooses numpy, python or bitmap; the cluster and the disk are chosen by
+    their own options (or, on disk, by the size of the space), never by --algorithm."""
+    assert analysis_line({"algorithm": "numpy"}) == "Analysis: numpy (--algorithm)."
+    assert analysis_line({"algorithm": "python", "fallback": "states do not pack"}) == \
+        "Analysis: python (--algorithm) (states do not pack)."
+    assert analysis_line({"algorithm": "cluster"}) == \
+        "Analysis: cluster (on a Dask cluster: --workers or --scheduler)."
+    assert "--work-dir" in analysis_line({"algorithm": "external"})
+    assert "--algorithm" not in analysis_line({"algorithm": "external"})
