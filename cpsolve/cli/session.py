@@ -157,16 +157,12 @@ class Cli:
     @cached_property
     def out(self):
         """The console for results (rich, loaded on first use: --json never needs it)."""
-        from rich.console import Console
-
-        return Console(highlight=False)
+        return console(stderr=False)
 
     @cached_property
     def err(self):
         """The console for progress lines, on stderr."""
-        from rich.console import Console
-
-        return Console(stderr=True, highlight=False)
+        return console(stderr=True)
 
     @contextmanager
     def progress(self, what: str) -> Iterator[Options]:
@@ -299,3 +295,16 @@ def save(shown, path: str, svg: bool = False) -> None:
 
     page = answer_svg if svg else answer_page
     write_text(path, page(shown.puzzle, shown.result), svg)
+
+
+def console(stderr: bool):
+    """A rich console whose closed pipe (``cpsolve ... | head``) ends the command as any
+    closed pipe does (exit 0: the reader had what it wanted), not with rich's exit 1."""
+    from rich.console import Console
+
+    class Piped(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return Piped(stderr=stderr, highlight=False)
