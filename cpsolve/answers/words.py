@@ -42,7 +42,10 @@ def number(n: int) -> str:
 
 def lower_bound(bound: int, unit_costs: bool = True) -> str:
     """A proven lower bound as a sentence: ``no plan has fewer than 48 steps`` (each step
-    costs 1) or ``no plan costs less than 10``."""
+    costs 1) or ``no plan costs less than 10``; a bound of 0 proves nothing (where no cost
+    is negative) and says so."""
+    if bound == 0:
+        return "no lower bound above 0 was proven"
     if unit_costs:
         return f"no plan has fewer than {plural(bound, 'step')}"
     return f"no plan costs less than {number(bound)}"

@@ -70,6 +70,7 @@ def test_bounds_read_as_sentences():
     assert lower_bound(48) == "no plan has fewer than 48 steps"
     assert lower_bound(1) == "no plan has fewer than 1 step"
     assert lower_bound(10, unit_costs=False) == "no plan costs less than 10"
+    assert lower_bound(0) == lower_bound(0, unit_costs=False) == "no lower bound above 0 was proven"
 
 
 def test_the_solution_is_unique_is_said_once(cli):

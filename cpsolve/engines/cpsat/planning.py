@@ -41,7 +41,7 @@ import math
 from dataclasses import dataclass, field
 
 from ...answers.result import Hint, Plan, Result, Status, Step
-from ...answers.words import number, plural
+from ...answers.words import lower_bound, number, plural
 from ...model import Planning
 from ...model.facts import (
     cost_floor,
@@ -439,5 +439,5 @@ def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) 
     bound = min(max(proven, run.estimated), sum(s.cost for s in incumbent))
     plan = tl.plan(solver) if status == cp_model.FEASIBLE else incumbent
     return run.result(Status.SOLVED, plan, bound=bound,
-                      message=f"{run.budget.why()}: no plan costs less than {bound}, "
+                      message=f"{run.budget.why()}: {lower_bound(bound, False)}, "
                       "but this one was not proven optimal")
