@@ -6,11 +6,15 @@ The ``minizinc`` binary and Gecode come from the distribution's packages (Debian
 exported model and its data become a :class:`minizinc.Instance` of the solver named by
 ``--solver`` (:meth:`minizinc.Solver.lookup`: an id, its last part or a tag; Gecode by
 default).  ``solve`` asks for two solutions (the second one, or the search's end after
-the first, settles uniqueness); ``count`` asks for all (``all_solutions``, or
-``nr_solutions`` for ``-n LIMIT``), each passed to ``Options.on_solution`` as the package
-yields it.  The package's final status says whether the search was complete
-(``ALL_SOLUTIONS``, ``UNSATISFIABLE``); otherwise the statuses say it was cut short
-(``solved`` with uniqueness unknown, ``at_least``, ``unknown``).  The package's
+the first, settles uniqueness); on a model with an objective (exported as ``solve
+minimize``/``maximize``) it asks for the intermediate solutions, each better than the last,
+and the package's ``OPTIMAL_SOLUTION`` is the proof of the last one (:func:`_optimise`);
+``count`` (the model exported as ``solve satisfy``, whatever its objective) asks for all
+(``all_solutions``, or ``nr_solutions`` for ``-n LIMIT``), each passed to
+``Options.on_solution`` as the package yields it.  The package's final status says whether
+the search was complete (``ALL_SOLUTIONS``, ``OPTIMAL_SOLUTION``, ``UNSATISFIABLE``);
+otherwise the statuses say it was cut short (``solved`` with uniqueness unknown or without
+the optimality proof, ``at_least``, ``unknown``).  The package's
 statistics (nodes, failures, propagations, times) become the result's ``details``.
 
 Stopping (:func:`_drive`): MiniZinc gets the time limit as its own ``time_limit``; cpsolve's
@@ -22,6 +26,7 @@ its solver's process group); a MiniZinc still there after :data:`GRACE` is kille
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import shutil
 import warnings
@@ -62,12 +67,8 @@ def tool_missing() -> str | None:
 
 
 def supports(model: Csp) -> str | None:
-    """Why this engine cannot take ``model`` (MiniZinc is missing, or the model has an
-    objective: ``cpsolve export --to minizinc`` writes it as ``solve minimize``, but this
-    engine reads back satisfaction answers only), or ``None``."""
-    if getattr(model, "objective", None) is not None:
-        return ("the minizinc engine does not optimise yet (export --to minizinc writes the "
-                "objective; cpsat and search prove optima)")
+    """Why this engine cannot take ``model`` (MiniZinc or its package is missing), or
+    ``None``."""
     return tool_missing()
 
 
@@ -79,6 +80,8 @@ class _Search:
     names: dict[str, str]
     on_solution: Callable[[dict[str, int]], None] | None = None
     solutions: list[dict[str, int]] = field(default_factory=list)
+    objectives: list[int] = field(default_factory=list)
+    """MiniZinc's value of the objective at each solution (a model with one)."""
     complete: bool = False
     infeasible: bool = False
     statistics: dict[str, object] = field(default_factory=dict)
@@ -93,6 +96,9 @@ class _Search:
             values = {self.names[k]: int(v) for k, v in vars(found.solution).items()
                       if k in self.names}
             self.solutions.append(values)
+            objective = getattr(found.solution, "objective", None)
+            if objective is not None:
+                self.objectives.append(int(objective))
             if self.on_solution is not None:
                 self.on_solution(values)
         if found.status is minizinc.Status.UNSATISFIABLE:
@@ -163,9 +169,11 @@ def _solver(name: str):
                           f"{', '.join(installed_solvers())}; see minizinc --solvers)") from None
 
 
-def _run(model: Csp, options, how: dict, stream=None) -> _Search:
+def _run(model: Csp, options, how: dict, stream=None, objective: bool = False) -> _Search:
     """Run MiniZinc on ``model`` with the package's solution options ``how``; what it
-    found (``stream`` is called with each solution as the package yields it)."""
+    found (``stream`` is called with each solution as the package yields it).  With
+    ``objective`` the model's objective is exported (``solve minimize``), else ``solve
+    satisfy``."""
     from ..interop import ExportError
     from ..interop.minizinc import export
 
@@ -174,7 +182,7 @@ def _run(model: Csp, options, how: dict, stream=None) -> _Search:
         raise Unsupported(missing)
     clock = Clock(options.time_limit)
     try:
-        mzn = export(model, output_item=False)  # the package reads JSON output
+        mzn = export(model, output_item=False, objective=objective)  # JSON output
     except ExportError as err:
         raise Unsupported(f"cannot export to MiniZinc: {err}") from None
     import minizinc
@@ -281,7 +289,10 @@ def _with_statistics(search: _Search) -> dict[str, object]:
 
 
 def solve(model: Csp, options) -> Result:
-    """One solution and whether it is unique."""
+    """One solution and whether it is unique; on a model with an objective, the optimum
+    (:func:`_optimise`)."""
+    if model.objective is not None:
+        return _optimise(model, options)
     search = _run(model, options, {"nr_solutions": 2})
     found, why = search.solutions, search.stopped
     stats = _with_statistics(search)
@@ -298,7 +309,9 @@ def solve(model: Csp, options) -> Result:
 
 
 def count(model: Csp, options) -> Result:
-    """Count (and optionally keep) every solution."""
+    """Count (and optionally keep) every solution (of a model with an objective too,
+    whatever their value: ``count --optimal`` is :func:`cpsolve.engines.count_optimal`,
+    which counts the model with the objective fixed to the optimum :func:`solve` proved)."""
     how = {"all_solutions": True} if options.limit is None else {"nr_solutions": options.limit}
     search = _run(model, options, how, getattr(options, "on_solution", None))
     found, complete, why = search.solutions, search.complete, search.stopped
@@ -312,3 +325,47 @@ def count(model: Csp, options) -> Result:
                           message=counted(len(found), complete, why,
                                           options.limit if at_limit else None), **stats)
 
+
+
+def _optimise(model: Csp, options) -> Result:
+    """The optimum of ``model``'s objective: MiniZinc's last intermediate solution,
+    ``OPTIMAL`` when the package says MiniZinc proved it, ``SOLVED`` when a limit came
+    first (with the bound on the optimum when the solver reports one).  The answer carries
+    MiniZinc's own value of the objective, which the checker re-evaluates (an objective
+    exported wrong fails the check)."""
+    objective = model.objective
+    assert objective is not None
+    search = _run(model, options, {"intermediate_solutions": True}, objective=True)
+    stats = _with_statistics(search)
+    name = f"MiniZinc ({options.solver or SOLVER})"
+    if search.infeasible:
+        return Result(Status.INFEASIBLE, "minizinc", proof="exhausted search",
+                      message=f"{name}: no assignment satisfies every constraint", **stats)
+    if not search.solutions:
+        return Result(Status.UNKNOWN, "minizinc", message=f"{search.stopped or 'stopped'}: "
+                      "no solution found", **stats)
+    value = search.objectives[-1] if len(search.objectives) == len(search.solutions) \
+        else None  # no objective in MiniZinc's output: the checker finds it missing
+    answer = Assignment(search.solutions[-1], objective=value,
+                        minimizing=objective.minimizing)
+    what = f"{objective.sense} {objective.label}"
+    if search.complete:
+        return Result(Status.OPTIMAL, "minizinc", answer=answer,
+                      message=f"{what}: {value}, proven optimal by {name}", **stats)
+    bound = _bound(search.details(), objective.minimizing)
+    proven = "" if bound is None else \
+        f", the optimum is proven {'>=' if objective.minimizing else '<='} {bound}"
+    return Result(Status.SOLVED, "minizinc", answer=answer, bound=bound,
+                  message=f"{search.stopped or 'stopped'}: {what}: best {value} found, not "
+                  f"proven optimal{proven}", **stats)
+
+
+def _bound(details: dict[str, object], minimizing: bool) -> int | None:
+    """The bound on the optimum the solver reported (MiniZinc's ``objectiveBound``
+    statistic: MIP solvers give it, Gecode does not), rounded inwards to an integer (the
+    objective is one), or ``None``."""
+    bound = details.get("objective_bound")
+    if isinstance(bound, bool) or not isinstance(bound, (int, float)) \
+            or not math.isfinite(bound):
+        return None
+    return math.ceil(bound - 1e-9) if minimizing else math.floor(bound + 1e-9)

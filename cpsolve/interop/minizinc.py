@@ -21,6 +21,7 @@ a distribution's Gecode may redefine some globals incompatibly).
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,13 +51,21 @@ class MznModel:
         return {f"{stem}.mzn": self.model, f"{stem}.dzn": self.data}
 
 
+RESERVED = frozenset({"x", "objective"}) | frozenset(keyword.kwlist)
+"""Identifiers the export does not give a variable: ``x`` (the array of every variable),
+``objective`` (the field where MiniZinc's JSON output puts the objective's value) and
+Python's keywords (MiniZinc's Python package renames such fields ``mzn_...``)."""
+
+
 def identifiers(names: list[str]) -> dict[str, str]:
-    """cpsolve variable -> a MiniZinc identifier (letters, digits, ``_``; distinct)."""
+    """cpsolve variable -> a MiniZinc identifier (letters, digits, ``_``; distinct; never
+    a keyword or one of :data:`RESERVED`)."""
     out: dict[str, str] = {}
     used: set[str] = set()
     for name in names:
         base = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_") or "v"
-        if not base[0].isalpha() or base in KEYWORDS or base == "x" or base.startswith("given_"):
+        if not base[0].isalpha() or base in KEYWORDS or base in RESERVED \
+                or base.startswith("given_"):
             base = f"v_{base}"
         ident, n = base, 1
         while ident in used:
@@ -75,10 +84,13 @@ def _given(c: Condition) -> tuple[str, int] | None:
     return None
 
 
-def export(csp: Csp, output_item: bool = True) -> MznModel:
+def export(csp: Csp, output_item: bool = True, objective: bool = True) -> MznModel:
     """The MiniZinc model and data of ``csp`` (see the module's docstring); without
     ``output_item`` for a reader of MiniZinc's JSON output, which lists every decision
-    variable itself (MiniZinc prints solutions faster without an output item to evaluate)."""
+    variable itself (MiniZinc prints solutions faster without an output item to evaluate);
+    without ``objective``, ``solve satisfy`` even when ``csp`` has an objective (a count of
+    every solution: MiniZinc's ``--all-solutions`` on ``solve minimize`` lists only the
+    improving ones)."""
     ident = identifiers(list(csp.domains))
     index = {n: i + 1 for i, n in enumerate(csp.domains)}
     lines = [f"% {csp.name}: exported by cpsolve ({len(csp.domains)} variables, "
@@ -110,7 +122,7 @@ def export(csp: Csp, output_item: bool = True) -> MznModel:
         else:  # pragma: no cover - a new constraint kind must be added here
             raise ExportError(f"no MiniZinc translation for {type(c).__name__}")
     shown = " ++ ".join(f'"{ident[n]} = \\({ident[n]});\\n"' for n in csp.domains)
-    goal = _solve_item(successors) if csp.objective is None else \
+    goal = _solve_item(successors) if csp.objective is None or not objective else \
         f"solve {csp.objective.sense} {_int(csp.objective.expr, ident)};"
     lines += ["", goal, "", *([f"output [{shown}];"] if output_item else []), ""]
     data = [f"% {csp.name}: the givens (variable number in x, value)",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,9 @@ from cpsolve.puzzles.files import load
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
+
+PEERS = ["minizinc"] if shutil.which("minizinc") else []
+"""The minizinc engine optimises too, when MiniZinc is installed."""
 
 GOLOMB = """family = "csp"
 name = "Golomb ruler"
@@ -68,14 +72,14 @@ def test_every_engine_proves_the_shortest_golomb_ruler(write_model, engine):
     assert result.answer.values["m[4]"] == want
 
 
-@pytest.mark.parametrize("engine", ["cpsat", "search"])
+@pytest.mark.parametrize("engine", ["cpsat", "search", *PEERS])
 def test_the_bundled_golomb_ruler_is_17_long(engine):
     model = load(MODELS / "golomb6.toml").model
     result = run(engine, "solve", model, Options(time_limit=120))
     assert result.status is Status.OPTIMAL and result.answer.objective == golomb(6, 20)[0]
 
 
-@pytest.mark.parametrize("engine", ["cpsat", "search"])
+@pytest.mark.parametrize("engine", ["cpsat", "search", *PEERS])
 def test_count_optimal_counts_the_optimal_solutions_only(write_model, cli, engine):
     _, rulers = golomb(6, 20)
     path = write_model("g.toml", GOLOMB.format(n=6, top=20))
@@ -97,7 +101,7 @@ def test_maximize_and_the_bound_of_an_unfinished_search():
     best = max(sum(v for v, t in zip(values, pick) if t)
                for pick in itertools.product((0, 1), repeat=5)
                if sum(w for w, t in zip(weights, pick) if t) <= 13)
-    for engine in ("cpsat", "search", "pyconstraint"):
+    for engine in ("cpsat", "search", "pyconstraint", *PEERS):
         result = run(engine, "solve", csp, Options(time_limit=60))
         assert result.status is Status.OPTIMAL and result.answer.objective == best == 14
 
