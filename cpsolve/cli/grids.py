@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engines import Options
-from .session import exit_code
+from .session import against_expected, exit_code, file_name
 
 if TYPE_CHECKING:
     from .session import Cli
@@ -27,12 +27,28 @@ def count_up_to(cli: Cli) -> int:
             result = count_up_to(puzzle.model, puzzle.symmetry(), cli.args.up_to, engine,
                                  options)
     except SymmetryError as err:
-        return cli.fail(str(err), 2)
+        return cli.fail(about_the_file(cli, err), 2)
+    mismatch = against_expected(puzzle, result)
     if cli.args.json:
-        cli.emit(json_classes(puzzle, result))
+        out = json_classes(puzzle, result)
+        if mismatch:
+            out["expected_mismatch"] = mismatch
+        cli.emit(out)
     else:
         cli.out.print(human_classes(puzzle, result), crop=False)
     return exit_code(result)
+
+
+def about_the_file(cli: Cli, err: Exception) -> str:
+    """``err``'s line, naming the file when it is about the model's content (its symmetry,
+    its givens, its solutions); one about an option (``--givens 5: ...``) names that."""
+    from ..workflows.grids.counting import SymmetryError
+    from ..workflows.grids.generator import NoSolution, TooLarge
+
+    if isinstance(err, (SymmetryError, NoSolution, TooLarge)):
+        return f"{file_name(cli.args.file)}: {err}"
+    return str(err)
+
 
 def generate(cli: Cli) -> int:
     """``generate``: every (or N random) unique puzzle(s) with K givens, up to symmetry.
@@ -50,7 +66,7 @@ def generate(cli: Cli) -> int:
     try:
         gen, gens = _generations(cli, puzzle)
     except (SymmetryError, ValueError) as err:
-        return cli.fail(str(err), 1 if isinstance(err, TooLarge) else 2)
+        return cli.fail(about_the_file(cli, err), 1 if isinstance(err, TooLarge) else 2)
     except Disagreement as err:
         return cli.fail(f"engines disagree: {err}", 1)
     _print_generations(cli, puzzle, gen.sym, gens)

@@ -261,6 +261,17 @@ def pair_up(args: argparse.Namespace) -> None:
                              "(DOMAIN.pddl PROBLEM.pddl)")
 
 
+def against_expected(puzzle, result: Result) -> list[str]:
+    """What the answer contradicts in the model's ``[expected]`` table, each said on stderr
+    (the answer is still printed; ``--json`` adds them as ``expected_mismatch``)."""
+    from ..workflows.expected import mismatches
+
+    found = mismatches(getattr(puzzle, "expected", None) or {}, result)
+    for line in found:
+        print(f"warning: {line}", file=sys.stderr)
+    return found
+
+
 def file_name(name: str | tuple[str, str]) -> str:
     """A source as the output names it (a PDDL pair as its two files)."""
     return name if isinstance(name, str) else f"{name[0]} {name[1]}"

@@ -16,7 +16,15 @@ from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from ..workflows.impossible import by_invariant
 from .arguments import printable
-from .session import INTERRUPTED, Cli, exit_code, file_name, pddl_pairs, save
+from .session import (
+    INTERRUPTED,
+    Cli,
+    against_expected,
+    exit_code,
+    file_name,
+    pddl_pairs,
+    save,
+)
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
@@ -80,7 +88,7 @@ def one(cli: Cli, task: str) -> int:
     stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
     result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
     _print(cli, puzzle, result if stream is None or cli.args.json else stream.unlisted(result),
-           race, _against_expected(cli, puzzle, result))
+           race, against_expected(puzzle, result))
     if getattr(cli.args, "plan_file", None):
         _write_plan(puzzle, result, cli.args.plan_file)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
@@ -149,17 +157,6 @@ def _lost(stream: Stream | None, task: str, engine: str, why: str, start: float)
     seconds = time.perf_counter() - start
     salvaged = None if stream is None else stream.salvage(engine, why, seconds)
     return salvaged or Result.stopped(task, engine, why, seconds)
-
-
-def _against_expected(cli: Cli, puzzle, result: Result) -> list[str]:
-    """What the answer contradicts in the model's ``[expected]`` table, each said on stderr
-    (the answer is still printed)."""
-    from ..workflows.expected import mismatches
-
-    found = mismatches(getattr(puzzle, "expected", None) or {}, result)
-    for line in found:
-        print(f"warning: {line}", file=sys.stderr)
-    return found
 
 
 def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> None:

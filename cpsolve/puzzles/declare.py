@@ -291,39 +291,38 @@ def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: A
         model.add_variable(name, lo, hi)
     elif isinstance(spec, dict):
         data.unknown_keys({"size", "shape", "domain"}, spec, key + ".")
-        lo, hi = _interval(data, key + ".domain",
-                           data.get("domain", list, table=spec, prefix=key + "."), scope)
-        lengths = {len(b) for b in (lo, hi) if isinstance(b, list)}
-        shape = _shape(data, key, spec, scope)
-        if shape:
-            size = math.prod(shape)
-        elif "size" in spec:
-            size = integer(data, key + ".size", spec["size"], scope)
-        elif lengths:
-            size = lengths.pop()
-        else:
-            raise data.error(key + ".size", "missing")
-        if size < 1:
-            raise data.error(key + ".size", "must be at least 1")
+        where = key + ".domain"
+        lo, hi = _interval(data, where, data.get("domain", list, table=spec, prefix=key + "."),
+                           scope)
+        shape = _shape(data, key, spec, scope) or [_size(data, key, spec, scope, lo, hi)]
         try:  # before any list of that size is built
-            check_size(f"array {name}: variables", len(model.domains) + size, MAX_VARIABLES)
+            check_size(f"array {name}: variables", len(model.domains) + math.prod(shape),
+                       MAX_VARIABLES)
         except ModelError as err:
             raise data.error(key + ".size", str(err)) from None
-        if any(n != size for n in lengths):
-            raise data.error(key + ".domain", f"per-cell bounds list {lengths.pop()} values "
-                                              f"for {size} cells")
-        los = lo if isinstance(lo, list) else [lo] * size
-        his = hi if isinstance(hi, list) else [hi] * size
+        los = array_values(data, where + ".lo", lo, shape, name)
+        his = array_values(data, where + ".hi", hi, shape, name)
         for i, (a, b) in enumerate(zip(los, his)):
             if a > b:
-                raise data.error(f"{key}.domain", f"cell {i}: empty domain {a}..{b}")
-        check_size(f"array {name}: variables", len(model.domains) + size, MAX_VARIABLES)
-        cells = (itertools.product(*(range(n) for n in shape)) if shape
-                 else ((i,) for i in range(size)))
+                raise data.error(where, f"cell {i}: empty domain {a}..{b}")
+        cells = itertools.product(*(range(n) for n in shape))
         for index, a, b in zip(cells, los, his):
             model.add_variable(name + "".join(f"[{i}]" for i in index), a, b)
     else:
         raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
+
+
+def _size(data: Data, key: str, spec: dict, scope: Scope, lo: Any, hi: Any) -> int:
+    """The size of a 1-D array: ``size``, else the length of a per-cell bound's list."""
+    if "size" in spec:
+        size = integer(data, key + ".size", spec["size"], scope)
+    elif isinstance(lo, list) or isinstance(hi, list):
+        size = len(lo if isinstance(lo, list) else hi)
+    else:
+        raise data.error(key + ".size", "missing")
+    if size < 1:
+        raise data.error(key + ".size", "must be at least 1")
+    return size
 
 
 def _shape(data: Data, key: str, spec: dict, scope: Scope) -> list[int]:
@@ -341,28 +340,103 @@ def _shape(data: Data, key: str, spec: dict, scope: Scope) -> list[int]:
     return shape
 
 
-def _interval(data: Data, key: str, spec: list, scope: Scope
-              ) -> tuple[int | list[int], int | list[int]]:
+def _interval(data: Data, key: str, spec: list, scope: Scope) -> tuple[Any, Any]:
     """``[lo, hi]``: each an integer, a constant expression, or one bound per cell (a list,
-    or a string naming a constant array such as ``"cap"``)."""
+    flat or nested as the array's shape, or a string naming a constant array such as
+    ``"cap"``), as :func:`read_values` reads it."""
     if len(spec) != 2:
         raise data.error(key, f"a domain is [lo, hi], got {spec!r}")
-    lo, hi = (integer_or_list(data, f"{key}.{which}", bound, scope)
+    lo, hi = (read_values(data, f"{key}.{which}", bound, scope)
               for which, bound in zip(("lo", "hi"), spec))
     if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
         raise data.error(key, f"empty domain {lo}..{hi}")
     return lo, hi
 
 
-def integer_or_list(data: Data, key: str, value: Any, scope: Scope) -> int | list[int]:
-    """An integer or a list of integers, written literally or as a constant expression
-    (``"cap"``, ``"[0] * n"``, ``"range(n)"``, ``"2 * n"``)."""
+def read_values(data: Data, key: str, value: Any, scope: Scope) -> int | list:
+    """An integer or a (nested) list of integers as the file writes it: numbers, constant
+    expressions (``"n"``, ``"2 * n"``) and constant lists (``"cap"``, ``"[0] * n"``), at
+    any depth.  The nesting is kept: :func:`array_values` checks it against a shape."""
     if isinstance(value, list):
-        return integers(data, key, value, scope)
+        return [read_values(data, f"{key}[{i}]", v, scope) for i, v in enumerate(value)]
     if isinstance(value, str):  # read once: a constant list, else a constant integer
         found = _constant(data, key, value, scope)
-        return found.value if isinstance(found, Const) else _flat(data, key, value, found)
+        if isinstance(found, Const):
+            return found.value
+        if not isinstance(found, list) or not all(isinstance(v, Const) for v in _leaves(found)):
+            raise data.error(key, f"{value!r} is not an integer or a list of integers")
+        return _plain(found)
     return integer(data, key, value, scope)
+
+
+def _plain(found: list) -> list:
+    """A nested list of :class:`Const` as the same nested list of integers."""
+    return [_plain(v) if isinstance(v, list) else v.value for v in found]
+
+
+def array_values(data: Data, key: str, value: int | list, shape: list[int], name: str
+                 ) -> list[int]:
+    """The value of every cell of array ``name`` (of ``shape``), row by row, from ``value``
+    as :func:`read_values` read it at ``key``: one integer for every cell, a flat list of
+    every cell row by row, or lists nested as the shape (``[[1, 0], [0, 1]]`` for a 2 x 2
+    array).  Any other list is refused in one line saying what was expected."""
+    total = math.prod(shape)
+    if isinstance(value, int):
+        return [value] * total
+    flat = not any(isinstance(v, list) for v in value)
+    if flat and len(value) == total:
+        return list(value)
+    misfit = None if flat else _misfit(value, shape, name)
+    if not flat and misfit is None:
+        return list(_leaves(value))
+    wanted = _layout(shape) + (f" (or {total} values row by row)" if len(shape) > 1 else "")
+    got = f"got {_count(len(value), 'value')}" if flat else misfit
+    raise data.error(key, f"expected {wanted}; {got}")
+
+
+def shape_of(cells: list) -> list[int]:
+    """The shape of an array of the scope (its cells as nested lists of variables)."""
+    shape = []
+    while isinstance(cells, list):
+        shape.append(len(cells))
+        cells = cells[0]
+    return shape
+
+
+def cell_names(cells: list) -> list[str]:
+    """The names of an array's cells (nested lists of variables), row by row."""
+    return [v.name for v in _leaves(cells)]
+
+
+def _layout(shape: list[int]) -> str:
+    """``shape`` in words: "3 values", "4 rows of 4 values", "2 lists of 3 rows of 4 values"."""
+    if len(shape) == 1:
+        return _count(shape[0], "value")
+    if len(shape) == 2:
+        return f"{_count(shape[0], 'row')} of {_count(shape[1], 'value')}"
+    return f"{_count(shape[0], 'list')} of {_layout(shape[1:])}"
+
+
+def _misfit(value: Any, shape: list[int], path: str) -> str | None:
+    """Where ``value`` does not nest as ``shape`` (``path`` names it: ``x``, ``x[2]``), in
+    words; None when it does."""
+    row = "row " if len(shape) == 1 and "[" in path else ""
+    unit = "value" if len(shape) == 1 else "row" if len(shape) == 2 else "list"
+    if not isinstance(value, list):
+        return f"{row}{path} is {value}, not a list of {_layout(shape)}"
+    if len(value) != shape[0]:
+        return f"{row}{path} has {_count(len(value), unit)}"
+    for i, item in enumerate(value):
+        if len(shape) == 1 and isinstance(item, list):
+            return f"{path}[{i}] is a list, not a value"
+        if len(shape) > 1 and (where := _misfit(item, shape[1:], f"{path}[{i}]")) is not None:
+            return where
+    return None
+
+
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:

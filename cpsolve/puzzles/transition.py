@@ -39,6 +39,10 @@ inside that table.  The full reference, with every feature, is
 * ``[constants]`` are usable everywhere: in expressions, sizes, domain
   bounds (a constant array gives one bound per cell), initial values and
   parameter lists;
+* ``[initial]`` gives an array one value for every cell, a list of every cell
+  row by row, or (a shaped array) lists nested as its shape
+  (:func:`~cpsolve.puzzles.declare.array_values`, which reads per-cell
+  bounds too);
 * ``params`` values are lists or strings: ``"range(n)"``, ``"range(a, b)"``,
   a constant array, a list expression; a later parameter may use the
   earlier ones (``j = "range(i + 1, n)"``);
@@ -74,14 +78,17 @@ from .base import Puzzle
 from .data import Data
 from .declare import (
     Template,
+    array_values,
+    cell_names,
     check_show,
     condition_in,
     constants_and_variables,
     free_indices,
-    integer_or_list,
     integers,
     labels_problem,
     parse_in,
+    read_values,
+    shape_of,
     template,
 )
 from .drawing import Drawing, drawing
@@ -166,25 +173,27 @@ def _forbidden(data: Data, model: Planning, scope: dict) -> None:
 
 
 def _initial(data: Data, model: Planning, scope: dict) -> None:
+    """``[initial]``: a value for every variable, an array's given as :func:`array_values`
+    reads it (one value for every cell, a flat list, or lists nested as its shape), or one
+    key per cell (``"x[0][1]" = 1``)."""
     initial = data.get("initial", dict)
     data.misplaced(initial, "initial.")
     values: dict[str, int] = {}
     arrays = {n.split("[", 1)[0] for n in model.names if "[" in n}
     for name, value in initial.items():
         key = f"initial.{name}"
-        given = integer_or_list(data, key, value, scope)
-        if isinstance(given, list):
-            for i, v in enumerate(given):
-                values[f"{name}[{i}]"] = v
-        elif name in arrays:  # one value for every cell
-            for n in model.names:
-                if n.startswith(name + "["):
-                    values[n] = given
+        given = read_values(data, key, value, scope)
+        if name in arrays:
+            cells = scope[name]
+            values.update(zip(cell_names(cells),
+                              array_values(data, key, given, shape_of(cells), name)))
+        elif name not in model.domains:
+            raise data.error(key, "not a declared variable")
+        elif isinstance(given, list):
+            raise data.error(key, f"{name} is one variable: expected one value, not a list")
         else:
             values[name] = given
     for name, value in values.items():
-        if name not in model.domains:
-            raise data.error(f"initial.{name}", "not a declared variable")
         d = model.domains[name]
         if value not in d:
             raise data.error(f"initial.{name}",

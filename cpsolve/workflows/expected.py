@@ -48,11 +48,24 @@ def _found(result: Result) -> dict[str, Any]:
                 answer.objective is not None:
             out["objective"] = answer.objective
     if result.task == "count" and status is Status.EXACT and isinstance(answer, Count):
-        out["count"] = answer.count
+        out.update(_counted(result, answer))
     if result.task == "analyze" and status is Status.COMPLETE and \
             isinstance(answer, Analysis) and answer.direction == "goal":
         out.update(states=answer.states, max_distance=answer.max_distance,
                    farthest=answer.layers[-1] if answer.layers else 0)
+    return out
+
+
+def _counted(result: Result, answer: Count) -> dict[str, int]:
+    """What an exact count proves: ``count``; a count up to symmetry (``count --up-to``)
+    counts classes, with every solution's ``count`` as its total, and ``classes`` when the
+    classes are those of the model's symmetries (``--up-to symmetry``, not ``relabel``)."""
+    up_to = result.details.get("up_to")
+    if up_to is None:
+        return {"count": answer.count}
+    out = {} if result.details.get("total") is None else {"count": result.details["total"]}
+    if up_to == "symmetry":
+        out["classes"] = answer.count
     return out
 
 

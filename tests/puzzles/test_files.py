@@ -248,3 +248,35 @@ def test_array_entries_are_named_by_their_toml_index_from_0(write_model, water_j
     with pytest.raises(ModelFileError) as info:
         load(write_model("csp.toml", csp))
     assert info.value.key == "constraints[0]"
+
+
+DEBT = """family = "csp"
+name = "debt"
+minimize = "x[0] + 2 * x[1]"
+constraints = ["x[0] != x[1]"]
+[variables]
+x = { size = 2, domain = [-3, 2] }
+[expected]
+KEY = VALUE
+"""
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_an_expected_objective_may_be_negative(cli, write_model, engine):
+    """x[0] + 2 x[1] over -3..2 with x[0] != x[1]: x[1] = -3 gives -6, and x[0] is then
+    at lowest -2 (not -3): -8; x[1] = -2 gives -4 + -3 = -7, and more is larger.  So -8."""
+    path = write_model("d.toml", DEBT.replace("KEY", "objective").replace("VALUE", "-8"))
+    assert load(path).expected == {"objective": -8}
+    run = cli("solve", path, "--engine", engine)
+    assert run.code == 0 and "objective -8" in run.out and "warning" not in run.err, run.err
+    wrong = write_model("w.toml", DEBT.replace("KEY", "objective").replace("VALUE", "-9"))
+    assert "warning: the model's [expected] says objective = -9; this run found -8" in \
+        cli("solve", wrong, "--engine", engine).err
+
+
+@pytest.mark.parametrize("key", ["steps", "cost", "count", "classes", "states"])
+def test_the_other_expected_numbers_must_not_be_negative(write_model, key):
+    path = write_model("n.toml", DEBT.replace("KEY", key).replace("VALUE", "-1"))
+    with pytest.raises(ModelFileError) as info:
+        load(path)
+    assert str(info.value) == f"{path}: expected.{key}: must be >= 0, got -1"

@@ -179,6 +179,118 @@ def test_effects_and_goals_read_a_shaped_state(write_model):
     assert puzzle.render_state(puzzle.model.initial_state()) == "1 1 1\n1 1 1\n1 1 1"
 
 
+LIGHTS4 = """family = "transition"
+name = "Lights Out 4x4, shaped"
+goal = "sum(x[r][c] for r in range(n) for c in range(n)) == 0"
+show = "{x}"
+[constants]
+n = 4
+[variables]
+x = { shape = ["n", "n"], domain = [0, 1] }
+[initial]
+x = START
+[labels]
+x = [".", "#"]
+[[actions]]
+name = "press {i} {j}"
+params = { i = "range(n)", j = "range(n)" }
+[actions.effects]
+"x[r][c]" = "1 - x[r][c] if abs(r - i) + abs(c - j) <= 1 else x[r][c]"
+"""
+
+UNSOLVABLE4 = [[1, 0, 0, 1], [0, 1, 1, 0], [0, 1, 0, 0], [1, 0, 0, 0]]  # the tester's start
+CORNERS4 = [[1, 0, 0, 1], [0, 1, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1]]
+
+
+def lights_from(rows: list[list[int]]) -> int | None:
+    """Fewest presses from ``rows`` to a dark board (None: never), by a BFS over the 2^16
+    bit boards of 4 x 4 Lights Out."""
+    n = len(rows)
+    masks = [sum(1 << (r * n + c) for r in range(n) for c in range(n)
+                 if abs(r - i) + abs(c - j) <= 1) for i in range(n) for j in range(n)]
+    start = sum(1 << (r * n + c) for r in range(n) for c in range(n) if rows[r][c])
+    return bfs(start, lambda s: [s ^ m for m in masks], lambda s: s == 0)
+
+
+@pytest.mark.parametrize("rows", [UNSOLVABLE4, CORNERS4])
+@pytest.mark.parametrize("written", ["nested", "flat"])
+def test_a_shaped_start_is_given_as_nested_rows_or_flat(write_model, rows, written):
+    start = rows if written == "nested" else [v for row in rows for v in row]
+    puzzle = load(write_model("l.toml", LIGHTS4.replace("START", str(start))))
+    assert puzzle.model.initial == {f"x[{r}][{c}]": rows[r][c] for r in range(4)
+                                    for c in range(4)}
+    want = lights_from(rows)
+    # 4 x 4 Lights Out reaches only 2^12 of the 2^16 boards: the tester's start is dark-less
+    assert want == (None if rows is UNSOLVABLE4 else 4)
+    for engine in ("search", "cpsat"):
+        result = run(engine, "solve", puzzle.model, Options(time_limit=120))
+        if want is None:
+            assert result.status is Status.INFEASIBLE, (engine, result)
+        else:
+            assert result.status is Status.OPTIMAL and result.steps == want, (engine, result)
+
+
+def test_a_shaped_start_may_be_a_constant_table(write_model):
+    text = LIGHTS4.replace("START", '"[[(r + c) % 2 for c in range(n)] for r in range(n)]"')
+    initial = load(write_model("l.toml", text)).model.initial
+    assert [initial[f"x[1][{c}]"] for c in range(4)] == [1, 0, 1, 0]
+
+
+BAD_STARTS = {
+    "[[1, 0, 0, 1], [0, 1, 1, 0], [0, 1, 0], [1, 0, 0, 0]]": "row x[2] has 3 values",
+    "[[1, 0, 0, 1], [0, 1, 1, 0], [0, 1, 0, 0]]": "x has 3 rows",
+    "[[1, 0, 0, 1], 0, [0, 1, 0, 0], [1, 0, 0, 0]]": "row x[1] is 0, not a list of 4 values",
+    "[[1, 0, 0, 1], [0, 1, [1], 0], [0, 1, 0, 0], [1, 0, 0, 0]]": "x[1][2] is a list, not a value",
+    "[1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0]": "got 15 values",
+}
+
+
+@pytest.mark.parametrize("start", sorted(BAD_STARTS))
+def test_a_start_nested_unlike_the_shape_is_one_line(write_model, cli, start):
+    path = write_model("l.toml", LIGHTS4.replace("START", start))
+    one_error_line(cli("solve", path), "initial.x: expected 4 rows of 4 values (or 16 "
+                                       f"values row by row); {BAD_STARTS[start]}")
+
+
+@pytest.mark.parametrize("start, message", [
+    ("m = 0\nx = [[[1, 0], [0, 1]], [[1, 1], [0, 0]]]", None),
+    ("m = 0\nx = [[[1, 0], [0, 1]], [[1, 1], [0]]]", "initial.x: expected 2 lists of 2 rows of 2 "
+     "values (or 8 values row by row); row x[1][1] has 1 value"),
+    ("m = 0\nx = [[1, 0], [0, 1]]", "initial.x: expected 2 lists of 2 rows of 2 values "
+     "(or 8 values row by row); row x[0][0] is 1, not a list of 2 values"),
+    ("m = [1]\nx = 0", "initial.m: m is one variable: expected one value, not a list"),
+    ("x = 0\ny = 1", "initial.y: not a declared variable"),
+])
+def test_a_start_of_three_dimensions_and_scalars(write_model, cli, start, message):
+    text = """family = "transition"
+goal = "m == 1"
+[variables]
+m = [0, 1]
+x = { shape = [2, 2, 2], domain = [0, 1] }
+[initial]
+START
+[[actions]]
+name = "set"
+effects = { m = "1" }
+""".replace("START", start)
+    path = write_model("c.toml", text)
+    if message is None:
+        initial = load(path).model.initial
+        assert [initial[f"x[1][{r}][{c}]"] for r in range(2) for c in range(2)] == [1, 1, 0, 0]
+    else:
+        one_error_line(cli("solve", path), message)
+
+
+def test_per_cell_bounds_are_read_as_a_start_is(write_model, cli):
+    flat = 'family = "csp"\n[variables]\nx = { shape = [2, 2], domain = [0, [1, 2, 3, 4]] }\n'
+    model = load(write_model("f.toml", flat)).model
+    assert [model.domain(n)[1] for n in model.names] == [1, 2, 3, 4]
+    ragged = flat.replace("[1, 2, 3, 4]", "[[1, 2], [3]]")
+    one_error_line(cli("solve", write_model("r.toml", ragged)),
+                   "variables.x.domain.hi: expected 2 rows of 2 values (or 4 values row by "
+                   "row); row x[1] has 1 value")
+
+
 def test_exports_take_shaped_models(write_model, tmp_path, cli):
     for name, text, kind, out in (("q.toml", BOARD_QUEENS, "minizinc", "q.mzn"),
                                   ("l.toml", LIGHTS, "pddl", "l-domain.pddl")):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.kinds import Assignment
+from cpsolve.answers.kinds import Assignment, Count
 from cpsolve.answers.result import Result, Status
 from cpsolve.workflows.expected import mismatches
 
@@ -47,3 +47,49 @@ def test_solve_json_names_an_objective_mismatch(cli, tmp_path, engine):
     assert out["expected_mismatch"] == [
         "the model's [expected] says objective = 99; this run found 17"]
     assert "warning: the model's [expected] says objective = 99" in run.err
+
+
+def up_to(kind: str, classes: int, total: int | None) -> Result:
+    """An exact ``count --up-to kind``: ``classes`` classes of ``total`` solutions."""
+    return Result.counted("cpsat", Count(classes), True,
+                          details={"up_to": kind, "total": total})
+
+
+def test_a_count_up_to_symmetry_checks_classes_and_its_total_as_count():
+    expected = {"classes": 99, "count": 92}
+    assert mismatches(expected, up_to("symmetry", 12, 92)) == [
+        "the model's [expected] says classes = 99; this run found 12"]
+    # the 12 classes are not the count: the 92 solutions are
+    assert mismatches({"classes": 12, "count": 92}, up_to("symmetry", 12, 92)) == []
+    assert mismatches({"count": 12}, up_to("symmetry", 12, 92)) == [
+        "the model's [expected] says count = 12; this run found 92"]
+
+
+def test_classes_under_renaming_alone_are_not_the_expected_classes():
+    """``classes`` is the count up to the model's symmetries, not up to renaming."""
+    assert mismatches({"classes": 5, "count": 288}, up_to("relabel", 12, 288)) == []
+
+
+def test_a_count_up_to_cut_short_contradicts_nothing():
+    stopped = Result.counted("cpsat", Count(3), False, details={"up_to": "symmetry",
+                                                                 "total": None})
+    assert mismatches({"classes": 12, "count": 92}, stopped) == []
+
+
+def test_count_up_to_symmetry_says_an_expected_classes_mismatch(cli, tmp_path):
+    """queens8's 92 solutions fall in 12 classes under the 8 symmetries of the board (the
+    classic count of "fundamental solutions"): ``classes = 99`` is a warning and an
+    ``expected_mismatch``, the answer is still printed, exit 0."""
+    model = tmp_path / "q.toml"
+    model.write_text((MODELS / "queens8.toml").read_text().replace("classes = 12",
+                                                                   "classes = 99"))
+    run = cli("count", model, "--up-to", "symmetry", "--engine", "cpsat", "--json")
+    out = json.loads(run.out)
+    assert run.code == 0 and out["count"] == 12 and out["total"] == 92
+    assert out["expected_mismatch"] == [
+        "the model's [expected] says classes = 99; this run found 12"]
+    assert "warning: the model's [expected] says classes = 99; this run found 12" in run.err
+    text = cli("count", model, "--up-to", "symmetry", "--engine", "cpsat")
+    assert text.code == 0 and "12 classes" in text.out and "classes = 99" in text.err
+    agreed = cli("count", MODELS / "queens8.toml", "--up-to", "symmetry", "--engine", "cpsat")
+    assert agreed.code == 0 and "warning" not in agreed.err

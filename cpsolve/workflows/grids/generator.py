@@ -38,8 +38,8 @@ from . import exhaustive, randomized
 from .counting import Grids, board, checked_symmetry, enumerate_classes, with_givens
 from .generated import Generated, Generation, Tally
 
-__all__ = ["Generated", "Generation", "Generator", "Tally", "Disagreement", "TooLarge",
-           "available", "second_engine", "stop_reason"]
+__all__ = ["Generated", "Generation", "Generator", "Tally", "Disagreement", "NoSolution",
+           "TooLarge", "available", "second_engine", "stop_reason"]
 
 MAX_CLASSES = 2_000
 """Largest number of solutions up to renaming that exhaustive generation enumerates."""
@@ -54,6 +54,10 @@ class Disagreement(RuntimeError):
 
 class TooLarge(ValueError):
     """Every puzzle was asked for, but the board is too big to enumerate."""
+
+
+class NoSolution(ValueError):
+    """The board has no solution: there is nothing to give."""
 
 
 def stop_reason() -> str:
@@ -136,10 +140,9 @@ class Generator:
             exhaustive.work(grids, k, self.clues) <= exhaustive.MAX_WORK
 
     def solvable(self) -> None:
-        """Refuse (``ValueError``) a board that provably has no solution: nothing to give."""
+        """Refuse (:class:`NoSolution`) a board that provably has no solution: nothing to give."""
         if run(self.engine, "solve", self.board, self.options).status is Status.INFEASIBLE:
-            raise ValueError(f"{self.board.name}: nothing to generate: the model has no "
-                             "solution")
+            raise NoSolution("nothing to generate: the model has no solution")
 
     def bounds(self, k: int) -> None:
         """Refuse (``ValueError``) ``k`` givens when there are not that many clues."""
@@ -163,10 +166,10 @@ class Generator:
             return Generation(k, "exhaustive", (), message="the board's solutions were not "
                               "all enumerated", short=why)
         if grids is None:
-            raise TooLarge(f"{self.board.name}: {self._why}, so not every puzzle can be "
+            raise TooLarge(f"{self._why}, so not every puzzle can be "
                            f"listed; draw some with --random N")
         if not self.exhaustive(k):
-            raise TooLarge(f"{self.board.name}: {len(grids.reps):,} solutions up to renaming × "
+            raise TooLarge(f"{len(grids.reps):,} solutions up to renaming × "
                            f"{plural(math.comb(len(self.clues), k), 'set')} of "
                            f"{plural(k, 'cell')} is "
                            f"more than {exhaustive.MAX_WORK:,}; draw some with --random N")

@@ -1,0 +1,54 @@
+"""``count --up-to`` and ``generate`` (:mod:`cpsolve.cli.grids`): a refusal about the
+model's content is one line on stderr naming the file (docs/families/README.md), exit 2
+(1 for a board too large to enumerate, a limit)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def refused(run, code: int, start: str) -> None:
+    """One error line, starting ``error: start``, and exit ``code``."""
+    lines = [line for line in run.err.splitlines() if line.strip()]
+    assert run.code == code and len(lines) == 1, run.err
+    assert lines[0].startswith(f"error: {start}"), lines[0]
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    # Inkala's sudoku has givens: a rotation moves them, so it is no symmetry of the puzzle
+    (("count", "sudoku_inkala.toml", "--up-to", "symmetry"), 2,
+     "the givens break the symmetry"),
+    # queens' columns are numbers on the board: renaming them is no symmetry
+    (("count", "queens8.toml", "--up-to", "relabel"), 2,
+     "this model does not declare that its symbols can be renamed"),
+    # no closed knight's tour exists on 4 x 4
+    (("generate", "knight_4x4.toml", "--givens", "2"), 2,
+     "nothing to generate: the model has no solution"),
+    # a 9 x 9 sudoku has far more than 2,000 grids up to renaming
+    (("generate", "sudoku_inkala.toml", "--givens", "3"), 1,
+     "more than 2,000 solutions up to renaming"),
+])
+def test_a_refusal_about_the_model_names_the_file(cli, argv, code, message):
+    command, name, *rest = argv
+    path = MODELS / name
+    refused(cli(command, path, *rest), code, f"{path}: {message}")
+
+
+def test_the_json_error_names_the_file_too(cli):
+    path = MODELS / "sudoku_inkala.toml"
+    run = cli("count", path, "--up-to", "symmetry", "--json")
+    out = json.loads(run.out)
+    assert run.code == 2 and out["exit"] == 2
+    assert out["error"] == f"{path}: the givens break the symmetry: count classes of a board " \
+                           "without givens"
+
+
+def test_a_refusal_about_an_option_names_the_option(cli):
+    """``--givens`` larger than the board: the option is the key, as the docs show."""
+    refused(cli("generate", MODELS / "latin4.toml", "--givens", "17"), 2,
+            "--givens 17: the board has 16 cells")
