@@ -2,10 +2,14 @@
 per instance on a cluster.
 
 Each model gets a budget (:class:`~cpsolve.workflows.batch.TaskBudget`): with
-``--time-limit``, an equal share of what is left of the command's limit; without, the
+``--time-limit``, an equal share of what is left of the command's limit (plus the start of
+an engine not imported yet, CP-SAT's, for the first model that runs it); without, the
 default budget (:data:`~.arguments.AUTO_BUDGET`), so that a peer that knows no proof
 (Fast Downward on an impossible model) never searches for ever; ``--time-limit none``:
 no limit.  The model's engines share its budget (:func:`~cpsolve.workflows.batch.compare_model`).
+Every model named is reported: one the time limit or Ctrl-C came before lists its engines
+as not run, and one that fewer than two engines answered is not cross-checked (it says so,
+and the comparison's status is then not ``agree``).
 """
 
 from __future__ import annotations
@@ -18,8 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..answers.result import Status
 from ..engines import Options
+from ..engines.proofs import ARGUED
 from ..engines.runtime import interrupt
-from ..workflows.batch import Compared, Item, TaskBudget, compare_model
+from ..workflows.batch import (
+    Compared,
+    Item,
+    TaskBudget,
+    affordable,
+    compare_model,
+    start_seconds,
+    unreached,
+)
 from .session import INTERRUPTED, Named, file_name, pddl_pairs
 
 if TYPE_CHECKING:
@@ -31,16 +44,21 @@ VERDICTS = {"disagree": "[bold red]engines disagree[/]",
             "interrupted": "[yellow]comparison interrupted: not every engine ran, so no "
                            "agreement is claimed[/]",
             "unanswered": "[yellow]no engine answered within the limits: nothing to "
-                          "compare[/]"}
+                          "compare[/]",
+            "incomplete": "[yellow]not every model was cross-checked (see above): no "
+                          "agreement is claimed for those[/]"}
 """The last line of a comparison in text, by its JSON ``status``: engines that disagree
 (whatever else happened), a comparison interrupted by Ctrl-C or SIGTERM (what ran is in
 the table, but agreement needs every engine), no answer from any engine on any model
-(nothing was compared), or agreement."""
+(nothing was compared), some model not cross-checked (not loaded, not reached within the
+limit, no engine or only one answered), or agreement on every model."""
 
 
 def compare(cli: Cli) -> int:
     """``compare``: each model through every engine that applies, its results cross-checked
-    (exit 1 when engines disagree, 130 after Ctrl-C with what was compared)."""
+    (exit 1 when engines disagree or a model has no answer, 130 after Ctrl-C with what was
+    compared).  Every model named is in the report, also one the time limit or Ctrl-C came
+    before (its engines listed as not run)."""
     if cli.cluster():
         if pddl_pairs(cli.args.files):
             return cli.fail("compare on a cluster takes model files, directories and "
@@ -52,40 +70,102 @@ def compare(cli: Cli) -> int:
     # (rich's) would take a loaded machine's tenths of a second past the limit
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, 1 if items[0].timed_out else 2)  # (or a limit)
-    budget = TaskBudget(cli.clock, cli.auto_budget(), cli.tail())
-    done: list[Compared] = []
-    with interrupt.installed():
-        for number, item in enumerate(items):
-            if interrupt.requested():
-                break
-            if item.error or cli.clock.time_up():
-                done.append(Compared(item.source, None,
-                                     error=item.error or "not started: time limit reached"))
-                continue
-            seconds = budget.seconds(len(items) - number)
-            done.append(compare_model(
-                item, cli.args.task, None if seconds is None else max(seconds, 0.01),
-                running=partial(_running, cli, item.puzzle.name)))
-    failed = any(d.problems for d in done)
-    verdict = "disagree" if failed else "interrupted" if interrupt.by_user() else \
-        "agree" if any(answered(d) for d in done) else "unanswered"
+    done, stopped = _compared(cli, items)
+    interrupted = stopped or interrupt.by_user()
+    verdict = _verdict(done, interrupted)
     if cli.args.json:
         cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
     else:
-        from ..output.text import comparison_table
-
-        cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
-        cli.out.print(VERDICTS[verdict])
-        for d in done:
-            if not d.error and not answered(d):
-                why = "before the interruption" if verdict == "interrupted" else \
-                    "within the limits"
-                print(f"{d.source}: no engine answered {why}", file=sys.stderr)
-    if interrupt.by_user():
+        _print_text(cli, done, verdict)
+    if interrupted:
         return INTERRUPTED
-    if failed or any(d.error or not answered(d) for d in done):
+    if any(d.problems or d.error or not answered(d) for d in done):
         return 1
     return 0
+
+
+def _compared(cli: Cli, items: list[Item]) -> tuple[list[Compared], bool]:
+    """Every item through its engines, in order, each model within its share of the time
+    left (:func:`_model_seconds`); once the time limit or a stop came, the rest are listed
+    as not reached.  Also whether Ctrl-C stopped work at once (``KeyboardInterrupt``: the
+    models so far are kept)."""
+    budget = TaskBudget(cli.clock, cli.auto_budget(), cli.tail())
+    done: list[Compared] = []
+    stopped = False
+    with interrupt.installed():
+        for number, item in enumerate(items):
+            if item.error:
+                done.append(Compared(item.source, None, error=item.error))
+                continue
+            why = _too_late(cli)
+            if why is not None or stopped:
+                done.append(unreached(item, cli.args.task, why or interrupt.REASON))
+                continue
+            seconds = _model_seconds(budget, items[number:], cli.args.task)
+            try:
+                compared = compare_model(
+                    item, cli.args.task, None if seconds is None else max(seconds, 0.01),
+                    running=partial(_running, cli, item.puzzle.name))
+            except KeyboardInterrupt:  # Ctrl-C between two engines: this model is lost
+                interrupt.request()
+                stopped = True
+                done.append(unreached(item, cli.args.task, interrupt.REASON))
+                continue
+            stopped = stopped or compared.stopped
+            done.append(compared)
+    return done, stopped
+
+
+def _too_late(cli: Cli) -> str | None:
+    """Why the next model must not start (the time limit, Ctrl-C or another stop came
+    first), or ``None``."""
+    if interrupt.requested():
+        return interrupt.reason()
+    if cli.clock.time_up():
+        return cli.clock.limit_reached()
+    return None
+
+
+def _model_seconds(budget: TaskBudget, items: list[Item], task: str) -> float | None:
+    """The seconds of ``items[0]``, the first of the models still to compare: an equal share
+    of what is left, plus its engines' starts not paid yet (an import, made once per
+    process: :func:`~cpsolve.workflows.batch.start_seconds`) less the part of them the other
+    models pay in their shares — when they are :func:`~cpsolve.workflows.batch.affordable`
+    out of all that is left (else the engine will not start, and no time is kept for it)."""
+    from ..engines import engines_for
+
+    seconds = budget.seconds(len(items))
+    if seconds is None:
+        return None
+    start = start_seconds(engines_for(items[0].puzzle.model, task, peers=True))
+    if not affordable(start, seconds * len(items)):  # it will not start: nothing to keep
+        return seconds
+    return seconds + start * (len(items) - 1) / len(items)
+
+
+def _verdict(done: list[Compared], interrupted: bool) -> str:
+    """The comparison's ``status`` (:data:`VERDICTS`)."""
+    if any(d.problems for d in done):
+        return "disagree"
+    if interrupted:
+        return "interrupted"
+    if not any(answered(d) for d in done):
+        return "unanswered"
+    return "agree" if all(cross_checked(d) for d in done) else "incomplete"
+
+
+def _print_text(cli: Cli, done: list[Compared], verdict: str) -> None:
+    """The comparison as a table, its verdict, and a line on stderr per model that no engine
+    answered."""
+    from ..output.text import comparison_table
+
+    cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
+    cli.out.print(VERDICTS[verdict])
+    for d in done:
+        if not d.error and not answered(d):
+            why = "before the interruption" if verdict == "interrupted" else \
+                "within the limits"
+            print(f"{d.source}: no engine answered {why}", file=sys.stderr)
 
 
 @contextmanager
@@ -112,7 +192,27 @@ def _items(cli: Cli) -> list[Item]:
 
 def answered(done: Compared) -> bool:
     """Some engine answered (not every result cut short by a limit)."""
-    return any(r.status not in (Status.UNKNOWN, Status.PARTIAL) for r in done.results)
+    return bool(answering(done))
+
+
+def answering(done: Compared) -> list[str]:
+    """The engines that answered (their result not cut short by a limit)."""
+    return [r.engine for r in done.results if r.status not in (Status.UNKNOWN, Status.PARTIAL)]
+
+
+def cross_checked(done: Compared) -> bool:
+    """Two engines or more answered, so their answers were compared — or the family's own
+    argument did (:data:`~cpsolve.engines.proofs.ARGUED`, re-derived by the checker)."""
+    engines = answering(done)
+    return len(engines) >= 2 or ARGUED in engines
+
+
+def unchecked(done: Compared) -> str | None:
+    """Why a model that some engine answered was not cross-checked, or ``None``."""
+    engines = answering(done)
+    if done.error or done.problems or not engines or cross_checked(done):
+        return None
+    return f"not cross-checked: only {engines[0]} answered"
 
 
 def compare_on_cluster(cli: Cli) -> int:
@@ -176,7 +276,8 @@ def compared_json(done: Compared) -> dict[str, Any]:
         return {"source": done.source, "error": done.error}
     from ..output.text import as_json
 
-    return {"model": done.puzzle.name, "file": done.source, "agree": not done.problems,
+    agree = False if done.problems else True if cross_checked(done) else None
+    return {"model": done.puzzle.name, "file": done.source, "agree": agree,
             "disagreements": list(done.problems),
             "results": [as_json(done.puzzle, r) for r in done.results],
             "skipped": [{"engine": s.engine, "reason": s.why} for s in done.skipped]}
@@ -188,4 +289,5 @@ def table_rows(done: Compared) -> list[tuple]:
         return [(Named(done.source), f"error: {done.error}")]
     return [(done.puzzle, r) for r in done.results] + \
         [(done.puzzle, s) for s in done.skipped] + \
-        [(done.puzzle, f"DISAGREEMENT: {p}") for p in done.problems]
+        [(done.puzzle, f"DISAGREEMENT: {p}") for p in done.problems] + \
+        [(done.puzzle, why) for why in [unchecked(done)] if why]

@@ -267,7 +267,11 @@ def _compare_model() -> dict[str, Any]:
     return {"type": "object", "required": ["model", "file", "agree", "results", "disagreements"],
             "additionalProperties": False,
             "properties": {"model": {"type": "string"}, "file": {"type": "string"},
-                           "agree": {"type": "boolean"},
+                           "agree": {"type": ["boolean", "null"],
+                                     "description": "false: engines disagree; true: two "
+                                                    "engines or more answered and agree; "
+                                                    "null: fewer than two answered (not "
+                                                    "cross-checked)."},
                            "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
                            "disagreements": {"type": "array", "items": {"type": "string"}},
                            "skipped": {
@@ -284,7 +288,7 @@ def _compare_model() -> dict[str, Any]:
 def _compare() -> dict[str, Any]:
     return {"type": "object", "required": ["status", "models"], "additionalProperties": False,
             "properties": {"status": {"enum": ["agree", "disagree", "interrupted",
-                                                "unanswered"]},
+                                                "unanswered", "incomplete"]},
                            "models": {"type": "array",
                                       "items": {"anyOf": [
                                           {"$ref": "#/$defs/compare_model"},

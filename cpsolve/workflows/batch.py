@@ -270,6 +270,8 @@ class Compared:
     skipped: tuple[Skipped, ...] = ()
     problems: tuple[str, ...] = ()
     error: str = ""
+    stopped: bool = False
+    """An engine was stopped at once by ``KeyboardInterrupt`` (Ctrl-C): the user's stop."""
 
 
 def compare_model(item: Item, task: str, time_limit: float | None = None,
@@ -278,13 +280,17 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
                   ) -> Compared:
     """Run ``task`` on ``item``'s puzzle with every engine that applies — the built-in ones
     and the installed peers (``fd``, ``minizinc``) — one after the other, each with an
-    equal share of what is left of ``time_limit``, and cross-check their results.
+    equal share of what is left of ``time_limit`` plus its start (:func:`engine_share`),
+    and cross-check their results.  Those with a start to pay (CP-SAT's first import) run
+    last, with what the others left: under a short limit the quick ones still answer, and
+    the results are listed in the engines' own order.
 
     Each run takes ``options`` (default: none), or those that ``running(engine)`` gives
     (the command line: a progress line per engine).  The engines that cannot do ``task``
     on this kind of model are listed as skipped, and so are those not run after a stop
     was asked for.  An :class:`EngineBug` is raised.  ``running`` may stop an engine with
-    :class:`TimeUp` (the command's clock): its result then has nothing proven.
+    :class:`TimeUp` (the command's clock), and Ctrl-C with ``KeyboardInterrupt``: its result
+    then has nothing proven, and the next engines are not run.
     """
     assert item.puzzle is not None, item.error
     puzzle = item.puzzle
@@ -294,28 +300,88 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     engines = engines_for(puzzle.model, task, peers=True)
     skipped = [Skipped(engine, f"not applicable (cannot {task} a {puzzle.model.kind} model)")
                for engine in not_applicable(puzzle.model, task)]
-    results: list[Result] = []
+    ran: dict[str, Result | Skipped] = {}
+    stopped = False
     clock = Clock(time_limit)
-    for i, engine in enumerate(engines):
+    order = sorted(engines, key=lambda engine: start_seconds([engine]) > 0)
+    for i, engine in enumerate(order):
         if interrupt.requested():
-            skipped.append(Skipped(engine, f"not run: {interrupt.reason()}"))
+            ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
             continue
         try:
             with running(engine) if running else nullcontext(options or Options()) as given:
-                results.append(run(engine, task, puzzle.model,
-                                   replace(given, time_limit=clock.share(len(engines) - i))))
+                ran[engine] = run(engine, task, puzzle.model,
+                                  replace(given, time_limit=engine_share(clock, order[i:])))
         except Unsupported as err:
-            skipped.append(Skipped(engine, str(err)))
+            ran[engine] = Skipped(engine, str(err))
         except (TimeUp, ImportError) as err:  # the command's clock (``running``'s) stopped
             # an engine that did not stop itself (one still being imported: pybind11 makes
             # the clock's stop an ImportError): nothing proven, the next are not run
             if isinstance(err, ImportError) and not interrupt.requested():
                 raise  # a broken installation
-            results.append(Result.cut_off(task, engine))
+            ran[engine] = Result.cut_off(task, engine)
+        except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not
+            # answer within a second (:func:`interrupt.escalating`): it is lost, the
+            # comparison so far is not; the next engines are not run
+            interrupt.request()
+            stopped = True
+            ran[engine] = Result.stopped(task, engine, STOPPED_AT_ONCE.format(engine=engine))
+    results = [ran[e] for e in engines if isinstance(ran[e], Result)]
+    skipped += [ran[e] for e in engines if isinstance(ran[e], Skipped)]
     problems = disagreements(results)
     if not problems:
         results = cross_check(results)
-    return Compared(item.source, puzzle, tuple(results), tuple(skipped), tuple(problems))
+    return Compared(item.source, puzzle, tuple(results), tuple(skipped), tuple(problems),
+                    stopped=stopped)
+
+
+STOPPED_AT_ONCE = f"{interrupt.REASON} ({{engine}} stopped at once: what it had is lost)"
+"""The message of an engine of ``compare`` stopped by ``KeyboardInterrupt``."""
+
+
+def start_seconds(engines: Iterable[str]) -> float:
+    """Wall seconds the starts of ``engines`` would take now: each one's
+    :func:`~cpsolve.engines.start_cost` (an import not made yet) at the share of a core this
+    process has had (:func:`~cpsolve.engines.runtime.clock.process_share`)."""
+    from ..engines import start_cost
+    from ..engines.runtime.clock import process_share
+
+    cost = sum(start_cost(engine) for engine in engines)
+    return cost / process_share() if cost else 0.0
+
+
+def engine_share(clock: Clock, engines: list[str]) -> float | None:
+    """The seconds of ``engines[0]``, the first of the engines still to run on one model
+    within ``clock``: an equal share of what is left once their starts are paid
+    (:func:`start_seconds`), plus its own start — an engine whose import takes the time of
+    an equal share would never run (CP-SAT under a limit of a few seconds).  Starts that
+    would take more than half of what is left are not kept for: those engines will not
+    start (:func:`~cpsolve.engines.late_start` says so), and the others share it all."""
+    left = clock.left()
+    if left is None:
+        return None
+    own, starts = start_seconds(engines[:1]), start_seconds(engines)
+    if not affordable(starts, left):
+        return max(FLOOR, left / max(1, len(engines)))
+    return max(FLOOR, (left - starts) / max(1, len(engines)) + own)
+
+
+def affordable(start: float, left: float) -> bool:
+    """True when a start of ``start`` seconds is worth keeping time for out of ``left``: at
+    most half of it (the engine then has time to work after its start)."""
+    return start <= left / 2
+
+
+def unreached(item: Item, task: str, why: str) -> Compared:
+    """A model ``compare`` did not get to (``why``: the time limit, Ctrl-C came first):
+    every engine that applies listed as not run, with ``why``."""
+    assert item.puzzle is not None, item.error
+    model = item.puzzle.model
+    skipped = [Skipped(engine, f"not applicable (cannot {task} a {model.kind} model)")
+               for engine in not_applicable(model, task)]
+    skipped += [Skipped(engine, f"not run: {why}")
+                for engine in engines_for(model, task, peers=True)]
+    return Compared(item.source, item.puzzle, skipped=tuple(skipped))
 
 
 def compare_one(item: Item, task: str, time_limit: float | None = None,

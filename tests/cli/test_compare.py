@@ -220,6 +220,9 @@ def test_compare_gives_each_model_the_default_budget_split_among_its_engines(
 
 
 def test_compare_shares_the_time_limit_among_the_models(cli, monkeypatch):
+    import cpsolve.engines
+
+    monkeypatch.setattr(cpsolve.engines, "START_COST", {})  # no start to pay (tested below)
     given = _recorded(monkeypatch)
     run = cli("compare", "water_jugs", "blocks", "--time-limit", "20", "--json")
     assert run.code == 1, run.err  # every engine answered unknown: no answer (issue 21)
@@ -236,7 +239,7 @@ def test_compare_shares_the_time_limit_among_the_models(cli, monkeypatch):
 
 def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
     """A stop asked for while a model's first engine runs: the later engines and models
-    are not run, the report says so, exit 130."""
+    are not run, the report says so (each model listed, its engines not run), exit 130."""
     import cpsolve.workflows.batch
     from cpsolve.answers.result import Result, Status
     from cpsolve.engines.runtime import interrupt
@@ -252,9 +255,11 @@ def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
         interrupt.clear()
     assert done.code == 130
     models = json.loads(done.out)["models"]
-    assert len(models) == 1 and len(models[0]["results"]) == 1
-    assert {s["reason"] for s in models[0]["skipped"]
-            if not s["reason"].startswith("not applicable")} == {"not run: interrupted"}
+    assert [m["file"] for m in models] == ["water_jugs", "blocks"]
+    assert len(models[0]["results"]) == 1 and models[1]["results"] == []
+    for model in models:
+        assert {s["reason"] for s in model["skipped"]
+                if not s["reason"].startswith("not applicable")} == {"not run: interrupted"}
 
 
 def test_compare_of_one_file_that_loads_past_the_limit_is_a_limit_not_bad_input(
@@ -287,3 +292,170 @@ def test_a_comparison_where_no_engine_answered_claims_no_agreement(cli):
     assert (run.code, out["status"]) == (1, "unanswered")
     text = cli("compare", "english33_moves", "--time-limit", "1")
     assert "no engine answered" in text.out and "all engines agree" not in text.out
+
+
+# ------------------------------------------------------------ compare: limits and stops
+
+
+def _answering(monkeypatch, answers: dict[str, Status], stop=None) -> list[str]:
+    """compare's engines answer ``answers[engine]`` at once (unknown when not named); the
+    first run calls ``stop()`` (a stop asked for, or ``KeyboardInterrupt``) if given."""
+    import cpsolve.workflows.batch
+    from cpsolve.answers.result import Result
+
+    ran: list[str] = []
+
+    def run(engine, task, model, options):
+        ran.append(engine)
+        if stop is not None and len(ran) == 1:
+            stop()
+        status = answers.get(engine, Status.UNKNOWN)
+        answer = Plan.of(plan(10)) if status is OPT else None
+        return Result(status, engine, task=task, answer=answer)
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    return ran
+
+
+def test_compare_lists_every_model_the_time_limit_came_before(cli, monkeypatch):
+    """The command's limit reached during the first model (its clock asks the engines to
+    stop): the other models are still in the report, their engines not run for that
+    reason, and no agreement is claimed (exit 1) — they were never compared."""
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.stop import Stop
+
+    def limit():
+        interrupt.request("time limit 9 s reached", Stop.TIME)
+
+    _answering(monkeypatch, {"search": OPT}, limit)
+    run = cli("compare", "water_jugs", "hanoi4", "blocks", "--json")
+    assert run.code == 1, run.err
+    out = json.loads(run.out)
+    assert [m["file"] for m in out["models"]] == ["water_jugs", "hanoi4", "blocks"]
+    assert out["status"] != "agree"
+    for model in out["models"][1:]:
+        assert model["results"] == [] and model["agree"] is None
+        reasons = {s["reason"] for s in model["skipped"]
+                   if not s["reason"].startswith("not applicable")}
+        assert reasons == {"not run: time limit 9 s reached"}
+    _answering(monkeypatch, {"search": OPT}, limit)  # the first run of the next command
+    text = cli("compare", "water_jugs", "hanoi4", "blocks")
+    assert text.code == 1 and "all engines agree" not in text.out
+    assert "hanoi4: no engine answered" in text.err and "blocks: no engine" in text.err
+
+
+def test_a_model_only_one_engine_answered_is_not_cross_checked(cli, monkeypatch):
+    """search answers, every other engine is stopped by the limit: nothing was compared, so
+    the model's ``agree`` is null, the status ``incomplete`` (not ``agree``), and the text
+    says which engine alone answered; every model answered, so the exit stays 0."""
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    _answering(monkeypatch, {"search": OPT})
+    run = cli("compare", "water_jugs", "--json")
+    out = json.loads(run.out)
+    jsonschema.validate(out, schema())
+    assert (run.code, out["status"], out["models"][0]["agree"]) == (0, "incomplete", None)
+    text = cli("compare", "water_jugs")
+    assert "not cross-checked: only search answered" in text.out
+    assert "all engines agree" not in text.out
+
+
+def test_two_engines_that_answer_alike_agree(cli, monkeypatch):
+    """The same optimum from cpsat and search (the others unknown): cross-checked."""
+    _answering(monkeypatch, {"search": OPT, "cpsat": OPT})
+    run = cli("compare", "water_jugs", "--json")
+    out = json.loads(run.out)
+    assert (run.code, out["status"], out["models"][0]["agree"]) == (0, "agree", True)
+
+
+def test_ctrl_c_that_stops_an_engine_at_once_keeps_the_comparison(cli, monkeypatch):
+    """``KeyboardInterrupt`` out of an engine (a second Ctrl-C, or a first one it did not
+    answer within a second): that engine's work is lost, not the report — the interrupted
+    object lists every model, exit 130."""
+    from cpsolve.engines.runtime import interrupt
+
+    def ctrl_c():
+        interrupt.request()
+        raise KeyboardInterrupt
+
+    ran = _answering(monkeypatch, {}, ctrl_c)
+    try:
+        run = cli("compare", "water_jugs", "blocks", "--json")
+    finally:
+        interrupt.clear()
+    assert run.code == 130, run.err
+    out = json.loads(run.out)
+    assert out["status"] == "interrupted" and len(ran) == 1
+    assert [m["file"] for m in out["models"]] == ["water_jugs", "blocks"]
+    first = out["models"][0]["results"]
+    assert [r["engine"] for r in first] == ran
+    assert "stopped at once" in first[0]["message"]
+
+
+def test_ctrl_c_between_two_engines_keeps_the_models_before(cli, monkeypatch):
+    """``KeyboardInterrupt`` outside any engine (the progress line of the second model's
+    first engine): the first model's comparison stays, the second is listed as not run."""
+    from contextlib import contextmanager
+
+    import cpsolve.cli.compare
+    from cpsolve.engines.runtime import interrupt
+
+    _answering(monkeypatch, {"search": OPT, "cpsat": OPT})
+    started: list[str] = []
+    real = cpsolve.cli.compare._running
+
+    @contextmanager
+    def running(cli_, name, engine):
+        started.append(name)
+        if len(set(started)) == 2:
+            raise KeyboardInterrupt
+        with real(cli_, name, engine) as options:
+            yield options
+
+    monkeypatch.setattr(cpsolve.cli.compare, "_running", running)
+    try:
+        run = cli("compare", "water_jugs", "hanoi4", "--json")
+    finally:
+        interrupt.clear()
+    assert run.code == 130, run.err
+    out = json.loads(run.out)
+    assert out["status"] == "interrupted"
+    assert out["models"][0]["agree"] is True
+    assert [m["file"] for m in out["models"]] == ["water_jugs", "hanoi4"]
+
+
+def test_an_engine_with_a_start_to_pay_gets_it_on_top_of_its_share(monkeypatch):
+    """Three engines and 3.0 s left: with no start to pay, 1.0 s each; a start of 0.6 s for
+    the first (CP-SAT's import) is paid on top of its share of the rest, (3.0 - 0.6) / 3
+    + 0.6 = 1.4 s; a start of 2 s (more than half of what is left) is not kept for, the
+    engine will not start: 1.0 s."""
+    import cpsolve.workflows.batch as batch
+    from cpsolve.engines.runtime.clock import Clock
+
+    clock = Clock(3.0, now=lambda: 0.0)
+    for cost, expected in [(0.0, 1.0), (0.6, 1.4), (2.0, 1.0)]:
+        monkeypatch.setattr(batch, "start_seconds",
+                            lambda engines, c=cost: c if "cpsat" in engines else 0.0)
+        assert batch.engine_share(clock, ["cpsat", "search", "fd"]) == \
+            pytest.approx(expected)
+        # the engine after it keeps time for that start only when it is affordable
+        assert batch.engine_share(clock, ["search", "cpsat"]) == \
+            pytest.approx(1.5 if cost != 0.6 else (3.0 - 0.6) / 2)
+
+
+def test_compare_runs_the_engines_with_a_start_to_pay_last(cli, monkeypatch):
+    """CP-SAT's import still to come: search and the peers run first (a short limit is not
+    spent on the import before them), and the results are listed in the engines' order."""
+    import cpsolve.workflows.batch as batch
+    from cpsolve.engines import engines_for
+
+    monkeypatch.setattr(batch, "start_seconds",
+                        lambda engines: 0.3 if "cpsat" in engines else 0.0)
+    ran = _answering(monkeypatch, {"search": OPT, "cpsat": OPT})
+    run = cli("compare", "water_jugs", "--json")
+    order = engines_for(_models("water_jugs")["water_jugs"].model, "solve", peers=True)
+    assert ran[-1] == "cpsat" and sorted(ran) == sorted(order)
+    results = json.loads(run.out)["models"][0]["results"]
+    assert [r["engine"] for r in results] == order
