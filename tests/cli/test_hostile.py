@@ -258,6 +258,13 @@ def test_bash_completion_completes_commands_options_choices_and_models(cli, tmp_
     (("solve", "water_jugs.toml", "--time-limit", "-3s"), "expected seconds, got '-3s'"),
     (("solve", "water_jugs.toml", "--time-limit", "-.5"), "expected a number of seconds > 0"),
     (("analyze", "xsudoku5.toml", "--limit", "-5"), "--limit"),
+    (("solve", "water_jugs.toml", "--time-limit", "-inf"), "got '-inf'"),
+    (("solve", "water_jugs.toml", "--time-limit", "-NaN"), "got '-NaN'"),
+    (("solve", "water_jugs.toml", "--time-limit", "-1e9"), "got '-1e9'"),
+    (("solve", "water_jugs.toml", "--memory-limit", "-Infinity"), "got '-Infinity'"),
+    (("solve", "water_jugs.toml", "--jobs", "-inf"), "--jobs"),
+    (("count", "water_jugs.toml", "-n", "-nan"), "got '-nan'"),  # not -n with "an"
+    (("generate", "xsudoku5.toml", "--givens", "-inf"), "--givens"),
 ])
 def test_a_negative_looking_value_reaches_its_option_s_check(cli, argv, said):
     """argparse took '-1G' for an option ("expected one argument"): a word of a dash and a
