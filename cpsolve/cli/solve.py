@@ -17,6 +17,7 @@ from ..engines.runtime.stop import Stop
 from ..puzzles.files import resolve
 from ..workflows.impossible import by_invariant
 from .arguments import printable
+from .option_rules import wrong_kind
 from .session import (
     INTERRUPTED,
     Cli,
@@ -73,6 +74,9 @@ def one(cli: Cli, task: str) -> int:
     A first Ctrl-C asks the engine to stop with what it has (:mod:`.interrupt`): that is
     printed, and the exit is 130."""
     puzzle = cli.load(cli.args.file)
+    why = wrong_kind(cli.args, {file_name(cli.args.file): puzzle.model.kind})
+    if why:
+        return cli.fail(why, 2)
     objective = getattr(puzzle.model, "objective", None) is not None
     if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal \
             and not (objective and cli.args.optimal):
@@ -223,6 +227,9 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
 
     start = time.monotonic()
     items = list(instances(pairs or cli.args.files, cli.clock.guard))
+    why = wrong_kind(cli.args, kinds_of(items))
+    if why:
+        return cli.fail(why, 2)
     rows: list = []
     hard = gone = False
     with cli.bar("solving", len(items)) as advance, watch_reader():
@@ -244,6 +251,11 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     else:
         _batch_summary(cli, rows, time.monotonic() - start)
     return _batch_code(rows, items if gone else rows, hard)
+
+
+def kinds_of(items: list) -> dict[str, str]:
+    """The kind of each loaded instance, by its source (the bad files left out)."""
+    return {item.source: item.puzzle.model.kind for item in items if item.puzzle is not None}
 
 
 def _batch_code(rows: list, loaded: list, hard: bool) -> int:
