@@ -96,10 +96,9 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
         interrupt.replay(early)
         return _main(argv, printer, started)
     except BrokenPipeError:  # `cpsolve ... | head`: the reader has gone
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
-        except OSError:
-            pass
+        from .printer import reader_gone
+
+        reader_gone()
         return 0
     except KeyboardInterrupt:
         return printer.fail("interrupted", INTERRUPTED)

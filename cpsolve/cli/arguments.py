@@ -54,14 +54,23 @@ class BadCommandLine(SystemExit):
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr, exit 2.
 
-    A word that starts with ``-`` and a digit (``-1G``, ``-3``, ``-0.5s``) is an option's
-    value, never an option (no option is named so): argparse takes only plain negative
-    numbers as values, so ``--memory-limit -1G`` was "expected one argument" instead of
-    the value check's own message."""
+    A word that starts with ``-`` and a digit (``-1G``, ``-3``, ``-0.5s``, ``-1e9``), or is
+    ``-inf``, ``-infinity`` or ``-nan`` in any case, is an option's value, never an option
+    (no option is named so): argparse takes only plain negative numbers as values, so
+    ``--memory-limit -1G`` or ``--time-limit -inf`` was "expected one argument" instead
+    of the value check's own message (and ``count -n -nan`` was ``-n an``)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._negative_number_matcher = re.compile(r"^-\.?\d")
+        self._negative_number_matcher = re.compile(r"^-(\.?\d|(inf|infinity|nan)$)", re.I)
+
+    def _parse_optional(self, arg_string):
+        """As argparse's, but a negative-looking value (above) is never read as a short
+        option with its value attached (``-nan`` as ``-n an``)."""
+        if self._negative_number_matcher.match(arg_string) \
+                and arg_string not in self._option_string_actions:
+            return None
+        return super()._parse_optional(arg_string)
 
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but words no option takes are reported by the command they were

@@ -70,6 +70,12 @@ def compare(cli: Cli) -> int:
     # (rich's) would take a loaded machine's tenths of a second past the limit
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, 1 if items[0].timed_out else 2)  # (or a limit)
+    from .option_rules import wrong_kind
+    from .solve import kinds_of
+
+    why = wrong_kind(cli.args, kinds_of(items))
+    if why:
+        return cli.fail(why, 2)
     done, stopped = _compared(cli, items)
     interrupted = stopped or interrupt.by_user()
     verdict = _verdict(done, interrupted)

@@ -83,6 +83,33 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 """Options that do not go together, or need another: checked before any command runs."""
 
 
+KIND_OPTIONS: dict[str, tuple[str, str]] = {
+    "unique": ("--unique", "csp"),
+    "time_indexed": ("--time-indexed", "planning"),
+    "no_hint": ("--no-hint", "planning"),
+    "plan_file": ("--plan-file", "planning"),
+}
+"""Options that apply to one kind of model: destination → (option, kind).  Checked once the
+models are loaded (:func:`wrong_kind`)."""
+
+
+def wrong_kind(args: argparse.Namespace, kinds: dict[str, str]) -> str | None:
+    """Why an option given is refused, or None: it applies to a kind of model (see
+    :data:`KIND_OPTIONS`) that none of the loaded models (``kinds``: source → kind) is.
+    In a batch of several kinds, an option used by some of its models is kept (and used
+    where it applies)."""
+    if not kinds:
+        return None
+    for dest, (option, kind) in KIND_OPTIONS.items():
+        if not holds(args, dest) or kind in kinds.values():
+            continue
+        if len(kinds) == 1:
+            (source, other), = kinds.items()
+            return f"{option} applies to {kind} models; {source} is a {other} model"
+        return f"{option} applies to {kind} models; none of the {len(kinds)} models given is one"
+    return None
+
+
 def clash(args: argparse.Namespace) -> str | None:
     """The first :data:`OPTION_RULES` message that ``args`` break, or None."""
     return next((why for rule in OPTION_RULES if (why := rule.broken(args))), None) \

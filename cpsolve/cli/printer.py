@@ -3,7 +3,12 @@ ending (:class:`Printer`), and an error is one plain line on stderr (:func:`fail
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .arguments import printable
 
@@ -56,3 +61,56 @@ def fail(message: str, code: int) -> int:
     """Print ``error: message`` as one plain line on stderr and return ``code``."""
     print(f"error: {printable(message)}", file=sys.stderr)
     return code
+
+
+READER_LOOK = 0.2
+"""Seconds between two looks at whether stdout's reader has gone (:func:`watch_reader`)."""
+
+
+@contextmanager
+def watch_reader() -> Iterator[None]:
+    """While the block runs, ask every engine to stop (:attr:`~cpsolve.engines.runtime.stop.
+    Stop.GONE`) once stdout is a pipe whose reader has gone (``cpsolve solve DIR --json |
+    head``): nothing more can be shown, so a batch ends at once instead of solving on
+    until its next line fails to be written."""
+    try:
+        is_pipe = stat.S_ISFIFO(os.fstat(1).st_mode)
+    except (OSError, ValueError):
+        is_pipe = False
+    if not is_pipe or not hasattr(__import__("select"), "poll"):
+        yield
+        return
+    done = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(done,), name="stdout-reader", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
+def _watch(done: threading.Event) -> None:
+    """:func:`watch_reader`'s thread: poll stdout for the error a pipe without a reader
+    shows (``POLLERR``) until ``done``."""
+    import select
+
+    from ..engines.runtime import interrupt
+    from ..engines.runtime.stop import Stop
+
+    poll = select.poll()
+    poll.register(1, select.POLLERR)
+    while not done.is_set():
+        if any(event & (select.POLLERR | select.POLLHUP)
+               for _, event in poll.poll(READER_LOOK * 1000)):
+            interrupt.request(Stop.GONE.text, Stop.GONE)
+            return
+
+
+def reader_gone() -> None:
+    """Stdout's reader has gone: what is still to be written goes nowhere (the interpreter's
+    last flush included, which would fail again)."""
+    try:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - kept to the end of the process
+    except OSError:
+        pass

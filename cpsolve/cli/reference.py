@@ -70,7 +70,12 @@ def cli_page() -> str:
              "lists them). Exit codes: 0 an answer (a proof that there is none included), 1 "
              "no answer within the limits or engines that disagree, 2 a bad command line or "
              "model file (one line on stderr), 3 an engine bug caught by the checker or an "
-             "internal error, 130 interrupted.", ""]
+             "internal error, 130 interrupted.", "",
+             "Options for one kind of model — `--unique` (csp models); `--time-indexed`, "
+             "`--no-hint` and `--plan-file` (planning models) — are refused (exit 2) on a "
+             "model of the other kind. In a batch or a `compare` of several models, such an "
+             "option is refused only when none of the models is of its kind; otherwise it is "
+             "used where it applies and the other models run without it.", ""]
     for name, command in _subcommands(p).items():
         lines += _command_section(name, command, summaries.get(name, ""))
     return "\n".join(lines)

@@ -137,7 +137,15 @@ class Cli:
     def reading(self, what: str) -> Iterator[None]:
         """Read files within the time limit (``what``: the clock's words), noting each in
         :attr:`read`; then refuse (:class:`OutputError`, exit 2) an output that would write
-        over one of them (:func:`~.checks.over_input`), before any engine runs."""
+        over one of them (:func:`~.checks.over_input`), before any engine runs.
+
+        A limit already run out before the first file is read (shorter than the start of
+        the process itself) is :class:`TimeUp` at once: the guard's shortest timer
+        (:data:`FLOOR`) would otherwise let a quick file load and a slower one not."""
+        if not self.read and self.clock.time_up():
+            from ..engines.runtime.clock import TimeUp
+
+            raise TimeUp(what, self.clock.limit)
         with self.clock.guard(what), reading(self.read):
             yield
         why = over_input(self.args, read=self.read)

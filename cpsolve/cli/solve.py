@@ -13,9 +13,11 @@ from ..answers.words import plural
 from ..engines import Options, run
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import TimeUp
+from ..engines.runtime.stop import Stop
 from ..puzzles.files import resolve
 from ..workflows.impossible import by_invariant
 from .arguments import printable
+from .option_rules import wrong_kind
 from .session import (
     INTERRUPTED,
     Cli,
@@ -72,6 +74,9 @@ def one(cli: Cli, task: str) -> int:
     A first Ctrl-C asks the engine to stop with what it has (:mod:`.interrupt`): that is
     printed, and the exit is 130."""
     puzzle = cli.load(cli.args.file)
+    why = wrong_kind(cli.args, {file_name(cli.args.file): puzzle.model.kind})
+    if why:
+        return cli.fail(why, 2)
     objective = getattr(puzzle.model, "objective", None) is not None
     if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal \
             and not (objective and cli.args.optimal):
@@ -210,25 +215,53 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     """``solve`` over many instances: one table (or JSON lines), then throughput.  A stop
     asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
     way: every instance still gets its row (those not reached say so) and the figures
-    come last (exit 130 after Ctrl-C)."""
+    come last (exit 130 after Ctrl-C).
+
+    When stdout's reader goes away (``| head``) the batch ends at once: the instances
+    under way are asked to stop, no summary is written, the files that did not load still
+    get their line on stderr, and the exit code is that of the rows delivered (2 when a
+    file was bad)."""
     from ..output.text import result_line
     from ..workflows.batch import instances
+    from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
     items = list(instances(pairs or cli.args.files, cli.clock.guard))
+    why = wrong_kind(cli.args, kinds_of(items))
+    if why:
+        return cli.fail(why, 2)
     rows: list = []
-    hard = False
-    with cli.bar("solving", len(items)) as advance:
+    hard = gone = False
+    with cli.bar("solving", len(items)) as advance, watch_reader():
         try:
             for row in _solved(cli, items):
-                rows.append(row)
-                advance()
+                if interrupt.requested() and interrupt.kind() is Stop.GONE:
+                    gone = True
+                    break
                 if cli.args.json:  # after a stop, the rest come as "not started" rows
                     cli.line(result_line(row))
+                rows.append(row)
+                advance()
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             hard = True
-    _batch_summary(cli, rows, time.monotonic() - start)
-    bad = [r for r in rows if r.puzzle is None and r.error and not r.timed_out]
+        except BrokenPipeError:
+            gone = True
+    if gone:
+        reader_gone()
+    else:
+        _batch_summary(cli, rows, time.monotonic() - start)
+    return _batch_code(rows, items if gone else rows, hard)
+
+
+def kinds_of(items: list) -> dict[str, str]:
+    """The kind of each loaded instance, by its source (the bad files left out)."""
+    return {item.source: item.puzzle.model.kind for item in items if item.puzzle is not None}
+
+
+def _batch_code(rows: list, loaded: list, hard: bool) -> int:
+    """A batch's exit code from its ``rows`` delivered; the files and collection lines of
+    ``loaded`` (rows or items) that did not load get their line on stderr (exit 2)."""
+    bad = [r for r in loaded if r.puzzle is None and r.error and not r.timed_out]
     for row in bad:  # a file or collection line that did not load: its line on stderr too
         print(f"error: {printable(row.error)}", file=sys.stderr)
     if hard or interrupt.by_user():

@@ -22,7 +22,8 @@ from .session import Cli, file_name, pddl_pairs
 def validate(cli: Cli) -> int:
     """``validate``: the verdict on one answer (exit 0 valid, 1 invalid, 2 unreadable)."""
     files = cli.args.files
-    if len(files) not in (2, 3):
+    three_not_pddl = len(files) == 3 and not files[0].lower().endswith(".pddl")
+    if len(files) not in (2, 3) or three_not_pddl:  # three files are a PDDL pair and a plan
         return cli.fail("validate takes a model and an answer file (MODEL ANSWER, or "
                         "DOMAIN.pddl PROBLEM.pddl PLAN)", 2)
     source = pddl_pairs(files[:2])[0] if len(files) == 3 else files[0]

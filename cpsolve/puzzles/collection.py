@@ -7,6 +7,11 @@ from .data import Data
 MAX_INSTANCES = 1_000_000
 """Most puzzles one collection may hold."""
 
+MAX_COLLECTION_BYTES = 256 * 1024 * 1024
+"""Largest ``instances_file``: room for :data:`MAX_INSTANCES` lines of a 9x9 grid (82 bytes
+each); a collection is only split into lines, never parsed as TOML, so it is not held to
+the model files' 16 MB."""
+
 
 def instance_lines(data: Data) -> list[tuple[str, int, str]] | None:
     """``(key, line number, text)`` of every puzzle line, or ``None`` for a single puzzle."""
@@ -31,11 +36,19 @@ def instance_lines(data: Data) -> list[tuple[str, int, str]] | None:
 
 
 def read_collection(data: Data, name: str) -> str:
-    """The text of ``instances_file``, a file inside the model's folder (at most 256 MB)."""
+    """The text of ``instances_file``, a regular file inside the model's folder (at most
+    :data:`MAX_COLLECTION_BYTES`); every problem is a
+    :class:`~cpsolve.puzzles.data.ModelFileError` naming the key."""
     from pathlib import Path
 
-    from .data import note_read
+    from .data import ModelFileError, note_read, regular_file
 
+    if not name.strip():
+        raise data.error("instances_file", "the name is empty: name the file of puzzle "
+                         "lines, next to the model file")
+    if "\0" in name:
+        raise data.error("instances_file", f"{name!r} holds a NUL character, which no file "
+                         "name can hold")
     folder = Path(data.path).parent.resolve()
     path = Path(data.path).parent / name
     note_read(path)
@@ -43,10 +56,11 @@ def read_collection(data: Data, name: str) -> str:
         if not path.resolve().is_relative_to(folder):
             raise data.error("instances_file", f"{name!r} is outside the model's folder: a "
                              "model file names files only inside its own folder")
-        if not path.is_file():
-            raise data.error("instances_file", f"no such file: {path}")
-        if path.stat().st_size > 256 * 1024 * 1024:
-            raise data.error("instances_file", f"{path} is larger than 256 MB")
+        regular_file(path, "collection file", MAX_COLLECTION_BYTES)
         return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
+    except ModelFileError as err:
+        if err.key is not None:
+            raise
+        raise data.error("instances_file", f"{name!r} ({err.path}): {err.message}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as err:
         raise data.error("instances_file", f"cannot read {path}: {err}") from None

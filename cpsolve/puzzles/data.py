@@ -122,9 +122,10 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest file read: a model file (TOML, PDDL, Python) or an answer."""
 
 
-def regular_file(path: str | Path, what: str = "model file") -> None:
+def regular_file(path: str | Path, what: str = "model file",
+                 limit: int = MAX_FILE_BYTES) -> None:
     """Refuse (:class:`ModelFileError`) a path that is not a readable regular file of at
-    most :data:`MAX_FILE_BYTES`: missing, a directory, a pipe or a device (reading would
+    most ``limit`` bytes: missing, a directory, a pipe or a device (reading would
     wait or never end), a link that leads nowhere or round in a loop.  ``what``: the
     kind of file the messages name."""
     try:
@@ -138,9 +139,9 @@ def regular_file(path: str | Path, what: str = "model file") -> None:
         raise ModelFileError(path, f"is a directory, not {_a(what)}")
     if not stat.S_ISREG(info.st_mode):
         raise ModelFileError(path, "is not a regular file (a pipe or a device?)")
-    if info.st_size > MAX_FILE_BYTES:
+    if info.st_size > limit:
         raise ModelFileError(path, f"the file has {info.st_size:,} bytes; {what}s are "
-                             f"limited to {MAX_FILE_BYTES:,}")
+                             f"limited to {limit:,}")
 
 
 def _a(what: str) -> str:

@@ -244,7 +244,8 @@ def _solved_within(item: Item, engine: str, options: Options, deadline: float | 
 def _limited(options: Options, time_limit: float | None) -> Options:
     """What one instance of a batch is asked: the batch's options, with ``time_limit``."""
     return Options(time_limit=time_limit, limit=options.limit, algorithm=options.algorithm,
-                   find_hint=options.find_hint)
+                   find_hint=options.find_hint, encoding=options.encoding,
+                   unique=options.unique)
 
 
 def summary(rows: list[Row], seconds: float, engine: str) -> dict[str, Any]:

@@ -141,6 +141,7 @@ def test_format_name_allows_plain_fields_and_small_widths():
     ["solve", str(MODELS / "water_jugs.toml")],  # auto: rich's own closed-pipe exit was 1
     ["compare", str(MODELS / "water_jugs.toml")],
     ["count", str(MODELS / "queens8.toml"), "--list"],
+    ["solve", str(MODELS / "water_jugs.toml"), str(MODELS / "farmer.toml"), "--json"],
 ])
 def test_a_closed_pipe_is_quiet_and_ends_well(argv):
     """``cpsolve ... | head``: the reader had what it wanted, so exit 0 and nothing on
@@ -153,6 +154,56 @@ def test_a_closed_pipe_is_quiet_and_ends_well(argv):
            "exit ${PIPESTATUS[0]}")
     done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert done.stderr == "" and done.returncode == 0, (done.returncode, done.stderr)
+
+
+def test_a_batch_with_a_bad_file_into_a_closed_pipe_keeps_its_error_and_exit(tmp_path):
+    """``solve bad.toml good.toml --json | head -1``: the reader has gone after the bad
+    file's row, but the file was still bad: its line on stderr and exit 2, not 0."""
+    import shlex
+    import subprocess
+    import sys
+
+    bad = tmp_path / "trunc.toml"
+    bad.write_text('family = "transition\n')
+    argv = ["solve", str(bad), str(MODELS / "water_jugs.toml"), "--engine", "search", "--json"]
+    cmd = (f"{shlex.join([sys.executable, '-m', 'cpsolve', *argv])} | head -n 1 >/dev/null; "
+           "exit ${PIPESTATUS[0]}")
+    done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stderr.splitlines() == [line for line in done.stderr.splitlines()
+                                        if line.startswith(f"error: {bad}: TOML syntax")]
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_batch_stops_when_its_reader_has_gone(monkeypatch, tmp_path):
+    """The batch looks at stdout between its instances' steps: a pipe whose reader has
+    gone asks every engine to stop (the instance under way ends at its next look)."""
+    import os
+    import time
+
+    from cpsolve.cli import printer
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.stop import Stop
+
+    read, write = os.pipe()
+    saved = os.dup(1)
+    monkeypatch.setattr(printer, "READER_LOOK", 0.01)
+    interrupt.clear()
+    try:
+        os.dup2(write, 1)
+        with printer.watch_reader():
+            assert not interrupt.requested()
+            os.close(read)  # the reader goes
+            for _ in range(500):  # until the watcher has looked (at most 10 s)
+                if interrupt.requested():
+                    break
+                time.sleep(0.02)
+            assert interrupt.requested() and interrupt.kind() is Stop.GONE
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(write)
+        interrupt.clear()
 
 
 # ------------------------------------------------------------ conveniences
@@ -258,6 +309,13 @@ def test_bash_completion_completes_commands_options_choices_and_models(cli, tmp_
     (("solve", "water_jugs.toml", "--time-limit", "-3s"), "expected seconds, got '-3s'"),
     (("solve", "water_jugs.toml", "--time-limit", "-.5"), "expected a number of seconds > 0"),
     (("analyze", "xsudoku5.toml", "--limit", "-5"), "--limit"),
+    (("solve", "water_jugs.toml", "--time-limit", "-inf"), "got '-inf'"),
+    (("solve", "water_jugs.toml", "--time-limit", "-NaN"), "got '-NaN'"),
+    (("solve", "water_jugs.toml", "--time-limit", "-1e9"), "got '-1e9'"),
+    (("solve", "water_jugs.toml", "--memory-limit", "-Infinity"), "got '-Infinity'"),
+    (("solve", "water_jugs.toml", "--jobs", "-inf"), "--jobs"),
+    (("count", "water_jugs.toml", "-n", "-nan"), "got '-nan'"),  # not -n with "an"
+    (("generate", "xsudoku5.toml", "--givens", "-inf"), "--givens"),
 ])
 def test_a_negative_looking_value_reaches_its_option_s_check(cli, argv, said):
     """argparse took '-1G' for an option ("expected one argument"): a word of a dash and a

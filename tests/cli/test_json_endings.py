@@ -124,6 +124,17 @@ def test_a_time_limit_reached_while_loading(cli, write_model):
     assert "time limit" in data["error"] and "loading" in data["error"]
 
 
+@pytest.mark.parametrize("limit", ["0.001", "1e-300"])
+def test_a_limit_shorter_than_the_process_start_ends_the_same_whatever_its_size(
+        cli_subprocess, limit):
+    """The limit counts from the process's start, which alone takes longer than either:
+    both are reached before the model file is read, whether the file would load in a
+    millisecond or not (the loading guard's shortest timer let some load and not others)."""
+    run = cli_subprocess("solve", "water_jugs", "--time-limit", limit, "--json")
+    data = error_object(run, 1, "solve")
+    assert f"time limit ({limit} s)" in data["error"] and "loading water_jugs" in data["error"]
+
+
 @pytest.mark.parametrize("engine", ["auto", "search"])
 def test_an_engine_that_does_not_stop_is_stopped_after_the_grace(cli, monkeypatch, engine):
     """Past the limit and its grace the clock stops the engine hard: the result says which

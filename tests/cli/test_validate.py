@@ -186,3 +186,16 @@ def test_verdicts_and_costs_agree_with_unified_planning(cli, tmp_path, folder, d
     broken.write_text("\n".join(steps[1:]) + "\n")  # the first step left out
     ours = json.loads(cli("validate", d, p, broken, "--json").out)
     assert not ours["valid"] and not _up_verdict(d, p, broken)[0]
+
+
+@pytest.mark.parametrize("count", [1, 3, 4])
+def test_a_model_with_other_than_one_answer_gets_the_usage_line(cli, tmp_path, count):
+    """Three files are a PDDL pair and a plan; after a TOML model they are a usage error."""
+    plan = tmp_path / "plan.txt"
+    plan.write_text("fill the 5 L jug\n")
+    model = next(p for p in bundled() if p.stem == "water_jugs")
+    for flags in ((), ("--json",)):
+        out = cli("validate", model, *[plan] * (count - 1), *flags)
+        assert out.code == 2 and "MODEL ANSWER" in out.err and out.err.count("\n") == 1
+        if flags:
+            assert json.loads(out.out)["exit"] == 2

@@ -38,15 +38,18 @@ DEFAULT_SHARE = 0.8
 EVERY = 0.02
 """Seconds between two reads of the resident size."""
 
-_state = {"limit": None, "last": 0.0, "level": 0, "rise": 0, "peak": 0}
-"""The limit; when the resident size was last read and what it was (``level``); how far
-above the level before it the process last went in between (``rise``), and its peak so
-far (``peak``): :func:`check`."""
+_state = {"limit": None, "whole": None, "last": 0.0, "level": 0, "rise": 0, "peak": 0}
+"""The limit; the limit it is a share of (``whole``: the figure the user gave); when the
+resident size was last read and what it was (``level``); how far above the level before it
+the process last went in between (``rise``), and its peak so far (``peak``): :func:`check`."""
 
 
-def set_limit(nbytes: int | None) -> None:
-    """Stop engines once the process's resident memory passes ``nbytes`` (None: never)."""
-    _state.update(limit=None if nbytes is None else max(1, int(nbytes)), last=0.0, level=0,
+def set_limit(nbytes: int | None, whole: int | None = None) -> None:
+    """Stop engines once the process's resident memory passes ``nbytes`` (None: never);
+    ``whole``: the limit ``nbytes`` is a share of (by default ``nbytes`` itself), the
+    figure the messages name (:func:`reason`)."""
+    nbytes = None if nbytes is None else max(1, int(nbytes))
+    _state.update(limit=nbytes, whole=nbytes if whole is None else whole, last=0.0, level=0,
                   rise=0, peak=peak() or 0)  # a peak before the limit has no bearing on it
 
 
@@ -58,7 +61,7 @@ def limit() -> int | None:
 def share(parts: int) -> None:
     """This process is one of ``parts`` that run at once: keep an equal share of the limit."""
     if _state["limit"] is not None and parts > 1:
-        set_limit(_state["limit"] // parts)
+        set_limit(_state["limit"] // parts, whole=_state["whole"])
 
 
 def resident() -> int | None:
@@ -124,8 +127,13 @@ def default_limit() -> int | None:
 
 
 def reason(nbytes: int) -> str:
-    """What an engine stopped by the limit reports: ``memory limit 1.5 GB reached``."""
-    return f"memory limit {size_text(nbytes)} reached"
+    """What an engine stopped by the limit of ``nbytes`` reports: the limit the user gave,
+    as the time limit is reported (``memory limit 1.5 GB reached``), and the engine's share
+    of it when it had one (``memory limit 1 GB reached (this engine's share: 512 MB)``)."""
+    whole = _state["whole"] if _state["limit"] == nbytes and _state["whole"] else nbytes
+    if whole == nbytes:
+        return f"memory limit {size_text(nbytes)} reached"
+    return f"memory limit {size_text(whole)} reached (this engine's share: {size_text(nbytes)})"
 
 
 def check() -> bool:

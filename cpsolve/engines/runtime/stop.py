@@ -18,6 +18,7 @@ class Stop(Enum):
     STATES = "state limit reached"
     MEMORY = "memory limit reached"
     INTERRUPT = "interrupted"
+    GONE = "the reader of stdout has gone"  # a batch piped into `head`: nothing can be shown
 
     @property
     def text(self) -> str:

@@ -120,6 +120,8 @@ class Generator:
         self.max_classes = max_classes
         self._grids: Grids | None | bool = False
         self._why = f"more than {max_classes:,} solutions up to renaming"
+        self._stopped = ""
+        """Why the enumeration stopped short of all solutions (a limit), or ``""``."""
 
     def grids(self) -> Grids | None:
         """Every solution up to renaming, or ``None`` when there are too many."""
@@ -131,6 +133,7 @@ class Generator:
             self._grids = grids if complete and len(grids.reps) <= self.max_classes else None
             if not complete and (grids.result.count or 0) < (opts.limit or 0):  # time ran out
                 self._why = f"the enumeration did not finish ({grids.result.message})"
+                self._stopped = grids.result.message or "a limit reached"
         return self._grids  # type: ignore[return-value]
 
     def exhaustive(self, k: int) -> bool:
@@ -162,7 +165,7 @@ class Generator:
         if why := stop_reason():
             return Generation(k, "exhaustive", (), message="not started", short=why)
         grids = self.grids()
-        if grids is None and (why := stop_reason()):
+        if grids is None and (why := stop_reason() or self._stopped):  # a limit: no advice
             return Generation(k, "exhaustive", (), message="the board's solutions were not "
                               "all enumerated", short=why)
         if grids is None:

@@ -128,6 +128,8 @@ def test_processes_side_by_side_share_the_limit():
         memory.set_limit(3 * 2**30)
         memory.share(2)
         assert memory.limit() == 3 * 2**29
+        assert memory.reason(memory.limit()) == \
+            "memory limit 3 GB reached (this engine's share: 1.5 GB)"
     finally:
         memory.set_limit(None)
 
@@ -223,11 +225,13 @@ def test_pyconstraint_count_stops_too(cli):
 
 
 def test_auto_racers_each_keep_half_the_limit(cli):
-    """Both engines of ``auto`` stop at their share (512 kB of 1 MB) with what they proved."""
+    """Both engines of ``auto`` stop at their share (512 kB of 1 MB) with what they proved;
+    the note names the limit given, as a time limit is named, and the share."""
     run = cli("solve", MODELS / "eight_puzzle.toml", "--memory-limit", "1M", "--json")
     data = json.loads(run.out)
     notes = {e["engine"]: e for e in data["race"]["engines"]}
     assert set(notes) == {"search", "cpsat"}
     for engine in notes.values():
-        assert "memory limit 512 kB reached" in engine["note"], engine
+        assert "memory limit 1 MB reached (this engine's share: 512 kB)" in engine["note"], \
+            engine
         assert engine["status"] != "optimal" and engine["bound"] <= 31  # the optimum is 31

@@ -303,6 +303,23 @@ def test_listing_every_sudoku_puzzle_is_refused():
         Generator(puzzle.model, puzzle.symmetry(), "pyconstraint", max_classes=50).every(30)
 
 
+def test_an_enumeration_stopped_by_the_time_limit_is_short_not_too_large(monkeypatch):
+    """Stopped by its time limit, the enumeration says nothing of the board's size: the
+    generation ends short at that limit (its own words), with no advice to draw at random."""
+    from types import SimpleNamespace
+
+    from cpsolve.answers.result import Result
+    from cpsolve.workflows.grids import generator
+
+    stopped = Result.stopped("count", "pyconstraint", "time limit 2 s reached")
+    monkeypatch.setattr(generator, "enumerate_classes",
+                        lambda *args: SimpleNamespace(result=stopped, reps=[]))
+    puzzle = puzzle_of("xsudoku5")
+    gen = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").every(5)
+    assert gen.short == "time limit 2 s reached" and gen.puzzles == ()
+    assert "--random" not in gen.message
+
+
 # ------------------------------------------------------------ command line
 
 

@@ -1,0 +1,54 @@
+"""Options for one kind of model (``--unique``: csps; ``--time-indexed``, ``--no-hint``,
+``--plan-file``: planning models) are refused on models of the other kind; in a batch
+they are kept when some of its models are of their kind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+PLANNING, CSP = MODELS / "water_jugs.toml", MODELS / "sudoku4.toml"
+
+
+@pytest.mark.parametrize("command, model, option, kind", [
+    ("solve", PLANNING, ["--unique"], "csp"),
+    ("solve", CSP, ["--time-indexed"], "planning"),
+    ("solve", CSP, ["--no-hint"], "planning"),
+    ("compare", CSP, ["--time-indexed"], "planning"),
+])
+def test_an_option_for_the_other_kind_is_one_line_and_exit_2(cli, command, model, option,
+                                                             kind):
+    run = cli(command, model, *option, "--json")
+    assert run.code == 2 and len(run.err_lines) == 1
+    said = json.loads(run.out)["error"]
+    assert said.startswith(f"{option[0]} applies to {kind} models")
+    assert str(model) in said  # the file, as it was given
+
+
+def test_plan_file_on_a_csp_is_refused_and_nothing_written(cli, tmp_path):
+    plan = tmp_path / "plan.txt"
+    run = cli("solve", CSP, "--plan-file", plan)
+    assert run.code == 2 and "--plan-file applies to planning models" in run.err
+    assert not plan.exists()
+
+
+def test_a_mixed_batch_uses_an_option_where_it_applies(cli):
+    """--unique is for the csp, --time-indexed for the planning model: both solved, and
+    each instance gets the option (the batch's per-instance options once dropped both:
+    water jugs' small state space would otherwise use the transition graph)."""
+    run = cli("solve", CSP, PLANNING, "--unique", "--time-indexed", "--engine", "cpsat",
+              "--json")
+    rows = [json.loads(line) for line in run.out.splitlines()]
+    assert run.code == 0, run.err
+    assert [row.get("status") for row in rows[:2]] == ["solved", "optimal"]
+    assert rows[0]["unique"] is False  # the empty 4x4 sudoku has 288 grids
+    assert rows[1]["details"]["encoding"] == "time-indexed"  # not the transition graph
+
+
+def test_a_batch_none_of_whose_models_an_option_fits_is_refused(cli):
+    run = cli("solve", CSP, MODELS / "xsudoku5.toml", "--no-hint", "--json")
+    assert run.code == 2 and len(run.err_lines) == 1
+    assert "--no-hint applies to planning models; none of the 2 models" in run.err
