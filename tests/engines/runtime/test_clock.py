@@ -190,7 +190,8 @@ def test_a_search_stopped_at_its_share_names_the_commands_limit():
 
 def test_each_stop_has_its_words():
     assert [s.text for s in Stop] == ["time limit reached", "state limit reached",
-                                      "memory limit reached", "interrupted"]
+                                      "memory limit reached", "interrupted",
+                                      "the reader of stdout has gone"]
     assert interrupt.REASON == Stop.INTERRUPT.text
 
 
