@@ -103,6 +103,8 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
         except OSError:
             pass
         return 0
+    except interrupt.Interrupted as err:  # saying what was under way (a file loading)
+        return printer.fail(str(err), INTERRUPTED)
     except KeyboardInterrupt:
         return printer.fail("interrupted", INTERRUPTED)
     except TimeUp as err:  # the command's guard ends inside the command; never a traceback

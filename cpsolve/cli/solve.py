@@ -215,7 +215,7 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     from ..workflows.batch import instances
 
     start = time.monotonic()
-    items = list(instances(pairs or cli.args.files, cli.clock.guard))
+    items = list(instances(pairs or cli.args.files, cli.loading))
     rows: list = []
     hard = False
     with cli.bar("solving", len(items)) as advance:
