@@ -380,3 +380,34 @@ def test_an_interrupted_compare_claims_no_agreement(cli, monkeypatch):
     assert "agree" not in run.out.replace("no agreement", "")
     assert "comparison interrupted" in run.out
 
+
+PRINTING_MODEL = """
+import sys
+print("hello from the model")
+sys.stdout.write("more noise\\n")
+from cpsolve import Planning
+
+def build():
+    print("building")
+    m = Planning("one step")
+    x = m.add_variable("x", 0, 1)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 1)
+    m.add_action("up", x == 0, {x: 1})
+    return m
+"""
+
+
+@pytest.mark.parametrize("json_wanted", [True, False])
+def test_what_a_python_model_prints_goes_to_stderr(cli, write_model, json_wanted):
+    """A model file's own prints (its code and its build()) are not cpsolve's output: with
+    --json stdout is the one JSON document, and in text it holds only the answer."""
+    path = write_model("printing.py", PRINTING_MODEL)
+    run = cli("solve", path, "--engine", "search", *(["--json"] if json_wanted else []))
+    assert run.code == 0, run.err
+    assert run.err_lines == ["hello from the model", "more noise", "building"]
+    assert "hello" not in run.out and "building" not in run.out
+    if json_wanted:
+        assert one_object(run.out)["status"] == "optimal"
+    else:
+        assert "one step" in run.out
