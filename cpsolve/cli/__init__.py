@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     now, and ``--time-limit`` counts from the process's start.
     """
     from ..engines.runtime import interrupt, memory
-    from ..engines.runtime.clock import process_start, state_limit
+    from ..engines.runtime.clock import disarm, process_start, state_limit
 
     last = argv is None  # the process's own command line: it ends with the command
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     with interrupt.installed(last):  # the one handler, until the command has ended
         try:
             code = _ended(argv, printer, started, early or [])
+            disarm()  # the command has ended: no guard of its clock may raise any more
             if not interrupt.settle(SETTLE):  # never end while CP-SAT's threads run: abort
                 _leave(code)
             interrupt.linger()
@@ -91,6 +92,7 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
     """Run the command line; every way it can end is one line on stderr with its exit code
     (and, with ``--json``, the error object)."""
     from ..engines.runtime import interrupt
+    from ..engines.runtime.clock import TimeUp
 
     try:
         interrupt.replay(early)
@@ -100,8 +102,12 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
 
         reader_gone()
         return 0
+    except interrupt.Interrupted as err:  # saying what was under way (a file loading)
+        return printer.fail(str(err), INTERRUPTED)
     except KeyboardInterrupt:
         return printer.fail("interrupted", INTERRUPTED)
+    except TimeUp as err:  # the command's guard ends inside the command; never a traceback
+        return printer.fail(str(err), 1)
     except RecursionError:
         return printer.fail("the model is nested too deeply to be handled", 2)
     except MemoryError:

@@ -193,7 +193,7 @@ def _items(cli: Cli) -> list[Item]:
     pairs = pddl_pairs(cli.args.files)
     if pairs:
         return [Item(file_name(pair), cli.load(pair)) for pair in pairs]
-    return list(instances(cli.args.files, cli.clock.guard))
+    return list(instances(cli.args.files, cli.loading))
 
 
 def answered(done: Compared) -> bool:
@@ -231,7 +231,7 @@ def compare_on_cluster(cli: Cli) -> int:
     from ..workflows.batch import compare_one, instances, on_cluster
 
     start = time.monotonic()
-    items = list(instances(cli.args.files, cli.clock.guard))
+    items = list(instances(cli.args.files, cli.loading))
     cli.import_dask()
     rows: list = []
     counts = {"agree": 0, "disagree": 0, "error": 0}

@@ -20,7 +20,7 @@ from functools import cached_property
 from ..answers.kinds import Count
 from ..answers.result import Result, Status
 from ..engines import Options
-from ..engines.runtime import memory
+from ..engines.runtime import interrupt, memory
 from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
 from ..puzzles.data import ModelFileError, reading
 from ..puzzles.files import load, resolve
@@ -134,6 +134,14 @@ class Cli:
             return load(resolve(name))
 
     @contextmanager
+    def loading(self, what: str) -> Iterator[None]:
+        """Load a model file within the time limit (``what``: the clock's words, ``loading
+        FILE``), and end at once on Ctrl-C or SIGTERM (:func:`.interrupt.loading`: loading
+        has nothing to keep, and may never end)."""
+        with self.clock.guard(what), interrupt.loading(what):
+            yield
+
+    @contextmanager
     def reading(self, what: str) -> Iterator[None]:
         """Read files within the time limit (``what``: the clock's words), noting each in
         :attr:`read`; then refuse (:class:`OutputError`, exit 2) an output that would write
@@ -146,7 +154,7 @@ class Cli:
             from ..engines.runtime.clock import TimeUp
 
             raise TimeUp(what, self.clock.limit)
-        with self.clock.guard(what), reading(self.read):
+        with self.loading(what), reading(self.read):
             yield
         why = over_input(self.args, read=self.read)
         if why:

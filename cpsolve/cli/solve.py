@@ -226,7 +226,7 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
-    items = list(instances(pairs or cli.args.files, cli.clock.guard))
+    items = list(instances(pairs or cli.args.files, cli.loading))
     why = wrong_kind(cli.args, kinds_of(items))
     if why:
         return cli.fail(why, 2)

@@ -8,7 +8,9 @@ themselves are listed in :data:`cpsolve.puzzles.FAMILIES`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import sys
 import tomllib
 import traceback
 from collections.abc import Iterator
@@ -139,6 +141,28 @@ def load_python(path: str | Path):
     spec = importlib.util.spec_from_file_location(f"cpsolve_user_{p.stem}", p)
     if spec is None or spec.loader is None:
         raise ModelFileError(path, "cannot be loaded as Python")
+    with contextlib.redirect_stdout(sys.stderr):  # what it prints is not cpsolve's output
+        built, module = _built(path, p, spec)  # (with --json, stdout holds one JSON document)
+    if isinstance(built, (Puzzle, Csp, Planning)):
+        try:
+            _validate(built.model if isinstance(built, Puzzle) else built)
+        except ModelError as err:
+            raise ModelFileError(path, str(err), "build") from None
+    if isinstance(built, Puzzle):
+        return built
+    if isinstance(built, (Csp, Planning)):
+        family = "python"
+        return Puzzle(built.name, family, built, module.__doc__.strip().splitlines()[0]
+                      if module.__doc__ else "")
+    raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
+
+
+def _built(path: str | Path, p: Path, spec):
+    """What ``build()`` of the user's file ``p`` (its import ``spec``) returns, and the
+    module: its code run, then ``build()`` called; each failure of the user's code a
+    :class:`ModelFileError` naming the file and line."""
+    import importlib.util
+
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
@@ -162,18 +186,7 @@ def load_python(path: str | Path):
         raise ModelFileError(f"{path}:{_user_line(err, p)}",
                              f"build() exits (SystemExit {err.code!r}) instead of returning a "
                              "model", "build") from None
-    if isinstance(built, (Puzzle, Csp, Planning)):
-        try:
-            _validate(built.model if isinstance(built, Puzzle) else built)
-        except ModelError as err:
-            raise ModelFileError(path, str(err), "build") from None
-    if isinstance(built, Puzzle):
-        return built
-    if isinstance(built, (Csp, Planning)):
-        family = "python"
-        return Puzzle(built.name, family, built, module.__doc__.strip().splitlines()[0]
-                      if module.__doc__ else "")
-    raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
+    return built, module
 
 
 def _user_line(err: BaseException, path: Path) -> int:

@@ -228,15 +228,52 @@ def build():
 """
 
 
-def test_ctrl_c_while_loading_starts_no_engine(cli, write_model):
-    """The first Ctrl-C only asks for a stop: the model finishes loading, no engine starts,
-    and the result says so (exit 130)."""
+def test_ctrl_c_while_loading_ends_the_command_at_once(cli, write_model):
+    """Loading has nothing to keep, and a model's own code may never return: the first
+    Ctrl-C ends the command there (exit 130), and the error object says what was
+    loading (the rest of build() never runs, so no engine starts)."""
     path = write_model("interrupted.py", INTERRUPTED_BUILD)
     run = cli("solve", path, "--engine", "search", "--json")
-    assert run.code == 130, run.err
-    data = one_object(run.out)
-    assert (data["status"], data["engine"]) == ("unknown", "search")
-    assert data["message"] == "interrupted before search started"
+    data = error_object(run, 130, "solve")
+    assert data["error"] == f"interrupted while loading {path}"
+
+
+def test_sigterm_inside_a_comprehension_ends_the_loading(cli, write_model, monkeypatch):
+    """A comprehension of 10^10 terms never looks at the stop asked for: a SIGTERM while
+    the model file loads ends it (the limit is a backstop, far off)."""
+    import threading
+
+    import cpsolve.puzzles.files as files
+
+    read_table = files.read_table
+
+    def read_then_signal(path):
+        table = read_table(path)  # the file is read: the comprehension comes next
+        threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        return table
+
+    monkeypatch.setattr(files, "read_table", read_then_signal)
+    path = write_model("huge.toml", 'family = "csp"\nname = "huge"\n'
+                       'variables = { x = { size = 1, domain = [0, 1] } }\n'
+                       'constraints = ["all(x[0] + i + j >= 0 for i in range(100000) '
+                       'for j in range(100000))"]\n')
+    run = cli("solve", path, "--json", "--time-limit", "600")
+    data = error_object(run, 130, "solve")
+    assert data["error"] == f"interrupted while loading {path}"
+
+
+def test_a_signal_during_start_up_loads_nothing(write_model, tmp_path, capsys):
+    """A Ctrl-C that came while the modules loaded (replayed when the command's handler
+    takes over): the model file is not run at all."""
+    from cpsolve.cli import main
+
+    mark = tmp_path / "ran"
+    path = write_model("marks.py", f"open({str(mark)!r}, 'w').close()\n" + INTERRUPTED_BUILD)
+    code = main(["solve", str(path), "--json"], early=[time.monotonic()])
+    out, err = capsys.readouterr()
+    assert code == 130, err
+    assert one_object(out)["error"] == f"interrupted while loading {path}"
+    assert not mark.exists()
 
 
 def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
@@ -260,20 +297,44 @@ def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
     assert data["message"].startswith("interrupted")
 
 
-def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path):
-    """A stop during a batch: every instance still gets its line (those not reached say
-    so), then the summary, exit 130."""
+def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path, monkeypatch):
+    """A stop during a batch (here while its first instance is solved): every instance
+    still gets its line (those not reached say so), then the summary, exit 130."""
+    import cpsolve.workflows.batch as batch
+    from cpsolve.engines.runtime import interrupt
+
+    solve_one = batch.solve_one
+
+    def interrupted_first(item, *args, **kwargs):
+        if not interrupt.requested():
+            os.kill(os.getpid(), signal.SIGINT)
+        return solve_one(item, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "solve_one", interrupted_first)
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "a.toml").write_text((MODELS / "water_jugs.toml").read_text())
+    (folder / "b.toml").write_text((MODELS / "hanoi4.toml").read_text())
+    (folder / "c.toml").write_text((MODELS / "blocks.toml").read_text())
+    run = cli("solve", folder, "--engine", "search", "--json")
+    assert run.code == 130, run.err
+    lines = [valid(line) for line in run.out.splitlines() if line.strip()]
+    assert len(lines) == 4 and lines[-1]["batch"]["instances"] == 3
+    assert [Path(d["source"]).name for d in lines[:3]] == ["a.toml", "b.toml", "c.toml"]
+    assert lines[2].get("error", "").startswith("not started")  # after the stop
+
+
+def test_ctrl_c_while_a_batch_loads_ends_it_at_once(cli, tmp_path):
+    """A batch loads every file before it solves any: a Ctrl-C while one loads ends the
+    command there, its error object naming the file."""
     folder = tmp_path / "batch"
     folder.mkdir()
     (folder / "a.toml").write_text((MODELS / "water_jugs.toml").read_text())
     (folder / "b.py").write_text(INTERRUPTED_BUILD)
     (folder / "c.toml").write_text((MODELS / "blocks.toml").read_text())
     run = cli("solve", folder, "--engine", "search", "--json")
-    assert run.code == 130, run.err
-    lines = [valid(line) for line in run.out.splitlines() if line.strip()]
-    assert len(lines) == 4 and lines[-1]["batch"]["instances"] == 3
-    assert [Path(d["source"]).name for d in lines[:3]] == ["a.toml", "b.py", "c.toml"]
-    assert lines[2].get("error", "").startswith("not started")  # after the stop
+    data = error_object(run, 130, "solve")
+    assert data["error"] == f"interrupted while loading {folder / 'b.py'}"
 
 
 def test_a_batch_ends_with_its_summary(cli):
@@ -329,3 +390,35 @@ def test_an_interrupted_compare_claims_no_agreement(cli, monkeypatch):
     assert run.code == 130, run.err
     assert "agree" not in run.out.replace("no agreement", "")
     assert "comparison interrupted" in run.out
+
+
+PRINTING_MODEL = """
+import sys
+print("hello from the model")
+sys.stdout.write("more noise\\n")
+from cpsolve import Planning
+
+def build():
+    print("building")
+    m = Planning("one step")
+    x = m.add_variable("x", 0, 1)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 1)
+    m.add_action("up", x == 0, {x: 1})
+    return m
+"""
+
+
+@pytest.mark.parametrize("json_wanted", [True, False])
+def test_what_a_python_model_prints_goes_to_stderr(cli, write_model, json_wanted):
+    """A model file's own prints (its code and its build()) are not cpsolve's output: with
+    --json stdout is the one JSON document, and in text it holds only the answer."""
+    path = write_model("printing.py", PRINTING_MODEL)
+    run = cli("solve", path, "--engine", "search", *(["--json"] if json_wanted else []))
+    assert run.code == 0, run.err
+    assert run.err_lines == ["hello from the model", "more noise", "building"]
+    assert "hello" not in run.out and "building" not in run.out
+    if json_wanted:
+        assert one_object(run.out)["status"] == "optimal"
+    else:
+        assert "one step" in run.out

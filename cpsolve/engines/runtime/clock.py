@@ -12,8 +12,10 @@ proven.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -229,34 +231,37 @@ class Clock:
 
         Guards nest (the command's around an engine's): an inner block has the timer to
         itself, and the outer one's is armed again when it ends (a block that ends past the
-        outer's moment meets it at once).  Only on the main thread; elsewhere (and without a
-        limit) the block just runs.
+        outer's moment meets it at once).  A guard's alarm acts only while its block runs
+        (:class:`_Armed`): one whose ending comes late (a block left by an exception raised
+        in ``contextlib``'s exit, its generator closed when collected) finds its outer
+        guard gone and does nothing, and :func:`disarm` ends them all with the command.
+        Only on the main thread; elsewhere (and without a limit) the block just runs.
         """
         left = self.left()
         if left is None or threading.current_thread() is not threading.main_thread():
             yield
             return
-        previous = signal.signal(signal.SIGALRM, self._alarm(what, grace))
-        outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
-        entered = time.monotonic()
+        armed = _Armed(signal.getsignal(signal.SIGALRM), time.monotonic())
+        _armed.append(armed)
+        signal.signal(signal.SIGALRM, self._alarm(what, grace, armed))
+        armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
         if grace:
             _answering[0] = False  # an engine's block: work that may be asked to stop
         try:
             yield
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            _answering[0] = _answering[0] or grace > 0
-            if outer > 0:  # the outer guard's moment, less the time this block took
-                signal.setitimer(signal.ITIMER_REAL,
-                                 max(0.001, outer - (time.monotonic() - entered)))
+            _release(armed, grace)
 
-    def _alarm(self, what: str, grace: float) -> Callable:
+    def _alarm(self, what: str, grace: float, armed: _Armed) -> Callable:
         """The SIGALRM handler of :meth:`guard`: at the limit, a stop asked for (with a
-        ``grace``) or :class:`TimeUp`; ``grace`` seconds past it, :class:`TimeUp`."""
+        ``grace``) or :class:`TimeUp`; ``grace`` seconds past it, :class:`TimeUp`.  Nothing
+        once the block has ended (``armed`` no longer active), and no second
+        :class:`TimeUp` while one is on its way out."""
         soft = [grace > 0]
 
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
+            if not armed.active:  # a late signal: its block has ended, nothing to stop
+                return
             over = self.elapsed() - (self.limit or 0.0)
             if over < 0:  # early (an outer guard's timer set by another clock)
                 signal.setitimer(signal.ITIMER_REAL, -over)
@@ -271,6 +276,67 @@ class Clock:
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
             # so the alarm fires again until TimeUp leaves the block
             signal.setitimer(signal.ITIMER_REAL, 0.05)
+            if isinstance(sys.exc_info()[1], TimeUp):  # one is leaving the blocks already:
+                return  # another, raised in a guard's exit, would skip that guard's ending
             raise TimeUp(what, self.limit)
 
         return alarm
+
+
+@dataclasses.dataclass(eq=False)
+class _Armed:
+    """One :meth:`Clock.guard` block under way on the main thread: the SIGALRM handler
+    before it, when it began, the outer timer's seconds left then; its alarm acts only
+    while it is ``active``."""
+
+    previous: object
+    entered: float
+    outer: float = 0.0
+    active: bool = True
+
+
+_armed: list[_Armed] = []
+"""The guards under way on the main thread, innermost last."""
+
+
+def _release(armed: _Armed, grace: float) -> None:
+    """The end of ``armed``'s block: its timer off, the handler before it back, the outer
+    guard's timer armed again.  A guard an outer one has already ended (its ending came
+    late) does nothing: the outer's ending undid it, and the outer's timer must not come
+    back."""
+    armed.active = False
+    if not any(a is armed for a in _armed):
+        return
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    while _armed[-1] is not armed:  # inner guards whose ending has not come: ended now
+        _armed.pop().active = False
+    _armed.pop()
+    _answering[0] = _answering[0] or grace > 0
+    _restore(armed.previous)
+    if armed.outer > 0:  # the outer guard's moment, less the time this block took
+        signal.setitimer(signal.ITIMER_REAL,
+                         max(0.001, armed.outer - (time.monotonic() - armed.entered)))
+
+
+def _restore(handler: object) -> None:
+    """SIGALRM's handler back to ``handler`` — also when ``signal.signal``, which first runs
+    the handlers of signals already come, raises from one of them (a Ctrl-C)."""
+    try:
+        signal.signal(signal.SIGALRM, handler)
+    except BaseException:
+        signal.signal(signal.SIGALRM, handler)
+        raise
+
+
+def disarm() -> None:
+    """End every guard still under way (the command has ended): no timer, SIGALRM's handler
+    as before the first guard, and no guard's alarm acts any more — a guard's block whose
+    ending never ran (or runs later) cannot raise :class:`TimeUp` after its command."""
+    if not _armed or threading.current_thread() is not threading.main_thread():
+        return
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    first = _armed[0]
+    for armed in _armed:
+        armed.active = False
+    _armed.clear()
+    _restore(first.previous)

@@ -10,7 +10,7 @@ prints it.  A second signal raises ``KeyboardInterrupt`` at once (for work that 
 stop itself: python-constraint, a model file's own Python code); so does the first one
 when an engine started under :func:`escalating` has not returned :data:`ESCALATE` seconds
 after it (a SIGTERM comes once, and an engine may be deep in work that does not look
-at the flag).
+at the flag), and at once while a model file loads (:func:`loading`: nothing to keep).
 
 Work that runs in threads of its own (a CP-SAT solve) registers its stop with
 :func:`running`: :func:`settle` stops it and waits for it, so that the process
@@ -97,28 +97,43 @@ lost.  An engine that looks at the flag between steps returns within a fraction 
 _engines = [0]
 """How many :func:`escalating` blocks the main thread is in."""
 
+_loading: list[str] = []
+"""What the main thread is loading (:func:`loading` blocks), innermost last."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM ended work that had nothing to keep (:func:`loading`); its text
+    says what was under way (``interrupted while loading queens.toml``)."""
+
 
 def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
     """SIGINT / SIGTERM: the first asks the engines to stop (:func:`request`); once a stop
     was asked for (a signal, the clock, the memory limit), another raises
     ``KeyboardInterrupt`` — unless it is the first one delivered twice (:data:`REPEAT`).
     Inside :func:`escalating`, the first one also sends the second :data:`ESCALATE`
-    seconds later, if an engine still runs then."""
+    seconds later, if an engine still runs then; inside :func:`loading`, the first one
+    raises at once (and sends another every :data:`ESCALATE` seconds while loading goes
+    on: a model's own code may catch it)."""
     now = time.monotonic()
     if not requested():
         _first[0] = now
         request()
-        if _engines[0]:
+        if _engines[0] or _loading:
             _second_later()
+        if _loading:
+            raise KeyboardInterrupt
     elif now - _first[0] >= REPEAT:
         raise KeyboardInterrupt
 
 
 def _second_later() -> None:
-    """In :data:`ESCALATE` seconds, the second signal, if an engine still runs then."""
+    """In :data:`ESCALATE` seconds, the second signal, if an engine still runs then (or a
+    model file still loads: again every :data:`ESCALATE` seconds while it does)."""
     def second() -> None:
-        if _engines[0] and by_user():
+        if (_engines[0] or _loading) and by_user():
             _thread.interrupt_main(signal.SIGINT)
+            if _loading:
+                _second_later()
 
     timer = threading.Timer(max(ESCALATE, 1.1 * REPEAT), second)  # not the same signal twice
     timer.daemon = True
@@ -139,6 +154,32 @@ def escalating() -> Iterator[None]:
         yield
     finally:
         _engines[0] -= 1
+
+
+@contextmanager
+def loading(what: str) -> Iterator[None]:
+    """A model file loads in the block (``what``: ``loading queens.toml``): work with
+    nothing to keep — its own Python code, a comprehension of millions of terms — that no
+    engine's flag reaches.  A Ctrl-C or SIGTERM that comes in it, or came before it, ends
+    it at once with :class:`Interrupted` (``interrupted while loading queens.toml``); so
+    does an error the interruption caused (an import cut short).  Only on the main thread,
+    where signal handlers run; elsewhere the block just runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if by_user():
+        raise Interrupted(f"interrupted while {what}")
+    _loading.append(what)
+    try:
+        yield
+    except Interrupted:
+        raise
+    except (KeyboardInterrupt, Exception) as err:
+        if isinstance(err, KeyboardInterrupt) or by_user():
+            raise Interrupted(f"interrupted while {what}") from None
+        raise
+    finally:
+        _loading.pop()
 
 
 def replay(times: list[float]) -> None:

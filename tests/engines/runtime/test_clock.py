@@ -359,3 +359,80 @@ def test_once_the_engines_have_ended_the_answer_has_the_whole_overtime():
 
     assert cut_off_at(False) >= 0.425
     assert cut_off_at(True) >= 0.5
+
+
+@pytest.fixture
+def quiet_alarm():
+    """SIGALRM handled by a no-op for the test (an alarm armed again by a handler called by
+    hand must not kill the process), and no timer left afterwards."""
+    import signal
+
+    before = signal.signal(signal.SIGALRM, lambda signum, frame: None)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, before)
+
+
+def test_a_guard_whose_ending_comes_late_brings_back_no_alarm(quiet_alarm):
+    """A traceback after the command had ended: the loading guard's block was left by a
+    second TimeUp raised inside ``contextlib``'s exit, so its ending ran only when its
+    generator was collected — after the command's guard had ended — and armed the command's
+    alarm again, which raised TimeUp in the code that ends the process.  Now the late ending
+    does nothing, and the alarm of an ended block neither raises nor arms a timer."""
+    import signal
+
+    ticks = Ticks()
+    clock = Clock(60.0, ticks)
+    before = signal.getsignal(signal.SIGALRM)
+    command, loading = clock.guard("running solve", 1.0), clock.guard("loading many.toml")
+    command.__enter__()
+    loading.__enter__()
+    stale = signal.getsignal(signal.SIGALRM)
+    command.__exit__(None, None, None)  # the command's guard ends first
+    loading.__exit__(None, None, None)  # the loading guard's ending, late
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    ticks.t += 3600  # far past the limit and every grace
+    stale(signal.SIGALRM, None)  # its alarm, late: nothing raised
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # and nothing armed
+
+
+def test_no_second_time_up_while_one_leaves_the_blocks(quiet_alarm):
+    """The alarm fires again 0.05 s after its TimeUp (one raised in a finaliser is lost);
+    while that TimeUp is still on its way out it raises no other: one raised in a guard's
+    exit would skip that guard's ending."""
+    import signal
+
+    from cpsolve.engines.runtime.clock import TimeUp, _Armed
+
+    ticks = Ticks()
+    clock = Clock(1.0, ticks)
+    alarm = clock._alarm("loading many.toml", 0.0, _Armed(None, 0.0))
+    ticks.t += 10  # past the limit
+    with pytest.raises(TimeUp):
+        alarm(signal.SIGALRM, None)
+    try:
+        raise TimeUp("loading many.toml", 1.0)
+    except TimeUp:
+        alarm(signal.SIGALRM, None)  # inside a guard's exit: nothing raised
+    assert signal.getitimer(signal.ITIMER_REAL)[0] > 0  # armed again, for a TimeUp lost
+
+
+def test_disarm_ends_every_guard_with_the_command(quiet_alarm):
+    """A guard whose ending never ran: once the command has ended (:func:`disarm`), no
+    timer is left, SIGALRM's handler is back, and the guard's alarm does nothing."""
+    import signal
+
+    from cpsolve.engines.runtime.clock import disarm
+
+    ticks = Ticks()
+    clock = Clock(60.0, ticks)
+    before = signal.getsignal(signal.SIGALRM)
+    clock.guard("running solve", 1.0).__enter__()  # never ended
+    alarm = signal.getsignal(signal.SIGALRM)
+    disarm()
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    ticks.t += 3600
+    alarm(signal.SIGALRM, None)  # nothing raised
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

@@ -133,3 +133,58 @@ def test_outside_an_engine_a_first_signal_only_asks(monkeypatch):
         signal_self()
         time.sleep(0.3)  # past ESCALATE: nothing raised
     assert interrupt.requested()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_while_loading_the_first_signal_ends_it_at_once(sig):
+    """Loading a model file has nothing to keep (and its own code may never return): the
+    first signal raises at once, saying what was loading."""
+    with interrupt.installed(), pytest.raises(interrupt.Interrupted,
+                                              match="^interrupted while loading a.toml$"):
+        with interrupt.loading("loading a.toml"):
+            signal_self(sig)
+            raise AssertionError("not reached")  # pragma: no cover
+    assert interrupt.by_user()
+
+
+def test_a_signal_that_came_before_loading_loads_nothing():
+    with interrupt.installed():
+        signal_self()
+        with pytest.raises(interrupt.Interrupted, match="while loading a.py"):
+            with interrupt.loading("loading a.py"):
+                raise AssertionError("not reached")  # pragma: no cover
+
+
+def test_an_error_the_interruption_caused_is_the_interruption():
+    """An import cut short by the signal fails as an ImportError (pybind11), which the
+    model file's loader would report as a bad file: it is the interruption."""
+    with interrupt.installed(), pytest.raises(interrupt.Interrupted):
+        with interrupt.loading("loading a.py"):
+            try:
+                signal_self()
+            except KeyboardInterrupt:
+                raise ImportError("initialization failed") from None
+
+
+def test_without_a_signal_loading_errors_stay_what_they_are():
+    with interrupt.installed(), pytest.raises(ValueError):
+        with interrupt.loading("loading a.py"):
+            raise ValueError("a bad file")
+
+
+def test_a_model_that_catches_the_interruption_gets_another(monkeypatch):
+    """A model's own code may catch KeyboardInterrupt (a bare ``except:``): while it still
+    loads, another comes every ESCALATE seconds."""
+    import time
+
+    monkeypatch.setattr(interrupt, "ESCALATE", 0.05)
+    caught = []
+    with interrupt.installed(), pytest.raises(interrupt.Interrupted):
+        with interrupt.loading("loading a.py"):
+            try:
+                signal_self()
+            except KeyboardInterrupt:
+                caught.append(1)  # swallowed by the model
+            for _ in range(3000):  # 30 s at most: the model goes on loading
+                time.sleep(0.01)
+    assert caught == [1]
