@@ -310,11 +310,15 @@ class Cancelled(Exception):
     held what they needed died, say)."""
 
 
-def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
+def finished(client, futures: list, stop: Callable[[], bool],
+             dependents: list | None = None) -> bool:
     """Wait until every future has finished, asking ``stop()`` every :data:`POLL` seconds:
     False (the futures cancelled) once it says to stop.  A future that failed raises its
     error here, one that the cluster cancelled :class:`Cancelled`; the values stay on the
-    workers."""
+    workers.
+
+    ``dependents``: futures submitted already whose tasks need ``futures`` (a layer
+    submitted ahead); a stop cancels them first (:func:`cancel_all`)."""
     from distributed import wait
 
     while True:
@@ -322,7 +326,7 @@ def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
             wait(futures, timeout=POLL)
         except TimeoutError:
             if stop():
-                client.cancel(futures)
+                cancel_all(client, dependents or [], futures)
                 return False
             continue
         except Exception:  # Dask's cancellation error (its class moved between versions)
@@ -335,6 +339,17 @@ def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
         if any(future.cancelled() for future in futures):
             raise Cancelled("the cluster cancelled tasks waited for")
         return True
+
+
+def cancel_all(client, *batches: list) -> None:
+    """Cancel ``batches`` of futures in the order given: the tasks that depend on others
+    first.  The scheduler's cancel of a task goes on to the tasks that depend on it, and
+    fails (``assert ts.who_wants``, a traceback on stderr) on one that no client holds a
+    future for, such as an expand task of a layer submitted ahead; cancelled first, those
+    dependents are gone when the tasks they needed are cancelled."""
+    for futures in batches:
+        if futures:
+            client.cancel(futures)
 
 
 def slots(client) -> int:
