@@ -4,6 +4,7 @@ batches of solve / compare run one task per instance without losing any instance
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import signal
@@ -620,3 +621,69 @@ def test_waiting_for_a_layer_stops_when_asked(scheduler):  # keep last: it leave
         assert gather(client, [client.submit(time.sleep, work, pure=False)], stop) is None
         assert time.monotonic() - start < work  # an order: it did not wait for the work
         assert len(asked) == 3
+
+
+class _Records(logging.Handler):
+    """The records logged to the handler, kept."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def _inc(x: int) -> int:
+    return x + 1
+
+
+def test_a_stop_cancels_a_layer_submitted_ahead_before_the_layer_it_needs(scheduler):
+    """``a`` ← ``b`` (no future held, as an expand task) ← ``c``: a stop while waiting for
+    ``a`` cancels ``c`` first.  The other way round the scheduler's cancel of ``a`` goes on
+    to ``b`` and fails ``assert ts.who_wants``, logged as errors with tracebacks (the
+    cluster analysis stopped by a limit or Ctrl-C printed 29 such lines)."""
+    from distributed import Client
+
+    from cpsolve.engines.runtime.dask_client import finished
+
+    seen = _Records()
+    dask_log = logging.getLogger("distributed")
+    dask_log.addHandler(seen)
+    try:
+        with Client(scheduler) as client:
+            a = client.submit(time.sleep, 2, pure=False)
+            c = client.submit(_inc, client.submit(_inc, a, pure=False), pure=False)
+            assert not finished(client, [a], lambda: True, dependents=[c])
+            client.run(lambda: None)  # a round trip: the cancels have been handled
+            time.sleep(0.2)
+            assert a.cancelled() and c.cancelled()
+    finally:
+        dask_log.removeHandler(seen)
+    assert [r.getMessage() for r in seen.records if r.levelno >= logging.ERROR] == []
+
+
+def test_dask_log_records_are_one_line_each():
+    from cpsolve.engines.runtime.dask_client import _OneLine
+
+    try:
+        raise AssertionError("who_wants\nsecond line")
+    except AssertionError:
+        record = logging.LogRecord("distributed.core", logging.ERROR, __file__, 1,
+                                   "Exception while handling op %s\nmore", ("cancel",),
+                                   sys.exc_info())
+    assert _OneLine().format(record) == ("dask core error: Exception while handling op "
+                                         "cancel: AssertionError: who_wants")
+
+
+def test_a_cluster_analysis_stopped_by_its_time_limit_prints_no_dask_noise(cli_subprocess):
+    """The JSON result on stdout, nothing on stderr: no traceback nor Dask log line (the
+    cancel order, :func:`test_a_stop_cancels_a_layer_submitted_ahead_before_the_layer_it
+    _needs`, and Dask silenced while the cluster shuts down)."""
+    run = cli_subprocess("analyze", MODELS / "fifteen_easy.toml", "--limit", "none",
+                         "--json", "--workers", "2", "--time-limit", "4")
+    assert run.code == 1, run.err
+    out = json.loads(run.out)
+    assert out["status"] == "partial" and "time limit" in out["message"]
+    assert not [line for line in run.err.splitlines()
+                if any(word in line for word in ("Traceback", "ERROR", "Error", "dask"))]
