@@ -687,3 +687,69 @@ def test_a_cluster_analysis_stopped_by_its_time_limit_prints_no_dask_noise(cli_s
     assert out["status"] == "partial" and "time limit" in out["message"]
     assert not [line for line in run.err.splitlines()
                 if any(word in line for word in ("Traceback", "ERROR", "Error", "dask"))]
+
+
+@pytest.fixture
+def mixed(tmp_path) -> Path:
+    """A batch folder: two good models and one that does not load (a TOML syntax error)."""
+    for name in ("water_jugs", "blocks"):
+        shutil.copy(MODELS / f"{name}.toml", tmp_path / f"{name}.toml")
+    (tmp_path / "bad.toml").write_text('name = "unterminated\n')
+    return tmp_path
+
+
+def test_an_interrupted_cluster_batch_keeps_the_bad_files_own_errors(mixed, scheduler):
+    """Ctrl-C before any task starts: the loaded items were not started, and say so; the
+    file that did not load keeps its own error (it never was a task)."""
+    from cpsolve.engines.runtime import interrupt
+
+    items = list(instances([str(mixed)]))
+    interrupt.request()
+    try:
+        rows = list(on_cluster(items, partial(compare_one, task="solve"), scheduler,
+                               TaskBudget(Clock(None)),
+                               lambda item, why: Compared(item.source, item.puzzle, error=why)))
+    finally:
+        interrupt.clear()
+    errors = {Path(r.source).stem: r.error for r in rows}
+    assert errors["water_jugs"] == errors["blocks"] == "not started: interrupted"
+    assert "bad.toml" in errors["bad"] and "not started" not in errors["bad"]
+
+
+def test_a_batch_of_files_that_did_not_load_starts_no_cluster(tmp_path, monkeypatch):
+    """Nothing to run: each row is its file's error, and no cluster is started for it."""
+    import cpsolve.engines.runtime.dask_client as dask_client
+
+    (tmp_path / "bad.toml").write_text("[[[\n")
+    monkeypatch.setattr(dask_client, "each", lambda *a, **k: pytest.fail("a cluster"))
+    rows = list(on_cluster(list(instances([str(tmp_path)])), partial(compare_one, task="solve"),
+                           2, TaskBudget(Clock(None)),
+                           lambda item, why: Compared(item.source, item.puzzle, error=why)))
+    assert len(rows) == 1 and "bad.toml" in rows[0].error
+
+
+def test_an_interrupted_cluster_batch_names_the_bad_file_on_stderr(cli, mixed, scheduler,
+                                                                    monkeypatch):
+    """The CLI, interrupted as the cluster's work begins: the bad file's row and its
+    stderr line are its own error, naming it; the others were not started; exit 130."""
+    import cpsolve.engines.runtime.dask_client as dask_client
+    from cpsolve.engines.runtime import interrupt
+
+    real = dask_client.each
+
+    def interrupted(*args, **kwargs):
+        interrupt.request()
+        yield from real(*args, **kwargs)
+
+    monkeypatch.setattr(dask_client, "each", interrupted)
+    try:
+        run = cli("solve", mixed, "--engine", "search", "--scheduler", scheduler, "--json")
+    finally:
+        interrupt.clear()
+    rows = lines(run.out)
+    assert run.code == 130
+    errors = {Path(r["source"]).stem: r.get("error") for r in rows[:-1]}
+    assert errors["water_jugs"] == errors["blocks"] == "not started: interrupted"
+    assert "bad.toml" in errors["bad"] and "not started" not in errors["bad"]
+    assert [line for line in run.err.splitlines() if line.startswith("error:")] == \
+        [f"error: {errors['bad']}"]
