@@ -439,9 +439,16 @@ def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
     ``failed(item, "not started: ...")``.  ``failed(item, reason)`` also stands in for the
     answer of an item whose task raised (its worker died), had not finished
     :data:`CLUSTER_GRACE` seconds past its budget, or was stopped by Ctrl-C.
+
+    An item whose file did not load is no task: its answer, ``work``'s on that item here
+    (its own error, which names the file), comes after the cluster's, also when they
+    were cut short by a stop; with no item loaded no cluster is started.
     """
     from ..engines.runtime.dask_client import each
 
-    for done in each(items, work, cluster, budget.seconds, CLUSTER_GRACE,
-                     start=budget.clock.left()):
-        yield failed(done.item, done.error) if done.error else done.value
+    loaded = [item for item in items if item.puzzle is not None]
+    if loaded:
+        for done in each(loaded, work, cluster, budget.seconds, CLUSTER_GRACE,
+                         start=budget.clock.left()):
+            yield failed(done.item, done.error) if done.error else done.value
+    yield from (work(item, time_limit=None) for item in items if item.puzzle is None)

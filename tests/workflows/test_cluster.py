@@ -4,6 +4,7 @@ batches of solve / compare run one task per instance without losing any instance
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import signal
@@ -620,3 +621,135 @@ def test_waiting_for_a_layer_stops_when_asked(scheduler):  # keep last: it leave
         assert gather(client, [client.submit(time.sleep, work, pure=False)], stop) is None
         assert time.monotonic() - start < work  # an order: it did not wait for the work
         assert len(asked) == 3
+
+
+class _Records(logging.Handler):
+    """The records logged to the handler, kept."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def _inc(x: int) -> int:
+    return x + 1
+
+
+def test_a_stop_cancels_a_layer_submitted_ahead_before_the_layer_it_needs(scheduler):
+    """``a`` ← ``b`` (no future held, as an expand task) ← ``c``: a stop while waiting for
+    ``a`` cancels ``c`` first.  The other way round the scheduler's cancel of ``a`` goes on
+    to ``b`` and fails ``assert ts.who_wants``, logged as errors with tracebacks (the
+    cluster analysis stopped by a limit or Ctrl-C printed 29 such lines)."""
+    from distributed import Client
+
+    from cpsolve.engines.runtime.dask_client import finished
+
+    seen = _Records()
+    dask_log = logging.getLogger("distributed")
+    dask_log.addHandler(seen)
+    try:
+        with Client(scheduler) as client:
+            a = client.submit(time.sleep, 2, pure=False)
+            c = client.submit(_inc, client.submit(_inc, a, pure=False), pure=False)
+            assert not finished(client, [a], lambda: True, dependents=[c])
+            client.run(lambda: None)  # a round trip: the cancels have been handled
+            time.sleep(0.2)
+            assert a.cancelled() and c.cancelled()
+    finally:
+        dask_log.removeHandler(seen)
+    assert [r.getMessage() for r in seen.records if r.levelno >= logging.ERROR] == []
+
+
+def test_dask_log_records_are_one_line_each():
+    from cpsolve.engines.runtime.dask_client import _OneLine
+
+    try:
+        raise AssertionError("who_wants\nsecond line")
+    except AssertionError:
+        record = logging.LogRecord("distributed.core", logging.ERROR, __file__, 1,
+                                   "Exception while handling op %s\nmore", ("cancel",),
+                                   sys.exc_info())
+    assert _OneLine().format(record) == ("dask core error: Exception while handling op "
+                                         "cancel: AssertionError: who_wants")
+
+
+def test_a_cluster_analysis_stopped_by_its_time_limit_prints_no_dask_noise(cli_subprocess):
+    """The JSON result on stdout, nothing on stderr: no traceback nor Dask log line (the
+    cancel order, :func:`test_a_stop_cancels_a_layer_submitted_ahead_before_the_layer_it
+    _needs`, and Dask silenced while the cluster shuts down)."""
+    run = cli_subprocess("analyze", MODELS / "fifteen_easy.toml", "--limit", "none",
+                         "--json", "--workers", "2", "--time-limit", "4")
+    assert run.code == 1, run.err
+    out = json.loads(run.out)
+    assert out["status"] == "partial" and "time limit" in out["message"]
+    assert not [line for line in run.err.splitlines()
+                if any(word in line for word in ("Traceback", "ERROR", "Error", "dask"))]
+
+
+@pytest.fixture
+def mixed(tmp_path) -> Path:
+    """A batch folder: two good models and one that does not load (a TOML syntax error)."""
+    for name in ("water_jugs", "blocks"):
+        shutil.copy(MODELS / f"{name}.toml", tmp_path / f"{name}.toml")
+    (tmp_path / "bad.toml").write_text('name = "unterminated\n')
+    return tmp_path
+
+
+def test_an_interrupted_cluster_batch_keeps_the_bad_files_own_errors(mixed, scheduler):
+    """Ctrl-C before any task starts: the loaded items were not started, and say so; the
+    file that did not load keeps its own error (it never was a task)."""
+    from cpsolve.engines.runtime import interrupt
+
+    items = list(instances([str(mixed)]))
+    interrupt.request()
+    try:
+        rows = list(on_cluster(items, partial(compare_one, task="solve"), scheduler,
+                               TaskBudget(Clock(None)),
+                               lambda item, why: Compared(item.source, item.puzzle, error=why)))
+    finally:
+        interrupt.clear()
+    errors = {Path(r.source).stem: r.error for r in rows}
+    assert errors["water_jugs"] == errors["blocks"] == "not started: interrupted"
+    assert "bad.toml" in errors["bad"] and "not started" not in errors["bad"]
+
+
+def test_a_batch_of_files_that_did_not_load_starts_no_cluster(tmp_path, monkeypatch):
+    """Nothing to run: each row is its file's error, and no cluster is started for it."""
+    import cpsolve.engines.runtime.dask_client as dask_client
+
+    (tmp_path / "bad.toml").write_text("[[[\n")
+    monkeypatch.setattr(dask_client, "each", lambda *a, **k: pytest.fail("a cluster"))
+    rows = list(on_cluster(list(instances([str(tmp_path)])), partial(compare_one, task="solve"),
+                           2, TaskBudget(Clock(None)),
+                           lambda item, why: Compared(item.source, item.puzzle, error=why)))
+    assert len(rows) == 1 and "bad.toml" in rows[0].error
+
+
+def test_an_interrupted_cluster_batch_names_the_bad_file_on_stderr(cli, mixed, scheduler,
+                                                                    monkeypatch):
+    """The CLI, interrupted as the cluster's work begins: the bad file's row and its
+    stderr line are its own error, naming it; the others were not started; exit 130."""
+    import cpsolve.engines.runtime.dask_client as dask_client
+    from cpsolve.engines.runtime import interrupt
+
+    real = dask_client.each
+
+    def interrupted(*args, **kwargs):
+        interrupt.request()
+        yield from real(*args, **kwargs)
+
+    monkeypatch.setattr(dask_client, "each", interrupted)
+    try:
+        run = cli("solve", mixed, "--engine", "search", "--scheduler", scheduler, "--json")
+    finally:
+        interrupt.clear()
+    rows = lines(run.out)
+    assert run.code == 130
+    errors = {Path(r["source"]).stem: r.get("error") for r in rows[:-1]}
+    assert errors["water_jugs"] == errors["blocks"] == "not started: interrupted"
+    assert "bad.toml" in errors["bad"] and "not started" not in errors["bad"]
+    assert [line for line in run.err.splitlines() if line.startswith("error:")] == \
+        [f"error: {errors['bad']}"]

@@ -51,6 +51,10 @@ STOP_WAIT = 1.5
 """Seconds the client waits, after Ctrl-C, for the running tasks to return what they have
 (their engines stop within a second) before it cancels them."""
 
+REACH = 0.5
+"""Seconds a worker has to accept the client's stop request (:func:`_run_briefly`): one
+that a signal to the process group ended refuses it, and Dask would retry for 30 s."""
+
 CONNECT = 10.0
 """Seconds a scheduler has to answer when no time limit is shorter."""
 
@@ -113,6 +117,13 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
         raise Unsupported(MISSING) from exc
     if connect is not None:  # importing Dask took some of it
         connect -= time.monotonic() - called
+    with _one_line_logs():
+        yield from _connected(Client, LocalCluster, cluster, memory_limit, connect, stop)
+
+
+def _connected(Client, LocalCluster, cluster: int | str, memory_limit: int | None,
+               connect: float | None, stop: Callable[[], bool] | None) -> Iterator:
+    """:func:`client_for`'s client, once Dask is imported (a generator: its one value)."""
     if isinstance(cluster, int):
         ended = _start_ends(time.monotonic(), connect, stop)
         runner = _loop_without_sigint()
@@ -194,7 +205,8 @@ def _local_cluster(make, workers: int, loop, memory_limit: int | None,
 def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
     """``make()`` — a local cluster's start, which blocks for seconds — run in a thread
     while this one asks ``ended()`` every :data:`POLL` seconds; once it says why, the
-    start is abandoned (:func:`_abandon_start`) and :class:`NotStarted` raised."""
+    start is abandoned (:func:`_abandon_start`) and :class:`NotStarted` raised, as when
+    the start failed once `ended()` says why (a signal to the process group)."""
     before = processes.spawned()
     made: dict[str, Any] = {}
     thread = threading.Thread(target=_make_into, args=(made, make), daemon=True,
@@ -207,6 +219,10 @@ def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
             _abandon_start(thread, made, before)
             raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
     if "error" in made:
+        why = ended()  # a signal to the process group also ends the nannies starting up
+        if why:        # ("Nanny failed to start"): the stop is what happened
+            processes.kill_spawned(before)
+            raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
         raise made["error"]
     return made["cluster"]
 
@@ -235,10 +251,53 @@ def _abandon_start(thread: threading.Thread, made: dict[str, Any], before: set) 
 
 
 def _silence() -> None:
-    """Silence Dask's loggers: each connection closed by a kill would log a traceback."""
+    """Silence Dask's loggers: each connection closed by a kill would log a traceback, and
+    after a stop (a signal to the process group ends the workers too) each task or
+    broadcast to a worker gone logs an error that is no error of the run's."""
     for name in list(logging.root.manager.loggerDict):
         if name.split(".")[0] == "distributed":
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+class _OneLine(logging.Formatter):
+    """A Dask log record as one line on stderr: ``dask scheduler error: message``, the
+    exception's type and message in place of its traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record's one line."""
+        text = record.getMessage().strip().splitlines()
+        line = text[0] if text else ""
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            line += f": {type(exc).__name__}: {exc}".rstrip(": ").splitlines()[0]
+        return f"dask {record.name.split('.')[-1]} {record.levelname.lower()}: {line}"
+
+
+@contextmanager
+def _one_line_logs() -> Iterator[None]:
+    """While a cluster is used: what Dask logs (its errors, at the level
+    :func:`_local_cluster` leaves) and asyncio's errors in Dask's event loop (a task's
+    exception never retrieved) are one line each on stderr (:class:`_OneLine`), never a
+    traceback; the handlers are as they were afterwards."""
+    one = _OneLine()
+    handlers = [h for h in logging.getLogger("distributed").handlers
+                if isinstance(h, logging.StreamHandler)]
+    kept = [h.formatter for h in handlers]
+    for handler in handlers:
+        handler.setFormatter(one)
+    loop_log = logging.getLogger("asyncio")
+    ours = logging.StreamHandler()
+    ours.setFormatter(one)
+    ours.setLevel(logging.ERROR)
+    loop_log.addHandler(ours)
+    propagates, loop_log.propagate = loop_log.propagate, False
+    try:
+        yield
+    finally:
+        for handler, formatter in zip(handlers, kept):
+            handler.setFormatter(formatter)
+        loop_log.removeHandler(ours)
+        loop_log.propagate = propagates
 
 
 def _kill_workers(local) -> None:
@@ -296,6 +355,10 @@ def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
     the cluster down), so the worker ignores it instead of dying with a traceback."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one = _OneLine()
+    for handler in logging.getLogger("distributed").handlers:
+        if isinstance(handler, logging.StreamHandler):
+            handler.setFormatter(one)
 
 
 def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:
@@ -310,11 +373,15 @@ class Cancelled(Exception):
     held what they needed died, say)."""
 
 
-def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
+def finished(client, futures: list, stop: Callable[[], bool],
+             dependents: list | None = None) -> bool:
     """Wait until every future has finished, asking ``stop()`` every :data:`POLL` seconds:
     False (the futures cancelled) once it says to stop.  A future that failed raises its
     error here, one that the cluster cancelled :class:`Cancelled`; the values stay on the
-    workers."""
+    workers.
+
+    ``dependents``: futures submitted already whose tasks need ``futures`` (a layer
+    submitted ahead); a stop cancels them first (:func:`cancel_all`)."""
     from distributed import wait
 
     while True:
@@ -322,7 +389,7 @@ def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
             wait(futures, timeout=POLL)
         except TimeoutError:
             if stop():
-                client.cancel(futures)
+                cancel_all(client, dependents or [], futures)
                 return False
             continue
         except Exception:  # Dask's cancellation error (its class moved between versions)
@@ -335,6 +402,17 @@ def finished(client, futures: list, stop: Callable[[], bool]) -> bool:
         if any(future.cancelled() for future in futures):
             raise Cancelled("the cluster cancelled tasks waited for")
         return True
+
+
+def cancel_all(client, *batches: list) -> None:
+    """Cancel ``batches`` of futures in the order given: the tasks that depend on others
+    first.  The scheduler's cancel of a task goes on to the tasks that depend on it, and
+    fails (``assert ts.who_wants``, a traceback on stderr) on one that no client holds a
+    future for, such as an expand task of a layer submitted ahead; cancelled first, those
+    dependents are gone when the tasks they needed are cancelled."""
+    for futures in batches:
+        if futures:
+            client.cancel(futures)
 
 
 def slots(client) -> int:
@@ -438,11 +516,11 @@ class _Flight:
         """Ask the running tasks to stop (:func:`.interrupt.request` with ``why`` and
         ``kind`` in their workers) and yield what those that return within
         :data:`STOP_WAIT` seconds found."""
+        _silence()  # a shutdown now: a signal to the process group ends the workers too
         where = self._workers(self.running)
         try:
             if where:
-                self.client.run(interrupt.request, why, kind, workers=where,
-                                on_error="ignore")
+                _run_briefly(self.client, interrupt.request, why, kind, workers=where)
         except (OSError, ValueError):
             return
         end = time.monotonic() + STOP_WAIT
@@ -478,6 +556,19 @@ class _Flight:
                     if keys.intersection(running)]
         except OSError:
             return []
+
+
+def _run_briefly(client, function: Callable[..., Any], *args: Any,
+                 workers: list[str]) -> None:
+    """``client.run(function, *args)`` on ``workers``, each given :data:`REACH` seconds
+    to be reached: a worker ended by a signal to the process group refuses the
+    connection, which Dask retries for its connect timeout (30 s by default) before it
+    gives up.  (The scheduler of a local cluster runs in this process and reads that
+    setting at each connection.)"""
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": f"{REACH}s"}):
+        client.run(function, *args, workers=workers, on_error="ignore")
 
 
 def _restart(client, workers: list[str]) -> None:

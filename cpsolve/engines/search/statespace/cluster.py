@@ -144,13 +144,15 @@ class _Rounds:
                                    expanded, workers=[owners[j]], pure=False)
                 for j in range(len(owners))]
 
-    def wait(self, layer: list, depth: int, watch) -> list[tuple[int, int]] | None:
+    def wait(self, layer: list, depth: int, watch,
+             following: list | None = None) -> list[tuple[int, int]] | None:
         """The sizes of layer ``depth``'s partitions (futures ``layer``) once it is made;
-        None when ``watch`` stops it first (its tasks cancelled).  A worker that dies takes
-        the partitions it held, and Dask cancels the tasks that needed them: that is said
-        as the worker having left (:func:`.partitions.check_workers`)."""
+        None when ``watch`` stops it first (its tasks cancelled, and before them those of
+        the ``following`` layer, submitted ahead: they depend on it).  A worker that dies
+        takes the partitions it held, and Dask cancels the tasks that needed them: that is
+        said as the worker having left (:func:`.partitions.check_workers`)."""
         try:
-            if not finished(self.client, layer, watch):
+            if not finished(self.client, layer, watch, dependents=following):
                 return None
         except Cancelled:
             check_workers(self.client, self.owners)
@@ -187,10 +189,10 @@ def _sweep(rounds: _Rounds, budget: Budget, keep: int | None, layers: list[list]
             pending = rounds.submit(layers[-1], _earlier(layers, keep), len(sizes))
         following = rounds.submit(pending, _earlier([*layers, pending], keep),
                                   len(sizes) + 1) if ahead else None
-        counted = rounds.wait(pending, len(sizes), watching(client, owners, seen, budget))
-        if counted is None:  # a limit or Ctrl-C: the layers so far are complete
-            rounds.cancel(following)
-            abandon(client)  # its cancelled tasks may still run
+        counted = rounds.wait(pending, len(sizes), watching(client, owners, seen, budget),
+                              following)
+        if counted is None:  # a limit or Ctrl-C: the layers so far are complete (both
+            abandon(client)  # layers' tasks cancelled; they may still run)
             return True, False
         found = (sum(c for c, _ in counted), sum(s for _, s in counted))
         if not found[0]:
