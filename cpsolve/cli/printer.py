@@ -86,8 +86,7 @@ def watch_reader() -> Iterator[None]:
     try:
         yield
     finally:
-        done.set()
-        watcher.join()
+        done.set()  # not joined: its poll may wait READER_LOOK more; it acts no more
 
 
 def _watch(done: threading.Event) -> None:
@@ -103,7 +102,8 @@ def _watch(done: threading.Event) -> None:
     while not done.is_set():
         if any(event & (select.POLLERR | select.POLLHUP)
                for _, event in poll.poll(READER_LOOK * 1000)):
-            interrupt.request(Stop.GONE.text, Stop.GONE)
+            if not done.is_set():  # the block has not ended: its work has no reader
+                interrupt.request(Stop.GONE.text, Stop.GONE)
             return
 
 
