@@ -196,14 +196,19 @@ def _items(cli: Cli) -> list[Item]:
     return list(instances(cli.args.files, cli.loading))
 
 
+STOPPED = (Status.UNKNOWN, Status.PARTIAL, Status.AT_LEAST)
+"""The statuses of a result cut short: nothing proven to compare."""
+
+
 def answered(done: Compared) -> bool:
     """Some engine answered (not every result cut short by a limit)."""
     return bool(answering(done))
 
 
 def answering(done: Compared) -> list[str]:
-    """The engines that answered (their result not cut short by a limit)."""
-    return [r.engine for r in done.results if r.status not in (Status.UNKNOWN, Status.PARTIAL)]
+    """The engines that answered (their result not cut short by a limit: a count that
+    stopped at ``at least`` is no answer to compare either)."""
+    return [r.engine for r in done.results if r.status not in STOPPED]
 
 
 def cross_checked(done: Compared) -> bool:
@@ -234,7 +239,7 @@ def compare_on_cluster(cli: Cli) -> int:
     items = list(instances(cli.args.files, cli.loading))
     cli.import_dask()
     rows: list = []
-    counts = {"agree": 0, "disagree": 0, "error": 0}
+    counts = {"agree": 0, "unchecked": 0, "disagree": 0, "error": 0}
     unanswered = 0
     work = partial(compare_one, task=cli.args.task,
                    options=Options(find_hint=not cli.args.no_hint,
@@ -243,7 +248,7 @@ def compare_on_cluster(cli: Cli) -> int:
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
             advance()
-            counts["error" if done.error else "disagree" if done.problems else "agree"] += 1
+            counts[_outcome(done)] += 1
             unanswered += not done.error and not answered(done)
             if cli.args.json:
                 cli.line(compared_json(done))
@@ -253,6 +258,14 @@ def compare_on_cluster(cli: Cli) -> int:
     if interrupt.by_user():
         return INTERRUPTED
     return 1 if counts["disagree"] or counts["error"] or unanswered else 0
+
+
+def _outcome(done: Compared) -> str:
+    """What a cluster compare counts an instance as: ``error``, ``disagree``, ``agree``
+    (cross-checked), or ``unchecked`` (fewer than two engines answered)."""
+    if done.error:
+        return "error"
+    return "disagree" if done.problems else "agree" if cross_checked(done) else "unchecked"
 
 
 def _failed(item: Item, why: str) -> Compared:
@@ -271,8 +284,8 @@ def _summary(cli: Cli, instances: int, seconds: float, counts: dict[str, int],
 
     cli.out.print(comparison_table(rows))
     cli.out.print(f"{instances:,} instances in {seconds:.2f} s on the cluster: "
-                   f"{counts['agree']:,} agree, {counts['disagree']:,} disagree, "
-                   f"{counts['error']:,} errors")
+                   f"{counts['agree']:,} agree, {counts['unchecked']:,} not cross-checked, "
+                   f"{counts['disagree']:,} disagree, {counts['error']:,} errors")
 
 
 def compared_json(done: Compared) -> dict[str, Any]:

@@ -300,9 +300,11 @@ def _compare_summary() -> dict[str, Any]:
     return {"type": "object", "required": ["compare"], "additionalProperties": False,
             "properties": {"compare": {
                 "type": "object", "additionalProperties": False,
-                "required": ["instances", "seconds", "agree", "disagree", "error"],
+                "required": ["instances", "seconds", "agree", "unchecked", "disagree",
+                             "error"],
                 "properties": {"instances": INT, "seconds": {"type": "number", "minimum": 0},
-                               "agree": INT, "disagree": INT, "error": INT}}}}
+                               "agree": INT, "unchecked": INT, "disagree": INT,
+                               "error": INT}}}}
 
 
 def _generate() -> dict[str, Any]:

@@ -459,3 +459,36 @@ def test_compare_runs_the_engines_with_a_start_to_pay_last(cli, monkeypatch):
     assert ran[-1] == "cpsat" and sorted(ran) == sorted(order)
     results = json.loads(run.out)["models"][0]["results"]
     assert [r["engine"] for r in results] == order
+
+
+def test_a_count_stopped_at_at_least_is_no_answer_to_agree_with(cli, monkeypatch):
+    """queens8 counted: search's exact 92 beside counts the limit stopped at "at least"
+    (92 and 0, both true as lower bounds): only one engine answered, so nothing was
+    cross-checked — no agreement claimed."""
+    import cpsolve.workflows.batch
+    from cpsolve.answers.kinds import Count
+    from cpsolve.answers.result import Result
+
+    def run(engine, task, model, options):
+        if engine == "search":
+            return Result(Status.EXACT, engine, task="count", answer=Count(92))
+        return Result(Status.AT_LEAST, engine, task="count",
+                      answer=Count(92 if engine == "cpsat" else 0))
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    out = json.loads(cli("compare", "queens8", "--task", "count", "--json").out)
+    assert (out["status"], out["models"][0]["agree"]) == ("incomplete", None)
+
+
+def test_a_cluster_compare_counts_what_it_could_not_cross_check():
+    """The cluster's last line counts a model only one engine answered as ``unchecked``,
+    never as ``agree``."""
+    from cpsolve.answers.result import Result
+    from cpsolve.cli import compare as command
+    from cpsolve.workflows.batch import Compared
+
+    alone = (Result(OPT, "search", answer=Plan.of(plan(10))),)
+    assert command._outcome(Compared("w.toml", None, results=alone)) == "unchecked"
+    both = (*alone, Result(OPT, "cpsat", answer=Plan.of(plan(10))))
+    assert command._outcome(Compared("w.toml", None, results=both)) == "agree"
+    assert command._outcome(Compared("x.toml", None, error="bad")) == "error"
