@@ -133,9 +133,9 @@ def in_run_folder(work_dir: str | None, sources: Sequence[str]) -> str | None:
 
 
 def seconds(text: str) -> float:
-    """A ``--time-limit`` value: a finite number of seconds > 0, or ``none`` (no limit:
-    ``inf``, as is a limit of :data:`~cpsolve.engines.runtime.clock.LONGEST` seconds or more,
-    which no run reaches and the system's timers refuse)."""
+    """A ``--time-limit`` value: a number of seconds > 0, or ``none`` (no limit: ``inf``,
+    as is ``inf`` itself and a limit of :data:`~cpsolve.engines.runtime.clock.LONGEST`
+    seconds or more, which no run reaches and the system's timers refuse)."""
     from ..engines.runtime.clock import LONGEST
 
     if text.strip().lower() == "none":
@@ -144,9 +144,9 @@ def seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
+    if math.isnan(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return math.inf if value >= LONGEST else value
+    return math.inf if value >= LONGEST else value  # inf too: no limit
 
 
 _UNITS = {"": None, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
@@ -180,8 +180,8 @@ def memory_size(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a size such as 500M, 2G or 50%, or none; "
                                          f"got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a size > 0, got {text!r}")
+    if not math.isfinite(value) or value * unit < 1:
+        raise argparse.ArgumentTypeError(f"expected a size of at least 1 byte, got {text!r}")
     return value * unit
 
 

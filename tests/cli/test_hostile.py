@@ -305,7 +305,8 @@ def test_bash_completion_completes_commands_options_choices_and_models(cli, tmp_
 
 
 @pytest.mark.parametrize("argv, said", [
-    (("analyze", "eight_puzzle.toml", "--memory-limit", "-1G"), "expected a size > 0, got '-1G'"),
+    (("analyze", "eight_puzzle.toml", "--memory-limit", "-1G"),
+     "expected a size of at least 1 byte, got '-1G'"),
     (("solve", "water_jugs.toml", "--time-limit", "-3s"), "expected seconds, got '-3s'"),
     (("solve", "water_jugs.toml", "--time-limit", "-.5"), "expected a number of seconds > 0"),
     (("analyze", "xsudoku5.toml", "--limit", "-5"), "--limit"),
@@ -316,6 +317,8 @@ def test_bash_completion_completes_commands_options_choices_and_models(cli, tmp_
     (("solve", "water_jugs.toml", "--jobs", "-inf"), "--jobs"),
     (("count", "water_jugs.toml", "-n", "-nan"), "got '-nan'"),  # not -n with "an"
     (("generate", "xsudoku5.toml", "--givens", "-inf"), "--givens"),
+    (("solve", "water_jugs.toml", "--time-limit", "nan"), "got 'nan'"),
+    (("solve", "water_jugs.toml", "--memory-limit", "1e-300G"), "at least 1 byte"),
 ])
 def test_a_negative_looking_value_reaches_its_option_s_check(cli, argv, said):
     """argparse took '-1G' for an option ("expected one argument"): a word of a dash and a
@@ -323,3 +326,13 @@ def test_a_negative_looking_value_reaches_its_option_s_check(cli, argv, said):
     run = cli(argv[0], MODELS / argv[1], *argv[2:])
     assert run.code == 2 and len(run.err_lines) == 1
     assert said in run.err and "expected one argument" not in run.err
+
+
+@pytest.mark.parametrize("limit", ["inf", "1e309", "Infinity", "1e9"])
+def test_an_infinite_time_limit_is_no_limit(cli, limit):
+    """``inf`` (and what parses as it) lifts the limit, as 10^9 s or more does."""
+    from cpsolve.cli.checks import seconds
+
+    assert seconds(limit) == float("inf")
+    assert cli("solve", str(MODELS / "water_jugs.toml"), "--engine", "search",
+               "--time-limit", limit).code == 0

@@ -192,5 +192,5 @@ def size_text(nbytes: int) -> str:
             break
         value /= 1024
     if unit == "bytes":
-        return f"{int(value):,} bytes"
+        return "1 byte" if int(value) == 1 else f"{int(value):,} bytes"
     return f"{value:,.1f} {unit}".replace(".0 ", " ")

@@ -71,7 +71,7 @@ def test_check_asks_engines_to_stop_past_the_limit():
     try:
         memory.set_limit(1)
         assert memory.check() and interrupt.requested()
-        assert interrupt.reason() == "memory limit 1 bytes reached"
+        assert interrupt.reason() == "memory limit 1 byte reached"
         assert not interrupt.by_user()  # a limit, not the user: exit 1, not 130
     finally:
         memory.set_limit(None)
