@@ -133,8 +133,9 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
     if interrupt.requested():  # while the model was loading: no engine starts
         return Result.stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
             None, False
-    if (late := cli.too_late_for(engine)) is not None:  # spent loading
-        return Result.stopped(task, engine, late, 0.0), None, False
+    if (late := cli.too_late_for(engine)) is not None:  # spent loading: a proof that needs
+        keep = getattr(cli.args, "list", False)  # no engine may still answer
+        return run(engine, task, puzzle.model, Options(keep=keep), late), None, False
     start = time.perf_counter()
     try:
         with cli.progress(f"{engine} {task}") as options, \

@@ -144,8 +144,13 @@ def _capabilities(name: str) -> set[tuple[str, str]]:
             from err
 
 
-def run(name: str, task: str, model: Csp | Planning, options: Options | None = None) -> Result:
+def run(name: str, task: str, model: Csp | Planning, options: Options | None = None,
+        late: str | None = None) -> Result:
     """Run one engine on one task and return its checked result.
+
+    ``late``: the caller knows the engine cannot start in the time left (why, in words);
+    :func:`late_start` may find so too.  The engine is then not started, but a proof that
+    needs none still answers (:func:`_not_started`).
 
     Raises :class:`Unsupported` when the engine cannot do the task and
     :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
@@ -161,13 +166,10 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     reason = module.supports(model) if hasattr(module, "supports") else None
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
-    late = late_start(name, options.time_limit)
-    if late is not None:
-        from ..answers.result import Result, Status
-
-        status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
-        return Result(status, name, task, message=late)
     start = time.perf_counter()
+    late = late or late_start(name, options.time_limit)
+    if late is not None:
+        return _not_started(name, task, model, options, late, start)
     if task == "count" and options.optimal and model.kind == "csp":
         return count_optimal(name, model, options)  # type: ignore[arg-type]
     with interrupt.escalating():  # a first Ctrl-C it does not answer in time: a second
@@ -175,6 +177,23 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     if options.time_limit is not None:  # the check may take 5 % more than the engine's time
         result = _checkable_in_time(model, result, start + 1.05 * options.time_limit)
     return checked(name, task, model, result, time.perf_counter() - start)
+
+
+def _not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,
+                 start: float) -> Result:
+    """The result of an engine that cannot start in the time left (``late`` says why): the
+    invariant proof every planning engine tries first (:func:`.proofs.before_search`) needs
+    no engine, so a model it settles is answered all the same; otherwise nothing proven."""
+    from ..answers.result import Result, Status
+
+    if model.kind == "planning" and task in ("solve", "count"):
+        from .proofs import before_search
+
+        proven = before_search(model, name, task, options.keep)  # type: ignore[arg-type]
+        if proven is not None:
+            return checked(name, task, model, proven, time.perf_counter() - start)
+    status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
+    return Result(status, name, task, message=late)
 
 
 SAMPLE = 64

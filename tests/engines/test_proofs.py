@@ -227,3 +227,20 @@ def test_a_parity_without_its_checkerboard_is_refused_though_its_conclusion_hold
         real, colours=(0,) * len(real.colours)))
     run = cli("solve", models_dir / "fifteen_unsolvable.toml", "--json")
     assert run.code == 3 and "changes the parity" in run.err
+
+
+def test_an_engine_that_cannot_start_still_gives_the_proof_that_needs_none():
+    """French 37 has no solution by a parity invariant every planning engine tries first:
+    an engine told it cannot start in the time left (``late``) answers with it all the
+    same, checked; a model the invariant does not settle stays unknown."""
+    from cpsolve.answers.result import Status
+    from cpsolve.engines import run
+    from cpsolve.puzzles.files import load, resolve
+
+    french = load(resolve("french37")).model
+    result = run("cpsat", "solve", french, late="time limit reached before cpsat started")
+    assert (result.status, result.proof, result.verified) == \
+        (Status.INFEASIBLE, "invariant", True)
+    jugs = load(resolve("water_jugs")).model
+    stopped = run("cpsat", "solve", jugs, late="time limit reached before cpsat started")
+    assert stopped.status is Status.UNKNOWN and "before cpsat started" in stopped.message
