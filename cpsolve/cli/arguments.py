@@ -176,9 +176,9 @@ def _solve(sub: Commands) -> None:
 def _compare(sub: Commands) -> None:
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE", type=path_name,
-                   help="model files or bundled names; or a PDDL domain and problem; with "
-                   "--workers or --scheduler also directories and collections, one task per "
-                   "instance")
+                   help="model files, bundled names, directories or collections (each "
+                   "instance compared in turn; with --workers or --scheduler, one task per "
+                   "instance); or a PDDL domain and problem")
     c.add_argument("--task", choices=TASKS, default="solve",
                    help="what every engine is asked (default: solve)")
     common(c)

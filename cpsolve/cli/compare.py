@@ -33,7 +33,14 @@ from ..workflows.batch import (
     start_seconds,
     unreached,
 )
-from .session import INTERRUPTED, Named, file_name, pddl_pairs
+from .session import (
+    INTERRUPTED,
+    Named,
+    expected_mismatch,
+    file_name,
+    pddl_pairs,
+    warn_expected,
+)
 
 if TYPE_CHECKING:
     from .session import Cli
@@ -79,10 +86,12 @@ def compare(cli: Cli) -> int:
     done, stopped = _compared(cli, items)
     interrupted = stopped or interrupt.by_user()
     verdict = _verdict(done, interrupted)
-    if cli.args.json:
-        cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
-    else:
-        _print_text(cli, done, verdict)
+    _report(cli, done, verdict)
+    from .solve import tell_bad
+
+    tell_bad(items)  # each file that did not load: its line on stderr, as in solve
+    for d in done:
+        warn_expected_once(d)
     if interrupted:
         return INTERRUPTED
     if any(d.problems or d.error or not answered(d) for d in done):
@@ -160,13 +169,50 @@ def _verdict(done: list[Compared], interrupted: bool) -> str:
     return "agree" if all(cross_checked(d) for d in done) else "incomplete"
 
 
+def _report(cli: Cli, done: list[Compared], verdict: str) -> None:
+    """The comparison on stdout (JSON or text); when stdout's reader has gone
+    (``| head``), what is left to write goes nowhere and the command ends as it would
+    have (the lines on stderr still come, the exit code is the comparison's)."""
+    from .printer import reader_gone
+
+    try:
+        if cli.args.json:
+            cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
+        else:
+            _print_text(cli, done, verdict)
+    except BrokenPipeError:
+        reader_gone()
+    if not cli.args.json:
+        _tell_unanswered(done, verdict)
+
+
+def warn_expected_once(done: Compared) -> None:
+    """A warning on stderr per key of the model's ``[expected]`` that some engine's
+    proven answer contradicts: once per model and key, not once per engine (each result
+    object that contradicts it carries ``expected_mismatch`` in JSON)."""
+    from ..workflows.expected import mismatched
+
+    if done.puzzle is None:
+        return
+    told: dict[str, str] = {}
+    for result in done.results:
+        for key, line in mismatched(getattr(done.puzzle, "expected", None) or {},
+                                    result).items():
+            told.setdefault(key, line)
+    for line in told.values():
+        warn_expected(line, done.source)
+
+
 def _print_text(cli: Cli, done: list[Compared], verdict: str) -> None:
-    """The comparison as a table, its verdict, and a line on stderr per model that no engine
-    answered."""
+    """The comparison as a table and its verdict."""
     from ..output.text import comparison_table
 
     cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
     cli.out.print(VERDICTS[verdict])
+
+
+def _tell_unanswered(done: list[Compared], verdict: str) -> None:
+    """A line on stderr per model that no engine answered."""
     for d in done:
         if not d.error and not answered(d):
             why = "before the interruption" if verdict == "interrupted" else \
@@ -248,6 +294,7 @@ def compare_on_cluster(cli: Cli) -> int:
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
             advance()
+            warn_expected_once(done)
             counts[_outcome(done)] += 1
             unanswered += not done.error and not answered(done)
             if cli.args.json:
@@ -255,6 +302,9 @@ def compare_on_cluster(cli: Cli) -> int:
             else:
                 rows += table_rows(done)
     _summary(cli, len(items), time.monotonic() - start, counts, rows)
+    from .solve import tell_bad
+
+    tell_bad(items)  # each file that did not load: its line on stderr, as in solve
     if interrupt.by_user():
         return INTERRUPTED
     return 1 if counts["disagree"] or counts["error"] or unanswered else 0
@@ -293,13 +343,23 @@ def compared_json(done: Compared) -> dict[str, Any]:
     instance with no comparison: its source and error)."""
     if done.error:
         return {"source": done.source, "error": done.error}
-    from ..output.text import as_json
-
     agree = False if done.problems else True if cross_checked(done) else None
     return {"model": done.puzzle.name, "file": done.source, "agree": agree,
             "disagreements": list(done.problems),
-            "results": [as_json(done.puzzle, r) for r in done.results],
+            "results": [_result_json(done.puzzle, r) for r in done.results],
             "skipped": [{"engine": s.engine, "reason": s.why} for s in done.skipped]}
+
+
+def _result_json(puzzle, result) -> dict[str, Any]:
+    """One engine's result of a compared model, with ``expected_mismatch`` when it
+    contradicts the model's ``[expected]``."""
+    from ..output.text import as_json
+
+    out = as_json(puzzle, result)
+    mismatch = expected_mismatch(puzzle, result)
+    if mismatch:
+        out["expected_mismatch"] = mismatch
+    return out
 
 
 def table_rows(done: Compared) -> list[tuple]:

@@ -277,15 +277,27 @@ def pair_up(args: argparse.Namespace) -> None:
                              "(DOMAIN.pddl PROBLEM.pddl)")
 
 
-def against_expected(puzzle, result: Result) -> list[str]:
+def against_expected(puzzle, result: Result, source: str | None = None) -> list[str]:
     """What the answer contradicts in the model's ``[expected]`` table, each said on stderr
-    (the answer is still printed; ``--json`` adds them as ``expected_mismatch``)."""
+    (the answer is still printed; ``--json`` adds them as ``expected_mismatch``).  In a
+    batch, ``source`` names the file on each line."""
+    found = expected_mismatch(puzzle, result)
+    for line in found:
+        warn_expected(line, source)
+    return found
+
+
+def expected_mismatch(puzzle, result: Result) -> list[str]:
+    """What ``result`` contradicts in ``puzzle``'s ``[expected]`` table (nothing said)."""
     from ..workflows.expected import mismatches
 
-    found = mismatches(getattr(puzzle, "expected", None) or {}, result)
-    for line in found:
-        print(f"warning: {line}", file=sys.stderr)
-    return found
+    return mismatches(getattr(puzzle, "expected", None) or {}, result)
+
+
+def warn_expected(line: str, source: str | None = None) -> None:
+    """One ``[expected]`` mismatch on stderr (``source``: the file it is about)."""
+    where = f"{source}: " if source else ""
+    print(f"warning: {where}{line}", file=sys.stderr)
 
 
 def file_name(name: str | tuple[str, str]) -> str:

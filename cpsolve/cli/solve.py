@@ -218,11 +218,12 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     way: every instance still gets its row (those not reached say so) and the figures
     come last (exit 130 after Ctrl-C).
 
-    When stdout's reader goes away (``| head``) the batch ends at once: the instances
-    under way are asked to stop, no summary is written, the files that did not load still
-    get their line on stderr, and the exit code is that of the rows delivered (2 when a
-    file was bad)."""
-    from ..output.text import result_line
+    When stdout's reader goes away (``| head``), with ``--json`` or in text (the table),
+    the batch ends at once: the instances under way are asked to stop, nothing more is
+    written to stdout, the files that did not load still get their line on stderr, and
+    the exit code is that of the rows delivered (2 when a file was bad).  A row whose
+    answer contradicts its file's ``[expected]`` gets a warning naming the file (and, with
+    ``--json``, ``expected_mismatch``)."""
     from ..workflows.batch import instances
     from .printer import reader_gone, watch_reader
 
@@ -239,19 +240,35 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
                 if interrupt.requested() and interrupt.kind() is Stop.GONE:
                     gone = True
                     break
-                if cli.args.json:  # after a stop, the rest come as "not started" rows
-                    cli.line(result_line(row))
+                _row_out(cli, row)  # after a stop, the rest come as "not started" rows
                 rows.append(row)
                 advance()
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             hard = True
         except BrokenPipeError:
             gone = True
+    if not gone:
+        try:
+            _batch_summary(cli, rows, time.monotonic() - start)
+        except BrokenPipeError:  # the table or the last line: the rows were all solved
+            reader_gone()
     if gone:
         reader_gone()
-    else:
-        _batch_summary(cli, rows, time.monotonic() - start)
     return _batch_code(rows, items if gone else rows, hard)
+
+
+def _row_out(cli: Cli, row) -> None:
+    """One batch row as it comes: its ``[expected]`` mismatches on stderr, and with
+    ``--json`` its line (with ``expected_mismatch``); in text, the table comes at the end."""
+    from ..output.text import result_line
+
+    mismatch = [] if row.result is None else \
+        against_expected(row.puzzle, row.result, row.source)
+    if cli.args.json:
+        line = result_line(row)
+        if mismatch:
+            line["expected_mismatch"] = mismatch
+        cli.line(line)
 
 
 def kinds_of(items: list) -> dict[str, str]:
@@ -262,9 +279,7 @@ def kinds_of(items: list) -> dict[str, str]:
 def _batch_code(rows: list, loaded: list, hard: bool) -> int:
     """A batch's exit code from its ``rows`` delivered; the files and collection lines of
     ``loaded`` (rows or items) that did not load get their line on stderr (exit 2)."""
-    bad = [r for r in loaded if r.puzzle is None and r.error and not r.timed_out]
-    for row in bad:  # a file or collection line that did not load: its line on stderr too
-        print(f"error: {printable(row.error)}", file=sys.stderr)
+    bad = tell_bad(loaded)
     if hard or interrupt.by_user():
         return INTERRUPTED
     if bad:  # bad input; a file still loading at the time limit is a limit (below)
@@ -272,6 +287,15 @@ def _batch_code(rows: list, loaded: list, hard: bool) -> int:
     if any(r.result is None for r in rows):
         return 1
     return max((exit_code(r.result) for r in rows), default=0)
+
+
+def tell_bad(loaded: list) -> list:
+    """The files and collection lines of ``loaded`` (items or rows) that did not load, each
+    told on stderr (one still loading at the time limit is a limit, not bad input)."""
+    bad = [r for r in loaded if r.puzzle is None and r.error and not r.timed_out]
+    for row in bad:
+        print(f"error: {printable(row.error)}", file=sys.stderr)
+    return bad
 
 
 def _solved(cli: Cli, items: list):

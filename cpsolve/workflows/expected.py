@@ -20,10 +20,16 @@ PROVEN_SOLVE = {Status.OPTIMAL: "optimal", Status.SOLVED: "solved",
 
 def mismatches(expected: Mapping[str, Any], result: Result) -> list[str]:
     """One line per key of ``expected`` that ``result`` contradicts (``[]``: none)."""
+    return list(mismatched(expected, result).values())
+
+
+def mismatched(expected: Mapping[str, Any], result: Result) -> dict[str, str]:
+    """:func:`mismatches` by key of ``expected`` (several engines' results of one model
+    are then told once per key)."""
     found = _found(result)
-    return [f"the model's [expected] says {key} = {_show(want)}; this run found "
-            f"{_show(found[key])}" for key, want in expected.items()
-            if key in found and _differ(key, want, found[key])]
+    return {key: f"the model's [expected] says {key} = {_show(want)}; this run found "
+                 f"{_show(found[key])}" for key, want in expected.items()
+            if key in found and _differ(key, want, found[key])}
 
 
 def _differ(key: str, want: Any, found: Any) -> bool:

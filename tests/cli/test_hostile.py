@@ -175,6 +175,45 @@ def test_a_batch_with_a_bad_file_into_a_closed_pipe_keeps_its_error_and_exit(tmp
     assert len(done.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize(("command", "table", "code"), [
+    ("solve", "batch_table", 2),  # a bad file: exit 2, as with --json
+    ("compare", "comparison_table", 1),  # compare's own rule: a bad file is exit 1
+])
+def test_a_text_batch_whose_reader_goes_at_its_table_keeps_its_error_and_exit(
+        cli, monkeypatch, tmp_path, command, table, code):
+    """In text a batch writes its table at the end: when the reader (``| head -1``) has
+    gone by then, the bad file still gets its line on stderr and the exit is the work's,
+    not the 0 of a closed pipe."""
+    import sys
+
+    from cpsolve.output import text
+
+    def gone(rows):
+        raise BrokenPipeError
+
+    monkeypatch.setattr(text, table, gone)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # the reader's end is restored after
+    bad = tmp_path / "bad.toml"
+    bad.write_text('family = "csp"\nname = broken\n')
+    extra = ["--engine", "search"] if command == "solve" else []
+    run = cli(command, bad, MODELS / "water_jugs.toml", *extra)
+    assert run.code == code
+    assert [line for line in run.err.splitlines() if line.startswith("error:")] == [
+        line for line in run.err.splitlines() if line.startswith(f"error: {bad}: TOML")]
+    assert len([line for line in run.err.splitlines() if line.startswith("error:")]) == 1
+
+
+def test_compare_tells_each_bad_file_on_stderr(cli, tmp_path):
+    """A file that did not load is a row of the table and, as in ``solve``, one line on
+    stderr naming it (exit 1: compare's rule for a bad file among good ones)."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('family = "csp"\nname = broken\n')
+    run = cli("compare", bad, MODELS / "water_jugs.toml")
+    assert run.code == 1
+    errors = [line for line in run.err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: {bad}: TOML syntax error")
+
+
 def test_a_batch_stops_when_its_reader_has_gone(monkeypatch, tmp_path):
     """The batch looks at stdout between its instances' steps: a pipe whose reader has
     gone asks every engine to stop (the instance under way ends at its next look)."""

@@ -93,3 +93,62 @@ def test_count_up_to_symmetry_says_an_expected_classes_mismatch(cli, tmp_path):
     assert text.code == 0 and "12 classes" in text.out and "classes = 99" in text.err
     agreed = cli("count", MODELS / "queens8.toml", "--up-to", "symmetry", "--engine", "cpsat")
     assert agreed.code == 0 and "warning" not in agreed.err
+
+
+SMALL_OPT = """family = "csp"
+name = "small opt"
+minimize = "x + y"
+constraints = ["x + y >= 3"]
+[variables]
+x = [0, 5]
+y = [0, 5]
+[expected]
+objective = 4
+"""
+"""A csp whose optimum is 3 (x + y >= 3 is the only bound): its ``[expected]`` is wrong."""
+
+
+def test_a_solve_batch_checks_each_row_against_its_expected(cli, tmp_path):
+    """water_jugs takes 10 steps: a copy that expects 99 gets a warning naming it and
+    ``expected_mismatch`` on its line; the true copy gets neither; the exit is the
+    answers' (0), as for a single solve."""
+    wrong = tmp_path / "wj_bad.toml"
+    wrong.write_text((MODELS / "water_jugs.toml").read_text().replace("steps = 10",
+                                                                      "steps = 99"))
+    run = cli("solve", wrong, MODELS / "water_jugs.toml", "--engine", "search", "--json")
+    lines = [json.loads(line) for line in run.out.splitlines()]
+    said = "the model's [expected] says steps = 99; this run found 10"
+    assert run.code == 0
+    assert lines[0]["source"] == str(wrong) and lines[0]["expected_mismatch"] == [said]
+    assert "expected_mismatch" not in lines[1]
+    assert run.err.splitlines() == [f"warning: {wrong}: {said}"]
+
+
+def test_a_text_solve_batch_warns_too(cli, tmp_path):
+    wrong = tmp_path / "opt.toml"
+    wrong.write_text(SMALL_OPT)
+    run = cli("solve", wrong, MODELS / "water_jugs.toml", "--engine", "search")
+    assert run.code == 0
+    assert run.err.splitlines() == [
+        f"warning: {wrong}: the model's [expected] says objective = 4; this run found 3"]
+
+
+@pytest.mark.parametrize("json_wanted", [True, False])
+def test_compare_checks_every_engine_against_expected_and_warns_once(cli, tmp_path,
+                                                                      json_wanted):
+    """Every engine that proves the optimum 3 contradicts ``objective = 4``: each such
+    result carries ``expected_mismatch``, but stderr says it once for the model; the
+    engines agree with one another, so the exit stays 0."""
+    wrong = tmp_path / "opt.toml"
+    wrong.write_text(SMALL_OPT)
+    said = "the model's [expected] says objective = 4; this run found 3"
+    run = cli("compare", wrong, *(["--json"] if json_wanted else []))
+    assert run.code == 0
+    assert [line for line in run.err.splitlines() if line.startswith("warning:")] == [
+        f"warning: {wrong}: {said}"]
+    if json_wanted:
+        results = json.loads(run.out)["models"][0]["results"]
+        optimal = [r for r in results if r["status"] == "optimal"]
+        assert len(optimal) >= 2  # cpsat and search at least
+        assert all(r.get("expected_mismatch") == [said] for r in optimal)
+        assert all("expected_mismatch" not in r for r in results if r["status"] != "optimal")
