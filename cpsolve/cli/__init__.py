@@ -176,7 +176,7 @@ def _guarded(cli, name: str) -> int:
     :meth:`~cpsolve.engines.runtime.clock.Clock.last_word` seconds later (an import, a
     model's facts, rendering) is cut off — the guards inside it (loading, an engine) stop
     earlier, with what they have."""
-    from ..answers.result import EngineBug, Unsupported
+    from ..answers.result import EngineBug, EngineFailed, Unsupported
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
     from ..model import ModelError
@@ -194,6 +194,8 @@ def _guarded(cli, name: str) -> int:
         return cli.fail(str(err), 2)
     except EngineBug as err:
         return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
+    except EngineFailed as err:  # an external tool's own failure, in its words
+        return cli.fail(str(err), 3)
     except ImportError as err:
         return _import_failed(cli, err)
     except TimeUp as err:
