@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 from functools import cache
 from pathlib import Path
@@ -422,3 +423,47 @@ def test_what_a_python_model_prints_goes_to_stderr(cli, write_model, json_wanted
         assert one_object(run.out)["status"] == "optimal"
     else:
         assert "one step" in run.out
+
+
+RAW_WRITING_MODEL = """
+import os, subprocess, sys
+os.write(1, b"fd1 at import\\n")
+from cpsolve import Planning
+
+def build():
+    os.write(1, b"fd1 in build\\n")
+    subprocess.run([sys.executable, "-c", "print('from a child process')"], check=True)
+    m = Planning("one step")
+    x = m.add_variable("x", 0, 1)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 1)
+    m.add_action("up", x == 0, {x: 1})
+    return m
+"""
+
+
+@pytest.mark.parametrize("command", ["solve", "compare"])
+def test_a_python_models_raw_writes_to_stdout_go_to_stderr(cli_subprocess, write_model,
+                                                           command):
+    """What a model's code writes to file descriptor 1 itself (``os.write(1, ...)``, a
+    child process it starts) goes to stderr too: stdout is the one JSON document."""
+    path = write_model("raw.py", RAW_WRITING_MODEL)
+    run = cli_subprocess(command, path, "--json")
+    assert run.code == 0, run.err
+    one_object(run.out)
+    for line in ("fd1 at import", "fd1 in build", "from a child process"):
+        assert line in run.err and line not in run.out
+
+
+def test_stdout_comes_back_after_a_model_interrupted_while_loading(capfd):
+    """fd 1 and ``sys.stdout`` come back however the model's code ends (Ctrl-C too)."""
+    from cpsolve.puzzles.files import stdout_to_stderr
+
+    stream = sys.stdout
+    with pytest.raises(KeyboardInterrupt), stdout_to_stderr():
+        os.write(1, b"inside\n")
+        raise KeyboardInterrupt
+    assert sys.stdout is stream
+    os.write(1, b"outside\n")
+    out, err = capfd.readouterr()
+    assert out == "outside\n" and err == "inside\n"
