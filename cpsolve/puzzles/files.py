@@ -158,9 +158,8 @@ def load_python(path: str | Path):
     raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
 
 
-_backs: list = []
-"""How to give stdout back, for each :func:`stdout_to_stderr` block under way (innermost
-last): :func:`give_stdout_back`."""
+_fds: list[int | None] = []
+"""Where fd 1 pointed, for each :func:`stdout_to_stderr` block under way (outermost first)."""
 
 
 @contextlib.contextmanager
@@ -173,31 +172,23 @@ def stdout_to_stderr() -> Iterator[None]:
     saved = _fd1_to_stderr()
     stream = sys.stdout
     sys.stdout = sys.stderr
-    done: list[bool] = []
-
-    def back() -> None:
-        if not done:  # once: at the block's end, or by a process ending in the middle
-            done.append(True)
-            for out in (sys.stdout, sys.stderr, sys.__stdout__):  # all while fd 1 is stderr
-                _flush(out)
-            if saved is not None:
-                os.dup2(saved, 1)
-                os.close(saved)
-            sys.stdout = stream
-
-    _backs.append(back)
+    _fds.append(saved)
     try:
         yield
     finally:
-        _backs.remove(back)
-        back()
+        _fds.pop()
+        for out in (sys.stdout, sys.stderr, sys.__stdout__):  # all while fd 1 is stderr
+            _flush(out)
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+        sys.stdout = stream
 
 
-def give_stdout_back() -> None:
-    """Give stdout back now (fd 1 and ``sys.stdout``), in the middle of a model's code
-    (:func:`stdout_to_stderr`): the process is about to end with its answer there."""
-    while _backs:
-        _backs.pop()()
+def stdout_fd() -> int:
+    """The file descriptor of the process's real stdout: 1, or, while a model's code runs
+    (:func:`stdout_to_stderr`), the duplicate of it kept then."""
+    return next((fd for fd in _fds if fd is not None), 1)
 
 
 def _fd1_to_stderr() -> int | None:

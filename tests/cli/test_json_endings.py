@@ -467,3 +467,46 @@ def test_stdout_comes_back_after_a_model_interrupted_while_loading(capfd):
     os.write(1, b"outside\n")
     out, err = capfd.readouterr()
     assert out == "outside\n" and err == "inside\n"
+
+
+CATCHING_BUILD = """
+import os, signal, time
+from cpsolve import Planning
+
+def build():
+    caught = 0
+    while caught < {catches}:  # Ctrl-C, caught by the model's own code
+        try:
+            if not caught:
+                os.kill(os.getpid(), signal.{signal})  # handled here, inside the try
+            time.sleep(0.05)
+        except KeyboardInterrupt:
+            caught += 1
+            print("caught")
+    while True:
+        time.sleep(0.05)
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_model_that_catches_ctrl_c_cannot_hold_the_command(cli_subprocess, write_model,
+                                                             sig):
+    """A model's code that catches every ``KeyboardInterrupt`` while it loads: the process
+    ends anyway, :data:`~cpsolve.engines.runtime.interrupt.ESCALATE` after, exit 130 with
+    the one error object (the signal is the model's own: deterministic)."""
+    path = write_model("catching.py", CATCHING_BUILD.format(signal=sig, catches=10**9))
+    run = cli_subprocess("solve", path, "--json", timeout=60)
+    assert run.code == 130, run.err
+    assert one_object(run.out)["error"] == f"interrupted while loading {path}"
+    assert run.err_lines[0] == "caught"
+    assert run.err_lines[-1] == f"error: interrupted while loading {path}"
+
+
+def test_in_process_a_model_that_catches_ctrl_c_gets_it_again(cli, write_model):
+    """Called in-process (the API), the command never ends the process: the model's code
+    gets ``KeyboardInterrupt`` again until it lets it through."""
+    path = write_model("catching.py", CATCHING_BUILD.format(signal="SIGINT", catches=1))
+    run = cli("solve", path, "--json")
+    assert run.code == 130, run.err
+    assert one_object(run.out)["error"] == f"interrupted while loading {path}"
+    assert run.err_lines == ["caught", f"error: interrupted while loading {path}"]
