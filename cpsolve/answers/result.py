@@ -18,9 +18,9 @@ from ..model.invariants import Invariant, Parity
 from .check import EngineBug
 from .kinds import Analysis, Answer, Assignment, Count, Plan, Step
 
-__all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug", "Hint",
-           "HINT_VERDICTS", "Plan", "Result", "Skipped", "Status", "Step", "Unanswerable",
-           "Unsupported"]
+__all__ = ["STATUSES", "Analysis", "Answer", "Assignment", "Count", "EngineBug",
+           "EngineFailed", "Hint", "HINT_VERDICTS", "Plan", "Result", "Skipped", "Status",
+           "Step", "Unanswerable", "Unsupported"]
 
 
 class Status(enum.Enum):
@@ -299,6 +299,11 @@ class Result:
 
 class Unsupported(Exception):
     """An engine was asked for something its capabilities do not include."""
+
+
+class EngineFailed(RuntimeError):
+    """An external engine's tool failed (MiniZinc stopped with an error of its own): one
+    line saying so (exit 3), not an internal error of cpsolve's."""
 
 
 class Unanswerable(Unsupported):

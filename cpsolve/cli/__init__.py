@@ -74,7 +74,9 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     printer = _printer(argv)
     interrupt.clear()
     started = process_start() if early is not None else None
-    with interrupt.installed(last):  # the one handler, until the command has ended
+    # the one handler, until the command has ended; the process's own command ends the
+    # process when a model's code will not let Ctrl-C end its loading
+    with interrupt.installed(last), interrupt.abandoning(_abandoned(printer) if last else None):
         try:
             code = _ended(argv, printer, started, early or [])
             disarm()  # the command has ended: no guard of its clock may raise any more
@@ -130,6 +132,38 @@ def _printer(argv: list[str]):
     return Printer(command, json_wanted)
 
 
+def _abandoned(printer):
+    """What ends the process when a model file goes on loading after Ctrl-C or SIGTERM was
+    raised into it (its code catches ``KeyboardInterrupt``): the one error line and, with
+    ``--json``, the error object (written to the real stdout: the model's code has fd 1
+    pointing at stderr), then exit 130 at once — the main thread is the user's code's."""
+    def end(what: str) -> None:
+        import json
+
+        from ..output.json import error_json
+        from ..puzzles.files import stdout_fd
+        from .arguments import printable
+
+        message = printable(f"interrupted while {what}")
+        _write(2, f"error: {message}\n", sys.stderr)
+        if printer.json and not printer.emitted:
+            obj = error_json(printer.command, message, INTERRUPTED)
+            _write(stdout_fd(), json.dumps(obj, ensure_ascii=False) + "\n", sys.__stdout__)
+        _leave(INTERRUPTED)
+
+    return end
+
+
+def _write(fd: int, text: str, stream) -> None:
+    """Write ``text`` to file descriptor ``fd`` itself, after what ``stream`` holds for it."""
+    try:
+        if stream is not None:
+            stream.flush()
+        os.write(fd, text.encode())
+    except (OSError, ValueError):
+        pass
+
+
 def _leave(code: int) -> None:
     """End the process now, output flushed (threads that would not stop are left behind
     without running C++'s exit handlers, which would abort)."""
@@ -176,7 +210,7 @@ def _guarded(cli, name: str) -> int:
     :meth:`~cpsolve.engines.runtime.clock.Clock.last_word` seconds later (an import, a
     model's facts, rendering) is cut off — the guards inside it (loading, an engine) stop
     earlier, with what they have."""
-    from ..answers.result import EngineBug, Unsupported
+    from ..answers.result import EngineBug, EngineFailed, Unsupported
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
     from ..model import ModelError
@@ -194,6 +228,8 @@ def _guarded(cli, name: str) -> int:
         return cli.fail(str(err), 2)
     except EngineBug as err:
         return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
+    except EngineFailed as err:  # an external tool's own failure, in its words
+        return cli.fail(str(err), 3)
     except ImportError as err:
         return _import_failed(cli, err)
     except TimeUp as err:

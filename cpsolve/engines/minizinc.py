@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from importlib.util import find_spec
 
-from ..answers.result import Assignment, Count, Result, Status, Unsupported
+from ..answers.result import Assignment, Count, EngineFailed, Result, Status, Unsupported
 from ..answers.words import counted
 from ..model import Csp
 from .runtime.clock import Clock
@@ -188,23 +188,23 @@ def _run(model: Csp, options, how: dict, stream=None, objective: bool = False) -
     import minizinc
 
     search = _Search(dict(mzn.names), stream)
+    name = options.solver or SOLVER
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", minizinc.error.MiniZincWarning)
-        solver = _solver(options.solver or SOLVER)
-        package_model = minizinc.Model()
-        package_model.add_string(mzn.model)
-        package_model.add_string(mzn.data)
         try:
+            solver = _solver(name)
+            package_model = minizinc.Model()
+            package_model.add_string(mzn.model)
+            package_model.add_string(mzn.data)
             instance = minizinc.Instance(solver, package_model, driver=_driver())
             if clock.limit is not None:
                 how = {**how, "time_limit": timedelta(seconds=max(0.001, clock.left()))}
             asyncio.run(_drive(instance, how, search, Clock(_hard_limit(clock))))
         except NotImplementedError as err:  # the package: the solver lacks -a or -n
-            raise Unsupported(f"MiniZinc's solver {options.solver or SOLVER!r} cannot run "
-                              f"this here: {err}") from None
-        except minizinc.MiniZincError as err:  # an error after a stop, or after what was
-            if not (search.stopped or search.solutions or clock.time_up()):  # found, stands
-                _failed(err, options.solver or SOLVER)
+            raise Unsupported(f"MiniZinc's solver {name!r} cannot run this here: {err}") \
+                from None
+        except (minizinc.MiniZincError, AssertionError) as err:  # the package: MiniZinc died
+            _ended_badly(err, search, clock, name)
     if not search.stopped and not search.complete:
         search.stopped = clock.why()
     return search
@@ -271,12 +271,26 @@ async def _reap(started: list) -> None:
         drain.cancel()
 
 
+def _ended_badly(err: Exception, search: _Search, clock: Clock, solver: str) -> None:
+    """MiniZinc (its solver lookup, ``--solvers-json``, or its run) failed: once a stop was
+    asked for (Ctrl-C or SIGTERM reach MiniZinc too, in cpsolve's process group; the clock;
+    the memory watcher) it was stopped — ``search`` ends with what it found; after a stop of
+    its own or what was found, what was found stands; otherwise :func:`_failed`."""
+    from .runtime import interrupt
+
+    if interrupt.requested():
+        search.stopped = search.stopped or interrupt.reason()
+    elif not (search.stopped or search.solutions or clock.time_up()):
+        _failed(err, solver)
+
+
 def _failed(err: Exception, solver: str) -> None:
-    """Raise what a MiniZinc failure means here, in one line."""
+    """Raise what a MiniZinc failure means here, in one line: :class:`EngineFailed` (exit 3,
+    never "internal error"), or ``Unsupported`` for a solver that cannot run here."""
     last = (str(err).strip() or type(err).__name__).splitlines()[-1]
     if "plugin" in str(err).lower():  # a MIP solver listed without its library
         raise Unsupported(f"MiniZinc's solver {solver!r} cannot run here: {last}") from None
-    raise RuntimeError(f"MiniZinc failed: {last}") from None
+    raise EngineFailed(f"MiniZinc failed: {last}") from None
 
 
 def _with_statistics(search: _Search) -> dict[str, object]:

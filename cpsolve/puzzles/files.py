@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import sys
 import tomllib
 import traceback
@@ -141,7 +142,7 @@ def load_python(path: str | Path):
     spec = importlib.util.spec_from_file_location(f"cpsolve_user_{p.stem}", p)
     if spec is None or spec.loader is None:
         raise ModelFileError(path, "cannot be loaded as Python")
-    with contextlib.redirect_stdout(sys.stderr):  # what it prints is not cpsolve's output
+    with stdout_to_stderr():  # what it prints is not cpsolve's output
         built, module = _built(path, p, spec)  # (with --json, stdout holds one JSON document)
     if isinstance(built, (Puzzle, Csp, Planning)):
         try:
@@ -155,6 +156,63 @@ def load_python(path: str | Path):
         return Puzzle(built.name, family, built, module.__doc__.strip().splitlines()[0]
                       if module.__doc__ else "")
     raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
+
+
+_fds: list[int | None] = []
+"""Where fd 1 pointed, for each :func:`stdout_to_stderr` block under way (outermost first)."""
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """A model file's own code runs in the block: what it prints goes to stderr, whether
+    through ``sys.stdout`` or to file descriptor 1 itself (``os.write(1, ...)``, a child
+    process it starts) — with ``--json`` stdout holds one JSON document.  Both come back
+    when the block ends, however it ends (Ctrl-C included)."""
+    _flush(sys.stdout)
+    saved = _fd1_to_stderr()
+    stream = sys.stdout
+    sys.stdout = sys.stderr
+    _fds.append(saved)
+    try:
+        yield
+    finally:
+        _fds.pop()
+        for out in (sys.stdout, sys.stderr, sys.__stdout__):  # all while fd 1 is stderr
+            _flush(out)
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+        sys.stdout = stream
+
+
+def stdout_fd() -> int:
+    """The file descriptor of the process's real stdout: 1, or, while a model's code runs
+    (:func:`stdout_to_stderr`), the duplicate of it kept then."""
+    return next((fd for fd in _fds if fd is not None), 1)
+
+
+def _fd1_to_stderr() -> int | None:
+    """Point file descriptor 1 at stderr; a duplicate of where it pointed, or ``None`` when
+    either is not open (nothing to point then)."""
+    try:
+        saved = os.dup(1)
+    except OSError:
+        return None
+    try:
+        os.dup2(2, 1)
+    except OSError:
+        os.close(saved)
+        return None
+    return saved
+
+
+def _flush(stream) -> None:
+    """Flush ``stream``, if there is one that can be flushed."""
+    try:
+        if stream is not None:
+            stream.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _built(path: str | Path, p: Path, spec):

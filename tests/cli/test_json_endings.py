@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 from functools import cache
 from pathlib import Path
@@ -422,3 +423,90 @@ def test_what_a_python_model_prints_goes_to_stderr(cli, write_model, json_wanted
         assert one_object(run.out)["status"] == "optimal"
     else:
         assert "one step" in run.out
+
+
+RAW_WRITING_MODEL = """
+import os, subprocess, sys
+os.write(1, b"fd1 at import\\n")
+from cpsolve import Planning
+
+def build():
+    os.write(1, b"fd1 in build\\n")
+    subprocess.run([sys.executable, "-c", "print('from a child process')"], check=True)
+    m = Planning("one step")
+    x = m.add_variable("x", 0, 1)
+    m.set_initial({"x": 0})
+    m.set_goal(x == 1)
+    m.add_action("up", x == 0, {x: 1})
+    return m
+"""
+
+
+@pytest.mark.parametrize("command", ["solve", "compare"])
+def test_a_python_models_raw_writes_to_stdout_go_to_stderr(cli_subprocess, write_model,
+                                                           command):
+    """What a model's code writes to file descriptor 1 itself (``os.write(1, ...)``, a
+    child process it starts) goes to stderr too: stdout is the one JSON document."""
+    path = write_model("raw.py", RAW_WRITING_MODEL)
+    run = cli_subprocess(command, path, "--json")
+    assert run.code == 0, run.err
+    one_object(run.out)
+    for line in ("fd1 at import", "fd1 in build", "from a child process"):
+        assert line in run.err and line not in run.out
+
+
+def test_stdout_comes_back_after_a_model_interrupted_while_loading(capfd):
+    """fd 1 and ``sys.stdout`` come back however the model's code ends (Ctrl-C too)."""
+    from cpsolve.puzzles.files import stdout_to_stderr
+
+    stream = sys.stdout
+    with pytest.raises(KeyboardInterrupt), stdout_to_stderr():
+        os.write(1, b"inside\n")
+        raise KeyboardInterrupt
+    assert sys.stdout is stream
+    os.write(1, b"outside\n")
+    out, err = capfd.readouterr()
+    assert out == "outside\n" and err == "inside\n"
+
+
+CATCHING_BUILD = """
+import os, signal, time
+from cpsolve import Planning
+
+def build():
+    caught = 0
+    while caught < {catches}:  # Ctrl-C, caught by the model's own code
+        try:
+            if not caught:
+                os.kill(os.getpid(), signal.{signal})  # handled here, inside the try
+            time.sleep(0.05)
+        except KeyboardInterrupt:
+            caught += 1
+            print("caught")
+    while True:
+        time.sleep(0.05)
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_model_that_catches_ctrl_c_cannot_hold_the_command(cli_subprocess, write_model,
+                                                             sig):
+    """A model's code that catches every ``KeyboardInterrupt`` while it loads: the process
+    ends anyway, :data:`~cpsolve.engines.runtime.interrupt.ESCALATE` after, exit 130 with
+    the one error object (the signal is the model's own: deterministic)."""
+    path = write_model("catching.py", CATCHING_BUILD.format(signal=sig, catches=10**9))
+    run = cli_subprocess("solve", path, "--json", timeout=60)
+    assert run.code == 130, run.err
+    assert one_object(run.out)["error"] == f"interrupted while loading {path}"
+    assert run.err_lines[0] == "caught"
+    assert run.err_lines[-1] == f"error: interrupted while loading {path}"
+
+
+def test_in_process_a_model_that_catches_ctrl_c_gets_it_again(cli, write_model):
+    """Called in-process (the API), the command never ends the process: the model's code
+    gets ``KeyboardInterrupt`` again until it lets it through."""
+    path = write_model("catching.py", CATCHING_BUILD.format(signal="SIGINT", catches=1))
+    run = cli("solve", path, "--json")
+    assert run.code == 130, run.err
+    assert one_object(run.out)["error"] == f"interrupted while loading {path}"
+    assert run.err_lines == ["caught", f"error: interrupted while loading {path}"]

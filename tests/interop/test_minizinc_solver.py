@@ -177,3 +177,46 @@ def test_a_solver_that_cannot_list_solutions_is_one_line(cli):
         pytest.skip("no SCIP configuration listed here")
     out = cli("count", "xsudoku5", "--engine", "minizinc", "--solver", "scip")
     assert out.code == 2 and out.err.count("\n") == 1 and "scip" in out.err
+
+
+def _dies(monkeypatch, error: Exception) -> None:
+    """MiniZinc's solver lookup (``minizinc --solvers-json``) fails with ``error``, as it
+    does when Ctrl-C reaches MiniZinc too (it runs in cpsolve's process group)."""
+    import minizinc
+
+    def listed(self, refresh=False):
+        raise error
+
+    monkeypatch.setattr(minizinc.Driver, "available_solvers", listed)
+
+
+@pytest.mark.parametrize("error", [AssertionError(), "MiniZincError"])
+def test_minizinc_dying_after_a_stop_was_asked_is_a_stopped_result(monkeypatch, error):
+    """A stop asked for (Ctrl-C, SIGTERM) before MiniZinc failed: the failure is the stop,
+    an ``unknown`` result saying so, never an error."""
+    import minizinc
+
+    from cpsolve.engines.runtime import interrupt
+
+    if error == "MiniZincError":
+        error = minizinc.MiniZincError(message="MiniZinc stopped with a non-zero exit code")
+    _dies(monkeypatch, error)
+    interrupt.request()
+    try:
+        result = run("minizinc", "solve", load("queens8").model, Options())
+    finally:
+        interrupt.clear()
+    assert result.status is Status.UNKNOWN and "interrupted" in result.message
+
+
+def test_minizinc_dying_of_itself_is_one_honest_line(cli, monkeypatch):
+    """No stop asked for: MiniZinc's own failure is one line saying so, exit 3 — not an
+    internal error of cpsolve's."""
+    import minizinc
+
+    _dies(monkeypatch, minizinc.MiniZincError(message="MiniZinc stopped with a non-zero "
+                                              "exit code"))
+    out = cli("solve", "queens8", "--engine", "minizinc", "--json")
+    assert out.code == 3 and out.err.count("\n") == 1
+    assert "MiniZinc failed" in out.err and "internal error" not in out.err
+    assert json.loads(out.out)["exit"] == 3

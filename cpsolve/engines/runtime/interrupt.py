@@ -10,7 +10,9 @@ prints it.  A second signal raises ``KeyboardInterrupt`` at once (for work that 
 stop itself: python-constraint, a model file's own Python code); so does the first one
 when an engine started under :func:`escalating` has not returned :data:`ESCALATE` seconds
 after it (a SIGTERM comes once, and an engine may be deep in work that does not look
-at the flag), and at once while a model file loads (:func:`loading`: nothing to keep).
+at the flag), and at once while a model file loads (:func:`loading`: nothing to keep; a
+model's code that catches it and goes on loading for :data:`ESCALATE` more seconds ends
+the CLI's process there, :func:`abandoning`).
 
 Work that runs in threads of its own (a CP-SAT solve) registers its stop with
 :func:`running`: :func:`settle` stops it and waits for it, so that the process
@@ -82,6 +84,7 @@ def clear() -> None:
     _requested.clear()
     _why[:] = [REASON, Stop.INTERRUPT]
     _first[0] = -float("inf")
+    _raised[0] = False
 
 
 REPEAT = 0.25
@@ -100,6 +103,13 @@ _engines = [0]
 _loading: list[str] = []
 """What the main thread is loading (:func:`loading` blocks), innermost last."""
 
+_raised = [False]
+"""True once ``KeyboardInterrupt`` was raised into loading (a model's code may catch it)."""
+
+_abandon: list[Callable[[str], object]] = []
+"""What ends the process when loading goes on :data:`ESCALATE` seconds after
+``KeyboardInterrupt`` was raised into it (:func:`abandoning`): the CLI's process only."""
+
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C or SIGTERM ended work that had nothing to keep (:func:`loading`); its text
@@ -112,8 +122,7 @@ def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler sig
     ``KeyboardInterrupt`` — unless it is the first one delivered twice (:data:`REPEAT`).
     Inside :func:`escalating`, the first one also sends the second :data:`ESCALATE`
     seconds later, if an engine still runs then; inside :func:`loading`, the first one
-    raises at once (and sends another every :data:`ESCALATE` seconds while loading goes
-    on: a model's own code may catch it)."""
+    raises at once (a model's own code may catch it: :func:`_second_later` sees to it)."""
     now = time.monotonic()
     if not requested():
         _first[0] = now
@@ -121,19 +130,28 @@ def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler sig
         if _engines[0] or _loading:
             _second_later()
         if _loading:
+            _raised[0] = True
             raise KeyboardInterrupt
     elif now - _first[0] >= REPEAT:
+        _raised[0] = _raised[0] or bool(_loading)
         raise KeyboardInterrupt
 
 
 def _second_later() -> None:
-    """In :data:`ESCALATE` seconds, the second signal, if an engine still runs then (or a
-    model file still loads: again every :data:`ESCALATE` seconds while it does)."""
+    """In :data:`ESCALATE` seconds, the second signal, if an engine still runs then.  A
+    model file still loading then, though ``KeyboardInterrupt`` was raised into it (its
+    code caught it), ends the process (:func:`abandoning`), or, without that (the API),
+    gets another every :data:`ESCALATE` seconds while it loads."""
     def second() -> None:
-        if (_engines[0] or _loading) and by_user():
-            _thread.interrupt_main(signal.SIGINT)
-            if _loading:
-                _second_later()
+        if not ((_engines[0] or _loading) and by_user()):
+            return
+        if _loading and _raised[0] and _abandon:
+            _abandon[-1](_loading[-1])
+            return
+        _raised[0] = _raised[0] or bool(_loading)
+        _thread.interrupt_main(signal.SIGINT)
+        if _loading:
+            _second_later()
 
     timer = threading.Timer(max(ESCALATE, 1.1 * REPEAT), second)  # not the same signal twice
     timer.daemon = True
@@ -180,6 +198,23 @@ def loading(what: str) -> Iterator[None]:
         raise
     finally:
         _loading.pop()
+
+
+@contextmanager
+def abandoning(end: Callable[[str], object] | None) -> Iterator[None]:
+    """Inside the block, loading that goes on :data:`ESCALATE` seconds after
+    ``KeyboardInterrupt`` was raised into it (a model's code that catches it) is given up:
+    ``end(what)`` (``what``: ``loading queens.toml``) is called from a timer's thread, and
+    ends the process (only the CLI's own process may: the main thread is held by the user's
+    code).  ``None``: the block just runs (the API keeps raising)."""
+    if end is None:
+        yield
+        return
+    _abandon.append(end)
+    try:
+        yield
+    finally:
+        _abandon.remove(end)
 
 
 def replay(times: list[float]) -> None:
