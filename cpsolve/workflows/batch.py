@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..answers.agreement import cross_check, disagreements
-from ..answers.result import EngineBug, Result, Skipped, Unsupported
+from ..answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.runtime import interrupt
@@ -315,6 +315,8 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
                                   replace(given, time_limit=engine_share(clock, order[i:])))
         except Unsupported as err:
             ran[engine] = Skipped(engine, str(err))
+        except EngineFailed as err:  # an external tool's own failure: the others go on
+            ran[engine] = Skipped(engine, f"failed: {err}")
         except (TimeUp, ImportError) as err:  # the command's clock (``running``'s) stopped
             # an engine that did not stop itself (one still being imported: pybind11 makes
             # the clock's stop an ImportError): nothing proven, the next are not run

@@ -492,3 +492,24 @@ def test_a_cluster_compare_counts_what_it_could_not_cross_check():
     both = (*alone, Result(OPT, "cpsat", answer=Plan.of(plan(10))))
     assert command._outcome(Compared("w.toml", None, results=both)) == "agree"
     assert command._outcome(Compared("x.toml", None, error="bad")) == "error"
+
+
+def test_an_external_tool_that_fails_is_skipped_and_the_rest_compared(cli, monkeypatch):
+    """One engine's tool fails on its own (MiniZinc's error, :class:`EngineFailed`): that
+    engine is listed as failed, the others' comparison stands."""
+    import cpsolve.workflows.batch
+    from cpsolve.answers.result import EngineFailed, Result
+
+    def run(engine, task, model, options):
+        if engine == "cpsat":
+            raise EngineFailed("MiniZinc failed: its solver crashed")
+        return Result(OPT if engine == "search" else Status.UNKNOWN, engine, task=task,
+                      answer=Plan.of(plan(10)) if engine == "search" else None)
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    run_ = cli("compare", "water_jugs", "--json")
+    out = json.loads(run_.out)
+    model = out["models"][0]
+    assert any(r["engine"] == "search" for r in model["results"])
+    assert {"engine": "cpsat", "reason": "failed: MiniZinc failed: its solver crashed"} \
+        in model["skipped"]
