@@ -182,12 +182,12 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
 def _not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,
                  start: float) -> Result:
     """The result of an engine that cannot start in the time left (``late`` says why): the
-    invariant proof every planning engine tries first (:func:`.proofs.before_search`) needs
+    invariant proof every planning engine tries first (:func:`.unsolvable.before_search`) needs
     no engine, so a model it settles is answered all the same; otherwise nothing proven."""
     from ..answers.result import Result, Status
 
     if model.kind == "planning" and task in ("solve", "count"):
-        from .proofs import before_search
+        from .unsolvable import before_search
 
         proven = before_search(model, name, task, options.keep)  # type: ignore[arg-type]
         if proven is not None:

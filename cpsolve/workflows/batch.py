@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -302,33 +303,17 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     skipped = [Skipped(engine, f"not applicable (cannot {task} a {puzzle.model.kind} model)")
                for engine in not_applicable(puzzle.model, task)]
     ran: dict[str, Result | Skipped] = {}
-    stopped = False
     clock = Clock(time_limit)
     order = sorted(engines, key=lambda engine: start_seconds([engine]) > 0)
     for i, engine in enumerate(order):
         if interrupt.requested():
             ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
             continue
-        try:
-            with running(engine) if running else nullcontext(options or Options()) as given:
-                ran[engine] = run(engine, task, puzzle.model,
-                                  replace(given, time_limit=engine_share(clock, order[i:])))
-        except Unsupported as err:
-            ran[engine] = Skipped(engine, str(err))
-        except EngineFailed as err:  # an external tool's own failure: the others go on
-            ran[engine] = Skipped(engine, f"failed: {err}")
-        except (TimeUp, ImportError) as err:  # the command's clock (``running``'s) stopped
-            # an engine that did not stop itself (one still being imported: pybind11 makes
-            # the clock's stop an ImportError): nothing proven, the next are not run
-            if isinstance(err, ImportError) and not interrupt.requested():
-                raise  # a broken installation
-            ran[engine] = Result.cut_off(task, engine)
-        except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not
-            # answer within a second (:func:`interrupt.escalating`): it is lost, the
-            # comparison so far is not; the next engines are not run
-            interrupt.request()
-            stopped = True
-            ran[engine] = Result.stopped(task, engine, STOPPED_AT_ONCE.format(engine=engine))
+        ran[engine] = _one_engine(
+            engine, task, puzzle.model, engine_share(clock, order[i:]),
+            partial(running, engine) if running else partial(nullcontext, options or Options()))
+    stopped = any(getattr(r, "message", "") == STOPPED_AT_ONCE.format(engine=e)
+                  for e, r in ran.items())
     results = [ran[e] for e in engines if isinstance(ran[e], Result)]
     skipped += [ran[e] for e in engines if isinstance(ran[e], Skipped)]
     problems = disagreements(results)
@@ -336,6 +321,29 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
         results = cross_check(results)
     return Compared(item.source, puzzle, tuple(results), tuple(skipped), tuple(problems),
                     stopped=stopped)
+
+
+def _one_engine(engine: str, task: str, model, seconds: float | None,
+                running: Callable[[], AbstractContextManager[Options]]) -> Result | Skipped:
+    """One engine's part of :func:`compare_model`, within ``seconds``, run inside
+    ``running()`` (which gives its options): its result, or why it was skipped.  The
+    command's clock may stop it (:class:`TimeUp`, or an ``ImportError`` from an import it
+    cut: nothing proven), and Ctrl-C (``KeyboardInterrupt``: what it had is lost, a stop is
+    asked for, so the next engines are not run)."""
+    try:
+        with running() as given:
+            return run(engine, task, model, replace(given, time_limit=seconds))
+    except Unsupported as err:
+        return Skipped(engine, str(err))
+    except EngineFailed as err:  # an external tool's own failure: the others go on
+        return Skipped(engine, f"failed: {err}")
+    except (TimeUp, ImportError) as err:  # pybind11 makes the clock's stop an ImportError
+        if isinstance(err, ImportError) and not interrupt.requested():
+            raise  # a broken installation
+        return Result.cut_off(task, engine)
+    except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not answer
+        interrupt.request()  # within a second (:func:`interrupt.escalating`)
+        return Result.stopped(task, engine, STOPPED_AT_ONCE.format(engine=engine))
 
 
 STOPPED_AT_ONCE = f"{interrupt.REASON} ({{engine}} stopped at once: what it had is lost)"

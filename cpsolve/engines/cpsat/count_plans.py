@@ -29,8 +29,8 @@ from ...answers.words import plural
 from ...model import Planning
 from ...model.facts import cost_floor, potential_bounds
 from .. import Options
-from ..proofs import none_exists
 from ..runtime.clock import Clock
+from ..unsolvable import none_exists
 from . import planning as _planning
 from .library import cp_model
 from .solving import run, size, solver_for

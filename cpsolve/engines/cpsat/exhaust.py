@@ -6,7 +6,7 @@ even when a few dozen states are reachable (a jugs model with 30).  So
 :func:`before_horizons`, run by both planning tasks (solve and count) before
 the driver, tries two proofs first, and says which one it used:
 
-1. an invariant (:func:`cpsolve.engines.proofs.before_search`, the same for
+1. an invariant (:func:`cpsolve.engines.unsolvable.before_search`, the same for
    every engine): proof ``invariant``;
 2. an exhaustion of a small state space: the search engine's breadth-first
    search (:func:`cpsolve.engines.search.planning.bfs.bfs`) runs with a
@@ -26,8 +26,8 @@ from ...answers.result import Result, Status, Unsupported
 from ...answers.words import plural
 from ...model import Planning
 from .. import Options
-from ..proofs import before_search, none_exists
 from ..runtime.clock import Clock
+from ..unsolvable import before_search, none_exists
 
 STATES = 5_000
 """Most states the exhaustion generates (give or take one expansion): well above the

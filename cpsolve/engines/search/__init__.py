@@ -13,7 +13,7 @@ Three parts, one job each:
   model is one circuit plus conditions.
 
 Before any planning search, an invariant may prove that no plan exists
-(:func:`cpsolve.engines.proofs.before_search`).
+(:func:`cpsolve.engines.unsolvable.before_search`).
 
 Shared by all three: :mod:`.compile` (the task), :mod:`.emit` (expressions
 compiled to Python / NumPy source) and :mod:`.common` (budgets, results).

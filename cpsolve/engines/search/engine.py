@@ -10,8 +10,8 @@ from ...answers.kinds import Direction
 from ...answers.result import Result, Status, Unsupported
 from ...model import Csp, Planning
 from .. import Options
-from ..proofs import before_search
 from ..runtime.stop import Stop
+from ..unsolvable import before_search
 from . import registry
 from .common import Budget
 from .compile import Task, compile_planning

@@ -129,7 +129,7 @@ def test_the_memory_limit_is_a_stop_of_its_own_kind():
     memory.set_limit(1)  # any process uses more than one byte
     assert clock.stop() is Stop.MEMORY
     assert interrupt.kind() is Stop.MEMORY and not interrupt.by_user()
-    assert clock.why() == "memory limit 1 bytes reached"
+    assert clock.why() == "memory limit 1 byte reached"
 
 
 def test_the_commands_clock_asks_engines_to_stop_as_a_time_limit():

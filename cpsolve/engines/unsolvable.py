@@ -1,0 +1,37 @@
+"""The answer when no plan exists, and the invariant proof every planning engine tries
+before it searches (:mod:`.proofs` tells the whole story).
+
+Imports no engine code, so :func:`cpsolve.engines.run` can give the proof when an engine
+cannot start at all.
+"""
+
+from __future__ import annotations
+
+from ..answers.result import Count, Result, Status
+from ..model import Planning
+from ..model.invariants import Invariant, find
+
+
+def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = False,
+                invariant: Invariant | None = None, **fields: object) -> Result:
+    """The result of ``task`` when ``proof`` shows there is no plan: ``infeasible`` (solve),
+    or an exact count of 0 (count; ``keep``: with the empty list of plans)."""
+    if task == "count":
+        return Result(Status.EXACT, engine, "count", Count(0, plans=() if keep else None),
+                      proof=proof, message=message, invariant=invariant,
+                      **fields)  # type: ignore[arg-type]
+    return Result(Status.INFEASIBLE, engine, task, proof=proof, message=message,
+                  invariant=invariant, **fields)  # type: ignore[arg-type]
+
+
+def before_search(model: Planning, engine: str, task: str, keep: bool = False) -> Result | None:
+    """The answer when an invariant proves that no plan exists; None when none does.
+
+    The model is validated first (:meth:`~cpsolve.model.planning.Planning.validate`), so a
+    malformed model is refused as it would be by any search.
+    """
+    model.validate()
+    invariant = find(model)
+    if invariant is None:
+        return None
+    return none_exists(engine, task, "invariant", invariant.words(), keep, invariant)
