@@ -214,12 +214,7 @@ def test_a_limit_during_auto(cli):
 
 # ------------------------------------------------------------------ interruptions
 
-INTERRUPTED_BUILD = """
-import os, signal
-from cpsolve import Planning
-
-def build():
-    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the model file loads
+ONE_STEP = """\
     m = Planning("one step")
     x = m.add_variable("x", 0, 1)
     m.set_initial({"x": 0})
@@ -227,6 +222,15 @@ def build():
     m.add_action("up", x == 0, {x: 1})
     return m
 """
+"""The end of a Python model's ``build()``: one step from x = 0 to the goal x = 1."""
+
+INTERRUPTED_BUILD = """
+import os, signal
+from cpsolve import Planning
+
+def build():
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the model file loads
+""" + ONE_STEP
 
 
 def test_ctrl_c_while_loading_ends_the_command_at_once(cli, write_model):
@@ -401,13 +405,7 @@ from cpsolve import Planning
 
 def build():
     print("building")
-    m = Planning("one step")
-    x = m.add_variable("x", 0, 1)
-    m.set_initial({"x": 0})
-    m.set_goal(x == 1)
-    m.add_action("up", x == 0, {x: 1})
-    return m
-"""
+""" + ONE_STEP
 
 
 @pytest.mark.parametrize("json_wanted", [True, False])
@@ -433,13 +431,7 @@ from cpsolve import Planning
 def build():
     os.write(1, b"fd1 in build\\n")
     subprocess.run([sys.executable, "-c", "print('from a child process')"], check=True)
-    m = Planning("one step")
-    x = m.add_variable("x", 0, 1)
-    m.set_initial({"x": 0})
-    m.set_goal(x == 1)
-    m.add_action("up", x == 0, {x: 1})
-    return m
-"""
+""" + ONE_STEP
 
 
 @pytest.mark.parametrize("command", ["solve", "compare"])
