@@ -303,17 +303,17 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     skipped = [Skipped(engine, f"not applicable (cannot {task} a {puzzle.model.kind} model)")
                for engine in not_applicable(puzzle.model, task)]
     ran: dict[str, Result | Skipped] = {}
+    stopped = False
     clock = Clock(time_limit)
     order = sorted(engines, key=lambda engine: start_seconds([engine]) > 0)
     for i, engine in enumerate(order):
         if interrupt.requested():
             ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
             continue
-        ran[engine] = _one_engine(
+        ran[engine], lost = _one_engine(
             engine, task, puzzle.model, engine_share(clock, order[i:]),
             partial(running, engine) if running else partial(nullcontext, options or Options()))
-    stopped = any(getattr(r, "message", "") == STOPPED_AT_ONCE.format(engine=e)
-                  for e, r in ran.items())
+        stopped = stopped or lost
     results = [ran[e] for e in engines if isinstance(ran[e], Result)]
     skipped += [ran[e] for e in engines if isinstance(ran[e], Skipped)]
     problems = disagreements(results)
@@ -324,26 +324,28 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
 
 
 def _one_engine(engine: str, task: str, model, seconds: float | None,
-                running: Callable[[], AbstractContextManager[Options]]) -> Result | Skipped:
+                running: Callable[[], AbstractContextManager[Options]]
+                ) -> tuple[Result | Skipped, bool]:
     """One engine's part of :func:`compare_model`, within ``seconds``, run inside
-    ``running()`` (which gives its options): its result, or why it was skipped.  The
-    command's clock may stop it (:class:`TimeUp`, or an ``ImportError`` from an import it
-    cut: nothing proven), and Ctrl-C (``KeyboardInterrupt``: what it had is lost, a stop is
-    asked for, so the next engines are not run)."""
+    ``running()`` (which gives its options): its result, or why it was skipped, and
+    whether Ctrl-C stopped it at once.  The command's clock may stop it (:class:`TimeUp`,
+    or an ``ImportError`` from an import it cut: nothing proven), and Ctrl-C
+    (``KeyboardInterrupt``: what it had is lost, a stop is asked for, so the next engines
+    are not run)."""
     try:
         with running() as given:
-            return run(engine, task, model, replace(given, time_limit=seconds))
+            return run(engine, task, model, replace(given, time_limit=seconds)), False
     except Unsupported as err:
-        return Skipped(engine, str(err))
+        return Skipped(engine, str(err)), False
     except EngineFailed as err:  # an external tool's own failure: the others go on
-        return Skipped(engine, f"failed: {err}")
+        return Skipped(engine, f"failed: {err}"), False
     except (TimeUp, ImportError) as err:  # pybind11 makes the clock's stop an ImportError
         if isinstance(err, ImportError) and not interrupt.requested():
             raise  # a broken installation
-        return Result.cut_off(task, engine)
+        return Result.cut_off(task, engine), False
     except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not answer
         interrupt.request()  # within a second (:func:`interrupt.escalating`)
-        return Result.stopped(task, engine, STOPPED_AT_ONCE.format(engine=engine))
+        return Result.stopped(task, engine, STOPPED_AT_ONCE.format(engine=engine)), True
 
 
 STOPPED_AT_ONCE = f"{interrupt.REASON} ({{engine}} stopped at once: what it had is lost)"
