@@ -118,6 +118,17 @@ class Hint:
         return replace(self, verdict="rejected", note=f"refused by the replay: {why}")
 
 
+def cut_off_words(what: str) -> str:
+    """Why ``what`` (an engine, the generation) has nothing: the command's clock cut it off
+    past the grace it had to stop itself."""
+    return f"time limit reached ({what} did not stop within the grace)"
+
+
+def lost_words(what: str) -> str:
+    """Why ``what`` has nothing: Ctrl-C stopped it at once (``KeyboardInterrupt``)."""
+    return f"interrupted ({what} stopped at once: what it had is lost)"
+
+
 @dataclass(frozen=True)
 class Result:
     """An engine's answer to one task.
@@ -199,8 +210,12 @@ class Result:
     @classmethod
     def cut_off(cls, task: str, engine: str, seconds: float = 0.0) -> Result:
         """An engine cut off by the command's clock, past the grace it had to stop itself."""
-        return cls.stopped(task, engine, f"time limit reached ({engine} did not stop within "
-                           "the grace)", seconds)
+        return cls.stopped(task, engine, cut_off_words(engine), seconds)
+
+    @classmethod
+    def lost(cls, task: str, engine: str, seconds: float = 0.0) -> Result:
+        """An engine stopped at once by Ctrl-C (``KeyboardInterrupt``): what it had is lost."""
+        return cls.stopped(task, engine, lost_words(engine), seconds)
 
     @property
     def none_exists(self) -> bool:

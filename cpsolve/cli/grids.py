@@ -80,6 +80,7 @@ def _generations(cli: Cli, puzzle) -> tuple:
     (a second Ctrl-C, a first one not answered within a second, the clock past its grace)
     once the generator is made, the numbers of givens not finished say so; before, the
     stop goes on up."""
+    from ..answers.result import cut_off_words, lost_words
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
     from ..workflows.grids.generator import Generation, Generator
@@ -102,9 +103,8 @@ def _generations(cli: Cli, puzzle) -> tuple:
     except (KeyboardInterrupt, TimeUp) as err:
         if gen is None:
             raise
-        why = f"{interrupt.REASON} (stopped at once: what it had is lost)" \
-            if isinstance(err, KeyboardInterrupt) else \
-            "time limit reached (generation did not stop within the grace)"
+        why = lost_words("generation") if isinstance(err, KeyboardInterrupt) else \
+            cut_off_words("generation")
         method = "exhaustive" if args.random is None else "random"
         gens += [Generation(k, method, (), message="not finished", short=why)
                  for k in args.givens[len(gens):]]

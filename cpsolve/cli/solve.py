@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..answers.result import Result
+from ..answers.result import Result, cut_off_words, lost_words
 from ..answers.words import plural
 from ..engines import Options, run
 from ..engines.runtime import interrupt
@@ -150,11 +150,9 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
                 return race.result, race, False
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp:
-        why = Result.cut_off(task, engine).message
-        return _lost(stream, task, engine, why, start), None, False
+        return _lost(stream, task, engine, cut_off_words(engine), start), None, False
     except KeyboardInterrupt:
-        why = f"{interrupt.REASON} ({engine} stopped at once: what it had is lost)"
-        return _lost(stream, task, engine, why, start), None, True
+        return _lost(stream, task, engine, lost_words(engine), start), None, True
 
 
 def _lost(stream: Stream | None, task: str, engine: str, why: str, start: float) -> Result:

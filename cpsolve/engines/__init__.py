@@ -184,7 +184,7 @@ def _not_started(name: str, task: str, model: Csp | Planning, options: Options, 
     """The result of an engine that cannot start in the time left (``late`` says why): the
     invariant proof every planning engine tries first (:func:`.unsolvable.before_search`) needs
     no engine, so a model it settles is answered all the same; otherwise nothing proven."""
-    from ..answers.result import Result, Status
+    from ..answers.result import Result
 
     if model.kind == "planning" and task in ("solve", "count"):
         from .unsolvable import before_search
@@ -192,8 +192,7 @@ def _not_started(name: str, task: str, model: Csp | Planning, options: Options, 
         proven = before_search(model, name, task, options.keep)  # type: ignore[arg-type]
         if proven is not None:
             return checked(name, task, model, proven, time.perf_counter() - start)
-    status = Status.PARTIAL if task == "analyze" else Status.UNKNOWN
-    return Result(status, name, task, message=late)
+    return Result.stopped(task, name, late)
 
 
 SAMPLE = 64

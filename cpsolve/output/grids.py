@@ -14,6 +14,7 @@ from ..model.symmetry.canonical import Symmetry
 from ..puzzles.base import Puzzle
 from ..workflows.grids.counting import has_givens
 from ..workflows.grids.generated import Generation
+from ..workflows.grids.generator import both
 from .json import details_json
 from .text import Board, as_json, check_text, status_text
 
@@ -176,7 +177,7 @@ def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
             if why:
                 cut = (f"{why} while the puzzles were being written: {len(item['puzzles']):,} "
                        f"of {len(gen.puzzles):,} listed")
-                item["short"] = f"{gen.short}; {cut}" if gen.short else cut
+                item["short"] = both(gen.short, cut)
         out["givens"].append(item)
     return out
 

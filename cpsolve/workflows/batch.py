@@ -345,11 +345,8 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
         return Result.cut_off(task, engine), False
     except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not answer
         interrupt.request()  # within a second (:func:`interrupt.escalating`)
-        return Result.stopped(task, engine, STOPPED_AT_ONCE.format(engine=engine)), True
+        return Result.lost(task, engine), True
 
-
-STOPPED_AT_ONCE = f"{interrupt.REASON} ({{engine}} stopped at once: what it had is lost)"
-"""The message of an engine of ``compare`` stopped by ``KeyboardInterrupt``."""
 
 
 def start_seconds(engines: Iterable[str]) -> float:

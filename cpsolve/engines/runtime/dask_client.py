@@ -273,6 +273,12 @@ class _OneLine(logging.Formatter):
         return f"dask {record.name.split('.')[-1]} {record.levelname.lower()}: {line}"
 
 
+def _stream_handlers() -> list[logging.StreamHandler]:
+    """The handlers by which Dask's logs reach a stream (stderr)."""
+    return [h for h in logging.getLogger("distributed").handlers
+            if isinstance(h, logging.StreamHandler)]
+
+
 @contextmanager
 def _one_line_logs() -> Iterator[None]:
     """While a cluster is used: what Dask logs (its errors, at the level
@@ -280,8 +286,7 @@ def _one_line_logs() -> Iterator[None]:
     exception never retrieved) are one line each on stderr (:class:`_OneLine`), never a
     traceback; the handlers are as they were afterwards."""
     one = _OneLine()
-    handlers = [h for h in logging.getLogger("distributed").handlers
-                if isinstance(h, logging.StreamHandler)]
+    handlers = _stream_handlers()
     kept = [h.formatter for h in handlers]
     for handler in handlers:
         handler.setFormatter(one)
@@ -356,9 +361,8 @@ def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     one = _OneLine()
-    for handler in logging.getLogger("distributed").handlers:
-        if isinstance(handler, logging.StreamHandler):
-            handler.setFormatter(one)
+    for handler in _stream_handlers():
+        handler.setFormatter(one)
 
 
 def gather(client, futures: list, stop: Callable[[], bool]) -> list | None:

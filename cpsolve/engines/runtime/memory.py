@@ -192,5 +192,7 @@ def size_text(nbytes: int) -> str:
             break
         value /= 1024
     if unit == "bytes":
-        return "1 byte" if int(value) == 1 else f"{int(value):,} bytes"
+        from ...answers.words import plural  # not at import: --help loads this module
+
+        return plural(int(value), "byte")
     return f"{value:,.1f} {unit}".replace(".0 ", " ")

@@ -132,7 +132,6 @@ class Generator:
             complete = grids.result.status is Status.EXACT
             self._grids = grids if complete and len(grids.reps) <= self.max_classes else None
             if not complete and (grids.result.count or 0) < (opts.limit or 0):  # time ran out
-                self._why = f"the enumeration did not finish ({grids.result.message})"
                 self._stopped = grids.result.message or "a limit reached"
         return self._grids  # type: ignore[return-value]
 
