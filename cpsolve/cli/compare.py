@@ -40,6 +40,7 @@ from .session import (
     file_name,
     pddl_pairs,
     warn_expected,
+    with_mismatch,
 )
 
 if TYPE_CHECKING:
@@ -355,11 +356,7 @@ def _result_json(puzzle, result) -> dict[str, Any]:
     contradicts the model's ``[expected]``."""
     from ..output.text import as_json
 
-    out = as_json(puzzle, result)
-    mismatch = expected_mismatch(puzzle, result)
-    if mismatch:
-        out["expected_mismatch"] = mismatch
-    return out
+    return with_mismatch(as_json(puzzle, result), expected_mismatch(puzzle, result))
 
 
 def table_rows(done: Compared) -> list[tuple]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engines import Options
-from .session import against_expected, exit_code, file_name
+from .session import against_expected, exit_code, file_name, with_mismatch
 
 if TYPE_CHECKING:
     from .session import Cli
@@ -30,10 +30,7 @@ def count_up_to(cli: Cli) -> int:
         return cli.fail(about_the_file(cli, err), 2)
     mismatch = against_expected(puzzle, result)
     if cli.args.json:
-        out = json_classes(puzzle, result)
-        if mismatch:
-            out["expected_mismatch"] = mismatch
-        cli.emit(out)
+        cli.emit(with_mismatch(json_classes(puzzle, result), mismatch))
     else:
         cli.out.print(human_classes(puzzle, result), crop=False)
     return exit_code(result)

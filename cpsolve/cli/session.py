@@ -294,6 +294,13 @@ def expected_mismatch(puzzle, result: Result) -> list[str]:
     return mismatches(getattr(puzzle, "expected", None) or {}, result)
 
 
+def with_mismatch(out: dict, mismatch: list[str]) -> dict:
+    """A JSON result object, with ``expected_mismatch`` when there is one."""
+    if mismatch:
+        out["expected_mismatch"] = list(mismatch)
+    return out
+
+
 def warn_expected(line: str, source: str | None = None) -> None:
     """One ``[expected]`` mismatch on stderr (``source``: the file it is about)."""
     where = f"{source}: " if source else ""

@@ -26,6 +26,7 @@ from .session import (
     file_name,
     pddl_pairs,
     save,
+    with_mismatch,
 )
 
 if TYPE_CHECKING:
@@ -167,9 +168,7 @@ def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> 
     if cli.args.json:
         from ..output.json import race_json, result_json
 
-        out = result_json(puzzle, result)
-        if mismatch:
-            out["expected_mismatch"] = list(mismatch)
+        out = with_mismatch(result_json(puzzle, result), mismatch)
         if race is not None:
             out["race"] = race_json(race)
         cli.emit(out)
@@ -263,10 +262,7 @@ def _row_out(cli: Cli, row) -> None:
     mismatch = [] if row.result is None else \
         against_expected(row.puzzle, row.result, row.source)
     if cli.args.json:
-        line = result_line(row)
-        if mismatch:
-            line["expected_mismatch"] = mismatch
-        cli.line(line)
+        cli.line(with_mismatch(result_line(row), mismatch))
 
 
 def kinds_of(items: list) -> dict[str, str]:
