@@ -135,8 +135,13 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
         return Result.stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
             None, False
     if (late := cli.too_late_for(engine)) is not None:  # spent loading: a proof that needs
-        keep = getattr(cli.args, "list", False)  # no engine may still answer
-        return run(engine, task, puzzle.model, Options(keep=keep), late), None, False
+        options = Options(keep=getattr(cli.args, "list", False))  # no engine may still answer
+        if engine == "auto":  # not an engine: a race, none of whose racers starts
+            from ..engines.auto import not_raced
+
+            race = not_raced(task, puzzle.model, options, late)
+            return race.result, race, False
+        return run(engine, task, puzzle.model, options, late), None, False
     start = time.perf_counter()
     try:
         with cli.progress(f"{engine} {task}") as options, \

@@ -150,7 +150,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
 
     ``late``: the caller knows the engine cannot start in the time left (why, in words);
     :func:`late_start` may find so too.  The engine is then not started, but a proof that
-    needs none still answers (:func:`_not_started`).
+    needs none still answers (:func:`not_started`).
 
     Raises :class:`Unsupported` when the engine cannot do the task and
     :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
@@ -169,7 +169,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     start = time.perf_counter()
     late = late or late_start(name, options.time_limit)
     if late is not None:
-        return _not_started(name, task, model, options, late, start)
+        return not_started(name, task, model, options, late, start)
     if task == "count" and options.optimal and model.kind == "csp":
         return count_optimal(name, model, options)  # type: ignore[arg-type]
     with interrupt.escalating():  # a first Ctrl-C it does not answer in time: a second
@@ -179,13 +179,15 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     return checked(name, task, model, result, time.perf_counter() - start)
 
 
-def _not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,
-                 start: float) -> Result:
-    """The result of an engine that cannot start in the time left (``late`` says why): the
-    invariant proof every planning engine tries first (:func:`.unsolvable.before_search`) needs
-    no engine, so a model it settles is answered all the same; otherwise nothing proven."""
+def not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,
+                start: float | None = None) -> Result:
+    """The result of engine ``name`` (or of ``auto``, which starts none) when it cannot start
+    in the time left (``late`` says why): the invariant proof every planning engine tries
+    first (:func:`.unsolvable.before_search`) needs no engine, so a model it settles is
+    answered all the same; otherwise nothing proven."""
     from ..answers.result import Result
 
+    start = time.perf_counter() if start is None else start
     if model.kind == "planning" and task in ("solve", "count"):
         from .unsolvable import before_search
 

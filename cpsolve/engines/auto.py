@@ -23,6 +23,8 @@ its answer is checked like any other.
   started (the confirmation says so; ``confirm`` — ``--confirm`` — races both from the
   start, and ``compare`` always runs both).
 * An engine that cannot do the task (``Unsupported``) is simply not raced.
+* When the command's time left would not even cover the race's start (:func:`not_raced`),
+  no racer starts: the answer is an invariant's proof that no plan exists, or nothing.
 * An engine that proves the question has no answer of the kind asked
   (``Unanswerable``: infinitely many optimal plans to count) ends the race like a
   proof, and its refusal is the verdict (raised again: one line, exit 2), as under
@@ -51,7 +53,7 @@ from ..answers.kinds import Count, Plan
 from ..answers.result import Assignment, EngineBug, Result, Status, Unanswerable, Unsupported
 from ..model import Csp, Planning
 from ..model.facts import state_count
-from . import Options, run
+from . import Options, not_started, run
 from .runtime import interrupt, processes
 from .runtime.clock import Clock
 from .runtime.processes import Channel, Child, Failure, Kind, Message
@@ -227,6 +229,17 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
         for message in processes.stop(racers, _grace(watch, clock), *_why(watch)):
             _record(message, checks, options)
     return _verdict(engines, checks, watch, task, time.monotonic() - clock.start)
+
+
+def not_raced(task: str, model: Csp | Planning, options: Options, late: str,
+              engines: tuple[str, ...] = RACERS) -> Race:
+    """The race when the time left would not cover even its start (``late`` says why): no
+    racer is started, and the answer is one that needs no engine (an invariant's proof that
+    no plan exists, :func:`cpsolve.engines.not_started`), else nothing proven; each racer's
+    note is "not started" (the answer's message says why)."""
+    result = not_started("auto", task, model, options, late)
+    return Race(result, tuple(Check(name, note="not started", started=False)
+                              for name in engines))
 
 
 def _alone(racers: list[Child], checks: dict[str, Check], watch: _Watch, clock: Clock,

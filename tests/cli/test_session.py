@@ -4,6 +4,7 @@ when their start would not fit (issue 20: a limit holds on a loaded machine)."""
 from __future__ import annotations
 
 import argparse
+import json
 
 import pytest
 
@@ -56,3 +57,25 @@ def test_a_library_already_loaded_costs_nothing_to_start(monkeypatch):
 
     monkeypatch.setattr(engines, "START_COST", {"loaded": ("pytest", 9.0)})
     assert engines.start_cost("loaded") == 0.0 and engines.start_cost("search") == 0.0
+
+
+@pytest.mark.parametrize("argv", [["solve", "fifteen_puzzle"], ["count", "knight_6x6"]])
+def test_auto_with_no_time_left_after_loading_starts_no_racer(cli, monkeypatch, argv):
+    """The default engine, auto, is a race and not an engine of the registry: with no time
+    left for any engine it was looked up as one ("unknown engine 'auto'", exit 2)."""
+    monkeypatch.setattr(Cli, "tail", lambda self: 1e6)  # the tail alone outlasts the limit
+    run = cli(*argv, "--time-limit", "30", "--json")
+    assert run.code == 1, run.err
+    data = json.loads(run.out)
+    assert (data["status"], data["engine"]) == ("unknown", "auto")
+    assert data["message"] == "time limit reached before auto started"
+    assert [(e["engine"], e["note"]) for e in data["race"]["engines"]] == \
+        [("search", "not started"), ("cpsat", "not started")]
+
+
+def test_auto_with_no_time_left_still_gives_the_proof_that_needs_no_engine(cli, monkeypatch):
+    monkeypatch.setattr(Cli, "tail", lambda self: 1e6)
+    run = cli("solve", "french37", "--time-limit", "30", "--json")  # odd pegs: none left
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    assert (data["status"], data["proof"], data["verified"]) == ("infeasible", "invariant", True)
