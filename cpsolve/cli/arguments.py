@@ -25,7 +25,13 @@ from .checks import (
     states,
 )
 from .examples import examples_text, with_examples
-from .interop_options import mzn_solver, pddl_problem, statistics, validate_command
+from .interop_options import (
+    extra_model,
+    mzn_solver,
+    pddl_problem,
+    statistics,
+    validate_command,
+)
 from .version import VERSION
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: start-up (--help) imports no typing
@@ -74,10 +80,14 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but words no option takes are reported by the command they were
-        given to (``see cpsolve solve --help``), not by ``cpsolve`` itself."""
+        given to (``see cpsolve solve --help``), not by ``cpsolve`` itself; so is a second
+        model given to a command of one (:func:`.interop_options.extra_model`)."""
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
             self._command(parsed).error(f"unrecognized arguments: {' '.join(extra)}")
+        why = extra_model(parsed)
+        if why:
+            self._command(parsed).error(why)
         return parsed
 
     def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:

@@ -38,6 +38,18 @@ def mzn_solver(cmd: argparse.ArgumentParser) -> None:
 
 
 def pddl_problem(cmd: argparse.ArgumentParser) -> None:
-    """An optional second file: with a PDDL domain as FILE, its problem."""
+    """An optional second file: with a PDDL domain as FILE, its problem
+    (:func:`extra_model` refuses any other second name)."""
     cmd.add_argument("problem", nargs="?", metavar="PROBLEM", type=path_name,
                      help="when FILE is a PDDL domain: its problem file")
+
+
+def extra_model(args: argparse.Namespace) -> str | None:
+    """Why the command line is refused, or None: a command of one model (``FILE PROBLEM``,
+    :func:`pddl_problem`) given a second name where neither is PDDL — two models, which it
+    does not take.  (A PDDL file beside a model file is refused on loading, naming it.)"""
+    problem = getattr(args, "problem", None)
+    if problem is None or any(f.lower().endswith(".pddl") for f in (args.file, problem)):
+        return None
+    return (f"takes one model file, or a PDDL domain and its problem (DOMAIN.pddl "
+            f"PROBLEM.pddl): {problem} is one name too many (solve and compare take several)")

@@ -207,6 +207,24 @@ def test_an_unknown_option_points_to_its_commands_help(cli, command):
         f"(see cpsolve {command} --help)"], run.err
 
 
+@pytest.mark.parametrize("command, options", [
+    ("count", ["--json"]), ("analyze", ["--json"]), ("show", ["--svg", "OUT"]),
+    ("export", ["--to", "pddl", "-o", "OUT"])])
+def test_two_models_given_to_a_command_of_one_are_a_bad_command_line(cli, tmp_path, command,
+                                                                      options):
+    """FILE PROBLEM: the second name is only a PDDL domain's problem; two model names were
+    taken for a PDDL pair and its empty pairing indexed (an internal error, exit 3)."""
+    out = tmp_path / "out"
+    run = cli(command, "water_jugs", "blocks", *[out if o == "OUT" else o for o in options])
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert run.err_lines[0].startswith(f"error: cpsolve {command}: takes one model file")
+    assert "blocks is one name too many" in run.err
+    if "--json" in options:
+        assert only_json(run.out) == {"command": command, "status": "error", "exit": 2,
+                                      "error": run.err_lines[0].removeprefix("error: ")}
+    assert not out.exists()  # nothing written
+
+
 # ------------------------------------------------------------ bad model files
 
 
