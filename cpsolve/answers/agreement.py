@@ -1,8 +1,9 @@
 """Agreement between engines: what two results must share if both are right.
 
 :func:`disagreements` names every pair of results that cannot both be right;
-:func:`cross_check` fills each result's ``cross_checked_by`` with the other
-engines that reached the same proven answer.
+:func:`complete` says which results answer their whole question, the only ones agreement
+can be claimed between; :func:`cross_check` fills each result's ``cross_checked_by`` with
+the other engines that reached the same proven answer.
 """
 
 from __future__ import annotations
@@ -67,6 +68,25 @@ def answer_of(result: Result) -> str:
     if answer.unique is None:  # not looked for (a large circuit), or not decided in time
         return "a solution"
     return "unique solution" if answer.unique else "several solutions"
+
+
+COMPLETE = (Status.OPTIMAL, Status.INFEASIBLE, Status.EXACT, Status.COMPLETE)
+"""The statuses of an answer to the whole question (a proven optimum or "none exists", an
+exact count, a full analysis); a csp's checked solution answers one with nothing to
+optimise too (:func:`complete`)."""
+
+
+def complete(result: Result) -> bool:
+    """True when ``result`` answers its whole question, so that another engine's answer can
+    agree with it: a proven optimum or "no solution", an exact count, a complete analysis,
+    or a checked solution of a csp with nothing to optimise.  A plan or an objective value
+    not proven optimal answers no question of "the least cost" (it and its bound only
+    bound the optimum), and a count or analysis stopped short none of "how many"."""
+    if result.status in COMPLETE:
+        return True
+    answer = result.answer
+    return (result.status is Status.SOLVED and isinstance(answer, Assignment)
+            and answer.objective is None and bool(result.verified))
 
 
 def disagreements(results: list[Result]) -> list[str]:

@@ -330,7 +330,7 @@ def _answering(monkeypatch, answers: dict[str, Status], stop=None) -> list[str]:
         if stop is not None and len(ran) == 1:
             stop()
         status = answers.get(engine, Status.UNKNOWN)
-        answer = Plan.of(plan(10)) if status is OPT else None
+        answer = Plan.of(plan(10)) if status in (OPT, SOL) else None
         return Result(status, engine, task=task, answer=answer)
 
     monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
@@ -380,6 +380,24 @@ def test_a_model_only_one_engine_answered_is_not_cross_checked(cli, monkeypatch)
     text = cli("compare", "water_jugs")
     assert "not cross-checked: only search answered" in text.out
     assert "all engines agree" not in text.out
+
+
+def test_plans_not_proven_optimal_are_not_cross_checked(cli, monkeypatch):
+    """cpsat and search each give a plan of 10 steps, neither proven optimal (CP-SAT's may
+    be the very plan search handed it as a hint): no engine answered "the least cost", so
+    nothing was cross-checked — status ``incomplete``, ``agree`` null, never "all engines
+    agree" — though every model has an answer (exit 0)."""
+    _answering(monkeypatch, {"search": SOL, "cpsat": SOL})
+    run = cli("compare", "water_jugs", "--json")
+    out = json.loads(run.out)
+    assert (run.code, out["status"], out["models"][0]["agree"]) == (0, "incomplete", None)
+    _answering(monkeypatch, {"search": SOL, "cpsat": SOL})
+    text = cli("compare", "water_jugs")
+    assert "not cross-checked: no engine proved its answer" in text.out
+    assert "all engines agree" not in text.out
+    _answering(monkeypatch, {"search": OPT, "cpsat": SOL})  # one proof: still one
+    text = cli("compare", "water_jugs")
+    assert "not cross-checked: only search proved its answer" in text.out
 
 
 def test_two_engines_that_answer_alike_agree(cli, monkeypatch):
