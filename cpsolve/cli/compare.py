@@ -304,7 +304,8 @@ def compare_on_cluster(cli: Cli) -> int:
     unanswered = 0
     work = partial(compare_one, task=cli.args.task,
                    options=Options(find_hint=not cli.args.no_hint,
-                                   encoding="time-indexed" if cli.args.time_indexed else None))
+                                   encoding="time-indexed" if cli.args.time_indexed else None,
+                                   no_time_limit=cli.lifted()))
     with cli.bar("comparing", len(items)) as advance, interrupt.installed():
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
