@@ -1,8 +1,9 @@
 """Agreement between engines: what two results must share if both are right.
 
 :func:`disagreements` names every pair of results that cannot both be right;
-:func:`cross_check` fills each result's ``cross_checked_by`` with the other
-engines that reached the same proven answer.
+:func:`complete` says which results answer their whole question, the only ones agreement
+can be claimed between; :func:`cross_check` fills each result's ``cross_checked_by`` with
+the other engines that reached the same proven answer.
 """
 
 from __future__ import annotations
@@ -67,6 +68,25 @@ def answer_of(result: Result) -> str:
     if answer.unique is None:  # not looked for (a large circuit), or not decided in time
         return "a solution"
     return "unique solution" if answer.unique else "several solutions"
+
+
+COMPLETE = (Status.OPTIMAL, Status.INFEASIBLE, Status.EXACT, Status.COMPLETE)
+"""The statuses of an answer to the whole question (a proven optimum or "none exists", an
+exact count, a full analysis); a csp's checked solution answers one with nothing to
+optimise too (:func:`complete`)."""
+
+
+def complete(result: Result) -> bool:
+    """True when ``result`` answers its whole question, so that another engine's answer can
+    agree with it: a proven optimum or "no solution", an exact count, a complete analysis,
+    or a checked solution of a csp with nothing to optimise.  A plan or an objective value
+    not proven optimal answers no question of "the least cost" (it and its bound only
+    bound the optimum), and a count or analysis stopped short none of "how many"."""
+    if result.status in COMPLETE:
+        return True
+    answer = result.answer
+    return (result.status is Status.SOLVED and isinstance(answer, Assignment)
+            and answer.objective is None and bool(result.verified))
 
 
 def disagreements(results: list[Result]) -> list[str]:
@@ -139,8 +159,9 @@ def _count_conflict(a: Result, b: Result) -> str | None:
 def _conflict(a: Result, b: Result) -> str | None:
     if a.task == "count" or b.task == "count":
         return _count_conflict(a, b)
-    if Status.UNKNOWN in (a.status, b.status):
-        return _bound_conflict(a, b) or _bound_conflict(b, a)
+    bounds = _bound_conflict(a, b) or _bound_conflict(b, a)
+    if bounds or Status.UNKNOWN in (a.status, b.status):
+        return bounds
     if (a.status is Status.INFEASIBLE) != (b.status is Status.INFEASIBLE):
         return "one proves there is no answer, the other found one"
     if a.status is Status.INFEASIBLE:
@@ -168,10 +189,23 @@ def _analysis_conflict(a: Result, b: Result) -> str | None:
     return None
 
 
-def _bound_conflict(unknown: Result, other: Result) -> str | None:
-    if unknown.status is not Status.UNKNOWN or unknown.bound is None:
+def _bound_conflict(bounded: Result, other: Result) -> str | None:
+    """``other``'s answer beyond the bound on the optimum that ``bounded`` proved, whatever
+    either's status: a plan cheaper than a proven lower bound (an optimum of 60 against a
+    bound of 61 is a disagreement, as is any plan of 55), an objective past it."""
+    if bounded.bound is None:
         return None
-    value = _value(other)
-    if value is not None and value < unknown.bound:
-        return f"{other.engine} found {value}, below the proven bound {unknown.bound:,}"
-    return None
+    value, upper = _value(other), _maximizing(bounded, other)
+    floor = -bounded.bound if upper else bounded.bound  # in _value's terms: less is better
+    if value is None or value >= floor:
+        return None
+    found = -value if upper else value
+    return (f"{other.engine} found {found:,}, {'above' if upper else 'below'} the proven "
+            f"bound {bounded.bound:,}")
+
+
+def _maximizing(a: Result, b: Result) -> bool:
+    """True when the two results are about an objective to maximise: a csp's bound is
+    then an upper bound on it."""
+    return any(isinstance(r.answer, Assignment) and r.answer.objective is not None
+               and not r.answer.minimizing for r in (a, b))

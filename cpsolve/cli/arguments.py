@@ -339,8 +339,9 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
                          "CP-SAT)")
     cmd.add_argument("--time-limit", type=seconds, metavar="S",
                      help="stop after S seconds and report what was proven ('none': no "
-                     "limit; the default is none, except auto's budget of "
-                     f"{AUTO_BUDGET:g} s and compare's {AUTO_BUDGET:g} s per model)")
+                     "limit at all; the default is none, except auto's budget of "
+                     f"{AUTO_BUDGET:g} s, compare's {AUTO_BUDGET:g} s per model and the "
+                     "search engine's 5 s for an optimality proof once it has a plan)")
     cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
                      help="stop when the process holds SIZE of memory (500M, 2G, 50%% of "
                      "the available memory, or none) and report what was proven "

@@ -8,8 +8,9 @@ default budget (:data:`~.arguments.AUTO_BUDGET`), so that a peer that knows no p
 (Fast Downward on an impossible model) never searches for ever; ``--time-limit none``:
 no limit.  The model's engines share its budget (:func:`~cpsolve.workflows.batch.compare_model`).
 Every model named is reported: one the time limit or Ctrl-C came before lists its engines
-as not run, and one that fewer than two engines answered is not cross-checked (it says so,
-and the comparison's status is then not ``agree``).
+as not run, and one that fewer than two engines answered in whole (:func:`proving`: a plan
+not proven optimal does not count) is not cross-checked (it says so, and the comparison's
+status is then not ``agree``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ..answers.agreement import complete
 from ..answers.result import Status
 from ..engines import Options
 from ..engines.proofs import ARGUED
@@ -59,7 +61,7 @@ VERDICTS = {"disagree": "[bold red]engines disagree[/]",
 (whatever else happened), a comparison interrupted by Ctrl-C or SIGTERM (what ran is in
 the table, but agreement needs every engine), no answer from any engine on any model
 (nothing was compared), some model not cross-checked (not loaded, not reached within the
-limit, no engine or only one answered), or agreement on every model."""
+limit, no engine or only one proved its answer), or agreement on every model."""
 
 
 def compare(cli: Cli) -> int:
@@ -258,19 +260,31 @@ def answering(done: Compared) -> list[str]:
     return [r.engine for r in done.results if r.status not in STOPPED]
 
 
+def proving(done: Compared) -> list[str]:
+    """The engines whose answer is whole (:func:`~cpsolve.answers.agreement.complete`: a
+    proven optimum or "none exists", an exact count, a checked solution of a csp with
+    nothing to optimise): a plan not proven optimal is no answer to "the least cost"."""
+    return [r.engine for r in done.results if complete(r)]
+
+
 def cross_checked(done: Compared) -> bool:
-    """Two engines or more answered, so their answers were compared — or the family's own
-    argument did (:data:`~cpsolve.engines.proofs.ARGUED`, re-derived by the checker)."""
-    engines = answering(done)
+    """Two engines or more gave a whole answer (:func:`proving`), so their answers were
+    compared — or the family's own argument did (:data:`~cpsolve.engines.proofs.ARGUED`,
+    re-derived by the checker)."""
+    engines = proving(done)
     return len(engines) >= 2 or ARGUED in engines
 
 
 def unchecked(done: Compared) -> str | None:
     """Why a model that some engine answered was not cross-checked, or ``None``."""
-    engines = answering(done)
+    engines, proved = answering(done), proving(done)
     if done.error or done.problems or not engines or cross_checked(done):
         return None
-    return f"not cross-checked: only {engines[0]} answered"
+    if proved:
+        return f"not cross-checked: only {proved[0]} " + \
+            ("answered" if engines == proved else "proved its answer")
+    return "not cross-checked: no engine proved its answer" + \
+        ("; what they found is consistent" if len(engines) > 1 else "")
 
 
 def compare_on_cluster(cli: Cli) -> int:
@@ -290,7 +304,8 @@ def compare_on_cluster(cli: Cli) -> int:
     unanswered = 0
     work = partial(compare_one, task=cli.args.task,
                    options=Options(find_hint=not cli.args.no_hint,
-                                   encoding="time-indexed" if cli.args.time_indexed else None))
+                                   encoding="time-indexed" if cli.args.time_indexed else None,
+                                   no_time_limit=cli.lifted()))
     with cli.bar("comparing", len(items)) as advance, interrupt.installed():
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
@@ -313,7 +328,7 @@ def compare_on_cluster(cli: Cli) -> int:
 
 def _outcome(done: Compared) -> str:
     """What a cluster compare counts an instance as: ``error``, ``disagree``, ``agree``
-    (cross-checked), or ``unchecked`` (fewer than two engines answered)."""
+    (cross-checked), or ``unchecked`` (fewer than two engines proved their answer)."""
     if done.error:
         return "error"
     return "disagree" if done.problems else "agree" if cross_checked(done) else "unchecked"

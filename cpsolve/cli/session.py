@@ -90,7 +90,12 @@ class Cli:
         ``--time-limit none``, else :data:`AUTO_BUDGET`."""
         if self.clock.limit is not None:
             return self.engine_time()
-        return None if getattr(self.args, "time_limit", None) == math.inf else AUTO_BUDGET
+        return None if self.lifted() else AUTO_BUDGET
+
+    def lifted(self) -> bool:
+        """``--time-limit none`` (or ``inf``): no limit at all, which is not the same as
+        none given — no default budget applies either (``Options.no_time_limit``)."""
+        return getattr(self.args, "time_limit", None) == math.inf
 
     def engine_time(self) -> float | None:
         """Seconds the engines may take: what is left of --time-limit but :data:`TAIL`
@@ -186,6 +191,7 @@ class Cli:
         (none when stderr is not one: nothing would be shown, and rich is not loaded)."""
         options = Options(
             time_limit=self.engine_time(),
+            no_time_limit=self.lifted(),
             limit=getattr(self.args, "limit", None),
             algorithm=getattr(self.args, "algorithm", None),
             keep=getattr(self.args, "list", False),

@@ -304,7 +304,7 @@ def _solved(cli: Cli, items: list):
     args = cli.args
     options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint,
                       encoding="time-indexed" if args.time_indexed else None,
-                      unique=args.unique)
+                      unique=args.unique, no_time_limit=cli.lifted())
     if cli.cluster():
         from functools import partial
 

@@ -46,6 +46,7 @@ solver.
 from __future__ import annotations
 
 import enum
+import math
 import time
 from dataclasses import dataclass, field, replace
 
@@ -197,14 +198,16 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
          engines: tuple[str, ...] = RACERS, confirm: bool = False) -> Race:
     """Run ``engines`` side by side on ``task`` and return the first proof, cross-checked.
 
-    ``budget``: seconds for the whole race (``None``: no limit); ``options.time_limit``
-    is ignored.  Search may run alone first (:func:`head_start`; ``confirm``: never).
+    ``budget``: seconds for the whole race (``None``: no limit at all — the racers get none
+    either, not even an engine's default budget: ``Options.no_time_limit``);
+    ``options.time_limit`` is ignored.  Search may run alone first (:func:`head_start`;
+    ``confirm``: never).
     Interrupted (Ctrl-C, SIGTERM), it returns the racers' partial results rather than
     raising ``KeyboardInterrupt``.
     """
     clock = Clock(budget)
     ahead = margin(budget)
-    asked = _child_options(options, None if budget is None else budget - ahead)
+    asked = _child_options(options, math.inf if budget is None else budget - ahead)
     racers: list[Child] = []
     checks: dict[str, Check] = {}
     watch = _Watch()

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .runtime.clock import LONGEST
+
 Progress = Callable[[str], None]
 
 
@@ -14,7 +16,14 @@ class Options:
     """What a caller may ask of any engine; engines ignore what does not apply.
 
     * ``time_limit`` — seconds; an engine stops and returns ``UNKNOWN`` with
-      what it proved;
+      what it proved.  ``None``: none was given, and an engine may bound work that
+      could go on for ever once it has an answer (the search engine's optimality
+      proof: :data:`~cpsolve.engines.search.planning.anytime.PROOF_SECONDS`);
+      ``math.inf`` (or :data:`~cpsolve.engines.runtime.clock.LONGEST` seconds and more):
+      no limit at all, not even such a default — kept as ``None`` with
+      ``no_time_limit`` set;
+    * ``no_time_limit`` — the caller lifted every time limit (``--time-limit none``);
+      only with ``time_limit`` ``None``;
     * ``limit`` — count at most this many solutions / explore at most this
       many states;
     * ``algorithm`` — an engine-specific choice (search: ``bfs``, ``bidir``,
@@ -77,3 +86,14 @@ class Options:
     on_solution: Callable[[dict[str, int]], None] | None = None
     """``count`` of a csp: called with each solution as the engine finds it (``count
     --list`` streams them); the engine's result still lists them when ``keep`` asks."""
+    no_time_limit: bool = False
+
+    def __post_init__(self) -> None:
+        """``time_limit`` of :data:`~cpsolve.engines.runtime.clock.LONGEST` seconds or more
+        (``math.inf``) is ``None`` with ``no_time_limit``; a limit given clears
+        ``no_time_limit`` (a share of a lifted limit handed on with a figure is a limit)."""
+        if self.time_limit is not None and self.time_limit >= LONGEST:
+            object.__setattr__(self, "time_limit", None)
+            object.__setattr__(self, "no_time_limit", True)
+        elif self.time_limit is not None and self.no_time_limit:
+            object.__setattr__(self, "no_time_limit", False)

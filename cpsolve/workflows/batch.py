@@ -246,7 +246,7 @@ def _limited(options: Options, time_limit: float | None) -> Options:
     """What one instance of a batch is asked: the batch's options, with ``time_limit``."""
     return Options(time_limit=time_limit, limit=options.limit, algorithm=options.algorithm,
                    find_hint=options.find_hint, encoding=options.encoding,
-                   unique=options.unique)
+                   unique=options.unique, no_time_limit=options.no_time_limit)
 
 
 def summary(rows: list[Row], seconds: float, engine: str) -> dict[str, Any]:
@@ -282,7 +282,8 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
                   ) -> Compared:
     """Run ``task`` on ``item``'s puzzle with every engine that applies — the built-in ones
     and the installed peers (``fd``, ``minizinc``) — one after the other, each with an
-    equal share of what is left of ``time_limit`` plus its start (:func:`engine_share`),
+    equal share of what is left of ``time_limit`` plus its start (:func:`engine_share`;
+    ``None``: none given, ``math.inf``: none at all, :attr:`Options.no_time_limit`),
     and cross-check their results.  Those with a start to pay (CP-SAT's first import) run
     last, with what the others left: under a short limit the quick ones still answer, and
     the results are listed in the engines' own order.
@@ -310,8 +311,9 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
         if interrupt.requested():
             ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
             continue
+        seconds = time_limit if clock.limit is None else engine_share(clock, order[i:])
         ran[engine], lost = _one_engine(
-            engine, task, puzzle.model, engine_share(clock, order[i:]),
+            engine, task, puzzle.model, seconds,
             partial(running, engine) if running else partial(nullcontext, options or Options()))
         stopped = stopped or lost
     results = [ran[e] for e in engines if isinstance(ran[e], Result)]

@@ -30,6 +30,11 @@ def solved(engine: str, unique: bool, second: dict | None = None) -> Result:
     return Result(SOL, engine, answer=Assignment({"x": 1}, unique, second))
 
 
+def maximized(engine: str, status: Status, objective: int, **kw) -> Result:
+    return Result(status, engine, answer=Assignment({"x": objective}, objective=objective,
+                                                    minimizing=False), **kw)
+
+
 def analysed(engine: str, states: int) -> Result:
     return Result(Status.COMPLETE, engine, task="analyze",
                   answer=Analysis(states, (1, states - 1), "goal", 1))
@@ -53,6 +58,12 @@ def analysed(engine: str, states: int) -> Result:
     [planned("cpsat", OPT, 10), Result(UNK, "search", bound=10)],
     [Result(INF, "cpsat"), Result(UNK, "search", bound=30)],
     [analysed("cpsat", 540), analysed("search", 540)],
+    # plans not proven optimal with the lower bounds each proved: 108 >= 58 >= 54, 50
+    [planned("cpsat", SOL, 108, bound=54), planned("search", SOL, 108, bound=58),
+     Result(UNK, "fd", bound=50)],
+    [planned("cpsat", OPT, 60), planned("search", SOL, 108, bound=60)],
+    # maximise: the best found, 7, under the proven upper bound 9, the optimum 9
+    [maximized("cpsat", SOL, 7, bound=9), maximized("search", OPT, 9)],
 ])
 def test_agreeing_results(results):
     assert disagreements(results) == []
@@ -76,6 +87,15 @@ def test_agreeing_results(results):
     (planned("cpsat", OPT, 10), Result(UNK, "search", bound=11), "below the proven bound 11"),
     (Result(UNK, "search", bound=11), planned("cpsat", SOL, 10), "below the proven bound 11"),
     (analysed("cpsat", 540), analysed("search", 541), "540 and 541"),
+    # a proven optimum, or any plan, below a lower bound that another engine proved while
+    # it found a plan of its own (not proven optimal): one of them is wrong
+    (planned("cpsat", OPT, 60), planned("search", SOL, 108, bound=61),
+     "cpsat found 60, below the proven bound 61"),
+    (planned("cpsat", SOL, 108, bound=58), planned("search", SOL, 55, bound=50),
+     "search found 55, below the proven bound 58"),
+    # maximise: a csp's bound is an upper bound on the objective
+    (maximized("cpsat", SOL, 7, bound=9), maximized("search", OPT, 10),
+     "search found 10, above the proven bound 9"),
 ])
 def test_disagreeing_results(a, b, fragment):
     found = disagreements([a, b])
@@ -310,7 +330,7 @@ def _answering(monkeypatch, answers: dict[str, Status], stop=None) -> list[str]:
         if stop is not None and len(ran) == 1:
             stop()
         status = answers.get(engine, Status.UNKNOWN)
-        answer = Plan.of(plan(10)) if status is OPT else None
+        answer = Plan.of(plan(10)) if status in (OPT, SOL) else None
         return Result(status, engine, task=task, answer=answer)
 
     monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
@@ -360,6 +380,24 @@ def test_a_model_only_one_engine_answered_is_not_cross_checked(cli, monkeypatch)
     text = cli("compare", "water_jugs")
     assert "not cross-checked: only search answered" in text.out
     assert "all engines agree" not in text.out
+
+
+def test_plans_not_proven_optimal_are_not_cross_checked(cli, monkeypatch):
+    """cpsat and search each give a plan of 10 steps, neither proven optimal (CP-SAT's may
+    be the very plan search handed it as a hint): no engine answered "the least cost", so
+    nothing was cross-checked — status ``incomplete``, ``agree`` null, never "all engines
+    agree" — though every model has an answer (exit 0)."""
+    _answering(monkeypatch, {"search": SOL, "cpsat": SOL})
+    run = cli("compare", "water_jugs", "--json")
+    out = json.loads(run.out)
+    assert (run.code, out["status"], out["models"][0]["agree"]) == (0, "incomplete", None)
+    _answering(monkeypatch, {"search": SOL, "cpsat": SOL})
+    text = cli("compare", "water_jugs")
+    assert "not cross-checked: no engine proved its answer" in text.out
+    assert "all engines agree" not in text.out
+    _answering(monkeypatch, {"search": OPT, "cpsat": SOL})  # one proof: still one
+    text = cli("compare", "water_jugs")
+    assert "not cross-checked: only search proved its answer" in text.out
 
 
 def test_two_engines_that_answer_alike_agree(cli, monkeypatch):

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 
 from cpsolve.cli import session
 from cpsolve.cli.session import TAIL, TAIL_CPU, Cli
 from cpsolve.engines.runtime import clock as clocks
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
 def command(limit: float | None) -> Cli:
@@ -79,3 +82,44 @@ def test_auto_with_no_time_left_still_gives_the_proof_that_needs_no_engine(cli, 
     assert run.code == 0, run.err
     data = json.loads(run.out)
     assert (data["status"], data["proof"], data["verified"]) == ("infeasible", "invariant", True)
+
+
+@pytest.fixture
+def instant_default_proof(monkeypatch):
+    """The search engine's default proof budget made all but nothing: a run given no time
+    limit stops its optimality proof at once, after weighted A*'s first plan."""
+    from cpsolve.engines.search.planning import anytime
+
+    monkeypatch.setattr(anytime, "PROOF_SECONDS", 1e-9)
+
+
+@pytest.mark.parametrize("none", ["none", "inf", "INF"])
+def test_time_limit_none_is_no_limit_at_all(cli, instant_default_proof, none):
+    """``--time-limit none`` (or ``inf``) lifts the default proof budget as well: the medium
+    15-puzzle's optimum, 32 moves (its model's ``[expected]``), is proven; without
+    ``--time-limit`` the proof stops at that budget, and says that no limit was given."""
+    lifted = cli("solve", "fifteen_medium", "--engine", "search", "--time-limit", none, "--json")
+    data = json.loads(lifted.out)
+    assert (lifted.code, data["status"], data["moves"]) == (0, "optimal", 32)
+    given_none = json.loads(cli("solve", "fifteen_medium", "--engine", "search", "--json").out)
+    assert given_none["status"] == "solved"
+    assert "no time limit was given" in given_none["message"]
+
+
+def test_compare_and_batches_with_time_limit_none_have_no_limit_at_all(
+        cli, instant_default_proof, monkeypatch, tmp_path):
+    """The same in ``compare`` (search alone here) and in a batch: each engine run gets no
+    limit at all, not the defaults of a run given none."""
+    import cpsolve.workflows.batch
+
+    monkeypatch.setattr(cpsolve.workflows.batch, "engines_for",
+                        lambda model, task, peers=False: ["search"])
+    compared = json.loads(cli("compare", "fifteen_medium", "--time-limit", "none", "--json").out)
+    [result] = compared["models"][0]["results"]
+    assert (result["status"], result["moves"]) == ("optimal", 32)
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    (folder / "medium.toml").write_text((MODELS / "fifteen_medium.toml").read_text())
+    batch = cli("solve", folder, "--engine", "search", "--time-limit", "none", "--json")
+    row = json.loads(batch.out.splitlines()[0])
+    assert (row["status"], row["moves"]) == ("optimal", 32)

@@ -207,6 +207,23 @@ def test_without_a_proof_there_is_no_confirmation(tmp_path):
     assert outcome.result.seconds <= budget + 1.0  # the race's own clock: budget + reaping
 
 
+def test_a_race_without_a_budget_gives_its_racers_no_limit_at_all(monkeypatch):
+    """``--time-limit none`` is a race without a budget: its racers get no limit either, not
+    the defaults of a run given none — search's optimality proof is not cut at its default
+    budget (made all but nothing here) and proves the medium 15-puzzle's optimum, 32 moves
+    (its model's ``[expected]``).  Search races alone, so no other proof can stand in."""
+    from cpsolve.answers.result import Status
+    from cpsolve.engines import Options
+    from cpsolve.engines.auto import race
+    from cpsolve.engines.search.planning import anytime
+    from cpsolve.puzzles.files import load
+
+    monkeypatch.setattr(anytime, "PROOF_SECONDS", 1e-9)  # the racers are forked: theirs too
+    model = load(ROOT / "models" / "fifteen_medium.toml").model
+    outcome = race("solve", model, Options(), budget=None, engines=("search",))
+    assert outcome.result.status is Status.OPTIMAL and outcome.result.steps == 32
+
+
 # ------------------------------------------------------------------------- interrupted auto
 
 

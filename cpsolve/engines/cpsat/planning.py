@@ -169,7 +169,7 @@ class _Run:
         if known is None:
             return self.result(Status.UNKNOWN, bound=bound, message=message)
         return self.result(Status.SOLVED, known, bound=bound,
-                           message=f"{message}; this one was not proven optimal")
+                           message=f"{message}; {_unproven(known, self.unit)}")
 
 
 def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Result:
@@ -439,5 +439,13 @@ def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) 
     bound = min(max(proven, run.estimated), sum(s.cost for s in incumbent))
     plan = tl.plan(solver) if status == cp_model.FEASIBLE else incumbent
     return run.result(Status.SOLVED, plan, bound=bound,
-                      message=f"{run.budget.why()}: {lower_bound(bound, False)}, "
-                      "but this one was not proven optimal")
+                      message=f"{run.budget.why()}: {lower_bound(bound, False)}; "
+                      f"{_unproven(plan, False)}")
+
+
+def _unproven(plan: tuple[Step, ...], unit: bool) -> str:
+    """The plan a stopped run knows, in words that stand without it (a count that needed
+    the optimum quotes them, and shows no plan): ``a plan of 108 steps is known, not
+    proven optimal`` (``of cost 18`` where steps cost other than 1)."""
+    size = plural(len(plan), "step") if unit else f"cost {number(sum(s.cost for s in plan))}"
+    return f"a plan of {size} is known, not proven optimal"

@@ -36,13 +36,16 @@ class Budget:
     when it returns True, :attr:`stop` says which limit was hit (tested by identity)
     and :attr:`reason` says it in words for messages ("time limit 5 s reached").
     The time comes from :attr:`clock`: ``clock`` if one is given, else a new
-    ``Clock(time_limit)``.
+    ``Clock(time_limit)``.  ``lifted``: the caller lifted every time limit
+    (:attr:`~cpsolve.engines.Options.no_time_limit`), so a clock without a limit is no
+    reason for a default budget of the algorithm's own.
     """
 
     def __init__(self, time_limit: float | None = None, limit: int | None = None,
                  progress: Callable[[str], None] | None = None, width: int = 1,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, lifted: bool = False) -> None:
         self.clock = clock if clock is not None else Clock(time_limit)
+        self.lifted = lifted
         self.limit = limit
         self.progress = progress
         self.width = max(1, width)  # most states one expansion can add
@@ -55,7 +58,8 @@ class Budget:
     @classmethod
     def of(cls, options, width: int = 1) -> Budget:
         """The budget described by an :class:`~cpsolve.engines.Options`."""
-        return cls(options.time_limit, options.limit, options.progress, width)
+        return cls(options.time_limit, options.limit, options.progress, width,
+                   lifted=options.no_time_limit)
 
     def halt(self, stop: Stop, reason: str) -> bool:
         """Record why the work stops (:attr:`stop`, :attr:`reason`); True."""

@@ -196,6 +196,20 @@ def test_a_long_hint_and_no_time_never_claim_a_wrong_optimum() -> None:
             assert result.status is Status.SOLVED and result.bound <= 31
 
 
+def test_a_count_stopped_before_the_least_cost_speaks_of_no_plan_it_does_not_show() -> None:
+    """A count of optimal plans needs the least cost first: out of time before CP-SAT
+    proved it, with the hint's plan known (Hanoi 5 by a detour, longer than 31), the count
+    has no answer and shows no plan — its message says what it knew (that plan, by its
+    length), never "this one" as a solve says beside the plan it shows."""
+    model = hanoi(5)
+    hint = tuple(detour_then_home(model, [1, 1, 0, 2]))
+    counted = run("cpsat", "count", model, Options(hint=hint, time_limit=0.0))
+    assert counted.status is Status.UNKNOWN and counted.answer is None
+    assert counted.message.startswith("the least cost was not proven: ")
+    assert "this one" not in counted.message
+    assert f"a plan of {len(hint)} steps is known, not proven optimal" in counted.message
+
+
 # ---------------------------------------------------------------- with costs
 
 

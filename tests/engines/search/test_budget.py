@@ -16,6 +16,7 @@ from cpsolve.engines.runtime.stop import Stop
 from cpsolve.engines.search import engine
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
+from cpsolve.engines.search.planning import anytime as anytime_module
 from cpsolve.engines.search.planning.anytime import anytime
 from cpsolve.puzzles.files import load
 
@@ -127,14 +128,20 @@ class Reads:
         return self.t
 
 
+def _korf1_manhattan(tmp_path: Path):
+    """Korf #1 without its pattern databases: weighted A* finds a plan at once, the proof
+    below it (57 moves, Manhattan distance only) takes minutes."""
+    text = (MODELS / "fifteen_korf1.toml").read_text()
+    path = tmp_path / "korf1_manhattan.toml"
+    path.write_text(text[:text.index("[estimate]")] + text[text.index("[expected]"):])
+    return load(path).model
+
+
 def test_the_optimality_proof_under_a_time_limit_names_that_limit(tmp_path):
     """Korf #1 without its pattern databases: weighted A* finds a plan within a few looks
     at the clock, the proof below it (57 moves, Manhattan distance only) cannot end within
     the rest; the proof runs on the caller's clock and names that limit."""
-    text = (MODELS / "fifteen_korf1.toml").read_text()
-    path = tmp_path / "korf1_manhattan.toml"
-    path.write_text(text[:text.index("[estimate]")] + text[text.index("[expected]"):])
-    task = compile_planning(load(path).model)
+    task = compile_planning(_korf1_manhattan(tmp_path))
     result = anytime(task, Budget(clock=Clock(0.25, Reads(0.01))))
     assert result.status is Status.SOLVED
     assert "the optimality proof stopped at the time limit (0.25 s)" in result.message
@@ -148,3 +155,35 @@ def test_analyze_without_a_state_limit(monkeypatch):
     model = load(MODELS / "eight_puzzle.toml").model
     result = run("search", "analyze", model, Options(limit=math.inf))
     assert result.status is Status.COMPLETE and result.explored == 181_440
+
+
+def test_no_time_limit_at_all_is_not_none_given(monkeypatch):
+    """``time_limit = inf`` (``--time-limit none``) is no limit at all, not "none given":
+    the optimality proof after weighted A*'s plan is not cut at the default proof budget
+    (made all but nothing here, so that a run given no limit stops it at once) and proves
+    the medium 15-puzzle's optimum, 32 moves (its model's ``[expected]``)."""
+    monkeypatch.setattr(anytime_module, "PROOF_SECONDS", 1e-9)
+    model = load(MODELS / "fifteen_medium.toml").model
+    given_none = run("search", "solve", model, Options())
+    assert given_none.status is Status.SOLVED
+    assert "the default proof budget of 1e-09 s (no time limit was given" in given_none.message
+    lifted = run("search", "solve", model, Options(time_limit=math.inf))
+    assert lifted.status is Status.OPTIMAL and lifted.steps == 32 and lifted.verified
+
+
+def test_a_proof_without_a_limit_stopped_by_a_stop_asked_names_that_stop(monkeypatch,
+                                                                        tmp_path):
+    """No time limit at all, and a stop of the time's kind asked for during the proof (a
+    race's cross-check window, which ends a racer as its time would): the message names
+    that stop, not a time limit there is none of, nor the default proof budget."""
+    real = anytime_module._prove
+
+    def prove(*args):
+        interrupt.request("cross-check window of 1.0 s reached", Stop.TIME)
+        return real(*args)
+
+    monkeypatch.setattr(anytime_module, "_prove", prove)
+    result = anytime(compile_planning(_korf1_manhattan(tmp_path)), Budget(lifted=True))
+    assert result.status is Status.SOLVED
+    assert "the optimality proof was stopped (cross-check window of 1.0 s reached): " \
+        "no plan has fewer than" in result.message

@@ -14,7 +14,8 @@ from .idastar import ida
 from .wastar import WEIGHT
 
 PROOF_SECONDS = 5.0
-"""Time given to the optimality proof when the caller set no time limit."""
+"""Time given to the optimality proof when the caller gave no time limit (none at all:
+one lifted, ``--time-limit none``, lets the proof run until it ends or is stopped)."""
 
 ASTAR_CAP = 1_000_000
 """States A* may store while proving; past that the proof goes on with IDA* (memory-light)."""
@@ -33,15 +34,17 @@ def anytime(task: Task, budget: Budget) -> Result:
        ``SOLVED`` with ``bound``, the proven lower bound.
 
     The proof gets whatever is left of the caller's time limit, or
-    ``PROOF_SECONDS`` when there is none, so this never runs unbounded once
-    a plan is known (the message says so).
+    ``PROOF_SECONDS`` when none was given, so this never runs unbounded once a
+    plan is known (the message says so) — unless the caller lifted every limit
+    (``budget.lifted``: ``--time-limit none``): then it runs until it ends or a
+    stop is asked for (Ctrl-C keeps the plan and the bound).
     """
     estimate = compile_estimate(task, budget)
     first = best_first(task, budget, estimate, weight=WEIGHT)
     if first.stop != "goal" or (first.bound is not None and first.bound >= (first.cost or 0)):
         return informed_result(task, budget, estimate, first, f"weighted A* (w={WEIGHT:g})")
     assert first.path is not None and first.cost is not None
-    default = budget.clock.limit is None
+    default = budget.clock.limit is None and not budget.lifted
     proof_budget = Budget(PROOF_SECONDS if default else None, budget.limit, budget.progress,
                           budget.width, clock=None if default else budget.clock)
     proof = _prove(task, proof_budget, estimate, first)
@@ -57,21 +60,29 @@ def anytime(task: Task, budget: Budget) -> Result:
     if proof.stop == "exhausted":  # nothing cheaper than the first plan
         return found(task, first.path, Status.OPTIMAL, explored, **details)
     bound = max(first.bound or 0, proof.bound or 0)
-    limit = proof_budget.reason
-    if default and proof_budget.stop is Stop.TIME:
-        limit = (f"the default proof budget of {PROOF_SECONDS:g} s (no time limit was given; "
-                 "set one to search longer)")
-    elif proof_budget.stop is Stop.TIME:
-        limit = f"the time limit ({seconds(stated(budget.clock.limit))} s)"
-    elif proof_budget.stop is Stop.MEMORY:
-        limit = f"the {proof_budget.reason}"
     what = "steps" if task.unit_costs else "cost"
-    stopped = ("was interrupted" if proof_budget.stop is Stop.INTERRUPT
-               else f"stopped at {limit}")
     message = (f"weighted A* found a plan of {first.cost} {what}; the optimality proof "
-               f"{stopped}: {lower_bound(bound, task.unit_costs)}")
+               f"{_stopped(proof_budget, budget, default)}: "
+               f"{lower_bound(bound, task.unit_costs)}")
     result = found(task, first.path, Status.SOLVED, explored, message, **details)
     return result.but(bound=bound)
+
+
+def _stopped(proof: Budget, budget: Budget, default: bool) -> str:
+    """How the optimality proof under ``proof`` ended, in words: interrupted, stopped at
+    the default proof budget (``default``: no time limit was given), at the caller's time
+    limit (``budget``'s), at the memory limit, or by another stop asked for (a race's
+    cross-check window), which its own words name."""
+    if proof.stop is Stop.INTERRUPT:
+        return "was interrupted"
+    if default and proof.stop is Stop.TIME and proof.clock.time_up():
+        return (f"stopped at the default proof budget of {PROOF_SECONDS:g} s (no time limit "
+                "was given; set one, or 'none', to search longer)")
+    if proof.stop is Stop.TIME and budget.clock.time_up():
+        return f"stopped at the time limit ({seconds(stated(budget.clock.limit))} s)"
+    if proof.stop is Stop.MEMORY:
+        return f"stopped at the {proof.reason}"
+    return f"was stopped ({proof.reason})"
 
 
 def _prove(task: Task, budget: Budget, estimate: Estimate, first: Outcome) -> Outcome:
