@@ -1,7 +1,9 @@
 """The clock: one type for every time limit, from the command's down to a slice of an engine's.
 
-``--time-limit`` bounds the whole command — loading the model file,
-compiling, every engine, rendering.  :class:`Clock` tracks what is left;
+``--time-limit`` bounds the whole command's work — loading the model file,
+compiling, every engine — but never the writing of what it found (:func:`printing`: once
+a command prints its answer, the clock no longer interrupts it).  :class:`Clock` tracks
+what is left;
 :meth:`Clock.guard` stops plain Python work (loading a huge model file) at the
 deadline with :class:`TimeUp`, using a ``SIGALRM`` timer on the main thread.
 Engines are not interrupted this way: they get the time that is left as their
@@ -87,6 +89,7 @@ def state_limit(limit: float | None) -> None:
     figures the user never gave."""
     _stated[0] = limit
     _answering[0] = False
+    _printed[0] = _held[0] = False
 
 
 def stated(limit: float | None) -> float | None:
@@ -104,9 +107,10 @@ def reached(limit: float | None = None) -> str:
 
 _answering = [False]
 """True once an engine's :meth:`Clock.guard` (one with a grace) has ended and no other has
-begun: the command is checking and printing what it found.  The command's own guard then
-cuts it off only when the whole :meth:`Clock.overtime` has passed (the process still ends
-about then); :func:`state_limit` clears it for the next command."""
+begun: the command is checking what it found, before printing it.  The command's own guard
+then cuts it off only when the whole :meth:`Clock.overtime` has passed, and not at all once
+the printing has begun (:func:`printing`); :func:`state_limit` clears it for the next
+command."""
 
 
 class TimeUp(BaseException):
@@ -218,7 +222,8 @@ class Clock:
         (:meth:`guard` around the whole command): 85 % of the :meth:`overtime`, past an
         engine's :meth:`grace`; the rest is for the error line and the process's exit.
         Once the engines have ended the whole overtime (:data:`_answering`): an answer
-        found is printed rather than thrown away for an error line that takes as long."""
+        found is printed rather than thrown away for an error line that takes as long —
+        and once its printing has begun, nothing cuts it off (:func:`printing`)."""
         return 0.85 * self.overtime()
 
     @contextmanager
@@ -261,6 +266,9 @@ class Clock:
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
             if not armed.active:  # a late signal: its block has ended, nothing to stop
                 return
+            if _writing[0] or _printed[0]:  # output under way: it waits for the end of
+                _held[0] = not _printed[0]  # the block (after the answer: for ever)
+                return
             over = self.elapsed() - (self.limit or 0.0)
             if over < 0:  # early (an outer guard's timer set by another clock)
                 signal.setitimer(signal.ITIMER_REAL, -over)
@@ -280,6 +288,44 @@ class Clock:
             raise TimeUp(what, self.limit)
 
         return alarm
+
+
+_writing = [0]
+"""The :func:`printing` blocks under way on the main thread: no guard's alarm acts."""
+
+_held = [False]
+"""An alarm came during a :func:`printing` block: it acts once the last has ended."""
+
+_printed = [False]
+"""The command has begun to print its answer (:func:`printing` with ``answer``): no
+guard's alarm acts any more; :func:`state_limit` clears it for the next command."""
+
+
+@contextmanager
+def printing(answer: bool = False) -> Iterator[None]:
+    """Write output that the clock must not cut: while the block runs, no guard's alarm
+    acts (no stop asked for, no :class:`TimeUp`) — the time limit cuts the work, never the
+    writing of what it found, which a cut would leave half written or lose (tens of
+    thousands of generated puzzles can take longer to print than any overtime).
+
+    An alarm that came meanwhile acts as soon as the block ends (a batch's line, a solution
+    of ``count --list``: the work goes on after it).  The command's ``answer`` is its last
+    work: from its block on, no alarm acts any more (none can come between the answer's
+    end and the command's).  On other threads, where no alarm comes, the block just runs.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _writing[0] += 1
+    _printed[0] = _printed[0] or answer
+    try:
+        yield
+    finally:
+        _writing[0] -= 1
+        if not _writing[0] and _held[0]:
+            _held[0] = False
+            if _armed and not _printed[0]:  # the alarm that waited: now
+                signal.setitimer(signal.ITIMER_REAL, 0.001)
 
 
 class _Armed:
@@ -333,6 +379,7 @@ def disarm() -> None:
     ending never ran (or runs later) cannot raise :class:`TimeUp` after its command."""
     if not _armed or threading.current_thread() is not threading.main_thread():
         return
+    _held[0] = False
     signal.setitimer(signal.ITIMER_REAL, 0)
     first = _armed[0]
     for armed in _armed:
