@@ -88,7 +88,7 @@ def state_limit(limit: float | None) -> None:
     of it (the time left less what follows them, a racer's part, a batch instance's share),
     figures the user never gave."""
     _stated[0] = limit
-    _answering[0] = False
+    _answering[0] = None
     _printed[0] = _held[0] = False
 
 
@@ -105,11 +105,12 @@ def reached(limit: float | None = None) -> str:
     return Stop.TIME.text if said is None else f"time limit {seconds(said)} s reached"
 
 
-_answering = [False]
-"""True once an engine's :meth:`Clock.guard` (one with a grace) has ended and no other has
-begun: the command is checking what it found, before printing it.  The command's own guard
-then cuts it off only when the whole :meth:`Clock.overtime` has passed, and not at all once
-the printing has begun (:func:`printing`); :func:`state_limit` clears it for the next
+_answering: list[float | None] = [None]
+"""When (``time.monotonic``) an engine's :meth:`Clock.guard` (one with a grace) ended, none
+other having begun since: the command is checking what it found, before printing it.  The
+command's own guard then cuts it off only when the whole :meth:`Clock.overtime` has passed,
+since the limit and since that ending (:meth:`Clock.answer_time`), and not at all once the
+printing has begun (:func:`printing`); :func:`state_limit` clears it for the next
 command."""
 
 
@@ -221,10 +222,19 @@ class Clock:
         """How far past the limit the command's own work may go before it is cut off
         (:meth:`guard` around the whole command): 85 % of the :meth:`overtime`, past an
         engine's :meth:`grace`; the rest is for the error line and the process's exit.
-        Once the engines have ended the whole overtime (:data:`_answering`): an answer
+        Once the engines have ended the whole overtime (:meth:`answer_time`): an answer
         found is printed rather than thrown away for an error line that takes as long —
         and once its printing has begun, nothing cuts it off (:func:`printing`)."""
         return 0.85 * self.overtime()
+
+    def answer_time(self, over: float) -> float:
+        """How far past the limit the command's guard waits, ``over`` seconds past it, once
+        an engine's guard has ended (:data:`_answering`): the whole :meth:`overtime`, and
+        at least the overtime since that ending — an engine whose stop came late (a NumPy
+        step holds the alarm until it ends) leaves what it found to be checked and printed,
+        not thrown away the moment it is back."""
+        since = time.monotonic() - (_answering[0] or 0.0)
+        return max(self.overtime(), over + self.overtime() - since)
 
     @contextmanager
     def guard(self, what: str, grace: float = 0.0) -> Iterator[None]:
@@ -250,7 +260,7 @@ class Clock:
         signal.signal(signal.SIGALRM, self._alarm(what, grace, armed))
         armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
         if grace:
-            _answering[0] = False  # an engine's block: work that may be asked to stop
+            _answering[0] = None  # an engine's block: work that may be asked to stop
         try:
             yield
         finally:
@@ -276,8 +286,9 @@ class Clock:
             if soft[0]:
                 soft[0] = False
                 interrupt.request(self.limit_reached(), Stop.TIME)
-            wait = self.overtime() if _answering[0] else grace  # an answer is not thrown
-            if over < wait:                                     # away for an error line
+            # an answer is not thrown away for an error line
+            wait = grace if _answering[0] is None else self.answer_time(over)
+            if over < wait:
                 signal.setitimer(signal.ITIMER_REAL, wait - over)
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
@@ -356,7 +367,8 @@ def _release(armed: _Armed, grace: float) -> None:
     while _armed[-1] is not armed:  # inner guards whose ending has not come: ended now
         _armed.pop().active = False
     _armed.pop()
-    _answering[0] = _answering[0] or grace > 0
+    if grace > 0:
+        _answering[0] = time.monotonic()
     _restore(armed.previous)
     if armed.outer > 0:  # the outer guard's moment, less the time this block took
         signal.setitimer(signal.ITIMER_REAL,

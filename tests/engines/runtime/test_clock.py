@@ -480,3 +480,18 @@ def test_no_alarm_acts_once_the_answer_is_being_printed(quiet_alarm):
         alarm(signal.SIGALRM, None)  # and nothing after the answer
         assert not interrupt.requested()
 
+
+def test_an_engine_back_past_the_overtime_leaves_its_answer_the_overtime(quiet_alarm):
+    """An engine whose stop came late (a NumPy step holds the alarm until it ends) is back
+    after the command's whole overtime: the command's guard used to cut it off at once,
+    before its answer could be printed; it now waits the overtime from the engine's end."""
+    import signal
+
+    ticks = Ticks()
+    clock = Clock(60.0, ticks)  # overtime: 6 s
+    with clock.guard("running generate", clock.last_word()):
+        with clock.guard("generating", clock.grace()):
+            ticks.t += 70  # the engine is back 10 s past the limit
+        alarm = signal.getsignal(signal.SIGALRM)
+        alarm(signal.SIGALRM, None)  # no TimeUp: the answer has its overtime
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= clock.overtime()
