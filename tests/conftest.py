@@ -88,6 +88,45 @@ def cli(capsys, monkeypatch) -> Callable[..., CliRun]:
     return run
 
 
+@pytest.fixture
+def late_alarm(monkeypatch) -> Callable[[str], None]:
+    """The command's clock read from a hand-turned source (engines keep the real one);
+    ``late_alarm("package.module.function")`` (or ``"package.module.Class.method"``) makes
+    that function, when the command calls it, first turn the command's clock far past its
+    limit and every grace, then raise SIGALRM: the clock's alarm comes while that step of
+    the command runs, whatever the machine's speed.  The command must have a
+    ``--time-limit`` (its guard then handles SIGALRM)."""
+    import importlib
+
+    from cpsolve.engines.runtime.clock import Clock
+
+    ticks = [1000.0]
+    monkeypatch.setattr("cpsolve.cli.session.Clock",
+                        lambda limit=None, start=None: Clock(limit, lambda: ticks[0]))
+
+    def arm(target: str) -> None:
+        *path, name = target.split(".")
+        cut = len(path)
+        while True:  # the longest prefix that is a module; the rest, attributes
+            try:
+                owner = importlib.import_module(".".join(path[:cut]))
+                break
+            except ImportError:
+                cut -= 1
+        for part in path[cut:]:  # a class: "package.module.Class.method"
+            owner = getattr(owner, part)
+        original = getattr(owner, name)
+
+        def late(*args, **kwargs):
+            ticks[0] += 1e6
+            signal.raise_signal(signal.SIGALRM)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, late)
+
+    return arm
+
+
 def run_cli_subprocess(*argv: str | Path, width: str = WIDE, timeout: float = 120,
                        cwd: Path = ROOT) -> CliRun:
     """Run ``python -m cpsolve.cli ARGV`` in a fresh interpreter (as a user would)."""

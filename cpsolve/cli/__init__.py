@@ -208,8 +208,9 @@ def _guarded(cli, name: str) -> int:
     The clock guards the whole command (:meth:`~cpsolve.engines.runtime.clock.Clock.guard`):
     at the limit every engine is asked to stop, and work still under way
     :meth:`~cpsolve.engines.runtime.clock.Clock.last_word` seconds later (an import, a
-    model's facts, rendering) is cut off — the guards inside it (loading, an engine) stop
-    earlier, with what they have."""
+    model's facts) is cut off — the guards inside it (loading, an engine) stop earlier,
+    with what they have.  The answer's printing is never cut
+    (:func:`~cpsolve.engines.runtime.clock.printing`)."""
     from ..answers.result import EngineBug, EngineFailed, Unsupported
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp

@@ -26,6 +26,7 @@ from ..answers.result import Status
 from ..engines import Options
 from ..engines.proofs import ARGUED
 from ..engines.runtime import interrupt
+from ..engines.runtime.clock import printing
 from ..workflows.batch import (
     Compared,
     Item,
@@ -179,10 +180,11 @@ def _report(cli: Cli, done: list[Compared], verdict: str) -> None:
     from .printer import reader_gone
 
     try:
-        if cli.args.json:
-            cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
-        else:
-            _print_text(cli, done, verdict)
+        with printing(answer=True):  # the work is done: the clock no longer cuts it
+            if cli.args.json:
+                cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
+            else:
+                _print_text(cli, done, verdict)
     except BrokenPipeError:
         reader_gone()
     if not cli.args.json:
@@ -314,10 +316,12 @@ def compare_on_cluster(cli: Cli) -> int:
             counts[_outcome(done)] += 1
             unanswered += not done.error and not answered(done)
             if cli.args.json:
-                cli.line(compared_json(done))
+                with printing():  # whole: the clock stops the next instances, not a line
+                    cli.line(compared_json(done))
             else:
                 rows += table_rows(done)
-    _summary(cli, len(items), time.monotonic() - start, counts, rows)
+    with printing(answer=True):
+        _summary(cli, len(items), time.monotonic() - start, counts, rows)
     from .solve import tell_bad
 
     tell_bad(items)  # each file that did not load: its line on stderr, as in solve

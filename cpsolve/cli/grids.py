@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engines import Options
+from ..engines.runtime.clock import printing
 from .session import against_expected, exit_code, file_name, with_mismatch
 
 if TYPE_CHECKING:
@@ -28,11 +29,12 @@ def count_up_to(cli: Cli) -> int:
                                  options)
     except SymmetryError as err:
         return cli.fail(about_the_file(cli, err), 2)
-    mismatch = against_expected(puzzle, result)
-    if cli.args.json:
-        cli.emit(with_mismatch(json_classes(puzzle, result), mismatch))
-    else:
-        cli.out.print(human_classes(puzzle, result), crop=False)
+    with printing(answer=True):  # the work is done: the clock no longer cuts the answer
+        mismatch = against_expected(puzzle, result)
+        if cli.args.json:
+            cli.emit(with_mismatch(json_classes(puzzle, result), mismatch))
+        else:
+            cli.out.print(human_classes(puzzle, result), crop=False)
     return exit_code(result)
 
 
@@ -66,7 +68,8 @@ def generate(cli: Cli) -> int:
         return cli.fail(about_the_file(cli, err), 1 if isinstance(err, TooLarge) else 2)
     except Disagreement as err:
         return cli.fail(f"engines disagree: {err}", 1)
-    _print_generations(cli, puzzle, gen.sym, gens)
+    with printing(answer=True):  # what was generated is written whole, past the limit too
+        _print_generations(cli, puzzle, gen.sym, gens)
     asked = cli.args.random
     short = any(g.short or asked is not None and len(g.puzzles) < asked for g in gens)
     return 1 if short else 0

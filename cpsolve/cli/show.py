@@ -4,6 +4,7 @@ gallery of solutions)."""
 from __future__ import annotations
 
 from ..engines import run
+from ..engines.runtime.clock import printing
 from ..workflows.impossible import by_invariant
 from .session import Cli, exit_code, file_name, save, write_text
 
@@ -40,8 +41,9 @@ def show(cli: Cli) -> int:
                 cli.clock.guard(f"running {engine}", cli.clock.grace()):
             options = replace(options, limit=args.gallery, keep=bool(args.gallery))
             result = run(engine, task, puzzle.model, options)
-    save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
-    if (args.svg or args.html) != "-":
-        print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
+    with printing(answer=True):  # the work is done: the clock no longer cuts the picture
+        save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
+        if (args.svg or args.html) != "-":
+            print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
     return exit_code(result, args.gallery)
 

@@ -12,7 +12,7 @@ from ..answers.result import Result, cut_off_words, lost_words
 from ..answers.words import plural
 from ..engines import Options, run
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import TimeUp
+from ..engines.runtime.clock import TimeUp, printing
 from ..engines.runtime.stop import Stop
 from ..puzzles.files import resolve
 from ..workflows.impossible import by_invariant
@@ -93,14 +93,16 @@ def one(cli: Cli, task: str) -> int:
 
     stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
     result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
-    _print(cli, puzzle, result if stream is None or cli.args.json else stream.unlisted(result),
-           race, against_expected(puzzle, result))
-    if getattr(cli.args, "plan_file", None):
-        _write_plan(puzzle, result, cli.args.plan_file)
-    if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
-        from ..output.draw.show import Shown
+    with printing(answer=True):  # the work is done: the clock no longer cuts the answer
+        _print(cli, puzzle,
+               result if stream is None or cli.args.json else stream.unlisted(result),
+               race, against_expected(puzzle, result))
+        if getattr(cli.args, "plan_file", None):
+            _write_plan(puzzle, result, cli.args.plan_file)
+        if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
+            from ..output.draw.show import Shown
 
-        save(Shown(puzzle, result), cli.args.svg or cli.args.html, bool(cli.args.svg))
+            save(Shown(puzzle, result), cli.args.svg or cli.args.html, bool(cli.args.svg))
     if hard or interrupt.by_user():
         return INTERRUPTED
     if race is not None and race.problems:
@@ -251,7 +253,8 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
             gone = True
     if not gone:
         try:
-            _batch_summary(cli, rows, time.monotonic() - start)
+            with printing(answer=True):
+                _batch_summary(cli, rows, time.monotonic() - start)
         except BrokenPipeError:  # the table or the last line: the rows were all solved
             reader_gone()
     if gone:
@@ -264,10 +267,11 @@ def _row_out(cli: Cli, row) -> None:
     ``--json`` its line (with ``expected_mismatch``); in text, the table comes at the end."""
     from ..output.text import result_line
 
-    mismatch = [] if row.result is None else \
-        against_expected(row.puzzle, row.result, row.source)
-    if cli.args.json:
-        cli.line(with_mismatch(result_line(row), mismatch))
+    with printing():  # whole, whenever the clock comes: the next instance is the work
+        mismatch = [] if row.result is None else \
+            against_expected(row.puzzle, row.result, row.source)
+        if cli.args.json:
+            cli.line(with_mismatch(result_line(row), mismatch))
 
 
 def kinds_of(items: list) -> dict[str, str]:

@@ -32,17 +32,19 @@ class Stream:
     def __call__(self, values: dict[str, int]) -> None:
         """Check one solution and print it."""
         from ..answers.check import violations
+        from ..engines.runtime.clock import printing
 
         if violations(self.puzzle.model, values):
             return  # the engine's result fails the final check, which names it
         self.found.append(dict(values))
         n = len(self.found)
-        if self.cli.args.json:
-            self.cli.line({"found": n, "solution": self.puzzle.json_solution(values)})
-        else:
-            from ..output.text import solution_panel
+        with printing():  # whole: the clock stops the engine after it, never halfway
+            if self.cli.args.json:
+                self.cli.line({"found": n, "solution": self.puzzle.json_solution(values)})
+            else:
+                from ..output.text import solution_panel
 
-            self.cli.out.print(solution_panel(self.puzzle, values, n), crop=False)
+                self.cli.out.print(solution_panel(self.puzzle, values, n), crop=False)
 
     def salvage(self, engine: str, why: str, seconds: float) -> Result | None:
         """The count the printed solutions make when the engine's own result is lost

@@ -108,13 +108,17 @@ def _match(written: str, texts: list, prefixes: bool):
 
 
 def _report(cli: Cli, source, ok: bool, message: str, form: str, **plan) -> int:
+    from ..engines.runtime.clock import printing
+
     what = "plan" if "steps" in plan else "solution"
-    if cli.args.json:
-        cli.emit({"command": "validate", "model": file_name(source), "answer": what,
-                  "format": form, "valid": ok, "message": message, **plan})
-    elif ok:
-        size = f" of {plan['steps']:,} steps, cost {plan['cost']:,}" if what == "plan" else ""
-        cli.out.print(f"valid: a {what}{size} ({form})", markup=False)
-    else:
-        cli.out.print(f"invalid: {message} ({form})", markup=False)
+    with printing(answer=True):  # the verdict is reached: the clock no longer cuts it
+        if cli.args.json:
+            cli.emit({"command": "validate", "model": file_name(source), "answer": what,
+                      "format": form, "valid": ok, "message": message, **plan})
+        elif ok:
+            size = f" of {plan['steps']:,} steps, cost {plan['cost']:,}" \
+                if what == "plan" else ""
+            cli.out.print(f"valid: a {what}{size} ({form})", markup=False)
+        else:
+            cli.out.print(f"invalid: {message} ({form})", markup=False)
     return 0 if ok else 1

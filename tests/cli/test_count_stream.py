@@ -115,6 +115,20 @@ def test_the_time_limit_keeps_what_was_streamed(cli, write_model, engine):
     assert listed == [f["solution"] for f in found][:len(listed)]
 
 
+def test_a_limit_reached_while_a_solution_is_printed_lets_it_out_whole(cli, write_model,
+                                                                       late_alarm):
+    """The alarm came while a solution's line was being written: the line was lost, yet
+    counted in the "at least N (those printed)" of the result.  Now the line comes out
+    whole, then the clock stops the engine: every solution counted is one printed."""
+    late_alarm("cpsolve.cli.session.Cli.line")
+    run = cli("count", write_model("first_row.toml", FIRST_ROW), "--list", "--engine",
+              "search", "--time-limit", "600", "--json")
+    *lines, last = [json.loads(line) for line in run.out.splitlines()]
+    result = last["count"]
+    assert lines and [line["found"] for line in lines] == list(range(1, len(lines) + 1))
+    assert result == len(lines) and last["status"] in ("at_least", "exact"), last
+
+
 def test_ctrl_c_keeps_what_was_streamed(start_cli, tmp_path):
     path = tmp_path / "latin7.toml"
     path.write_text(LATIN7)

@@ -52,3 +52,36 @@ def test_a_refusal_about_an_option_names_the_option(cli):
     """``--givens`` larger than the board: the option is the key, as the docs show."""
     refused(cli("generate", MODELS / "latin4.toml", "--givens", "17"), 2,
             "--givens 17: the board has 16 cells")
+
+
+GIVENS = ("generate", MODELS / "xsudoku5.toml", "--givens", "4", "--time-limit", "600")
+
+
+def test_a_limit_reached_while_the_puzzles_are_written_in_json_cuts_none(cli, late_alarm):
+    """The time limit cuts the work, never the writing of what it found: the alarm came
+    while the JSON of the puzzles was being made and printed, and lost them all for an
+    error object (``the time limit was reached while running generate``)."""
+    late_alarm("cpsolve.output.grids.json_generation")
+    run = cli(*GIVENS, "--json")
+    out = json.loads(run.out)
+    assert run.code == 0, run.err
+    (four,) = out["givens"]
+    assert four["short"] is None and four["drawn"] == four["classes"] == len(four["puzzles"])
+
+
+def test_a_limit_reached_while_the_puzzles_are_drawn_cuts_none(cli, late_alarm):
+    """In text, the output stopped in the middle of a grid, without the figures: now it is
+    the whole output of a run the clock never came to."""
+    whole = cli(*GIVENS)
+    assert whole.code == 0, whole.err
+    late_alarm("cpsolve.output.grids.human_generation")
+    run = cli(*GIVENS)
+    assert run.code == 0 and not run.err_lines, run.err
+    assert _figures(run.out) == _figures(whole.out)
+
+
+def _figures(text: str) -> str:
+    """The output without its seconds (each run takes its own time)."""
+    import re
+
+    return re.sub(r"\d+\.\d+ s\b", "_ s", text)

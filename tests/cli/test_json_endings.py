@@ -195,6 +195,28 @@ def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monke
     assert last["batch"]["instances"] == 2
 
 
+@pytest.mark.parametrize("argv, patched", [
+    (("solve", "water_jugs", "--engine", "search"), "cpsolve.output.json.result_json"),
+    (("analyze", "water_jugs"), "cpsolve.output.json.result_json"),
+    (("count", "xsudoku5", "--up-to", "symmetry"), "cpsolve.output.grids.json_classes"),
+    (("compare", "water_jugs"), "cpsolve.cli.compare.compared_json"),
+    (("solve", "water_jugs", "blocks", "--engine", "search"),
+     "cpsolve.workflows.batch.summary"),
+])
+def test_a_limit_reached_while_the_answer_is_written_cuts_nothing(cli, late_alarm, argv,
+                                                                  patched):
+    """Once a command writes its answer the clock no longer interrupts it: an alarm far past
+    the limit and every grace, while the answer's object was being made, lost it for the
+    error object (``the time limit was reached while running solve``)."""
+    late_alarm(patched)
+    run = cli(*argv, "--time-limit", "600", "--json")
+    assert run.code == 0 and not run.err_lines, run.err
+    last = valid(run.out.splitlines()[-1])
+    assert "error" not in last and last.get("status") != "error"
+    if "blocks" in argv:  # a batch: each instance's line, then the summary
+        assert last["batch"]["instances"] == 2
+
+
 def test_a_memory_limit(cli):
     """The process already holds more than the limit: the analysis stops at its first look
     and reports the layers it completed."""

@@ -151,8 +151,10 @@ def test_analyze_limit_keeps_complete_layers(algorithm, monkeypatch):
     result = analyze(MODELS / "eight_puzzle.toml", algorithm, limit=5_000,
                      progress=lines.append)
     assert result.status is Status.PARTIAL and "state limit" in result.message
-    assert result.max_distance is None and result.bound == len(result.layers) - 1
-    # complete layers, then the layer the limit fell in, up to the limit (issue 21)
+    # complete layers, then the layer the limit fell in, up to the limit (issue 21): the
+    # last distance whose layer is complete is the one before it
+    assert result.details["last_layer"] == "partial"
+    assert result.max_distance is None and result.bound == len(result.layers) - 2
     assert list(result.layers[:-1]) == EIGHT_LAYERS[:len(result.layers) - 1]
     assert result.layers[-1] <= EIGHT_LAYERS[len(result.layers) - 1]
     assert result.states == sum(result.layers) and 5_000 - 4 <= result.states <= 5_000

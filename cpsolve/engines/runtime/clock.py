@@ -1,7 +1,9 @@
 """The clock: one type for every time limit, from the command's down to a slice of an engine's.
 
-``--time-limit`` bounds the whole command — loading the model file,
-compiling, every engine, rendering.  :class:`Clock` tracks what is left;
+``--time-limit`` bounds the whole command's work — loading the model file,
+compiling, every engine — but never the writing of what it found (:func:`printing`: once
+a command prints its answer, the clock no longer interrupts it).  :class:`Clock` tracks
+what is left;
 :meth:`Clock.guard` stops plain Python work (loading a huge model file) at the
 deadline with :class:`TimeUp`, using a ``SIGALRM`` timer on the main thread.
 Engines are not interrupted this way: they get the time that is left as their
@@ -86,7 +88,8 @@ def state_limit(limit: float | None) -> None:
     of it (the time left less what follows them, a racer's part, a batch instance's share),
     figures the user never gave."""
     _stated[0] = limit
-    _answering[0] = False
+    _answering[0] = None
+    _printed[0] = _held[0] = False
 
 
 def stated(limit: float | None) -> float | None:
@@ -102,11 +105,13 @@ def reached(limit: float | None = None) -> str:
     return Stop.TIME.text if said is None else f"time limit {seconds(said)} s reached"
 
 
-_answering = [False]
-"""True once an engine's :meth:`Clock.guard` (one with a grace) has ended and no other has
-begun: the command is checking and printing what it found.  The command's own guard then
-cuts it off only when the whole :meth:`Clock.overtime` has passed (the process still ends
-about then); :func:`state_limit` clears it for the next command."""
+_answering: list[float | None] = [None]
+"""When (``time.monotonic``) an engine's :meth:`Clock.guard` (one with a grace) ended, none
+other having begun since: the command is checking what it found, before printing it.  The
+command's own guard then cuts it off only when the whole :meth:`Clock.overtime` has passed,
+since the limit and since that ending (:meth:`Clock.answer_time`), and not at all once the
+printing has begun (:func:`printing`); :func:`state_limit` clears it for the next
+command."""
 
 
 class TimeUp(BaseException):
@@ -217,9 +222,19 @@ class Clock:
         """How far past the limit the command's own work may go before it is cut off
         (:meth:`guard` around the whole command): 85 % of the :meth:`overtime`, past an
         engine's :meth:`grace`; the rest is for the error line and the process's exit.
-        Once the engines have ended the whole overtime (:data:`_answering`): an answer
-        found is printed rather than thrown away for an error line that takes as long."""
+        Once the engines have ended the whole overtime (:meth:`answer_time`): an answer
+        found is printed rather than thrown away for an error line that takes as long —
+        and once its printing has begun, nothing cuts it off (:func:`printing`)."""
         return 0.85 * self.overtime()
+
+    def answer_time(self, over: float) -> float:
+        """How far past the limit the command's guard waits, ``over`` seconds past it, once
+        an engine's guard has ended (:data:`_answering`): the whole :meth:`overtime`, and
+        at least the overtime since that ending — an engine whose stop came late (a NumPy
+        step holds the alarm until it ends) leaves what it found to be checked and printed,
+        not thrown away the moment it is back."""
+        since = time.monotonic() - (_answering[0] or 0.0)
+        return max(self.overtime(), over + self.overtime() - since)
 
     @contextmanager
     def guard(self, what: str, grace: float = 0.0) -> Iterator[None]:
@@ -245,7 +260,7 @@ class Clock:
         signal.signal(signal.SIGALRM, self._alarm(what, grace, armed))
         armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
         if grace:
-            _answering[0] = False  # an engine's block: work that may be asked to stop
+            _answering[0] = None  # an engine's block: work that may be asked to stop
         try:
             yield
         finally:
@@ -261,6 +276,9 @@ class Clock:
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
             if not armed.active:  # a late signal: its block has ended, nothing to stop
                 return
+            if _writing[0] or _printed[0]:  # output under way: it waits for the end of
+                _held[0] = not _printed[0]  # the block (after the answer: for ever)
+                return
             over = self.elapsed() - (self.limit or 0.0)
             if over < 0:  # early (an outer guard's timer set by another clock)
                 signal.setitimer(signal.ITIMER_REAL, -over)
@@ -268,8 +286,9 @@ class Clock:
             if soft[0]:
                 soft[0] = False
                 interrupt.request(self.limit_reached(), Stop.TIME)
-            wait = self.overtime() if _answering[0] else grace  # an answer is not thrown
-            if over < wait:                                     # away for an error line
+            # an answer is not thrown away for an error line
+            wait = grace if _answering[0] is None else self.answer_time(over)
+            if over < wait:
                 signal.setitimer(signal.ITIMER_REAL, wait - over)
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
@@ -280,6 +299,44 @@ class Clock:
             raise TimeUp(what, self.limit)
 
         return alarm
+
+
+_writing = [0]
+"""The :func:`printing` blocks under way on the main thread: no guard's alarm acts."""
+
+_held = [False]
+"""An alarm came during a :func:`printing` block: it acts once the last has ended."""
+
+_printed = [False]
+"""The command has begun to print its answer (:func:`printing` with ``answer``): no
+guard's alarm acts any more; :func:`state_limit` clears it for the next command."""
+
+
+@contextmanager
+def printing(answer: bool = False) -> Iterator[None]:
+    """Write output that the clock must not cut: while the block runs, no guard's alarm
+    acts (no stop asked for, no :class:`TimeUp`) — the time limit cuts the work, never the
+    writing of what it found, which a cut would leave half written or lose (tens of
+    thousands of generated puzzles can take longer to print than any overtime).
+
+    An alarm that came meanwhile acts as soon as the block ends (a batch's line, a solution
+    of ``count --list``: the work goes on after it).  The command's ``answer`` is its last
+    work: from its block on, no alarm acts any more (none can come between the answer's
+    end and the command's).  On other threads, where no alarm comes, the block just runs.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _writing[0] += 1
+    _printed[0] = _printed[0] or answer
+    try:
+        yield
+    finally:
+        _writing[0] -= 1
+        if not _writing[0] and _held[0]:
+            _held[0] = False
+            if _armed and not _printed[0]:  # the alarm that waited: now
+                signal.setitimer(signal.ITIMER_REAL, 0.001)
 
 
 class _Armed:
@@ -310,7 +367,8 @@ def _release(armed: _Armed, grace: float) -> None:
     while _armed[-1] is not armed:  # inner guards whose ending has not come: ended now
         _armed.pop().active = False
     _armed.pop()
-    _answering[0] = _answering[0] or grace > 0
+    if grace > 0:
+        _answering[0] = time.monotonic()
     _restore(armed.previous)
     if armed.outer > 0:  # the outer guard's moment, less the time this block took
         signal.setitimer(signal.ITIMER_REAL,
@@ -333,6 +391,7 @@ def disarm() -> None:
     ending never ran (or runs later) cannot raise :class:`TimeUp` after its command."""
     if not _armed or threading.current_thread() is not threading.main_thread():
         return
+    _held[0] = False
     signal.setitimer(signal.ITIMER_REAL, 0)
     first = _armed[0]
     for armed in _armed:

@@ -36,6 +36,7 @@ def no_stop_asked():
     yield
     interrupt.clear()
     memory.set_limit(None)
+    state_limit(None)  # a command's answer printed: the next one's clock acts again
 
 
 def test_without_a_limit_nothing_runs_out():
@@ -436,3 +437,61 @@ def test_disarm_ends_every_guard_with_the_command(quiet_alarm):
     ticks.t += 3600
     alarm(signal.SIGALRM, None)  # nothing raised
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_an_alarm_waits_for_a_line_under_way_then_acts(quiet_alarm):
+    """Output the clock must not cut (a batch's line, a solution streamed): an alarm that
+    comes while it is written does nothing then — no stop asked for, no TimeUp —, and acts
+    once it is out, since the work goes on after it."""
+    import signal
+    import time
+
+    from cpsolve.engines.runtime.clock import TimeUp, printing
+
+    ticks = Ticks()
+    clock = Clock(60.0, ticks)  # its timer would ring in 60 real seconds
+    with pytest.raises(TimeUp, match="while running solve"):
+        with clock.guard("running solve"):
+            alarm = signal.getsignal(signal.SIGALRM)
+            ticks.t += 3600  # far past the limit
+            with printing():
+                alarm(signal.SIGALRM, None)  # nothing, while the line is written
+                assert not interrupt.requested()
+            end = time.monotonic() + 30  # the alarm that waited comes now, not in 60 s
+            while time.monotonic() < end:
+                time.sleep(0.01)
+
+
+def test_no_alarm_acts_once_the_answer_is_being_printed(quiet_alarm):
+    """The command's answer is its last work: from the moment it is being printed, the
+    clock cuts nothing — neither while it is written nor after (it used to lose tens of
+    thousands of generated puzzles for an error line)."""
+    import signal
+
+    from cpsolve.engines.runtime.clock import printing
+
+    ticks = Ticks()
+    clock = Clock(60.0, ticks)
+    with clock.guard("running generate", clock.last_word()):
+        alarm = signal.getsignal(signal.SIGALRM)
+        ticks.t += 3600  # far past the limit and the overtime
+        with printing(answer=True):
+            alarm(signal.SIGALRM, None)  # nothing raised, no stop asked for
+        alarm(signal.SIGALRM, None)  # and nothing after the answer
+        assert not interrupt.requested()
+
+
+def test_an_engine_back_past_the_overtime_leaves_its_answer_the_overtime(quiet_alarm):
+    """An engine whose stop came late (a NumPy step holds the alarm until it ends) is back
+    after the command's whole overtime: the command's guard used to cut it off at once,
+    before its answer could be printed; it now waits the overtime from the engine's end."""
+    import signal
+
+    ticks = Ticks()
+    clock = Clock(60.0, ticks)  # overtime: 6 s
+    with clock.guard("running generate", clock.last_word()):
+        with clock.guard("generating", clock.grace()):
+            ticks.t += 70  # the engine is back 10 s past the limit
+        alarm = signal.getsignal(signal.SIGALRM)
+        alarm(signal.SIGALRM, None)  # no TimeUp: the answer has its overtime
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= clock.overtime()

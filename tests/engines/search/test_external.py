@@ -119,6 +119,45 @@ def test_resume_goes_on_from_the_finished_layers(tmp_path):
     assert again.details["resumed_layers"] == 32 and again.answer.layers == fresh.answer.layers
 
 
+class StopWhileMerging(Budget):
+    """A budget that asks to stop while layer ``depth + 1`` is being merged, after the
+    first half of its buckets: the layer is partial (the time limit, Ctrl-C)."""
+
+    def __init__(self, depth: int) -> None:
+        super().__init__()
+        self.depth = depth
+
+    def exceeded(self, seen, status=None, *args) -> bool:
+        if getattr(status, "__name__", "") == "merging":
+            d, k, bits = args
+            if d == self.depth and k + 1 >= (1 << bits) // 2:
+                return self.halt(Stop.INTERRUPT, "stopped by the test")
+        return False
+
+
+def test_a_resumed_run_stopped_inside_a_layer_counts_only_the_complete_layers(tmp_path):
+    """A resumed run stopped while a layer was being merged kept its states so far as a
+    partial last layer, and said ``bound`` 22 and "all within distance 22 known" of the
+    15-puzzle's partial layer 22: ``bound`` is the last distance whose layer is complete,
+    and the message says the same."""
+    model = model_of("eight_puzzle")
+    full = numpy_layers(compile_planning(model), Budget(), "start")  # in memory: independent
+    external(model, tmp_path, memory=20_000, budget=StopAfter(20))  # a few layers
+    result = external(model, tmp_path, memory=20_000, resume=True,
+                      budget=StopWhileMerging(14))  # layer 15 half merged
+    sizes = result.answer.layers
+    assert result.status is Status.PARTIAL and result.details["last_layer"] == "partial"
+    assert 0 < result.details["resumed_layers"] < 15
+    assert len(sizes) == 16 and sizes[:15] == full.answer.layers[:15]
+    assert 0 < sizes[15] < full.answer.layers[15]
+    assert result.bound == 14
+    assert "all within distance 14 known (layers are complete up to distance 14" \
+        in result.message
+    assert "the last layer (distance 15) is partial" in result.message
+    again = external(model, tmp_path, memory=20_000, resume=True)  # layer 15 built again
+    assert again.details["resumed_layers"] == 15 and again.answer.layers == full.answer.layers
+
+
 def test_without_resume_a_work_dir_starts_afresh(tmp_path):
     model = model_of("onoff")
     external(model, tmp_path, budget=StopAfter(20))

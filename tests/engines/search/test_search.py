@@ -18,6 +18,7 @@ from cpsolve import And, Csp, If, Max, Min, Not, Or, Planning, Status, Sum
 from cpsolve.answers.check import violations
 from cpsolve.answers.result import Unsupported
 from cpsolve.engines import Options, run
+from cpsolve.engines.runtime.stop import Stop
 from cpsolve.engines.search import common, engine
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
@@ -428,7 +429,42 @@ def test_analyze_eight_puzzle_python():
 def test_analyze_limit(algorithm):
     result = analyze(eight_puzzle("867254301"), algorithm, limit=1000)
     assert result.status is Status.PARTIAL and result.states >= 1000
-    assert result.bound == len(result.layers) - 1
+    cut = result.details.get("last_layer") == "partial"  # the layer the limit fell in
+    assert result.bound == len(result.layers) - 1 - cut  # the last complete layer
+
+
+class StopAt(common.Budget):
+    """A budget that looks every 50 expansions and asks to stop at its ``n``-th look: a
+    stop (the time limit, Ctrl-C) inside a layer."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def interval(self, seen: int) -> int:
+        return 50
+
+    def exceeded(self, seen, status=None, *args) -> bool:
+        self.n -= 1
+        return self.n <= 0 and self.halt(Stop.INTERRUPT, "stopped by the test")
+
+
+def test_a_stop_inside_a_layer_counts_only_the_complete_layers():
+    """The layer under way when the stop came is kept, partial: it is no complete layer, so
+    ``bound`` (the last distance whose layer is complete) and the message stop before it
+    (they said "all within distance d known" of the partial layer d)."""
+    from cpsolve.engines.search.statespace.layers import layers
+
+    task = compile_planning(eight_puzzle("867254301"))
+    full = layers(task, common.Budget(), "start")
+    result = layers(task, StopAt(40), "start")  # 2,000 expansions: layer 13 under way
+    sizes = result.answer.layers
+    assert result.status is Status.PARTIAL and result.details["last_layer"] == "partial"
+    assert sizes[:-1] == full.answer.layers[:len(sizes) - 1]  # complete layers
+    assert 0 < sizes[-1] < full.answer.layers[len(sizes) - 1]  # and the one cut short
+    assert result.bound == len(sizes) - 2
+    assert f"all within distance {result.bound} known" in result.message
+    assert f"the last layer (distance {result.bound + 1}) is partial" in result.message
 
 
 def switches(n: int) -> Planning:

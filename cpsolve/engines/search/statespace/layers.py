@@ -94,20 +94,30 @@ class Sweep:
 
     def unknown(self, budget: Budget, what: str, direction: Direction,
                 **details: object) -> Result:
-        """A limit was hit (``PARTIAL``): complete layers only; the maximum distance is at
-        least ``bound``."""
-        depth = len(self.sizes) - 1
-        complete = depth - 1 if self.partial else depth
-        cut = f"; the last layer (distance {depth}) is partial: {self.sizes[-1]:,} of its " \
-            "states, up to the limit" if self.partial else ""
-        if self.partial:
-            details = {**details, "last_layer": "partial"}
-        return Result(status=Status.PARTIAL, engine="search", task="analyze",
-                      answer=Analysis(self.seen, tuple(self.sizes), direction),
-                      explored=self.seen, bound=depth,
-                      message=f"stopped: {budget.reason}; {plural(self.seen, 'state')} "
-                      f"{what} found so far, all within distance {depth} known (layers are "
-                      f"complete up to distance {complete}){cut}", details=details)
+        """A limit was hit (``PARTIAL``): the layers so far (:func:`partial_analysis`)."""
+        return partial_analysis(budget.reason, self.seen, tuple(self.sizes), direction, what,
+                                details, self.partial)
+
+
+def partial_analysis(reason: str, seen: int, sizes: tuple[int, ...], direction: Direction,
+                     what: str, details: dict, partial: bool = False, hint: str = "") -> Result:
+    """An analysis a limit stopped (``PARTIAL``) with ``seen`` states, ``sizes`` per
+    distance, ``what`` they are (``reachable from the initial state``); ``partial``: the
+    last of ``sizes`` is a layer cut short, its states found so far (``details``'
+    ``last_layer`` says so).  ``bound`` and the message name the last complete layer: a
+    partial one never counts, so the maximum distance is at least ``bound``.  ``hint`` ends
+    the words in brackets (``; run again with --resume to go on``)."""
+    depth = len(sizes) - 1
+    complete = depth - 1 if partial else depth
+    cut = ""
+    if partial:
+        details = {**details, "last_layer": "partial"}
+        cut = f"; the last layer (distance {depth}) is partial: {sizes[-1]:,} of its states"
+    return Result(status=Status.PARTIAL, engine="search", task="analyze",
+                  answer=Analysis(seen, sizes, direction), explored=seen, bound=complete,
+                  message=f"stopped: {reason}; {plural(seen, 'state')} {what} found so far, "
+                  f"all within distance {complete} known (layers are complete up to distance "
+                  f"{complete}{hint}){cut}", details=details)
 
 
 def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str,

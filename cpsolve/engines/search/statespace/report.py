@@ -8,7 +8,7 @@ import numpy as np
 
 from ....answers.kinds import Analysis, Direction
 from ....answers.result import Result, Status
-from ....answers.words import plural
+from .layers import partial_analysis
 from .packing import Packed
 from .symmetry import Orbits
 
@@ -43,17 +43,7 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
                        orbit_layers=[o for o, _ in sizes])
     details.update(more)
     if stop is not None:
-        depth = len(layers) - 1
-        complete, cut = depth, ""
-        if partial:
-            details["last_layer"] = "partial"
-            complete, cut = depth - 1, (f"; the last layer (distance {depth}) is partial: "
-                                        f"{layers[-1]:,} of its states, up to the limit")
-        return Result(status=Status.PARTIAL, engine="search", task="analyze",
-                      answer=Analysis(seen, layers, side), explored=seen, bound=depth,
-                      details=details, message=f"stopped: {stop}; {plural(seen, 'state')} "
-                      f"{_WHAT[side]} found so far, all within distance {depth} known "
-                      f"(layers are complete up to distance {complete}{hint}){cut}")
+        return partial_analysis(stop, seen, layers, side, _WHAT[side], details, partial, hint)
     farthest: tuple = ()
     if last is not None:
         farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
