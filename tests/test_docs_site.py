@@ -177,6 +177,22 @@ def test_the_readme_is_short_and_keeps_the_ci_contract():
     assert tests in ci, "the README's test command is what .ci/run runs"
 
 
+def test_the_front_pages_claim_no_more_checking_than_the_output_shows():
+    """README and docs/index.md open with the same words on what the checker re-checks;
+    they name what it does not (an unlisted count, a state-space analysis: the output's
+    "not re-checked"), and the README shows a count saying so."""
+    def intro(text: str) -> str:
+        return " ".join(text.split("\n\n")[1].split())
+
+    readme, index = intro(README.read_text(encoding="utf-8")), \
+        intro((ROOT / "docs" / "index.md").read_text(encoding="utf-8"))
+    assert readme.startswith(index)
+    assert "not re-checked" in index and "every answer is" not in index.lower()
+    shown = [c for s in steps(README.read_text(encoding="utf-8")) if (c := s.command)]
+    assert any("not re-checked" in line for c in shown if c.line.startswith("cpsolve count")
+               for line in c.shown)
+
+
 def test_the_site_builds_in_strict_mode(tmp_path):
     pytest.importorskip("material")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d",
