@@ -193,6 +193,26 @@ def test_the_front_pages_claim_no_more_checking_than_the_output_shows():
                for line in c.shown)
 
 
+def test_links_to_generated_pages_say_they_are_generated():
+    """A link to a page written only when the site is built (cpsolve.cli.reference.PAGES)
+    is broken where the Markdown is read as it stands (GitHub, an editor): each such link
+    says so right after it, and names the command that prints the same."""
+    from cpsolve.cli.reference import PAGES
+
+    generated = {(ROOT / "docs" / page).resolve() for page in PAGES}
+    link = re.compile(r"\]\(([^)#\s]+\.md)\)")
+    for path in [README, ROOT / "examples" / "README.md", *(ROOT / "docs").rglob("*.md")]:
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for found in link.finditer(text):
+            target = (path.parent / found.group(1)).resolve()
+            if target in generated:
+                after = text[found.end():found.end() + 120]
+                assert after.startswith(" (generated when the site is built; in the "
+                                        "repository: `cpsolve "), (path, found.group(1))
+            else:
+                assert target.is_file() or target.is_dir(), (path, found.group(1))
+
+
 def test_the_site_builds_in_strict_mode(tmp_path):
     pytest.importorskip("material")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d",
