@@ -1,4 +1,4 @@
-"""The README and the docs site do what they say (issue 24).
+"""The README, examples/README.md and the docs site do what they say (issue 24).
 
 Conventions (docs/contributing-docs.md):
 
@@ -89,7 +89,7 @@ def steps(text: str) -> list[Step]:
 
 
 def pages() -> list[str]:
-    found = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    found = [README, ROOT / "examples" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     return [str(p.relative_to(ROOT)) for p in found] + [GENERATED]
 
 
