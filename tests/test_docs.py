@@ -1,8 +1,9 @@
 """Every model-file example in the docs runs as written.
 
 Convention (docs/contributing-docs.md): every ```toml block in docs/**/*.md and in
-examples/README.md is a complete model file (a fragment is a block without a language), and so is the format example at the top of each
-family's docstring (its first indented block).  Each is written to a file,
+examples/README.md is a complete model file (a fragment is a block without a language),
+and so is the format example at the top of each family's docstring (its first indented
+block).  Each is written to a file,
 loaded, and solved with the search engine under a short limit; when it has
 an ``[expected]`` table the answer must agree with it (``classes`` is
 counted with CP-SAT, the fast enumerator of the two).
