@@ -372,6 +372,9 @@ def _validate() -> dict[str, Any]:
                            "message": {"type": "string", "description": "Invalid: the first "
                                        "illegal step or broken constraint."},
                            "steps": INT, "cost": MAYBE_INT,
+                           "objective": {"type": ["integer", "null"], "description": "A "
+                                         "solution of a model with an objective: its value "
+                                         "(null: invalid). Valid is not optimal."},
                            "step": {"type": ["integer", "null"], "description": "Invalid "
                                     "plan: its first illegal step (1-based; 0 the start)."}}}
 
