@@ -1,8 +1,9 @@
 """Every model-file example in the docs runs as written.
 
-Convention (docs/families/README.md): every ```toml block in docs/**/*.md is a
-complete model file, and so is the format example at the top of each
-family's docstring (its first indented block).  Each is written to a file,
+Convention (docs/contributing-docs.md): every ```toml block in docs/**/*.md and in
+examples/README.md is a complete model file (a fragment is a block without a language),
+and so is the format example at the top of each family's docstring (its first indented
+block).  Each is written to a file,
 loaded, and solved with the search engine under a short limit; when it has
 an ``[expected]`` table the answer must agree with it (``classes`` is
 counted with CP-SAT, the fast enumerator of the two).
@@ -33,7 +34,7 @@ passes again by itself once the docstring is fixed)."""
 
 def doc_blocks() -> list:
     out = []
-    for path in sorted((ROOT / "docs").rglob("*.md")):
+    for path in [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "examples" / "README.md"]:
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r"^```toml\n(.*?)^```", text, re.S | re.M):
             line = text.count("\n", 0, match.start()) + 1

@@ -1,4 +1,4 @@
-"""The README and the docs site do what they say (issue 24).
+"""The README, examples/README.md and the docs site do what they say (issue 24).
 
 Conventions (docs/contributing-docs.md):
 
@@ -89,7 +89,7 @@ def steps(text: str) -> list[Step]:
 
 
 def pages() -> list[str]:
-    found = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    found = [README, ROOT / "examples" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     return [str(p.relative_to(ROOT)) for p in found] + [GENERATED]
 
 
@@ -175,6 +175,42 @@ def test_the_readme_is_short_and_keeps_the_ci_contract():
     assert "pip install -e ." in install and "cpsolve " in install
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert tests in ci, "the README's test command is what .ci/run runs"
+
+
+def test_the_front_pages_claim_no_more_checking_than_the_output_shows():
+    """README and docs/index.md open with the same words on what the checker re-checks;
+    they name what it does not (an unlisted count, a state-space analysis: the output's
+    "not re-checked"), and the README shows a count saying so."""
+    def intro(text: str) -> str:
+        return " ".join(text.split("\n\n")[1].split())
+
+    readme, index = intro(README.read_text(encoding="utf-8")), \
+        intro((ROOT / "docs" / "index.md").read_text(encoding="utf-8"))
+    assert readme.startswith(index)
+    assert "not re-checked" in index and "every answer is" not in index.lower()
+    shown = [c for s in steps(README.read_text(encoding="utf-8")) if (c := s.command)]
+    assert any("not re-checked" in line for c in shown if c.line.startswith("cpsolve count")
+               for line in c.shown)
+
+
+def test_links_to_generated_pages_say_they_are_generated():
+    """A link to a page written only when the site is built (cpsolve.cli.reference.PAGES)
+    is broken where the Markdown is read as it stands (GitHub, an editor): each such link
+    says so right after it, and names the command that prints the same."""
+    from cpsolve.cli.reference import PAGES
+
+    generated = {(ROOT / "docs" / page).resolve() for page in PAGES}
+    link = re.compile(r"\]\(([^)#\s]+\.md)\)")
+    for path in [README, ROOT / "examples" / "README.md", *(ROOT / "docs").rglob("*.md")]:
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for found in link.finditer(text):
+            target = (path.parent / found.group(1)).resolve()
+            if target in generated:
+                after = text[found.end():found.end() + 120]
+                assert after.startswith(" (generated when the site is built; in the "
+                                        "repository: `cpsolve "), (path, found.group(1))
+            else:
+                assert target.is_file() or target.is_dir(), (path, found.group(1))
 
 
 def test_the_site_builds_in_strict_mode(tmp_path):

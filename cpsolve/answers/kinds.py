@@ -195,7 +195,8 @@ class Analysis:
 
     @property
     def checkable(self) -> bool:
-        """State counts are not re-derived by the checker (compare cross-checks them)."""
+        """State counts are not re-derived by the checker (and only the search engine
+        analyses: no other engine cross-checks them)."""
         return False
 
 

@@ -15,7 +15,7 @@ def show(cli: Cli) -> int:
 
     from ..output.draw import picture
     from ..output.draw.page import board_page
-    from ..output.draw.show import Shown
+    from ..output.draw.show import Shown, answer_words
 
     args = cli.args
     puzzle = cli.load(args.file)
@@ -44,6 +44,6 @@ def show(cli: Cli) -> int:
     with printing(answer=True):  # the work is done: the clock no longer cuts the picture
         save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
         if (args.svg or args.html) != "-":
-            print(f"wrote {args.svg or args.html} ({task}: {result.status.value}, {engine})")
+            print(f"wrote {args.svg or args.html} ({answer_words(puzzle, result)}, by {engine})")
     return exit_code(result, args.gallery)
 

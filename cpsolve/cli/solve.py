@@ -318,7 +318,9 @@ def _solved(cli: Cli, items: list):
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
                           cli.cluster(), TaskBudget(cli.clock, cli.auto_budget(), cli.tail()),
                           lambda item, why: Row(item.source, item.puzzle, None, why,
-                                                item.timed_out))
+                                                item.timed_out),
+                          lambda item, why: Row(item.source, item.puzzle, None, why,
+                                                started=False))
     return solve_all(items, args.engine, options, args.jobs or 1, cli.clock, cli.tail())
 
 
@@ -333,7 +335,8 @@ def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
         return
     cli.out.print(batch_table(rows))
     rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
-    counts = ", ".join(f"{n:,} {k}" for k, n in sorted(figures["statuses"].items()))
+    counts = ", ".join(f"{n:,} {k.replace('_', ' ')}"
+                       for k, n in sorted(figures["statuses"].items()))
     done = plural(figures["instances"], "instance")
     cli.out.print(f"{done} in {figures['seconds']:.2f} s "
                    f"({rate} per second, {cli.args.engine}): {counts}")

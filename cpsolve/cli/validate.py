@@ -5,14 +5,16 @@ The answer's formats are :mod:`cpsolve.answers.read`'s.  A plan is replayed from
 initial state (every step's action must exist and be applicable, the goal must hold at
 the end): valid with its cost in the model's metric, or the first illegal step named.
 A solution must give every variable a value of its domain and break no constraint:
-valid, or the first broken constraint named.  Exit 0 valid, 1 invalid, 2 unreadable.
+valid, or the first broken constraint named; with an objective (``minimize``/``maximize``)
+a valid one's value is given too — valid is not optimal, which only ``solve`` proves.
+Exit 0 valid, 1 invalid, 2 unreadable.
 For a PDDL pair the plan's names are the ground PDDL actions (``pick ball1 rooma
 left``, letters in any case), as planners write them.
 """
 
 from __future__ import annotations
 
-from ..answers.check import replay, violations
+from ..answers.check import objective_value, replay, violations
 from ..answers.read import PlanAnswer, Unreadable, read_answer
 from ..language.expr import evaluate
 from ..puzzles.data import ModelFileError, read_text
@@ -46,7 +48,14 @@ def validate(cli: Cli) -> int:
     except (Unreadable, ValueError) as err:
         return cli.fail(f"{answer_file}: cannot read the answer: {err}", 2)
     broken = violations(model, assignment)
-    return _report(cli, source, not broken, broken[0] if broken else "", answer.form)
+    goal = getattr(model, "objective", None)
+    if goal is None:
+        return _report(cli, source, not broken, broken[0] if broken else "", answer.form)
+    value = None if broken else objective_value(model, assignment)
+    note = f"{goal.sense} {goal.label}: {value:,} at this solution (validity is not " \
+        "optimality: solve proves the optimum)" if value is not None else ""
+    return _report(cli, source, not broken, broken[0] if broken else "", answer.form, note,
+                   objective=value)
 
 
 def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
@@ -107,18 +116,24 @@ def _match(written: str, texts: list, prefixes: bool):
     return best
 
 
-def _report(cli: Cli, source, ok: bool, message: str, form: str, **plan) -> int:
+def _report(cli: Cli, source, ok: bool, message: str, form: str, note: str = "",
+            **facts) -> int:
+    """The verdict, in text (``note``: a line after a valid one) or JSON; ``facts``: a
+    plan's ``steps``, ``cost`` and ``step``, or a solution's ``objective`` (when the model
+    has one)."""
     from ..engines.runtime.clock import printing
 
-    what = "plan" if "steps" in plan else "solution"
+    what = "plan" if "steps" in facts else "solution"
     with printing(answer=True):  # the verdict is reached: the clock no longer cuts it
         if cli.args.json:
             cli.emit({"command": "validate", "model": file_name(source), "answer": what,
-                      "format": form, "valid": ok, "message": message, **plan})
+                      "format": form, "valid": ok, "message": message, **facts})
         elif ok:
-            size = f" of {plan['steps']:,} steps, cost {plan['cost']:,}" \
+            size = f" of {facts['steps']:,} steps, cost {facts['cost']:,}" \
                 if what == "plan" else ""
             cli.out.print(f"valid: a {what}{size} ({form})", markup=False)
+            if note:
+                cli.out.print(note, markup=False)
         else:
             cli.out.print(f"invalid: {message} ({form})", markup=False)
     return 0 if ok else 1

@@ -153,20 +153,47 @@ _started: ContextVar[list] = ContextVar("minizinc_started")
 def installed_solvers() -> list[str]:
     """The solvers of this MiniZinc installation (their ids' last parts), as the package's
     driver lists them (``minizinc --solvers-json``)."""
+    return sorted(_short(s) for s in _configured())
+
+
+def unusable_solvers() -> list[str]:
+    """The solvers MiniZinc lists but cannot run as they stand: those that ask for a flag
+    it could not fill itself (``requiredFlags``, e.g. ``--cplex-dll``: MiniZinc did not
+    find the solver's library)."""
+    return sorted(_short(s) for s in _configured() if s.requiredFlags)
+
+
+def _configured() -> list:
+    """The package's solver configurations, one per id."""
     listed = _driver().available_solvers()
-    return sorted({s.id.rsplit(".", 1)[-1] for found in listed.values() for s in found})
+    return list({s.id: s for found in listed.values() for s in found}.values())
+
+
+def _short(solver) -> str:
+    """A solver configuration's id's last part (``gecode``)."""
+    return solver.id.rsplit(".", 1)[-1]
 
 
 def _solver(name: str):
     """The package's solver configuration for ``name`` (an id, its last part or a tag);
-    an ``Unsupported`` (one line, exit 2) when MiniZinc has none such here."""
+    an ``Unsupported`` (one line, exit 2) when MiniZinc has none such here, or one it
+    cannot run as it stands (:func:`unusable_solvers`)."""
     import minizinc
 
+    unusable = unusable_solvers()
+    usable = ", ".join(s for s in installed_solvers() if s not in unusable) or "none"
     try:
-        return minizinc.Solver.lookup(name, driver=_driver())
+        solver = minizinc.Solver.lookup(name, driver=_driver())
     except LookupError:
-        raise Unsupported(f"MiniZinc has no solver {name!r} here (installed: "
-                          f"{', '.join(installed_solvers())}; see minizinc --solvers)") from None
+        listed = f"; listed but asking for a library, most likely not installed: " \
+            f"{', '.join(unusable)}" if unusable else ""
+        raise Unsupported(f"MiniZinc has no solver {name!r} here (usable: {usable}{listed}; "
+                          "see minizinc --solvers)") from None
+    if solver.requiredFlags:
+        raise Unsupported(f"MiniZinc's solver {name!r} cannot run here: MiniZinc lists it "
+                          f"but asks for {' '.join(solver.requiredFlags)}, most likely "
+                          f"because its library is not installed (usable: {usable})")
+    return solver
 
 
 def _run(model: Csp, options, how: dict, stream=None, objective: bool = False) -> _Search:
@@ -201,8 +228,8 @@ def _run(model: Csp, options, how: dict, stream=None, objective: bool = False) -
                 how = {**how, "time_limit": timedelta(seconds=max(0.001, clock.left()))}
             asyncio.run(_drive(instance, how, search, Clock(_hard_limit(clock))))
         except NotImplementedError as err:  # the package: the solver lacks -a or -n
-            raise Unsupported(f"MiniZinc's solver {name!r} cannot run this here: {err}") \
-                from None
+            raise Unsupported(f"MiniZinc's solver {name!r} cannot do this task: {err} "
+                              "(each solver's flags: minizinc --solvers-json)") from None
         except (minizinc.MiniZincError, AssertionError) as err:  # the package: MiniZinc died
             _ended_badly(err, search, clock, name)
     if not search.stopped and not search.complete:

@@ -141,7 +141,10 @@ class _Builder:
     def build(self, node: ast.AST) -> Expr:
         value = self.value(node)
         if not isinstance(value, Expr):
-            raise self.fail(f"{ast.unparse(node)!r} is an array; index it, e.g. name[0]")
+            name = ast.unparse(node)
+            raise self.fail(f"{name!r} is an array; index it, e.g. {name}[0], or compare it "
+                            f"cell by cell: all({name}[i] == ... for i in "
+                            f"range(len({name})))")
         return value
 
     def value(self, node: ast.AST) -> ScopeValue:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..answers.result import HINT_VERDICTS, STATUSES
+from ..workflows.batch import NOT_STARTED, ROW_STATUSES
 
 NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 """A key: lower case, digits and underscores (no spaces)."""
@@ -200,8 +201,13 @@ def _batch() -> dict[str, Any]:
                 "properties": {"instances": INT, "engine": {"type": "string"},
                                "seconds": {"type": "number", "minimum": 0},
                                "per_second": {"type": ["number", "null"]},
-                               "statuses": {"type": "object", "propertyNames": NAME,
-                                            "additionalProperties": INT},
+                               "statuses": {
+                                   "type": "object", "additionalProperties": INT,
+                                   "propertyNames": {"enum": list(ROW_STATUSES)},
+                                   "description": "Instances per status: a result's, "
+                                   f"{NOT_STARTED} (the time limit or a stop came before "
+                                   "it: a limit, not an error) or error (a bad file or "
+                                   "line, a model no engine takes, a worker that failed)."},
                                "verified": INT}}}}
 
 
@@ -209,6 +215,15 @@ def _batch_error() -> dict[str, Any]:
     """A batch line for an instance that could not be solved (a bad file, a refused model)."""
     return {"type": "object", "required": ["source", "error"], "additionalProperties": False,
             "properties": {"source": SOURCE, "error": {"type": "string"}}}
+
+
+def _batch_not_started() -> dict[str, Any]:
+    """A batch line for an instance the time limit or a stop came before (not an error)."""
+    return {"type": "object", "required": ["source", "status", "message"],
+            "additionalProperties": False,
+            "properties": {"source": SOURCE, "status": {"const": NOT_STARTED},
+                           "message": {"type": "string", "description": "Why: the time "
+                                       "limit, Ctrl-C, a file still loading at the limit."}}}
 
 
 def _models() -> dict[str, Any]:
@@ -357,6 +372,9 @@ def _validate() -> dict[str, Any]:
                            "message": {"type": "string", "description": "Invalid: the first "
                                        "illegal step or broken constraint."},
                            "steps": INT, "cost": MAYBE_INT,
+                           "objective": {"type": ["integer", "null"], "description": "A "
+                                         "solution of a model with an objective: its value "
+                                         "(null: invalid). Valid is not optimal."},
                            "step": {"type": ["integer", "null"], "description": "Invalid "
                                     "plan: its first illegal step (1-based; 0 the start)."}}}
 
@@ -371,7 +389,8 @@ def schema() -> dict[str, Any]:
         "description": "solve, count and analyze print one result; compare prints a report "
                        "of results per model; generate prints puzzles per number of givens; "
                        "a batch (solve with several instances) prints one JSON line per "
-                       "instance (a result with its source, or an error) and a last "
+                       "instance (a result with its source, an error, or not started) "
+                       "and a last "
                        "line with the batch's figures; compare on a cluster prints one "
                        "line per model as it finishes (or an error line) and a last "
                        "line with the counts; count --list (one engine) prints one line per "
@@ -381,12 +400,14 @@ def schema() -> dict[str, Any]:
                        "instead (in a batch, as its last line).",
         "oneOf": [{"$ref": "#/$defs/result"}, {"$ref": "#/$defs/compare"},
                   {"$ref": "#/$defs/generate"}, {"$ref": "#/$defs/batch"},
-                  {"$ref": "#/$defs/batch_error"}, {"$ref": "#/$defs/compare_model"},
+                  {"$ref": "#/$defs/batch_error"}, {"$ref": "#/$defs/batch_not_started"},
+                  {"$ref": "#/$defs/compare_model"},
                   {"$ref": "#/$defs/compare_summary"}, {"$ref": "#/$defs/error"},
                   {"$ref": "#/$defs/models"}, {"$ref": "#/$defs/validate"},
                   {"$ref": "#/$defs/found"}],
         "$defs": {"result": _result(), "compare": _compare(), "generate": _generate(),
                   "batch": _batch(), "batch_error": _batch_error(),
+                  "batch_not_started": _batch_not_started(),
                   "compare_model": _compare_model(), "compare_summary": _compare_summary(),
                   "error": _error(), "models": _models(), "validate": _validate(),
                   "found": _found()},

@@ -37,6 +37,10 @@ STATUS_STYLE = {
     Status.PARTIAL: "bold red",
 }
 
+ROW_STYLE = {"error": "bold red", "not started": "yellow"}
+"""The style of a batch row without a result, by its status: an error, or not started (the
+time limit or a stop came first)."""
+
 DIRECTION_WORDS = {
     "start": "states reachable from the start, by distance from it",
     "goal": "states that can reach the goal, by distance to it",
@@ -299,9 +303,12 @@ def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
 
 
 def result_line(row) -> dict[str, Any]:
-    """One batch row as a JSON object: the result's own object plus ``source``."""
-    if row.result is None:
+    """One batch row as a JSON object: the result's own object plus ``source``; without a
+    result, the row's ``error``, or (not started: a limit, no error) its status and why."""
+    if row.result is None and row.started:
         return {"source": row.source, "error": row.error}
+    if row.result is None:
+        return {"source": row.source, "status": row.status, "message": row.error}
     return {"source": row.source, **as_json(row.puzzle, row.result)}
 
 
@@ -323,7 +330,8 @@ def batch_table(rows: list) -> Table:
         table.add_column(col, **settings)
     for row in rows:
         if row.result is None:
-            table.add_row(Text(row.source), "", Text("error", style="bold red"),
+            status = row.status.replace("_", " ")
+            table.add_row(Text(row.source), "", Text(status, style=ROW_STYLE[status]),
                           Text(row.error), "", "")
             continue
         result = row.result

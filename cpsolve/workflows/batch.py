@@ -13,7 +13,8 @@ On a Dask cluster (:func:`on_cluster`, through :mod:`cpsolve.engines.runtime.das
 instance is one task — :func:`solve_one`, or :func:`compare_one` for
 ``compare`` — and results come back as they finish: an instance whose task
 fails (its worker died) or is still running at the time limit becomes an
-error row of its own; the others are never lost.
+error row of its own, one that the time limit or Ctrl-C came before a row not started
+(:attr:`Row.status`); the others are never lost.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..answers.agreement import cross_check, disagreements
-from ..answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
+from ..answers.result import STATUSES, EngineBug, EngineFailed, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.runtime import interrupt
@@ -58,7 +59,8 @@ class Item:
 
 @dataclass(frozen=True)
 class Row:
-    """One solved instance: its source, puzzle and result, or the error that stopped it."""
+    """One solved instance: its source, puzzle and result, or why there is none (``error``:
+    an error, or what came before it started)."""
 
     source: str
     puzzle: Puzzle | None
@@ -67,6 +69,25 @@ class Row:
     timed_out: bool = False
     """The instance's file was still loading at the command's time limit (or not loaded
     after that): a limit, not a bad file."""
+    started: bool = True
+    """False: the command's time limit or a stop (Ctrl-C) came before the instance was
+    solved — its file still loading or not loaded, or no engine started on it."""
+
+    @property
+    def status(self) -> str:
+        """The row's status: its result's (``optimal``, ``unknown``, ...), or without one
+        :data:`NOT_STARTED` (a limit or a stop came first: not an error) or ``error`` (a bad
+        file, a model no engine takes, a worker that failed)."""
+        if self.result is not None:
+            return self.result.status.value
+        return NOT_STARTED if not self.started else "error"
+
+
+NOT_STARTED = "not_started"
+"""The status of a batch row that the time limit or a stop came before."""
+
+ROW_STATUSES = (*(s.value for s in STATUSES["solve"]), NOT_STARTED, "error")
+"""Every status a batch row can have (:attr:`Row.status`)."""
 
 
 def is_batch(names: list[str]) -> bool:
@@ -150,7 +171,7 @@ def unloaded(item: Item) -> Row | None:
     limit), or ``None`` for an item that did."""
     if item.puzzle is not None:
         return None
-    return Row(item.source, None, None, item.error, item.timed_out)
+    return Row(item.source, None, None, item.error, item.timed_out, started=not item.timed_out)
 
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:
@@ -198,29 +219,37 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
     Each instance gets what is left of ``clock`` (the command's), less ``keep`` seconds
     for what follows the batch (its rows printed, the process ended), as its time limit;
     one still running ``clock.grace()`` past the clock's limit is cut off (its row says
-    so).  Instances after the limit, or after Ctrl-C, are rows with an error saying so.
+    so).  Instances after the limit, or after Ctrl-C, are rows not started, saying why; with
+    ``jobs``, one stopped there without an answer has nothing proven (``unknown``).
     """
     items = list(items)
     left = None if clock is None else clock.left()
     deadline = None if left is None else time.monotonic() + max(FLOOR, left - keep)
     if jobs > 1:
-        def work(index: int, time_limit: float | None) -> tuple[Result | None, str]:
+        def work(index: int, time_limit: float | None) -> tuple[Result | None, str, bool]:
             row = solve_one(items[index], engine, _limited(options, time_limit))
-            return row.result, row.error
+            return row.result, row.error, True
 
-        def failed(index: int, why: str) -> tuple[Result | None, str]:
-            return None, why
+        def failed(index: int, why: str) -> tuple[Result | None, str, bool]:
+            return None, why, True
+
+        def unstarted(index: int, why: str) -> tuple[Result | None, str, bool]:
+            return None, why, False
+
+        def stopped(index: int, why: str) -> tuple[Result | None, str, bool]:
+            return Result.stopped("solve", engine, why), "", True
 
         grace = None if clock is None else clock.grace()
-        for item, (result, error) in zip(items, in_order(len(items), work, failed, jobs,
-                                                         deadline, grace)):
+        for item, (result, error, started) in zip(items, in_order(
+                len(items), work, failed, jobs, deadline, grace, unstarted, stopped)):
             # an item that did not load keeps its own error, even past the deadline
-            yield unloaded(item) or Row(item.source, item.puzzle, result, error)
+            yield unloaded(item) or Row(item.source, item.puzzle, result, error,
+                                        started=started)
         return
     for item in items:
         why = not_started(deadline)
         if why:
-            yield unloaded(item) or Row(item.source, item.puzzle, None, why)
+            yield unloaded(item) or Row(item.source, item.puzzle, None, why, started=False)
             continue
         yield _solved_within(item, engine, options, deadline, clock)
 
@@ -253,8 +282,7 @@ def summary(rows: list[Row], seconds: float, engine: str) -> dict[str, Any]:
     """Counts per status, errors, and throughput of a finished batch."""
     statuses: dict[str, int] = {}
     for row in rows:
-        key = row.result.status.value if row.result is not None else "error"
-        statuses[key] = statuses.get(key, 0) + 1
+        statuses[row.status] = statuses.get(row.status, 0) + 1
     return {"instances": len(rows), "engine": engine, "seconds": round(seconds, 6),
             "per_second": round(len(rows) / seconds, 3) if seconds > 0 else None,
             "statuses": statuses,
@@ -442,13 +470,14 @@ def import_dask() -> None:
 
 
 def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
-               failed) -> Iterator:
+               failed, unstarted=None) -> Iterator:
     """``work(item, time_limit=...)`` for every item as one task on a Dask cluster, yielded
     as they finish (:func:`cpsolve.engines.runtime.dask_client.each`).
 
-    Each task gets its seconds from ``budget`` when it starts; one with none left is
-    ``failed(item, "not started: ...")``.  ``failed(item, reason)`` also stands in for the
-    answer of an item whose task raised (its worker died), had not finished
+    Each task gets its seconds from ``budget`` when it starts; one with none left, or not
+    submitted before Ctrl-C or because the cluster did not start, is ``unstarted(item,
+    "not started: ...")`` (``failed`` by default).  ``failed(item, reason)`` stands in for
+    the answer of an item whose task raised (its worker died), had not finished
     :data:`CLUSTER_GRACE` seconds past its budget, or was stopped by Ctrl-C.
 
     An item whose file did not load is no task: its answer, ``work``'s on that item here
@@ -461,5 +490,8 @@ def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
     if loaded:
         for done in each(loaded, work, cluster, budget.seconds, CLUSTER_GRACE,
                          start=budget.clock.left()):
-            yield failed(done.item, done.error) if done.error else done.value
+            if not done.error:
+                yield done.value
+            else:
+                yield (failed if done.started else unstarted or failed)(done.item, done.error)
     yield from (work(item, time_limit=None) for item in items if item.puzzle is None)

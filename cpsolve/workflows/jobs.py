@@ -8,11 +8,12 @@ the order of the indices.
 
 * Each piece gets what is left of the deadline when it is handed over.  Past the
   deadline, or after Ctrl-C, nothing new is handed over: the pieces left are
-  ``failed(index, "not started: …")``.
+  ``unstarted(index, "not started: …")`` (``failed`` unless the caller gives its own).
 * Running pieces past the deadline by half the grace (:data:`GRACE` unless the caller
   gives its own), or when Ctrl-C comes (SIGINT reaches the workers too: an engine returns
-  what it has), are asked to stop and have the other half to send their answer; a worker
-  that does not, or that dies, is ``failed(index, why)`` and, if work remains, replaced.
+  what it has), are asked to stop and have the other half to send their answer; one that
+  does not is ``stopped(index, "stopped: …")`` (``failed`` unless the caller gives its
+  own); a worker that dies is ``failed(index, why)`` and, if work remains, replaced.
 """
 
 from __future__ import annotations
@@ -37,14 +38,17 @@ Failed = Callable[[int, str], Any]
 
 
 def in_order(count: int, work: Work, failed: Failed, workers: int,
-             deadline: float | None = None, grace: float | None = None) -> Iterator[Any]:
+             deadline: float | None = None, grace: float | None = None,
+             unstarted: Failed | None = None, stopped: Failed | None = None
+             ) -> Iterator[Any]:
     """``work(i, time_limit)`` for ``i`` in ``range(count)`` in ``workers`` processes, the
-    answers (picklable) yielded in order; ``failed(i, why)`` stands for a piece that did not
-    start or did not answer (``deadline``: a ``time.monotonic()`` value, or None).  The
-    pieces still running past the deadline are stopped within ``grace`` seconds of it
-    (default :data:`GRACE`)."""
+    answers (picklable) yielded in order; ``failed(i, why)`` stands for a piece whose worker
+    failed, ``unstarted(i, why)`` for one the deadline or a stop came before, and
+    ``stopped(i, why)`` for one stopped that sent no answer (both ``failed`` by default;
+    ``deadline``: a ``time.monotonic()`` value, or None).  The pieces still running past
+    the deadline are stopped within ``grace`` seconds of it (default :data:`GRACE`)."""
     pool = _Pool(count, work, failed, max(1, min(workers, count)), deadline,
-                 GRACE if grace is None else grace)
+                 GRACE if grace is None else grace, unstarted or failed, stopped or failed)
     done = 0
     try:
         while done < count:
@@ -101,6 +105,10 @@ class _Pool:
     """Seconds past the deadline by which the pieces still running are stopped: half to
     their own clocks (each piece's limit ends at the deadline), half to send their answer
     once asked to stop."""
+    unstarted: Failed | None = None
+    """Stands for a piece never handed over (the deadline, a stop): ``failed`` if None."""
+    stopped: Failed | None = None
+    """Stands for a running piece stopped that sent no answer: ``failed`` if None."""
     running: dict[Child, int] = field(default_factory=dict)
     idle: list[Child] = field(default_factory=list)
     answers: dict[int, Any] = field(default_factory=dict)
@@ -130,9 +138,9 @@ class _Pool:
             self.next += 1
 
     def skip(self, why: str) -> None:
-        """Every piece not handed over yet is ``failed(index, why)``."""
+        """Every piece not handed over yet is ``unstarted(index, why)``."""
         for index in range(self.next, self.count):
-            self.answers[index] = self.failed(index, why)
+            self.answers[index] = (self.unstarted or self.failed)(index, why)
         self.next = self.count
 
     def take(self, message: Message) -> None:
@@ -166,7 +174,8 @@ class _Pool:
                             GRACE if interrupt.by_user() else self.grace / 2):
             self.take(message)
         for index in self.running.values():
-            self.answers[index] = self.failed(index, why.replace("not started", "stopped"))
+            self.answers[index] = (self.stopped or self.failed)(
+                index, why.replace("not started", "stopped"))
         self.running.clear()
         self.idle.clear()  # every worker was stopped and reaped
 

@@ -191,7 +191,9 @@ def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monke
     assert run.code == 1, run.err
     first, second, last = [valid(line) for line in run.out.splitlines() if line.strip()]
     assert first["status"] == "unknown" and "did not stop within the grace" in first["message"]
-    assert second["error"] == "not started: time limit 0.5 s reached"
+    assert second["status"] == "not_started" and "error" not in second  # a limit, no error
+    assert second["message"] == "not started: time limit 0.5 s reached"
+    assert last["batch"]["statuses"] == {"unknown": 1, "not_started": 1}
     assert last["batch"]["instances"] == 2
 
 
@@ -348,7 +350,8 @@ def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path, monkeypatch):
     lines = [valid(line) for line in run.out.splitlines() if line.strip()]
     assert len(lines) == 4 and lines[-1]["batch"]["instances"] == 3
     assert [Path(d["source"]).name for d in lines[:3]] == ["a.toml", "b.toml", "c.toml"]
-    assert lines[2].get("error", "").startswith("not started")  # after the stop
+    assert lines[2]["status"] == "not_started"  # after the stop
+    assert lines[2]["message"].startswith("not started")
 
 
 def test_ctrl_c_while_a_batch_loads_ends_it_at_once(cli, tmp_path):

@@ -119,6 +119,30 @@ def test_unreadable_csp_drawings_are_one_line(cli, tmp_path, text):
     assert out.code == 2 and out.err.count("\n") == 1 and "Traceback" not in out.err, out.err
 
 
+def test_a_valid_solution_of_an_objective_gives_its_value_and_no_claim_of_optimality(
+        cli, tmp_path):
+    """Marks 0 1 3 7 12 20: the 15 distances (1 3 7 12 20, 2 6 11 19, 4 9 17, 5 13, 8) all
+    differ, so it is a Golomb ruler — valid, 20 long where the shortest is 17.  With 0 1 2
+    the distance 1 comes twice: invalid, no value."""
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    answer = tmp_path / "ruler.json"
+    answer.write_text(json.dumps({f"m[{i}]": v for i, v in enumerate([0, 1, 3, 7, 12, 20])}))
+    out = cli("validate", "golomb6", answer)
+    assert out.code == 0 and "minimize m[n - 1]: 20 at this solution" in out.out
+    assert "validity is not optimality" in out.out
+    verdict = json.loads(cli("validate", "golomb6", answer, "--json").out)
+    assert verdict["valid"] is True and verdict["objective"] == 20
+    jsonschema.validate(verdict, schema())
+    answer.write_text(json.dumps({f"m[{i}]": v for i, v in enumerate([0, 1, 2, 7, 12, 20])}))
+    out = cli("validate", "golomb6", answer, "--json")
+    verdict = json.loads(out.out)
+    assert out.code == 1 and verdict["valid"] is False and verdict["objective"] is None
+    jsonschema.validate(verdict, schema())
+
+
 def test_a_knights_tour_as_numbers_on_the_board(cli, tmp_path):
     solved = cli("solve", "knight_open_5x5", "--engine", "cpsat")
     board = tmp_path / "tour.txt"

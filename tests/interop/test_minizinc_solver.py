@@ -32,6 +32,37 @@ def test_an_unknown_solver_is_one_line(cli):
     assert out.code == 2 and out.err.count("\n") == 1 and "gecode" in out.err
 
 
+def with_a_solver_without_its_library(monkeypatch):
+    """MiniZinc's list as the package reads it, plus a solver ``nolib`` that asks for
+    ``--nolib-dll`` (as MiniZinc lists a MIP solver whose library it did not find)."""
+    import dataclasses
+
+    import minizinc
+
+    real = minizinc.Driver.available_solvers
+
+    def listed(self, refresh=False):
+        table = dict(real(self, refresh))
+        nolib = dataclasses.replace(table["gecode"][0], id="org.example.nolib",
+                                    requiredFlags=["--nolib-dll"])
+        return {**table, "nolib": [nolib], "org.example.nolib": [nolib]}
+
+    monkeypatch.setattr(minizinc.Driver, "available_solvers", listed)
+
+
+def test_a_solver_listed_without_its_library_says_so(cli, monkeypatch):
+    """Asked for, it is refused in one line giving the likely cause and the usable ones;
+    an unknown name lists it apart from those."""
+    with_a_solver_without_its_library(monkeypatch)
+    out = cli("count", "xsudoku5", "--engine", "minizinc", "--solver", "nolib")
+    assert out.code == 2 and out.err.count("\n") == 1
+    assert "--nolib-dll" in out.err and "library" in out.err and "gecode" in out.err
+    out = cli("count", "xsudoku5", "--engine", "minizinc", "--solver", "no-such-solver")
+    assert out.code == 2 and out.err.count("\n") == 1
+    usable, unusable = out.err.split("library")
+    assert "gecode" in usable and "nolib" not in usable and "nolib" in unusable
+
+
 def test_solver_needs_the_minizinc_engine(cli):
     out = cli("solve", "xsudoku5", "--engine", "search", "--solver", "gecode")
     assert out.code == 2 and "--engine minizinc" in out.err

@@ -163,8 +163,10 @@ def test_constant_scope_rejects_non_integers():
     ("jug[2]", JUGS, "index 2 out of range"),
     ("jug[-1]", JUGS, "index -1 out of range"),
     ("jug[0][0]", JUGS, "not an array"),
-    ("jug", JUGS, "is an array"),
-    ("g[0]", GRID, "is an array"),
+    ("jug", JUGS, "'jug' is an array; index it, e.g. jug[0], or compare it cell by cell: "
+                  "all(jug[i] == ... for i in range(len(jug)))"),
+    ("g[0]", GRID, "'g[0]' is an array; index it, e.g. g[0][0]"),
+    ("jug == [8, 5]", JUGS, "e.g. jug[0]"),
     ("jug[0:1]", JUGS, "not allowed"),
     ("[1, 2]", JUGS, "not allowed"),
     ("jug[0] +", JUGS, "syntax error"),

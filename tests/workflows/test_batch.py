@@ -73,7 +73,7 @@ SLOW_BUILD = "import time\n\ndef build():\n    time.sleep(60)  # the clock stops
 def test_a_file_still_loading_at_the_time_limit_is_a_limit_not_bad_input(cli, tmp_path):
     """Exit 1 as for one file under the same limit, not 2: the file is not bad (under load
     a large bundled model may take a short limit to load).  The file and those after it
-    are error rows on stdout; stderr holds no line of bad input."""
+    are rows not started on stdout, no errors; stderr holds no line of bad input."""
     (tmp_path / "a_slow.py").write_text(SLOW_BUILD)
     (tmp_path / "b.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
     for jobs in ("1", "2"):
@@ -82,13 +82,27 @@ def test_a_file_still_loading_at_the_time_limit_is_a_limit_not_bad_input(cli, tm
         assert run.err == ""
         rows = lines(run.out)
         assert [Path(r["source"]).name for r in rows[:-1]] == ["a_slow.py", "b.toml"]
-        assert "time limit" in rows[0]["error"] and "loading" in rows[0]["error"]
-        assert rows[1]["error"] == "not loaded: time limit reached"
+        assert [r["status"] for r in rows[:-1]] == ["not_started"] * 2
+        assert "time limit" in rows[0]["message"] and "loading" in rows[0]["message"]
+        assert rows[1]["message"] == "not loaded: time limit reached"
+        assert rows[-1]["batch"]["statuses"] == {"not_started": 2}
         for row in rows:
             jsonschema.validate(row, schema())
     (tmp_path / "0_bad.toml").write_text("family = 3\n")  # read before the limit: bad input
     run = cli("solve", tmp_path, "--time-limit", "1", "--json")
     assert run.code == 2 and len(run.err_lines) == 1 and "0_bad.toml" in run.err
+
+
+def test_instances_a_limit_came_before_are_not_started_not_errors(cli, tmp_path):
+    """The text table and its summary say "not started" for the instances the time limit
+    came before (here: a file still loading at the limit, and the one after it), never
+    "error", the word of bad input."""
+    (tmp_path / "a_slow.py").write_text(SLOW_BUILD)
+    (tmp_path / "b.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
+    run = cli("solve", tmp_path, "--time-limit", "1")
+    assert run.code == 1, run.err
+    assert "error" not in run.out and run.out.count("not started") >= 2
+    assert run.out.rstrip().endswith(": 2 not started")
 
 
 def test_jobs_give_the_same_answers(cli):

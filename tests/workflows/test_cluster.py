@@ -749,8 +749,9 @@ def test_an_interrupted_cluster_batch_names_the_bad_file_on_stderr(cli, mixed, s
         interrupt.clear()
     rows = lines(run.out)
     assert run.code == 130
-    errors = {Path(r["source"]).stem: r.get("error") for r in rows[:-1]}
+    errors = {Path(r["source"]).stem: r.get("error") or r.get("message") for r in rows[:-1]}
     assert errors["water_jugs"] == errors["blocks"] == "not started: interrupted"
+    assert [r.get("status") for r in rows[:-1] if "message" in r] == ["not_started"] * 2
     assert "bad.toml" in errors["bad"] and "not started" not in errors["bad"]
     assert [line for line in run.err.splitlines() if line.startswith("error:")] == \
         [f"error: {errors['bad']}"]

@@ -86,6 +86,23 @@ def test_a_piece_past_the_deadline_is_stopped_and_gives_what_it_has():
     assert answers == [(0, "partial (interrupted)"), (1, "not started: time limit reached")]
 
 
+def test_a_piece_the_deadline_came_before_or_stopped_silent_has_a_callback_of_its_own():
+    """Not an error, and not the worker's failure: a piece never handed over goes to
+    ``unstarted``, one stopped past the deadline without a word (it ignores the stop and
+    is killed) to ``stopped``."""
+    def deaf(index, time_limit):
+        end = time.monotonic() + 30
+        while time.monotonic() < end:  # never looks at the stop asked for
+            time.sleep(0.01)
+        return index, "not stopped"
+
+    answers = list(in_order(2, deaf, failed, workers=1, deadline=time.monotonic() + 0.2,
+                            grace=0.4, unstarted=lambda i, why: ("unstarted", i, why),
+                            stopped=lambda i, why: ("stopped", i, why)))
+    assert answers == [("stopped", 0, "stopped: time limit reached"),
+                       ("unstarted", 1, "not started: time limit reached")]
+
+
 def test_after_ctrl_c_nothing_new_starts():
     interrupt.request()
     answers = list(in_order(3, lambda index, limit: (index, "ran"), failed, workers=2))

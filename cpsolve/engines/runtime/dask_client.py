@@ -431,6 +431,9 @@ class Outcome:
     item: Any
     value: Any = None
     error: str = ""
+    started: bool = True
+    """False: the item was never submitted (no time left, a stop, the cluster did not
+    start), so ``error`` says why it was not started."""
 
 
 def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
@@ -455,7 +458,8 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
             if not (isinstance(exc, NotStarted) or interrupt.requested()):
                 raise
             why = interrupt.reason() if interrupt.requested() else str(exc)
-            yield from (Outcome(item, error=f"not started: {why}") for item in waiting)
+            yield from (Outcome(item, error=f"not started: {why}", started=False)
+                        for item in waiting)
             return
         flight = _Flight(client, work, grace, owned=isinstance(cluster, int))
         try:
@@ -471,7 +475,8 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
         except OSError as err:  # the scheduler went away (a closed comm is an OSError)
             why = f"the cluster failed: {err}"
         yield from flight.abandon(why)
-        yield from (Outcome(item, error=f"not started: {why}") for item in waiting)
+        yield from (Outcome(item, error=f"not started: {why}", started=False)
+                    for item in waiting)
 
 
 @dataclass
@@ -496,7 +501,7 @@ class _Flight:
             item = waiting.popleft()
             seconds = None if budget is None else budget(len(waiting) + 1, self.slots)
             if seconds is not None and seconds <= 0:
-                yield Outcome(item, error="not started: time limit reached")
+                yield Outcome(item, error="not started: time limit reached", started=False)
                 continue
             future = self.client.submit(_task, self.work, item, seconds, stated(None),
                                         pure=False)

@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...answers.agreement import answer_of
 from ...answers.kinds import Analysis, Assignment, Count, Plan
 from ...answers.result import Result
 from ...puzzles.base import Puzzle
@@ -58,6 +59,23 @@ def answer_page(puzzle: Puzzle, result: Result) -> str:
     words = "a solution" if isinstance(answer, Assignment) else \
         f"the puzzle ({results.status_words(result)})"
     return page.board_page(puzzle, answer_svg(puzzle, result), result, words)
+
+
+def answer_words(puzzle: Puzzle, result: Result) -> str:
+    """What a drawn answer is, in words, for the line that says where it was written: a
+    plan's size in the family's metric and its status (``10 moves, optimal (proven)``), a
+    count's figure (``at least 8 solutions``, ``exactly 1 solution``), or a solution's
+    (``unique solution``; an objective's value, ``not proven optimal`` when it is not)."""
+    answer = result.answer
+    if isinstance(answer, Plan):
+        return f"{puzzle.plan_words(answer.steps)}, {results.status_words(result)}"
+    words = answer_of(result)
+    if isinstance(answer, Count) and result.exact and result.proof is None:
+        words = f"exactly {words}"
+    if isinstance(answer, Assignment) and answer.objective is not None \
+            and not result.exact:
+        words += ", not proven optimal"
+    return words
 
 
 @dataclass(frozen=True)

@@ -214,6 +214,25 @@ def test_gallery_draws_the_first_solutions(tmp_path):
     assert html.count("<figure>") == 3
 
 
+def test_show_says_in_words_what_it_drew(tmp_path, capsys):
+    """The line after a picture names the answer in words, never a status's raw value:
+    --gallery N stops at the N-th solution, so the 960 grids of xsudoku5 are "at least 3";
+    problem A's board has one closed tour (DESIGN.md), fewer than 5: "exactly 1"; Hoppers
+    takes 7 moves, proven (DESIGN.md)."""
+    out = tmp_path / "g.html"
+    runs = {"at least 3 solutions, by search": ["xsudoku5", "--gallery", "3"],
+            "exactly 1 solution, by search": ["knight_problem_a", "--gallery", "5"],
+            "7 moves": ["hoppers", "--plan"]}
+    for words, args in runs.items():
+        capsys.readouterr()
+        assert main(["show", *args, "--html", str(out)]) == 0
+        line = capsys.readouterr().out.strip()
+        assert line.startswith(f"wrote {out} (")
+        said = line.removeprefix(f"wrote {out} ")
+        assert words in said and "_" not in said, line
+    assert said.endswith(", optimal (proven), by search)")
+
+
 def test_show_commands(tmp_path, capsys):
     tour, page, start = tmp_path / "t.svg", tmp_path / "p.html", tmp_path / "s.svg"
     assert main(["show", "knight_6x6", "--svg", str(tour)]) == 0
