@@ -2,7 +2,8 @@
 
 A plan comes as cpsolve's own output (``solve --json``, or its text table), as an
 IPC plan file (one ``(action arg ...)`` per line, ``;`` comments), or as a list of
-action names, one per line.  A solution comes as JSON (an assignment ``{"variable":
+action names, one per line (a family's own notation, sokoban's ``lurd`` line, is read by
+the family: ``Puzzle.read_plan``).  A solution comes as JSON (an assignment ``{"variable":
 value}``, or cpsolve's own ``--json`` output, whose ``solution`` the puzzle's family
 reads) or as text (a grid, read by the family).  Nothing here checks an answer: the
 checker (:mod:`.check`) does.  What cannot be read raises :class:`Unreadable`.

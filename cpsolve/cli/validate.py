@@ -1,7 +1,8 @@
 """``cpsolve validate MODEL ANSWER``: someone's plan or solution, checked by cpsolve's
 independent checker (:mod:`cpsolve.answers.check`) against the model's rules.
 
-The answer's formats are :mod:`cpsolve.answers.read`'s.  A plan is replayed from the
+The answer's formats are :mod:`cpsolve.answers.read`'s, and the family's own notation
+for a plan (``Puzzle.read_plan``: sokoban's ``lurd`` line).  A plan is replayed from the
 initial state (every step's action must exist and be applicable, the goal must hold at
 the end): valid with its cost in the model's metric, or the first illegal step named.
 A solution must give every variable a value of its domain and break no constraint:
@@ -35,7 +36,8 @@ def validate(cli: Cli) -> int:
     answer_file = files[-1]
     text = read_text(answer_file, "answer file")
     try:
-        answer = read_answer(text, model.kind)
+        answer = puzzle.read_plan(text) if model.kind == "planning" else None
+        answer = answer or read_answer(text, model.kind)
         if isinstance(answer, PlanAnswer):
             names = _resolved(puzzle, answer)
             verdict = replay(model, names)

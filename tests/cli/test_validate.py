@@ -64,6 +64,21 @@ def test_a_plan_as_action_names_is_valid_and_one_changed_step_is_named(cli, tmp_
     assert verdict["message"].startswith("step 8 (disc 3 to B)")
 
 
+def test_a_sokoban_lurd_line_is_a_plan(cli, tmp_path):
+    """cpsolve's own lurd line is valid at the optimum (Microban 1: 33 moves, 8 pushes, the
+    brute force's in tests/puzzles/test_sokoban.py); a letter changed is named."""
+    for model, cost in (("microban1", 33), (ROOT / "examples" / "microban1_pushes.toml", 8)):
+        lurd = json.loads(cli("solve", model, "--engine", "search", "--json").out)["lurd"]
+        plan = tmp_path / "plan.txt"
+        plan.write_text(f"{lurd[:10]}\n{lurd[10:]}\n")  # line breaks are ignored
+        verdict = json.loads(cli("validate", model, plan, "--json").out)
+        assert verdict["valid"] and verdict["format"] == "LURD", verdict
+        assert verdict["steps"] == len(lurd) and verdict["cost"] == cost
+    plan.write_text("u" * 9)  # up from the player's cell (r4c3): r3c3, r2c3, then a wall
+    out = cli("validate", "microban1", plan)
+    assert out.code == 1 and "step 3: no action named 'walk up from r2c3'" in out.out, out.out
+
+
 def test_an_ipc_plan_file_with_comments(cli, tmp_path):
     plan = tmp_path / "plan"
     plan.write_text("; a comment\n" + "".join(f"({m})  ; move\n" for m in HANOI)
