@@ -66,7 +66,6 @@ def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
     env = dict(model.initial)
     out: list[str] = []
     for written in answer.names:
-        found = None
         texts: list[tuple[str, object, dict]] = []
         for action in model.actions:
             if not evaluate(action.guard, env):
@@ -81,32 +80,18 @@ def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
                     texts.append((key(text), action, new))
                 except Exception:  # noqa: BLE001 - a state the family cannot draw
                     pass
-        found = _match(key(written), texts, answer.prefixes)
+        found = next((item for item in texts if item[0] == key(written)), None)
         if found is None:
             break
         out.append(found[1].name)
         env = found[2]
-    rest = [w if not answer.prefixes else w.split("  ")[0][:80] for w in
-            answer.names[len(out):]]
-    return out + rest
+    return out + list(answer.names[len(out):])
 
 
 def _pddl_key(text: str) -> str:
     from ..puzzles.pddl_sas import pddl_action
 
     return " ".join(pddl_action(text).lower().split())
-
-
-def _match(written: str, texts: list, prefixes: bool):
-    """The (text, action, state) whose text is the step (``prefixes``: the longest text
-    the step starts with)."""
-    best = None
-    for item in texts:
-        text = item[0]
-        if written == text or (prefixes and written.startswith(text + " ")):
-            if best is None or len(text) > len(best[0]):
-                best = item
-    return best
 
 
 def _report(cli: Cli, source, ok: bool, message: str, form: str, **plan) -> int:

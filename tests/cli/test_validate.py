@@ -64,6 +64,20 @@ def test_a_plan_as_action_names_is_valid_and_one_changed_step_is_named(cli, tmp_
     assert verdict["message"].startswith("step 8 (disc 3 to B)")
 
 
+def test_cpsolves_own_table_with_one_action_changed_names_its_guard(cli, tmp_path):
+    """The table's state column is not part of the action: a step changed to an action
+    that exists but does not apply is named with its false guard, as plain names are."""
+    table = cli("solve", "hanoi4", "--engine", "search").out  # the one plan: HANOI
+    row = next(ln for ln in table.splitlines() if ln.split()[:1] == ["8"])
+    assert "disc 3 to C" in row
+    plan = tmp_path / "plan.txt"
+    plan.write_text(table.replace(row, row.replace("disc 3 to C", "disc 3 to B")))
+    out = cli("validate", "hanoi4", plan, "--json")
+    verdict = json.loads(out.out)
+    assert out.code == 1 and verdict["format"] == "cpsolve text" and verdict["step"] == 8
+    assert verdict["message"].startswith("step 8 (disc 3 to B): guard "), verdict["message"]
+
+
 def test_a_sokoban_lurd_line_is_a_plan(cli, tmp_path):
     """cpsolve's own lurd line is valid at the optimum (Microban 1: 33 moves, 8 pushes, the
     brute force's in tests/puzzles/test_sokoban.py); a letter changed is named."""
