@@ -2,7 +2,8 @@
 
 A plan comes as cpsolve's own output (``solve --json``, or its text table), as an
 IPC plan file (one ``(action arg ...)`` per line, ``;`` comments), or as a list of
-action names, one per line.  A solution comes as JSON (an assignment ``{"variable":
+action names, one per line (a family's own notation, sokoban's ``lurd`` line, is read by
+the family: ``Puzzle.read_plan``).  A solution comes as JSON (an assignment ``{"variable":
 value}``, or cpsolve's own ``--json`` output, whose ``solution`` the puzzle's family
 reads) or as text (a grid, read by the family).  Nothing here checks an answer: the
 checker (:mod:`.check`) does.  What cannot be read raises :class:`Unreadable`.
@@ -29,9 +30,6 @@ class PlanAnswer:
 
     names: tuple[str, ...]
     form: str
-    prefixes: bool = False
-    """Each name is followed by more text (cpsolve's table: the state drawn after the
-    step): the step is the longest action text it starts with."""
 
 
 @dataclass(frozen=True)
@@ -57,12 +55,12 @@ def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
         raise Unreadable(f"{len(lines):,} lines: more than {MAX_STEPS:,} steps")
     header = next((i for i, ln in enumerate(lines) if re.match(r"\s*step\s+action\b", ln)), None)
     if header is not None:
-        return PlanAnswer(_table(lines[header:]), "cpsolve text", prefixes=True)
+        return PlanAnswer(_table(lines[header:]), "cpsolve text")
     if any(_uncommented(ln).startswith("(") for ln in lines):
         return PlanAnswer(_ipc(lines), "IPC plan")
     numbered = _numbered(lines)
     if numbered:
-        return PlanAnswer(numbered, "cpsolve text", prefixes=True)
+        return PlanAnswer(numbered, "cpsolve text")
     return PlanAnswer(_names(lines), "action names")
 
 
@@ -81,15 +79,18 @@ def _names(lines: list[str]) -> tuple[str, ...]:
 
 STEP = re.compile(r"(?:^|\s{2,})(\d+)\. (\S.*?)(?=\s{2,}|$)")
 """A step of cpsolve's text boards: ``12. 6 right`` (columns apart by two spaces)."""
+COST = re.compile(r" \(cost \d+\)$")
+"""What the boards write after a step's action when the costs differ: `` (cost 0)``."""
 
 
 def _numbered(lines: list[str]) -> tuple[str, ...]:
     """The steps ``1. text``, ``2. text``... of cpsolve's boards, in order (``()``
-    unless they run 1..N without a gap)."""
+    unless they run 1..N without a gap), each without its `` (cost N)``."""
     steps: dict[int, str] = {}
     for line in lines:
         for found in STEP.finditer(line):
-            steps.setdefault(int(found.group(1)), " ".join(found.group(2).split()))
+            text = " ".join(found.group(2).split())
+            steps.setdefault(int(found.group(1)), COST.sub("", text))
     if not steps or sorted(steps) != list(range(1, len(steps) + 1)):
         return ()
     return tuple(steps[k] for k in range(1, len(steps) + 1))
@@ -147,12 +148,16 @@ def _ipc(lines: list[str]) -> tuple[str, ...]:
 
 
 def _table(lines: list[str]) -> tuple[str, ...]:
-    """cpsolve's text table: a row is a step number under ``step``; what follows it
-    (the action, then the state) is kept whole, whitespace collapsed."""
+    """cpsolve's text table: a row is a step number under ``step``, its action the text
+    under ``action``, whitespace collapsed.  The action ends where two spaces begin at
+    the ``state`` column's left edge or after it (rich leaves at least two between
+    columns), so a name with two spaces inside, or one edited to a longer one, is whole."""
     column = lines[0].index("action")
+    state = lines[0].find("state", column)
     rows = []
     for line in lines[1:]:
         head = line[:column].strip()
         if head.isdigit() and head != "0":  # not the start, a wrapped state, a footer
-            rows.append(" ".join(line[column:].split()))
+            end = line.find("  ", max(column, state - 2)) if state > 0 else -1
+            rows.append(" ".join(line[column:end if end >= 0 else None].split()))
     return tuple(rows)

@@ -247,21 +247,27 @@ def _analyze(sub: Commands) -> None:
     common(a, ANALYZERS, "search")
     a.add_argument("--limit", type=states, metavar="N",
                    help="explore at most N states, or none: no limit (default: "
-                   f"{search_registry.ANALYZE_LIMIT:,} for an analysis in memory, none on disk "
-                   "or on a cluster)")
+                   f"{search_registry.ANALYZE_LIMIT:,} for the numpy and python analyses in "
+                   "memory; none for the bit map, on disk and on a cluster, whether asked for "
+                   "or chosen by themselves: see --algorithm and --work-dir)")
     a.add_argument("--from", choices=["start", "goal"], dest="direction",
                    help="explore the states reachable from the start, or the states that can "
-                   "reach the goal (default: the goal when it is one state, else the start)")
+                   "reach the goal (default: the goal when it is one state, else the start; "
+                   "on disk always the start)")
     a.add_argument("--algorithm", choices=search_registry.analysis_choices(),
                    help="the analysis in memory: " + "; ".join(
                        f"{name}: {search_registry.ANALYSES[name].description}"
                        for name in search_registry.analysis_choices())
-                   + " (default: numpy, falling back to python when the states do not pack)")
+                   + " (default: bitmap when --limit is not given, or none, and the states "
+                   "are permutations of 12 or 13 distinct values; else numpy, falling back to "
+                   "python when the states do not pack; or on disk: see --work-dir)")
     a.add_argument("--work-dir", metavar="DIR", type=path_name,
                    help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
-                   "within half of --memory-limit (default: in memory; an unlimited forward "
-                   "analysis too large for memory goes on disk in a temporary directory by "
-                   "itself)")
+                   "within half of --memory-limit (default: in memory, except that without "
+                   "--from goal, with --limit not given, none or above "
+                   f"{search_registry.ANALYZE_LIMIT:,}, a space whose packed states are too "
+                   "many for the in-memory bit map and whose moves cannot all be undone, as "
+                   "English 33's, goes on disk by itself, in a temporary directory)")
     a.add_argument("--resume", action="store_true",
                    help="with --work-dir: keep the layers a stopped run finished there and go on")
     cluster(a)

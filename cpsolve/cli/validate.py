@@ -1,7 +1,8 @@
 """``cpsolve validate MODEL ANSWER``: someone's plan or solution, checked by cpsolve's
 independent checker (:mod:`cpsolve.answers.check`) against the model's rules.
 
-The answer's formats are :mod:`cpsolve.answers.read`'s.  A plan is replayed from the
+The answer's formats are :mod:`cpsolve.answers.read`'s, and the family's own notation
+for a plan (``Puzzle.read_plan``: sokoban's ``lurd`` line).  A plan is replayed from the
 initial state (every step's action must exist and be applicable, the goal must hold at
 the end): valid with its cost in the model's metric, or the first illegal step named.
 A solution must give every variable a value of its domain and break no constraint:
@@ -37,7 +38,8 @@ def validate(cli: Cli) -> int:
     answer_file = files[-1]
     text = read_text(answer_file, "answer file")
     try:
-        answer = read_answer(text, model.kind)
+        answer = puzzle.read_plan(text) if model.kind == "planning" else None
+        answer = answer or read_answer(text, model.kind)
         if isinstance(answer, PlanAnswer):
             names = _resolved(puzzle, answer)
             verdict = replay(model, names)
@@ -73,7 +75,6 @@ def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
     env = dict(model.initial)
     out: list[str] = []
     for written in answer.names:
-        found = None
         texts: list[tuple[str, object, dict]] = []
         for action in model.actions:
             if not evaluate(action.guard, env):
@@ -88,32 +89,18 @@ def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
                     texts.append((key(text), action, new))
                 except Exception:  # noqa: BLE001 - a state the family cannot draw
                     pass
-        found = _match(key(written), texts, answer.prefixes)
+        found = next((item for item in texts if item[0] == key(written)), None)
         if found is None:
             break
         out.append(found[1].name)
         env = found[2]
-    rest = [w if not answer.prefixes else w.split("  ")[0][:80] for w in
-            answer.names[len(out):]]
-    return out + rest
+    return out + list(answer.names[len(out):])
 
 
 def _pddl_key(text: str) -> str:
     from ..puzzles.pddl_sas import pddl_action
 
     return " ".join(pddl_action(text).lower().split())
-
-
-def _match(written: str, texts: list, prefixes: bool):
-    """The (text, action, state) whose text is the step (``prefixes``: the longest text
-    the step starts with)."""
-    best = None
-    for item in texts:
-        text = item[0]
-        if written == text or (prefixes and written.startswith(text + " ")):
-            if best is None or len(text) > len(best[0]):
-                best = item
-    return best
 
 
 def _report(cli: Cli, source, ok: bool, message: str, form: str, note: str = "",

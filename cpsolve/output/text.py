@@ -49,8 +49,9 @@ DIRECTION_WORDS = {
 ANALYSIS_CHOSEN_BY = {
     "external": "on disk: --work-dir, or by itself for a space too large for memory",
     "cluster": "on a Dask cluster: --workers or --scheduler",
+    "bitmap": "--algorithm, or by itself for permutations of 12 or 13 values",
 }
-"""What chose an analysis that ``--algorithm`` (numpy, python, bitmap) does not name."""
+"""What chose an analysis other than ``--algorithm`` alone (numpy, python)."""
 
 
 class Board:

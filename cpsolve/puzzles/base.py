@@ -12,6 +12,7 @@ from ..model import Csp, Planning
 from ..model.invariants import Parity
 
 if TYPE_CHECKING:
+    from ..answers.read import PlanAnswer
     from ..model.symmetry.canonical import Symmetry
 
 
@@ -111,6 +112,12 @@ class Puzzle:
                 raise ValueError(f"{name}: expected an integer value, got {value!r:.40}")
             out[name] = value
         return out
+
+    def read_plan(self, text: str) -> PlanAnswer | None:
+        """A plan written in the family's own notation (sokoban's ``lurd`` line) as the
+        model's action names, for ``validate``; None when ``text`` is not in it (then
+        :func:`cpsolve.answers.read.read_answer` reads it).  None by default."""
+        return None
 
     def symmetry(self) -> Symmetry | None:
         """Symmetries of the puzzle's rules, when known (``None``: none).

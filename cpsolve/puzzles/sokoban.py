@@ -51,6 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..answers.read import MAX_STEPS, PlanAnswer, Unreadable
 from ..answers.result import Step
 from ..answers.words import plural
 from ..language.expr import And, Sum, Var
@@ -104,6 +105,17 @@ class Move:
     def letter(self) -> str:
         """``l u r d`` for a walk, ``L U R D`` for a push."""
         return LETTER[self.direction].upper() if self.push else LETTER[self.direction]
+
+    @property
+    def name(self) -> str:
+        """The action's name: ``walk up from r4c5``, ``push left from r2c3``."""
+        return f"{'push' if self.push else 'walk'} {self.direction} from {label(self.start)}"
+
+    @property
+    def end(self) -> Cell:
+        """The player's cell after the step."""
+        dr, dc = DIRECTIONS[self.direction]
+        return self.start[0] + dr, self.start[1] + dc
 
 
 def read_map(data: Data, key: str = "board") -> Map:
@@ -219,9 +231,12 @@ class SokobanPuzzle(Puzzle):
         return self.pushes(plan) if self.unit == "pushes" else len(plan)
 
     def plan_words(self, plan: tuple[Step, ...]) -> str:
-        """E.g. "33 moves (8 pushes)" or "8 pushes (33 moves)", the metric first."""
-        moves, pushes = plural(len(plan), "move"), plural(self.pushes(plan), "push", "pushes")
-        return f"{pushes} ({moves})" if self.unit == "pushes" else f"{moves} ({pushes})"
+        """E.g. "33 moves (8 pushes)" (moves: every step) or "8 pushes (33 steps; walking
+        not minimised)" (pushes: walking is free, so no engine shortens it)."""
+        pushes = plural(self.pushes(plan), "push", "pushes")
+        if self.unit == "pushes":
+            return f"{pushes} ({plural(len(plan), 'step')}; walking not minimised)"
+        return f"{plural(len(plan), 'move')} ({pushes})"
 
     def plan_line(self, plan: tuple[Step, ...]) -> str:
         """The plan in the usual notation: ``l u r d`` walks, ``L U R D`` pushes."""
@@ -233,6 +248,23 @@ class SokobanPuzzle(Puzzle):
 
     def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
         return {"lurd": self.plan_line(plan), "pushes": self.pushes(plan)}
+
+    def read_plan(self, text: str) -> PlanAnswer | None:
+        """A ``lurd`` line (whitespace ignored) as action names, followed from the player's
+        cell: a lower-case letter walks, an upper-case one pushes.  A letter the map does
+        not allow there keeps its name (``walk up from r1c2``) for the checker to refuse."""
+        letters = "".join(text.split())
+        if not letters or set(letters) - set("lurdLURD"):
+            return None
+        if len(letters) > MAX_STEPS:
+            raise Unreadable(f"{len(letters):,} letters: more than {MAX_STEPS:,} steps")
+        direction = {letter: name for name, letter in LETTER.items()}
+        names, cell = [], self.board.player
+        for ch in letters:
+            move = Move(cell, direction[ch.lower()], ch.isupper())
+            names.append(move.name)
+            cell = move.end
+        return PlanAnswer(tuple(names), "LURD")
 
 
 def build(data: Data) -> SokobanPuzzle:
@@ -276,15 +308,16 @@ def _add_moves(model: Planning, cells: tuple[Cell, ...], index: dict[Cell, int],
             if ahead not in index:
                 continue
             q = index[ahead]
-            walk = f"walk {name} from {label(cell)}"
-            model.add_action(walk, And(Var("player") == p, Var(box(q)) == 0),
+            walk = Move(cell, name, False)
+            model.add_action(walk.name, And(Var("player") == p, Var(box(q)) == 0),
                              {"player": q}, walk_cost)
-            actions[walk] = Move(cell, name, False)
+            actions[walk.name] = walk
             if beyond not in index or beyond in dead:
                 continue
             t = index[beyond]
-            push = f"push {name} from {label(cell)}"
-            model.add_action(push, And(Var("player") == p, Var(box(q)) == 1, Var(box(t)) == 0),
+            push = Move(cell, name, True)
+            model.add_action(push.name,
+                             And(Var("player") == p, Var(box(q)) == 1, Var(box(t)) == 0),
                              {"player": q, box(q): 0, box(t): 1}, 1)
-            actions[push] = Move(cell, name, True)
+            actions[push.name] = push
     return actions

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 import pytest
 
 from cpsolve.cli.arguments import parser
 from cpsolve.cli.examples import EXAMPLES
+
+ELEVEN = Path(__file__).resolve().parents[2] / "examples" / "eleven_puzzle.toml"
 
 
 def commands() -> dict[str, argparse.ArgumentParser]:
@@ -52,3 +56,19 @@ def test_analyze_help_names_its_state_limit(cli):
 def test_analyze_accepts_limit_none(cli):
     run = cli("analyze", "water_jugs", "--limit", "none")
     assert run.code == 0, run.err
+
+
+@pytest.mark.parametrize("model, spelled", [
+    ("eight_puzzle", ("--limit", "5000000", "--from", "goal", "--algorithm", "numpy")),
+    ("english33", ("--limit", "none", "--from", "start")),  # on disk by itself
+    (ELEVEN, ("--limit", "none", "--from", "goal", "--algorithm", "bitmap")),  # 12 values
+], ids=["in memory", "on disk", "bit map"])
+def test_analyze_defaults_spelled_out_change_nothing(cli, model, spelled):
+    """The defaults `analyze --help` states (--limit, --from, --algorithm, --work-dir),
+    written out, run the same analysis from the same side: one second of each is enough
+    to see which."""
+    runs = [cli("analyze", model, *extra, "--time-limit", "1", "--json")
+            for extra in ((), spelled)]
+    ran = [json.loads(r.out) for r in runs]
+    assert [(r["details"]["algorithm"], r["direction"]) for r in ran] == \
+        [(ran[1]["details"]["algorithm"], ran[1]["direction"])] * 2, [r.err for r in runs]

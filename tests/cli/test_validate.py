@@ -64,6 +64,35 @@ def test_a_plan_as_action_names_is_valid_and_one_changed_step_is_named(cli, tmp_
     assert verdict["message"].startswith("step 8 (disc 3 to B)")
 
 
+def test_cpsolves_own_table_with_one_action_changed_names_its_guard(cli, tmp_path):
+    """The table's state column is not part of the action: a step changed to an action
+    that exists but does not apply is named with its false guard, as plain names are."""
+    table = cli("solve", "hanoi4", "--engine", "search").out  # the one plan: HANOI
+    row = next(ln for ln in table.splitlines() if ln.split()[:1] == ["8"])
+    assert "disc 3 to C" in row
+    plan = tmp_path / "plan.txt"
+    plan.write_text(table.replace(row, row.replace("disc 3 to C", "disc 3 to B")))
+    out = cli("validate", "hanoi4", plan, "--json")
+    verdict = json.loads(out.out)
+    assert out.code == 1 and verdict["format"] == "cpsolve text" and verdict["step"] == 8
+    assert verdict["message"].startswith("step 8 (disc 3 to B): guard "), verdict["message"]
+
+
+def test_a_sokoban_lurd_line_is_a_plan(cli, tmp_path):
+    """cpsolve's own lurd line is valid at the optimum (Microban 1: 33 moves, 8 pushes, the
+    brute force's in tests/puzzles/test_sokoban.py); a letter changed is named."""
+    for model, cost in (("microban1", 33), (ROOT / "examples" / "microban1_pushes.toml", 8)):
+        lurd = json.loads(cli("solve", model, "--engine", "search", "--json").out)["lurd"]
+        plan = tmp_path / "plan.txt"
+        plan.write_text(f"{lurd[:10]}\n{lurd[10:]}\n")  # line breaks are ignored
+        verdict = json.loads(cli("validate", model, plan, "--json").out)
+        assert verdict["valid"] and verdict["format"] == "LURD", verdict
+        assert verdict["steps"] == len(lurd) and verdict["cost"] == cost
+    plan.write_text("u" * 9)  # up from the player's cell (r4c3): r3c3, r2c3, then a wall
+    out = cli("validate", "microban1", plan)
+    assert out.code == 1 and "step 3: no action named 'walk up from r2c3'" in out.out, out.out
+
+
 def test_an_ipc_plan_file_with_comments(cli, tmp_path):
     plan = tmp_path / "plan"
     plan.write_text("; a comment\n" + "".join(f"({m})  ; move\n" for m in HANOI)

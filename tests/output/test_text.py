@@ -56,3 +56,5 @@ def test_the_analysis_line_names_what_chose_the_analysis():
         "Analysis: cluster (on a Dask cluster: --workers or --scheduler)."
     assert "--work-dir" in analysis_line({"algorithm": "external"})
     assert "--algorithm" not in analysis_line({"algorithm": "external"})
+    # the bit map is also chosen without --algorithm (no --limit, 12 or 13 values)
+    assert "by itself" in analysis_line({"algorithm": "bitmap"})

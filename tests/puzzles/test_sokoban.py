@@ -301,6 +301,33 @@ def test_the_cli_solves_and_prints_the_lurd_line(cli):
     assert text.code == 0 and "33 moves (8 pushes)" in text.out
 
 
+def test_with_pushes_text_and_json_count_the_same_things(cli, tmp_path):
+    """``moves`` is the metric's count (here the pushes), ``steps`` every step: the text
+    says "N pushes (M steps; ...)", never "moves" for the steps."""
+    level = write(tmp_path, CORNER, "pushes")
+    answer = json.loads(cli("solve", level, "--engine", "search", "--json").out)
+    assert answer["moves"] == answer["pushes"] == answer["cost"] == 2  # argued in CORNER
+    text = cli("solve", level, "--engine", "search").out
+    assert f"2 pushes ({answer['steps']} steps; walking not minimised)" in \
+        " ".join(text.split())
+    assert "moves)" not in text
+
+
+def test_a_lurd_line_is_read_as_the_plan_it_writes(tmp_path):
+    # CORNER, up then left: walk left, push up, walk right and up round the box, push
+    # left (the player starts at r4c4, the box at r3c3, the target at r2c2)
+    for metric, cost in (("moves", 5), ("pushes", 2)):
+        puzzle = load(write(tmp_path, CORNER, metric))
+        plan = puzzle.read_plan("lU ru\nL\n")
+        assert plan.form == "LURD" and plan.names == (
+            "walk left from r4c4", "push up from r4c3", "walk right from r3c3",
+            "walk up from r3c4", "push left from r2c4")
+        verdict = replay(puzzle.model, list(plan.names))
+        assert verdict.ok and verdict.cost == cost
+    assert puzzle.read_plan("walk left from r4c4") is None  # not lurd: read as names
+    assert puzzle.read_plan("") is None
+
+
 @pytest.mark.parametrize("board, words", [
     ("\n####\n#@.#\n####\n", "no box"),
     ("\n#####\n#@$ #\n#####\n", "as many targets as boxes"),

@@ -92,9 +92,10 @@ a limit of ``math.inf`` (``--limit none``) means none at all."""
 def analyze(model: Csp | Planning, options: Options) -> Result:
     """State-space analysis of a planning model (see :mod:`.statespace`).
 
-    Without ``options.limit``, at most :data:`ANALYZE_LIMIT` states are
-    explored (the message says so when that stops the analysis), except by the
-    analyses on disk or on a cluster (:func:`default_analysis`), made for more;
+    Without ``options.limit``, an analysis in memory (``numpy``, ``python``, also as a
+    bit map's fallback) explores at most :data:`ANALYZE_LIMIT` states (the message says
+    so when that stops it); the ``scaled`` ones, made for more (the bit map, on disk, on
+    a cluster), have no state limit, whether named or chosen by :func:`default_analysis`;
     ``options.limit = math.inf`` lifts every limit on states.
     """
     if not isinstance(model, Planning):
@@ -109,10 +110,10 @@ def analyze(model: Csp | Planning, options: Options) -> Result:
         return stopped_compiling(stop, "analyze")
     budget.width = max(1, len(task.actions))
     analysis = pick(options.algorithm or default_analysis(options, task), ANALYSES, "analysis")
-    if options.limit is None and not analysis.scaled and not unlimited:
-        budget.limit = ANALYZE_LIMIT
-    result = _finish(task, *run_analysis(analysis, task, budget, options.direction, options))
-    if options.limit is None and budget.stop is Stop.STATES:
+    default = None if unlimited or options.limit is not None else ANALYZE_LIMIT
+    result = _finish(task, *run_analysis(analysis, task, budget, options.direction, options,
+                                         default))
+    if default is not None and budget.stop is Stop.STATES:
         result = result.but(message=f"{result.message} (the default limit for analyze; "
                             "set another with --limit N, or lift it with --limit none)")
     return result
@@ -128,10 +129,12 @@ def stopped_compiling(stop: Stopped, task: str) -> Result:
 
 def default_analysis(options: Options, task: Task) -> str:
     """``cluster`` when a cluster is named; ``external`` when a work directory or resume is;
-    ``bitmap`` when an unlimited analysis meets permutations of 12 or 13 values (``n!``
+    ``bitmap`` when no state limit is set (``None`` or ``math.inf``: the same here) and the
+    states are permutations of 12 or 13 values (``n!``
     above :data:`.statespace.packing.BITMAP_BITS`: the 3x4 sliding puzzle's 12!);
-    ``external`` when an analysis from the start (or either end), unlimited or limited
-    to more states than the in-memory default (:data:`.registry.ANALYZE_LIMIT`), meets
+    ``external`` when an analysis from the start (``direction`` not ``"goal"``; it then
+    explores from the start even when the goal is one state), with no state limit or one
+    above the in-memory default (:data:`.registry.ANALYZE_LIMIT`), meets
     a space of packed codes too large for a bit map (above
     :data:`.statespace.packing.BITMAP_BITS`; English 33: 2^33) and moves that cannot
     all be undone (undoable moves keep two layers in memory, which is what the disk would
@@ -141,10 +144,11 @@ def default_analysis(options: Options, task: Task) -> str:
         return "cluster"
     if options.work_dir is not None or options.resume:
         return "external"
-    if options.limit is None and _many_permutations(task):
+    unlimited = options.limit is None or options.limit == math.inf
+    if unlimited and _many_permutations(task):
         return "bitmap"
     bits = sum((hi - lo).bit_length() for lo, hi in zip(task.lo, task.hi))
-    large = options.limit is None or options.limit > ANALYZE_LIMIT
+    large = unlimited or options.limit > ANALYZE_LIMIT
     if large and options.direction != "goal" and bits < 62 and _beyond_bit_map(task, bits):
         return "external"
     return DEFAULT_ANALYSIS
@@ -183,14 +187,19 @@ def _finish(task: Task, name: str, result: Result) -> Result:
 
 
 def run_analysis(entry: Analysis, task: Task, budget: Budget,
-                 direction: Direction | None = None, options=None) -> tuple[str, Result]:
+                 direction: Direction | None = None, options=None,
+                 default_limit: int | None = None) -> tuple[str, Result]:
     """Run an analysis (falling back as its entry says): the name that ran, and its result.
 
     ``direction``: explore from the ``"start"`` or back from the ``"goal"``
-    (None: the analysis chooses); ``options``: what a ``scaled`` entry also reads.
+    (None: the analysis chooses); ``options``: what a ``scaled`` entry also reads;
+    ``default_limit``: the state limit of an analysis in memory (not ``scaled``) when the
+    caller set none, applied to the one that runs (a bit map's fallback too).
     """
     from .common import Inapplicable
 
+    if default_limit is not None and not entry.scaled:
+        budget.limit = default_limit
     try:
         if entry.scaled:
             return entry.name, entry.function(task, budget, direction, options)
@@ -198,5 +207,6 @@ def run_analysis(entry: Analysis, task: Task, budget: Budget,
     except Inapplicable as exc:
         if entry.fallback is None:
             raise
-        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction, options)
+        name, result = run_analysis(ANALYSES[entry.fallback], task, budget, direction, options,
+                                    default_limit)
         return name, result.but(details={**result.details, "fallback": str(exc)})

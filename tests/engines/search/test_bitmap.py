@@ -184,6 +184,7 @@ def test_models_that_are_not_permutations_fall_back():
 def test_default_for_twelve_values_is_the_bitmap():
     eleven = compile_planning(load(ROOT / "examples" / "eleven_puzzle.toml").model)
     assert default_analysis(Options(), eleven) == "bitmap"
+    assert default_analysis(Options(limit=math.inf), eleven) == "bitmap"  # --limit none
     assert default_analysis(Options(limit=10), eleven) == "numpy"
     eight = compile_planning(board(3, 3, (*range(1, 9), 0)))
     assert default_analysis(Options(), eight) == "numpy"  # 9! fits the in-memory bit map

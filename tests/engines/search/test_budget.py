@@ -148,6 +148,18 @@ def test_the_optimality_proof_under_a_time_limit_names_that_limit(tmp_path):
     assert 0 < result.bound <= 57 <= len(result.plan)
 
 
+def test_a_bit_maps_fallback_in_memory_keeps_the_default_state_limit(monkeypatch):
+    """The bit map has no default state limit; the NumPy analysis that runs when it does
+    not apply (Hoppers' pegs repeat a value) is in memory, so it has the default one."""
+    monkeypatch.setattr(engine, "ANALYZE_LIMIT", 1000)  # 13 holes: up to 2^13 states
+    model = load(MODELS / "hoppers.toml").model
+    result = run("search", "analyze", model, Options(algorithm="bitmap"))
+    assert result.details["algorithm"] == "numpy" and "repeats a value" in \
+        result.details["fallback"]
+    assert result.status is Status.PARTIAL and result.explored == 1000
+    assert "the default limit for analyze" in result.message
+
+
 def test_analyze_without_a_state_limit(monkeypatch):
     """``limit = inf`` (``--limit none``) lifts the default state limit: the 8-puzzle's
     181,440 states (9!/2, one parity class) are all explored."""

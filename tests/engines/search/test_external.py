@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -262,7 +263,10 @@ def test_large_irreversible_spaces_go_on_disk_by_default():
         return default_analysis(Options(**options), compile_planning(model_of(name)))
 
     assert chosen("english33") == "external"  # 2^33 codes; a jump cannot be undone
+    # the defaults `analyze --help` states, spelled out: on disk, no limit, from the start
+    assert chosen("english33", limit=math.inf, direction="start") == "external"
     assert chosen("english33", limit=1000) == "numpy"  # a limited look stays in memory
+    assert chosen("english33", limit=5_000_000) == "numpy"  # up to the in-memory default
     assert chosen("english33", limit=60_000_000) == "external"  # beyond the memory default
     assert chosen("english33", direction="goal") == "numpy"
     assert chosen("eight_puzzle") == "numpy"  # undoable slides: two layers in memory
