@@ -73,11 +73,14 @@ def translate(domain_path, problem_path) -> Any:
         with contextlib.redirect_stdout(chatter):
             options.set_options([str(domain_path), str(problem_path)])
             where = domain_path
-            task = parsing_functions.parse_task(*lists)
+            try:
+                task = parsing_functions.parse_task(*lists)
+            except ParseError as err:
+                raise _parse_error(str(err), domain_path, problem_path) from None
             where = problem_path
             normalize.normalize(task)
             return translator.pddl_to_sas(task)
-    except MemoryError:
+    except (MemoryError, ModelFileError):
         raise
     except RecursionError:
         raise ModelFileError(where, "the translator refuses it: formulas nested too "
@@ -96,6 +99,58 @@ def _line(err: BaseException, chatter: io.StringIO | None = None) -> str:
                    if ln.strip()]
         text = printed[-1].strip() if printed else type(err).__name__
     return re.sub(r"^(error|Error): ", "", text)[:300]
+
+
+LAYER = re.compile(r"^(?:\t->)?Parsing (.*)$")
+"""A line of the translator parser's context: where in the file it was (``Parsing goal``)."""
+SECTION_OF_ANY = {"condition", "literal", "typed list", "typed object", "PDDL type", "expression",
+                  "Assignment", "problem", "domain"}
+"""Layers that say nothing a person can find in the file: left out of the place."""
+
+
+def _parse_error(text: str, domain_path, problem_path) -> ModelFileError:
+    """The translator parser's error ``text`` as one sentence, blaming the file at fault:
+    ``undefined object 'c3' in the goal`` in the problem file.  Its text is lines of context
+    (``Parsing problem``, ``->Parsing goal``...), the message, then ``Syntax:`` and ``Got:``
+    lines; an error outside both files' layers (two files that do not match, objects named
+    twice) is the problem's, unless it says it is the domain's."""
+    layers = [m.group(1) for m in map(LAYER.match, text.splitlines()) if m]
+    said = [ln.strip() for ln in text.splitlines() if ln.strip() and not LAYER.match(ln)]
+    got = next((ln[4:].strip() for ln in said if ln.startswith("Got:")), None)
+    syntax = next((ln[7:].strip() for ln in said if ln.startswith("Syntax:")), None)
+    message = " ".join(ln for ln in said if not ln.startswith(("Got:", "Syntax:")))
+    # "Undefined object" names what it got; "Expected ..." and sentences ending in "." do not
+    sentence = message.endswith(".") or message.startswith("Expected")
+    message = message.rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():
+        message = message[0].lower() + message[1:]
+    if got is not None:
+        got = got if len(got) <= 60 else got[:57] + "..."
+        message += f", got {got!r}" if sentence else f" {got!r}"
+    message += _place(layers[1:])
+    if syntax:
+        message += f" (expected {syntax})"
+    domain = layers[0] == "domain" if layers else "PDDL domain" in text
+    return ModelFileError(domain_path if domain else problem_path,
+                          f"the translator refuses it: {message}")
+
+
+def _place(layers: list[str]) -> str:
+    """`` in the precondition of action 'sail'``: the layers a person finds in the file,
+    innermost first (a numbered entry left out when its name is known)."""
+    named = any("'" in p for p in layers)
+    places: list[str] = []
+    for p in reversed(layers):
+        if _anywhere(p) or (named and "#" in p) or (places and places[-1].endswith(p)):
+            continue
+        places.append(("the " if "'" not in p and "#" not in p else "") + p)
+    return " in " + " of ".join(places) if places else ""
+
+
+def _anywhere(layer: str) -> bool:
+    """A layer that could be anywhere in a file (a condition, a typed list...)."""
+    return layer in SECTION_OF_ANY or layer.endswith("group of typed list") \
+        or layer.startswith("axiom/action entry")
 
 
 def model_of(sas, name: str) -> tuple[Planning, tuple[tuple[str, ...], ...]]:

@@ -66,6 +66,28 @@ def test_recursive_derived_predicates_are_refused_in_one_line(cli, tmp_path):
     assert "recursive derived predicates" in out.err
 
 
+@pytest.mark.parametrize("file, old, new, said", [
+    ("problem", "(visited p1))", "(visited p4))", "undefined object 'p4' in the goal"),
+    ("problem", "(:domain roads)", "(:domain rods)", "the domain name specified by the "
+     "problem file (rods) does not match"),
+    ("domain", "(road ?a ?b) (not", "(rood ?a ?b) (not",
+     "expected logical operator or predicate name, got 'rood' in the precondition of "
+     "action 'go'"),
+    ("domain", "(visited ?b) (inc", "(visited ?c) (inc",
+     "undefined variable '?c' in the effect of action 'go'"),
+], ids=["object-in-goal", "domain-name", "predicate", "variable"])
+def test_a_parse_error_names_the_file_at_fault_in_a_sentence(cli, tmp_path, file, old, new,
+                                                             said):
+    texts = {"domain": cases.EQ_DOMAIN, "problem": cases.EQ_PROBLEM}
+    assert old in texts[file]
+    texts[file] = texts[file].replace(old, new)
+    d, p = cases.write(tmp_path, texts["domain"], texts["problem"])
+    out = cli("solve", d, p)
+    assert out.code == 2 and out.err.count("\n") == 1, out.err
+    assert out.err.startswith(f"error: {d if file == 'domain' else p}: "), out.err
+    assert said in out.err and "Parsing" not in out.err, out.err
+
+
 def test_count_analyze_show_export_take_a_pddl_pair(cli, lights, tmp_path):
     counted = cli("count", *lights, "--optimal", "--json")
     assert counted.code == 0, counted.err
