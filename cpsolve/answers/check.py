@@ -13,7 +13,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import Binary, Const, Expr, Unary, Var, conjuncts, evaluate, to_text, variables
+from ..language.expr import (
+    Binary,
+    Const,
+    Expr,
+    Unary,
+    Var,
+    conjuncts,
+    evaluate,
+    readable,
+    variables,
+)
 from ..model import AllDifferent, Circuit, Condition, Csp, Planning
 from .words import plural
 
@@ -61,7 +71,7 @@ def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
         if not evaluate(action.guard, env):
             return Verdict(
                 False,
-                f"step {number} ({name}): guard {to_text(action.guard)} is false",
+                f"step {number} ({name}): guard {readable(action.guard)} is false",
                 number,
             )
         cost = evaluate(action.cost, env)
@@ -91,7 +101,7 @@ def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
                 return Verdict(False, f"step {number} ({name}): claims state {step.state}, "
                                f"rules give {reached}", number)
     if not evaluate(model.goal, env):
-        return Verdict(False, f"the goal {to_text(model.goal)} does not hold after the plan",
+        return Verdict(False, f"the goal {readable(model.goal)} does not hold after the plan",
                        len(plan), total)
     return Verdict(True, "", None, total)
 
@@ -140,7 +150,7 @@ def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
                 seen[v] = n
         elif isinstance(c, Condition):
             if not evaluate(c.expr, assignment):
-                out.append(_false(c.label, to_text(c.expr)))
+                out.append(_false(c.label, readable(c.expr)))
         elif isinstance(c, Circuit):
             problem = _circuit_problem([assignment[n] for n in c.names])
             if problem:

@@ -544,10 +544,17 @@ _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/
 
 def to_text(expr: Expr) -> str:
     """Render ``expr`` in the model-file syntax; ``parse(to_text(e))`` rebuilds ``e``."""
-    return _text(expr, 0)
+    return _text(expr, 0, False)
 
 
-def _text(expr: Expr, outer: int) -> str:
+def readable(expr: Expr) -> str:
+    """``expr`` for people: :func:`to_text` without the brackets of how a chain of ``+``,
+    ``*``, ``and`` or ``or`` was built (``a + (b + c)`` is ``a + b + c``).  The text has
+    the same value, but parses to a differently nested tree: messages only."""
+    return _text(expr, 0, True)
+
+
+def _text(expr: Expr, outer: int, flat: bool) -> str:
     if isinstance(expr, Const):
         text, prec = str(expr.value), 9
         if expr.value < 0:
@@ -556,29 +563,39 @@ def _text(expr: Expr, outer: int) -> str:
         text, prec = expr.name, 9
     elif isinstance(expr, Unary):
         if expr.op == "abs":
-            text, prec = f"abs({_text(expr.arg, 0)})", 9
+            text, prec = f"abs({_text(expr.arg, 0, flat)})", 9
         elif expr.op == "-":
             prec = _PRECEDENCE["neg"]
-            text = "-" + _text(expr.arg, prec + 1)
+            text = "-" + _text(expr.arg, prec + 1, flat)
         else:
             prec = _PRECEDENCE["not"]
-            text = "not " + _text(expr.arg, prec + 1)
+            text = "not " + _text(expr.arg, prec + 1, flat)
     elif isinstance(expr, Binary):
         if expr.op in COMPARE:
             prec = _PRECEDENCE["cmp"]
-            text = f"{_text(expr.left, prec + 1)} {expr.op} {_text(expr.right, prec + 1)}"
+            left, right = (_text(e, prec + 1, flat) for e in (expr.left, expr.right))
+            text = f"{left} {expr.op} {right}"
         else:
             prec = _PRECEDENCE[expr.op]
-            text = f"{_text(expr.left, prec)} {expr.op} {_text(expr.right, prec + 1)}"
+            right = prec if flat and _chained_with(expr.right, expr.op) else prec + 1
+            text = f"{_text(expr.left, prec, flat)} {expr.op} {_text(expr.right, right, flat)}"
     elif isinstance(expr, Nary):
         if expr.op in ("min", "max"):
-            text, prec = f"{expr.op}({', '.join(_text(a, 0) for a in expr.args)})", 9
+            text, prec = f"{expr.op}({', '.join(_text(a, 0, flat) for a in expr.args)})", 9
         else:
             prec = _PRECEDENCE[expr.op]
-            text = f" {expr.op} ".join(_text(a, prec + 1) for a in expr.args)
+            text = f" {expr.op} ".join(
+                _text(a, prec if flat and _chained_with(a, expr.op) else prec + 1, flat)
+                for a in expr.args)
     elif isinstance(expr, IfThenElse):
-        args = ", ".join(_text(c, 0) for c in children(expr))
+        args = ", ".join(_text(c, 0, flat) for c in children(expr))
         text, prec = f"ite({args})", 9
     else:
         raise TypeError(f"unknown expression node {expr!r}")
     return f"({text})" if prec < outer else text
+
+
+def _chained_with(expr: Expr, op: str) -> bool:
+    """Is ``expr`` an ``op`` whose operands may join an enclosing ``op``'s without brackets
+    (``+``, ``*``, ``and``, ``or``: associative, so the value does not change)?"""
+    return op in ("+", "*", "and", "or") and getattr(expr, "op", None) == op

@@ -101,14 +101,17 @@ class ExprError(ValueError):
     """An expression text that cannot be read; the message says where and why."""
 
 
-def parse(text: str, scope: Scope) -> Expr:
-    """Parse ``text`` in ``scope``; raise :class:`ExprError` on anything not allowed."""
+def parse(text: str, scope: Scope, constant: bool = False) -> Expr:
+    """Parse ``text`` in ``scope``; raise :class:`ExprError` on anything not allowed.
+    ``constant``: the text stands where only constants may be used (an unknown name then
+    lists only the constant names of ``scope``; the caller refuses variables)."""
     if not isinstance(text, str):
         if isinstance(text, bool) or isinstance(text, int):
             return Const(int(text))
         raise ExprError(f"expected an expression string, got {text!r}")
     text, tree = _tree(text)
-    return _Builder(text, scope).build(tree)
+    builder = _Builder(text, scope)
+    return builder.build_constant(tree) if constant else builder.build(tree)
 
 
 def _tree(text: str) -> tuple[str, ast.expr]:
@@ -134,6 +137,8 @@ class _Builder:
     def __init__(self, text: str, scope: Scope):
         self.text = text
         self.scope = scope
+        self.constant_only = False
+        """Building a part that must be constant: an unknown name lists the constants."""
 
     def fail(self, message: str) -> ExprError:
         return ExprError(f"in {shorten(self.text)}: {message}")
@@ -154,7 +159,11 @@ class _Builder:
             raise self.fail(f"only integers are allowed, not {node.value!r}")
         if isinstance(node, ast.Name):
             if node.id not in self.scope:
-                known = ", ".join(sorted(self.scope)) or "none"
+                usable = [n for n, v in self.scope.items()
+                          if not self.constant_only or _is_constant(v)]
+                known = ", ".join(sorted(usable)) or "none"
+                if len(usable) < len(self.scope):
+                    known += "; a variable cannot be used here"
                 raise self.fail(f"unknown name {node.id!r} (known: {known})")
             return self.scope[node.id]
         if isinstance(node, ast.Subscript):
@@ -192,6 +201,16 @@ class _Builder:
             return self.call(node)
         raise self.fail(f"{ast.unparse(node)!r} is not allowed in an expression")
 
+    def build_constant(self, node: ast.AST, make: Callable[[ast.AST], ScopeValue] | None = None
+                       ) -> ScopeValue:
+        """``node`` built (by ``make``, :meth:`build` by default) where only constants may be
+        used (the caller checks the value): an unknown name is told among the constants."""
+        outer, self.constant_only = self.constant_only, True
+        try:
+            return (make or self.build)(node)
+        finally:
+            self.constant_only = outer
+
     def constant(self, node: ast.AST) -> ScopeValue:
         """A constant integer or list (see :func:`constant_list`)."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
@@ -222,7 +241,7 @@ class _Builder:
             value = self.scope[node.id]
             self.fixed_all(value, node)
             return value
-        return self.fixed(self.build(node), node)
+        return self.fixed(self.build_constant(node), node)
 
     def listing(self, node: ast.AST) -> ScopeValue:
         """An expression, or a (nested) list of expressions (see :func:`listing`)."""
@@ -262,7 +281,7 @@ class _Builder:
         base = self.value(node.value)
         if isinstance(base, Expr):
             raise self.fail(f"{ast.unparse(node.value)!r} is not an array")
-        index_expr = self.build(node.slice)
+        index_expr = self.build_constant(node.slice)
         if variables(index_expr):
             raise self.fail(f"index {ast.unparse(node.slice)!r} must be a constant")
         index = evaluate(index_expr, {})
@@ -360,7 +379,7 @@ class _Builder:
         constant (nested) list named or indexed (``for cage in cages``, ``for c in
         cage[1]``): an integer, or a list bound to the name."""
         if isinstance(node, (ast.Name, ast.Subscript)):
-            value = self.value(node)
+            value = self.build_constant(node, self.value)
             if isinstance(value, list):
                 for item in value:
                     self.fixed_all(item, node)
@@ -380,7 +399,7 @@ class _Builder:
             return not want
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not self.constant_truth(node.operand)
-        cond = self.build(node)
+        cond = self.build_constant(node)
         if variables(cond):
             raise self.fail(f"generator filter {ast.unparse(node)!r} must be constant")
         return bool(evaluate(cond, {}))
@@ -390,7 +409,7 @@ class _Builder:
                 and node.func.id == "range" and 1 <= len(node.args) <= 2 and not node.keywords:
             bounds = []
             for a in node.args:
-                e = self.build(a)
+                e = self.build_constant(a)
                 if variables(e):
                     raise self.fail("range() bounds must be constant")
                 bounds.append(evaluate(e, {}))
@@ -402,12 +421,19 @@ class _Builder:
         if isinstance(node, (ast.List, ast.Tuple)):
             out = []
             for a in node.elts:
-                e = self.build(a)
+                e = self.build_constant(a)
                 if variables(e):
                     raise self.fail("generator values must be constant")
                 out.append(evaluate(e, {}))
             return out
         raise self.fail("a generator iterates over range(n), range(a, b) or a list of constants")
+
+
+def _is_constant(value: ScopeValue) -> bool:
+    """Whether a scope entry holds no variable (a constant, a parameter, a constant table)."""
+    if isinstance(value, Expr):
+        return not variables(value)
+    return all(_is_constant(v) for v in value)
 
 
 def listing(text: str, scope: Scope) -> ScopeValue:

@@ -12,7 +12,7 @@ from ..language.expr import (
     Expr,
     ExprLike,
     Var,
-    to_text,
+    readable,
     wrap,
 )
 from .variables import Domain, ModelError, Variables
@@ -115,7 +115,7 @@ class Csp(Variables):
         if self.objective is not None:
             raise ModelError(f"a second objective ({sense}): a model has at most one")
         checked = self._check_expr(wrap(expr), f"objective {label}".strip())
-        self.objective = Objective(sense, checked, label or to_text(checked))
+        self.objective = Objective(sense, checked, label or readable(checked))
 
     def with_objective(self, value: int) -> Csp:
         """A copy of this model whose solutions are the ones with objective ``value``

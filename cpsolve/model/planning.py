@@ -14,7 +14,7 @@ from ..language.expr import (
     Var,
     bounds,
     evaluate,
-    to_text,
+    readable,
     variables,
     wrap,
 )
@@ -148,14 +148,14 @@ class Planning(Variables):
         the checker refuses a plan that passes through such a state.
         """
         expr = self._check_expr(wrap(condition), f"forbidden {label or ''}".strip())
-        item = Forbidden(expr, label or to_text(expr))
+        item = Forbidden(expr, label or readable(expr))
         self.forbidden.append(item)
         return item
 
     def invariant(self, condition: ExprLike, label: str = "") -> Forbidden:
         """Declare a condition every state must satisfy: :meth:`forbid` of its negation."""
         expr = wrap(condition)
-        return self.forbid(Unary("not", expr), label or f"breaks the invariant {to_text(expr)}")
+        return self.forbid(Unary("not", expr), label or f"breaks the invariant {readable(expr)}")
 
     def set_estimate(self, estimate: ExprLike) -> None:
         """Declare an admissible estimate: a lower bound on the cost still to pay.

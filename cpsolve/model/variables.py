@@ -13,7 +13,7 @@ from ..language.expr import (
     bad_divisors,
     bounds,
     children,
-    to_text,
+    readable,
     variables,
 )
 
@@ -126,7 +126,7 @@ class Variables:
             raise ModelError(f"{what}: unknown variable(s) {', '.join(sorted(unknown))}")
         wrong = bad_divisors(expr)
         if wrong:
-            raise ModelError(f"{what}: {to_text(wrong[0])}: // and % divide by a positive "
+            raise ModelError(f"{what}: {readable(wrong[0])}: // and % divide by a positive "
                              "constant only")
         _check_magnitude(expr, self.domain, what)
         return expr

@@ -10,6 +10,7 @@ from ..answers.result import Step
 from ..answers.words import plural
 from ..model import Csp, Planning
 from ..model.invariants import Parity
+from .assignment_text import assignment_text, inside_panel, read_assignment_text
 
 if TYPE_CHECKING:
     from ..answers.read import PlanAnswer
@@ -39,8 +40,9 @@ class Puzzle:
         return "  ".join(f"{n}={v}" for n, v in zip(self.model.names, state))
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
-        """An assignment drawn for people."""
-        return "\n".join(f"{n} = {v}" for n, v in solution.items())
+        """An assignment drawn for people: an array on a line, ``x = [4, 0, 3]``, scalars
+        ``y = 0`` (:mod:`.assignment_text`)."""
+        return assignment_text(self.model.names, {n: str(v) for n, v in solution.items()})
 
     def step_text(self, step: Step) -> str:
         """One plan step in words."""
@@ -101,7 +103,11 @@ class Puzzle:
     def read_solution(self, written: Any) -> dict[str, int]:
         """A solution written by someone (JSON or text, see :mod:`cpsolve.answers.read`)
         as an assignment; a ``ValueError`` says why it cannot be read.  By default a JSON
-        object of variable: value; families read their own drawings too."""
+        object of variable: value, or the text :meth:`render_solution` writes; families
+        read their own drawings too."""
+        if isinstance(written, str):
+            said = read_assignment_text(inside_panel(written))
+            written = {n: _integer(n, v) for n, v in said.items()}
         if not isinstance(written, dict):
             raise ValueError("expected a JSON object of variable: value")
         out: dict[str, int] = {}
@@ -131,3 +137,10 @@ class Puzzle:
 
             return declared_symmetry(self.model)
         return None
+
+
+def _integer(name: str, said: str) -> int:
+    try:
+        return int(said)
+    except ValueError:
+        raise ValueError(f"{name}: {said[:40]!r} is not a value") from None

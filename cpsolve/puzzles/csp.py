@@ -44,6 +44,7 @@ from typing import Any
 from ..language.expr import Const, Var, conjuncts
 from ..language.parse import ExprError, listing
 from ..model import Csp, ModelError
+from .assignment_text import assignment_text
 from .base import Puzzle
 from .data import Data
 from .declare import (
@@ -68,11 +69,16 @@ class CspPuzzle(Puzzle):
     template: Template
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
-        return self.template.render(solution)
+        """The ``show`` template drawn, or without one the variables (an array on a line,
+        :mod:`.assignment_text`), with their labels."""
+        if self.template.show:
+            return self.template.render(solution)
+        return assignment_text(self.model.names, {n: self.template.label(n, v)
+                                                  for n, v in solution.items()})
 
     def read_solution(self, written: Any) -> dict[str, int]:
         """A JSON assignment, or the solution as the text output draws it (the ``show``
-        template, or ``name=value`` pairs; :mod:`.csp_drawing`)."""
+        template, or the variables drawn without one; :mod:`.csp_drawing`)."""
         if isinstance(written, str):
             from .csp_drawing import read_drawing
 

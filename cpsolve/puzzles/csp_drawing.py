@@ -1,6 +1,6 @@
 """A csp's solution read back from its text drawing (``cpsolve validate``): the file's
-``show`` template (or the ``name=value`` pairs drawn without one), as cpsolve's text output
-prints it, panel frame and all.
+``show`` template (or the variables drawn without one, :mod:`.assignment_text`), as
+cpsolve's text output prints it, panel frame and all.
 
 The template is drawn once with a marker in place of each variable's value; the marker
 drawing and the text are then matched token by token (whitespace apart, so the padding of
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from ..language.expr import Var
 from ..language.parse import parse
+from .assignment_text import inside_panel, read_assignment_text
 from .declare import PLACEHOLDER, Template
 
 MARK = "\x00"
@@ -27,8 +28,10 @@ ANY = f"{MARK}*{MARK}"
 def read_drawing(template: Template, names: Iterable[str], text: str) -> dict[str, int]:
     """The assignment drawn in ``text`` (``ValueError``: why it cannot be read)."""
     names = list(names)
+    if not template.show:
+        return _unshown(template, names, inside_panel(text))
     marked = _marked(template, names).split()
-    written = _panel(text).split()
+    written = inside_panel(text).split()
     if len(written) != len(marked):
         raise ValueError(f"the drawing has {len(written)} items where the model's "
                          f"{'show template' if template.show else 'variables'} draw "
@@ -52,11 +55,21 @@ def read_drawing(template: Template, names: Iterable[str], text: str) -> dict[st
     return values
 
 
+def _unshown(template: Template, names: list[str], text: str) -> dict[str, int]:
+    """The assignment written as the variables are drawn without a template."""
+    written = read_assignment_text(text)
+    unknown = [n for n in written if n not in names]
+    if unknown:
+        raise ValueError(f"the model has no variable named {unknown[0][:60]!r}")
+    missing = [n for n in names if n not in written]
+    if missing:
+        raise ValueError(f"the drawing does not show {missing[0]}")
+    return {n: _value(template, n, written[n]) for n in names}
+
+
 def _marked(template: Template, names: list[str]) -> str:
     """The template drawn with markers for values."""
     marks = {n: f"{MARK}{n}{MARK}" for n in names}
-    if not template.show:
-        return "  ".join(f"{n}={marks[n]}" for n in names)
 
     def part(found: re.Match) -> str:
         whole = template.scope.get(found.group(1).strip())
@@ -113,24 +126,3 @@ def _value(template: Template, name: str, said: str) -> int:
     except ValueError:
         known = f" (labels: {' '.join(map(str, labels))})" if labels else ""
         raise ValueError(f"{name}: {said[:40]!r} is not a value{known}") from None
-
-
-FRAME = re.compile(r"^\s*[\u2502|](.*?)[\u2502|]\s*$")
-"""A line inside a panel's frame, as cpsolve's text output draws one."""
-
-
-def _panel(text: str) -> str:
-    """The inside of the first ``solution`` panel of cpsolve's text output (or of the
-    first panel), else the text itself."""
-    lines = text.splitlines()
-    tops = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("\u256d")]
-    if not tops:
-        return text
-    top = next((i for i in tops if "solution" in lines[i]), tops[0])
-    inside = []
-    for line in lines[top + 1:]:
-        if line.lstrip().startswith("\u2570"):
-            break
-        found = FRAME.match(line)
-        inside.append(found.group(1) if found else line)
-    return "\n".join(inside)

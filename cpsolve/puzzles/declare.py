@@ -177,7 +177,7 @@ def integer(data: Data, key: str, value: Any, scope: Scope) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str):
-        expr = parse_in(data, key, value, scope)
+        expr = parse_in(data, key, value, scope, constant=True)
         if variables(expr):
             raise data.error(key, f"{value!r} must be constant (no variables)")
         return evaluate(expr, {})
@@ -222,12 +222,14 @@ def _leaves(value: Any) -> Any:
             yield v
 
 
-def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False) -> Any:
-    """Parse an expression of the file; ``whole`` also accepts a bare array name."""
+def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False,
+             constant: bool = False) -> Any:
+    """Parse an expression of the file; ``whole`` also accepts a bare array name;
+    ``constant``: where only constants may be used (the caller refuses variables)."""
     if whole and isinstance(text, str) and isinstance(scope.get(text.strip()), list):
         return scope[text.strip()]
     try:
-        return parse(text, scope)
+        return parse(text, scope, constant)
     except ExprError as err:
         raise data.error(key, str(err)) from None
 

@@ -3,7 +3,8 @@ variables (issue 24). One array of state variables is drawn as
 
 * ``board = "x"``, ``rows = R`` — a 2-D board, row by row (Lights Out);
 * ``stacks = "peg"`` — item ``i`` sits on stack ``peg[i]``, item 0 the smallest and on top
-  (Tower of Hanoi); the stacks are named by the array's ``[labels]``;
+  (Tower of Hanoi); one stack per value of the array's domain, empty or not, named by the
+  array's ``[labels]``;
 * ``levels = "jug"``, ``capacity = [8, 5]`` — vessels filled to their values (water jugs;
   without ``capacity``, each cell's domain maximum).
 
@@ -24,13 +25,15 @@ KEYS = {*KINDS, "rows", "capacity"}
 @dataclass(frozen=True)
 class Drawing:
     """What ``[draw]`` declares: ``kind`` of picture of the array ``array`` (its cells in
-    order), with ``rows`` (board) or ``capacity`` (levels, one per cell)."""
+    order), with ``rows`` (board), ``capacity`` (levels, one per cell) or ``stacks`` (the
+    values a cell may take, one stack each: the same stacks in every state)."""
 
     kind: str
     array: str
     cells: tuple[str, ...]
     rows: int = 1
     capacity: tuple[int, ...] = ()
+    stacks: tuple[int, ...] = ()
 
 
 def drawing(data: Data, model: Planning) -> Drawing | None:
@@ -60,4 +63,6 @@ def drawing(data: Data, model: Planning) -> Drawing | None:
                                                   for v in capacity):
             raise data.error("draw.capacity", f"expected {len(cells)} integers > 0")
         return Drawing(kind, array, cells, capacity=tuple(capacity))
-    return Drawing(kind, array, cells)
+    lo = min(model.domain(c)[0] for c in cells)
+    hi = max(model.domain(c)[1] for c in cells)
+    return Drawing(kind, array, cells, stacks=tuple(range(lo, hi + 1)))

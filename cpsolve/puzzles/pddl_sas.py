@@ -7,7 +7,11 @@ wheel brings, ``pip install 'cpsolve[peers]'``) reads the files, normalises ADL
 preconditions), grounds by its relaxed reachability analysis and groups atoms into
 mutex-derived variables — the grounding the planning community's planners use.  Each
 SAS+ variable becomes a model variable 0..range-1: a binary variable of one atom is
-named like the atom (``at ball1 rooma``, 1 = it holds), any other ``var<i> <predicate>``.
+named like the atom (``at ball1 rooma``, 1 = it holds), any other by the predicates of its
+atoms and the arguments they share (``at/carry ball1``: where ball1 is).  When the
+translator settles the task itself (the goal violates a mutex, or cannot be reached even
+ignoring deletes) it returns one stand-in variable: that is named by what it found
+(:data:`SETTLED`), so a proof that no plan exists reads in the file's terms.
 Each operator becomes an action named like the ground PDDL action (``pick ball1 rooma
 left``; the translator splits a disjunctive precondition into several operators of one
 name: the second is ``pick ball1 rooma left #2``).  Its guard is its prevail and
@@ -30,6 +34,23 @@ from ..language.expr import And, Const, Expr, If, Not, Or, Var
 from ..model import ModelError, Planning
 from .data import ModelFileError, read_text
 
+SETTLED_LINE = re.compile(r"^(.*)! Generating (?:un)?solvable task\.\.\.$", re.M)
+"""The translator's line when it settles the task itself, returning a stand-in task of one
+variable ``dummy`` (its goal the value it does not have when no plan exists)."""
+SETTLED = {
+    "Goal violates a mutex": "whether the goal's facts can hold together (the translator "
+                             "proves that two of them exclude each other)",
+    "No relaxed solution": "whether the goal can be reached (the translator proves that no "
+                           "actions reach some of its facts, even ignoring what they delete)",
+    "Simplified to trivially false goal": "whether the goal can be reached (the translator "
+                                          "proves that some of its facts are never reached)",
+    "Trivially false goal": "whether the goal can hold (the translator finds it false "
+                            "in itself)",
+    "Empty goal": "whether the goal holds (the translator finds it true in itself)",
+    "Simplified to empty goal": "whether the goal holds (the translator finds that it "
+                                "holds at the start and always will)",
+}
+"""The stand-in variable's name, by the translator's reason: what it stands for."""
 VARIANT = re.compile(r" #\d+$")
 """The suffix of a second operator of one PDDL action name (see the module's docstring)."""
 
@@ -49,9 +70,10 @@ def pddl_action(name: str) -> str:
     return VARIANT.sub("", name)
 
 
-def translate(domain_path, problem_path) -> Any:
+def translate(domain_path, problem_path) -> tuple[Any, str]:
     """The translator's SAS+ task of the two files (a :class:`ModelFileError` naming the
-    file and the feature when unusable).  The translator's own chatter is swallowed."""
+    file and the feature when unusable), and the reason it gives when it settled the task
+    itself (``""`` otherwise: :data:`SETTLED_LINE`).  Its other chatter is swallowed."""
     from fast_downward.translate import main as translator
     from fast_downward.translate import normalize, options
     from fast_downward.translate.pddl_parser import lisp_parser, parsing_functions
@@ -73,11 +95,16 @@ def translate(domain_path, problem_path) -> Any:
         with contextlib.redirect_stdout(chatter):
             options.set_options([str(domain_path), str(problem_path)])
             where = domain_path
-            task = parsing_functions.parse_task(*lists)
+            try:
+                task = parsing_functions.parse_task(*lists)
+            except ParseError as err:
+                raise _parse_error(str(err), domain_path, problem_path) from None
             where = problem_path
             normalize.normalize(task)
-            return translator.pddl_to_sas(task)
-    except MemoryError:
+            sas = translator.pddl_to_sas(task)
+        settled = SETTLED_LINE.search(chatter.getvalue())
+        return sas, settled.group(1).strip() if settled else ""
+    except (MemoryError, ModelFileError):
         raise
     except RecursionError:
         raise ModelFileError(where, "the translator refuses it: formulas nested too "
@@ -98,14 +125,73 @@ def _line(err: BaseException, chatter: io.StringIO | None = None) -> str:
     return re.sub(r"^(error|Error): ", "", text)[:300]
 
 
-def model_of(sas, name: str) -> tuple[Planning, tuple[tuple[str, ...], ...]]:
+LAYER = re.compile(r"^(?:\t->)?Parsing (.*)$")
+"""A line of the translator parser's context: where in the file it was (``Parsing goal``)."""
+SECTION_OF_ANY = {"condition", "literal", "typed list", "typed object", "PDDL type", "expression",
+                  "Assignment", "problem", "domain"}
+"""Layers that say nothing a person can find in the file: left out of the place."""
+
+
+def _parse_error(text: str, domain_path, problem_path) -> ModelFileError:
+    """The translator parser's error ``text`` as one sentence, blaming the file at fault:
+    ``undefined object 'c3' in the goal`` in the problem file.  Its text is lines of context
+    (``Parsing problem``, ``->Parsing goal``...), the message, then ``Syntax:`` and ``Got:``
+    lines; an error outside both files' layers (two files that do not match, objects named
+    twice) is the problem's, unless it says it is the domain's."""
+    layers = [m.group(1) for m in map(LAYER.match, text.splitlines()) if m]
+    said = [ln.strip() for ln in text.splitlines() if ln.strip() and not LAYER.match(ln)]
+    got = next((ln[4:].strip() for ln in said if ln.startswith("Got:")), None)
+    syntax = next((ln[7:].strip() for ln in said if ln.startswith("Syntax:")), None)
+    message = " ".join(ln for ln in said if not ln.startswith(("Got:", "Syntax:")))
+    # "Undefined object" names what it got; "Expected ..." and sentences ending in "." do not
+    sentence = message.endswith(".") or message.startswith("Expected")
+    message = message.rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():
+        message = message[0].lower() + message[1:]
+    if got is not None:
+        got = got if len(got) <= 60 else got[:57] + "..."
+        message += f", got {got!r}" if sentence else f" {got!r}"
+    message += _place(layers[1:])
+    if syntax:
+        message += f" (expected {syntax})"
+    domain = layers[0] == "domain" if layers else "PDDL domain" in text
+    return ModelFileError(domain_path if domain else problem_path,
+                          f"the translator refuses it: {message}")
+
+
+def _place(layers: list[str]) -> str:
+    """`` in the precondition of action 'sail'``: the layers a person finds in the file,
+    innermost first (a numbered entry left out when its name is known)."""
+    named = any("'" in p for p in layers)
+    places: list[str] = []
+    for p in reversed(layers):
+        if _anywhere(p) or (named and "#" in p) or (places and places[-1].endswith(p)):
+            continue
+        places.append(("the " if "'" not in p and "#" not in p else "") + p)
+    return " in " + " of ".join(places) if places else ""
+
+
+def _anywhere(layer: str) -> bool:
+    """A layer that could be anywhere in a file (a condition, a typed list...)."""
+    return layer in SECTION_OF_ANY or layer.endswith("group of typed list") \
+        or layer.startswith("axiom/action entry")
+
+
+def model_of(sas, name: str, settled: str = "") -> tuple[Planning, tuple[tuple[str, ...], ...]]:
     """The planning model of a SAS+ task, and per state variable the atom each value means
     (``""`` for a negated atom or "none of those").  Derived variables (the translator's
     axioms: universal goals and preconditions, negated complex conditions) are no state
-    variables: each is the expression of its rules (:class:`_Derived`)."""
+    variables: each is the expression of its rules (:class:`_Derived`).  ``settled``: the
+    translator's reason when it settled the task itself (its stand-in variable is named by
+    it, and means no atom)."""
     layers = sas.variables.axiom_layers
     state = [v for v in range(len(layers)) if layers[v] < 0]
-    names, atoms, flip = _variables([sas.variables.value_names[v] for v in state])
+    if settled:
+        why = SETTLED.get(settled, f"whether the goal can be reached (the translator: "
+                                   f"{settled})")
+        names, atoms, flip = [why], (("",) * sas.variables.ranges[0],), [False]
+    else:
+        names, atoms, flip = _variables([sas.variables.value_names[v] for v in state])
     index = {v: i for i, v in enumerate(state)}
     model = Planning(name)
     for v in state:
@@ -196,13 +282,24 @@ def _variables(values: Sequence[Sequence[str]]):
             meaning = ("", pos[0])
         else:
             swapped = False
-            heads = sorted({m.split(" ")[0] for m in pos})
-            names.append(f"var{i} {'/'.join(heads[:3])}".rstrip())
+            names.append(_group_name(pos) or f"var{i}")
         flip.append(swapped)
         atoms.append(meaning)
-    if len(set(names)) != len(names):  # an atom in two variables: plain names
-        names = [f"var{i}" for i in range(len(values))]
+    seen: dict[str, int] = {}
+    for i, n in enumerate(names):  # one name for two variables: the later ones numbered
+        seen[n] = seen.get(n, 0) + 1
+        names[i] = n if seen[n] == 1 else f"{n} #{seen[n]}"
     return names, tuple(atoms), flip
+
+
+def _group_name(atoms: list[str]) -> str:
+    """A variable of several atoms named by their predicates and the arguments all of them
+    share: ``at(ball1, rooma)``, ``carry(ball1, left)`` make ``at/carry ball1``."""
+    heads = list(dict.fromkeys(a.split(" ")[0] for a in atoms))
+    shared = [x for x in dict.fromkeys(atoms[0].split(" ")[1:])
+              if all(x in a.split(" ")[1:] for a in atoms)]
+    more = "/..." if len(heads) > 3 else ""
+    return " ".join(["/".join(heads[:3]) + more, *shared]).strip()
 
 
 def _atom(value: str) -> str:

@@ -77,10 +77,10 @@ def load_translated(domain_path: str | Path, problem_path: str | Path) -> PddlPu
     """The puzzle of the translator's SAS+ task (see :mod:`.pddl_sas`)."""
     from . import pddl_sas
 
-    sas = pddl_sas.translate(domain_path, problem_path)
+    sas, settled = pddl_sas.translate(domain_path, problem_path)
     name = Path(problem_path).stem
     try:
-        model, atoms = pddl_sas.model_of(sas, name)
+        model, atoms = pddl_sas.model_of(sas, name, settled)
         model.validate()
     except ModelError as err:
         raise ModelFileError(problem_path, str(err)) from None

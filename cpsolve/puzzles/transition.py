@@ -233,7 +233,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
     for binding in _bindings(data, params, scope, prefix):
         local = {**scope, **{k: Const(v) for k, v in binding.items()}}
         if "where" in table:
-            where = parse_in(data, prefix + "where", table["where"], local)
+            where = parse_in(data, prefix + "where", table["where"], local, constant=True)
             if variables(where):
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):

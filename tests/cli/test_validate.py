@@ -138,6 +138,42 @@ def test_a_csp_without_a_show_template_reads_its_pairs(cli, tmp_path):
     assert cli("validate", model, drawn).code == 1
 
 
+PAIRS = """
+from cpsolve import Csp
+
+
+def build():
+    csp = Csp("twenty")
+    x = csp.add_array("x", 20, 0, 9)
+    for i in range(19):
+        csp.require(x[i] + x[i + 1] >= 3)
+    total = x[0] + x[1]
+    for i in range(2, 20, 2):
+        total = total + (x[i] + x[i + 1])  # a sum built pair by pair: nested
+    csp.minimize(total)
+    return csp
+"""
+
+
+def test_a_python_csp_is_drawn_as_arrays_and_read_back(cli, tmp_path):
+    model = tmp_path / "twenty.py"
+    model.write_text(PAIRS)
+    solved = cli("solve", model, "--engine", "cpsat", width="80")
+    assert solved.code == 0, solved.err
+    # the 10 pairs x[2k] + x[2k+1] are each >= 3: the least sum is 30 (3, 0, 3, 0, ...)
+    assert "minimize " + " + ".join(f"x[{i}]" for i in range(20)) in " ".join(
+        solved.out.split()), solved.out
+    drawn = [line for line in solved.out.splitlines() if "x = [" in line]
+    assert len(drawn) == 1, solved.out  # 20 digits fit one line of the box
+    values = drawn[0].split("[", 1)[1].split("]")[0].split(",")
+    assert len(values) == 20 and sum(map(int, values)) == 30
+    answer = tmp_path / "answer.txt"
+    answer.write_text(solved.out)
+    assert cli("validate", model, answer).code == 0
+    answer.write_text("x = [" + ", ".join(["1"] * 20) + "]\n")  # 1 + 1 < 3
+    assert cli("validate", model, answer).code == 1
+
+
 @pytest.mark.parametrize("text", ["marks 0 1 4\n", "marks 0 1 4 x 12 17\n",
                                   "ruler 0 1 4 10 12 17\n", "\x00\x01"],
                          ids=["too-few", "not-a-value", "other-text", "binary"])

@@ -69,6 +69,32 @@ DERIVED_PROBLEM = """
 a recursive derived predicate, refused."""
 
 
+FERRY_DOMAIN = """
+(define (domain ferry)
+ (:requirements :strips :typing)
+ (:types car place)
+ (:predicates (at ?c - car ?p - place) (on ?c - car) (ferry-at ?p - place) (empty))
+ (:action sail :parameters (?from ?to - place)
+  :precondition (ferry-at ?from)
+  :effect (and (ferry-at ?to) (not (ferry-at ?from))))
+ (:action board :parameters (?c - car ?p - place)
+  :precondition (and (at ?c ?p) (ferry-at ?p) (empty))
+  :effect (and (on ?c) (not (at ?c ?p)) (not (empty))))
+ (:action debark :parameters (?c - car ?p - place)
+  :precondition (and (on ?c) (ferry-at ?p))
+  :effect (and (at ?c ?p) (empty) (not (on ?c)))))
+"""
+
+FERRY_PROBLEM = """
+(define (problem two) (:domain ferry)
+ (:objects c1 c2 - car a b c - place)
+ (:init (at c1 a) (at c2 b) (ferry-at a) (empty))
+ (:goal (and (at c1 c) (at c2 a) (on c1))))
+"""
+"""A car is at one place or on the ferry, never both: the goal asks for c1 at c and on the
+ferry at once, so no plan exists (the translator finds the goal violates a mutex)."""
+
+
 def write(folder: Path, domain: str, problem: str) -> tuple[Path, Path]:
     """The two texts as ``domain.pddl`` and ``problem.pddl`` in ``folder``."""
     d, p = folder / "domain.pddl", folder / "problem.pddl"

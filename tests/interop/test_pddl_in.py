@@ -19,6 +19,8 @@ import pddl_cases as cases  # noqa: E402
 
 pytest.importorskip("fast_downward.translate")
 
+IPC = Path(__file__).resolve().parents[2] / "benchmarks" / "ipc"
+
 
 @pytest.fixture
 def roads(tmp_path) -> tuple[Path, Path]:
@@ -64,6 +66,48 @@ def test_recursive_derived_predicates_are_refused_in_one_line(cli, tmp_path):
     out = cli("solve", d, p)
     assert out.code == 2 and out.err.count("\n") == 1, out.err
     assert "recursive derived predicates" in out.err
+
+
+@pytest.mark.parametrize("file, old, new, said", [
+    ("problem", "(visited p1))", "(visited p4))", "undefined object 'p4' in the goal"),
+    ("problem", "(:domain roads)", "(:domain rods)", "the domain name specified by the "
+     "problem file (rods) does not match"),
+    ("domain", "(road ?a ?b) (not", "(rood ?a ?b) (not",
+     "expected logical operator or predicate name, got 'rood' in the precondition of "
+     "action 'go'"),
+    ("domain", "(visited ?b) (inc", "(visited ?c) (inc",
+     "undefined variable '?c' in the effect of action 'go'"),
+], ids=["object-in-goal", "domain-name", "predicate", "variable"])
+def test_a_parse_error_names_the_file_at_fault_in_a_sentence(cli, tmp_path, file, old, new,
+                                                             said):
+    texts = {"domain": cases.EQ_DOMAIN, "problem": cases.EQ_PROBLEM}
+    assert old in texts[file]
+    texts[file] = texts[file].replace(old, new)
+    d, p = cases.write(tmp_path, texts["domain"], texts["problem"])
+    out = cli("solve", d, p)
+    assert out.code == 2 and out.err.count("\n") == 1, out.err
+    assert out.err.startswith(f"error: {d if file == 'domain' else p}: "), out.err
+    assert said in out.err and "Parsing" not in out.err, out.err
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_a_goal_that_contradicts_itself_is_explained_in_the_files_terms(cli, tmp_path, engine):
+    d, p = cases.write(tmp_path, cases.FERRY_DOMAIN, cases.FERRY_PROBLEM)
+    out = cli("solve", d, p, "--engine", engine, "--json")
+    result = json.loads(out.out)
+    assert result["status"] == "infeasible" and result["verified"], out.out
+    assert "the goal's facts can hold together" in result["message"]
+    assert "dummy" not in out.out and "var0" not in out.out
+
+
+def test_variables_of_several_atoms_are_named_by_them():
+    puzzle = load(IPC / "gripper" / "domain.pddl", IPC / "gripper" / "prob01.pddl")
+    names = puzzle.model.names
+    # the translator's mutex groups: a gripper carries one ball or is free (one variable,
+    # named by its predicates and the gripper they share), a ball is in one room or none
+    # (in a gripper), the robot in one room
+    assert {"carry/free left", "carry/free right", "at ball1", "at-robby"} <= set(names)
+    assert not [n for n in names if n.startswith("var")], names
 
 
 def test_count_analyze_show_export_take_a_pddl_pair(cli, lights, tmp_path):

@@ -20,6 +20,7 @@ from cpsolve.language.expr import (
     conjuncts,
     evaluate,
     is_boolean,
+    readable,
     same,
     substitute,
     to_text,
@@ -291,6 +292,29 @@ def test_text_round_trip_is_structural(expr):
     back = parse(text, SCOPE)
     assert same(back, expr), (text, to_text(back))
     assert to_text(back) == text
+
+
+@settings(max_examples=400, deadline=None)
+@given(TREES)
+def test_readable_text_has_the_same_value(expr):
+    back = parse(readable(expr), SCOPE)
+    for env in _assignments():
+        assert evaluate(back, env) == evaluate(expr, env), (readable(expr), env)
+
+
+def test_readable_text_drops_the_brackets_of_how_a_chain_was_built():
+    x = [Var(f"x[{i}]") for i in range(4)]
+    built = x[0] + x[1] + (x[2] + x[3])  # as a loop adding pairs builds it
+    assert to_text(built) == "x[0] + x[1] + (x[2] + x[3])"  # the exact tree, for files
+    assert readable(built) == "x[0] + x[1] + x[2] + x[3]"
+    assert readable(a * (b * c)) == "a * b * c"
+    both = Nary("and", (a == 1, Nary("and", (b == 2, c == 3))))
+    assert readable(both) == "a == 1 and b == 2 and c == 3"
+    # brackets that change the value stay
+    assert readable(a - (b + c)) == "a - (b + c)"
+    assert readable(a * (b + c)) == "a * (b + c)"
+    assert readable(Nary("or", (a == 1, Nary("and", (b == 2, c == 3))))) == \
+        "a == 1 or b == 2 and c == 3"
 
 
 ARRAY_SCOPE = variable_scope(["x[0]", "x[1]", "g[0][0]", "g[0][1]", "g[1][0]", "g[1][1]"])

@@ -17,7 +17,13 @@ from cpsolve.language.expr import (
     same,
     to_text,
 )
-from cpsolve.language.parse import ExprError, constant_scope, parse, variable_scope
+from cpsolve.language.parse import (
+    ExprError,
+    constant_list,
+    constant_scope,
+    parse,
+    variable_scope,
+)
 
 JUGS = {**constant_scope({"cap": [8, 5], "n": 3}), **variable_scope(["jug[0]", "jug[1]"])}
 ON = {**constant_scope({"blocks": 3}), **variable_scope(["on[0]", "on[1]", "on[2]", "t"])}
@@ -193,6 +199,31 @@ def test_refused(text, scope, fragment):
     assert fragment in message, message
     if text:
         assert repr(text) in message  # the message quotes the whole expression
+
+
+ONLY_CONSTANTS = "(known: cap, n; a variable cannot be used here)"
+
+
+@pytest.mark.parametrize("text, known", [
+    ("jar == 4", "(known: cap, jug, n)"),                         # anything goes here
+    ("sum(jug[i] for i in range(m))", ONLY_CONSTANTS),            # a bound: constants only
+    ("jug[k] == 1", ONLY_CONSTANTS),                              # an index too
+    ("sum(jug[i] for i in range(2) if i < m)",                    # a filter: with its i
+     "(known: cap, i, n; a variable cannot be used here)"),
+])
+def test_an_unknown_name_lists_the_names_usable_there(text, known):
+    with pytest.raises(ExprError, match="unknown name") as info:
+        parse(text, JUGS)
+    assert str(info.value).endswith(known), str(info.value)
+
+
+def test_where_only_constants_may_stand_the_variables_are_not_offered():
+    with pytest.raises(ExprError) as info:
+        constant_list("range(nn)", JUGS)
+    assert str(info.value).endswith(ONLY_CONSTANTS)
+    with pytest.raises(ExprError) as info:
+        parse("nn", JUGS, constant=True)
+    assert "jug" not in str(info.value)
 
 
 def test_unknown_name_lists_known_names():

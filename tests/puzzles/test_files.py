@@ -189,6 +189,21 @@ def test_model_file_error_names_the_key(write_model):
     assert str(info.value) == f"{path}: size: {info.value.message}"
 
 
+@pytest.mark.parametrize("where, text", [
+    ("actions[0].params.k", 'params = { k = "range(nn)" }'),
+    ("actions[0].where", 'params = { k = "range(3)" }\nwhere = "k < nn"'),
+])
+def test_an_unknown_name_in_a_parameter_lists_no_state_variable(write_model, where, text):
+    path = write_model("m.toml", 'family = "transition"\ngoal = "x == 3"\n'
+                       '[constants]\nn = 3\n[variables]\nx = [0, 5]\n[initial]\nx = 0\n'
+                       f'[[actions]]\nname = "add {{k}}"\n{text}\neffects = {{ x = "x + k" }}\n')
+    with pytest.raises(ModelFileError) as info:
+        load(path)
+    assert info.value.key == where and "unknown name 'nn'" in info.value.message
+    known = info.value.message.split("(known: ")[1]
+    assert "x" not in known.split(";")[0] and "n" in known.split(";")[0], info.value.message
+
+
 # Found while writing these tests: three ways a file still escapes as a traceback.
 
 

@@ -19,8 +19,8 @@ from ...language.expr import (
     conjuncts,
     evaluate,
     normal_text,
+    readable,
     substitute,
-    to_text,
     variables,
 )
 from ..csp import AllDifferent, Circuit, Condition, Csp, CspSymmetry
@@ -72,7 +72,7 @@ def _image_missing(csp: Csp, sym: CspSymmetry, part: Expr,
             return ""
     size = math.prod(len(csp.values(y)) for y in ys)
     if size > MAX_TABLE:
-        return (f"the image of {to_text(part)} is not written the same way, and its "
+        return (f"the image of {readable(part)} is not written the same way, and its "
                 f"{size:,} value combinations are too many to compare")
     inverse = {b: a for a, b in vmap.items()}
     combos = list(itertools.product(*(csp.values(y) for y in ys)))
@@ -81,4 +81,4 @@ def _image_missing(csp: Csp, sym: CspSymmetry, part: Expr,
     for cand in candidates:
         if tuple(bool(evaluate(cand, dict(zip(ys, combo)))) for combo in combos) == want:
             return ""
-    return f"no condition over {', '.join(ys)} is the image of {to_text(part)}"
+    return f"no condition over {', '.join(ys)} is the image of {readable(part)}"

@@ -56,15 +56,14 @@ def _board(d: Drawing, env: Mapping[str, int], label: Label, top: float):
 
 def _stacks(d: Drawing, env: Mapping[str, int], label: Label, top: float):
     items = len(d.cells)
-    lo, hi = 0, max(max(env[c] for c in d.cells), 2)
-    names = [label(d.cells[0], v) for v in range(lo, hi + 1)]
+    names = [label(d.cells[0], v) for v in d.stacks]  # from the domain: the same every state
     unit, height = 12.0, 18.0
     slot = 2 * unit * (items + 1) + 16
     base = top + (items + 1) * height + 10
     parts: list[Part] = []
-    for s, name in enumerate(names):
+    for s, (value, name) in enumerate(zip(d.stacks, names)):
         cx = MARGIN + s * slot + slot / 2
-        on = sorted((i for i, c in enumerate(d.cells) if env[c] == lo + s), reverse=True)
+        on = sorted((i for i, c in enumerate(d.cells) if env[c] == value), reverse=True)
 
         def stack(svg: Svg, cx=cx, name=name, on=on) -> None:
             svg.open(class_="stack")

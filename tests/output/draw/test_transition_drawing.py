@@ -35,6 +35,32 @@ def test_hanoi_is_drawn_as_discs_on_pegs():
     assert "peg[3] on C" in titles(stacks[2])  # the largest disc, moved once, to C
 
 
+def four_pegs(tmp_path: Path) -> Path:
+    """``models/hanoi4.toml`` with a fourth peg D: the peg domain grows to 0..3."""
+    text = (ROOT / "models" / "hanoi4.toml").read_text(encoding="utf-8")
+    text = text[:text.index("[expected]")]
+    for old, new in (("domain = [0, 2]", "domain = [0, 3]"), ("range(3)", "range(4)"),
+                     ('["A", "B", "C"]', '["A", "B", "C", "D"]')):
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "hanoi4pegs.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def stack_names(svg: str) -> list[str]:
+    return [[t.text for t in s.iter(f"{SVG}text")][-1] for s in groups(svg, "stack")]
+
+
+def test_every_peg_of_the_domain_is_a_stack_in_every_state(tmp_path):
+    puzzle = load(four_pegs(tmp_path))
+    start = picture(puzzle).svg
+    assert stack_names(start) == ["A", "B", "C", "D"]  # D is empty at the start
+    result = run("search", "solve", puzzle.model, Options(time_limit=30))
+    for step in result.answer.steps:
+        assert stack_names(picture(puzzle, step.state).svg) == ["A", "B", "C", "D"]
+
+
 def test_water_jugs_are_drawn_filled_to_their_levels():
     puzzle = load(resolve("water_jugs"))
     state = (8, 2)  # reached after four moves (fill 5, pour, fill 5, pour)
