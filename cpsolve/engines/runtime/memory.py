@@ -3,13 +3,13 @@
 ``--memory-limit`` (by default :data:`DEFAULT_SHARE` of the memory available
 when the command starts: :func:`available`) is a *soft* limit on the
 resident memory of the process.  Engines look at it where they already
-look at the clock (the search budget every few thousand expansions, the
-CP-SAT wait loop every 50 ms): :func:`check` reads the process's resident
-size and its peak since the last look (at most every :data:`EVERY` seconds) and, past
-the limit, or where the next step would pass it at the last one's pace, asks every
-engine to stop through :func:`cpsolve.engines.runtime.interrupt.request` with the
-reason "memory limit … reached".  Each engine then returns what it found and
-proved, as after a time limit.
+look at the clock (the search budget after the first expansion, then every few
+thousand; the CP-SAT wait loop before the solve, then every 50 ms): :func:`check`
+reads the process's resident size and its peak since the last look (at most every
+:data:`EVERY` seconds) and, past the limit, or where the next step would pass it at the
+last one's pace, asks every engine to stop through
+:func:`cpsolve.engines.runtime.interrupt.request` with the reason "memory limit …
+reached".  Each engine then returns what it found and proved, as after a time limit.
 
 No hard address-space limit (``RLIMIT_AS``) is set: the address space of a
 process counts reserved, untouched memory — CP-SAT's threads each reserve

@@ -172,6 +172,20 @@ def test_search_stops_with_the_bound_it_proved(cli):
     assert data["bound"] is not None and data["bound"] <= 31
 
 
+@pytest.mark.parametrize("model, engine", [("water_jugs", "search"), ("xsudoku5", "search"),
+                                           ("water_jugs", "cpsat")])
+def test_an_engine_over_the_limit_from_the_start_stops_at_its_first_look(cli, model, engine):
+    """Water jugs: 22 states; 5x5 X-sudoku: a solution within a few nodes — both end before
+    a look every few thousand steps would come, CP-SAT within one wait of its loop.  Every
+    process holds more than 1 MB: the first look comes at once, and nothing is proven."""
+    run = cli("solve", MODELS / f"{model}.toml", "--engine", engine, "--memory-limit", "1M",
+              "--json")
+    data = json.loads(run.out)
+    assert run.code == 1, data
+    assert data["status"] == "unknown" and data.get("plan") is None
+    assert "memory limit 1 MB reached" in data["message"]
+
+
 def test_the_limit_ends_with_the_command(cli):
     cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M")
     assert memory.limit() is None and not interrupt.requested()
