@@ -318,6 +318,16 @@ BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
     "forbidden-python": (_jugs('goal = "jug[0] == 4 or jug[1] == 4"',
                                "goal = \"__import__('os').system('echo hi')\""),
                          ("goal", "unknown function")),
+    # what the model refuses is named by the key that holds it (2**70: past 64-bit integers)
+    "cost-past-64-bits": (_jugs('effects = { "jug[i]" = "cap[i]" }',
+                                'effects = { "jug[i]" = "cap[i]" }\ncost = 1180591620717411303424'),
+                          ("actions[0].cost: ", "64-bit")),
+    "guard-past-64-bits": (_jugs('guard = "jug[i] < cap[i]"',
+                                 'guard = "jug[i] * 1180591620717411303424 < cap[i]"'),
+                           ("actions[0].guard: ", "64-bit")),
+    "effect-past-64-bits": (_jugs('effects = { "jug[i]" = "0" }',
+                                  'effects = { "jug[i]" = "jug[i] * 1180591620717411303424" }'),
+                            ("actions[1].effects: ", "64-bit")),
     "float-in-expression": (_jugs('effects = { "jug[i]" = "0" }', 'effects = { "jug[i]" = "0.5" }'),
                             ("actions[1].effects.jug[i]", "0.5")),
     # known answers ([expected])

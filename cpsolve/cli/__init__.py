@@ -95,6 +95,7 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
     (and, with ``--json``, the error object)."""
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
+    from ..engines.runtime.memory import MemoryUp
 
     try:
         interrupt.replay(early)
@@ -108,8 +109,8 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
         return printer.fail(str(err), INTERRUPTED)
     except KeyboardInterrupt:
         return printer.fail("interrupted", INTERRUPTED)
-    except TimeUp as err:  # the command's guard ends inside the command; never a traceback
-        return printer.fail(str(err), 1)
+    except (TimeUp, MemoryUp) as err:  # the command's guard ends inside the command; never
+        return printer.fail(str(err), 1)  # a traceback
     except RecursionError:
         return printer.fail("the model is nested too deeply to be handled", 2)
     except MemoryError:
@@ -214,6 +215,7 @@ def _guarded(cli, name: str) -> int:
     from ..answers.result import EngineBug, EngineFailed, Unsupported
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
+    from ..engines.runtime.memory import MemoryUp
     from ..model import ModelError
     from ..puzzles.data import ModelFileError
     from .session import OutputError, pair_up
@@ -233,7 +235,7 @@ def _guarded(cli, name: str) -> int:
         return cli.fail(str(err), 3)
     except ImportError as err:
         return _import_failed(cli, err)
-    except TimeUp as err:
+    except (TimeUp, MemoryUp) as err:
         return cli.fail(str(err), 1)
 
 

@@ -80,7 +80,7 @@ def compare(cli: Cli) -> int:
     from ..output.text import as_json  # noqa: F401 - now: after the engines, its import
     # (rich's) would take a loaded machine's tenths of a second past the limit
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
-        return cli.fail(items[0].error, 1 if items[0].timed_out else 2)  # (or a limit)
+        return cli.fail(items[0].error, 1 if items[0].at_limit else 2)  # (or a limit)
     from .option_rules import wrong_kind
     from .solve import kinds_of
 

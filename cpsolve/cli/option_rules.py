@@ -48,7 +48,8 @@ def holds(args: argparse.Namespace, condition: str) -> bool:
         dest, least = condition.split(">", 1)
         value = getattr(args, dest, None)
         return value is not None and value > float(least)
-    return getattr(args, condition, None) not in (None, False)
+    value = getattr(args, condition, None)
+    return value is not None and value is not False  # 0 is given: --seed 0
 
 
 OPTION_RULES: tuple[OptionRule, ...] = (
@@ -79,6 +80,9 @@ OPTION_RULES: tuple[OptionRule, ...] = (
                "minizinc", needs=("engine=minizinc",)),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
+    OptionRule("generate", "seed", "--seed chooses the draw of --random N; without it every "
+               "class is listed, with no draw: give --random N, or drop --seed",
+               needs=("random",)),
 )
 """Options that do not go together, or need another: checked before any command runs."""
 

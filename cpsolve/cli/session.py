@@ -141,9 +141,10 @@ class Cli:
     @contextmanager
     def loading(self, what: str) -> Iterator[None]:
         """Load a model file within the time limit (``what``: the clock's words, ``loading
-        FILE``), and end at once on Ctrl-C or SIGTERM (:func:`.interrupt.loading`: loading
-        has nothing to keep, and may never end)."""
-        with self.clock.guard(what), interrupt.loading(what):
+        FILE``) and the memory limit (:func:`.memory.watching`), and end at once on Ctrl-C
+        or SIGTERM (:func:`.interrupt.loading`: loading has nothing to keep, and may never
+        end)."""
+        with self.clock.guard(what), memory.watching(what), interrupt.loading(what):
             yield
 
     @contextmanager

@@ -295,7 +295,7 @@ def _batch_code(rows: list, loaded: list, hard: bool) -> int:
 def tell_bad(loaded: list) -> list:
     """The files and collection lines of ``loaded`` (items or rows) that did not load, each
     told on stderr (one still loading at the time limit is a limit, not bad input)."""
-    bad = [r for r in loaded if r.puzzle is None and r.error and not r.timed_out]
+    bad = [r for r in loaded if r.puzzle is None and r.error and not r.at_limit]
     for row in bad:
         print(f"error: {printable(row.error)}", file=sys.stderr)
     return bad
@@ -318,7 +318,7 @@ def _solved(cli: Cli, items: list):
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
                           cli.cluster(), TaskBudget(cli.clock, cli.auto_budget(), cli.tail()),
                           lambda item, why: Row(item.source, item.puzzle, None, why,
-                                                item.timed_out),
+                                                item.at_limit),
                           lambda item, why: Row(item.source, item.puzzle, None, why,
                                                 started=False))
     return solve_all(items, args.engine, options, args.jobs or 1, cli.clock, cli.tail())

@@ -60,6 +60,9 @@ _FUNCS = ("min", "max", "abs", "ite", "all", "any", "sum", "prod", "len")
 
 
 MAX_UNROLL = 100_000
+"""Most values one ``range`` gives, and one list or generator holds once unrolled, its
+nested lists counted in full (:func:`values_in`): ``[[i * j for i in range(20000)] for j in
+range(20000)]`` holds 400,000,000, and is refused before it is built."""
 
 
 MAX_DEPTH = 200
@@ -230,12 +233,12 @@ class _Builder:
             left, right = self.constant(node.left), self.constant(node.right)
             if isinstance(node.op, ast.Add) and isinstance(left, list) \
                     and isinstance(right, list):
+                self.within(values_in(left) + values_in(right))
                 return left + right
             if isinstance(node.op, ast.Mult) and isinstance(left, list) != isinstance(right, list):
                 items, times = (left, right) if isinstance(left, list) else (right, left)
                 count = self.fixed(times, node).value  # type: ignore[union-attr]
-                if count * len(items) > MAX_UNROLL:  # type: ignore[arg-type]
-                    raise self.fail(f"a list of more than {MAX_UNROLL} values")
+                self.within(count * values_in(items))  # type: ignore[arg-type]
                 return list(items) * max(0, count)  # type: ignore[arg-type]
         if isinstance(node, ast.Name) and isinstance(self.scope.get(node.id), list):
             value = self.scope[node.id]
@@ -256,6 +259,13 @@ class _Builder:
                 self.scope = outer
             return items
         return self.value(node)
+
+    def within(self, count: int) -> None:
+        """Refuse a list or generator of ``count`` values, nested lists counted in full,
+        past :data:`MAX_UNROLL`."""
+        if count > MAX_UNROLL:
+            raise self.fail(f"a list of more than {MAX_UNROLL:,} values (nested lists "
+                            "counted in full)")
 
     def fixed(self, value: ScopeValue, node: ast.AST) -> Const:
         """``value`` as a constant integer, or an error naming ``node``."""
@@ -357,12 +367,19 @@ class _Builder:
         return Min(*items) if name == "min" else Max(*items)
 
     def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list,
-               make: Callable[[ast.AST], ScopeValue] | None = None) -> None:
+               make: Callable[[ast.AST], ScopeValue] | None = None,
+               held: list[int] | None = None) -> None:
         """Expand nested ``for`` clauses (later bounds may use earlier names); each
         element is built by ``make`` (an expression by default, :meth:`constant` for a
-        list of constants, which may itself be a list)."""
+        list of constants, which may itself be a list).  ``out`` holds at most
+        :data:`MAX_UNROLL` values, nested lists counted in full (``held``: how many so
+        far), checked as each element comes."""
+        held = [0] if held is None else held
         if not comps:
-            out.append((make or self.build)(elt))
+            item = (make or self.build)(elt)
+            held[0] += values_in(item)
+            self.within(held[0])
+            out.append(item)
             return
         comp, rest = comps[0], comps[1:]
         if not isinstance(comp.target, ast.Name) or comp.is_async:
@@ -371,7 +388,7 @@ class _Builder:
         for v in self.iteration_items(comp.iter):
             self.scope = {**saved, comp.target.id: Const(v) if isinstance(v, int) else v}
             if all(self.constant_truth(cond) for cond in comp.ifs):
-                self.unroll(elt, rest, out, make)
+                self.unroll(elt, rest, out, make, held)
         self.scope = saved
 
     def iteration_items(self, node: ast.AST) -> list:
@@ -434,6 +451,13 @@ def _is_constant(value: ScopeValue) -> bool:
     if isinstance(value, Expr):
         return not variables(value)
     return all(_is_constant(v) for v in value)
+
+
+def values_in(value: ScopeValue) -> int:
+    """How many values a (nested) list holds, counted in full: 1 for an expression."""
+    if isinstance(value, Expr):
+        return 1
+    return sum(values_in(v) for v in value)
 
 
 def listing(text: str, scope: Scope) -> ScopeValue:

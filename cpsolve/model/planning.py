@@ -96,27 +96,37 @@ class Planning(Variables):
         effects: Mapping[str | Var, ExprLike] | None = None,
         cost: ExprLike = 1,
     ) -> Action:
-        """Add one ground action."""
+        """Add one ground action (a :class:`ModelError` says which argument is wrong in its
+        ``part``: ``name``, ``guard``, ``effects`` or ``cost``)."""
         if name in self._action_names:
-            raise ModelError(f"action {name!r} is declared twice")
+            raise ModelError(f"action {name!r} is declared twice", "name")
         check_size("ground actions", len(self.actions) + 1, MAX_ACTIONS)
         eff: list[tuple[str, Expr]] = []
         for var, value in (effects or {}).items():
             vname = var.name if isinstance(var, Var) else var
             if vname not in self.domains:
-                raise ModelError(f"action {name!r}: effect on unknown variable {vname!r}")
-            eff.append((vname, self._check_expr(wrap(value), f"action {name!r}")))
+                raise ModelError(f"action {name!r}: effect on unknown variable {vname!r}",
+                                 "effects")
+            eff.append((vname, self._part_checked(value, f"action {name!r}", "effects")))
         if len({v for v, _ in eff}) != len(eff):
-            raise ModelError(f"action {name!r}: a variable is assigned twice")
+            raise ModelError(f"action {name!r}: a variable is assigned twice", "effects")
         action = Action(
             name,
-            self._check_expr(wrap(guard), f"action {name!r}"),
+            self._part_checked(guard, f"action {name!r}", "guard"),
             tuple(eff),
-            self._check_expr(wrap(cost), f"action {name!r} cost"),
+            self._part_checked(cost, f"action {name!r} cost", "cost"),
         )
         self.actions.append(action)
         self._action_names.add(name)
         return action
+
+    def _part_checked(self, value: ExprLike, what: str, part: str) -> Expr:
+        """``value`` as a checked expression (:meth:`_check_expr`); refused, its
+        :class:`ModelError` names ``part``."""
+        try:
+            return self._check_expr(wrap(value), what)
+        except ModelError as err:
+            raise ModelError(str(err), part) from None
 
     def add_actions(
         self,

@@ -19,7 +19,14 @@ from ..language.expr import (
 
 
 class ModelError(ValueError):
-    """A model that is not well formed (unknown variable, empty domain, ...)."""
+    """A model that is not well formed (unknown variable, empty domain, ...); ``part``:
+    which argument of the call that refused it is wrong (``"guard"``, ``"effects"``,
+    ``"cost"`` of an action), where the call tells, so that a model file's error can name
+    the key that holds it."""
+
+    def __init__(self, message: str, part: str | None = None) -> None:
+        super().__init__(message)
+        self.part = part
 
 
 MAX_DOMAIN = 1_000_000

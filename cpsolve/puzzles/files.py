@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import os
 import sys
+import threading
 import tomllib
 import traceback
 from collections.abc import Iterator
@@ -142,7 +143,7 @@ def load_python(path: str | Path):
     spec = importlib.util.spec_from_file_location(f"cpsolve_user_{p.stem}", p)
     if spec is None or spec.loader is None:
         raise ModelFileError(path, "cannot be loaded as Python")
-    with stdout_to_stderr():  # what it prints is not cpsolve's output
+    with stdout_to_stderr(), process_kept():  # what it prints is not cpsolve's output
         built, module = _built(path, p, spec)  # (with --json, stdout holds one JSON document)
     if isinstance(built, (Puzzle, Csp, Planning)):
         try:
@@ -183,6 +184,47 @@ def stdout_to_stderr() -> Iterator[None]:
             os.dup2(saved, 1)
             os.close(saved)
         sys.stdout = stream
+
+
+class ProcessEnd(BaseException):
+    """A model's code called ``os._exit`` or ``os.abort`` (:func:`process_kept`): ``name``
+    and its arguments.  A ``BaseException``, as ``SystemExit``: the model's own
+    ``except Exception`` does not keep it from ending the model's code."""
+
+    def __init__(self, name: str, args: tuple):
+        self.name, self.call = name, f"os.{name}({', '.join(map(repr, args))})"
+        super().__init__(self.call)
+
+
+PROCESS_ENDS = ("_exit", "abort")
+"""What ends the process at once, without ``SystemExit``: cpsolve's too, with no answer,
+no line and exit 0 (``_exit(0)``) or a core dump (``abort``)."""
+
+
+@contextlib.contextmanager
+def process_kept() -> Iterator[None]:
+    """A model file's own code runs in the block: on the main thread (where it runs),
+    ``os._exit`` and ``os.abort`` (and ``posix``'s, the same functions) raise
+    :class:`ProcessEnd` instead of ending the process; other threads (cpsolve's timer that
+    ends a load that will not stop) get the real ones.  Both come back when the block ends."""
+    modules = [m for m in (os, sys.modules.get(os.name)) if m is not None]
+    saved = [(m, name, getattr(m, name)) for m in modules for name in PROCESS_ENDS
+             if hasattr(m, name)]
+
+    def kept(name: str, real):
+        def end(*args):
+            if threading.current_thread() is not threading.main_thread():
+                return real(*args)
+            raise ProcessEnd(name, args)
+        return end
+
+    for module, name, real in saved:
+        setattr(module, name, kept(name, real))
+    try:
+        yield
+    finally:
+        for module, name, real in saved:
+            setattr(module, name, real)
 
 
 def stdout_fd() -> int:
@@ -231,6 +273,10 @@ def _built(path: str | Path, p: Path, spec):
         raise ModelFileError(f"{path}:{_user_line(err, p)}",
                              f"the file exits (SystemExit {err.code!r}) instead of defining "
                              "build()") from None
+    except ProcessEnd as err:
+        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+                             f"the file calls {err.call} instead of defining build()") \
+            from None
     if not callable(getattr(module, "build", None)):
         raise ModelFileError(path, "defines no build() function returning a model", "build")
     try:
@@ -244,6 +290,10 @@ def _built(path: str | Path, p: Path, spec):
         raise ModelFileError(f"{path}:{_user_line(err, p)}",
                              f"build() exits (SystemExit {err.code!r}) instead of returning a "
                              "model", "build") from None
+    except ProcessEnd as err:
+        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+                             f"build() calls {err.call} instead of returning a model",
+                             "build") from None
     return built, module
 
 

@@ -253,8 +253,8 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
                 raise data.error(prefix + "cost", f"action {label!r}: the cost may be negative; "
                                  "costs must be >= 0")
-        except ModelError as err:
-            raise data.error(prefix + "name", str(err)) from None
+        except ModelError as err:  # the key of the part refused (its name by default)
+            raise data.error(prefix + (err.part or "name"), str(err)) from None
 
 
 def _effect(data: Data, key: str, target: str, value: Any, local: dict,

@@ -35,6 +35,7 @@ from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import FLOOR, Clock, TimeUp
+from ..engines.runtime.memory import MemoryUp
 from ..puzzles.base import Puzzle
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import load_many, resolve
@@ -52,9 +53,9 @@ class Item:
     source: str
     puzzle: Puzzle | None = None
     error: str = ""
-    timed_out: bool = False
-    """The error is the command's time limit, reached while the file loaded (a limit, not
-    a bad file)."""
+    at_limit: bool = False
+    """The error is a limit of the command (its time limit, the memory limit), reached while
+    the file loaded: a limit, not a bad file."""
 
 
 @dataclass(frozen=True)
@@ -66,9 +67,9 @@ class Row:
     puzzle: Puzzle | None
     result: Result | None
     error: str = ""
-    timed_out: bool = False
+    at_limit: bool = False
     """The instance's file was still loading at the command's time limit (or not loaded
-    after that): a limit, not a bad file."""
+    after that), or passed the memory limit as it loaded: a limit, not a bad file."""
     started: bool = True
     """False: the command's time limit or a stop (Ctrl-C) came before the instance was
     solved — its file still loading or not loaded, or no engine started on it."""
@@ -126,7 +127,9 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
 
     ``loading(what)`` guards each file's loading (the command's clock: a model file that
     loads for ever — a Python ``build()`` that never returns — stops at the time limit);
-    a file stopped there, and every file after it, is an error item of its own."""
+    a file stopped there, and every file after it, is an error item of its own.  A file
+    that passes the memory limit as it loads is one too; what it held is freed, and the
+    next files load."""
     names = list(names)
     if names and isinstance(names[0], tuple):
         yield from _pddl_instances(names)
@@ -134,7 +137,7 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
     late = ""
     for name, path in files_of(names):
         if late:
-            yield Item(name, error=f"not loaded: {late}", timed_out=True)
+            yield Item(name, error=f"not loaded: {late}", at_limit=True)
             continue
         try:
             with loading(f"loading {name}") if loading else nullcontext():
@@ -144,7 +147,10 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
             continue
         except TimeUp as err:
             late = "time limit reached"
-            yield Item(name, error=str(err), timed_out=True)
+            yield Item(name, error=str(err), at_limit=True)
+            continue
+        except MemoryUp as err:
+            yield Item(name, error=str(err), at_limit=True)
             continue
         if len(puzzles) == 1:
             yield Item(name, puzzles[0])
@@ -171,7 +177,7 @@ def unloaded(item: Item) -> Row | None:
     limit), or ``None`` for an item that did."""
     if item.puzzle is not None:
         return None
-    return Row(item.source, None, None, item.error, item.timed_out, started=not item.timed_out)
+    return Row(item.source, None, None, item.error, item.at_limit, started=not item.at_limit)
 
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:

@@ -85,3 +85,18 @@ def _figures(text: str) -> str:
     import re
 
     return re.sub(r"\d+\.\d+ s\b", "_ s", text)
+
+
+@pytest.mark.parametrize("seed", ["1", "0"])
+def test_a_seed_without_random_is_refused(cli, seed):
+    """--seed chooses a draw, and only --random N draws (its help: "with --random"); 0 is a
+    seed too."""
+    run = cli("generate", MODELS / "latin4.toml", "--givens", "3", "--seed", seed, "--json")
+    refused(run, 2, "--seed chooses the draw of --random N")
+    assert json.loads(run.out)["exit"] == 2
+
+
+def test_a_seed_with_random_is_taken(cli):
+    run = cli("generate", MODELS / "latin4.toml", "--givens", "4", "--random", "1", "--seed",
+              "0", "--count")
+    assert run.code == 0, run.err

@@ -18,9 +18,11 @@ from cpsolve.language.expr import (
     to_text,
 )
 from cpsolve.language.parse import (
+    MAX_UNROLL,
     ExprError,
     constant_list,
     constant_scope,
+    listing,
     parse,
     variable_scope,
 )
@@ -240,3 +242,37 @@ def test_non_string_input():
 
 def test_expr_error_is_a_value_error():
     assert issubclass(ExprError, ValueError)
+
+
+# ------------------------------------------------------------ sizes, nested lists in full
+
+
+@pytest.mark.parametrize("text", [
+    "[[i * j for i in range(400)] for j in range(400)]",  # 160,000 values in 400 lists
+    "[i * j for i in range(400) for j in range(400)]",    # one list, two for clauses
+    "[[0, 1, 2, 3] for j in range(30000)]",               # 120,000: literal rows
+    "[[0] * 1000] * 1000",                                # 1,000 copies of 1,000
+    "[0] * 60000 + [1] * 60000",
+    "[row for j in range(1000)]",                         # 1,000 copies of a named row
+])
+def test_a_list_counts_its_nested_values_in_full(text):
+    """Each range is within the limit; the lists, their nested lists counted in full, are
+    not (400 * 400, 30,000 * 4, 1,000 * 1,000, 2 * 60,000, 1,000 * 1,000 > 100,000)."""
+    scope = constant_scope({"row": list(range(1000))})
+    with pytest.raises(ExprError, match="a list of more than 100,000 values"):
+        constant_list(text, scope)
+
+
+def test_a_nested_list_within_the_limit_is_built():
+    table = constant_list("[[i * j for i in range(300)] for j in range(300)]", {})
+    assert 300 * 300 <= MAX_UNROLL
+    assert len(table) == 300 and all(len(row) == 300 for row in table)
+    assert same(table[7][11], Const(77))
+
+
+def test_groups_and_generators_count_their_values_too():
+    scope = variable_scope([f"x[{i}]" for i in range(400)])
+    with pytest.raises(ExprError, match="more than 100,000 values"):
+        listing("[[x[i] for i in range(400)] for j in range(400)]", scope)
+    with pytest.raises(ExprError, match="more than 100,000 values"):
+        parse("sum(x[i] for i in range(400) for j in range(400))", scope)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -295,3 +296,39 @@ def test_the_other_expected_numbers_must_not_be_negative(write_model, key):
     with pytest.raises(ModelFileError) as info:
         load(path)
     assert str(info.value) == f"{path}: expected.{key}: must be >= 0, got -1"
+
+
+# ------------------------------------------------------------ a model's code ending the process
+
+
+@pytest.mark.parametrize("source, said", [
+    ("import os\ndef build(): os._exit(0)\n",
+     "osexit.py:2: build: build() calls os._exit(0) instead of returning a model"),
+    ("import os\nos._exit(3)\n", "osexit.py:2: the file calls os._exit(3) instead of defining "
+     "build()"),
+    ("import os\ndef build():\n    os.abort()\n",
+     "osexit.py:3: build: build() calls os.abort() instead of returning a model"),
+    ("import posix\ndef build(): posix._exit(0)\n",  # the same function, by its own module
+     "osexit.py:2: build: build() calls os._exit(0) instead of returning a model"),
+])
+def test_a_model_that_ends_the_process_is_a_bad_file(cli_subprocess, tmp_path, source, said):
+    """Not cpsolve's process ending with it (exit 0 or a core dump, nothing said): one
+    line and the JSON error, exit 2, as for ``sys.exit`` (in a process of its own: before
+    the fix this one would have ended)."""
+    model = tmp_path / "osexit.py"
+    model.write_text(source)
+    run = cli_subprocess("solve", model, "--json")
+    assert run.code == 2, (run.out, run.err)
+    assert run.err_lines == [f"error: {tmp_path / said}"]
+    assert json.loads(run.out)["error"] == str(tmp_path / said)
+
+
+def test_the_process_ending_calls_come_back_after_the_model():
+    import os
+
+    from cpsolve.puzzles.files import ProcessEnd, process_kept
+
+    real = os._exit, os.abort
+    with pytest.raises(ProcessEnd, match=r"^os\._exit\(0\)$"), process_kept():
+        os._exit(0)
+    assert (os._exit, os.abort) == real

@@ -105,8 +105,9 @@ def run(solver: cp_model.CpSolver, model: cp_model.CpModel,
     or raises only once the solve has returned: a process that ends while CP-SAT's
     threads still run aborts ("terminate called without an active exception").
     """
-    if interrupt.requested():  # a solve that returns at once (UNKNOWN), so that the
-        solver.parameters.max_time_in_seconds = 0.0  # solver's response can be read
+    if memory.stop_asked():  # a solve that returns at once (UNKNOWN), so that the solver's
+        solver.parameters.max_time_in_seconds = 0.0  # response can be read; the memory
+        # limit is looked at before the solve too: a solve shorter than a POLL has no other
     box: dict[str, object] = {}
     done = threading.Event()  # not Thread.join: interrupted, it takes the thread for ended
 

@@ -3,18 +3,22 @@
 ``--memory-limit`` (by default :data:`DEFAULT_SHARE` of the memory available
 when the command starts: :func:`available`) is a *soft* limit on the
 resident memory of the process.  Engines look at it where they already
-look at the clock (the search budget every few thousand expansions, the
-CP-SAT wait loop every 50 ms): :func:`check` reads the process's resident
-size and its peak since the last look (at most every :data:`EVERY` seconds) and, past
-the limit, or where the next step would pass it at the last one's pace, asks every
-engine to stop through :func:`cpsolve.engines.runtime.interrupt.request` with the
-reason "memory limit … reached".  Each engine then returns what it found and
-proved, as after a time limit.
+look at the clock (the search budget after the first expansion, then every few
+thousand; the CP-SAT wait loop before the solve, then every 50 ms): :func:`check`
+reads the process's resident size and its peak since the last look (at most every
+:data:`EVERY` seconds) and, past the limit, or where the next step would pass it at the
+last one's pace, asks every engine to stop through
+:func:`cpsolve.engines.runtime.interrupt.request` with the reason "memory limit …
+reached".  Each engine then returns what it found and proved, as after a time limit.
 
-No hard address-space limit (``RLIMIT_AS``) is set: the address space of a
-process counts reserved, untouched memory — CP-SAT's threads each reserve
-stacks and allocator arenas, NumPy maps more than it touches — so a hard
-limit near the soft one would kill sound runs, and one far above it would
+A model file loading never looks at the limit (a user's ``build()``, a comprehension):
+:func:`watching` looks for it, every few milliseconds of the process's CPU time.
+
+No hard address-space limit (``RLIMIT_AS``) is set, nor a data-segment one
+(``RLIMIT_DATA``), not even while a model loads: both count reserved, untouched
+memory — CP-SAT's threads each reserve stacks and allocator arenas, NumPy maps
+more than it touches (``import numpy``: about 40 MB per core, 15 MB touched) — so
+a hard limit near the soft one would kill sound runs, and one far above it would
 not protect the machine.  An address-space limit set from outside
 (``ulimit -v``) lowers the default instead, so that engines stop before it
 bites; a ``MemoryError`` that still happens is reported by the command line
@@ -27,7 +31,12 @@ share the limit equally (:func:`share`).
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from . import interrupt
 from .stop import Stop
@@ -182,6 +191,64 @@ def stop_asked() -> bool:
     """True once the memory limit is passed (looked at now, :func:`check`) or a stop was
     asked for (Ctrl-C, SIGTERM, the command's clock): what engines ask between steps."""
     return check() or interrupt.requested()
+
+
+LOADING_EVERY = 0.01
+"""Seconds of the process's CPU time between two looks at its resident size while a model
+file loads (:func:`watching`)."""
+
+
+class MemoryUp(BaseException):
+    """The memory limit was passed during ``what`` (``loading big.py``): work with nothing to
+    keep, which no engine's look reaches (:func:`watching`).  A ``BaseException``, as the
+    clock's ``TimeUp``: a model's code that catches every ``Exception`` does not load on
+    past it."""
+
+    def __init__(self, what: str, nbytes: int):
+        self.what, self.nbytes = what, nbytes
+        super().__init__(f"the memory limit ({size_text(nbytes)}) was reached while {what}")
+
+
+@contextmanager
+def watching(what: str) -> Iterator[None]:
+    """Hold the limit over a block that never looks at it (``what``: a model file loading —
+    a user's ``build()``, its imports, a comprehension): every :data:`LOADING_EVERY`
+    seconds of the process's CPU time (``ITIMER_PROF``) the resident size and its peak are
+    read, and past the limit :class:`MemoryUp` is raised in the block.
+
+    CPU time, not wall time: memory grows only as the process works, so on a loaded
+    machine, however small its share of a core, a look still comes every few milliseconds
+    of its own work.  A single step that allocates in one go (one C call,
+    ``b"x" * 10**10``) passes the limit before the look after it; no hard limit stops it
+    (the module's docstring says why).  The block runs unwatched without a limit,
+    off the main thread (signal handlers run there), and when the process holds the limit
+    already as it begins (the engines then stop at their first look)."""
+    nbytes, used = _state["limit"], resident()
+    if nbytes is None or used is None or used >= nbytes \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    whole, top, active = _state["whole"] or nbytes, peak() or 0, [True]
+
+    def look(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+        if not active[0] or isinstance(sys.exc_info()[1], MemoryUp):  # the block has
+            return  # ended (a signal come just before), or one is leaving it already
+        high = peak() or 0
+        if (resident() or 0) > nbytes or (high > top and high > nbytes):
+            raise MemoryUp(what, whole)  # again at the next look if the code catches it
+
+    previous = signal.signal(signal.SIGPROF, look)
+    signal.siginterrupt(signal.SIGPROF, False)  # system calls under way go on
+    outer = signal.setitimer(signal.ITIMER_PROF, LOADING_EVERY, LOADING_EVERY)
+    try:
+        yield
+    finally:
+        active[0] = False
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL if previous is None else previous)
+        _state["peak"] = max(_state["peak"], peak() or 0)  # answered here: no engine's peak
+        if outer[0] > 0:  # an outer block's watch goes on
+            signal.setitimer(signal.ITIMER_PROF, *outer)
 
 
 def size_text(nbytes: int) -> str:

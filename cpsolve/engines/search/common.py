@@ -12,7 +12,10 @@ from ..runtime.stop import Stop
 from .compile import State, Task
 
 CHECK_EVERY = 2048
-"""Expansions between two looks at the clock (at most: see :data:`TICK`)."""
+"""Expansions between two looks at the clock (at most: see :data:`TICK`).  The first look
+comes after the first expansion: a run that starts past the memory limit (pattern tables
+read from the cache, a limit below what the process holds) stops at once, with nothing
+proven, however soon it would have ended."""
 
 TICK = 0.05
 """Seconds between two looks at the clock, at most, as far as :meth:`Budget.interval` can
@@ -52,8 +55,8 @@ class Budget:
         self.last_report = self.clock.now()
         self.stop: Stop | None = None
         self.reason = ""
-        self._pace = [CHECK_EVERY, 0, self.last_report]  # the most to hand out; the last
-        # interval handed out, and when
+        self._pace: list = [CHECK_EVERY, None, self.last_report]  # the most to hand out;
+        # the last interval handed out (None: none yet), and when
 
     @classmethod
     def of(cls, options, width: int = 1) -> Budget:
@@ -67,9 +70,9 @@ class Budget:
         return True
 
     def interval(self, seen: int) -> int:
-        """Expansions that may run before the next call to :meth:`exceeded`: at most
-        :data:`CHECK_EVERY`, fewer near the state limit, and fewer when the last interval
-        took longer than a :data:`TICK`."""
+        """Expansions that may run before the next call to :meth:`exceeded`: 1 the first
+        time, then at most :data:`CHECK_EVERY`, fewer near the state limit, and fewer when
+        the last interval took longer than a :data:`TICK`."""
         most, handed, since = self._pace
         now = self.clock.now()
         took = now - since
@@ -77,7 +80,9 @@ class Budget:
             most = max(1, int(handed * TICK / took))
         elif handed and took < TICK / 4:
             most = min(CHECK_EVERY, 2 * most)
-        count = most if self.limit is None else max(1, min(most, (self.limit - seen) // self.width))
+        count = 1 if handed is None else most  # the first look after the first expansion
+        if self.limit is not None:
+            count = max(1, min(count, (self.limit - seen) // self.width))
         self._pace = [most, count, now]
         return count
 

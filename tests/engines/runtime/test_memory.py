@@ -134,6 +134,112 @@ def test_processes_side_by_side_share_the_limit():
         memory.set_limit(None)
 
 
+# ---------------------------------------------------------------- while a model loads
+
+
+MB = 2**20
+
+
+def _grow(until: int) -> list[bytes]:
+    """Hold 8 MB more at a time (each touched: resident) until ``until`` bytes are held."""
+    held: list[bytes] = []
+    while len(held) * 8 * MB < until:
+        held.append(b"x" * (8 * MB))
+    return held
+
+
+def test_work_that_never_looks_is_stopped_at_the_limit_while_it_loads():
+    """A model's own code never looks at the limit: the watch does, every few milliseconds
+    of the process's CPU time, and raises in it once the process holds more."""
+    import signal
+
+    used = memory.resident()
+    if used is None:
+        pytest.skip("no /proc/self/statm")
+    before = signal.getsignal(signal.SIGPROF)
+    try:
+        memory.set_limit(used + 64 * MB, whole=used + 64 * MB)
+        with pytest.raises(memory.MemoryUp) as info, memory.watching("loading big.py"):
+            _grow(512 * MB)  # eight times what the limit leaves: never reached
+    finally:
+        memory.set_limit(None)
+    assert str(info.value) == (f"the memory limit ({memory.size_text(used + 64 * MB)}) was "
+                               "reached while loading big.py")
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the watch has ended
+    assert signal.getsignal(signal.SIGPROF) == before
+
+
+def test_loading_within_the_limit_or_without_one_is_not_stopped():
+    used = memory.resident()
+    if used is None:
+        pytest.skip("no /proc/self/statm")
+    try:
+        memory.set_limit(used + 256 * MB)
+        with memory.watching("loading small.py"):
+            assert len(_grow(32 * MB)) == 4
+        memory.set_limit(None)
+        with memory.watching("loading small.py"):
+            assert len(_grow(32 * MB)) == 4
+    finally:
+        memory.set_limit(None)
+
+
+def test_a_limit_below_what_the_process_holds_as_loading_begins_leaves_it_to_the_engines():
+    """The engines then stop at their first look, with nothing proven (as documented)."""
+    try:
+        memory.set_limit(1)
+        with memory.watching("loading small.py"):
+            assert len(_grow(16 * MB)) == 2
+    finally:
+        memory.set_limit(None)
+
+
+GROWING = '''"""Holds 10 MB more at a time, up to 600 MB, then gives a one-step model."""
+from cpsolve.language.expr import Var
+from cpsolve.model import Planning
+
+
+def build():
+    held = []
+    while len(held) < 60:
+        held.append(b"x" * 10**7)
+    model = Planning("grown")
+    model.add_variable("x", 0, 1)
+    model.set_initial({"x": 0})
+    model.set_goal(Var("x") == 1)
+    model.add_action("set", Var("x") == 0, {"x": 1})
+    return model
+'''
+
+
+def test_a_model_that_grows_as_it_loads_ends_at_the_limit(cli_subprocess, tmp_path):
+    """In a process of its own (this one may hold more than the limit already): 600 MB
+    would be held without the watch; at 200 MB the load ends, one line, exit 1."""
+    model = tmp_path / "grows.py"
+    model.write_text(GROWING)
+    run = cli_subprocess("solve", model, "--memory-limit", "200M", "--time-limit", "60",
+                         "--json")
+    assert run.code == 1, (run.out, run.err)
+    message = f"the memory limit (200 MB) was reached while loading {model}"
+    assert json.loads(run.out) == {"command": "solve", "status": "error", "error": message,
+                                   "exit": 1}
+    assert run.err_lines == [f"error: {message}"]
+
+
+def test_in_a_batch_the_file_that_grows_is_a_row_and_the_next_loads(cli_subprocess,
+                                                                     tmp_path):
+    """What the file held is freed: the next file loads, and its engine is not stopped by
+    the peak the first one reached."""
+    (tmp_path / "a_grows.py").write_text(GROWING)
+    (tmp_path / "b_jugs.toml").write_text((MODELS / "water_jugs.toml").read_text())
+    run = cli_subprocess("solve", tmp_path, "--memory-limit", "200M", "--time-limit", "60",
+                         "--json")
+    rows = [json.loads(line) for line in run.out.splitlines()]
+    assert run.code == 1, run.err
+    assert "the memory limit (200 MB) was reached while loading" in rows[0]["error"]
+    assert rows[1]["status"] == "optimal" and rows[1]["steps"] == 10  # the model's answer
+
+
 # ---------------------------------------------------------------- through the command line
 
 
@@ -170,6 +276,20 @@ def test_search_stops_with_the_bound_it_proved(cli):
     assert run.code == 1 and data["status"] == "unknown"
     assert "memory limit 1 MB reached" in data["message"]
     assert data["bound"] is not None and data["bound"] <= 31
+
+
+@pytest.mark.parametrize("model, engine", [("water_jugs", "search"), ("xsudoku5", "search"),
+                                           ("water_jugs", "cpsat")])
+def test_an_engine_over_the_limit_from_the_start_stops_at_its_first_look(cli, model, engine):
+    """Water jugs: 22 states; 5x5 X-sudoku: a solution within a few nodes — both end before
+    a look every few thousand steps would come, CP-SAT within one wait of its loop.  Every
+    process holds more than 1 MB: the first look comes at once, and nothing is proven."""
+    run = cli("solve", MODELS / f"{model}.toml", "--engine", engine, "--memory-limit", "1M",
+              "--json")
+    data = json.loads(run.out)
+    assert run.code == 1, data
+    assert data["status"] == "unknown" and data.get("plan") is None
+    assert "memory limit 1 MB reached" in data["message"]
 
 
 def test_the_limit_ends_with_the_command(cli):

@@ -93,6 +93,7 @@ def test_an_engine_stopped_while_compiling_says_so():
 def test_slow_expansions_shorten_the_interval_between_looks_at_the_clock():
     now = [0.0]
     budget = Budget(clock=Clock(None, now=lambda: now[0]))
+    assert budget.interval(0) == 1  # the first look after the first expansion
     assert budget.interval(0) == CHECK_EVERY
     now[0] += 1.0  # CHECK_EVERY expansions took a second: twenty times a tick
     cut = budget.interval(0)
@@ -104,5 +105,6 @@ def test_slow_expansions_shorten_the_interval_between_looks_at_the_clock():
 
 
 def test_the_state_limit_still_caps_the_interval():
-    budget = Budget(limit=100, width=4)
-    assert budget.interval(90) == 2
+    budget = Budget(limit=100, width=4, clock=Clock(None, now=lambda: 0.0))
+    assert budget.interval(0) == 1  # the first look after the first expansion
+    assert budget.interval(90) == 2  # (100 - 90) // 4

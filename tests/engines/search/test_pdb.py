@@ -603,3 +603,25 @@ def test_ida_with_partial_tables_finds_the_bfs_distance_on_2x4_boards(at):
         assert "inner_loop" in out.details
         for path in pdb_store.cache_dir().glob("pdb-*"):
             path.unlink()
+
+
+@pytest.mark.parametrize("algorithm", ["idastar", "anytime"])
+def test_tables_read_from_the_cache_count_towards_the_memory_limit(algorithm):
+    """A search whose tables come from the cache can end within a few thousand expansions,
+    before the budget's usual first look (the 8-puzzle below: 31 moves, DESIGN.md).  A
+    process that holds more than the limit once its tables are read stops at its first
+    look, with nothing proven, as one that built them does."""
+    from cpsolve.engines.runtime import interrupt, memory
+
+    puzzle = board(3, 3, [8, 6, 7, 2, 5, 4, 3, 0, 1], [[1, 2, 3, 4], [5, 6, 7, 8]])
+    first = run("search", "solve", puzzle.model, Options(algorithm=algorithm))
+    assert first.status is Status.OPTIMAL and first.steps == 31  # the tables are built
+    try:
+        memory.set_limit(1)  # any process holds more than a byte
+        result = run("search", "solve", puzzle.model, Options(algorithm=algorithm))
+    finally:
+        memory.set_limit(None)
+        interrupt.clear()
+    assert result.status is Status.UNKNOWN, result.message
+    assert result.plan is None and "memory limit 1 byte reached" in result.message
+    assert "cached" in result.details.get("patterns", "")

@@ -272,7 +272,9 @@ class Backtracker:
         among domains of two values, the variable with the most unassigned peers (Brélaz's
         tie-break: on top95, 30 % fewer nodes, 14 % less time)."""
         self.nodes += 1
-        if not self.nodes & 1023 and budget.exceeded(0, _line, self.nodes):
+        # a look at nodes 1, 1025, 2049…: the first at once (past the memory limit
+        # from the start, nothing is proven), then every 1,024
+        if not (self.nodes - 1) & 1023 and budget.exceeded(0, _line, self.nodes):
             raise Stop
         if self.prune is not None and self.prune(doms):
             return

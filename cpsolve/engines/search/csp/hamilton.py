@@ -68,6 +68,8 @@ class Hamilton:
                     self.inn[j] |= 1 << i
         self.cond = ArcConditions(model, self.names, self.out, self.inn)
         self.nodes = 0
+        """Nodes so far; the budget is looked at on nodes 1, 1025, 2049…: the first look
+        at once (past the memory limit from the start, nothing is proven)."""
         self.found = 0
 
     def start(self) -> int:
@@ -124,7 +126,7 @@ class Hamilton:
                 continue
             x = moves.pop()
             self.nodes += 1
-            if not self.nodes & 1023 and budget.exceeded(0, _line, self.nodes):
+            if not (self.nodes - 1) & 1023 and budget.exceeded(0, _line, self.nodes):
                 raise Stop
             left = free ^ (1 << x)
             if forward:

@@ -41,7 +41,9 @@ class Walk:
     index: list[int]
     mirrored: list[int] = field(default_factory=list)  # the indexes at the mirror image
     trail: list[tuple[int, int]] = field(default_factory=list)
-    counter: list[int] = field(default_factory=lambda: [0, CHECK_EVERY])
+    counter: list[int] = field(default_factory=lambda: [1 - CHECK_EVERY, 1])  # the first
+    # look after the first expansion: a walk that starts past the memory limit (its tables
+    # read from the cache) stops at once
     least: list[int] = field(default_factory=lambda: [0])
 
     def done(self) -> int:

@@ -1,0 +1,42 @@
+"""Planning models refuse what no engine can run, and say which part of a call is wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from cpsolve.model import Planning
+from cpsolve.model.variables import ModelError
+
+BIG = 2**70
+"""Past the 2**62 every (sub)expression must stay within (engines use 64-bit integers)."""
+
+
+def _jug() -> tuple[Planning, object]:
+    model = Planning("jug")
+    x = model.add_variable("x", 0, 8)
+    model.add_action("fill", x < 8, {"x": 8})
+    return model, x
+
+
+@pytest.mark.parametrize("part, call", [
+    ("name", lambda x: dict(name="fill")),  # declared twice
+    ("guard", lambda x: dict(guard=x * BIG > 0)),
+    ("effects", lambda x: dict(effects={"x": x * BIG})),
+    ("effects", lambda x: dict(effects={"y": 0})),  # no variable y
+    ("cost", lambda x: dict(cost=x * BIG)),
+    ("cost", lambda x: dict(cost=BIG)),
+])
+def test_a_refused_action_names_the_part_that_is_wrong(part, call):
+    model, x = _jug()
+    arguments = {"name": "empty", **call(x)}
+    with pytest.raises(ModelError) as info:
+        model.add_action(**arguments)
+    assert info.value.part == part, str(info.value)
+    assert [a.name for a in model.actions] == ["fill"]  # nothing added
+
+
+def test_other_refusals_name_no_part():
+    model, _ = _jug()
+    with pytest.raises(ModelError) as info:
+        model.add_variable("x", 0, 1)
+    assert info.value.part is None
