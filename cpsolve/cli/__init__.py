@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     caught signals while the modules loaded, at these times — they count as if they came
     now, and ``--time-limit`` counts from the process's start.
     """
-    from ..engines.runtime import interrupt, memory
+    from ..engines.runtime import interrupt, memory, release
     from ..engines.runtime.clock import disarm, process_start, state_limit
 
     last = argv is None  # the process's own command line: it ends with the command
@@ -75,8 +75,10 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     interrupt.clear()
     started = process_start() if early is not None else None
     # the one handler, until the command has ended; the process's own command ends the
-    # process when a model's code will not let Ctrl-C end its loading
-    with interrupt.installed(last), interrupt.abandoning(_abandoned(printer) if last else None):
+    # process when a model's code will not let Ctrl-C end its loading, and ends it through
+    # os._exit: what engines handed over to be freed is left to it (release.until_exit)
+    with interrupt.installed(last), interrupt.abandoning(_abandoned(printer) if last else None), \
+            release.until_exit(last):
         try:
             code = _ended(argv, printer, started, early or [])
             disarm()  # the command has ended: no guard of its clock may raise any more

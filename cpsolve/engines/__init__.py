@@ -152,13 +152,18 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     :func:`late_start` may find so too.  The engine is then not started, but a proof that
     needs none still answers (:func:`not_started`).
 
+    What engines handed over to be freed later (:mod:`.runtime.release`: their big tables,
+    kept out of their way back) is freed before the engine starts and once its result is
+    built (not in a process that ends right after its answer, :func:`~.release.until_exit`).
+
     Raises :class:`Unsupported` when the engine cannot do the task and
     :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
     """
     from ..answers.result import Unsupported
     from .options import Options
-    from .runtime import interrupt
+    from .runtime import interrupt, release
 
+    release.now(before_next=True)  # what earlier runs left: before this one's clock starts
     options = options or Options()
     module = load(name)
     if (kind_of(model), task) not in module.CAPABILITIES:
@@ -176,7 +181,9 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         result: Result = getattr(module, task)(model, options)
     if options.time_limit is not None:  # the check may take 5 % more than the engine's time
         result = _checkable_in_time(model, result, start + 1.05 * options.time_limit)
-    return checked(name, task, model, result, time.perf_counter() - start)
+    result = checked(name, task, model, result, time.perf_counter() - start)
+    release.now()  # the engine's tables, now that nothing stands between a stop and the result
+    return result
 
 
 def not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,

@@ -36,7 +36,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from . import interrupt, memory
+from . import interrupt, memory, release
 from .clock import Clock, reached
 from .stop import Stop
 
@@ -322,8 +322,9 @@ def _main(conn: Connection, parents_end: Connection, parent: int, work: Callable
     _children.clear()
     _own_session(parent)
     memory.share(share)
-    try:
-        outcome: tuple[Kind, Any] = (Kind.RESULT, work(*args, Channel(conn)))
+    try:  # the child ends by os._exit (multiprocessing's): nothing handed over is freed
+        with release.until_exit():
+            outcome: tuple[Kind, Any] = (Kind.RESULT, work(*args, Channel(conn)))
     except BaseException as err:  # noqa: BLE001 - every ending is reported, never lost
         outcome = (Kind.FAILED, Failure(type(err), str(err) or type(err).__name__))
     try:

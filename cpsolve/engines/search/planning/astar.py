@@ -6,6 +6,7 @@ import heapq
 import math
 
 from ....answers.result import Result, Status, Unsupported
+from ...runtime import release
 from ..common import Budget, found, infeasible, path_to, stopped
 from ..compile import State, Task
 from .heuristic import Estimate, Outcome, compile_estimate
@@ -35,15 +36,30 @@ def best_first(task: Task, budget: Budget, estimate: Estimate, weight: float = 1
     optimal plan with its optimal ``g``, so the optimum is at least the least
     ``g + h`` open, unless the plan just found is itself optimal; and a weight
     ``w`` plan costs at most ``w`` times the optimum.
+
+    Its tables (a million states and more) are not freed as it returns but handed to
+    :mod:`~cpsolve.engines.runtime.release`: freeing them takes seconds in which no Ctrl-C
+    is seen, and a stop asked for just before would escalate and lose what was found.
     """
     if any(lo < 0 for lo, _ in task.cost_bounds):
         raise Unsupported("search: A* needs action costs >= 0")
-    h, successors, is_goal = estimate.h, task.successors, task.is_goal
     start = task.initial
-    h0 = h(start)
+    h0 = estimate.h(start)
     best: dict[State, int] = {start: 0}
     parent: dict[State, State | None] = {start: None}
     heap: list[tuple[float, int, int, State]] = [(weight * h0, h0, 0, start)]
+    try:
+        return _search(task, budget, estimate, weight, upper, cap, best, parent, heap)
+    finally:  # the tables are freed after the result is built, not on the way back to it
+        release.later(best, parent, heap)
+
+
+def _search(task: Task, budget: Budget, estimate: Estimate, weight: float,
+            upper: int | None, cap: int | None, best: dict[State, int],
+            parent: dict[State, State | None], heap: list) -> Outcome:
+    """:func:`best_first`'s loop, from its tables holding the initial state alone."""
+    h, successors, is_goal = estimate.h, task.successors, task.is_goal
+    h0 = heap[0][1]
     floor = h0 if weight == 1 else 0  # least g + h open (A*: the heap's top)
     countdown = budget.interval(1)
     while heap:
