@@ -204,9 +204,11 @@ class Cli:
         if not shows_progress():
             yield options
             return
-        with self.err.status(what) as status:
+        from rich.text import Text  # a status line's string would be read as markup
+
+        with self.err.status(Text(what)) as status:
             def report(line: str) -> None:
-                status.update(f"{what}: {line}")
+                status.update(Text(f"{what}: {line}"))
 
             yield dataclasses.replace(options, progress=report)
 
@@ -345,7 +347,11 @@ def save(shown, path: str, svg: bool = False) -> None:
 
 def console(stderr: bool):
     """A rich console whose closed pipe (``cpsolve ... | head``) ends the command as any
-    closed pipe does (exit 0: the reader had what it wanted), not with rich's exit 1."""
+    closed pipe does (exit 0: the reader had what it wanted), not with rich's exit 1.
+
+    Text is printed as it is: no markup (``[bold]`` in a model's name stays those
+    characters) and no emoji codes (``:x:`` in an action's name stays three characters);
+    what is styled is styled by :class:`rich.text.Text`, never by markup in a string."""
     from rich.console import Console
 
     class Piped(Console):
@@ -353,4 +359,4 @@ def console(stderr: bool):
             self.quiet = True
             raise BrokenPipeError
 
-    return Piped(stderr=stderr, highlight=False)
+    return Piped(stderr=stderr, highlight=False, markup=False, emoji=False)

@@ -60,7 +60,8 @@ class Board:
     def __rich_console__(self, console, options):
         width = max((cell_len(line) for line in self.drawing.splitlines()), default=0)
         if width + 4 <= options.max_width:
-            yield Panel(Text(self.drawing), title=self.title, expand=False)
+            title = None if self.title is None else Text(self.title)  # not markup
+            yield Panel(Text(self.drawing), title=title, expand=False)
             return
         if self.title:
             yield Text(f"{self.title}:", style="dim")

@@ -56,3 +56,12 @@ def test_a_library_already_loaded_costs_nothing_to_start(monkeypatch):
 
     monkeypatch.setattr(engines, "START_COST", {"loaded": ("pytest", 9.0)})
     assert engines.start_cost("loaded") == 0.0 and engines.start_cost("search") == 0.0
+
+
+def test_the_consoles_print_text_as_it_is(capsys):
+    """No markup and no emoji codes in what a command prints: a model's name, an action or
+    a message holding ``[bold]`` or ``:x:`` prints those characters."""
+    text = "[bold]a[/bold] :x: [red] b"
+    session.console(stderr=False).print(text)
+    session.console(stderr=True).print(text)
+    assert capsys.readouterr() == (text + "\n", text + "\n")
