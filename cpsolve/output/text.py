@@ -22,6 +22,7 @@ from ..answers.result import Hint, Result, Skipped, Status
 from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
+from .tables import Column, Legible
 
 if TYPE_CHECKING:
     from ..engines.auto import Confirmation, Race
@@ -194,13 +195,15 @@ def draw_count(puzzle: Puzzle, answer: Count) -> list[Any]:
     for i, s in enumerate(answer.solutions or (), start=1):
         parts.append(solution_panel(puzzle, s, i))
     if answer.plans:
-        table = Table(box=None, show_header=False, padding=(0, 1))
-        table.add_column(justify="right", no_wrap=True)
-        table.add_column()
-        for i, plan in enumerate(answer.plans, start=1):
-            table.add_row(f"{i}.", Text(puzzle.plan_line(plan)))
-        parts += [Text(f"Metric: {puzzle.metric}.", style="dim"), table]
+        rows = [(f"{i}.", Text(puzzle.plan_line(plan)))
+                for i, plan in enumerate(answer.plans, start=1)]
+        parts += [Text(f"Metric: {puzzle.metric}.", style="dim"),
+                  Legible(PLANS_COLUMNS, rows, header=False)]
     return parts
+
+
+PLANS_COLUMNS = (Column("plan", words=True, justify="right"), Column("actions"))
+"""The listed plans of a count: each numbered, its actions on one line."""
 
 
 def solution_panel(puzzle: Puzzle, values: Mapping[str, int], index: int) -> Board:
@@ -235,7 +238,7 @@ DRAW: dict[type, Callable[[Puzzle, Any], list[Any]]] = {
 """How each answer type is drawn for people."""
 
 
-def plan_view(puzzle: Puzzle, plan: Plan) -> Table | Columns:
+def plan_view(puzzle: Puzzle, plan: Plan) -> Legible | Columns:
     """Boards side by side when states are drawn on several lines, else a table."""
     model = puzzle.model
     assert isinstance(model, Planning)
@@ -251,45 +254,48 @@ def plan_view(puzzle: Puzzle, plan: Plan) -> Table | Columns:
     return Columns(boxes, padding=(1, 3))
 
 
-def plan_table(puzzle: Puzzle, plan: Plan) -> Table:
+PLAN_COLUMNS = (Column("step", words=True, justify="right"), Column("action"),
+                Column("state"), Column("cost", words=True, justify="right"))
+"""The plan table's columns (``cost`` only when actions cost other than 1)."""
+
+
+def plan_table(puzzle: Puzzle, plan: Plan) -> Legible:
     """The plan step by step, from the start state."""
     model = puzzle.model
     assert isinstance(model, Planning)
-    table = Table(show_header=True, header_style="bold", box=None)
-    table.add_column("step", justify="right")
-    table.add_column("action")
-    table.add_column("state")
     show_cost = not model.unit_costs()
-    if show_cost:
-        table.add_column("cost", justify="right")
-    start = [str(0), "start", Text(puzzle.render_state(model.initial_state()))]
-    table.add_row(*start, *([""] if show_cost else []))
+    rows = [[str(0), "start", Text(puzzle.render_state(model.initial_state())), ""]]
     for i, step in enumerate(plan.steps, start=1):
-        row = [str(i), Text(puzzle.step_text(step)), Text(puzzle.render_state(step.state))]
-        table.add_row(*row, *([str(step.cost)] if show_cost else []))
-    return table
+        rows.append([str(i), Text(puzzle.step_text(step)),
+                     Text(puzzle.render_state(step.state)), str(step.cost)])
+    width = len(PLAN_COLUMNS) if show_cost else len(PLAN_COLUMNS) - 1
+    return Legible(PLAN_COLUMNS[:width], [row[:width] for row in rows])
 
 
-def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Table:
+COMPARE_COLUMNS = (Column("model"), Column("engine", words=True), Column("answer"),
+                   Column("status"), Column("seconds", words=True, justify="right"),
+                   Column("checked"))
+"""The comparison's columns: an engine's name and a time are never wrapped nor cut."""
+
+
+def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Legible:
     """Engines side by side: answer, status, time, check (and the hint a result had); an
     engine that did not run, and why; a note on the model (a disagreement, an error)."""
-    table = Table(show_header=True, header_style="bold")
-    for col in ("model", "engine", "answer", "status", "seconds", "checked"):
-        table.add_column(col, justify="right" if col == "seconds" else "left")
+    cells: list[list[Any]] = []
     for puzzle, result in rows:
         if isinstance(result, Skipped):
-            table.add_row(Text(puzzle.name), result.engine, Text(result.why), "", "", "")
+            cells.append([Text(puzzle.name), result.engine, Text(result.why), "", "", ""])
             continue
         if isinstance(result, str):  # a disagreement, or an error
-            table.add_row(Text(puzzle.name), "", Text(result), "", "", "")
+            cells.append([Text(puzzle.name), "", Text(result), "", "", ""])
             continue
         answer = answer_words(puzzle, result) if result.answer is not None \
             else answer_of(result)
-        table.add_row(Text(puzzle.name), result.engine, answer, status_text(result),
-                      f"{result.seconds:.3f}", check_text(result))
+        cells.append([Text(puzzle.name), result.engine, Text(answer), status_text(result),
+                      f"{result.seconds:.3f}", check_text(result)])
         if result.hint is not None:  # the plan that bounded this engine's proof
-            table.add_row("", "", Text(hint_brief(result.hint), style="dim"), "", "", "")
-    return table
+            cells.append(["", "", Text(hint_brief(result.hint), style="dim"), "", "", ""])
+    return Legible(COMPARE_COLUMNS, cells, boxed=True)
 
 
 def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
