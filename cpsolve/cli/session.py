@@ -214,14 +214,19 @@ class Cli:
 
     @contextmanager
     def bar(self, what: str, total: int) -> Iterator[Callable[[], None]]:
-        """A progress bar of ``total`` steps on stderr, advanced by the function it gives;
-        on a terminal only (elsewhere rich would leave a blank line on stderr)."""
+        """A progress bar of ``total`` steps, advanced by the function it gives; when stderr
+        is a terminal only (elsewhere rich would leave a blank line on stderr).  What is
+        printed meanwhile (a batch's rows) goes to stdout: above the bar when stdout is
+        the terminal too (the bar is then drawn through stdout's console), else to the
+        pipe or file itself, the bar staying on stderr."""
         if not shows_progress():
             yield lambda: None
             return
         from rich.progress import Progress
 
-        with Progress(console=self.err, transient=True) as bar:
+        on_stdout = stdout_is_terminal()
+        with Progress(console=self.out if on_stdout else self.err, transient=True,
+                      redirect_stdout=on_stdout) as bar:
             task = bar.add_task(what, total=total)
             yield lambda: bar.advance(task)
 
@@ -254,6 +259,14 @@ def shows_progress() -> bool:
     """True when progress is shown: stderr is a terminal (or ``FORCE_COLOR`` is set);
     nothing would be seen elsewhere, and rich is not loaded for it."""
     return sys.stderr.isatty() or bool(os.environ.get("FORCE_COLOR"))
+
+
+def stdout_is_terminal() -> bool:
+    """True when stdout is a terminal (``FORCE_COLOR`` aside: what stdout really is)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed
+        return False
 
 
 def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:

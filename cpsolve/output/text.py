@@ -312,34 +312,43 @@ def result_line(row) -> dict[str, Any]:
     return {"source": row.source, **as_json(row.puzzle, row.result)}
 
 
-BATCH_COLUMNS = (("instance", {"overflow": "fold", "min_width": 10}),
-                 ("engine", {"no_wrap": True}),
-                 ("status", {"no_wrap": True}),
-                 ("answer", {"overflow": "fold", "min_width": 16}),
-                 ("seconds", {"no_wrap": True, "justify": "right"}),
-                 ("check", {"min_width": 8}))
-"""The batch table's columns: on a narrow screen (80 columns when the output is not a
-terminal) the instance, answer and check wrap, the short ones never do."""
+BATCH_SECONDS = 8
+"""The widest time a batch row shows (``1234.567``)."""
 
 
-def batch_table(rows: list) -> Table:
-    """A batch: one row per instance (its status in one word: the check column says what
-    backs it)."""
-    table = Table(show_header=True, header_style="bold", box=None)
-    for col, settings in BATCH_COLUMNS:
-        table.add_column(col, **settings)
-    for row in rows:
-        if row.result is None:
-            table.add_row(Text(row.source), "", Text("error", style="bold red"),
-                          Text(row.error), "", "")
-            continue
+def batch_columns(sources: list[str], engines: list[str]) -> tuple[Column, ...]:
+    """The batch table's columns, laid out before any instance is solved (its rows are
+    printed as they come): the instance as wide as the longest of ``sources``, the engine
+    as the longest of ``engines`` (those that can answer), the status as the longest
+    status; on a narrow screen the instance, answer and check wrap, the others never do."""
+    statuses = [status.value.replace("_", " ") for status in Status] + ["error"]
+    return (Column("instance", width=max(map(cell_len, sources), default=0)),
+            Column("engine", words=True, width=max(map(cell_len, engines), default=0)),
+            Column("status", words=True, width=max(map(cell_len, statuses))),
+            Column("answer"),
+            Column("seconds", words=True, justify="right", width=BATCH_SECONDS),
+            Column("check"))
+
+
+def batch_head(columns: tuple[Column, ...]) -> Legible:
+    """The batch table's headers (none on a screen too narrow for a table)."""
+    return Legible(columns, [], fixed=True)
+
+
+def batch_row(row, columns: tuple[Column, ...]) -> Legible:
+    """One instance's row of the batch table (its status in one word: the check column
+    says what backs it), laid out as every other row."""
+    if row.result is None:
+        cells = [Text(row.source), "", Text("error", style="bold red"), Text(row.error),
+                 "", ""]
+    else:
         result = row.result
-        table.add_row(Text(row.source), result.engine,
-                      Text(result.status.value.replace("_", " "),
-                           style=STATUS_STYLE[result.status]),
-                      Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
-                      check_text(result))
-    return table
+        cells = [Text(row.source), result.engine,
+                 Text(result.status.value.replace("_", " "),
+                      style=STATUS_STYLE[result.status]),
+                 Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
+                 check_text(result)]
+    return Legible(columns, [cells], header=False, fixed=True)
 
 
 def race_text(race: Race) -> Text:

@@ -1,6 +1,6 @@
 """Tables for people stay legible at any width: a word (an engine's name, a number) is
 never cut, a long cell wraps without losing a character, a screen too narrow for a table
-gets one block per row."""
+gets one block per row, and rows printed apart (a batch's) line up under their headers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.console import Console
 
 from cpsolve.answers.result import Skipped
 from cpsolve.output.tables import NARROWEST, Column, Legible
-from cpsolve.output.text import comparison_table
+from cpsolve.output.text import batch_columns, batch_head, batch_row, comparison_table
 from cpsolve.puzzles.files import MODELS_DIR, load
 
 REASON = "engine 'pyconstraint': python-constraint has no circuit constraint"
@@ -55,3 +55,28 @@ def test_words_keep_their_width_and_text_shares_the_rest():
     assert table.widths(40) == [12, 40 - 4 - 12]
     assert table.widths(4 + 12 + NARROWEST) == [12, NARROWEST]
     assert table.widths(4 + 12 + NARROWEST - 1) is None  # blocks
+
+
+def test_rows_printed_apart_line_up_under_their_headers():
+    """A batch prints its headers, then each row as its instance is solved: every row has
+    the columns of the headers, whatever it holds."""
+    puzzle = load(MODELS_DIR / "water_jugs.toml")
+
+    class Row:
+        def __init__(self, source, result=None, error=""):
+            self.source, self.puzzle, self.result, self.error = source, puzzle, result, error
+
+    from cpsolve.engines import run
+
+    result = run("search", "solve", puzzle.model)
+    columns = batch_columns(["water_jugs", "a/much/longer/path/to/a/model.toml"],
+                            ["search", "invariant"])
+    head, *rows = printed(batch_head(columns), batch_row(Row("water_jugs", result), columns),
+                          batch_row(Row("a/much/longer/path/to/a/model.toml", None,
+                                        "no such file"), columns), width=100)
+    assert head.index("engine") == rows[0].index("search")
+    assert head.index("status") == rows[0].index("optimal") == rows[1].index("error")
+    assert head.index("answer") == rows[0].index("10 moves") == rows[1].index("no such")
+    seconds = f"{result.seconds:.3f}"
+    assert head.index("seconds") + len("seconds") == rows[0].index(seconds) + len(seconds)
+    assert head.index("check") == rows[0].index("verified")
