@@ -218,13 +218,14 @@ class Cli:
         is a terminal only (elsewhere rich would leave a blank line on stderr).  What is
         printed meanwhile (a batch's rows) goes to stdout: above the bar when stdout is
         the terminal too (the bar is then drawn through stdout's console), else to the
-        pipe or file itself, the bar staying on stderr."""
-        if not shows_progress():
+        pipe or file itself, the bar staying on stderr.  JSON lines never pass through the
+        bar: with ``--json`` on the terminal there is none (the lines are the progress)."""
+        on_stdout = stdout_is_terminal()
+        if not shows_progress() or (on_stdout and self.printer.json):
             yield lambda: None
             return
         from rich.progress import Progress
 
-        on_stdout = stdout_is_terminal()
         with Progress(console=self.out if on_stdout else self.err, transient=True,
                       redirect_stdout=on_stdout) as bar:
             task = bar.add_task(what, total=total)

@@ -65,3 +65,20 @@ def test_the_consoles_print_text_as_it_is(capsys):
     session.console(stderr=False).print(text)
     session.console(stderr=True).print(text)
     assert capsys.readouterr() == (text + "\n", text + "\n")
+
+
+def test_a_json_batch_with_a_progress_bar_keeps_its_lines_on_stdout():
+    """The bar on stderr (a terminal: FORCE_COLOR here) took stdout into itself while it
+    ran, so a batch's JSON lines went to stderr and the pipe got the last object alone."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", "water_jugs", "blocks",
+                           "--engine", "search", "--json"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "FORCE_COLOR": "1"})
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0, done.stderr
+    assert [line.get("source") for line in lines] == ["water_jugs", "blocks", None]
+    assert "batch" in lines[-1] and '"source"' not in done.stderr
