@@ -36,14 +36,27 @@ def run() -> int:
 
 def leave(code: int) -> None:
     """End the process with ``code``: output flushed, exit handlers run (a Dask cluster's,
-    multiprocessing's), the interpreter's teardown skipped."""
+    multiprocessing's), the interpreter's teardown skipped.  Stdout that cannot take what
+    is left of the output (a full disk: not a closed pipe, whose reader had what it wanted)
+    is one line on stderr and exit 2, as when the command's own writes fail."""
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
-        except (OSError, ValueError):  # the reader has gone: nothing more to say
+            if stream is not None:  # closed when the process started
+                stream.flush()
+        except BrokenPipeError:  # the reader has gone: nothing more to say
             pass
+        except (OSError, ValueError) as err:
+            if stream is sys.stdout and isinstance(err, OSError):
+                code = _lost(err)
     atexit._run_exitfuncs()
     os._exit(code)
+
+
+def _lost(err: OSError) -> int:
+    """Stdout's last flush failed: the one line on stderr; the exit code."""
+    from .cli.printer import OUTPUT_LOST, OutputLost, fail
+
+    return fail(str(OutputLost(err)), OUTPUT_LOST)
 
 
 def command() -> None:

@@ -7,10 +7,11 @@ Clashing options are refused by the declared rules of :mod:`.arguments`
 :data:`.version.VERSION`.
 
 Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
-there is none); 1 no answer within the limits, or engines that disagree;
-2 a bad command line or model file; 3 an engine bug caught by the checker, an
-engine that cannot be imported (a broken installation) or an internal error;
-130 interrupted (Ctrl-C or SIGTERM), after printing what was found.
+there is none; also when stdout's reader has gone, ``| head``); 1 no answer within the
+limits, or engines that disagree; 2 a bad command line or model file, or stdout that
+cannot be written (a full disk); 3 an engine bug caught by the checker, an engine that
+cannot be imported (a broken installation) or an internal error; 130 interrupted (Ctrl-C
+or SIGTERM), after printing what was found.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
 
     Whatever happens, a user sees one line on stderr, never a traceback
     (set ``CPSOLVE_DEBUG=1`` to see one): exit 2 for a bad command line or
-    model file, 3 for an engine bug or an internal error, 130 when interrupted.
+    model file, or stdout that cannot be written, 3 for an engine bug or an internal
+    error, 130 when interrupted.
     With ``--json`` stdout holds one JSON object whatever the ending: the answer
     (what was found, at a limit or on Ctrl-C too) or an error object.  Called without
     ``argv`` (as the process's entry point), it leaves SIGINT and SIGTERM ignored: the
@@ -68,6 +70,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     """
     from ..engines.runtime import interrupt, memory, release
     from ..engines.runtime.clock import disarm, process_start, state_limit
+    from .printer import guarded
 
     last = argv is None  # the process's own command line: it ends with the command
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -78,9 +81,9 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     # process when a model's code will not let Ctrl-C end its loading, and ends it through
     # os._exit: what engines handed over to be freed is left to it (release.until_exit)
     with interrupt.installed(last), interrupt.abandoning(_abandoned(printer) if last else None), \
-            release.until_exit(last):
+            release.until_exit(last), guarded():
         try:
-            code = _ended(argv, printer, started, early or [])
+            code = _delivered(argv, printer, started, early or [])
             disarm()  # the command has ended: no guard of its clock may raise any more
             if not interrupt.settle(SETTLE):  # never end while CP-SAT's threads run: abort
                 _leave(code)
@@ -98,6 +101,7 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
     from ..engines.runtime.memory import MemoryUp
+    from .printer import OutputLost
 
     try:
         interrupt.replay(early)
@@ -107,6 +111,8 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
 
         reader_gone()
         return 0
+    except OutputLost as err:  # stdout on a full disk, an I/O error: not a bug
+        return printer.lost(err)
     except interrupt.Interrupted as err:  # saying what was under way (a file loading)
         return printer.fail(str(err), INTERRUPTED)
     except KeyboardInterrupt:
@@ -123,6 +129,34 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
             raise
         return printer.fail(f"internal error ({type(err).__name__}: {err}); this is a bug "
                             "in cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
+
+
+def _delivered(argv: list[str], printer, started: float | None, early: list[float]) -> int:
+    """:func:`_ended`, then what it printed out of stdout's buffer (:func:`_flushed`), also
+    when argparse ends the command itself (``--help``, ``--version``: ``SystemExit``)."""
+    from .printer import OUTPUT_LOST
+
+    try:
+        code = _ended(argv, printer, started, early)
+    except SystemExit:
+        if _flushed(printer, 0) != 0:
+            raise SystemExit(OUTPUT_LOST) from None
+        raise
+    return _flushed(printer, code)
+
+
+def _flushed(printer, code: int) -> int:
+    """``code``, once what the command printed is out of stdout's buffer: a failure to write
+    it is told as one (:meth:`~.printer.Printer.lost`), a closed pipe is quiet."""
+    from .printer import OutputLost, reader_gone
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        reader_gone()
+    except OutputLost as err:
+        return printer.lost(err)
+    return code
 
 
 def _printer(argv: list[str]):

@@ -50,19 +50,19 @@ if TYPE_CHECKING:
     from .session import Cli
 
 
-VERDICTS = {"disagree": "[bold red]engines disagree[/]",
-            "agree": "[green]all engines agree[/]",
-            "interrupted": "[yellow]comparison interrupted: not every engine ran, so no "
-                           "agreement is claimed[/]",
-            "unanswered": "[yellow]no engine answered within the limits: nothing to "
-                          "compare[/]",
-            "incomplete": "[yellow]not every model was cross-checked (see above): no "
-                          "agreement is claimed for those[/]"}
-"""The last line of a comparison in text, by its JSON ``status``: engines that disagree
-(whatever else happened), a comparison interrupted by Ctrl-C or SIGTERM (what ran is in
-the table, but agreement needs every engine), no answer from any engine on any model
-(nothing was compared), some model not cross-checked (not loaded, not reached within the
-limit, no engine or only one proved its answer), or agreement on every model."""
+VERDICTS = {"disagree": ("engines disagree", "bold red"),
+            "agree": ("all engines agree", "green"),
+            "interrupted": ("comparison interrupted: not every engine ran, so no agreement "
+                            "is claimed", "yellow"),
+            "unanswered": ("no engine answered within the limits: nothing to compare",
+                           "yellow"),
+            "incomplete": ("not every model was cross-checked (see above): no agreement is "
+                           "claimed for those", "yellow")}
+"""The last line of a comparison in text (its words and style), by its JSON ``status``:
+engines that disagree (whatever else happened), a comparison interrupted by Ctrl-C or
+SIGTERM (what ran is in the table, but agreement needs every engine), no answer from any
+engine on any model (nothing was compared), some model not cross-checked (not loaded, not
+reached within the limit, no engine or only one proved its answer), or agreement on every model."""
 
 
 def compare(cli: Cli) -> int:
@@ -210,10 +210,12 @@ def warn_expected_once(done: Compared) -> None:
 
 def _print_text(cli: Cli, done: list[Compared], verdict: str) -> None:
     """The comparison as a table and its verdict."""
+    from rich.text import Text
+
     from ..output.text import comparison_table
 
     cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
-    cli.out.print(VERDICTS[verdict])
+    cli.out.print(Text(*VERDICTS[verdict]))
 
 
 def _tell_unanswered(done: list[Compared], verdict: str) -> None:

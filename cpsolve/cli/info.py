@@ -11,8 +11,10 @@ from .session import Cli
 
 
 def models(cli: Cli) -> int:
-    from rich.table import Table
+    """``models``: the bundled model files, each with its family and description."""
     from rich.text import Text
+
+    from ..output.tables import Column, Legible
 
     rows = []
     for path in bundled():
@@ -25,17 +27,11 @@ def models(cli: Cli) -> int:
     if cli.args.json:
         cli.emit({"command": "models", "models": rows})
         return 0
-    table = Table(box=None)
-    table.add_column("file", no_wrap=True)
-    table.add_column("family", no_wrap=True)
-    table.add_column("description")
-    for row in rows:
-        if "error" in row:
-            table.add_row(Text(row["file"]), "?", Text(f"(broken: {row['error']})"))
-        else:
-            table.add_row(Text(row["file"]), row["family"],
-                          Text(row["description"] or row["name"]))
-    cli.out.print(table)
+    cells = [[Text(row["file"]), "?", Text(f"(broken: {row['error']})")] if "error" in row
+             else [Text(row["file"]), row["family"], Text(row["description"] or row["name"])]
+             for row in rows]
+    columns = (Column("file", words=True), Column("family", words=True), Column("description"))
+    cli.out.print(Legible(columns, cells))
     return 0
 
 

@@ -1,8 +1,10 @@
 """The one printer of an invocation's output: ``--json`` is one JSON object whatever the
-ending (:class:`Printer`), and an error is one plain line on stderr (:func:`fail`)."""
+ending (:class:`Printer`), and an error is one plain line on stderr (:func:`fail`); stdout
+that cannot be written is one such error too (:func:`guarded`), a closed pipe none."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -48,19 +50,96 @@ class Printer:
 
     def fail(self, message: str, code: int) -> int:
         """``error: message`` as one plain line on stderr; with ``--json`` and nothing
-        emitted yet, also the error object on stdout.  Returns ``code``."""
+        emitted yet, also the error object on stdout (when stdout cannot take it, the line
+        on stderr is all that is said).  Returns ``code``."""
         fail(message, code)
         if self.json and not self.emitted:
             from ..output.json import error_json
 
-            self.emit(error_json(self.command, printable(message), code))
+            try:
+                self.emit(error_json(self.command, printable(message), code))
+            except (BrokenPipeError, OutputLost):
+                self.emitted = True
+                reader_gone()
         return code
+
+    def lost(self, err: OutputLost) -> int:
+        """Stdout cannot be written: ``error: cannot write the output: ...`` on stderr (no
+        JSON object: stdout is what failed), and what is still to be written goes
+        nowhere.  Returns :data:`OUTPUT_LOST`."""
+        self.emitted = True
+        reader_gone()
+        return fail(str(err), OUTPUT_LOST)
 
 
 def fail(message: str, code: int) -> int:
     """Print ``error: message`` as one plain line on stderr and return ``code``."""
     print(f"error: {printable(message)}", file=sys.stderr)
     return code
+
+
+OUTPUT_LOST = 2
+"""Exit code when stdout cannot be written (a full disk, an I/O error): as for an output
+file that cannot be written, the user's system, not a bug in cpsolve."""
+
+
+class OutputLost(Exception):
+    """Stdout cannot be written, for a reason other than a closed pipe (that one is
+    ``BrokenPipeError``: the reader had what it wanted)."""
+
+    def __init__(self, err: OSError) -> None:
+        super().__init__(f"cannot write the output: {err.strerror or err}")
+
+
+class Guarded:
+    """``sys.stdout`` while a command runs (:func:`guarded`): a write or flush that fails
+    for any reason but a closed pipe raises :class:`OutputLost`; the rest is the stream's
+    own (``None``: stdout was closed when the process started)."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        with _losing():
+            return self._open().write(text)
+
+    def flush(self) -> None:
+        if self.stream is not None:  # closed: nothing was written, nothing to flush
+            with _losing():
+                self.stream.flush()
+
+    def _open(self):
+        if self.stream is None:
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+        return self.stream
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def _losing() -> Iterator[None]:
+    """An ``OSError`` of the block, a closed pipe's but, as :class:`OutputLost`."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise OutputLost(err) from None
+
+
+@contextmanager
+def guarded() -> Iterator[None]:
+    """While the block runs, ``sys.stdout`` fails in one way (:class:`Guarded`), whatever
+    writes to it (a JSON line, rich, ``print``); afterwards it is the stream it was, unless
+    it was sent nowhere meanwhile (:func:`reader_gone`)."""
+    guard = Guarded(sys.stdout)
+    sys.stdout = guard
+    try:
+        yield
+    finally:
+        if sys.stdout is guard:
+            sys.stdout = guard.stream
 
 
 READER_LOOK = 0.2
@@ -108,8 +187,8 @@ def _watch(done: threading.Event) -> None:
 
 
 def reader_gone() -> None:
-    """Stdout's reader has gone: what is still to be written goes nowhere (the interpreter's
-    last flush included, which would fail again)."""
+    """Stdout's reader has gone (or stdout cannot be written at all): what is still to be
+    written goes nowhere (the interpreter's last flush included, which would fail again)."""
     try:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - kept to the end of the process
     except OSError:

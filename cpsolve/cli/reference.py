@@ -69,7 +69,8 @@ def cli_page() -> str:
              "Every command takes a model file or a bundled model's name (`cpsolve models` "
              "lists them). Exit codes: 0 an answer (a proof that there is none included), 1 "
              "no answer within the limits or engines that disagree, 2 a bad command line or "
-             "model file (one line on stderr), 3 an engine bug caught by the checker or an "
+             "model file, or stdout that cannot be written (one line on stderr), 3 an engine "
+             "bug caught by the checker or an "
              "internal error, 130 interrupted.", "",
              "Options for one kind of model — `--unique` (csp models); `--time-indexed`, "
              "`--no-hint` and `--plan-file` (planning models) — are refused (exit 2) on a "

@@ -211,22 +211,30 @@ class Cli:
         if not shows_progress():
             yield options
             return
-        with self.err.status(what) as status:
+        from rich.text import Text  # a status line's string would be read as markup
+
+        with self.err.status(Text(what)) as status:
             def report(line: str) -> None:
-                status.update(f"{what}: {line}")
+                status.update(Text(f"{what}: {line}"))
 
             yield dataclasses.replace(options, progress=report)
 
     @contextmanager
     def bar(self, what: str, total: int) -> Iterator[Callable[[], None]]:
-        """A progress bar of ``total`` steps on stderr, advanced by the function it gives;
-        on a terminal only (elsewhere rich would leave a blank line on stderr)."""
-        if not shows_progress():
+        """A progress bar of ``total`` steps, advanced by the function it gives; when stderr
+        is a terminal only (elsewhere rich would leave a blank line on stderr).  What is
+        printed meanwhile (a batch's rows) goes to stdout: above the bar when stdout is
+        the terminal too (the bar is then drawn through stdout's console), else to the
+        pipe or file itself, the bar staying on stderr.  JSON lines never pass through the
+        bar: with ``--json`` on the terminal there is none (the lines are the progress)."""
+        on_stdout = stdout_is_terminal()
+        if not shows_progress() or (on_stdout and self.printer.json):
             yield lambda: None
             return
         from rich.progress import Progress
 
-        with Progress(console=self.err, transient=True) as bar:
+        with Progress(console=self.out if on_stdout else self.err, transient=True,
+                      redirect_stdout=on_stdout) as bar:
             task = bar.add_task(what, total=total)
             yield lambda: bar.advance(task)
 
@@ -259,6 +267,14 @@ def shows_progress() -> bool:
     """True when progress is shown: stderr is a terminal (or ``FORCE_COLOR`` is set);
     nothing would be seen elsewhere, and rich is not loaded for it."""
     return sys.stderr.isatty() or bool(os.environ.get("FORCE_COLOR"))
+
+
+def stdout_is_terminal() -> bool:
+    """True when stdout is a terminal (``FORCE_COLOR`` aside: what stdout really is)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed
+        return False
 
 
 def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
@@ -352,7 +368,11 @@ def save(shown, path: str, svg: bool = False) -> None:
 
 def console(stderr: bool):
     """A rich console whose closed pipe (``cpsolve ... | head``) ends the command as any
-    closed pipe does (exit 0: the reader had what it wanted), not with rich's exit 1."""
+    closed pipe does (exit 0: the reader had what it wanted), not with rich's exit 1.
+
+    Text is printed as it is: no markup (``[bold]`` in a model's name stays those
+    characters) and no emoji codes (``:x:`` in an action's name stays three characters);
+    what is styled is styled by :class:`rich.text.Text`, never by markup in a string."""
     from rich.console import Console
 
     class Piped(Console):
@@ -360,4 +380,4 @@ def console(stderr: bool):
             self.quiet = True
             raise BrokenPipeError
 
-    return Piped(stderr=stderr, highlight=False)
+    return Piped(stderr=stderr, highlight=False, markup=False, emoji=False)

@@ -217,18 +217,20 @@ def is_batch(cli: Cli) -> bool:
 
 
 def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
-    """``solve`` over many instances: one table (or JSON lines), then throughput.  A stop
-    asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances under
-    way: every instance still gets its row (those not reached say so) and the figures
-    come last (exit 130 after Ctrl-C).
+    """``solve`` over many instances: one row per instance as it is solved (a row of a
+    table in text, its headers first; a JSON line with ``--json``), then throughput.  A
+    stop asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances
+    under way: every instance still gets its row (those not reached say so) and the
+    figures come last (exit 130 after Ctrl-C).
 
-    When stdout's reader goes away (``| head``), with ``--json`` or in text (the table),
-    the batch ends at once: the instances under way are asked to stop, nothing more is
-    written to stdout, the files that did not load still get their line on stderr, and
-    the exit code is that of the rows delivered (2 when a file was bad).  A row whose
-    answer contradicts its file's ``[expected]`` gets a warning naming the file (and, with
-    ``--json``, ``expected_mismatch``)."""
-    from ..workflows.batch import instances
+    When stdout's reader goes away (``| head``), with ``--json`` or in text, the batch ends
+    at once: the instances under way are asked to stop, nothing more is written to
+    stdout, the files that did not load still get their line on stderr, and the exit code
+    is that of the rows delivered (2 when a file was bad).  A row whose answer contradicts
+    its file's ``[expected]`` gets a warning naming the file (and, with ``--json``,
+    ``expected_mismatch``)."""
+    from ..output.text import batch_columns, batch_head
+    from ..workflows.batch import answering, instances
     from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
@@ -238,13 +240,17 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
         return cli.fail(why, 2)
     rows: list = []
     hard = gone = False
+    columns = None if cli.args.json else \
+        batch_columns([item.source for item in items], answering(cli.args.engine))
     with cli.bar("solving", len(items)) as advance, watch_reader():
         try:
+            if columns is not None:
+                cli.out.print(batch_head(columns))
             for row in _solved(cli, items):
                 if interrupt.requested() and interrupt.kind() is Stop.GONE:
                     gone = True
                     break
-                _row_out(cli, row)  # after a stop, the rest come as "not started" rows
+                _row_out(cli, row, columns)  # after a stop, the rest: "not started" rows
                 rows.append(row)
                 advance()
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
@@ -262,16 +268,19 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     return _batch_code(rows, items if gone else rows, hard)
 
 
-def _row_out(cli: Cli, row) -> None:
+def _row_out(cli: Cli, row, columns) -> None:
     """One batch row as it comes: its ``[expected]`` mismatches on stderr, and with
-    ``--json`` its line (with ``expected_mismatch``); in text, the table comes at the end."""
-    from ..output.text import result_line
+    ``--json`` its line (with ``expected_mismatch``); in text, its row of the table (laid
+    out in ``columns``)."""
+    from ..output.text import batch_row, result_line
 
     with printing():  # whole, whenever the clock comes: the next instance is the work
         mismatch = [] if row.result is None else \
             against_expected(row.puzzle, row.result, row.source)
         if cli.args.json:
             cli.line(with_mismatch(result_line(row), mismatch))
+        else:
+            cli.out.print(batch_row(row, columns))
 
 
 def kinds_of(items: list) -> dict[str, str]:
@@ -325,15 +334,13 @@ def _solved(cli: Cli, items: list):
 
 
 def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
-    """The batch's last line (``--json``), or its table and figures."""
-    from ..output.text import batch_table
+    """The batch's last line: its figures (with ``--json``, an object)."""
     from ..workflows.batch import summary
 
     figures = summary(rows, seconds, cli.args.engine)
     if cli.args.json:
         cli.emit({"batch": figures})
         return
-    cli.out.print(batch_table(rows))
     rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
     counts = ", ".join(f"{n:,} {k.replace('_', ' ')}"
                        for k, n in sorted(figures["statuses"].items()))

@@ -1,2 +1,3 @@
-"""What people and programs read: text (:mod:`.text`), JSON (:mod:`.json`) and its schema
-(:mod:`.schema`), grid counts and generations (:mod:`.grids`), pictures (:mod:`.draw`)."""
+"""What people and programs read: text (:mod:`.text`) and its tables, legible at any width
+(:mod:`.tables`), JSON (:mod:`.json`) and its schema (:mod:`.schema`), grid counts and
+generations (:mod:`.grids`), pictures (:mod:`.draw`)."""

@@ -22,6 +22,7 @@ from ..answers.result import Hint, Result, Skipped, Status
 from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
+from .tables import Column, Legible
 
 if TYPE_CHECKING:
     from ..engines.auto import Confirmation, Race
@@ -65,7 +66,8 @@ class Board:
     def __rich_console__(self, console, options):
         width = max((cell_len(line) for line in self.drawing.splitlines()), default=0)
         if width + 4 <= options.max_width:
-            yield Panel(Text(self.drawing), title=self.title, expand=False)
+            title = None if self.title is None else Text(self.title)  # not markup
+            yield Panel(Text(self.drawing), title=title, expand=False)
             return
         if self.title:
             yield Text(f"{self.title}:", style="dim")
@@ -198,13 +200,15 @@ def draw_count(puzzle: Puzzle, answer: Count) -> list[Any]:
     for i, s in enumerate(answer.solutions or (), start=1):
         parts.append(solution_panel(puzzle, s, i))
     if answer.plans:
-        table = Table(box=None, show_header=False, padding=(0, 1))
-        table.add_column(justify="right", no_wrap=True)
-        table.add_column()
-        for i, plan in enumerate(answer.plans, start=1):
-            table.add_row(f"{i}.", Text(puzzle.plan_line(plan)))
-        parts += [Text(f"Metric: {puzzle.metric}.", style="dim"), table]
+        rows = [(f"{i}.", Text(puzzle.plan_line(plan)))
+                for i, plan in enumerate(answer.plans, start=1)]
+        parts += [Text(f"Metric: {puzzle.metric}.", style="dim"),
+                  Legible(PLANS_COLUMNS, rows, header=False)]
     return parts
+
+
+PLANS_COLUMNS = (Column("plan", words=True, justify="right"), Column("actions"))
+"""The listed plans of a count: each numbered, its actions on one line."""
 
 
 def solution_panel(puzzle: Puzzle, values: Mapping[str, int], index: int) -> Board:
@@ -239,7 +243,7 @@ DRAW: dict[type, Callable[[Puzzle, Any], list[Any]]] = {
 """How each answer type is drawn for people."""
 
 
-def plan_view(puzzle: Puzzle, plan: Plan) -> Table | Columns:
+def plan_view(puzzle: Puzzle, plan: Plan) -> Legible | Columns:
     """Boards side by side when states are drawn on several lines, else a table."""
     model = puzzle.model
     assert isinstance(model, Planning)
@@ -255,45 +259,48 @@ def plan_view(puzzle: Puzzle, plan: Plan) -> Table | Columns:
     return Columns(boxes, padding=(1, 3))
 
 
-def plan_table(puzzle: Puzzle, plan: Plan) -> Table:
+PLAN_COLUMNS = (Column("step", words=True, justify="right"), Column("action"),
+                Column("state"), Column("cost", words=True, justify="right"))
+"""The plan table's columns (``cost`` only when actions cost other than 1)."""
+
+
+def plan_table(puzzle: Puzzle, plan: Plan) -> Legible:
     """The plan step by step, from the start state."""
     model = puzzle.model
     assert isinstance(model, Planning)
-    table = Table(show_header=True, header_style="bold", box=None)
-    table.add_column("step", justify="right")
-    table.add_column("action")
-    table.add_column("state")
     show_cost = not model.unit_costs()
-    if show_cost:
-        table.add_column("cost", justify="right")
-    start = [str(0), "start", Text(puzzle.render_state(model.initial_state()))]
-    table.add_row(*start, *([""] if show_cost else []))
+    rows = [[str(0), "start", Text(puzzle.render_state(model.initial_state())), ""]]
     for i, step in enumerate(plan.steps, start=1):
-        row = [str(i), Text(puzzle.step_text(step)), Text(puzzle.render_state(step.state))]
-        table.add_row(*row, *([str(step.cost)] if show_cost else []))
-    return table
+        rows.append([str(i), Text(puzzle.step_text(step)),
+                     Text(puzzle.render_state(step.state)), str(step.cost)])
+    width = len(PLAN_COLUMNS) if show_cost else len(PLAN_COLUMNS) - 1
+    return Legible(PLAN_COLUMNS[:width], [row[:width] for row in rows])
 
 
-def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Table:
+COMPARE_COLUMNS = (Column("model"), Column("engine", words=True), Column("answer"),
+                   Column("status"), Column("seconds", words=True, justify="right"),
+                   Column("checked"))
+"""The comparison's columns: an engine's name and a time are never wrapped nor cut."""
+
+
+def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Legible:
     """Engines side by side: answer, status, time, check (and the hint a result had); an
     engine that did not run, and why; a note on the model (a disagreement, an error)."""
-    table = Table(show_header=True, header_style="bold")
-    for col in ("model", "engine", "answer", "status", "seconds", "checked"):
-        table.add_column(col, justify="right" if col == "seconds" else "left")
+    cells: list[list[Any]] = []
     for puzzle, result in rows:
         if isinstance(result, Skipped):
-            table.add_row(Text(puzzle.name), result.engine, Text(result.why), "", "", "")
+            cells.append([Text(puzzle.name), result.engine, Text(result.why), "", "", ""])
             continue
         if isinstance(result, str):  # a disagreement, or an error
-            table.add_row(Text(puzzle.name), "", Text(result), "", "", "")
+            cells.append([Text(puzzle.name), "", Text(result), "", "", ""])
             continue
         answer = answer_words(puzzle, result) if result.answer is not None \
             else answer_of(result)
-        table.add_row(Text(puzzle.name), result.engine, answer, status_text(result),
-                      f"{result.seconds:.3f}", check_text(result))
+        cells.append([Text(puzzle.name), result.engine, Text(answer), status_text(result),
+                      f"{result.seconds:.3f}", check_text(result)])
         if result.hint is not None:  # the plan that bounded this engine's proof
-            table.add_row("", "", Text(hint_brief(result.hint), style="dim"), "", "", "")
-    return table
+            cells.append(["", "", Text(hint_brief(result.hint), style="dim"), "", "", ""])
+    return Legible(COMPARE_COLUMNS, cells, boxed=True)
 
 
 def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
@@ -313,35 +320,44 @@ def result_line(row) -> dict[str, Any]:
     return {"source": row.source, **as_json(row.puzzle, row.result)}
 
 
-BATCH_COLUMNS = (("instance", {"overflow": "fold", "min_width": 10}),
-                 ("engine", {"no_wrap": True}),
-                 ("status", {"no_wrap": True}),
-                 ("answer", {"overflow": "fold", "min_width": 16}),
-                 ("seconds", {"no_wrap": True, "justify": "right"}),
-                 ("check", {"min_width": 8}))
-"""The batch table's columns: on a narrow screen (80 columns when the output is not a
-terminal) the instance, answer and check wrap, the short ones never do."""
+BATCH_SECONDS = 8
+"""The widest time a batch row shows (``1234.567``)."""
 
 
-def batch_table(rows: list) -> Table:
-    """A batch: one row per instance (its status in one word: the check column says what
-    backs it)."""
-    table = Table(show_header=True, header_style="bold", box=None)
-    for col, settings in BATCH_COLUMNS:
-        table.add_column(col, **settings)
-    for row in rows:
-        if row.result is None:
-            status = row.status.replace("_", " ")
-            table.add_row(Text(row.source), "", Text(status, style=ROW_STYLE[status]),
-                          Text(row.error), "", "")
-            continue
+def batch_columns(sources: list[str], engines: list[str]) -> tuple[Column, ...]:
+    """The batch table's columns, laid out before any instance is solved (its rows are
+    printed as they come): the instance as wide as the longest of ``sources``, the engine
+    as the longest of ``engines`` (those that can answer), the status as the longest
+    status; on a narrow screen the instance, answer and check wrap, the others never do."""
+    statuses = [status.value.replace("_", " ") for status in Status] + [*ROW_STYLE]
+    return (Column("instance", width=max(map(cell_len, sources), default=0)),
+            Column("engine", words=True, width=max(map(cell_len, engines), default=0)),
+            Column("status", words=True, width=max(map(cell_len, statuses))),
+            Column("answer"),
+            Column("seconds", words=True, justify="right", width=BATCH_SECONDS),
+            Column("check"))
+
+
+def batch_head(columns: tuple[Column, ...]) -> Legible:
+    """The batch table's headers (none on a screen too narrow for a table)."""
+    return Legible(columns, [], fixed=True)
+
+
+def batch_row(row, columns: tuple[Column, ...]) -> Legible:
+    """One instance's row of the batch table (its status in one word: the check column
+    says what backs it), laid out as every other row."""
+    if row.result is None:
+        status = row.status.replace("_", " ")
+        cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), Text(row.error),
+                 "", ""]
+    else:
         result = row.result
-        table.add_row(Text(row.source), result.engine,
-                      Text(result.status.value.replace("_", " "),
-                           style=STATUS_STYLE[result.status]),
-                      Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
-                      check_text(result))
-    return table
+        cells = [Text(row.source), result.engine,
+                 Text(result.status.value.replace("_", " "),
+                      style=STATUS_STYLE[result.status]),
+                 Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
+                 check_text(result)]
+    return Legible(columns, [cells], header=False, fixed=True)
 
 
 def race_text(race: Race) -> Text:

@@ -33,6 +33,7 @@ from ..answers.agreement import cross_check, disagreements
 from ..answers.result import STATUSES, EngineBug, EngineFailed, Result, Skipped, Unsupported
 from ..engines import Options, engines_for, not_applicable, run
 from ..engines.auto import proven
+from ..engines.proofs import ARGUED
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import FLOOR, Clock, TimeUp
 from ..engines.runtime.memory import MemoryUp
@@ -178,6 +179,12 @@ def unloaded(item: Item) -> Row | None:
     if item.puzzle is not None:
         return None
     return Row(item.source, None, None, item.error, item.at_limit, started=not item.at_limit)
+
+
+def answering(engine: str) -> list[str]:
+    """The engines a batch row can name when the batch runs ``engine``: ``auto``'s two
+    (:func:`solve_one`) or ``engine`` itself, and the puzzle's own argument."""
+    return [*(("search", "cpsat") if engine == "auto" else (engine,)), ARGUED]
 
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:

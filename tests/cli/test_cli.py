@@ -292,6 +292,44 @@ def test_error_message_with_a_closing_tag(cli, write_model, water_jugs_text):
     assert "jug[/]" in run.err
 
 
+# What a model file, an answer or a file name holds prints as it is: rich's markup and its
+# emoji codes (`:x:` as ❌) are never read into it, and text agrees with --json.
+
+ODD = "[bold]jugs[/bold] :x: [red]"
+"""A model's name that markup or emoji codes would change (its file's: without ``/``)."""
+
+ODD_ACTION = "fill :smile: [red]the 5 L jug"
+
+
+@pytest.fixture
+def odd_model(write_model, water_jugs_text) -> Path:
+    text = water_jugs_text.replace('name = "Water jugs 8 L and 5 L"', f'name = "{ODD}"')
+    return write_model("[bold]jugs :x: [red].toml", text.replace('"fill the {i} jug"',
+                                                   '"fill :smile: [red]the {i} jug"'))
+
+
+@pytest.mark.parametrize("argv, shown", [
+    (["solve", "{model}", "--engine", "search"], [ODD, ODD_ACTION]),
+    (["solve", "{model}", "{model}", "--engine", "search"], ["{model}"]),
+    (["count", "{model}", "--optimal", "--list", "--engine", "search"], [ODD, ODD_ACTION]),
+    (["compare", "{model}"], [ODD, "all engines agree"]),
+])
+def test_user_text_prints_verbatim(cli, odd_model, argv, shown):
+    run = cli(*[str(odd_model) if a == "{model}" else a for a in argv])
+    assert run.code == 0, run.err
+    for text in shown:
+        assert (str(odd_model) if text == "{model}" else text) in run.out
+    assert "❌" not in run.out and "😄" not in run.out
+
+
+def test_validate_says_in_text_what_it_says_in_json(cli, write_model):
+    plan = write_model("emo.txt", "(disc :x: to :smile:)\n")
+    text = cli("validate", MODELS / "hanoi4.toml", plan)
+    data = json.loads(cli("validate", MODELS / "hanoi4.toml", plan, "--json").out)
+    assert text.code == 1 and data["message"] == "step 1: no action named 'disc :x: to :smile:'"
+    assert text.out.startswith(f"invalid: {data['message']} (")
+
+
 def test_compare_reports_an_engine_that_cannot_be_imported(cli, monkeypatch):
     """A broken engine is an error naming it (exit 3), never silently left out."""
     import cpsolve.engines

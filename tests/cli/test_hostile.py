@@ -176,19 +176,19 @@ def test_a_batch_with_a_bad_file_into_a_closed_pipe_keeps_its_error_and_exit(tmp
 
 
 @pytest.mark.parametrize(("command", "table", "code"), [
-    ("solve", "batch_table", 2),  # a bad file: exit 2, as with --json
+    ("solve", "batch_row", 2),  # a bad file: exit 2, as with --json
     ("compare", "comparison_table", 1),  # compare's own rule: a bad file is exit 1
 ])
 def test_a_text_batch_whose_reader_goes_at_its_table_keeps_its_error_and_exit(
         cli, monkeypatch, tmp_path, command, table, code):
-    """In text a batch writes its table at the end: when the reader (``| head -1``) has
-    gone by then, the bad file still gets its line on stderr and the exit is the work's,
-    not the 0 of a closed pipe."""
+    """In text a batch writes its rows as they come (``compare`` its table at the end):
+    when the reader (``| head -1``) has gone by then, the bad file still gets its line on
+    stderr and the exit is the work's, not the 0 of a closed pipe."""
     import sys
 
     from cpsolve.output import text
 
-    def gone(rows):
+    def gone(*rows):
         raise BrokenPipeError
 
     monkeypatch.setattr(text, table, gone)
@@ -243,6 +243,71 @@ def test_a_batch_stops_when_its_reader_has_gone(monkeypatch, tmp_path):
         os.close(saved)
         os.close(write)
         interrupt.clear()
+
+
+def _counting_solves(monkeypatch) -> list[str]:
+    """The sources of the batch instances solved, in order (each then solved as before),
+    with what stdout held when each started."""
+    import sys
+
+    from cpsolve.workflows import batch
+
+    solved: list[str] = []
+    real = batch.solve_one
+
+    def solve_one(item, engine, options):
+        solved.append((item.source, getattr(sys.stdout, "getvalue", lambda: "")()))
+        return real(item, engine, options)
+
+    monkeypatch.setattr(batch, "solve_one", solve_one)
+    return solved
+
+
+def test_a_text_batch_prints_each_row_as_its_instance_is_solved(cli, monkeypatch):
+    """The headers before the first instance starts, each row before the next starts:
+    ``| head`` sees rows while the batch runs, as with ``--json``."""
+    solved = _counting_solves(monkeypatch)
+    run = cli("solve", "water_jugs", "blocks", "hanoi4", "--engine", "search")
+    assert run.code == 0 and [source for source, _ in solved] == ["water_jugs", "blocks",
+                                                                 "hanoi4"]
+    before = [out.splitlines() for _, out in solved]
+    assert [len(lines) for lines in before] == [1, 2, 3]  # the headers, then one row each
+    assert before[0][0].split() == ["instance", "engine", "status", "answer", "seconds",
+                                    "check"]
+    assert [lines[-1].split()[0] for lines in before[1:]] == ["water_jugs", "blocks"]
+
+
+class GoneAfter:
+    """A stdout whose reader goes after ``writes`` writes (``| head``)."""
+
+    encoding = "utf-8"
+
+    def __init__(self, writes: int) -> None:
+        self.left = writes
+
+    def write(self, text: str) -> int:
+        if self.left == 0:
+            raise BrokenPipeError
+        self.left -= 1
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def test_a_text_batch_whose_reader_goes_after_a_row_solves_no_more(cli, monkeypatch):
+    """The reader takes the headers and one row and goes: the second row finds it gone,
+    and no instance after it starts (exit 0, quiet: the reader had what it wanted)."""
+    import sys
+
+    solved = _counting_solves(monkeypatch)
+    monkeypatch.setattr(sys, "stdout", GoneAfter(2))
+    run = cli("solve", "water_jugs", "blocks", "hanoi4", "farmer", "--engine", "search")
+    assert (run.code, run.err) == (0, "")
+    assert [source for source, _ in solved] == ["water_jugs", "blocks"]
 
 
 # ------------------------------------------------------------ conveniences

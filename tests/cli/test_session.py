@@ -123,3 +123,29 @@ def test_compare_and_batches_with_time_limit_none_have_no_limit_at_all(
     batch = cli("solve", folder, "--engine", "search", "--time-limit", "none", "--json")
     row = json.loads(batch.out.splitlines()[0])
     assert (row["status"], row["moves"]) == ("optimal", 32)
+
+
+def test_the_consoles_print_text_as_it_is(capsys):
+    """No markup and no emoji codes in what a command prints: a model's name, an action or
+    a message holding ``[bold]`` or ``:x:`` prints those characters."""
+    text = "[bold]a[/bold] :x: [red] b"
+    session.console(stderr=False).print(text)
+    session.console(stderr=True).print(text)
+    assert capsys.readouterr() == (text + "\n", text + "\n")
+
+
+def test_a_json_batch_with_a_progress_bar_keeps_its_lines_on_stdout():
+    """The bar on stderr (a terminal: FORCE_COLOR here) took stdout into itself while it
+    ran, so a batch's JSON lines went to stderr and the pipe got the last object alone."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "cpsolve", "solve", "water_jugs", "blocks",
+                           "--engine", "search", "--json"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "FORCE_COLOR": "1"})
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0, done.stderr
+    assert [line.get("source") for line in lines] == ["water_jugs", "blocks", None]
+    assert "batch" in lines[-1] and '"source"' not in done.stderr

@@ -1,0 +1,131 @@
+"""Tables for people that stay legible at any width (:class:`Legible`).
+
+A column holds words or text.  Words (an engine's name, a status, a number) are never
+wrapped nor cut; text wraps at spaces, and a word longer than its column goes on over the
+next lines (folded), never cut short.  When the screen cannot give each text column
+:data:`NARROWEST` cells beside the words, each row comes as a block instead: its first
+cell, then one line per other cell (``header  value``) — what a table of slivers would
+have held, readable at any width.
+
+A table printed a row at a time (a batch: each instance as it is solved) keeps one layout
+for all its rows (``fixed``): each column as wide as its declared ``width`` (a text column
+without one as wide as the screen allows), whatever the rows hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rich import box
+from rich.cells import cell_len
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+NARROWEST = 10
+"""The fewest cells a text column may have in a table (fewer: the rows come as blocks)."""
+
+Cell = str | Text
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its header, whether it holds ``words`` (never wrapped), and how it is
+    justified.  ``width``: the widest cell it will hold when its rows are not all known
+    at once (a table printed a row at a time); ``None``: measured from the rows."""
+
+    header: str
+    words: bool = False
+    justify: Literal["left", "right"] = "left"
+    width: int | None = None
+
+
+def plain(cell: Cell) -> str:
+    """A cell's text, without its style."""
+    return cell.plain if isinstance(cell, Text) else cell
+
+
+def width_of(cell: Cell) -> int:
+    """The cells a cell's longest line takes on the screen."""
+    return max((cell_len(line) for line in plain(cell).splitlines()), default=0)
+
+
+class Legible:
+    """Rows under their columns' headers: a table when the screen is wide enough for every
+    word and :data:`NARROWEST` cells of every text column, else one block per row.
+    ``header``: the headers are printed (a row printed on its own has none); ``boxed``:
+    lines around the cells; ``fixed``: the layout from the columns alone (see the module)."""
+
+    def __init__(self, columns: Sequence[Column], rows: Sequence[Sequence[Cell]], *,
+                 header: bool = True, boxed: bool = False, fixed: bool = False) -> None:
+        self.columns, self.rows = list(columns), [list(row) for row in rows]
+        self.header, self.boxed, self.fixed = header, boxed, fixed
+
+    def __rich_console__(self, console, options):
+        widths = self.widths(options.max_width)
+        if widths is None:
+            yield from self.blocks()
+        else:
+            yield self.table(widths)
+
+    def natural(self, index: int) -> int | None:
+        """How wide column ``index`` would be with room enough (``None``: as wide as the
+        screen allows, a text column of a fixed layout without a declared width)."""
+        column = self.columns[index]
+        if self.fixed:  # the headers count: the rows line up under them
+            if column.width is None:
+                return cell_len(column.header) if column.words else None
+            return max(column.width, cell_len(column.header))
+        cells = [row[index] for row in self.rows] + ([column.header] if self.header else [])
+        return max(map(width_of, cells), default=0)
+
+    def widths(self, screen: int) -> list[int] | None:
+        """Each column's width on a screen this wide, or ``None`` when the text columns
+        would not have :data:`NARROWEST` cells each (the rows then come as blocks)."""
+        n = len(self.columns)
+        natural = [self.natural(i) for i in range(n)]
+        room = screen - 2 * n - (n + 1 if self.boxed else 0)  # padding, and lines
+        room -= sum(w or 0 for c, w in zip(self.columns, natural) if c.words)
+        texts = sorted((i for i, c in enumerate(self.columns) if not c.words),
+                       key=lambda i: (natural[i] is None, natural[i] or 0))
+        if room < sum(NARROWEST if natural[i] is None else min(natural[i], NARROWEST)
+                      for i in texts):
+            return None
+        widths = list(natural)
+        for done, i in enumerate(texts):  # the narrowest first: what it leaves, the rest share
+            share = room // (len(texts) - done)
+            if natural[i] is not None and self.fixed:  # declared: all of it, if the rest
+                share = room - NARROWEST * (len(texts) - done - 1)  # keep their least
+            widths[i] = share if natural[i] is None else min(natural[i], share)
+            room -= widths[i]
+        return [max(w or 0, 1) for w in widths]
+
+    def table(self, widths: list[int]) -> Table:
+        """The rows as a table, each column ``widths`` cells wide."""
+        table = Table(box=box.HEAVY_HEAD if self.boxed else None, show_header=self.header,
+                      header_style="bold")
+        for column, width in zip(self.columns, widths):
+            table.add_column(column.header, justify=column.justify, width=width,
+                             overflow="fold")
+        for row in self.rows:
+            table.add_row(*row)
+        return table
+
+    def blocks(self) -> list:
+        """The rows for a narrow screen: each its first cell, then one line per other cell
+        that holds something (``header  value``), indented."""
+        parts: list = []
+        widest = max(cell_len(column.header) for column in self.columns)
+        for first, *rest in self.rows:
+            if plain(first):
+                parts.append(Text(first, style="bold") if isinstance(first, str) else first)
+            lines = Table.grid(padding=(0, 1))
+            lines.add_column(style="dim", no_wrap=True, min_width=widest)
+            lines.add_column(overflow="fold")
+            for column, cell in zip(self.columns[1:], rest):
+                if plain(cell):
+                    lines.add_row(column.header, cell)
+            parts.append(Padding(lines, (0, 0, 0, 2)))
+        return parts

@@ -1,0 +1,109 @@
+"""Stdout that cannot be written (a full disk, an I/O error, stdout closed) is one line on
+stderr and exit 2 in every command, with or without ``--json``: the user's system, not a
+bug in cpsolve (exit 3), and never a traceback.  A closed pipe (``| head``) stays quiet,
+exit 0 (tests/cli/test_hostile.py)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from cpsolve.cli.printer import Guarded, OutputLost
+
+FULL = "error: cannot write the output: No space left on device"
+"""What ``/dev/full`` makes of a write: ENOSPC, in the system's words."""
+
+ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONUNBUFFERED")}
+"""As a user runs it: stdout buffered (its last part written by the last flush)."""
+
+needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+
+
+def cpsolve(argv: list[str], redirect: str) -> subprocess.CompletedProcess:
+    """``cpsolve ARGV REDIRECT`` (a shell redirection of stdout), as a user runs it."""
+    cmd = f"{shlex.join([sys.executable, '-m', 'cpsolve', *argv])} {redirect}"
+    return subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120,
+                          env=ENV)
+
+
+@needs_dev_full
+@pytest.mark.parametrize("argv", [
+    ["solve", "water_jugs", "--engine", "search", "--json"],
+    ["solve", "water_jugs", "--engine", "search"],
+    ["solve", "water_jugs", "blocks", "--engine", "search", "--json"],
+    ["solve", "water_jugs", "blocks", "--engine", "search"],
+    ["count", "xsudoku5", "--engine", "search", "--list"],
+    ["generate", "sudoku4", "--givens", "4", "--random", "1", "--json"],
+    ["validate", "hanoi4", "{plan}"],  # a plan of an action hanoi4 lacks: "invalid: ..."
+    ["models"],
+    ["models", "--json"],
+    ["schema"],
+    ["completion", "bash"],
+    ["show", "water_jugs", "--svg", "-"],
+    ["--help"],
+])
+def test_a_full_disk_is_one_line_and_exit_2(argv, tmp_path):
+    plan = tmp_path / "plan.txt"
+    plan.write_text("(fly to the moon)\n")
+    done = cpsolve([str(plan) if a == "{plan}" else a for a in argv], "> /dev/full")
+    assert (done.returncode, done.stderr) == (2, FULL + "\n")
+
+
+def test_a_closed_stdout_is_one_line_and_exit_2():
+    done = cpsolve(["solve", "water_jugs", "--engine", "search", "--json"], ">&-")
+    assert done.returncode == 2
+    assert done.stderr == f"error: cannot write the output: {os.strerror(errno.EBADF)}\n"
+
+
+@needs_dev_full
+def test_the_error_of_a_bad_file_stays_the_one_line_when_stdout_is_full_too():
+    """``--json`` owes the error object to stdout; stdout cannot take it: the error's own
+    line and code are what is said."""
+    done = cpsolve(["solve", "no_such_model", "--json"], "> /dev/full")
+    assert done.returncode == 2
+    assert done.stderr == "error: no_such_model: no such file\n"
+
+
+@needs_dev_full
+def test_the_last_flush_of_the_process_that_fails_is_one_line_and_exit_2():
+    """What is still in stdout's buffer when the process ends (``leave``) meets the full
+    disk there: the same line, exit 2, not a quiet exit 0."""
+    script = ("import sys\nfrom cpsolve.__main__ import leave\n"
+              "sys.stdout.write('answer\\n')\nleave(0)\n")
+    done = subprocess.run(f"{shlex.quote(sys.executable)} -c {shlex.quote(script)} "
+                          "> /dev/full", shell=True, capture_output=True, text=True,
+                          timeout=60, env=ENV)
+    assert (done.returncode, done.stderr) == (2, FULL + "\n")
+
+
+class Failing:
+    """A stream whose every write fails with ``error``."""
+
+    def __init__(self, error: OSError) -> None:
+        self.error = error
+
+    def write(self, text: str) -> int:
+        raise self.error
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def test_a_guarded_stdout_tells_a_lost_output_from_a_closed_pipe():
+    lost = Guarded(Failing(OSError(errno.EIO, os.strerror(errno.EIO))))
+    with pytest.raises(OutputLost, match=f"cannot write the output: {os.strerror(errno.EIO)}"):
+        lost.write("x")
+    with pytest.raises(BrokenPipeError):  # the reader has gone: not an error of the output
+        Guarded(Failing(BrokenPipeError(errno.EPIPE, "broken pipe"))).write("x")
+    assert lost.isatty() is False  # the rest is the stream's own
+    with pytest.raises(OutputLost):  # stdout closed when the process started
+        Guarded(None).write("x")
+    Guarded(None).flush()  # nothing written: nothing to flush, no error

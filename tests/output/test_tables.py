@@ -1,0 +1,82 @@
+"""Tables for people stay legible at any width: a word (an engine's name, a number) is
+never cut, a long cell wraps without losing a character, a screen too narrow for a table
+gets one block per row, and rows printed apart (a batch's) line up under their headers."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from rich.console import Console
+
+from cpsolve.answers.result import Skipped
+from cpsolve.output.tables import NARROWEST, Column, Legible
+from cpsolve.output.text import batch_columns, batch_head, batch_row, comparison_table
+from cpsolve.puzzles.files import MODELS_DIR, load
+
+REASON = "engine 'pyconstraint': python-constraint has no circuit constraint"
+
+
+def printed(*renderables, width: int) -> list[str]:
+    console = Console(width=width, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    for renderable in renderables:
+        console.print(renderable)
+    return console.export_text().splitlines()
+
+
+def squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("width", [80, 40])
+def test_a_skipped_engine_keeps_its_name_and_its_whole_reason(width):
+    """``compare knight_8x8 --task count | cat`` (80 columns) cut the name to
+    ``pyconstrai…`` and the reason to fragments; at 40 columns the rows are blocks."""
+    puzzle = load(MODELS_DIR / "knight_8x8.toml")
+    lines = printed(comparison_table([(puzzle, Skipped("pyconstraint", REASON))]), width=width)
+    text = "\n".join(lines)
+    assert "…" not in text and all(len(line) <= width for line in lines)
+    if width == 80:  # a table: the reason wraps in its cell, every character kept
+        cells = [line.split("│")[1:-1] for line in lines if line.startswith("│")]
+        assert [c[1].strip() for c in cells if c[1].strip()] == ["pyconstraint"]
+        assert "".join(squeezed(c[2]) for c in cells) == squeezed(REASON)
+    else:  # blocks: the model, then one line per cell that holds something
+        assert lines[0].strip() == puzzle.name
+        assert lines[1].split() == ["engine", "pyconstraint"]
+        assert lines[2].split()[0] == "answer"
+        assert squeezed(" ".join(lines[2:]))[len("answer"):] == squeezed(REASON)
+
+
+def test_words_keep_their_width_and_text_shares_the_rest():
+    """40 columns, no lines: 2 cells of padding per column, 12 for the engine's name;
+    what is left (24) goes to the text."""
+    table = Legible([Column("engine", words=True), Column("reason")],
+                    [["pyconstraint", REASON]])
+    assert table.widths(40) == [12, 40 - 4 - 12]
+    assert table.widths(4 + 12 + NARROWEST) == [12, NARROWEST]
+    assert table.widths(4 + 12 + NARROWEST - 1) is None  # blocks
+
+
+def test_rows_printed_apart_line_up_under_their_headers():
+    """A batch prints its headers, then each row as its instance is solved: every row has
+    the columns of the headers, whatever it holds."""
+    puzzle = load(MODELS_DIR / "water_jugs.toml")
+
+    class Row:
+        def __init__(self, source, result=None, error=""):
+            self.source, self.puzzle, self.result, self.error = source, puzzle, result, error
+
+    from cpsolve.engines import run
+
+    result = run("search", "solve", puzzle.model)
+    columns = batch_columns(["water_jugs", "a/much/longer/path/to/a/model.toml"],
+                            ["search", "invariant"])
+    head, *rows = printed(batch_head(columns), batch_row(Row("water_jugs", result), columns),
+                          batch_row(Row("a/much/longer/path/to/a/model.toml", None,
+                                        "no such file"), columns), width=100)
+    assert head.index("engine") == rows[0].index("search")
+    assert head.index("status") == rows[0].index("optimal") == rows[1].index("error")
+    assert head.index("answer") == rows[0].index("10 moves") == rows[1].index("no such")
+    seconds = f"{result.seconds:.3f}"
+    assert head.index("seconds") + len("seconds") == rows[0].index(seconds) + len(seconds)
+    assert head.index("check") == rows[0].index("verified")
