@@ -236,7 +236,8 @@ def test_in_a_batch_the_file_that_grows_is_a_row_and_the_next_loads(cli_subproce
                          "--json")
     rows = [json.loads(line) for line in run.out.splitlines()]
     assert run.code == 1, run.err
-    assert "the memory limit (200 MB) was reached while loading" in rows[0]["error"]
+    assert rows[0]["status"] == "not_started"  # a limit, not a bad file
+    assert "the memory limit (200 MB) was reached while loading" in rows[0]["message"]
     assert rows[1]["status"] == "optimal" and rows[1]["steps"] == 10  # the model's answer
 
 
