@@ -329,7 +329,9 @@ def _solved(cli: Cli, items: list):
                           lambda item, why: Row(item.source, item.puzzle, None, why,
                                                 item.at_limit),
                           lambda item, why: Row(item.source, item.puzzle, None, why,
-                                                started=False))
+                                                started=False),
+                          lambda item, why: Row(item.source, item.puzzle,
+                                                Result.stopped("solve", args.engine, why)))
     return solve_all(items, args.engine, options, args.jobs or 1, cli.clock, cli.tail())
 
 

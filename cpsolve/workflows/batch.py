@@ -44,7 +44,19 @@ from .impossible import by_invariant
 from .jobs import in_order, not_started
 
 CLUSTER_GRACE = 10.0
-"""Seconds past a cluster task's budget before the batch gives up waiting for it."""
+"""Seconds past a cluster task's budget before the batch gives up waiting for it — never
+past the batch's own end under a time limit (:func:`cluster_time`)."""
+
+CLUSTER_RETURN = 1.0
+"""Seconds of a command's time limit kept, on a cluster, between the end of the tasks'
+budgets and the end of the batch's waiting: a task's answer comes back to the client
+(a worker's engine stops at its next step, on a loaded machine too).  At most a quarter of
+the time left (:func:`cluster_time`)."""
+
+CLUSTER_CLOSE = 0.5
+"""Seconds of a command's time limit kept, on a cluster, after the batch's waiting: the
+client closed (a local cluster's workers killed or closed), before the command's own tail
+(the summary printed).  At most an eighth of the time left (:func:`cluster_time`)."""
 
 
 @dataclass(frozen=True)
@@ -483,7 +495,7 @@ def import_dask() -> None:
 
 
 def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
-               failed, unstarted=None) -> Iterator:
+               failed, unstarted=None, cut=None) -> Iterator:
     """``work(item, time_limit=...)`` for every item as one task on a Dask cluster, yielded
     as they finish (:func:`cpsolve.engines.runtime.dask_client.each`).
 
@@ -491,7 +503,10 @@ def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
     submitted before Ctrl-C or because the cluster did not start, is ``unstarted(item,
     "not started: ...")`` (``failed`` by default).  ``failed(item, reason)`` stands in for
     the answer of an item whose task raised (its worker died), had not finished
-    :data:`CLUSTER_GRACE` seconds past its budget, or was stopped by Ctrl-C.
+    :data:`CLUSTER_GRACE` seconds past its budget, or was stopped by Ctrl-C.  Under a
+    time limit the batch ends on its own before the command's clock does
+    (:func:`cluster_time`): a task still running then is ``cut(item, "not finished: time
+    limit ... reached")`` (``failed`` by default), an item not submitted ``unstarted``.
 
     An item whose file did not load is no task: its answer, ``work``'s on that item here
     (its own error, which names the file), comes after the cluster's, also when they
@@ -501,10 +516,29 @@ def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
 
     loaded = [item for item in items if item.puzzle is not None]
     if loaded:
-        for done in each(loaded, work, cluster, budget.seconds, CLUSTER_GRACE,
-                         start=budget.clock.left()):
+        tasks, until = cluster_time(budget)
+        for done in each(loaded, work, cluster, tasks.seconds, CLUSTER_GRACE,
+                         start=(until or budget.clock).left(), until=until):
             if not done.error:
                 yield done.value
+            elif done.cut_off:
+                yield (cut or failed)(done.item, done.error)
             else:
                 yield (failed if done.started else unstarted or failed)(done.item, done.error)
     yield from (work(item, time_limit=None) for item in items if item.puzzle is None)
+
+
+def cluster_time(budget: TaskBudget) -> tuple[TaskBudget, Clock | None]:
+    """The tasks' budget and the batch's own clock on a cluster, under the command's clock
+    (``budget.clock``; none without a limit): the batch stops waiting for its tasks
+    :data:`CLUSTER_CLOSE` before the ``budget.keep`` seconds that end the command (the
+    summary printed), so that the command's clock never cuts it — its :data:`CLUSTER_GRACE`
+    for a late task is bounded by that; the tasks' budgets end :data:`CLUSTER_RETURN`
+    earlier still, for their answers to come back."""
+    left = budget.clock.left()
+    if left is None:
+        return budget, None
+    spare = max(0.0, left - budget.keep)
+    close, back = min(CLUSTER_CLOSE, spare / 8), min(CLUSTER_RETURN, spare / 4)
+    return (replace(budget, keep=budget.keep + close + back),
+            budget.clock.child(max(0.0, spare - close)))

@@ -206,3 +206,26 @@ def test_an_engine_whose_start_does_not_fit_the_time_left_is_not_started(monkeyp
     assert late_start("cpsat", 1.0, share=1.0) is None
     assert late_start("search", 0.01, share=0.1) is None  # nothing to import first
     assert late_start("cpsat", None, share=0.1) is None
+
+
+def test_a_cluster_batch_ends_inside_the_command_s_time():
+    """On a cluster the batch's own clock ends ``CLUSTER_CLOSE`` before the command's tail
+    and the tasks' budgets ``CLUSTER_RETURN`` before that, so that a late task's grace
+    never reaches the command's clock; a short limit keeps less (a quarter and an eighth
+    of what is left); without a limit, nothing changes."""
+    from cpsolve.engines.runtime.clock import Clock
+    from cpsolve.workflows.batch import CLUSTER_CLOSE, CLUSTER_RETURN, TaskBudget, cluster_time
+
+    now = [104.0]
+    clock = Clock(10.0, now=lambda: now[0], start=100.0)  # 6 s left
+    tasks, until = cluster_time(TaskBudget(clock, keep=0.2))
+    assert tasks.keep == 0.2 + CLUSTER_CLOSE + CLUSTER_RETURN
+    assert until.limit == 6.0 - 0.2 - CLUSTER_CLOSE
+    assert tasks.seconds(1) == until.limit - CLUSTER_RETURN  # the budget ends first
+    now[0] += until.limit + 0.01
+    assert until.time_up() and not clock.time_up()  # the batch's end, then the command's
+    short = Clock(1.0, now=lambda: 0.2, start=0.0)  # 0.8 s left
+    tasks, until = cluster_time(TaskBudget(short, keep=0.0))
+    assert tasks.keep == 0.8 / 8 + 0.8 / 4 and until.limit == 0.8 - 0.8 / 8
+    budget = TaskBudget(Clock(None), each=60.0)
+    assert cluster_time(budget) == (budget, None)

@@ -187,6 +187,41 @@ def test_an_overdue_task_is_given_up_and_the_others_still_run(monkeypatch):
         errors["three_jugs"].startswith("finished")
 
 
+def test_the_grace_for_a_late_task_ends_with_the_command_s_time(monkeypatch):
+    """Under a time limit a cluster batch stops waiting for a task that ignores its budget
+    when its own time is up, before the command's clock would cut it (the summary's tail
+    kept), not :data:`CLUSTER_GRACE` past the task's budget: the late task's row says the
+    time limit cut it off (``cut``: an unknown result in ``solve``), the others are kept.
+    The command's clock is the test's: it stands still until the quick task's row is in,
+    then jumps past the limit."""
+    import cpsolve.engines.runtime.clock as clock_module
+    from cpsolve.answers.result import Result
+
+    monkeypatch.setattr(clock_module, "_stated", [60.0])  # the command's --time-limit 60
+    now = [0.0]  # (the local cluster's start has as many real seconds, on a loaded machine)
+    clock = Clock(60.0, now=lambda: now[0])
+    items = list(instances([str(MODELS / f"{n}.toml") for n in ("water_jugs", "blocks")]))
+
+    def slow(item: Item, time_limit):
+        time.sleep(STUCK if "blocks" in item.source else 0)
+        return Row(item.source, item.puzzle, None, f"finished within {time_limit:.3g} s")
+
+    rows = []
+    for row in on_cluster(items, slow, 2, TaskBudget(clock, keep=0.2),
+                          lambda item, why: Row(item.source, item.puzzle, None, why),
+                          cut=lambda item, why: Row(item.source, item.puzzle,
+                                                    Result.stopped("solve", "search", why))):
+        rows.append(row)
+        now[0] = 60.0 - 0.3  # past the batch's own end (the tail and the close before it)
+    by_stem = {Path(r.source).stem: r for r in rows}
+    assert set(by_stem) == {"water_jugs", "blocks"}
+    assert by_stem["water_jugs"].error.startswith("finished within")
+    blocks = by_stem["blocks"]
+    assert blocks.status == "unknown", blocks
+    assert blocks.result.message == "not finished: time limit 60 s reached"
+    assert clock.elapsed() < 60.0  # the command's clock never came: the batch ended first
+
+
 def test_progress_after_each_layer(scheduler, monkeypatch):
     import cpsolve.engines.search.common as common
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from ...answers.result import Unsupported
 from . import interrupt, memory, processes
-from .clock import state_limit, stated
+from .clock import Clock, state_limit, stated
 from .stop import Stop
 
 MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]' "
@@ -434,11 +434,15 @@ class Outcome:
     started: bool = True
     """False: the item was never submitted (no time left, a stop, the cluster did not
     start), so ``error`` says why it was not started."""
+    cut_off: bool = False
+    """True: the task was still running when the caller's time ran out (``until`` of
+    :func:`each`): ``error`` says so; nothing it found came back."""
 
 
 def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
          budget: Callable[[int, int], float | None] | None = None,
-         grace: float = 10.0, start: float | None = None) -> Iterator[Outcome]:
+         grace: float = 10.0, start: float | None = None,
+         until: Clock | None = None) -> Iterator[Outcome]:
     """``work(item, time_limit=seconds)`` as one task per item, at most one per slot at
     a time, yielded as each finishes — also a task that raised or whose worker died, one
     still running ``grace`` seconds past its budget, an item whose budget is spent
@@ -448,6 +452,12 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
     submitted (``None``: no limit; zero or less: no time left, the item is not started);
     without ``budget`` no task has a limit.  ``start``: seconds for the cluster to start
     or answer (the command's time left; ``None``: no limit), which no task's budget cuts.
+
+    ``until``: the caller's own time (a command's, less what it does after the tasks):
+    once it is up, no task is waited for any longer, whatever its ``grace`` — each task
+    still running is an outcome ``cut_off`` (cancelled; a local cluster's workers are
+    killed on the way out, not closed), each item not submitted one not started — and a
+    stop (Ctrl-C) waits for the running tasks :data:`STOP_WAIT` seconds at most within it.
     """
     waiting = deque(items)
     with ExitStack() as stack:
@@ -461,7 +471,7 @@ def each(items: Iterable, work: Callable[..., Any], cluster: int | str,
             yield from (Outcome(item, error=f"not started: {why}", started=False)
                         for item in waiting)
             return
-        flight = _Flight(client, work, grace, owned=isinstance(cluster, int))
+        flight = _Flight(client, work, grace, owned=isinstance(cluster, int), until=until)
         try:
             while (waiting or flight.running) and not interrupt.requested():
                 yield from flight.start(waiting, budget)
@@ -489,10 +499,16 @@ class _Task:
 class _Flight:
     """The tasks running on the cluster, by future."""
 
-    def __init__(self, client, work: Callable[..., Any], grace: float, owned: bool):
+    def __init__(self, client, work: Callable[..., Any], grace: float, owned: bool,
+                 until: Clock | None = None):
         self.client, self.work, self.grace, self.owned = client, work, grace, owned
+        self.until = until
         self.slots = slots(client)
         self.running: dict[Any, _Task] = {}
+
+    def out_of_time(self) -> bool:
+        """True once the caller's time (``until``) is up: no task is waited for."""
+        return self.until is not None and self.until.time_up()
 
     def start(self, waiting: deque,
               budget: Callable[[int, int], float | None] | None) -> Iterator[Outcome]:
@@ -500,7 +516,7 @@ class _Flight:
         while waiting and len(self.running) < self.slots:
             item = waiting.popleft()
             seconds = None if budget is None else budget(len(waiting) + 1, self.slots)
-            if seconds is not None and seconds <= 0:
+            if self.out_of_time() or (seconds is not None and seconds <= 0):
                 yield Outcome(item, error="not started: time limit reached", started=False)
                 continue
             future = self.client.submit(_task, self.work, item, seconds, stated(None),
@@ -510,11 +526,18 @@ class _Flight:
 
     def ended(self) -> Iterator[Outcome]:
         """The tasks that finished, failed or are overdue (these are cancelled)."""
-        now = time.monotonic()
+        now, late = time.monotonic(), self.out_of_time()
         for future, task in list(self.running.items()):
             if future.done():
                 del self.running[future]
                 yield _outcome(future, task.item)
+            elif late:  # the caller's time is up: its own grace no longer counts
+                del self.running[future]
+                future.cancel()
+                if self.owned:
+                    abandon(self.client)
+                yield Outcome(task.item, error=f"not finished: {self.until.limit_reached()}",
+                              cut_off=True)
             elif task.overdue is not None and now > task.overdue:
                 del self.running[future]
                 self._stop(future)
@@ -532,7 +555,10 @@ class _Flight:
                 _run_briefly(self.client, interrupt.request, why, kind, workers=where)
         except (OSError, ValueError):
             return
-        end = time.monotonic() + STOP_WAIT
+        wait = STOP_WAIT
+        if self.until is not None and self.until.limit is not None:
+            wait = min(wait, max(0.0, self.until.limit - self.until.elapsed()))
+        end = time.monotonic() + wait
         while self.running and time.monotonic() < end:
             ended = list(self.ended())
             yield from ended
