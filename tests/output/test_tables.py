@@ -65,6 +65,7 @@ def test_rows_printed_apart_line_up_under_their_headers():
     class Row:
         def __init__(self, source, result=None, error=""):
             self.source, self.puzzle, self.result, self.error = source, puzzle, result, error
+            self.status = "error"  # a row without a result here: a bad file
 
     from cpsolve.engines import run
 
