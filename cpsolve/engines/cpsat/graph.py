@@ -222,6 +222,6 @@ def _steps(planning: Planning, graph: Graph, labels: list[int]) -> tuple[Step, .
 def _unknown(budget: Clock, details: dict[str, object], shortest: int,
              words: str = "shorter than") -> Result:
     """The limit came first: every plan has at least ``shortest`` steps (or costs)."""
-    unit = " steps" if words == "shorter than" else ""
+    least = plural(shortest, "step") if words == "shorter than" else f"{shortest}"
     return Result(Status.UNKNOWN, "cpsat", bound=shortest, details=details,
-                  message=f"{budget.why()}: no plan {words} {shortest}{unit}")
+                  message=f"{budget.why()}: no plan {words} {least}")

@@ -163,7 +163,7 @@ class _Run:
                 floor: int = 1) -> Result:
         """The limit was hit before a plan was proven: every plan has at least ``shortest``
         steps (each costing at least ``floor``); ``known``: a plan found all the same."""
-        message = f"{self.budget.why()}: no plan shorter than {shortest} steps"
+        message = f"{self.budget.why()}: no plan shorter than {plural(shortest, 'step')}"
         # a bound on the cost: with costs, steps bound it only through the least step cost
         bound = shortest if self.unit else max(floor * shortest, self.estimated, 0)
         if known is None:

@@ -65,7 +65,7 @@ def test_time_limit_keeps_the_proven_bound() -> None:
     result = cpsat(model, time_limit=0.5, find_hint=False)
     assert result.status is Status.UNKNOWN
     assert 41 <= result.bound <= 57   # the start's Manhattan distance is 41
-    assert f"shorter than {result.bound} steps" in result.message
+    assert f"shorter than {result.bound} step" in result.message  # 1 step, 2 steps
     hinted = cpsat(model, time_limit=0.5)  # weighted A*'s plan, if found, comes back unproven
     assert hinted.status in (Status.UNKNOWN, Status.SOLVED) and 41 <= hinted.bound <= 57
     assert hinted.steps is None or hinted.steps >= 57
@@ -366,3 +366,15 @@ def test_a_bound_under_a_time_limit_is_a_bound_on_the_cost(seconds):
     model = load(Path(__file__).resolve().parents[3] / "models" / "triangle15.toml").model
     result = run("cpsat", "solve", model, Options(time_limit=seconds))
     assert result.status is Status.OPTIMAL or result.bound is None or result.bound <= 10
+
+
+def test_a_bound_of_one_step_is_said_in_the_singular() -> None:
+    """'no plan shorter than 1 steps' read wrong: one step, two steps."""
+    from cpsolve.engines.cpsat.graph import _unknown
+
+    class Stopped:
+        def why(self) -> str:
+            return "time limit 1 s reached"
+
+    assert _unknown(Stopped(), {}, 1).message.endswith("no plan shorter than 1 step")
+    assert _unknown(Stopped(), {}, 2).message.endswith("no plan shorter than 2 steps")
