@@ -41,9 +41,13 @@ def validate(cli: Cli) -> int:
         answer = puzzle.read_plan(text) if model.kind == "planning" else None
         answer = answer or read_answer(text, model.kind)
         if isinstance(answer, PlanAnswer):
-            names = _resolved(puzzle, answer)
+            names, playable = _resolved(puzzle, answer)
             verdict = replay(model, names)
-            return _report(cli, source, verdict.ok, verdict.message, answer.form,
+            message = verdict.message
+            if not verdict.ok and names[verdict.step - 1:verdict.step] and \
+                    names[verdict.step - 1] not in {a.name for a in model.actions}:
+                message += f"; {_listed(playable)}"
+            return _report(cli, source, verdict.ok, message, answer.form,
                            steps=len(names), cost=verdict.cost if verdict.ok else None,
                            step=verdict.step)
         assignment = puzzle.read_solution(answer.value)
@@ -60,13 +64,14 @@ def validate(cli: Cli) -> int:
                    objective=value)
 
 
-def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
+def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
     """The plan's steps as the model's action names, matched in the state each step
     starts from: a step is an applicable action's name, or the text the family writes
     for it (the sliding puzzles' ``6 right``); for PDDL, names in any case, and the
     translator's operators of one ground action (``name``, ``name #2``) are one name.
     A step that matches nothing ends the matching: it is left as written, for the
-    checker to name."""
+    checker to name.  Also: the steps that could be played where the matching ended, as
+    the family writes them (none when every step matched)."""
     from ..answers.kinds import Step
 
     model = puzzle.model
@@ -76,25 +81,41 @@ def _resolved(puzzle, answer: PlanAnswer) -> list[str]:
     out: list[str] = []
     for written in answer.names:
         texts: list[tuple[str, object, dict]] = []
+        shown: list[str] = []  # each applicable action as the family writes it
         for action in model.actions:
             if not evaluate(action.guard, env):
                 continue
             new = {**env, **{var: evaluate(value, env) for var, value in action.effects}}
             texts.append((key(action.name), action, new))
+            shown.append(action.name)
             if not pddl:
                 try:
                     state = model.state(new)
                     text = puzzle.step_text(Step(action.name, state,
                                                  evaluate(action.cost, env)))
                     texts.append((key(text), action, new))
+                    shown[-1] = text
                 except Exception:  # noqa: BLE001 - a state the family cannot draw
                     pass
         found = next((item for item in texts if item[0] == key(written)), None)
         if found is None:
-            break
+            return out + list(answer.names[len(out):]), shown
         out.append(found[1].name)
         env = found[2]
-    return out + list(answer.names[len(out):])
+    return out, []
+
+
+PLAYABLE_SHOWN = 8
+"""How many of the steps that could be played an invalid plan's message lists."""
+
+
+def _listed(playable: list[str]) -> str:
+    """The steps that could be played where a plan's step named none, for its message."""
+    if not playable:
+        return "no step can be played there"
+    more = len(playable) - PLAYABLE_SHOWN
+    shown = ", ".join(playable[:PLAYABLE_SHOWN]) + (f" and {more:,} more" if more > 0 else "")
+    return f"steps that can be played there: {shown}"
 
 
 def _pddl_key(text: str) -> str:

@@ -229,6 +229,18 @@ def test_hostile_plan_files_are_one_line(cli, tmp_path, text):
     assert out.code == 2 and out.err.count("\n") == 1 and "Traceback" not in out.err, out.err
 
 
+def test_a_step_that_names_no_action_lists_the_steps_that_can_be_played(cli, tmp_path):
+    """The 8-puzzle's start has the blank at the bottom middle: 5 above it may move down,
+    3 on its left right, 1 on its right left; tile 8 (top left) cannot move down."""
+    plan = tmp_path / "plan.txt"
+    plan.write_text("8 down\n")
+    verdict = json.loads(cli("validate", "eight_puzzle", plan, "--json").out)
+    assert not verdict["valid"] and verdict["step"] == 1
+    named, listed = verdict["message"].split("; steps that can be played there: ")
+    assert named == "step 1: no action named '8 down'"
+    assert sorted(listed.split(", ")) == ["1 left", "3 right", "5 down"]
+
+
 def test_an_unknown_action_is_invalid_and_named(cli, tmp_path):
     plan = tmp_path / "plan"
     plan.write_text("(fly rooma roomb)\n")
