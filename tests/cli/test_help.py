@@ -72,3 +72,16 @@ def test_analyze_defaults_spelled_out_change_nothing(cli, model, spelled):
     ran = [json.loads(r.out) for r in runs]
     assert [(r["details"]["algorithm"], r["direction"]) for r in ran] == \
         [(ran[1]["details"]["algorithm"], ran[1]["direction"])] * 2, [r.err for r in runs]
+
+
+def test_solve_help_states_the_engines_own_defaults():
+    """The help is written without importing the engines (it must stay light), so the
+    figures it quotes are checked against the engines' constants here."""
+    from cpsolve.engines.auto import HEAD_START
+    from cpsolve.engines.search.planning.anytime import PROOF_SECONDS
+
+    options = {a.option_strings[0]: " ".join(a.help.split())
+               for a in commands()["solve"]._actions if a.option_strings and a.help}
+    assert f"search engine's {PROOF_SECONDS:g} s for an optimality proof" \
+        in options["--time-limit"]
+    assert f"runs alone for {HEAD_START:g} s" in options["--confirm"]
