@@ -45,10 +45,7 @@ from .chains import close
 from .counts import Count, count_of, propagate, settle_counts, tightest
 from .linear import Linear, linear_of, narrow, settle_linear
 from .prepare import compiled, each, satisfying, tight_groups
-
-
-class Stop(Exception):
-    """Ends the search early (enough solutions or a limit)."""
+from .tally import Stop
 
 
 class Backtracker:

@@ -25,7 +25,8 @@ from ....answers.words import counted
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ... import Options
 from ..common import Budget
-from .hamilton import Hamilton, Solution, Stop, bits
+from .hamilton import Hamilton, Solution, bits
+from .tally import Stop, Tally
 
 
 def circuit_of(model: Csp) -> Circuit | None:
@@ -207,23 +208,12 @@ def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     Without ``keep`` or ``limit`` the search counts without listing, which
     lets it reuse the counts of partial paths that end alike.
     """
-    kept: list[Solution] = []
-    total = [0]
-
-    def tally(solution: Solution) -> None:
-        total[0] += 1
-        if options.keep:
-            kept.append(solution)
-        if options.on_solution is not None:
-            options.on_solution(solution)
-        if options.limit is not None and total[0] >= options.limit:
-            raise Stop
-
+    tally = Tally(options)
     listing = options.keep or options.limit is not None or options.on_solution is not None
     # Warnsdorff's order finds circuits sooner; a complete count gains nothing from it
     done = _search(model, circuit, options, options.limit is not None,
                    tally if listing else None)
-    solutions = tuple(kept) if options.keep else None
+    solutions = tally.solutions()
     n, nodes, details = done.ham.found, done.ham.nodes, done.details()
     message = counted(n, done.complete, done.budget.reason,
                       None if done.complete or done.budget.stop is not None else n)

@@ -41,6 +41,7 @@ from ....answers.words import plural
 from ....model import Circuit, Csp
 from ..common import Budget
 from .arcs import ArcConditions
+from .tally import Stop
 
 Solution = dict[str, int]
 
@@ -49,9 +50,6 @@ MEMO_BYTES = 64 << 20
 MEMO_CONDS = 64
 """Partial paths are remembered only for models with at most this many condition parts."""
 
-
-class Stop(Exception):
-    """Ends the search early (enough solutions, or a limit)."""
 
 
 class Hamilton:

@@ -11,9 +11,10 @@ from ....model import Csp
 from ... import Options
 from ..common import Budget
 from . import ALGORITHMS
-from .backtrack import Backtracker, Stop
+from .backtrack import Backtracker
 from .counts import summed
 from .cover import cover_bound
+from .tally import Stop, Tally
 
 
 def _backtracker(model: Csp, options: Options) -> Backtracker:
@@ -116,22 +117,11 @@ def count_csp(model: Csp, options: Options) -> Result:
     """
     bt = _backtracker(model, options)
     budget = Budget(options.time_limit, None, options.progress)
-    kept: list[dict[str, int]] = []
-    total = [0]
-
-    def tally(solution: dict[str, int]) -> None:
-        total[0] += 1
-        if options.keep:
-            kept.append(solution)
-        if options.on_solution is not None:
-            options.on_solution(solution)
-        if options.limit is not None and total[0] >= options.limit:
-            raise Stop
-
+    tally = Tally(options)
     complete = _run(bt, tally, budget)
-    solutions = tuple(kept) if options.keep else None
+    solutions = tally.solutions()
     details = {"nodes": bt.nodes}
-    n = total[0]
+    n = tally.total
     message = counted(n, complete, budget.reason,
                       None if complete or budget.stop is not None else n)
     return Result.counted("search", Count(n, solutions), complete, explored=bt.nodes,
