@@ -61,3 +61,16 @@ def counted(n: int, complete: bool, why: str = "", limit: int | None = None) -> 
     if limit is not None:
         return f"stopped at the limit of {plural(limit, 'solution')}; there may be more"
     return f"stopped{': ' + why if why else ''}; at least {plural(n, 'solution')}"
+
+
+def optimised(what: str, value: object, proven: bool, why: str = "", *,
+              bound: int | None = None, minimizing: bool = True, by: str = "") -> str:
+    """The line every engine ends an optimisation with, in the same words: ``minimize
+    length: 6, proven optimal`` (``by`` whom, when it says so); else stopped ``why``:
+    ``time limit 3 s reached: minimize length: best 7 found, the optimum is proven >= 6``,
+    or ``not proven optimal`` when no ``bound`` was proven."""
+    if proven:
+        return f"{what}: {value}, proven optimal" + (f" by {by}" if by else "")
+    rest = "not proven optimal" if bound is None else \
+        f"the optimum is proven {'>=' if minimizing else '<='} {bound}"
+    return f"{why}: {what}: best {value} found, {rest}"

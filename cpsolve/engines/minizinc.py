@@ -37,7 +37,7 @@ from datetime import timedelta
 from importlib.util import find_spec
 
 from ..answers.result import Assignment, Count, EngineFailed, Result, Status, Unsupported
-from ..answers.words import counted
+from ..answers.words import counted, optimised
 from ..model import Csp
 from .runtime.clock import Clock
 
@@ -389,16 +389,13 @@ def _optimise(model: Csp, options) -> Result:
         else None  # no objective in MiniZinc's output: the checker finds it missing
     answer = Assignment(search.solutions[-1], objective=value,
                         minimizing=objective.minimizing)
-    what = f"{objective.sense} {objective.label}"
-    if search.complete:
-        return Result(Status.OPTIMAL, "minizinc", answer=answer,
-                      message=f"{what}: {value}, proven optimal by {name}", **stats)
-    bound = _bound(search.details(), objective.minimizing)
-    proven = "" if bound is None else \
-        f", the optimum is proven {'>=' if objective.minimizing else '<='} {bound}"
-    return Result(Status.SOLVED, "minizinc", answer=answer, bound=bound,
-                  message=f"{search.stopped or 'stopped'}: {what}: best {value} found, not "
-                  f"proven optimal{proven}", **stats)
+    proven = search.complete
+    bound = None if proven else _bound(search.details(), objective.minimizing)
+    message = optimised(f"{objective.sense} {objective.label}", value, proven,
+                        search.stopped or "stopped", bound=bound,
+                        minimizing=objective.minimizing, by=name)
+    return Result(Status.OPTIMAL if proven else Status.SOLVED, "minizinc", answer=answer,
+                  bound=bound, message=message, **stats)
 
 
 def _bound(details: dict[str, object], minimizing: bool) -> int | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from ...answers.result import Assignment, Result, Status
+from ...answers.words import optimised
 from ...model import Csp
 from .. import Options
 from ..runtime.clock import Clock
@@ -66,10 +67,8 @@ def solve(csp: Csp, options: Options) -> Result:
                       message=f"{budget.why()}: no solution found")
     value = objective_value(csp, best)
     answer = Assignment(best, objective=value, minimizing=objective.minimizing)
-    if status == cp_model.OPTIMAL:
-        return Result(Status.OPTIMAL, "cpsat", answer=answer, details=details,
-                      message=f"{objective.sense} {objective.label}: {value}, proven optimal")
-    return Result(Status.SOLVED, "cpsat", answer=answer, bound=bound, details=details,
-                  message=f"{budget.why()}: {objective.sense} {objective.label}: best {value} "
-                          f"found, the optimum is proven {'>=' if objective.minimizing else '<='}"
-                          f" {bound}")
+    proven = status == cp_model.OPTIMAL
+    message = optimised(f"{objective.sense} {objective.label}", value, proven, budget.why(),
+                        bound=bound, minimizing=objective.minimizing)
+    return Result(Status.OPTIMAL if proven else Status.SOLVED, "cpsat", answer=answer,
+                  bound=None if proven else bound, details=details, message=message)

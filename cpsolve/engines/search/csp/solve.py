@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
-from ....answers.words import counted
+from ....answers.words import counted, optimised
 from ....language.expr import Expr, bounds, evaluate
 from ....model import Csp
 from ... import Options
@@ -99,14 +99,10 @@ def optimize_csp(model: Csp, options: Options) -> Result:
                       details=details)
     value = sign * best[0]
     answer = Assignment(best[1], objective=value, minimizing=sign > 0)
-    what = f"{objective.sense} {objective.label}"
-    if complete:
-        return Result(status=Status.OPTIMAL, engine="search", answer=answer,
-                      explored=bt.nodes, details=details,
-                      message=f"{what}: {value}, proven optimal by branch and bound")
-    return Result(status=Status.SOLVED, engine="search", answer=answer, explored=bt.nodes,
-                  details=details, message=f"stopped: {budget.reason}; {what}: best {value} "
-                                           "found, not proven optimal")
+    message = optimised(f"{objective.sense} {objective.label}", value, complete,
+                        f"stopped: {budget.reason}", by="branch and bound")
+    return Result(status=Status.OPTIMAL if complete else Status.SOLVED, engine="search",
+                  answer=answer, explored=bt.nodes, details=details, message=message)
 
 
 def count_csp(model: Csp, options: Options) -> Result:
