@@ -104,14 +104,6 @@ ROW_STATUSES = (*(s.value for s in STATUSES["solve"]), NOT_STARTED, "error")
 """Every status a batch row can have (:attr:`Row.status`)."""
 
 
-def is_batch(names: list[str]) -> bool:
-    """True unless ``names`` is one model file holding one puzzle."""
-    if len(names) != 1:
-        return True
-    path = resolve(names[0])
-    return path.is_dir()
-
-
 def files_of(names: Iterable[str]) -> list[tuple[str, Path]]:
     """The model files named, each with the name the output gives it: a file (or bundled
     model) as the user named it, a directory expanded to its model files (named by the
