@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import ROOT  # noqa: E402
 
 from cpsolve.engines import Options  # noqa: E402
-from cpsolve.workflows.batch import instances, solve_all  # noqa: E402
+from cpsolve.workflows.batch.items import instances  # noqa: E402
+from cpsolve.workflows.batch.solving import solve_all  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 HEADER = (DATA / "top95.toml").read_text().split("instances_file")[0]

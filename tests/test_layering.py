@@ -107,7 +107,7 @@ RULES: tuple[Rule, ...] = (
          "cluster client and its exchange import it",
          unless=("cpsolve.engines.runtime.dask_client", "cpsolve.engines.runtime.dask_exchange")),
     Rule(("cpsolve",), DASK, "only the cluster analysis and the batch runner reach Dask",
-         unless=(*DASK, "cpsolve.engines.search.registry", "cpsolve.workflows.batch")),
+         unless=(*DASK, "cpsolve.engines.search.registry", "cpsolve.workflows.batch.cluster")),
 )
 
 OPTIONAL_IMPORTERS: set[str] = set()

@@ -1,12 +1,13 @@
 """``cpsolve compare``: every engine that applies, side by side — here, or one Dask task
 per instance on a cluster.
 
-Each model gets a budget (:class:`~cpsolve.workflows.batch.TaskBudget`): with
+Each model gets a budget (:class:`~cpsolve.workflows.batch.budget.TaskBudget`): with
 ``--time-limit``, an equal share of what is left of the command's limit (plus the start of
 an engine not imported yet, CP-SAT's, for the first model that runs it); without, the
 default budget (:data:`~.arguments.AUTO_BUDGET`), so that a peer that knows no proof
 (Fast Downward on an impossible model) never searches for ever; ``--time-limit none``:
-no limit.  The model's engines share its budget (:func:`~cpsolve.workflows.batch.compare_model`).
+no limit.  The model's engines share its budget
+(:func:`~cpsolve.workflows.batch.comparing.compare_model`).
 Every model named is reported: one the time limit or Ctrl-C came before lists its engines
 as not run, and one that fewer than two engines answered in whole (:func:`proving`: a plan
 not proven optimal does not count) is not cross-checked (it says so, and the comparison's
@@ -27,15 +28,15 @@ from ..engines import Options
 from ..engines.proofs import ARGUED
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import printing
-from ..workflows.batch import (
+from ..workflows.batch.budget import TaskBudget
+from ..workflows.batch.comparing import (
     Compared,
-    Item,
-    TaskBudget,
     affordable,
     compare_model,
     start_seconds,
     unreached,
 )
+from ..workflows.batch.items import Item
 from .session import (
     INTERRUPTED,
     Named,
@@ -148,9 +149,10 @@ def _too_late(cli: Cli) -> str | None:
 def _model_seconds(budget: TaskBudget, items: list[Item], task: str) -> float | None:
     """The seconds of ``items[0]``, the first of the models still to compare: an equal share
     of what is left, plus its engines' starts not paid yet (an import, made once per
-    process: :func:`~cpsolve.workflows.batch.start_seconds`) less the part of them the other
-    models pay in their shares — when they are :func:`~cpsolve.workflows.batch.affordable`
-    out of all that is left (else the engine will not start, and no time is kept for it)."""
+    process: :func:`~cpsolve.workflows.batch.comparing.start_seconds`) less the part of them
+    the other models pay in their shares — when they are
+    :func:`~cpsolve.workflows.batch.comparing.affordable` out of all that is left (else the
+    engine will not start, and no time is kept for it)."""
     from ..engines import engines_for
 
     seconds = budget.seconds(len(items))
@@ -241,7 +243,7 @@ def _items(cli: Cli) -> list[Item]:
     """What ``compare`` was given, as ``solve`` takes it: model files, bundled names,
     directories and collections (one item each instance, a bad file an item of its own),
     or a PDDL domain and problems; loaded within the time limit."""
-    from ..workflows.batch import instances
+    from ..workflows.batch.items import instances
 
     pairs = pddl_pairs(cli.args.files)
     if pairs:
@@ -298,7 +300,9 @@ def compare_on_cluster(cli: Cli) -> int:
     import time
     from functools import partial
 
-    from ..workflows.batch import compare_one, instances, on_cluster
+    from ..workflows.batch.cluster import on_cluster
+    from ..workflows.batch.comparing import compare_one
+    from ..workflows.batch.items import instances
 
     start = time.monotonic()
     items = list(instances(cli.args.files, cli.loading))

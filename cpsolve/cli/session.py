@@ -171,7 +171,7 @@ class Cli:
         scheduler is asked or worker started): past it, :class:`TimeUp` (exit 1, "the time
         limit (2 s) was reached while importing Dask").  Not installed: nothing here (the
         cluster's client says what to install)."""
-        from ..workflows.batch import import_dask
+        from ..workflows.batch.cluster import import_dask
 
         with self.clock.guard("importing Dask"):
             import_dask()

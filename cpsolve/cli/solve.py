@@ -230,7 +230,8 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     its file's ``[expected]`` gets a warning naming the file (and, with ``--json``,
     ``expected_mismatch``)."""
     from ..output.text import batch_columns, batch_head
-    from ..workflows.batch import answering, instances
+    from ..workflows.batch.items import instances
+    from ..workflows.batch.solving import answering
     from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
@@ -312,7 +313,7 @@ def tell_bad(loaded: list) -> list:
 
 def _solved(cli: Cli, items: list):
     """The rows of a batch as they come: here (``--jobs`` processes) or on a cluster."""
-    from ..workflows.batch import solve_all
+    from ..workflows.batch.solving import solve_all
 
     args = cli.args
     options = Options(limit=None, algorithm=args.algorithm, find_hint=not args.no_hint,
@@ -321,7 +322,10 @@ def _solved(cli: Cli, items: list):
     if cli.cluster():
         from functools import partial
 
-        from ..workflows.batch import Row, TaskBudget, on_cluster, solve_within
+        from ..workflows.batch.budget import TaskBudget
+        from ..workflows.batch.cluster import on_cluster
+        from ..workflows.batch.rows import Row
+        from ..workflows.batch.solving import solve_within
 
         cli.import_dask()
         return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
@@ -337,7 +341,7 @@ def _solved(cli: Cli, items: list):
 
 def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
     """The batch's last line: its figures (with ``--json``, an object)."""
-    from ..workflows.batch import summary
+    from ..workflows.batch.rows import summary
 
     figures = summary(rows, seconds, cli.args.engine)
     if cli.args.json:

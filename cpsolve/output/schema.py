@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..answers.result import HINT_VERDICTS, STATUSES
-from ..workflows.batch import NOT_STARTED, ROW_STATUSES
+from ..workflows.batch.rows import NOT_STARTED, ROW_STATUSES
 
 NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 """A key: lower case, digits and underscores (no spaces)."""

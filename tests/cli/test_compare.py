@@ -209,7 +209,7 @@ def test_compare_runs_the_peers_and_lists_the_engines_it_skipped(cli):
 
 def _recorded(monkeypatch) -> list[tuple[str, float | None]]:
     """Each engine run by compare as (engine, time limit), answering unknown at once."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.comparing
     from cpsolve.answers.result import Result, Status
 
     given: list[tuple[str, float | None]] = []
@@ -218,7 +218,7 @@ def _recorded(monkeypatch) -> list[tuple[str, float | None]]:
         given.append((engine, options.time_limit))
         return Result(Status.UNKNOWN, engine, task=task)
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
     return given
 
 
@@ -260,7 +260,7 @@ def test_compare_shares_the_time_limit_among_the_models(cli, monkeypatch):
 def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
     """A stop asked for while a model's first engine runs: the later engines and models
     are not run, the report says so (each model listed, its engines not run), exit 130."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.comparing
     from cpsolve.answers.result import Result, Status
     from cpsolve.engines.runtime import interrupt
 
@@ -268,7 +268,7 @@ def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
         interrupt.request()  # as Ctrl-C would
         return Result(Status.UNKNOWN, engine, task=task)
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
     try:
         done = cli("compare", "water_jugs", "blocks", "--json")
     finally:
@@ -286,13 +286,13 @@ def test_compare_of_one_file_that_loads_past_the_limit_is_a_limit_not_bad_input(
         cli, monkeypatch):
     """Exit 1 (a limit), as ``solve`` gives, not 2: the file itself is fine (seen under load,
     where loading a model may take the whole of a short limit)."""
-    import cpsolve.workflows.batch as batch
     from cpsolve.engines.runtime.clock import TimeUp
+    from cpsolve.workflows.batch import items
 
     def slow(path):
         raise TimeUp(f"loading {path}", 1.5)
 
-    monkeypatch.setattr(batch, "load_many", slow)
+    monkeypatch.setattr(items, "load_many", slow)
     run = cli("compare", "water_jugs", "--time-limit", "1.5", "--json")
     assert run.code == 1, run.err
     assert "time limit (1.5 s) was reached while loading" in run.err
@@ -320,7 +320,7 @@ def test_a_comparison_where_no_engine_answered_claims_no_agreement(cli):
 def _answering(monkeypatch, answers: dict[str, Status], stop=None) -> list[str]:
     """compare's engines answer ``answers[engine]`` at once (unknown when not named); the
     first run calls ``stop()`` (a stop asked for, or ``KeyboardInterrupt``) if given."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.comparing
     from cpsolve.answers.result import Result
 
     ran: list[str] = []
@@ -333,7 +333,7 @@ def _answering(monkeypatch, answers: dict[str, Status], stop=None) -> list[str]:
         answer = Plan.of(plan(10)) if status in (OPT, SOL) else None
         return Result(status, engine, task=task, answer=answer)
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
     return ran
 
 
@@ -469,27 +469,27 @@ def test_an_engine_with_a_start_to_pay_gets_it_on_top_of_its_share(monkeypatch):
     the first (CP-SAT's import) is paid on top of its share of the rest, (3.0 - 0.6) / 3
     + 0.6 = 1.4 s; a start of 2 s (more than half of what is left) is not kept for, the
     engine will not start: 1.0 s."""
-    import cpsolve.workflows.batch as batch
     from cpsolve.engines.runtime.clock import Clock
+    from cpsolve.workflows.batch import comparing
 
     clock = Clock(3.0, now=lambda: 0.0)
     for cost, expected in [(0.0, 1.0), (0.6, 1.4), (2.0, 1.0)]:
-        monkeypatch.setattr(batch, "start_seconds",
+        monkeypatch.setattr(comparing, "start_seconds",
                             lambda engines, c=cost: c if "cpsat" in engines else 0.0)
-        assert batch.engine_share(clock, ["cpsat", "search", "fd"]) == \
+        assert comparing.engine_share(clock, ["cpsat", "search", "fd"]) == \
             pytest.approx(expected)
         # the engine after it keeps time for that start only when it is affordable
-        assert batch.engine_share(clock, ["search", "cpsat"]) == \
+        assert comparing.engine_share(clock, ["search", "cpsat"]) == \
             pytest.approx(1.5 if cost != 0.6 else (3.0 - 0.6) / 2)
 
 
 def test_compare_runs_the_engines_with_a_start_to_pay_last(cli, monkeypatch):
     """CP-SAT's import still to come: search and the peers run first (a short limit is not
     spent on the import before them), and the results are listed in the engines' order."""
-    import cpsolve.workflows.batch as batch
     from cpsolve.engines import engines_for
+    from cpsolve.workflows.batch import comparing
 
-    monkeypatch.setattr(batch, "start_seconds",
+    monkeypatch.setattr(comparing, "start_seconds",
                         lambda engines: 0.3 if "cpsat" in engines else 0.0)
     ran = _answering(monkeypatch, {"search": OPT, "cpsat": OPT})
     run = cli("compare", "water_jugs", "--json")
@@ -503,7 +503,7 @@ def test_a_count_stopped_at_at_least_is_no_answer_to_agree_with(cli, monkeypatch
     """queens8 counted: search's exact 92 beside counts the limit stopped at "at least"
     (92 and 0, both true as lower bounds): only one engine answered, so nothing was
     cross-checked — no agreement claimed."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.comparing
     from cpsolve.answers.kinds import Count
     from cpsolve.answers.result import Result
 
@@ -513,7 +513,7 @@ def test_a_count_stopped_at_at_least_is_no_answer_to_agree_with(cli, monkeypatch
         return Result(Status.AT_LEAST, engine, task="count",
                       answer=Count(92 if engine == "cpsat" else 0))
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
     out = json.loads(cli("compare", "queens8", "--task", "count", "--json").out)
     assert (out["status"], out["models"][0]["agree"]) == ("incomplete", None)
 
@@ -523,7 +523,7 @@ def test_a_cluster_compare_counts_what_it_could_not_cross_check():
     never as ``agree``."""
     from cpsolve.answers.result import Result
     from cpsolve.cli import compare as command
-    from cpsolve.workflows.batch import Compared
+    from cpsolve.workflows.batch.comparing import Compared
 
     alone = (Result(OPT, "search", answer=Plan.of(plan(10))),)
     assert command._outcome(Compared("w.toml", None, results=alone)) == "unchecked"
@@ -535,7 +535,7 @@ def test_a_cluster_compare_counts_what_it_could_not_cross_check():
 def test_an_external_tool_that_fails_is_skipped_and_the_rest_compared(cli, monkeypatch):
     """One engine's tool fails on its own (MiniZinc's error, :class:`EngineFailed`): that
     engine is listed as failed, the others' comparison stands."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.comparing
     from cpsolve.answers.result import EngineFailed, Result
 
     def run(engine, task, model, options):
@@ -544,7 +544,7 @@ def test_an_external_tool_that_fails_is_skipped_and_the_rest_compared(cli, monke
         return Result(OPT if engine == "search" else Status.UNKNOWN, engine, task=task,
                       answer=Plan.of(plan(10)) if engine == "search" else None)
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "run", run)
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
     run_ = cli("compare", "water_jugs", "--json")
     out = json.loads(run_.out)
     model = out["models"][0]

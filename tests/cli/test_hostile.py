@@ -250,16 +250,16 @@ def _counting_solves(monkeypatch) -> list[str]:
     with what stdout held when each started."""
     import sys
 
-    from cpsolve.workflows import batch
+    from cpsolve.workflows.batch import solving
 
     solved: list[str] = []
-    real = batch.solve_one
+    real = solving.solve_one
 
     def solve_one(item, engine, options):
         solved.append((item.source, getattr(sys.stdout, "getvalue", lambda: "")()))
         return real(item, engine, options)
 
-    monkeypatch.setattr(batch, "solve_one", solve_one)
+    monkeypatch.setattr(solving, "solve_one", solve_one)
     return solved
 
 

@@ -177,7 +177,7 @@ def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monke
     """In a batch an engine that does not stop is cut off past the limit and its grace like
     a single one: its row says so, the instances after it were not started, and the
     batch's summary comes last."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.solving
 
     def deaf(*args, **kwargs):
         end = time.monotonic() + 30  # never looks at the stop asked for at the limit
@@ -185,7 +185,7 @@ def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monke
             time.sleep(0.01)
         raise AssertionError("not cut off")
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "run", deaf)
+    monkeypatch.setattr(cpsolve.workflows.batch.solving, "run", deaf)
     run = cli("solve", "water_jugs", "blocks", "--engine", "search", "--time-limit", "0.5",
               "--json")
     assert run.code == 1, run.err
@@ -203,7 +203,7 @@ def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monke
     (("count", "xsudoku5", "--up-to", "symmetry"), "cpsolve.output.grids.json_classes"),
     (("compare", "water_jugs"), "cpsolve.cli.compare.compared_json"),
     (("solve", "water_jugs", "blocks", "--engine", "search"),
-     "cpsolve.workflows.batch.summary"),
+     "cpsolve.workflows.batch.rows.summary"),
 ])
 def test_a_limit_reached_while_the_answer_is_written_cuts_nothing(cli, late_alarm, argv,
                                                                   patched):
@@ -329,17 +329,17 @@ def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
 def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path, monkeypatch):
     """A stop during a batch (here while its first instance is solved): every instance
     still gets its line (those not reached say so), then the summary, exit 130."""
-    import cpsolve.workflows.batch as batch
     from cpsolve.engines.runtime import interrupt
+    from cpsolve.workflows.batch import solving
 
-    solve_one = batch.solve_one
+    solve_one = solving.solve_one
 
     def interrupted_first(item, *args, **kwargs):
         if not interrupt.requested():
             os.kill(os.getpid(), signal.SIGINT)
         return solve_one(item, *args, **kwargs)
 
-    monkeypatch.setattr(batch, "solve_one", interrupted_first)
+    monkeypatch.setattr(solving, "solve_one", interrupted_first)
     folder = tmp_path / "batch"
     folder.mkdir()
     (folder / "a.toml").write_text((MODELS / "water_jugs.toml").read_text())
@@ -391,7 +391,7 @@ def _ctrl_c_before(real):
     (("count", "xsudoku5", "--up-to", "relabel", "--json"),
      "cpsolve.workflows.grids.counting.count_up_to"),
     (("show", "water_jugs", "--plan", "--html", "PAGE"), "cpsolve.cli.show.run"),
-    (("compare", "water_jugs", "--json"), "cpsolve.workflows.batch.run"),
+    (("compare", "water_jugs", "--json"), "cpsolve.workflows.batch.comparing.run"),
 ])
 def test_ctrl_c_exits_130_whatever_the_command(cli, monkeypatch, tmp_path, argv, patched):
     """Every command that ends with what it had after Ctrl-C exits 130, not 1 (a limit):
@@ -413,9 +413,9 @@ def test_ctrl_c_exits_130_whatever_the_command(cli, monkeypatch, tmp_path, argv,
 
 
 def test_an_interrupted_compare_claims_no_agreement(cli, monkeypatch):
-    import cpsolve.workflows.batch as batch
+    from cpsolve.workflows.batch import comparing
 
-    monkeypatch.setattr(batch, "run", _ctrl_c_before(batch.run))
+    monkeypatch.setattr(comparing, "run", _ctrl_c_before(comparing.run))
     run = cli("compare", "water_jugs")
     assert run.code == 130, run.err
     assert "agree" not in run.out.replace("no agreement", "")

@@ -110,9 +110,9 @@ def test_compare_and_batches_with_time_limit_none_have_no_limit_at_all(
         cli, instant_default_proof, monkeypatch, tmp_path):
     """The same in ``compare`` (search alone here) and in a batch: each engine run gets no
     limit at all, not the defaults of a run given none."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.comparing
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "engines_for",
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "engines_for",
                         lambda model, task, peers=False: ["search"])
     compared = json.loads(cli("compare", "fifteen_medium", "--time-limit", "none", "--json").out)
     [result] = compared["models"][0]["results"]

@@ -117,7 +117,7 @@ def test_a_task_budget_shares_what_is_left_a_wave_of_slots_at_a_time():
     """With a command limit: what is left, divided among the waves of ``slots`` instances
     still to start; without: each instance's own budget; past the limit: nothing."""
     from cpsolve.engines.runtime.clock import Clock
-    from cpsolve.workflows.batch import TaskBudget
+    from cpsolve.workflows.batch.budget import TaskBudget
 
     clock = Clock(10.0, now=lambda: 104.0, start=100.0)  # 6 s left, whatever the machine
     budget = TaskBudget(clock, each=60.0)
@@ -142,7 +142,8 @@ def test_an_engine_the_commands_clock_stops_keeps_the_other_results():
     from cpsolve.engines import Options
     from cpsolve.engines.runtime.clock import TimeUp
     from cpsolve.puzzles.files import load, resolve
-    from cpsolve.workflows.batch import Item, compare_model
+    from cpsolve.workflows.batch.comparing import compare_model
+    from cpsolve.workflows.batch.items import Item
 
     @contextmanager
     def running(engine):
@@ -181,7 +182,7 @@ def test_auto_in_a_batch_keeps_what_search_knew_when_cp_sat_knew_less():
     """CP-SAT not started in time (nothing known) does not replace search's bound; a proof,
     an answer or a higher bound of CP-SAT's does."""
     from cpsolve.answers.result import Result, Status
-    from cpsolve.workflows.batch import better
+    from cpsolve.workflows.batch.solving import better
 
     search = Result(Status.UNKNOWN, "search", "solve", bound=15)
     late = Result(Status.UNKNOWN, "cpsat", "solve", message="time limit reached before "
@@ -214,7 +215,8 @@ def test_a_cluster_batch_ends_inside_the_command_s_time():
     never reaches the command's clock; a short limit keeps less (a quarter and an eighth
     of what is left); without a limit, nothing changes."""
     from cpsolve.engines.runtime.clock import Clock
-    from cpsolve.workflows.batch import CLUSTER_CLOSE, CLUSTER_RETURN, TaskBudget, cluster_time
+    from cpsolve.workflows.batch.budget import TaskBudget
+    from cpsolve.workflows.batch.cluster import CLUSTER_CLOSE, CLUSTER_RETURN, cluster_time
 
     now = [104.0]
     clock = Clock(10.0, now=lambda: now[0], start=100.0)  # 6 s left

@@ -30,16 +30,11 @@ from cpsolve.engines.search.statespace.cluster import cluster_layers  # noqa: E4
 from cpsolve.engines.search.statespace.external import Disk, external_layers  # noqa: E402
 from cpsolve.output.schema import schema  # noqa: E402
 from cpsolve.puzzles.files import load, resolve  # noqa: E402
-from cpsolve.workflows.batch import (  # noqa: E402
-    CLUSTER_GRACE,
-    Compared,
-    Item,
-    Row,
-    TaskBudget,
-    compare_one,
-    instances,
-    on_cluster,
-)
+from cpsolve.workflows.batch.budget import TaskBudget  # noqa: E402
+from cpsolve.workflows.batch.cluster import CLUSTER_GRACE, on_cluster  # noqa: E402
+from cpsolve.workflows.batch.comparing import Compared, compare_one  # noqa: E402
+from cpsolve.workflows.batch.items import Item, instances  # noqa: E402
+from cpsolve.workflows.batch.rows import Row  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -167,9 +162,9 @@ def test_an_overdue_task_is_given_up_and_the_others_still_run(monkeypatch):
     worker of the local cluster restarted); the items after it still run.  The cluster's
     start is not cut by a task's budget (without a time limit, it has none: a loaded
     machine once took more than a task's 3 s to start the workers)."""
-    import cpsolve.workflows.batch
+    import cpsolve.workflows.batch.cluster
 
-    monkeypatch.setattr(cpsolve.workflows.batch, "CLUSTER_GRACE", 3.0)
+    monkeypatch.setattr(cpsolve.workflows.batch.cluster, "CLUSTER_GRACE", 3.0)
     names = ("water_jugs", "blocks", "three_jugs")
     items = list(instances([str(MODELS / f"{n}.toml") for n in names]))
 

@@ -3,7 +3,7 @@ run there within its limits.
 
 The one place that starts or joins a cluster: the partitioned analysis
 (:mod:`cpsolve.engines.search.statespace.cluster`), batches and ``compare``
-(:mod:`cpsolve.workflows.batch`) all use :func:`client_for`, and batches and compare
+(:mod:`cpsolve.workflows.batch.cluster`) all use :func:`client_for`, and batches and compare
 run their tasks through :func:`each`.  Dask is an optional extra (``pip install
 'cpsolve[dask]'``): it is imported here only, when a cluster is asked for.
 

@@ -1,0 +1,165 @@
+"""``compare``'s work on one instance: every engine that applies, one after the other, each
+with its share of the time, and their results cross-checked (:func:`compare_model`;
+:func:`compare_one` as a cluster's task)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, replace
+from functools import partial
+
+from ...answers.agreement import cross_check, disagreements
+from ...answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
+from ...engines import Options, engines_for, not_applicable, run
+from ...engines.runtime import interrupt
+from ...engines.runtime.clock import FLOOR, Clock, TimeUp
+from ...puzzles.base import Puzzle
+from ..impossible import by_invariant
+from .items import Item
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One instance through every engine that applies: the results (or why an engine was
+    skipped) and what two of them disagree on."""
+
+    source: str
+    puzzle: Puzzle | None
+    results: tuple[Result, ...] = ()
+    skipped: tuple[Skipped, ...] = ()
+    problems: tuple[str, ...] = ()
+    error: str = ""
+    stopped: bool = False
+    """An engine was stopped at once by ``KeyboardInterrupt`` (Ctrl-C): the user's stop."""
+
+
+def compare_model(item: Item, task: str, time_limit: float | None = None,
+                  options: Options | None = None,
+                  running: Callable[[str], AbstractContextManager[Options]] | None = None,
+                  ) -> Compared:
+    """Run ``task`` on ``item``'s puzzle with every engine that applies — the built-in ones
+    and the installed peers (``fd``, ``minizinc``) — one after the other, each with an
+    equal share of what is left of ``time_limit`` plus its start (:func:`engine_share`;
+    ``None``: none given, ``math.inf``: none at all, :attr:`Options.no_time_limit`),
+    and cross-check their results.  Those with a start to pay (CP-SAT's first import) run
+    last, with what the others left: under a short limit the quick ones still answer, and
+    the results are listed in the engines' own order.
+
+    Each run takes ``options`` (default: none), or those that ``running(engine)`` gives
+    (the command line: a progress line per engine).  The engines that cannot do ``task``
+    on this kind of model are listed as skipped, and so are those not run after a stop
+    was asked for.  An :class:`EngineBug` is raised.  ``running`` may stop an engine with
+    :class:`TimeUp` (the command's clock), and Ctrl-C with ``KeyboardInterrupt``: its result
+    then has nothing proven, and the next engines are not run.
+    """
+    assert item.puzzle is not None, item.error
+    puzzle = item.puzzle
+    proof = by_invariant(puzzle, task)
+    if proof is not None:
+        return Compared(item.source, puzzle, (proof,))
+    engines = engines_for(puzzle.model, task, peers=True)
+    skipped = [Skipped(engine, f"not applicable (cannot {task} a {puzzle.model.kind} model)")
+               for engine in not_applicable(puzzle.model, task)]
+    ran: dict[str, Result | Skipped] = {}
+    stopped = False
+    clock = Clock(time_limit)
+    order = sorted(engines, key=lambda engine: start_seconds([engine]) > 0)
+    for i, engine in enumerate(order):
+        if interrupt.requested():
+            ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
+            continue
+        seconds = time_limit if clock.limit is None else engine_share(clock, order[i:])
+        ran[engine], lost = _one_engine(
+            engine, task, puzzle.model, seconds,
+            partial(running, engine) if running else partial(nullcontext, options or Options()))
+        stopped = stopped or lost
+    results = [ran[e] for e in engines if isinstance(ran[e], Result)]
+    skipped += [ran[e] for e in engines if isinstance(ran[e], Skipped)]
+    problems = disagreements(results)
+    if not problems:
+        results = cross_check(results)
+    return Compared(item.source, puzzle, tuple(results), tuple(skipped), tuple(problems),
+                    stopped=stopped)
+
+
+def _one_engine(engine: str, task: str, model, seconds: float | None,
+                running: Callable[[], AbstractContextManager[Options]]
+                ) -> tuple[Result | Skipped, bool]:
+    """One engine's part of :func:`compare_model`, within ``seconds``, run inside
+    ``running()`` (which gives its options): its result, or why it was skipped, and
+    whether Ctrl-C stopped it at once.  The command's clock may stop it (:class:`TimeUp`,
+    or an ``ImportError`` from an import it cut: nothing proven), and Ctrl-C
+    (``KeyboardInterrupt``: what it had is lost, a stop is asked for, so the next engines
+    are not run)."""
+    try:
+        with running() as given:
+            return run(engine, task, model, replace(given, time_limit=seconds)), False
+    except Unsupported as err:
+        return Skipped(engine, str(err)), False
+    except EngineFailed as err:  # an external tool's own failure: the others go on
+        return Skipped(engine, f"failed: {err}"), False
+    except (TimeUp, ImportError) as err:  # pybind11 makes the clock's stop an ImportError
+        if isinstance(err, ImportError) and not interrupt.requested():
+            raise  # a broken installation
+        return Result.cut_off(task, engine), False
+    except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not answer
+        interrupt.request()  # within a second (:func:`interrupt.escalating`)
+        return Result.lost(task, engine), True
+
+
+def start_seconds(engines: Iterable[str]) -> float:
+    """Wall seconds the starts of ``engines`` would take now: each one's
+    :func:`~cpsolve.engines.start_cost` (an import not made yet) at the share of a core this
+    process has had (:func:`~cpsolve.engines.runtime.clock.process_share`)."""
+    from ...engines import start_cost
+    from ...engines.runtime.clock import process_share
+
+    cost = sum(start_cost(engine) for engine in engines)
+    return cost / process_share() if cost else 0.0
+
+
+def engine_share(clock: Clock, engines: list[str]) -> float | None:
+    """The seconds of ``engines[0]``, the first of the engines still to run on one model
+    within ``clock``: an equal share of what is left once their starts are paid
+    (:func:`start_seconds`), plus its own start — an engine whose import takes the time of
+    an equal share would never run (CP-SAT under a limit of a few seconds).  Starts that
+    would take more than half of what is left are not kept for: those engines will not
+    start (:func:`~cpsolve.engines.late_start` says so), and the others share it all."""
+    left = clock.left()
+    if left is None:
+        return None
+    own, starts = start_seconds(engines[:1]), start_seconds(engines)
+    if not affordable(starts, left):
+        return max(FLOOR, left / max(1, len(engines)))
+    return max(FLOOR, (left - starts) / max(1, len(engines)) + own)
+
+
+def affordable(start: float, left: float) -> bool:
+    """True when a start of ``start`` seconds is worth keeping time for out of ``left``: at
+    most half of it (the engine then has time to work after its start)."""
+    return start <= left / 2
+
+
+def unreached(item: Item, task: str, why: str) -> Compared:
+    """A model ``compare`` did not get to (``why``: the time limit, Ctrl-C came first):
+    every engine that applies listed as not run, with ``why``."""
+    assert item.puzzle is not None, item.error
+    model = item.puzzle.model
+    skipped = [Skipped(engine, f"not applicable (cannot {task} a {model.kind} model)")
+               for engine in not_applicable(model, task)]
+    skipped += [Skipped(engine, f"not run: {why}")
+                for engine in engines_for(model, task, peers=True)]
+    return Compared(item.source, item.puzzle, skipped=tuple(skipped))
+
+
+def compare_one(item: Item, task: str, time_limit: float | None = None,
+                options: Options | None = None) -> Compared:
+    """:func:`compare_model` as one task of a cluster: a file that did not load, or an
+    engine bug, is the instance's error."""
+    if item.puzzle is None:
+        return Compared(item.source, None, error=item.error)
+    try:
+        return compare_model(item, task, time_limit, options)
+    except EngineBug as err:
+        return Compared(item.source, item.puzzle, error=f"engine bug: {err}")

@@ -1,0 +1,136 @@
+"""Solving a batch's instances into rows: one at a time (:func:`solve_one`: ``auto`` runs
+search, then CP-SAT on what search did not prove), or all of them in order, in this process
+or in worker processes, within the command's clock (:func:`solve_all`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+
+from ...answers.result import EngineBug, Result, Unsupported
+from ...engines import Options, run
+from ...engines.auto import proven
+from ...engines.proofs import ARGUED
+from ...engines.runtime import interrupt
+from ...engines.runtime.clock import FLOOR, Clock, TimeUp
+from ..impossible import by_invariant
+from ..jobs import in_order, not_started
+from .items import Item
+from .rows import Row, unloaded
+
+
+def answering(engine: str) -> list[str]:
+    """The engines a batch row can name when the batch runs ``engine``: ``auto``'s two
+    (:func:`solve_one`) or ``engine`` itself, and the puzzle's own argument."""
+    return [*(("search", "cpsat") if engine == "auto" else (engine,)), ARGUED]
+
+
+def solve_one(item: Item, engine: str, options: Options) -> Row:
+    """Solve one instance (``auto``: search with half of the time limit, then CP-SAT with
+    what is left when search proved nothing)."""
+    if (row := unloaded(item)) is not None:
+        return row
+    model = item.puzzle.model
+    try:
+        proof = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
+        if proof is not None:
+            return Row(item.source, item.puzzle, proof)
+        if engine != "auto":
+            return Row(item.source, item.puzzle, run(engine, "solve", model, options))
+        clock = Clock(options.time_limit)
+        result = run("search", "solve", model, replace(options, time_limit=clock.share(2)))
+        if not proven(result) and not interrupt.requested():
+            try:
+                other = run("cpsat", "solve", model, replace(options, time_limit=clock.left()))
+                result = better(result, other)
+            except Unsupported:
+                pass
+        return Row(item.source, item.puzzle, result)
+    except (Unsupported, EngineBug) as err:
+        return Row(item.source, item.puzzle, None, str(err))
+
+
+def better(first: Result, second: Result) -> Result:
+    """The result of ``auto`` in a batch, of search's ``first`` and CP-SAT's ``second``:
+    CP-SAT's when it proved its answer, or found one where search had none, or knows a
+    higher bound where neither has one (CP-SAT not started in time knows nothing)."""
+    if proven(second) or (first.answer is None and second.answer is not None):
+        return second
+    if first.answer is None and second.answer is None and \
+            (second.bound or 0) > (first.bound or 0):
+        return second
+    return first
+
+
+def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 1,
+              clock: Clock | None = None, keep: float = 0.0) -> Iterator[Row]:
+    """Solve every item, in order; ``jobs`` > 1 uses that many worker processes
+    (:func:`cpsolve.workflows.jobs.in_order`), which share the memory limit.
+
+    Each instance gets what is left of ``clock`` (the command's), less ``keep`` seconds
+    for what follows the batch (its rows printed, the process ended), as its time limit;
+    one still running ``clock.grace()`` past the clock's limit is cut off (its row says
+    so).  Instances after the limit, or after Ctrl-C, are rows not started, saying why; with
+    ``jobs``, one stopped there without an answer has nothing proven (``unknown``).
+    """
+    items = list(items)
+    left = None if clock is None else clock.left()
+    deadline = None if left is None else time.monotonic() + max(FLOOR, left - keep)
+    if jobs > 1:
+        def work(index: int, time_limit: float | None) -> tuple[Result | None, str, bool]:
+            row = solve_one(items[index], engine, _limited(options, time_limit))
+            return row.result, row.error, True
+
+        def failed(index: int, why: str) -> tuple[Result | None, str, bool]:
+            return None, why, True
+
+        def unstarted(index: int, why: str) -> tuple[Result | None, str, bool]:
+            return None, why, False
+
+        def stopped(index: int, why: str) -> tuple[Result | None, str, bool]:
+            return Result.stopped("solve", engine, why), "", True
+
+        grace = None if clock is None else clock.grace()
+        for item, (result, error, started) in zip(items, in_order(
+                len(items), work, failed, jobs, deadline, grace, unstarted, stopped)):
+            # an item that did not load keeps its own error, even past the deadline
+            yield unloaded(item) or Row(item.source, item.puzzle, result, error,
+                                        started=started)
+        return
+    for item in items:
+        why = not_started(deadline)
+        if why:
+            yield unloaded(item) or Row(item.source, item.puzzle, None, why, started=False)
+            continue
+        yield _solved_within(item, engine, options, deadline, clock)
+
+
+def _solved_within(item: Item, engine: str, options: Options, deadline: float | None,
+                   clock: Clock | None) -> Row:
+    """:func:`solve_one` with what is left until ``deadline`` (``time.monotonic()``), cut
+    off ``clock.grace()`` past the clock's limit (an engine that does not stop: an import,
+    a model's facts)."""
+    left = None if deadline is None else max(deadline - time.monotonic(), FLOOR)
+    if clock is None:
+        return solve_one(item, engine, _limited(options, left))
+    start = time.monotonic()
+    try:
+        with clock.guard(f"solving {item.source}", clock.grace()):
+            return solve_one(item, engine, _limited(options, left))
+    except TimeUp:
+        return Row(item.source, item.puzzle,
+                   Result.cut_off("solve", engine, time.monotonic() - start))
+
+
+def _limited(options: Options, time_limit: float | None) -> Options:
+    """What one instance of a batch is asked: the batch's options, with ``time_limit``."""
+    return Options(time_limit=time_limit, limit=options.limit, algorithm=options.algorithm,
+                   find_hint=options.find_hint, encoding=options.encoding,
+                   unique=options.unique, no_time_limit=options.no_time_limit)
+
+
+def solve_within(item: Item, engine: str, options: Options,
+                 time_limit: float | None = None) -> Row:
+    """:func:`solve_one` with ``time_limit`` seconds (a cluster task's budget)."""
+    return solve_one(item, engine, replace(options, time_limit=time_limit))
