@@ -448,6 +448,33 @@ def test_pieces_by_owner_are_the_codes_each_owner_holds(codes, parts):
 
 
 @pytest.mark.slow
+def test_a_connection_lost_to_a_worker_that_left_is_said_as_its_leaving(monkeypatch):
+    """A merge task whose peer died mid-exchange fails with a lost connection, which may
+    reach the client before the scheduler has seen the worker leave: the layer's wait
+    looks for the worker, and says it left, rather than passing the connection error on."""
+    from cpsolve.answers.result import Unsupported
+    from cpsolve.engines.search.statespace import cluster
+
+    class Client:
+        looks = 0
+
+        def nthreads(self):
+            self.looks += 1  # the scheduler sees the worker gone at its second look
+            return {"tcp://a": 1, "tcp://b": 1} if self.looks < 2 else {"tcp://a": 1}
+
+    def lost(*args, **kwargs):
+        raise OSError("Stream is closed")
+
+    monkeypatch.setattr(cluster, "finished", lost)
+    rounds = cluster._Rounds(Client(), None, ["tcp://a", "tcp://b"], "run", False)
+    with pytest.raises(Unsupported, match="tcp://b left the cluster during the analysis"):
+        rounds.wait([], 3, lambda: False)
+    monkeypatch.setattr(cluster, "GONE_WAIT", 0.0)  # every worker there: the error as it is
+    rounds = cluster._Rounds(Client(), None, ["tcp://a"], "run", False)
+    with pytest.raises(OSError, match="Stream is closed"):
+        rounds.wait([], 3, lambda: False)
+
+
 def test_a_worker_that_leaves_stops_the_analysis_with_a_message():
     """A partition's tasks are pinned to its worker: when that worker dies mid-analysis
     (its nanny starts a new one, at another address), the analysis must not wait forever

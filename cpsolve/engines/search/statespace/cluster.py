@@ -150,12 +150,17 @@ class _Rounds:
         None when ``watch`` stops it first (its tasks cancelled, and before them those of
         the ``following`` layer, submitted ahead: they depend on it).  A worker that dies
         takes the partitions it held, and Dask cancels the tasks that needed them: that is
-        said as the worker having left (:func:`.partitions.check_workers`)."""
+        said as the worker having left (:func:`.partitions.check_workers`), as is a task that
+        lost its connection to the peer it was handing pieces to: the worker may be gone
+        before the scheduler has seen it leave, so it is looked for a while."""
         try:
             if not finished(self.client, layer, watch, dependents=following):
                 return None
         except Cancelled:
             check_workers(self.client, self.owners)
+            raise
+        except OSError:  # distributed's CommClosedError among them
+            _look_for_the_gone(self.client, self.owners)
             raise
         return _counted(self.client, (self.run, depth), len(self.owners))
 
@@ -163,6 +168,21 @@ class _Rounds:
         """Cancel a layer submitted ahead that is not wanted."""
         if layer is not None:
             self.client.cancel(layer)
+
+
+GONE_WAIT = 5.0
+"""Seconds a lost connection waits for the scheduler to see a worker leave."""
+
+
+def _look_for_the_gone(client, owners: list[str]) -> None:
+    """Raise :func:`.partitions.check_workers`'s error once a partition's worker is seen to
+    have left, looking for at most :data:`GONE_WAIT` seconds; nothing if none has."""
+    until = time.monotonic() + GONE_WAIT
+    while True:
+        check_workers(client, owners)
+        if time.monotonic() >= until:
+            return
+        time.sleep(0.2)
 
 
 def _sweep(rounds: _Rounds, budget: Budget, keep: int | None, layers: list[list],
