@@ -489,7 +489,7 @@ class TaskBudget:
 def import_dask() -> None:
     """Import Dask now, for a batch or compare on a cluster (under the caller's clock:
     :func:`cpsolve.engines.runtime.dask_client.import_dask`)."""
-    from ..engines.runtime.dask_client import import_dask as now
+    from ..engines.runtime.dask.client import import_dask as now
 
     now()
 
@@ -512,7 +512,7 @@ def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
     (its own error, which names the file), comes after the cluster's, also when they
     were cut short by a stop; with no item loaded no cluster is started.
     """
-    from ..engines.runtime.dask_client import each
+    from ..engines.runtime.dask.tasks import each
 
     loaded = [item for item in items if item.puzzle is not None]
     if loaded:
