@@ -607,15 +607,20 @@ def test_ctrl_c_ends_a_cluster_compare_with_what_it_has_and_its_summary(tmp_path
 
 def test_local_workers_start_with_sigint_blocked_and_the_client_answers_it():
     """Ctrl-C at a terminal reaches the workers too; they are spawned with SIGINT blocked,
-    so that one arriving while a worker still imports prints no traceback.  The client's
-    own thread, which answers Ctrl-C, keeps it unblocked."""
+    so that one arriving while a worker still imports prints no traceback, and ignore it
+    once started (the preload hook, found by its module's dotted path).  The client's own
+    thread, which answers Ctrl-C, keeps it unblocked."""
     from cpsolve.engines.runtime.dask.client import client_for
 
     def blocked() -> bool:
         return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
+    def ignored() -> bool:
+        return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
     with client_for(2) as client:
         assert set(client.run(blocked).values()) == {True}
+        assert set(client.run(ignored).values()) == {True}
         assert not blocked()
 
 
