@@ -82,9 +82,9 @@ def test_importing_dask_for_a_batch_is_stopped_by_the_time_limit(cli, monkeypatc
     asked: the import is under the command's clock, and a limit is exit 1 with its JSON."""
     import time
 
-    from cpsolve.engines.runtime import dask_client
+    from cpsolve.engines.runtime.dask import client
 
-    monkeypatch.setattr(dask_client, "import_dask", lambda: time.sleep(60))  # a slow import
+    monkeypatch.setattr(client, "import_dask", lambda: time.sleep(60))  # a slow import
     run = cli(command, "three_jugs", "farmer", "--scheduler", "tcp://127.0.0.1:1",
               "--time-limit", "1", "--json")
     assert run.code == 1, run.err

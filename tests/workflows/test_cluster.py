@@ -311,7 +311,7 @@ def test_waiting_for_futures_the_cluster_cancelled_raises_cancelled(scheduler):
 
     from distributed import Client
 
-    from cpsolve.engines.runtime.dask_client import Cancelled, finished
+    from cpsolve.engines.runtime.dask.waiting import Cancelled, finished
 
     with Client(scheduler) as client:  # pinned to no worker: it waits, and takes none
         waiting = client.submit(sum, [1], workers=["tcp://127.0.0.1:9"], pure=False)
@@ -387,7 +387,7 @@ def test_a_start_stopped_kills_the_processes_it_spawned():
     """What a stopped start had spawned is killed at once, not left to finish starting."""
     import multiprocessing
 
-    from cpsolve.engines.runtime.dask_client import NotStarted, _started
+    from cpsolve.engines.runtime.dask.local import NotStarted, _started
 
     spawned = []
 
@@ -410,7 +410,7 @@ def test_a_start_stopped_kills_the_processes_it_spawned():
 
 
 def test_a_cluster_batch_whose_time_is_spent_while_it_starts_says_so_per_item():
-    from cpsolve.engines.runtime.dask_client import each
+    from cpsolve.engines.runtime.dask.tasks import each
 
     out = list(each(["a", "b"], lambda item, time_limit: item, 2, budget=lambda n, s: 0.001,
                     start=0.001))
@@ -550,7 +550,7 @@ def test_a_tiny_budget_ends_unproven_and_the_others_still_come_back(scheduler):
     pattern tables in memory, whose IDA* then needs a few tenths of a second) proven at
     Korf's 57 moves; the small models beside it, with a budget of their own, come back
     answered."""
-    from cpsolve.engines.runtime.dask_client import each
+    from cpsolve.engines.runtime.dask.tasks import each
 
     names = ("fifteen_korf1", "water_jugs", "blocks")
     items = list(instances([str(MODELS / f"{n}.toml") for n in names]))
@@ -629,22 +629,29 @@ def test_ctrl_c_ends_a_cluster_compare_with_what_it_has_and_its_summary(tmp_path
 
 def test_local_workers_start_with_sigint_blocked_and_the_client_answers_it():
     """Ctrl-C at a terminal reaches the workers too; they are spawned with SIGINT blocked,
-    so that one arriving while a worker still imports prints no traceback.  The client's
-    own thread, which answers Ctrl-C, keeps it unblocked."""
-    from cpsolve.engines.runtime.dask_client import client_for
+    so that one arriving while a worker still imports prints no traceback, and ignore it
+    once started (the preload hook, found by its module's dotted path).  The client's own
+    thread, which answers Ctrl-C, keeps it unblocked."""
+    from cpsolve.engines.runtime.dask.client import client_for
 
     def blocked() -> bool:
         return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
+    def ignored() -> bool:
+        return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
     with client_for(2) as client:
         assert set(client.run(blocked).values()) == {True}
+        assert set(client.run(ignored).values()) == {True}
         assert not blocked()
 
 
 def test_an_abandoned_local_cluster_kills_its_busy_workers_on_the_way_out():
     """After a time limit, the cluster analysis abandons its cancelled tasks: the local
     workers still running them are killed, not waited for."""
-    from cpsolve.engines.runtime.dask_client import abandon, client_for, finished
+    from cpsolve.engines.runtime.dask.client import client_for
+    from cpsolve.engines.runtime.dask.local import abandon
+    from cpsolve.engines.runtime.dask.waiting import finished
 
     start, work = time.monotonic(), 60.0
     with client_for(2) as client:
@@ -665,7 +672,8 @@ def test_waiting_for_a_layer_stops_when_asked(scheduler):  # keep last: it leave
     """The cluster analysis waits for a layer through ``gather``, which asks its ``stop``
     while it waits: a stop gives ``None`` long before the work would end; without one, the
     values come back."""
-    from cpsolve.engines.runtime.dask_client import client_for, gather
+    from cpsolve.engines.runtime.dask.client import client_for
+    from cpsolve.engines.runtime.dask.waiting import gather
 
     with client_for(scheduler) as client:
         assert gather(client, [client.submit(sum, [1, 2], pure=False)], lambda: False) == [3]
@@ -703,7 +711,7 @@ def test_a_stop_cancels_a_layer_submitted_ahead_before_the_layer_it_needs(schedu
     cluster analysis stopped by a limit or Ctrl-C printed 29 such lines)."""
     from distributed import Client
 
-    from cpsolve.engines.runtime.dask_client import finished
+    from cpsolve.engines.runtime.dask.waiting import finished
 
     seen = _Records()
     dask_log = logging.getLogger("distributed")
@@ -722,7 +730,7 @@ def test_a_stop_cancels_a_layer_submitted_ahead_before_the_layer_it_needs(schedu
 
 
 def test_dask_log_records_are_one_line_each():
-    from cpsolve.engines.runtime.dask_client import _OneLine
+    from cpsolve.engines.runtime.dask.logs import OneLine
 
     try:
         raise AssertionError("who_wants\nsecond line")
@@ -730,8 +738,8 @@ def test_dask_log_records_are_one_line_each():
         record = logging.LogRecord("distributed.core", logging.ERROR, __file__, 1,
                                    "Exception while handling op %s\nmore", ("cancel",),
                                    sys.exc_info())
-    assert _OneLine().format(record) == ("dask core error: Exception while handling op "
-                                         "cancel: AssertionError: who_wants")
+    assert OneLine().format(record) == ("dask core error: Exception while handling op "
+                                        "cancel: AssertionError: who_wants")
 
 
 def test_a_cluster_analysis_stopped_by_its_time_limit_prints_no_dask_noise(cli_subprocess):
@@ -776,10 +784,10 @@ def test_an_interrupted_cluster_batch_keeps_the_bad_files_own_errors(mixed, sche
 
 def test_a_batch_of_files_that_did_not_load_starts_no_cluster(tmp_path, monkeypatch):
     """Nothing to run: each row is its file's error, and no cluster is started for it."""
-    import cpsolve.engines.runtime.dask_client as dask_client
+    from cpsolve.engines.runtime.dask import tasks
 
     (tmp_path / "bad.toml").write_text("[[[\n")
-    monkeypatch.setattr(dask_client, "each", lambda *a, **k: pytest.fail("a cluster"))
+    monkeypatch.setattr(tasks, "each", lambda *a, **k: pytest.fail("a cluster"))
     rows = list(on_cluster(list(instances([str(tmp_path)])), partial(compare_one, task="solve"),
                            2, TaskBudget(Clock(None)),
                            lambda item, why: Compared(item.source, item.puzzle, error=why)))
@@ -790,16 +798,16 @@ def test_an_interrupted_cluster_batch_names_the_bad_file_on_stderr(cli, mixed, s
                                                                     monkeypatch):
     """The CLI, interrupted as the cluster's work begins: the bad file's row and its
     stderr line are its own error, naming it; the others were not started; exit 130."""
-    import cpsolve.engines.runtime.dask_client as dask_client
     from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.dask import tasks
 
-    real = dask_client.each
+    real = tasks.each
 
     def interrupted(*args, **kwargs):
         interrupt.request()
         yield from real(*args, **kwargs)
 
-    monkeypatch.setattr(dask_client, "each", interrupted)
+    monkeypatch.setattr(tasks, "each", interrupted)
     try:
         run = cli("solve", mixed, "--engine", "search", "--scheduler", scheduler, "--json")
     finally:

@@ -282,7 +282,7 @@ def start_tracker() -> None:
     """Start multiprocessing's resource tracker now, from the calling thread: whichever
     thread starts it gets SIGINT and SIGTERM unblocked (Python's tracker does that), which
     would undo a mask set on purpose (the Dask client's loop thread,
-    :func:`.dask_client.client_for`)."""
+    :func:`.dask.client.client_for`)."""
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()
@@ -296,7 +296,7 @@ def spawned() -> set[BaseProcess]:
 
 def kill_spawned(since: set[BaseProcess]) -> None:
     """SIGKILL the children of :func:`spawned` that are not in ``since`` (a start that was
-    stopped half-way: :func:`.dask_client._abandon_start`)."""
+    stopped half-way: :func:`.dask.local._abandon_start`)."""
     kill_now(child.pid for child in spawned() - since)
 
 

@@ -11,7 +11,7 @@ instances take); ``compare`` is the command for cross-checks
 (:mod:`.comparing`).
 
 On a Dask cluster (:func:`.cluster.on_cluster`, through
-:mod:`cpsolve.engines.runtime.dask_client`) each instance is one task —
+:mod:`cpsolve.engines.runtime.dask`) each instance is one task —
 :func:`.solving.solve_within`, or :func:`.comparing.compare_one` for ``compare`` —
 and results come back as they finish: an instance whose task fails (its worker died) or
 is still running at the time limit becomes an error row of its own, one that the time

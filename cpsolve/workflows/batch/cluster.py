@@ -1,5 +1,5 @@
 """A batch or ``compare`` on a Dask cluster: each instance one task, yielded as it finishes
-(:func:`on_cluster`, through :mod:`cpsolve.engines.runtime.dask_client`), and the batch's
+(:func:`on_cluster`, through :mod:`cpsolve.engines.runtime.dask`), and the batch's
 own end inside the command's time limit (:func:`cluster_time`)."""
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ client closed (a local cluster's workers killed or closed), before the command's
 
 def import_dask() -> None:
     """Import Dask now, for a batch or compare on a cluster (under the caller's clock:
-    :func:`cpsolve.engines.runtime.dask_client.import_dask`)."""
-    from ...engines.runtime.dask_client import import_dask as now
+    :func:`cpsolve.engines.runtime.dask.client.import_dask`)."""
+    from ...engines.runtime.dask.client import import_dask as now
 
     now()
 
@@ -38,7 +38,7 @@ def import_dask() -> None:
 def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
                failed, unstarted=None, cut=None) -> Iterator:
     """``work(item, time_limit=...)`` for every item as one task on a Dask cluster, yielded
-    as they finish (:func:`cpsolve.engines.runtime.dask_client.each`).
+    as they finish (:func:`cpsolve.engines.runtime.dask.tasks.each`).
 
     Each task gets its seconds from ``budget`` when it starts; one with none left, or not
     submitted before Ctrl-C or because the cluster did not start, is ``unstarted(item,
@@ -53,7 +53,7 @@ def on_cluster(items: list[Item], work, cluster: int | str, budget: TaskBudget,
     (its own error, which names the file), comes after the cluster's, also when they
     were cut short by a stop; with no item loaded no cluster is started.
     """
-    from ...engines.runtime.dask_client import each
+    from ...engines.runtime.dask.tasks import each
 
     loaded = [item for item in items if item.puzzle is not None]
     if loaded:

@@ -10,7 +10,7 @@ For spaces beyond memory, :mod:`.external` builds the layers on disk
 (:mod:`.store`) under a memory limit, one state per orbit of the symmetries
 that keep the start (:mod:`.symmetry`), resumably; :mod:`.cluster` runs the
 same layers hash-partitioned over a Dask cluster (the only module here that
-reaches Dask, through :mod:`cpsolve.engines.runtime.dask_client`).  When every state is
+reaches Dask, through :mod:`cpsolve.engines.runtime.dask`).  When every state is
 a permutation of distinct values, :mod:`.bitmap` keeps two bits per permutation instead
 (:mod:`.twobits`), its address a perfect hash (:mod:`.permrank`).
 """

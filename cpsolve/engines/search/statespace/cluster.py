@@ -27,11 +27,11 @@ falls in without expanding it.
 Only the layer sizes come back to the client; the codes stay on the workers
 (Dask spills them to the workers' local disk past their memory limit: the workers of a
 local cluster share ``memory`` bytes, by default the command's memory limit,
-:func:`~cpsolve.engines.runtime.dask_client.client_for`).  The budget is looked at
+:func:`~cpsolve.engines.runtime.dask.client.client_for`).  The budget is looked at
 between layers and, while a layer is being made, every moment the client waits for it
-(:func:`~cpsolve.engines.runtime.dask_client.finished`), so a limit or Ctrl-C stops the
+(:func:`~cpsolve.engines.runtime.dask.waiting.finished`), so a limit or Ctrl-C stops the
 analysis with its complete layers (the tasks of the round are cancelled, and a local
-cluster's busy workers killed, :func:`~cpsolve.engines.runtime.dask_client.abandon`; on a
+cluster's busy workers killed, :func:`~cpsolve.engines.runtime.dask.local.abandon`; on a
 remote cluster a running task finishes, and the pieces it still sends are dropped).
 A worker that leaves the cluster takes its partitions with it: the analysis stops with
 an error that says so.
@@ -47,14 +47,9 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
-from ...runtime.dask_client import (
-    Cancelled,
-    NotStarted,
-    abandon,
-    client_for,
-    finished,
-    gather,
-)
+from ...runtime.dask.client import client_for
+from ...runtime.dask.local import NotStarted, abandon
+from ...runtime.dask.waiting import Cancelled, finished, gather
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task
