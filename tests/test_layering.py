@@ -50,7 +50,7 @@ PYCONSTRAINT = "cpsolve.engines.pyconstraint"
 PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.runtime.processes")
 """The engines that run another system (Fast Downward, MiniZinc) and their process runner."""
 EXTERNAL_TOOLS = ("subprocess", "up_fast_downward", "pddl", "fast_downward")
-DASK = ("cpsolve.engines.runtime.dask", "cpsolve.engines.runtime.dask_exchange",
+DASK = ("cpsolve.engines.runtime.dask",
         "cpsolve.engines.search.statespace.cluster",
         "cpsolve.engines.search.statespace.cluster_tasks",
         "cpsolve.engines.search.statespace.partitions")
@@ -105,7 +105,7 @@ RULES: tuple[Rule, ...] = (
          "exporters translate models; they know no engine, puzzle or external tool"),
     Rule(("cpsolve",), ("dask", "distributed"), "Dask is an optional extra: only the "
          "cluster client and its exchange import it",
-         unless=("cpsolve.engines.runtime.dask", "cpsolve.engines.runtime.dask_exchange")),
+         unless=("cpsolve.engines.runtime.dask",)),
     Rule(("cpsolve",), DASK, "only the cluster analysis and the batch runner reach Dask",
          unless=(*DASK, "cpsolve.engines.search.registry", "cpsolve.workflows.batch.cluster")),
 )

@@ -253,7 +253,7 @@ def test_a_shared_array_goes_chunk_by_chunk_to_whichever_worker_asks(scheduler):
     takes the next chunks of the others: every chunk goes to exactly one asker."""
     from distributed import Client
 
-    from cpsolve.engines.runtime import dask_exchange as x
+    from cpsolve.engines.runtime.dask import exchange as x
     from cpsolve.engines.search.statespace.partitions import exchange
 
     def drain(key, address):
@@ -282,7 +282,7 @@ def test_a_thief_may_wait_for_an_array_still_to_be_shared(scheduler):
     waits for it (never past the run's end) instead of ending its task early."""
     from distributed import Client
 
-    from cpsolve.engines.runtime import dask_exchange as x
+    from cpsolve.engines.runtime.dask import exchange as x
     from cpsolve.engines.search.statespace.partitions import exchange
 
     with Client(scheduler) as client, exchange(client) as run:
@@ -343,7 +343,7 @@ def test_a_stopped_analysis_leaves_nothing_on_the_workers(scheduler):
     from distributed import Client
 
     def _pieces_left() -> int:  # pickled by value: the workers need not import this file
-        from cpsolve.engines.runtime import dask_exchange
+        from cpsolve.engines.runtime.dask import exchange as dask_exchange
 
         return len(dask_exchange._BOX) + len(dask_exchange._NOTES)
 

@@ -20,7 +20,9 @@ The modules, each importing only those before it:
 * :mod:`.client` — :func:`.client.client_for`: a local cluster's client, or one connected to
   a scheduler;
 * :mod:`.tasks` — :func:`.tasks.each`: one task per item, each within its budget, every
-  item accounted for.
+  item accounted for;
+* :mod:`.exchange` — the partitioned analysis' pieces handed from worker to worker
+  (imported by its tasks, on the workers).
 
 The limits, the same on every path:
 

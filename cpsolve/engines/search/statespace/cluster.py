@@ -10,7 +10,7 @@ task, so Dask starts them without a round trip to the client):
    its chunks, then of those still left of the other partitions (a task that is done with
    its own takes them over, chunk by chunk, and waits for a partition not yet shared),
    cut by owner with one sort, each piece handed straight to its owner's worker
-   (:mod:`~cpsolve.engines.runtime.dask_exchange`: no task, scheduler or client per
+   (:mod:`~cpsolve.engines.runtime.dask.exchange`: no task, scheduler or client per
    piece, and the pieces of one chunk travel while the next is expanded);
 2. *merge* — one task per partition ``j`` on its worker: the pieces it received, made
    distinct and stripped of partition ``j`` of the earlier layers that can repeat
@@ -62,7 +62,7 @@ from .store import by_owner
 
 def _counted(client, key: tuple, parts: int) -> list[tuple[int, int]]:
     """The sizes the merge tasks of layer ``key`` noted, partition by partition."""
-    from ...runtime import dask_exchange
+    from ...runtime.dask import exchange as dask_exchange
 
     noted: dict[tuple, tuple[int, int]] = {}
     for found in client.run(dask_exchange.notes, key).values():

@@ -32,7 +32,7 @@ def expand_part(model, codes: np.ndarray, owners: list[str], key: tuple, part: i
                 waits: bool) -> int:
     """Expand partition ``part`` of a layer, handing the successors cut by owner to the
     workers of their partitions (filed under ``key``,
-    :mod:`~cpsolve.engines.runtime.dask_exchange`); the value is how many successor codes
+    :mod:`~cpsolve.engines.runtime.dask.exchange`); the value is how many successor codes
     were handed on.  The partition is expanded :data:`.codesets.CHUNK` states at a time,
     shared: once its own chunks are taken, the task takes the next chunks of the other
     partitions of the layer (:func:`chunks`; ``waits``: every partition has a thread of its
@@ -40,7 +40,7 @@ def expand_part(model, codes: np.ndarray, owners: list[str], key: tuple, part: i
     so that a worker slowed down (a busier core, a longer merge before) does not hold up
     the round.  Each chunk's pieces travel while the next chunk is expanded, one chunk's
     at most: the sends of the chunk before are waited for first."""
-    from ...runtime import dask_exchange
+    from ...runtime.dask import exchange as dask_exchange
 
     packed, orbits = prepared(model)
     dask_exchange.share((*key, "frontier", part), codes, CHUNK)
@@ -60,7 +60,7 @@ def chunks(key: tuple, part: int, owners: list[str], waits: bool) -> Iterator[np
     worker by whichever task asks first: every chunk goes to exactly one task.  With
     ``waits``, a partition on another worker that is not shared yet is waited for (never
     one on this worker: its task may be waiting for this task's thread)."""
-    from ...runtime import dask_exchange
+    from ...runtime.dask import exchange as dask_exchange
 
     for k in [*range(part, len(owners)), *range(part)]:
         wait = waits and owners[k] != owners[part]
@@ -75,7 +75,7 @@ def merge_part(model, key: tuple, earlier: list[np.ndarray], expanded: list[int]
     ``(orbits, positions)`` is noted under ``key`` for the client.  ``expanded``: what the
     layer's expand tasks handed on (the merge is their dependant, so it runs once every
     piece has arrived)."""
-    from ...runtime import dask_exchange
+    from ...runtime.dask import exchange as dask_exchange
 
     pieces = dask_exchange.take(key)
     raw = np.concatenate(pieces) if pieces else np.empty(0, np.int64)

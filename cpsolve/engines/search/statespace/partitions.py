@@ -65,7 +65,7 @@ LOOK = 1.0
 def exchange(client) -> Iterator[str]:
     """The workers ready to hand pieces to each other, and a name for this run's pieces;
     what is left of them is cleared on the way out (a stopped run leaves a layer's)."""
-    from ...runtime import dask_exchange
+    from ...runtime.dask import exchange as dask_exchange
 
     client.register_plugin(dask_exchange.Exchange())
     run = uuid.uuid4().hex
