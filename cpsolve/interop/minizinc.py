@@ -51,10 +51,11 @@ class MznModel:
         return {f"{stem}.mzn": self.model, f"{stem}.dzn": self.data}
 
 
-RESERVED = frozenset({"x", "objective"}) | frozenset(keyword.kwlist)
+RESERVED = frozenset({"x", "givens", "objective"}) | frozenset(keyword.kwlist)
 """Identifiers the export does not give a variable: ``x`` (the array of every variable),
-``objective`` (the field where MiniZinc's JSON output puts the objective's value) and
-Python's keywords (MiniZinc's Python package renames such fields ``mzn_...``)."""
+``givens`` (the data file's number of givens; ``given_...`` names are kept out as a
+prefix), ``objective`` (the field where MiniZinc's JSON output puts the objective's value)
+and Python's keywords (MiniZinc's Python package renames such fields ``mzn_...``)."""
 
 
 def identifiers(names: list[str]) -> dict[str, str]:

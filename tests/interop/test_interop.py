@@ -246,6 +246,23 @@ def test_circuits_and_mixed_booleans_reach_minizinc():
     assert run("minizinc", "count", csp).count == want
 
 
+def test_variables_named_as_the_exports_own_identifiers_are_renamed():
+    """The export declares ``x``, ``givens``, ``given_index``, ``given_value`` and
+    ``objective`` itself: variables of those names get others.  ``x + givens ==
+    given_index``, ``given_index >= 3``, ``solve != x``, with a given ``given_value == 1``:
+    counted here by brute force over the domains."""
+    csp = Csp("clash")
+    x, givens, index = (csp.add_variable(n, 0, 3) for n in ("x", "givens", "given_index"))
+    solve, value = csp.add_variable("solve", 0, 2), csp.add_variable("given_value", 0, 2)
+    csp.require(x + givens == index)
+    csp.require(index >= 3)
+    csp.require(solve != x)
+    csp.require(value == 1)
+    want = sum(1 for a, b, c, d in itertools.product(range(4), range(4), range(4), range(3))
+               if a + b == c and c >= 3 and d != a)
+    assert run("minizinc", "count", csp).count == want
+
+
 def test_the_minizinc_export_puts_the_givens_in_the_data_file():
     puzzle = load(ROOT / "models" / "sudoku_inkala.toml")
     out = mzn_export.export(puzzle.model)
