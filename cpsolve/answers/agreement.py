@@ -100,14 +100,37 @@ def disagreements(results: list[Result]) -> list[str]:
     return out
 
 
+PROOF_BY = "proof_by"
+"""The key of a result's ``details`` naming the engine whose code proved its answer when
+that is not the result's own engine (CP-SAT answering "no plan" by the search engine's
+exhaustion of a small space)."""
+
+
+def proof_source(r: Result) -> str:
+    """Whose code proved ``r``'s answer: ``invariant`` for the invariant proof every planning
+    engine shares, the engine named under :data:`PROOF_BY`, else ``r``'s own engine."""
+    if r.proof == "invariant":
+        return "invariant"
+    return str(r.details.get(PROOF_BY, r.engine))
+
+
+def same_proof(a: Result, b: Result) -> bool:
+    """Whether ``a`` and ``b`` prove the same answer by the same code: no cross-check."""
+    key = _proven(a)
+    return key is not None and key == _proven(b) and proof_source(a) == proof_source(b)
+
+
 def cross_check(results: list[Result]) -> list[Result]:
     """The results, each with ``cross_checked_by``: the other engines with the same proven
-    answer (the same optimum, exact count, uniqueness verdict, state space, or infeasibility)."""
+    answer (the same optimum, exact count, uniqueness verdict, state space, or infeasibility),
+    proven by other code (:func:`proof_source`): the same proof run twice checks nothing."""
     keys = [_proven(r) for r in results]
+    sources = [proof_source(r) for r in results]
     out = []
     for i, r in enumerate(results):
         same = tuple(o.engine for j, o in enumerate(results)
-                     if j != i and keys[i] is not None and keys[j] == keys[i])
+                     if j != i and keys[i] is not None and keys[j] == keys[i]
+                     and sources[j] != sources[i])
         out.append(r.but(cross_checked_by=same) if same else r)
     return out
 

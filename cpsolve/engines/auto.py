@@ -50,6 +50,7 @@ import math
 import time
 from dataclasses import dataclass, field, replace
 
+from ..answers.agreement import same_proof
 from ..answers.kinds import Count, Plan
 from ..answers.result import Assignment, EngineBug, Result, Status, Unanswerable, Unsupported
 from ..model import Csp, Planning
@@ -123,6 +124,8 @@ class Confirmation:
     stopped: bool
     head_start: float | None = None
     """Seconds of search's head start when the proof came within it (``by`` not started)."""
+    same_proof: bool = False
+    """``by`` reached the same answer by the same code (:func:`.agreement.same_proof`)."""
 
 
 @dataclass(frozen=True)
@@ -461,7 +464,9 @@ def _confirmation(checks: tuple[Check, ...], primary: Result, winner: str | None
     if not other.started:
         return Confirmation(other.engine, 0.0, False, False, watch.head_start)
     return Confirmation(other.engine, round(watch.window, 3),
-                        other.engine in primary.cross_checked_by, other.engine in watch.running)
+                        other.engine in primary.cross_checked_by, other.engine in watch.running,
+                        same_proof=other.result is not None
+                        and same_proof(other.result, primary))
 
 
 def _usefulness(result: Result) -> tuple[int, int, int]:

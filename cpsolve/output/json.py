@@ -162,7 +162,7 @@ def confirmation_json(race: Race) -> dict | None:
     if c is None:
         return None
     return {"by": c.by, "window": c.window, "confirmed": c.confirmed, "stopped": c.stopped,
-            "head_start": c.head_start}
+            "head_start": c.head_start, "same_proof": c.same_proof}
 
 
 def role(race: Race, engine: str) -> str:

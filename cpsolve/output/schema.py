@@ -179,7 +179,12 @@ RACE = {
                                "type": ["number", "null"],
                                "description": "Seconds of search's head start when the proof "
                                               "came within it: the engine `by` was not "
-                                              "started (--confirm races both)."}}},
+                                              "started (--confirm races both)."},
+                           "same_proof": {
+                               "type": "boolean",
+                               "description": "`by` reached the same answer by the same code "
+                                              "(CP-SAT reporting the search engine's "
+                                              "exhaustion): no independent confirmation."}}},
     },
 }
 

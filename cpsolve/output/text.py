@@ -378,12 +378,14 @@ def race_text(race: Race) -> Text:
 
 def confirmation_words(c: Confirmation) -> str:
     """The cross-check of a proven answer in words: ``confirmed by cpsat``, ``not confirmed
-    within 1.2 s (cpsat was stopped)``, or ``not confirmed by cpsat`` (it ended on its own
-    without the same proof)."""
+    within 1.2 s (cpsat was stopped)``, ``not cross-checked`` (its proof was the winner's own
+    code), or ``not confirmed by cpsat`` (it ended on its own without the same proof)."""
     if c.head_start is not None:
         return f"not cross-checked by {c.by} (--confirm races both from the start)"
     if c.confirmed:
         return f"confirmed by {c.by}"
+    if c.same_proof:
+        return f"not cross-checked: {c.by} proved it with the same code, not independently"
     if c.stopped:
         return f"not confirmed within {c.window:.1f} s ({c.by} was stopped)"
     return f"not confirmed by {c.by}"

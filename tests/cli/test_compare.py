@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cpsolve.answers.agreement import answer_of, cross_check, disagreements
+from cpsolve.answers.agreement import PROOF_BY, answer_of, cross_check, disagreements, same_proof
 from cpsolve.answers.result import Analysis, Assignment, Count, Plan, Result, Status, Step
 
 OPT, SOL, INF, UNK = Status.OPTIMAL, Status.SOLVED, Status.INFEASIBLE, Status.UNKNOWN
@@ -139,6 +139,21 @@ def test_cross_check_names_the_engines_that_agree():
     exact = cross_check([counted("cpsat", EXACT, 960), counted("pyconstraint", EXACT, 960),
                          counted("search", AT_LEAST, 10)])
     assert [r.cross_checked_by for r in exact] == [("pyconstraint",), ("cpsat",), ()]
+
+
+def test_the_same_proof_reported_by_two_engines_cross_checks_nothing():
+    """CP-SAT's "no plan" by the search engine's exhaustion, and the invariant proof both
+    engines share, are one proof each: only an engine with a proof of its own (fd)
+    cross-checks them."""
+    cpsat = Result(INF, "cpsat", proof="exhausted search", details={PROOF_BY: "search"})
+    search = Result(INF, "search", proof="exhausted search")
+    fd = Result(INF, "fd", proof="exhausted search")
+    assert [r.cross_checked_by for r in cross_check([cpsat, search])] == [(), ()]
+    assert [r.cross_checked_by for r in cross_check([cpsat, search, fd])] == \
+        [("fd",), ("fd",), ("cpsat", "search")]
+    shared = [Result(INF, e, proof="invariant") for e in ("cpsat", "search")]
+    assert [r.cross_checked_by for r in cross_check(shared)] == [(), ()]
+    assert same_proof(cpsat, search) and not same_proof(cpsat, fd)
 
 
 # ------------------------------------------------------------ gaps found while writing these

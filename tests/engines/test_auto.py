@@ -164,12 +164,13 @@ def test_a_confirmation_is_said_as_it_happened(cli):
     assert "confirmed by cpsat" in text or "not confirmed within" in text
 
 
-@pytest.mark.parametrize("confirmed, stopped, words", [
-    (True, False, "confirmed by cpsat"),
-    (False, True, "not confirmed within 1.2 s (cpsat was stopped)"),
-    (False, False, "not confirmed by cpsat"),
+@pytest.mark.parametrize("confirmed, stopped, same, words", [
+    (True, False, False, "confirmed by cpsat"),
+    (False, True, False, "not confirmed within 1.2 s (cpsat was stopped)"),
+    (False, False, False, "not confirmed by cpsat"),
+    (False, False, True, "not cross-checked: cpsat proved it with the same code"),
 ])
-def test_the_confirmation_in_words_and_json(confirmed, stopped, words):
+def test_the_confirmation_in_words_and_json(confirmed, stopped, same, words):
     import jsonschema
 
     from cpsolve.answers.result import Result, Status
@@ -182,12 +183,12 @@ def test_the_confirmation_in_words_and_json(confirmed, stopped, words):
                     else ())
     other = Result(Status.INFEASIBLE if confirmed else Status.UNKNOWN, "cpsat")
     race = Race(winner, (Check("search", winner), Check("cpsat", other)), (),
-                Confirmation("cpsat", 1.2, confirmed, stopped), 0.4)
+                Confirmation("cpsat", 1.2, confirmed, stopped, same_proof=same), 0.4)
     assert words in race_text(race).plain
     out = race_json(race)
     jsonschema.validate(out, RACE)
     assert out["confirmation"] == {"by": "cpsat", "window": 1.2, "confirmed": confirmed,
-                                   "stopped": stopped, "head_start": None}
+                                   "stopped": stopped, "head_start": None, "same_proof": same}
 
 
 def test_without_a_proof_there_is_no_confirmation(tmp_path):
@@ -298,7 +299,7 @@ def test_search_alone_first_on_a_model_it_is_expected_to_win(cli):
         assert engines["cpsat"]["status"] is not None or "window" in engines["cpsat"]["note"]
         return
     assert confirmation == {"by": "cpsat", "window": 0.0, "confirmed": False,
-                            "stopped": False, "head_start": HEAD_START}
+                            "stopped": False, "head_start": HEAD_START, "same_proof": False}
     assert engines["cpsat"]["status"] is None
     assert engines["cpsat"]["note"].startswith("not started: search proved the answer")
     assert "not cross-checked by cpsat (--confirm" in cli("solve", "water_jugs").out

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...answers.agreement import PROOF_BY
 from ...answers.result import Result, Status, Unsupported
 from ...answers.words import plural
 from ...model import Planning
@@ -76,4 +77,5 @@ def before_horizons(model: Planning, task: str, options: Options) -> tuple[Resul
                "start, and none is a goal")
     return none_exists("cpsat", task, "exhausted search", message, options.keep,
                        explored=result.explored,
-                       details={"exhausted_states": result.explored}), options
+                       details={"exhausted_states": result.explored,
+                                PROOF_BY: "search"}), options

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...answers.agreement import PROOF_BY
 from ...answers.result import EngineBug, Plan, Result, Status, Step
 from ...answers.words import plural
 from ...model import Planning
@@ -96,7 +97,8 @@ def solve(planning: Planning, options: Options) -> Result | None:
                                   "graph_arcs": int(graph.tails.size)}
     fewest = graph.distance()
     if fewest is None:
-        return Result(Status.INFEASIBLE, "cpsat", proof="exhausted search", details=details,
+        return Result(Status.INFEASIBLE, "cpsat", proof="exhausted search",
+                      details={**details, PROOF_BY: "search"},
                       explored=graph.size, message=(
                           f"no plan: none of the {plural(graph.size, 'state')} reachable from "
                           "the start (enumerated by the search engine's packing) is a goal"))
