@@ -10,8 +10,8 @@ no limit.  The model's engines share its budget
 (:func:`~cpsolve.workflows.batch.comparing.compare_model`).
 Every model named is reported: one the time limit or Ctrl-C came before lists its engines
 as not run, and one that fewer than two engines answered in whole (:func:`proving`: a plan
-not proven optimal does not count) is not cross-checked (it says so, and the comparison's
-status is then not ``agree``).
+not proven optimal does not count, the puzzle's own argument counts as one) is not
+cross-checked (it says so, and the comparison's status is then not ``agree``).
 """
 
 from __future__ import annotations
@@ -274,11 +274,11 @@ def proving(done: Compared) -> list[str]:
 
 
 def cross_checked(done: Compared) -> bool:
-    """Two engines or more gave a whole answer (:func:`proving`), so their answers were
-    compared — or the family's own argument did (:data:`~cpsolve.engines.proofs.ARGUED`,
-    re-derived by the checker)."""
-    engines = proving(done)
-    return len(engines) >= 2 or ARGUED in engines
+    """Two different engines or more gave a whole answer (:func:`proving`), so their answers
+    were compared.  The family's own argument (:data:`~cpsolve.engines.proofs.ARGUED`) is
+    one answer like any engine's: the checker re-derives it, but no second answer is
+    compared with it when it answers alone."""
+    return len(set(proving(done))) >= 2
 
 
 def unchecked(done: Compared) -> str | None:
@@ -286,6 +286,10 @@ def unchecked(done: Compared) -> str | None:
     engines, proved = answering(done), proving(done)
     if done.error or done.problems or not engines or cross_checked(done):
         return None
+    if proved == [ARGUED]:  # it answered before any engine (workflows.impossible)
+        proof = next(r.proof for r in done.results if r.engine == ARGUED)
+        return f"not cross-checked: proven by the puzzle's own argument ({proof}), so no " \
+            "engine ran"
     if proved:
         return f"not cross-checked: only {proved[0]} " + \
             ("answered" if engines == proved else "proved its answer")

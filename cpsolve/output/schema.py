@@ -291,7 +291,8 @@ def _compare_model() -> dict[str, Any]:
                                      "description": "false: engines disagree; true: two "
                                                     "engines or more answered and agree; "
                                                     "null: fewer than two answered (not "
-                                                    "cross-checked)."},
+                                                    "cross-checked; a puzzle's own "
+                                                    "argument is one answer)."},
                            "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
                            "disagreements": {"type": "array", "items": {"type": "string"}},
                            "skipped": {

@@ -566,3 +566,76 @@ def test_an_external_tool_that_fails_is_skipped_and_the_rest_compared(cli, monke
     assert any(r["engine"] == "search" for r in model["results"])
     assert {"engine": "cpsat", "reason": "failed: MiniZinc failed: its solver crashed"} \
         in model["skipped"]
+
+
+# ------------------------------------------------------------ compare: the puzzle's own argument
+
+SWAPPED = {  # two tiles swapped, the blank at home: one transposition, so an odd permutation
+    # with the blank's parity even, which no sequence of moves reaches (each move is one
+    # transposition and moves the blank one cell: the two parities change together)
+    "3x3": 'start = """\n1 2 3\n4 5 6\n8 7 _\n"""\ngoal = """\n1 2 3\n4 5 6\n7 8 _\n"""\n',
+    "2x3": 'start = """\n2 1 3\n4 5 _\n"""\ngoal = """\n1 2 3\n4 5 _\n"""\n',
+}
+
+
+def _swapped(write_model, size: str):
+    return write_model(f"swap{size}.toml",
+                       f'family = "sliding"\nname = "{size} swap"\n{SWAPPED[size]}')
+
+
+@pytest.mark.parametrize("size", sorted(SWAPPED))
+@pytest.mark.parametrize("task", ["solve", "count"])
+def test_a_model_settled_by_the_puzzles_own_argument_is_not_cross_checked(
+        cli, monkeypatch, write_model, size, task):
+    """The parity proof answers before any engine runs: one answer, compared with none, so
+    the model is not cross-checked (``agree`` null, status ``incomplete``), and the text says
+    why instead of "all engines agree"; the model has its answer, so the exit is 0."""
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    ran = _answering(monkeypatch, {})
+    model = _swapped(write_model, size)
+    run = cli("compare", model, "--task", task, "--json")
+    out = json.loads(run.out)
+    jsonschema.validate(out, schema())
+    assert (run.code, out["status"], out["models"][0]["agree"]) == (0, "incomplete", None)
+    (only,) = out["models"][0]["results"]
+    assert (only["engine"], only["proof"]) == ("invariant", "parity")
+    assert only["status"] == ("infeasible" if task == "solve" else "exact")
+    text = cli("compare", model, "--task", task)
+    assert text.code == 0, text.err
+    words = " ".join(text.out.split())
+    assert "not cross-checked: proven by the puzzle's own argument (parity), so no engine " \
+        "ran" in words
+    assert "all engines agree" not in words and "not every model was cross-checked" in words
+    assert ran == []
+
+
+def test_a_batch_with_a_model_settled_by_its_own_argument_claims_no_agreement(
+        cli, monkeypatch, write_model):
+    """Several files: the jugs cross-checked by two engines, the swapped 3x3 by none — the
+    comparison as a whole is ``incomplete``, not ``agree``."""
+    _answering(monkeypatch, {"search": OPT, "cpsat": OPT})
+    run = cli("compare", "water_jugs", _swapped(write_model, "3x3"), "--json")
+    out = json.loads(run.out)
+    assert (run.code, out["status"]) == (0, "incomplete")
+    assert [m["agree"] for m in out["models"]] == [True, None]
+
+
+def test_agreement_needs_two_different_engines(write_model):
+    """On a cluster too: the puzzle's own argument alone, or one engine's answer twice, is
+    ``unchecked``, and its JSON ``agree`` is null."""
+    from cpsolve.answers.result import Result
+    from cpsolve.cli import compare as command
+    from cpsolve.puzzles.files import load
+    from cpsolve.workflows.batch.comparing import Compared
+    from cpsolve.workflows.impossible import by_invariant
+
+    puzzle = load(_swapped(write_model, "2x3"))
+    argued = (by_invariant(puzzle, "solve"),)
+    twice = (Result(INF, "search"), Result(INF, "search"))
+    for results in (argued, twice):
+        done = Compared("s.toml", puzzle, results=results)
+        assert command._outcome(done) == "unchecked"
+        assert command.compared_json(done)["agree"] is None
