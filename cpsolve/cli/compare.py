@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..answers.agreement import complete
+from ..answers.agreement import complete, proof_source
 from ..answers.result import Status
 from ..engines import Options
 from ..engines.proofs import ARGUED
@@ -277,8 +277,10 @@ def cross_checked(done: Compared) -> bool:
     """Two different engines or more gave a whole answer (:func:`proving`), so their answers
     were compared.  The family's own argument (:data:`~cpsolve.engines.proofs.ARGUED`) is
     one answer like any engine's: the checker re-derives it, but no second answer is
-    compared with it when it answers alone."""
-    return len(set(proving(done))) >= 2
+    compared with it when it answers alone.  Two engines that report the same proof
+    (CP-SAT's "no plan" by the search engine's exhaustion, the invariant every planning
+    engine finds alike: :func:`~cpsolve.answers.agreement.proof_source`) are one answer."""
+    return len({proof_source(r) for r in done.results if complete(r)}) >= 2
 
 
 def unchecked(done: Compared) -> str | None:
@@ -290,6 +292,9 @@ def unchecked(done: Compared) -> str | None:
         proof = next(r.proof for r in done.results if r.engine == ARGUED)
         return f"not cross-checked: proven by the puzzle's own argument ({proof}), so no " \
             "engine ran"
+    if len(proved) > 1:  # one proof, reported by each
+        return f"not cross-checked: {' and '.join(proved)} gave the same proof " \
+            f"({next(r.proof for r in done.results if complete(r))}), by the same code"
     if proved:
         return f"not cross-checked: only {proved[0]} " + \
             ("answered" if engines == proved else "proved its answer")
