@@ -505,10 +505,14 @@ def variable_scope(names: Sequence[str]) -> dict[str, ScopeValue]:
 
 
 def _nest(cells: dict[tuple[int, ...], Var]) -> list:
-    size = max(i[0] for i in cells) + 1
+    """The variables ``cells`` (by index tuple) as nested lists, in one pass over them (a
+    pass per first index made a 100,000-variable array take minutes)."""
+    rows: dict[int, dict[tuple[int, ...], Var]] = {}
+    for index, var in cells.items():
+        rows.setdefault(index[0], {})[index[1:]] = var
     out: list = []
-    for k in range(size):
-        sub = {i[1:]: v for i, v in cells.items() if i[0] == k}
+    for k in range(max(rows) + 1):
+        sub = rows.get(k, {})
         if () in sub:
             out.append(sub[()])
         else:
