@@ -100,6 +100,8 @@ class Guarded:
         self.stream = stream
 
     def write(self, text: str) -> int:
+        if _model_thread():  # a model's thread printing after its load: not cpsolve's output
+            return sys.stderr.write(text)
         with _losing():
             return self._open().write(text)
 
@@ -115,6 +117,13 @@ class Guarded:
 
     def __getattr__(self, name: str):
         return getattr(self.stream, name)
+
+
+def _model_thread() -> bool:
+    """Whether this thread is one a Python model's code started
+    (:func:`cpsolve.puzzles.files.model_thread`; none before model files are read)."""
+    files = sys.modules.get("cpsolve.puzzles.files")  # not imported: no model ran
+    return files is not None and files.model_thread()
 
 
 @contextmanager

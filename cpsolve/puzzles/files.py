@@ -159,6 +159,16 @@ def load_python(path: str | Path):
     raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
 
 
+_spawned: set[int | None] = set()
+"""The threads a model's code started (:func:`stdout_to_stderr`): what they print later
+goes to stderr too (:func:`model_thread`)."""
+
+
+def model_thread() -> bool:
+    """Whether the running thread is one a model's code started (not cpsolve's)."""
+    return threading.get_ident() in _spawned
+
+
 _fds: list[int | None] = []
 """Where fd 1 pointed, for each :func:`stdout_to_stderr` block under way (outermost first)."""
 
@@ -174,9 +184,11 @@ def stdout_to_stderr() -> Iterator[None]:
     stream = sys.stdout
     sys.stdout = sys.stderr
     _fds.append(saved)
+    before = {t.ident for t in threading.enumerate()}
     try:
         yield
     finally:
+        _spawned.update(t.ident for t in threading.enumerate() if t.ident not in before)
         _fds.pop()
         for out in (sys.stdout, sys.stderr, sys.__stdout__):  # all while fd 1 is stderr
             _flush(out)
@@ -206,7 +218,9 @@ def process_kept() -> Iterator[None]:
     """A model file's own code runs in the block: on the main thread (where it runs),
     ``os._exit`` and ``os.abort`` (and ``posix``'s, the same functions) raise
     :class:`ProcessEnd` instead of ending the process; other threads (cpsolve's timer that
-    ends a load that will not stop) get the real ones.  Both come back when the block ends."""
+    ends a load that will not stop) get the real ones.  Both come back when the block ends.
+    A process the model's code forked ends there, silently: only cpsolve's own process
+    goes on to answer."""
     modules = [m for m in (os, sys.modules.get(os.name)) if m is not None]
     saved = [(m, name, getattr(m, name)) for m in modules for name in PROCESS_ENDS
              if hasattr(m, name)]
@@ -220,9 +234,12 @@ def process_kept() -> Iterator[None]:
 
     for module, name, real in saved:
         setattr(module, name, kept(name, real))
+    pid = os.getpid()
     try:
         yield
     finally:
+        if os.getpid() != pid:  # a child the model forked: it must not go on as cpsolve
+            saved[0][2](0)  # (and print a second answer); the real os._exit
         for module, name, real in saved:
             setattr(module, name, real)
 

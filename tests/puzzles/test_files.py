@@ -332,3 +332,37 @@ def test_the_process_ending_calls_come_back_after_the_model():
     with pytest.raises(ProcessEnd, match=r"^os\._exit\(0\)$"), process_kept():
         os._exit(0)
     assert (os._exit, os.abort) == real
+
+
+QUEENS4 = '''
+from cpsolve import Csp
+
+
+def build():
+    csp = Csp("4 queens")
+    q = [csp.add_variable(f"q[{i}]", 0, 3) for i in range(4)]
+    csp.all_different(q)
+    for i in range(4):
+        for j in range(i + 1, 4):
+            csp.require(q[i] - q[j] != i - j)
+            csp.require(q[i] - q[j] != j - i)
+    return csp
+'''
+
+
+@pytest.mark.parametrize("prelude", [
+    "import os\nos.fork()\n",  # two processes run the file: only cpsolve's goes on
+    "import threading, time\n\ndef spam():\n    for i in range(40):\n"
+    "        print('SPAM', i, flush=True)\n        time.sleep(0.02)\n\n"
+    "threading.Thread(target=spam, daemon=True).start()\n",  # prints on, after the load
+])
+def test_what_a_models_code_starts_never_adds_to_the_json(cli_subprocess, tmp_path, prelude):
+    """``--json`` is one document whatever a model's code leaves behind: a forked process
+    ends with the load (it would print a second answer), a thread's later prints go to
+    stderr.  4 queens: 2 solutions (the two mirror images)."""
+    model = tmp_path / "queens4.py"
+    model.write_text(prelude + QUEENS4)
+    run = cli_subprocess("count", model, "--engine", "search", "--json")
+    assert run.code == 0, (run.out, run.err)
+    assert len(run.out.strip().splitlines()) == 1, run.out
+    assert json.loads(run.out)["count"] == 2
