@@ -543,7 +543,9 @@ _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/
 
 
 def to_text(expr: Expr) -> str:
-    """Render ``expr`` in the model-file syntax; ``parse(to_text(e))`` rebuilds ``e``."""
+    """Render ``expr`` in the model-file syntax; ``parse(to_text(e))`` rebuilds ``e``, but
+    for an ``and``/``or`` that an operand without variables decides: the parser reads it as
+    Python does, that operand's value (0 or 1), the operands after it unread."""
     return _text(expr, 0, False)
 
 

@@ -11,6 +11,12 @@ is always kept as written), and ``all/any/sum/min/max`` over a
 generator with constant bounds, e.g. ``all(on[c] != t for c in range(3))``
 (expanded while parsing, so engines never see a loop).
 
+``and``/``or``, ``all``/``any`` and comparison chains are read left to right as
+Python reads them: an operand without variables that is false (``and``, ``all``,
+a chain) or true (``or``, ``any``) decides the whole, and what comes after it is
+never read (``i >= 1 and x[i - 1] == 0`` does not index ``x[-1]``).  Operands over
+variables decide nothing while parsing: all of them are kept.
+
 Names are looked up in a *scope*: a mapping from a name to an expression
 (a variable or a constant) or to a list of them (an array, indexed by an
 expression that must be constant once parameters are filled in).
@@ -194,8 +200,7 @@ class _Builder:
                 return Unary("not", arg)
             raise self.fail("operator ~ is not supported; use not")
         if isinstance(node, ast.BoolOp):
-            op = "and" if isinstance(node.op, ast.And) else "or"
-            return Nary(op, tuple(self.build(v) for v in node.values))
+            return self.boolean("and" if isinstance(node.op, ast.And) else "or", node.values)
         if isinstance(node, ast.Compare):
             return self.compare(node)
         if isinstance(node, ast.IfExp):
@@ -302,15 +307,36 @@ class _Builder:
             )
         return base[index]
 
+    def boolean(self, op: str, operands: Sequence[ast.AST]) -> Expr:
+        """``a and b ...`` or ``a or b ...``, read left to right as Python reads it: an
+        operand without variables that decides (false for ``and``, true for ``or``)
+        stands as that value (0 or 1), and the operands after it are not read at all
+        (``k >= n and x[k - n] == 1`` never indexes out of range).  Operands over
+        variables decide nothing here: all of them are kept."""
+        built: list[Expr] = []
+        for operand in operands:
+            built.append(self.build(operand))
+            decided = _decided(op, built[-1])
+            if decided is not None:
+                built[-1] = decided
+                break
+        return built[0] if len(built) == 1 else Nary(op, tuple(built))
+
     def compare(self, node: ast.Compare) -> Expr:
+        """A comparison; a chain ``a < b < c`` is the conjunction of its links, and, as in
+        Python, a link without variables that is false ends it (the rest is not read)."""
         left = self.build(node.left)
-        parts = []
+        parts: list[Expr] = []
         for op_node, right_node in zip(node.ops, node.comparators):
             op = _CMPOPS.get(type(op_node))
             if op is None:
                 raise self.fail(f"comparison {type(op_node).__name__} is not supported")
             right = self.build(right_node)
             parts.append(Binary(op, left, right))
+            decided = _decided("and", parts[-1])
+            if decided is not None and len(node.ops) > 1:
+                parts[-1] = decided
+                break
             left = right
         return parts[0] if len(parts) == 1 else Nary("and", tuple(parts))
 
@@ -351,7 +377,9 @@ class _Builder:
         items: list[Expr] = []
         outer = self.scope
         try:
-            self.unroll(gen.elt, list(gen.generators), items)
+            self.unroll(gen.elt, list(gen.generators), items, self.deciding(name))
+        except _Decided as end:
+            items.append(end.value)
         finally:
             self.scope = outer
         if name == "sum":
@@ -365,6 +393,22 @@ class _Builder:
         if not items:
             raise self.fail(f"{name}() of nothing")
         return Min(*items) if name == "min" else Max(*items)
+
+    def deciding(self, name: str) -> Callable[[ast.AST], ScopeValue] | None:
+        """How ``all``/``any`` build an element, as Python runs them: an element without
+        variables that decides (false for ``all``, true for ``any``) ends the generator
+        (:class:`_Decided`), and the elements after it are not read; None for the others."""
+        op = {"all": "and", "any": "or"}.get(name)
+        if op is None:
+            return None
+
+        def element(elt: ast.AST) -> Expr:
+            item = self.build(elt)
+            decided = _decided(op, item)
+            if decided is not None:
+                raise _Decided(decided)
+            return item
+        return element
 
     def unroll(self, elt: ast.AST, comps: list[ast.comprehension], out: list,
                make: Callable[[ast.AST], ScopeValue] | None = None,
@@ -444,6 +488,23 @@ class _Builder:
                 out.append(evaluate(e, {}))
             return out
         raise self.fail("a generator iterates over range(n), range(a, b) or a list of constants")
+
+
+class _Decided(Exception):
+    """An element of ``all``/``any`` decided the whole (:meth:`_Builder.deciding`)."""
+
+    def __init__(self, value: Const):
+        super().__init__()
+        self.value = value
+
+
+def _decided(op: str, operand: Expr) -> Const | None:
+    """The value, 0 or 1 as every ``and``/``or`` has, of an ``op`` that ``operand`` decides
+    by itself, being without variables and false (``and``) or true (``or``); else None."""
+    if variables(operand):
+        return None
+    decides = bool(evaluate(operand, {})) == (op == "or")
+    return Const(int(op == "or")) if decides else None
 
 
 def _is_constant(value: ScopeValue) -> bool:

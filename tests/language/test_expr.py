@@ -236,22 +236,38 @@ LEAF_VARS = ["a", "b", "c"]
 HYP_DOMAINS = {"a": (0, 2), "b": (-1, 1), "c": (1, 3)}
 
 
-def _trees(leaves: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
-    """Random trees whose text parses back to the same tree.
+def _decides(op: str, expr: Expr) -> bool:
+    """Does ``expr``, without variables, decide an ``op`` (false for and, true for or)?"""
+    return not variables(expr) and bool(evaluate(expr, {})) == (op == "or")
+
+
+def _trees(leaves: st.SearchStrategy[Expr], round_trip: bool = True
+           ) -> st.SearchStrategy[Expr]:
+    """Random trees; with ``round_trip``, only trees whose text parses back to the same tree.
 
     The parser folds ``-<constant>`` into one constant, so unary minus is
-    never applied directly to a constant (constants may be negative).
+    never applied directly to a constant (constants may be negative); and it reads
+    ``and``/``or`` as Python does, so an operand of constants that decides ends them
+    (``0 and a`` is read ``0``): with ``round_trip`` no operand decides so.
     """
 
     def extend(sub: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         neg_arg = sub.filter(lambda e: not isinstance(e, Const))
+
+        def boolean(op: str) -> st.SearchStrategy[Expr]:
+            operand = sub.filter(lambda e: not _decides(op, e)) if round_trip else sub
+            return st.builds(Nary, st.just(op), st.lists(operand, min_size=2, max_size=3)
+                             .map(tuple))
+
         return st.one_of(
             st.builds(Binary, st.sampled_from(["+", "-", "*"]), sub, sub),
             st.builds(Binary, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), sub, sub),
             st.builds(Unary, st.just("-"), neg_arg),
             st.builds(Unary, st.sampled_from(["abs", "not"]), sub),
-            st.builds(Nary, st.sampled_from(["and", "or", "min", "max"]),
+            st.builds(Nary, st.sampled_from(["min", "max"]),
                       st.lists(sub, min_size=2, max_size=3).map(tuple)),
+            boolean("and"),
+            boolean("or"),
             st.builds(IfThenElse, sub, sub, sub),
         )
 
@@ -263,6 +279,7 @@ LEAVES = st.one_of(
     st.integers(min_value=-3, max_value=3).map(Const),
 )
 TREES = _trees(LEAVES)
+ANY_TREES = _trees(LEAVES, round_trip=False)
 
 
 def _assignments(names=LEAF_VARS, domains=HYP_DOMAINS):
@@ -295,11 +312,13 @@ def test_text_round_trip_is_structural(expr):
 
 
 @settings(max_examples=400, deadline=None)
-@given(TREES)
-def test_readable_text_has_the_same_value(expr):
-    back = parse(readable(expr), SCOPE)
-    for env in _assignments():
-        assert evaluate(back, env) == evaluate(expr, env), (readable(expr), env)
+@given(ANY_TREES)
+def test_text_and_readable_text_have_the_same_value(expr):
+    # also where an and/or is decided by an operand of constants, read short
+    for text in (to_text(expr), readable(expr)):
+        back = parse(text, SCOPE)
+        for env in _assignments():
+            assert evaluate(back, env) == evaluate(expr, env), (text, env)
 
 
 def test_readable_text_drops_the_brackets_of_how_a_chain_was_built():
