@@ -28,10 +28,11 @@ def show(cli: Cli) -> int:
         "solve" if args.plan or (kind == "csp" and not args.unsolved) else None
     if task is None:
         svg = picture(puzzle).svg
-        text = board_page(puzzle, svg, None, "the start") if args.html else svg
+        words = "the start" if kind == "planning" else "the puzzle, unsolved"
+        text = board_page(puzzle, svg, None, words) if args.html else svg
         write_text(args.svg or args.html, text, bool(args.svg))
         if (args.svg or args.html) != "-":
-            print(f"wrote {args.svg or args.html} (the start"
+            print(f"wrote {args.svg or args.html} ({words}"
                   + ("; --plan draws the plan)" if kind == "planning" else ")"))
         return 0
     engine = args.engine

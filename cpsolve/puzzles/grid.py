@@ -17,6 +17,9 @@
     constraints = ["cell[0][1] < cell[0][2]"]   # optional: conditions over the cells,
                                 # with ``size`` and the ``[constants]`` table in scope
 
+    [picture]                   # optional, drawn only: regions, notes, signs
+    signs = [[0, 1, 0, 2]]      # "<" between cells (0, 1) and (0, 2)
+
 Every top-level key comes before the first ``[table]`` header (TOML puts a
 key written after a header inside that table); the reference is
 ``docs/families/grid.md``.
@@ -24,7 +27,9 @@ Cells are the variables ``cell[r][c]`` (0-based) with values 1..size;
 value ``v`` is drawn as ``symbols[v - 1]``.  In the givens picture a cell is
 ``.``, ``_``, ``0`` or ``-`` when empty; cells are separated by spaces, or
 written side by side when every symbol is one character.  ``|`` and lines
-made only of ``-``/``+`` are ignored, so boxes can be drawn.
+made only of ``-``/``+`` are ignored, so boxes can be drawn.  ``[picture]``
+(:mod:`cpsolve.puzzles.grid_picture`) shows what the constraints state but the family
+cannot read back: cages or regions, notes in cells, inequality signs.
 """
 
 from __future__ import annotations
@@ -42,14 +47,17 @@ from .base import Puzzle
 from .collection import instance_lines
 from .data import Data, ModelFileError
 from .declare import condition_in, read_constants
+from .grid_picture import GridPicture, grid_picture
 
 if TYPE_CHECKING:
     from ..model.symmetry.canonical import Symmetry
 
 KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "extra", "givens",
-        "instances", "instances_file", "constraints", "constants"}
+        "instances", "instances_file", "constraints", "constants", "picture"}
 GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
 EMPTY = {".", "_", "0", "-"}
+SIGNS = frozenset("<>\u2227\u2228")
+"""The signs a text board draws between cells (``<`` ``>`` in a row, ``∧`` ``∨`` in a column)."""
 Cell = tuple[int, int]
 
 
@@ -81,6 +89,8 @@ class GridPuzzle(Puzzle):
     box: tuple[int, int] | None
     kinds: tuple[str, ...]
     groups: tuple[tuple[Cell, ...], ...]
+    picture: GridPicture = GridPicture()
+    """The file's ``[picture]``: regions, notes and signs drawn with the board."""
 
     def rows(self, solution: Mapping[str, int] | None) -> list[list[str]]:
         """The board as rows of symbols (``.`` for an empty cell)."""
@@ -93,20 +103,16 @@ class GridPuzzle(Puzzle):
                 for row in cells(self.size)]
 
     def draw(self, solution: Mapping[str, int] | None) -> str:
-        """The board as text, with box separators when the grid has boxes."""
-        box = self.box
+        """The board as text, with box separators when the grid has boxes and the
+        picture's signs between cells (``<`` ``>`` in a row, ``∧`` ``∨`` in a column)."""
+        box, n, marks = self.box, self.size, self.picture.marks()
         width = max(len(s) for s in self.symbols)
         lines = []
         for r, row in enumerate(self.rows(solution)):
-            if box and r and r % box[0] == 0:
-                lines.append("-+-".join("-".join("-" * width for _ in range(box[1]))
-                                        for _ in range(self.size // box[1])))
-            cells = [s.rjust(width) for s in row]
-            if box:
-                chunks = [" ".join(cells[i:i + box[1]]) for i in range(0, self.size, box[1])]
-                lines.append(" | ".join(chunks))
-            else:
-                lines.append(" ".join(cells))
+            rule = bool(box and r and r % box[0] == 0)
+            if rule or any(((r - 1, c), (r, c)) in marks for c in range(n)):
+                lines.append(_between_rows(r, n, width, box, marks, rule))
+            lines.append(_row_text([s.rjust(width) for s in row], r, box, marks))
         return "\n".join(lines)
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
@@ -133,10 +139,11 @@ class GridPuzzle(Puzzle):
         n = self.size
         rows: list[list[str]] = []
         for line in lines:  # the first n rows of symbols in a row (text: the first board)
-            tokens = line.replace("|", " ").replace("\u2502", " ").split()
+            tokens = [t for t in line.replace("|", " ").replace("\u2502", " ").split()
+                      if t in value_of or t not in SIGNS]
             if tokens and all(t in value_of or t == "." for t in tokens):
                 rows.append(tokens)
-            elif rows and len(rows) < n and not set(line.strip()) <= set("-+ \u2502"):
+            elif rows and len(rows) < n and not set(line.strip()) <= set("-+ \u2502") | SIGNS:
                 rows = []
             if len(rows) == n:
                 break
@@ -145,6 +152,34 @@ class GridPuzzle(Puzzle):
                              f"or .), found {len(rows)} such rows")
         return {cell(r, c): value_of[t] for r, row in enumerate(rows)
                 for c, t in enumerate(row) if t != "."}
+
+
+Marks = Mapping[tuple[Cell, Cell], str]
+
+
+def _row_text(cells: list[str], r: int, box: tuple[int, int] | None, marks: Marks) -> str:
+    """Row ``r`` of a text board: between two cells their sign, a box wall ``|`` or a
+    space, with a space either side of a wall, and of every gap when the board has signs."""
+    out = [cells[0]]
+    for c in range(1, len(cells)):
+        wall = bool(box and c % box[1] == 0)
+        mark = marks.get(((r, c - 1), (r, c))) or ("|" if wall else " ")
+        out += [f" {mark} " if marks or wall else " ", cells[c]]
+    return "".join(out)
+
+
+def _between_rows(r: int, n: int, width: int, box: tuple[int, int] | None, marks: Marks,
+                  rule: bool) -> str:
+    """The line above row ``r`` of a text board: a box rule (``-`` and ``+``) or blank,
+    with the signs between rows ``r - 1`` and ``r`` under their cells."""
+    fill = "-" if rule else " "
+    out = []
+    for c in range(n):
+        if c:
+            wall = bool(box and c % box[1] == 0)
+            out.append(("-+-" if rule else " | ") if wall else fill * (3 if marks else 1))
+        out.append(marks.get(((r - 1, c), (r, c)), fill).rjust(width, fill))
+    return "".join(out).rstrip()
 
 
 def build(data: Data) -> GridPuzzle:
@@ -192,6 +227,7 @@ class _Board:
     groups: tuple[tuple[str, tuple[Cell, ...]], ...]
     rules: tuple[tuple[str, Expr], ...] = ()
     """The file's ``constraints``: (text, one conjunct) each."""
+    picture: GridPicture = GridPicture()
 
     @cached_property
     def names(self) -> list[list[str]]:
@@ -224,20 +260,26 @@ def _board(data: Data) -> _Board:
     for i, group in enumerate(data.get("extra", list, [])):
         cells = _cells(data, f"extra[{i}]", group, n)
         all_groups.append((f"extra group {i + 1}", tuple(cells)))
+    scope = _constants(data, n)
     return _Board(data.get("name", str, f"{n}x{n} grid"), data.get("description", str, ""),
-                  n, tuple(symbols), box, tuple(kinds), tuple(all_groups), _rules(data, n))
+                  n, tuple(symbols), box, tuple(kinds), tuple(all_groups),
+                  _rules(data, n, dict(scope)), grid_picture(data, n, scope))
 
 
-def _rules(data: Data, n: int) -> tuple[tuple[str, Expr], ...]:
-    """The ``constraints`` over the cells ``cell[r][c]``, each split into its conjuncts;
-    ``size`` and the ``[constants]`` are in scope (cages, clues and inequalities)."""
+def _constants(data: Data, n: int) -> dict[str, Any]:
+    """The scope of ``size`` and the ``[constants]`` (of the constraints and the picture)."""
     constants = data.get("constants", dict, {})
     data.misplaced(constants, "constants.")
     for name in ("size", "cell"):
         if name in constants:
             raise data.error(f"constants.{name}", f"{name!r} is already the grid's "
                              f"{'size' if name == 'size' else 'cells'}: choose another name")
-    scope = read_constants(data, constants, {"size": Const(n)})
+    return read_constants(data, constants, {"size": Const(n)})
+
+
+def _rules(data: Data, n: int, scope: dict[str, Any]) -> tuple[tuple[str, Expr], ...]:
+    """The ``constraints`` over the cells ``cell[r][c]``, each split into its conjuncts;
+    ``scope`` holds ``size`` and the ``[constants]`` (cages, clues and inequalities)."""
     cells = Csp("cells")
     for r in range(n):
         for c in range(n):
@@ -270,7 +312,8 @@ def _puzzle(board: _Board, givens: dict[Cell, int], suffix: str) -> GridPuzzle:
     return GridPuzzle(name, "grid", csp, board.description,
                       "a grid filled with every group all-different" + rules,
                       size=n, symbols=board.symbols, givens=givens, box=board.box,
-                      kinds=board.kinds, groups=tuple(cells for _, cells in board.groups))
+                      kinds=board.kinds, groups=tuple(cells for _, cells in board.groups),
+                      picture=board.picture)
 
 
 def _line_givens(data: Data, key: str, number: int, text: str,
