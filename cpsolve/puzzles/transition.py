@@ -153,7 +153,8 @@ def build(data: Data) -> TransitionPuzzle:
     except ModelError as err:
         raise data.error("initial", str(err)) from None  # _forbidden named a forbid key
     return TransitionPuzzle(model.name, "transition", model, data.get("description", str, ""),
-                            "one move = one action", template=template(data, scope, model),
+                            "one move = one action", template=template(data, scope, model, {
+                                p for t in actions for p in t.get("params", {})}),
                             drawing=drawing(data, model))
 
 
@@ -182,17 +183,8 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
     arrays = {n.split("[", 1)[0] for n in model.names if "[" in n}
     for name, value in initial.items():
         key = f"initial.{name}"
-        given = read_values(data, key, value, scope)
-        if name in arrays:
-            cells = scope[name]
-            values.update(zip(cell_names(cells),
-                              array_values(data, key, given, shape_of(cells), name)))
-        elif name not in model.domains:
-            raise data.error(key, "not a declared variable")
-        elif isinstance(given, list):
-            raise data.error(key, f"{name} is one variable: expected one value, not a list")
-        else:
-            values[name] = given
+        with data.entry(key):
+            values.update(_initial_value(data, model, scope, arrays, key, name, value))
     for name, value in values.items():
         d = model.domains[name]
         if value not in d:
@@ -202,6 +194,21 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
     if missing:
         raise data.error("initial", f"no value for {', '.join(missing)}")
     model.set_initial(values)
+
+
+def _initial_value(data: Data, model: Planning, scope: dict, arrays: set[str], key: str,
+                   name: str, value: Any) -> dict[str, int]:
+    """The initial values ``name = value`` of ``[initial]`` gives: of a variable, or of
+    every cell of an array."""
+    given = read_values(data, key, value, scope)
+    if name in arrays:
+        cells = scope[name]
+        return dict(zip(cell_names(cells), array_values(data, key, given, shape_of(cells), name)))
+    if name not in model.domains:
+        raise data.error(key, "not a declared variable")
+    if isinstance(given, list):
+        raise data.error(key, f"{name} is one variable: expected one value, not a list")
+    return {name: given}
 
 
 def _bindings(data: Data, params: dict, scope: dict, prefix: str) -> list[dict[str, int]]:
@@ -216,7 +223,8 @@ def _bindings(data: Data, params: dict, scope: dict, prefix: str) -> list[dict[s
         grown: list[dict[str, int]] = []
         for binding in out:
             local = {**scope, **{k: Const(v) for k, v in binding.items()}}
-            grown.extend({**binding, p: v} for v in integers(data, key, values, local))
+            with data.entry(key):
+                grown.extend({**binding, p: v} for v in integers(data, key, values, local))
             if len(grown) > MAX_ACTIONS:
                 raise data.error(prefix + "params", f"parameter combinations: more than the "
                                  f"{MAX_ACTIONS:,} a model may have")
@@ -247,7 +255,8 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff: dict[str, Expr] = {}
         for target, value in effects.items():
-            _effect(data, f"{prefix}effects.{target}", target, value, local, eff, label)
+            with data.entry(f"{prefix}effects.{target}"):
+                _effect(data, f"{prefix}effects.{target}", target, value, local, eff, label)
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
