@@ -144,10 +144,16 @@ def build(data: Data) -> TransitionPuzzle:
     actions = data.get("actions", list)
     if not actions:
         raise data.error("actions", "no actions declared")
+    emptied: list[tuple[str, str]] = []  # why an action has no instance: (key, message)
     for number, table in enumerate(actions):  # counted from 0, as the TOML array index
         if not isinstance(table, dict):
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
-        _actions(data, model, scope, table, f"actions[{number}].")
+        emptied += _actions(data, model, scope, table, f"actions[{number}].")
+    if not model.actions and emptied:  # "no actions", said by its cause
+        key, message = emptied[0]
+        with data.entry(key):  # a top-level key after [actions.params] is no parameter
+            raise data.error(key, f"{message}, so this action has no instance (and the model "
+                             "no action at all)")
     try:
         model.validate()
     except ModelError as err:
@@ -211,8 +217,10 @@ def _initial_value(data: Data, model: Planning, scope: dict, arrays: set[str], k
     return {name: given}
 
 
-def _bindings(data: Data, params: dict, scope: dict, prefix: str) -> list[dict[str, int]]:
-    """Every combination of parameter values; a parameter's values may use earlier ones."""
+def _bindings(data: Data, params: dict, scope: dict, prefix: str
+              ) -> tuple[list[dict[str, int]], str]:
+    """Every combination of parameter values (a parameter's values may use earlier ones),
+    and when there is none the key of the parameter that leaves none."""
     out: list[dict[str, int]] = [{}]
     for p, values in params.items():
         key = f"{prefix}params.{p}"
@@ -228,17 +236,25 @@ def _bindings(data: Data, params: dict, scope: dict, prefix: str) -> list[dict[s
             if len(grown) > MAX_ACTIONS:
                 raise data.error(prefix + "params", f"parameter combinations: more than the "
                                  f"{MAX_ACTIONS:,} a model may have")
+        if not grown:
+            return [], key
         out = grown
-    return out
+    return out, ""
 
 
-def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str) -> None:
+def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
+             ) -> list[tuple[str, str]]:
+    """Add the actions of one ``[[actions]]`` table, one per combination of its parameters
+    that ``where`` keeps; when there is none, why, in a list: the key that leaves none
+    (``where``, or a parameter that takes no values) and what it does."""
     data.unknown_keys(ACTION_KEYS, table, prefix)
     name = data.get("name", str, table=table, prefix=prefix)
     params = data.get("params", dict, {}, table=table, prefix=prefix)
     effects = data.get("effects", dict, {}, table=table, prefix=prefix)
     labels = data.get("labels", dict, {})
-    for binding in _bindings(data, params, scope, prefix):
+    bindings, none = _bindings(data, params, scope, prefix)
+    kept = 0
+    for binding in bindings:
         local = {**scope, **{k: Const(v) for k, v in binding.items()}}
         if "where" in table:
             where = parse_in(data, prefix + "where", table["where"], local, constant=True)
@@ -246,6 +262,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):
                 continue
+        kept += 1
         shown_values = {k: _name_of(data, labels, k, v) for k, v in binding.items()}
         try:
             label = format_name(name, shown_values)
@@ -264,6 +281,12 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                                  "costs must be >= 0")
         except ModelError as err:  # the key of the part refused (its name by default)
             raise data.error(prefix + (err.part or "name"), str(err)) from None
+    if kept:
+        return []
+    if bindings:
+        return [(prefix + "where", f"{str(table['where']).strip()!r} leaves no combination of "
+                 "the parameters")]
+    return [(none, "the parameter takes no values")]
 
 
 def _effect(data: Data, key: str, target: str, value: Any, local: dict,

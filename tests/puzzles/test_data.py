@@ -149,6 +149,7 @@ def test_the_transition_file_reads_with_its_optional_keys_at_the_top(tmp_path):
 @pytest.mark.parametrize("line", [
     'forbid = ["x[0] == 1 and x[1] == 0"]',  # a list of conditions
     'invariant = ["x[0] >= 0"]',
+    "forbid = []",
     'show = "{x[0]} {x[1]}"',  # a string
     'description = "lamps"',
 ])
