@@ -141,7 +141,13 @@ def labels_problem(labels: Mapping[str, Any], model: Planning | Csp) -> tuple[st
 
 
 def check_show(show: str, scope: Scope) -> None:
-    """Parse every ``{...}`` of a ``show`` template now (:class:`ExprError`), not when drawing."""
+    """Parse every ``{...}`` of a ``show`` template now (:class:`ExprError`), not when drawing;
+    a ``{`` that no ``}`` closes is refused too (it would be drawn as it is, in every state)."""
+    rest = PLACEHOLDER.sub("", show)
+    if "{" in rest:
+        opened = rest[rest.index("{"):].splitlines()[0][:20]
+        raise ExprError(f"{opened!r}: a '{{' that no '}}' closes (each {{...}} in show is an "
+                        "expression to draw)")
     for part in PLACEHOLDER.findall(show):
         if not isinstance(scope.get(part.strip()), list):  # a whole array is drawn as such
             parse(part, scope)
