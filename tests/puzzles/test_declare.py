@@ -1,5 +1,5 @@
 """Declarations shared by ``transition`` and ``csp``: a ``show`` template with an unclosed
-brace is refused."""
+brace is refused; a goal or constraint written with ``=`` says to write ``==``."""
 
 from __future__ import annotations
 
@@ -53,3 +53,14 @@ def test_the_cli_refuses_an_unclosed_brace_in_one_line(cli, write_model):
     result = cli("solve", write_model("m.toml", TRANSITION.format(goal="x[0] == 1", show="{x")))
     assert result.code == 2 and len(result.err_lines) == 1, result
     assert "show:" in result.err_lines[0]
+
+
+@pytest.mark.parametrize("goal", ["x[0] = 1", "x[1] == 0 and x[0] = 1"])
+def test_a_goal_written_with_one_equals_sign_says_to_write_two(write_model, goal):
+    error = refused(write_model, TRANSITION.format(goal=goal, show=""))
+    assert error.key == "goal" and "did you mean '=='?" in error.message
+
+
+def test_a_constraint_written_with_one_equals_sign_says_to_write_two(write_model):
+    error = refused(write_model, CSP.format(constraint="a = 1", show=""))
+    assert error.key == "constraints[0]" and "did you mean '=='?" in error.message
