@@ -32,6 +32,7 @@ import ast
 from collections.abc import Callable, Mapping, Sequence
 from typing import Union
 
+from . import slips
 from .expr import (
     And,
     Binary,
@@ -134,7 +135,8 @@ def _tree(text: str) -> tuple[str, ast.expr]:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as err:
         raise ExprError(f"syntax error in {shorten(text, (err.offset or 1) - 1)}: "
-                        f"{err.msg} (column {err.offset or 1})") from None
+                        f"{err.msg} (column {err.offset or 1})"
+                        f"{slips.syntax(text, err.offset or 1, err.msg)}") from None
     except (RecursionError, MemoryError):
         raise ExprError(f"expression nested too deeply: {shorten(text)}") from None
     if _depth(tree.body) > MAX_DEPTH:
@@ -180,7 +182,7 @@ class _Builder:
         if isinstance(node, ast.BinOp):
             op = _BINOPS.get(type(node.op))
             if op is None:
-                raise self.fail(f"operator {type(node.op).__name__} is not supported")
+                raise self.fail(slips.operator(node.op))
             left, right = self.build(node.left), self.build(node.right)
             if op in ("//", "%") and (variables(right) or evaluate(right, {}) <= 0):
                 raise self.fail(f"{ast.unparse(node.right)!r}: {op} divides by a positive "
@@ -207,7 +209,7 @@ class _Builder:
             return self.choice(self.build(node.test), node.body, node.orelse)
         if isinstance(node, ast.Call):
             return self.call(node)
-        raise self.fail(f"{ast.unparse(node)!r} is not allowed in an expression")
+        raise self.fail(slips.not_allowed(node))
 
     def build_constant(self, node: ast.AST, make: Callable[[ast.AST], ScopeValue] | None = None
                        ) -> ScopeValue:
@@ -294,6 +296,8 @@ class _Builder:
 
     def subscript(self, node: ast.Subscript) -> ScopeValue:
         base = self.value(node.value)
+        if isinstance(node.slice, ast.Tuple):
+            raise self.fail(slips.subscript(node))
         if isinstance(base, Expr):
             raise self.fail(f"{ast.unparse(node.value)!r} is not an array")
         index_expr = self.build_constant(node.slice)
@@ -325,6 +329,9 @@ class _Builder:
     def compare(self, node: ast.Compare) -> Expr:
         """A comparison; a chain ``a < b < c`` is the conjunction of its links, and, as in
         Python, a link without variables that is false ends it (the rest is not read)."""
+        tuples = slips.tuple_comparison(node)
+        if tuples is not None:
+            raise self.fail(tuples)
         left = self.build(node.left)
         parts: list[Expr] = []
         for op_node, right_node in zip(node.ops, node.comparators):

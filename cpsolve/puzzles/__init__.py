@@ -40,6 +40,11 @@ class Family:
         return importlib.import_module(f"{__name__}.{self.name}")
 
     @property
+    def keys(self) -> set[str]:
+        """The top-level keys of its model files (the module's ``KEYS``)."""
+        return set(self.module.KEYS)
+
+    @property
     def build(self) -> Callable[[Data], Puzzle]:
         """The module's ``build(data)``: the puzzle of a file."""
         return self.module.build

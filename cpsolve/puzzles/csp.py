@@ -227,19 +227,27 @@ def _board(data: Data, model: Csp, scope: dict, table: dict, key: str) -> list:
     return model.board_symmetries(cells, rows, use=use)
 
 
+def _map(data: Data, scope: dict, where: str, target: str, image: Any,
+         mapping: dict[str, str]) -> None:
+    """Add the pairs ``target = image`` stands for (one per free index binding) to
+    ``mapping``, a permutation of the variables."""
+    for free in free_indices(data, where, target, scope):
+        local = {**scope, **{k: Const(v) for k, v in free.items()}}
+        x, y = parse_in(data, where, target, local), parse_in(data, where, image, local)
+        if not isinstance(x, Var) or not isinstance(y, Var):
+            raise data.error(where, "maps a variable to a variable")
+        if x.name in mapping:
+            raise data.error(where, f"{x.name} is mapped twice")
+        mapping[x.name] = y.name
+
+
 def _permutation(data: Data, model: Csp, scope: dict, table: dict, key: str):
     name = data.get("name", str, "", table=table, prefix=key + ".")
     mapping: dict[str, str] = {}
     for target, image in data.get("variables", dict, {}, table=table, prefix=key + ".").items():
         where = f"{key}.variables.{target}"
-        for free in free_indices(data, where, target, scope):
-            local = {**scope, **{k: Const(v) for k, v in free.items()}}
-            x, y = parse_in(data, where, target, local), parse_in(data, where, image, local)
-            if not isinstance(x, Var) or not isinstance(y, Var):
-                raise data.error(where, "maps a variable to a variable")
-            if x.name in mapping:
-                raise data.error(where, f"{x.name} is mapped twice")
-            mapping[x.name] = y.name
+        with data.entry(where):
+            _map(data, scope, where, target, image, mapping)
     values: dict[int, int] = {}
     if "values" in table:
         text = data.get("values", str, table=table, prefix=key + ".")

@@ -42,7 +42,7 @@ class Data:
         name = f"{prefix}{key}"
         if key not in source:
             if default is ... and table is None:
-                self._hidden_in_a_table(key)
+                self.hidden_in_a_table(key)
             if default is ...:
                 raise self.error(name, "missing")
             return default
@@ -71,7 +71,7 @@ class Data:
                                f"header, so TOML reads it as part of that table: move it above "
                                f"the first [table] header")
 
-    def _hidden_in_a_table(self, key: str) -> None:
+    def hidden_in_a_table(self, key: str) -> None:
         """Raise the hint when a missing top-level ``key`` sits inside a table instead."""
         stack: list[tuple[str, Any]] = [(name, value) for name, value in self.table.items()]
         while stack:
@@ -82,6 +82,20 @@ class Data:
                 stack.extend((f"{where}.{k}", v) for k, v in value.items())
             elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
                 stack.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
+
+    @contextmanager
+    def entry(self, key: str) -> Iterator[None]:
+        """Read the entry ``key`` (dotted: ``initial.forbid``) of a table whose keys the file
+        chooses (constants, variables, initial values, labels, parameters, effects): when
+        the table cannot read it and its name is one of the family's top-level keys not
+        given at the top level, the error says that the key is misplaced, whatever its value."""
+        name = key.rpartition(".")[2]
+        try:
+            yield
+        except ModelFileError:
+            if name in self.top_level and name not in self.table:
+                raise self.misplaced_error(key) from None
+            raise
 
     def misplaced(self, table: dict[str, Any], prefix: str) -> None:
         """Refuse a top-level key found in ``table``: one with a string value (as most have),

@@ -14,7 +14,7 @@ import ast
 import itertools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,15 +100,21 @@ class Template:
         return str(value)
 
 
-def template(data: Data, scope: dict[str, Any], model: Planning | Csp) -> Template:
+def template(data: Data, scope: dict[str, Any], model: Planning | Csp,
+             parameters: Collection[str] = ()) -> Template:
     """The file's ``show`` and ``labels``, with ``show`` parsed now so errors name the file,
-    and every value of a labelled variable given a label (:func:`labels_problem`)."""
+    and every value of a labelled variable given a label (:func:`labels_problem`);
+    ``parameters``: the other names labels may name (a transition's action parameters)."""
     show = data.get("show", str, "")
     try:
         check_show(show, scope)
     except ExprError as err:
         raise data.error("show", str(err)) from None
     labels = data.get("labels", dict, {})
+    for name in labels:  # a top-level key after [labels] would label nothing
+        if name in data.top_level and name not in data.table and name not in parameters \
+                and not any(n == name or n.startswith(name + "[") for n in model.names):
+            raise data.misplaced_error(f"labels.{name}")
     problem = labels_problem(labels, model)
     if problem is not None:
         raise data.error(f"labels.{problem[0]}", problem[1])
@@ -135,7 +141,13 @@ def labels_problem(labels: Mapping[str, Any], model: Planning | Csp) -> tuple[st
 
 
 def check_show(show: str, scope: Scope) -> None:
-    """Parse every ``{...}`` of a ``show`` template now (:class:`ExprError`), not when drawing."""
+    """Parse every ``{...}`` of a ``show`` template now (:class:`ExprError`), not when drawing;
+    a ``{`` that no ``}`` closes is refused too (it would be drawn as it is, in every state)."""
+    rest = PLACEHOLDER.sub("", show)
+    if "{" in rest:
+        opened = rest[rest.index("{"):].splitlines()[0][:20]
+        raise ExprError(f"{opened!r}: a '{{' that no '}}' closes (each {{...}} in show is an "
+                        "expression to draw)")
     for part in PLACEHOLDER.findall(show):
         if not isinstance(scope.get(part.strip()), list):  # a whole array is drawn as such
             parse(part, scope)
@@ -164,11 +176,14 @@ def read_constants(data: Data, constants: Mapping[str, Any],
         key = f"constants.{name}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a constant name is a plain identifier")
-        try:
-            scope[name] = (constant_list(value, scope) if isinstance(value, str)
-                           else constant_scope({name: value})[name])
-        except ExprError as err:
-            raise data.error(key, str(err)) from None
+        if value == [] and name in data.top_level and name not in data.table:
+            raise data.misplaced_error(key)  # forbid = [] under [constants]: no constant meant
+        with data.entry(key):
+            try:
+                scope[name] = (constant_list(value, scope) if isinstance(value, str)
+                               else constant_scope({name: value})[name])
+            except ExprError as err:
+                raise data.error(key, str(err)) from None
     return scope
 
 
@@ -277,10 +292,11 @@ def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:
         key = f"variables.{name}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a variable name is a plain identifier")
-        try:
-            _declare_one(data, model, name, key, spec, scope)
-        except ModelError as err:
-            raise data.error(key, str(err)) from None
+        with data.entry(key):
+            try:
+                _declare_one(data, model, name, key, spec, scope)
+            except ModelError as err:
+                raise data.error(key, str(err)) from None
 
 
 def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: Any,

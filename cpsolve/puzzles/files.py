@@ -83,11 +83,12 @@ def load_many(path: str | Path) -> Iterator:
     if str(path).endswith(".py"):
         return iter([load_python(path)])
     data = Data(read_table(path), path)
-    expected = read_expected(data)
     family = data.get("family", str)
     if family not in FAMILIES:
         raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
     entry = FAMILIES[family]
+    data.top_level = entry.keys  # a top-level key in [expected] is said to be misplaced
+    expected = read_expected(data)
     try:
         puzzles = list(entry.many(data)) if entry.many is not None else [entry.build(data)]
         for puzzle in puzzles:

@@ -144,16 +144,23 @@ def build(data: Data) -> TransitionPuzzle:
     actions = data.get("actions", list)
     if not actions:
         raise data.error("actions", "no actions declared")
+    emptied: list[tuple[str, str]] = []  # why an action has no instance: (key, message)
     for number, table in enumerate(actions):  # counted from 0, as the TOML array index
         if not isinstance(table, dict):
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
-        _actions(data, model, scope, table, f"actions[{number}].")
+        emptied += _actions(data, model, scope, table, f"actions[{number}].")
+    if not model.actions and emptied:  # "no actions", said by its cause
+        key, message = emptied[0]
+        with data.entry(key):  # a top-level key after [actions.params] is no parameter
+            raise data.error(key, f"{message}, so this action has no instance (and the model "
+                             "no action at all)")
     try:
         model.validate()
     except ModelError as err:
         raise data.error("initial", str(err)) from None  # _forbidden named a forbid key
     return TransitionPuzzle(model.name, "transition", model, data.get("description", str, ""),
-                            "one move = one action", template=template(data, scope, model),
+                            "one move = one action", template=template(data, scope, model, {
+                                p for t in actions for p in t.get("params", {})}),
                             drawing=drawing(data, model))
 
 
@@ -182,17 +189,8 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
     arrays = {n.split("[", 1)[0] for n in model.names if "[" in n}
     for name, value in initial.items():
         key = f"initial.{name}"
-        given = read_values(data, key, value, scope)
-        if name in arrays:
-            cells = scope[name]
-            values.update(zip(cell_names(cells),
-                              array_values(data, key, given, shape_of(cells), name)))
-        elif name not in model.domains:
-            raise data.error(key, "not a declared variable")
-        elif isinstance(given, list):
-            raise data.error(key, f"{name} is one variable: expected one value, not a list")
-        else:
-            values[name] = given
+        with data.entry(key):
+            values.update(_initial_value(data, model, scope, arrays, key, name, value))
     for name, value in values.items():
         d = model.domains[name]
         if value not in d:
@@ -204,8 +202,25 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
     model.set_initial(values)
 
 
-def _bindings(data: Data, params: dict, scope: dict, prefix: str) -> list[dict[str, int]]:
-    """Every combination of parameter values; a parameter's values may use earlier ones."""
+def _initial_value(data: Data, model: Planning, scope: dict, arrays: set[str], key: str,
+                   name: str, value: Any) -> dict[str, int]:
+    """The initial values ``name = value`` of ``[initial]`` gives: of a variable, or of
+    every cell of an array."""
+    given = read_values(data, key, value, scope)
+    if name in arrays:
+        cells = scope[name]
+        return dict(zip(cell_names(cells), array_values(data, key, given, shape_of(cells), name)))
+    if name not in model.domains:
+        raise data.error(key, "not a declared variable")
+    if isinstance(given, list):
+        raise data.error(key, f"{name} is one variable: expected one value, not a list")
+    return {name: given}
+
+
+def _bindings(data: Data, params: dict, scope: dict, prefix: str
+              ) -> tuple[list[dict[str, int]], str]:
+    """Every combination of parameter values (a parameter's values may use earlier ones),
+    and when there is none the key of the parameter that leaves none."""
     out: list[dict[str, int]] = [{}]
     for p, values in params.items():
         key = f"{prefix}params.{p}"
@@ -216,21 +231,30 @@ def _bindings(data: Data, params: dict, scope: dict, prefix: str) -> list[dict[s
         grown: list[dict[str, int]] = []
         for binding in out:
             local = {**scope, **{k: Const(v) for k, v in binding.items()}}
-            grown.extend({**binding, p: v} for v in integers(data, key, values, local))
+            with data.entry(key):
+                grown.extend({**binding, p: v} for v in integers(data, key, values, local))
             if len(grown) > MAX_ACTIONS:
                 raise data.error(prefix + "params", f"parameter combinations: more than the "
                                  f"{MAX_ACTIONS:,} a model may have")
+        if not grown:
+            return [], key
         out = grown
-    return out
+    return out, ""
 
 
-def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str) -> None:
+def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
+             ) -> list[tuple[str, str]]:
+    """Add the actions of one ``[[actions]]`` table, one per combination of its parameters
+    that ``where`` keeps; when there is none, why, in a list: the key that leaves none
+    (``where``, or a parameter that takes no values) and what it does."""
     data.unknown_keys(ACTION_KEYS, table, prefix)
     name = data.get("name", str, table=table, prefix=prefix)
     params = data.get("params", dict, {}, table=table, prefix=prefix)
     effects = data.get("effects", dict, {}, table=table, prefix=prefix)
     labels = data.get("labels", dict, {})
-    for binding in _bindings(data, params, scope, prefix):
+    bindings, none = _bindings(data, params, scope, prefix)
+    kept = 0
+    for binding in bindings:
         local = {**scope, **{k: Const(v) for k, v in binding.items()}}
         if "where" in table:
             where = parse_in(data, prefix + "where", table["where"], local, constant=True)
@@ -238,6 +262,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):
                 continue
+        kept += 1
         shown_values = {k: _name_of(data, labels, k, v) for k, v in binding.items()}
         try:
             label = format_name(name, shown_values)
@@ -247,7 +272,8 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff: dict[str, Expr] = {}
         for target, value in effects.items():
-            _effect(data, f"{prefix}effects.{target}", target, value, local, eff, label)
+            with data.entry(f"{prefix}effects.{target}"):
+                _effect(data, f"{prefix}effects.{target}", target, value, local, eff, label)
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
@@ -255,6 +281,12 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str)
                                  "costs must be >= 0")
         except ModelError as err:  # the key of the part refused (its name by default)
             raise data.error(prefix + (err.part or "name"), str(err)) from None
+    if kept:
+        return []
+    if bindings:
+        return [(prefix + "where", f"{str(table['where']).strip()!r} leaves no combination of "
+                 "the parameters")]
+    return [(none, "the parameter takes no values")]
 
 
 def _effect(data: Data, key: str, target: str, value: Any, local: dict,

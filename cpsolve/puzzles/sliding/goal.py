@@ -18,6 +18,7 @@ def read_goal(data: _data.Data, board: Board, start: list[list[str]], kinds: lis
     picture must hold exactly the start's pieces).
     """
     if "goal" not in data.table and "goal_pieces" not in data.table:
+        data.hidden_in_a_table("goal")
         raise data.error("goal", "missing: give a goal picture (? for a cell that may hold "
                          "anything), goal_pieces, or both")
     values: dict[Cell, int] = {}
@@ -90,8 +91,9 @@ def _listed(data: _data.Data, board: Board, kinds: list[Kind]) -> list[tuple[Kin
     for token, spots in table.items():
         key = f"goal_pieces.{token}"
         same = [k for k in kinds if k.token == token]
-        if not same:
-            raise data.error(key, f"{token!r} is not a piece of the start")
+        with data.entry(key):  # a top-level key after [goal_pieces] is no piece
+            if not same:
+                raise data.error(key, f"{token!r} is not a piece of the start")
         if len(same) > 1:
             raise data.error(key, f"pieces {token!r} come in {len(same)} shapes: draw them in "
                              "the goal picture instead")

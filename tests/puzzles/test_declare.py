@@ -1,0 +1,66 @@
+"""Declarations shared by ``transition`` and ``csp``: a ``show`` template with an unclosed
+brace is refused; a goal or constraint written with ``=`` says to write ``==``."""
+
+from __future__ import annotations
+
+import pytest
+
+from cpsolve.puzzles.data import ModelFileError
+from cpsolve.puzzles.files import load
+
+TRANSITION = """family = "transition"
+goal = "{goal}"
+show = "{show}"
+[variables]
+x = {{ size = 2, domain = [0, 1] }}
+[initial]
+x = 0
+[[actions]]
+name = "light {{i}}"
+params = {{ i = "range(2)" }}
+effects = {{ "x[i]" = "1" }}
+"""
+
+CSP = """family = "csp"
+constraints = ["{constraint}"]
+show = "{show}"
+[variables]
+a = [0, 3]
+"""
+
+
+def refused(write_model, text: str) -> ModelFileError:
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text))
+    return info.value
+
+
+@pytest.mark.parametrize("show", ["{x", "x = {x[0]", "{x[0]} and {x[1] + 1", "{x[0]} {"])
+def test_a_brace_that_nothing_closes_is_refused(write_model, show):
+    for text in (TRANSITION.format(goal="x[0] == 1", show=show),
+                 CSP.format(constraint="a == 1", show=show.replace("x[0]", "a"))):
+        error = refused(write_model, text)
+        assert error.key == "show" and "no '}' closes" in error.message
+
+
+def test_a_closed_template_is_drawn(write_model):
+    puzzle = load(write_model("m.toml", TRANSITION.format(goal="x[0] == 1",
+                                                          show="{x[0]}-{x[1]}")))
+    assert puzzle.render_state((1, 0)) == "1-0"
+
+
+def test_the_cli_refuses_an_unclosed_brace_in_one_line(cli, write_model):
+    result = cli("solve", write_model("m.toml", TRANSITION.format(goal="x[0] == 1", show="{x")))
+    assert result.code == 2 and len(result.err_lines) == 1, result
+    assert "show:" in result.err_lines[0]
+
+
+@pytest.mark.parametrize("goal", ["x[0] = 1", "x[1] == 0 and x[0] = 1"])
+def test_a_goal_written_with_one_equals_sign_says_to_write_two(write_model, goal):
+    error = refused(write_model, TRANSITION.format(goal=goal, show=""))
+    assert error.key == "goal" and "did you mean '=='?" in error.message
+
+
+def test_a_constraint_written_with_one_equals_sign_says_to_write_two(write_model):
+    error = refused(write_model, CSP.format(constraint="a = 1", show=""))
+    assert error.key == "constraints[0]" and "did you mean '=='?" in error.message

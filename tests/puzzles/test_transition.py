@@ -1,0 +1,55 @@
+"""The ``transition`` family: an action left without instances names its cause."""
+
+from __future__ import annotations
+
+import pytest
+
+from cpsolve.puzzles.data import ModelFileError
+from cpsolve.puzzles.files import load
+
+LAMPS = """family = "transition"
+goal = "x[0] == 1"
+[variables]
+x = {{ size = 2, domain = [0, 1] }}
+[initial]
+x = 0
+[[actions]]
+name = "light {{i}}"
+params = {{ i = {values} }}
+{where}
+effects = {{ "x[i]" = "1" }}
+"""
+
+
+def refused(write_model, text: str) -> ModelFileError:
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text))
+    return info.value
+
+
+@pytest.mark.parametrize("where", ['"i > 5"', '"i >= 0 and i < 0"', '"False"'])
+def test_a_where_that_keeps_no_combination_is_named(write_model, where):
+    # i takes 0 and 1: each of these conditions is false for both
+    error = refused(write_model, LAMPS.format(values='"range(2)"', where=f"where = {where}"))
+    assert error.key == "actions[0].where"
+    assert "leaves no combination of the parameters" in error.message
+    assert where.strip('"') in error.message
+
+
+def test_a_where_that_keeps_one_combination_gives_one_action(write_model):
+    text = LAMPS.format(values='"range(2)"', where='where = "i == 0"')
+    puzzle = load(write_model("m.toml", text))
+    assert [a.name for a in puzzle.model.actions] == ["light 0"]
+
+
+@pytest.mark.parametrize("values", ['"range(0)"', "[]", '"range(3, 1)"'])
+def test_a_parameter_without_values_is_named(write_model, values):
+    error = refused(write_model, LAMPS.format(values=values, where=""))
+    assert error.key == "actions[0].params.i" and "takes no values" in error.message
+
+
+def test_the_cli_says_it_in_one_line_and_exits_2(cli, write_model):
+    result = cli("solve", write_model("m.toml", LAMPS.format(values='"range(2)"',
+                                                             where='where = "i > 5"')))
+    assert result.code == 2 and len(result.err_lines) == 1, result
+    assert "actions[0].where: 'i > 5' leaves no combination" in result.err_lines[0]
