@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,13 +40,17 @@ class Verdict:
     message: str = ""
     step: int | None = None
     cost: int = 0
+    reached: tuple[int, ...] | None = None
+    """The state a plan ends in when every step is legal but the goal does not hold."""
 
     def __bool__(self) -> bool:
         return self.ok
 
 
-def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
-    """Replay ``plan`` from the initial state under the model's rules.
+def replay(model: Planning, plan: Sequence[Any],
+           say: Callable[[Expr], str] = readable) -> Verdict:
+    """Replay ``plan`` from the initial state under the model's rules (``say``: how the
+    messages write a guard or the goal, e.g. in a puzzle's words).
 
     A step is an action name or a step object (``action``, ``state``, ``cost``).
     Each step's action must exist and its guard hold; effects are computed from
@@ -69,11 +73,8 @@ def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
         if action is None:
             return Verdict(False, f"step {number}: no action named {name!r}", number)
         if not evaluate(action.guard, env):
-            return Verdict(
-                False,
-                f"step {number} ({name}): guard {readable(action.guard)} is false",
-                number,
-            )
+            return Verdict(False, f"step {number} ({name}): guard {say(action.guard)} is false",
+                           number)
         cost = evaluate(action.cost, env)
         if not isinstance(step, str) and step.cost != cost:
             return Verdict(False, f"step {number} ({name}): cost {step.cost}, rules say {cost}",
@@ -101,8 +102,8 @@ def replay(model: Planning, plan: Sequence[Any]) -> Verdict:
                 return Verdict(False, f"step {number} ({name}): claims state {step.state}, "
                                f"rules give {reached}", number)
     if not evaluate(model.goal, env):
-        return Verdict(False, f"the goal {readable(model.goal)} does not hold after the plan",
-                       len(plan), total)
+        return Verdict(False, f"the goal {say(model.goal)} does not hold after the plan",
+                       len(plan), total, tuple(env[n] for n in names))
     return Verdict(True, "", None, total)
 
 

@@ -42,8 +42,9 @@ def validate(cli: Cli) -> int:
         answer = answer or read_answer(text, model.kind)
         if isinstance(answer, PlanAnswer):
             names, playable = _resolved(puzzle, answer)
-            verdict = replay(model, names)
-            message = verdict.message
+            verdict = replay(model, names, puzzle.condition_text)
+            message = verdict.message if verdict.reached is None else \
+                _goal_missed(puzzle, verdict.reached)
             if not verdict.ok and names[verdict.step - 1:verdict.step] and \
                     names[verdict.step - 1] not in {a.name for a in model.actions}:
                 message += f"; {_listed(playable)}"
@@ -105,6 +106,20 @@ def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
     return out, []
 
 
+def _goal_missed(puzzle, reached: tuple[int, ...]) -> str:
+    """A legal plan that misses the goal, in the family's drawings: the state it ends in,
+    and the goal (its one state drawn, or the condition in the puzzle's words).  Drawings
+    of several lines follow the first line, each on its own lines."""
+    goal = puzzle.goal_text()
+    parts = [("it ends in", puzzle.render_state(reached)),
+             ("the goal is", puzzle.condition_text(puzzle.model.goal) if goal is None
+              else goal)]
+    head = "the goal does not hold after the plan"
+    if any("\n" in text for _, text in parts):
+        return "\n".join([head, *(f"{label}:\n{text}" for label, text in parts)])
+    return f"{head}: " + "; ".join(f"{label} {text}" for label, text in parts)
+
+
 PLAYABLE_SHOWN = 8
 """How many of the steps that could be played an invalid plan's message lists."""
 
@@ -142,6 +157,8 @@ def _report(cli: Cli, source, ok: bool, message: str, form: str, note: str = "",
             cli.out.print(f"valid: a {what}{size} ({form})", markup=False)
             if note:
                 cli.out.print(note, markup=False)
-        else:
-            cli.out.print(f"invalid: {message} ({form})", markup=False)
+        else:  # the form after the first line; a drawing below it
+            first, _, rest = message.partition("\n")
+            cli.out.print(f"invalid: {first} ({form})" + (f"\n{rest}" if rest else ""),
+                          markup=False)
     return 0 if ok else 1

@@ -549,14 +549,19 @@ def to_text(expr: Expr) -> str:
     return _text(expr, 0, False)
 
 
-def readable(expr: Expr) -> str:
+def readable(expr: Expr, words: Callable[[Expr], str | None] | None = None) -> str:
     """``expr`` for people: :func:`to_text` without the brackets of how a chain of ``+``,
     ``*``, ``and`` or ``or`` was built (``a + (b + c)`` is ``a + b + c``).  The text has
-    the same value, but parses to a differently nested tree: messages only."""
-    return _text(expr, 0, True)
+    the same value, but parses to a differently nested tree: messages only.  ``words``:
+    a part's own text where it has one (a puzzle's words for ``x == 1``), else None."""
+    return _text(expr, 0, True, words)
 
 
-def _text(expr: Expr, outer: int, flat: bool) -> str:
+def _text(expr: Expr, outer: int, flat: bool,
+          words: Callable[[Expr], str | None] | None = None) -> str:
+    said = words(expr) if words is not None else None
+    if said is not None:
+        return said
     if isinstance(expr, Const):
         text, prec = str(expr.value), 9
         if expr.value < 0:
@@ -565,32 +570,34 @@ def _text(expr: Expr, outer: int, flat: bool) -> str:
         text, prec = expr.name, 9
     elif isinstance(expr, Unary):
         if expr.op == "abs":
-            text, prec = f"abs({_text(expr.arg, 0, flat)})", 9
+            text, prec = f"abs({_text(expr.arg, 0, flat, words)})", 9
         elif expr.op == "-":
             prec = _PRECEDENCE["neg"]
-            text = "-" + _text(expr.arg, prec + 1, flat)
+            text = "-" + _text(expr.arg, prec + 1, flat, words)
         else:
             prec = _PRECEDENCE["not"]
-            text = "not " + _text(expr.arg, prec + 1, flat)
+            text = "not " + _text(expr.arg, prec + 1, flat, words)
     elif isinstance(expr, Binary):
         if expr.op in COMPARE:
             prec = _PRECEDENCE["cmp"]
-            left, right = (_text(e, prec + 1, flat) for e in (expr.left, expr.right))
+            left, right = (_text(e, prec + 1, flat, words) for e in (expr.left, expr.right))
             text = f"{left} {expr.op} {right}"
         else:
             prec = _PRECEDENCE[expr.op]
             right = prec if flat and _chained_with(expr.right, expr.op) else prec + 1
-            text = f"{_text(expr.left, prec, flat)} {expr.op} {_text(expr.right, right, flat)}"
+            text = (f"{_text(expr.left, prec, flat, words)} {expr.op} "
+                    f"{_text(expr.right, right, flat, words)}")
     elif isinstance(expr, Nary):
         if expr.op in ("min", "max"):
-            text, prec = f"{expr.op}({', '.join(_text(a, 0, flat) for a in expr.args)})", 9
+            inside = ", ".join(_text(a, 0, flat, words) for a in expr.args)
+            text, prec = f"{expr.op}({inside})", 9
         else:
             prec = _PRECEDENCE[expr.op]
             text = f" {expr.op} ".join(
-                _text(a, prec if flat and _chained_with(a, expr.op) else prec + 1, flat)
+                _text(a, prec if flat and _chained_with(a, expr.op) else prec + 1, flat, words)
                 for a in expr.args)
     elif isinstance(expr, IfThenElse):
-        args = ", ".join(_text(c, 0, flat) for c in children(expr))
+        args = ", ".join(_text(c, 0, flat, words) for c in children(expr))
         text, prec = f"ite({args})", 9
     else:
         raise TypeError(f"unknown expression node {expr!r}")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..answers.result import Step
 from ..answers.words import plural
+from ..language.expr import Expr, readable
 from ..model import Csp, Planning
 from ..model.invariants import Parity
 from .assignment_text import assignment_text, inside_panel, read_assignment_text
@@ -52,6 +53,29 @@ class Puzzle:
         """A state for ``--json``."""
         assert isinstance(self.model, Planning)
         return self.model.assignment(state)
+
+    def state_lines(self, state: tuple[int, ...]) -> tuple[str, ...] | None:
+        """A state as lines of text, for the pictures of a family that has no board of
+        its own and would rather be read than shown as a table of its variables (None:
+        the table)."""
+        return None
+
+    def condition_text(self, condition: Expr) -> str:
+        """A condition of the model (a guard, the goal) in the puzzle's words, for
+        messages; by default the expression as written."""
+        return readable(condition)
+
+    def goal_text(self) -> str | None:
+        """The goal drawn in the puzzle's words (None: the family cannot draw it); by
+        default, when the goal is one state, that state as :meth:`render_state` draws it."""
+        from ..model.pins import goal_state
+
+        assert isinstance(self.model, Planning)
+        state = goal_state(self.model)
+        if state is None or any(v not in self.model.domains[n]
+                                for n, v in zip(self.model.names, state)):
+            return None
+        return self.render_state(state)
 
     def count_moves(self, plan: tuple[Step, ...]) -> int:
         """The plan's length in the family's metric (``moves``); one action is one move

@@ -19,7 +19,8 @@ effect preconditions, each effect sets its variable (under its effect conditions
 ``ite``), its cost is the operator's cost when the task has ``:action-costs`` (1
 otherwise).  The translator's axioms (derived predicates, and the ones it makes for
 universal goals and negated complex conditions) are substituted into the formulas
-that read them; recursive ones (a fixpoint) are refused in one line.
+that read them; recursive ones (a fixpoint) are refused in one line, naming the domain
+file (:class:`DomainFault`), where derived predicates are declared.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import contextlib
 import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..language.expr import And, Const, Expr, If, Not, Or, Var
@@ -55,6 +57,23 @@ VARIANT = re.compile(r" #\d+$")
 """The suffix of a second operator of one PDDL action name (see the module's docstring)."""
 
 
+class DomainFault(ModelError):
+    """A model error whose cause is in the domain file (recursive derived predicates)."""
+
+
+@dataclass(frozen=True)
+class Translated:
+    """The translator's answer: its SAS+ task ``sas``; the reason it gives when it settled
+    the task itself (``""`` otherwise: :data:`SETTLED_LINE`); whether the task has action
+    costs (the PDDL task's, which a settled stand-in task does not keep); and the fluent atoms
+    that hold at the start (``at ball1 rooma``), which a settled task no longer has."""
+
+    sas: Any
+    settled: str
+    costs: bool
+    start: tuple[str, ...]
+
+
 def available() -> bool:
     """Whether Fast Downward's translator can be imported."""
     import importlib.util
@@ -70,10 +89,9 @@ def pddl_action(name: str) -> str:
     return VARIANT.sub("", name)
 
 
-def translate(domain_path, problem_path) -> tuple[Any, str]:
-    """The translator's SAS+ task of the two files (a :class:`ModelFileError` naming the
-    file and the feature when unusable), and the reason it gives when it settled the task
-    itself (``""`` otherwise: :data:`SETTLED_LINE`).  Its other chatter is swallowed."""
+def translate(domain_path, problem_path) -> Translated:
+    """The translator's task of the two files (a :class:`ModelFileError` naming the file
+    and the feature when unusable).  Its chatter is swallowed."""
     from fast_downward.translate import main as translator
     from fast_downward.translate import normalize, options
     from fast_downward.translate.pddl_parser import lisp_parser, parsing_functions
@@ -103,7 +121,8 @@ def translate(domain_path, problem_path) -> tuple[Any, str]:
             normalize.normalize(task)
             sas = translator.pddl_to_sas(task)
         settled = SETTLED_LINE.search(chatter.getvalue())
-        return sas, settled.group(1).strip() if settled else ""
+        return Translated(sas, settled.group(1).strip() if settled else "",
+                          bool(task.use_min_cost_metric), _start_atoms(task))
     except (MemoryError, ModelFileError):
         raise
     except RecursionError:
@@ -112,6 +131,15 @@ def translate(domain_path, problem_path) -> tuple[Any, str]:
     except (Exception, SystemExit) as err:  # noqa: BLE001 - the translator's many ways
         raise ModelFileError(where, f"the translator refuses it: {_line(err, chatter)}") \
             from None
+
+
+def _start_atoms(task) -> tuple[str, ...]:
+    """The atoms of the initial state whose predicates some action or axiom changes (the
+    static ones, like the translator's variables, left out)."""
+    fluent = {e.literal.predicate for a in task.actions for e in a.effects} | \
+        {x.name for x in task.axioms}
+    return tuple(" ".join([a.predicate, *map(str, a.args)]) for a in task.init
+                 if getattr(a, "predicate", None) in fluent)
 
 
 def _line(err: BaseException, chatter: io.StringIO | None = None) -> str:
@@ -177,19 +205,22 @@ def _anywhere(layer: str) -> bool:
         or layer.startswith("axiom/action entry")
 
 
-def model_of(sas, name: str, settled: str = "") -> tuple[Planning, tuple[tuple[str, ...], ...]]:
-    """The planning model of a SAS+ task, and per state variable the atom each value means
-    (``""`` for a negated atom or "none of those").  Derived variables (the translator's
-    axioms: universal goals and preconditions, negated complex conditions) are no state
-    variables: each is the expression of its rules (:class:`_Derived`).  ``settled``: the
-    translator's reason when it settled the task itself (its stand-in variable is named by
-    it, and means no atom)."""
+def model_of(translated: Translated, name: str
+             ) -> tuple[Planning, tuple[tuple[tuple[str, ...], ...], ...]]:
+    """The planning model of the translator's task, and per state variable the atoms each
+    value means (none for a negated atom or "none of those").  Derived variables (the
+    translator's axioms: universal goals and preconditions, negated complex conditions) are
+    no state variables: each is the expression of its rules (:class:`_Derived`).  A task the
+    translator settled itself has one stand-in variable, named by its reason; its initial
+    value means the atoms that hold at the start, its other value none."""
+    sas, settled = translated.sas, translated.settled
     layers = sas.variables.axiom_layers
     state = [v for v in range(len(layers)) if layers[v] < 0]
     if settled:
         why = SETTLED.get(settled, f"whether the goal can be reached (the translator: "
                                    f"{settled})")
-        names, atoms, flip = [why], (("",) * sas.variables.ranges[0],), [False]
+        rest: tuple[tuple[str, ...], ...] = ((),) * (sas.variables.ranges[0] - 1)
+        names, atoms, flip = [why], ((translated.start, *rest),), [False]
     else:
         names, atoms, flip = _variables([sas.variables.value_names[v] for v in state])
     index = {v: i for i, v in enumerate(state)}
@@ -216,7 +247,7 @@ def model_of(sas, name: str, settled: str = "") -> tuple[Planning, tuple[tuple[s
                 new = If(And(*(lit(c, x) for c, x in cond)), new, effects.get(var, Var(var)))
             effects[var] = new
         model.add_action(label, And(*guard) if guard else Const(1), effects,
-                         op.cost if sas.metric else 1)
+                         op.cost if translated.costs else 1)
     if not sas.operators:
         model.add_action("(no applicable action)", Const(0), {})
     return model, atoms
@@ -256,8 +287,8 @@ class _Derived:
         if v in self.memo:
             return self.memo[v]
         if v in self.open:
-            raise ModelError("recursive derived predicates (an axiom that depends on "
-                             "itself) are not supported")
+            raise DomainFault("recursive derived predicates (an axiom that depends on "
+                              "itself) are not supported")
         self.open.add(v)
         expr = Or(*(And(*(self.literal(c, x) for c, x in cond)) if cond else Const(1)
                     for cond in self.rules.get(v, []))) if self.rules.get(v) else Const(0)
@@ -267,10 +298,11 @@ class _Derived:
 
 
 def _variables(values: Sequence[Sequence[str]]):
-    """Model variable names, per variable the atoms its values mean, and whether a
-    binary variable's values are swapped so that 1 means its atom holds."""
+    """Model variable names, per variable the atoms each of its values means (one or
+    none), and whether a binary variable's values are swapped so that 1 means its atom
+    holds."""
     names: list[str] = []
-    atoms: list[tuple[str, ...]] = []
+    atoms: list[tuple[tuple[str, ...], ...]] = []
     flip: list[bool] = []
     for i, vals in enumerate(values):
         meaning = tuple(_atom(v) for v in vals)
@@ -284,7 +316,7 @@ def _variables(values: Sequence[Sequence[str]]):
             swapped = False
             names.append(_group_name(pos) or f"var{i}")
         flip.append(swapped)
-        atoms.append(meaning)
+        atoms.append(tuple((m,) if m else () for m in meaning))
     seen: dict[str, int] = {}
     for i, n in enumerate(names):  # one name for two variables: the later ones numbered
         seen[n] = seen.get(n, 0) + 1

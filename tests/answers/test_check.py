@@ -132,6 +132,17 @@ def test_guard_message_names_action_and_guard(jugs):
     assert verdict.message == "step 1 (empty the 8 L jug): guard jug[0] > 0 is false"
 
 
+def test_messages_say_conditions_in_the_callers_words_and_a_missed_goal_keeps_its_state(jugs):
+    """``say`` writes the guard and the goal (a puzzle's words); a legal plan that misses
+    the goal carries the state it ends in: fill the 5 L jug from (0, 0) gives (0, 5)."""
+    said = replay(jugs, ["empty the 8 L jug"], say=lambda e: "<the guard>")
+    assert said.message == "step 1 (empty the 8 L jug): guard <the guard> is false"
+    assert said.reached is None
+    missed = replay(jugs, ["fill the 5 L jug"], say=lambda e: "<the goal>")
+    assert missed.message == "the goal <the goal> does not hold after the plan"
+    assert missed.reached == (0, 5) and missed.step == 1
+
+
 def test_steps_claiming_a_wrong_state(jugs):
     plan = list(steps(JUGS_PLAN))
     plan[3] = Step("pour the 5 L jug into the 8 L jug", (8, 3))  # the rules give (8, 2)

@@ -64,6 +64,38 @@ def test_a_plan_as_action_names_is_valid_and_one_changed_step_is_named(cli, tmp_
     assert verdict["message"].startswith("step 8 (disc 3 to B)")
 
 
+def test_a_plan_that_misses_the_goal_draws_where_it_ends_and_the_goal(cli, tmp_path):
+    """Not the goal's expression (``peg[0] == 2 and ...``) but the family's drawings: after
+    disc 0 to B the other discs still sit on A (values 1, 0, 0, 0); the goal has all four
+    on C (2)."""
+    from cpsolve.puzzles.files import load as load_model
+
+    hanoi = load_model(next(p for p in bundled() if p.stem == "hanoi4"))
+    plan = tmp_path / "plan.txt"
+    plan.write_text("disc 0 to B\n")
+    out = cli("validate", "hanoi4", plan, "--json")
+    verdict = json.loads(out.out)
+    assert out.code == 1 and verdict["step"] == 1
+    assert verdict["message"] == (
+        "the goal does not hold after the plan: it ends in "
+        f"{hanoi.render_state((1, 0, 0, 0))}; the goal is {hanoi.render_state((2, 2, 2, 2))}")
+    assert "==" not in verdict["message"]
+
+
+def test_a_missed_goal_drawn_on_several_lines_follows_the_verdict(cli, tmp_path):
+    """The 8-puzzle's boards: 5 moves down into the blank below it."""
+    plan = tmp_path / "plan.txt"
+    plan.write_text("5 down\n")
+    verdict = json.loads(cli("validate", "eight_puzzle", plan, "--json").out)
+    assert verdict["message"].splitlines() == [
+        "the goal does not hold after the plan", "it ends in:", "8 6 7", "2 _ 4", "3 5 1",
+        "the goal is:", "1 2 3", "4 5 6", "7 8 _"]
+    out = cli("validate", "eight_puzzle", plan)
+    assert out.code == 1 and out.out.splitlines()[0] == \
+        "invalid: the goal does not hold after the plan (action names)"
+    assert out.out.splitlines()[1:] == verdict["message"].splitlines()[1:]
+
+
 def test_cpsolves_own_table_with_one_action_changed_names_its_guard(cli, tmp_path):
     """The table's state column is not part of the action: a step changed to an action
     that exists but does not apply is named with its false guard, as plain names are."""

@@ -379,3 +379,16 @@ def test_parse_folds_negative_constants_and_chains():
     assert same(chain, And(a < b, b < c))
     for env in _assignments():
         assert evaluate(chain, env) == int(env["a"] < env["b"] < env["c"])
+
+
+def test_readable_takes_a_parts_own_words_where_it_has_them():
+    """``words`` replaces the parts it knows (here ``a == 1``) and leaves the rest as
+    written, brackets included where precedence needs them."""
+    a, b = Var("a"), Var("b")
+
+    def words(e):
+        return "A holds" if isinstance(e, Binary) and e.op == "==" and \
+            getattr(e.left, "name", "") == "a" else None
+
+    assert readable(((a == 1) | (b > 2)) & (b < 5), words) == "(A holds or b > 2) and b < 5"
+    assert readable(a == 1) == "a == 1"

@@ -9,7 +9,7 @@ class and draws from the family's own typed fields.  Modules:
   each;
 * :mod:`.transition` — a transition file's declared ``[draw]``: a board, stacks, levels;
 * :mod:`.table` — any other model: its variables as a table, under the
-  family's ``show`` text;
+  family's ``show`` text, or the family's lines of text (``Puzzle.state_lines``);
 * :mod:`.results` — the one place that reads results (answer types);
 * :mod:`.chart` — bars of states per distance;
 * :mod:`.page` — self-contained HTML: the plan player, galleries, analyses.
@@ -35,7 +35,7 @@ from .grid import grid_svg
 from .pegs import pegs_svg
 from .sliding import sliding_svg
 from .sokoban import sokoban_svg
-from .table import table_svg
+from .table import lines_svg, table_svg
 from .tour import tour_svg
 from .transition import drawing_svg
 
@@ -101,7 +101,8 @@ def _state_svg(puzzle: Puzzle, state: State, step: Step | None, title: str) -> s
     if isinstance(puzzle, TransitionPuzzle):
         return table_svg(env, puzzle.template.render(env) if puzzle.template.show else "",
                          title, puzzle.template.label)
-    return table_svg(env, "", title)
+    lines = puzzle.state_lines(state)
+    return table_svg(env, "", title) if lines is None else lines_svg(lines, title)
 
 
 def _assignment_svg(puzzle: Puzzle, values: Mapping[str, int] | None, title: str) -> str:

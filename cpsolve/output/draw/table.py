@@ -1,9 +1,10 @@
-"""Any model: a table of its variables (arrays on one row), under the family's show text."""
+"""Any model: a table of its variables (arrays on one row), under the family's show text;
+or, for a family that would rather be read, its lines of text alone."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from .svg import INK, LINE, MUTED, PAPER, Svg
 
@@ -58,4 +59,14 @@ def table_svg(env: Mapping[str, int | None], shown: str, title: str,
         if len(names) > MAX_BOXES:
             svg.add("text", f"… {len(names) - MAX_BOXES} more", x=float(width - MARGIN),
                     y=float(y + ROW / 2 + 5), font_size="11", fill=MUTED, text_anchor="end")
+    return svg.text_of()
+
+
+def lines_svg(lines: Sequence[str], title: str) -> str:
+    """A state as the family writes it, one text line per line (no table of variables)."""
+    width = max((len(line) for line in lines), default=1) * 8.5 + 2 * MARGIN
+    svg = Svg(width, 2 * MARGIN + len(lines) * 22, title, "the state, as text")
+    for i, line in enumerate(lines):
+        svg.add("text", line, x=float(MARGIN), y=float(MARGIN + 16 + i * 22), font_size="15",
+                fill=INK, class_="shown", style="white-space:pre")
     return svg.text_of()

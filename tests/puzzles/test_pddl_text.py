@@ -1,0 +1,136 @@
+"""A PDDL task in people's and programs' terms: its states are the atoms that hold, in the
+text, in ``--json`` and in pictures; a validate message names atoms, not the translator's
+value numbers; the settled stand-in task still draws its start; a domain's fault names the
+domain file.  Every expected atom is worked out by hand from the small gripper below."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpsolve.puzzles.pddl_task import load
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
+import pddl_cases as cases  # noqa: E402
+
+pytest.importorskip("fast_downward.translate")
+
+GRIPPER = """
+(define (domain gripper)
+  (:requirements :strips :typing)
+  (:types room ball gripper)
+  (:predicates (at-robby ?r - room) (at ?b - ball ?r - room) (free ?g - gripper)
+               (carry ?b - ball ?g - gripper))
+  (:action move :parameters (?from ?to - room)
+    :precondition (at-robby ?from)
+    :effect (and (at-robby ?to) (not (at-robby ?from))))
+  (:action pick :parameters (?b - ball ?r - room ?g - gripper)
+    :precondition (and (at ?b ?r) (at-robby ?r) (free ?g))
+    :effect (and (carry ?b ?g) (not (at ?b ?r)) (not (free ?g))))
+  (:action drop :parameters (?b - ball ?r - room ?g - gripper)
+    :precondition (and (carry ?b ?g) (at-robby ?r))
+    :effect (and (at ?b ?r) (free ?g) (not (carry ?b ?g)))))
+"""
+
+ONE_BALL = """
+(define (problem one) (:domain gripper)
+  (:objects rooma roomb - room ball1 - ball left - gripper)
+  (:init (at-robby rooma) (at ball1 rooma) (free left))
+  (:goal (at ball1 roomb)))
+"""
+"""The one optimal plan: pick ball1 rooma left, move rooma roomb, drop ball1 roomb left."""
+
+START = {"(at-robby rooma)", "(at ball1 rooma)", "(free left)"}
+PICKED = {"(at-robby rooma)", "(carry ball1 left)"}  # free left and at ball1 rooma deleted
+MOVED = {"(at-robby roomb)", "(carry ball1 left)"}
+DROPPED = {"(at-robby roomb)", "(at ball1 roomb)", "(free left)"}
+
+
+@pytest.fixture
+def gripper(tmp_path) -> tuple[Path, Path]:
+    return cases.write(tmp_path, GRIPPER, ONE_BALL)
+
+
+def test_json_states_are_the_atoms_that_hold(cli, gripper):
+    out = cli("solve", *gripper, "--engine", "search", "--json")
+    assert out.code == 0, out.err
+    plan = json.loads(out.out)["plan"]
+    assert [s["action"] for s in plan] == ["pick ball1 rooma left", "move rooma roomb",
+                                           "drop ball1 roomb left"]
+    assert [set(s["state"]) for s in plan] == [PICKED, MOVED, DROPPED]
+    assert all(isinstance(s["state"], list) for s in plan)
+
+
+def test_the_text_and_the_json_draw_the_same_atoms(gripper):
+    puzzle = load(*gripper)
+    start = puzzle.model.initial_state()
+    assert set(puzzle.json_state(start)) == START
+    assert set(puzzle.render_state(start).replace(") (", ")|(").split("|")) == START
+
+
+def test_pictures_show_the_atoms_not_value_numbers(cli, gripper, tmp_path):
+    svg, page = tmp_path / "start.svg", tmp_path / "plan.html"
+    assert cli("show", *gripper, "--svg", svg).code == 0
+    drawn = svg.read_text()
+    assert all(f">{atom}<" in drawn for atom in START), drawn
+    assert "at/carry" not in drawn  # no variable of the translator's
+    assert cli("show", *gripper, "--plan", "--html", page).code == 0
+    assert all(f">{atom}<" in page.read_text() for atom in PICKED | MOVED | DROPPED)
+
+
+def test_a_false_guard_is_said_as_its_atoms(cli, gripper, tmp_path):
+    plan = tmp_path / "plan"
+    plan.write_text("(pick ball1 rooma left)\n(pick ball1 rooma left)\n")  # picked already
+    verdict = json.loads(cli("validate", *gripper, plan, "--json").out)
+    assert not verdict["valid"] and verdict["step"] == 2
+    message = verdict["message"]
+    assert message.startswith("step 2 (pick ball1 rooma left): guard "), message
+    for atom in ("(at ball1 rooma)", "(at-robby rooma)", "(free left)"):
+        assert atom in message
+    assert "==" not in message and "/" not in message, message
+
+
+def test_a_missed_goal_draws_where_the_plan_ends_and_the_goal(cli, gripper, tmp_path):
+    plan = tmp_path / "plan"
+    plan.write_text("(move rooma roomb)\n")  # legal, but ball1 stays in rooma
+    verdict = json.loads(cli("validate", *gripper, plan, "--json").out)
+    assert not verdict["valid"] and verdict["step"] == 1
+    message = verdict["message"]
+    ends, goal = message.split("; the goal is ")
+    assert ends.startswith("the goal does not hold after the plan: it ends in "), message
+    assert set(ends.split(" in ", 1)[1].replace(") (", ")|(").split("|")) == \
+        {"(at-robby roomb)", "(at ball1 rooma)", "(free left)"}
+    assert goal == "(at ball1 roomb)"
+
+
+def test_a_goal_true_at_the_start_draws_the_start_and_no_cost_metric(cli, tmp_path):
+    """With one room the robot is where the goal wants it, always: the translator settles
+    the task itself (a stand-in variable, no operators).  The start is still drawn as its
+    atoms, and a domain without :action-costs says nothing of costs."""
+    at_start = ONE_BALL.replace("rooma roomb - room", "rooma - room").replace(
+        "(:goal (at ball1 roomb))", "(:goal (at-robby rooma))")
+    d, p = cases.write(tmp_path, GRIPPER, at_start)
+    out = cli("solve", d, p, "--engine", "search")
+    assert out.code == 0, out.err
+    assert "(no atom holds)" not in out.out and "total-cost" not in out.out, out.out
+    start = next(ln for ln in out.out.splitlines() if ln.split()[:2] == ["0", "start"])
+    assert set(start.split(None, 2)[2].strip().replace(") (", ")|(").split("|")) == START
+
+
+def test_action_costs_are_still_said_for_a_task_the_translator_settles(tmp_path):
+    """A goal of a static fact is true in itself: the translator settles the task, and the
+    domain's :action-costs still make the metric."""
+    d, p = cases.write(tmp_path, cases.EQ_DOMAIN,
+                       cases.EQ_PROBLEM.replace("(:goal (and (at p3) (visited p1)))",
+                                                "(:goal (road p1 p2))"))
+    puzzle = load(d, p)
+    assert puzzle.settled and "total-cost" in puzzle.metric
+
+
+def test_recursive_derived_predicates_name_the_domain_file(cli, tmp_path):
+    d, p = cases.write(tmp_path, cases.DERIVED_DOMAIN, cases.DERIVED_PROBLEM)
+    out = cli("solve", d, p)
+    assert out.code == 2 and out.err.startswith(f"error: {d}: recursive derived"), out.err
