@@ -39,22 +39,25 @@ def assert_cross_checked(out: dict) -> None:
 
 
 def test_hanoi_8_is_answered_in_seconds_by_default(cli, tmp_path):
-    """CP-SAT alone ran past 14 minutes on this; search proves 255 = 2**8 - 1 at once."""
+    """CP-SAT's time-indexed model alone ran past 14 minutes on this; search proves 255 =
+    2**8 - 1 at once, and so does CP-SAT over the transition graph (6,561 states): either
+    may answer first (on a loaded machine, which one is a matter of scheduling)."""
     run = cli("solve", hanoi(tmp_path, 8), "--json")
     assert run.code == 0, run.err
     out = json.loads(run.out)
     assert out["status"] == "optimal" and out["steps"] == 255
     race = out["race"]
-    assert race["answered_by"] == "search" == out["engine"]
+    assert race["answered_by"] == out["engine"] in ("search", "cpsat")
     engines = {e["engine"]: e for e in race["engines"]}
     assert set(engines) == {"search", "cpsat"}
+    other = engines["cpsat" if out["engine"] == "search" else "search"]
     # what the other found: nothing proven yet, the plan weighted A* handed it (solved), or
-    # the optimum — or nothing at all: its cross-check window is 1 s after search's proof,
-    # and on a loaded machine importing OR-Tools alone can take longer (then it says so)
-    assert engines["cpsat"]["status"] in ("unknown", "solved", "optimal", None)
-    if engines["cpsat"]["status"] is None:  # (or search proved it within its head start)
+    # the optimum — or nothing at all: its cross-check window is 1 s after the proof, and on
+    # a loaded machine importing OR-Tools alone can take longer (then it says so)
+    assert other["status"] in ("unknown", "solved", "optimal", None)
+    if other["status"] is None:  # (or search proved it within its head start)
         assert re.search("cross-check window without an answer|^not started: search proved",
-                         engines["cpsat"]["note"])
+                         other["note"])
     import jsonschema
 
     from cpsolve.output.schema import schema
