@@ -28,15 +28,10 @@ ENGINES = ["search", "cpsat", "pyconstraint",
            *(["minizinc"] if shutil.which("minizinc") else [])]
 
 
-def kenken_solutions(path: Path, limit: int = 10) -> list[list[list[int]]]:
-    """Every solution (at most ``limit``) of the KenKen file, by backtracking cell by
-    cell; a cage is checked when its last cell (in reading order) is filled."""
-    table = tomllib.loads(path.read_text())["constants"]
-    n, cage, ops, targets = len(table["cage"]), table["cage"], table["op"], table["target"]
-    members = [[(r, c) for r in range(n) for c in range(n) if cage[r][c] == k]
-               for k in range(len(ops))]
-    rule = {0: sum, 1: math.prod, 2: lambda v: max(v) - min(v),
-            3: lambda v: max(v) // min(v) if max(v) % min(v) == 0 else -1}
+def latin_fill(n: int, fits, limit: int = 10) -> list[list[list[int]]]:
+    """Latin squares of order ``n`` (at most ``limit``), filled cell by cell in reading
+    order; ``fits(grid, r, c)`` judges the value just written at (r, c), the cells after it
+    still 0."""
     grid = [[0] * n for _ in range(n)]
     found: list[list[list[int]]] = []
 
@@ -51,14 +46,30 @@ def kenken_solutions(path: Path, limit: int = 10) -> list[list[list[int]]]:
             if v in grid[r][:c] or any(grid[i][c] == v for i in range(r)):
                 continue
             grid[r][c] = v
-            cells = members[cage[r][c]]
-            if (r, c) != cells[-1] or rule[ops[cage[r][c]]](
-                    [grid[i][j] for i, j in cells]) == targets[cage[r][c]]:
+            if fits(grid, r, c):
                 fill(k + 1)
             grid[r][c] = 0
 
     fill(0)
     return found
+
+
+def kenken_solutions(path: Path, limit: int = 10) -> list[list[list[int]]]:
+    """Every solution (at most ``limit``) of the KenKen file, by backtracking cell by
+    cell; a cage is checked when its last cell (in reading order) is filled."""
+    table = tomllib.loads(path.read_text())["constants"]
+    n, cage, ops, targets = len(table["cage"]), table["cage"], table["op"], table["target"]
+    members = [[(r, c) for r in range(n) for c in range(n) if cage[r][c] == k]
+               for k in range(len(ops))]
+    rule = {0: sum, 1: math.prod, 2: lambda v: max(v) - min(v),
+            3: lambda v: max(v) // min(v) if max(v) % min(v) == 0 else -1}
+
+    def fits(grid: list[list[int]], r: int, c: int) -> bool:
+        cells = members[cage[r][c]]
+        return (r, c) != cells[-1] or \
+            rule[ops[cage[r][c]]]([grid[i][j] for i, j in cells]) == targets[cage[r][c]]
+
+    return latin_fill(n, fits, limit)
 
 
 def latin_squares(n: int) -> list[tuple[tuple[int, ...], ...]]:

@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from test_grid_constraints import latin_fill
 from test_language import one_error_line
 
 from cpsolve.puzzles.files import load
@@ -34,27 +35,12 @@ def futoshiki_solutions(path: Path, limit: int = 10) -> list[list[list[int]]]:
     the Latin square cell by cell and checking each sign once both its cells are filled."""
     table = tomllib.loads(path.read_text(encoding="utf-8"))
     n, less = table["size"], table["constants"]["less"]
-    grid = [[0] * n for _ in range(n)]
-    found: list[list[list[int]]] = []
 
-    def fill(k: int) -> None:
-        if len(found) >= limit:
-            return
-        if k == n * n:
-            found.append([row[:] for row in grid])
-            return
-        r, c = divmod(k, n)
-        for v in range(1, n + 1):
-            if v in grid[r][:c] or any(grid[i][c] == v for i in range(r)):
-                continue
-            grid[r][c] = v
-            if all(grid[a][b] < grid[a2][b2] for a, b, a2, b2 in less
-                   if grid[a][b] and grid[a2][b2]):
-                fill(k + 1)
-            grid[r][c] = 0
+    def fits(grid: list[list[int]], r: int, c: int) -> bool:
+        return all(grid[a][b] < grid[a2][b2] for a, b, a2, b2 in less
+                   if grid[a][b] and grid[a2][b2])
 
-    fill(0)
-    return found
+    return latin_fill(n, fits, limit)
 
 
 def test_the_futoshiki_example_has_the_one_solution_its_own_search_finds():
