@@ -22,6 +22,7 @@ from ..answers.result import Hint, Result, Skipped, Status
 from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
+from .shown import Lines
 from .tables import Column, Legible
 
 if TYPE_CHECKING:
@@ -67,11 +68,11 @@ class Board:
         width = max((cell_len(line) for line in self.drawing.splitlines()), default=0)
         if width + 4 <= options.max_width:
             title = None if self.title is None else Text(self.title)  # not markup
-            yield Panel(Text(self.drawing), title=title, expand=False)
+            yield Panel(Lines(self.drawing), title=title, expand=False)
             return
         if self.title:
             yield Text(f"{self.title}:", style="dim")
-        yield Text(self.drawing, no_wrap=True, overflow="ignore")
+        yield Lines(self.drawing, no_wrap=True, overflow="ignore")
 
 
 def status_text(result: Result) -> Text:
@@ -250,12 +251,12 @@ def plan_view(puzzle: Puzzle, plan: Plan) -> Legible | Columns:
     if "\n" not in puzzle.render_state(model.initial_state()):
         return plan_table(puzzle, plan)
     show_cost = not model.unit_costs()
-    boxes = [Text(f"start\n{puzzle.render_state(model.initial_state())}")]
+    boxes = [Lines(f"start\n{puzzle.render_state(model.initial_state())}")]
     for i, step in enumerate(plan.steps, start=1):
         cost = f" (cost {step.cost})" if show_cost else ""
         head = Text(f"{i}. ", style="dim")
         head.append(puzzle.step_text(step) + cost, style="bold")
-        boxes.append(Text.assemble(head, "\n", puzzle.render_state(step.state)))
+        boxes.append(Lines(Text.assemble(head, "\n", puzzle.render_state(step.state))))
     return Columns(boxes, padding=(1, 3))
 
 
@@ -360,7 +361,7 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible:
     return Legible(columns, [cells], header=False, fixed=True)
 
 
-def race_text(race: Race) -> Text:
+def race_text(race: Race) -> Lines:
     """One line per engine of an ``auto`` run: who answered, who confirmed, who ran out."""
     from .json import role
 
@@ -373,7 +374,7 @@ def race_text(race: Race) -> Text:
         lines.append(f"  DISAGREEMENT: {problem}\n", style="bold red")
     if race.confirmation is not None:
         lines.append(f"  {confirmation_words(race.confirmation)}\n", style="dim")
-    return lines
+    return Lines(lines)
 
 
 def confirmation_words(c: Confirmation) -> str:
