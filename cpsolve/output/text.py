@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rich.cells import cell_len
 from rich.columns import Columns
 from rich.console import Group
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -327,11 +328,12 @@ BATCH_SECONDS = 8
 
 def batch_columns(sources: list[str], engines: list[str]) -> tuple[Column, ...]:
     """The batch table's columns, laid out before any instance is solved (its rows are
-    printed as they come): the instance as wide as the longest of ``sources``, the engine
-    as the longest of ``engines`` (those that can answer), the status as the longest
-    status; on a narrow screen the instance, answer and check wrap, the others never do."""
+    printed as they come): the instance as wide as the longest of ``sources`` (a file name
+    is a word: never cut), the engine as the longest of ``engines`` (those that can
+    answer), the status as the longest status; on a narrow screen the answer and check
+    wrap, the others never do (a screen too narrow for them all gets blocks)."""
     statuses = [status.value.replace("_", " ") for status in Status] + [*ROW_STYLE]
-    return (Column("instance", width=max(map(cell_len, sources), default=0)),
+    return (Column("instance", words=True, width=max(map(cell_len, sources), default=0)),
             Column("engine", words=True, width=max(map(cell_len, engines), default=0)),
             Column("status", words=True, width=max(map(cell_len, statuses))),
             Column("answer"),
@@ -344,13 +346,16 @@ def batch_head(columns: tuple[Column, ...]) -> Legible:
     return Legible(columns, [], fixed=True)
 
 
-def batch_row(row, columns: tuple[Column, ...]) -> Legible:
+def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
     """One instance's row of the batch table (its status in one word: the check column
-    says what backs it), laid out as every other row."""
+    says what backs it), laid out as every other row.  A row without a result (an error,
+    not started) says why on the line under it, indented, as wide as the screen: a
+    message is never squeezed into a column."""
     if row.result is None:
         status = row.status.replace("_", " ")
-        cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), Text(row.error),
-                 "", ""]
+        cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), "", "", ""]
+        return Group(Legible(columns, [cells], header=False, fixed=True),
+                     Padding(Text(row.error, style=ROW_STYLE[status]), (0, 0, 0, 3)))
     else:
         result = row.result
         cells = [Text(row.source), result.engine,
