@@ -449,3 +449,24 @@ def test_analyze_algorithm_chooses_the_in_memory_analysis(cli) -> None:
     refused = cli("analyze", "klotski", "--algorithm", "python", "--work-dir", "somewhere")
     assert refused.code == 2 and "--algorithm python analyzes in memory" in refused.err
     assert len(refused.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("before, after", [
+    (["--json"], ["--json"]),
+    (["--time-limit", "3"], ["--time-limit", "3"]),
+    (["--engine=search"], ["--engine=search"]),
+])
+def test_a_commands_option_given_before_the_command_says_where_it_goes(cli, before, after):
+    """``cpsolve --json solve water_jugs``: the model is fine, the option is misplaced; the
+    one line says so and shows the command line with the option after the command."""
+    run = cli(*before, "solve", "water_jugs")
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    line = run.err_lines[0]
+    assert f"{before[0].split('=')[0]} is an option of the command: it goes after it" in line
+    assert f"(cpsolve solve water_jugs {' '.join(after)})" in line
+    assert "unrecognized" not in line
+
+
+def test_an_option_no_command_knows_is_still_unrecognized(cli):
+    run = cli("--bogus", "solve", "water_jugs")
+    assert run.code == 2 and "unrecognized arguments: --bogus" in run.err
