@@ -470,3 +470,19 @@ def test_a_commands_option_given_before_the_command_says_where_it_goes(cli, befo
 def test_an_option_no_command_knows_is_still_unrecognized(cli):
     run = cli("--bogus", "solve", "water_jugs")
     assert run.code == 2 and "unrecognized arguments: --bogus" in run.err
+
+
+@pytest.mark.parametrize("options", [
+    ["--unsolved", "--gallery", "2", "--html", "{out}.html"],
+    ["--unsolved", "--plan", "--html", "{out}.html"],
+    ["--plan", "--gallery", "2", "--html", "{out}.html"],
+    ["--gallery", "2", "--svg", "{out}.svg"],
+])
+def test_show_refuses_options_that_draw_different_things(cli, tmp_path, options):
+    """``--unsolved`` draws the puzzle, ``--gallery`` solutions, ``--plan`` a plan (each a
+    page, not an SVG): given together, one of them would be ignored; refused instead, one
+    line, exit 2, nothing written."""
+    out = tmp_path / "p"
+    run = cli("show", "xsudoku5", *[o.replace("{out}", str(out)) for o in options])
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert run.err_lines[0].startswith("error: --") and list(tmp_path.iterdir()) == []
