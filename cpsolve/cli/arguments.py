@@ -23,6 +23,7 @@ from .checks import (
     scheduler_address,
     seconds,
     states,
+    work_folder,
 )
 from .examples import examples_text, with_examples
 from .interop_options import (
@@ -281,8 +282,9 @@ def _analyze(sub: Commands) -> None:
                    + " (default: bitmap when --limit is not given, or none, and the states "
                    "are permutations of 12 or 13 distinct values; else numpy, falling back to "
                    "python when the states do not pack; or on disk: see --work-dir)")
-    a.add_argument("--work-dir", metavar="DIR", type=path_name,
-                   help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
+    a.add_argument("--work-dir", metavar="DIR", type=work_folder,
+                   help="analyze on disk: keep the breadth-first layers under DIR (created "
+                   "if its parent folder exists), big arrays "
                    "within half of --memory-limit (default: in memory, except that without "
                    "--from goal, with --limit not given, none or above "
                    f"{search_registry.ANALYZE_LIMIT:,}, a space whose packed states are too "

@@ -486,3 +486,16 @@ def test_show_refuses_options_that_draw_different_things(cli, tmp_path, options)
     run = cli("show", "xsudoku5", *[o.replace("{out}", str(out)) for o in options])
     assert run.code == 2 and len(run.err_lines) == 1, run.err
     assert run.err_lines[0].startswith("error: --") and list(tmp_path.iterdir()) == []
+
+
+def test_a_work_dir_whose_parent_is_missing_is_refused(cli, tmp_path):
+    """Only the work directory itself may be made, as ``export -o`` makes its folder."""
+    missing = tmp_path / "no" / "such" / "work"
+    run = cli("analyze", "water_jugs", "--work-dir", missing)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "--work-dir" in run.err and not (tmp_path / "no").exists()
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert cli("analyze", "water_jugs", "--work-dir", afile).code == 2
+    assert cli("analyze", "water_jugs", "--work-dir", tmp_path / "new").code == 0
+    assert (tmp_path / "new").is_dir()
