@@ -300,3 +300,16 @@ def test_a_model_with_other_than_one_answer_gets_the_usage_line(cli, tmp_path, c
         assert out.code == 2 and "MODEL ANSWER" in out.err and out.err.count("\n") == 1
         if flags:
             assert json.loads(out.out)["exit"] == 2
+
+
+def test_a_grid_with_one_wrong_cell_says_which(cli, tmp_path):
+    """Eight rows are right; the ninth's last cell is 0, which is not a symbol: the message
+    names that row and cell (not "found 0 such rows")."""
+    solved = json.loads(cli("solve", "sudoku_inkala", "--json").out)
+    rows = [row.split() for row in solved["solution"]]
+    rows[8][8] = "0"
+    answer = tmp_path / "grid.txt"
+    answer.write_text("\n".join(" ".join(row) for row in rows) + "\n")
+    run = cli("validate", "sudoku_inkala", answer)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "row 9, column 9: '0' is not one of them" in run.err
