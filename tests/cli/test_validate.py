@@ -313,3 +313,14 @@ def test_a_grid_with_one_wrong_cell_says_which(cli, tmp_path):
     run = cli("validate", "sudoku_inkala", answer)
     assert run.code == 2 and len(run.err_lines) == 1, run.err
     assert "row 9, column 9: '0' is not one of them" in run.err
+
+
+def test_a_drawing_of_the_wrong_length_shows_the_form_expected(cli, tmp_path):
+    """``m = [0, 1, 4, 10, 12, 17]`` is not golomb6's drawing (``marks {m}``): the message
+    counts both in plain grammar and shows what the template draws."""
+    answer = tmp_path / "gol.txt"
+    answer.write_text("m = [0, 1, 4, 10, 12, 17]\n")
+    run = cli("validate", "golomb6", answer)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "the drawing has 8 items where the model's show template draws 7: " \
+        "marks <m[0]> <m[1]> <m[2]> <m[3]> <m[4]> <m[5]>" in run.err
