@@ -69,17 +69,22 @@ def shown(renderable):
 def _safe(text: Text, unsafe: re.Pattern, kind: type[Text]) -> Text:
     """``text`` as a ``kind``, each ``unsafe`` character escaped, styles kept in place."""
     plain = text.plain
-    if kind is Text and not unsafe.search(plain):
+    clean = not unsafe.search(plain)
+    if clean and kind is Text:
         return text
-    starts, pieces, at = [], [], 0
-    for ch in plain:
+    if clean:  # the same characters, the same places
+        shown, spans = plain, list(text.spans)
+    else:
+        starts, pieces, at = [], [], 0
+        for ch in plain:
+            starts.append(at)
+            pieces.append(ascii(ch)[1:-1] if unsafe.fullmatch(ch) else ch)
+            at += len(pieces[-1])
         starts.append(at)
-        pieces.append(ascii(ch)[1:-1] if unsafe.fullmatch(ch) else ch)
-        at += len(pieces[-1])
-    starts.append(at)
-    safe = kind("".join(pieces), style=text.style, justify=text.justify,
-                overflow=text.overflow, no_wrap=text.no_wrap, end=text.end,
-                tab_size=text.tab_size)
-    safe.spans = [Span(starts[s.start], starts[min(s.end, len(plain))], s.style)
-                  for s in text.spans]
+        shown = "".join(pieces)
+        spans = [Span(starts[s.start], starts[min(s.end, len(plain))], s.style)
+                 for s in text.spans]
+    safe = kind(shown, style=text.style, justify=text.justify, overflow=text.overflow,
+                no_wrap=text.no_wrap, end=text.end, tab_size=text.tab_size)
+    safe.spans = spans
     return safe
