@@ -243,10 +243,10 @@ def work_folder(text: str) -> str:
     path_name(text)
     path = os.path.abspath(text)
     if os.path.exists(path) and not os.path.isdir(path):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a work directory")
     if not os.path.exists(path) and not os.path.isdir(os.path.dirname(path)):
-        raise argparse.ArgumentTypeError(f"no folder {os.path.dirname(path)!r} to make "
-                                         f"{text!r} in")
+        raise argparse.ArgumentTypeError(f"no folder {os.path.dirname(path)!r} to make the "
+                                         f"work directory {text!r} in")
     return text
 
 
