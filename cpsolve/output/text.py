@@ -23,7 +23,7 @@ from ..answers.result import Hint, Result, Skipped, Status
 from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
-from .shown import Lines
+from .shown import Lines, escaped
 from .tables import Column, Legible
 
 if TYPE_CHECKING:
@@ -333,7 +333,8 @@ def batch_columns(sources: list[str], engines: list[str]) -> tuple[Column, ...]:
     answer), the status as the longest status; on a narrow screen the answer and check
     wrap, the others never do (a screen too narrow for them all gets blocks)."""
     statuses = [status.value.replace("_", " ") for status in Status] + [*ROW_STYLE]
-    return (Column("instance", words=True, width=max(map(cell_len, sources), default=0)),
+    return (Column("instance", words=True,
+                   width=max((cell_len(escaped(s)) for s in sources), default=0)),
             Column("engine", words=True, width=max(map(cell_len, engines), default=0)),
             Column("status", words=True, width=max(map(cell_len, statuses))),
             Column("answer"),

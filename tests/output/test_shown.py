@@ -83,3 +83,22 @@ def test_a_model_named_with_control_characters(cli, tmp_path):
     assert first.startswith("\\u202e\\x00 jugs ") and "[search]" in first
     done = cli("solve", model, "--engine", "search", "--json")
     assert json.loads(done.out)["model"] == NAME
+
+
+def test_a_file_name_with_a_line_break_is_one_word_in_a_batch_table():
+    """The column is as wide as the name shown (escaped), so the name is never folded."""
+    from cpsolve.output.text import batch_columns, batch_head, batch_row
+
+    class Failed:
+        source, error, status, puzzle, result = "odd\nname.toml", "no such file", "error", \
+            None, None
+
+    out = console(stderr=False)
+    out.file = open(os.devnull, "w")  # noqa: SIM115
+    out.record = True
+    out.width = 80
+    columns = batch_columns([Failed.source], ["search"])
+    out.print(batch_head(columns))
+    out.print(batch_row(Failed(), columns))
+    words = out.export_text().split()
+    assert "odd\\nname.toml" in words
