@@ -23,6 +23,7 @@ from .checks import (
     scheduler_address,
     seconds,
     states,
+    work_folder,
 )
 from .examples import examples_text, with_examples
 from .interop_options import (
@@ -82,6 +83,7 @@ class _Parser(argparse.ArgumentParser):
         """As argparse's, but words no option takes are reported by the command they were
         given to (``see cpsolve solve --help``), not by ``cpsolve`` itself; so is a second
         model given to a command of one (:func:`.interop_options.extra_model`)."""
+        self.misplaced(sys.argv[1:] if args is None else list(args))
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
             self._command(parsed).error(f"unrecognized arguments: {' '.join(extra)}")
@@ -90,18 +92,37 @@ class _Parser(argparse.ArgumentParser):
             self._command(parsed).error(why)
         return parsed
 
+    def misplaced(self, args: list[str]) -> None:
+        """A command's option given before the command (``cpsolve --json solve FILE``) is
+        an error that says where it goes, not words the command does not know."""
+        commands = getattr(_subparsers(self), "choices", {})
+        at = next((i for i, arg in enumerate(args) if arg in commands), None)
+        if at is None or not any(arg.startswith("-") for arg in args[:at]):
+            return
+        known = {name for action in _subparsers(parser(args[at:at + 1]))
+                 .choices[args[at]]._actions for name in action.option_strings}
+        for arg in args[:at]:
+            if arg.split("=", 1)[0] in known and arg not in self._option_string_actions:
+                import shlex
+
+                self.error(f"{arg.split('=', 1)[0]} is an option of the command: it goes "
+                           f"after it ({shlex.join([self.prog, *args[at:], *args[:at]])})")
+
     def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the command ``parsed`` names (itself when it names none)."""
-        for action in self._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                return action.choices.get(getattr(parsed, "command", None), self)
-        return self
+        sub = _subparsers(self)
+        return self if sub is None else sub.choices.get(getattr(parsed, "command", None), self)
 
     def error(self, message: str) -> NoReturn:
         """Report a bad command line in one line (with the command it concerns)."""
         line = f"{printable(self.prog)}: {printable(message)} (see {self.prog} --help)"
         self._print_message(f"error: {line}\n", sys.stderr)
         raise BadCommandLine(line)
+
+
+def _subparsers(p: argparse.ArgumentParser) -> argparse._SubParsersAction | None:
+    """The commands of parser ``p`` (``None``: it has none)."""
+    return next((a for a in p._actions if isinstance(a, argparse._SubParsersAction)), None)
 
 
 def parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -261,8 +282,9 @@ def _analyze(sub: Commands) -> None:
                    + " (default: bitmap when --limit is not given, or none, and the states "
                    "are permutations of 12 or 13 distinct values; else numpy, falling back to "
                    "python when the states do not pack; or on disk: see --work-dir)")
-    a.add_argument("--work-dir", metavar="DIR", type=path_name,
-                   help="analyze on disk: keep the breadth-first layers under DIR, big arrays "
+    a.add_argument("--work-dir", metavar="DIR", type=work_folder,
+                   help="analyze on disk: keep the breadth-first layers under DIR (created "
+                   "if its parent folder exists), big arrays "
                    "within half of --memory-limit (default: in memory, except that without "
                    "--from goal, with --limit not given, none or above "
                    f"{search_registry.ANALYZE_LIMIT:,}, a space whose packed states are too "

@@ -236,6 +236,20 @@ def path_name(text: str) -> str:
     raise argparse.ArgumentTypeError(f"file name too long ({why}): {text[:40]}...")
 
 
+def work_folder(text: str) -> str:
+    """A folder to work in (``--work-dir``): refused at once when its name is empty or too
+    long (:func:`path_name`), it is not a folder, or it does not exist and neither does
+    the folder it would be made in (it alone may be created, as ``export -o`` does)."""
+    path_name(text)
+    path = os.path.abspath(text)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a work directory")
+    if not os.path.exists(path) and not os.path.isdir(os.path.dirname(path)):
+        raise argparse.ArgumentTypeError(f"no folder {os.path.dirname(path)!r} to make the "
+                                         f"work directory {text!r} in")
+    return text
+
+
 def output_file(text: str) -> str:
     """A file to write: refused at once (before any solving) when its name is empty or too
     long (:func:`path_name`), it is a directory, its folder does not exist, or it cannot be

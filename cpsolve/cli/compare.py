@@ -37,6 +37,7 @@ from ..workflows.batch.comparing import (
     unreached,
 )
 from ..workflows.batch.items import Item
+from .arguments import printable
 from .session import (
     INTERRUPTED,
     Named,
@@ -226,7 +227,7 @@ def _tell_unanswered(done: list[Compared], verdict: str) -> None:
         if not d.error and not answered(d):
             why = "before the interruption" if verdict == "interrupted" else \
                 "within the limits"
-            print(f"{d.source}: no engine answered {why}", file=sys.stderr)
+            print(f"{printable(d.source)}: no engine answered {why}", file=sys.stderr)
 
 
 @contextmanager

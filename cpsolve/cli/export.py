@@ -50,10 +50,10 @@ def export(cli: Cli) -> int:
         except OSError as err:
             return cli.fail(f"--output {args.output}: cannot write {name} "
                              f"({err.strerror or err})", 2)
-        print(out / name)
+        cli.out.print(str(out / name), soft_wrap=True)
     if args.to == "pddl":
-        print(f"requirements: domain {' '.join(exported.domain_requirements)}; problem "
-              f"{' '.join(exported.problem_requirements) or '(none of its own)'}; "
-              f"{len(exported.variants)} ground actions")
+        cli.out.print(f"requirements: domain {' '.join(exported.domain_requirements)}; "
+                      f"problem {' '.join(exported.problem_requirements) or '(none of its own)'}"
+                      f"; {len(exported.variants)} ground actions", soft_wrap=True)
     return 0
 

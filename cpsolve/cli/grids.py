@@ -117,6 +117,7 @@ def _print_generations(cli: Cli, puzzle, sym, gens: list) -> None:
     one that came before is the generation's own stop: what it made is written whole."""
     from ..engines.runtime import interrupt
     from ..output.grids import human_generation, json_generation
+    from ..output.shown import Lines
 
     def stop() -> str:
         return interrupt.reason() if interrupt.requested() else ""
@@ -131,5 +132,5 @@ def _print_generations(cli: Cli, puzzle, sym, gens: list) -> None:
             cli.out.print(f"{why} while the puzzles were being written: the rest are not "
                           "shown", markup=False, crop=False)
             return
-        plain = isinstance(part, str)  # boards: they fit the width, printed as they are
-        cli.out.print(part, crop=False, soft_wrap=plain, markup=not plain, highlight=False)
+        plain = isinstance(part, Lines)  # boards: they fit the width, printed as they are
+        cli.out.print(part, crop=False, soft_wrap=plain, highlight=False)

@@ -80,6 +80,12 @@ OPTION_RULES: tuple[OptionRule, ...] = (
                "minizinc", needs=("engine=minizinc",)),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
+    OptionRule("show", "gallery", "--gallery writes a page of the solutions found: use "
+               "--html", excludes=("svg",)),
+    OptionRule("show", "unsolved", "--unsolved draws the puzzle itself, unsolved; --gallery "
+               "and --plan draw answers: give one or the other", excludes=("gallery", "plan")),
+    OptionRule("show", "plan", "--plan draws a planning model's plan, --gallery a csp "
+               "model's solutions: give one of them", excludes=("gallery",)),
     OptionRule("generate", "seed", "--seed chooses the draw of --random N; without it every "
                "class is listed, with no draw: give --random N, or drop --seed",
                needs=("random",)),

@@ -24,7 +24,7 @@ from ..engines.runtime import interrupt, memory
 from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
 from ..puzzles.data import ModelFileError, reading
 from ..puzzles.files import load, resolve
-from .arguments import AUTO_BUDGET
+from .arguments import AUTO_BUDGET, printable
 from .checks import over_input
 from .printer import Printer
 
@@ -327,7 +327,7 @@ def with_mismatch(out: dict, mismatch: list[str]) -> dict:
 def warn_expected(line: str, source: str | None = None) -> None:
     """One ``[expected]`` mismatch on stderr (``source``: the file it is about)."""
     where = f"{source}: " if source else ""
-    print(f"warning: {where}{line}", file=sys.stderr)
+    print(f"warning: {printable(where + line)}", file=sys.stderr)
 
 
 def file_name(name: str | tuple[str, str]) -> str:
@@ -372,12 +372,22 @@ def console(stderr: bool):
 
     Text is printed as it is: no markup (``[bold]`` in a model's name stays those
     characters) and no emoji codes (``:x:`` in an action's name stays three characters);
-    what is styled is styled by :class:`rich.text.Text`, never by markup in a string."""
+    what is styled is styled by :class:`rich.text.Text`, never by markup in a string.
+    Every text it prints is made safe first (:func:`~cpsolve.output.shown.shown`: control
+    and bidi characters escaped, a line break too outside a drawing)."""
     from rich.console import Console
+
+    from ..output.shown import shown
 
     class Piped(Console):
         def on_broken_pipe(self) -> None:
             self.quiet = True
             raise BrokenPipeError
+
+        def render(self, renderable, options=None):
+            return super().render(shown(renderable), options)
+
+        def render_str(self, text: str, **kwargs):
+            return shown(super().render_str(text, **kwargs))
 
     return Piped(stderr=stderr, highlight=False, markup=False, emoji=False)

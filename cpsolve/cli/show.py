@@ -32,8 +32,9 @@ def show(cli: Cli) -> int:
         text = board_page(puzzle, svg, None, words) if args.html else svg
         write_text(args.svg or args.html, text, bool(args.svg))
         if (args.svg or args.html) != "-":
-            print(f"wrote {args.svg or args.html} ({words}"
-                  + ("; --plan draws the plan)" if kind == "planning" else ")"))
+            cli.out.print(f"wrote {args.svg or args.html} ({words}"
+                          + ("; --plan draws the plan)" if kind == "planning" else ")"),
+                          soft_wrap=True)
         return 0
     engine = args.engine
     result = by_invariant(puzzle, task)
@@ -45,6 +46,7 @@ def show(cli: Cli) -> int:
     with printing(answer=True):  # the work is done: the clock no longer cuts the picture
         save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
         if (args.svg or args.html) != "-":
-            print(f"wrote {args.svg or args.html} ({answer_words(puzzle, result)}, by {engine})")
+            cli.out.print(f"wrote {args.svg or args.html} ({answer_words(puzzle, result)}, "
+                          f"by {engine})", soft_wrap=True)
     return exit_code(result, args.gallery)
 

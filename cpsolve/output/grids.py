@@ -16,6 +16,7 @@ from ..workflows.grids.counting import has_givens
 from ..workflows.grids.generated import Generation
 from ..workflows.grids.generator import both
 from .json import details_json
+from .shown import Lines
 from .text import Board, as_json, check_text, status_text
 
 GAP = "   "
@@ -99,8 +100,8 @@ def _figures(gen: Generation) -> str:
 def human_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation], engine: str,
                      boards: bool, width: int) -> Iterator[Any]:
     """Figures per number of givens, and the puzzles drawn as boards: the pieces to print
-    one after the other (boards a few rows at a time, drawn as they are printed, as plain
-    text that fits the width: to be printed as it is, not wrapped again)."""
+    one after the other (boards a few rows at a time, drawn as they are printed, as
+    :class:`Lines` that fit the width: to be printed as they are, not wrapped again)."""
     yield Text(f"{puzzle.name}  [{engine}]  puzzles with a unique solution", style="bold")
     yield Text(f"Up to symmetry: {sym.describe()}.", style="dim")
     if has_givens(puzzle.model):
@@ -120,7 +121,7 @@ def human_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation], engi
             yield from _boards(puzzle, gen, width)
 
 
-def _boards(puzzle: Puzzle, gen: Generation, width: int) -> Iterator[str]:
+def _boards(puzzle: Puzzle, gen: Generation, width: int) -> Iterator[Lines]:
     """A generation's puzzles drawn side by side, :data:`ROWS` rows of boards at a time."""
     first = gen.puzzles[0]
     board = _drawn(puzzle, first.givens).splitlines()
@@ -129,7 +130,7 @@ def _boards(puzzle: Puzzle, gen: Generation, width: int) -> Iterator[str]:
     for start in range(0, len(gen.puzzles), step):
         labels = [(f"#{i}" + (" minimal" if p.minimal else ""), _drawn(puzzle, p.givens))
                   for i, p in enumerate(gen.puzzles[start:start + step], start=start + 1)]
-        yield tile(labels, width) if start == 0 else "\n" + tile(labels, width)
+        yield Lines(tile(labels, width) if start == 0 else "\n" + tile(labels, width))
 
 
 def _drawn(puzzle: Puzzle, givens: dict[str, int]) -> str:

@@ -24,6 +24,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from .shown import escaped
+
 NARROWEST = 10
 """The fewest cells a text column may have in a table (fewer: the rows come as blocks)."""
 
@@ -48,8 +50,8 @@ def plain(cell: Cell) -> str:
 
 
 def width_of(cell: Cell) -> int:
-    """The cells a cell's longest line takes on the screen."""
-    return max((cell_len(line) for line in plain(cell).splitlines()), default=0)
+    """The cells a cell takes on the screen, as the console shows it (escaped: one line)."""
+    return cell_len(escaped(plain(cell)))
 
 
 class Legible:

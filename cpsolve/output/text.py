@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rich.cells import cell_len
 from rich.columns import Columns
 from rich.console import Group
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -22,6 +23,7 @@ from ..answers.result import Hint, Result, Skipped, Status
 from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
+from .shown import Lines, escaped
 from .tables import Column, Legible
 
 if TYPE_CHECKING:
@@ -67,11 +69,11 @@ class Board:
         width = max((cell_len(line) for line in self.drawing.splitlines()), default=0)
         if width + 4 <= options.max_width:
             title = None if self.title is None else Text(self.title)  # not markup
-            yield Panel(Text(self.drawing), title=title, expand=False)
+            yield Panel(Lines(self.drawing), title=title, expand=False)
             return
         if self.title:
             yield Text(f"{self.title}:", style="dim")
-        yield Text(self.drawing, no_wrap=True, overflow="ignore")
+        yield Lines(self.drawing, no_wrap=True, overflow="ignore")
 
 
 def status_text(result: Result) -> Text:
@@ -250,12 +252,12 @@ def plan_view(puzzle: Puzzle, plan: Plan) -> Legible | Columns:
     if "\n" not in puzzle.render_state(model.initial_state()):
         return plan_table(puzzle, plan)
     show_cost = not model.unit_costs()
-    boxes = [Text(f"start\n{puzzle.render_state(model.initial_state())}")]
+    boxes = [Lines(f"start\n{puzzle.render_state(model.initial_state())}")]
     for i, step in enumerate(plan.steps, start=1):
         cost = f" (cost {step.cost})" if show_cost else ""
         head = Text(f"{i}. ", style="dim")
         head.append(puzzle.step_text(step) + cost, style="bold")
-        boxes.append(Text.assemble(head, "\n", puzzle.render_state(step.state)))
+        boxes.append(Lines(Text.assemble(head, "\n", puzzle.render_state(step.state))))
     return Columns(boxes, padding=(1, 3))
 
 
@@ -326,11 +328,13 @@ BATCH_SECONDS = 8
 
 def batch_columns(sources: list[str], engines: list[str]) -> tuple[Column, ...]:
     """The batch table's columns, laid out before any instance is solved (its rows are
-    printed as they come): the instance as wide as the longest of ``sources``, the engine
-    as the longest of ``engines`` (those that can answer), the status as the longest
-    status; on a narrow screen the instance, answer and check wrap, the others never do."""
+    printed as they come): the instance as wide as the longest of ``sources`` (a file name
+    is a word: never cut), the engine as the longest of ``engines`` (those that can
+    answer), the status as the longest status; on a narrow screen the answer and check
+    wrap, the others never do (a screen too narrow for them all gets blocks)."""
     statuses = [status.value.replace("_", " ") for status in Status] + [*ROW_STYLE]
-    return (Column("instance", width=max(map(cell_len, sources), default=0)),
+    return (Column("instance", words=True,
+                   width=max((cell_len(escaped(s)) for s in sources), default=0)),
             Column("engine", words=True, width=max(map(cell_len, engines), default=0)),
             Column("status", words=True, width=max(map(cell_len, statuses))),
             Column("answer"),
@@ -343,13 +347,16 @@ def batch_head(columns: tuple[Column, ...]) -> Legible:
     return Legible(columns, [], fixed=True)
 
 
-def batch_row(row, columns: tuple[Column, ...]) -> Legible:
+def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
     """One instance's row of the batch table (its status in one word: the check column
-    says what backs it), laid out as every other row."""
+    says what backs it), laid out as every other row.  A row without a result (an error,
+    not started) says why on the line under it, indented, as wide as the screen: a
+    message is never squeezed into a column."""
     if row.result is None:
         status = row.status.replace("_", " ")
-        cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), Text(row.error),
-                 "", ""]
+        cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), "", "", ""]
+        return Group(Legible(columns, [cells], header=False, fixed=True),
+                     Padding(Text(row.error, style=ROW_STYLE[status]), (0, 0, 0, 3)))
     else:
         result = row.result
         cells = [Text(row.source), result.engine,
@@ -360,7 +367,7 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible:
     return Legible(columns, [cells], header=False, fixed=True)
 
 
-def race_text(race: Race) -> Text:
+def race_text(race: Race) -> Lines:
     """One line per engine of an ``auto`` run: who answered, who confirmed, who ran out."""
     from .json import role
 
@@ -373,7 +380,7 @@ def race_text(race: Race) -> Text:
         lines.append(f"  DISAGREEMENT: {problem}\n", style="bold red")
     if race.confirmation is not None:
         lines.append(f"  {confirmation_words(race.confirmation)}\n", style="dim")
-    return lines
+    return Lines(lines)
 
 
 def confirmation_words(c: Confirmation) -> str:

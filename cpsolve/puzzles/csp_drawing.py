@@ -33,9 +33,10 @@ def read_drawing(template: Template, names: Iterable[str], text: str) -> dict[st
     marked = _marked(template, names).split()
     written = inside_panel(text).split()
     if len(written) != len(marked):
-        raise ValueError(f"the drawing has {len(written)} items where the model's "
-                         f"{'show template' if template.show else 'variables'} draw "
-                         f"{len(marked)}")
+        form = " ".join(map(_shown, marked))
+        raise ValueError(f"the drawing has {len(written)} items where the model's show "
+                         f"template draws {len(marked)}: {form[:200]}"
+                         + ("..." if len(form) > 200 else ""))
     values: dict[str, int] = {}
     for number, (mark, token) in enumerate(zip(marked, written), start=1):
         pattern, variables = _pattern(mark)

@@ -136,20 +136,7 @@ class GridPuzzle(Puzzle):
         if not isinstance(lines, list) or not all(isinstance(ln, str) for ln in lines):
             raise ValueError("expected the board as rows of symbols")
         value_of = {s: v for v, s in enumerate(self.symbols, start=1)}
-        n = self.size
-        rows: list[list[str]] = []
-        for line in lines:  # the first n rows of symbols in a row (text: the first board)
-            tokens = [t for t in line.replace("|", " ").replace("\u2502", " ").split()
-                      if t in value_of or t not in SIGNS]
-            if tokens and all(t in value_of or t == "." for t in tokens):
-                rows.append(tokens)
-            elif rows and len(rows) < n and not set(line.strip()) <= set("-+ \u2502") | SIGNS:
-                rows = []
-            if len(rows) == n:
-                break
-        if len(rows) != n or any(len(r) != n for r in rows):
-            raise ValueError(f"expected {n} rows of {n} symbols ({' '.join(self.symbols)} "
-                             f"or .), found {len(rows)} such rows")
+        rows = board_rows(lines, self.size, value_of)
         return {cell(r, c): value_of[t] for r, row in enumerate(rows)
                 for c, t in enumerate(row) if t != "."}
 
@@ -180,6 +167,33 @@ def _between_rows(r: int, n: int, width: int, box: tuple[int, int] | None, marks
             out.append(("-+-" if rule else " | ") if wall else fill * (3 if marks else 1))
         out.append(marks.get(((r - 1, c), (r, c)), fill).rjust(width, fill))
     return "".join(out).rstrip()
+
+
+def board_rows(lines: list[str], n: int, value_of: Mapping[str, int]) -> list[list[str]]:
+    """The first ``n`` lines of symbols in a row (text: the first board; box lines and
+    frames skipped), each of ``n`` symbols.  ``ValueError`` says what is wrong: which row
+    holds what is not a symbol, or how many symbols a row has, or how many rows there are."""
+    symbols = f"{' '.join(value_of)} or ."
+    rows: list[list[str]] = []
+    wrong = ""  # the first row of a board that did not read, and why
+    for line in lines:
+        tokens = [t for t in line.replace("|", " ").replace("\u2502", " ").split()
+                  if t in value_of or t not in SIGNS]  # a Futoshiki's signs between cells
+        if tokens and all(t in value_of or t == "." for t in tokens):
+            rows.append(tokens)
+        elif rows and len(rows) < n and not set(line.strip()) <= set("-+ \u2502") | SIGNS:
+            bad = next(t for t in tokens if t not in value_of and t != ".")
+            wrong = wrong or f"row {len(rows) + 1}, column {tokens.index(bad) + 1}: " \
+                f"{bad[:20]!r} is not one of them"
+            rows = []
+        if len(rows) == n:
+            break
+    short = next((f"row {r} has {len(row)} symbols" for r, row in enumerate(rows, start=1)
+                  if len(row) != n), "")
+    if len(rows) == n and not short:
+        return rows
+    raise ValueError(f"expected {n} rows of {n} symbols ({symbols}): "
+                     + (short or wrong or f"found {len(rows)} such rows"))
 
 
 def build(data: Data) -> GridPuzzle:

@@ -449,3 +449,53 @@ def test_analyze_algorithm_chooses_the_in_memory_analysis(cli) -> None:
     refused = cli("analyze", "klotski", "--algorithm", "python", "--work-dir", "somewhere")
     assert refused.code == 2 and "--algorithm python analyzes in memory" in refused.err
     assert len(refused.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("before, after", [
+    (["--json"], ["--json"]),
+    (["--time-limit", "3"], ["--time-limit", "3"]),
+    (["--engine=search"], ["--engine=search"]),
+])
+def test_a_commands_option_given_before_the_command_says_where_it_goes(cli, before, after):
+    """``cpsolve --json solve water_jugs``: the model is fine, the option is misplaced; the
+    one line says so and shows the command line with the option after the command."""
+    run = cli(*before, "solve", "water_jugs")
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    line = run.err_lines[0]
+    assert f"{before[0].split('=')[0]} is an option of the command: it goes after it" in line
+    assert f"(cpsolve solve water_jugs {' '.join(after)})" in line
+    assert "unrecognized" not in line
+
+
+def test_an_option_no_command_knows_is_still_unrecognized(cli):
+    run = cli("--bogus", "solve", "water_jugs")
+    assert run.code == 2 and "unrecognized arguments: --bogus" in run.err
+
+
+@pytest.mark.parametrize("options", [
+    ["--unsolved", "--gallery", "2", "--html", "{out}.html"],
+    ["--unsolved", "--plan", "--html", "{out}.html"],
+    ["--plan", "--gallery", "2", "--html", "{out}.html"],
+    ["--gallery", "2", "--svg", "{out}.svg"],
+])
+def test_show_refuses_options_that_draw_different_things(cli, tmp_path, options):
+    """``--unsolved`` draws the puzzle, ``--gallery`` solutions, ``--plan`` a plan (each a
+    page, not an SVG): given together, one of them would be ignored; refused instead, one
+    line, exit 2, nothing written."""
+    out = tmp_path / "p"
+    run = cli("show", "xsudoku5", *[o.replace("{out}", str(out)) for o in options])
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert run.err_lines[0].startswith("error: --") and list(tmp_path.iterdir()) == []
+
+
+def test_a_work_dir_whose_parent_is_missing_is_refused(cli, tmp_path):
+    """Only the work directory itself may be made, as ``export -o`` makes its folder."""
+    missing = tmp_path / "no" / "such" / "work"
+    run = cli("analyze", "water_jugs", "--work-dir", missing)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "--work-dir" in run.err and not (tmp_path / "no").exists()
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert cli("analyze", "water_jugs", "--work-dir", afile).code == 2
+    assert cli("analyze", "water_jugs", "--work-dir", tmp_path / "new").code == 0
+    assert (tmp_path / "new").is_dir()

@@ -332,3 +332,27 @@ def test_a_model_with_other_than_one_answer_gets_the_usage_line(cli, tmp_path, c
         assert out.code == 2 and "MODEL ANSWER" in out.err and out.err.count("\n") == 1
         if flags:
             assert json.loads(out.out)["exit"] == 2
+
+
+def test_a_grid_with_one_wrong_cell_says_which(cli, tmp_path):
+    """Eight rows are right; the ninth's last cell is 0, which is not a symbol: the message
+    names that row and cell (not "found 0 such rows")."""
+    solved = json.loads(cli("solve", "sudoku_inkala", "--json").out)
+    rows = [row.split() for row in solved["solution"]]
+    rows[8][8] = "0"
+    answer = tmp_path / "grid.txt"
+    answer.write_text("\n".join(" ".join(row) for row in rows) + "\n")
+    run = cli("validate", "sudoku_inkala", answer)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "row 9, column 9: '0' is not one of them" in run.err
+
+
+def test_a_drawing_of_the_wrong_length_shows_the_form_expected(cli, tmp_path):
+    """``m = [0, 1, 4, 10, 12, 17]`` is not golomb6's drawing (``marks {m}``): the message
+    counts both in plain grammar and shows what the template draws."""
+    answer = tmp_path / "gol.txt"
+    answer.write_text("m = [0, 1, 4, 10, 12, 17]\n")
+    run = cli("validate", "golomb6", answer)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "the drawing has 8 items where the model's show template draws 7: " \
+        "marks <m[0]> <m[1]> <m[2]> <m[3]> <m[4]> <m[5]>" in run.err

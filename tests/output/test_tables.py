@@ -77,7 +77,39 @@ def test_rows_printed_apart_line_up_under_their_headers():
                                         "no such file"), columns), width=100)
     assert head.index("engine") == rows[0].index("search")
     assert head.index("status") == rows[0].index("optimal") == rows[1].index("error")
-    assert head.index("answer") == rows[0].index("10 moves") == rows[1].index("no such")
+    assert head.index("answer") == rows[0].index("10 moves")
+    assert rows[2].strip() == "no such file"  # an error: on its own line, under its row
     seconds = f"{result.seconds:.3f}"
     assert head.index("seconds") + len("seconds") == rows[0].index(seconds) + len(seconds)
     assert head.index("check") == rows[0].index("verified")
+
+
+class Failed:
+    """A batch row without a result: a file that did not load (``error``) or one not
+    reached (``not started``), and why."""
+
+    def __init__(self, source: str, error: str, status: str = "error") -> None:
+        self.source, self.error, self.status = source, error, status
+        self.puzzle = self.result = None
+
+
+def test_a_pipe_batch_never_cuts_a_file_name_nor_squeezes_an_error():
+    """80 columns (a pipe): a file name is a word, whole on its line; a row's error is on
+    the line under the row, indented, as long as the screen allows, never a column of a
+    few letters."""
+    sources = ["b/fifteen_puzzle.toml", "b/water_jugs.toml", "nope.toml"]
+    columns = batch_columns(sources, ["search", "invariant"])
+    error = "RuntimeError: boom; the engine failed while it compiled the model's actions"
+    lines = printed(batch_head(columns),
+                    batch_row(Failed("b/water_jugs.toml", "time limit reached",
+                                     "not_started"), columns),
+                    batch_row(Failed("nope.toml", "nope.toml: no such file"), columns),
+                    batch_row(Failed("b/fifteen_puzzle.toml", error), columns), width=80)
+    words = [word for line in lines for word in line.split()]
+    assert "b/fifteen_puzzle.toml" in words and "b/water_jugs.toml" in words
+    assert "nope.toml: no such file" in [line.strip() for line in lines]
+    assert "time limit reached" in [line.strip() for line in lines]
+    said = [line for line in lines if "RuntimeError" in line]
+    assert len(said) == 1 and said[0].startswith("  ")  # indented under its row
+    assert squeezed(" ".join(lines[lines.index(said[0]):])) == squeezed(error)
+    assert len(lines[lines.index(said[0]):]) <= 2  # the screen's width, not a column's

@@ -991,3 +991,14 @@ def test_circuit_closing_when_no_variable_takes_the_lowest_node():
     m.circuit([f"x{i}" for i in range(4)])
     result = run("search", "count", m, Options(algorithm="backtracking"))
     assert result.count == 0
+
+
+@pytest.mark.parametrize("algorithm", ["numpy", "python"])
+def test_an_analysis_from_a_goal_that_is_no_single_state_says_what_to_do(algorithm):
+    """Water jugs' goal (4 L in either jug) holds in many states: there is no one state to
+    go back from, and the message says to analyze from the start instead."""
+    from cpsolve.puzzles.files import MODELS_DIR, load
+
+    model = load(MODELS_DIR / "water_jugs.toml").model
+    with pytest.raises(Unsupported, match="not a single state; use --from start"):
+        run("search", "analyze", model, Options(direction="goal", algorithm=algorithm))

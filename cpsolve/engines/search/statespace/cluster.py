@@ -55,6 +55,7 @@ from ..common import Budget
 from ..compile import Task
 from .cluster_tasks import expand_part, merge_part, part_size, peak_rss, prefix_of
 from .external import FARTHEST_MAX, duplicates_policy, prepare
+from .layers import NOT_SINGLE_GOAL
 from .partitions import check_workers, exchange, owners_of, threaded, watching
 from .report import layered
 from .store import by_owner
@@ -263,7 +264,7 @@ def _origin(task: Task, direction: Direction | None) -> tuple[tuple, Direction]:
     single = direction != "start" and goal is not None and task.in_domain(goal)
     if not single:
         if direction == "goal":
-            raise Unsupported("search: analyze from the goal: the goal is not a single state")
+            raise Unsupported(f"search: analyze from the goal: {NOT_SINGLE_GOAL}")
         return task.initial, "start"
     if reversible_moves(task):
         return goal, "goal"

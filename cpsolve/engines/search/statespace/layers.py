@@ -11,6 +11,12 @@ from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import State, Task
 
+FROM_START = "use --from start: the states reachable from the start"
+"""What an analysis from the goal that cannot be made does instead."""
+
+NOT_SINGLE_GOAL = f"the goal is not a single state; {FROM_START}"
+"""Why an analysis from the goal cannot be made: it starts from one state."""
+
 Neighbours = Callable[[State], Iterable[State]]
 
 
@@ -30,12 +36,12 @@ def layers(task: Task, budget: Budget, direction: Direction | None = None) -> Re
     """
     goal = task.goal_state
     backward_ok = direction != "start" and goal is not None and task.in_domain(goal)
-    reason = "" if backward_ok or direction != "goal" else "the goal is not a single state"
+    reason = "" if backward_ok or direction != "goal" else NOT_SINGLE_GOAL
     if backward_ok:
         try:
             task.predecessors(goal)
         except Unsupported as exc:
-            backward_ok, reason = False, f"not possible: {exc}"
+            backward_ok, reason = False, f"not possible: {exc} ({FROM_START})"
     if not backward_ok and direction == "goal":
         raise Unsupported(f"search: analyze from the goal: {reason}")
     if not backward_ok:

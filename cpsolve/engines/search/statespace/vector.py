@@ -34,7 +34,7 @@ from ..emit import TooDeep
 from . import wordsets
 from .backward import Backward, TooLarge, relation
 from .codesets import CHUNK
-from .layers import Sweep
+from .layers import NOT_SINGLE_GOAL, Sweep
 from .packing import Packed, Unpackable
 from .stacked import Stacked
 from .visited import Recent, Seen
@@ -103,7 +103,7 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
     goal = task.goal_state
     single = direction != "start" and goal is not None and task.in_domain(goal)
     if direction == "goal" and not single:
-        raise Unsupported("search: analyze from the goal: the goal is not a single state")
+        raise Unsupported(f"search: analyze from the goal: {NOT_SINGLE_GOAL}")
     ready = prepared(task)
     packed = ready.packed
     backward = ready.backward() if single else None

@@ -1,0 +1,90 @@
+"""Text made safe for a terminal: every piece of text the console prints passes through
+:func:`shown` (:func:`cpsolve.cli.session.console`), so user text — a model's name, its
+description, action names, labels, file names — can neither colour nor move the screen
+nor break a line.
+
+Control characters (C0 but the line breaks of a drawing, DEL, C1) and the characters that
+reorder text (bidi controls) are shown escaped, as Python writes them (``\\x1b``,
+``\\u202e``).  A line break is escaped too (``\\n``) except in :class:`Lines`: text whose
+line breaks are cpsolve's own layout (a board, a plan's boxes, a list of lines).  JSON
+does not pass here: it keeps the exact strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Span, Text
+
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""The characters that change the direction of text around them (Unicode bidi controls)."""
+
+UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI}]")
+"""A character never printed as it is."""
+
+UNSAFE_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI}]")
+"""The same, but a line break (in :class:`Lines`)."""
+
+
+class Lines:
+    """Text whose line breaks are the layout's own (a drawing, lines listed one under the
+    other): they are kept; any other control character is escaped.  ``text``: a string
+    (``options``: :class:`~rich.text.Text`'s) or a text."""
+
+    def __init__(self, text: str | Text = "", **options) -> None:
+        self.text = Text(text, **options) if isinstance(text, str) else text
+
+    @property
+    def plain(self) -> str:
+        """The text, unescaped."""
+        return self.text.plain
+
+    def __rich_console__(self, console, options):
+        yield _safe(self.text, UNSAFE_IN_LINES, _Kept)
+
+    def __rich_measure__(self, console, options):
+        return self.text.__rich_measure__(console, options)
+
+
+class _Kept(Text):
+    """The text of :class:`Lines`, made safe: printed as it is."""
+
+
+def escaped(text: str, keep_lines: bool = False) -> str:
+    """``text`` with its unsafe characters escaped (``\\x1b``, ``\\u202e``; ``\\n`` unless
+    ``keep_lines``)."""
+    unsafe = UNSAFE_IN_LINES if keep_lines else UNSAFE
+    return unsafe.sub(lambda m: ascii(m.group())[1:-1], text)
+
+
+def shown(renderable):
+    """What the console prints for ``renderable``: a :class:`~rich.text.Text` with its
+    unsafe characters escaped, its styles kept on the same characters; anything else as
+    it is (its own text passes here when it is drawn)."""
+    if not isinstance(renderable, Text) or isinstance(renderable, _Kept):
+        return renderable  # a string becomes a text first (``Console.render_str``)
+    return _safe(renderable, UNSAFE, Text)
+
+
+def _safe(text: Text, unsafe: re.Pattern, kind: type[Text]) -> Text:
+    """``text`` as a ``kind``, each ``unsafe`` character escaped, styles kept in place."""
+    plain = text.plain
+    clean = not unsafe.search(plain)
+    if clean and kind is Text:
+        return text
+    if clean:  # the same characters, the same places
+        shown, spans = plain, list(text.spans)
+    else:
+        starts, pieces, at = [], [], 0
+        for ch in plain:
+            starts.append(at)
+            pieces.append(ascii(ch)[1:-1] if unsafe.fullmatch(ch) else ch)
+            at += len(pieces[-1])
+        starts.append(at)
+        shown = "".join(pieces)
+        spans = [Span(starts[s.start], starts[min(s.end, len(plain))], s.style)
+                 for s in text.spans]
+    safe = kind(shown, style=text.style, justify=text.justify, overflow=text.overflow,
+                no_wrap=text.no_wrap, end=text.end, tab_size=text.tab_size)
+    safe.spans = spans
+    return safe

@@ -1,0 +1,104 @@
+"""User text in text output is safe (:mod:`cpsolve.output.shown`): control characters,
+DEL, C1 and bidi controls are shown escaped, a line break too where it is not the layout's
+own; JSON keeps the exact strings."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from rich.console import Console
+from rich.text import Text
+
+from cpsolve.cli.session import console
+from cpsolve.output.shown import Lines, escaped, shown
+from cpsolve.puzzles.files import MODELS_DIR
+
+NAME = "\u202e\u0000 jugs \u001b[31mRED\u001b[0m\n\nnewline\u0085\u007f"
+"""A model's name as a tester wrote it: a bidi override, NUL, colour codes, line breaks,
+a C1 control (NEL) and DEL."""
+
+UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_each_unsafe_character_is_written_as_python_writes_it():
+    assert escaped(NAME) == ("\\u202e\\x00 jugs \\x1b[31mRED\\x1b[0m\\n\\nnewline"
+                             "\\x85\\x7f")
+    assert escaped("8 L jug\n5 L jug", keep_lines=True) == "8 L jug\n5 L jug"
+    assert escaped("a\tb\rc", keep_lines=True) == "a\\tb\\rc"
+    assert escaped("ünï çødé 水 ┌─┐") == "ünï çødé 水 ┌─┐"  # printable: as it is
+
+
+def test_styles_stay_on_the_same_characters():
+    text = Text("x")
+    text.append("\x1b!", style="bold")
+    text.append("y", style="red")
+    safe = shown(text)
+    assert safe.plain == "x\\x1b!y"
+    assert [(safe.plain[s.start:s.end], str(s.style)) for s in safe.spans] == \
+        [("\\x1b!", "bold"), ("y", "red")]
+
+
+def test_the_console_prints_every_text_safe():
+    """Through the console every command prints with, a name in a headline stays on its
+    line, and so does one in a string; a drawing keeps its lines; nothing unsafe reaches
+    the terminal."""
+    out = console(stderr=False)
+    out.file = open(os.devnull, "w")  # noqa: SIM115
+    out.record = True
+    head = Text()
+    head.append(NAME, style="bold")
+    head.append("  [search]  optimal")
+    out.print(head)
+    out.print(Lines(f"start\n{NAME}"))
+    out.print(f"a string: {NAME}")
+    lines = out.export_text().splitlines()
+    assert not any(UNSAFE.search(line) for line in lines)
+    assert lines[0].startswith("\\u202e\\x00 jugs \\x1b[31mRED") and "[search]" in lines[0]
+    # a drawing's line breaks are kept, its other controls escaped
+    assert lines[1:5] == ["start", "\\u202e\\x00 jugs \\x1b[31mRED\\x1b[0m", "",
+                          "newline\\x85\\x7f"]
+    assert lines[5].startswith("a string: \\u202e") and lines[5].endswith("\\n\\nnewline\\x85\\x7f")
+
+
+def test_a_plain_console_would_have_passed_them_through():
+    """The check above means something: rich alone writes the characters as they are."""
+    plain = Console(file=open(os.devnull, "w"), record=True, width=200)  # noqa: SIM115
+    plain.print(Text(NAME))
+    assert UNSAFE.search(plain.export_text())
+
+
+def test_a_model_named_with_control_characters(cli, tmp_path):
+    """The whole command: text output is safe and its headline one line; JSON keeps the
+    name exactly."""
+    source = (MODELS_DIR / "water_jugs.toml").read_text(encoding="utf-8")
+    model = tmp_path / "h.toml"
+    model.write_text(source.replace('name = "Water jugs 8 L and 5 L"',
+                                    f"name = {json.dumps(NAME)}"), encoding="utf-8")
+    text = cli("solve", model, "--engine", "search")
+    assert text.code == 0, text.err
+    assert not UNSAFE.search(text.out)
+    first = text.out.splitlines()[0]
+    assert first.startswith("\\u202e\\x00 jugs ") and "[search]" in first
+    done = cli("solve", model, "--engine", "search", "--json")
+    assert json.loads(done.out)["model"] == NAME
+
+
+def test_a_file_name_with_a_line_break_is_one_word_in_a_batch_table():
+    """The column is as wide as the name shown (escaped), so the name is never folded."""
+    from cpsolve.output.text import batch_columns, batch_head, batch_row
+
+    class Failed:
+        source, error, status, puzzle, result = "odd\nname.toml", "no such file", "error", \
+            None, None
+
+    out = console(stderr=False)
+    out.file = open(os.devnull, "w")  # noqa: SIM115
+    out.record = True
+    out.width = 80
+    columns = batch_columns([Failed.source], ["search"])
+    out.print(batch_head(columns))
+    out.print(batch_row(Failed(), columns))
+    words = out.export_text().split()
+    assert "odd\\nname.toml" in words
