@@ -157,8 +157,11 @@ def _report(cli: Cli, source, ok: bool, message: str, form: str, note: str = "",
             cli.out.print(f"valid: a {what}{size} ({form})", markup=False)
             if note:
                 cli.out.print(note, markup=False)
-        else:  # the form after the first line; a drawing below it
+        else:  # the form after the first line; a drawing below it, its lines kept
+            from ..output.shown import Lines
+
             first, _, rest = message.partition("\n")
-            cli.out.print(f"invalid: {first} ({form})" + (f"\n{rest}" if rest else ""),
-                          markup=False)
+            cli.out.print(f"invalid: {first} ({form})", markup=False)
+            if rest:
+                cli.out.print(Lines(rest))
     return 0 if ok else 1
