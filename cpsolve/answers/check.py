@@ -413,8 +413,12 @@ def _rearranged(env: Mapping[str, int], after: Sequence[tuple[str, int]],
     return ""
 
 
-def verify(model: Csp | Planning, result: Any) -> Any:
+def verify(model: Csp | Planning, result: Any,
+           passed: Callable[[Mapping[str, int]], bool] | None = None) -> Any:
     """Check the answer a result carries; mark it verified or raise :class:`EngineBug`.
+
+    ``passed`` (a count's listed solutions): tells those this checker already passed as
+    the engine streamed them; they are not checked again (their check was done).
 
     The answer checks itself with this module's functions (``answer.problem``);
     ``verified`` is then whether the checker re-checked all of it
@@ -435,7 +439,8 @@ def verify(model: Csp | Planning, result: Any) -> Any:
         if result.found:
             raise EngineBug(f"engine {result.engine} claims an answer but returned none")
         return result.but(verified=True) if proven else result
-    problem = answer.problem(model)
+    problem = answer.problem(model, passed) if passed is not None and answer.kind == "count" \
+        else answer.problem(model)
     if problem:
         raise EngineBug(f"engine {result.engine} returned {problem}")
     return result.but(verified=answer.checkable or (proven and result.none_exists))

@@ -9,7 +9,7 @@ programs is :mod:`cpsolve.output.text`'s job; it dispatches on the answer's type
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -130,14 +130,19 @@ class Count:
         """How many solutions or plans are listed."""
         return len(self.solutions or ()) + len(self.plans or ())
 
-    def problem(self, model: Csp | Planning) -> str | None:
-        """What the checker finds wrong with the listed solutions or plans."""
+    def problem(self, model: Csp | Planning,
+                passed: Callable[[Mapping[str, int]], bool] | None = None) -> str | None:
+        """What the checker finds wrong with the listed solutions or plans.  ``passed`` tells
+        the solutions this checker already passed (streamed as the engine found them,
+        :mod:`cpsolve.engines.streamed`): those are not checked a second time."""
         if self.listed() > self.count:
             return f"a list of {self.listed()} but a count of {self.count}"
         if self.solutions is not None:
             if not isinstance(model, Csp):
                 return "solutions listed for a planning model"
             for values in self.solutions:
+                if passed is not None and passed(values):
+                    continue
                 broken = check.violations(model, values)
                 if broken:
                     return f"an invalid assignment in its list: {broken[0]}"

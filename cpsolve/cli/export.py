@@ -44,12 +44,14 @@ def export(cli: Cli) -> int:
         except OSError as err:
             return cli.fail(f"--output {args.output}: not a directory, and it cannot be "
                             f"created ({err.strerror or err})", 2)
+    # every file before any line: a reader that goes (`| head`) leaves none unwritten
     for name, text in files.items():
         try:
             (out / name).write_text(text, encoding="utf-8")
         except OSError as err:
             return cli.fail(f"--output {args.output}: cannot write {name} "
                              f"({err.strerror or err})", 2)
+    for name in files:
         cli.out.print(str(out / name), soft_wrap=True)
     if args.to == "pddl":
         cli.out.print(f"requirements: domain {' '.join(exported.domain_requirements)}; "

@@ -18,6 +18,7 @@ from ..puzzles.files import resolve
 from ..workflows.impossible import by_invariant
 from .arguments import printable
 from .option_rules import wrong_kind
+from .printer import OutputLost
 from .session import (
     INTERRUPTED,
     Cli,
@@ -94,20 +95,29 @@ def one(cli: Cli, task: str) -> int:
     stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
     result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
     with printing(answer=True):  # the work is done: the clock no longer cuts the answer
-        _print(cli, puzzle,
-               result if stream is None or cli.args.json else stream.unlisted(result),
-               race, against_expected(puzzle, result))
-        if getattr(cli.args, "plan_file", None):
-            _write_plan(puzzle, result, cli.args.plan_file)
-        if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
-            from ..output.draw.show import Shown
-
-            save(Shown(puzzle, result), cli.args.svg or cli.args.html, bool(cli.args.svg))
+        try:
+            _print(cli, puzzle,
+                   result if stream is None or cli.args.json else stream.unlisted(result),
+                   race, against_expected(puzzle, result))
+        except (BrokenPipeError, OutputLost):  # no stdout (`| head`): still the files
+            _write_files(cli, puzzle, result)
+            raise
+        _write_files(cli, puzzle, result)
     if hard or interrupt.by_user():
         return INTERRUPTED
     if race is not None and race.problems:
         return 1
     return exit_code(result)  # a count stopped by its --limit too: at least N is short
+
+
+def _write_files(cli: Cli, puzzle, result: Result) -> None:
+    """The files asked for beside the output: ``--plan-file``, ``--svg`` / ``--html``."""
+    if getattr(cli.args, "plan_file", None):
+        _write_plan(puzzle, result, cli.args.plan_file)
+    if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
+        from ..output.draw.show import Shown
+
+        save(Shown(puzzle, result), cli.args.svg or cli.args.html, bool(cli.args.svg))
 
 
 def _write_plan(puzzle, result: Result, path: str) -> None:

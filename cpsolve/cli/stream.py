@@ -1,8 +1,10 @@
 """``count --list``: each solution printed as the engine finds it (a JSON line with
 ``--json``, its drawing in text), before the count's result.
 
-Each solution is re-checked by the independent checker before it is printed (one the
-checker refuses is not printed: the result's own check then reports the engine bug).  When
+Each solution is re-checked by the independent checker before it is printed, at the
+engines' door (:mod:`cpsolve.engines.streamed`: one the checker refuses is not passed on,
+and the result's own check then reports the engine bug); the result lists every solution
+printed, which the limit does not cut (their check was done as they came).  When
 the engine is stopped at once (a second Ctrl-C, or the clock past its grace) and its result
 is lost, the solutions already printed still make a count: at least that many.  With
 ``--engine auto`` the solutions printed are those of the racer that sent one first; the
@@ -30,12 +32,9 @@ class Stream:
         :func:`cpsolve.engines.auto._record`)."""
 
     def __call__(self, values: dict[str, int]) -> None:
-        """Check one solution and print it."""
-        from ..answers.check import violations
+        """Print one solution (checked at the door, :func:`cpsolve.engines.run`)."""
         from ..engines.runtime.clock import printing
 
-        if violations(self.puzzle.model, values):
-            return  # the engine's result fails the final check, which names it
         self.found.append(dict(values))
         n = len(self.found)
         with printing():  # whole: the clock stops the engine after it, never halfway

@@ -19,6 +19,8 @@ import time
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:  # the door itself imports them when an engine runs: --help needs none
+    from collections.abc import Callable, Mapping
+
     from ..answers.result import Result
     from ..model import Csp, Planning
     from .options import Options
@@ -159,6 +161,8 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     Raises :class:`Unsupported` when the engine cannot do the task and
     :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
     """
+    from dataclasses import replace
+
     from ..answers.result import Unsupported
     from .options import Options
     from .runtime import interrupt, release
@@ -177,11 +181,18 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         return not_started(name, task, model, options, late, start)
     if task == "count" and options.optimal and model.kind == "csp":
         return count_optimal(name, model, options)  # type: ignore[arg-type]
+    streamed = None
+    if options.on_solution is not None and model.kind == "csp":  # each checked as it comes
+        from .streamed import Streamed
+
+        streamed = Streamed(model, options.on_solution)  # type: ignore[arg-type]
+        options = replace(options, on_solution=streamed)
+    passed = None if streamed is None else streamed.passed
     with interrupt.escalating():  # a first Ctrl-C it does not answer in time: a second
         result: Result = getattr(module, task)(model, options)
     if options.time_limit is not None:  # the check may take 5 % more than the engine's time
-        result = _checkable_in_time(model, result, start + 1.05 * options.time_limit)
-    result = checked(name, task, model, result, time.perf_counter() - start)
+        result = _checkable_in_time(model, result, start + 1.05 * options.time_limit, passed)
+    result = checked(name, task, model, result, time.perf_counter() - start, passed)
     release.now()  # the engine's tables, now that nothing stands between a stop and the result
     return result
 
@@ -208,11 +219,14 @@ SAMPLE = 64
 """Listed solutions timed to learn what checking one costs (:func:`_checkable_in_time`)."""
 
 
-def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -> Result:
+def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float,
+                       passed: Callable[[Mapping[str, int]], bool] | None = None) -> Result:
     """A count under a time limit lists only the solutions the checker can re-check by
     ``deadline`` (``time.perf_counter()``), its first ones: checking thousands of them
-    past the limit would make the limit not hold.  The count itself stands (an exact count
-    whose list is cut is no longer verified, and its message says so)."""
+    past the limit would make the limit not hold.  Those ``passed`` tells the checker already
+    passed as they were streamed (:mod:`.streamed`) cost nothing more and are all kept.  The
+    count itself stands (an exact count whose list is cut is no longer verified, and its
+    message says so)."""
     from dataclasses import replace
 
     from ..answers.check import violations
@@ -221,15 +235,20 @@ def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float) -
     answer = result.answer
     if not isinstance(answer, Count) or not answer.solutions or model.kind != "csp":
         return result
-    sample = answer.solutions[:SAMPLE]
+    fresh = [i for i, values in enumerate(answer.solutions)
+             if passed is None or not passed(values)]  # the ones still to re-check
+    sample = [answer.solutions[i] for i in fresh[:SAMPLE]]
+    if not sample:
+        return result
     began = time.perf_counter()
     for values in sample:
         violations(model, values)
     each = (time.perf_counter() - began) / len(sample)
     room = deadline - time.perf_counter() - each * len(sample)
-    keep = len(answer.solutions) if each == 0 else max(0, int(room / each))
-    if keep >= len(answer.solutions):
+    fit = len(fresh) if each == 0 else max(0, int(room / each))
+    if fit >= len(fresh):
         return result
+    keep = fresh[fit]  # the first solution still to re-check that does not fit
     cut = (f"only the first {keep:,} of the solutions are listed: the checker could re-check "
            "no more within the time limit")
     return result.but(answer=replace(answer, solutions=answer.solutions[:keep]),
@@ -270,11 +289,14 @@ def count_optimal(name: str, model: Csp, options: Options) -> Result:
 
 
 def checked(name: str, task: str, model: Csp | Planning, result: Result,
-            seconds: float) -> Result:
+            seconds: float, passed: Callable[[Mapping[str, int]], bool] | None = None) -> Result:
     """``result``, the answer of ``name`` to ``task``, once the independent checker passed it
     (:func:`~cpsolve.answers.check.verify`), with its time and engine name: the last stage
     of :func:`run`, and of every answer given without an engine
     (:func:`cpsolve.engines.proofs.argued`).
+
+    ``passed`` tells the listed solutions the checker already passed as they were streamed
+    (:class:`.streamed.Streamed`): they are not checked again.
 
     Raises :class:`~cpsolve.answers.result.EngineBug` when the answer is not one to
     ``task`` or fails the check.
@@ -284,4 +306,4 @@ def checked(name: str, task: str, model: Csp | Planning, result: Result,
 
     if result.task != task:
         raise EngineBug(f"engine {name!r} answered {result.task!r} when asked to {task}")
-    return verify(model, result.but(seconds=seconds, engine=name))
+    return verify(model, result.but(seconds=seconds, engine=name), passed)

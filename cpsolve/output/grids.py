@@ -110,15 +110,33 @@ def human_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation], engi
     for gen in gens:
         line = Text(figures(gen))
         line.append(f"  {gen.seconds:.3f} s")
-        checker = gen.details.get("checked_by")
-        checked = sum(1 for p in gen.puzzles if p.checked)
-        if checker and checked == len(gen.puzzles):
-            line.append(f"  each re-solved by {checker}: unique", style="green")
-        elif checker and checked:
-            line.append(f"  {checked:,} re-solved by {checker}: unique", style="green")
+        line.append_text(_recheck_text(gen))
         yield line
         if boards and gen.puzzles:
             yield from _boards(puzzle, gen, width)
+
+
+def _recheck_text(gen: Generation) -> Text:
+    """What the second engine re-solved, in words: every puzzle, some, or none (no puzzle
+    made, or the check stopped before the first: a check of nothing is no cross-check);
+    nothing without a check."""
+    checker = gen.details.get("checked_by")
+    checked = sum(1 for p in gen.puzzles if p.checked)
+    if not checker:
+        return Text()
+    if not checked:
+        return Text(f"  nothing re-solved by {checker}", style="dim")
+    if checked == len(gen.puzzles):
+        return Text(f"  each re-solved by {checker}: unique", style="green")
+    return Text(f"  {checked:,} re-solved by {checker}: unique", style="green")
+
+
+def cross_checked_by(gen: Generation) -> list[str]:
+    """The engine that re-solved every puzzle of ``gen`` and found each unique, as a list
+    (``[]``: no check, no puzzle to re-solve, or not every one re-solved)."""
+    checker = gen.details.get("checked_by")
+    every = bool(gen.puzzles) and all(p.checked for p in gen.puzzles)
+    return [str(checker)] if checker and every else []
 
 
 def _boards(puzzle: Puzzle, gen: Generation, width: int) -> Iterator[Lines]:
@@ -169,8 +187,7 @@ def json_generation(puzzle: Puzzle, sym: Symmetry, gens: list[Generation],
             t = gen.tally
             item.update(classes=t.classes, minimal=t.minimal, renamed=t.renamed,
                         labelled=t.labelled)
-        checker = gen.details.get("checked_by")
-        item["cross_checked_by"] = [checker] if checker else []
+        item["cross_checked_by"] = cross_checked_by(gen)
         item["details"] = details_json({k: v for k, v in gen.details.items()
                                         if k != "checked_by"})
         if boards:

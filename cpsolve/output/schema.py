@@ -345,7 +345,12 @@ def _generate() -> dict[str, Any]:
                                      "(Ctrl-C, a limit), random attempts used up, fewer "
                                      "classes than asked; null when it gave all."},
                            "classes": INT, "minimal": INT, "renamed": MAYBE_INT,
-                           "labelled": INT, "cross_checked_by": COMMON["cross_checked_by"],
+                           "labelled": INT,
+                           "cross_checked_by": {"type": "array", "items": {"type": "string"},
+                                                "maxItems": 1, "description": "The engine "
+                                                "that re-solved every puzzle and found it "
+                                                "unique; [] without a check, with no puzzle "
+                                                "to re-solve, or when not every one was."},
                            "details": DETAILS, "puzzles": {"type": "array", "items": board}}}
     return {"type": "object", "additionalProperties": False,
             "required": ["model", "family", "task", "engine", "symmetry", "givens"],

@@ -14,6 +14,7 @@ import pytest
 from cpsolve.answers.result import Status
 from cpsolve.cli.stream import Stream
 from cpsolve.engines import Options, run
+from cpsolve.engines.streamed import Streamed
 from cpsolve.model import Csp
 from cpsolve.puzzles.files import load
 
@@ -111,8 +112,43 @@ def test_the_time_limit_keeps_what_was_streamed(cli, write_model, engine):
         assert last["status"] == "unknown"
         return
     assert last["status"] == "at_least" and last["count"] >= len(found) == found[-1]["found"]
-    listed = last["solutions"]  # those the checker could re-check in time: the first ones
-    assert listed == [f["solution"] for f in found][:len(listed)]
+    # each was checked as it streamed: the list is all of them, not cut at the limit again
+    assert last["solutions"] == [f["solution"] for f in found]
+    assert last["listed"] == len(found) and "only the first" not in last["message"]
+
+
+class Late:
+    """The door's clock (:func:`cpsolve.engines.run`): the engine starts at 0 s and every later
+    look is a million seconds on, one more second each time — past any deadline of its
+    check, whatever the engine's own clock (the real one) did."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+
+    def perf_counter(self) -> float:
+        self.looks += 1
+        return 0.0 if self.looks == 1 else 1e6 + self.looks
+
+
+@pytest.mark.parametrize("engine", ["search", "pyconstraint"])
+def test_solutions_checked_as_they_streamed_are_listed_past_the_limit(cli, write_model,
+                                                                      monkeypatch, engine):
+    """The check of the list comes past the limit (the door's clock says so): the 8
+    solutions were checked as they streamed, so the result lists all 8 and agrees with the
+    lines; a count that did not stream has its list cut to what could be re-checked."""
+    import cpsolve.engines as door
+
+    monkeypatch.setattr(door, "time", Late())
+    path = write_model("x8.toml", FIRST_ROW)
+    run_ = cli("count", path, "--engine", engine, "--list", "--json", "--time-limit", "600")
+    found, last = lines(run_.out)
+    assert run_.code == 0, run_.err
+    assert len(found) == 8 and last["status"] == "exact" and last["listed"] == 8
+    assert last["solutions"] == [f["solution"] for f in found] and last["verified"] is True
+    monkeypatch.setattr(door, "time", Late())
+    quiet = run(engine, "count", load(path).model, Options(time_limit=600, keep=True))
+    assert quiet.answer.count == 8 and quiet.answer.solutions == ()
+    assert "only the first 0 of the solutions are listed" in quiet.message
 
 
 def test_a_limit_reached_while_a_solution_is_printed_lets_it_out_whole(cli, write_model,
@@ -150,10 +186,12 @@ def test_what_was_streamed_stands_when_the_engine_is_stopped_at_once(write_model
     printed: list[dict] = []
     cli = SimpleNamespace(args=SimpleNamespace(json=True), line=printed.append)
     stream = Stream(cli, puzzle)
+    door = Streamed(puzzle.model, stream)  # as an engine's run passes them on
     solutions = run("search", "count", puzzle.model, Options(keep=True)).answer.solutions
     for values in solutions[:3]:
-        stream(values)
-    stream({**solutions[0], next(iter(solutions[0])): 9})  # broken: checked, not printed
+        door(values)
+    door({**solutions[0], next(iter(solutions[0])): 9})  # broken: checked, not printed
+    assert [door.passed(v) for v in solutions[:4]] == [True, True, True, False]
     assert [p["found"] for p in printed] == [1, 2, 3]
     result = stream.salvage("search", "interrupted", 1.0)
     assert result.status is Status.AT_LEAST and result.answer.count == 3

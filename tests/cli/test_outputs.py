@@ -233,3 +233,46 @@ def test_a_model_inside_a_work_directorys_run_folder_is_never_removed(cli, tmp_p
     beside = tmp_path / "work" / "w.toml"
     beside.write_bytes(model.read_bytes())
     assert cli("analyze", str(beside), "--work-dir", "work").code == 0
+
+
+class ReaderGone:
+    """A stdout whose reader has gone before the first write (``cpsolve ... | true``)."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_the_plan_file_is_written_when_the_reader_of_stdout_has_gone(cli, monkeypatch, tmp_path,
+                                                                     extra):
+    """``solve hanoi4 --plan-file p | true``: nothing can be shown, which is no error
+    (exit 0), yet the file asked for is written whole: 2^4 - 1 = 15 moves and the cost."""
+    import sys
+
+    monkeypatch.setattr(sys, "stdout", ReaderGone())
+    plan = tmp_path / "d.plan"
+    run = cli("solve", "hanoi4", "--engine", "search", "--plan-file", plan, *extra)
+    assert (run.code, run.err) == (0, "")
+    lines = plan.read_text().splitlines()
+    assert len(lines) == 16 and lines[-1] == "; cost = 15 (unit cost)"
+
+
+def test_export_writes_every_file_when_the_reader_of_stdout_has_gone(cli, monkeypatch,
+                                                                     tmp_path):
+    """``export ... -o DIR | true``: the domain and the problem both, though no file name
+    could be printed."""
+    import sys
+
+    monkeypatch.setattr(sys, "stdout", ReaderGone())
+    run = cli("export", "hanoi4", "--to", "pddl", "-o", tmp_path / "out")
+    assert (run.code, run.err) == (0, "")
+    assert sorted(os.listdir(tmp_path / "out")) == ["hanoi4-domain.pddl",
+                                                   "hanoi4-problem.pddl"]

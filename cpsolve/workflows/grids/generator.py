@@ -28,6 +28,7 @@ import math
 import random
 import time
 
+from ...answers.kinds import Count
 from ...answers.result import Status
 from ...answers.words import plural
 from ...engines import Options, engines_for, load, run
@@ -129,7 +130,9 @@ class Generator:
             opts = Options(time_limit=self.options.time_limit, limit=self.max_classes + 1,
                            workers=self.options.workers, progress=self.options.progress)
             grids = enumerate_classes(self.board, self.sym, self.engine, opts)
-            complete = grids.result.status is Status.EXACT
+            answer = grids.result.answer  # an exact count whose list the limit cut is no list
+            complete = grids.result.status is Status.EXACT and isinstance(answer, Count) \
+                and answer.listed() == answer.count
             self._grids = grids if complete and len(grids.reps) <= self.max_classes else None
             if not complete and (grids.result.count or 0) < (opts.limit or 0):  # time ran out
                 self._stopped = grids.result.message or "a limit reached"
@@ -243,7 +246,8 @@ class Generator:
             result = None if stop_reason() else \
                 run(engine, "solve", with_givens(self.board, p.givens),
                     Options(time_limit=self.options.time_limit))
-            if result is None or result.status is Status.UNKNOWN:  # stopped, or a limit
+            if result is None or result.status is Status.UNKNOWN or result.unique is None \
+                    and dict(result.solution or {}) == p.solution:  # stopped, or a limit
                 why = stop_reason() or (result.message if result else "") or "a limit"
                 short = (f"{why} while re-solving with {engine}: {len(out):,} of "
                          f"{plural(len(gen.puzzles), 'puzzle')} checked")

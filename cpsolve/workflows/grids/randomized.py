@@ -10,13 +10,20 @@
    minimal: a given that could not be removed from a larger set cannot be
    removed from a smaller one.  A run that ends with a number of givens other
    than ``K`` is discarded and another solution is drawn.
+
+An engine that could not tell (a limit reached: no solution found yet, uniqueness not
+decided, or the engine not started in the time left) proves nothing: the draw ends there
+(:class:`Undecided`, its message the reason), never reading it as "no solution" or "not
+unique".
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
+from ...answers.result import Result, Status
 from ...answers.words import plural
 from ...engines import Options, run
 from ...model import Csp
@@ -28,9 +35,24 @@ SEED_FRACTION = 6
 """About one cell in this many gets a random value before the engine completes the grid."""
 
 
+class Undecided(Exception):
+    """An engine could not answer the question asked of it (a limit came first); the
+    message says why, in the engine's words."""
+
+
+def _decided(result: Result, question: str) -> Result:
+    """``result`` when it answers ``question`` (``"solve"``: a solution found, or none proven;
+    ``"unique"``: uniqueness decided), else :class:`Undecided`."""
+    if question == "solve" and (result.found or result.status is Status.INFEASIBLE) or \
+            question == "unique" and result.unique is not None:
+        return result
+    raise Undecided(result.message or f"{result.engine}: {result.status.value}")
+
+
 def random_solution(csp: Csp, sym: Symmetry, rng: random.Random, engine: str,
                     options: Options) -> dict[str, int] | None:
-    """A random solution of ``csp`` (``None`` when it has none)."""
+    """A random solution of ``csp`` (``None`` when it provably has none; :class:`Undecided`
+    when an engine could not tell)."""
     names = list(csp.domains)
     rng.shuffle(names)
     fixed: dict[str, int] = {}
@@ -40,12 +62,13 @@ def random_solution(csp: Csp, sym: Symmetry, rng: random.Random, engine: str,
         if solution is not None and solution[name] == value:
             fixed[name] = value
             continue
-        result = run(engine, "solve", with_givens(csp, {**fixed, name: value}), options)
+        result = _decided(run(engine, "solve", with_givens(csp, {**fixed, name: value}),
+                              options), "solve")
         if result.found:
             fixed[name] = value
             solution = dict(result.solution or {})
     if solution is None:
-        result = run(engine, "solve", csp, options)
+        result = _decided(run(engine, "solve", csp, options), "solve")
         if not result.found:
             return None
         solution = dict(result.solution or {})
@@ -65,10 +88,17 @@ def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: ra
     ``clues`` names the variables that may be given (all by default): the run starts
     from all of them, and ends at once when they do not make the puzzle unique.
     Returns ``None`` when the run cannot end with exactly ``k`` givens (too few
-    removals possible, or, with ``minimal``, more), or was stopped (``stop``).
+    removals possible, or, with ``minimal``, more), or was stopped (``stop``); raises
+    :class:`Undecided` when the engine could not tell whether a puzzle is unique.
     """
+    options = replace(options, unique=True)  # decided also on a board with a large circuit
+
+    def unique(givens: Mapping[str, int]) -> bool:
+        return bool(_decided(run(engine, "solve", with_givens(csp, givens), options),
+                             "unique").unique)
+
     givens = dict(solution) if clues is None else {n: solution[n] for n in clues}
-    if clues is not None and not run(engine, "solve", with_givens(csp, givens), options).unique:
+    if clues is not None and not unique(givens):
         return None
     order = list(givens)
     rng.shuffle(order)
@@ -76,7 +106,7 @@ def reduce(csp: Csp, solution: Mapping[str, int], k: int, minimal: bool, rng: ra
         if len(givens) <= k and not minimal or stop():
             break
         trial = {n: v for n, v in givens.items() if n != name}
-        if run(engine, "solve", with_givens(csp, trial), options).unique:
+        if unique(trial):
             givens = trial
             if len(givens) < k:
                 return None
@@ -107,10 +137,13 @@ def draw(csp: Csp, sym: Symmetry, k: int, count: int, seed: int | None, minimal:
             return list(found.values()), why
         if options.progress:
             options.progress(f"attempt {attempt + 1}, {len(found)} of {count} found")
-        solution = random_solution(csp, sym, rng, engine, options)
-        if solution is None:  # stopped, or the board has no solution (the caller asks)
-            return list(found.values()), stop() or "the board has no solution"
-        givens = reduce(csp, solution, k, minimal, rng, engine, options, clues, stop)
+        try:
+            solution = random_solution(csp, sym, rng, engine, options)
+            if solution is None:  # proven: the board has no solution (the caller asks)
+                return list(found.values()), stop() or "the board has no solution"
+            givens = reduce(csp, solution, k, minimal, rng, engine, options, clues, stop)
+        except Undecided as err:  # a limit: nothing proven about the board
+            return list(found.values()), stop() or str(err)
         if givens is not None:
             reduced += 1
             found.setdefault(canonical(givens), (givens, solution))

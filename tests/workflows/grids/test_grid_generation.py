@@ -529,3 +529,105 @@ def test_ctrl_c_while_the_puzzles_are_written_ends_the_list_and_says_so(cli, mon
     assert item["classes"] == item["drawn"] == 10090 and len(item["puzzles"]) < 10090
     assert item["short"] == (f"interrupted while the puzzles were being written: "
                              f"{len(item['puzzles']):,} of 10,090 listed")
+
+
+def _every_run(monkeypatch, change) -> None:
+    """Every engine run of generation (enumeration, draw, checks) answers ``change(real)``."""
+    from cpsolve.workflows.grids import generator, randomized
+
+    def patched(name, task, model, options=None, late=None):
+        return change(lambda late_=late: run(name, task, model, options, late_))
+
+    for module in (counting, generator, randomized):
+        monkeypatch.setattr(module, "run", patched)
+
+
+def test_an_engine_that_cannot_start_in_time_is_no_proof_of_no_solution(monkeypatch):
+    """Each run comes too late to start (as CP-SAT with 0.3 s left, its import taking 0.4):
+    the board is not said to have no solution, nor refused as one; the draw ends with the
+    engine's own reason, and no puzzle was made."""
+    late = "time limit reached before cpsat started"
+    _every_run(monkeypatch, lambda real: real(late))
+    puzzle = puzzle_of("sudoku4")
+    drawn = Generator(puzzle.model, puzzle.symmetry(), "cpsat").random(4, 2, seed=1)
+    assert (drawn.puzzles, drawn.short) == ((), late)
+
+
+def test_uniqueness_not_decided_in_time_ends_the_draw_saying_so(monkeypatch):
+    """Every solve finds a solution but cannot decide uniqueness before its limit: no
+    removal is read as "not unique" (the draw would give up after its attempts, or claim
+    a puzzle minimal); it ends at once with the engine's reason."""
+    from cpsolve.answers.kinds import Assignment
+
+    why = "time limit 1 s reached: uniqueness not decided"
+
+    def undecided(real):
+        result = real()
+        if not result.found:
+            return result
+        return result.but(answer=Assignment(dict(result.solution)), message=why)
+
+    _every_run(monkeypatch, undecided)
+    puzzle = puzzle_of("sudoku4")
+    gen = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint", max_classes=0)
+    drawn = gen.random(4, 2, seed=1, minimal=True)  # max_classes 0: drawn, not enumerated
+    assert (drawn.puzzles, drawn.short) == ((), why)
+
+
+def test_a_check_that_cannot_decide_uniqueness_in_time_is_no_disagreement(xsudoku,
+                                                                          monkeypatch):
+    """The second engine finds each puzzle's solution but its limit came before it could
+    decide uniqueness: that is no "does not find it unique"; the puzzles stay unchecked
+    and the check says why."""
+    from cpsolve.answers.kinds import Assignment
+    from cpsolve.workflows.grids.generated import Generation
+
+    puzzle, gen = xsudoku
+    every = gen.every(4)
+    why = "time limit 1 s reached: uniqueness not decided"
+    _every_run(monkeypatch, lambda real: real().but(
+        answer=Assignment(dict(real().solution)), message=why))
+    checked = gen.check(Generation(4, "exhaustive", every.puzzles[:3], every.tally))
+    assert [p.checked for p in checked.puzzles] == [None] * 3
+    assert checked.short.startswith(f"{why} while re-solving with ")
+    assert "0 of 3 puzzles checked" in checked.short
+
+
+def test_an_exact_count_whose_list_was_cut_is_no_enumeration(monkeypatch):
+    """The count is exact but the limit cut its list (the checker could re-check none): the
+    solutions are not all known, so there are no figures and no puzzles, and the limit says
+    why (not 0 puzzles from a board with 0 solutions)."""
+    from types import SimpleNamespace
+
+    from cpsolve.answers.kinds import Count
+    from cpsolve.answers.result import Result
+    from cpsolve.workflows.grids import generator
+
+    why = ("only the first 0 of the solutions are listed: the checker could re-check no "
+           "more within the time limit")
+    cut = Result.counted("pyconstraint", Count(8, ()), True, message=why)
+    monkeypatch.setattr(generator, "enumerate_classes",
+                        lambda *args: SimpleNamespace(result=cut, reps=[]))
+    puzzle = puzzle_of("xsudoku5")
+    every = Generator(puzzle.model, puzzle.symmetry(), "pyconstraint").every(4)
+    assert (every.tally, every.puzzles, every.short) == (None, (), why)
+
+
+def test_a_generation_with_no_puzzle_claims_no_cross_check(cli):
+    """4×4 sudoku has no unique puzzle with 3 givens (4 is the fewest: with 3, at most three
+    symbols appear, and two symbols missing from the givens can always be swapped): the
+    second engine re-solved nothing, and neither the text nor the JSON says it checked."""
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    argv = ["generate", MODELS / "sudoku4.toml", "--givens", "3", "--random", "2",
+            "--seed", "3", "--engine", "pyconstraint"]
+    text = cli(*argv)
+    assert text.code == 1 and "0 drawn at random" in text.out
+    assert "re-solved by search: unique" not in text.out
+    assert "nothing re-solved by search" in text.out
+    data = json.loads(cli(*argv, "--json").out)
+    jsonschema.validate(data, schema())
+    (item,) = data["givens"]
+    assert (item["drawn"], item["puzzles"], item["cross_checked_by"]) == (0, [], [])
