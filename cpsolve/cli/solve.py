@@ -230,20 +230,18 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     its file's ``[expected]`` gets a warning naming the file (and, with ``--json``,
     ``expected_mismatch``)."""
     from ..output.text import batch_columns, batch_head
-    from ..workflows.batch.items import instances
     from ..workflows.batch.solving import answering
     from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
-    items = list(instances(pairs or cli.args.files, cli.loading))
-    why = wrong_kind(cli.args, kinds_of(items))
+    items, seen, names = _batch_items(cli, pairs)
+    why = wrong_kind(cli.args, kinds_of(seen))
     if why:
         return cli.fail(why, 2)
     rows: list = []
     hard = gone = False
-    columns = None if cli.args.json else \
-        batch_columns([item.source for item in items], answering(cli.args.engine))
-    with cli.bar("solving", len(items)) as advance, watch_reader():
+    columns = None if cli.args.json else batch_columns(names, answering(cli.args.engine))
+    with cli.bar("solving", None) as advance, watch_reader():
         try:
             if columns is not None:
                 cli.out.print(batch_head(columns))
@@ -266,7 +264,30 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
             reader_gone()
     if gone:
         reader_gone()
-    return _batch_code(rows, items if gone else rows, hard)
+    return _batch_code(rows, seen if gone else rows, hard)
+
+
+def _batch_items(cli: Cli, pairs: list[tuple[str, str]] | None):
+    """A batch's items as they load (each file when its turn comes), the list of those
+    loaded so far (it grows as they are taken), and the names of its files (or PDDL
+    problems).  An option that applies to one kind of model (:func:`wrong_kind`) needs
+    every model's kind before the batch starts: then every file is loaded first."""
+    from ..workflows.batch.items import files_of, instances
+    from .option_rules import KIND_OPTIONS, holds
+
+    names = [str(problem) for _, problem in pairs] if pairs else \
+        [name for name, _ in files_of(cli.args.files)]
+    found = instances(pairs or cli.args.files, cli.loading)
+    if any(holds(cli.args, dest) for dest in KIND_OPTIONS):
+        seen = list(found)
+        return iter(seen), seen, names
+    seen = []
+
+    def noted():
+        for item in found:
+            seen.append(item)
+            yield item
+    return noted(), seen, names
 
 
 def _row_out(cli: Cli, row, columns) -> None:
@@ -328,7 +349,7 @@ def _solved(cli: Cli, items: list):
         from ..workflows.batch.solving import solve_within
 
         cli.import_dask()
-        return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
+        return on_cluster(list(items), partial(solve_within, engine=args.engine, options=options),
                           cli.cluster(), TaskBudget(cli.clock, cli.auto_budget(), cli.tail()),
                           lambda item, why: Row(item.source, item.puzzle, None, why,
                                                 item.at_limit),
