@@ -61,8 +61,9 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
 
     ``loading(what)`` guards each file's loading (the command's clock: a model file that
     loads for ever — a Python ``build()`` that never returns — stops at the time limit);
-    a file stopped there, and every file after it, is an error item of its own, and so
-    is every file after a stop was asked for (Ctrl-C, or the clock's), not loaded.  A
+    a file stopped there or by Ctrl-C, and every file after it, is an error item of its
+    own (``at_limit``: a stop, not a bad file), and so is every file after a stop was
+    asked for (Ctrl-C, or the clock's), not loaded.  A
     file that passes the memory limit as it loads is one too; what it held is freed, and
     the next files load."""
     names = list(names)
@@ -89,6 +90,10 @@ def _loaded(files: list[tuple[str, Path]],
             continue
         except TimeUp as err:
             late = "time limit reached"
+            yield Item(name, error=str(err), at_limit=True)
+            continue
+        except interrupt.Interrupted as err:  # Ctrl-C while it loaded: a stop, not bad input
+            late = interrupt.reason()
             yield Item(name, error=str(err), at_limit=True)
             continue
         except MemoryUp as err:
