@@ -256,6 +256,11 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
             hard = True
         except BrokenPipeError:
             gone = True
+        except TimeUp:  # the command's own clock cut the batch: the rest are not started
+            with printing(answer=True):
+                for row in _not_reached(rows, seen, names):
+                    _row_out(cli, row, columns)
+                    rows.append(row)
     if not gone:
         try:
             with printing(answer=True):
@@ -288,6 +293,19 @@ def _batch_items(cli: Cli, pairs: list[tuple[str, str]] | None):
             seen.append(item)
             yield item
     return noted(), seen, names
+
+
+def _not_reached(rows: list, seen: list, names: list[str]) -> list:
+    """The rows of a batch that its command's clock cut: each instance loaded and not
+    solved, then each file not loaded, not started."""
+    from ..workflows.batch.rows import Row
+
+    why = "not started: time limit reached"
+    rest = [Row(item.source, item.puzzle, None, item.error or why, item.at_limit,
+                started=False) for item in seen[len(rows):]]
+    done = {known for item in seen for known in (item.source, item.source.rpartition("#")[0])}
+    return rest + [Row(name, None, None, "not loaded: time limit reached", True,
+                       started=False) for name in names if name not in done]
 
 
 def _row_out(cli: Cli, row, columns) -> None:

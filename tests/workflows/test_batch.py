@@ -282,3 +282,21 @@ def test_a_file_that_never_loads_costs_the_instances_before_it_nothing(cli, tmp_
         assert rows[0]["steps"] == 5
         assert rows[-1]["batch"]["statuses"] == {"optimal": 1, "not_started": 2}
         assert run.code == 1, run.err
+
+
+def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_path, late_alarm):
+    """The command's own clock (past every grace) cuts the batch as it begins to solve:
+    every file still has its row, not started, and the batch's figures come last — never
+    the bare error "... was reached while running solve"."""
+    for name in ("a.toml", "b.toml", "c.toml"):
+        (tmp_path / name).write_text((ROOT / "models" / "blocks.toml").read_text())
+    late_alarm("cpsolve.cli.solve._solved")
+    run = cli("solve", tmp_path, "--time-limit", "5", "--json", "--engine", "search")
+    assert run.code == 1, run.err
+    assert "while running" not in run.out + run.err
+    rows = lines(run.out)
+    assert [Path(r["source"]).name for r in rows[:-1]] == ["a.toml", "b.toml", "c.toml"]
+    assert {r["status"] for r in rows[:-1]} == {"not_started"}
+    assert rows[-1]["batch"]["statuses"] == {"not_started": 3}
+    for row in rows:
+        jsonschema.validate(row, schema())
