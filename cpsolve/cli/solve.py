@@ -234,13 +234,13 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
-    items, seen, names = _batch_items(cli, pairs)
+    items, seen, names, widest = _batch_items(cli, pairs)
     why = wrong_kind(cli.args, kinds_of(seen))
     if why:
         return cli.fail(why, 2)
     rows: list = []
     hard = gone = False
-    columns = None if cli.args.json else batch_columns(names, answering(cli.args.engine))
+    columns = None if cli.args.json else batch_columns(widest, answering(cli.args.engine))
     with cli.bar("solving", None) as advance, watch_reader():
         try:
             if columns is not None:
@@ -274,25 +274,41 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
 
 def _batch_items(cli: Cli, pairs: list[tuple[str, str]] | None):
     """A batch's items as they load (each file when its turn comes), the list of those
-    loaded so far (it grows as they are taken), and the names of its files (or PDDL
-    problems).  An option that applies to one kind of model (:func:`wrong_kind`) needs
-    every model's kind before the batch starts: then every file is loaded first."""
+    loaded so far (it grows as they are taken), the names of its files (or PDDL
+    problems), and the widest instance name each gives (:func:`_widest`).  An option that
+    applies to one kind of model (:func:`wrong_kind`) needs every model's kind before the
+    batch starts: then every file is loaded first."""
     from ..workflows.batch.items import files_of, instances
     from .option_rules import KIND_OPTIONS, holds
 
-    names = [str(problem) for _, problem in pairs] if pairs else \
-        [name for name, _ in files_of(cli.args.files)]
+    files = [(str(problem), None) for _, problem in pairs] if pairs else \
+        files_of(cli.args.files)
+    names = [name for name, _ in files]
+    widest = [_widest(name, path) for name, path in files]
     found = instances(pairs or cli.args.files, cli.loading)
     if any(holds(cli.args, dest) for dest in KIND_OPTIONS):
         seen = list(found)
-        return iter(seen), seen, names
+        return iter(seen), seen, names, widest
     seen = []
 
     def noted():
         for item in found:
             seen.append(item)
             yield item
-    return noted(), seen, names
+    return noted(), seen, names, widest
+
+
+def _widest(name: str, path) -> str:
+    """The widest instance name a file named ``name`` gives, before it is loaded: ``name``,
+    or for a collection (a TOML file with ``instances``) ``name#N``, N as wide as its count
+    of lines (a line per instance at most)."""
+    if path is None or path.suffix != ".toml":
+        return name
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:  # its loading will say why
+        return name
+    return f"{name}#{text.count(chr(10)) + 1}" if "instances" in text else name
 
 
 def _not_reached(rows: list, seen: list, names: list[str]) -> list:
