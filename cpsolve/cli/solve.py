@@ -298,13 +298,18 @@ def _batch_items(cli: Cli, pairs: list[tuple[str, str]] | None):
     return noted(), seen, names, widest
 
 
+WIDEST_READ = 1 << 20
+"""Bytes of a TOML file :func:`_widest` reads at most (a larger one: its name as it is)."""
+
+
 def _widest(name: str, path) -> str:
     """The widest instance name a file named ``name`` gives, before it is loaded: ``name``,
     or for a collection (a TOML file with ``instances``) ``name#N``, N as wide as its count
     of lines (a line per instance at most)."""
-    if path is None or path.suffix != ".toml":
-        return name
-    try:
+    try:  # a regular file only: a pipe or a device (its loading refuses it) is not read
+        if path is None or path.suffix != ".toml" or not path.is_file() or \
+                path.stat().st_size > WIDEST_READ:
+            return name
         text = path.read_text(errors="replace")
     except OSError:  # its loading will say why
         return name

@@ -300,3 +300,13 @@ def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_pat
     assert rows[-1]["batch"]["statuses"] == {"not_started": 3}
     for row in rows:
         jsonschema.validate(row, schema())
+
+
+def test_a_collections_instance_names_fit_their_column(cli, tmp_path):
+    """The table is laid out before the files load (each loads when its turn comes): a
+    collection's instance names (``file#N``) still fit the instance column, whole."""
+    path = tmp_path / "s.toml"
+    path.write_text(SUDOKUS)
+    run = cli("solve", path, "water_jugs", "--engine", "search", width="200")
+    for n in (1, 2):
+        assert f"s.toml#{n} " in run.out, run.out
