@@ -257,9 +257,11 @@ def _guarded(cli, name: str) -> int:
     from .session import OutputError, pair_up
 
     try:
+        act = command(name)  # its module imported first: a command that answers at its
+        # limit (a batch's rows, compare's models) is never cut before it has begun
         with cli.clock.guard(f"running {name}", cli.clock.last_word()):
             pair_up(cli.args)
-            code = command(name)(cli)
+            code = act(cli)
         # stopped by Ctrl-C / SIGTERM: whatever the command printed (its answer so far,
         # a limit's result), the exit says it was interrupted
         return INTERRUPTED if code in (0, 1) and interrupt.by_user() else code

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ from ..answers.result import Status
 from ..engines import Options
 from ..engines.proofs import ARGUED
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import printing
+from ..engines.runtime.clock import Clock, TimeUp, printing
 from ..workflows.batch.budget import TaskBudget
 from ..workflows.batch.comparing import (
     Compared,
@@ -78,26 +78,25 @@ def compare(cli: Cli) -> int:
                              "collections; a PDDL domain and problems run here (drop "
                              "--workers / --scheduler)", 2)
         return compare_on_cluster(cli)
-    items = _items(cli)
-    from ..output.text import as_json  # noqa: F401 - now: after the engines, its import
-    # (rich's) would take a loaded machine's tenths of a second past the limit
-    if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
-        return cli.fail(items[0].error, 1 if items[0].at_limit else 2)  # (or a limit)
-    from .option_rules import wrong_kind
-    from .solve import kinds_of
+    items: list[Item] = []
+    done: list[Compared] = []
+    try:
+        code = _begun(cli, items, done)
+        if code is not None:
+            return code
+    except TimeUp:  # the command's own clock came first: the models not reached say so
+        pass
+    with printing(answer=True):  # from here on the clock cuts nothing: the report is due
+        done += _not_reached(cli, items, done)
+        # an engine stopped at once by Ctrl-C asked for a stop too (by_user)
+        interrupted = any(d.stopped for d in done) or interrupt.by_user()
+        verdict = _verdict(done, interrupted)
+        _report(cli, done, verdict)
+        from .solve import tell_bad
 
-    why = wrong_kind(cli.args, kinds_of(items))
-    if why:
-        return cli.fail(why, 2)
-    done, stopped = _compared(cli, items)
-    interrupted = stopped or interrupt.by_user()
-    verdict = _verdict(done, interrupted)
-    _report(cli, done, verdict)
-    from .solve import tell_bad
-
-    tell_bad(items)  # each file that did not load: its line on stderr, as in solve
-    for d in done:
-        warn_expected_once(d)
+        tell_bad(items)  # each file that did not load: its line on stderr, as in solve
+        for d in done:
+            warn_expected_once(d)
     if interrupted:
         return INTERRUPTED
     if any(d.problems or d.error or not answered(d) for d in done):
@@ -105,13 +104,49 @@ def compare(cli: Cli) -> int:
     return 0
 
 
-def _compared(cli: Cli, items: list[Item]) -> tuple[list[Compared], bool]:
-    """Every item through its engines, in order, each model within its share of the time
-    left (:func:`_model_seconds`); once the time limit or a stop came, the rest are listed
-    as not reached.  Also whether Ctrl-C stopped work at once (``KeyboardInterrupt``: the
-    models so far are kept)."""
+def _begun(cli: Cli, items: list[Item], done: list[Compared]) -> int | None:
+    """The comparison up to its report: ``items`` loaded, each compared into ``done`` as it
+    goes (so that what was done is kept when the command's clock cuts it short, with
+    :class:`TimeUp`); an exit code when it ends before its report (one bad file, an option
+    that applies to none of the models), else ``None``."""
+    items += _items(cli)
+    from ..output.text import as_json  # noqa: F401 - now: after the engines, its import
+    # (rich's) would take a loaded machine's tenths of a second past the limit
+    if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
+        return cli.fail(items[0].error, INTERRUPTED if interrupt.by_user()  # (or a stop)
+                        else 1 if items[0].at_limit else 2)
+    from .option_rules import wrong_kind
+    from .solve import kinds_of
+
+    why = wrong_kind(cli.args, kinds_of(items))
+    if why:
+        return cli.fail(why, 2)
+    _compared(cli, items, done)
+    return None
+
+
+def _not_reached(cli: Cli, items: list[Item], done: list[Compared]) -> list[Compared]:
+    """The models of ``items`` that ``done`` has not reached (the command's clock cut the
+    comparison), each with its engines not run, or its file's error; then every file named
+    that was not loaded at all."""
+    why = cli.clock.limit_reached()
+    rest = [unreached(item, cli.args.task, why) if item.puzzle is not None
+            else Compared(item.source, None, error=item.error) for item in items[len(done):]]
+    if items:
+        return rest
+    from ..workflows.batch.items import files_of
+
+    names = [file_name(pair) for pair in pddl_pairs(cli.args.files)] or \
+        [name for name, _ in files_of(cli.args.files)]
+    return [Compared(name, None, error=f"not loaded: {why}") for name in names]
+
+
+def _compared(cli: Cli, items: list[Item], done: list[Compared]) -> bool:
+    """Every item through its engines, in order, into ``done``, each model within its share
+    of the time left (:func:`_model_seconds`); once the time limit or a stop came, the rest
+    are listed as not reached.  Whether Ctrl-C stopped work at once
+    (``KeyboardInterrupt``: the models so far are kept)."""
     budget = TaskBudget(cli.clock, cli.auto_budget(), cli.tail())
-    done: list[Compared] = []
     stopped = False
     with interrupt.installed():
         for number, item in enumerate(items):
@@ -123,10 +158,11 @@ def _compared(cli: Cli, items: list[Item]) -> tuple[list[Compared], bool]:
                 done.append(unreached(item, cli.args.task, why or interrupt.REASON))
                 continue
             seconds = _model_seconds(budget, items[number:], cli.args.task)
+            seconds = None if seconds is None else max(seconds, 0.01)
             try:
                 compared = compare_model(
-                    item, cli.args.task, None if seconds is None else max(seconds, 0.01),
-                    running=partial(_running, cli, item.puzzle.name))
+                    item, cli.args.task, seconds,
+                    running=partial(_running, cli, item.puzzle.name, _model_end(cli, seconds)))
             except KeyboardInterrupt:  # Ctrl-C between two engines: this model is lost
                 interrupt.request()
                 stopped = True
@@ -134,7 +170,7 @@ def _compared(cli: Cli, items: list[Item]) -> tuple[list[Compared], bool]:
                 continue
             stopped = stopped or compared.stopped
             done.append(compared)
-    return done, stopped
+    return stopped
 
 
 def _too_late(cli: Cli) -> str | None:
@@ -230,13 +266,26 @@ def _tell_unanswered(done: list[Compared], verdict: str) -> None:
             print(f"{printable(d.source)}: no engine answered {why}", file=sys.stderr)
 
 
+def _model_end(cli: Cli, seconds: float | None) -> Clock | None:
+    """The clock that ends one model's engines (:func:`_running`): ``seconds``, its budget,
+    and the command's grace past it, from now — when that ends before the command's own
+    limit (else the command's clock ends them, asking them to stop first)."""
+    if seconds is None or not cli.clock.allows(seconds + cli.clock.grace()):
+        return None
+    return Clock(seconds + cli.clock.grace())
+
+
 @contextmanager
-def _running(cli: Cli, name: str, engine: str) -> Iterator[Options]:
+def _running(cli: Cli, name: str, end: Clock | None, engine: str) -> Iterator[Options]:
     """One engine of ``compare`` under way: its progress line, and the command's clock,
     which stops it shortly after the limit if it does not stop itself (an engine whose
-    import takes the time that is left: :class:`TimeUp`)."""
+    import takes the time that is left: :class:`TimeUp`); and the model's own ``end``
+    (:func:`_model_end`), which cuts it off when it has not stopped a grace past the
+    model's budget — a model whose engine overruns its share never takes the time of the
+    models after it."""
     with cli.progress(f"{name}: {engine}") as options, \
-            cli.clock.guard(f"running {engine}", cli.clock.grace()):
+            cli.clock.guard(f"running {engine}", cli.clock.grace()), \
+            end.guard(f"running {engine}") if end is not None else nullcontext():
         yield options
 
 

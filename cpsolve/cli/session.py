@@ -220,13 +220,14 @@ class Cli:
             yield dataclasses.replace(options, progress=report)
 
     @contextmanager
-    def bar(self, what: str, total: int) -> Iterator[Callable[[], None]]:
-        """A progress bar of ``total`` steps, advanced by the function it gives; when stderr
-        is a terminal only (elsewhere rich would leave a blank line on stderr).  What is
-        printed meanwhile (a batch's rows) goes to stdout: above the bar when stdout is
-        the terminal too (the bar is then drawn through stdout's console), else to the
-        pipe or file itself, the bar staying on stderr.  JSON lines never pass through the
-        bar: with ``--json`` on the terminal there is none (the lines are the progress)."""
+    def bar(self, what: str, total: int | None) -> Iterator[Callable[[], None]]:
+        """A progress bar of ``total`` steps (``None``: not known beforehand), advanced by
+        the function it gives; when stderr is a terminal only (elsewhere rich would leave a
+        blank line on stderr).  What is printed meanwhile (a batch's rows) goes to stdout:
+        above the bar when stdout is the terminal too (the bar is then drawn through
+        stdout's console), else to the pipe or file itself, the bar staying on stderr.  JSON
+        lines never pass through the bar: with ``--json`` on the terminal there is none
+        (the lines are the progress)."""
         on_stdout = stdout_is_terminal()
         if not shows_progress() or (on_stdout and self.printer.json):
             yield lambda: None

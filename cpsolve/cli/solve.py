@@ -240,20 +240,18 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     its file's ``[expected]`` gets a warning naming the file (and, with ``--json``,
     ``expected_mismatch``)."""
     from ..output.text import batch_columns, batch_head
-    from ..workflows.batch.items import instances
     from ..workflows.batch.solving import answering
     from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
-    items = list(instances(pairs or cli.args.files, cli.loading))
-    why = wrong_kind(cli.args, kinds_of(items))
+    items, seen, names, widest = _batch_items(cli, pairs)
+    why = wrong_kind(cli.args, kinds_of(seen))
     if why:
         return cli.fail(why, 2)
     rows: list = []
     hard = gone = False
-    columns = None if cli.args.json else \
-        batch_columns([item.source for item in items], answering(cli.args.engine))
-    with cli.bar("solving", len(items)) as advance, watch_reader():
+    columns = None if cli.args.json else batch_columns(widest, answering(cli.args.engine))
+    with cli.bar("solving", None) as advance, watch_reader():
         try:
             if columns is not None:
                 cli.out.print(batch_head(columns))
@@ -268,6 +266,11 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
             hard = True
         except BrokenPipeError:
             gone = True
+        except TimeUp:  # the command's own clock cut the batch: the rest are not started
+            with printing(answer=True):
+                for row in _not_reached(rows, seen, names):
+                    _row_out(cli, row, columns)
+                    rows.append(row)
     if not gone:
         try:
             with printing(answer=True):
@@ -276,7 +279,64 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
             reader_gone()
     if gone:
         reader_gone()
-    return _batch_code(rows, items if gone else rows, hard)
+    return _batch_code(rows, seen if gone else rows, hard)
+
+
+def _batch_items(cli: Cli, pairs: list[tuple[str, str]] | None):
+    """A batch's items as they load (each file when its turn comes), the list of those
+    loaded so far (it grows as they are taken), the names of its files (or PDDL
+    problems), and the widest instance name each gives (:func:`_widest`).  An option that
+    applies to one kind of model (:func:`wrong_kind`) needs every model's kind before the
+    batch starts: then every file is loaded first."""
+    from ..workflows.batch.items import files_of, instances
+    from .option_rules import KIND_OPTIONS, holds
+
+    files = [(str(problem), None) for _, problem in pairs] if pairs else \
+        files_of(cli.args.files)
+    names = [name for name, _ in files]
+    widest = [_widest(name, path) for name, path in files]
+    found = instances(pairs or cli.args.files, cli.loading)
+    if any(holds(cli.args, dest) for dest in KIND_OPTIONS):
+        seen = list(found)
+        return iter(seen), seen, names, widest
+    seen = []
+
+    def noted():
+        for item in found:
+            seen.append(item)
+            yield item
+    return noted(), seen, names, widest
+
+
+WIDEST_READ = 1 << 20
+"""Bytes of a TOML file :func:`_widest` reads at most (a larger one: its name as it is)."""
+
+
+def _widest(name: str, path) -> str:
+    """The widest instance name a file named ``name`` gives, before it is loaded: ``name``,
+    or for a collection (a TOML file with ``instances``) ``name#N``, N as wide as its count
+    of lines (a line per instance at most)."""
+    try:  # a regular file only: a pipe or a device (its loading refuses it) is not read
+        if path is None or path.suffix != ".toml" or not path.is_file() or \
+                path.stat().st_size > WIDEST_READ:
+            return name
+        text = path.read_text(errors="replace")
+    except OSError:  # its loading will say why
+        return name
+    return f"{name}#{text.count(chr(10)) + 1}" if "instances" in text else name
+
+
+def _not_reached(rows: list, seen: list, names: list[str]) -> list:
+    """The rows of a batch that its command's clock cut: each instance loaded and not
+    solved, then each file not loaded, not started."""
+    from ..workflows.batch.rows import Row
+
+    why = "not started: time limit reached"
+    rest = [Row(item.source, item.puzzle, None, item.error or why, item.at_limit,
+                started=False) for item in seen[len(rows):]]
+    done = {known for item in seen for known in (item.source, item.source.rpartition("#")[0])}
+    return rest + [Row(name, None, None, "not loaded: time limit reached", True,
+                       started=False) for name in names if name not in done]
 
 
 def _row_out(cli: Cli, row, columns) -> None:
@@ -338,7 +398,7 @@ def _solved(cli: Cli, items: list):
         from ..workflows.batch.solving import solve_within
 
         cli.import_dask()
-        return on_cluster(items, partial(solve_within, engine=args.engine, options=options),
+        return on_cluster(list(items), partial(solve_within, engine=args.engine, options=options),
                           cli.cluster(), TaskBudget(cli.clock, cli.auto_budget(), cli.tail()),
                           lambda item, why: Row(item.source, item.puzzle, None, why,
                                                 item.at_limit),

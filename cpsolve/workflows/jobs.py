@@ -6,6 +6,10 @@
 index and a time limit; they share the memory limit), and yields the answers in
 the order of the indices.
 
+* The pieces may become known as the work goes (``more``: a batch loads each file just
+  before its instances are handed over, so a file that loads slowly never costs the ones
+  before it their time); a worker knows the pieces known when it was forked, and one idle
+  when the next piece is newer is replaced by a fresh fork.
 * Each piece gets what is left of the deadline when it is handed over.  Past the
   deadline, or after Ctrl-C, nothing new is handed over: the pieces left are
   ``unstarted(index, "not started: …")`` (``failed`` unless the caller gives its own).
@@ -39,33 +43,37 @@ Failed = Callable[[int, str], Any]
 
 def in_order(count: int, work: Work, failed: Failed, workers: int,
              deadline: float | None = None, grace: float | None = None,
-             unstarted: Failed | None = None, stopped: Failed | None = None
-             ) -> Iterator[Any]:
+             unstarted: Failed | None = None, stopped: Failed | None = None,
+             more: Callable[[], int] | None = None) -> Iterator[Any]:
     """``work(i, time_limit)`` for ``i`` in ``range(count)`` in ``workers`` processes, the
-    answers (picklable) yielded in order; ``failed(i, why)`` stands for a piece whose worker
+    answers (picklable) yielded in order; ``more()``, when given, makes more pieces known
+    once the ``count`` known are handed over (only when a worker is free for the next one,
+    after the answers come so far are yielded) and returns how many are known then (no
+    more: as many as before); ``failed(i, why)`` stands for a piece whose worker
     failed, ``unstarted(i, why)`` for one the deadline or a stop came before, and
     ``stopped(i, why)`` for one stopped that sent no answer (both ``failed`` by default;
     ``deadline``: a ``time.monotonic()`` value, or None).  The pieces still running past
     the deadline are stopped within ``grace`` seconds of it (default :data:`GRACE`)."""
-    pool = _Pool(count, work, failed, max(1, min(workers, count)), deadline,
-                 GRACE if grace is None else grace, unstarted or failed, stopped or failed)
+    pool = _Pool(count, work, failed, max(1, workers if more else min(workers, count)),
+                 deadline, GRACE if grace is None else grace, unstarted or failed,
+                 stopped or failed, more=more)
     done = 0
     try:
-        while done < count:
+        while not pool.ended(done):
             if pool.overdue():
                 pool.stop_all()
             else:
-                pool.hire()
                 pool.hand_over()
-                for message in wait_any(list(pool.running), POLL):
-                    pool.take(message)
+                if pool.running:
+                    for message in wait_any(list(pool.running), POLL):
+                        pool.take(message)
             while done in pool.answers:
                 yield pool.answers.pop(done)
                 done += 1
     except KeyboardInterrupt:  # Ctrl-C where no handler turns it into a request
         interrupt.request()
         pool.stop_all()
-        while done < count:
+        while done < pool.count:
             yield pool.answers.pop(done)
             done += 1
     finally:
@@ -114,23 +122,50 @@ class _Pool:
     answers: dict[int, Any] = field(default_factory=dict)
     next: int = 0
     """The next piece to hand over."""
+    more: Callable[[], int] | None = None
+    """Makes more pieces known, and says how many are known then (None: ``count`` is all)."""
+    knows: dict[Child, int] = field(default_factory=dict)
+    """How many pieces each worker knows: those known when it was forked."""
 
-    def hire(self) -> None:
-        """Start workers until there are enough for the pieces left (one that died is
-        replaced)."""
-        wanted = min(self.workers, self.count - self.next + len(self.running))
-        while len(self.running) + len(self.idle) < wanted:
-            self.idle.append(start(_serve, self.work, name="worker", share=self.workers))
+    def ended(self, done: int) -> bool:
+        """True once every piece is answered (``done`` of them yielded) and none is to come."""
+        return self.more is None and done >= self.count
+
+    def grow(self) -> bool:
+        """Make more pieces known (:attr:`more`); False when there are none."""
+        if self.more is not None:
+            known = self.more()
+            if known > self.count:
+                self.count = known
+                return True
+            self.more = None
+        return False
+
+    def worker_for(self, index: int) -> Child:
+        """An idle worker that knows piece ``index``: one forked now when none does (an
+        idle one that does not is told there is no more work)."""
+        for worker in self.idle:
+            if self.knows[worker] > index:
+                self.idle.remove(worker)
+                return worker
+        if len(self.idle) + len(self.running) >= self.workers:
+            stale = self.idle.pop()
+            del self.knows[stale]
+            stale.send(None)
+            stop([stale], self.grace / 2)
+        worker = start(_serve, self.work, name="worker", share=self.workers)
+        self.knows[worker] = self.count
+        return worker
 
     def hand_over(self) -> None:
-        """Give each idle worker the next piece (past the deadline or after Ctrl-C, the
-        pieces left are written off as not started)."""
-        while self.idle and self.next < self.count:
+        """Give each free worker the next piece, made known now if need be (past the
+        deadline or after Ctrl-C, the pieces left are written off as not started)."""
+        while len(self.running) < self.workers and (self.next < self.count or self.grow()):
             why = not_started(self.deadline)
             if why:
                 self.skip(why)
                 return
-            worker = self.idle.pop()
+            worker = self.worker_for(self.next)
             left = None if self.deadline is None else max(0.01,
                                                           self.deadline - time.monotonic())
             worker.send((self.next, left))
@@ -138,10 +173,14 @@ class _Pool:
             self.next += 1
 
     def skip(self, why: str) -> None:
-        """Every piece not handed over yet is ``unstarted(index, why)``."""
-        for index in range(self.next, self.count):
-            self.answers[index] = (self.unstarted or self.failed)(index, why)
-        self.next = self.count
+        """Every piece not handed over yet, also those still to be made known, is
+        ``unstarted(index, why)``."""
+        while True:
+            for index in range(self.next, self.count):
+                self.answers[index] = (self.unstarted or self.failed)(index, why)
+            self.next = self.count
+            if not self.grow():
+                return
 
     def take(self, message: Message) -> None:
         """A worker's answer, or its end (its piece failed; the worker is reaped)."""

@@ -460,11 +460,11 @@ def test_ctrl_c_between_two_engines_keeps_the_models_before(cli, monkeypatch):
     real = cpsolve.cli.compare._running
 
     @contextmanager
-    def running(cli_, name, engine):
+    def running(cli_, name, end, engine):
         started.append(name)
         if len(set(started)) == 2:
             raise KeyboardInterrupt
-        with real(cli_, name, engine) as options:
+        with real(cli_, name, end, engine) as options:
             yield options
 
     monkeypatch.setattr(cpsolve.cli.compare, "_running", running)
@@ -639,3 +639,46 @@ def test_agreement_needs_two_different_engines(write_model):
         done = Compared("s.toml", puzzle, results=results)
         assert command._outcome(done) == "unchecked"
         assert command.compared_json(done)["agree"] is None
+
+
+def test_compare_the_commands_clock_cuts_still_lists_every_model(cli, late_alarm):
+    """The command's own clock (past every grace) cuts the comparison as its first model
+    starts: the report still comes, every model named in it with its engines not run for
+    the time limit — never the bare error "... was reached while running compare"."""
+    late_alarm("cpsolve.cli.compare.compare_model")
+    run = cli("compare", "water_jugs", "blocks", "--time-limit", "5", "--json")
+    assert run.code == 1, run.err
+    assert "while running" not in run.out + run.err
+    out = json.loads(run.out)
+    assert [m["file"] for m in out["models"]] == ["water_jugs", "blocks"]
+    assert out["status"] == "unanswered"
+    for model in out["models"]:
+        assert model["results"] == [] and model["agree"] is None
+        reasons = {s["reason"] for s in model["skipped"]
+                   if not s["reason"].startswith("not applicable")}
+        assert reasons == {"not run: time limit 5 s reached"}
+
+
+def test_a_model_whose_engine_overruns_its_share_leaves_the_next_model_its_time(
+        cli, monkeypatch):
+    """An engine that never stops (an import, a compile that looks at no clock) on the
+    first model is cut off a grace past that model's budget, not at the command's limit:
+    the next model's engines still run and answer."""
+    import time as clock_time
+
+    import cpsolve.workflows.batch.comparing
+    from cpsolve.answers.result import Result
+
+    def run(engine, task, model, options):
+        if engine == "search" and model.name.startswith("Water"):
+            while True:  # the model's end cuts it (TimeUp)
+                clock_time.sleep(0.01)
+        return Result(OPT, engine, task=task, answer=Plan.of(plan(10)))
+
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
+    out = json.loads(cli("compare", "water_jugs", "blocks", "--time-limit", "6", "--json").out)
+    first, second = out["models"]
+    by = {r["engine"]: r for r in first["results"]}
+    assert by["search"]["status"] == "unknown"
+    assert "search did not stop within the grace" in by["search"]["message"]
+    assert second["results"] and {r["status"] for r in second["results"]} == {"optimal"}

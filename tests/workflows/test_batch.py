@@ -232,3 +232,82 @@ def test_a_cluster_batch_ends_inside_the_command_s_time():
     assert tasks.keep == 0.8 / 8 + 0.8 / 4 and until.limit == 0.8 - 0.8 / 8
     budget = TaskBudget(Clock(None), each=60.0)
     assert cluster_time(budget) == (budget, None)
+
+
+def test_each_file_loads_only_when_its_turn_comes(tmp_path):
+    """A batch's instances are solved before the files after them load: the first row comes
+    while the second file has not been read (a slow file then costs only itself and those
+    after it, never the instances before it)."""
+    from contextlib import contextmanager
+
+    from cpsolve.engines import Options
+    from cpsolve.workflows.batch.items import instances
+    from cpsolve.workflows.batch.solving import solve_all
+
+    (tmp_path / "a.toml").write_text((ROOT / "models" / "blocks.toml").read_text())
+    (tmp_path / "b.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
+    loaded = []
+
+    @contextmanager
+    def loading(what):
+        loaded.append(Path(what).name)
+        yield
+
+    for jobs in (1, 2):
+        loaded.clear()
+        rows = solve_all(instances([str(tmp_path)], loading), "search", Options(), jobs)
+        first = next(rows)
+        assert first.status == "optimal" and Path(first.source).name == "a.toml"
+        if jobs == 1:  # with workers, the next file loads as soon as a worker is free
+            assert loaded == ["a.toml"]
+        assert [row.status for row in rows] == ["optimal"]
+        assert loaded == ["a.toml", "b.toml"]
+
+
+LOOP = "while True:\n    pass\n"
+
+
+def test_a_file_that_never_loads_costs_the_instances_before_it_nothing(cli, tmp_path):
+    """A Python model that never finishes loading, between two models: the one before it is
+    solved (it loads and is solved first), the one still loading at the limit and the one
+    after it are not started — in this process and with workers."""
+    (tmp_path / "a_blocks.toml").write_text((ROOT / "models" / "blocks.toml").read_text())
+    (tmp_path / "b_loop.py").write_text(LOOP)
+    (tmp_path / "c_jugs.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
+    for jobs in ("1", "2"):
+        run = cli("solve", tmp_path, "--time-limit", "4", "--json", "--engine", "search",
+                  "--jobs", jobs)
+        rows = lines(run.out)
+        assert [r.get("status") for r in rows[:-1]] == ["optimal", "not_started",
+                                                        "not_started"], run.out
+        assert rows[0]["steps"] == 5
+        assert rows[-1]["batch"]["statuses"] == {"optimal": 1, "not_started": 2}
+        assert run.code == 1, run.err
+
+
+def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_path, late_alarm):
+    """The command's own clock (past every grace) cuts the batch as it begins to solve:
+    every file still has its row, not started, and the batch's figures come last — never
+    the bare error "... was reached while running solve"."""
+    for name in ("a.toml", "b.toml", "c.toml"):
+        (tmp_path / name).write_text((ROOT / "models" / "blocks.toml").read_text())
+    late_alarm("cpsolve.cli.solve._solved")
+    run = cli("solve", tmp_path, "--time-limit", "5", "--json", "--engine", "search")
+    assert run.code == 1, run.err
+    assert "while running" not in run.out + run.err
+    rows = lines(run.out)
+    assert [Path(r["source"]).name for r in rows[:-1]] == ["a.toml", "b.toml", "c.toml"]
+    assert {r["status"] for r in rows[:-1]} == {"not_started"}
+    assert rows[-1]["batch"]["statuses"] == {"not_started": 3}
+    for row in rows:
+        jsonschema.validate(row, schema())
+
+
+def test_a_collections_instance_names_fit_their_column(cli, tmp_path):
+    """The table is laid out before the files load (each loads when its turn comes): a
+    collection's instance names (``file#N``) still fit the instance column, whole."""
+    path = tmp_path / "s.toml"
+    path.write_text(SUDOKUS)
+    run = cli("solve", path, "water_jugs", "--engine", "search", width="200")
+    for n in (1, 2):
+        assert f"s.toml#{n} " in run.out, run.out

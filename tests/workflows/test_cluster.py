@@ -411,6 +411,56 @@ def test_a_start_stopped_kills_the_processes_it_spawned():
     assert spawned[0].exitcode == -signal.SIGKILL
 
 
+def test_a_start_the_callers_clock_cuts_is_stopped_and_its_processes_killed():
+    """The caller's clock past its grace (its thread had too small a share of the machine
+    to ask ``ended()`` in time): the start is stopped as when ``ended()`` says so, its
+    processes killed, and the guard that cut it raises no more (the start alone is then
+    the answer, not cut off in turn)."""
+    import multiprocessing
+
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.dask.local import NotStarted, _started
+
+    ticks, spawned = [0.0], []
+    clock = Clock(1.0, lambda: ticks[0])
+
+    def slow_start():
+        child = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(60,))
+        child.start()
+        spawned.append(child)
+        ticks[0] = 1e6  # far past the limit and the grace: the alarm now cuts
+        signal.raise_signal(signal.SIGALRM)
+        time.sleep(60)
+
+    try:
+        with clock.guard("running search", 0.3):
+            with pytest.raises(NotStarted, match="time limit 1 s reached"):
+                _started(slow_start, lambda: None)
+            time.sleep(0.2)  # a second alarm of the guard would raise TimeUp here
+    finally:
+        interrupt.clear()
+    spawned[0].join(5)
+    assert spawned[0].exitcode == -signal.SIGKILL
+
+
+def test_analyze_on_a_cluster_the_clock_cuts_while_it_starts_answers_the_start(
+        cli, monkeypatch, late_alarm):
+    """``analyze --workers 2`` whose command clock (past every grace) comes while the local
+    cluster starts: the answer is the start alone (layer 0, partial), as the docs say —
+    not a result with no answer."""
+    from cpsolve.engines.runtime.dask import local
+
+    monkeypatch.setattr(local, "_make_into", lambda made, make: time.sleep(30))
+    late_alarm("cpsolve.engines.runtime.dask.local._make_into")
+    run = cli("analyze", MODELS / "eight_puzzle.toml", "--workers", "2", "--time-limit", "5",
+              "--json")
+    out = json.loads(run.out)
+    assert out["status"] == "partial", run.err
+    assert out["answer"] == "analysis" and out["layers"] == [1] and out["states"] == 1
+    assert "complete up to distance 0" in out["message"]
+    assert run.code == 1
+
+
 def test_a_cluster_batch_whose_time_is_spent_while_it_starts_says_so_per_item():
     from cpsolve.engines.runtime.dask.tasks import each
 

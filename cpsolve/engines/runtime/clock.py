@@ -121,9 +121,18 @@ class TimeUp(BaseException):
     (a user's model file being loaded, an engine's last line of defence) must not turn
     the clock's stop into an error of its own."""
 
-    def __init__(self, what: str, limit: float):
-        self.what, self.limit = what, limit
+    def __init__(self, what: str, limit: float, armed: _Armed | None = None):
+        self.what, self.limit, self.armed = what, limit, armed  # armed: :func:`absorb`
         super().__init__(f"the time limit ({seconds(limit)} s) was reached while {what}")
+
+
+def absorb(err: TimeUp) -> None:
+    """The work that ``err`` cut has caught it and returns at once with what it knows (a
+    cluster cut while it started: the start alone): the guard that raised it raises no
+    more (its alarm would come again every 50 ms until its block ends, and cut off that
+    answer too); the guards around it keep their own moments."""
+    if err.armed is not None:
+        err.armed.active = False
 
 
 class Clock:
@@ -296,7 +305,7 @@ class Clock:
             signal.setitimer(signal.ITIMER_REAL, 0.05)
             if isinstance(sys.exc_info()[1], TimeUp):  # one is leaving the blocks already:
                 return  # another, raised in a guard's exit, would skip that guard's ending
-            raise TimeUp(what, self.limit)
+            raise TimeUp(what, self.limit, armed)
 
         return alarm
 

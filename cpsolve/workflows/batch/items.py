@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...engines.runtime import interrupt
 from ...engines.runtime.clock import TimeUp
 from ...engines.runtime.memory import MemoryUp
 from ...puzzles.base import Puzzle
@@ -53,19 +54,31 @@ def files_of(names: Iterable[str]) -> list[tuple[str, Path]]:
 def instances(names: Iterable[str] | list[tuple[str, str]],
               loading: Callable[[str], AbstractContextManager] | None = None) -> Iterator[Item]:
     """Every instance of every named file or directory, in order; or of every PDDL
-    ``(domain, problem)`` pair (one problem per row).
+    ``(domain, problem)`` pair (one problem per row).  The files are listed now (a
+    directory with none is :class:`ModelFileError` at once), and each is loaded when its
+    instances are asked for: a batch solves what it has loaded before it loads the next
+    file, so a file that loads slowly costs only itself and those after it.
 
     ``loading(what)`` guards each file's loading (the command's clock: a model file that
     loads for ever — a Python ``build()`` that never returns — stops at the time limit);
-    a file stopped there, and every file after it, is an error item of its own.  A file
-    that passes the memory limit as it loads is one too; what it held is freed, and the
-    next files load."""
+    a file stopped there or by Ctrl-C, and every file after it, is an error item of its
+    own (``at_limit``: a stop, not a bad file), and so is every file after a stop was
+    asked for (Ctrl-C, or the clock's), not loaded.  A
+    file that passes the memory limit as it loads is one too; what it held is freed, and
+    the next files load."""
     names = list(names)
     if names and isinstance(names[0], tuple):
-        yield from _pddl_instances(names)
-        return
+        return _pddl_instances(names)
+    return _loaded(files_of(names), loading)
+
+
+def _loaded(files: list[tuple[str, Path]],
+            loading: Callable[[str], AbstractContextManager] | None) -> Iterator[Item]:
+    """The instances of ``files``, each file loaded when its turn comes (:func:`instances`)."""
     late = ""
-    for name, path in files_of(names):
+    for name, path in files:
+        if not late and interrupt.requested():
+            late = interrupt.reason()
         if late:
             yield Item(name, error=f"not loaded: {late}", at_limit=True)
             continue
@@ -79,17 +92,27 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
             late = "time limit reached"
             yield Item(name, error=str(err), at_limit=True)
             continue
+        except interrupt.Interrupted as err:  # Ctrl-C while it loaded: a stop, not bad input
+            late = interrupt.reason()
+            yield Item(name, error=str(err), at_limit=True)
+            continue
         except MemoryUp as err:
             yield Item(name, error=str(err), at_limit=True)
             continue
-        if len(puzzles) == 1:
-            yield Item(name, puzzles[0])
+        yield from _of_file(name, puzzles)
+
+
+def _of_file(name: str, puzzles: list) -> Iterator[Item]:
+    """The items of one loaded file: its puzzle, or each line of a collection (a bad line
+    an error item of its own)."""
+    if len(puzzles) == 1:
+        yield Item(name, puzzles[0])
+        return
+    for i, puzzle in enumerate(puzzles, start=1):
+        if isinstance(puzzle, ModelFileError):  # a bad line: its own error row
+            yield Item(f"{name}#{i}", error=str(puzzle))
         else:
-            for i, puzzle in enumerate(puzzles, start=1):
-                if isinstance(puzzle, ModelFileError):  # a bad line: its own error row
-                    yield Item(f"{name}#{i}", error=str(puzzle))
-                else:
-                    yield Item(f"{name}#{i}", puzzle)
+            yield Item(f"{name}#{i}", puzzle)
 
 
 def _pddl_instances(pairs: list[tuple[str, str]]) -> Iterator[Item]:

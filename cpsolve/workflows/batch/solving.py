@@ -68,35 +68,20 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
     """Solve every item, in order; ``jobs`` > 1 uses that many worker processes
     (:func:`cpsolve.workflows.jobs.in_order`), which share the memory limit.
 
-    Each instance gets what is left of ``clock`` (the command's), less ``keep`` seconds
-    for what follows the batch (its rows printed, the process ended), as its time limit;
-    one still running ``clock.grace()`` past the clock's limit is cut off (its row says
-    so).  Instances after the limit, or after Ctrl-C, are rows not started, saying why; with
-    ``jobs``, one stopped there without an answer has nothing proven (``unknown``).
+    ``items`` are taken one at a time, each just before it is solved (or handed to a
+    worker): a batch's files load as it goes (:func:`.items.instances`), so a file that
+    loads slowly (a Python model's ``build()`` that never returns, stopped at the time
+    limit) never costs the instances before it their time.  Each instance gets what is
+    left of ``clock`` (the command's), less ``keep`` seconds for what follows the batch
+    (its rows printed, the process ended), as its time limit; one still running
+    ``clock.grace()`` past the clock's limit is cut off (its row says so).  Instances after
+    the limit, or after Ctrl-C, are rows not started, saying why; with ``jobs``, one
+    stopped there without an answer has nothing proven (``unknown``).
     """
-    items = list(items)
     left = None if clock is None else clock.left()
     deadline = None if left is None else time.monotonic() + max(FLOOR, left - keep)
     if jobs > 1:
-        def work(index: int, time_limit: float | None) -> tuple[Result | None, str, bool]:
-            row = solve_one(items[index], engine, _limited(options, time_limit))
-            return row.result, row.error, True
-
-        def failed(index: int, why: str) -> tuple[Result | None, str, bool]:
-            return None, why, True
-
-        def unstarted(index: int, why: str) -> tuple[Result | None, str, bool]:
-            return None, why, False
-
-        def stopped(index: int, why: str) -> tuple[Result | None, str, bool]:
-            return Result.stopped("solve", engine, why), "", True
-
-        grace = None if clock is None else clock.grace()
-        for item, (result, error, started) in zip(items, in_order(
-                len(items), work, failed, jobs, deadline, grace, unstarted, stopped)):
-            # an item that did not load keeps its own error, even past the deadline
-            yield unloaded(item) or Row(item.source, item.puzzle, result, error,
-                                        started=started)
+        yield from _in_workers(iter(items), engine, options, jobs, deadline, clock)
         return
     for item in items:
         why = not_started(deadline)
@@ -104,6 +89,39 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
             yield unloaded(item) or Row(item.source, item.puzzle, None, why, started=False)
             continue
         yield _solved_within(item, engine, options, deadline, clock)
+
+
+def _in_workers(items: Iterator[Item], engine: str, options: Options, jobs: int,
+                deadline: float | None, clock: Clock | None) -> Iterator[Row]:
+    """:func:`solve_all` in ``jobs`` worker processes: each item taken from ``items`` when
+    a worker is free for it (:func:`~cpsolve.workflows.jobs.in_order`'s ``more``)."""
+    known: list[Item] = []
+
+    def more() -> int:
+        item = next(items, None)
+        if item is not None:
+            known.append(item)
+        return len(known)
+
+    def work(index: int, time_limit: float | None) -> tuple[Result | None, str, bool]:
+        row = solve_one(known[index], engine, _limited(options, time_limit))
+        return row.result, row.error, True
+
+    def failed(index: int, why: str) -> tuple[Result | None, str, bool]:
+        return None, why, True
+
+    def unstarted(index: int, why: str) -> tuple[Result | None, str, bool]:
+        return None, why, False
+
+    def stopped(index: int, why: str) -> tuple[Result | None, str, bool]:
+        return Result.stopped("solve", engine, why), "", True
+
+    grace = None if clock is None else clock.grace()
+    answers = in_order(0, work, failed, jobs, deadline, grace, unstarted, stopped, more)
+    for index, (result, error, started) in enumerate(answers):
+        item = known[index]
+        # an item that did not load keeps its own error, even past the deadline
+        yield unloaded(item) or Row(item.source, item.puzzle, result, error, started=started)
 
 
 def _solved_within(item: Item, engine: str, options: Options, deadline: float | None,

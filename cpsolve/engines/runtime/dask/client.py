@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ....answers.result import Unsupported
-from .local import local_client
+from ..clock import TimeUp, absorb, reached
+from .local import NotStarted, local_client
 from .logs import one_line_logs
 
 MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]' "
@@ -40,15 +41,19 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
     :func:`.memory.limit`; Dask's own default when there is none), each an equal part; the
     local cluster is shut down on exit.  Its start (seconds, many on a loaded machine) ends
     with :class:`.local.NotStarted` once ``stop()`` says so, or Ctrl-C, or ``connect``
-    seconds have passed.  A scheduler that does not answer within ``connect`` seconds (at
-    most :data:`CONNECT`; the caller's time left) is :class:`Unsupported`, as is an address
-    where something else answers.
+    seconds have passed; so does Dask's import when the caller's clock cuts it
+    (:class:`TimeUp`, :func:`~..clock.absorb`).  A scheduler that does not answer within
+    ``connect`` seconds (at most :data:`CONNECT`; the caller's time left) is
+    :class:`Unsupported`, as is an address where something else answers.
     """
     called = time.monotonic()
     try:  # here, not in a thread (a stop waits for it: imports of two threads can clash)
         from distributed import Client, LocalCluster
     except ImportError as exc:
         raise Unsupported(MISSING) from exc
+    except TimeUp as err:  # the import outlasted the time (seconds on a loaded machine)
+        absorb(err)
+        raise NotStarted(f"{reached(err.limit)} while Dask was imported") from None
     if connect is not None:  # importing Dask took some of it
         connect -= time.monotonic() - called
     with one_line_logs():

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .. import interrupt, memory, processes
+from ..clock import TimeUp, absorb, reached
 from . import worker
 from .logs import silence
 from .waiting import POLL, STOP_WAIT
@@ -118,18 +119,25 @@ def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
     """``make()`` — a local cluster's start, which blocks for seconds — run in a thread
     while this one asks ``ended()`` every :data:`.waiting.POLL` seconds; once it says why,
     the start is abandoned (:func:`_abandon_start`) and :class:`NotStarted` raised, as when
-    the start failed once `ended()` says why (a signal to the process group)."""
+    the start failed once `ended()` says why (a signal to the process group), or when the
+    caller's clock cuts the wait (:class:`TimeUp`, :func:`~..clock.absorb`)."""
     before = processes.spawned()
     made: dict[str, Any] = {}
     thread = threading.Thread(target=_make_into, args=(made, make), daemon=True,
                               name="dask-start")
-    thread.start()
-    while thread.is_alive():
-        thread.join(POLL)
-        why = ended() if thread.is_alive() else None
-        if why:
-            _abandon_start(thread, made, before)
-            raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
+    try:
+        thread.start()
+        while thread.is_alive():
+            thread.join(POLL)
+            why = ended() if thread.is_alive() else None
+            if why:
+                _abandon_start(thread, made, before)
+                raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
+    except TimeUp as err:  # the caller's clock, past its grace (this thread had too small
+        absorb(err)  # a share of the machine to ask ended() in time): the start is stopped
+        _abandon_start(thread, made, before)
+        raise NotStarted(f"the local Dask cluster's start was stopped: {reached(err.limit)}"
+                         ) from None
     if "error" in made:
         why = ended()  # a signal to the process group also ends the nannies starting up
         if why:        # ("Nanny failed to start"): the stop is what happened
