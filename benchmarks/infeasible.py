@@ -7,7 +7,7 @@ a puzzle family): two or three water jugs whose target is no multiple of the
 capacities' gcd, and random transition systems (2-4 variables with small
 domains; increments, constants, copies and jug-like transfers, with guards).
 A model is kept when a plain breadth-first search written here (the
-reference interpreter :func:`cpsolve.language.expr.evaluate`, no engine code) finds
+reference interpreter :func:`cpsolve.language.interpret.evaluate`, no engine code) finds
 between :data:`FEWEST` and :data:`MOST` reachable states and no goal among
 them.
 
@@ -54,7 +54,7 @@ def _setup(root: Path | None) -> None:
 
 def reachable(model) -> tuple[int, bool]:
     """(states reachable from the start, whether one is a goal): plain BFS."""
-    from cpsolve.language.expr import evaluate
+    from cpsolve.language.interpret import evaluate
 
     names = list(model.domains)
     start = tuple(model.initial[n] for n in names)
@@ -79,7 +79,7 @@ def reachable(model) -> tuple[int, bool]:
 
 def jugs(rng: random.Random):
     """Two or three jugs; every amount measured is a multiple of the gcd, the target not."""
-    from cpsolve.language.expr import Min, Or
+    from cpsolve.language.combine import Min, Or
     from cpsolve.model import Planning
 
     g = rng.choice([2, 3, 4])
@@ -103,7 +103,8 @@ def jugs(rng: random.Random):
 def transition(rng: random.Random):
     """A random transition system; its goal pins one or two variables to values (the
     benchmark keeps it only when no reachable state has them)."""
-    from cpsolve.language.expr import And, Min, Var
+    from cpsolve.language.combine import And, Min
+    from cpsolve.language.expr import Var
     from cpsolve.model import Planning
 
     m = Planning("random")

@@ -4,8 +4,8 @@ import importlib
 import sys
 
 _EXPORTS = {"Result": "answers.result", "Status": "answers.result", "Csp": "model",
-            "Planning": "model", **dict.fromkeys(("And", "If", "Max", "Min", "Not", "Or", "Sum",
-                                                  "Var"), "language.expr")}
+            "Planning": "model", "Var": "language.expr",
+            **dict.fromkeys(("And", "If", "Max", "Min", "Not", "Or", "Sum"), "language.combine")}
 """The front door's names and the modules that hold them, imported on first use: the
 command line (``cpsolve --help``, a Ctrl-C at start) does not wait for them."""
 

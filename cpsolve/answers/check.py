@@ -1,7 +1,7 @@
 """The independent checker: every answer passes here before anyone sees it.
 
 It shares no code with the engines: expressions are evaluated by the
-reference interpreter :func:`cpsolve.language.expr.evaluate`, which no engine solves
+reference interpreter :func:`cpsolve.language.interpret.evaluate`, which no engine solves
 with, and each constraint kind is checked by its plain definition.
 """
 
@@ -13,17 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import (
-    Binary,
-    Const,
-    Expr,
-    Unary,
-    Var,
-    conjuncts,
-    evaluate,
-    readable,
-    variables,
-)
+from ..language.expr import Binary, Const, Expr, Unary, Var, conjuncts, readable
+from ..language.interpret import evaluate
+from ..language.walk import variables
 from ..model import AllDifferent, Circuit, Condition, Csp, Planning
 from .words import plural
 

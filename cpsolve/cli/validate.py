@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..answers.check import objective_value, replay, violations
 from ..answers.read import PlanAnswer, Unreadable, read_answer
-from ..language.expr import evaluate
+from ..language.interpret import evaluate
 from ..puzzles.data import ModelFileError, read_text
 from .session import Cli, file_name, pddl_pairs
 

@@ -19,7 +19,8 @@ from collections.abc import Callable
 
 from ..answers.result import Assignment, Count, Result, Status
 from ..answers.words import counted
-from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, variables
+from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var
+from ..language.walk import variables
 from ..model import AllDifferent, Circuit, Condition, Csp
 from ..model.pins import pin
 from .runtime.clock import Clock

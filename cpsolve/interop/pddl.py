@@ -39,8 +39,9 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, conjuncts, variables
+from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, conjuncts
 from ..language.fold import fold
+from ..language.walk import variables
 from ..model import Planning
 from . import ExportError
 

@@ -1,6 +1,6 @@
 """Partial evaluation: an expression with some variables known, folded to a value or a rest.
 
-The exporters ground models with this, not with :func:`cpsolve.language.expr.evaluate`
+The exporters ground models with this, not with :func:`cpsolve.language.interpret.evaluate`
 (the checker's reference interpreter), so a grounding mistake is caught when
 the checker replays the answer.  After :func:`fold`, the result is an ``int``
 (every variable it needed was known) or an expression over unknown variables

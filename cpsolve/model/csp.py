@@ -6,15 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..language.expr import (
-    Binary,
-    Const,
-    Expr,
-    ExprLike,
-    Var,
-    readable,
-    wrap,
-)
+from ..language.expr import Binary, Const, Expr, ExprLike, Var, readable, wrap
 from .variables import Domain, ModelError, Variables
 
 

@@ -15,7 +15,7 @@ random small models (``tests/model/test_facts.py``).
 The variables a condition fixes are in :mod:`.pins`, the facts about moves
 (reversible, symmetries, disjoint layers) in :mod:`.moves`.  Values at known states
 (the start, the goal) are computed by the facts' own small interpreter
-(:mod:`.values`), not by :func:`cpsolve.language.expr.evaluate`: the independent
+(:mod:`.values`), not by :func:`cpsolve.language.interpret.evaluate`: the independent
 checker uses that one, and nothing an engine relies on goes through it.  Nothing is
 cached: models are mutable, and every fact is cheap.
 """
@@ -24,17 +24,9 @@ from __future__ import annotations
 
 import math
 
-from ..language.expr import (
-    BOUNDING,
-    MIRRORED,
-    Binary,
-    Const,
-    Expr,
-    Var,
-    bounds,
-    conjuncts,
-    variables,
-)
+from ..language.expr import BOUNDING, MIRRORED, Binary, Const, Expr, Var, conjuncts
+from ..language.intervals import bounds
+from ..language.walk import variables
 from .pins import Domain, goal_pins, pin, pins, summands
 from .planning import Action, Planning
 from .values import value_at

@@ -26,17 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..language.expr import (
-    And,
-    Const,
-    Expr,
-    bounds,
-    conjuncts,
-    normal_text,
-    substitute,
-    variables,
-)
+from ..language.combine import And
+from ..language.expr import Const, Expr, conjuncts
 from ..language.expr import Var as VarRef
+from ..language.intervals import bounds
+from ..language.walk import normal_text, substitute, variables
 from .pins import goal_state, pin
 from .planning import Action, Planning
 from .values import value_at

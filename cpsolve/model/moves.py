@@ -12,13 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 
-from ..language.expr import (
-    Expr,
-    Var,
-    conjuncts,
-    normal_text,
-    substitute,
-)
+from ..language.expr import Expr, Var, conjuncts
+from ..language.walk import normal_text, substitute
 from .facts import changes, tracked
 from .pins import pins
 from .planning import Action, Planning

@@ -12,16 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..language.expr import (
-    BOUNDING,
-    MIRRORED,
-    Binary,
-    Const,
-    Expr,
-    Unary,
-    Var,
-    conjuncts,
-)
+from ..language.expr import BOUNDING, MIRRORED, Binary, Const, Expr, Unary, Var, conjuncts
 from .planning import Planning
 
 Domain = Callable[[str], tuple[int, int]]

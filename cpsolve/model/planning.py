@@ -6,18 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..language.expr import (
-    Const,
-    Expr,
-    ExprLike,
-    Unary,
-    Var,
-    bounds,
-    evaluate,
-    readable,
-    variables,
-    wrap,
-)
+from ..language.expr import Const, Expr, ExprLike, Unary, Var, readable, wrap
+from ..language.interpret import evaluate
+from ..language.intervals import bounds
+from ..language.walk import variables
 from .naming import combinations, expand, format_name
 from .variables import MAX_ACTIONS, MAX_PATTERN_ENTRIES, ModelError, Variables, check_size
 

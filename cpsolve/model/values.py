@@ -1,6 +1,6 @@
 """The facts' own small interpreter: the value of an expression at known values.
 
-On purpose apart from :func:`cpsolve.language.expr.evaluate`: that one is the
+On purpose apart from :func:`cpsolve.language.interpret.evaluate`: that one is the
 independent checker's reference interpreter, and the checker shares no code with
 the facts (``tests/test_layering.py``).
 """
@@ -10,16 +10,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping
 
-from ..language.expr import (
-    Binary,
-    Const,
-    Expr,
-    IfThenElse,
-    Nary,
-    Unary,
-    Var,
-    children,
-)
+from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, children
 
 _UNARY = {"-": operator.neg, "abs": abs, "not": operator.not_}
 _BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul,

@@ -7,15 +7,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..language.expr import (
-    Expr,
-    Var,
-    bad_divisors,
-    bounds,
-    children,
-    readable,
-    variables,
-)
+from ..language.expr import Expr, Var, children, readable
+from ..language.intervals import bounds
+from ..language.walk import bad_divisors, variables
 
 
 class ModelError(ValueError):

@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..language.expr import Const, Var, conjuncts
-from ..language.parse import ExprError, listing
+from ..language.parse import listing
+from ..language.syntax import ExprError
 from ..model import Csp, ModelError
 from .assignment_text import assignment_text
 from .base import Puzzle

@@ -83,7 +83,7 @@ def _marked(template: Template, names: list[str]) -> str:
 
 
 def _leaves(cells: list) -> list[str]:
-    from ..language.expr import evaluate
+    from ..language.interpret import evaluate
 
     out: list[str] = []
     for cell in cells:

@@ -18,16 +18,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import Const, Expr, Var, bounds, evaluate, is_boolean, variables
-from ..language.parse import (
-    ExprError,
-    Scope,
-    constant_list,
-    constant_scope,
-    one_line,
-    parse,
-    variable_scope,
-)
+from ..language.expr import Const, Expr, Var, is_boolean
+from ..language.interpret import evaluate
+from ..language.intervals import bounds
+from ..language.parse import constant_list, parse
+from ..language.scope import Scope, constant_scope, variable_scope
+from ..language.syntax import ExprError, one_line
+from ..language.walk import variables
 from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
 from .data import Data
 

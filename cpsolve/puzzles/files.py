@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..language.parse import ExprError
+from ..language.syntax import ExprError
 from ..model import ModelError
 from . import FAMILIES
 from .data import Data, ModelFileError, note_read, read_text, regular_file

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..answers.words import plural
 from ..language.expr import Const, Expr, conjuncts
-from ..language.parse import variable_scope
+from ..language.scope import variable_scope
 from ..model import Csp
 from .base import Puzzle
 from .collection import instance_lines

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..language.expr import Const
-from ..language.parse import ExprError, Scope, constant_list
+from ..language.parse import constant_list
+from ..language.scope import Scope
+from ..language.syntax import ExprError
 from .data import Data
 
 KEYS = {"regions", "notes", "signs"}

@@ -32,7 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import And, Const, Expr, If, Not, Or, Var
+from ..language.combine import And, If, Not, Or
+from ..language.expr import Const, Expr, Var
 from ..model import ModelError, Planning
 from .data import ModelFileError, read_text
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..language.expr import And, Binary, Const, Expr, If, Not, Or, Var, readable
+from ..language.combine import And, If, Not, Or
+from ..language.expr import Binary, Const, Expr, Var, readable
 from ..model import MAX_ACTIONS, ModelError, Planning
 from .base import Puzzle
 from .data import ModelFileError

@@ -49,7 +49,8 @@ from typing import Any
 
 from ..answers.result import Step
 from ..answers.words import plural
-from ..language.expr import And, Expr, If, Sum, Var
+from ..language.combine import And, If, Sum
+from ..language.expr import Expr, Var
 from ..model import Planning
 from .base import Puzzle
 from .data import Data

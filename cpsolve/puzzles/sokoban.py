@@ -54,7 +54,8 @@ from typing import Any
 from ..answers.read import MAX_STEPS, PlanAnswer, Unreadable
 from ..answers.result import Step
 from ..answers.words import plural
-from ..language.expr import And, Sum, Var
+from ..language.combine import And, Sum
+from ..language.expr import Var
 from ..model import Planning
 from .base import Puzzle
 from .data import Data

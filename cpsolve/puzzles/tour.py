@@ -34,7 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import And, Or, Var
+from ..language.combine import And, Or
+from ..language.expr import Var
 from ..model import Csp
 from .base import Puzzle
 from .data import Data

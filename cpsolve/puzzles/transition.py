@@ -71,8 +71,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import Const, Expr, If, Var, bounds, evaluate, variables
-from ..language.parse import variable_scope
+from ..language.combine import If
+from ..language.expr import Const, Expr, Var
+from ..language.interpret import evaluate
+from ..language.intervals import bounds
+from ..language.scope import variable_scope
+from ..language.walk import variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
 from .base import Puzzle
 from .data import Data

@@ -17,7 +17,8 @@ from cpsolve.answers.result import (
     Status,
     Step,
 )
-from cpsolve.language.expr import Var, evaluate
+from cpsolve.language.expr import Var
+from cpsolve.language.interpret import evaluate
 from cpsolve.model import Csp, Planning
 from cpsolve.model.invariants import Parity
 from cpsolve.puzzles.files import load

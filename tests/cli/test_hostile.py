@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.language.parse import MAX_DEPTH
+from cpsolve.language.syntax import MAX_DEPTH
 from cpsolve.model import ModelError, format_name
 
 MODELS = Path(__file__).resolve().parents[2] / "models"

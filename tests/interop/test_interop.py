@@ -28,7 +28,7 @@ from cpsolve.engines.runtime import interrupt
 from cpsolve.engines.runtime.processes import run_tool
 from cpsolve.interop import minizinc as mzn_export
 from cpsolve.interop import pddl as pddl_export
-from cpsolve.language.expr import And, If
+from cpsolve.language.combine import And, If
 from cpsolve.puzzles.files import bundled, load
 
 ROOT = Path(__file__).resolve().parents[2]

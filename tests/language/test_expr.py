@@ -16,18 +16,17 @@ from cpsolve.language.expr import (
     IfThenElse,
     Nary,
     Unary,
-    bounds,
     conjuncts,
-    evaluate,
     is_boolean,
     readable,
-    same,
-    substitute,
     to_text,
-    variables,
     wrap,
 )
-from cpsolve.language.parse import parse, variable_scope
+from cpsolve.language.interpret import evaluate
+from cpsolve.language.intervals import bounds
+from cpsolve.language.parse import parse
+from cpsolve.language.scope import variable_scope
+from cpsolve.language.walk import same, substitute, variables
 
 a, b, c = Var("a"), Var("b"), Var("c")
 A, B, C = a, b, c  # readability in expected trees

@@ -6,26 +6,13 @@ import itertools
 
 import pytest
 
-from cpsolve.language.expr import (
-    Binary,
-    Const,
-    IfThenElse,
-    Nary,
-    Unary,
-    Var,
-    evaluate,
-    same,
-    to_text,
-)
-from cpsolve.language.parse import (
-    MAX_UNROLL,
-    ExprError,
-    constant_list,
-    constant_scope,
-    listing,
-    parse,
-    variable_scope,
-)
+from cpsolve.language.expr import Binary, Const, IfThenElse, Nary, Unary, Var, to_text
+from cpsolve.language.interpret import evaluate
+from cpsolve.language.parse import constant_list, listing, parse
+from cpsolve.language.scope import constant_scope, variable_scope
+from cpsolve.language.syntax import ExprError
+from cpsolve.language.unroll import MAX_UNROLL
+from cpsolve.language.walk import same
 
 JUGS = {**constant_scope({"cap": [8, 5], "n": 3}), **variable_scope(["jug[0]", "jug[1]"])}
 ON = {**constant_scope({"blocks": 3}), **variable_scope(["on[0]", "on[1]", "on[2]", "t"])}

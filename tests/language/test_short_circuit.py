@@ -9,8 +9,12 @@ import itertools
 import pytest
 
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import Const, Nary, Var, evaluate, same, variables
-from cpsolve.language.parse import ExprError, constant_list, constant_scope, parse, variable_scope
+from cpsolve.language.expr import Const, Nary, Var
+from cpsolve.language.interpret import evaluate
+from cpsolve.language.parse import constant_list, parse
+from cpsolve.language.scope import constant_scope, variable_scope
+from cpsolve.language.syntax import ExprError
+from cpsolve.language.walk import same, variables
 from cpsolve.puzzles.files import load
 
 X = {**variable_scope(["x[0]", "x[1]"]), **constant_scope({"c": [1, 0, 2]})}

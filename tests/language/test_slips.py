@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cpsolve.language.parse import ExprError, constant_scope, parse, variable_scope
+from cpsolve.language.parse import parse
+from cpsolve.language.scope import constant_scope, variable_scope
+from cpsolve.language.syntax import ExprError
 
 SCOPE = {**constant_scope({"n": 2}),
          **variable_scope(["a", "b", "x[0][0]", "x[0][1]", "x[1][0]", "x[1][1]"])}

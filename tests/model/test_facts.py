@@ -5,7 +5,7 @@ domains, actions whose guards mix pins (``x == c``, ``c == x``, a 0/1 ``x``,
 ``not x``) with other comparisons, effects that are increments, constants or
 copies, reversible pairs, a declared parity (a clock every action flips),
 and a declared swap symmetry (with every action mirrored, or not).  The
-reference below is written here with :func:`cpsolve.language.expr.evaluate` and
+reference below is written here with :func:`cpsolve.language.interpret.evaluate` and
 shares no code with the facts or the engines.
 """
 
@@ -18,7 +18,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpsolve.language.expr import Const, Expr, Not, Var, conjuncts, evaluate, substitute
+from cpsolve.language.combine import Not
+from cpsolve.language.expr import Const, Expr, Var, conjuncts
+from cpsolve.language.interpret import evaluate
+from cpsolve.language.walk import substitute
 from cpsolve.model import Planning, facts
 from cpsolve.model.moves import goal_symmetries, reversible, start_symmetries
 from cpsolve.model.pins import goal_pins, goal_state, pin, pins

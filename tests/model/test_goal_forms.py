@@ -14,7 +14,7 @@ import pytest
 from cpsolve import Planning
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import And, Sum
+from cpsolve.language.combine import And, Sum
 from cpsolve.model.pins import extreme, goal_state
 
 

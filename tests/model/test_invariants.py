@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from cpsolve.answers import check
 from cpsolve.answers.result import EngineBug, Result, Status
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import And, Const, Var, evaluate
+from cpsolve.language.combine import And
+from cpsolve.language.expr import Const, Var
+from cpsolve.language.interpret import evaluate
 from cpsolve.model import Planning, invariants
 from cpsolve.puzzles.files import load
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.language.expr import evaluate
+from cpsolve.language.interpret import evaluate
 from cpsolve.model import AllDifferent, Condition, Csp, Planning
 from cpsolve.model.pins import goal_state
 from cpsolve.puzzles import FAMILIES

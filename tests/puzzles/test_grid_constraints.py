@@ -18,7 +18,8 @@ from test_language import one_error_line
 
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import Var, evaluate
+from cpsolve.language.expr import Var
+from cpsolve.language.interpret import evaluate
 from cpsolve.language.parse import parse
 from cpsolve.puzzles.files import load
 from cpsolve.workflows.grids.counting import count_up_to

@@ -18,8 +18,10 @@ from cpsolve import Csp, Planning
 from cpsolve.answers.check import replay
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import Var, evaluate
-from cpsolve.language.parse import constant_list, parse, variable_scope
+from cpsolve.language.expr import Var
+from cpsolve.language.interpret import evaluate
+from cpsolve.language.parse import constant_list, parse
+from cpsolve.language.scope import variable_scope
 from cpsolve.model import ModelError
 from cpsolve.puzzles.files import load
 from cpsolve.puzzles.transition import shown

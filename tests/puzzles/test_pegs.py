@@ -20,7 +20,7 @@ import pytest
 from cpsolve.answers.check import replay
 from cpsolve.answers.result import Status, Unsupported
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import evaluate
+from cpsolve.language.interpret import evaluate
 from cpsolve.model import Planning
 from cpsolve.model.facts import any_plan_is_optimal, fixed_length
 from cpsolve.model.moves import goal_symmetries

@@ -28,7 +28,7 @@ from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.planning.heuristic import compile_estimate
-from cpsolve.language.expr import evaluate
+from cpsolve.language.interpret import evaluate
 from cpsolve.model import Planning
 from cpsolve.model.facts import plan_parity
 from cpsolve.model.pins import goal_state

@@ -23,18 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from ...language.expr import (
-    MIRRORED,
-    Binary,
-    Const,
-    Expr,
-    IfThenElse,
-    Nary,
-    Unary,
-    Var,
-    bounds,
-    is_boolean,
-)
+from ...language.expr import MIRRORED, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
+from ...language.intervals import bounds
 from .library import cp_model
 from .relations import NEGATED, decided, relation
 

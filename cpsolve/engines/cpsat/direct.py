@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ...language.expr import Binary, Const, Expr, Var, variables
+from ...language.expr import Binary, Const, Expr, Var
+from ...language.walk import variables
 from .compile import Compiler, Lit, Term, negate
 from .library import cp_model
 from .table import value_table

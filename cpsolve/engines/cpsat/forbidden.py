@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...language.expr import Expr, Not
+from ...language.combine import Not
+from ...language.expr import Expr
 from ...model import Planning
 from ...model.pins import exact_pins
 from ..runtime.clock import Clock

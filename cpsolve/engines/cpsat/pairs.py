@@ -28,7 +28,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ...language.expr import And, Const, Expr, Var, substitute
+from ...language.combine import And
+from ...language.expr import Const, Expr, Var
+from ...language.walk import substitute
 from ...model import Action, Planning
 from ..runtime import interrupt
 from .table import value_table

@@ -26,7 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from ...language.expr import Binary, Expr, variables
+from ...language.expr import Binary, Expr
+from ...language.walk import variables
 from .compile import Compiler, Lit, Term, negate
 from .direct import ONE_HOT_MAX, layout, one_hot
 from .library import cp_model

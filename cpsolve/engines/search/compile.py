@@ -14,7 +14,7 @@ fast without knowing anything about puzzles:
   under one ``if s[i] == c:`` test (in a sliding puzzle, "the blank is at cell j"
   selects the 2-4 moves worth testing out of 24);
 * an effect is range-checked only when interval arithmetic
-  (:func:`cpsolve.language.expr.bounds`) cannot prove it stays in its domain.  A
+  (:func:`cpsolve.language.intervals.bounds`) cannot prove it stays in its domain.  A
   successor that would leave a domain is not allowed: it is skipped and
   counted in ``Task.skipped``.
 
@@ -33,7 +33,8 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 
 from ...answers.result import Step, Unsupported
-from ...language.expr import Const, Expr, bounds, conjuncts
+from ...language.expr import Const, Expr, conjuncts
+from ...language.intervals import bounds
 from ...model import Action, Planning
 from ...model.pins import goal_state, pin
 from ..runtime.clock import Clock

@@ -3,7 +3,7 @@
 The search engine evaluates guards, effects, costs and constraints many
 millions of times, so it compiles each :mod:`cpsolve.language.expr` tree to Python
 source and lets :func:`compile` turn that into byte code (see
-:func:`build`).  This does not use :func:`cpsolve.language.expr.evaluate`: that is
+:func:`build`).  This does not use :func:`cpsolve.language.interpret.evaluate`: that is
 the checker's reference interpreter, and an engine must not share it.
 
 Why generating source is safe here: the text is produced from the
@@ -24,7 +24,7 @@ Two flavours share the precedence logic:
 Each node is emitted in a *context*: ``"v"`` (its integer value is needed)
 or ``"c"`` (only its truth is needed, so ``a and b`` may return any truthy
 object).  Booleans in value context become exactly 0 or 1, as in
-:func:`cpsolve.language.expr.evaluate`.
+:func:`cpsolve.language.interpret.evaluate`.
 """
 
 from __future__ import annotations

@@ -13,16 +13,9 @@ import itertools
 import math
 from collections.abc import Mapping
 
-from ...language.expr import (
-    Expr,
-    Var,
-    conjuncts,
-    evaluate,
-    normal_text,
-    readable,
-    substitute,
-    variables,
-)
+from ...language.expr import Expr, Var, conjuncts, readable
+from ...language.interpret import evaluate
+from ...language.walk import normal_text, substitute, variables
 from ..csp import AllDifferent, Circuit, Condition, Csp, CspSymmetry
 
 MAX_TABLE = 1 << 16

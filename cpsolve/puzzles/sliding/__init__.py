@@ -50,7 +50,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...language.expr import And, Sum, Var
+from ...language.combine import And, Sum
+from ...language.expr import Var
 from ...model import Planning
 from ..data import Data
 from .goal import read_goal

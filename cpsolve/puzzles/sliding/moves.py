@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...language.expr import And, Const, Expr, If, Sum, Var
+from ...language.combine import And, If, Sum
+from ...language.expr import Const, Expr, Var
 from ...model import Planning
 from .pieces import DIRECTIONS, Board, Cell, Kind
 

@@ -2,7 +2,7 @@
 
 Every call goes through :func:`cpsolve.engines.run`, so every answer is also
 passed through the independent checker.  The brute-force oracles here use the
-reference interpreter :func:`cpsolve.language.expr.evaluate`, which the engine never
+reference interpreter :func:`cpsolve.language.interpret.evaluate`, which the engine never
 uses.
 """
 
@@ -17,17 +17,9 @@ from hypothesis import strategies as st
 
 from cpsolve import And, Csp, If, Max, Min, Planning, Status, Sum
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import (
-    Binary,
-    Const,
-    Expr,
-    IfThenElse,
-    Nary,
-    Unary,
-    Var,
-    evaluate,
-    variables,
-)
+from cpsolve.language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var
+from cpsolve.language.interpret import evaluate
+from cpsolve.language.walk import variables
 
 
 def cpsat(task: str, model: Csp | Planning, **options: object):

@@ -3,7 +3,7 @@
 A hint may be optimal, longer than the optimum, cheaper than the shortest plan
 (costs), or no plan at all; whatever it is, the answer is the optimum.  Known
 optima come from reasoning (Hanoi: ``2^n - 1``) or from a breadth-first search
-written here with the reference interpreter :func:`cpsolve.language.expr.evaluate`,
+written here with the reference interpreter :func:`cpsolve.language.interpret.evaluate`,
 which the engine never uses; hints are built here the same way.  Every call
 goes through :func:`cpsolve.engines.run`, so every plan is also replayed by
 the independent checker.
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from cpsolve import Planning, Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.cpsat import descent
-from cpsolve.language.expr import evaluate
+from cpsolve.language.interpret import evaluate
 from cpsolve.puzzles import sliding
 from cpsolve.puzzles.data import Data
 

@@ -4,7 +4,7 @@ The pruning that makes optimality proofs fast (the declared estimate at every
 step, horizons of one parity, no action followed by its inverse, independent
 neighbours in one order) must never change an optimum.  Known answers come
 from docs/design.md; random models are checked against Dijkstra / BFS written here
-with the reference interpreter :func:`cpsolve.language.expr.evaluate`, which the engine
+with the reference interpreter :func:`cpsolve.language.interpret.evaluate`, which the engine
 never uses.  Every call goes through :func:`cpsolve.engines.run`, so every plan
 is also replayed by the independent checker.
 """
@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from cpsolve import And, Planning, Status, Sum
 from cpsolve.engines import Options, run
 from cpsolve.engines.cpsat.pairs import commuting, shortcuts, undoing  # noqa: E402
-from cpsolve.language.expr import Const, Expr, Var, evaluate
+from cpsolve.language.expr import Const, Expr, Var
+from cpsolve.language.interpret import evaluate
 from cpsolve.model.facts import estimate_bound, plan_parity  # noqa: E402
 from cpsolve.puzzles import sliding
 from cpsolve.puzzles.data import Data

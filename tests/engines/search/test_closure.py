@@ -15,7 +15,8 @@ import pytest
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.registry import default_algorithm
-from cpsolve.language.expr import And, Var
+from cpsolve.language.combine import And
+from cpsolve.language.expr import Var
 from cpsolve.model import Planning
 from cpsolve.model.memory import board_model, memory_variable, reversed_model, value_map
 from cpsolve.puzzles.files import load

@@ -17,7 +17,7 @@ import pytest
 from cpsolve import Csp
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
-from cpsolve.language.expr import Sum
+from cpsolve.language.combine import Sum
 from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parents[3] / "models"

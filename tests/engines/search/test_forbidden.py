@@ -2,7 +2,7 @@
 the clock can stop, and its budget looks at the clock often when expansions are slow.
 
 The walker's optimum comes from reasoning (drawn in :func:`walker`); the test of a state
-is compared with the reference interpreter :func:`cpsolve.language.expr.evaluate`,
+is compared with the reference interpreter :func:`cpsolve.language.interpret.evaluate`,
 which the engine never uses.
 """
 
@@ -16,7 +16,7 @@ from cpsolve.engines.runtime.clock import Clock
 from cpsolve.engines.search import forbidden
 from cpsolve.engines.search.common import CHECK_EVERY, TICK, Budget
 from cpsolve.engines.search.compile import compile_planning
-from cpsolve.language.expr import evaluate
+from cpsolve.language.interpret import evaluate
 
 
 def walker(extra: int = 0) -> Planning:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.csp.linear import NONE, linear_of, narrow
-from cpsolve.language.expr import Binary, Const, Sum, Var
+from cpsolve.language.combine import Sum
+from cpsolve.language.expr import Binary, Const, Var
 from cpsolve.model import Csp
 
 OPS = {"==": operator.eq, "<=": operator.le, "<": operator.lt, ">=": operator.ge,

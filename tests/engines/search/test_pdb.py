@@ -27,7 +27,7 @@ from cpsolve.engines.search.planning import pdb, pdb_store
 from cpsolve.engines.search.planning.pdb_build import build_table
 from cpsolve.engines.search.planning.pdb_ida import hole_swap
 from cpsolve.engines.search.statespace.packing import Packed
-from cpsolve.language.expr import And
+from cpsolve.language.combine import And
 from cpsolve.model import Planning
 from cpsolve.puzzles.data import Data
 from cpsolve.puzzles.files import ModelFileError, load

@@ -23,7 +23,8 @@ from cpsolve.engines.search import common, engine
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.registry import Finds, Need
-from cpsolve.language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, evaluate
+from cpsolve.language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var
+from cpsolve.language.interpret import evaluate
 from cpsolve.model import ModelError
 
 # ---------------------------------------------------------------- planning models

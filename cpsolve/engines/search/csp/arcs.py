@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....answers.result import Unsupported
-from ....language.expr import conjuncts, variables
+from ....language.expr import conjuncts
+from ....language.walk import variables
 from ....model import Condition, Csp
 from ..emit import TooDeep, build, source
 

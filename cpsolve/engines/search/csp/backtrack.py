@@ -37,7 +37,8 @@ from operator import itemgetter
 
 from ....answers.result import Unsupported
 from ....answers.words import plural
-from ....language.expr import Binary, Const, Var, variables
+from ....language.expr import Binary, Const, Var
+from ....language.walk import variables
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ..common import Budget
 from ..emit import TooDeep, source

@@ -6,7 +6,9 @@ from collections.abc import Callable
 
 from ....answers.result import Assignment, Count, Result, Status, Unsupported
 from ....answers.words import counted, optimised
-from ....language.expr import Expr, bounds, evaluate
+from ....language.expr import Expr
+from ....language.interpret import evaluate
+from ....language.intervals import bounds
 from ....model import Csp
 from ... import Options
 from ..common import Budget

@@ -33,7 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ....answers.result import Unsupported
-from ....language.expr import Binary, Const, Expr, Unary, variables
+from ....language.expr import Binary, Const, Expr, Unary
+from ....language.walk import variables
 from ....model.facts import plan_parity
 from ..common import Budget
 from ..compile import State, Task

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....language.expr import bounds
+from ....language.intervals import bounds
 from ..compile import Task
 from ..emit import build_many, np_helpers, source
 

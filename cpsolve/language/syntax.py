@@ -1,0 +1,72 @@
+"""Expression text read into a Python syntax tree, within limits, and the error that every
+reading of an expression raises (:class:`ExprError`).
+
+An expression may span several lines (a TOML multi-line string): lines are joined with
+spaces, a ``#`` starts a comment to the end of its line, and a trailing ``\\`` is dropped
+(:func:`one_line`).  A syntax error's message says where, with a hint for the common slips
+(:mod:`.slips`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from . import slips
+
+MAX_DEPTH = 200
+"""Deepest expression tree accepted (engines walk trees recursively)."""
+
+MAX_TEXT = 100_000
+"""Longest expression text accepted, in characters."""
+
+
+def shorten(text: str, at: int = 0, width: int = 60) -> str:
+    """``text`` quoted, cut to about ``width`` characters around position ``at``."""
+    if len(text) <= width:
+        return repr(text)
+    start = max(0, min(at - width // 2, len(text) - width))
+    cut = text[start:start + width]
+    return ("..." if start else "") + repr(cut) + ("..." if start + width < len(text) else "")
+
+
+def _depth(node: ast.AST) -> int:
+    """Depth of an ast tree, measured without recursion."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth <= MAX_DEPTH:
+            stack.extend((child, depth + 1) for child in ast.iter_child_nodes(current))
+    return deepest
+
+
+def one_line(text: str) -> str:
+    """``text`` with its lines joined by spaces, comments and trailing backslashes removed."""
+    if "\n" not in text and "#" not in text:
+        return text.strip()
+    lines = (line.split("#", 1)[0].rstrip() for line in text.splitlines())
+    return " ".join(line[:-1] if line.endswith("\\") else line for line in lines).strip()
+
+
+class ExprError(ValueError):
+    """An expression text that cannot be read; the message says where and why."""
+
+
+def syntax_tree(text: str) -> tuple[str, ast.expr]:
+    """``text`` on one line and its syntax tree, within :data:`MAX_TEXT` and
+    :data:`MAX_DEPTH`; else :class:`ExprError`."""
+    text = one_line(text)
+    if len(text) > MAX_TEXT:
+        raise ExprError(f"expression of {len(text):,} characters (at most {MAX_TEXT:,}): "
+                        f"{shorten(text)}")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as err:
+        raise ExprError(f"syntax error in {shorten(text, (err.offset or 1) - 1)}: "
+                        f"{err.msg} (column {err.offset or 1})"
+                        f"{slips.syntax(text, err.offset or 1, err.msg)}") from None
+    except (RecursionError, MemoryError):
+        raise ExprError(f"expression nested too deeply: {shorten(text)}") from None
+    if _depth(tree.body) > MAX_DEPTH:
+        raise ExprError(f"expression nested more than {MAX_DEPTH} levels deep: {shorten(text)}")
+    return text, tree.body
