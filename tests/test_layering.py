@@ -45,6 +45,10 @@ FACTS = ("cpsolve.model.facts", "cpsolve.model.pins", "cpsolve.model.moves",
          "cpsolve.model.values", "cpsolve.model.invariants")
 """What is derived from a model without solving, in plain Python: the checker shares none
 of it."""
+PARSER = ("cpsolve.language.parse", "cpsolve.language.syntax", "cpsolve.language.scope",
+          "cpsolve.language.build", "cpsolve.language.unroll", "cpsolve.language.shortcircuit",
+          "cpsolve.language.slips")
+"""The parser of model-file strings, module by module."""
 CPSAT = "cpsolve.engines.cpsat"
 PYCONSTRAINT = "cpsolve.engines.pyconstraint"
 PEERS = ("cpsolve.engines.fd", "cpsolve.engines.minizinc", "cpsolve.engines.runtime.processes")
@@ -88,7 +92,7 @@ RULES: tuple[Rule, ...] = (
     Rule(("cpsolve.workflows.grids",), ("cpsolve.puzzles",),
          "generic grid work knows no puzzle family"),
     Rule(FACTS,
-         ("numpy", "cpsolve.language.parse", "cpsolve.answers"),
+         ("numpy", *PARSER, "cpsolve.answers"),
          "facts and invariants read expressions and models only, in plain Python"),
     Rule(("cpsolve",), ("subprocess", "up_fast_downward"), "only the fd and minizinc engines "
          "run external tools (through engines.runtime.processes)", unless=PEERS),
