@@ -311,3 +311,20 @@ def test_a_collections_instance_names_fit_their_column(cli, tmp_path):
     run = cli("solve", path, "water_jugs", "--engine", "search", width="200")
     for n in (1, 2):
         assert f"s.toml#{n} " in run.out, run.out
+
+
+def test_files_whose_turn_comes_too_late_are_not_loaded(tmp_path):
+    """Once ``too_late()`` names a reason (the command's time is up), no file is loaded: each
+    one left is an item ``not loaded: <why>``, a limit, not a bad file."""
+    from cpsolve.workflows.batch.items import by_file, files_of
+
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.toml").write_text((ROOT / "models" / "blocks.toml").read_text())
+    late = [None]
+    groups = by_file(files_of([str(tmp_path)]), too_late=lambda: late[0])
+    first = next(groups)
+    assert first[0].puzzle is not None
+    late[0] = "time limit 3 s reached"
+    rest = [item for group in groups for item in group]
+    assert [(Path(i.source).name, i.error, i.at_limit, i.puzzle) for i in rest] == [
+        (f"{n}.toml", "not loaded: time limit 3 s reached", True, None) for n in "bc"]
