@@ -2,16 +2,20 @@
 per instance on a cluster.
 
 Each model gets a budget (:class:`~cpsolve.workflows.batch.budget.TaskBudget`): with
-``--time-limit``, an equal share of what is left of the command's limit (plus the start of
-an engine not imported yet, CP-SAT's, for the first model that runs it); without, the
+``--time-limit``, an equal share of what is left of the command's limit among the models
+still to compare, a file not loaded yet counting as one (plus the start of an engine not
+imported yet, CP-SAT's, for the first model that runs it); without, the
 default budget (:data:`~.arguments.AUTO_BUDGET`), so that a peer that knows no proof
 (Fast Downward on an impossible model) never searches for ever; ``--time-limit none``:
 no limit.  The model's engines share its budget
 (:func:`~cpsolve.workflows.batch.comparing.compare_model`).
-Every model named is reported: one the time limit or Ctrl-C came before lists its engines
-as not run, and one that fewer than two engines answered in whole (:func:`proving`: a plan
-not proven optimal does not count, the puzzle's own argument counts as one) is not
-cross-checked (it says so, and the comparison's status is then not ``agree``).
+Each file is loaded when its turn comes (:class:`~cpsolve.workflows.batch.comparing.Lineup`):
+one that loads slowly costs only itself and those after it.  Every model named is reported:
+one the time limit or Ctrl-C came before lists its engines as not run (a file not loaded
+then: its source and ``not loaded: <why>``), and one that fewer than two engines answered
+in whole (:func:`proving`: a plan not proven optimal does not count, the puzzle's own
+argument counts as one) is not cross-checked (it says so, and the comparison's status is
+then not ``agree``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from ..engines.runtime.clock import Clock, TimeUp, printing
 from ..workflows.batch.budget import TaskBudget
 from ..workflows.batch.comparing import (
     Compared,
+    Lineup,
     affordable,
     compare_model,
     start_seconds,
@@ -71,30 +76,30 @@ def compare(cli: Cli) -> int:
     """``compare``: each model through every engine that applies, its results cross-checked
     (exit 1 when engines disagree or a model has no answer, 130 after Ctrl-C with what was
     compared).  Every model named is in the report, also one the time limit or Ctrl-C came
-    before (its engines listed as not run)."""
+    before (its engines listed as not run, or its file as not loaded)."""
     if cli.cluster():
         if pddl_pairs(cli.args.files):
             return cli.fail("compare on a cluster takes model files, directories and "
                              "collections; a PDDL domain and problems run here (drop "
                              "--workers / --scheduler)", 2)
         return compare_on_cluster(cli)
-    items: list[Item] = []
+    lineup = _lineup(cli)
     done: list[Compared] = []
     try:
-        code = _begun(cli, items, done)
+        code = _begun(cli, lineup, done)
         if code is not None:
             return code
     except TimeUp:  # the command's own clock came first: the models not reached say so
         pass
     with printing(answer=True):  # from here on the clock cuts nothing: the report is due
-        done += _not_reached(cli, items, done)
+        done += _not_reached(cli, lineup, done)
         # an engine stopped at once by Ctrl-C asked for a stop too (by_user)
         interrupted = any(d.stopped for d in done) or interrupt.by_user()
         verdict = _verdict(done, interrupted)
         _report(cli, done, verdict)
         from .solve import tell_bad
 
-        tell_bad(items)  # each file that did not load: its line on stderr, as in solve
+        tell_bad(lineup.items())  # each file that did not load: its line on stderr
         for d in done:
             warn_expected_once(d)
     if interrupted:
@@ -104,14 +109,17 @@ def compare(cli: Cli) -> int:
     return 0
 
 
-def _begun(cli: Cli, items: list[Item], done: list[Compared]) -> int | None:
-    """The comparison up to its report: ``items`` loaded, each compared into ``done`` as it
-    goes (so that what was done is kept when the command's clock cuts it short, with
-    :class:`TimeUp`); an exit code when it ends before its report (one bad file, an option
-    that applies to none of the models), else ``None``."""
-    items += _items(cli)
+def _begun(cli: Cli, lineup: Lineup, done: list[Compared]) -> int | None:
+    """The comparison up to its report: each model of ``lineup`` compared into ``done`` as
+    it goes, its file loaded when its turn comes (so that what was done is kept when the
+    command's clock cuts it short, with :class:`TimeUp`); an exit code when it ends before
+    its report (one bad file, an option that applies to none of the models), else
+    ``None``."""
+    if _loads_first(cli, lineup):
+        lineup.load_all()
     from ..output.text import as_json  # noqa: F401 - now: after the engines, its import
     # (rich's) would take a loaded machine's tenths of a second past the limit
+    items = lineup.items()  # loaded first, or none yet
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, INTERRUPTED if interrupt.by_user()  # (or a stop)
                         else 1 if items[0].at_limit else 2)
@@ -121,35 +129,59 @@ def _begun(cli: Cli, items: list[Item], done: list[Compared]) -> int | None:
     why = wrong_kind(cli.args, kinds_of(items))
     if why:
         return cli.fail(why, 2)
-    _compared(cli, items, done)
+    _compared(cli, lineup, done)
     return None
 
 
-def _not_reached(cli: Cli, items: list[Item], done: list[Compared]) -> list[Compared]:
-    """The models of ``items`` that ``done`` has not reached (the command's clock cut the
-    comparison), each with its engines not run, or its file's error; then every file named
-    that was not loaded at all."""
+def _lineup(cli: Cli) -> Lineup:
+    """What ``compare`` was given, as ``solve`` takes it: model files, bundled names,
+    directories and collections (one item each instance, a bad file an item of its own),
+    or a PDDL domain and problems; each file loaded within the time limit when its turn
+    comes, and not at all once the time limit or a stop came (:func:`_too_late`)."""
+    from ..workflows.batch.items import by_file, files_of
+
+    pairs = pddl_pairs(cli.args.files)
+    if pairs:
+        return Lineup([file_name(pair) for pair in pairs],
+                      ([Item(file_name(pair), cli.load(pair))] for pair in pairs))
+    files = files_of(cli.args.files)
+    return Lineup([name for name, _ in files],
+                  by_file(files, cli.loading, partial(_too_late, cli)))
+
+
+def _loads_first(cli: Cli, lineup: Lineup) -> bool:
+    """Whether every file is loaded before any model is compared: one file (nothing comes
+    before it, and a bad one is a bad command line), a PDDL domain's problems (a bad one
+    too), or an option that applies to one kind of model (:func:`wrong_kind` checks it
+    against them all)."""
+    from .option_rules import KIND_OPTIONS, holds
+
+    return len(lineup.names) == 1 or bool(pddl_pairs(cli.args.files)) or \
+        any(holds(cli.args, dest) for dest in KIND_OPTIONS)
+
+
+def _not_reached(cli: Cli, lineup: Lineup, done: list[Compared]) -> list[Compared]:
+    """The models loaded that ``done`` has not reached (the command's clock cut the
+    comparison), each with its engines not run, or its file's error; then every file
+    named whose turn had not come, not loaded."""
     why = cli.clock.limit_reached()
     rest = [unreached(item, cli.args.task, why) if item.puzzle is not None
-            else Compared(item.source, None, error=item.error) for item in items[len(done):]]
-    if items:
-        return rest
-    from ..workflows.batch.items import files_of
-
-    names = [file_name(pair) for pair in pddl_pairs(cli.args.files)] or \
-        [name for name, _ in files_of(cli.args.files)]
-    return [Compared(name, None, error=f"not loaded: {why}") for name in names]
+            else Compared(item.source, None, error=item.error)
+            for item in lineup.items()[len(done):]]
+    return rest + [Compared(name, None, error=f"not loaded: {why}")
+                   for name in lineup.unloaded()]
 
 
-def _compared(cli: Cli, items: list[Item], done: list[Compared]) -> bool:
+def _compared(cli: Cli, lineup: Lineup, done: list[Compared]) -> bool:
     """Every item through its engines, in order, into ``done``, each model within its share
-    of the time left (:func:`_model_seconds`); once the time limit or a stop came, the rest
-    are listed as not reached.  Whether Ctrl-C stopped work at once
-    (``KeyboardInterrupt``: the models so far are kept)."""
+    of the time left (:func:`_model_seconds`), its file loaded when its turn comes; once the
+    time limit or a stop came, the rest are listed as not reached (a file not loaded yet, as
+    not loaded).  Whether Ctrl-C stopped work at once (``KeyboardInterrupt``: the models so
+    far are kept)."""
     budget = TaskBudget(cli.clock, cli.auto_budget(), cli.tail())
     stopped = False
     with interrupt.installed():
-        for number, item in enumerate(items):
+        for item, remaining in lineup:
             if item.error:
                 done.append(Compared(item.source, None, error=item.error))
                 continue
@@ -157,7 +189,7 @@ def _compared(cli: Cli, items: list[Item], done: list[Compared]) -> bool:
             if why is not None or stopped:
                 done.append(unreached(item, cli.args.task, why or interrupt.REASON))
                 continue
-            seconds = _model_seconds(budget, items[number:], cli.args.task)
+            seconds = _model_seconds(budget, item, remaining, cli.args.task)
             seconds = None if seconds is None else max(seconds, 0.01)
             try:
                 compared = compare_model(
@@ -183,22 +215,24 @@ def _too_late(cli: Cli) -> str | None:
     return None
 
 
-def _model_seconds(budget: TaskBudget, items: list[Item], task: str) -> float | None:
-    """The seconds of ``items[0]``, the first of the models still to compare: an equal share
-    of what is left, plus its engines' starts not paid yet (an import, made once per
-    process: :func:`~cpsolve.workflows.batch.comparing.start_seconds`) less the part of them
-    the other models pay in their shares — when they are
+def _model_seconds(budget: TaskBudget, item: Item, remaining: int, task: str
+                   ) -> float | None:
+    """The seconds of ``item``, the first of the ``remaining`` models still to compare (a
+    file not loaded yet counts as one): an equal share of what is left, plus its engines'
+    starts not paid yet (an import, made once per process:
+    :func:`~cpsolve.workflows.batch.comparing.start_seconds`) less the part of them the
+    other models pay in their shares — when they are
     :func:`~cpsolve.workflows.batch.comparing.affordable` out of all that is left (else the
     engine will not start, and no time is kept for it)."""
     from ..engines import engines_for
 
-    seconds = budget.seconds(len(items))
+    seconds = budget.seconds(remaining)
     if seconds is None:
         return None
-    start = start_seconds(engines_for(items[0].puzzle.model, task, peers=True))
-    if not affordable(start, seconds * len(items)):  # it will not start: nothing to keep
+    start = start_seconds(engines_for(item.puzzle.model, task, peers=True))
+    if not affordable(start, seconds * remaining):  # it will not start: nothing to keep
         return seconds
-    return seconds + start * (len(items) - 1) / len(items)
+    return seconds + start * (remaining - 1) / remaining
 
 
 def _verdict(done: list[Compared], interrupted: bool) -> str:
@@ -287,18 +321,6 @@ def _running(cli: Cli, name: str, end: Clock | None, engine: str) -> Iterator[Op
             cli.clock.guard(f"running {engine}", cli.clock.grace()), \
             end.guard(f"running {engine}") if end is not None else nullcontext():
         yield options
-
-
-def _items(cli: Cli) -> list[Item]:
-    """What ``compare`` was given, as ``solve`` takes it: model files, bundled names,
-    directories and collections (one item each instance, a bad file an item of its own),
-    or a PDDL domain and problems; loaded within the time limit."""
-    from ..workflows.batch.items import instances
-
-    pairs = pddl_pairs(cli.args.files)
-    if pairs:
-        return [Item(file_name(pair), cli.load(pair)) for pair in pairs]
-    return list(instances(cli.args.files, cli.loading))
 
 
 STOPPED = (Status.UNKNOWN, Status.PARTIAL, Status.AT_LEAST)

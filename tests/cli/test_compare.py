@@ -274,7 +274,8 @@ def test_compare_shares_the_time_limit_among_the_models(cli, monkeypatch):
 
 def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
     """A stop asked for while a model's first engine runs: the later engines and models
-    are not run, the report says so (each model listed, its engines not run), exit 130."""
+    are not run, the report says so (each model listed: its engines not run, or the file
+    whose turn had not come as not loaded), exit 130."""
     import cpsolve.workflows.batch.comparing
     from cpsolve.answers.result import Result, Status
     from cpsolve.engines.runtime import interrupt
@@ -289,12 +290,12 @@ def test_compare_names_the_engines_not_run_after_ctrl_c(cli, monkeypatch):
     finally:
         interrupt.clear()
     assert done.code == 130
-    models = json.loads(done.out)["models"]
-    assert [m["file"] for m in models] == ["water_jugs", "blocks"]
-    assert len(models[0]["results"]) == 1 and models[1]["results"] == []
-    for model in models:
-        assert {s["reason"] for s in model["skipped"]
-                if not s["reason"].startswith("not applicable")} == {"not run: interrupted"}
+    first, second = json.loads(done.out)["models"]
+    assert first["file"] == "water_jugs" and len(first["results"]) == 1
+    assert {s["reason"] for s in first["skipped"]
+            if not s["reason"].startswith("not applicable")} == {"not run: interrupted"}
+    # each file loads when its turn comes: after the stop, the second one never loaded
+    assert second == {"source": "blocks", "error": "not loaded: interrupted"}
 
 
 def test_compare_of_one_file_that_loads_past_the_limit_is_a_limit_not_bad_input(
@@ -354,8 +355,9 @@ def _answering(monkeypatch, answers: dict[str, Status], stop=None) -> list[str]:
 
 def test_compare_lists_every_model_the_time_limit_came_before(cli, monkeypatch):
     """The command's limit reached during the first model (its clock asks the engines to
-    stop): the other models are still in the report, their engines not run for that
-    reason, and no agreement is claimed (exit 1) — they were never compared."""
+    stop): the other models are still in the report, their files not loaded for that
+    reason (each file loads when its turn comes), and no agreement is claimed (exit 1) —
+    they were never compared."""
     from cpsolve.engines.runtime import interrupt
     from cpsolve.engines.runtime.stop import Stop
 
@@ -366,17 +368,15 @@ def test_compare_lists_every_model_the_time_limit_came_before(cli, monkeypatch):
     run = cli("compare", "water_jugs", "hanoi4", "blocks", "--json")
     assert run.code == 1, run.err
     out = json.loads(run.out)
-    assert [m["file"] for m in out["models"]] == ["water_jugs", "hanoi4", "blocks"]
+    assert out["models"][0]["file"] == "water_jugs"
     assert out["status"] != "agree"
-    for model in out["models"][1:]:
-        assert model["results"] == [] and model["agree"] is None
-        reasons = {s["reason"] for s in model["skipped"]
-                   if not s["reason"].startswith("not applicable")}
-        assert reasons == {"not run: time limit 9 s reached"}
+    assert out["models"][1:] == [
+        {"source": name, "error": "not loaded: time limit 9 s reached"}
+        for name in ("hanoi4", "blocks")]
     _answering(monkeypatch, {"search": OPT}, limit)  # the first run of the next command
     text = cli("compare", "water_jugs", "hanoi4", "blocks")
     assert text.code == 1 and "all engines agree" not in text.out
-    assert "hanoi4: no engine answered" in text.err and "blocks: no engine" in text.err
+    assert text.out.count("not loaded: time limit 9 s reached") == 2, text.out
 
 
 def test_a_model_only_one_engine_answered_is_not_cross_checked(cli, monkeypatch):
@@ -441,7 +441,8 @@ def test_ctrl_c_that_stops_an_engine_at_once_keeps_the_comparison(cli, monkeypat
     assert run.code == 130, run.err
     out = json.loads(run.out)
     assert out["status"] == "interrupted" and len(ran) == 1
-    assert [m["file"] for m in out["models"]] == ["water_jugs", "blocks"]
+    assert [m.get("file", m.get("source")) for m in out["models"]] == ["water_jugs", "blocks"]
+    assert out["models"][1]["error"] == "not loaded: interrupted"  # its turn came after
     first = out["models"][0]["results"]
     assert [r["engine"] for r in first] == ran
     assert "stopped at once" in first[0]["message"]
@@ -643,20 +644,22 @@ def test_agreement_needs_two_different_engines(write_model):
 
 def test_compare_the_commands_clock_cuts_still_lists_every_model(cli, late_alarm):
     """The command's own clock (past every grace) cuts the comparison as its first model
-    starts: the report still comes, every model named in it with its engines not run for
-    the time limit — never the bare error "... was reached while running compare"."""
+    starts: the report still comes, every model named in it — the first with its engines
+    not run for the time limit, the next one, whose file's turn had not come, not loaded
+    for it — never the bare error "... was reached while running compare"."""
     late_alarm("cpsolve.cli.compare.compare_model")
     run = cli("compare", "water_jugs", "blocks", "--time-limit", "5", "--json")
     assert run.code == 1, run.err
     assert "while running" not in run.out + run.err
     out = json.loads(run.out)
-    assert [m["file"] for m in out["models"]] == ["water_jugs", "blocks"]
+    first, second = out["models"]
     assert out["status"] == "unanswered"
-    for model in out["models"]:
-        assert model["results"] == [] and model["agree"] is None
-        reasons = {s["reason"] for s in model["skipped"]
-                   if not s["reason"].startswith("not applicable")}
-        assert reasons == {"not run: time limit 5 s reached"}
+    assert first["file"] == "water_jugs"
+    assert first["results"] == [] and first["agree"] is None
+    reasons = {s["reason"] for s in first["skipped"]
+               if not s["reason"].startswith("not applicable")}
+    assert reasons == {"not run: time limit 5 s reached"}
+    assert second == {"source": "blocks", "error": "not loaded: time limit 5 s reached"}
 
 
 def test_a_model_whose_engine_overruns_its_share_leaves_the_next_model_its_time(
@@ -682,3 +685,88 @@ def test_a_model_whose_engine_overruns_its_share_leaves_the_next_model_its_time(
     assert by["search"]["status"] == "unknown"
     assert "search did not stop within the grace" in by["search"]["message"]
     assert second["results"] and {r["status"] for r in second["results"]} == {"optimal"}
+
+
+# ------------------------------------------------------------ compare: each file in its turn
+
+
+LOOP = "while True:\n    pass\n"
+"""A Python model that never finishes loading."""
+
+CTRL_C_WHILE_LOADING = """
+import os, signal
+
+def build():
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the model file loads
+"""
+
+
+def _three(folder, models_dir, middle: str):
+    """A directory of blocks, a Python model ``middle`` and water jugs, in that order."""
+    folder.mkdir()
+    (folder / "a_blocks.toml").write_text((models_dir / "blocks.toml").read_text())
+    (folder / "b_loop.py").write_text(middle)
+    (folder / "c_jugs.toml").write_text((models_dir / "water_jugs.toml").read_text())
+    return folder
+
+
+def _model_before_a_file_that_never_loads(out: dict, folder) -> None:
+    """The comparison of :func:`_three`'s directory whose Python model was still loading at
+    the time limit: blocks compared and cross-checked, the loop cut by the limit as it
+    loaded (a limit, not bad input), the jugs never loaded."""
+    first, second, third = out["models"]
+    assert first["file"] == str(folder / "a_blocks.toml") and first["agree"] is True
+    assert {r["status"] for r in first["results"]} == {"optimal"}
+    assert {r["steps"] for r in first["results"]} == {5}  # DESIGN.md: blocks in 5 moves
+    assert second["source"] == str(folder / "b_loop.py")
+    assert "reached while loading" in second["error"]
+    assert third["source"] == str(folder / "c_jugs.toml")
+    assert third["error"].startswith("not loaded: time limit")
+    assert out["status"] == "incomplete"
+
+
+def test_a_file_that_never_loads_costs_the_models_before_it_nothing(cli, tmp_path,
+                                                                   models_dir, late_alarm):
+    """The command's clock runs out while the Python model between two others loads (the
+    clock turned by hand as its loading starts): the model before it was loaded and
+    compared first — each file loads when its turn comes — and the report lists all three,
+    exit 1 (a limit: no line on stderr calls a file bad)."""
+    folder = _three(tmp_path / "three", models_dir, LOOP)
+    late_alarm("cpsolve.puzzles.files.load_python")
+    run = cli("compare", folder, "--time-limit", "10", "--json")
+    assert run.code == 1, run.err
+    _model_before_a_file_that_never_loads(json.loads(run.out), folder)
+    assert "error:" not in run.err
+
+
+@pytest.mark.slow
+def test_a_file_that_never_loads_is_cut_at_the_time_limit(cli_subprocess, tmp_path,
+                                                          models_dir):
+    """The same with the real clock and a model whose loading never ends: the command ends
+    at its limit (the subprocess's timeout is only a bound against a hang)."""
+    folder = _three(tmp_path / "three", models_dir, LOOP)
+    run = cli_subprocess("compare", folder, "--time-limit", "10", "--json")
+    assert run.code == 1, run.err
+    _model_before_a_file_that_never_loads(json.loads(run.out), folder)
+
+
+def test_ctrl_c_while_compare_loads_a_file_keeps_the_models_before(cli, tmp_path,
+                                                                   models_dir):
+    """Ctrl-C while the second file loads ends its loading at once: the model before it was
+    compared and stays in the report, the file loading is listed as interrupted and the one
+    after it as not loaded, the status ``interrupted``, exit 130."""
+    from cpsolve.engines.runtime import interrupt
+
+    folder = _three(tmp_path / "three", models_dir, CTRL_C_WHILE_LOADING)
+    try:
+        run = cli("compare", folder, "--json")
+    finally:
+        interrupt.clear()
+    assert run.code == 130, run.err
+    out = json.loads(run.out)
+    first, second, third = out["models"]
+    assert first["file"] == str(folder / "a_blocks.toml") and first["agree"] is True
+    assert second == {"source": str(folder / "b_loop.py"),
+                      "error": f"interrupted while loading {folder / 'b_loop.py'}"}
+    assert third == {"source": str(folder / "c_jugs.toml"), "error": "not loaded: interrupted"}
+    assert out["status"] == "interrupted"

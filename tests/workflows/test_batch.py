@@ -311,3 +311,46 @@ def test_a_collections_instance_names_fit_their_column(cli, tmp_path):
     run = cli("solve", path, "water_jugs", "--engine", "search", width="200")
     for n in (1, 2):
         assert f"s.toml#{n} " in run.out, run.out
+
+
+def test_compare_s_lineup_loads_each_file_in_its_turn_and_counts_what_is_left(tmp_path):
+    """A lineup of a model, a collection of two lines (one broken) and a model: each file
+    loads only when its first instance is taken, and each instance comes with the models
+    still to compare from it on as far as is known (the rest of its file's, one per file not
+    loaded yet: the collection counts as one until it is loaded)."""
+    from cpsolve.workflows.batch.comparing import Lineup
+    from cpsolve.workflows.batch.items import by_file, files_of
+
+    (tmp_path / "a.toml").write_text((ROOT / "models" / "blocks.toml").read_text())
+    (tmp_path / "b.toml").write_text(SUDOKUS.replace("97.. inkala", "97. short"))
+    (tmp_path / "c.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
+    files = files_of([str(tmp_path)])
+    lineup = Lineup([name for name, _ in files], by_file(files))
+    assert lineup.unloaded() == [str(tmp_path / n) for n in ("a.toml", "b.toml", "c.toml")]
+    seen = []
+    for item, remaining in lineup:
+        seen.append((Path(item.source).name, remaining, item.puzzle is not None))
+        if len(seen) == 1:  # the first file only
+            assert lineup.unloaded() == [str(tmp_path / "b.toml"), str(tmp_path / "c.toml")]
+    assert seen == [("a.toml", 3, True),  # itself, and b and c not loaded yet
+                    ("b.toml#1", 3, False),  # b's 2 lines, and c; a broken line is an
+                    ("b.toml#2", 2, True),  # item of its own
+                    ("c.toml", 1, True)]
+    assert lineup.unloaded() == [] and len(lineup.items()) == 4
+
+
+def test_files_whose_turn_comes_too_late_are_not_loaded(tmp_path):
+    """Once ``too_late()`` names a reason (the command's time is up), no file is loaded: each
+    one left is an item ``not loaded: <why>``, a limit, not a bad file."""
+    from cpsolve.workflows.batch.items import by_file, files_of
+
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.toml").write_text((ROOT / "models" / "blocks.toml").read_text())
+    late = [None]
+    groups = by_file(files_of([str(tmp_path)]), too_late=lambda: late[0])
+    first = next(groups)
+    assert first[0].puzzle is not None
+    late[0] = "time limit 3 s reached"
+    rest = [item for group in groups for item in group]
+    assert [(Path(i.source).name, i.error, i.at_limit, i.puzzle) for i in rest] == [
+        (f"{n}.toml", "not loaded: time limit 3 s reached", True, None) for n in "bc"]

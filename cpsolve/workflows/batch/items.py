@@ -69,37 +69,45 @@ def instances(names: Iterable[str] | list[tuple[str, str]],
     names = list(names)
     if names and isinstance(names[0], tuple):
         return _pddl_instances(names)
-    return _loaded(files_of(names), loading)
+    return (item for items in by_file(files_of(names), loading) for item in items)
 
 
-def _loaded(files: list[tuple[str, Path]],
-            loading: Callable[[str], AbstractContextManager] | None) -> Iterator[Item]:
-    """The instances of ``files``, each file loaded when its turn comes (:func:`instances`)."""
+def by_file(files: list[tuple[str, Path]],
+            loading: Callable[[str], AbstractContextManager] | None = None,
+            too_late: Callable[[], str | None] | None = None) -> Iterator[list[Item]]:
+    """The instances of each of ``files`` (:func:`files_of`), one list per file, each file
+    loaded when its list is asked for (:func:`instances`).  ``too_late()``, when given, says
+    why the next file must not be loaded (the command's time is up), or ``None``: that file
+    and every one after it is then an error item ``not loaded: <why>``, as after a stop."""
     late = ""
     for name, path in files:
         if not late and interrupt.requested():
             late = interrupt.reason()
+        if not late and too_late is not None:
+            late = too_late() or ""
         if late:
-            yield Item(name, error=f"not loaded: {late}", at_limit=True)
+            yield [Item(name, error=f"not loaded: {late}", at_limit=True)]
             continue
-        try:
-            with loading(f"loading {name}") if loading else nullcontext():
-                puzzles = list(load_many(path))
-        except ModelFileError as err:
-            yield Item(name, error=str(err))
-            continue
-        except TimeUp as err:
-            late = "time limit reached"
-            yield Item(name, error=str(err), at_limit=True)
-            continue
-        except interrupt.Interrupted as err:  # Ctrl-C while it loaded: a stop, not bad input
-            late = interrupt.reason()
-            yield Item(name, error=str(err), at_limit=True)
-            continue
-        except MemoryUp as err:
-            yield Item(name, error=str(err), at_limit=True)
-            continue
-        yield from _of_file(name, puzzles)
+        items, late = _of_path(name, path, loading)
+        yield items
+
+
+def _of_path(name: str, path: Path, loading: Callable[[str], AbstractContextManager] | None
+             ) -> tuple[list[Item], str]:
+    """The items of one file, loaded now (:func:`instances`), and why the files after it
+    must not be loaded (its loading stopped by the time limit or Ctrl-C), or ``""``."""
+    try:
+        with loading(f"loading {name}") if loading else nullcontext():
+            puzzles = list(load_many(path))
+    except ModelFileError as err:
+        return [Item(name, error=str(err))], ""
+    except TimeUp as err:
+        return [Item(name, error=str(err), at_limit=True)], "time limit reached"
+    except interrupt.Interrupted as err:  # Ctrl-C while it loaded: a stop, not bad input
+        return [Item(name, error=str(err), at_limit=True)], interrupt.reason()
+    except MemoryUp as err:
+        return [Item(name, error=str(err), at_limit=True)], ""
+    return list(_of_file(name, puzzles)), ""
 
 
 def _of_file(name: str, puzzles: list) -> Iterator[Item]:
