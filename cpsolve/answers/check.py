@@ -431,8 +431,7 @@ def verify(model: Csp | Planning, result: Any,
         if result.found:
             raise EngineBug(f"engine {result.engine} claims an answer but returned none")
         return result.but(verified=True) if proven else result
-    problem = answer.problem(model, passed) if passed is not None and answer.kind == "count" \
-        else answer.problem(model)
+    problem = answer.problem(model, passed)
     if problem:
         raise EngineBug(f"engine {result.engine} returned {problem}")
     return result.but(verified=answer.checkable or (proven and result.none_exists))

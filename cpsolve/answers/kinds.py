@@ -17,6 +17,11 @@ from ..model import Csp, Planning
 from . import check
 from .words import plural
 
+Passed = Callable[[Mapping[str, int]], bool]
+"""Which listed solutions the checker already passed (streamed as the engine found them,
+:mod:`cpsolve.engines.streamed`): every kind's ``problem`` takes it, only a count's list
+has use for it."""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -59,7 +64,7 @@ class Plan:
         steps = tuple(steps)
         return cls(steps, sum(s.cost for s in steps))
 
-    def problem(self, model: Csp | Planning) -> str | None:
+    def problem(self, model: Csp | Planning, passed: Passed | None = None) -> str | None:
         """What the checker finds wrong (``None``: the plan replays at its cost)."""
         if not isinstance(model, Planning):
             return "a plan for a model that has no actions"
@@ -85,7 +90,7 @@ class Assignment:
 
     kind = "assignment"
 
-    def problem(self, model: Csp | Planning) -> str | None:
+    def problem(self, model: Csp | Planning, passed: Passed | None = None) -> str | None:
         """What the checker finds wrong (``None``: every constraint holds, and the claimed
         objective is the objective's value, re-evaluated here)."""
         if not isinstance(model, Csp):
@@ -130,8 +135,7 @@ class Count:
         """How many solutions or plans are listed."""
         return len(self.solutions or ()) + len(self.plans or ())
 
-    def problem(self, model: Csp | Planning,
-                passed: Callable[[Mapping[str, int]], bool] | None = None) -> str | None:
+    def problem(self, model: Csp | Planning, passed: Passed | None = None) -> str | None:
         """What the checker finds wrong with the listed solutions or plans.  ``passed`` tells
         the solutions this checker already passed (streamed as the engine found them,
         :mod:`cpsolve.engines.streamed`): those are not checked a second time."""
@@ -187,7 +191,7 @@ class Analysis:
 
     kind = "analysis"
 
-    def problem(self, model: Csp | Planning) -> str | None:
+    def problem(self, model: Csp | Planning, passed: Passed | None = None) -> str | None:
         """What the checker finds wrong: malformed states, figures that do not add up."""
         if not isinstance(model, Planning):
             return "an analysis of a model that has no states"

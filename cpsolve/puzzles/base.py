@@ -68,12 +68,12 @@ class Puzzle:
     def goal_text(self) -> str | None:
         """The goal drawn in the puzzle's words (None: the family cannot draw it); by
         default, when the goal is one state, that state as :meth:`render_state` draws it."""
+        from ..answers.check import in_domains
         from ..model.pins import goal_state
 
         assert isinstance(self.model, Planning)
         state = goal_state(self.model)
-        if state is None or any(v not in self.model.domains[n]
-                                for n, v in zip(self.model.names, state)):
+        if state is None or not in_domains(self.model, state):
             return None
         return self.render_state(state)
 
