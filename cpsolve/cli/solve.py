@@ -329,11 +329,11 @@ def _widest(name: str, path) -> str:
 def _not_reached(rows: list, seen: list, names: list[str]) -> list:
     """The rows of a batch that its command's clock cut: each instance loaded and not
     solved, then each file not loaded, not started."""
-    from ..workflows.batch.rows import Row
+    from ..workflows.batch.rows import Row, unloaded
 
     why = "not started: time limit reached"
-    rest = [Row(item.source, item.puzzle, None, item.error or why, item.at_limit,
-                started=False) for item in seen[len(rows):]]
+    rest = [unloaded(item) or Row(item.source, item.puzzle, None, why, True, started=False)
+            for item in seen[len(rows):]]
     done = {known for item in seen for known in (item.source, item.source.rpartition("#")[0])}
     return rest + [Row(name, None, None, "not loaded: time limit reached", True,
                        started=False) for name in names if name not in done]

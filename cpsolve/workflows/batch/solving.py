@@ -143,9 +143,7 @@ def _solved_within(item: Item, engine: str, options: Options, deadline: float | 
 
 def _limited(options: Options, time_limit: float | None) -> Options:
     """What one instance of a batch is asked: the batch's options, with ``time_limit``."""
-    return Options(time_limit=time_limit, limit=options.limit, algorithm=options.algorithm,
-                   find_hint=options.find_hint, encoding=options.encoding,
-                   unique=options.unique, no_time_limit=options.no_time_limit)
+    return replace(options, time_limit=time_limit)
 
 
 def solve_within(item: Item, engine: str, options: Options,
