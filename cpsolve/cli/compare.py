@@ -154,10 +154,10 @@ def _loads_first(cli: Cli, lineup: Lineup) -> bool:
     before it, and a bad one is a bad command line), a PDDL domain's problems (a bad one
     too), or an option that applies to one kind of model (:func:`wrong_kind` checks it
     against them all)."""
-    from .option_rules import KIND_OPTIONS, holds
+    from .option_rules import kind_options_given
 
     return len(lineup.names) == 1 or bool(pddl_pairs(cli.args.files)) or \
-        any(holds(cli.args, dest) for dest in KIND_OPTIONS)
+        kind_options_given(cli.args)
 
 
 def _not_reached(cli: Cli, lineup: Lineup, done: list[Compared]) -> list[Compared]:

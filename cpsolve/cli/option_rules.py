@@ -103,6 +103,12 @@ KIND_OPTIONS: dict[str, tuple[str, str]] = {
 models are loaded (:func:`wrong_kind`)."""
 
 
+def kind_options_given(args: argparse.Namespace) -> bool:
+    """Whether the command line gives an option of :data:`KIND_OPTIONS`: then every model's
+    kind is needed before the work starts (a batch or compare loads every file first)."""
+    return any(holds(args, dest) for dest in KIND_OPTIONS)
+
+
 def wrong_kind(args: argparse.Namespace, kinds: dict[str, str]) -> str | None:
     """Why an option given is refused, or None: it applies to a kind of model (see
     :data:`KIND_OPTIONS`) that none of the loaded models (``kinds``: source → kind) is.

@@ -289,14 +289,14 @@ def _batch_items(cli: Cli, pairs: list[tuple[str, str]] | None):
     applies to one kind of model (:func:`wrong_kind`) needs every model's kind before the
     batch starts: then every file is loaded first."""
     from ..workflows.batch.items import files_of, instances
-    from .option_rules import KIND_OPTIONS, holds
+    from .option_rules import kind_options_given
 
     files = [(str(problem), None) for _, problem in pairs] if pairs else \
         files_of(cli.args.files)
     names = [name for name, _ in files]
     widest = [_widest(name, path) for name, path in files]
     found = instances(pairs or cli.args.files, cli.loading)
-    if any(holds(cli.args, dest) for dest in KIND_OPTIONS):
+    if kind_options_given(cli.args):
         seen = list(found)
         return iter(seen), seen, names, widest
     seen = []
