@@ -467,8 +467,9 @@ def _result_json(puzzle, result) -> dict[str, Any]:
 
 def table_rows(done: Compared) -> list[tuple]:
     """One compared instance as rows of the comparison table."""
-    if done.error:
-        return [(Named(done.source), f"error: {done.error}")]
+    if done.error:  # a line under the table, as on stderr: the error names its file
+        named = done.error.startswith(f"{done.source}:")
+        return [(Named(""), f"error: {'' if named else done.source + ': '}{done.error}")]
     return [(done.puzzle, r) for r in done.results] + \
         [(done.puzzle, s) for s in done.skipped] + \
         [(done.puzzle, f"DISAGREEMENT: {p}") for p in done.problems] + \

@@ -85,24 +85,47 @@ class Legible:
 
     def widths(self, screen: int) -> list[int] | None:
         """Each column's width on a screen this wide, or ``None`` when the text columns
-        would not have :data:`NARROWEST` cells each (the rows then come as blocks)."""
+        would not have :data:`NARROWEST` cells each (the rows then come as blocks).  A text
+        column of rows known at once gets at least its longest word, when the room allows
+        (``cross-checked`` whole, not ``cross-check`` over ``ed``)."""
         n = len(self.columns)
         natural = [self.natural(i) for i in range(n)]
         room = screen - 2 * n - (n + 1 if self.boxed else 0)  # padding, and lines
         room -= sum(w or 0 for c, w in zip(self.columns, natural) if c.words)
-        texts = sorted((i for i, c in enumerate(self.columns) if not c.words),
-                       key=lambda i: (natural[i] is None, natural[i] or 0))
-        if room < sum(NARROWEST if natural[i] is None else min(natural[i], NARROWEST)
-                      for i in texts):
+        texts = [i for i, c in enumerate(self.columns) if not c.words]
+        least = {i: NARROWEST if natural[i] is None else min(natural[i], NARROWEST)
+                 for i in texts}
+        if room < sum(least.values()):
             return None
+        if not self.fixed:
+            words = {i: min(natural[i] or 0, self.longest_word(i)) for i in texts}
+            if sum(words.values()) <= room:
+                least = words
+        return [max(w or 0, 1) for w in self.shared(natural, least, texts, room)]
+
+    def shared(self, natural: list[int | None], least: dict[int, int], texts: list[int],
+               room: int) -> list[int | None]:
+        """``natural`` with the text columns given ``room`` between them: each its
+        ``least``, then the rest in even shares, the column that wants least first (what
+        it leaves, the others share)."""
         widths = list(natural)
-        for done, i in enumerate(texts):  # the narrowest first: what it leaves, the rest share
-            share = room // (len(texts) - done)
-            if natural[i] is not None and self.fixed:  # declared: all of it, if the rest
-                share = room - NARROWEST * (len(texts) - done - 1)  # keep their least
-            widths[i] = share if natural[i] is None else min(natural[i], share)
-            room -= widths[i]
-        return [max(w or 0, 1) for w in widths]
+        room -= sum(least.values())
+        order = sorted(texts, key=lambda i: (natural[i] is None, (natural[i] or 0) - least[i]))
+        for done, i in enumerate(order):
+            share = room // (len(order) - done)
+            if natural[i] is not None and self.fixed:  # declared: all of it (the rest
+                share = room  # keep their least)
+            want = None if natural[i] is None else natural[i] - least[i]
+            give = share if want is None else min(want, share)
+            widths[i] = least[i] + give
+            room -= give
+        return widths
+
+    def longest_word(self, index: int) -> int:
+        """The widest word (run without spaces) in column ``index``'s cells and header."""
+        cells = [row[index] for row in self.rows] + [self.columns[index].header]
+        return max((width_of(word) for cell in cells for word in plain(cell).split()),
+                   default=0)
 
     def table(self, widths: list[int]) -> Table:
         """The rows as a table, each column ``widths`` cells wide."""

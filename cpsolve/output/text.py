@@ -24,7 +24,7 @@ from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
 from .shown import Lines, escaped
-from .tables import Column, Legible
+from .tables import Column, Legible, plain
 
 if TYPE_CHECKING:
     from ..engines.auto import Confirmation, Race
@@ -285,24 +285,37 @@ COMPARE_COLUMNS = (Column("model"), Column("engine", words=True), Column("answer
 """The comparison's columns: an engine's name and a time are never wrapped nor cut."""
 
 
-def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Legible:
+def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group:
     """Engines side by side: answer, status, time, check (and the hint a result had); an
-    engine that did not run, and why; a note on the model (a disagreement, an error)."""
+    engine that did not run, and why.  A note on a model (a disagreement, an error) is a
+    line of its own under the table, whole at any width: ``model: note``."""
     cells: list[list[Any]] = []
+    notes: list[Text] = []
     for puzzle, result in rows:
         if isinstance(result, Skipped):
             cells.append([Text(puzzle.name), result.engine, Text(result.why), "", "", ""])
-            continue
-        if isinstance(result, str):  # a disagreement, or an error
-            cells.append([Text(puzzle.name), "", Text(result), "", "", ""])
-            continue
-        answer = answer_words(puzzle, result) if result.answer is not None \
-            else answer_of(result)
-        cells.append([Text(puzzle.name), result.engine, Text(answer), status_text(result),
-                      f"{result.seconds:.3f}", check_text(result)])
-        if result.hint is not None:  # the plan that bounded this engine's proof
-            cells.append(["", "", Text(hint_brief(result.hint), style="dim"), "", "", ""])
-    return Legible(COMPARE_COLUMNS, cells, boxed=True)
+        elif isinstance(result, str):  # a disagreement, or an error
+            notes.append(Text.assemble((puzzle.name, "bold"), ": ", result)
+                         if puzzle.name else Text(result))
+        else:
+            cells.extend(_compared_cells(puzzle, result))
+    last = ""
+    for row in cells:  # a model's name on its first row only
+        name, row[0] = plain(row[0]), ("" if plain(row[0]) == last else row[0])
+        last = name or last
+    table = [Legible(COMPARE_COLUMNS, cells, boxed=True)] if cells else []
+    return Group(*table, *notes)
+
+
+def _compared_cells(puzzle: Puzzle, result: Result) -> list[list[Any]]:
+    """One engine's row of the comparison, and the hint it had under it."""
+    answer = answer_words(puzzle, result) if result.answer is not None \
+        else answer_of(result)
+    cells = [[Text(puzzle.name), result.engine, Text(answer), status_text(result),
+              f"{result.seconds:.3f}", check_text(result)]]
+    if result.hint is not None:  # the plan that bounded this engine's proof
+        cells.append(["", "", Text(hint_brief(result.hint), style="dim"), "", "", ""])
+    return cells
 
 
 def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:

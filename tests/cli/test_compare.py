@@ -168,9 +168,10 @@ def test_lower_bound_on_a_count_above_an_exact_count():
 # ------------------------------------------------------------ the table
 
 
-def test_the_table_puts_a_skipped_engine_in_its_column_and_a_note_in_the_answer():
+def test_the_table_puts_a_skipped_engine_in_its_column_and_a_note_under_the_table():
     """An engine that did not run is a typed row (its name, why), never text split at ': ';
-    a note (a disagreement) keeps its colons, and names no engine."""
+    a note (a disagreement) keeps its colons and is a whole line under the table, after
+    the model's name, not a sliver of the answer column."""
     from rich.console import Console
 
     from cpsolve.answers.result import Skipped
@@ -178,14 +179,15 @@ def test_the_table_puts_a_skipped_engine_in_its_column_and_a_note_in_the_answer(
     from cpsolve.puzzles.files import MODELS_DIR, load
 
     puzzle = load(MODELS_DIR / "water_jugs.toml")
-    rows = [(puzzle, Skipped("my-engine", "tool: not installed")),
-            (puzzle, "DISAGREEMENT: cpsat: 10 moves, search: 11 moves")]
-    console = Console(width=200, record=True)
+    note = "DISAGREEMENT: cpsat: 10 moves, search: 11 moves"
+    rows = [(puzzle, Skipped("my-engine", "tool: not installed")), (puzzle, note)]
+    console = Console(width=80, record=True)
     console.print(comparison_table(rows))
+    text = console.export_text().splitlines()
     lines = [[cell.strip() for cell in line.split("│")[1:-1]]
-             for line in console.export_text().splitlines() if line.startswith("│")]
-    assert lines[0][1:3] == ["my-engine", "tool: not installed"]
-    assert lines[1][1:3] == ["", "DISAGREEMENT: cpsat: 10 moves, search: 11 moves"]
+             for line in text if line.startswith("│")]
+    assert lines[0][1:3] == ["my-engine", "tool: not"]
+    assert text[-1] == f"{puzzle.name}: {note}"
     assert str(Skipped("fd", "not applicable")) == "fd: not applicable"
 
 

@@ -57,6 +57,38 @@ def test_words_keep_their_width_and_text_shares_the_rest():
     assert table.widths(4 + 12 + NARROWEST - 1) is None  # blocks
 
 
+def test_a_text_column_gets_its_longest_word_when_the_room_allows():
+    """At 80 columns a comparison's ``checked`` cell kept ``cross-check`` / ``ed``: each
+    text column now has at least its longest word when all of them fit, and what is left
+    is shared as before; when they do not fit, the columns share the room as before."""
+    checked = "verified; cross-checked by search, fd"
+    table = Legible([Column("model"), Column("engine", words=True), Column("checked")],
+                    [["Water jugs 8 L and 5 L", "search", checked]])
+    widths = table.widths(40)  # room: 40 - 6 padding - 6 engine = 28
+    assert widths[2] >= len("cross-checked") and sum(widths) == 40 - 6
+    lines = printed(table, width=40)
+    assert any("cross-checked" in line for line in lines)
+    narrow = Legible([Column("a"), Column("b")], [["x" * 30, "y" * 30]])
+    assert narrow.widths(4 + 2 * NARROWEST) == [NARROWEST, NARROWEST]  # words do not fit
+
+
+def test_a_comparison_names_each_model_once_and_puts_errors_under_the_table():
+    """Rows of one model show its name on the first only; an error is a whole line."""
+    from cpsolve.engines import run
+
+    puzzle = load(MODELS_DIR / "water_jugs.toml")
+    results = [run(engine, "solve", puzzle.model) for engine in ("search", "search")]
+    error = "error: bad.toml: board: unknown key (known: axis, blocks, description)"
+
+    class Unloaded:
+        name = ""
+
+    lines = printed(comparison_table([(puzzle, r) for r in results] + [(Unloaded(), error)]),
+                    width=80)
+    rows = [line.split("│")[1].strip() for line in lines if line.startswith("│")]
+    assert sum("Water" in row for row in rows) == 1 and lines[-1] == error
+
+
 def test_rows_printed_apart_line_up_under_their_headers():
     """A batch prints its headers, then each row as its instance is solved: every row has
     the columns of the headers, whatever it holds."""
