@@ -32,7 +32,7 @@ def build(people: int = 3, seats: int = 2):
             for dc in range(seats + 1 - dm):
                 if dm + dc == 0:
                     continue
-                model.add_action(f"{dm} missionaries and {dc} cannibals cross from the "
+                model.add_action(f"{dm}M {dc}C cross from the "
                                  f"{('left', 'right')[side]}", boat == side,
                                  {m: m + sign * dm, c: c + sign * dc, boat: 1 - side})
     return shown(model, "left {m}M {c}C | boat {boat} | right " + f"{{{people} - m}}M "

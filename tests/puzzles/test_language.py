@@ -264,7 +264,7 @@ def test_without_forbid_the_river_is_easier():
 
 def test_the_checker_refuses_a_plan_through_a_forbidden_state():
     model = load(MODELS / "missionaries.toml").model
-    first = next(a.name for a in model.actions if a.name.startswith("2 missionaries and 0"))
+    first = next(a.name for a in model.actions if a.name.startswith("2M 0C"))
     verdict = replay(model, [first])
     assert not verdict and "forbidden" in verdict.message and verdict.step == 1
 
