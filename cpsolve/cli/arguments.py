@@ -13,6 +13,7 @@ from collections.abc import Collection
 from ..engines import ENGINES, TASKS, every
 from ..engines.runtime import memory
 from ..interop import FORMATS
+from ..quoting import escaped, shorten
 from .checks import (
     memory_size,
     natural,
@@ -416,8 +417,12 @@ def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
 
 
 def printable(message: str, width: int = 2000) -> str:
-    """``message`` on one line: whitespace runs become one space, control characters
-    are shown escaped (``\\x1b``), and a very long message is cut."""
-    text = " ".join(message.split())
-    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
-    return text if len(text) <= width else text[:width] + "..."
+    """``message`` on one line: runs of spaces, tabs and line breaks become one space, the
+    unsafe characters are shown escaped (:func:`cpsolve.quoting.escaped`: ``\\x1b``,
+    ``\\u202e``, ``\\u2028``), and a very long message is cut."""
+    text = _LAYOUT.sub(" ", message).strip(" ")
+    return shorten(escaped(text), width=width, quote=False)
+
+
+_LAYOUT = re.compile("[ \t\n\r\f\v]+")
+"""The white space a message may be laid out with (a long line folded): one space each run."""

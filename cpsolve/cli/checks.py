@@ -12,6 +12,8 @@ import os
 import re
 from collections.abc import Sequence
 
+from ..quoting import shorten
+
 
 def max_processes() -> int:
     """Most worker processes ``--jobs`` or ``--workers`` may start: four per core (at
@@ -233,7 +235,8 @@ def path_name(text: str) -> str:
         why = f"{len(raw):,} bytes, the system takes {PATH_MAX - 1:,}"
     else:
         return text
-    raise argparse.ArgumentTypeError(f"file name too long ({why}): {text[:40]}...")
+    raise argparse.ArgumentTypeError(f"file name too long ({why}): "
+                                     f"{shorten(text, width=40, quote=False)}")
 
 
 def work_folder(text: str) -> str:

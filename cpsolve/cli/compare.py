@@ -9,7 +9,7 @@ default budget (:data:`~.arguments.AUTO_BUDGET`), so that a peer that knows no p
 (Fast Downward on an impossible model) never searches for ever; ``--time-limit none``:
 no limit.  The model's engines share its budget
 (:func:`~cpsolve.workflows.batch.comparing.compare_model`).
-Each file is loaded when its turn comes (:class:`~cpsolve.workflows.batch.comparing.Lineup`):
+Each file is loaded when its turn comes (:class:`~cpsolve.workflows.batch.items.Lineup`):
 one that loads slowly costs only itself and those after it.  Every model named is reported:
 one the time limit or Ctrl-C came before lists its engines as not run (a file not loaded
 then: its source and ``not loaded: <why>``), and one that fewer than two engines answered
@@ -35,13 +35,12 @@ from ..engines.runtime.clock import Clock, TimeUp, printing
 from ..workflows.batch.budget import TaskBudget
 from ..workflows.batch.comparing import (
     Compared,
-    Lineup,
     affordable,
     compare_model,
     start_seconds,
     unreached,
 )
-from ..workflows.batch.items import Item
+from ..workflows.batch.items import Item, Lineup
 from .arguments import printable
 from .session import (
     INTERRUPTED,
@@ -138,15 +137,13 @@ def _lineup(cli: Cli) -> Lineup:
     directories and collections (one item each instance, a bad file an item of its own),
     or a PDDL domain and problems; each file loaded within the time limit when its turn
     comes, and not at all once the time limit or a stop came (:func:`_too_late`)."""
-    from ..workflows.batch.items import by_file, files_of
+    from ..workflows.batch.items import files_of, lineup
 
     pairs = pddl_pairs(cli.args.files)
     if pairs:
         return Lineup([file_name(pair) for pair in pairs],
                       ([Item(file_name(pair), cli.load(pair))] for pair in pairs))
-    files = files_of(cli.args.files)
-    return Lineup([name for name, _ in files],
-                  by_file(files, cli.loading, partial(_too_late, cli)))
+    return lineup(files_of(cli.args.files), cli.loading, partial(_too_late, cli))
 
 
 def _loads_first(cli: Cli, lineup: Lineup) -> bool:

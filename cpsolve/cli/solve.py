@@ -244,8 +244,8 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     from .printer import reader_gone, watch_reader
 
     start = time.monotonic()
-    items, seen, names, widest = _batch_items(cli, pairs)
-    why = wrong_kind(cli.args, kinds_of(seen))
+    lineup, widest = _batch_lineup(cli, pairs)
+    why = wrong_kind(cli.args, kinds_of(lineup.items()))
     if why:
         return cli.fail(why, 2)
     rows: list = []
@@ -255,7 +255,7 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
         try:
             if columns is not None:
                 cli.out.print(batch_head(columns))
-            for row in _solved(cli, items):
+            for row in _solved(cli, (item for item, _ in lineup)):
                 if interrupt.requested() and interrupt.kind() is Stop.GONE:
                     gone = True
                     break
@@ -268,7 +268,7 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
             gone = True
         except TimeUp:  # the command's own clock cut the batch: the rest are not started
             with printing(answer=True):
-                for row in _not_reached(rows, seen, names):
+                for row in _not_reached(rows, lineup, cli.clock.limit_reached()):
                     _row_out(cli, row, columns)
                     rows.append(row)
     if not gone:
@@ -279,33 +279,26 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
             reader_gone()
     if gone:
         reader_gone()
-    return _batch_code(rows, seen if gone else rows, hard)
+    return _batch_code(rows, lineup.items() if gone else rows, hard)
 
 
-def _batch_items(cli: Cli, pairs: list[tuple[str, str]] | None):
-    """A batch's items as they load (each file when its turn comes), the list of those
-    loaded so far (it grows as they are taken), the names of its files (or PDDL
-    problems), and the widest instance name each gives (:func:`_widest`).  An option that
-    applies to one kind of model (:func:`wrong_kind`) needs every model's kind before the
-    batch starts: then every file is loaded first."""
-    from ..workflows.batch.items import files_of, instances
+def _batch_lineup(cli: Cli, pairs: list[tuple[str, str]] | None):
+    """A batch's :class:`~cpsolve.workflows.batch.items.Lineup` (each file loaded when its
+    turn comes, as ``compare``'s), and the widest instance name each of its files (or PDDL
+    problems) gives (:func:`_widest`).  An option that applies to one kind of model
+    (:func:`wrong_kind`) needs every model's kind before the batch starts: then every file
+    is loaded first."""
+    from ..workflows.batch.items import files_of, lineup, pddl_lineup
     from .option_rules import kind_options_given
 
-    files = [(str(problem), None) for _, problem in pairs] if pairs else \
-        files_of(cli.args.files)
-    names = [name for name, _ in files]
-    widest = [_widest(name, path) for name, path in files]
-    found = instances(pairs or cli.args.files, cli.loading)
+    if pairs:
+        turns, widest = pddl_lineup(pairs), [str(problem) for _, problem in pairs]
+    else:
+        files = files_of(cli.args.files)
+        turns, widest = lineup(files, cli.loading), [_widest(n, path) for n, path in files]
     if kind_options_given(cli.args):
-        seen = list(found)
-        return iter(seen), seen, names, widest
-    seen = []
-
-    def noted():
-        for item in found:
-            seen.append(item)
-            yield item
-    return noted(), seen, names, widest
+        turns.load_all()
+    return turns, widest
 
 
 WIDEST_READ = 1 << 20
@@ -326,17 +319,16 @@ def _widest(name: str, path) -> str:
     return f"{name}#{text.count(chr(10)) + 1}" if "instances" in text else name
 
 
-def _not_reached(rows: list, seen: list, names: list[str]) -> list:
-    """The rows of a batch that its command's clock cut: each instance loaded and not
-    solved, then each file not loaded, not started."""
+def _not_reached(rows: list, lineup, why: str) -> list:
+    """The rows of a batch that its command's clock cut (``why``: its limit, in words, as
+    ``compare`` says it): each instance loaded and not solved, not started; then each file
+    whose turn had not come (:class:`~cpsolve.workflows.batch.items.Lineup`), not loaded."""
     from ..workflows.batch.rows import Row, unloaded
 
-    why = "not started: time limit reached"
-    rest = [unloaded(item) or Row(item.source, item.puzzle, None, why, True, started=False)
-            for item in seen[len(rows):]]
-    done = {known for item in seen for known in (item.source, item.source.rpartition("#")[0])}
-    return rest + [Row(name, None, None, "not loaded: time limit reached", True,
-                       started=False) for name in names if name not in done]
+    rest = [unloaded(item) or Row(item.source, item.puzzle, None, f"not started: {why}", True,
+                                  started=False) for item in lineup.items()[len(rows):]]
+    return rest + [Row(name, None, None, f"not loaded: {why}", True, started=False)
+                   for name in lineup.unloaded()]
 
 
 def _row_out(cli: Cli, row, columns) -> None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Sequence
 
+from ..quoting import shorten
 from . import slips
 from .combine import If, Max, Min
 from .expr import Binary, Const, Expr, Nary, Unary
 from .interpret import evaluate
 from .scope import Scope, ScopeValue, is_constant
 from .shortcircuit import decided
-from .syntax import ExprError, shorten
+from .syntax import ExprError
 from .unroll import Unrolling
 from .walk import variables
 

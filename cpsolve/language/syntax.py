@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from ..quoting import shorten
 from . import slips
 
 MAX_DEPTH = 200
@@ -18,15 +19,6 @@ MAX_DEPTH = 200
 
 MAX_TEXT = 100_000
 """Longest expression text accepted, in characters."""
-
-
-def shorten(text: str, at: int = 0, width: int = 60) -> str:
-    """``text`` quoted, cut to about ``width`` characters around position ``at``."""
-    if len(text) <= width:
-        return repr(text)
-    start = max(0, min(at - width // 2, len(text) - width))
-    cut = text[start:start + width]
-    return ("..." if start else "") + repr(cut) + ("..." if start + width < len(text) else "")
 
 
 def _depth(node: ast.AST) -> int:

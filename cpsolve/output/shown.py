@@ -3,9 +3,11 @@
 description, action names, labels, file names — can neither colour nor move the screen
 nor break a line.
 
-Control characters (C0 but the line breaks of a drawing, DEL, C1) and the characters that
-reorder text (bidi controls) are shown escaped, as Python writes them (``\\x1b``,
-``\\u202e``).  A line break is escaped too (``\\n``) except in :class:`Lines`: text whose
+Control characters (C0 but the line breaks of a drawing, DEL, C1), the characters that
+reorder text (bidi controls) and the line and paragraph separators (U+2028, U+2029) are
+shown escaped, as Python writes them (``\\x1b``, ``\\u202e``): :func:`escaped`, the one
+escaper of untrusted text (:mod:`cpsolve.quoting`; the command line's error lines use it
+too).  A line break is escaped too (``\\n``) except in :class:`Lines`: text whose
 line breaks are cpsolve's own layout (a board, a plan's boxes, a list of lines).  JSON
 does not pass here: it keeps the exact strings.
 """
@@ -16,14 +18,10 @@ import re
 
 from rich.text import Span, Text
 
-BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-"""The characters that change the direction of text around them (Unicode bidi controls)."""
+from ..quoting import UNSAFE, UNSAFE_IN_LINES, escape, escaped
 
-UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI}]")
-"""A character never printed as it is."""
-
-UNSAFE_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI}]")
-"""The same, but a line break (in :class:`Lines`)."""
+__all__ = ["Lines", "escaped", "shown"]
+"""What this module gives (:func:`escaped` is :mod:`cpsolve.quoting`'s)."""
 
 
 class Lines:
@@ -50,13 +48,6 @@ class _Kept(Text):
     """The text of :class:`Lines`, made safe: printed as it is."""
 
 
-def escaped(text: str, keep_lines: bool = False) -> str:
-    """``text`` with its unsafe characters escaped (``\\x1b``, ``\\u202e``; ``\\n`` unless
-    ``keep_lines``)."""
-    unsafe = UNSAFE_IN_LINES if keep_lines else UNSAFE
-    return unsafe.sub(lambda m: ascii(m.group())[1:-1], text)
-
-
 def shown(renderable):
     """What the console prints for ``renderable``: a :class:`~rich.text.Text` with its
     unsafe characters escaped, its styles kept on the same characters; anything else as
@@ -78,7 +69,7 @@ def _safe(text: Text, unsafe: re.Pattern, kind: type[Text]) -> Text:
         starts, pieces, at = [], [], 0
         for ch in plain:
             starts.append(at)
-            pieces.append(ascii(ch)[1:-1] if unsafe.fullmatch(ch) else ch)
+            pieces.append(escape(ch) if unsafe.fullmatch(ch) else ch)
             at += len(pieces[-1])
         starts.append(at)
         shown = "".join(pieces)

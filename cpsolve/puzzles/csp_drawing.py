@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from ..language.expr import Var
 from ..language.parse import parse
+from ..quoting import shorten
 from .assignment_text import inside_panel, read_assignment_text
 from .declare import PLACEHOLDER, Template
 
@@ -35,8 +36,7 @@ def read_drawing(template: Template, names: Iterable[str], text: str) -> dict[st
     if len(written) != len(marked):
         form = " ".join(map(_shown, marked))
         raise ValueError(f"the drawing has {len(written)} items where the model's show "
-                         f"template draws {len(marked)}: {form[:200]}"
-                         + ("..." if len(form) > 200 else ""))
+                         f"template draws {len(marked)}: {shorten(form, width=200, quote=False)}")
     values: dict[str, int] = {}
     for number, (mark, token) in enumerate(zip(marked, written), start=1):
         pattern, variables = _pattern(mark)

@@ -22,6 +22,7 @@ from ..language.expr import Const
 from ..language.parse import constant_list
 from ..language.scope import Scope
 from ..language.syntax import ExprError
+from ..quoting import shorten
 from .data import Data
 
 KEYS = {"regions", "notes", "signs"}
@@ -157,5 +158,5 @@ def _signs(data: Data, n: int, value: Any) -> tuple[tuple[Cell, Cell], ...]:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    """``value`` as Python writes it, cut to 60 characters (for a message)."""
+    return shorten(repr(value), quote=False)

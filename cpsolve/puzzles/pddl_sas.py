@@ -35,6 +35,7 @@ from typing import Any
 from ..language.combine import And, If, Not, Or
 from ..language.expr import Const, Expr, Var
 from ..model import ModelError, Planning
+from ..quoting import shorten
 from .data import ModelFileError, read_text
 
 SETTLED_LINE = re.compile(r"^(.*)! Generating (?:un)?solvable task\.\.\.$", re.M)
@@ -178,7 +179,7 @@ def _parse_error(text: str, domain_path, problem_path) -> ModelFileError:
     if message[:1].isupper() and message[1:2].islower():
         message = message[0].lower() + message[1:]
     if got is not None:
-        got = got if len(got) <= 60 else got[:57] + "..."
+        got = shorten(got, quote=False)
         message += f", got {got!r}" if sentence else f" {got!r}"
     message += _place(layers[1:])
     if syntax:

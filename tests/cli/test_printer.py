@@ -107,3 +107,12 @@ def test_a_guarded_stdout_tells_a_lost_output_from_a_closed_pipe():
     with pytest.raises(OutputLost):  # stdout closed when the process started
         Guarded(None).write("x")
     Guarded(None).flush()  # nothing written: nothing to flush, no error
+
+
+def test_an_error_line_with_a_line_separator_a_bidi_override_and_an_escape(cli, tmp_path):
+    """A file name that would break the line (U+2028), reverse what follows (a bidi
+    override) and start a terminal's escape sequence: one line, each of them escaped."""
+    run = cli("solve", tmp_path / "a\u2028b\u202ec\x1b[31md.toml")
+    assert run.code == 2
+    assert run.err.count("\n") == 1 and not any(ch in run.err for ch in "\u2028\u202e\x1b")
+    assert run.err.startswith("error: ") and "a\\u2028b\\u202ec\\x1b[31md.toml" in run.err

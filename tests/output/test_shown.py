@@ -102,3 +102,26 @@ def test_a_file_name_with_a_line_break_is_one_word_in_a_batch_table():
     out.print(batch_row(Failed(), columns))
     words = out.export_text().split()
     assert "odd\\nname.toml" in words
+
+
+HOSTILE_LABEL = "ri\u2028g\u202eh\x1bt"
+"""A label that would break a drawn board's line (U+2028), reverse the text after it (a bidi
+override) and start a terminal's escape sequence."""
+
+
+def test_a_board_label_with_a_line_separator_a_bidi_override_and_an_escape(cli, tmp_path):
+    """A board drawn in lines keeps its own line breaks, and a label in it has each of the
+    three escaped (as the command line's error lines have: :mod:`cpsolve.quoting`)."""
+    source = (MODELS_DIR / "farmer.toml").read_text(encoding="utf-8")
+    source = source.replace('pos = ["left", "right"]',
+                            f'pos = ["left", {json.dumps(HOSTILE_LABEL)}]')
+    source = source.replace(", wolf {pos[1]}, goat {pos[2]}, cabbage",
+                            "\\nwolf {pos[1]}\\ngoat {pos[2]}\\ncabbage")
+    model = tmp_path / "farmer.toml"
+    model.write_text(source, encoding="utf-8")
+    run = cli("solve", model, "--engine", "search")
+    assert run.code == 0, run.err
+    assert not any(ch in run.out for ch in "\u2028\u202e\x1b")
+    assert "goat ri\\u2028g\\u202eh\\x1bt" in run.out
+    lines = [line.split() for line in run.out.splitlines()]  # the board's lines are kept:
+    assert ["farmer", "left", "farmer", "ri\\u2028g\\u202eh\\x1bt"] in [w[:4] for w in lines]

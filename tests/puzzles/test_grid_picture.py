@@ -178,3 +178,12 @@ def test_a_board_without_signs_is_drawn_as_before(models_dir):
     values = {f"cell[{r}][{c}]": v for r, row in enumerate(rows) for c, v in enumerate(row)}
     assert puzzle.draw(values).splitlines() == ["1 2 | 3 4", "3 4 | 1 2", "----+----",
                                                 "2 1 | 4 3", "4 3 | 2 1"]
+
+
+def test_a_long_value_in_a_message_is_cut_as_every_message_cuts_it(write_model, cli):
+    """A note far too long is quoted in the message cut to 60 characters and ``...``, as the
+    expression language cuts an expression (:func:`cpsolve.quoting.shorten`)."""
+    note = "n" * 100
+    run = cli("solve", write_model("g.toml", GRID3.format(picture=f'notes = [[0, 0, "{note}"]]')))
+    assert run.code == 2
+    assert run.err.rstrip().endswith(f"got '{'n' * 59}...")  # the quote and 59 of the n's

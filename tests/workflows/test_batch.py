@@ -303,6 +303,35 @@ def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_pat
         jsonschema.validate(row, schema())
 
 
+
+def test_a_cut_batch_lists_every_line_of_a_collection_and_a_file_named_twice(cli, tmp_path,
+                                                                            monkeypatch):
+    """The command's clock cuts the batch once its first file is loaded (a collection of
+    two puzzles; blocks and the collection named again not yet): each of the two lines is
+    a row not started, and each file whose turn had not come is a row not loaded, the
+    second naming of the collection too — a turn each, as ``compare`` counts them (the
+    line not yet taken, and a file named again, had no row)."""
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    def cut(cli, items):
+        next(iter(items))  # the collection loads, its first line is taken
+        raise TimeUp("solving", 5.0)
+        yield  # a generator, as solve_all
+
+    monkeypatch.setattr("cpsolve.cli.solve._solved", cut)
+    path = tmp_path / "s.toml"
+    path.write_text(SUDOKUS)
+    run = cli("solve", path, "blocks", path, "--time-limit", "5", "--json")
+    assert run.code == 1, run.err
+    rows = lines(run.out)
+    assert [(r["source"], r["status"]) for r in rows[:-1]] == [
+        (f"{path}#1", "not_started"), (f"{path}#2", "not_started"),
+        ("blocks", "not_started"), (str(path), "not_started")]
+    assert [r["message"] for r in rows[:4]] == ["not started: time limit 5 s reached"] * 2 + \
+        ["not loaded: time limit 5 s reached"] * 2  # the limit named, as compare names it
+    assert rows[-1]["batch"]["instances"] == 4
+
+
 def test_a_collections_instance_names_fit_their_column(cli, tmp_path):
     """The table is laid out before the files load (each loads when its turn comes): a
     collection's instance names (``file#N``) still fit the instance column, whole."""
@@ -318,25 +347,24 @@ def test_compare_s_lineup_loads_each_file_in_its_turn_and_counts_what_is_left(tm
     loads only when its first instance is taken, and each instance comes with the models
     still to compare from it on as far as is known (the rest of its file's, one per file not
     loaded yet: the collection counts as one until it is loaded)."""
-    from cpsolve.workflows.batch.comparing import Lineup
-    from cpsolve.workflows.batch.items import by_file, files_of
+    from cpsolve.workflows.batch.items import files_of, lineup
 
     (tmp_path / "a.toml").write_text((ROOT / "models" / "blocks.toml").read_text())
     (tmp_path / "b.toml").write_text(SUDOKUS.replace("97.. inkala", "97. short"))
     (tmp_path / "c.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
     files = files_of([str(tmp_path)])
-    lineup = Lineup([name for name, _ in files], by_file(files))
-    assert lineup.unloaded() == [str(tmp_path / n) for n in ("a.toml", "b.toml", "c.toml")]
+    turns = lineup(files)
+    assert turns.unloaded() == [str(tmp_path / n) for n in ("a.toml", "b.toml", "c.toml")]
     seen = []
-    for item, remaining in lineup:
+    for item, remaining in turns:
         seen.append((Path(item.source).name, remaining, item.puzzle is not None))
         if len(seen) == 1:  # the first file only
-            assert lineup.unloaded() == [str(tmp_path / "b.toml"), str(tmp_path / "c.toml")]
+            assert turns.unloaded() == [str(tmp_path / "b.toml"), str(tmp_path / "c.toml")]
     assert seen == [("a.toml", 3, True),  # itself, and b and c not loaded yet
                     ("b.toml#1", 3, False),  # b's 2 lines, and c; a broken line is an
                     ("b.toml#2", 2, True),  # item of its own
                     ("c.toml", 1, True)]
-    assert lineup.unloaded() == [] and len(lineup.items()) == 4
+    assert turns.unloaded() == [] and len(turns.items()) == 4
 
 
 def test_files_whose_turn_comes_too_late_are_not_loaded(tmp_path):

@@ -12,7 +12,6 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...answers.agreement import answer_of
 from ...answers.kinds import Analysis, Assignment, Count, Plan
 from ...answers.result import Result
 from ...puzzles.base import Puzzle
@@ -65,11 +64,13 @@ def answer_words(puzzle: Puzzle, result: Result) -> str:
     """What a drawn answer is, in words, for the line that says where it was written: a
     plan's size in the family's metric and its status (``10 moves, optimal (proven)``), a
     count's figure (``at least 8 solutions``, ``exactly 1 solution``), or a solution's
-    (``unique solution``; an objective's value, ``not proven optimal`` when it is not)."""
-    answer = result.answer
+    (``unique solution``; an objective's value, ``not proven optimal`` when it is not):
+    :func:`cpsolve.output.text.answer_words` (the headline's words), with how sure it is."""
+    from ..text import answer_words as in_words  # here: text loads rich, a picture needs none
+
+    answer, words = result.answer, in_words(puzzle, result)
     if isinstance(answer, Plan):
-        return f"{puzzle.plan_words(answer.steps)}, {results.status_words(result)}"
-    words = answer_of(result)
+        return f"{words}, {results.status_words(result)}"
     if isinstance(answer, Count) and result.exact and result.proof is None:
         words = f"exactly {words}"
     if isinstance(answer, Assignment) and answer.objective is not None \

@@ -20,7 +20,8 @@ never lost.
 
 The modules, each imported from directly (this package re-exports nothing):
 
-* :mod:`.items` — what a batch holds: the files named, their instances (:class:`Item`);
+* :mod:`.items` — what a batch holds: the files named, their instances (:class:`Item`), in
+  their :class:`Lineup` (each file loaded in its turn; ``solve``'s and ``compare``'s);
 * :mod:`.rows` — a solved instance (:class:`Row`), its statuses, a batch's summary;
 * :mod:`.solving` — solving instances into rows, here or in worker processes;
 * :mod:`.comparing` — one instance through every engine that applies (:class:`Compared`);

@@ -1,13 +1,13 @@
 """``compare``'s work on one instance: every engine that applies, one after the other, each
 with its share of the time, and their results cross-checked (:func:`compare_model`;
-:func:`compare_one` as a cluster's task); and the instances in their turn, each file
-loaded when its turn comes (:class:`Lineup`)."""
+:func:`compare_one` as a cluster's task).  The instances come in their turn, each file
+loaded when its turn comes (:class:`.items.Lineup`, as ``solve``'s batches)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 from ...answers.agreement import cross_check, disagreements
@@ -33,54 +33,6 @@ class Compared:
     error: str = ""
     stopped: bool = False
     """An engine was stopped at once by ``KeyboardInterrupt`` (Ctrl-C): the user's stop."""
-
-
-@dataclass
-class Lineup:
-    """``compare``'s instances in their order, each file loaded when its turn comes (after
-    the models before it were compared): a file that loads slowly, or never ends loading,
-    costs only itself and those after it, never the models before it."""
-
-    names: list[str]
-    """Each file's name (or PDDL problem's), in order: one list of :attr:`groups` each."""
-    groups: Iterator[list[Item]]
-    """Each file's instances, the file loaded as its list is taken
-    (:func:`.items.by_file`)."""
-    loaded: list[list[Item]] = field(default_factory=list)
-    """The lists taken so far: the files loaded (or not loaded, saying why)."""
-
-    def load_all(self) -> None:
-        """Load every file now (each list kept as it comes: a limit that cuts the loading
-        leaves the files before it loaded)."""
-        for group in self.groups:
-            self.loaded.append(group)
-
-    def items(self) -> list[Item]:
-        """The instances of the files loaded so far."""
-        return [item for group in self.loaded for item in group]
-
-    def unloaded(self) -> list[str]:
-        """The names of the files whose turn has not come (never loaded)."""
-        return self.names[len(self.loaded):]
-
-    def __iter__(self) -> Iterator[tuple[Item, int]]:
-        """Each instance, its file loaded when its turn comes, with how many are still to
-        compare from it on as far as is known: the rest of its file's, and one for each
-        file not loaded yet."""
-        number = 0
-        while number < len(self.loaded) or self._next():
-            group = self.loaded[number]
-            number += 1
-            for i, item in enumerate(group):
-                yield item, len(group) - i + len(self.names) - number
-
-    def _next(self) -> bool:
-        """Load the next file; False when there is none."""
-        group = next(self.groups, None)
-        if group is None:
-            return False
-        self.loaded.append(group)
-        return True
 
 
 def compare_model(item: Item, task: str, time_limit: float | None = None,

@@ -1,13 +1,14 @@
 """What a batch holds: the model files named (a directory expanded to its model files) and
 their instances, one :class:`Item` each — a file that did not load is an item of its own,
-with its error, never the end of the batch."""
+with its error, never the end of the batch — in their :class:`Lineup`, each file loaded
+when its turn comes (the one reading of a batch, ``solve``'s and ``compare``'s)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...engines.runtime import interrupt
@@ -28,6 +29,56 @@ class Item:
     at_limit: bool = False
     """The error is a limit of the command (its time limit, the memory limit), reached while
     the file loaded: a limit, not a bad file."""
+
+
+@dataclass
+class Lineup:
+    """A batch's instances in their order, each file loaded when its turn comes (after the
+    instances before it were solved or compared): a file that loads slowly, or never ends
+    loading, costs only itself and those after it, never the instances before it.  The one
+    reading of what ``solve``'s batches and ``compare`` were given (:func:`lineup`): which
+    files are loaded so far (:meth:`items`), which are not (:meth:`unloaded`, by place, so a
+    file named twice is two turns)."""
+
+    names: list[str]
+    """Each file's name (or PDDL problem's), in order: one list of :attr:`groups` each."""
+    groups: Iterator[list[Item]]
+    """Each file's instances, the file loaded as its list is taken (:func:`by_file`)."""
+    loaded: list[list[Item]] = field(default_factory=list)
+    """The lists taken so far: the files loaded (or not loaded, saying why)."""
+
+    def load_all(self) -> None:
+        """Load every file now (each list kept as it comes: a limit that cuts the loading
+        leaves the files before it loaded)."""
+        for group in self.groups:
+            self.loaded.append(group)
+
+    def items(self) -> list[Item]:
+        """The instances of the files loaded so far."""
+        return [item for group in self.loaded for item in group]
+
+    def unloaded(self) -> list[str]:
+        """The names of the files whose turn has not come (never loaded)."""
+        return self.names[len(self.loaded):]
+
+    def __iter__(self) -> Iterator[tuple[Item, int]]:
+        """Each instance, its file loaded when its turn comes, with how many are still to
+        solve or compare from it on as far as is known: the rest of its file's, and one for each
+        file not loaded yet."""
+        number = 0
+        while number < len(self.loaded) or self._next():
+            group = self.loaded[number]
+            number += 1
+            for i, item in enumerate(group):
+                yield item, len(group) - i + len(self.names) - number
+
+    def _next(self) -> bool:
+        """Load the next file; False when there is none."""
+        group = next(self.groups, None)
+        if group is None:
+            return False
+        self.loaded.append(group)
+        return True
 
 
 def files_of(names: Iterable[str]) -> list[tuple[str, Path]]:
@@ -54,29 +105,43 @@ def files_of(names: Iterable[str]) -> list[tuple[str, Path]]:
 def instances(names: Iterable[str] | list[tuple[str, str]],
               loading: Callable[[str], AbstractContextManager] | None = None) -> Iterator[Item]:
     """Every instance of every named file or directory, in order; or of every PDDL
-    ``(domain, problem)`` pair (one problem per row).  The files are listed now (a
-    directory with none is :class:`ModelFileError` at once), and each is loaded when its
-    instances are asked for: a batch solves what it has loaded before it loads the next
-    file, so a file that loads slowly costs only itself and those after it.
-
-    ``loading(what)`` guards each file's loading (the command's clock: a model file that
-    loads for ever — a Python ``build()`` that never returns — stops at the time limit);
-    a file stopped there or by Ctrl-C, and every file after it, is an error item of its
-    own (``at_limit``: a stop, not a bad file), and so is every file after a stop was
-    asked for (Ctrl-C, or the clock's), not loaded.  A
-    file that passes the memory limit as it loads is one too; what it held is freed, and
-    the next files load."""
+    ``(domain, problem)`` pair (one problem per row): :func:`lineup`'s, one by one."""
     names = list(names)
     if names and isinstance(names[0], tuple):
-        return _pddl_instances(names)
-    return (item for items in by_file(files_of(names), loading) for item in items)
+        return (item for item, _ in pddl_lineup(names))
+    return (item for item, _ in lineup(files_of(names), loading))
+
+
+def lineup(files: list[tuple[str, Path]],
+           loading: Callable[[str], AbstractContextManager] | None = None,
+           too_late: Callable[[], str | None] | None = None) -> Lineup:
+    """The instances of ``files`` (:func:`files_of`: the files are listed now, and a
+    directory with none is :class:`ModelFileError` at once), each file loaded when its turn
+    comes (:func:`by_file`: ``loading`` guards it, ``too_late`` may refuse it)."""
+    return Lineup([name for name, _ in files], by_file(files, loading, too_late))
+
+
+def pddl_lineup(pairs: list[tuple[str, str]]) -> Lineup:
+    """The instances of PDDL ``(domain, problem)`` pairs, one each, named by the problem,
+    each loaded when its turn comes (one that does not load: an error item)."""
+    return Lineup([str(problem) for _, problem in pairs],
+                  ([item] for item in _pddl_instances(pairs)))
 
 
 def by_file(files: list[tuple[str, Path]],
             loading: Callable[[str], AbstractContextManager] | None = None,
             too_late: Callable[[], str | None] | None = None) -> Iterator[list[Item]]:
     """The instances of each of ``files`` (:func:`files_of`), one list per file, each file
-    loaded when its list is asked for (:func:`instances`).  ``too_late()``, when given, says
+    loaded when its list is asked for: a batch solves what it has loaded before it loads
+    the next file, so a file that loads slowly costs only itself and those after it.
+
+    ``loading(what)`` guards each file's loading (the command's clock: a model file that
+    loads for ever — a Python ``build()`` that never returns — stops at the time limit);
+    a file stopped there or by Ctrl-C, and every file after it, is an error item of its
+    own (``at_limit``: a stop, not a bad file), and so is every file after a stop was
+    asked for (Ctrl-C, or the clock's), not loaded.  A file that passes the memory limit
+    as it loads is one too; what it held is freed, and the next files load.
+    ``too_late()``, when given, says
     why the next file must not be loaded (the command's time is up), or ``None``: that file
     and every one after it is then an error item ``not loaded: <why>``, as after a stop."""
     late = ""
@@ -94,7 +159,7 @@ def by_file(files: list[tuple[str, Path]],
 
 def _of_path(name: str, path: Path, loading: Callable[[str], AbstractContextManager] | None
              ) -> tuple[list[Item], str]:
-    """The items of one file, loaded now (:func:`instances`), and why the files after it
+    """The items of one file, loaded now (:func:`by_file`), and why the files after it
     must not be loaded (its loading stopped by the time limit or Ctrl-C), or ``""``."""
     try:
         with loading(f"loading {name}") if loading else nullcontext():

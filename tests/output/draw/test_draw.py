@@ -280,3 +280,22 @@ def test_unwritable_output_is_one_line_exit_2(argv, tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_a_drawn_answer_is_worded_as_the_headline_with_how_sure_it_is():
+    """``show``'s line about the file it wrote words the answer as the text headline does
+    (one function: :func:`cpsolve.output.text.answer_words`), a plan in the family's metric,
+    then its status; a count says it is exact.  Hoppers: 11 jumps (12 pegs to 1), at best
+    7 moves; 5x5 X-sudoku: 960 grids (docs/design.md's known answers)."""
+    from cpsolve.output import text
+    from cpsolve.output.draw.show import answer_words
+
+    hoppers = load(resolve("hoppers"))
+    plan = run("search", "solve", hoppers.model)
+    headline = "7 moves (11 jumps; a chain of jumps by one peg is one move)"
+    assert text.answer_words(hoppers, plan) == headline
+    assert answer_words(hoppers, plan) == f"{headline}, optimal (proven)"
+    grids = load(resolve("xsudoku5"))
+    counted = run("search", "count", grids.model)
+    assert (text.answer_words(grids, counted), answer_words(grids, counted)) == \
+        ("960 solutions", "exactly 960 solutions")

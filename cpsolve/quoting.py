@@ -1,0 +1,52 @@
+"""Untrusted text made fit to show in a message or on a terminal: its unsafe characters
+escaped (:func:`escaped`), a long text shortened (:func:`shorten`).
+
+A leaf outside the layers (it imports no other ``cpsolve`` module), so that every layer
+uses the same two functions: the expression language's errors, the families' messages,
+the command line's error lines (read at ``--help``, which loads no layer below ``cli``'s
+own imports) and the text output (:mod:`cpsolve.output.shown`).
+
+An unsafe character is one that could colour or move a terminal's screen, reorder the
+text around it, or break its line: the C0 controls, DEL, the C1 controls, the Unicode
+bidi controls and the line and paragraph separators (U+2028, U+2029).  It is shown as
+Python writes it (``\\x1b``, ``\\u202e``, ``\\u2028``).
+"""
+
+from __future__ import annotations
+
+import re
+
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""The characters that change the direction of text around them (Unicode bidi controls)."""
+
+SEPARATORS = "\u2028\u2029"
+"""The Unicode line and paragraph separators: a line break to some terminals and viewers."""
+
+UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI}{SEPARATORS}]")
+"""A character never printed as it is."""
+
+UNSAFE_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI}{SEPARATORS}]")
+"""The same, but a line break (``\\n``): in text whose lines are the layout's own."""
+
+
+def escape(ch: str) -> str:
+    """One character as Python writes it in a string (``\\x1b``, ``\\u202e``)."""
+    return ascii(ch)[1:-1]
+
+
+def escaped(text: str, keep_lines: bool = False) -> str:
+    """``text`` with its unsafe characters escaped (``\\x1b``, ``\\u202e``; ``\\n`` unless
+    ``keep_lines``)."""
+    unsafe = UNSAFE_IN_LINES if keep_lines else UNSAFE
+    return unsafe.sub(lambda m: escape(m.group()), text)
+
+
+def shorten(text: str, at: int = 0, width: int = 60, quote: bool = True) -> str:
+    """``text`` quoted (as ``repr`` quotes it; ``quote=False``: as it is), cut to ``width``
+    characters around position ``at``, ``...`` marking each end that was cut."""
+    shown = repr if quote else str
+    if len(text) <= width:
+        return shown(text)
+    start = max(0, min(at - width // 2, len(text) - width))
+    cut = text[start:start + width]
+    return ("..." if start else "") + shown(cut) + ("..." if start + width < len(text) else "")

@@ -1,0 +1,37 @@
+"""Untrusted text made fit to show (:mod:`cpsolve.quoting`): the one escaper, used by the
+text output and the command line's error lines alike, and the one shortener."""
+
+from __future__ import annotations
+
+from cpsolve.cli.arguments import printable
+from cpsolve.output.shown import escaped as shown_escaped
+from cpsolve.quoting import escaped, shorten
+
+UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200e", "\u202e",
+          "\u2066", "\u2069", "\u2028", "\u2029"]
+"""One of each kind: C0 controls, DEL, C1 controls (NEL, CSI), bidi controls, the line and
+paragraph separators."""
+
+
+def test_each_unsafe_character_is_written_as_python_writes_it():
+    for ch in UNSAFE:
+        assert escaped(f"a{ch}b") == "a" + ascii(ch)[1:-1] + "b"
+    assert escaped("a\u2028b") == "a\\u2028b" and escaped("a\u202eb") == "a\\u202eb"
+    assert escaped("ünï 水 ┌─┐ \u00a0") == "ünï 水 ┌─┐ \u00a0"  # printable, or a space
+
+
+def test_an_error_line_escapes_the_same_characters_as_the_text_output():
+    """``printable`` (every error line) and the text output escape one set alike: a line
+    separator is escaped, not taken for white space."""
+    for ch in UNSAFE:
+        assert printable(f"no such file: a{ch}b") == shown_escaped(f"no such file: a{ch}b")
+    assert printable("bad\u2028file\u202e\x1b[31m") == "bad\\u2028file\\u202e\\x1b[31m"
+    assert printable("  two\n\tlines  ") == "two lines"  # a message's own layout: one line
+
+
+def test_shorten_cuts_around_a_place_and_marks_each_cut_end():
+    assert shorten("abc") == "'abc'" and shorten("abc", quote=False) == "abc"
+    text = "x" * 50 + "HERE" + "y" * 50
+    assert shorten(text, at=50, width=10) == "...'xxxxxHEREy'..."
+    assert shorten(text, width=10, quote=False) == "xxxxxxxxxx..."
+    assert shorten(text, at=len(text), width=4, quote=False) == "...yyyy"
