@@ -19,7 +19,9 @@ table's entries must not exceed the distance it claims. A file that fails, or do
 this table (:class:`Ignored`, with one line saying why, which the result's details repeat), is
 left aside and the table is built again; so is a finished table of an earlier version
 (``pdb-K.npy``, without a digest), removed once the new one is saved. A cache that cannot be
-written is skipped (the table still works).
+written is skipped (the table still works for this run) and said: :func:`unwritable` and the
+writers return one line naming the folder and why, which the result carries, for the next
+run then starts over.
 """
 
 from __future__ import annotations
@@ -114,19 +116,23 @@ def load_table(key: str, size: int, goal: int | None = None) -> np.ndarray | Non
     return read(table_path(key), key, size, goal)
 
 
-def save_table(key: str, table: np.ndarray) -> None:
-    """Cache a finished table; its partial build is no longer needed."""
-    if _write(table_path(key), lambda f: write(f, key, table)):
+def save_table(key: str, table: np.ndarray) -> str:
+    """Cache a finished table; its partial build is no longer needed.  ``""``, or why the
+    table could not be saved (:func:`_write`)."""
+    why = _write(table_path(key), lambda f: write(f, key, table))
+    if not why:
         for old in (partial_path(key), legacy_path(key)):
             try:
                 old.unlink(missing_ok=True)
             except OSError:
                 pass
+    return why
 
 
-def save_partial(key: str, partial: Partial) -> None:
-    """Keep a stopped build (see the module docstring) for a later run to resume."""
-    _write(partial_path(key), lambda f: write_partial(f, key, partial))
+def save_partial(key: str, partial: Partial) -> str:
+    """Keep a stopped build (see the module docstring) for a later run to resume; ``""``, or
+    why it could not be kept (:func:`_write`)."""
+    return _write(partial_path(key), lambda f: write_partial(f, key, partial))
 
 
 def load_partial(key: str, size: int, layers: bool = True,
@@ -138,8 +144,23 @@ def load_partial(key: str, size: int, layers: bool = True,
     return read_partial(path, key, size, layers, goal) if path.exists() else None
 
 
-def _write(path: Path, write) -> bool:
-    """Write ``path`` atomically with ``write(file)``; False when the cache is not writable."""
+def unwritable() -> str:
+    """``""`` when a table can be saved in :func:`cache_dir` (the folder is made if need be;
+    a probe file is written and removed), else why not, naming the folder."""
+    return _write(cache_dir() / ".probe", lambda f: None, keep=False)
+
+
+def _cannot(folder: Path, exc: OSError) -> str:
+    """One line: the cache folder cannot be written, and why."""
+    blocking = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()),
+                    None)
+    why = f"{blocking} is a file, not a folder" if blocking else exc.strerror or str(exc)
+    return f"pattern databases cannot be saved in the cache folder {folder}: {why}"
+
+
+def _write(path: Path, write, keep: bool = True) -> str:
+    """Write ``path`` atomically with ``write(file)`` (``keep=False``: only try, the file
+    is removed); ``""``, or why the cache folder cannot be written (:func:`_cannot`)."""
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,15 +168,18 @@ def _write(path: Path, write) -> bool:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             write(f)
-        os.replace(tmp, path)
-        return True
-    except OSError:
+        if keep:
+            os.replace(tmp, path)
+        else:
+            os.unlink(tmp)
+        return ""
+    except OSError as exc:
         if tmp is not None:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
-        return False
+        return _cannot(path.parent, exc)
 
 
 def _sweep(path: Path) -> None:
@@ -187,6 +211,7 @@ class OneTable:
         self.whole = 0  # abstract states there can be (forecasts: :func:`.pdb.arrangements`)
         self.later = 0  # ... and in the tables to build after this one
         self._latest: Partial | None = None  # the build's latest layer (load_or_build)
+        self.unsaved = ""  # why the table or its stopped build could not be saved
 
     def finished(self) -> bool:
         """Whether the table is cached (its file exists; not read)."""
@@ -275,9 +300,9 @@ class OneTable:
             if got is not resume:
                 self._say(f"pattern database {self.number}/{self.count}: saving the build "
                           f"(distance {got.distance}) to resume later")
-                save_partial(self.key, got)
+                self.unsaved = save_partial(self.key, got)
             return got.estimate(), False, got.distance, str(exc)
-        save_table(self.key, table)
+        self.unsaved = save_table(self.key, table)
         return table, False, None, ""
 
     def _keep(self, partial: Partial) -> None:
