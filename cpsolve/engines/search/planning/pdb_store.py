@@ -20,14 +20,13 @@ this table (:class:`Ignored`, with one line saying why, which the result's detai
 left aside and the table is built again; so is a finished table of an earlier version
 (``pdb-K.npy``, without a digest), removed once the new one is saved. A cache that cannot be
 written is skipped (the table still works for this run) and said: :func:`unwritable` and the
-writers return one line naming the folder and why, which the result carries, for the next
-run then starts over.
+writers return one line naming the folder and why (:mod:`.pdb_write`), which the result
+carries, for the next run then starts over.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -42,14 +41,11 @@ from ..statespace.packing import Packed
 from .pdb_build import Abstraction, Partial, build_table
 from .pdb_loaded import Ignored, read, write
 from .pdb_partial import read_partial, write_partial
+from .pdb_write import atomic_write, unwritable_folder
 
 READ_RATE = 300e6
 """Bytes a second this process reads a saved build at, on a whole core (Korf #1's largest
 table, 147 MB of layers and table: 0.42 CPU s measured here, with its checks)."""
-
-STALE = 3600.0
-"""Seconds after which a temporary file is taken as left by a killed writer and removed."""
-
 
 class Stopped(Exception):
     """A table was being built when the budget ran out (the message says which limit)."""
@@ -118,8 +114,8 @@ def load_table(key: str, size: int, goal: int | None = None) -> np.ndarray | Non
 
 def save_table(key: str, table: np.ndarray) -> str:
     """Cache a finished table; its partial build is no longer needed.  ``""``, or why the
-    table could not be saved (:func:`_write`)."""
-    why = _write(table_path(key), lambda f: write(f, key, table))
+    table could not be saved (:func:`.pdb_write.atomic_write`)."""
+    why = atomic_write(table_path(key), lambda f: write(f, key, table))
     if not why:
         for old in (partial_path(key), legacy_path(key)):
             try:
@@ -131,8 +127,14 @@ def save_table(key: str, table: np.ndarray) -> str:
 
 def save_partial(key: str, partial: Partial) -> str:
     """Keep a stopped build (see the module docstring) for a later run to resume; ``""``, or
-    why it could not be kept (:func:`_write`)."""
-    return _write(partial_path(key), lambda f: write_partial(f, key, partial))
+    why it could not be kept (:func:`.pdb_write.atomic_write`)."""
+    return atomic_write(partial_path(key), lambda f: write_partial(f, key, partial))
+
+
+def unwritable() -> str:
+    """``""`` when a table can be saved in :func:`cache_dir`, else why not, naming the
+    folder (:func:`.pdb_write.unwritable_folder`)."""
+    return unwritable_folder(cache_dir())
 
 
 def load_partial(key: str, size: int, layers: bool = True,
@@ -142,56 +144,6 @@ def load_partial(key: str, size: int, layers: bool = True,
     the file is there but damaged, edited or not a build of this table)."""
     path = partial_path(key)
     return read_partial(path, key, size, layers, goal) if path.exists() else None
-
-
-def unwritable() -> str:
-    """``""`` when a table can be saved in :func:`cache_dir` (the folder is made if need be;
-    a probe file is written and removed), else why not, naming the folder."""
-    return _write(cache_dir() / ".probe", lambda f: None, keep=False)
-
-
-def _cannot(folder: Path, exc: OSError) -> str:
-    """One line: the cache folder cannot be written, and why."""
-    blocking = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()),
-                    None)
-    why = f"{blocking} is a file, not a folder" if blocking else exc.strerror or str(exc)
-    return f"pattern databases cannot be saved in the cache folder {folder}: {why}"
-
-
-def _write(path: Path, write, keep: bool = True) -> str:
-    """Write ``path`` atomically with ``write(file)`` (``keep=False``: only try, the file
-    is removed); ``""``, or why the cache folder cannot be written (:func:`_cannot`)."""
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _sweep(path)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        if keep:
-            os.replace(tmp, path)
-        else:
-            os.unlink(tmp)
-        return ""
-    except OSError as exc:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        return _cannot(path.parent, exc)
-
-
-def _sweep(path: Path) -> None:
-    """Remove temporary files of ``path`` that a process killed while writing left behind
-    (a racer killed after its grace period: :mod:`cpsolve.engines.auto`)."""
-    now = time.time()
-    for old in path.parent.glob(f"{path.name}*.tmp"):
-        try:
-            if now - old.stat().st_mtime > STALE:
-                old.unlink()
-        except OSError:
-            pass
 
 
 class OneTable:
