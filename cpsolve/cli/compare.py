@@ -49,6 +49,7 @@ from .session import (
     file_name,
     pddl_pairs,
     warn_expected,
+    warn_unsaved,
     with_mismatch,
 )
 
@@ -101,6 +102,7 @@ def compare(cli: Cli) -> int:
         tell_bad(lineup.items())  # each file that did not load: its line on stderr
         for d in done:
             warn_expected_once(d)
+            warn_unsaved(list(d.results), d.source if len(done) > 1 else None)
     if interrupted:
         return INTERRUPTED
     if any(d.problems or d.error or not answered(d) for d in done):
@@ -397,6 +399,7 @@ def compare_on_cluster(cli: Cli) -> int:
                                TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
             advance()
             warn_expected_once(done)
+            warn_unsaved(list(done.results), done.source)
             counts[_outcome(done)] += 1
             unanswered += not done.error and not answered(done)
             if cli.args.json:

@@ -331,6 +331,22 @@ def warn_expected(line: str, source: str | None = None) -> None:
     print(f"warning: {printable(where + line)}", file=sys.stderr)
 
 
+_TOLD: set[str] = set()
+"""The warnings of :func:`warn_unsaved` already given by this command."""
+
+
+def warn_unsaved(results: list[Result], source: str | None = None) -> None:
+    """Pattern databases a run built but could not save (details ``pattern_cache``: the
+    cache folder and why) on stderr, so that the next run starting over is no surprise:
+    once per command, however many instances or engines meet it."""
+    for result in results:
+        line = result.details.get("pattern_cache")
+        if isinstance(line, str) and line not in _TOLD:
+            _TOLD.add(line)
+            where = f"{source}: " if source else ""
+            print(f"warning: {printable(where + line)}", file=sys.stderr)
+
+
 def file_name(name: str | tuple[str, str]) -> str:
     """A source as the output names it (a PDDL pair as its two files)."""
     return name if isinstance(name, str) else f"{name[0]} {name[1]}"

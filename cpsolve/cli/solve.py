@@ -27,6 +27,7 @@ from .session import (
     file_name,
     pddl_pairs,
     save,
+    warn_unsaved,
     with_mismatch,
 )
 
@@ -94,6 +95,7 @@ def one(cli: Cli, task: str) -> int:
 
     stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
     result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
+    warn_unsaved([result])
     with printing(answer=True):  # the work is done: the clock no longer cuts the answer
         try:
             _print(cli, puzzle,
@@ -340,6 +342,7 @@ def _row_out(cli: Cli, row, columns) -> None:
     with printing():  # whole, whenever the clock comes: the next instance is the work
         mismatch = [] if row.result is None else \
             against_expected(row.puzzle, row.result, row.source)
+        warn_unsaved([] if row.result is None else [row.result], row.source)
         if cli.args.json:
             cli.line(with_mismatch(result_line(row), mismatch))
         else:

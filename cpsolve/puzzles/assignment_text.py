@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from . import screen
+
 WIDTH = 72
 """The longest line written (an answer is drawn in a box on an 80-column screen)."""
 CELL = re.compile(r"(.+)\[(\d+)\]")
@@ -65,9 +67,9 @@ def _wrapped(head: str, values: list[str], width: int) -> list[str]:
     lines, line = [], head
     for i, value in enumerate(values):
         item = value + ("]" if i == len(values) - 1 else ",")
-        if line != head and len(line) + 1 + len(item) > width:
+        if line != head and screen.cells(line) + 1 + screen.cells(item) > width:
             lines.append(line)
-            line = " " * len(head) + item
+            line = " " * screen.cells(head) + item
         else:
             line += ("" if line == head else " ") + item
     return [*lines, line]
@@ -78,7 +80,7 @@ def _packed(items: list[str], width: int) -> list[str]:
     item alone does)."""
     lines: list[str] = []
     for item in items:
-        if lines and len(lines[-1]) + 2 + len(item) <= width:
+        if lines and screen.cells(lines[-1]) + 2 + screen.cells(item) <= width:
             lines[-1] += "  " + item
         else:
             lines.append(item)

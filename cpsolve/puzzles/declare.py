@@ -26,6 +26,7 @@ from ..language.scope import Scope, constant_scope, variable_scope
 from ..language.syntax import ExprError, one_line
 from ..language.walk import variables
 from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
+from . import screen
 from .data import Data
 
 PLACEHOLDER = re.compile(r"\{([^}]*)\}")
@@ -77,11 +78,11 @@ class Template:
                     texts[id(v)] = str(evaluate(v, {}))  # type: ignore[index]
 
         leaves(cells)
-        width = max((len(t) for t in texts.values()), default=1)
+        width = max((screen.cells(t) for t in texts.values()), default=1)
 
         def draw(value: list, depth: int) -> str:
             if not any(isinstance(v, list) for v in value):
-                return " ".join(texts[v.name if isinstance(v, Var) else id(v)].rjust(width)
+                return " ".join(screen.rjust(texts[v.name if isinstance(v, Var) else id(v)], width)
                                 for v in value)
             return ("\n" * depth).join(draw(v, depth + 1) if isinstance(v, list) else ""
                                         for v in value)

@@ -45,3 +45,15 @@ def test_no_check_says_nothing_of_one():
     lines = [str(p) for p in human_generation(puzzle, puzzle.symmetry(), [gen], "cpsat", False,
                                               200)]
     assert not any("re-solved" in line for line in lines)
+
+
+def test_boards_side_by_side_keep_their_columns_with_wide_symbols():
+    """Each board starts at the same terminal column on every line (wide CJK characters
+    take two columns; counted here by hand: '甲 乙' is 5 columns, '. .' 3)."""
+    from cpsolve.output.grids import GAP, tile
+
+    text = tile([("#1", "甲 乙\n. ."), ("#2", ". .\n甲 乙")], 80)
+    lines = text.splitlines()
+    assert lines[0] == "#1" + " " * 3 + GAP + "#2"  # '#1' padded to 5 columns
+    assert lines[1] == "甲 乙" + GAP + ". ."
+    assert lines[2] == ". ." + " " * 2 + GAP + "甲 乙"

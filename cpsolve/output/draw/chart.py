@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 
 from ...answers.words import plural
-from .svg import ACCENT, BLUE, INK, LINE, MUTED, Svg
+from .svg import ACCENT, BLUE, INK, LINE, MUTED, Svg, num
 
 LEFT, TOP, BOTTOM, RIGHT = 70, 40, 46, 16
 HEIGHT = 220
@@ -32,14 +32,16 @@ def layers_svg(layers: Sequence[int], title: str, caption: str,
     """
     n = max(len(layers), 1)
     bar = max(6.0, min(28.0, 720 / n))
-    width = LEFT + n * bar + RIGHT
     sizes = [_size(b) for b in boards]
     row_w = sum(w for w, _ in sizes) + 12 * max(len(sizes) - 1, 0)
     row_h = max((h for _, h in sizes), default=0)
-    chart_h = TOP + HEIGHT + BOTTOM
-    svg = Svg(max(width, row_w + 2 * RIGHT, 360), chart_h + (row_h + 36 if boards else 0),
-              title, caption)
-    svg.add("text", caption, x=float(LEFT), y=22.0, font_size="14", fill=INK, class_="caption")
+    width = max(LEFT + n * bar + RIGHT, row_w + 2 * RIGHT, 360)
+    svg = Svg(width, TOP + HEIGHT + BOTTOM + (row_h + 36 if boards else 0), title, caption)
+    # the caption wraps within the picture; the chart moves down by its extra lines
+    below = svg.caption(LEFT, 22, caption, 14, width - LEFT - RIGHT, fill=INK,
+                        class_="caption")
+    svg.height += below
+    svg.open(transform=f"translate(0 {num(below)})")
     top = max(layers, default=0)
     marks = ticks(top)
     scale = HEIGHT / max(marks[-1], 1)
@@ -55,7 +57,8 @@ def layers_svg(layers: Sequence[int], title: str, caption: str,
         if n <= 40 or d % 5 == 0:
             svg.text(x + bar / 2, TOP + HEIGHT + 12, str(d), 10, fill=MUTED)
     svg.text(LEFT + n * bar / 2, TOP + HEIGHT + 32, "distance (moves)", 12, fill=MUTED)
-    _boards(svg, boards, sizes, chart_h, board_caption)
+    _boards(svg, boards, sizes, TOP + HEIGHT + BOTTOM, board_caption)
+    svg.close()
     return svg.text_of()
 
 
@@ -79,10 +82,11 @@ def _size(board: str) -> tuple[float, float]:
 def _boards(svg: Svg, boards: Sequence[str], sizes: list, top: float, caption: str) -> None:
     if not boards:
         return
-    svg.add("text", caption, x=float(RIGHT), y=float(top + 20), font_size="13", fill=INK,
-            class_="caption")
+    below = svg.caption(RIGHT, top + 20, caption, 13, svg.width - 2 * RIGHT, fill=INK,
+                        class_="caption")
+    svg.height += below
     x = float(RIGHT)
     for board, (w, _) in zip(boards, sizes):
-        svg.parts.append(board.strip().replace("<svg ", f'<svg x="{x:g}" y="{top + 30:g}" '
+        svg.parts.append(board.strip().replace("<svg ", f'<svg x="{x:g}" y="{top + 30 + below:g}" '
                                                          'class="farthest" ', 1))
         x += w + 12

@@ -59,7 +59,8 @@ def _cell(svg: Svg, puzzle: GridPuzzle, values: Mapping[str, int] | None, r: int
         svg.rect(x, y, size, size, fill="#e6e8ec", fill_opacity="0.85")
     if value:
         svg.text(x + size / 2, y + size / 2, puzzle.symbols[value - 1], size * 0.55,
-                 fill=INK if given else BLUE, font_weight="700" if given else "400")
+                 room=size * 0.86, fill=INK if given else BLUE,
+                 font_weight="700" if given else "400")
     svg.close()
 
 

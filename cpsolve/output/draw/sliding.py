@@ -67,6 +67,7 @@ def _piece(svg: Svg, token: str, where: list, size: int, moved: bool) -> None:
                          size - 2 * INSET, 4 * INSET, stroke="none")
     x = MARGIN + (min(cols) + max(cols) + 1) * size / 2
     y = MARGIN + (min(rows) + max(rows) + 1) * size / 2
-    svg.text(x, y, token, size * (0.45 if len(token) < 3 else 0.32), stroke="none",
+    room = (max(cols) - min(cols) + 1) * size - 2 * INSET - 8
+    svg.text(x, y, token, size * (0.45 if len(token) < 3 else 0.32), room=room, stroke="none",
              font_weight="600")
     svg.close()

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
+from ...puzzles.screen import cells
+
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 """Generic font stack: fonts already on the reader's machine, never fetched."""
 
@@ -22,6 +24,33 @@ LINE = "#9aa3b2"
 PAPER = "#ffffff"
 ACCENT = "#d9480f"
 BLUE = "#1c5fb8"
+
+
+EM = 0.6
+"""Width of a narrow character, in ems: a little over a sans-serif font's average, so
+that an estimate errs wide (a wide character, CJK or emoji, counts twice)."""
+
+
+def text_width(text: str, size: float) -> float:
+    """The estimated width of ``text`` (one line) at font size ``size``."""
+    return cells(text) * EM * size
+
+
+def wrapped(text: str, size: float, room: float) -> list[str]:
+    """``text`` broken into lines at spaces, each estimated to fit ``room`` at font size
+    ``size``; a word wider than ``room`` by itself is broken where the room ends."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", size) <= room:
+            lines[-1] += " " + word
+            continue
+        while len(word) > 1 and text_width(word, size) > room:
+            cut = max((k for k in range(1, len(word)) if text_width(word[:k], size) <= room),
+                      default=1)
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    return lines
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -89,11 +118,26 @@ class Svg:
         """A circle."""
         self.add("circle", cx=float(x), cy=float(y), r=float(r), **values)
 
-    def text(self, x: float, y: float, body: str, size: float, **values: object) -> None:
-        """Text centred on ``(x, y)``."""
+    def text(self, x: float, y: float, body: str, size: float, room: float | None = None,
+             **values: object) -> None:
+        """Text centred on ``(x, y)``; text estimated wider than ``room`` is drawn smaller
+        and held to that width (``textLength``), so it never spills out of its place."""
         values.setdefault("fill", INK)
+        if room is not None and text_width(body, size) > room:
+            size *= room / text_width(body, size)
+            values.update(textLength=float(room), lengthAdjust="spacingAndGlyphs")
         self.add("text", body, x=float(x), y=float(y), font_size=float(size),
                  text_anchor="middle", dominant_baseline="central", **values)
+
+    def caption(self, x: float, y: float, body: str, size: float, room: float,
+                **values: object) -> float:
+        """``body`` from ``(x, y)`` (the first line's baseline) wrapped to ``room``, one
+        ``<text>`` a line; the height the lines after the first take."""
+        lines = wrapped(body, size, room)
+        for i, line in enumerate(lines):
+            self.add("text", line, x=float(x), y=float(y + i * size * 1.3),
+                     font_size=f"{size:g}", **values)
+        return (len(lines) - 1) * size * 1.3 if lines else 0.0
 
     def text_of(self) -> str:
         """The whole picture as one ``<svg>`` element (no XML declaration: inlines as is)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from ...puzzles.screen import cells
 from .svg import INK, LINE, MUTED, PAPER, Svg
 
 MARGIN = 12
@@ -35,7 +36,7 @@ def table_svg(env: Mapping[str, int | None], shown: str, title: str,
     rows = rows_of(env)
     head = max((len(name) for name, _ in rows), default=1) * 8 + 16
     wide = max((min(len(names), MAX_BOXES) for _, names in rows), default=1)
-    longest = max((len(line) for line in lines), default=0)
+    longest = max((cells(line) for line in lines), default=0)
     more = 90 if any(len(names) > MAX_BOXES for _, names in rows) else 0
     width = max(head + wide * BOX + more, longest * 8.5) + 2 * MARGIN
     top = MARGIN + len(lines) * 22 + (8 if lines else 0)
@@ -54,7 +55,8 @@ def table_svg(env: Mapping[str, int | None], shown: str, title: str,
             svg.add("title", f"{var} = {'?' if value is None else label(var, value)}")
             svg.rect(x, y + 2, BOX - 4, ROW - 4, rx=4.0, fill=PAPER, stroke=LINE)
             text = "?" if value is None else label(var, value)
-            svg.text(x + (BOX - 4) / 2, y + ROW / 2, text, 13 if len(text) < 4 else 10)
+            svg.text(x + (BOX - 4) / 2, y + ROW / 2, text, 13 if len(text) < 4 else 10,
+                     room=BOX - 10)
             svg.close()
         if len(names) > MAX_BOXES:
             svg.add("text", f"… {len(names) - MAX_BOXES} more", x=float(width - MARGIN),
@@ -64,7 +66,7 @@ def table_svg(env: Mapping[str, int | None], shown: str, title: str,
 
 def lines_svg(lines: Sequence[str], title: str) -> str:
     """A state as the family writes it, one text line per line (no table of variables)."""
-    width = max((len(line) for line in lines), default=1) * 8.5 + 2 * MARGIN
+    width = max((cells(line) for line in lines), default=1) * 8.5 + 2 * MARGIN
     svg = Svg(width, 2 * MARGIN + len(lines) * 22, title, "the state, as text")
     for i, line in enumerate(lines):
         svg.add("text", line, x=float(MARGIN), y=float(MARGIN + 16 + i * 22), font_size="15",

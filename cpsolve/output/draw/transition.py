@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ...puzzles.drawing import Drawing
+from ...puzzles.screen import cells
 from .svg import BLUE, INK, LINE, MUTED, PAPER, Svg
 
 MARGIN = 14
@@ -23,7 +24,7 @@ def drawing_svg(drawing: Drawing, env: Mapping[str, int], shown: str, title: str
     top = MARGIN + len(lines) * 22
     draw = {"board": _board, "stacks": _stacks, "levels": _levels}[drawing.kind]
     width, height, parts = draw(drawing, env, label, top)
-    longest = max((len(line) for line in lines), default=0) * 8.5 + 2 * MARGIN
+    longest = max((cells(line) for line in lines), default=0) * 8.5 + 2 * MARGIN
     svg = Svg(max(width, longest), height + MARGIN, title, f"{drawing.kind} of {drawing.array}")
     for i, line in enumerate(lines):
         svg.add("text", line, x=float(MARGIN), y=float(MARGIN + 14 + i * 22), font_size="15",
@@ -48,7 +49,7 @@ def _board(d: Drawing, env: Mapping[str, int], label: Label, top: float):
             svg.add("title", f"{var} = {label(var, value)}")
             svg.rect(x + 2, y + 2, CELL - 4, CELL - 4, rx=5.0, stroke=LINE,
                      fill=FILLED if value else PAPER)
-            svg.text(x + CELL / 2, y + CELL / 2, label(var, value), 15)
+            svg.text(x + CELL / 2, y + CELL / 2, label(var, value), 15, room=CELL - 10)
             svg.close()
         parts.append(cell)
     return 2 * MARGIN + cols * CELL, top + d.rows * CELL, parts
@@ -76,7 +77,7 @@ def _stacks(d: Drawing, env: Mapping[str, int], label: Label, top: float):
                 svg.rect(cx - w / 2, y, w, height - 2, rx=4.0, fill=FILLED, stroke=INK)
                 svg.text(cx, y + height / 2 - 1, str(i), 11)
                 svg.close()
-            svg.text(cx, base + 14, name, 14)
+            svg.text(cx, base + 14, name, 14, room=slot - 4)
             svg.close()
         parts.append(stack)
 
@@ -102,7 +103,8 @@ def _levels(d: Drawing, env: Mapping[str, int], label: Label, top: float):
             svg.rect(x, bottom - value * unit, width, value * unit, fill=WATER)
             svg.rect(x, bottom - cap * unit, width, cap * unit, fill="none", stroke=BLUE,
                      stroke_width=2.0)
-            svg.text(x + width / 2, bottom + 14, f"{label(var, value)} / {cap}", 13)
+            svg.text(x + width / 2, bottom + 14, f"{label(var, value)} / {cap}", 13,
+                     room=width + 20)
             svg.close()
         parts.append(vessel)
     return 2 * MARGIN + len(d.cells) * (width + 24) - 24, top + 8 + tallest + 26, parts

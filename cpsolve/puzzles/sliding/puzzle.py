@@ -10,6 +10,7 @@ from typing import Any
 from ...answers.result import Step
 from ...answers.words import plural
 from ...model.invariants import Parity
+from .. import screen
 from ..base import Puzzle
 from .moves import Move
 from .pieces import EMPTY, WALL, Board, Cell, Kind
@@ -62,8 +63,8 @@ class SlidingPuzzle(Puzzle):
 
     def render_state(self, state: tuple[int, ...]) -> str:
         rows = self.board_rows(state)
-        width = max(len(t) for row in rows for t in row)
-        return "\n".join(" ".join(t.ljust(width) for t in row).rstrip() for row in rows)
+        width = max(screen.cells(t) for row in rows for t in row)
+        return "\n".join(" ".join(screen.ljust(t, width) for t in row).rstrip() for row in rows)
 
     def step_text(self, step: Step) -> str:
         """``piece direction [distance]``: the piece is read at the cell it moved to; a piece

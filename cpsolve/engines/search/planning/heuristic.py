@@ -64,6 +64,7 @@ class Estimate:
       or None when unknown (see :meth:`round_up`);
     * ``patterns`` — the pattern databases in ``h`` (None: none);
     * ``note`` — what became of declared patterns, for the result's details;
+    * ``unsaved`` — why the tables built could not be saved (:attr:`.pdb.PatternSet.unsaved`);
     * ``terms`` — when the declared estimate is a constant plus one table per
       variable (``h(s) = constant + sum(terms[i][s[i]])``, values from 0): the
       tables (None otherwise, or when no estimate is declared).
@@ -77,17 +78,22 @@ class Estimate:
         self.parity = parity
         self.patterns = None
         self.note = ""  # what became of declared patterns (empty: none declared)
+        self.unsaved = ""  # why the tables built could not be saved (PatternSet.unsaved)
         self.terms: tuple[int, dict[int, list[int]]] | None = None
 
     def details(self) -> dict[str, object]:
         """What became of declared patterns, for a result's details (empty: none declared):
-        ``patterns`` (one line) and ``pattern_tables`` ("finished", "partial" or
-        "not built")."""
+        ``patterns`` (one line), ``pattern_tables`` ("finished", "partial" or "not built")
+        and, when the tables built could not be saved for the next run, ``pattern_cache``
+        (one line: the cache folder and why)."""
         if not self.note:
             return {}
         tables = self.patterns
         state = "not built" if tables is None else "partial" if tables.partial else "finished"
-        return {"patterns": self.note, "pattern_tables": state}
+        out = {"patterns": self.note, "pattern_tables": state}
+        if self.unsaved:
+            out["pattern_cache"] = self.unsaved
+        return out
 
     def round_up(self, bound: int) -> int:
         """The least value ``>= bound`` a plan's cost can take (parity; unit costs only)."""
@@ -101,13 +107,14 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
     progress of a pattern database being built."""
     estimate = _declared(task)
     if task.model.patterns:
-        from .pdb import pattern_set  # numpy only when patterns are declared
+        from .pdb import next_run, pattern_set  # numpy only when patterns are declared
 
         patterns = pattern_set(task, _build_budget(budget))
         if not patterns.useful:
             estimate.note = "; ".join([
                 f"pattern databases not built: {patterns.stop} before a table had its first "
-                "layer (the next run resumes)", *patterns.notes])
+                f"layer ({next_run(patterns.unsaved)})", *patterns.notes])
+            estimate.unsaved = patterns.unsaved
             return estimate
         declared, tables = estimate.h, patterns.h
         h = tables if not estimate.declared else (lambda s: max(declared(s), tables(s)))
@@ -115,6 +122,7 @@ def compile_estimate(task: Task, budget: Budget | None = None) -> Estimate:
         out.patterns = patterns
         out.terms = estimate.terms
         out.note = patterns.describe()
+        out.unsaved = patterns.unsaved
         if patterns.partial and estimate.declared:
             out.note += "; with the declared estimate (the larger of the two)"
         return out

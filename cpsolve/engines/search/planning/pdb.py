@@ -40,7 +40,7 @@ from ..statespace.backward import TooLarge, relation
 from ..statespace.packing import Packed, Unpackable
 from .pdb_build import Abstraction, BuildError
 from .pdb_loaded import table_bytes
-from .pdb_store import OneTable
+from .pdb_store import OneTable, unwritable
 
 FORMAT = 1
 """Version of the cached tables' layout (part of the cache key)."""
@@ -57,12 +57,14 @@ class PatternSet:
       its stopped build completed (-1: not started), its unset entries read
       as one more (:meth:`.pdb_build.Partial.estimate`);
     * ``stop`` — why a build was stopped ("" when none was);
-    * ``notes`` — partial files that were not used, one line each.
+    * ``notes`` — partial files that were not used, one line each;
+    * ``unsaved`` — why tables built in this run (or their stopped builds) could not be
+      saved for the next run, naming the cache folder (``""``: saved, or nothing to save).
     """
 
     def __init__(self, task: Task, abstractions: list[Abstraction], tables: list[bytes],
                  cached: list[bool], reached: list[int | None] | None = None,
-                 stop: str = "", notes: list[str] | None = None) -> None:
+                 stop: str = "", notes: list[str] | None = None, unsaved: str = "") -> None:
         self.abstractions = abstractions
         self.additive = abstractions[0].additive
         self.tables = tables
@@ -70,6 +72,7 @@ class PatternSet:
         self.reached = reached or [None] * len(tables)
         self.stop = stop
         self.notes = notes or []
+        self.unsaved = unsaved
         n = len(task.names)
         self.weight = [{v: n ** j for j, v in enumerate(ab.pattern)} for ab in abstractions]
         low, high = min(task.lo), max(task.hi)
@@ -114,10 +117,20 @@ class PatternSet:
                     for p, r in enumerate(self.reached, 1)]
             text += (f", partial ({self.stop} while building them: {', '.join(each)}; "
                      "unfinished entries read as one more than the distance reached; "
-                     "the next run resumes the build)")
+                     f"{next_run(self.unsaved)})")
         else:
             text += ", cached" if all(self.cached) else ", built now"
+            if self.unsaved:
+                text += f" ({next_run(self.unsaved)})"
         return "; ".join([text, *self.notes])
+
+
+def next_run(unsaved: str) -> str:
+    """What the next run does with the tables of this one (``unsaved``: why they could not
+    be saved, ``""`` when they were)."""
+    if unsaved:
+        return "not saved: the next run starts over"
+    return "the next run resumes the build"
 
 
 def constants(task: Task) -> set[int]:
@@ -252,4 +265,7 @@ def pattern_set(task: Task, budget: Budget | None = None) -> PatternSet:
             tables[p] = table_bytes(table)
     except (Unpackable, TooLarge, BuildError) as exc:
         raise Unsupported(f"search: pattern databases: {exc}") from exc
-    return PatternSet(task, abstractions, tables, cached, reached, stop, notes)
+    unsaved = next((t.unsaved for t in each.values() if t.unsaved), "")
+    if not unsaved and not all(cached):  # a build stopped before it had a layer to save too
+        unsaved = unwritable()
+    return PatternSet(task, abstractions, tables, cached, reached, stop, notes, unsaved)

@@ -19,13 +19,14 @@ table's entries must not exceed the distance it claims. A file that fails, or do
 this table (:class:`Ignored`, with one line saying why, which the result's details repeat), is
 left aside and the table is built again; so is a finished table of an earlier version
 (``pdb-K.npy``, without a digest), removed once the new one is saved. A cache that cannot be
-written is skipped (the table still works).
+written is skipped (the table still works for this run) and said: :func:`unwritable` and the
+writers return one line naming the folder and why (:mod:`.pdb_write`), which the result
+carries, for the next run then starts over.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -40,14 +41,11 @@ from ..statespace.packing import Packed
 from .pdb_build import Abstraction, Partial, build_table
 from .pdb_loaded import Ignored, read, write
 from .pdb_partial import read_partial, write_partial
+from .pdb_write import atomic_write, unwritable_folder
 
 READ_RATE = 300e6
 """Bytes a second this process reads a saved build at, on a whole core (Korf #1's largest
 table, 147 MB of layers and table: 0.42 CPU s measured here, with its checks)."""
-
-STALE = 3600.0
-"""Seconds after which a temporary file is taken as left by a killed writer and removed."""
-
 
 class Stopped(Exception):
     """A table was being built when the budget ran out (the message says which limit)."""
@@ -114,19 +112,29 @@ def load_table(key: str, size: int, goal: int | None = None) -> np.ndarray | Non
     return read(table_path(key), key, size, goal)
 
 
-def save_table(key: str, table: np.ndarray) -> None:
-    """Cache a finished table; its partial build is no longer needed."""
-    if _write(table_path(key), lambda f: write(f, key, table)):
+def save_table(key: str, table: np.ndarray) -> str:
+    """Cache a finished table; its partial build is no longer needed.  ``""``, or why the
+    table could not be saved (:func:`.pdb_write.atomic_write`)."""
+    why = atomic_write(table_path(key), lambda f: write(f, key, table))
+    if not why:
         for old in (partial_path(key), legacy_path(key)):
             try:
                 old.unlink(missing_ok=True)
             except OSError:
                 pass
+    return why
 
 
-def save_partial(key: str, partial: Partial) -> None:
-    """Keep a stopped build (see the module docstring) for a later run to resume."""
-    _write(partial_path(key), lambda f: write_partial(f, key, partial))
+def save_partial(key: str, partial: Partial) -> str:
+    """Keep a stopped build (see the module docstring) for a later run to resume; ``""``, or
+    why it could not be kept (:func:`.pdb_write.atomic_write`)."""
+    return atomic_write(partial_path(key), lambda f: write_partial(f, key, partial))
+
+
+def unwritable() -> str:
+    """``""`` when a table can be saved in :func:`cache_dir`, else why not, naming the
+    folder (:func:`.pdb_write.unwritable_folder`)."""
+    return unwritable_folder(cache_dir())
 
 
 def load_partial(key: str, size: int, layers: bool = True,
@@ -136,38 +144,6 @@ def load_partial(key: str, size: int, layers: bool = True,
     the file is there but damaged, edited or not a build of this table)."""
     path = partial_path(key)
     return read_partial(path, key, size, layers, goal) if path.exists() else None
-
-
-def _write(path: Path, write) -> bool:
-    """Write ``path`` atomically with ``write(file)``; False when the cache is not writable."""
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _sweep(path)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        return False
-
-
-def _sweep(path: Path) -> None:
-    """Remove temporary files of ``path`` that a process killed while writing left behind
-    (a racer killed after its grace period: :mod:`cpsolve.engines.auto`)."""
-    now = time.time()
-    for old in path.parent.glob(f"{path.name}*.tmp"):
-        try:
-            if now - old.stat().st_mtime > STALE:
-                old.unlink()
-        except OSError:
-            pass
 
 
 class OneTable:
@@ -187,6 +163,7 @@ class OneTable:
         self.whole = 0  # abstract states there can be (forecasts: :func:`.pdb.arrangements`)
         self.later = 0  # ... and in the tables to build after this one
         self._latest: Partial | None = None  # the build's latest layer (load_or_build)
+        self.unsaved = ""  # why the table or its stopped build could not be saved
 
     def finished(self) -> bool:
         """Whether the table is cached (its file exists; not read)."""
@@ -275,9 +252,9 @@ class OneTable:
             if got is not resume:
                 self._say(f"pattern database {self.number}/{self.count}: saving the build "
                           f"(distance {got.distance}) to resume later")
-                save_partial(self.key, got)
+                self.unsaved = save_partial(self.key, got)
             return got.estimate(), False, got.distance, str(exc)
-        save_table(self.key, table)
+        self.unsaved = save_table(self.key, table)
         return table, False, None, ""
 
     def _keep(self, partial: Partial) -> None:
