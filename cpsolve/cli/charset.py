@@ -89,3 +89,7 @@ def json_text(obj: object, **kwargs) -> str:
 
     return json.dumps(obj, ensure_ascii=not encodes_all(sys.stdout), **kwargs)
 
+
+def as_ascii(text: str) -> str:
+    """``text`` as an ASCII console shows it (:data:`HANDLER`)."""
+    return text.encode("ascii", HANDLER).decode("ascii")
