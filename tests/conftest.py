@@ -128,20 +128,24 @@ def late_alarm(monkeypatch) -> Callable[[str], None]:
 
 
 def run_cli_subprocess(*argv: str | Path, width: str = WIDE, timeout: float = 120,
-                       cwd: Path = ROOT) -> CliRun:
-    """Run ``python -m cpsolve.cli ARGV`` in a fresh interpreter (as a user would)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}
+                       cwd: Path = ROOT, env: dict[str, str] | None = None) -> CliRun:
+    """Run ``python -m cpsolve.cli ARGV`` in a fresh interpreter (as a user would), with the
+    variables of ``env`` added to the environment (``PYTHONIOENCODING``); its output is read
+    as UTF-8 (a byte that is not is kept as a surrogate escape)."""
+    env = {**{k: v for k, v in os.environ.items()
+              if k not in ("FORCE_COLOR", "PYTHONWARNINGS")}, **(env or {})}
     env["COLUMNS"] = width
     proc = subprocess.run(
-        [sys.executable, "-m", "cpsolve.cli", *map(str, argv)],
-        capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env,
+        [sys.executable, "-m", "cpsolve.cli", *map(str, argv)], capture_output=True,
+        encoding="utf-8", errors="surrogateescape", timeout=timeout, cwd=cwd, env=env,
     )
     return CliRun(proc.returncode, proc.stdout, proc.stderr)
 
 
 @pytest.fixture
 def cli_subprocess() -> Callable[..., CliRun]:
-    """Run the CLI in a fresh interpreter: ``cli_subprocess(*argv, width=..., cwd=...)``."""
+    """Run the CLI in a fresh interpreter: ``cli_subprocess(*argv, width=..., cwd=...,
+    env=...)``."""
     return run_cli_subprocess
 
 

@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     """
     from ..engines.runtime import interrupt, memory, release
     from ..engines.runtime.clock import disarm, process_start, state_limit
+    from .charset import degrading
     from .printer import guarded
 
     last = argv is None  # the process's own command line: it ends with the command
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     # process when a model's code will not let Ctrl-C end its loading, and ends it through
     # os._exit: what engines handed over to be freed is left to it (release.until_exit)
     with interrupt.installed(last), interrupt.abandoning(_abandoned(printer) if last else None), \
-            release.until_exit(last), guarded():
+            release.until_exit(last), degrading(), guarded():
         try:
             code = _delivered(argv, printer, started, early or [])
             disarm()  # the command has ended: no guard of its clock may raise any more
@@ -175,28 +176,30 @@ def _abandoned(printer):
     ``--json``, the error object (written to the real stdout: the model's code has fd 1
     pointing at stderr), then exit 130 at once — the main thread is the user's code's."""
     def end(what: str) -> None:
-        import json
-
         from ..output.json import error_json
         from ..puzzles.files import stdout_fd
         from .arguments import printable
+        from .charset import json_text
 
         message = printable(f"interrupted while {what}")
         _write(2, f"error: {message}\n", sys.stderr)
         if printer.json and not printer.emitted:
             obj = error_json(printer.command, message, INTERRUPTED)
-            _write(stdout_fd(), json.dumps(obj, ensure_ascii=False) + "\n", sys.__stdout__)
+            _write(stdout_fd(), json_text(obj) + "\n", sys.__stdout__)
         _leave(INTERRUPTED)
 
     return end
 
 
 def _write(fd: int, text: str, stream) -> None:
-    """Write ``text`` to file descriptor ``fd`` itself, after what ``stream`` holds for it."""
+    """Write ``text`` to file descriptor ``fd`` itself, after what ``stream`` holds for it,
+    in the stream's encoding (what it cannot encode as :data:`.charset.HANDLER` writes it)."""
+    from .charset import HANDLER
+
     try:
         if stream is not None:
             stream.flush()
-        os.write(fd, text.encode())
+        os.write(fd, text.encode(getattr(stream, "encoding", None) or "utf-8", HANDLER))
     except (OSError, ValueError):
         pass
 

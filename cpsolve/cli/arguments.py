@@ -26,6 +26,7 @@ from .checks import (
     states,
     work_folder,
 )
+from .dashed_files import dashed_file
 from .examples import examples_text, with_examples
 from .interop_options import (
     extra_model,
@@ -85,6 +86,7 @@ class _Parser(argparse.ArgumentParser):
         given to (``see cpsolve solve --help``), not by ``cpsolve`` itself; so is a second
         model given to a command of one (:func:`.interop_options.extra_model`)."""
         self.misplaced(sys.argv[1:] if args is None else list(args))
+        self.dashed(sys.argv[1:] if args is None else list(args))
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:
             self._command(parsed).error(f"unrecognized arguments: {' '.join(extra)}")
@@ -108,6 +110,16 @@ class _Parser(argparse.ArgumentParser):
 
                 self.error(f"{arg.split('=', 1)[0]} is an option of the command: it goes "
                            f"after it ({shlex.join([self.prog, *args[at:], *args[:at]])})")
+
+    def dashed(self, args: list[str]) -> None:
+        """A file named ``-x.toml`` after the command is an error that says how to name it
+        (:func:`.dashed_files.dashed_file`), not argparse's own about a missing FILE."""
+        commands = getattr(_subparsers(self), "choices", {})
+        at = next((i for i, arg in enumerate(args) if arg in commands), None)
+        if at is not None:
+            why = dashed_file(commands[args[at]], args[at + 1:])
+            if why:
+                commands[args[at]].error(why)
 
     def _command(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the command ``parsed`` names (itself when it names none)."""

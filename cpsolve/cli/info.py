@@ -3,10 +3,9 @@ JSON Schema of ``--json``) and ``completion`` (a shell completion script)."""
 
 from __future__ import annotations
 
-import json
-
 from ..puzzles.data import ModelFileError
 from ..puzzles.files import bundled, load
+from .charset import json_text
 from .session import Cli
 
 
@@ -41,7 +40,7 @@ def schema(cli: Cli) -> int:  # noqa: ARG001 - every command takes the session
     """``schema``: the JSON Schema of every command's ``--json`` output."""
     from ..output.schema import schema as json_schema
 
-    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    print(json_text(json_schema(), indent=2))
     return 0
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .arguments import printable
+from .charset import json_text
 
 
 class Printer:
@@ -35,18 +36,14 @@ class Printer:
         """Print the command's one JSON object (a second one is a bug in cpsolve)."""
         if self.emitted:
             raise RuntimeError("a command prints one JSON object; this is its second")
-        import json  # a plain run (and --help) does without
-
-        print(json.dumps(obj, ensure_ascii=False), flush=True)
+        print(json_text(obj), flush=True)
         self.emitted = True
 
     def line(self, obj: dict) -> None:
         """Print one JSON line of a stream (an instance of a batch) before its last object."""
         if self.emitted:
             raise RuntimeError("a JSON line after the command's last object")
-        import json  # a plain run (and --help) does without
-
-        print(json.dumps(obj, ensure_ascii=False), flush=True)
+        print(json_text(obj), flush=True)
 
     def fail(self, message: str, code: int) -> int:
         """``error: message`` as one plain line on stderr; with ``--json`` and nothing
@@ -89,6 +86,21 @@ class OutputLost(Exception):
 
     def __init__(self, err: OSError) -> None:
         super().__init__(f"cannot write the output: {err.strerror or err}")
+
+
+def write_utf8(text: str) -> None:
+    """Write ``text`` to stdout as UTF-8 bytes (a page, a picture: what its file would
+    hold, whatever the console's encoding), after what stdout holds; a stdout without a
+    byte layer (a test's capture) takes it as text.  Fails as :class:`Guarded` does."""
+    stdout = sys.stdout
+    stdout.flush()
+    raw = getattr(stdout, "buffer", None)
+    if raw is None:
+        stdout.write(text)
+        return
+    with _losing():
+        raw.write(text.encode("utf-8"))
+        raw.flush()
 
 
 class Guarded:

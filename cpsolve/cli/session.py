@@ -26,7 +26,7 @@ from ..puzzles.data import ModelFileError, reading
 from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET, printable
 from .checks import over_input
-from .printer import Printer
+from .printer import Printer, write_utf8
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C or SIGTERM (128 + SIGINT): what was found is printed first."""
@@ -363,8 +363,7 @@ def write_text(path: str, text: str, svg: bool) -> None:
     """Write a picture or page; a failure is the user's path, not a bug (exit 2)."""
     head = '<?xml version="1.0" encoding="UTF-8"?>\n' if svg else ""
     if path == "-":
-        sys.stdout.write(head + text)
-        sys.stdout.flush()
+        write_utf8(head + text)
         return
     try:
         with open(path, "w", encoding="utf-8") as out:

@@ -98,12 +98,23 @@ def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
                     shown[-1] = text
                 except Exception:  # noqa: BLE001 - a state the family cannot draw
                     pass
-        found = next((item for item in texts if item[0] == key(written)), None)
+        found = next((item for item in texts if item[0] == key(written)), None) \
+            or _as_ascii(texts, key(written))
         if found is None:
             return out + list(answer.names[len(out):]), shown
         out.append(found[1].name)
         env = found[2]
     return out, []
+
+
+def _as_ascii(texts: list[tuple[str, object, dict]], written: str) -> tuple | None:
+    """The one applicable step whose text is ``written`` as a console that cannot write
+    every character prints it (``│ at r3c2 up`` as ``| at r3c2 up``:
+    :func:`~.charset.as_ascii`), else ``None``."""
+    from .charset import as_ascii
+
+    found = [item for item in texts if as_ascii(item[0]) == written]
+    return found[0] if len({id(item[1]) for item in found}) == 1 else None
 
 
 def _goal_missed(puzzle, reached: tuple[int, ...]) -> str:

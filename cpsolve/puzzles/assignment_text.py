@@ -118,20 +118,25 @@ def _nothing_between(text: str, start: int, end: int) -> None:
 
 
 FRAME = re.compile(r"^\s*[\u2502|](.*?)[\u2502|]\s*$")
-"""A line inside a panel's frame, as cpsolve's text output draws one."""
+"""A line inside a panel's frame, as cpsolve's text output draws one (``│``, or ``|`` on a
+console that cannot write box lines)."""
+EDGE = re.compile(r"^\s*(?:[\u256d\u2570]|\+-.*[-+]\s*$)")
+"""A panel's top or bottom line: ``╭── title ──╮`` / ``╰────╯``, or in ASCII ``+-- title
+--+`` / ``+-----+``."""
 
 
 def inside_panel(text: str) -> str:
     """The inside of the first ``solution`` panel of cpsolve's text output (or of the
-    first panel), else the text itself."""
+    first panel), its frame drawn in box lines or in ASCII, else the text itself."""
     lines = text.splitlines()
-    tops = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("\u256d")]
+    tops = [i for i, ln in enumerate(lines[:-1])  # an ASCII top: with a framed line under it
+            if EDGE.match(ln) and (ln.lstrip()[:1] == "\u256d" or FRAME.match(lines[i + 1]))]
     if not tops:
         return text
     top = next((i for i in tops if "solution" in lines[i]), tops[0])
     inside = []
     for line in lines[top + 1:]:
-        if line.lstrip().startswith("\u2570"):
+        if EDGE.match(line):
             break
         found = FRAME.match(line)
         inside.append(found.group(1) if found else line)

@@ -41,7 +41,7 @@ def read_collection(data: Data, name: str) -> str:
     :class:`~cpsolve.puzzles.data.ModelFileError` naming the key."""
     from pathlib import Path
 
-    from .data import ModelFileError, note_read, regular_file
+    from .data import ModelFileError, note_read, regular_file, utf8_text
 
     if not name.strip():
         raise data.error("instances_file", "the name is empty: name the file of puzzle "
@@ -57,10 +57,10 @@ def read_collection(data: Data, name: str) -> str:
             raise data.error("instances_file", f"{name!r} is outside the model's folder: a "
                              "model file names files only inside its own folder")
         regular_file(path, "collection file", MAX_COLLECTION_BYTES)
-        return path.read_text(encoding="utf-8-sig")
+        return utf8_text(path.read_bytes())
     except ModelFileError as err:
         if err.key is not None:
             raise
         raise data.error("instances_file", f"{name!r} ({err.path}): {err.message}") from None
-    except (OSError, UnicodeDecodeError, ValueError) as err:
+    except (OSError, ValueError) as err:  # not UTF-8: where, said by utf8_text
         raise data.error("instances_file", f"cannot read {path}: {err}") from None

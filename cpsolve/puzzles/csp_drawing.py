@@ -32,7 +32,7 @@ def read_drawing(template: Template, names: Iterable[str], text: str) -> dict[st
     if not template.show:
         return _unshown(template, names, inside_panel(text))
     marked = _marked(template, names).split()
-    written = inside_panel(text).split()
+    written = _drawn(text, len(marked))
     if len(written) != len(marked):
         form = " ".join(map(_shown, marked))
         raise ValueError(f"the drawing has {len(written)} items where the model's show "
@@ -54,6 +54,17 @@ def read_drawing(template: Template, names: Iterable[str], text: str) -> dict[st
         raise ValueError(f"the drawing does not show {missing[0]} (the show template "
                          "does not draw every variable: give a JSON assignment)")
     return values
+
+
+def _drawn(text: str, count: int) -> list[str]:
+    """The items of the drawing in ``text``: inside its panel, or, printed without its frame
+    on a screen too narrow for it (under its title line ``solution:``), the first ``count``
+    after that line."""
+    inside = inside_panel(text)
+    lines = [line.strip() for line in text.splitlines()]
+    if inside is not text or "solution:" not in lines:
+        return inside.split()
+    return " ".join(lines[lines.index("solution:") + 1:]).split()[:count]
 
 
 def _unshown(template: Template, names: list[str], text: str) -> dict[str, int]:

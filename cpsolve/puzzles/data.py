@@ -185,10 +185,25 @@ def read_text(path: str | Path, what: str = "model file") -> str:
     if b"\x00" in raw:
         raise ModelFileError(path, "not a text file (binary data)")
     try:
-        text = raw.decode("utf-8-sig")
+        return utf8_text(raw)
+    except ValueError as err:
+        raise ModelFileError(path, str(err)) from None
+
+
+def utf8_text(raw: bytes) -> str:
+    """``raw`` read as UTF-8 (a byte-order mark is dropped); ``ValueError`` says where it is
+    not: the line and column of the first byte that is not UTF-8 (a Latin-1 ``×``)."""
+    try:
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise ModelFileError(path, f"not UTF-8 text (byte {err.start})") from None
-    return text
+        bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+        at = err.start + bom  # the decoder counts after the mark
+        start = raw.rfind(b"\n", 0, at) + 1
+        line = raw.count(b"\n", 0, at) + 1
+        column = len(raw[max(start, bom):at].decode("utf-8", "replace")) + 1
+        raise ValueError(f"not UTF-8 text (line {line}, column {column}: byte "
+                         f"0x{raw[at]:02x}): save it as UTF-8, the encoding cpsolve "
+                         "reads") from None
 
 
 def wide_encoding(raw: bytes) -> str | None:

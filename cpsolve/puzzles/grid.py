@@ -57,8 +57,9 @@ KEYS = {"family", "name", "description", "size", "symbols", "groups", "box", "ex
         "instances", "instances_file", "constraints", "constants", "picture"}
 GROUP_KINDS = ("rows", "columns", "diagonals", "boxes")
 EMPTY = {".", "_", "0", "-"}
-SIGNS = frozenset("<>\u2227\u2228")
-"""The signs a text board draws between cells (``<`` ``>`` in a row, ``∧`` ``∨`` in a column)."""
+SIGNS = frozenset("<>\u2227\u2228^v")
+"""The signs a text board draws between cells (``<`` ``>`` in a row, ``∧`` ``∨`` in a column,
+``^`` ``v`` on a console that cannot write those: :data:`cpsolve.cli.charset.STAND_INS`)."""
 Cell = tuple[int, int]
 
 
@@ -182,7 +183,7 @@ def board_rows(lines: list[str], n: int, value_of: Mapping[str, int]) -> list[li
                   if t in value_of or t not in SIGNS]  # a Futoshiki's signs between cells
         if tokens and all(t in value_of or t == "." for t in tokens):
             rows.append(tokens)
-        elif rows and len(rows) < n and not set(line.strip()) <= set("-+ \u2502") | SIGNS:
+        elif rows and len(rows) < n and not set(line.strip()) <= set("-+| \u2502") | SIGNS:
             bad = next(t for t in tokens if t not in value_of and t != ".")
             wrong = wrong or f"row {len(rows) + 1}, column {tokens.index(bad) + 1}: " \
                 f"{bad[:20]!r} is not one of them"

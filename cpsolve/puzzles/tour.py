@@ -114,7 +114,8 @@ class TourPuzzle(Puzzle):
 
     def read_solution(self, written: Any) -> dict[str, int]:
         """A JSON assignment, ``--json``'s ``{"tour": [[row, col], ...]}``, or the board
-        with each square's visiting number (text; ``x`` a blocked square)."""
+        with each square's visiting number (text, its frame in box lines or ASCII; ``x`` a
+        blocked square)."""
         if isinstance(written, dict) and "tour" in written:
             path = written["tour"]
             if not isinstance(path, list) or not all(
@@ -128,7 +129,7 @@ class TourPuzzle(Puzzle):
         numbered: dict[int, tuple[int, int]] = {}
         rows: list[list[str]] = []
         for line in written.splitlines():  # the first board of numbers (text: one panel)
-            tokens = line.replace("\u2502", " ").split()
+            tokens = line.replace("\u2502", " ").replace("|", " ").split()  # a frame
             if tokens and all(t.isdigit() or t == "x" for t in tokens):
                 rows.append(tokens)
             elif rows:

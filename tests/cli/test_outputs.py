@@ -215,6 +215,15 @@ def test_a_model_in_utf_16_is_named_so(cli, tmp_path, encoding, said):
     assert run.code == 2 and f"in {said}: save it as UTF-8" in run.err, run.err
 
 
+def test_a_latin1_model_names_the_line_and_column(cli, tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_bytes(b"# 8 L \xd7 5 L\n" + (MODELS / "water_jugs.toml").read_bytes())
+    run = cli("solve", path)
+    assert run.code == 2
+    assert run.err_lines == [f"error: {path}: not UTF-8 text (line 1, column 7: byte 0xd7): "
+                             "save it as UTF-8, the encoding cpsolve reads"]
+
+
 def test_a_model_inside_a_work_directorys_run_folder_is_never_removed(cli, tmp_path,
                                                                       monkeypatch):
     """A run that does not resume removes its ``bfs-*`` folder: a model kept there is

@@ -44,6 +44,27 @@ def test_every_bundled_models_own_answer_is_valid(cli, tmp_path, path):
             assert verdict["cost"] == answer["cost"]
 
 
+@pytest.mark.parametrize("model, width", [
+    ("sudoku_inkala", "100"), ("knight_3x10", "100"), ("queens8", "100"), ("golomb6", "100"),
+    ("examples/skyscrapers5.toml", "100"), ("examples/futoshiki5.toml", "100"),
+    ("line_puzzle", "100"), ("water_jugs", "100"),
+    ("golomb6", "20"), ("examples/futoshiki5.toml", "20"),  # too narrow for the frame
+])
+def test_the_text_output_of_an_ascii_console_is_read_back(cli, cli_subprocess, tmp_path,
+                                                          model, width):
+    """ASCII frames (``+---+``, ``|``) and stand-ins (``v`` for ``∨``, ``|`` for a ``│``
+    piece) are read as the box lines are (docs/interop.md); so is a drawing printed without
+    its frame on a narrow screen."""
+    solved = cli_subprocess("solve", model, "--engine", "search", width=width,
+                            env={"PYTHONIOENCODING": "ascii"})
+    assert solved.code == 0 and solved.out.isascii(), solved.err
+    answer = tmp_path / "answer.txt"
+    answer.write_text(solved.out)
+    checked = cli("validate", ROOT / model if "/" in model else model, answer)
+    assert checked.code == 0, checked.err
+    assert checked.out.startswith("valid: a ")
+
+
 HANOI = ["disc 0 to B", "disc 1 to C", "disc 0 to C", "disc 2 to B", "disc 0 to A",
          "disc 1 to B", "disc 0 to B", "disc 3 to C", "disc 0 to C", "disc 1 to A",
          "disc 0 to A", "disc 2 to C", "disc 0 to B", "disc 1 to C", "disc 0 to C"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cpsolve.puzzles.assignment_text import assignment_text, read_assignment_text
+from cpsolve.puzzles.assignment_text import assignment_text, inside_panel, read_assignment_text
 
 X = [f"x[{i}]" for i in range(20)]
 
@@ -52,3 +52,20 @@ def test_read_back_what_was_written_and_the_old_pairs():
 def test_unreadable_text_says_why(text):
     with pytest.raises(ValueError):
         read_assignment_text(text)
+
+
+@pytest.mark.parametrize("top, side, bottom", [
+    ("\u256d\u2500\u2500 solution \u2500\u2500\u256e", "\u2502",
+     "\u2570" + "\u2500" * 14 + "\u256f"),
+    ("+-- solution --+", "|", "+" + "-" * 14 + "+"),  # a console that cannot write box lines
+], ids=["box lines", "ascii"])
+def test_the_inside_of_the_solution_panel_in_either_frame(top, side, bottom):
+    text = "\n".join(["Title  [cpsat]  solved", "+-- another --+", f"{side} x = 9      {side}",
+                      bottom, top, f"{side} x = 1 | y  {side}", f"{side} ---+----   {side}",
+                      bottom, "The solution is unique."])
+    assert inside_panel(text) == " x = 1 | y  \n ---+----   "
+
+
+def test_a_drawing_of_plus_and_minus_outside_any_panel_is_not_a_frame():
+    text = "+---+\nab\n+---+"
+    assert inside_panel(text) == text

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cpsolve.puzzles import FAMILIES
-from cpsolve.puzzles.data import ModelFileError
+from cpsolve.puzzles.data import ModelFileError, utf8_text
 from cpsolve.puzzles.files import load
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -210,3 +210,19 @@ def test_the_cli_says_it_in_one_line_and_exits_2(cli, write_model):
     assert result.code == 2 and len(result.err_lines) == 1, result
     assert result.err_lines[0].startswith("error: ")
     assert "initial.forbid: 'forbid' is a top-level key" in result.err_lines[0]
+
+
+@pytest.mark.parametrize("raw, where", [
+    ("# a 3\u00d73 board\n".encode("latin-1"), "line 1, column 6: byte 0xd7"),
+    (b'\xef\xbb\xbfa = 1\nname = "\xc3\xa9\xd7"\n', "line 2, column 10: byte 0xd7"),  # mark, é
+    (b"a\r\nb = '\xe9'", "line 2, column 6: byte 0xe9"),
+])
+def test_text_that_is_not_utf8_says_where(raw, where):
+    with pytest.raises(ValueError) as err:
+        utf8_text(raw)
+    assert str(err.value) == f"not UTF-8 text ({where}): save it as UTF-8, the encoding " \
+        "cpsolve reads"
+
+
+def test_utf8_text_drops_the_byte_order_mark():
+    assert utf8_text(b"\xef\xbb\xbfname = \"\xc3\x97\"") == "name = \"\u00d7\""
