@@ -47,7 +47,8 @@ BUILD_SHARE = 0.5
 """Share of the time left that building pattern databases may take; the search keeps the
 rest.  A stopped build is saved and resumed, so runs with the same limit ``T`` finish a
 build of ``B`` seconds after about ``2 B / T`` of them, each searching for at least half
-of its time (with the tables as far as they got)."""
+of its time (with the tables as far as they got) — as long as each distance layer fits
+in one run's share: a build is saved whole layers at a time (:mod:`.pdb_store`)."""
 
 BUILD_MOST = 0.75
 """Share of the time left that building may take when, at the rate so far, the builds

@@ -57,7 +57,8 @@ class PatternSet:
       its stopped build completed (-1: not started), its unset entries read
       as one more (:meth:`.pdb_build.Partial.estimate`);
     * ``stop`` — why a build was stopped ("" when none was);
-    * ``notes`` — partial files that were not used, one line each;
+    * ``notes`` — cached files that were not used and saved builds resumed (and, when a
+      resumed build got no layer further in this run, why), one line each;
     * ``unsaved`` — why tables built in this run (or their stopped builds) could not be
       saved for the next run, naming the cache folder (``""``: saved, or nothing to save).
     """

@@ -22,6 +22,10 @@ left aside and the table is built again; so is a finished table of an earlier ve
 written is skipped (the table still works for this run) and said: :func:`unwritable` and the
 writers return one line naming the folder and why (:mod:`.pdb_write`), which the result
 carries, for the next run then starts over.
+
+A build is saved whole layers at a time: a run that resumes it and is stopped before the
+next layer is finished adds nothing (that layer's work is lost and begun again by the next
+run), and says so in the result's note rather than only on the progress line.
 """
 
 from __future__ import annotations
@@ -148,7 +152,9 @@ def load_partial(key: str, size: int, layers: bool = True,
 
 class OneTable:
     """Table ``number`` of ``count`` in a pattern set, whose key is ``key``: from the cache,
-    resumed from a saved build, or built; ``notes`` gets a line per cached file ignored."""
+    resumed from a saved build, or built; ``notes`` gets a line per cached file ignored and
+    one per saved build resumed ("resuming table 1 at distance 14", and why when this run
+    stopped it before another layer: :meth:`_stalled`)."""
 
     def __init__(self, key: str, task: Task, ab: Abstraction, number: int, count: int,
                  budget: Budget | None, notes: list[str]) -> None:
@@ -236,12 +242,14 @@ class OneTable:
         if why:  # the saved build as it is (its table only), not resumed
             table, reached = self.saved()
             return table, False, reached, why
+        start = time.perf_counter()
         resume = self._partial(layers=True)
         self._latest = resume  # only the latest: earlier layers may go
-        if resume is not None:
-            self._say(f"pattern database {self.number}/{self.count}: resuming table "
-                      f"{self.number} at distance {resume.distance + 1}")
         self._began = (time.perf_counter(), 0 if resume is None else resume.states)
+        resuming = "" if resume is None else \
+            f"resuming table {self.number} at distance {resume.distance + 1}"
+        if resuming:
+            self._say(f"pattern database {self.number}/{self.count}: {resuming}")
         try:
             table = build_table(self.task, packed, self.ab, self._progress, self._tick,
                                 resume, self._keep)
@@ -249,13 +257,25 @@ class OneTable:
             got = self._latest
             if got is None:
                 return np.zeros(self.size, np.uint8), False, -1, str(exc)
-            if got is not resume:
+            if got is resume:  # not one more layer: this run adds nothing, say why
+                resuming += self._stalled(got, start)
+            else:
                 self._say(f"pattern database {self.number}/{self.count}: saving the build "
                           f"(distance {got.distance}) to resume later")
                 self.unsaved = save_partial(self.key, got)
+            self.notes.extend(filter(None, [resuming]))
             return got.estimate(), False, got.distance, str(exc)
+        self.notes.extend(filter(None, [resuming]))
         self.unsaved = save_table(self.key, table)
         return table, False, None, ""
+
+    def _stalled(self, kept: Partial, start: float) -> str:
+        """Why a resumed build stopped without a layer more: a build is saved whole layers
+        at a time, so the layer this run began is lost and the next run begins it again."""
+        reading = self._began[0] - start
+        return (f": layer {kept.distance + 1} not finished in this run's "
+                f"{time.perf_counter() - start:.1f} s ({reading:.1f} s of it reading the "
+                f"saved build), kept layers 0-{kept.distance}")
 
     def _keep(self, partial: Partial) -> None:
         self._latest = partial
