@@ -177,12 +177,10 @@ def hint_brief(hint: Hint) -> str:
 
 
 def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
-    """The metric, the plan step by step and the family's summary."""
+    """The metric, the plan step by step and the family's summary (a text a line, each
+    escaped on its own)."""
     parts: list[Any] = [Text(f"Metric: {puzzle.metric}.", style="dim"), plan_view(puzzle, plan)]
-    summary = puzzle.plan_summary(plan.steps)
-    if summary:
-        parts.append(Text(summary))
-    return parts
+    return parts + [Text(line) for line in puzzle.plan_summary(plan.steps)]
 
 
 def draw_assignment(puzzle: Puzzle, answer: Assignment) -> list[Any]:

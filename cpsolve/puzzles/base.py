@@ -92,9 +92,11 @@ class Puzzle:
             words += f", cost {cost:,}"
         return words
 
-    def plan_summary(self, plan: tuple[Step, ...]) -> str | None:
-        """A few lines about a plan in the puzzle's notation (e.g. chains as moves)."""
-        return None
+    def plan_summary(self, plan: tuple[Step, ...]) -> list[str]:
+        """A few lines about a plan in the puzzle's notation (e.g. chains as moves), each
+        without a line break (the output prints them one under the other); none: nothing
+        to add."""
+        return []
 
     def plan_line(self, plan: tuple[Step, ...]) -> str:
         """A plan on one line (for lists of plans)."""

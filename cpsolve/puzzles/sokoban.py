@@ -243,9 +243,9 @@ class SokobanPuzzle(Puzzle):
         """The plan in the usual notation: ``l u r d`` walks, ``L U R D`` pushes."""
         return "".join(self.actions[s.action].letter for s in plan)
 
-    def plan_summary(self, plan: tuple[Step, ...]) -> str:
-        """The plan as one ``lurd`` line (upper case: a push)."""
-        return f"{self.plan_words(plan)}, upper case a push:\n  {self.plan_line(plan)}"
+    def plan_summary(self, plan: tuple[Step, ...]) -> list[str]:
+        """The plan as one ``lurd`` line (upper case: a push), under its size."""
+        return [f"{self.plan_words(plan)}, upper case a push:", f"  {self.plan_line(plan)}"]
 
     def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
         return {"lurd": self.plan_line(plan), "pushes": self.pushes(plan)}

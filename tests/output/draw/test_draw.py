@@ -162,6 +162,17 @@ def test_plan_page_is_offline_and_has_a_frame_per_step():
     assert plan_page(puzzle, result) == html
 
 
+def test_plan_page_writes_the_summary_a_line_each():
+    """Hoppers' summary on the page: its heading, then one line per move (7, docs/design.md),
+    in a <pre>, line breaks as they are."""
+    puzzle = load(resolve("hoppers"))
+    html = plan_page(puzzle, run("search", "solve", puzzle.model))
+    summary = re.search(r'<pre class="summary">(.*?)</pre>', html, re.S).group(1)
+    lines = summary.split("\n")
+    assert lines[0] == "7 moves, each a chain of jumps by one peg:"
+    assert [line.split(":")[0] for line in lines[1:]] == [f"  move {i}" for i in range(1, 8)]
+
+
 def test_analysis_chart_bars_and_farthest_states():
     """8-puzzle: distances 0..31 from the goal, 2 states at 31 (docs/design.md)."""
     puzzle = load(resolve("eight_puzzle"))
