@@ -143,6 +143,11 @@ class PegsPuzzle(Puzzle):
         """Moves in the model's metric: chains with ``metric = "moves"``, else jumps."""
         return len(self.chains(plan)) if self.unit == "moves" else len(plan)
 
+    @property
+    def distance_unit(self) -> str:
+        """Jumps: one action each (one move unless the metric chains them)."""
+        return "jumps" if self.unit == "moves" else "moves"
+
     def plan_words(self, plan: tuple[Step, ...]) -> str:
         """E.g. "7 moves (11 jumps; a chain of jumps by one peg is one move)"."""
         if self.unit == "moves":

@@ -231,6 +231,11 @@ class SokobanPuzzle(Puzzle):
         """Moves in the model's metric: pushes with ``metric = "pushes"``, else every step."""
         return self.pushes(plan) if self.unit == "pushes" else len(plan)
 
+    @property
+    def distance_unit(self) -> str:
+        """Steps of the player: one action each (one move unless pushes are counted)."""
+        return "steps" if self.unit == "pushes" else "moves"
+
     def plan_words(self, plan: tuple[Step, ...]) -> str:
         """E.g. "33 moves (8 pushes)" (moves: every step) or "8 pushes (33 steps; walking
         not minimised)" (pushes: walking is free, so no engine shortens it)."""

@@ -3,6 +3,7 @@ unwrapped) when it does not."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -108,3 +109,23 @@ def test_each_summary_line_is_escaped_on_its_own():
     for part in draw_plan(noisy, run("search", "solve", jugs.model).answer):
         out.print(part)
     assert out.export_text().splitlines()[-2:] == ["one \\x1b[31mred", "two"]
+
+
+def test_an_analysis_names_its_distances_in_the_models_actions(cli):
+    """Hoppers: 12 pegs at the start and each jump takes one, so the farthest states (one
+    peg) are 11 jumps away, though its plans count chains of jumps as moves (7)."""
+    out = cli("analyze", "hoppers")
+    assert out.code == 0, out.err
+    lines = out.out.splitlines()
+    assert "max distance 11 jumps from the start" in lines[0]
+    assert any(line.split() == ["distance", "(jumps)", "states"] for line in lines)
+    assert any(line.endswith("at distance 11 jumps:") for line in lines)
+    data = json.loads(cli("analyze", "hoppers", "--json").out)
+    assert (data["distance_unit"], data["max_distance"]) == ("jumps", 11)
+
+
+def test_an_analysis_in_moves_says_moves(cli):
+    """The 8-puzzle's step metric: one action, one move; 31 at most (docs/design.md)."""
+    out = cli("analyze", "eight_puzzle")
+    assert "max distance 31 moves to the goal" in out.out.splitlines()[0]
+    assert json.loads(cli("analyze", "eight_puzzle", "--json").out)["distance_unit"] == "moves"

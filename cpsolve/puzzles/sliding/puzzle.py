@@ -102,6 +102,12 @@ class SlidingPuzzle(Puzzle):
         """Moves in the file's metric."""
         return len(self.runs(plan))
 
+    @property
+    def distance_unit(self) -> str:
+        """One action each: a one-cell step with ``path`` (a move is a run of them), else a
+        move."""
+        return "steps" if self.unit == "path" else "moves"
+
     def plan_summary(self, plan: tuple[Step, ...]) -> list[str]:
         """With ``path``: each move as the piece and its route (``o down, right``)."""
         if self.unit != "path":

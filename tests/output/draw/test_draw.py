@@ -184,6 +184,19 @@ def test_analysis_chart_bars_and_farthest_states():
     assert len(with_class(root, "farthest")) == 2
 
 
+@pytest.mark.parametrize(("name", "unit", "far"), [("hoppers", "jumps", 11),
+                                                   ("eight_puzzle", "moves", 31)])
+def test_analysis_chart_names_the_unit_of_its_distances(name, unit, far):
+    """The axis and the caption count the model's actions: Hoppers' 12 pegs take 11 jumps
+    to leave one (its plans count 7 moves of chained jumps); the 8-puzzle's step metric
+    takes one action per move, 31 at most (docs/design.md)."""
+    puzzle = load(resolve(name))
+    root = parse(analysis_svg(puzzle, run("search", "analyze", puzzle.model)))
+    texts = [e.text for e in root.iter(f"{SVG}text")]
+    assert [t for t in texts if t and t.startswith("distance (")] == [f"distance ({unit})"]
+    assert any(f"the largest distance is {far} {unit}," in (t or "") for t in texts)
+
+
 def test_jupyter_reprs():
     """Puzzles and results display through IPython's formatters, registered by output.draw."""
     puzzle = load(resolve("water_jugs"))
