@@ -33,8 +33,9 @@ def status_words(result: Result) -> str:
     return STATUS_WORDS[result.status]
 
 
-def answer_of(result: Result) -> str:
-    """The answer of a result in a few words (for tables)."""
+def answer_of(result: Result, unit: str = "") -> str:
+    """The answer of a result in a few words (for tables); ``unit``: what an analysis's
+    distances count (``moves``, ``steps``: the family's :attr:`distance_unit`)."""
     answer = result.answer
     if result.status is Status.INFEASIBLE:
         return "infeasible (proven)"
@@ -57,7 +58,8 @@ def answer_of(result: Result) -> str:
         if answer.max_distance is None:
             return f"{plural(answer.states, 'state')} {which} so far"
         end = "to the goal" if answer.direction == "goal" else "from the start"
-        return f"{plural(answer.states, 'state')} {which}, max distance {answer.max_distance} {end}"
+        far = f"{answer.max_distance} {unit}" if unit else str(answer.max_distance)
+        return f"{plural(answer.states, 'state')} {which}, max distance {far} {end}"
     if isinstance(answer, Plan):
         if answer.cost != len(answer):
             return f"cost {answer.cost:,} ({plural(len(answer), 'step')})"

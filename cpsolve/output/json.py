@@ -130,6 +130,7 @@ def _count(puzzle: Puzzle, answer: Count) -> dict[str, Any]:
 
 def _analysis(puzzle: Puzzle, answer: Analysis) -> dict[str, Any]:
     return {"direction": answer.direction, "states": answer.states,
+            "distance_unit": puzzle.distance_unit,
             "layers": list(answer.layers), "max_distance": answer.max_distance,
             "farthest": [puzzle.json_state(s) for s in answer.farthest]}
 

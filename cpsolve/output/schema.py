@@ -134,7 +134,15 @@ ANSWER_KEYS: dict[str, dict[str, Any]] = {
               "plans": {"type": "array", "items": LISTED_PLAN},
               "up_to": {"enum": ["relabel", "symmetry"]}, "total": MAYBE_INT},
     "analysis": {"direction": {"enum": ["start", "goal"]}, "states": INT,
-                 "layers": {"type": "array", "items": INT}, "max_distance": MAYBE_INT,
+                 "distance_unit": {"type": "string",
+                                   "description": "What one distance counts, in the plural: "
+                                   "one action of the model each, which is a move "
+                                   "(\"moves\") unless the metric groups actions into "
+                                   "moves: then the actions' name (\"steps\", \"jumps\")."},
+                 "layers": {"type": "array", "items": INT,
+                            "description": "States per distance (in distance_unit)."},
+                 "max_distance": {**MAYBE_INT, "description": "The largest distance, in "
+                                  "distance_unit (null: the analysis is partial)."},
                  "farthest": {"type": "array"}},
 }
 
@@ -142,7 +150,8 @@ REQUIRED = {
     "plan": ["metric", "steps", "moves", "cost", "plan"],
     "assignment": ["solution", "unique", "second"],
     "count": ["count", "listed"],
-    "analysis": ["direction", "states", "layers", "max_distance", "farthest"],
+    "analysis": ["direction", "states", "distance_unit", "layers", "max_distance",
+                 "farthest"],
 }
 
 

@@ -82,10 +82,11 @@ def status_text(result: Result) -> Text:
 
 
 def answer_words(puzzle: Puzzle, result: Result) -> str:
-    """The answer in a few words, a plan in the family's metric."""
+    """The answer in a few words, a plan in the family's metric, an analysis's distance
+    in the family's unit."""
     if isinstance(result.answer, Plan):
         return puzzle.plan_words(result.answer.steps)
-    return answer_of(result)
+    return answer_of(result, puzzle.distance_unit)
 
 
 def check_text(result: Result) -> Text:
@@ -177,12 +178,10 @@ def hint_brief(hint: Hint) -> str:
 
 
 def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
-    """The metric, the plan step by step and the family's summary."""
+    """The metric, the plan step by step and the family's summary (a text a line, each
+    escaped on its own)."""
     parts: list[Any] = [Text(f"Metric: {puzzle.metric}.", style="dim"), plan_view(puzzle, plan)]
-    summary = puzzle.plan_summary(plan.steps)
-    if summary:
-        parts.append(Text(summary))
-    return parts
+    return parts + [Text(line) for line in puzzle.plan_summary(plan.steps)]
 
 
 def draw_assignment(puzzle: Puzzle, answer: Assignment) -> list[Any]:
@@ -220,15 +219,16 @@ def solution_panel(puzzle: Puzzle, values: Mapping[str, int], index: int) -> Boa
 
 def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:
     """State-space figures: the direction, per-distance counts, the farthest states."""
+    unit = puzzle.distance_unit
     table = Table(title=DIRECTION_WORDS[answer.direction], box=None)
-    table.add_column("distance", justify="right")
+    table.add_column(f"distance ({unit})", justify="right")
     table.add_column("states", justify="right")
     for d, n in enumerate(answer.layers):
         table.add_row(str(d), f"{n:,}")
     parts: list[Any] = [table]
     if answer.farthest:
         parts.append(Text(f"{plural(len(answer.farthest), 'farthest state')}, at distance "
-                          f"{answer.max_distance}:", style="bold"))
+                          f"{answer.max_distance} {unit}:", style="bold"))
         for state in answer.farthest[:20]:
             parts.append(Board(puzzle.render_state(state)))
         if len(answer.farthest) > 20:

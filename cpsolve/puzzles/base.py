@@ -82,6 +82,14 @@ class Puzzle:
         unless the family says otherwise (peg solitaire: a chain of jumps)."""
         return len(plan)
 
+    @property
+    def distance_unit(self) -> str:
+        """What a distance of ``analyze`` counts, in the plural: actions, one each, which
+        are the metric's ``moves`` unless the family groups actions into moves (overrides
+        :meth:`count_moves`); such a family names its actions (``steps``, ``jumps``),
+        else they are ``actions``."""
+        return "moves" if type(self).count_moves is Puzzle.count_moves else "actions"
+
     def plan_words(self, plan: tuple[Step, ...]) -> str:
         """The plan's size in words: its moves, and its steps and cost where they differ."""
         moves, steps, cost = self.count_moves(plan), len(plan), sum(s.cost for s in plan)
@@ -92,9 +100,11 @@ class Puzzle:
             words += f", cost {cost:,}"
         return words
 
-    def plan_summary(self, plan: tuple[Step, ...]) -> str | None:
-        """A few lines about a plan in the puzzle's notation (e.g. chains as moves)."""
-        return None
+    def plan_summary(self, plan: tuple[Step, ...]) -> list[str]:
+        """A few lines about a plan in the puzzle's notation (e.g. chains as moves), each
+        without a line break (the output prints them one under the other); none: nothing
+        to add."""
+        return []
 
     def plan_line(self, plan: tuple[Step, ...]) -> str:
         """A plan on one line (for lists of plans)."""

@@ -143,6 +143,11 @@ class PegsPuzzle(Puzzle):
         """Moves in the model's metric: chains with ``metric = "moves"``, else jumps."""
         return len(self.chains(plan)) if self.unit == "moves" else len(plan)
 
+    @property
+    def distance_unit(self) -> str:
+        """Jumps: one action each (one move unless the metric chains them)."""
+        return "jumps" if self.unit == "moves" else "moves"
+
     def plan_words(self, plan: tuple[Step, ...]) -> str:
         """E.g. "7 moves (11 jumps; a chain of jumps by one peg is one move)"."""
         if self.unit == "moves":
@@ -150,7 +155,7 @@ class PegsPuzzle(Puzzle):
                     "a chain of jumps by one peg is one move)")
         return f"{plural(len(plan), 'move')} ({plural(len(plan), 'jump')}; each jump is one move)"
 
-    def plan_summary(self, plan: tuple[Step, ...]) -> str:
+    def plan_summary(self, plan: tuple[Step, ...]) -> list[str]:
         """The jumps grouped into chains in puzzle notation, each written from-to-to..."""
         groups = self.chains(plan)
         if self.unit == "moves":
@@ -158,8 +163,7 @@ class PegsPuzzle(Puzzle):
         else:
             head, word = (f"the {plural(len(plan), 'jump')} as {plural(len(groups), 'chain')} "
                           "by one peg:", "chain")
-        lines = [head] + [f"  {word} {i}: {'-'.join(g)}" for i, g in enumerate(groups, start=1)]
-        return "\n".join(lines)
+        return [head] + [f"  {word} {i}: {'-'.join(g)}" for i, g in enumerate(groups, start=1)]
 
     def plan_line(self, plan: tuple[Step, ...]) -> str:
         """Moves separated by spaces, each chain written ``from-to-to...``."""

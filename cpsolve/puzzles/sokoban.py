@@ -231,6 +231,11 @@ class SokobanPuzzle(Puzzle):
         """Moves in the model's metric: pushes with ``metric = "pushes"``, else every step."""
         return self.pushes(plan) if self.unit == "pushes" else len(plan)
 
+    @property
+    def distance_unit(self) -> str:
+        """Steps of the player: one action each (one move unless pushes are counted)."""
+        return "steps" if self.unit == "pushes" else "moves"
+
     def plan_words(self, plan: tuple[Step, ...]) -> str:
         """E.g. "33 moves (8 pushes)" (moves: every step) or "8 pushes (33 steps; walking
         not minimised)" (pushes: walking is free, so no engine shortens it)."""
@@ -243,9 +248,9 @@ class SokobanPuzzle(Puzzle):
         """The plan in the usual notation: ``l u r d`` walks, ``L U R D`` pushes."""
         return "".join(self.actions[s.action].letter for s in plan)
 
-    def plan_summary(self, plan: tuple[Step, ...]) -> str:
-        """The plan as one ``lurd`` line (upper case: a push)."""
-        return f"{self.plan_words(plan)}, upper case a push:\n  {self.plan_line(plan)}"
+    def plan_summary(self, plan: tuple[Step, ...]) -> list[str]:
+        """The plan as one ``lurd`` line (upper case: a push), under its size."""
+        return [f"{self.plan_words(plan)}, upper case a push:", f"  {self.plan_line(plan)}"]
 
     def json_plan(self, plan: tuple[Step, ...]) -> dict[str, Any]:
         return {"lurd": self.plan_line(plan), "pushes": self.pushes(plan)}

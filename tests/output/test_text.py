@@ -3,13 +3,19 @@ unwrapped) when it does not."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 
 from rich.console import Console
 
-from cpsolve.output.text import Board, analysis_line
+from cpsolve.cli.session import console
+from cpsolve.engines import run
+from cpsolve.output.text import Board, analysis_line, draw_plan
+from cpsolve.puzzles.base import Puzzle
+from cpsolve.puzzles.files import load, resolve
 
 
 def printed(board: Board, width: int) -> list[str]:
@@ -58,3 +64,68 @@ def test_the_analysis_line_names_what_chose_the_analysis():
     assert "--algorithm" not in analysis_line({"algorithm": "external"})
     # the bit map is also chosen without --algorithm (no --limit, 12 or 13 values)
     assert "by itself" in analysis_line({"algorithm": "bitmap"})
+
+
+def test_a_sokoban_summary_prints_its_lurd_line_under_its_size(cli):
+    """The summary's two lines are two lines, not one with an escaped ``\\n``: the size,
+    then the plan's 33 letters (the model's [expected] steps), as many upper case as the
+    size says pushes."""
+    out = cli("solve", "microban1", "--engine", "search")
+    assert out.code == 0, out.err
+    head, lurd = out.out.splitlines()[-2:]
+    assert "\\n" not in out.out
+    assert re.fullmatch(r"  [lurdLURD]{33}", lurd)
+    pushes = sum(ch.isupper() for ch in lurd)
+    assert head == f"33 moves ({pushes} pushes), upper case a push:"
+
+
+def test_a_pegs_summary_prints_a_line_per_move(cli):
+    """Hoppers: 7 moves of 11 jumps in all (docs/design.md), a numbered line each."""
+    out = cli("solve", "hoppers", "--engine", "search")
+    assert out.code == 0, out.err
+    lines = out.out.splitlines()
+    at = lines.index("7 moves, each a chain of jumps by one peg:")
+    moves = lines[at + 1:]
+    assert [m.split(":")[0] for m in moves] == [f"  move {i}" for i in range(1, 8)]
+    chains = [m.split(": ")[1].split("-") for m in moves]
+    assert all(re.fullmatch(r"r\d+c\d+", hole) for chain in chains for hole in chain)
+    assert sum(len(chain) - 1 for chain in chains) == 11
+
+
+class Noisy(Puzzle):
+    """A family whose summary has a control character inside a line."""
+
+    def plan_summary(self, plan):
+        return ["one \x1b[31mred", "two"]
+
+
+def test_each_summary_line_is_escaped_on_its_own():
+    """The summary's lines stay lines; what is unsafe inside one is still escaped."""
+    jugs = load(resolve("water_jugs"))
+    noisy = Noisy(name=jugs.name, family=jugs.family, model=jugs.model)
+    out = console(stderr=False)
+    out.file = open(os.devnull, "w")  # noqa: SIM115
+    out.record = True
+    for part in draw_plan(noisy, run("search", "solve", jugs.model).answer):
+        out.print(part)
+    assert out.export_text().splitlines()[-2:] == ["one \\x1b[31mred", "two"]
+
+
+def test_an_analysis_names_its_distances_in_the_models_actions(cli):
+    """Hoppers: 12 pegs at the start and each jump takes one, so the farthest states (one
+    peg) are 11 jumps away, though its plans count chains of jumps as moves (7)."""
+    out = cli("analyze", "hoppers")
+    assert out.code == 0, out.err
+    lines = out.out.splitlines()
+    assert "max distance 11 jumps from the start" in lines[0]
+    assert any(line.split() == ["distance", "(jumps)", "states"] for line in lines)
+    assert any(line.endswith("at distance 11 jumps:") for line in lines)
+    data = json.loads(cli("analyze", "hoppers", "--json").out)
+    assert (data["distance_unit"], data["max_distance"]) == ("jumps", 11)
+
+
+def test_an_analysis_in_moves_says_moves(cli):
+    """The 8-puzzle's step metric: one action, one move; 31 at most (docs/design.md)."""
+    out = cli("analyze", "eight_puzzle")
+    assert "max distance 31 moves to the goal" in out.out.splitlines()[0]
+    assert json.loads(cli("analyze", "eight_puzzle", "--json").out)["distance_unit"] == "moves"

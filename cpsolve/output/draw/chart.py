@@ -24,8 +24,10 @@ def ticks(top: int) -> list[int]:
 
 
 def layers_svg(layers: Sequence[int], title: str, caption: str,
-               boards: Sequence[str] = (), board_caption: str = "") -> str:
-    """Bars of ``layers[d]`` states at distance ``d``; the last bar (the farthest) accented.
+               boards: Sequence[str] = (), board_caption: str = "",
+               unit: str = "moves") -> str:
+    """Bars of ``layers[d]`` states at distance ``d`` (counted in ``unit``, named on the
+    axis); the last bar (the farthest) accented.
 
     ``boards`` (SVG pictures of the farthest states) are placed in a row
     under the chart, each in its own nested ``<svg>``.
@@ -56,7 +58,7 @@ def layers_svg(layers: Sequence[int], title: str, caption: str,
         svg.close()
         if n <= 40 or d % 5 == 0:
             svg.text(x + bar / 2, TOP + HEIGHT + 12, str(d), 10, fill=MUTED)
-    svg.text(LEFT + n * bar / 2, TOP + HEIGHT + 32, "distance (moves)", 12, fill=MUTED)
+    svg.text(LEFT + n * bar / 2, TOP + HEIGHT + 32, f"distance ({unit})", 12, fill=MUTED)
     _boards(svg, boards, sizes, TOP + HEIGHT + BOTTOM, board_caption)
     svg.close()
     return svg.text_of()

@@ -156,7 +156,7 @@ def player(puzzle: Puzzle, result: Result, root: str, keys_on_page: bool = False
     items = ["<li><button type=\"button\">start</button></li>"]
     items += [f"<li><button type=\"button\">{escape(puzzle.step_text(s))}</button></li>"
               for s in steps]
-    summary = puzzle.plan_summary(steps) if steps else None
+    summary = "\n".join(puzzle.plan_summary(steps)) if steps else ""
     buttons = "".join(f"<button class=\"{name}\" type=\"button\">{escape(text)}</button>"
                       for name, text in (("first", "« first"), ("prev", "◀ back"),
                                          ("next", "next ▶"), ("last", "last »"),

@@ -53,15 +53,16 @@ def farthest(result: Result) -> tuple[tuple[int, ...], ...]:
     return result.answer.farthest if isinstance(result.answer, Analysis) else ()
 
 
-def analysis_words(result: Result) -> str:
-    """One sentence: how many states, measured from where, the largest distance."""
+def analysis_words(result: Result, unit: str = "") -> str:
+    """One sentence: how many states, measured from where, the largest distance (in
+    ``unit``, the family's :attr:`distance_unit`, when given)."""
     answer = result.answer
     if not isinstance(answer, Analysis):
         return ""
     towards = "from the start" if answer.direction == "start" else "to the goal"
+    largest = f"{answer.max_distance} {unit}".rstrip()
     far = "" if answer.max_distance is None else \
-        f"; the largest distance is {answer.max_distance}, reached by " \
-        f"{plural(len(answer.farthest), 'state')}"
+        f"; the largest distance is {largest}, reached by {plural(len(answer.farthest), 'state')}"
     return f"{plural(answer.states, 'state')}, by distance {towards}{far}"
 
 

@@ -27,9 +27,10 @@ def analysis_svg(puzzle: Puzzle, result: Result) -> str:
     boards = [picture(puzzle, s, title=f"farthest state {i}").svg
               for i, s in enumerate(far[:FARTHEST_DRAWN], start=1)]
     more = f" (the first {FARTHEST_DRAWN} of {len(far):,})" if len(far) > FARTHEST_DRAWN else ""
+    unit = puzzle.distance_unit
     return layers_svg(results.layers(result) or (), f"{puzzle.name}: states by distance",
-                      results.analysis_words(result), boards,
-                      f"The farthest states{more}:" if boards else "")
+                      results.analysis_words(result, unit), boards,
+                      f"The farthest states{more}:" if boards else "", unit)
 
 
 def answer_svg(puzzle: Puzzle, result: Result) -> str:

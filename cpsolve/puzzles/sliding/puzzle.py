@@ -103,14 +103,20 @@ class SlidingPuzzle(Puzzle):
         """Moves in the file's metric."""
         return len(self.runs(plan))
 
-    def plan_summary(self, plan: tuple[Step, ...]) -> str | None:
+    @property
+    def distance_unit(self) -> str:
+        """One action each: a one-cell step with ``path`` (a move is a run of them), else a
+        move."""
+        return "steps" if self.unit == "path" else "moves"
+
+    def plan_summary(self, plan: tuple[Step, ...]) -> list[str]:
         """With ``path``: each move as the piece and its route (``o down, right``)."""
         if self.unit != "path":
-            return None
+            return []
         groups = self.runs(plan)
         lines = [f"{plural(len(groups), 'move')}, each one piece along a route:"]
         lines += [f"  move {i}: {self._run_text(g)}" for i, g in enumerate(groups, start=1)]
-        return "\n".join(lines)
+        return lines
 
     def plan_line(self, plan: tuple[Step, ...]) -> str:
         return ", ".join(self._run_text(g) for g in self.runs(plan))

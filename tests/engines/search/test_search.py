@@ -488,6 +488,18 @@ def test_analyze_packs_wide_states_into_two_words():
     assert result.farthest == ((0,) * 11,)
 
 
+@pytest.mark.parametrize("algorithm", ["numpy", "python"])
+@pytest.mark.parametrize("limit", [5, 20])
+def test_a_state_limit_is_never_passed(algorithm, limit):
+    """docs/json.md: with ``--limit N`` the states never exceed N, though one state's
+    predecessors come at once: "all on" has 8 (a switch turned back off each), then 28
+    at distance 2, so the limit falls inside a layer and that layer is cut to fit."""
+    result = analyze(switches(8), algorithm, limit=limit)
+    assert result.status is Status.PARTIAL and result.details["last_layer"] == "partial"
+    assert result.states == sum(result.layers) == limit
+    assert result.layers == ((1, 4) if limit == 5 else (1, 8, 11))
+
+
 def test_analyze_falls_back_when_states_do_not_pack():
     # 43 fields of 6 bits: 10 per word of at most 63 bits, 5 words; the numpy analysis
     # takes 4 at most

@@ -162,6 +162,17 @@ def test_plan_page_is_offline_and_has_a_frame_per_step():
     assert plan_page(puzzle, result) == html
 
 
+def test_plan_page_writes_the_summary_a_line_each():
+    """Hoppers' summary on the page: its heading, then one line per move (7, docs/design.md),
+    in a <pre>, line breaks as they are."""
+    puzzle = load(resolve("hoppers"))
+    html = plan_page(puzzle, run("search", "solve", puzzle.model))
+    summary = re.search(r'<pre class="summary">(.*?)</pre>', html, re.S).group(1)
+    lines = summary.split("\n")
+    assert lines[0] == "7 moves, each a chain of jumps by one peg:"
+    assert [line.split(":")[0] for line in lines[1:]] == [f"  move {i}" for i in range(1, 8)]
+
+
 def test_analysis_chart_bars_and_farthest_states():
     """8-puzzle: distances 0..31 from the goal, 2 states at 31 (docs/design.md)."""
     puzzle = load(resolve("eight_puzzle"))
@@ -171,6 +182,19 @@ def test_analysis_chart_bars_and_farthest_states():
     assert len(bars) == 32
     assert bars[-1].find(f"{SVG}title").text == "distance 31: 2 states"
     assert len(with_class(root, "farthest")) == 2
+
+
+@pytest.mark.parametrize(("name", "unit", "far"), [("hoppers", "jumps", 11),
+                                                   ("eight_puzzle", "moves", 31)])
+def test_analysis_chart_names_the_unit_of_its_distances(name, unit, far):
+    """The axis and the caption count the model's actions: Hoppers' 12 pegs take 11 jumps
+    to leave one (its plans count 7 moves of chained jumps); the 8-puzzle's step metric
+    takes one action per move, 31 at most (docs/design.md)."""
+    puzzle = load(resolve(name))
+    root = parse(analysis_svg(puzzle, run("search", "analyze", puzzle.model)))
+    texts = [e.text for e in root.iter(f"{SVG}text")]
+    assert [t for t in texts if t and t.startswith("distance (")] == [f"distance ({unit})"]
+    assert any(f"the largest distance is {far} {unit}," in (t or "") for t in texts)
 
 
 def test_jupyter_reprs():

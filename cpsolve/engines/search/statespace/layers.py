@@ -150,7 +150,11 @@ def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str
             countdown -= 1
             if not countdown:
                 if budget.exceeded(offset + len(seen), _line, label, out, seen):
-                    out.seen, out.stopped = len(seen), True
+                    # a state's successors come together: those past the state limit go
+                    over = 0 if budget.limit is None else \
+                        min(len(layer), max(0, offset + len(seen) - budget.limit))
+                    del layer[len(layer) - over:]
+                    out.seen, out.stopped = len(seen) - over, True
                     if layer:  # the states of the layer under way count: a partial layer
                         out.sizes.append(len(layer))
                         out.partial = True
