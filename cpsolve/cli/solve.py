@@ -81,6 +81,9 @@ def one(cli: Cli, task: str) -> int:
     why = wrong_kind(cli.args, {file_name(cli.args.file): puzzle.model.kind})
     if why:
         return cli.fail(why, 2)
+    if task == "analyze" and puzzle.model.kind != "planning":
+        return cli.fail("analyze explores the state space of a planning model; "
+                        f"{file_name(cli.args.file)} is a {puzzle.model.kind} model", 2)
     objective = getattr(puzzle.model, "objective", None) is not None
     if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal \
             and not (objective and cli.args.optimal):

@@ -23,6 +23,7 @@ from .registry import (
     Analysis,
     default_algorithm,
     pick,
+    pick_algorithm,
 )
 
 __all__ = ["ALGORITHMS", "ANALYSES", "CAPABILITIES", "analyze", "count", "default_algorithm",
@@ -42,7 +43,7 @@ def solve(model: Csp | Planning, options: Options) -> Result:
     budget = Budget.of(options)  # the clock starts now: the proofs before the search read
     # every forbidden state too
     if options.algorithm is not None:  # an unknown name is refused before any proof
-        pick(options.algorithm, ALGORITHMS, "algorithm")
+        pick_algorithm(options.algorithm, "planning")
     if (proven := before_search(model, "search", "solve")) is not None:
         return proven
     try:

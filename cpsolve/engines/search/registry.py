@@ -273,6 +273,26 @@ def pick(name: str, table: Mapping, what: str):
     return table[name]
 
 
+def algorithm_kind(name: str) -> str | None:
+    """The kind of model (``"planning"``, ``"csp"``) the search algorithm ``name`` is for;
+    None when it is neither's (an analysis, or no algorithm)."""
+    return "planning" if name in ALGORITHMS else "csp" if name in CSP_ALGORITHMS else None
+
+
+def pick_algorithm(name: str, kind: str):
+    """The search algorithm ``name`` for a model of ``kind`` (planning: its
+    :class:`Algorithm`; csp: its description), or :class:`Unsupported`: for an algorithm of
+    the other kind, what it is for and the ones that apply; else :func:`pick`'s."""
+    from ...answers.result import Unsupported
+
+    table = ALGORITHMS if kind == "planning" else CSP_ALGORITHMS
+    other = algorithm_kind(name)
+    if other is not None and other != kind:
+        raise Unsupported(f"search: {name!r} is an algorithm for {other} models, and this is "
+                          f"a {kind} model ({kind} algorithms: {', '.join(table)})")
+    return pick(name, table, "algorithm" if kind == "planning" else f"{kind} algorithm")
+
+
 def help_text() -> str:
     """The CLI's ``--algorithm`` help: what each finds, and which is the default when."""
     plans = ", ".join(f"{e.name} ({e.finds.value})" for e in ALGORITHMS.values())
