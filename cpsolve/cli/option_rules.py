@@ -113,8 +113,9 @@ def _kinds_given(args: argparse.Namespace) -> list[tuple[str, str, str]]:
     name = getattr(args, "algorithm", None)
     if name:
         from ..engines.search import registry
+        from ..engines.search.choosing import algorithm_kind
 
-        kind = registry.algorithm_kind(name)
+        kind = algorithm_kind(name)
         if kind is not None:
             other = "csp" if kind == "planning" else "planning"
             names = registry.CSP_ALGORITHMS if kind == "planning" else registry.ALGORITHMS

@@ -13,6 +13,7 @@ from .. import Options
 from ..runtime.stop import Stop
 from ..unsolvable import before_search
 from . import registry
+from .choosing import pick, pick_algorithm
 from .common import Budget
 from .compile import Task, compile_planning
 from .forbidden import Stopped
@@ -22,8 +23,6 @@ from .registry import (
     DEFAULT_ANALYSIS,
     Analysis,
     default_algorithm,
-    pick,
-    pick_algorithm,
 )
 
 __all__ = ["ALGORITHMS", "ANALYSES", "CAPABILITIES", "analyze", "count", "default_algorithm",

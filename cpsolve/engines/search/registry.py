@@ -6,8 +6,8 @@ Every entry is a frozen record: its name, its function ``fn(task, budget)
 is missing), what it uses when present, the algorithm it falls back to and
 one line saying what it is.  The engine (:func:`~..search.solve`,
 :func:`~..search.analyze`), :func:`default_algorithm`, the CLI's
-``--algorithm`` choices and help, and the tests all read these tables;
-adding a search is one module and one entry here.
+``--algorithm`` choices and help, and the tests all read these tables
+(:mod:`.choosing` picks one by name); adding a search is one module and one entry here.
 """
 
 from __future__ import annotations
@@ -263,34 +263,6 @@ sets); ``--limit none`` lifts it."""
 
 CSP_ALGORITHMS: Mapping[str, str] = csp.ALGORITHMS
 """Csp algorithms by name, with what each is (``Options.algorithm`` on a csp)."""
-
-
-def pick(name: str, table: Mapping, what: str):
-    """``table[name]``, or :class:`Unsupported` listing the known names."""
-    from ...answers.result import Unsupported
-    if name not in table:
-        raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
-    return table[name]
-
-
-def algorithm_kind(name: str) -> str | None:
-    """The kind of model (``"planning"``, ``"csp"``) the search algorithm ``name`` is for;
-    None when it is neither's (an analysis, or no algorithm)."""
-    return "planning" if name in ALGORITHMS else "csp" if name in CSP_ALGORITHMS else None
-
-
-def pick_algorithm(name: str, kind: str):
-    """The search algorithm ``name`` for a model of ``kind`` (planning: its
-    :class:`Algorithm`; csp: its description), or :class:`Unsupported`: for an algorithm of
-    the other kind, what it is for and the ones that apply; else :func:`pick`'s."""
-    from ...answers.result import Unsupported
-
-    table = ALGORITHMS if kind == "planning" else CSP_ALGORITHMS
-    other = algorithm_kind(name)
-    if other is not None and other != kind:
-        raise Unsupported(f"search: {name!r} is an algorithm for {other} models, and this is "
-                          f"a {kind} model ({kind} algorithms: {', '.join(table)})")
-    return pick(name, table, "algorithm" if kind == "planning" else f"{kind} algorithm")
 
 
 def help_text() -> str:

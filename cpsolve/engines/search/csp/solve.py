@@ -20,7 +20,7 @@ from .tally import Stop, Tally
 
 def _backtracker(model: Csp, options: Options) -> Backtracker:
     if options.algorithm not in (None, "backtracking"):  # a planning algorithm's name, or
-        from ..registry import pick_algorithm  # none: refused (circuit's models never come here)
+        from ..choosing import pick_algorithm  # none: refused (circuit's models never come here)
 
         pick_algorithm(options.algorithm, "csp")
         raise Unsupported(f"search: the {options.algorithm} algorithm does not apply to this "
