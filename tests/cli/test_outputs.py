@@ -193,6 +193,15 @@ def test_a_picture_page_or_plan_on_stdout_is_all_stdout_holds(cli, argv):
         assert lines[10] == "; cost = 10 (unit cost)"
 
 
+def test_a_picture_to_dev_stdout_is_all_stdout_holds_too(cli_subprocess):
+    """``/dev/stdout`` is stdout by another name: the same picture alone, no report."""
+    from xml.dom.minidom import parseString
+
+    run = cli_subprocess("analyze", "water_jugs", "--svg", "/dev/stdout")
+    assert run.code == 0, run.err
+    assert parseString(run.out.encode()).documentElement.tagName == "svg"
+
+
 def test_every_picture_written_to_a_file_is_said_the_same_way(cli, tmp_path):
     """``analyze --svg FILE`` ends as ``show`` does: ``wrote FILE (what, by ENGINE)``.  The
     jugs (8 L, 5 L) reach the 26 states where one jug is empty or full (2 * 6 + 7 * 2),
