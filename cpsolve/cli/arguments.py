@@ -209,7 +209,8 @@ def _solve(sub: Commands) -> None:
     statistics(s)
     s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
                    help="planning models: write the plan in the IPC format, one "
-                   "(action arg ...) per line (PDDL inputs: the PDDL action names; default: none)")
+                   "(action arg ...) per line (PDDL inputs: the PDDL action names; - for "
+                   "stdout, which then holds the plan file alone; default: none)")
     no_hint(s)
     s.add_argument("--unique", action="store_true",
                    help="csp: decide uniqueness even where it costs CP-SAT a second full "
@@ -421,10 +422,12 @@ def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
     """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.output.draw`)."""
     out = cmd.add_mutually_exclusive_group(required=required)
     out.add_argument("--svg", metavar="OUT", type=output_file,
-                     help="write an SVG picture (- for stdout)"
+                     help="write an SVG picture (- for stdout, which then holds the "
+                     "picture alone)"
                      + ("" if required else "; default: none"))
     out.add_argument("--html", metavar="OUT", type=output_file,
-                     help="write a self-contained HTML page (- for stdout)"
+                     help="write a self-contained HTML page (- for stdout, which then "
+                     "holds the page alone)"
                      + ("" if required else "; default: none"))
 
 

@@ -2,8 +2,11 @@
 
 Install with ``eval "$(cpsolve completion bash)"`` in ~/.bashrc (zsh: the same line in
 ~/.zshrc; it loads bash completion through ``bashcompinit``).  Commands, options and
-option choices are completed from the argument parser itself, so they never drift;
-everything else completes as file names (and bundled model names).
+option choices are completed from the argument parser itself, so they never drift: each
+command's own options, and the choices its own parser accepts (``show --engine`` offers
+what ``show`` takes, not ``solve``'s engines; a command's positional choices too, as
+``completion bash|zsh``); everything else completes as file names (and bundled model
+names).
 """
 
 from __future__ import annotations
@@ -24,32 +27,53 @@ def words(parser: argparse.ArgumentParser) -> dict[str, list[str]]:
     return out
 
 
-def choices(parser: argparse.ArgumentParser) -> dict[str, list[str]]:
-    """Option -> its choices, for options that have them (any command)."""
+def choices(parser: argparse.ArgumentParser) -> dict[str, dict[str, list[str]]]:
+    """Command -> option -> the choices that command's own parser accepts for it (a
+    positional argument's choices under ``""``).  Per command: ``--engine`` and
+    ``--algorithm`` take different values in ``solve``, ``show`` and ``analyze``."""
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    out: dict[str, set[str]] = {}
-    for cmd in sub.choices.values():
+    out: dict[str, dict[str, list[str]]] = {}
+    for name, cmd in sub.choices.items():
         for action in cmd._actions:
-            if action.choices and action.option_strings:
-                for option in action.option_strings:
-                    out.setdefault(option, set()).update(map(str, action.choices))
-    return {k: sorted(v) for k, v in out.items()}
+            if action.choices:
+                for option in action.option_strings or [""]:
+                    out.setdefault(name, {})[option] = sorted(map(str, action.choices))
+    return out
+
+
+def _picks(parser: argparse.ArgumentParser) -> str:
+    """The script's ``case`` over the command, then the option before the cursor: the
+    values that command's option takes."""
+    lines = []
+    for cmd, options in choices(parser).items():
+        if not any(options):  # a positional's choices only: see _positional
+            continue
+        lines.append(f"        {cmd})")
+        lines.append('            case "$prev" in')
+        lines += [f'            {opt}) COMPREPLY=($(compgen -W "{" ".join(vals)}" -- "$cur")); '
+                  "return ;;" for opt, vals in options.items() if opt]
+        lines += ["            esac", "            ;;"]
+    return "\n".join(lines)
+
+
+def _positional(parser: argparse.ArgumentParser) -> str:
+    """The script's ``case`` of the commands whose argument is one of a few words."""
+    return "\n".join(f'        {cmd}) words="{" ".join(options[""])}" ;;'
+                     for cmd, options in choices(parser).items() if "" in options)
 
 
 def script(parser: argparse.ArgumentParser, shell: str) -> str:
     """The completion script for ``shell``."""
     cases = "\n".join(f'        {cmd or "__top"}) opts="{" ".join(opts)}" ;;'
                       for cmd, opts in words(parser).items())
-    picks = "\n".join(f'        {opt}) COMPREPLY=($(compgen -W "{" ".join(vals)}" -- "$cur")); '
-                      "return ;;" for opt, vals in choices(parser).items())
     models = " ".join(p.stem for p in bundled())
     body = f'''_cpsolve() {{
-    local cur prev cmd opts
+    local cur prev cmd opts words
     cur="${{COMP_WORDS[COMP_CWORD]}}"
     prev="${{COMP_WORDS[COMP_CWORD-1]}}"
     cmd="${{COMP_WORDS[1]}}"
-    case "$prev" in
-{picks}
+    case "$cmd" in
+{_picks(parser)}
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "{" ".join(words(parser)[""])} --help --version" -- "$cur"))
@@ -59,8 +83,14 @@ def script(parser: argparse.ArgumentParser, shell: str) -> str:
 {cases}
         *) opts="" ;;
     esac
+    words=""
+    case "$cmd" in
+{_positional(parser)}
+    esac
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    elif [ -n "$words" ]; then
+        COMPREPLY=($(compgen -W "$words" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "{models}" -- "$cur"))
     fi

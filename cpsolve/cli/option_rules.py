@@ -103,26 +103,49 @@ KIND_OPTIONS: dict[str, tuple[str, str]] = {
 models are loaded (:func:`wrong_kind`)."""
 
 
+def _kinds_given(args: argparse.Namespace) -> list[tuple[str, str, str]]:
+    """The options given that apply to one kind of model: ``(option, kind, others)``, where
+    ``others`` names what applies to the other kind.  :data:`KIND_OPTIONS`, and ``solve
+    --algorithm NAME``, whose kind is its name's (the search registry's: ``circuit`` is
+    for csp models, ``bfs`` for planning ones; an analysis has none)."""
+    given = [(option, kind, "") for dest, (option, kind) in KIND_OPTIONS.items()
+             if holds(args, dest)]
+    name = getattr(args, "algorithm", None)
+    if name:
+        from ..engines.search import registry
+        from ..engines.search.choosing import algorithm_kind
+
+        kind = algorithm_kind(name)
+        if kind is not None:
+            other = "csp" if kind == "planning" else "planning"
+            names = registry.CSP_ALGORITHMS if kind == "planning" else registry.ALGORITHMS
+            given.append((f"--algorithm {name}", kind,
+                          f" ({other} algorithms: {', '.join(names)})"))
+    return given
+
+
 def kind_options_given(args: argparse.Namespace) -> bool:
-    """Whether the command line gives an option of :data:`KIND_OPTIONS`: then every model's
-    kind is needed before the work starts (a batch or compare loads every file first)."""
-    return any(holds(args, dest) for dest in KIND_OPTIONS)
+    """Whether the command line gives an option that applies to one kind of model
+    (:func:`_kinds_given`): then every model's kind is needed before the work starts (a
+    batch or compare loads every file first)."""
+    return bool(_kinds_given(args))
 
 
 def wrong_kind(args: argparse.Namespace, kinds: dict[str, str]) -> str | None:
-    """Why an option given is refused, or None: it applies to a kind of model (see
-    :data:`KIND_OPTIONS`) that none of the loaded models (``kinds``: source → kind) is.
+    """Why an option given is refused, or None: it applies to a kind of model
+    (:func:`_kinds_given`) that none of the loaded models (``kinds``: source → kind) is.
     In a batch of several kinds, an option used by some of its models is kept (and used
     where it applies)."""
     if not kinds:
         return None
-    for dest, (option, kind) in KIND_OPTIONS.items():
-        if not holds(args, dest) or kind in kinds.values():
+    for option, kind, others in _kinds_given(args):
+        if kind in kinds.values():
             continue
         if len(kinds) == 1:
             (source, other), = kinds.items()
-            return f"{option} applies to {kind} models; {source} is a {other} model"
-        return f"{option} applies to {kind} models; none of the {len(kinds)} models given is one"
+            return f"{option} applies to {kind} models; {source} is a {other} model{others}"
+        return f"{option} applies to {kind} models; none of the {len(kinds)} models given " \
+               f"is one{others}"
     return None
 
 

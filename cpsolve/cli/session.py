@@ -25,7 +25,7 @@ from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
 from ..puzzles.data import ModelFileError, reading
 from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET, printable
-from .checks import over_input
+from .checks import is_stdout, outputs, over_input
 from .printer import Printer, write_utf8
 
 INTERRUPTED = 130
@@ -370,6 +370,20 @@ def write_text(path: str, text: str, svg: bool) -> None:
             out.write(head + text)
     except OSError as err:
         raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
+
+
+def to_stdout(args: argparse.Namespace) -> bool:
+    """Whether a file the command writes (``--svg``, ``--html``, ``--plan-file``) is stdout
+    (``-``, or the file stdout goes to): then stdout holds that file only, and the text
+    report is left out (``show --svg -`` has none to leave)."""
+    return any(out == "-" or is_stdout(out) for _, out in outputs(args))
+
+
+def say_wrote(cli: Cli, path: str, words: str) -> None:
+    """The line every command that writes a picture or page prints after it:
+    ``wrote PATH (WORDS)``; none when ``path`` is stdout (it holds the picture only)."""
+    if path != "-" and not is_stdout(path):
+        cli.out.print(f"wrote {path} ({words})", soft_wrap=True)
 
 
 def save(shown, path: str, svg: bool = False) -> None:

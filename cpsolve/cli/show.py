@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..engines import run
 from ..engines.runtime.clock import printing
 from ..workflows.impossible import by_invariant
-from .session import Cli, exit_code, file_name, save, write_text
+from .session import Cli, exit_code, file_name, save, say_wrote, write_text
 
 
 def show(cli: Cli) -> int:
@@ -31,10 +31,8 @@ def show(cli: Cli) -> int:
         words = "the start" if kind == "planning" else "the puzzle, unsolved"
         text = board_page(puzzle, svg, None, words) if args.html else svg
         write_text(args.svg or args.html, text, bool(args.svg))
-        if (args.svg or args.html) != "-":
-            cli.out.print(f"wrote {args.svg or args.html} ({words}"
-                          + ("; --plan draws the plan)" if kind == "planning" else ")"),
-                          soft_wrap=True)
+        say_wrote(cli, args.svg or args.html,
+                  words + ("; --plan draws the plan" if kind == "planning" else ""))
         return 0
     engine = args.engine
     result = by_invariant(puzzle, task)
@@ -45,8 +43,6 @@ def show(cli: Cli) -> int:
             result = run(engine, task, puzzle.model, options)
     with printing(answer=True):  # the work is done: the clock no longer cuts the picture
         save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
-        if (args.svg or args.html) != "-":
-            cli.out.print(f"wrote {args.svg or args.html} ({answer_words(puzzle, result)}, "
-                          f"by {engine})", soft_wrap=True)
+        say_wrote(cli, args.svg or args.html, f"{answer_words(puzzle, result)}, by {engine}")
     return exit_code(result, args.gallery)
 

@@ -27,6 +27,8 @@ from .session import (
     file_name,
     pddl_pairs,
     save,
+    say_wrote,
+    to_stdout,
     warn_unsaved,
     with_mismatch,
 )
@@ -80,6 +82,9 @@ def one(cli: Cli, task: str) -> int:
     why = wrong_kind(cli.args, {file_name(cli.args.file): puzzle.model.kind})
     if why:
         return cli.fail(why, 2)
+    if task == "analyze" and puzzle.model.kind != "planning":
+        return cli.fail("analyze explores the state space of a planning model; "
+                        f"{file_name(cli.args.file)} is a {puzzle.model.kind} model", 2)
     objective = getattr(puzzle.model, "objective", None) is not None
     if task == "count" and (puzzle.model.kind == "planning") != cli.args.optimal \
             and not (objective and cli.args.optimal):
@@ -102,7 +107,7 @@ def one(cli: Cli, task: str) -> int:
                    result if stream is None or cli.args.json else stream.unlisted(result),
                    race, against_expected(puzzle, result))
         except (BrokenPipeError, OutputLost):  # no stdout (`| head`): still the files
-            _write_files(cli, puzzle, result)
+            _write_files(cli, puzzle, result, say=False)
             raise
         _write_files(cli, puzzle, result)
     if hard or interrupt.by_user():
@@ -112,14 +117,19 @@ def one(cli: Cli, task: str) -> int:
     return exit_code(result)  # a count stopped by its --limit too: at least N is short
 
 
-def _write_files(cli: Cli, puzzle, result: Result) -> None:
-    """The files asked for beside the output: ``--plan-file``, ``--svg`` / ``--html``."""
+def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:
+    """The files asked for beside the output: ``--plan-file``, ``--svg`` / ``--html`` (a
+    picture or page said in a ``wrote`` line as ``show`` says it, when ``say``: stdout is
+    still there)."""
     if getattr(cli.args, "plan_file", None):
         _write_plan(puzzle, result, cli.args.plan_file)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
-        from ..output.draw.show import Shown
+        from ..output.draw.show import Shown, answer_words
 
-        save(Shown(puzzle, result), cli.args.svg or cli.args.html, bool(cli.args.svg))
+        path = cli.args.svg or cli.args.html
+        save(Shown(puzzle, result), path, bool(cli.args.svg))
+        if say and not cli.args.json:
+            say_wrote(cli, path, f"{answer_words(puzzle, result)}, by {result.engine}")
 
 
 def _write_plan(puzzle, result: Result, path: str) -> None:
@@ -191,6 +201,8 @@ def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> 
         if race is not None:
             out["race"] = race_json(race)
         cli.emit(out)
+        return
+    if to_stdout(cli.args):  # stdout holds the picture, page or plan file only
         return
     from ..output.text import human, race_text
 

@@ -223,6 +223,15 @@ class SokobanPuzzle(Puzzle):
     def json_state(self, state: tuple[int, ...]) -> Any:
         return self.render_state(state).splitlines()
 
+    def goal_text(self) -> str:
+        """The goal drawn as the map: a box on every target (``*``), the rest of the floor
+        empty, and no player, whom the goal leaves anywhere (said on a last line)."""
+        grid = [list(row) for row in self.board.rows]
+        for r, c in self.cells:
+            grid[r][c] = "*" if (r, c) in self.board.targets else " "
+        drawn = "\n".join("".join(row).rstrip() for row in grid)
+        return f"{drawn}\n(a box on every target; the player anywhere)"
+
     def pushes(self, plan: tuple[Step, ...]) -> int:
         """How many steps of ``plan`` push a box."""
         return sum(self.actions[s.action].push for s in plan)

@@ -1,6 +1,7 @@
 """Options for one kind of model (``--unique``: csps; ``--time-indexed``, ``--no-hint``,
-``--plan-file``: planning models) are refused on models of the other kind; in a batch
-they are kept when some of its models are of their kind."""
+``--plan-file``: planning models; ``--algorithm NAME`` by its name, and the ``analyze``
+command: planning models) are refused on models of the other kind; in a batch they are
+kept when some of its models are of their kind."""
 
 from __future__ import annotations
 
@@ -52,3 +53,26 @@ def test_a_batch_none_of_whose_models_an_option_fits_is_refused(cli):
     run = cli("solve", CSP, MODELS / "xsudoku5.toml", "--no-hint", "--json")
     assert run.code == 2 and len(run.err_lines) == 1
     assert "--no-hint applies to planning models; none of the 2 models" in run.err
+
+
+@pytest.mark.parametrize("model, name, kind, other, listed", [
+    (PLANNING, "circuit", "csp", "planning", ["bfs", "astar"]),
+    (CSP, "bfs", "planning", "csp", ["circuit", "backtracking"]),
+])
+def test_an_algorithm_for_the_other_kind_says_which_kind_and_lists_those_that_apply(
+        cli, model, name, kind, other, listed):
+    """solve --help lists csp and planning algorithms alike: one given for the other kind is
+    not 'unknown' but for that kind, named with the file and what would apply."""
+    run = cli("solve", model, "--algorithm", name, "--json")
+    assert run.code == 2 and len(run.err_lines) == 1
+    said = json.loads(run.out)["error"]
+    assert said.startswith(f"--algorithm {name} applies to {kind} models; {model} is a "
+                           f"{other} model ({other} algorithms: ")
+    assert all(n in said for n in listed) and "unknown" not in said
+
+
+def test_analyze_on_a_csp_names_the_file_and_what_analyze_needs(cli):
+    run = cli("analyze", CSP, "--json")
+    assert run.code == 2 and len(run.err_lines) == 1
+    assert json.loads(run.out)["error"] == (
+        f"analyze explores the state space of a planning model; {CSP} is a csp model")

@@ -170,6 +170,53 @@ def test_the_plan_file_on_stdout_leaves_json_alone(cli, where):
     assert json.loads(run.out)["exit"] == 2
 
 
+@pytest.mark.parametrize("argv", [
+    ["analyze", "water_jugs", "--svg", "-"], ["analyze", "water_jugs", "--html", "-"],
+    ["show", "water_jugs", "--svg", "-"], ["show", "water_jugs", "--plan", "--html", "-"],
+    ["solve", "water_jugs", "--plan-file", "-"],
+], ids=["analyze svg", "analyze html", "show svg", "show html", "solve plan file"])
+def test_a_picture_page_or_plan_on_stdout_is_all_stdout_holds(cli, argv):
+    """``-`` is stdout, for a file to pipe on: a picture parses as one XML document, a page
+    is one HTML document from its doctype on, a plan file is the jugs' 10 moves (DESIGN.md)
+    as IPC lines and its cost line — no text report before or after, no ``wrote`` line."""
+    from xml.dom.minidom import parseString
+
+    run = cli(*argv)
+    assert run.code == 0, run.err
+    if "--svg" in argv:
+        assert parseString(run.out.encode()).documentElement.tagName == "svg"
+    elif "--html" in argv:
+        assert run.out.startswith("<!DOCTYPE html>") and run.out.rstrip().endswith("</html>")
+    else:
+        lines = run.out.splitlines()
+        assert len(lines) == 11 and all(line.startswith("(") for line in lines[:10])
+        assert lines[10] == "; cost = 10 (unit cost)"
+
+
+def test_a_picture_to_dev_stdout_is_all_stdout_holds_too(cli_subprocess):
+    """``/dev/stdout`` is stdout by another name: the same picture alone, no report."""
+    from xml.dom.minidom import parseString
+
+    run = cli_subprocess("analyze", "water_jugs", "--svg", "/dev/stdout")
+    assert run.code == 0, run.err
+    assert parseString(run.out.encode()).documentElement.tagName == "svg"
+
+
+def test_every_picture_written_to_a_file_is_said_the_same_way(cli, tmp_path):
+    """``analyze --svg FILE`` ends as ``show`` does: ``wrote FILE (what, by ENGINE)``.  The
+    jugs (8 L, 5 L) reach the 26 states where one jug is empty or full (2 * 6 + 7 * 2),
+    in the words of the report's headline."""
+    out = tmp_path / "layers.svg"
+    run = cli("analyze", "water_jugs", "--svg", out)
+    assert run.code == 0 and out.read_text().startswith("<?xml")
+    said = run.out.splitlines()[-1]
+    assert said.startswith(f"wrote {out} (26 states reachable from the start, ")
+    assert said.endswith(", by search)")
+    shown = cli("show", "water_jugs", "--plan", "--html", tmp_path / "plan.html")
+    assert shown.out.splitlines()[-1].startswith(f"wrote {tmp_path / 'plan.html'} (10 moves")
+    assert shown.out.rstrip().endswith(", by search)")
+
+
 def test_a_folder_lists_what_it_cannot_read_as_rows_of_their_own(cli, tmp_path):
     """A pipe, a loop of links, a link to a device and a link to nothing, named *.toml or
     *.py, are error rows (exit 2), never skipped; a sub-folder is no model file."""

@@ -117,6 +117,23 @@ def test_a_missed_goal_drawn_on_several_lines_follows_the_verdict(cli, tmp_path)
     assert out.out.splitlines()[1:] == verdict["message"].splitlines()[1:]
 
 
+def test_a_sokoban_plan_one_push_short_draws_the_goal_as_the_map(cli, tmp_path):
+    """Not ``box[0] == 0 and box[1] == 0 and box[2] == 1``: one push right (R) leaves the
+    box a cell short of the target; the goal is the map with a box on the target and no
+    player (the goal leaves the player anywhere)."""
+    level = tmp_path / "level.toml"
+    level.write_text('family = "sokoban"\nboard = """\n#####\n#@$ .#\n######\n"""\n')
+    plan = tmp_path / "plan.txt"
+    plan.write_text("R\n")
+    verdict = json.loads(cli("validate", level, plan, "--json").out)
+    assert verdict["message"].splitlines() == [
+        "the goal does not hold after the plan", "it ends in:", "#####", "# @$.#", "######",
+        "the goal is:", "#####", "#   *#", "######",
+        "(a box on every target; the player anywhere)"]
+    plan.write_text("RR\n")
+    assert json.loads(cli("validate", level, plan, "--json").out)["valid"]
+
+
 def test_cpsolves_own_table_with_one_action_changed_names_its_guard(cli, tmp_path):
     """The table's state column is not part of the action: a step changed to an action
     that exists but does not apply is named with its false guard, as plain names are."""

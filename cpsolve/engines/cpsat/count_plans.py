@@ -2,14 +2,15 @@
 
 Pipeline (:func:`count`):
 
-1. the least cost ``C`` comes from :func:`.planning.solve` (the driver that
-   proves it optimal; when it cannot, and no limit stopped it, the count is refused);
-2. every plan of cost ``C`` must have a bounded number of steps, or there
-   could be infinitely many (a cycle of 0-cost actions).  Two bounds are
+1. every plan of the least cost ``C`` must have a bounded number of steps, or
+   there could be infinitely many (a cycle of 0-cost actions).  Two bounds are
    used: a potential (:func:`cpsolve.model.facts.potential_bounds`: every action moves a
    sum of the state one way, so every plan has ``fewest..most`` steps), and
    the least cost of a step (``floor >= 1``: at most ``C // floor`` steps).
-   Without either the count is refused;
+   Whether either applies is read off the model alone (:func:`refuse_unbounded`),
+   so without either the count is refused at once, before any solve;
+2. the least cost ``C`` comes from :func:`.planning.solve` (the driver that
+   proves it optimal; when it cannot, and no limit stopped it, the count is refused);
 3. one time-indexed model (:func:`.timeline.unroll`) with *no* pruning
    constraint (each of those removes some optimal plans) covers every plan
    of cost ``C`` and length ``fewest..H``: exactly ``H`` steps when all plans
@@ -69,18 +70,26 @@ class _Plans(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
+def refuse_unbounded(planning: Planning) -> None:
+    """Refuses (:class:`Unsupported`) a model whose plans of one cost have no bound on their
+    length: some action may cost 0 and no potential bounds the steps.  Read off the model's
+    structure, before any solve, so every such model is refused at once."""
+    if cost_floor(planning) < 1 and potential_bounds(planning) is None:
+        raise Unsupported("cpsat: cannot count optimal plans here: actions may cost 0 and "
+                          "no potential bounds the length of a plan, so there could be "
+                          "infinitely many (try --engine search)")
+
+
 def horizon_for(planning: Planning, optimum: int) -> tuple[int, int]:
     """``(fewest, most)`` steps a plan of cost ``optimum`` can have; refuses when unbounded."""
+    refuse_unbounded(planning)
     bounds = potential_bounds(planning)
     floor = cost_floor(planning)
     fewest, most = (0, None) if bounds is None else bounds
     if floor >= 1:
         by_cost = optimum // floor
         most = by_cost if most is None else min(most, by_cost)
-    if most is None:
-        raise Unsupported("cpsat: cannot count optimal plans here: actions may cost 0 and "
-                          "no potential bounds the length of a plan, so there could be "
-                          "infinitely many (try --engine search)")
+    assert most is not None  # refuse_unbounded: a potential or a floor of at least 1
     return fewest, most
 
 
@@ -89,6 +98,7 @@ def count(planning: Planning, options: Options) -> Result:
     if options.limit is not None and options.limit < 1:
         raise ValueError(f"count limit must be at least 1, not {options.limit}")
     budget = Clock(options.time_limit)
+    refuse_unbounded(planning)
     best = _planning.solve(planning, options)
     if best.status is Status.INFEASIBLE:
         return none_exists("cpsat", "count", best.proof or "cp-sat",

@@ -13,6 +13,7 @@ from .. import Options
 from ..runtime.stop import Stop
 from ..unsolvable import before_search
 from . import registry
+from .choosing import pick, pick_algorithm
 from .common import Budget
 from .compile import Task, compile_planning
 from .forbidden import Stopped
@@ -22,7 +23,6 @@ from .registry import (
     DEFAULT_ANALYSIS,
     Analysis,
     default_algorithm,
-    pick,
 )
 
 __all__ = ["ALGORITHMS", "ANALYSES", "CAPABILITIES", "analyze", "count", "default_algorithm",
@@ -42,7 +42,7 @@ def solve(model: Csp | Planning, options: Options) -> Result:
     budget = Budget.of(options)  # the clock starts now: the proofs before the search read
     # every forbidden state too
     if options.algorithm is not None:  # an unknown name is refused before any proof
-        pick(options.algorithm, ALGORITHMS, "algorithm")
+        pick_algorithm(options.algorithm, "planning")
     if (proven := before_search(model, "search", "solve")) is not None:
         return proven
     try:

@@ -6,8 +6,8 @@ Every entry is a frozen record: its name, its function ``fn(task, budget)
 is missing), what it uses when present, the algorithm it falls back to and
 one line saying what it is.  The engine (:func:`~..search.solve`,
 :func:`~..search.analyze`), :func:`default_algorithm`, the CLI's
-``--algorithm`` choices and help, and the tests all read these tables;
-adding a search is one module and one entry here.
+``--algorithm`` choices and help, and the tests all read these tables
+(:mod:`.choosing` picks one by name); adding a search is one module and one entry here.
 """
 
 from __future__ import annotations
@@ -263,14 +263,6 @@ sets); ``--limit none`` lifts it."""
 
 CSP_ALGORITHMS: Mapping[str, str] = csp.ALGORITHMS
 """Csp algorithms by name, with what each is (``Options.algorithm`` on a csp)."""
-
-
-def pick(name: str, table: Mapping, what: str):
-    """``table[name]``, or :class:`Unsupported` listing the known names."""
-    from ...answers.result import Unsupported
-    if name not in table:
-        raise Unsupported(f"search: unknown {what} {name!r} (known: {', '.join(table)})")
-    return table[name]
 
 
 def help_text() -> str:

@@ -379,3 +379,41 @@ def test_a_bound_of_one_step_is_said_in_the_singular() -> None:
 
     assert _unknown(Stopped(), {}, 1).message.endswith("no plan shorter than 1 step")
     assert _unknown(Stopped(), {}, 2).message.endswith("no plan shorter than 2 steps")
+
+
+# ---------------------------------------------------------------- counting optimal plans
+
+
+def free_walk(switch_cost: int = 0) -> Planning:
+    """A counter ``x`` raised to 2 (cost 1 a step) beside a lamp ``y`` switched at
+    ``switch_cost``.  At 0, no action costs at least 1 and the switch moves no sum one way,
+    so nothing bounds the length of a plan of cost 2 (switch, switch back, ...)."""
+    p = Planning("free walk")
+    x, y = p.add_variable("x", 0, 3), p.add_variable("y", 0, 1)
+    p.set_initial({"x": 0, "y": 0})
+    p.set_goal(x == 2)
+    p.add_action("up", x < 3, {x: x + 1})
+    p.add_action("switch", True, {y: 1 - y}, cost=switch_cost)
+    return p
+
+
+def test_a_count_with_unbounded_plan_lengths_is_refused_before_any_solve(monkeypatch) -> None:
+    """The refusal comes from the model's structure (a 0-cost action, no potential), so it
+    needs no least cost first: a model whose least cost CP-SAT's horizons take long to prove
+    (Sokoban counted in pushes) is refused at once, as one they prove at once is."""
+    from cpsolve.answers.result import Unsupported
+    from cpsolve.engines.cpsat import count_plans
+
+    def no_solve(*args: object) -> None:
+        raise AssertionError("the least cost was sought before the refusal")
+
+    monkeypatch.setattr(count_plans._planning, "solve", no_solve)
+    with pytest.raises(Unsupported, match="cannot count optimal plans here: actions may cost 0"):
+        run("cpsat", "count", free_walk(), Options())
+
+
+def test_a_count_with_a_bounded_length_still_counts() -> None:
+    """With the switch costing 1 too, every step costs at least 1: plans of the least cost
+    2 have at most 2 steps, and the only one is up, up."""
+    counted = run("cpsat", "count", free_walk(switch_cost=1), Options())
+    assert counted.status is Status.EXACT and counted.answer.count == 1

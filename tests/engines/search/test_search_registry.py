@@ -76,3 +76,26 @@ def test_cli_unmet_need_is_one_line_exit_2(capsys):
     assert code == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "single goal state" in lines[0] and "use bfs" in lines[0]
+
+
+@pytest.mark.parametrize("name, model, kind, other, applies", [
+    ("circuit", "water_jugs", "csp", "planning", ALGORITHMS),
+    ("bfs", "xsudoku5", "planning", "csp", registry.CSP_ALGORITHMS),
+])
+def test_an_algorithm_of_the_other_kind_is_named_for_its_kind(name, model, kind, other,
+                                                              applies):
+    """Through the engine's door too (the API, a batch row): not 'unknown', but for which
+    kind of model it is, and the algorithms that apply to this one."""
+    from cpsolve.puzzles.files import load
+
+    planning = load(MODELS / f"{model}.toml").model
+    with pytest.raises(Unsupported) as refused:
+        run("search", "solve", planning, Options(algorithm=name))
+    assert str(refused.value) == (f"search: {name!r} is an algorithm for {kind} models, and "
+                                  f"this is a {other} model ({other} algorithms: "
+                                  f"{', '.join(applies)})")
+
+
+def test_an_unknown_algorithm_is_still_unknown():
+    with pytest.raises(Unsupported, match="unknown algorithm 'nope' \\(known: "):
+        run("search", "solve", no_predecessors(), Options(algorithm="nope"))

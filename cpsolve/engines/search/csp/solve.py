@@ -12,7 +12,6 @@ from ....language.intervals import bounds
 from ....model import Csp
 from ... import Options
 from ..common import Budget
-from . import ALGORITHMS
 from .backtrack import Backtracker
 from .counts import summed
 from .cover import cover_bound
@@ -20,9 +19,12 @@ from .tally import Stop, Tally
 
 
 def _backtracker(model: Csp, options: Options) -> Backtracker:
-    if options.algorithm not in (None, "backtracking"):
-        raise Unsupported(f"search: unknown csp algorithm {options.algorithm!r} "
-                          f"(known: {', '.join(ALGORITHMS)})")
+    if options.algorithm not in (None, "backtracking"):  # a planning algorithm's name, or
+        from ..choosing import pick_algorithm  # none: refused (circuit's models never come here)
+
+        pick_algorithm(options.algorithm, "csp")
+        raise Unsupported(f"search: the {options.algorithm} algorithm does not apply to this "
+                          "model; backtracking does")
     return Backtracker(model)
 
 
