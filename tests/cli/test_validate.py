@@ -146,7 +146,9 @@ name = "pour the {i} jug carefully into the {j} jug until one of them is full or
 params = { i = [0, 1], j = [0, 1] }
 where = "i != j"
 guard = "jug[i] > 0 and jug[j] < cap[j]"
-effects = { "jug[i]" = "jug[i] - min(jug[i], cap[j] - jug[j])", "jug[j]" = "jug[j] + min(jug[i], cap[j] - jug[j])" }
+[actions.effects]
+"jug[i]" = "jug[i] - min(jug[i], cap[j] - jug[j])"
+"jug[j]" = "jug[j] + min(jug[i], cap[j] - jug[j])"
 """
 """The water jugs (4 L from 8 L and 5 L: 10 moves) with action names too long for one
 line of the plan table at 80 columns."""

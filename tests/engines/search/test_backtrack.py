@@ -21,8 +21,8 @@ def golomb(marks: int, length: int) -> Csp:
         csp.require(m[i] < m[i + 1])
     pairs = [(i, j) for i in range(marks) for j in range(i + 1, marks)]
     for a, (i, j) in enumerate(pairs):
-        for k, l in pairs[a + 1:]:
-            csp.require(m[j] - m[i] != m[l] - m[k])
+        for k, last in pairs[a + 1:]:
+            csp.require(m[j] - m[i] != m[last] - m[k])
     csp.minimize(m[marks - 1])
     return csp
 
