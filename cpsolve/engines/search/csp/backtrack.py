@@ -49,10 +49,8 @@ from .prepare import compiled, each, satisfying, tight_groups
 from .tally import Stop
 
 LOOK_EVERY = 0.02
-"""Seconds after which a node looks at the budget (the clock, a stop asked for), whatever
-the count: a node of a model with many wide constraints takes milliseconds (a Golomb
-ruler of 9 marks over 0..60: 630 conditions of 4 marks, about 9 ms a node), so 1,024 of
-them ran 9 s past a 1-second limit."""
+"""Seconds after which a node looks at the budget, whatever the count: slow nodes (a Golomb
+ruler of 9 marks, 9 ms each) ran 1,024 of them, 9 s, past a 1-second limit."""
 
 
 class Backtracker:
@@ -94,8 +92,7 @@ class Backtracker:
         self.peer_vals = [itemgetter(*p) if len(p) > 1 else each(p) for p in self.peers]
         self.tight = tight_groups(model, index, self.doms)
         self.nodes = 0
-        self.looked = float("-inf")
-        """When (the budget's clock) :meth:`_open` last looked at the budget."""
+        self.looked = float("-inf")  # when _open last looked at the budget (its clock)
         self.prune: Callable[[list[int]], bool] | None = None
         """Branch and bound: called with a node's domains; True cuts the node off."""
 
@@ -279,8 +276,7 @@ class Backtracker:
         tie-break: on top95, 30 % fewer nodes, 14 % less time)."""
         self.nodes += 1
         # a look at nodes 1, 1025, 2049…: the first at once (past the memory limit
-        # from the start, nothing is proven), then every 1,024 — and whenever LOOK_EVERY
-        # has passed since the last, however few nodes that was
+        # from the start, nothing is proven), then every 1,024 or LOOK_EVERY seconds
         now = budget.clock.now()
         if not (self.nodes - 1) & 1023 or now - self.looked >= LOOK_EVERY:
             self.looked = now
