@@ -151,13 +151,23 @@ def _table(lines: list[str]) -> tuple[str, ...]:
     """cpsolve's text table: a row is a step number under ``step``, its action the text
     under ``action``, whitespace collapsed.  The action ends where two spaces begin at
     the ``state`` column's left edge or after it (rich leaves at least two between
-    columns), so a name with two spaces inside, or one edited to a longer one, is whole."""
+    columns), so a name with two spaces inside, or one edited to a longer one, is whole.
+    A name wrapped within its column goes on in the lines below its row that have no
+    step number (their text under ``action`` joined to it), until a blank line or any
+    other row."""
     column = lines[0].index("action")
     state = lines[0].find("state", column)
-    rows = []
+    rows: list[str] = []
+    joining = False  # the line before was a step's row, or a continuation of it
     for line in lines[1:]:
         head = line[:column].strip()
+        end = line.find("  ", max(column, state - 2)) if state > 0 else -1
+        cell = " ".join(line[column:end if end >= 0 else None].split())
         if head.isdigit() and head != "0":  # not the start, a wrapped state, a footer
-            end = line.find("  ", max(column, state - 2)) if state > 0 else -1
-            rows.append(" ".join(line[column:end if end >= 0 else None].split()))
+            rows.append(cell)
+            joining = True
+        elif joining and not head and line.strip():  # the row's cells wrapped onto it
+            rows[-1] = f"{rows[-1]} {cell}" if cell else rows[-1]
+        else:
+            joining = False
     return tuple(rows)

@@ -102,7 +102,7 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp
     from ..engines.runtime.memory import MemoryUp
-    from .printer import OutputLost
+    from .printer import OutputCut, OutputLost, fail
 
     try:
         interrupt.replay(early)
@@ -114,6 +114,9 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
         return 0
     except OutputLost as err:  # stdout on a full disk, an I/O error: not a bug
         return printer.lost(err)
+    except OutputCut as err:  # a second Ctrl-C while a slow reader took the output: the
+        printer.emitted = True  # rest goes nowhere, the line says it is cut
+        return fail(str(err), INTERRUPTED)
     except interrupt.Interrupted as err:  # saying what was under way (a file loading)
         return printer.fail(str(err), INTERRUPTED)
     except KeyboardInterrupt:
@@ -149,7 +152,7 @@ def _delivered(argv: list[str], printer, started: float | None, early: list[floa
 def _flushed(printer, code: int) -> int:
     """``code``, once what the command printed is out of stdout's buffer: a failure to write
     it is told as one (:meth:`~.printer.Printer.lost`), a closed pipe is quiet."""
-    from .printer import OutputLost, reader_gone
+    from .printer import OutputCut, OutputLost, fail, reader_gone
 
     try:
         sys.stdout.flush()
@@ -157,6 +160,8 @@ def _flushed(printer, code: int) -> int:
         reader_gone()
     except OutputLost as err:
         return printer.lost(err)
+    except OutputCut as err:  # a second Ctrl-C in the last flush, to a slow reader
+        return fail(str(err), INTERRUPTED)
     return code
 
 

@@ -5,6 +5,7 @@ that cannot be written is one such error too (:func:`guarded`), a closed pipe no
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import sys
@@ -99,14 +100,29 @@ def write_utf8(text: str) -> None:
         stdout.write(text)
         return
     with _losing():
-        raw.write(text.encode("utf-8"))
+        _all_bytes(raw, text.encode("utf-8"))
         raw.flush()
+
+
+class OutputCut(KeyboardInterrupt):
+    """A second Ctrl-C or SIGTERM came while stdout was being written (a reader too slow
+    to take it): the output stops where it was, and says so on stderr.  (A first one lets
+    the write finish: the document under way was already decided.)"""
+
+    def __init__(self) -> None:
+        super().__init__("interrupted while the output was being written: it is cut short")
 
 
 class Guarded:
     """``sys.stdout`` while a command runs (:func:`guarded`): a write or flush that fails
     for any reason but a closed pipe raises :class:`OutputLost`; the rest is the stream's
-    own (``None``: stdout was closed when the process started)."""
+    own (``None``: stdout was closed when the process started).
+
+    A write, once begun, is written whole, however slow the reader: an unbuffered stdout
+    (``PYTHONUNBUFFERED``, ``python -u``) is written in a loop until all is out, as a
+    buffered one is by its buffer — Python's text layer drops what a write cut short by a
+    signal (the clock's alarm, a first Ctrl-C) did not write.  ``KeyboardInterrupt`` during
+    a write (a second Ctrl-C) cuts it: :class:`OutputCut`, and nothing more is written."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
@@ -114,13 +130,23 @@ class Guarded:
     def write(self, text: str) -> int:
         if _model_thread():  # a model's thread printing after its load: not cpsolve's output
             return sys.stderr.write(text)
-        with _losing():
-            return self._open().write(text)
+        try:
+            with _losing():
+                return _whole(self._open(), text)
+        except OutputCut:
+            raise
+        except KeyboardInterrupt:
+            reader_gone()  # what is still to be written goes nowhere
+            raise OutputCut from None
 
     def flush(self) -> None:
         if self.stream is not None:  # closed: nothing was written, nothing to flush
-            with _losing():
-                self.stream.flush()
+            try:
+                with _losing():
+                    self.stream.flush()
+            except KeyboardInterrupt:
+                reader_gone()
+                raise OutputCut from None
 
     def _open(self):
         if self.stream is None:
@@ -129,6 +155,28 @@ class Guarded:
 
     def __getattr__(self, name: str):
         return getattr(self.stream, name)
+
+
+def _whole(stream, text: str) -> int:
+    """Write ``text`` to ``stream`` whole: through its own ``write`` when it is buffered,
+    else (its text layer straight over the file: unbuffered) its bytes in a loop, since
+    a write cut short by a signal writes part of them and the text layer drops the rest."""
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(raw, io.RawIOBase) or not text:
+        return stream.write(text)
+    _all_bytes(raw, text.encode(stream.encoding, stream.errors or "strict"))
+    return len(text)
+
+
+def _all_bytes(raw, data: bytes) -> None:
+    """Write ``data`` to ``raw`` whole: an unbuffered file's write cut short by a signal
+    writes part of it, so the rest is written again until none is left."""
+    if not isinstance(raw, io.RawIOBase):
+        raw.write(data)
+        return
+    left = memoryview(data)
+    while left:
+        left = left[raw.write(left) or 0:]
 
 
 def _model_thread() -> bool:

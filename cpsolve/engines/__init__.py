@@ -158,8 +158,10 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     kept out of their way back) is freed before the engine starts and once its result is
     built (not in a process that ends right after its answer, :func:`~.release.until_exit`).
 
-    Raises :class:`Unsupported` when the engine cannot do the task and
-    :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
+    Raises ``TypeError`` for arguments of the wrong kind (a puzzle for its model, a dict
+    for :class:`Options`), saying what it takes; :class:`Unsupported` when the engine
+    cannot do the task and :class:`~cpsolve.answers.result.EngineBug` when its answer
+    fails the check.
     """
     from dataclasses import replace
 
@@ -167,6 +169,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     from .options import Options
     from .runtime import interrupt, release
 
+    _arguments(task, model, options)
     release.now(before_next=True)  # what earlier runs left: before this one's clock starts
     options = options or Options()
     module = load(name)
@@ -195,6 +198,25 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     result = checked(name, task, model, result, time.perf_counter() - start, passed)
     release.now()  # the engine's tables, now that nothing stands between a stop and the result
     return result
+
+
+def _arguments(task: object, model: object, options: object) -> None:
+    """``TypeError`` for an argument of :func:`run` of the wrong kind, in a sentence that
+    says what it takes (a puzzle has no ``kind``, a dict no ``time_limit``: the error
+    would come from deep inside, naming neither)."""
+    from ..model import Csp, Planning
+    from .options import Options
+
+    if not isinstance(model, (Csp, Planning)):
+        hint = ": puzzle.model" if hasattr(model, "model") else ""
+        raise TypeError(f"run() takes a model (a Csp or Planning{hint}), not "
+                        f"a {type(model).__name__}")
+    if options is not None and not isinstance(options, Options):
+        raise TypeError("run() takes its options as cpsolve.engines.Options(...) (or None), "
+                        f"not a {type(options).__name__}")
+    if not isinstance(task, str):
+        raise TypeError(f"run() takes a task name ({', '.join(TASKS)}), not "
+                        f"a {type(task).__name__}")
 
 
 def not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,

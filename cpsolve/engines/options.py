@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 from .runtime.clock import LONGEST
 
@@ -89,11 +91,46 @@ class Options:
     no_time_limit: bool = False
 
     def __post_init__(self) -> None:
-        """``time_limit`` of :data:`~cpsolve.engines.runtime.clock.LONGEST` seconds or more
+        """The figures checked as the command line checks its options (:func:`checked`);
+        ``time_limit`` of :data:`~cpsolve.engines.runtime.clock.LONGEST` seconds or more
         (``math.inf``) is ``None`` with ``no_time_limit``; a limit given clears
         ``no_time_limit`` (a share of a lifted limit handed on with a figure is a limit)."""
+        checked(self)
         if self.time_limit is not None and self.time_limit >= LONGEST:
             object.__setattr__(self, "time_limit", None)
             object.__setattr__(self, "no_time_limit", True)
         elif self.time_limit is not None and self.no_time_limit:
             object.__setattr__(self, "no_time_limit", False)
+
+
+RULES: dict[str, str] = {
+    "time_limit": "a number of seconds > 0, None (none given) or math.inf (no limit)",
+    "limit": "an integer >= 1, None (none given) or math.inf (no limit)",
+    "workers": "an integer >= 1",
+    "memory_limit": "a number of bytes (an integer >= 1) or None",
+}
+"""What each figure of :class:`Options` may be: the command line's rules
+(``--time-limit``, ``--limit``, ``--memory-limit``), said in the error that refuses one."""
+
+
+def checked(options: Options) -> None:
+    """Refuse a figure of ``options`` that the command line would refuse: ``TypeError``
+    for one that is no number (``time_limit="5"``, ``True``), ``ValueError`` for one out
+    of range (``nan``, ``0``, ``-1``), each naming the field and what it may be
+    (:data:`RULES`)."""
+    for name, whole, least, infinite in (("time_limit", False, 0, True),
+                                         ("limit", True, 1, True),
+                                         ("workers", True, 1, False),
+                                         ("memory_limit", True, 1, False)):
+        value = getattr(options, name)
+        if value is None and name != "workers":
+            continue
+        kind = Integral if whole else Real
+        number = isinstance(value, kind) and not isinstance(value, bool)
+        if infinite and value == math.inf and not isinstance(value, bool):
+            continue
+        if not number:
+            raise TypeError(f"Options: {name} must be {RULES[name]}, not "
+                            f"{type(value).__name__} {value!r}")
+        if not (value > least if name == "time_limit" else value >= least):
+            raise ValueError(f"Options: {name} must be {RULES[name]}; got {value!r}")

@@ -153,6 +153,9 @@ def _solutions(model: Csp, clock: Clock):
     problem = _problem(model, _Watch(clock))
     if problem is None:
         return
+    if not model.domains:  # python-constraint finds nothing without variables; the empty
+        yield {}  # assignment satisfies every constraint left (the constant ones held)
+        return
     for s in problem.getSolutionIter():
         yield {n: int(s[n]) for n in model.domains}
         if clock.expired():

@@ -297,6 +297,7 @@ def _built(path: str | Path, p: Path, spec):
             from None
     if not callable(getattr(module, "build", None)):
         raise ModelFileError(path, "defines no build() function returning a model", "build")
+    _no_arguments(path, module.build)
     try:
         built = module.build()
     except (ModelError, ExprError) as err:
@@ -313,6 +314,25 @@ def _built(path: str | Path, p: Path, spec):
                              f"build() calls {err.call} instead of returning a model",
                              "build") from None
     return built, module
+
+
+def _no_arguments(path: str | Path, build) -> None:
+    """A ``build`` that cannot be called without arguments is a bad model file, said at its
+    ``def`` line — not the ``TypeError`` of the call, raised in cpsolve's code, whose line
+    in the user's file would be none."""
+    import inspect
+
+    try:
+        params = inspect.signature(build).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (a builtin): the call will tell
+        return
+    needed = [q.name for q in params if q.default is q.empty and
+              q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD, q.KEYWORD_ONLY)]
+    if needed:
+        line = getattr(getattr(build, "__code__", None), "co_firstlineno", None)
+        raise ModelFileError(f"{path}:{line}" if line else path,
+                             f"build() must take no arguments (it asks for "
+                             f"{', '.join(needed)})", "build")
 
 
 def _user_line(err: BaseException, path: Path) -> int:

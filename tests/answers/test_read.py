@@ -33,3 +33,27 @@ def test_the_boards_give_the_step_without_its_cost():
               "#####        #####                           #####\n")
     assert read_answer(boards, "planning").names == ("walk up from r4c5",
                                                       "push left from r3c5")
+
+
+WRAPPED = """\
+Jugs  [search]  optimal (proven)  2 moves  0.005 s
+ step  action                                       state
+    0  start                                        8 L jug: 0 L   5 L jug: 0 L
+    1  fill the five litre jug right up to its      8 L jug: 0 L   5 L jug: 5 L
+       brim from the garden tap
+    2  pour the five litre jug carefully into the   8 L jug: 5 L   5 L jug: 0 L
+       eight litre jug until one of them is done
+    3  empty the eight litre jug                    8 L jug: 0 L   5 L jug: 0 L
+                                                    (a state wrapped too)
+
+Cost: 3
+"""
+"""A table at 80 columns: a long action name wraps within its column, its rest on the
+lines below with nothing under ``step``; a wrapped state adds nothing to the action."""
+
+
+def test_an_action_wrapped_in_its_column_is_read_whole():
+    assert read_answer(WRAPPED, "planning").names == (
+        "fill the five litre jug right up to its brim from the garden tap",
+        "pour the five litre jug carefully into the eight litre jug until one of them is done",
+        "empty the eight litre jug")

@@ -148,6 +148,62 @@ def test_cpsolves_own_table_with_one_action_changed_names_its_guard(cli, tmp_pat
     assert verdict["message"].startswith("step 8 (disc 3 to B): guard "), verdict["message"]
 
 
+LONG_NAMES = """\
+family = "transition"
+name = "Jugs with long action names"
+goal = "jug[0] == 4 or jug[1] == 4"
+show = "{jug[0]} L and {jug[1]} L"
+
+[constants]
+cap = [8, 5]
+
+[variables]
+jug = { size = 2, domain = [0, 8] }
+
+[initial]
+jug = [0, 0]
+
+[labels]
+i = ["eight litre", "five litre"]
+j = ["eight litre", "five litre"]
+
+[[actions]]
+name = "fill the {i} jug right up to its brim from the garden tap"
+params = { i = [0, 1] }
+guard = "jug[i] < cap[i]"
+effects = { "jug[i]" = "cap[i]" }
+
+[[actions]]
+name = "empty the {i} jug completely onto the flower bed"
+params = { i = [0, 1] }
+guard = "jug[i] > 0"
+effects = { "jug[i]" = "0" }
+
+[[actions]]
+name = "pour the {i} jug carefully into the {j} jug until one of them is full or empty"
+params = { i = [0, 1], j = [0, 1] }
+where = "i != j"
+guard = "jug[i] > 0 and jug[j] < cap[j]"
+[actions.effects]
+"jug[i]" = "jug[i] - min(jug[i], cap[j] - jug[j])"
+"jug[j]" = "jug[j] + min(jug[i], cap[j] - jug[j])"
+"""
+"""The water jugs (4 L from 8 L and 5 L: 10 moves) with action names too long for one
+line of the plan table at 80 columns."""
+
+
+def test_a_plan_table_whose_actions_wrap_at_80_columns_is_valid(cli, tmp_path):
+    model = tmp_path / "long_names.toml"
+    model.write_text(LONG_NAMES)
+    table = cli("solve", model, "--engine", "search", width="80").out
+    assert "\n       " in table  # a row's action went on to the next line, under its column
+    plan = tmp_path / "plan.txt"
+    plan.write_text(table)
+    out = cli("validate", model, plan, "--json")
+    verdict = json.loads(out.out)
+    assert (out.code, verdict["valid"], verdict["steps"]) == (0, True, 10), verdict
+
+
 def test_a_sokoban_lurd_line_is_a_plan(cli, tmp_path):
     """cpsolve's own lurd line is valid at the optimum (Microban 1: 33 moves, 8 pushes, the
     brute force's in tests/puzzles/test_sokoban.py); a letter changed is named."""

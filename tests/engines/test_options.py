@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import pytest
+
 from cpsolve.engines import Options
 from cpsolve.engines.runtime.clock import LONGEST
 
@@ -21,3 +23,31 @@ def test_an_infinite_time_limit_is_no_limit_and_says_so():
     assert replace(lifted, time_limit=None).no_time_limit
     share = replace(lifted, time_limit=3.0)
     assert (share.time_limit, share.no_time_limit) == (3.0, False)
+
+
+@pytest.mark.parametrize("fields, error, field", [
+    ({"time_limit": math.nan}, ValueError, "time_limit"),
+    ({"time_limit": -1}, ValueError, "time_limit"),
+    ({"time_limit": 0}, ValueError, "time_limit"),
+    ({"time_limit": -math.inf}, ValueError, "time_limit"),
+    ({"time_limit": "5"}, TypeError, "time_limit"),
+    ({"time_limit": True}, TypeError, "time_limit"),
+    ({"limit": 0}, ValueError, "limit"),
+    ({"limit": -3}, ValueError, "limit"),
+    ({"limit": 2.5}, TypeError, "limit"),
+    ({"workers": 0}, ValueError, "workers"),
+    ({"memory_limit": 0}, ValueError, "memory_limit"),
+    ({"memory_limit": "1G"}, TypeError, "memory_limit"),
+])
+def test_options_refuse_what_the_command_line_refuses(fields, error, field):
+    # --time-limit takes seconds > 0 (nan, 0 and -1 are refused), --limit an integer >= 1
+    with pytest.raises(error, match=f"Options: {field} must be"):
+        Options(**fields)
+
+
+def test_options_take_what_the_command_line_takes():
+    assert Options(time_limit=0.5, limit=1, workers=1, memory_limit=1).time_limit == 0.5
+    assert Options(limit=math.inf).limit == math.inf  # --limit none
+    assert Options(time_limit=None, limit=None, memory_limit=None).limit is None
+    with pytest.raises(ValueError, match="time_limit"):  # replace() checks the new value too
+        replace(Options(), time_limit=-2)

@@ -20,3 +20,17 @@ def test_an_engine_that_fails_to_import_raises(monkeypatch):
     csp.add_variable("x", 0, 1)
     with pytest.raises(ImportError, match="engine 'broken'"):
         engines.engines_for(csp, "solve")
+
+
+def test_run_says_what_it_takes_when_given_a_puzzle_or_a_dict(models_dir):
+    from cpsolve.puzzles.files import load
+
+    puzzle = load(str(models_dir / "water_jugs.toml"))
+    with pytest.raises(TypeError, match=r"run\(\) takes a model \(a Csp or Planning: "
+                                        r"puzzle.model\), not a TransitionPuzzle"):
+        engines.run("search", "solve", puzzle)
+    with pytest.raises(TypeError, match=r"takes its options as cpsolve.engines.Options"
+                                        r"\(...\) \(or None\), not a dict"):
+        engines.run("search", "solve", puzzle.model, {"time_limit": 5})
+    with pytest.raises(TypeError, match=r"run\(\) takes a model .*, not a NoneType"):
+        engines.run("search", "solve", None)

@@ -366,3 +366,25 @@ def test_what_a_models_code_starts_never_adds_to_the_json(cli_subprocess, tmp_pa
     assert run.code == 0, (run.out, run.err)
     assert len(run.out.strip().splitlines()) == 1, run.out
     assert json.loads(run.out)["count"] == 2
+
+
+@pytest.mark.parametrize("source, said", [
+    ("def build(n):\n    return None\n",
+     "needsarg.py:1: build: build() must take no arguments (it asks for n)"),
+    ("x = 1\n\n\ndef build(size, *, seed):\n    return None\n",
+     "needsarg.py:4: build: build() must take no arguments (it asks for size, seed)"),
+])
+def test_a_build_that_needs_arguments_is_said_at_its_def(tmp_path, source, said):
+    # the call's TypeError was raised in cpsolve's code: the line given was 0, no line
+    model = tmp_path / "needsarg.py"
+    model.write_text(source)
+    with pytest.raises(ModelFileError) as info:
+        load(model)
+    assert str(info.value) == str(tmp_path / said)
+
+
+def test_a_build_whose_arguments_all_have_defaults_is_called(tmp_path):
+    model = tmp_path / "defaults.py"
+    model.write_text("from cpsolve import Csp\n\ndef build(n=3, *rest, **named):\n"
+                     "    return Csp(f'{n} defaults')\n")
+    assert load(model).model.name == "3 defaults"

@@ -337,11 +337,13 @@ def printing(answer: bool = False) -> Iterator[None]:
         yield
         return
     _writing[0] += 1
+    interrupt.writing[0] += 1
     _printed[0] = _printed[0] or answer
     try:
         yield
     finally:
         _writing[0] -= 1
+        interrupt.writing[0] -= 1
         if not _writing[0] and _held[0]:
             _held[0] = False
             if _armed and not _printed[0]:  # the alarm that waited: now

@@ -103,6 +103,11 @@ _engines = [0]
 _loading: list[str] = []
 """What the main thread is loading (:func:`loading` blocks), innermost last."""
 
+writing = [0]
+"""How many :func:`cpsolve.engines.runtime.clock.printing` blocks the main thread is in: a
+first signal's second (:func:`_second_later`) waits until they have ended, so that the
+output under way is written whole (a real second signal still cuts it)."""
+
 _raised = [False]
 """True once ``KeyboardInterrupt`` was raised into loading (a model's code may catch it)."""
 
@@ -144,6 +149,9 @@ def _second_later() -> None:
     gets another every :data:`ESCALATE` seconds while it loads."""
     def second() -> None:
         if not ((_engines[0] or _loading) and by_user()):
+            return
+        if writing[0]:  # output under way (a solution of count --list to a slow reader):
+            _second_later()  # written whole first, the engine stopped after it
             return
         if _loading and _raised[0] and _abandon:
             _abandon[-1](_loading[-1])

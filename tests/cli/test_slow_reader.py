@@ -1,0 +1,109 @@
+"""Stdout to a reader too slow to take it (a pipe read late): the output under way is
+written whole — past the time limit (the clock's alarm comes while the write waits) and
+after a first Ctrl-C or SIGTERM —, and a second signal cuts it with one line on stderr
+(:class:`cpsolve.cli.printer.Guarded`, docs/json.md "Endings").
+
+Unbuffered stdout (``PYTHONUNBUFFERED=1``) is where a write cut short by a signal lost
+the rest: Python's text layer dropped what the system did not take."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+UNBUFFERED = {**{k: v for k, v in os.environ.items() if k != "FORCE_COLOR"},
+              "PYTHONUNBUFFERED": "1"}
+BUFFERED = {k: v for k, v in UNBUFFERED.items() if k != "PYTHONUNBUFFERED"}
+
+pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/wchan"),
+                                reason="needs /proc/PID/wchan to see a blocked write")
+
+CUT = "error: interrupted while the output was being written: it is cut short\n"
+
+
+def started(argv: list[str], env: dict) -> subprocess.Popen:
+    """``cpsolve ARGV`` with stdout a pipe nobody reads yet, once its write waits for
+    the reader (the pipe is full)."""
+    proc = subprocess.Popen([sys.executable, "-m", "cpsolve", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    end = time.monotonic() + 120
+    while "pipe_write" not in _wchan(proc.pid):
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < end, "the output never filled the pipe"
+        time.sleep(0.02)
+    return proc
+
+
+def _wchan(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/wchan") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def read_late(proc: subprocess.Popen) -> tuple[bytes, str]:
+    out, err = proc.communicate(timeout=120)
+    return out, err.decode()
+
+
+def json_lines(out: bytes) -> list[dict]:
+    """Every line of ``out`` as JSON (a line cut short fails to parse)."""
+    assert out.endswith(b"\n")
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("env", [UNBUFFERED, BUFFERED], ids=["unbuffered", "buffered"])
+def test_the_time_limit_never_cuts_an_answer_being_written(env):
+    # the work takes well under a second; the answer (576 solutions, ~69 KB) waits for the
+    # reader past the 2-second limit and its overtime, when the clock's alarm comes
+    proc = started(["count", "latin4", "--list", "--json", "--time-limit", "2"], env)
+    time.sleep(3.5)  # the alarm comes at 2 s (from the process's start) while it waits
+    out, err = read_late(proc)
+    lines = json_lines(out)
+    assert proc.returncode == 0, err
+    assert [line["found"] for line in lines[:-1]] == list(range(1, 577))  # 4! * 4! = 576
+    assert lines[-1]["count"] == 576
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("env", [UNBUFFERED, pytest.param(BUFFERED, marks=pytest.mark.slow)],
+                         ids=["unbuffered", "buffered"])
+def test_a_first_signal_lets_the_document_under_way_finish(sig, env):
+    proc = started(["show", "xsudoku5", "--gallery", "40", "--html", "-"], env)
+    proc.send_signal(sig)
+    time.sleep(1.5)  # past the second a first signal gives a running engine
+    out, err = read_late(proc)
+    assert proc.returncode == 130, err
+    assert err == ""
+    assert out.rstrip().endswith(b"</html>")
+
+
+def test_a_first_signal_lets_the_json_document_finish():
+    proc = started(["generate", "sudoku4", "--givens", "4", "5", "--json"], UNBUFFERED)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(1.5)
+    out, err = read_late(proc)
+    [doc] = json_lines(out)
+    assert proc.returncode == 130, err
+    # the generation had ended: the signal came while its answer was being written
+    assert [(g["givens"], g["short"]) for g in doc["givens"]] == [(4, None), (5, None)]
+
+
+@pytest.mark.parametrize("env", [UNBUFFERED, BUFFERED], ids=["unbuffered", "buffered"])
+def test_a_second_signal_cuts_the_output_and_says_so(env):
+    proc = started(["generate", "sudoku4", "--givens", "4", "5", "--json"], env)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)  # past the time within which a signal sent twice counts once
+    proc.send_signal(signal.SIGINT)
+    out, err = read_late(proc)
+    assert proc.returncode == 130
+    assert err == CUT  # one line; no error object appended to the half-written one
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)

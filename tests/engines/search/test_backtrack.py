@@ -1,0 +1,37 @@
+"""The csp backtracker looks at its budget often enough in time, not only in nodes: a
+model whose nodes are slow (many wide constraints) stops near its limit, not 1,024 nodes
+later."""
+
+from __future__ import annotations
+
+import time
+
+from cpsolve.answers.result import Status
+from cpsolve.engines import Options, run
+from cpsolve.model import Csp
+
+
+def golomb(marks: int, length: int) -> Csp:
+    """A Golomb ruler of ``marks`` marks on 0..``length``, the shortest: 630 conditions
+    over 4 marks for 9 marks, which make each node of the search take milliseconds."""
+    csp = Csp(f"Golomb ruler, {marks} marks")
+    m = csp.add_array("m", marks, 0, length)
+    csp.require(m[0] == 0)
+    for i in range(marks - 1):
+        csp.require(m[i] < m[i + 1])
+    pairs = [(i, j) for i in range(marks) for j in range(i + 1, marks)]
+    for a, (i, j) in enumerate(pairs):
+        for k, last in pairs[a + 1:]:
+            csp.require(m[j] - m[i] != m[last] - m[k])
+    csp.minimize(m[marks - 1])
+    return csp
+
+
+def test_branch_and_bound_with_slow_nodes_stops_near_its_time_limit():
+    # it ran about 9 s past a 1-second limit (its nodes take about 9 ms each and the
+    # budget was looked at every 1,024 nodes); 6 s leaves room for a loaded machine
+    start = time.monotonic()
+    result = run("search", "solve", golomb(9, 60), Options(time_limit=1))
+    assert time.monotonic() - start < 6
+    assert result.status in (Status.UNKNOWN, Status.SOLVED)  # the optimum is 44: not proven
+    assert "time limit 1 s reached" in result.message
