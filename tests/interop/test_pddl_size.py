@@ -10,6 +10,7 @@ first SIGTERM and Fast Downward's translator then spent minutes on the file.
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
 
@@ -134,3 +135,19 @@ def test_export_too_large_is_one_line_with_the_way_out(cli, tmp_path, never_buil
 def test_fd_refuses_a_model_too_large_for_pddl_at_once(tmp_path, never_built):
     with pytest.raises(Unsupported, match=r"not applicable \(too large: .* 16 MB"):
         run("fd", "solve", load(pancakes(tmp_path, 20)).model)
+
+
+@pytest.mark.skipif(fd_engine.tool_missing() is not None, reason="Fast Downward not installed")
+def test_compare_lists_fd_as_too_large_and_runs_cpsat_and_search(cli, tmp_path):
+    """fd used to take the model's whole budget on the export (reported as 0.0 s) and CP-SAT
+    was then never started; now fd is a skipped row, and both of cpsolve's own engines
+    prove the optimum: four pancakes reversed, ``3 2 1 0``, are sorted by one flip of all
+    four, and no plan is shorter than one step."""
+    run_ = cli("compare", pancakes(tmp_path, 20), "--json", "--time-limit", "30")
+    assert run_.code == 0, run_.err
+    model = json.loads(run_.out)["models"][0]
+    results = {r["engine"]: r for r in model["results"]}
+    assert {e: (r["status"], r["steps"]) for e, r in results.items()} == \
+        {"cpsat": ("optimal", 1), "search": ("optimal", 1)}
+    skipped = {s["engine"]: s["reason"] for s in model["skipped"]}
+    assert "not applicable (too large: " in skipped["fd"]
