@@ -66,6 +66,7 @@ def supports(model: Planning) -> str | None:
     """Why this engine cannot take ``model`` (the planner is missing, the model forbids
     states, which the PDDL export cannot say, or its export would be too large:
     :func:`cpsolve.interop.pddl.too_large`), or ``None``."""
+    from ..interop import ExportError
     from ..interop.pddl import too_large
 
     if model.forbidden:
@@ -73,7 +74,10 @@ def supports(model: Planning) -> str | None:
     missing = tool_missing()
     if missing:
         return missing
-    big = too_large(model)
+    try:
+        big = too_large(model)
+    except ExportError as err:  # a domain of more values than PDDL objects may be
+        return f"cannot export to PDDL: {err}"
     return f"not applicable (too large: {big})" if big else None
 
 

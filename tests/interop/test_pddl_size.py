@@ -151,3 +151,12 @@ def test_compare_lists_fd_as_too_large_and_runs_cpsat_and_search(cli, tmp_path):
         {"cpsat": ("optimal", 1), "search": ("optimal", 1)}
     skipped = {s["engine"]: s["reason"] for s in model["skipped"]}
     assert "not applicable (too large: " in skipped["fd"]
+
+
+@pytest.mark.skipif(fd_engine.tool_missing() is not None, reason="Fast Downward not installed")
+def test_fd_refuses_a_domain_of_too_many_values_in_one_line(tmp_path):
+    """The size is estimated in fd's capability check: a variable of more values than the
+    export writes as objects is refused there too, as :class:`Unsupported`."""
+    model = load(pancakes(tmp_path, pddl.MAX_VALUES + 1, size=2)).model
+    with pytest.raises(Unsupported, match="cannot export to PDDL: variable"):
+        run("fd", "solve", model)
