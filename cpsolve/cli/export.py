@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from ..interop import ExportError
+from ..engines.runtime import interrupt
+from ..interop import ExportError, ExportStopped, TooLarge
 from ..puzzles.files import resolve
 from .checks import over_input
-from .session import Cli, file_name
+from .session import INTERRUPTED, Cli, file_name
 
 
 def export(cli: Cli) -> int:
     """``export``: the model in another system's format, written into ``--output``."""
+    from functools import partial
     from pathlib import Path
 
     args = cli.args
@@ -20,14 +22,21 @@ def export(cli: Cli) -> int:
         return cli.fail(f"{file_name(args.file)}: --to {args.to} exports {wanted} models; "
                          f"this is a {kind} model "
                          f"(--to {'minizinc' if kind == 'csp' else 'pddl'})", 2)
-    if args.to == "pddl":
+    if args.to == "pddl":  # grounding can be long: the first Ctrl-C or SIGTERM ends it
         from ..interop.pddl import export
+
+        write = partial(export, stop=interrupt.requested)
     else:
-        from ..interop.minizinc import export
+        from ..interop.minizinc import export as write
     try:
-        exported = export(puzzle.model)
+        exported = write(puzzle.model)
+    except ExportStopped:
+        return cli.fail(f"interrupted while exporting {file_name(args.file)}", INTERRUPTED)
     except ExportError as err:
-        return cli.fail(f"{file_name(args.file)}: cannot export to {args.to}: {err}", 2)
+        advice = "; cpsolve solve --engine cpsat or --engine search takes the model as it " \
+            "is" if isinstance(err, TooLarge) else ""
+        return cli.fail(f"{file_name(args.file)}: cannot export to {args.to}: {err}{advice}",
+                        2)
     out = Path(args.output)
     stem = resolve(args.file).stem if isinstance(args.file, str) else \
         Path(args.file[1]).stem

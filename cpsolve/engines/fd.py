@@ -25,6 +25,7 @@ from pathlib import Path
 from ..answers.result import Plan, Result, Status, Step, Unsupported
 from ..model import Planning
 from . import Options
+from .runtime.clock import Clock
 from .runtime.processes import run_tool
 
 CAPABILITIES = {("planning", "solve")}
@@ -62,11 +63,22 @@ def tool_missing() -> str | None:
 
 
 def supports(model: Planning) -> str | None:
-    """Why this engine cannot take ``model`` (the planner is missing, or the model forbids
-    states, which the PDDL export cannot say), or ``None``."""
+    """Why this engine cannot take ``model`` (the planner is missing, the model forbids
+    states, which the PDDL export cannot say, or its export would be too large:
+    :func:`cpsolve.interop.pddl.too_large`), or ``None``."""
+    from ..interop import ExportError
+    from ..interop.pddl import too_large
+
     if model.forbidden:
         return "the PDDL export has no forbidden states (state constraints)"
-    return tool_missing()
+    missing = tool_missing()
+    if missing:
+        return missing
+    try:
+        big = too_large(model)
+    except ExportError as err:  # a domain of more values than PDDL objects may be
+        return f"cannot export to PDDL: {err}"
+    return f"not applicable (too large: {big})" if big else None
 
 
 def command(options: Options) -> list[str]:
@@ -79,11 +91,14 @@ def command(options: Options) -> list[str]:
 
 def solve(model: Planning, options: Options) -> Result:
     """A plan from Fast Downward, mapped back to the model's actions."""
-    from ..interop import ExportError
+    from ..interop import ExportError, ExportStopped
     from ..interop.pddl import export
 
+    clock = Clock(options.time_limit)  # the export's time is the planner's too
     try:
-        task = export(model)
+        task = export(model, stop=clock.expired)
+    except ExportStopped:
+        return Result.stopped("solve", "fd", clock.why())
     except ExportError as err:
         raise Unsupported(f"cannot export to PDDL: {err}") from None
     optimal = not options.satisficing
@@ -91,7 +106,7 @@ def solve(model: Planning, options: Options) -> Result:
         work = Path(tmp)
         (work / "domain.pddl").write_text(task.domain, encoding="utf-8")
         (work / "problem.pddl").write_text(task.problem, encoding="utf-8")
-        done = run_tool(command(options), work, options.time_limit)
+        done = run_tool(command(options), work, clock.left())
         plan_file = work / "plan"
         text = plan_file.read_text(encoding="utf-8") if plan_file.exists() else None
     details = {"config": OPTIMAL if optimal else SATISFICING,

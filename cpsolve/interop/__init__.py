@@ -21,5 +21,15 @@ class ExportError(ValueError):
     """A model that the target format (or this exporter) cannot express, said in one line."""
 
 
+class TooLarge(ExportError):
+    """A model whose export would pass the exporter's size limits, found from the model's
+    structure before anything is built (its size and the limit, in one line)."""
+
+
+class ExportStopped(Exception):
+    """The export was asked to stop (Ctrl-C, SIGTERM, an engine's time limit) before it was
+    written: nothing to keep."""
+
+
 FORMATS = ("pddl", "minizinc")
 """Targets of ``cpsolve export --to``."""

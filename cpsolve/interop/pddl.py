@@ -35,21 +35,33 @@ variant's model action and effects, which map a planner's plan back.
 from __future__ import annotations
 
 import itertools
+import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var, conjuncts
 from ..language.fold import fold
 from ..language.walk import variables
 from ..model import Planning
-from . import ExportError
+from . import ExportError, ExportStopped, TooLarge
 
 MAX_VALUES = 1_000
 """Most values a variable may have to be exported (each value is a PDDL object)."""
 
 MAX_VARIANTS = 200_000
 """Most ground PDDL actions one export may write."""
+
+MB = 1024 * 1024
+
+MAX_BYTES = 16 * MB
+"""Most bytes the domain may take: the largest file cpsolve reads back (a model file or
+PDDL, ``cpsolve.puzzles.data.MAX_FILE_BYTES``).  Fast Downward's translator spends minutes
+on a domain of that size."""
+
+ACTION_TEXT = ("  (:action {name}\n    :parameters ()\n    :precondition {pre}\n"
+               "    :effect (and {effect}))")
+"""One ground action in the domain."""
 
 GOAL_ACTION = "reach-goal"
 
@@ -85,16 +97,23 @@ class _Names:
 
     def __init__(self) -> None:
         self.used: set[str] = set()
+        self.last: dict[str, int] = {}
+        """Base name -> the last number given to it: the next one is tried first (one
+        model action grounded into 46,656 variants names them in one pass, not in a
+        quadratic search from ``-2`` each time)."""
 
     def make(self, text: str, prefix: str = "x") -> str:
         base = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or prefix
         if not base[0].isalpha():
             base = f"{prefix}{base}"
-        name, n = base, 1
+        name, n = base, self.last.get(base, 1)
+        if n > 1:
+            name = f"{base}-{n}"
         while name in self.used:
             n += 1
             name = f"{base}-{n}"
         self.used.add(name)
+        self.last[base] = n
         return name
 
 
@@ -136,8 +155,9 @@ def _pins(guard: Expr) -> dict[str, int]:
 class _Writer:
     """Builds the two files of one model."""
 
-    def __init__(self, model: Planning):
+    def __init__(self, model: Planning, stop: Callable[[], object] | None = None):
         self.model = model
+        self.stop = stop
         for name, d in model.domains.items():
             if d.size > MAX_VALUES:
                 raise ExportError(f"variable {name} has {d.size:,} values; PDDL export writes "
@@ -145,11 +165,14 @@ class _Writer:
         names = _Names()
         self.var = {n: names.make(n, "v") for n in model.domains}
         self.values = sorted({v for d in model.domains.values() for v in range(d.lo, d.hi + 1)})
+        self.widest = max((len(value_name(v)) for v in self.values), default=2)
         self.action_names = _Names()
         self.action_names.used |= set(self.var.values()) | {value_name(v) for v in self.values}
         self.uses: set[str] = set()
         self.variants: dict[str, Variant] = {}
         self.actions: list[str] = []
+        self.written = 0
+        """Characters of the actions written so far."""
         self.goal_action = False
 
     # -- conditions
@@ -225,13 +248,41 @@ class _Writer:
     def ground(self, guard: Expr, effects: tuple[tuple[str, Expr], ...], cost: Expr,
                what: str) -> Iterator[tuple[str, tuple[tuple[str, int], ...], list[str], int]]:
         """Every variant of one action: (precondition, assignments, effect literals, cost)."""
+        for cond, leaf, order, choices in self.bindings(guard, effects, cost):
+            yield from self._enumerate(cond, leaf, effects, order, choices, {}, what)
+
+    def bindings(self, guard: Expr, effects: tuple[tuple[str, Expr], ...], cost: Expr
+                 ) -> Iterator[tuple[Expr, Expr, list[str], list[list[int]]]]:
+        """Per case of the cost (:func:`_cases`): its condition, its cost, the variables its
+        variants bind and the values each may take (one when the condition pins it)."""
         for conds, leaf in _cases(cost):
             cond = Nary("and", (guard, *conds)) if conds else guard
             reads = variables(leaf).union(*(variables(e) for _, e in effects))
             order = self.binding([cond], reads)
             pins = _pins(cond)
-            choices = [[pins[n]] if n in pins else list(range(*self._span(n))) for n in order]
-            yield from self._enumerate(cond, leaf, effects, order, choices, {}, what)
+            yield cond, leaf, order, \
+                [[pins[n]] if n in pins else list(range(*self._span(n))) for n in order]
+
+    def size(self, label: str, guard: Expr, effects: tuple[tuple[str, Expr], ...],
+             cost: Expr) -> tuple[int, int]:
+        """How many variants one action has, and about how many bytes of the domain they
+        take, from its structure alone (nothing is built): every combination of the values
+        of the variables its bindings leave open (:meth:`bindings`) that its condition does
+        not mention — those the condition mentions may be pruned by it (a goal
+        ``sum(hole) == 1`` binds every hole and keeps one variant per hole), so they count
+        once.  Each variant takes its name, a fact per bound variable and, per effect, the
+        old value deleted (every other one when it is not bound) and the new one added."""
+        fact = {n: len(self.fact(n, 0)) - 2 + self.widest for n in self.model.domains}
+        count = size = 0
+        for cond, _, order, choices in self.bindings(guard, effects, cost):
+            mentioned = variables(cond)
+            n = math.prod(len(c) for v, c in zip(order, choices) if v not in mentioned)
+            bound = set(order)
+            each = len(ACTION_TEXT) + len(label) + 8 + sum(fact[v] + 1 for v in order) + sum(
+                (fact[v] + 7) * (1 if v in bound else self.model.domains[v].size - 1)
+                + fact[v] + 1 for v, _ in effects)
+            count, size = count + n, size + n * each
+        return count, size
 
     def _span(self, name: str) -> tuple[int, int]:
         d = self.model.domains[name]
@@ -279,32 +330,70 @@ class _Writer:
         """Write the PDDL actions of one model action (or of the goal)."""
         for pre, assigned, literals, cost in variants:
             if len(self.variants) >= MAX_VARIANTS:
-                raise ExportError(f"more than {MAX_VARIANTS:,} ground PDDL actions")
+                raise TooLarge(f"it would write more than the {MAX_VARIANTS:,} ground PDDL "
+                               "actions an export may write")
+            if self.written > MAX_BYTES:
+                raise TooLarge(f"its PDDL domain would take more than the {MAX_BYTES // MB} "
+                               "MB of the largest file cpsolve reads")
+            if self.stop is not None and self.stop():
+                raise ExportStopped
             name = self.action_names.make(label, "a")
             self.variants[name] = Variant(name, action, assigned, cost)
             effect = list(literals)
             if action is None:
                 effect.append("(goal-reached)")
             effect.append(f"(increase (total-cost) {cost})")
-            self.actions.append(
-                f"  (:action {name}\n    :parameters ()\n    :precondition {pre or '(and)'}\n"
-                f"    :effect (and {' '.join(effect)}))")
+            self.actions.append(ACTION_TEXT.format(name=name, pre=pre or "(and)",
+                                                   effect=" ".join(effect)))
+            self.written += len(self.actions[-1]) + 1
 
 
-def export(model: Planning) -> PddlTask:
-    """The PDDL domain and problem of ``model`` (see the module's docstring)."""
+def too_large(model: Planning) -> str | None:
+    """Why the export of ``model`` would be too large — more than :data:`MAX_VARIANTS` ground
+    actions, or a domain of more than :data:`MAX_BYTES` — or ``None``: an estimate from the
+    model's structure (:meth:`_Writer.size`), made before anything is built.  Effects that
+    read the state ground into one variant per combination of the values they read: six
+    pancakes, ``p[i] = p[k - 1 - i]``, flipping all six, 6^6 = 46,656 variants, a 17 MB
+    domain that Fast Downward's translator reads for minutes.  What the estimate cannot
+    see (a guard that prunes the values the effects read) :meth:`_Writer.add` counts as it
+    writes."""
+    w = _Writer(model)
+    count = size = 0
+    for action in model.actions:
+        more, longer = w.size(action.name, action.guard, action.effects, action.cost)
+        count, size = count + more, size + longer
+    if not _goal_facts(model):
+        more, longer = w.size(GOAL_ACTION, model.goal, (), Const(0))
+        count, size = count + more, size + longer
+    if count > MAX_VARIANTS:
+        return f"it would write {count:,} ground PDDL actions, more than the " \
+            f"{MAX_VARIANTS:,} an export may write"
+    if size > MAX_BYTES:
+        return f"its PDDL domain would take about {size / MB:,.0f} MB for {count:,} ground " \
+            f"actions, more than the {MAX_BYTES // MB} MB of the largest file cpsolve reads"
+    return None
+
+
+def export(model: Planning, stop: Callable[[], object] | None = None) -> PddlTask:
+    """The PDDL domain and problem of ``model`` (see the module's docstring).
+
+    Raises :class:`~cpsolve.interop.TooLarge` before building anything when the export
+    would be too large (:func:`too_large`), and :class:`~cpsolve.interop.ExportStopped`
+    as soon as ``stop()`` is true (it is asked before each ground action is written)."""
     model.validate()
     if model.forbidden:
         raise ExportError(f"forbidden states ({model.forbidden[0].label}, ...) have no PDDL "
                           "form here (classical PDDL has no state constraints)")
-    w = _Writer(model)
+    why = too_large(model)
+    if why:
+        raise TooLarge(why)
+    w = _Writer(model, stop)
     for action in model.actions:
         w.add(action.name, action.name,
               w.ground(action.guard, action.effects, action.cost, f"action {action.name!r}"))
     domain_uses = set(w.uses)
     w.uses = set()
-    goal = w.condition(fold(model.goal, {})) \
-        if all(len(variables(a)) <= 1 for a in _atoms(model.goal)) else None
+    goal = w.condition(fold(model.goal, {})) if _goal_facts(model) else None
     goal_needs = goal is None or goal is False or bool(w.uses)
     if goal_needs:  # not a conjunction of facts: planners would compile it into axioms
         w.uses, w.goal_action = set(), True  # a goal that never holds: no variant at all
@@ -322,6 +411,12 @@ def export(model: Planning) -> PddlTask:
     name = _Names().make(model.name, "m")
     return PddlTask(_domain(w, name, domain_req), _problem(w, name, goal, problem_req),
                     domain_req, problem_req, dict(w.variants))
+
+
+def _goal_facts(model: Planning) -> bool:
+    """Whether the goal is written as a condition on single variables (else as the
+    actions :data:`GOAL_ACTION`)."""
+    return all(len(variables(a)) <= 1 for a in _atoms(model.goal))
 
 
 def _domain(w: _Writer, name: str, requirements: tuple[str, ...]) -> str:

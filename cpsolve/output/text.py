@@ -285,10 +285,16 @@ COMPARE_COLUMNS = (Column("model"), Column("engine", words=True), Column("answer
 """The comparison's columns: an engine's name and a time are never wrapped nor cut."""
 
 
+CUT_SHORT = (Status.UNKNOWN, Status.PARTIAL, Status.AT_LEAST)
+"""The statuses of a result a stop cut short: its row in the comparison says why (its
+``message``: the time limit reached, the engine not started in the time left, Ctrl-C)."""
+
+
 def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group:
-    """Engines side by side: answer, status, time, check (and the hint a result had); an
-    engine that did not run, and why.  A note on a model (a disagreement, an error) is a
-    line of its own under the table, whole at any width: ``model: note``."""
+    """Engines side by side: answer, status, time, check (and the hint a result had, and why
+    one was cut short); an engine that did not run, and why.  A note on a model (a
+    disagreement, an error) is a line of its own under the table, whole at any width:
+    ``model: note``."""
     cells: list[list[Any]] = []
     notes: list[Text] = []
     for puzzle, result in rows:
@@ -313,6 +319,8 @@ def _compared_cells(puzzle: Puzzle, result: Result) -> list[list[Any]]:
         else answer_of(result)
     cells = [[Text(puzzle.name), result.engine, Text(answer), status_text(result),
               f"{result.seconds:.3f}", check_text(result)]]
+    if result.status in CUT_SHORT and result.message:  # why: a limit, not started, Ctrl-C
+        cells.append(["", "", Text(result.message, style="dim"), "", "", ""])
     if result.hint is not None:  # the plan that bounded this engine's proof
         cells.append(["", "", Text(hint_brief(result.hint), style="dim"), "", "", ""])
     return cells

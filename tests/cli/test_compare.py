@@ -501,10 +501,12 @@ def test_an_engine_with_a_start_to_pay_gets_it_on_top_of_its_share(monkeypatch):
             pytest.approx(1.5 if cost != 0.6 else (3.0 - 0.6) / 2)
 
 
-def test_compare_runs_the_engines_with_a_start_to_pay_last(cli, monkeypatch):
-    """CP-SAT's import still to come: search and the peers run first (a short limit is not
-    spent on the import before them), and the results are listed in the engines' order."""
-    from cpsolve.engines import engines_for
+def test_compare_runs_its_own_engines_first_and_a_start_to_pay_last(cli, monkeypatch):
+    """cpsolve's own engines run before the peers (an external tool only has what they
+    left: Fast Downward once took a model's whole budget before CP-SAT's turn came), and
+    among them CP-SAT, whose import is still to come, after search (a short limit is not
+    spent on the import before it); the results are listed in the engines' order."""
+    from cpsolve.engines import PEERS, engines_for
     from cpsolve.workflows.batch import comparing
 
     monkeypatch.setattr(comparing, "start_seconds",
@@ -512,7 +514,8 @@ def test_compare_runs_the_engines_with_a_start_to_pay_last(cli, monkeypatch):
     ran = _answering(monkeypatch, {"search": OPT, "cpsat": OPT})
     run = cli("compare", "water_jugs", "--json")
     order = engines_for(_models("water_jugs")["water_jugs"].model, "solve", peers=True)
-    assert ran[-1] == "cpsat" and sorted(ran) == sorted(order)
+    peers = [e for e in order if e in PEERS]
+    assert ran == ["search", "cpsat", *peers]
     results = json.loads(run.out)["models"][0]["results"]
     assert [r["engine"] for r in results] == order
 
@@ -772,3 +775,49 @@ def test_ctrl_c_while_compare_loads_a_file_keeps_the_models_before(cli, tmp_path
                       "error": f"interrupted while loading {folder / 'b_loop.py'}"}
     assert third == {"source": str(folder / "c_jugs.toml"), "error": "not loaded: interrupted"}
     assert out["status"] == "interrupted"
+
+
+def test_the_table_says_why_an_engine_was_stopped_or_not_started(cli, monkeypatch):
+    """An engine the time limit stopped, or did not start, said only "unknown (stopped
+    before a proof)" in the table: the reason was in the JSON alone."""
+    import cpsolve.workflows.batch.comparing
+
+    why = "time limit reached before cpsat started (its start would take about 1.6 s " \
+        "here, 0.0 s was left)"
+
+    def run(engine, task, model, options):
+        if engine == "cpsat":
+            return Result.stopped(task, engine, why)
+        return Result(OPT, engine, task=task, answer=Plan.of(plan(10)))
+
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
+    shown = cli("compare", "water_jugs")
+    assert why in shown.out, shown.out
+
+
+def test_an_engine_cut_off_reports_the_seconds_it_ran(cli, monkeypatch):
+    """An engine the clock cut off past its grace (:class:`TimeUp`) was reported as 0.0 s
+    after running a minute; its seconds are now those between its start and the cut, here
+    on a hand-turned clock that moves 2.5 s at each look."""
+    import cpsolve.workflows.batch.comparing as comparing
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    def run(engine, task, model, options):
+        if engine == "search":
+            raise TimeUp("running search", 60.0)
+        return Result(OPT, engine, task=task, answer=Plan.of(plan(10)))
+
+    class Hand:
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls) -> float:
+            cls.now += 2.5
+            return cls.now
+
+    monkeypatch.setattr(comparing, "run", run)
+    monkeypatch.setattr(comparing, "time", Hand)
+    out = json.loads(cli("compare", "water_jugs", "--json").out)
+    search = next(r for r in out["models"][0]["results"] if r["engine"] == "search")
+    assert search["seconds"] == 2.5
+    assert "did not stop within the grace" in search["message"]

@@ -5,6 +5,7 @@ loaded when its turn comes (:class:`.items.Lineup`, as ``solve``'s batches)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
@@ -12,7 +13,7 @@ from functools import partial
 
 from ...answers.agreement import cross_check, disagreements
 from ...answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
-from ...engines import Options, engines_for, not_applicable, run
+from ...engines import PEERS, Options, engines_for, not_applicable, run
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp
 from ...puzzles.base import Puzzle
@@ -43,9 +44,11 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     and the installed peers (``fd``, ``minizinc``) — one after the other, each with an
     equal share of what is left of ``time_limit`` plus its start (:func:`engine_share`;
     ``None``: none given, ``math.inf``: none at all, :attr:`Options.no_time_limit`),
-    and cross-check their results.  Those with a start to pay (CP-SAT's first import) run
-    last, with what the others left: under a short limit the quick ones still answer, and
-    the results are listed in the engines' own order.
+    and cross-check their results.  cpsolve's own engines run before the peers, and in
+    each group those with a start to pay (CP-SAT's first import) last
+    (:func:`running_order`): an external tool has only what cpsolve's engines left, and
+    under a short limit the quick ones still answer.  The results are listed in the
+    engines' own order.
 
     Each run takes ``options`` (default: none), or those that ``running(engine)`` gives
     (the command line: a progress line per engine).  The engines that cannot do ``task``
@@ -65,7 +68,7 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     ran: dict[str, Result | Skipped] = {}
     stopped = False
     clock = Clock(time_limit)
-    order = sorted(engines, key=lambda engine: start_seconds([engine]) > 0)
+    order = running_order(engines)
     for i, engine in enumerate(order):
         if interrupt.requested():
             ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
@@ -84,6 +87,14 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
                     stopped=stopped)
 
 
+def running_order(engines: list[str]) -> list[str]:
+    """The order :func:`compare_model` runs ``engines`` in: cpsolve's own before the peers
+    (:data:`~cpsolve.engines.PEERS`, which run another system), so that an external tool
+    only ever has the time cpsolve's engines left; in each group, those with a start to pay
+    (:func:`start_seconds`: CP-SAT's first import) last."""
+    return sorted(engines, key=lambda engine: (engine in PEERS, start_seconds([engine]) > 0))
+
+
 def _one_engine(engine: str, task: str, model, seconds: float | None,
                 running: Callable[[], AbstractContextManager[Options]]
                 ) -> tuple[Result | Skipped, bool]:
@@ -92,7 +103,8 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
     whether Ctrl-C stopped it at once.  The command's clock may stop it (:class:`TimeUp`,
     or an ``ImportError`` from an import it cut: nothing proven), and Ctrl-C
     (``KeyboardInterrupt``: what it had is lost, a stop is asked for, so the next engines
-    are not run)."""
+    are not run).  A result the engine could not give says how long it ran all the same."""
+    began = time.perf_counter()
     try:
         with running() as given:
             return run(engine, task, model, replace(given, time_limit=seconds)), False
@@ -103,10 +115,10 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
     except (TimeUp, ImportError) as err:  # pybind11 makes the clock's stop an ImportError
         if isinstance(err, ImportError) and not interrupt.requested():
             raise  # a broken installation
-        return Result.cut_off(task, engine), False
+        return Result.cut_off(task, engine, time.perf_counter() - began), False
     except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not answer
         interrupt.request()  # within a second (:func:`interrupt.escalating`)
-        return Result.lost(task, engine), True
+        return Result.lost(task, engine, time.perf_counter() - began), True
 
 
 def start_seconds(engines: Iterable[str]) -> float:
