@@ -3,11 +3,11 @@
 description, action names, labels, file names — can neither colour nor move the screen
 nor break a line.
 
-Control characters (C0 but the line breaks of a drawing, DEL, C1) and the characters that
-reorder text (bidi controls) are shown escaped, as Python writes them (``\\x1b``,
-``\\u202e``).  A line break is escaped too (``\\n``) except in :class:`Lines`: text whose
-line breaks are cpsolve's own layout (a board, a plan's boxes, a list of lines).  JSON
-does not pass here: it keeps the exact strings.
+Control characters (C0 but the line breaks and tabs of a drawing, DEL, C1) and the
+characters that reorder text (bidi controls) are shown escaped, as Python writes them
+(``\\x1b``, ``\\u202e``).  A line break is escaped too (``\\n``) except in
+:class:`Lines`: text whose line breaks are cpsolve's own layout (a board, a plan's boxes,
+a list of lines).  JSON does not pass here: it keeps the exact strings.
 """
 
 from __future__ import annotations
@@ -28,11 +28,13 @@ UNSAFE_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI}]")
 
 class Lines:
     """Text whose line breaks are the layout's own (a drawing, lines listed one under the
-    other): they are kept; any other control character is escaped.  ``text``: a string
-    (``options``: :class:`~rich.text.Text`'s) or a text."""
+    other): they are kept, and a tab is the spaces to the next multiple of 8 columns (as a
+    terminal shows it: a drawing's columns line up); any other control character is
+    escaped.  ``text``: a string (``options``: :class:`~rich.text.Text`'s) or a text."""
 
     def __init__(self, text: str | Text = "", **options) -> None:
-        self.text = Text(text, **options) if isinstance(text, str) else text
+        self.text = Text(text, **options) if isinstance(text, str) else text.copy()
+        self.text.expand_tabs(8)
 
     @property
     def plain(self) -> str:
