@@ -98,3 +98,13 @@ def test_a_title_wraps_between_its_items(cli):
     assert re.fullmatch(r"  optimal \(proven\)  10 moves  \d\.\d{3} s", lines[1])
     assert lines[2] == "  verified"
     assert lines[3] == "Metric: one move = one action."
+
+
+def test_a_familys_summary_keeps_its_own_line_breaks(cli):
+    """Sokoban's summary is a head and the moves on the line under it: the break was shown
+    as ``\\n`` in the middle of one wrapped line."""
+    run = cli("solve", "microban1", "--engine", "search", width="80")
+    lines = run.out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.endswith("upper case a push:"))
+    assert lines[head + 1].startswith("  ") and set(lines[head + 1].strip()) <= set("udlrUDLR")
+    assert "\\n" not in run.out
