@@ -72,7 +72,9 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     from ..engines.runtime.clock import disarm, process_start, state_limit
     from .charset import degrading
     from .printer import guarded
+    from .screen import fit_columns
 
+    fit_columns()  # COLUMNS=0 would print nothing, COLUMNS=1 a letter a line
     last = argv is None  # the process's own command line: it ends with the command
     argv = sys.argv[1:] if argv is None else list(argv)
     printer = _printer(argv)

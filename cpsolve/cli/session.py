@@ -27,6 +27,7 @@ from ..puzzles.files import load, resolve
 from .arguments import AUTO_BUDGET, printable
 from .checks import is_stdout, outputs, over_input
 from .printer import Printer, write_utf8
+from .screen import shares_terminal
 
 INTERRUPTED = 130
 """Exit code after Ctrl-C or SIGTERM (128 + SIGINT): what was found is printed first."""
@@ -189,7 +190,9 @@ class Cli:
     @contextmanager
     def progress(self, what: str) -> Iterator[Options]:
         """Options with a progress callback that shows a status line on a terminal
-        (none when stderr is not one: nothing would be shown, and rich is not loaded)."""
+        (none when stderr is not one: nothing would be shown, and rich is not loaded).
+        What is printed meanwhile goes above the line when stdout is the same terminal,
+        else to stdout itself (:func:`~.screen.shares_terminal`)."""
         options = Options(
             time_limit=self.engine_time(),
             no_time_limit=self.lifted(),
@@ -211,11 +214,17 @@ class Cli:
         if not shows_progress():
             yield options
             return
+        from rich.live import Live
+        from rich.spinner import Spinner
         from rich.text import Text  # a status line's string would be read as markup
 
-        with self.err.status(Text(what)) as status:
+        spinner = Spinner("dots", Text(what), style="status.spinner")
+        # rich's own status takes stdout's lines whatever stdout is: `count --list --json >
+        # out.json` in a terminal wrote each solution's line on the terminal, not the file
+        with Live(spinner, console=self.err, transient=True, refresh_per_second=12.5,
+                  redirect_stdout=shares_terminal()):
             def report(line: str) -> None:
-                status.update(Text(f"{what}: {line}"))
+                spinner.update(text=Text(f"{what}: {line}"))
 
             yield dataclasses.replace(options, progress=report)
 
@@ -225,7 +234,8 @@ class Cli:
         the function it gives; when stderr is a terminal only (elsewhere rich would leave a
         blank line on stderr).  What is printed meanwhile (a batch's rows) goes to stdout:
         above the bar when stdout is the terminal too (the bar is then drawn through
-        stdout's console), else to the pipe or file itself, the bar staying on stderr.  JSON
+        stdout's console), else to the pipe or file itself, the bar staying on stderr (and
+        stderr's lines go to stderr, never through a bar drawn on stdout).  JSON
         lines never pass through the bar: with ``--json`` on the terminal there is none
         (the lines are the progress)."""
         on_stdout = stdout_is_terminal()
@@ -235,7 +245,8 @@ class Cli:
         from rich.progress import Progress
 
         with Progress(console=self.out if on_stdout else self.err, transient=True,
-                      redirect_stdout=on_stdout) as bar:
+                      redirect_stdout=on_stdout,
+                      redirect_stderr=not on_stdout or shares_terminal()) as bar:
             task = bar.add_task(what, total=total)
             yield lambda: bar.advance(task)
 

@@ -204,13 +204,14 @@ def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> 
         return
     if to_stdout(cli.args):  # stdout holds the picture, page or plan file only
         return
+    from ..output.prose import Prose
     from ..output.text import human, race_text
 
     cli.out.print(human(puzzle, result), crop=False)  # a wide board is not cut
     if race is not None:
         cli.out.print(race_text(race))
     if getattr(cli.args, "statistics", False):
-        cli.out.print(statistics_line(result), markup=False)
+        cli.out.print(Prose(statistics_line(result)))
 
 
 def statistics_line(result: Result) -> str:
@@ -418,6 +419,7 @@ def _solved(cli: Cli, items: list):
 
 def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
     """The batch's last line: its figures (with ``--json``, an object)."""
+    from ..output.prose import Prose
     from ..workflows.batch.rows import summary
 
     figures = summary(rows, seconds, cli.args.engine)
@@ -428,5 +430,5 @@ def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
     counts = ", ".join(f"{n:,} {k.replace('_', ' ')}"
                        for k, n in sorted(figures["statuses"].items()))
     done = plural(figures["instances"], "instance")
-    cli.out.print(f"{done} in {figures['seconds']:.2f} s "
-                   f"({rate} per second, {cli.args.engine}): {counts}")
+    cli.out.print(Prose(f"{done} in {figures['seconds']:.2f} s "
+                        f"({rate} per second, {cli.args.engine}): {counts}"))

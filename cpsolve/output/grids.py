@@ -17,6 +17,7 @@ from ..workflows.grids.counting import has_givens
 from ..workflows.grids.generated import Generation
 from ..workflows.grids.generator import both
 from .json import details_json
+from .prose import Prose, items
 from .shown import Lines
 from .text import Board, as_json, check_text, status_text
 
@@ -32,18 +33,14 @@ EVERY = 256
 
 def human_classes(puzzle: Puzzle, result: Result) -> Group:
     """A class count: the headline, what was counted, representatives on request."""
-    line = Text()
-    line.append(puzzle.name, style="bold")
-    line.append(f"  [{result.engine}]  ")
-    line.append_text(status_text(result))
     total = result.details.get("total")
-    line.append(f"  {plural(result.count, 'class')}"
-                + (f" ({plural(total, 'solution')})" if total else ""))
-    line.append(f"  {result.seconds:.3f} s  ")
-    line.append_text(check_text(result))
-    parts: list[Any] = [line]
+    counted = plural(result.count, "class") + (f" ({plural(total, 'solution')})" if total
+                                               else "")
+    parts: list[Any] = [items([Text(puzzle.name, style="bold"), f"[{result.engine}]",
+                               status_text(result), counted, f"{result.seconds:.3f} s",
+                               check_text(result)])]
     if result.message:
-        parts.append(Text(result.message, style="dim"))
+        parts.append(Prose(Text(result.message, style="dim")))
     for i, s in enumerate(result.solutions or (), start=1):
         parts.append(Board(puzzle.render_solution(s), f"class {i}"))
     return Group(*parts)

@@ -3,11 +3,11 @@
 description, action names, labels, file names — can neither colour nor move the screen
 nor break a line.
 
-Control characters (C0 but the line breaks of a drawing, DEL, C1), the characters that
-reorder text (bidi controls) and the line and paragraph separators (U+2028, U+2029) are
-shown escaped, as Python writes them (``\\x1b``, ``\\u202e``): :func:`escaped`, the one
-escaper of untrusted text (:mod:`cpsolve.quoting`; the command line's error lines use it
-too).  A line break is escaped too (``\\n``) except in :class:`Lines`: text whose
+Control characters (C0 but the line breaks and tabs of a drawing, DEL, C1), the
+characters that reorder text (bidi controls) and the line and paragraph separators (U+2028,
+U+2029) are shown escaped, as Python writes them (``\\x1b``, ``\\u202e``): :func:`escaped`,
+the one escaper of untrusted text (:mod:`cpsolve.quoting`; the command line's error lines
+use it too).  A line break is escaped too (``\\n``) except in :class:`Lines`: text whose
 line breaks are cpsolve's own layout (a board, a plan's boxes, a list of lines).  JSON
 does not pass here: it keeps the exact strings.
 """
@@ -26,11 +26,13 @@ __all__ = ["Lines", "escaped", "shown"]
 
 class Lines:
     """Text whose line breaks are the layout's own (a drawing, lines listed one under the
-    other): they are kept; any other control character is escaped.  ``text``: a string
-    (``options``: :class:`~rich.text.Text`'s) or a text."""
+    other): they are kept, and a tab is the spaces to the next multiple of 8 columns (as a
+    terminal shows it: a drawing's columns line up); any other control character is
+    escaped.  ``text``: a string (``options``: :class:`~rich.text.Text`'s) or a text."""
 
     def __init__(self, text: str | Text = "", **options) -> None:
-        self.text = Text(text, **options) if isinstance(text, str) else text
+        self.text = Text(text, **options) if isinstance(text, str) else text.copy()
+        self.text.expand_tabs(8)
 
     @property
     def plain(self) -> str:

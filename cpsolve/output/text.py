@@ -23,6 +23,7 @@ from ..answers.result import Hint, Result, Skipped, Status
 from ..answers.words import plural
 from ..model import Planning
 from ..puzzles.base import Puzzle
+from .prose import Prose, each_lines, items
 from .shown import Lines, escaped
 from .tables import Column, Legible, plain
 
@@ -105,36 +106,32 @@ def check_text(result: Result) -> Text:
     return text
 
 
-def headline(puzzle: Puzzle, result: Result) -> Text:
-    """One line: model, engine, status, answer, time, check."""
-    text = Text()
-    text.append(puzzle.name, style="bold")
-    text.append(f"  [{result.engine}]  ")
-    text.append_text(status_text(result))
-    if result.answer is not None:
-        text.append(f"  {answer_words(puzzle, result)}")
-    text.append(f"  {result.seconds:.3f} s  ")
-    text.append_text(check_text(result))
-    return text
+def headline(puzzle: Puzzle, result: Result) -> Prose:
+    """One line: model, engine, status, answer, time, check; on a narrow screen it wraps
+    between these items, never inside one that fits a line (``0.085 s`` whole)."""
+    answer = answer_words(puzzle, result) if result.answer is not None else ""
+    return items([Text(puzzle.name, style="bold"), f"[{result.engine}]", status_text(result),
+                  answer, f"{result.seconds:.3f} s", check_text(result)])
 
 
 def human(puzzle: Puzzle, result: Result) -> Group:
-    """Everything a person wants to see about one result."""
+    """Everything a person wants to see about one result (each line wrapped as
+    :class:`Prose`: a number stays with its unit)."""
     parts: list[Any] = [headline(puzzle, result)]
     if result.message and not _said_below(result):
-        parts.append(Text(result.message, style="dim"))
+        parts.append(Prose(Text(result.message, style="dim")))
     if result.hint is not None:
-        parts.append(Text(hint_text(result.hint), style="dim"))
+        parts.append(Prose(Text(hint_text(result.hint), style="dim")))
     if "orbits" in result.details:
-        parts.append(Text(f"{result.details['orbits']:,} up to the model's "
-                          f"{result.details['symmetries']} symmetries (counted one per orbit; "
-                          "the table counts every state)"))
+        parts.append(Prose(f"{result.details['orbits']:,} up to the model's "
+                           f"{result.details['symmetries']} symmetries (counted one per "
+                           "orbit; the table counts every state)"))
     if "encoding" in result.details:  # CP-SAT on a plan: time-indexed or transition graph
-        parts.append(Text(f"CP-SAT model: {result.details['encoding']}.", style="dim"))
+        parts.append(Prose(Text(f"CP-SAT model: {result.details['encoding']}.", style="dim")))
     if "patterns" in result.details:  # pattern databases: cached, built now, or partial
-        parts.append(Text(f"Estimate: {result.details['patterns']}.", style="dim"))
+        parts.append(Prose(Text(f"Estimate: {result.details['patterns']}.", style="dim")))
     if isinstance(result.answer, Analysis) and "algorithm" in result.details:
-        parts.append(Text(analysis_line(result.details), style="dim"))
+        parts.append(Prose(Text(analysis_line(result.details), style="dim")))
     if result.answer is not None:
         parts.extend(DRAW[type(result.answer)](puzzle, result.answer))
     return Group(*parts)
@@ -179,9 +176,10 @@ def hint_brief(hint: Hint) -> str:
 
 def draw_plan(puzzle: Puzzle, plan: Plan) -> list[Any]:
     """The metric, the plan step by step and the family's summary (a text a line, each
-    escaped on its own)."""
-    parts: list[Any] = [Text(f"Metric: {puzzle.metric}.", style="dim"), plan_view(puzzle, plan)]
-    return parts + [Text(line) for line in puzzle.plan_summary(plan.steps)]
+    escaped on its own, going on under its own indent when it wraps)."""
+    parts: list[Any] = [Prose(Text(f"Metric: {puzzle.metric}.", style="dim")),
+                        plan_view(puzzle, plan)]
+    return parts + each_lines(puzzle.plan_summary(plan.steps))
 
 
 def draw_assignment(puzzle: Puzzle, answer: Assignment) -> list[Any]:
@@ -388,20 +386,27 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
     return Legible(columns, [cells], header=False, fixed=True)
 
 
-def race_text(race: Race) -> Lines:
-    """One line per engine of an ``auto`` run: who answered, who confirmed, who ran out."""
+def race_text(race: Race) -> Group:
+    """One line per engine of an ``auto`` run: who answered, who confirmed, who ran out —
+    a grid of engine, role and what it did, the last wrapping in its column; then the
+    disagreements and the confirmation, each a line that keeps its indent when it wraps."""
     from .json import role
 
-    lines = Text()
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="dim", no_wrap=True, min_width=7)
+    grid.add_column(style="dim", no_wrap=True, min_width=11)
+    grid.add_column(style="dim")
     for c in race.checks:
         part = role(race, c.engine).replace("_", "-")
         what = (f"{answer_of(c.result)}, {c.result.seconds:.3f} s" if c.result else c.note)
-        lines.append(f"  {c.engine:<7} {part:<11} {what}\n", style="dim")
-    for problem in race.problems:
-        lines.append(f"  DISAGREEMENT: {problem}\n", style="bold red")
+        grid.add_row(c.engine, part, Prose(what))
+    lines: list[Any] = [Padding(grid, (0, 0, 0, 2), expand=False)]
+    lines += [Prose(Text(f"  DISAGREEMENT: {problem}", style="bold red"), hang=2)
+              for problem in race.problems]
     if race.confirmation is not None:
-        lines.append(f"  {confirmation_words(race.confirmation)}\n", style="dim")
-    return Lines(lines)
+        lines.append(Prose(Text(f"  {confirmation_words(race.confirmation)}", style="dim"),
+                           hang=2))
+    return Group(*lines)
 
 
 def confirmation_words(c: Confirmation) -> str:

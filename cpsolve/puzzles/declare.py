@@ -47,9 +47,13 @@ class Template:
     scope: Scope
 
     def render(self, env: Mapping[str, int]) -> str:
-        """An assignment drawn with ``show`` (or ``name=value`` pairs) and ``labels``."""
+        """An assignment drawn with ``show`` (or ``name=value`` pairs) and ``labels``.  A
+        tab, in the template or a label, is the spaces to the next multiple of 8 columns, as
+        a terminal shows it: a drawing is laid out by the width of its lines (a tab left
+        raw was shown as ``\\t`` and measured as no width, and cut the board's columns)."""
         if self.show:
-            return PLACEHOLDER.sub(lambda m: self._expression(m.group(1), env), self.show)
+            drawn = PLACEHOLDER.sub(lambda m: self._expression(m.group(1), env), self.show)
+            return drawn.expandtabs()
         return "  ".join(f"{n}={self.label(n, v)}" for n, v in env.items())
 
     def _expression(self, text: str, env: Mapping[str, int]) -> str:

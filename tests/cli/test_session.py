@@ -149,3 +149,74 @@ def test_a_json_batch_with_a_progress_bar_keeps_its_lines_on_stdout():
     assert done.returncode == 0, done.stderr
     assert [line.get("source") for line in lines] == ["water_jugs", "blocks", None]
     assert "batch" in lines[-1] and '"source"' not in done.stderr
+
+
+def _run_on_a_terminal(argv: list[str], stdout, env: dict[str, str] | None = None) -> str:
+    """Run the CLI with stdin and stderr on a terminal (a pseudo-terminal: its status line
+    shows) and stdout as given (``None``: the same terminal); what the terminal showed."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import threading
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "cpsolve", *argv], stdin=slave,
+                               stdout=slave if stdout is None else stdout, stderr=slave,
+                               env={**os.environ, **(env or {})})
+    os.close(slave)
+    shown: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal's other end has closed
+                return
+            if not chunk:
+                return
+            shown.append(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert process.wait(timeout=120) in (0, 1)  # 1: stopped at -n, "at least 2"
+    reader.join(timeout=10)
+    os.close(master)
+    return b"".join(shown).decode(errors="replace")
+
+
+@pytest.mark.parametrize("engine", ["search", "auto"])
+def test_streamed_lines_go_to_stdout_while_a_status_line_shows(tmp_path, engine):
+    """``count --list --json > FILE`` in a terminal: rich's status line took stdout into
+    itself, so both solutions' lines were written on the terminal and the file held the
+    count alone."""
+    out = tmp_path / "out.json"
+    with out.open("w") as stdout:
+        shown = _run_on_a_terminal(["count", "latin4", "--list", "-n", "2", "--json",
+                                    "--engine", engine], stdout)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line.get("found") for line in lines] == [1, 2, None]
+    assert lines[-1]["count"] == 2 and '"found"' not in shown
+
+
+def test_streamed_lines_go_to_stdout_with_force_color(tmp_path):
+    """``FORCE_COLOR`` makes stderr's console a terminal's: the lines still go to stdout."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "out.json"
+    with out.open("w") as stdout:
+        done = subprocess.run([sys.executable, "-m", "cpsolve", "count", "latin4", "--list",
+                               "-n", "2", "--json", "--engine", "search"], stdout=stdout,
+                              stderr=subprocess.PIPE, text=True, timeout=120,
+                              env={**os.environ, "FORCE_COLOR": "1"})
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line.get("found") for line in lines] == [1, 2, None]
+    assert '"found"' not in done.stderr
+
+
+def test_streamed_lines_show_on_the_terminal_stdout_and_stderr_share():
+    shown = _run_on_a_terminal(["count", "latin4", "--list", "-n", "2", "--json",
+                                "--engine", "search"], None)
+    assert '"found": 1' in shown and '"found": 2' in shown

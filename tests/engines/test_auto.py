@@ -4,6 +4,7 @@ proof wins and the other cross-checks it within a short window."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -175,6 +176,7 @@ def test_a_confirmation_is_said_as_it_happened(cli):
 ])
 def test_the_confirmation_in_words_and_json(confirmed, stopped, same, words):
     import jsonschema
+    from rich.console import Console
 
     from cpsolve.answers.result import Result, Status
     from cpsolve.engines.auto import Check, Confirmation, Race
@@ -187,7 +189,9 @@ def test_the_confirmation_in_words_and_json(confirmed, stopped, same, words):
     other = Result(Status.INFEASIBLE if confirmed else Status.UNKNOWN, "cpsat")
     race = Race(winner, (Check("search", winner), Check("cpsat", other)), (),
                 Confirmation("cpsat", 1.2, confirmed, stopped, same_proof=same), 0.4)
-    assert words in race_text(race).plain
+    console = Console(width=200, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(race_text(race))
+    assert words in console.export_text()
     out = race_json(race)
     jsonschema.validate(out, RACE)
     assert out["confirmation"] == {"by": "cpsat", "window": 1.2, "confirmed": confirmed,

@@ -125,3 +125,34 @@ def test_a_board_label_with_a_line_separator_a_bidi_override_and_an_escape(cli, 
     assert "goat ri\\u2028g\\u202eh\\x1bt" in run.out
     lines = [line.split() for line in run.out.splitlines()]  # the board's lines are kept:
     assert ["farmer", "left", "farmer", "ri\\u2028g\\u202eh\\x1bt"] in [w[:4] for w in lines]
+
+
+def test_a_drawings_tabs_are_the_spaces_to_the_next_multiple_of_8():
+    """A drawing from any family (a Python model's too): a tab was shown as ``\\t`` and
+    measured as no width, so its column was cut (``#\\t#…``) and its rows misaligned."""
+    out = console(stderr=False)
+    out.file = open(os.devnull, "w")  # noqa: SIM115
+    out.record = True
+    lines = Lines("a\tb\n\tc\nabcdefgh\td")
+    out.print(lines)
+    assert out.export_text().splitlines() == ["a" + " " * 7 + "b", " " * 8 + "c",
+                                              "abcdefgh" + " " * 8 + "d"]
+    assert out.measure(lines).maximum == 17  # as wide as it is shown
+
+
+def test_a_plan_drawn_with_tabs_lines_up(cli, write_model):
+    model = write_model("tabs.toml", 'family = "transition"\ngoal = "x[0] == 1 and x[1] == 1"\n'
+                        'show = "{x[0]}\\t{x[1]}\\n{x[0]} {x[1]}"\n'
+                        '[variables]\nx = { size = 2, domain = [0, 1] }\n[initial]\nx = 0\n'
+                        '[[actions]]\nname = "light {i}"\nparams = { i = "range(2)" }\n'
+                        'guard = "x[i] == 0"\neffects = { "x[i]" = "1" }\n')
+    run = cli("solve", model, "--engine", "search", width="80")
+    assert run.code == 0 and "\\t" not in run.out and "…" not in run.out
+    lines = run.out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("start"))
+    heads, first, second = lines[at:at + 3]
+    boxes = [m.start() for m in re.finditer(r"start|\d+\. light", heads)]
+    assert len(boxes) == 3  # the start and two steps, side by side
+    for p in boxes:  # "x[0]<tab>x[1]" then "x[0] x[1]", from the box's own column
+        assert first[p] in "01" and first[p + 1:p + 8] == " " * 7 and first[p + 8] in "01"
+        assert second[p] in "01" and second[p + 1] == " " and second[p + 2] in "01"

@@ -129,3 +129,52 @@ def test_an_analysis_in_moves_says_moves(cli):
     out = cli("analyze", "eight_puzzle")
     assert "max distance 31 moves to the goal" in out.out.splitlines()[0]
     assert json.loads(cli("analyze", "eight_puzzle", "--json").out)["distance_unit"] == "moves"
+
+
+def _printed_lines(renderable, width: int) -> list[str]:
+    console = Console(width=width, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(renderable)
+    return [line.rstrip() for line in console.export_text().splitlines()]
+
+
+def test_an_engines_note_wraps_in_its_column_and_the_confirmation_keeps_its_indent():
+    """At 80 columns rich wrapped the note at column 0 (``head start`` under the engine)."""
+    from cpsolve.answers.result import Result, Status
+    from cpsolve.engines.auto import Check, Confirmation, Race
+    from cpsolve.output.text import race_text
+
+    winner = Result(Status.INFEASIBLE, "search", seconds=0.01)
+    note = "not started: search proved the answer within its 0.3 s head start"
+    race = Race(winner, (Check("search", winner), Check("cpsat", note=note, started=False)),
+                ("search and cpsat differ: one says there is no plan and the other has one of"
+                 " 12 moves",), Confirmation("cpsat", 0.0, False, False, head_start=0.3))
+    lines = _printed_lines(race_text(race), 80)
+    # the text's column starts at 2 + 7 + 1 + 11 + 1 = 22 cells, and holds 58
+    assert lines[1:3] == ["  cpsat   cross-check not started: search proved the answer within"
+                          " its 0.3 s", " " * 22 + "head start"]
+    assert lines[3:5] == ["  DISAGREEMENT: search and cpsat differ: one says there is no plan"
+                          " and the other", "  has one of 12 moves"]
+    assert lines[5:] == ["  not cross-checked by cpsat (--confirm races both from the start)"]
+    narrow = _printed_lines(race_text(race), 40)
+    assert all(line.startswith("  ") for line in narrow) and max(map(len, narrow)) <= 40
+
+
+def test_a_title_wraps_between_its_items(cli):
+    """At 40 columns the title came as ``... 0.085`` over ``s  verified``."""
+    run = cli("solve", "water_jugs", "--engine", "search", width="40")
+    lines = run.out.splitlines()
+    # 32 cells, then "  optimal (proven)" would take it to 50; the second line takes 37
+    assert lines[0] == "Water jugs 8 L and 5 L  [search]"
+    assert re.fullmatch(r"  optimal \(proven\)  10 moves  \d\.\d{3} s", lines[1])
+    assert lines[2] == "  verified"
+    assert lines[3] == "Metric: one move = one action."
+
+
+def test_a_familys_summary_keeps_its_own_line_breaks(cli):
+    """Sokoban's summary is a head and the moves on the line under it: the break was shown
+    as ``\\n`` in the middle of one wrapped line."""
+    run = cli("solve", "microban1", "--engine", "search", width="80")
+    lines = run.out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.endswith("upper case a push:"))
+    assert lines[head + 1].startswith("  ") and set(lines[head + 1].strip()) <= set("udlrUDLR")
+    assert "\\n" not in run.out

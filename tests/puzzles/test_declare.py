@@ -49,6 +49,15 @@ def test_a_closed_template_is_drawn(write_model):
     assert puzzle.render_state((1, 0)) == "1-0"
 
 
+def test_a_tab_is_drawn_as_the_spaces_to_the_next_multiple_of_8(write_model):
+    """A tab left raw was shown as ``\\t`` and measured as no width: a board cut short."""
+    transition = TRANSITION.format(goal="x[0] == 1", show="{x[0]}\\t{x[1]}\\nab\\t\\t{x[0]}\\t")
+    assert load(write_model("t.toml", transition)).render_state((1, 0)) == \
+        "1" + " " * 7 + "0\n" + "ab" + " " * 14 + "1" + " " * 7
+    csp = CSP.format(constraint="a == 1", show="a\\t{a}")
+    assert load(write_model("c.toml", csp)).render_solution({"a": 1}) == "a" + " " * 7 + "1"
+
+
 def test_the_cli_refuses_an_unclosed_brace_in_one_line(cli, write_model):
     result = cli("solve", write_model("m.toml", TRANSITION.format(goal="x[0] == 1", show="{x")))
     assert result.code == 2 and len(result.err_lines) == 1, result
