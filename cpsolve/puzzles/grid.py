@@ -34,6 +34,7 @@ cannot read back: cages or regions, notes in cells, inequality signs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -382,6 +383,12 @@ def _symbols(data: Data, n: int) -> list[str]:
 
 
 def _box(data: Data, n: int) -> tuple[int, int]:
+    if "box" not in data.table:
+        data.hidden_in_a_table("box")
+        rows = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+        raise data.error("box", f"missing: groups lists \"boxes\", so add box = [R, C], the "
+                         f"rows and columns of one box (R x C = {n}: [{rows}, {n // rows}] "
+                         "for instance)")
     box = data.get("box", list)
     if len(box) != 2 or not all(isinstance(v, int) and v > 0 for v in box):
         raise data.error("box", f"expected [rows, columns], got {box!r}")
