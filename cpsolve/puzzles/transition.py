@@ -132,7 +132,8 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
         raise ModelError(f"labels[{problem[0]!r}]: {problem[1]}")
     return TransitionPuzzle(model.name, "transition", model, description,
                             "one move = one action",
-                            template=Template(show, dict(labels or {}), scope))
+                            template=Template(show, dict(labels or {}), scope,
+                                              model.domains))
 
 
 def build(data: Data) -> TransitionPuzzle:
