@@ -77,6 +77,10 @@ class CspPuzzle(Puzzle):
         return assignment_text(self.model.names, {n: self.template.label(n, v)
                                                   for n, v in solution.items()})
 
+    def value_text(self, name: str, value: int) -> str:
+        """A value as its label, when the file labels the variable's values."""
+        return self.template.label(name, value)
+
     def read_solution(self, written: Any) -> dict[str, int]:
         """A JSON assignment, or the solution as the text output draws it (the ``show``
         template, or the variables drawn without one; :mod:`.csp_drawing`)."""

@@ -44,7 +44,7 @@ from ..answers.words import plural
 from ..language.expr import Const, Expr, conjuncts
 from ..language.scope import variable_scope
 from ..model import Csp
-from .base import Puzzle
+from .base import Puzzle, indices
 from .collection import instance_lines
 from .data import Data, ModelFileError
 from .declare import condition_in, read_constants
@@ -118,6 +118,15 @@ class GridPuzzle(Puzzle):
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
         return self.draw(solution)
+
+    def variable_text(self, name: str) -> str:
+        """A cell as people name it, counted from 1 as the groups are: ``r3c3``."""
+        at = indices(name, "cell")
+        return name if at is None or len(at) != 2 else f"r{at[0] + 1}c{at[1] + 1}"
+
+    def value_text(self, name: str, value: int) -> str:
+        """A cell's value as its symbol."""
+        return self.symbols[value - 1] if 1 <= value <= len(self.symbols) else str(value)
 
     def symmetry(self) -> Symmetry:
         """The board's symmetries: square symmetries keeping the groups, and renaming."""

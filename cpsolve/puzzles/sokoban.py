@@ -57,7 +57,7 @@ from ..answers.words import plural
 from ..language.combine import And, Sum
 from ..language.expr import Var
 from ..model import Planning
-from .base import Puzzle
+from .base import Puzzle, indices
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "metric", "dead_squares"}
@@ -222,6 +222,15 @@ class SokobanPuzzle(Puzzle):
 
     def json_state(self, state: tuple[int, ...]) -> Any:
         return self.render_state(state).splitlines()
+
+    def atom_text(self, name: str, value: int) -> str | None:
+        """``the player on r3c5``, ``a box on r3c4``, ``no box on r3c4``."""
+        at = indices(name, "box")
+        if name == "player" and 0 <= value < len(self.cells):
+            return f"the player on {label(self.cells[value])}"
+        if at is not None and at[0] < len(self.cells) and value in (0, 1):
+            return f"{'a' if value else 'no'} box on {label(self.cells[at[0]])}"
+        return None
 
     def pushes(self, plan: tuple[Step, ...]) -> int:
         """How many steps of ``plan`` push a box."""
