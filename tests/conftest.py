@@ -348,6 +348,10 @@ BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
                                     '. . . . ."'), ("givens", "row 2")),
     "grid-unknown-group": (_grid('groups = ["rows", "diagonalz"]'), ("groups", "diagonalz")),
     "grid-boxes-do-not-tile": (_grid('groups = ["boxes"]', "box = [2, 2]"), ("box",)),
+    # a 6x6 grid's boxes are 2x3 (or 3x2): the message says what to add and why
+    "grid-boxes-without-box": ('family = "grid"\nsize = 6\ngroups = ["rows", "boxes"]\n',
+                               ("box: missing", 'groups lists "boxes"', "box = [R, C]",
+                                "[2, 3]")),
     "grid-symbols-wrong-count": (_grid('symbols = "ABCD"'), ("symbols",)),
 }
 

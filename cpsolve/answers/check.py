@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..language.expr import Binary, Const, Expr, Unary, Var, conjuncts, readable
+from ..language.expr import Binary, Const, Expr, Nary, Unary, Var, conjuncts, readable
 from ..language.interpret import evaluate
 from ..language.walk import variables
 from ..model import AllDifferent, Circuit, Condition, Csp, Planning
@@ -37,6 +37,34 @@ class Verdict:
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+def _plain_value(name: str, value: int) -> str:
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Words:
+    """How messages name a model's variables, its values and its conditions: a puzzle's
+    words (a grid's ``r3c3`` and symbol ``C``); by default as the model writes them."""
+
+    variable: Callable[[str], str] = str
+    value: Callable[[str, int], str] = _plain_value
+    """The text of a value of the named variable (a symbol, a label)."""
+    condition: Callable[[Expr], str] = readable
+
+
+PLAIN = Words()
+
+
+def unmet(condition: Expr, env: Mapping[str, int]) -> Expr:
+    """The conjuncts of ``condition`` that are false in ``env`` (for a message saying what
+    a guard needs); ``condition`` itself when it is no conjunction or all of it fails."""
+    parts = conjuncts(condition)
+    false = [p for p in parts if not evaluate(p, env)]
+    if not false or len(false) == len(parts):
+        return condition
+    return false[0] if len(false) == 1 else Nary("and", tuple(false))
 
 
 def replay(model: Planning, plan: Sequence[Any],
@@ -65,8 +93,8 @@ def replay(model: Planning, plan: Sequence[Any],
         if action is None:
             return Verdict(False, f"step {number}: no action named {name!r}", number)
         if not evaluate(action.guard, env):
-            return Verdict(False, f"step {number} ({name}): guard {say(action.guard)} is false",
-                           number)
+            return Verdict(False, f"step {number} ({name}) cannot be played: its guard needs "
+                           f"{say(unmet(action.guard, env))}", number)
         cost = evaluate(action.cost, env)
         if not isinstance(step, str) and step.cost != cost:
             return Verdict(False, f"step {number} ({name}): cost {step.cost}, rules say {cost}",
@@ -114,22 +142,24 @@ def objective_value(model: Csp, assignment: Mapping[str, int]) -> int | None:
     return evaluate(model.objective.expr, assignment)
 
 
-def _false(label: str, text: str) -> str:
-    """A broken condition: its text, after the constraint it is part of when that says
-    more (the label of a whole ``all(...)``; not the same text written again)."""
-    if not label.strip() or "".join(label.split()) == "".join(text.split()):
+def _false(label: str, text: str, written: str) -> str:
+    """A broken condition: its ``text``, after the constraint it is part of when that says
+    more (the label of a whole ``all(...)``; not the same condition, ``written`` as the
+    model writes it, again)."""
+    if not label.strip() or "".join(label.split()) == "".join(written.split()):
         return f"{text} is false"
     return f"{label}: {text} is false"
 
 
-def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
-    """Every constraint (and domain) the assignment breaks, described for people."""
+def violations(model: Csp, assignment: Mapping[str, int], words: Words = PLAIN) -> list[str]:
+    """Every constraint (and domain) the assignment breaks, described for people in
+    ``words`` (a puzzle's names of its variables, values and conditions)."""
     out: list[str] = []
     for name in model.domains:
         if name not in assignment:
-            out.append(f"{name} has no value")
+            out.append(f"{words.variable(name)} has no value")
         elif assignment[name] not in model.values(name):
-            out.append(f"{name} = {assignment[name]} is outside its domain")
+            out.append(f"{words.variable(name)} = {assignment[name]} is outside its domain")
     if out:
         return out
     for c in model.constraints:
@@ -138,12 +168,13 @@ def violations(model: Csp, assignment: Mapping[str, int]) -> list[str]:
             for n in c.names:
                 v = assignment[n]
                 if v in seen:
-                    out.append(f"{c.label or 'all-different'}: {seen[v]} and {n} are both {v}")
+                    out.append(f"{c.label or 'all-different'}: {words.variable(seen[v])} and "
+                               f"{words.variable(n)} are both {words.value(n, v)}")
                     break
                 seen[v] = n
         elif isinstance(c, Condition):
             if not evaluate(c.expr, assignment):
-                out.append(_false(c.label, readable(c.expr)))
+                out.append(_false(c.label, words.condition(c.expr), readable(c.expr)))
         elif isinstance(c, Circuit):
             problem = _circuit_problem([assignment[n] for n in c.names])
             if problem:

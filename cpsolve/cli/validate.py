@@ -54,7 +54,7 @@ def validate(cli: Cli) -> int:
         assignment = puzzle.read_solution(answer.value)
     except (Unreadable, ValueError) as err:
         return cli.fail(f"{answer_file}: cannot read the answer: {err}", 2)
-    broken = violations(model, assignment)
+    broken = violations(model, assignment, puzzle.words())
     goal = getattr(model, "objective", None)
     if goal is None:
         return _report(cli, source, not broken, broken[0] if broken else "", answer.form)

@@ -261,8 +261,8 @@ def readable(expr: Expr, words: Callable[[Expr], str | None] | None = None) -> s
 def _text(expr: Expr, outer: int, flat: bool,
           words: Callable[[Expr], str | None] | None = None) -> str:
     said = words(expr) if words is not None else None
-    if said is not None:
-        return said
+    if said is not None:  # bracketed where the node's own text would be
+        return f"({said})" if _node_precedence(expr) < outer else said
     if isinstance(expr, Const):
         text, prec = str(expr.value), 9
         if expr.value < 0:
@@ -303,6 +303,18 @@ def _text(expr: Expr, outer: int, flat: bool,
     else:
         raise TypeError(f"unknown expression node {expr!r}")
     return f"({text})" if prec < outer else text
+
+
+def _node_precedence(expr: Expr) -> int:
+    """How tightly ``expr``'s text binds (9: an atom, a call): its operator's precedence."""
+    op = getattr(expr, "op", None)
+    if isinstance(expr, Binary):
+        return _PRECEDENCE["cmp"] if op in COMPARE else _PRECEDENCE[op]
+    if isinstance(expr, Nary) and op in ("and", "or"):
+        return _PRECEDENCE[op]
+    if isinstance(expr, Unary) and op != "abs":
+        return _PRECEDENCE["neg" if op == "-" else "not"]
+    return 9
 
 
 def _chained_with(expr: Expr, op: str) -> bool:

@@ -3,6 +3,7 @@ answers are assignments."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -208,13 +209,19 @@ class Csp(Variables):
         """Declare rotations and reflections of variables laid out as a board, row by row
         (or of a 2-D array from :meth:`add_array`, whose shape gives ``rows``).
 
-        ``use`` names them (:data:`cpsolve.model.symmetry.boards.MOVES`); by default every one
-        the board has (8 for a square, 4 for another rectangle).
+        ``rows`` 0: a square board, refused when the number of cells is not a square (no
+        layout is guessed).  ``use`` names them (:data:`cpsolve.model.symmetry.boards.MOVES`);
+        by default every one the board has (8 for a square, 4 for another rectangle).
         """
         from .symmetry.boards import cell_map, names
 
         if cells and all(isinstance(row, list) for row in cells):  # a 2-D array
             rows, cells = len(cells), [c for row in cells for c in row]
+        if rows == 0 and cols is None:
+            rows = math.isqrt(len(cells))
+            if rows * rows != len(cells):
+                raise ModelError(f"{_board_name(cells)} has {len(cells)} cells, not a square: "
+                                 "give rows = R")
         cols = len(cells) // rows if cols is None else cols
         if rows < 1 or cols < 1 or rows * cols != len(cells):
             raise ModelError(f"a board of {rows} rows and {cols} columns has {rows * cols} "
@@ -234,3 +241,10 @@ class Csp(Variables):
     def uses(self) -> set[str]:
         """Constraint kinds this model uses (engines declare what they support)."""
         return {type(c).__name__ for c in self.constraints}
+
+
+def _board_name(cells: Sequence) -> str:
+    """The array a board's cells belong to (``x`` for ``x[0], x[1], ...``), for messages;
+    "the board" when they are not one array's."""
+    bases = {(c.name if isinstance(c, Var) else str(c)).split("[", 1)[0] for c in cells}
+    return bases.pop() if len(bases) == 1 else "the board"

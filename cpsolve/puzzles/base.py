@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..answers.check import Words
 from ..answers.result import Step
 from ..answers.words import plural
-from ..language.expr import Expr, readable
+from ..language.expr import Binary, Const, Expr, Var, readable
 from ..model import Csp, Planning
 from ..model.invariants import Parity
 from .assignment_text import assignment_text, inside_panel, read_assignment_text
@@ -61,9 +62,51 @@ class Puzzle:
         return None
 
     def condition_text(self, condition: Expr) -> str:
-        """A condition of the model (a guard, the goal) in the puzzle's words, for
-        messages; by default the expression as written."""
-        return readable(condition)
+        """A condition of the model (a guard, the goal, a constraint) in the puzzle's words,
+        for messages: by default the expression as written, each variable as
+        :meth:`variable_text` names it, and each test ``x == v`` (``x != v``) as
+        :meth:`atom_text` says it, else with ``v`` as :meth:`value_text` shows it."""
+        return readable(condition, self._said)
+
+    def variable_text(self, name: str) -> str:
+        """A variable as the puzzle names it for people (a grid's cell ``r3c3``, counted
+        from 1); by default its name."""
+        return name
+
+    def value_text(self, name: str, value: int) -> str:
+        """A value of variable ``name`` as the puzzle shows it (a symbol, a label); by
+        default the number."""
+        return str(value)
+
+    def atom_text(self, name: str, value: int) -> str | None:
+        """``name == value`` said as a fact of the puzzle (sokoban's ``a box on r3c4``);
+        None (the default): written as the test, in :meth:`variable_text` and
+        :meth:`value_text`."""
+        return None
+
+    def words(self) -> Words:
+        """The puzzle's words for the checker's messages about a solution."""
+        return Words(self.variable_text, self.value_text, self.condition_text)
+
+    def _said(self, expr: Expr) -> str | None:
+        """A part of a condition in the puzzle's words (None: as :func:`readable` writes it,
+        with its parts in the puzzle's words)."""
+        if isinstance(expr, Var):
+            return self.variable_text(expr.name)
+        if not (isinstance(expr, Binary) and expr.op in ("==", "!=")):
+            return None
+        var, const = (expr.left, expr.right) if isinstance(expr.left, Var) else \
+            (expr.right, expr.left)
+        domain = self.model.domains.get(var.name) if isinstance(var, Var) else None
+        if domain is None or not isinstance(const, Const):
+            return None
+        flipped = expr.op == "!=" and (domain.lo, domain.hi) == (0, 1) and const.value in (0, 1)
+        atom = None if expr.op == "!=" and not flipped else \
+            self.atom_text(var.name, 1 - const.value if flipped else const.value)  # x != 0: x == 1
+        if atom is not None:
+            return atom
+        sides = [self.variable_text(var.name), self.value_text(var.name, const.value)]
+        return f" {expr.op} ".join(sides if expr.left is var else sides[::-1])
 
     def goal_text(self) -> str | None:
         """The goal drawn in the puzzle's words (None: the family cannot draw it); by
@@ -171,6 +214,16 @@ class Puzzle:
 
             return declared_symmetry(self.model)
         return None
+
+
+def indices(name: str, array: str) -> tuple[int, ...] | None:
+    """The indices of ``name`` when it is an item of ``array`` (``box[7]``: ``(7,)``,
+    ``cell[2][3]``: ``(2, 3)``), else None."""
+    head, bracket, rest = name.partition("[")
+    if head != array or not bracket or not rest.endswith("]"):
+        return None
+    parts = rest[:-1].split("][")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
 
 
 def _integer(name: str, said: str) -> int:

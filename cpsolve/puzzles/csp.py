@@ -23,7 +23,8 @@ constraints differ.
 
 ``[[symmetries]]`` declares symmetries of the rules, used by ``count
 --up-to symmetry`` and ``generate``: either a board — ``board = "x"`` (an
-array laid out row by row), ``rows = r`` (a square by default), optionally
+array laid out row by row), ``rows = r`` (a square by default: an array whose size is
+not a square needs it), optionally
 ``use = [...]`` naming some of its rotations and reflections
 (:data:`cpsolve.model.symmetry.boards.MOVES`; by default all the board has) — or a
 permutation of the variables (``variables``, written once over a free index
@@ -36,7 +37,6 @@ reference is ``docs/families/csp.md``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +76,10 @@ class CspPuzzle(Puzzle):
             return self.template.render(solution)
         return assignment_text(self.model.names, {n: self.template.label(n, v)
                                                   for n, v in solution.items()})
+
+    def value_text(self, name: str, value: int) -> str:
+        """A value as its label, when the file labels the variable's values."""
+        return self.template.label(name, value)
 
     def read_solution(self, written: Any) -> dict[str, int]:
         """A JSON assignment, or the solution as the text output draws it (the ``show``
@@ -220,8 +224,9 @@ def _board(data: Data, model: Csp, scope: dict, table: dict, key: str) -> list:
         raise data.error(key + ".board", "expected the name of an array of variables "
                                          "(one or two dimensions)")
     if not shaped:
-        rows = integer(data, key + ".rows", table["rows"], scope) if "rows" in table \
-            else math.isqrt(len(cells))
+        rows = integer(data, key + ".rows", table["rows"], scope) if "rows" in table else 0
+        if "rows" in table and rows < 1:
+            raise data.error(key + ".rows", f"expected a number of rows above 0, got {rows}")
     use = data.get("use", list, None, table=table, prefix=key + ".")
     if use is not None and not all(isinstance(u, str) for u in use):
         raise data.error(key + ".use", "expected a list of symmetry names")

@@ -15,7 +15,7 @@ import itertools
 import math
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..language.expr import Const, Expr, Var, is_boolean
@@ -45,6 +45,9 @@ class Template:
     show: str
     labels: Mapping[str, list]
     scope: Scope
+    domains: Mapping[str, Any] = field(default_factory=dict)
+    """The model's domains (``lo``, ``hi``): an array's items are padded to the widest value
+    their domains can show, so every state drawn lines up."""
 
     def render(self, env: Mapping[str, int]) -> str:
         """An assignment drawn with ``show`` (or ``name=value`` pairs) and ``labels``.  A
@@ -68,7 +71,8 @@ class Template:
 
     def _array(self, cells: list, env: Mapping[str, int]) -> str:
         """A whole array drawn: values apart by spaces, a 2-D array one row a line (a
-        deeper one, its 2-D slices apart by blank lines), labels padded to one width."""
+        deeper one, its 2-D slices apart by blank lines), labels padded to one width: the
+        widest value the domains can show (:meth:`widest`), else the widest drawn."""
         texts: dict[str, str] = {}
 
         def leaves(value: Any) -> None:
@@ -82,7 +86,8 @@ class Template:
                     texts[id(v)] = str(evaluate(v, {}))  # type: ignore[index]
 
         leaves(cells)
-        width = max((screen.cells(t) for t in texts.values()), default=1)
+        width = max((self.widest(n) if isinstance(n, str) and n in self.domains
+                     else screen.cells(t) for n, t in texts.items()), default=1)
 
         def draw(value: list, depth: int) -> str:
             if not any(isinstance(v, list) for v in value):
@@ -92,6 +97,15 @@ class Template:
                                         for v in value)
 
         return draw(cells, 1)
+
+    def widest(self, name: str) -> int:
+        """The width of the widest value variable ``name``'s domain can show (a label, or
+        the number at either end of the domain)."""
+        d = self.domains[name]
+        base = name.split("[", 1)[0]
+        if self.labels.get(name, self.labels.get(base)):
+            return max(screen.cells(self.label(name, v)) for v in range(d.lo, d.hi + 1))
+        return max(len(str(d.lo)), len(str(d.hi)))
 
     def label(self, name: str, value: int) -> str:
         """The label of ``value`` for variable ``name`` (or of its array), else the number."""
@@ -120,7 +134,7 @@ def template(data: Data, scope: dict[str, Any], model: Planning | Csp,
     problem = labels_problem(labels, model)
     if problem is not None:
         raise data.error(f"labels.{problem[0]}", problem[1])
-    return Template(show, labels, scope)
+    return Template(show, labels, scope, model.domains)
 
 
 def labels_problem(labels: Mapping[str, Any], model: Planning | Csp) -> tuple[str, str] | None:

@@ -34,6 +34,7 @@ cannot read back: cages or regions, notes in cells, inequality signs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -44,7 +45,7 @@ from ..language.expr import Const, Expr, conjuncts
 from ..language.scope import variable_scope
 from ..model import Csp
 from . import screen
-from .base import Puzzle
+from .base import Puzzle, indices
 from .collection import instance_lines
 from .data import Data, ModelFileError
 from .declare import condition_in, read_constants
@@ -119,6 +120,15 @@ class GridPuzzle(Puzzle):
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
         return self.draw(solution)
+
+    def variable_text(self, name: str) -> str:
+        """A cell as people name it, counted from 1 as the groups are: ``r3c3``."""
+        at = indices(name, "cell")
+        return name if at is None or len(at) != 2 else f"r{at[0] + 1}c{at[1] + 1}"
+
+    def value_text(self, name: str, value: int) -> str:
+        """A cell's value as its symbol."""
+        return self.symbols[value - 1] if 1 <= value <= len(self.symbols) else str(value)
 
     def symmetry(self) -> Symmetry:
         """The board's symmetries: square symmetries keeping the groups, and renaming."""
@@ -384,6 +394,12 @@ def _symbols(data: Data, n: int) -> list[str]:
 
 
 def _box(data: Data, n: int) -> tuple[int, int]:
+    if "box" not in data.table:
+        data.hidden_in_a_table("box")
+        rows = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+        raise data.error("box", f"missing: groups lists \"boxes\", so add box = [R, C], the "
+                         f"rows and columns of one box (R x C = {n}: [{rows}, {n // rows}] "
+                         "for instance)")
     box = data.get("box", list)
     if len(box) != 2 or not all(isinstance(v, int) and v > 0 for v in box):
         raise data.error("box", f"expected [rows, columns], got {box!r}")

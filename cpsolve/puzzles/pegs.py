@@ -52,7 +52,7 @@ from ..answers.words import plural
 from ..language.combine import And, If, Sum
 from ..language.expr import Expr, Var
 from ..model import Planning
-from .base import Puzzle
+from .base import Puzzle, indices
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "jumps", "goal", "goal_peg", "pegs_left",
@@ -124,6 +124,13 @@ class PegsPuzzle(Puzzle):
         for (r, c), v in zip(cells, state):
             grid[r][c] = "o" if v else "."
         return "\n".join("".join(row).rstrip() for row in grid)
+
+    def atom_text(self, name: str, value: int) -> str | None:
+        """``a peg in r2c4``, ``no peg in r2c4``."""
+        at = indices(name, "hole")
+        if at is not None and at[0] < len(self.cells) and value in (0, 1):
+            return f"{'a' if value else 'no'} peg in {label(self.cells[at[0]])}"
+        return None
 
     def chains(self, plan: tuple[Step, ...]) -> list[list[str]]:
         """The plan's jumps grouped into chains (consecutive jumps by one peg)."""

@@ -57,7 +57,7 @@ from ..answers.words import plural
 from ..language.combine import And, Sum
 from ..language.expr import Var
 from ..model import Planning
-from .base import Puzzle
+from .base import Puzzle, indices
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "metric", "dead_squares"}
@@ -231,6 +231,15 @@ class SokobanPuzzle(Puzzle):
             grid[r][c] = "*" if (r, c) in self.board.targets else " "
         drawn = "\n".join("".join(row).rstrip() for row in grid)
         return f"{drawn}\n(a box on every target; the player anywhere)"
+
+    def atom_text(self, name: str, value: int) -> str | None:
+        """``the player on r3c5``, ``a box on r3c4``, ``no box on r3c4``."""
+        at = indices(name, "box")
+        if name == "player" and 0 <= value < len(self.cells):
+            return f"the player on {label(self.cells[value])}"
+        if at is not None and at[0] < len(self.cells) and value in (0, 1):
+            return f"{'a' if value else 'no'} box on {label(self.cells[at[0]])}"
+        return None
 
     def pushes(self, plan: tuple[Step, ...]) -> int:
         """How many steps of ``plan`` push a box."""

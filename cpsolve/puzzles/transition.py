@@ -116,6 +116,10 @@ class TransitionPuzzle(Puzzle):
         assert isinstance(model, Planning)
         return self.template.render(model.assignment(state))
 
+    def value_text(self, name: str, value: int) -> str:
+        """A value as its label, when the file labels the variable's values."""
+        return self.template.label(name, value)
+
 
 def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = None,
           description: str = "") -> TransitionPuzzle:
@@ -132,7 +136,8 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
         raise ModelError(f"labels[{problem[0]!r}]: {problem[1]}")
     return TransitionPuzzle(model.name, "transition", model, description,
                             "one move = one action",
-                            template=Template(show, dict(labels or {}), scope))
+                            template=Template(show, dict(labels or {}), scope,
+                                              model.domains))
 
 
 def build(data: Data) -> TransitionPuzzle:

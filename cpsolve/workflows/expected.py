@@ -9,6 +9,7 @@ limit contradicts nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..answers.kinds import Analysis, Assignment, Count, Plan
@@ -32,11 +33,21 @@ def mismatched(expected: Mapping[str, Any], result: Result) -> dict[str, str]:
             if key in found and _differ(key, want, found[key])}
 
 
+@dataclass(frozen=True)
+class AtLeast:
+    """A count proven to be ``least`` or more (a solve that found a second solution)."""
+
+    least: int
+
+
 def _differ(key: str, want: Any, found: Any) -> bool:
     """``solve``: only infeasible against an answer contradicts (an answer without an
-    optimality proof agrees with ``optimal``, an optimal one with ``solved``)."""
+    optimality proof agrees with ``optimal``, an optimal one with ``solved``); a count of
+    ``AtLeast(n)``: any count below ``n``."""
     if key == "solve":
         return (want == "infeasible") != (found == "infeasible")
+    if isinstance(found, AtLeast):
+        return want < found.least
     return want != found
 
 
@@ -49,7 +60,10 @@ def _found(result: Result) -> dict[str, Any]:
         if status is Status.OPTIMAL and isinstance(answer, Plan):
             out.update(steps=len(answer.steps), cost=answer.cost)
         if isinstance(answer, Assignment) and answer.unique is not None:
-            out["unique"] = answer.unique
+            # a proven unique solution is a count of 1; a second one, of 2 or more
+            out.update(unique=answer.unique, count=1 if answer.unique else AtLeast(2))
+        if status is Status.INFEASIBLE:
+            out["count"] = 0  # no solution, so no optimal plan either
         if status is Status.OPTIMAL and isinstance(answer, Assignment) and \
                 answer.objective is not None:
             out["objective"] = answer.objective
@@ -76,5 +90,7 @@ def _counted(result: Result, answer: Count) -> dict[str, int]:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, AtLeast):
+        return f"{value.least:,} or more"
     return str(value).lower() if isinstance(value, bool) else repr(value) \
         if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.check import parity_problem, replay, verify, violations
+from cpsolve.answers.check import Words, parity_problem, replay, verify, violations
 from cpsolve.answers.result import (
     Analysis,
     Assignment,
@@ -130,14 +130,43 @@ def test_broken_water_jugs_plans(jugs, plan, step, fragment):
 
 def test_guard_message_names_action_and_guard(jugs):
     verdict = replay(jugs, ["empty the 8 L jug"])
-    assert verdict.message == "step 1 (empty the 8 L jug): guard jug[0] > 0 is false"
+    assert verdict.message == ("step 1 (empty the 8 L jug) cannot be played: its guard needs "
+                               "jug[0] > 0")
+
+
+def test_a_false_guard_is_said_by_the_conjuncts_that_fail():
+    """x == 0 and y == 1: from (0, 0) only y == 1 fails, so only it is named; from (1, 0)
+    both fail, and the whole guard is."""
+    for start, needs in (((0, 0), "y == 1"), ((1, 0), "x == 0 and y == 1")):
+        model = Planning("two")
+        model.add_variable("x", 0, 1)
+        model.add_variable("y", 0, 1)
+        model.set_initial({"x": start[0], "y": start[1]})
+        model.set_goal(Var("x") == 1)
+        model.add_action("go", (Var("x") == 0) & (Var("y") == 1), {"x": 1})
+        verdict = replay(model, ["go"])
+        assert verdict.message == f"step 1 (go) cannot be played: its guard needs {needs}"
+
+
+def test_violations_name_variables_and_values_in_the_words_given(xsudoku):
+    """A puzzle's words name the cells and values: cell[0][0] as CELL[0][0], 2 as B."""
+    rows = [row[:] for row in XS_GOOD]
+    rows[0][0] = 2  # 2 twice in row 1, with cell[0][1]
+    words = Words(variable=str.upper, value=lambda name, v: "ABCDE"[v - 1],
+                  condition=lambda e: "<said>")
+    found = violations(xsudoku, assignment(rows), words)
+    assert found[0] == "row 1: CELL[0][0] and CELL[0][1] are both B"
+    values = assignment(XS_GOOD)
+    del values["cell[2][2]"]
+    assert violations(xsudoku, values, words) == ["CELL[2][2] has no value"]
 
 
 def test_messages_say_conditions_in_the_callers_words_and_a_missed_goal_keeps_its_state(jugs):
     """``say`` writes the guard and the goal (a puzzle's words); a legal plan that misses
     the goal carries the state it ends in: fill the 5 L jug from (0, 0) gives (0, 5)."""
     said = replay(jugs, ["empty the 8 L jug"], say=lambda e: "<the guard>")
-    assert said.message == "step 1 (empty the 8 L jug): guard <the guard> is false"
+    assert said.message == ("step 1 (empty the 8 L jug) cannot be played: its guard needs "
+                            "<the guard>")
     assert said.reached is None
     missed = replay(jugs, ["fill the 5 L jug"], say=lambda e: "<the goal>")
     assert missed.message == "the goal <the goal> does not hold after the plan"

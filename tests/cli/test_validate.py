@@ -145,7 +145,8 @@ def test_cpsolves_own_table_with_one_action_changed_names_its_guard(cli, tmp_pat
     out = cli("validate", "hanoi4", plan, "--json")
     verdict = json.loads(out.out)
     assert out.code == 1 and verdict["format"] == "cpsolve text" and verdict["step"] == 8
-    assert verdict["message"].startswith("step 8 (disc 3 to B): guard "), verdict["message"]
+    assert verdict["message"].startswith("step 8 (disc 3 to B) cannot be played: its guard "
+                                         "needs "), verdict["message"]
 
 
 LONG_NAMES = """\
@@ -238,7 +239,9 @@ def test_a_grid_with_one_cell_changed_names_the_constraint(cli, tmp_path):
     out = cli("validate", "sudoku4", grid, "--json")
     verdict = json.loads(out.out)
     assert out.code == 1 and not verdict["valid"]
-    assert "cell[0][0]" in verdict["message"] or "cell[0][1]" in verdict["message"]
+    # cells named as people count them, as the groups are (column 1), never cell[0][0]
+    assert "r1c1" in verdict["message"] or "r1c2" in verdict["message"], verdict["message"]
+    assert "cell[" not in verdict["message"]
 
 
 def test_a_csp_drawing_with_one_value_changed_names_the_constraint(cli, tmp_path):
@@ -450,3 +453,60 @@ def test_a_drawing_of_the_wrong_length_shows_the_form_expected(cli, tmp_path):
     assert run.code == 2 and len(run.err_lines) == 1, run.err
     assert "the drawing has 8 items where the model's show template draws 7: " \
         "marks <m[0]> <m[1]> <m[2]> <m[3]> <m[4]> <m[5]>" in run.err
+
+
+LATIN = 'family = "grid"\nname = "Latin square"\nsize = 4\nsymbols = "ABCD"\n'
+
+
+def test_a_grid_message_names_cells_and_values_as_the_board_shows_them(cli, tmp_path):
+    """Column 3 reads C, D, A, A: its cells r3c3 and r4c3 (counted from 1, as "column 3"
+    is) are both A, the symbol written, not the value 1 behind it; rows 1 to 4 hold each
+    symbol once, so the column is the first group broken."""
+    model, grid = tmp_path / "latin.toml", tmp_path / "grid.txt"
+    model.write_text(LATIN)
+    grid.write_text("A B C D\nB A D C\nC D A B\nD C A B\n")
+    out = cli("validate", model, grid)
+    assert out.code == 1
+    assert out.out.strip() == "invalid: column 3: r3c3 and r4c3 are both A (text)"
+
+
+def test_a_grid_constraint_and_given_name_cells_and_symbols(cli, tmp_path):
+    """A given (r1c1 is B) and a constraint over cells are said with cell names and
+    symbols: the board's r1c1 holds A."""
+    model, grid = tmp_path / "latin.toml", tmp_path / "grid.txt"
+    model.write_text(LATIN + 'givens = """\nB . . .\n. . . .\n. . . .\n. . . .\n"""\n')
+    grid.write_text("A B C D\nB A D C\nC D A B\nD C B A\n")
+    verdict = json.loads(cli("validate", model, grid, "--json").out)
+    assert verdict["message"] == "given: r1c1 == B is false"
+    model.write_text(LATIN + 'constraints = ["cell[0][0] == 2 or cell[0][1] > cell[0][2]"]\n')
+    verdict = json.loads(cli("validate", model, grid, "--json").out)
+    assert verdict["message"] == "r1c1 == B or r1c2 > r1c3 is false"
+
+
+def test_labelled_values_are_said_as_their_labels(cli, tmp_path):
+    """A csp's constraint and a transition's guard say a labelled value by its label."""
+    model, answer = tmp_path / "c.toml", tmp_path / "a.json"
+    model.write_text('family = "csp"\nconstraints = ["x == 2"]\n[variables]\nx = [0, 2]\n'
+                     '[labels]\nx = ["red", "green", "blue"]\n')
+    answer.write_text('{"x": 0}')
+    verdict = json.loads(cli("validate", model, answer, "--json").out)
+    assert verdict["message"] == "x == blue is false"
+    model.write_text('family = "transition"\ngoal = "side == 1"\n[variables]\nside = [0, 1]\n'
+                     '[initial]\nside = 0\n[labels]\nside = ["left", "right"]\n'
+                     '[[actions]]\nname = "cross"\nguard = "side == 0"\neffects = { side = "1" }\n')
+    answer.write_text('["cross", "cross"]')
+    verdict = json.loads(cli("validate", model, answer, "--json").out)
+    assert verdict["message"] == "step 2 (cross) cannot be played: its guard needs side == left"
+
+
+def test_a_sokoban_step_into_a_box_says_what_its_guard_needs_on_the_map(cli, tmp_path):
+    """u takes the player from r4c5 to r3c5; the walk l runs into the box on r3c4: the
+    guard is said in the map's cells, not as player == 8 and box[7] == 0."""
+    model, plan = tmp_path / "s.toml", tmp_path / "plan.txt"
+    model.write_text('family = "sokoban"\nboard = """\n#######\n#.    #\n# $$  #\n'
+                     '#.  @ #\n#######\n"""\n')
+    plan.write_text("ulLrdLL\n")
+    out = cli("validate", model, plan)
+    assert out.code == 1
+    assert " ".join(out.out.split()) == ("invalid: step 2 (walk left from r3c5) cannot be "
+                                         "played: its guard needs no box on r3c4 (LURD)")

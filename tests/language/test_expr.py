@@ -391,3 +391,8 @@ def test_readable_takes_a_parts_own_words_where_it_has_them():
 
     assert readable(((a == 1) | (b > 2)) & (b < 5), words) == "(A holds or b > 2) and b < 5"
     assert readable(a == 1) == "a == 1"
+    # a part said in words keeps the brackets its own text would need: (a == 1) + b is
+    # not a == 1 + b
+    assert readable((a == 1) + b >= 1, words) == "(A holds) + b >= 1"
+    assert readable(((a == 1) + b) * 2, lambda e: "S" if getattr(e, "op", "") == "+"
+                    else None) == "(S) * 2"

@@ -73,3 +73,34 @@ def test_a_goal_written_with_one_equals_sign_says_to_write_two(write_model, goal
 def test_a_constraint_written_with_one_equals_sign_says_to_write_two(write_model):
     error = refused(write_model, CSP.format(constraint="a = 1", show=""))
     assert error.key == "constraints[0]" and "did you mean '=='?" in error.message
+
+
+JUGS = """family = "transition"
+goal = "j[0] == 6"
+show = "{j}"
+[variables]
+j = { domain = [0, [12, 8, 5]] }
+[initial]
+j = [12, 0, 0]
+[[actions]]
+name = "empty {a}"
+params = { a = "range(3)" }
+effects = { "j[a]" = "0" }
+"""
+
+
+def test_an_array_is_padded_to_its_domains_widest_value_so_states_line_up(write_model):
+    """j[0] can hold 12: every item of every state takes two characters, not only the
+    states where a jug holds 10 or more."""
+    puzzle = load(write_model("j.toml", JUGS))
+    assert puzzle.render_state((12, 0, 0)) == "12  0  0"
+    assert puzzle.render_state((4, 8, 0)) == " 4  8  0"
+
+
+def test_labels_are_padded_to_the_widest_label_of_the_domain(write_model):
+    """Labels "no"/"yes": every item takes three characters, whichever value it holds."""
+    text = (TRANSITION.format(goal="x[0] == 1", show="{x}")
+            + '[labels]\nx = ["no", "yes"]\n')
+    puzzle = load(write_model("l.toml", text))
+    assert puzzle.render_state((0, 0)) == " no  no"
+    assert puzzle.render_state((1, 0)) == "yes  no"

@@ -487,6 +487,21 @@ def test_a_declared_symmetry_that_breaks_a_constraint_is_refused(write_model, cl
     one_error_line(result, "symmetries[0]")
 
 
+@pytest.mark.parametrize("size", [3, 6])
+def test_a_1d_board_that_is_not_a_square_needs_its_rows(write_model, cli, size):
+    """3 or 6 cells make no square: no layout (one row, 2 x 3) is guessed; with the rows
+    given, 6 cells are a 2 x 3 board (a rectangle: identity, half turn and two mirrors)."""
+    text = (f'family = "csp"\nconstraints = ["sum(x[i] for i in range({size})) == 1"]\n'
+            f'[variables]\nx = {{ size = {size}, domain = [0, 1] }}\n'
+            '[[symmetries]]\nboard = "x"\n')
+    result = cli("count", write_model("x.toml", text), "--up-to", "symmetry")
+    one_error_line(result, "symmetries[0]")
+    assert f"x has {size} cells, not a square: give rows = R" in result.err
+    if size == 6:
+        rows = load(write_model("r.toml", text + "rows = 2\n"))
+        assert len(rows.model.symmetries) == 3
+
+
 def test_the_python_api_declares_board_symmetries():
     n = 5
     csp = Csp("5 queens on a board")
@@ -511,6 +526,8 @@ def test_the_python_api_declares_board_symmetries():
     assert result.count == orbits(queens(n), closure) == 2
     with pytest.raises(ModelError, match="not square"):
         csp.board_symmetries(x[:10], rows=2, use=["quarter turn clockwise"])
+    with pytest.raises(ModelError, match="x has 10 cells, not a square: give rows = R"):
+        csp.board_symmetries(x[:10])  # rows not given: a square, and 10 cells make none
 
 
 def test_generation_uses_the_declared_board_symmetries(write_model):

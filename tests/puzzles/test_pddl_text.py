@@ -87,9 +87,11 @@ def test_a_false_guard_is_said_as_its_atoms(cli, gripper, tmp_path):
     verdict = json.loads(cli("validate", *gripper, plan, "--json").out)
     assert not verdict["valid"] and verdict["step"] == 2
     message = verdict["message"]
-    assert message.startswith("step 2 (pick ball1 rooma left): guard "), message
-    for atom in ("(at ball1 rooma)", "(at-robby rooma)", "(free left)"):
+    assert message.startswith("step 2 (pick ball1 rooma left) cannot be played: its guard "
+                              "needs "), message
+    for atom in ("(at ball1 rooma)", "(free left)"):  # ball1 is held, by the left gripper
         assert atom in message
+    assert "(at-robby rooma)" not in message  # robby is still there: not what is missing
     assert "==" not in message and "/" not in message, message
 
 

@@ -509,3 +509,12 @@ def test_the_module_docstring_is_a_valid_file(tmp_path):
     puzzle = load(write(tmp_path, textwrap.dedent(family.__doc__.split("\n\n")[1])))
     result = run("search", "solve", puzzle.model, Options(time_limit=60))
     assert result.status is Status.OPTIMAL and result.steps == 31  # 32 pegs to 1
+
+
+def test_a_jump_that_cannot_be_made_says_which_holes_stop_it():
+    """Hoppers starts with every hole full but the centre r3c3: r1c3 cannot jump over the
+    empty centre onto the full r5c3, and the guard says so in holes, not hole[i] == 1."""
+    puzzle = load(HOPPERS)
+    verdict = replay(puzzle.model, ["r1c3-r5c3"], puzzle.condition_text)
+    assert verdict.message == ("step 1 (r1c3-r5c3) cannot be played: its guard needs a peg "
+                               "in r3c3 and no peg in r5c3")

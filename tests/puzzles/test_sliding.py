@@ -743,3 +743,11 @@ def test_numpy_and_python_analyses_agree_on_shaped_pieces(tmp_path, seed, metric
         assert getattr(fast, field) == getattr(slow, field)
     if metric != "path":
         assert fast.states == reachable
+
+
+def test_a_move_that_cannot_be_made_names_the_cell_it_needs_empty():
+    """The 8-puzzle's start has its empty cell at r3c2: the tile on r1c1 cannot move down,
+    as r2c1 holds the 2; the guard names the cell and the empty token, not c[3] == 0."""
+    puzzle = load(MODELS / "eight_puzzle.toml")
+    verdict = replay(puzzle.model, ["r1c1 down"], puzzle.condition_text)
+    assert verdict.message == "step 1 (r1c1 down) cannot be played: its guard needs r2c1 == _"

@@ -49,6 +49,44 @@ def test_solve_json_names_an_objective_mismatch(cli, tmp_path, engine):
     assert "warning: the model's [expected] says objective = 99" in run.err
 
 
+def solved(unique: bool | None) -> Result:
+    """A solve of a csp without an objective: its solution unique, one of several (a second
+    one found), or not decided (None)."""
+    second = None if unique in (True, None) else {"x": 2}
+    return Result(Status.SOLVED, "search", answer=Assignment({"x": 1}, unique, second))
+
+
+def test_a_solve_that_proves_how_many_solutions_checks_the_expected_count():
+    """Unique is a count of 1, a second solution a count of 2 or more, infeasible a count
+    of 0; an undecided uniqueness says nothing about the count."""
+    assert mismatches({"count": 2}, solved(True)) == [
+        "the model's [expected] says count = 2; this run found 1"]
+    assert mismatches({"count": 1}, solved(True)) == []
+    assert mismatches({"count": 1}, solved(False)) == [
+        "the model's [expected] says count = 1; this run found 2 or more"]
+    assert mismatches({"count": 0}, solved(False)) != []
+    assert mismatches({"count": 2}, solved(False)) == mismatches({"count": 576},
+                                                                 solved(False)) == []
+    assert mismatches({"count": 5}, solved(None)) == []
+    none = Result(Status.INFEASIBLE, "search")
+    assert mismatches({"count": 3}, none) == [
+        "the model's [expected] says count = 3; this run found 0"]
+    assert mismatches({"count": 0}, none) == []
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_solve_warns_when_its_uniqueness_contradicts_the_expected_count(cli, tmp_path, engine):
+    """x == 1 over 0..3 has one solution: an [expected] count of 2 is a warning (as count
+    gives), the answer still printed, exit 0."""
+    model = tmp_path / "one.toml"
+    model.write_text('family = "csp"\nconstraints = ["x == 1"]\n[variables]\nx = [0, 3]\n'
+                     "[expected]\ncount = 2\n")
+    run = cli("solve", model, "--engine", engine)
+    assert run.code == 0 and "unique" in run.out
+    assert run.err.splitlines() == [
+        "warning: the model's [expected] says count = 2; this run found 1"]
+
+
 def up_to(kind: str, classes: int, total: int | None) -> Result:
     """An exact ``count --up-to kind``: ``classes`` classes of ``total`` solutions."""
     return Result.counted("cpsat", Count(classes), True,

@@ -11,7 +11,7 @@ from ...answers.result import Step
 from ...answers.words import plural
 from ...model.invariants import Parity
 from .. import screen
-from ..base import Puzzle
+from ..base import Puzzle, indices
 from .moves import Move
 from .pieces import EMPTY, WALL, Board, Cell, Kind
 
@@ -65,6 +65,18 @@ class SlidingPuzzle(Puzzle):
         rows = self.board_rows(state)
         width = max(screen.cells(t) for row in rows for t in row)
         return "\n".join(" ".join(screen.ljust(t, width) for t in row).rstrip() for row in rows)
+
+    def variable_text(self, name: str) -> str:
+        """A cell as people name it, counted from 1: ``r2c3``."""
+        at = indices(name, "c")
+        if at is None or at[0] >= len(self.board.cells):
+            return name
+        r, c = self.board.cells[at[0]]
+        return f"r{r + 1}c{c + 1}"
+
+    def value_text(self, name: str, value: int) -> str:
+        """A cell's value as the piece drawn there (``_``: empty)."""
+        return self.tokens[value] if 0 <= value < len(self.tokens) else str(value)
 
     def step_text(self, step: Step) -> str:
         """``piece direction [distance]``: the piece is read at the cell it moved to; a piece
