@@ -24,6 +24,7 @@ from cpsolve.engines.runtime.stop import Stop
 from cpsolve.engines.search.common import Budget
 from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.planning import pdb, pdb_store
+from cpsolve.engines.search.planning.heuristic import compile_estimate
 from cpsolve.engines.search.planning.pdb_build import build_table
 from cpsolve.engines.search.planning.pdb_ida import hole_swap
 from cpsolve.engines.search.statespace.packing import Packed
@@ -625,3 +626,65 @@ def test_tables_read_from_the_cache_count_towards_the_memory_limit(algorithm):
     assert result.status is Status.UNKNOWN, result.message
     assert result.plan is None and "memory limit 1 byte reached" in result.message
     assert "cached" in result.details.get("patterns", "")
+
+
+# --- A resumed build says so: in its result, not only on the passing progress line ------
+# A build is saved whole layers at a time, so a run stopped inside the layer after the
+# saved ones keeps the saved file as it was: the next run begins that layer again.
+
+def eight_task():
+    """The 8-puzzle with two 4-tile tables: table 1's build has about 20 layers."""
+    table = {"family": "sliding", "start": "8 6 7\n2 5 4\n3 _ 1",
+             "goal": "1 2 3\n4 5 6\n7 8 _",
+             "estimate": {"patterns": [["1", "2", "3", "4"], ["5", "6", "7", "8"]]}}
+    return compile_planning(build(Data(table, "test.toml")).model)
+
+
+def test_a_run_that_resumes_and_gets_further_says_so_in_its_result(own_cache):
+    task = eight_task()
+    first = pdb.pattern_set(task, StopAt(5))
+    assert first.reached[0] == 5 and first.notes == []  # a fresh build: nothing resumed
+    second = pdb.pattern_set(task, StopAt(9))
+    assert second.reached[0] == 9
+    assert second.notes == ["resuming table 1 at distance 6"]  # the first layer not saved
+    assert "resuming table 1 at distance 6" in second.describe()
+    assert "not finished" not in second.describe()
+
+
+def test_a_resumed_build_that_finishes_says_it_was_resumed(own_cache):
+    task = eight_task()
+    pdb.pattern_set(task, StopAt(5))
+    done = pdb.pattern_set(task)
+    assert not done.partial
+    assert done.describe().endswith("built now; resuming table 1 at distance 6")
+
+
+def test_a_run_stopped_inside_the_next_layer_says_it_added_nothing(own_cache):
+    task = eight_task()
+    pdb.pattern_set(task, StopAt(5))
+    (saved,) = own_cache.glob("pdb-*.partial.npz")
+    before = saved.read_bytes()
+    stalled = pdb.pattern_set(task, StopAt(-1, extra=2))  # three looks into layer 6
+    assert stalled.reached[0] == 5  # layers 0-5, as saved: layer 6 was not finished
+    (note,) = stalled.notes
+    assert re.fullmatch(r"resuming table 1 at distance 6: layer 6 not finished in this "
+                        r"run's \d+\.\d s \(\d+\.\d s of it reading the saved build\), "
+                        r"kept layers 0-5", note)
+    assert note in stalled.describe()
+    assert saved.read_bytes() == before  # nothing to save: the file is the first run's
+    again = StopAt(6)
+    assert pdb.pattern_set(task, again).reached[0] == 6  # the next run begins layer 6 again
+    assert any("resuming table 1 at distance 6" in line for line in again.lines)
+
+
+def test_the_details_carry_the_resume(own_cache):
+    """``details.patterns`` is the text output's ``Estimate:`` line and ``--json``'s."""
+    task = eight_task()
+    compile_estimate(task, StopAt(5))
+    resumed = compile_estimate(task, StopAt(9)).details()
+    assert resumed["pattern_tables"] == "partial"
+    assert "table 1 to distance 9" in resumed["patterns"]
+    assert "resuming table 1 at distance 6" in resumed["patterns"]
+    stalled = compile_estimate(task, StopAt(-1, extra=2)).details()
+    assert "layer 10 not finished in this run's" in stalled["patterns"]
+    assert "kept layers 0-9" in stalled["patterns"]
