@@ -11,7 +11,7 @@ from rich.text import Text
 from ..answers.result import Result
 from ..answers.words import plural
 from ..model.symmetry.canonical import Symmetry
-from ..puzzles import screen
+from ..puzzles import widths
 from ..puzzles.base import Puzzle
 from ..workflows.grids.counting import has_givens
 from ..workflows.grids.generated import Generation
@@ -59,14 +59,14 @@ def tile(boards: list[tuple[str, str]], width: int) -> str:
     if not boards:
         return ""
     cells = [[label, *text.splitlines()] for label, text in boards]
-    w = max(screen.cells(line) for c in cells for line in c)
+    w = max(widths.cells(line) for c in cells for line in c)
     per_row = max(1, (width + len(GAP)) // (w + len(GAP)))
     out = []
     for i in range(0, len(cells), per_row):
         row = cells[i:i + per_row]
         height = max(len(c) for c in row)
         for j in range(height):
-            out.append(GAP.join(screen.ljust(c[j] if j < len(c) else "", w) for c in row).rstrip())
+            out.append(GAP.join(widths.ljust(c[j] if j < len(c) else "", w) for c in row).rstrip())
         out.append("")
     return "\n".join(out).rstrip("\n")
 
@@ -141,7 +141,7 @@ def _boards(puzzle: Puzzle, gen: Generation, width: int) -> Iterator[Lines]:
     """A generation's puzzles drawn side by side, :data:`ROWS` rows of boards at a time."""
     first = gen.puzzles[0]
     board = _drawn(puzzle, first.givens).splitlines()
-    w = max([screen.cells(line) for line in board] + [len(f"#{len(gen.puzzles)} minimal")])
+    w = max([widths.cells(line) for line in board] + [len(f"#{len(gen.puzzles)} minimal")])
     step = ROWS * max(1, (width + len(GAP)) // (w + len(GAP)))
     for start in range(0, len(gen.puzzles), step):
         labels = [(f"#{i}" + (" minimal" if p.minimal else ""), _drawn(puzzle, p.givens))

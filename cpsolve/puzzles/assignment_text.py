@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from . import screen
+from . import widths
 
 WIDTH = 72
 """The longest line written (an answer is drawn in a box on an 80-column screen)."""
@@ -67,9 +67,9 @@ def _wrapped(head: str, values: list[str], width: int) -> list[str]:
     lines, line = [], head
     for i, value in enumerate(values):
         item = value + ("]" if i == len(values) - 1 else ",")
-        if line != head and screen.cells(line) + 1 + screen.cells(item) > width:
+        if line != head and widths.cells(line) + 1 + widths.cells(item) > width:
             lines.append(line)
-            line = " " * screen.cells(head) + item
+            line = " " * widths.cells(head) + item
         else:
             line += ("" if line == head else " ") + item
     return [*lines, line]
@@ -80,7 +80,7 @@ def _packed(items: list[str], width: int) -> list[str]:
     item alone does)."""
     lines: list[str] = []
     for item in items:
-        if lines and screen.cells(lines[-1]) + 2 + screen.cells(item) <= width:
+        if lines and widths.cells(lines[-1]) + 2 + widths.cells(item) <= width:
             lines[-1] += "  " + item
         else:
             lines.append(item)

@@ -26,7 +26,7 @@ from ..language.scope import Scope, constant_scope, variable_scope
 from ..language.syntax import ExprError, one_line
 from ..language.walk import variables
 from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
-from . import screen
+from . import widths
 from .data import Data
 
 PLACEHOLDER = re.compile(r"\{([^}]*)\}")
@@ -87,11 +87,11 @@ class Template:
 
         leaves(cells)
         width = max((self.widest(n) if isinstance(n, str) and n in self.domains
-                     else screen.cells(t) for n, t in texts.items()), default=1)
+                     else widths.cells(t) for n, t in texts.items()), default=1)
 
         def draw(value: list, depth: int) -> str:
             if not any(isinstance(v, list) for v in value):
-                return " ".join(screen.rjust(texts[v.name if isinstance(v, Var) else id(v)], width)
+                return " ".join(widths.rjust(texts[v.name if isinstance(v, Var) else id(v)], width)
                                 for v in value)
             return ("\n" * depth).join(draw(v, depth + 1) if isinstance(v, list) else ""
                                         for v in value)
@@ -104,7 +104,7 @@ class Template:
         d = self.domains[name]
         base = name.split("[", 1)[0]
         if self.labels.get(name, self.labels.get(base)):
-            return max(screen.cells(self.label(name, v)) for v in range(d.lo, d.hi + 1))
+            return max(widths.cells(self.label(name, v)) for v in range(d.lo, d.hi + 1))
         return max(len(str(d.lo)), len(str(d.hi)))
 
     def label(self, name: str, value: int) -> str:

@@ -44,7 +44,7 @@ from ..answers.words import plural
 from ..language.expr import Const, Expr, conjuncts
 from ..language.scope import variable_scope
 from ..model import Csp
-from . import screen
+from . import widths
 from .base import Puzzle, indices
 from .collection import instance_lines
 from .data import Data, ModelFileError
@@ -109,13 +109,13 @@ class GridPuzzle(Puzzle):
         """The board as text, with box separators when the grid has boxes and the
         picture's signs between cells (``<`` ``>`` in a row, ``∧`` ``∨`` in a column)."""
         box, n, marks = self.box, self.size, self.picture.marks()
-        width = max(screen.cells(s) for s in self.symbols)
+        width = max(widths.cells(s) for s in self.symbols)
         lines = []
         for r, row in enumerate(self.rows(solution)):
             rule = bool(box and r and r % box[0] == 0)
             if rule or any(((r - 1, c), (r, c)) in marks for c in range(n)):
                 lines.append(_between_rows(r, n, width, box, marks, rule))
-            lines.append(_row_text([screen.rjust(s, width) for s in row], r, box, marks))
+            lines.append(_row_text([widths.rjust(s, width) for s in row], r, box, marks))
         return "\n".join(lines)
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
@@ -177,7 +177,7 @@ def _between_rows(r: int, n: int, width: int, box: tuple[int, int] | None, marks
         if c:
             wall = bool(box and c % box[1] == 0)
             out.append(("-+-" if rule else " | ") if wall else fill * (3 if marks else 1))
-        out.append(screen.rjust(marks.get(((r - 1, c), (r, c)), fill), width, fill))
+        out.append(widths.rjust(marks.get(((r - 1, c), (r, c)), fill), width, fill))
     return "".join(out).rstrip()
 
 

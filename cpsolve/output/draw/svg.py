@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from ...puzzles.screen import cells
+from ...puzzles.widths import cells
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 """Generic font stack: fonts already on the reader's machine, never fetched."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from ...puzzles.screen import cells
+from ...puzzles.widths import cells
 from .svg import INK, LINE, MUTED, PAPER, Svg
 
 MARGIN = 12

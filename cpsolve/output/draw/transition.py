@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ...puzzles.drawing import Drawing
-from ...puzzles.screen import cells
+from ...puzzles.widths import cells
 from .svg import BLUE, INK, LINE, MUTED, PAPER, Svg
 
 MARGIN = 14

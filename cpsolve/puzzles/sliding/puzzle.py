@@ -10,7 +10,7 @@ from typing import Any
 from ...answers.result import Step
 from ...answers.words import plural
 from ...model.invariants import Parity
-from .. import screen
+from .. import widths
 from ..base import Puzzle, indices
 from .moves import Move
 from .pieces import EMPTY, WALL, Board, Cell, Kind
@@ -63,8 +63,8 @@ class SlidingPuzzle(Puzzle):
 
     def render_state(self, state: tuple[int, ...]) -> str:
         rows = self.board_rows(state)
-        width = max(screen.cells(t) for row in rows for t in row)
-        return "\n".join(" ".join(screen.ljust(t, width) for t in row).rstrip() for row in rows)
+        width = max(widths.cells(t) for row in rows for t in row)
+        return "\n".join(" ".join(widths.ljust(t, width) for t in row).rstrip() for row in rows)
 
     def variable_text(self, name: str) -> str:
         """A cell as people name it, counted from 1: ``r2c3``."""

@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from cpsolve.puzzles import screen
+from cpsolve.puzzles import widths
 from cpsolve.puzzles.files import load
 
 
@@ -31,14 +31,14 @@ def width(line: str) -> int:
 @pytest.mark.parametrize("text, cells", [("abc", 3), ("甲乙", 4), ("🍎", 2), ("e\u0301", 1),
                                          ("Ａ", 2), ("", 0), ("a 🐶 b", 6)])
 def test_cells_count_wide_characters_twice_and_combining_marks_not_at_all(text, cells):
-    assert screen.cells(text) == cells
+    assert widths.cells(text) == cells
 
 
 def test_padding_goes_by_cells():
-    assert screen.rjust("甲", 3) == " 甲"
-    assert screen.ljust("🍎", 4) == "🍎  "
-    assert screen.rjust("-", 2, "-") == "--"
-    assert screen.ljust("甲乙", 3) == "甲乙"  # already wider: as it is
+    assert widths.rjust("甲", 3) == " 甲"
+    assert widths.ljust("🍎", 4) == "🍎  "
+    assert widths.rjust("-", 2, "-") == "--"
+    assert widths.ljust("甲乙", 3) == "甲乙"  # already wider: as it is
 
 
 def grid_file(symbols: list[str], givens: str = "") -> str:
