@@ -59,20 +59,24 @@ ANALYSIS_CHOSEN_BY = {
 
 
 class Board:
-    """A drawn board or solution in a box with an optional title; a board wider than the
-    screen is printed without the box and unwrapped (print it with ``crop=False``), since a
-    wrapped board cannot be read."""
+    """A drawn board or solution in a box with an optional title, under an optional
+    ``heading``; a board wider than the screen is printed without the box and unwrapped
+    (print it with ``crop=False``), since a wrapped board cannot be read, under its heading,
+    or without one its title (``solution:``): one label, not two in a row."""
 
-    def __init__(self, drawing: str, title: str | None = None) -> None:
-        self.drawing, self.title = drawing, title
+    def __init__(self, drawing: str, title: str | None = None,
+                 heading: Text | None = None) -> None:
+        self.drawing, self.title, self.heading = drawing, title, heading
 
     def __rich_console__(self, console, options):
         width = max((cell_len(line) for line in self.drawing.splitlines()), default=0)
+        if self.heading is not None:
+            yield self.heading
         if width + 4 <= options.max_width:
             title = None if self.title is None else Text(self.title)  # not markup
             yield Panel(Lines(self.drawing), title=title, expand=False)
             return
-        if self.title:
+        if self.title and self.heading is None:
             yield Text(f"{self.title}:", style="dim")
         yield Lines(self.drawing, no_wrap=True, overflow="ignore")
 
@@ -188,8 +192,8 @@ def draw_assignment(puzzle: Puzzle, answer: Assignment) -> list[Any]:
     if answer.unique is True:
         parts.append(Text("The solution is unique.", style="bold green"))
     elif answer.second is not None:
-        parts.append(Text("The solution is not unique; a second one:", style="yellow"))
-        parts.append(Board(puzzle.render_solution(answer.second), "another"))
+        parts.append(Board(puzzle.render_solution(answer.second), "another",
+                           Text("The solution is not unique; a second one:", style="yellow")))
     return parts
 
 

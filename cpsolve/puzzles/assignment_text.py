@@ -9,7 +9,7 @@ wrapped under its bracket when long; scalars are ``name = value``, a few to a li
 
 An array is written as a list only when every one of its cells is assigned (a partial
 assignment, such as a puzzle's givens, names its cells one by one).  The reader takes this
-layout, and the ``name=value`` pairs written before it, in any spacing; :func:`inside_panel`
+layout, and the ``name=value`` pairs written before it, in any spacing; :func:`drawn_assignment`
 finds it in cpsolve's text output.
 """
 
@@ -141,3 +141,21 @@ def inside_panel(text: str) -> str:
         found = FRAME.match(line)
         inside.append(found.group(1) if found else line)
     return "\n".join(inside)
+
+
+def drawn_assignment(text: str) -> str:
+    """The assignment in cpsolve's text output: inside its ``solution`` panel, or, printed
+    without its frame on a screen too narrow for the panel, the entries under its title line
+    ``solution:`` up to the first text that is none (a second solution's heading); else the
+    text itself."""
+    inside = inside_panel(text)
+    lines = [line.strip() for line in text.splitlines()]
+    if inside is not text or "solution:" not in lines:
+        return inside
+    below = "\n".join(lines[lines.index("solution:") + 1:])
+    at = 0
+    for found in ENTRY.finditer(below):
+        if below[at:found.start()].strip():
+            break
+        at = found.end()
+    return below[:at] if at else below

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from ..language.expr import Var
 from ..language.parse import parse
 from ..quoting import shorten
-from .assignment_text import inside_panel, read_assignment_text
+from .assignment_text import drawn_assignment, inside_panel, read_assignment_text
 from .declare import PLACEHOLDER, Template
 
 MARK = "\x00"
@@ -30,7 +30,7 @@ def read_drawing(template: Template, names: Iterable[str], text: str) -> dict[st
     """The assignment drawn in ``text`` (``ValueError``: why it cannot be read)."""
     names = list(names)
     if not template.show:
-        return _unshown(template, names, inside_panel(text))
+        return _unshown(template, names, drawn_assignment(text))
     marked = _marked(template, names).split()
     written = _drawn(text, len(marked))
     if len(written) != len(marked):

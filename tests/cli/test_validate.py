@@ -303,6 +303,25 @@ def test_a_python_csp_is_drawn_as_arrays_and_read_back(cli, tmp_path):
     assert cli("validate", model, answer).code == 1
 
 
+def test_an_array_drawn_without_its_frame_at_40_columns_is_read_back(cli, tmp_path):
+    """25 values do not fit a 40-column box: the array is printed unframed under
+    ``solution:``, and the second solution (v[0] < v[1] leaves more than one) follows; the
+    first is read, up to the heading of the second."""
+    model = tmp_path / "short.toml"
+    model.write_text('family = "csp"\nname = "short"\nall_different = [["v"]]\n'
+                     'constraints = ["v[0] < v[1]"]\n'
+                     '[variables]\nv = { size = 25, domain = [1, 25] }\n')
+    solved = cli("solve", model, "--engine", "cpsat", width="40")
+    lines = [line.strip() for line in solved.out.splitlines()]
+    assert "solution:" in lines and "another:" not in lines, solved.out
+    answer = tmp_path / "answer.txt"
+    answer.write_text(solved.out)
+    assert cli("validate", model, answer).code == 0, solved.out
+    values = ", ".join(["1"] * 25)  # all different breaks
+    answer.write_text(f"solution:\nv = [{values}]\nThe solution is not unique; a second one:\n")
+    assert cli("validate", model, answer).code == 1
+
+
 @pytest.mark.parametrize("text", ["marks 0 1 4\n", "marks 0 1 4 x 12 17\n",
                                   "ruler 0 1 4 10 12 17\n", "\x00\x01"],
                          ids=["too-few", "not-a-value", "other-text", "binary"])

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from rich.console import Console
+from rich.text import Text
 
 from cpsolve.cli.session import console
 from cpsolve.engines import run
@@ -35,6 +36,15 @@ def test_a_board_wider_than_the_screen_is_printed_whole():
     row = " ".join(f"{n:4d}" for n in range(30))  # 149 characters
     lines = printed(Board(f"{row}\n{row}", "solution"), 80)
     assert lines == ["solution:", row, row]
+
+
+def test_a_wide_board_under_a_heading_gets_one_label():
+    """The heading (``a second one:``) labels the unframed board: no ``another:`` after it."""
+    row = " ".join(f"{n:4d}" for n in range(30))
+    lines = printed(Board(row, "another", Text("a second one:")), 80)
+    assert lines == ["a second one:", row]
+    lines = printed(Board("1 2", "another", Text("a second one:")), 40)
+    assert lines[0] == "a second one:" and "another" in lines[1]
 
 
 def test_a_wide_tour_is_printed_one_line_per_row(tmp_path):
