@@ -3,10 +3,12 @@
     cpsolve count examples/queens.py            # 92 for 8 queens
     cpsolve compare examples/queens.py --task count
 
-The puzzle subclass only draws the board; every engine solves the same Csp.
+The puzzle subclass only draws the board (and reads it back, for ``cpsolve validate``);
+every engine solves the same Csp.
 """
 
 from cpsolve import Csp
+from cpsolve.puzzles.assignment_text import inside_panel
 from cpsolve.puzzles.base import Puzzle
 
 
@@ -19,6 +21,18 @@ class QueensPuzzle(Puzzle):
             " ".join("Q" if solution[f"q[{r}]"] == c else "." for c in range(n))
             for r in range(n)
         )
+
+    def read_solution(self, written) -> dict[str, int]:
+        """The board as drawn (for ``cpsolve validate``), or a JSON assignment: the first
+        rows of ``Q`` and ``.`` in the text, inside the solution's panel when framed."""
+        if not isinstance(written, str):
+            return super().read_solution(written)
+        n = len(self.model.names)
+        rows = [line.split() for line in inside_panel(written).splitlines()]
+        rows = [r for r in rows if r and set(r) <= {"Q", "."}][:n]
+        if len(rows) != n or any(len(r) != n or r.count("Q") != 1 for r in rows):
+            raise ValueError(f"expected {n} rows of {n} squares, one Q a row")
+        return {f"q[{r}]": row.index("Q") for r, row in enumerate(rows)}
 
 
 def model(n: int = 8) -> Csp:

@@ -12,7 +12,7 @@ from ..answers.words import plural
 from ..language.expr import Binary, Const, Expr, Var, readable
 from ..model import Csp, Planning
 from ..model.invariants import Parity
-from .assignment_text import assignment_text, inside_panel, read_assignment_text
+from .assignment_text import assignment_text, drawn_assignment, read_assignment_text
 
 if TYPE_CHECKING:
     from ..answers.read import PlanAnswer
@@ -181,9 +181,16 @@ class Puzzle:
         """A solution written by someone (JSON or text, see :mod:`cpsolve.answers.read`)
         as an assignment; a ``ValueError`` says why it cannot be read.  By default a JSON
         object of variable: value, or the text :meth:`render_solution` writes; families
-        read their own drawings too."""
+        read their own drawings too (a subclass that draws in its own way and does not read
+        its drawing asks for JSON)."""
         if isinstance(written, str):
-            said = read_assignment_text(inside_panel(written))
+            try:
+                said = read_assignment_text(drawn_assignment(written))
+            except ValueError:
+                if type(self).render_solution is Puzzle.render_solution:
+                    raise
+                raise ValueError("this model draws its solution in its own way: give the "
+                                 "--json output (or a JSON assignment)") from None
             written = {n: _integer(n, v) for n, v in said.items()}
         if not isinstance(written, dict):
             raise ValueError("expected a JSON object of variable: value")

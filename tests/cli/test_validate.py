@@ -322,6 +322,24 @@ def test_an_array_drawn_without_its_frame_at_40_columns_is_read_back(cli, tmp_pa
     assert cli("validate", model, answer).code == 1
 
 
+QUEENS = Path(__file__).parents[2] / "examples" / "queens.py"
+
+
+def test_a_python_model_reads_its_own_drawing_or_asks_for_json(cli, tmp_path):
+    """examples/queens.py draws a chess board and reads it back; a model that draws its
+    own way without reading it asks for the --json output, in one line."""
+    answer = tmp_path / "answer.txt"
+    answer.write_text(cli("solve", QUEENS, "--engine", "search", width="80").out)
+    assert cli("validate", QUEENS, answer).code == 0, answer.read_text()
+    model = tmp_path / "board.py"
+    model.write_text(QUEENS.read_text().replace("    def read_solution", "    def unused"))
+    out = cli("validate", model, answer)
+    assert out.code == 2 and out.err.count("\n") == 1, out.err
+    assert "draws its solution in its own way: give the --json output" in out.err
+    answer.write_text(cli("solve", model, "--engine", "search", "--json").out)
+    assert cli("validate", model, answer).code == 0
+
+
 @pytest.mark.parametrize("text", ["marks 0 1 4\n", "marks 0 1 4 x 12 17\n",
                                   "ruler 0 1 4 10 12 17\n", "\x00\x01"],
                          ids=["too-few", "not-a-value", "other-text", "binary"])
