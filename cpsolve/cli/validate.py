@@ -15,6 +15,8 @@ left``, letters in any case), as planners write them.
 
 from __future__ import annotations
 
+import sys
+
 from ..answers.check import objective_value, replay, violations
 from ..answers.read import PlanAnswer, Unreadable, read_answer
 from ..language.interpret import evaluate
@@ -36,7 +38,8 @@ def validate(cli: Cli) -> int:
     puzzle = cli.load(source)
     model = puzzle.model
     answer_file = files[-1]
-    text = read_text(answer_file, "answer file")
+    # cpsolve's own stdout (a plan, a grid) is in the console's encoding: read it back
+    text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None))
     try:
         answer = puzzle.read_plan(text) if model.kind == "planning" else None
         answer = answer or read_answer(text, model.kind)

@@ -162,13 +162,14 @@ def _a(what: str) -> str:
     return f"an {what}" if what[:1] in "aeiou" else f"a {what}"
 
 
-def read_text(path: str | Path, what: str = "model file") -> str:
+def read_text(path: str | Path, what: str = "model file", also: str | None = None) -> str:
     """The text of a model file (TOML, PDDL), or of the kind of file ``what`` names (an
     answer file), or a :class:`ModelFileError` that names that kind.
 
     Refused with one clear message: everything :func:`regular_file` refuses, an empty
     file, text in UTF-16 or UTF-32 (said so: save it as UTF-8), other binary data, text
-    that is not UTF-8 (a byte-order mark is accepted).
+    that is not UTF-8 (a byte-order mark is accepted) — nor, when ``also`` names an
+    encoding (the console's, in which cpsolve's own output was written), text in that one.
     """
     note_read(path)
     regular_file(path, what)
@@ -187,6 +188,11 @@ def read_text(path: str | Path, what: str = "model file") -> str:
     try:
         return utf8_text(raw)
     except ValueError as err:
+        try:
+            if also is not None:
+                return raw.decode(also)
+        except (UnicodeDecodeError, LookupError):
+            pass
         raise ModelFileError(path, str(err)) from None
 
 

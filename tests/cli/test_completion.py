@@ -52,8 +52,12 @@ def test_every_command_is_offered_with_only_its_own_options_and_their_values(cli
             assert re.search(rf"(^|[\s\[,(]){re.escape(option)}\b", shown.out), (command, option)
             values = set(complete(command, "x", option, ""))
             wanted = listed_choices(shown.out, option)
-            if wanted is None:  # no choices: the option's value completes as any word does
-                assert values == set(complete(command, "x", "")), (command, option)
+            anything = set(complete(command, "x", ""))
+            if wanted is None and re.search(rf"{re.escape(option)} [A-Z]", shown.out):
+                # a value without choices: files, folders or nothing, never a model name
+                assert values <= anything - {"water_jugs"}, (command, option)
+            elif wanted is None:  # a flag: the word after it completes as any word does
+                assert values == anything, (command, option)
             else:
                 assert values == wanted, (command, option)
 
@@ -84,3 +88,22 @@ def test_the_zsh_script_is_the_bash_one_loaded_through_bashcompinit(cli):
     """zsh gets the same completion, no shell's own list to drift from the parser."""
     bash, zsh = cli("completion", "bash").out, cli("completion", "zsh").out
     assert zsh == "autoload -U +X bashcompinit && bashcompinit\n" + bash
+
+
+def test_an_options_value_is_offered_by_its_kind_and_a_bare_command_offers_nothing(
+        complete, tmp_path):
+    """A number (``--time-limit``, ``count -n``) offers nothing, a folder option
+    (``--work-dir``) folders only, an output file (``show --svg``) file names but no model
+    names; ``schema`` and ``models`` take no argument: nothing either.  A model argument
+    still offers files and models."""
+    here = tmp_path / "empty"
+    (here / "plan.txt").write_text("")
+    (here / "runs").mkdir()
+    assert complete("schema", "") == []
+    assert complete("models", "") == []
+    assert complete("solve", "--time-limit", "") == []
+    assert complete("count", "-n", "") == []
+    assert complete("analyze", "--work-dir", "") == ["runs"]
+    assert sorted(complete("show", "--svg", "")) == ["plan.txt", "runs"]
+    assert {"plan.txt", "runs", "water_jugs"} <= set(complete("solve", ""))
+    assert complete("schema", "--") == ["--help"]

@@ -547,3 +547,44 @@ def test_a_sokoban_step_into_a_box_says_what_its_guard_needs_on_the_map(cli, tmp
     assert out.code == 1
     assert " ".join(out.out.split()) == ("invalid: step 2 (walk left from r3c5) cannot be "
                                          "played: its guard needs no box on r3c4 (LURD)")
+
+
+JUG = """family = "transition"
+name = "Ein Krug"
+goal = "jug[0] == 2"
+show = "großer Krug: {jug[0]} L"
+
+[variables]
+jug = { size = 1, domain = [0, 3] }
+
+[initial]
+jug = [0]
+
+[[actions]]
+name = "fülle einen Liter nach"
+guard = "jug[0] < 3"
+effects = { "jug[0]" = "jug[0] + 1" }
+"""
+
+
+@pytest.mark.parametrize("encoding, code", [("latin-1", 0), ("utf-8", 2)])
+def test_cpsolves_own_output_in_the_consoles_encoding_is_read_back(cli_subprocess, tmp_path,
+                                                                   encoding, code):
+    """``solve`` writes its plan in the console's encoding (Latin-1: ``ü`` is byte 0xfc);
+    ``validate`` under the same console reads it back.  A UTF-8 console refuses the same
+    bytes: they are not UTF-8 text (one line, exit 2)."""
+    model = tmp_path / "jug.toml"
+    model.write_text(JUG, encoding="utf-8")
+    latin = {"PYTHONIOENCODING": "latin-1"}
+    solved = cli_subprocess("solve", model, "--engine", "search", env=latin)
+    assert solved.code == 0, solved.err
+    raw = solved.out.encode("utf-8", "surrogateescape")
+    assert "fülle".encode("latin-1") in raw
+    answer = tmp_path / "answer.txt"
+    answer.write_bytes(raw)
+    checked = cli_subprocess("validate", model, answer, env={"PYTHONIOENCODING": encoding})
+    assert checked.code == code, checked.err
+    if code == 0:
+        assert checked.out.startswith("valid: a plan of 2 steps")
+    else:
+        assert "not UTF-8 text" in checked.err and len(checked.err.splitlines()) == 1

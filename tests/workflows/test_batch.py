@@ -194,6 +194,30 @@ def test_auto_in_a_batch_keeps_what_search_knew_when_cp_sat_knew_less():
     assert better(higher, search) is higher
 
 
+def test_auto_in_a_batch_counts_both_engines_time_in_the_row(monkeypatch):
+    """Search proves nothing, CP-SAT knows less: the row keeps search's answer but its
+    seconds are the instance's, both runs (each run here takes at least 0.05 s and says 0)."""
+    import time
+
+    from cpsolve.answers.result import Result, Status
+    from cpsolve.engines import Options
+    from cpsolve.puzzles.files import load
+    from cpsolve.workflows.batch import solving
+    from cpsolve.workflows.batch.items import Item
+
+    def run(engine, task, model, options):
+        time.sleep(0.05)
+        return Result(Status.UNKNOWN, engine, task, seconds=0.0,
+                      bound=15 if engine == "search" else None)
+
+    monkeypatch.setattr(solving, "run", run)
+    monkeypatch.setattr(solving, "by_invariant", lambda puzzle, task: None)
+    jugs = load(ROOT / "cpsolve" / "models" / "water_jugs.toml")
+    row = solving.solve_one(Item("water_jugs", jugs), "auto", Options(time_limit=10))
+    assert row.result.engine == "search" and row.result.bound == 15
+    assert row.result.seconds >= 0.1
+
+
 def test_an_engine_whose_start_does_not_fit_the_time_left_is_not_started(monkeypatch):
     """Importing OR-Tools cannot be stopped: with a tenth of a core, its 0.35 CPU s take
     3.5 s, more than 1 s left; with a whole core they fit."""

@@ -28,7 +28,8 @@ def answering(engine: str) -> list[str]:
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:
     """Solve one instance (``auto``: search with half of the time limit, then CP-SAT with
-    what is left when search proved nothing)."""
+    what is left when search proved nothing; the row's seconds are both runs', whichever
+    engine's answer it keeps)."""
     if (row := unloaded(item)) is not None:
         return row
     model = item.puzzle.model
@@ -46,7 +47,7 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
                 result = better(result, other)
             except Unsupported:
                 pass
-        return Row(item.source, item.puzzle, result)
+        return Row(item.source, item.puzzle, result.but(seconds=clock.elapsed()))
     except (Unsupported, EngineBug) as err:
         return Row(item.source, item.puzzle, None, str(err))
 
