@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .prose import Prose
-from .shown import escaped
+from .shown import escaped, shown
 
 NARROWEST = 10
 """The fewest cells a text column may have in a table (fewer: the rows come as blocks)."""
@@ -68,11 +68,24 @@ class Legible:
         self.header, self.boxed, self.fixed = header, boxed, fixed
 
     def __rich_console__(self, console, options):
-        widths = self.widths(options.max_width)
+        legible = self.as_written(getattr(console, "written", None))
+        widths = legible.widths(options.max_width)
         if widths is None:
-            yield from self.blocks()
+            yield from legible.blocks()
         else:
-            yield self.table(widths)
+            yield legible.table(widths)
+
+    def as_written(self, written) -> Legible:
+        """This table with its cells as its console writes them, when the console says
+        how (``written``: a console that cannot write every character, see
+        :func:`cpsolve.cli.session.console`): measured so, ``\\xfc`` takes its four
+        columns, and the rows stay under their headers."""
+        if written is None:
+            return self
+        rows = [[written(shown(cell)) if isinstance(cell, Text)
+                 else written(Text(escaped(cell))).plain for cell in row] for row in self.rows]
+        return Legible(self.columns, rows, header=self.header, boxed=self.boxed,
+                       fixed=self.fixed)
 
     def natural(self, index: int) -> int | None:
         """How wide column ``index`` would be with room enough (``None``: as wide as the
