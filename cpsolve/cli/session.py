@@ -435,8 +435,8 @@ def console(stderr: bool):
             return shown(super().render_str(text, **kwargs))
 
         def written(self, renderable):
-            """A text as the stream will write it (:mod:`.charset`): what a table
-            (:class:`~cpsolve.output.tables.Legible`) measures and lays out."""
+            """A text (or string) as the stream will write it (:mod:`.charset`): what a
+            table (:class:`~cpsolve.output.tables.Legible`) measures and lays out."""
             if encodes_all(self.file):
                 return renderable
             return recoded(renderable, self.encoding, HANDLER)

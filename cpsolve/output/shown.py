@@ -63,7 +63,10 @@ def recoded(renderable, encoding: str, errors: str):
     """``renderable`` as a console in ``encoding`` writes it: a text's characters that
     ``encoding`` cannot write as the codecs error handler ``errors`` writes them (an
     escape, a stand-in), styles kept on the same characters; anything else as it is.
-    Laid out so, a row is as wide as it looks (``\\xfc`` is four columns, not one)."""
+    Laid out so, a row is as wide as it looks (``\\xfc`` is four columns, not one).  A
+    string: the string written."""
+    if isinstance(renderable, str):
+        return recoded(Text(renderable), encoding, errors).plain
     if not isinstance(renderable, Text):
         return renderable
 

@@ -82,8 +82,8 @@ class Legible:
         columns, and the rows stay under their headers."""
         if written is None:
             return self
-        rows = [[written(shown(cell)) if isinstance(cell, Text)
-                 else written(Text(escaped(cell))).plain for cell in row] for row in self.rows]
+        rows = [[written(shown(cell) if isinstance(cell, Text) else escaped(cell))
+                 for cell in row] for row in self.rows]
         return Legible(self.columns, rows, header=self.header, boxed=self.boxed,
                        fixed=self.fixed)
 

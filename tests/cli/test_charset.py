@@ -126,3 +126,15 @@ def test_escaped_text_is_laid_out_as_wide_as_it_is_written(cli_subprocess, tmp_p
     rows = [line for line in lines if "Krug: " in line]
     assert len(rows) == 2 and "\\xfc" in done.out
     assert {row.index("Krug: ") for row in rows} == {head.index("state")}
+
+
+def test_a_batch_gives_a_file_name_the_columns_it_is_written_in(cli_subprocess, tmp_path):
+    """The instance column is as wide as the longest name as written (``\\xfc``: four
+    columns): ``krüge.toml`` is not folded, and both rows' engines line up."""
+    for name in ("a.toml", "krüge.toml"):
+        (tmp_path / name).write_text(KRUG, encoding="utf-8")
+    done = cli_subprocess("solve", tmp_path, *SOLVE, env=ASCII, width="250")
+    assert done.code == 0, done.err
+    rows = [line for line in done.out.splitlines() if " search " in line]
+    assert len(rows) == 2 and f"{tmp_path}/kr\\xfcge.toml " in rows[1]
+    assert len({row.index(" search ") for row in rows}) == 1
