@@ -415,10 +415,13 @@ def console(stderr: bool):
     characters) and no emoji codes (``:x:`` in an action's name stays three characters);
     what is styled is styled by :class:`rich.text.Text`, never by markup in a string.
     Every text it prints is made safe first (:func:`~cpsolve.output.shown.shown`: control
-    and bidi characters escaped, a line break too outside a drawing)."""
+    and bidi characters escaped, a line break too outside a drawing); its tables, on a console
+    that cannot write every character, are laid out as they will be written (``\\xfc``:
+    four columns, :mod:`.charset`)."""
     from rich.console import Console
 
-    from ..output.shown import shown
+    from ..output.shown import recoded, shown
+    from .charset import HANDLER, encodes_all
 
     class Piped(Console):
         def on_broken_pipe(self) -> None:
@@ -430,5 +433,12 @@ def console(stderr: bool):
 
         def render_str(self, text: str, **kwargs):
             return shown(super().render_str(text, **kwargs))
+
+        def written(self, renderable):
+            """A text (or string) as the stream will write it (:mod:`.charset`): what a
+            table (:class:`~cpsolve.output.tables.Legible`) measures and lays out."""
+            if encodes_all(self.file):
+                return renderable
+            return recoded(renderable, self.encoding, HANDLER)
 
     return Piped(stderr=stderr, highlight=False, markup=False, emoji=False)

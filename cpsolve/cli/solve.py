@@ -265,7 +265,8 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
         return cli.fail(why, 2)
     rows: list = []
     hard = gone = False
-    columns = None if cli.args.json else batch_columns(widest, answering(cli.args.engine))
+    columns = None if cli.args.json else batch_columns(  # the names as they are written
+        [cli.out.written(name) for name in widest], answering(cli.args.engine))
     with cli.bar("solving", None) as advance, watch_reader():
         try:
             if columns is not None:

@@ -54,10 +54,13 @@ class Prose:
             yield line
 
     def __rich_measure__(self, console, options) -> Measurement:
-        held = self._held(options.max_width)
-        pieces = [cell_len(self.plain[m.start():m.end()].rstrip())
-                  for m in WORD.finditer(held)]
-        return Measurement(max(pieces, default=0) + self.hang, cell_len(self.plain))
+        return Measurement(self.widest(options.max_width) + self.hang, cell_len(self.plain))
+
+    def widest(self, line: int) -> int:
+        """The widest piece no break parts (a word, a number with the word after it) on
+        lines ``line`` cells wide."""
+        return max((cell_len(self.plain[m.start():m.end()].rstrip())
+                    for m in WORD.finditer(self._held(line))), default=0)
 
     def breaks(self, width: int) -> list[int]:
         """Where the text's lines start, but the first, on a screen ``width`` cells wide:

@@ -20,7 +20,7 @@ from rich.text import Span, Text
 
 from ..quoting import UNSAFE, UNSAFE_IN_LINES, escape, escaped
 
-__all__ = ["Lines", "escaped", "shown"]
+__all__ = ["Lines", "escaped", "recoded", "shown"]
 """What this module gives (:func:`escaped` is :mod:`cpsolve.quoting`'s)."""
 
 
@@ -59,25 +59,51 @@ def shown(renderable):
     return _safe(renderable, UNSAFE, Text)
 
 
+def recoded(renderable, encoding: str, errors: str):
+    """``renderable`` as a console in ``encoding`` writes it: a text's characters that
+    ``encoding`` cannot write as the codecs error handler ``errors`` writes them (an
+    escape, a stand-in), styles kept on the same characters; anything else as it is.
+    Laid out so, a row is as wide as it looks (``\\xfc`` is four columns, not one).  A
+    string: the string written."""
+    if isinstance(renderable, str):
+        return recoded(Text(renderable), encoding, errors).plain
+    if not isinstance(renderable, Text):
+        return renderable
+
+    def written(ch: str) -> str:
+        return ch.encode(encoding, errors).decode(encoding)
+
+    try:
+        written("?")
+    except LookupError:  # an encoding or handler Python does not know: left as it is
+        return renderable
+    plain = renderable.plain
+    if all(written(ch) == ch for ch in set(plain)):
+        return renderable
+    return _mapped(renderable, written, type(renderable))
+
+
 def _safe(text: Text, unsafe: re.Pattern, kind: type[Text]) -> Text:
     """``text`` as a ``kind``, each ``unsafe`` character escaped, styles kept in place."""
+    if not unsafe.search(text.plain):
+        return text if kind is Text else _mapped(text, str, kind)
+    return _mapped(text, lambda ch: escape(ch) if unsafe.fullmatch(ch) else ch, kind)
+
+
+def _mapped(text: Text, change, kind: type[Text]) -> Text:
+    """``text`` as a ``kind``, each character as ``change`` gives it, styles kept on the
+    same characters."""
     plain = text.plain
-    clean = not unsafe.search(plain)
-    if clean and kind is Text:
-        return text
-    if clean:  # the same characters, the same places
-        shown, spans = plain, list(text.spans)
-    else:
-        starts, pieces, at = [], [], 0
-        for ch in plain:
-            starts.append(at)
-            pieces.append(escape(ch) if unsafe.fullmatch(ch) else ch)
-            at += len(pieces[-1])
+    starts, pieces, at = [], [], 0
+    for ch in plain:
         starts.append(at)
-        shown = "".join(pieces)
-        spans = [Span(starts[s.start], starts[min(s.end, len(plain))], s.style)
-                 for s in text.spans]
-    safe = kind(shown, style=text.style, justify=text.justify, overflow=text.overflow,
-                no_wrap=text.no_wrap, end=text.end, tab_size=text.tab_size)
+        pieces.append(change(ch))
+        at += len(pieces[-1])
+    starts.append(at)
+    spans = [Span(starts[min(s.start, len(plain))], starts[min(s.end, len(plain))], s.style)
+             for s in text.spans]
+    safe = kind("".join(pieces), style=text.style, justify=text.justify,
+                overflow=text.overflow, no_wrap=text.no_wrap, end=text.end,
+                tab_size=text.tab_size)
     safe.spans = spans
     return safe

@@ -1,8 +1,9 @@
 """Tables for people that stay legible at any width (:class:`Legible`).
 
 A column holds words or text.  Words (an engine's name, a status, a number) are never
-wrapped nor cut; text wraps at spaces, and a word longer than its column goes on over the
-next lines (folded), never cut short.  When the screen cannot give each text column
+wrapped nor cut; text wraps as :class:`~.prose.Prose` wraps it (between words, a number
+never parted from the word after it: ``8 L``), and a word longer than its column goes on
+over the next lines (folded), never cut short.  When the screen cannot give each text column
 :data:`NARROWEST` cells beside the words, each row comes as a block instead: its first
 cell, then one line per other cell (``header  value``) — what a table of slivers would
 have held, readable at any width.
@@ -24,7 +25,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from .shown import escaped
+from .prose import Prose
+from .shown import escaped, shown
 
 NARROWEST = 10
 """The fewest cells a text column may have in a table (fewer: the rows come as blocks)."""
@@ -66,11 +68,24 @@ class Legible:
         self.header, self.boxed, self.fixed = header, boxed, fixed
 
     def __rich_console__(self, console, options):
-        widths = self.widths(options.max_width)
+        legible = self.as_written(getattr(console, "written", None))
+        widths = legible.widths(options.max_width)
         if widths is None:
-            yield from self.blocks()
+            yield from legible.blocks()
         else:
-            yield self.table(widths)
+            yield legible.table(widths)
+
+    def as_written(self, written) -> Legible:
+        """This table with its cells as its console writes them, when the console says
+        how (``written``: a console that cannot write every character, see
+        :func:`cpsolve.cli.session.console`): measured so, ``\\xfc`` takes its four
+        columns, and the rows stay under their headers."""
+        if written is None:
+            return self
+        rows = [[written(shown(cell) if isinstance(cell, Text) else escaped(cell))
+                 for cell in row] for row in self.rows]
+        return Legible(self.columns, rows, header=self.header, boxed=self.boxed,
+                       fixed=self.fixed)
 
     def natural(self, index: int) -> int | None:
         """How wide column ``index`` would be with room enough (``None``: as wide as the
@@ -122,10 +137,15 @@ class Legible:
         return widths
 
     def longest_word(self, index: int) -> int:
-        """The widest word (run without spaces) in column ``index``'s cells and header."""
+        """The widest word in column ``index``'s cells and header, as :class:`Prose` wraps
+        them (a number and the word after it are one: ``8 L``)."""
         cells = [row[index] for row in self.rows] + [self.columns[index].header]
-        return max((width_of(word) for cell in cells for word in plain(cell).split()),
-                   default=0)
+        return max((Prose(cell).widest(width_of(cell)) for cell in cells), default=0)
+
+    def cell(self, index: int, cell: Cell) -> Cell | Prose:
+        """Cell ``cell`` of column ``index`` as printed: text wraps as :class:`Prose`
+        does (between words, a number never parted from the word after it)."""
+        return cell if self.columns[index].words else Prose(cell)
 
     def table(self, widths: list[int]) -> Table:
         """The rows as a table, each column ``widths`` cells wide."""
@@ -135,7 +155,7 @@ class Legible:
             table.add_column(column.header, justify=column.justify, width=width,
                              overflow="fold")
         for row in self.rows:
-            table.add_row(*row)
+            table.add_row(*(self.cell(i, cell) for i, cell in enumerate(row)))
         return table
 
     def blocks(self) -> list:
@@ -149,8 +169,8 @@ class Legible:
             lines = Table.grid(padding=(0, 1))
             lines.add_column(style="dim", no_wrap=True, min_width=widest)
             lines.add_column(overflow="fold")
-            for column, cell in zip(self.columns[1:], rest):
+            for i, (column, cell) in enumerate(zip(self.columns[1:], rest), 1):
                 if plain(cell):
-                    lines.add_row(column.header, cell)
+                    lines.add_row(column.header, self.cell(i, cell))
             parts.append(Padding(lines, (0, 0, 0, 2)))
         return parts

@@ -95,3 +95,46 @@ def test_a_page_on_stdout_is_utf8_whatever_the_console(cli_subprocess, env):
     assert (done.code, done.err) == (0, "")
     assert 'charset="utf-8"' in done.out.lower() or "charset=utf-8" in done.out.lower()
     assert "\u25c0 back" in done.out  # the player's button, as the page's UTF-8
+
+
+KRUG = """family = "transition"
+name = "Krüge"
+goal = "jug[0] == 3"
+show = "Krug: {jug[0]} L"
+
+[variables]
+jug = { size = 1, domain = [0, 3] }
+
+[initial]
+jug = [0]
+
+[[actions]]
+name = "fülle den Krug"
+effects = { "jug[0]" = "3" }
+"""
+
+
+def test_escaped_text_is_laid_out_as_wide_as_it_is_written(cli_subprocess, tmp_path):
+    """``ü`` written as ``\\xfc`` takes four columns, not one: a plan's state column
+    starts under its header on every row (it came three columns late after ``fülle``)."""
+    path = tmp_path / "krug.toml"
+    path.write_text(KRUG, encoding="utf-8")
+    done = cli_subprocess("solve", path, *SOLVE, env=ASCII, width="80")
+    assert done.code == 0, done.err
+    lines = done.out.splitlines()
+    head = next(line for line in lines if line.split()[:1] == ["step"])
+    rows = [line for line in lines if "Krug: " in line]
+    assert len(rows) == 2 and "\\xfc" in done.out
+    assert {row.index("Krug: ") for row in rows} == {head.index("state")}
+
+
+def test_a_batch_gives_a_file_name_the_columns_it_is_written_in(cli_subprocess, tmp_path):
+    """The instance column is as wide as the longest name as written (``\\xfc``: four
+    columns): ``krüge.toml`` is not folded, and both rows' engines line up."""
+    for name in ("a.toml", "krüge.toml"):
+        (tmp_path / name).write_text(KRUG, encoding="utf-8")
+    done = cli_subprocess("solve", tmp_path, *SOLVE, env=ASCII, width="250")
+    assert done.code == 0, done.err
+    rows = [line for line in done.out.splitlines() if " search " in line]
+    assert len(rows) == 2 and f"{tmp_path}/kr\\xfcge.toml " in rows[1]
+    assert len({row.index(" search ") for row in rows}) == 1

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cpsolve.cli.session import console
-from cpsolve.output.shown import Lines, escaped, shown
+from cpsolve.output.shown import Lines, escaped, recoded, shown
 from cpsolve.puzzles.files import MODELS_DIR
 
 NAME = "\u202e\u0000 jugs \u001b[31mRED\u001b[0m\n\nnewline\u0085\u007f"
@@ -156,3 +156,16 @@ def test_a_plan_drawn_with_tabs_lines_up(cli, write_model):
     for p in boxes:  # "x[0]<tab>x[1]" then "x[0] x[1]", from the box's own column
         assert first[p] in "01" and first[p + 1:p + 8] == " " * 7 and first[p + 8] in "01"
         assert second[p] in "01" and second[p + 1] == " " and second[p + 2] in "01"
+
+
+def test_recoded_text_is_what_the_console_writes_with_its_styles_in_place():
+    """On an ASCII console ``ü`` is written ``\\xfc`` (the handler's escape): the text is
+    laid out as that, its bold still on ``üge``; text it can write is left as it is."""
+    text = Text("Krüge")
+    text.stylize("bold", 2, 5)
+    written = recoded(text, "ascii", "backslashreplace")
+    assert written.plain == "Kr\\xfcge"
+    assert [(s.start, s.end, s.style) for s in written.spans] == [(2, 8, "bold")]
+    plain = Text("Krug")
+    assert recoded(plain, "ascii", "backslashreplace") is plain
+    assert recoded(text, "latin-1", "backslashreplace") is text

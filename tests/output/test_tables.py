@@ -145,3 +145,28 @@ def test_a_pipe_batch_never_cuts_a_file_name_nor_squeezes_an_error():
     assert len(said) == 1 and said[0].startswith("  ")  # indented under its row
     assert squeezed(" ".join(lines[lines.index(said[0]):])) == squeezed(error)
     assert len(lines[lines.index(said[0]):]) <= 2  # the screen's width, not a column's
+
+
+def test_a_number_stays_with_its_unit_in_a_cell():
+    """``compare water_jugs`` at 80 columns gave the model cell ``Water`` / ``jugs 8`` /
+    ``L and`` / ``5 L``: cells wrap as prose does (:mod:`cpsolve.output.prose`).  20
+    columns: 4 of padding, 6 for the engine, 10 for the model, where ``8 L and 5 L``
+    (11) does not fit and ``8 L`` is not parted."""
+    table = Legible([Column("model"), Column("engine", words=True)],
+                    [["Water jugs 8 L and 5 L", "search"]], header=False)
+    assert Legible([Column("a")], [["8 L"]], header=False).longest_word(0) == 3
+    assert table.widths(20) == [10, 6]
+    lines = printed(table, width=20)
+    assert [line[:11].strip() for line in lines] == ["Water jugs", "8 L and", "5 L"]
+
+
+def test_a_number_stays_with_its_unit_in_a_block():
+    """A row as a block wraps its text cells as prose does too: 21 columns, no room for
+    a table beside ``pyconstraint``; the reason gets 21 - 2 (indent) - 6 (``engine``) - 1
+    = 12 cells, where ``time limit 3`` would fit but ``3`` is not parted from ``s``."""
+    table = Legible([Column("model"), Column("engine", words=True), Column("reason")],
+                    [["jugs", "pyconstraint", "time limit 3 s reached"]])
+    assert table.widths(21) is None
+    lines = printed(table, width=21)
+    assert [line.split() for line in lines[2:]] == [["reason", "time", "limit"],
+                                                    ["3", "s", "reached"]]
