@@ -13,7 +13,7 @@ from collections.abc import Collection
 from ..engines import ENGINES, TASKS, every
 from ..engines.runtime import memory
 from ..interop import FORMATS
-from ..quoting import escaped, shorten
+from ..language.quoting import escaped, shorten
 from .checks import (
     memory_size,
     natural,
@@ -433,7 +433,7 @@ def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
 
 def printable(message: str, width: int = 2000) -> str:
     """``message`` on one line: runs of spaces, tabs and line breaks become one space, the
-    unsafe characters are shown escaped (:func:`cpsolve.quoting.escaped`: ``\\x1b``,
+    unsafe characters are shown escaped (:func:`cpsolve.language.quoting.escaped`: ``\\x1b``,
     ``\\u202e``, ``\\u2028``), and a very long message is cut."""
     text = _LAYOUT.sub(" ", message).strip(" ")
     return shorten(escaped(text), width=width, quote=False)

@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from ..quoting import shorten
+from ..language.quoting import shorten
 
 
 def max_processes() -> int:

@@ -7,4 +7,5 @@ The tree, its operators and its text (:mod:`.expr`); the functions that combine 
 syntax tree (:mod:`.syntax`), names looked up in a scope (:mod:`.scope`), rebuilt node by
 node (:mod:`.build`), generators and lists unrolled (:mod:`.unroll`), the short circuit
 decided (:mod:`.shortcircuit`), with hints for common slips (:mod:`.slips`).  Constants
-folded away (:mod:`.fold`)."""
+folded away (:mod:`.fold`).  Untrusted text escaped and shortened for people
+(:mod:`.quoting`)."""

@@ -7,11 +7,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Sequence
 
-from ..quoting import shorten
 from . import slips
 from .combine import If, Max, Min
 from .expr import Binary, Const, Expr, Nary, Unary
 from .interpret import evaluate
+from .quoting import shorten
 from .scope import Scope, ScopeValue, is_constant
 from .shortcircuit import decided
 from .syntax import ExprError

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from ..quoting import shorten
 from . import slips
+from .quoting import shorten
 
 MAX_DEPTH = 200
 """Deepest expression tree accepted (engines walk trees recursively)."""

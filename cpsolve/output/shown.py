@@ -6,7 +6,7 @@ nor break a line.
 Control characters (C0 but the line breaks and tabs of a drawing, DEL, C1), the
 characters that reorder text (bidi controls) and the line and paragraph separators (U+2028,
 U+2029) are shown escaped, as Python writes them (``\\x1b``, ``\\u202e``): :func:`escaped`,
-the one escaper of untrusted text (:mod:`cpsolve.quoting`; the command line's error lines
+the one escaper of untrusted text (:mod:`cpsolve.language.quoting`; the command line's error lines
 use it too).  A line break is escaped too (``\\n``) except in :class:`Lines`: text whose
 line breaks are cpsolve's own layout (a board, a plan's boxes, a list of lines).  JSON
 does not pass here: it keeps the exact strings.
@@ -18,10 +18,10 @@ import re
 
 from rich.text import Span, Text
 
-from ..quoting import UNSAFE, UNSAFE_IN_LINES, escape, escaped
+from ..language.quoting import UNSAFE, UNSAFE_IN_LINES, escape, escaped
 
 __all__ = ["Lines", "escaped", "recoded", "shown"]
-"""What this module gives (:func:`escaped` is :mod:`cpsolve.quoting`'s)."""
+"""What this module gives (:func:`escaped` is :mod:`cpsolve.language.quoting`'s)."""
 
 
 class Lines:

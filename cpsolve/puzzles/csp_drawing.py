@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from ..language.expr import Var
 from ..language.parse import parse
-from ..quoting import shorten
+from ..language.quoting import shorten
 from .assignment_text import drawn_assignment, inside_panel, read_assignment_text
 from .declare import PLACEHOLDER, Template
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from ..language.expr import Const
 from ..language.parse import constant_list
+from ..language.quoting import shorten
 from ..language.scope import Scope
 from ..language.syntax import ExprError
-from ..quoting import shorten
 from .data import Data
 
 KEYS = {"regions", "notes", "signs"}

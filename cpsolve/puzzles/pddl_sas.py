@@ -34,8 +34,8 @@ from typing import Any
 
 from ..language.combine import And, If, Not, Or
 from ..language.expr import Const, Expr, Var
+from ..language.quoting import shorten
 from ..model import ModelError, Planning
-from ..quoting import shorten
 from .data import ModelFileError, read_text
 
 SETTLED_LINE = re.compile(r"^(.*)! Generating (?:un)?solvable task\.\.\.$", re.M)

@@ -111,7 +111,7 @@ override) and start a terminal's escape sequence."""
 
 def test_a_board_label_with_a_line_separator_a_bidi_override_and_an_escape(cli, tmp_path):
     """A board drawn in lines keeps its own line breaks, and a label in it has each of the
-    three escaped (as the command line's error lines have: :mod:`cpsolve.quoting`)."""
+    three escaped (as the command line's error lines have: :mod:`cpsolve.language.quoting`)."""
     source = (MODELS_DIR / "farmer.toml").read_text(encoding="utf-8")
     source = source.replace('pos = ["left", "right"]',
                             f'pos = ["left", {json.dumps(HOSTILE_LABEL)}]')

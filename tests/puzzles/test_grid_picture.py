@@ -182,7 +182,7 @@ def test_a_board_without_signs_is_drawn_as_before(models_dir):
 
 def test_a_long_value_in_a_message_is_cut_as_every_message_cuts_it(write_model, cli):
     """A note far too long is quoted in the message cut to 60 characters and ``...``, as the
-    expression language cuts an expression (:func:`cpsolve.quoting.shorten`)."""
+    expression language cuts an expression (:func:`cpsolve.language.quoting.shorten`)."""
     note = "n" * 100
     run = cli("solve", write_model("g.toml", GRID3.format(picture=f'notes = [[0, 0, "{note}"]]')))
     assert run.code == 2

@@ -1,8 +1,8 @@
 """Untrusted text made fit to show in a message or on a terminal: its unsafe characters
 escaped (:func:`escaped`), a long text shortened (:func:`shorten`).
 
-A leaf outside the layers (it imports no other ``cpsolve`` module), so that every layer
-uses the same two functions: the expression language's errors, the families' messages,
+In the lowest layer and importing no other ``cpsolve`` module, so that every layer uses
+the same two functions: the expression language's errors, the families' messages,
 the command line's error lines (read at ``--help``, which loads no layer below ``cli``'s
 own imports) and the text output (:mod:`cpsolve.output.shown`).
 

@@ -1,11 +1,11 @@
-"""Untrusted text made fit to show (:mod:`cpsolve.quoting`): the one escaper, used by the
+"""Untrusted text made fit to show (:mod:`cpsolve.language.quoting`): the one escaper, used by the
 text output and the command line's error lines alike, and the one shortener."""
 
 from __future__ import annotations
 
 from cpsolve.cli.arguments import printable
+from cpsolve.language.quoting import escaped, shorten
 from cpsolve.output.shown import escaped as shown_escaped
-from cpsolve.quoting import escaped, shorten
 
 UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200e", "\u202e",
           "\u2066", "\u2069", "\u2028", "\u2029"]
