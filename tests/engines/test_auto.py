@@ -181,7 +181,7 @@ def test_the_confirmation_in_words_and_json(confirmed, stopped, same, words):
     from cpsolve.answers.result import Result, Status
     from cpsolve.engines.auto import Check, Confirmation, Race
     from cpsolve.output.json import race_json
-    from cpsolve.output.schema import RACE
+    from cpsolve.output.schema_result import RACE
     from cpsolve.output.text import race_text
 
     winner = Result(Status.INFEASIBLE, "search", cross_checked_by=("cpsat",) if confirmed
