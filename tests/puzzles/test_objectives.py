@@ -135,7 +135,7 @@ def test_minizinc_export_says_solve_minimize(write_model):
 
 
 def test_json_carries_the_objective_and_the_schema_knows_it(cli):
-    from cpsolve.output.schema import ANSWER_KEYS
+    from cpsolve.output.schema_result import ANSWER_KEYS
 
     assert "objective" in ANSWER_KEYS["assignment"]
     result = cli("solve", MODELS / "golomb6.toml", "--engine", "cpsat", "--json")
