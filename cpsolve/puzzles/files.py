@@ -15,6 +15,7 @@ import sys
 import threading
 import tomllib
 import traceback
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -160,14 +161,16 @@ def load_python(path: str | Path):
     raise ModelFileError(path, f"build() returned {type(built).__name__}, not a model", "build")
 
 
-_spawned: set[int | None] = set()
+_spawned: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 """The threads a model's code started (:func:`stdout_to_stderr`): what they print later
-goes to stderr too (:func:`model_thread`)."""
+goes to stderr too (:func:`model_thread`).  The threads themselves, not their idents: an
+ended thread's ident is given to the next thread started (CP-SAT's solution callback, in
+``count --list``), whose lines are cpsolve's own."""
 
 
 def model_thread() -> bool:
     """Whether the running thread is one a model's code started (not cpsolve's)."""
-    return threading.get_ident() in _spawned
+    return threading.current_thread() in _spawned
 
 
 _fds: list[int | None] = []
@@ -185,11 +188,11 @@ def stdout_to_stderr() -> Iterator[None]:
     stream = sys.stdout
     sys.stdout = sys.stderr
     _fds.append(saved)
-    before = {t.ident for t in threading.enumerate()}
+    before = set(threading.enumerate())
     try:
         yield
     finally:
-        _spawned.update(t.ident for t in threading.enumerate() if t.ident not in before)
+        _spawned.update(t for t in threading.enumerate() if t not in before)
         _fds.pop()
         for out in (sys.stdout, sys.stderr, sys.__stdout__):  # all while fd 1 is stderr
             _flush(out)

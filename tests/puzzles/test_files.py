@@ -388,3 +388,26 @@ def test_a_build_whose_arguments_all_have_defaults_is_called(tmp_path):
     model.write_text("from cpsolve import Csp\n\ndef build(n=3, *rest, **named):\n"
                      "    return Csp(f'{n} defaults')\n")
     assert load(model).model.name == "3 defaults"
+
+
+def test_a_thread_that_takes_an_ended_model_threads_ident_is_not_the_models():
+    """``count --list --engine cpsat`` lost its streamed lines to stderr after a Python
+    model's thread had ended: the next thread (CP-SAT's callback) was given the same ident,
+    and threads were known by their idents."""
+    import threading
+
+    from cpsolve.puzzles.files import model_thread, stdout_to_stderr
+
+    go = threading.Event()
+    with stdout_to_stderr():  # the model's thread still runs when its load ends
+        spawned = threading.Thread(target=go.wait)
+        spawned.start()
+    ident = spawned.ident
+    go.set()
+    spawned.join()
+    seen: list[tuple[int | None, bool]] = []
+    later = threading.Thread(target=lambda: seen.append((threading.get_ident(), model_thread())))
+    later.start()
+    later.join()
+    assert seen[0][1] is False, f"reused ident: {seen[0][0] == ident}"
+    assert model_thread() is False
