@@ -71,7 +71,7 @@ def encode(csp: Csp) -> Encoded:
     for name in csp.domains:
         values = csp.values(name)
         if len(values) <= ONE_HOT_MAX:
-            terms[name], lits[name] = one_hot(model, values, name)
+            terms[name], lits[name] = one_hot(model, values)
         elif name in csp.allowed:
             dom = cp_model.Domain.from_values(list(values))
             terms[name] = model.new_int_var_from_domain(dom, name)

@@ -21,7 +21,7 @@ import numpy as np
 from ...language.expr import Binary, Const, Expr, Var
 from ...language.walk import variables
 from .compile import Compiler, Lit, Term, negate
-from .library import cp_model
+from .library import cp_model, new_bools
 from .table import value_table
 
 ONE_HOT_MAX = 64
@@ -32,10 +32,9 @@ ROWS = 4096
 """... when their variables have at most this many combinations of values."""
 
 
-def one_hot(model: cp_model.CpModel, values: Sequence[int], name: str,
-            ) -> tuple[Term, dict[int, Lit]]:
+def one_hot(model: cp_model.CpModel, values: Sequence[int]) -> tuple[Term, dict[int, Lit]]:
     """A variable as one literal per value (exactly one holds) and its value as a sum."""
-    lits = {v: model.new_bool_var(f"{name}={v}") for v in values}
+    lits = dict(zip(values, new_bools(model, len(values))))
     model.add_exactly_one(lits.values())
     return cp_model.LinearExpr.weighted_sum(list(lits.values()), list(values)), lits
 

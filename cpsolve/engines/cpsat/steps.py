@@ -46,7 +46,7 @@ def state_variable(model: cp_model.CpModel, lo: int, hi: int, name: str,
         flag = model.new_bool_var(name)
         return (flag if lo == 0 else lo + flag), {lo: ~flag, hi: flag}
     if hi - lo < ONE_HOT_MAX:
-        return one_hot(model, list(range(lo, hi + 1)), name)
+        return one_hot(model, list(range(lo, hi + 1)))
     return model.new_int_var(lo, hi, name), None
 
 

@@ -46,7 +46,7 @@ from ..runtime.clock import Clock
 from .compile import Compiler, Lit, Term
 from .direct import post_condition
 from .forbidden import Posting
-from .library import cp_model
+from .library import cp_model, new_bools
 from .steps import Separable, Values, assign, differ, keep, state_variable
 
 SPENT_MAX = 1 << 40
@@ -133,7 +133,7 @@ class Timeline:
         self._forbidden.start(model, nxt)  # no state of the plan is forbidden (the tables
         # now, the rest at the end, in chunks: the clock may stop it)
         comp = self._compilers[t]
-        lits = [model.new_bool_var(f"{a.name}@{t}") for a in planning.actions]
+        lits = new_bools(model, len(planning.actions))
         choice = list(lits)
         if self.idle is not None:
             self.idle.append(model.new_bool_var(f"idle@{t}"))
