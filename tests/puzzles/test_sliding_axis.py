@@ -152,3 +152,6 @@ def test_tiles_is_for_one_cell_pieces_and_axis_for_blocks(write_model, cli):
         'metric = "line"', 'metric = "tiles"'))), "metric")
     one_error_line(cli("solve", write_model("b.toml", text.replace(
         'A = "horizontal"', 'A = "sideways"'))), "axis.A")
+    for way in ('{ way = "horizontal" }', '["horizontal"]', "1"):  # not a string at all
+        one_error_line(cli("solve", write_model("c.toml", text.replace(
+            'A = "horizontal"', f"A = {way}"))), "axis.A")

@@ -140,7 +140,7 @@ def read_axis(data: Data, kinds: list[Kind], singles: int) -> dict[str, str]:
         if token not in blocks:
             raise data.error(f"axis.{token}", "not a block token of the start picture (an "
                              "axis is declared for pieces listed in blocks)")
-        if way not in AXES:
+        if not isinstance(way, str) or way not in AXES:
             raise data.error(f"axis.{token}", f"expected horizontal or vertical, got {way!r}")
     return dict(table)
 
