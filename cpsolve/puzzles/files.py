@@ -153,7 +153,9 @@ def load_python(path: str | Path):
         except ModelError as err:
             raise ModelFileError(path, str(err), "build") from None
     if isinstance(built, Puzzle):
-        return built
+        from .user_methods import guard
+
+        return guard(built, path)
     if isinstance(built, (Csp, Planning)):
         family = "python"
         return Puzzle(built.name, family, built, module.__doc__.strip().splitlines()[0]

@@ -1,0 +1,63 @@
+"""A Python model's own puzzle methods, guarded: their failures are the model file's.
+
+A puzzle subclass in a user's Python file may draw states and solutions its own way
+(``render_solution``, ``render_state``, ...).  That code runs long after ``build()``
+returned, while cpsolve prints an answer; an exception it raises is then the model file's
+fault, not cpsolve's: :func:`guard` turns it into a :class:`~.data.ModelFileError`
+naming the file, the line and the method (one line, exit 2), never an internal error.
+``read_solution`` and ``read_plan`` keep their ``ValueError`` ("cannot be read"), which
+is how they answer by design.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .base import Puzzle
+from .data import ModelFileError
+
+READERS = ("read_solution", "read_plan")
+"""Methods whose ``ValueError`` is an answer ("this text cannot be read"), not a fault."""
+
+
+def guard(puzzle: Puzzle, path: str | Path) -> Puzzle:
+    """``puzzle`` with each method its class overrides in the file ``path`` guarded."""
+    file = Path(path).resolve()
+    for name in dir(Puzzle):
+        if name.startswith("_") or not callable(getattr(Puzzle, name)):
+            continue
+        own = getattr(type(puzzle), name)
+        if own is not getattr(Puzzle, name) and _defined_in(own, file):
+            setattr(puzzle, name, _guarded(getattr(puzzle, name), name, path, file))
+    return puzzle
+
+
+def _defined_in(method: Any, file: Path) -> bool:
+    code = getattr(getattr(method, "__func__", method), "__code__", None)
+    return code is not None and Path(code.co_filename).resolve() == file
+
+
+def _guarded(method: Callable[..., Any], name: str, path: str | Path,
+             file: Path) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except ModelFileError:
+            raise
+        except Exception as err:  # the user's code: report, don't crash
+            if name in READERS and isinstance(err, ValueError):
+                raise
+            raise ModelFileError(f"{path}:{_line(err, file)}",
+                                 f"{name}() raised {type(err).__name__}: {err}") from None
+    return call
+
+
+def _line(err: BaseException, file: Path) -> int:
+    """The line of ``file`` where ``err`` was raised (its last frame there)."""
+    return next((f.lineno or 0 for f in reversed(traceback.extract_tb(err.__traceback__))
+                 if Path(f.filename).resolve() == file), 0)
