@@ -1,8 +1,9 @@
 """Untrusted text made fit to show in a message or on a terminal: its unsafe characters
-escaped (:func:`escaped`), a long text shortened (:func:`shorten`).
+escaped (:func:`escaped`), a long text shortened (:func:`shorten`); an integer of any size
+written in a few characters (:func:`short_number`, :func:`figure`).
 
 In the lowest layer and importing no other ``cpsolve`` module, so that every layer uses
-the same two functions: the expression language's errors, the families' messages,
+the same functions: the expression language's errors, the families' messages,
 the command line's error lines (read at ``--help``, which loads no layer below ``cli``'s
 own imports) and the text output (:mod:`cpsolve.output.shown`).
 
@@ -50,3 +51,35 @@ def shorten(text: str, at: int = 0, width: int = 60, quote: bool = True) -> str:
     start = max(0, min(at - width // 2, len(text) - width))
     cut = text[start:start + width]
     return ("..." if start else "") + shown(cut) + ("..." if start + width < len(text) else "")
+
+
+def short_number(n: int) -> str:
+    """``n`` as ``f"{n:.3g}"`` writes it (``1e+20``, ``1.23e+05``), for an integer of any
+    size: a user's constant may be ``10 ** 400``, which no float holds, and has more
+    digits than ``str`` writes (4,300)."""
+    if abs(n) < 10 ** 300:
+        return f"{n:.3g}"
+    size = abs(n)
+    power = size.bit_length() * 30103 // 100000  # log10(2) = 0.30103: at most one off
+    while 10 ** (power + 1) <= size:
+        power += 1
+    while 10 ** power > size:
+        power -= 1
+    digits = f"{size / 10 ** power:.3g}"  # from 1 to 10: the division is a float
+    if digits == "10":
+        digits, power = "1", power + 1
+    return f"{'-' if n < 0 else ''}{digits}e+{power}"
+
+
+FULL = 10 ** 21
+"""Integers below this (every 64-bit one) are written in full by :func:`figure`."""
+
+
+def figure(n: int, grouping: bool = True) -> str:
+    """``n`` in full (``1,234``; ``1234`` without ``grouping``) while it is below
+    :data:`FULL`, else as :func:`short_number` writes it: a message about a
+    ``10 ** 5000`` would otherwise be a screenful, or fail (``str`` writes at most
+    4,300 digits)."""
+    if abs(n) >= FULL:
+        return short_number(n)
+    return f"{n:,}" if grouping else str(n)
