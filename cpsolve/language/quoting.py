@@ -9,8 +9,10 @@ own imports) and the text output (:mod:`cpsolve.output.shown`).
 
 An unsafe character is one that could colour or move a terminal's screen, reorder the
 text around it, or break its line: the C0 controls, DEL, the C1 controls, the Unicode
-bidi controls and the line and paragraph separators (U+2028, U+2029).  It is shown as
-Python writes it (``\\x1b``, ``\\u202e``, ``\\u2028``).
+bidi controls, the line and paragraph separators (U+2028, U+2029), and the lone
+surrogates (U+D800 to U+DFFF) by which Python holds the bytes of a file name that are not
+UTF-8 (``\\xff`` as ``\\udcff``), which no UTF-8 text may hold.  It is shown as Python
+writes it (``\\x1b``, ``\\u202e``, ``\\u2028``, ``\\udcff``).
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069
 SEPARATORS = "\u2028\u2029"
 """The Unicode line and paragraph separators: a line break to some terminals and viewers."""
 
-UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI}{SEPARATORS}]")
+SURROGATES = "\ud800-\udfff"
+"""The lone surrogates (a range, for a character class)."""
+
+UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI}{SEPARATORS}{SURROGATES}]")
 """A character never printed as it is."""
 
-UNSAFE_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI}{SEPARATORS}]")
+UNSAFE_IN_LINES = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI}{SEPARATORS}{SURROGATES}]")
 """The same, but a line break (``\\n``): in text whose lines are the layout's own."""
 
 

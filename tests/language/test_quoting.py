@@ -8,9 +8,9 @@ from cpsolve.language.quoting import escaped, figure, short_number, shorten
 from cpsolve.output.shown import escaped as shown_escaped
 
 UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200e", "\u202e",
-          "\u2066", "\u2069", "\u2028", "\u2029"]
+          "\u2066", "\u2069", "\u2028", "\u2029", "\udcff", "\ud800"]
 """One of each kind: C0 controls, DEL, C1 controls (NEL, CSI), bidi controls, the line and
-paragraph separators."""
+paragraph separators, lone surrogates (a file name's byte 0xff, as Python holds it)."""
 
 
 def test_each_unsafe_character_is_written_as_python_writes_it():
