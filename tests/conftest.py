@@ -266,6 +266,12 @@ def _jugs(old: str, new: str) -> str:
     return WATER_JUGS.replace(old, new, 1)
 
 
+def _jugs_k(power: int, old: str, new: str) -> str:
+    """The water-jugs file with a constant ``k = 10 ** power`` and one replacement."""
+    return _jugs(old, new).replace("cap = [8, 5]",
+                                   f'cap = [8, 5]\nk = "prod(10 for i in range({power}))"', 1)
+
+
 def _grid(*lines: str) -> str:
     return 'family = "grid"\nsize = 5\n' + "\n".join(lines) + "\n"
 
@@ -332,6 +338,20 @@ BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
     "effect-past-64-bits": (_jugs('effects = { "jug[i]" = "0" }',
                                   'effects = { "jug[i]" = "jug[i] * 1180591620717411303424" }'),
                             ("actions[1].effects: ", "64-bit")),
+    # past what a float holds (1e+308) or str writes (4,300 digits): still one line, short
+    "constant-past-floats": (_jugs_k(400, 'goal = "jug[0] == 4 or jug[1] == 4"',
+                                     'goal = "jug[0] == k"'), ("goal: ", "1e+400", "64-bit")),
+    "literal-past-floats": (_jugs('goal = "jug[0] == 4 or jug[1] == 4"',
+                                  f'goal = "jug[0] == 1{"0" * 400}"'), ("goal: ", "1e+400")),
+    "domain-past-str": (_jugs_k(5000, "domain = [0, 8]", 'domain = [0, "k"]'),
+                        ("variables.jug", "domain 0..1e+5000: values: 1e+5000 is more")),
+    "initial-past-str": (_jugs_k(5000, "jug = [0, 0]", 'jug = ["k", 0]'),
+                         ("initial.jug[0]", "value 1e+5000 is outside the domain 0..8")),
+    "size-past-str": (_jugs_k(5000, "size = 2", 'size = "k"'),
+                      ("variables.jug.size", "1e+5000 is more than")),
+    "range-past-str": (_jugs_k(5000, 'goal = "jug[0] == 4 or jug[1] == 4"',
+                                'goal = "all(jug[0] == 4 for i in range(k))"'),
+                       ("goal: ", "range of 1e+5000 values")),
     "float-in-expression": (_jugs('effects = { "jug[i]" = "0" }', 'effects = { "jug[i]" = "0.5" }'),
                             ("actions[1].effects.jug[i]", "0.5")),
     # known answers ([expected])

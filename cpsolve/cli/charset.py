@@ -7,7 +7,8 @@ a Latin-1 terminal): text degrades legibly, JSON stays exact, pages stay UTF-8.
   ``x``, ``…`` as ``...``, ``│`` as ``|``, ``→`` as ``->``), else its backslash escape
   (``\\xe9``, ``\\u250c``).  Rich draws its own frames in ASCII on such a console already.
 * JSON (:func:`json_text`): characters outside ASCII are written as ``\\uXXXX`` escapes when
-  stdout cannot encode every character; ``json.loads`` reads them back as the same text.
+  stdout cannot encode every character, and lone surrogates (a file name's bytes that are
+  not UTF-8) always; ``json.loads`` reads them back as the same text.
 * Pages, pictures and plan files sent to stdout (``--html -``) are the bytes their file
   would hold, UTF-8 as the page declares (:func:`~.printer.write_utf8`), whatever the
   console.
@@ -16,6 +17,7 @@ a Latin-1 terminal): text degrades legibly, JSON stays exact, pages stay UTF-8.
 from __future__ import annotations
 
 import codecs
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -82,12 +84,20 @@ def degrading() -> Iterator[None]:
                 pass
 
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""How Python holds a file name's bytes that are not UTF-8 (``\\xff`` as ``\\udcff``)."""
+
+
 def json_text(obj: object, **kwargs) -> str:
     """``obj`` as JSON text for stdout: its characters as they are on a console that can
-    write them all, ``\\uXXXX`` escapes on one that cannot (the same text to a reader)."""
+    write them all, ``\\uXXXX`` escapes on one that cannot (the same text to a reader).
+    A lone surrogate is always an escape (``\\udcff``, as the error lines write it): the
+    JSON is UTF-8 text (docs/json.md), which cannot hold one, and as it is a console
+    writes the file name's raw byte instead; it can only stand in a JSON string."""
     import json
 
-    return json.dumps(obj, ensure_ascii=not encodes_all(sys.stdout), **kwargs)
+    text = json.dumps(obj, ensure_ascii=not encodes_all(sys.stdout), **kwargs)
+    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def as_ascii(text: str) -> str:

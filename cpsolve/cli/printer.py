@@ -197,18 +197,55 @@ def _losing() -> Iterator[None]:
         raise OutputLost(err) from None
 
 
+class Unheard:
+    """``sys.stderr`` while a command runs (:func:`guarded`): a write or flush that fails
+    (``2>/dev/full``, a closed stderr) loses what it would say and raises nothing, so the
+    command still ends with its own exit code (2 for a bad model, not an internal error
+    raised by its error line); the rest is the stream's own."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.failed = False
+        """True once a write or flush failed: what the stream still holds cannot go out."""
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except (OSError, ValueError, AttributeError):  # AttributeError: closed at the start
+            self.failed = True
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except (OSError, ValueError, AttributeError):
+            self.failed = True
+
+    def after(self):
+        """The stderr after the command: the stream, or once it failed, one to nowhere —
+        the interpreter's last flush of what the stream still holds would fail again and
+        end the process with 120 instead of the command's code."""
+        return open(os.devnull, "w", encoding="utf-8") if self.failed else self.stream
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
 @contextmanager
 def guarded() -> Iterator[None]:
     """While the block runs, ``sys.stdout`` fails in one way (:class:`Guarded`), whatever
-    writes to it (a JSON line, rich, ``print``); afterwards it is the stream it was, unless
-    it was sent nowhere meanwhile (:func:`reader_gone`)."""
-    guard = Guarded(sys.stdout)
-    sys.stdout = guard
+    writes to it (a JSON line, rich, ``print``), and ``sys.stderr`` not at all
+    (:class:`Unheard`); afterwards each is the stream it was, unless stdout was sent
+    nowhere meanwhile (:func:`reader_gone`)."""
+    guard, unheard = Guarded(sys.stdout), Unheard(sys.stderr)
+    sys.stdout, sys.stderr = guard, unheard
     try:
         yield
     finally:
         if sys.stdout is guard:
             sys.stdout = guard.stream
+        if sys.stderr is unheard:
+            sys.stderr = unheard.after()
 
 
 READER_LOOK = 0.2

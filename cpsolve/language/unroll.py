@@ -13,6 +13,7 @@ from collections.abc import Callable
 from .combine import And, Max, Min, Or, Product, Sum
 from .expr import Const, Expr
 from .interpret import evaluate
+from .quoting import figure
 from .scope import ScopeValue
 from .shortcircuit import Decided, decided
 from .walk import variables
@@ -207,7 +208,8 @@ class Unrolling:
             lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
             size = max(0, hi - lo)  # not len(range(...)): it overflows past 2**63
             if size > MAX_UNROLL:
-                raise self.fail(f"range of {size:,} values; at most {MAX_UNROLL:,} are unrolled")
+                raise self.fail(f"range of {figure(size)} values; at most {MAX_UNROLL:,} "
+                                "are unrolled")
             return list(range(lo, hi))
         if isinstance(node, (ast.List, ast.Tuple)):
             out = []

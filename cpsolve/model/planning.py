@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..language.expr import Const, Expr, ExprLike, Unary, Var, readable, wrap
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
+from ..language.quoting import figure
 from ..language.walk import variables
 from .naming import combinations, expand, format_name
 from .variables import MAX_ACTIONS, MAX_PATTERN_ENTRIES, ModelError, Variables, check_size
@@ -73,7 +74,7 @@ class Planning(Variables):
             if int(value) not in self.domains[name]:
                 d = self.domains[name]
                 raise ModelError(
-                    f"initial state: {name} = {value} is outside its domain {d.lo}..{d.hi}"
+                    f"initial state: {name} = {figure(int(value), False)} is outside its domain {d}"
                 )
         self.initial = {n: int(values[n]) for n in self.domains}
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..language.expr import Expr, Var, children, readable
 from ..language.intervals import bounds
+from ..language.quoting import figure, short_number
 from ..language.walk import bad_divisors, variables
 
 
@@ -48,15 +49,15 @@ def _check_magnitude(expr: Expr, domain: Callable[[str], tuple[int, int]], what:
         node = stack.pop()
         lo, hi = bounds(node, domain)
         if max(-lo, hi) > MAX_MAGNITUDE:
-            raise ModelError(f"{what}: values up to {max(-lo, hi):.3g} do not fit in 64-bit "
-                             f"integers (at most 2**62 in absolute value)")
+            raise ModelError(f"{what}: values up to {short_number(max(-lo, hi))} do not fit "
+                             "in 64-bit integers (at most 2**62 in absolute value)")
         stack.extend(children(node))
 
 
 def check_size(what: str, size: int, limit: int) -> None:
     """Raise :class:`ModelError` when ``size`` exceeds ``limit`` (checked before building)."""
     if size > limit:
-        raise ModelError(f"{what}: {size:,} is more than the {limit:,} a model may have")
+        raise ModelError(f"{what}: {figure(size)} is more than the {limit:,} a model may have")
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,11 @@ class Domain:
 
     def __post_init__(self) -> None:
         if self.lo > self.hi:
-            raise ModelError(f"empty domain {self.lo}..{self.hi}")
-        check_size(f"domain {self.lo}..{self.hi}: values", self.hi - self.lo + 1, MAX_DOMAIN)
+            raise ModelError(f"empty domain {self}")
+        check_size(f"domain {self}: values", self.hi - self.lo + 1, MAX_DOMAIN)
+
+    def __str__(self) -> str:
+        return f"{figure(self.lo, False)}..{figure(self.hi, False)}"
 
     def __contains__(self, value: int) -> bool:
         return self.lo <= value <= self.hi

@@ -45,17 +45,26 @@ EXPECTED: dict[str, tuple[type, ...]] = {
 SOLVE_STATUSES = ("optimal", "solved", "infeasible")
 
 
+MODEL_FILES = "cpsolve reads .toml and .py models, and PDDL as DOMAIN.pddl PROBLEM.pddl"
+"""What cpsolve reads, said when a file of another kind is given (a MiniZinc ``.mzn``)."""
+
+
 def read_table(path: str | Path) -> dict[str, Any]:
     """The TOML table of a file, or a :class:`ModelFileError`.
 
     Refused with one clear message: everything :func:`read_text` refuses, TOML
     syntax errors, integers of thousands of digits and arrays nested beyond
-    what the reader can follow.
+    what the reader can follow.  A file whose name does not end in ``.toml`` is read as
+    TOML too (``jugs.txt``); when it is none, the message says first what cpsolve reads
+    (:data:`MODEL_FILES`): ``golomb6.mzn`` was "TOML syntax error: Invalid statement".
     """
     text = read_text(path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
+        if Path(path).suffix.lower() != ".toml":  # TOML by another name is read all the same
+            raise ModelFileError(path, f"not a model file: {MODEL_FILES} (as TOML: {err})") \
+                from None
         raise ModelFileError(path, f"TOML syntax error: {err}") from None
     except ValueError as err:  # e.g. an integer of thousands of digits
         raise ModelFileError(path, f"TOML value out of range: {str(err).split(';')[0]}") from None

@@ -75,6 +75,7 @@ from ..language.combine import If
 from ..language.expr import Const, Expr, Var
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
+from ..language.quoting import figure
 from ..language.scope import variable_scope
 from ..language.walk import variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
@@ -204,7 +205,7 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
         d = model.domains[name]
         if value not in d:
             raise data.error(f"initial.{name}",
-                             f"value {value} is outside the domain {d.lo}..{d.hi}")
+                             f"value {figure(value, False)} is outside the domain {d}")
     missing = [n for n in model.names if n not in values]
     if missing:
         raise data.error("initial", f"no value for {', '.join(missing)}")

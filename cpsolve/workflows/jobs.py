@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engines.runtime import interrupt
+from ..engines.runtime.clock import reached
 from ..engines.runtime.processes import Channel, Child, Kind, Message, start, stop, wait_any
 
 GRACE = 1.0
@@ -92,11 +93,12 @@ def _serve(work: Work, channel: Channel) -> None:
 
 def not_started(deadline: float | None) -> str:
     """Why the next piece of work must not start (``""``: it may): Ctrl-C (or another
-    stop asked for), or ``deadline`` (a ``time.monotonic()`` value) passed."""
+    stop asked for), or ``deadline`` (a ``time.monotonic()`` value) passed: ``not started:
+    time limit 4 s reached``, in the command's figure (docs/reference/engines.md)."""
     if interrupt.requested():
         return f"not started: {interrupt.reason()}"
     if deadline is not None and time.monotonic() >= deadline:
-        return "not started: time limit reached"
+        return f"not started: {reached()}"
     return ""
 
 

@@ -5,6 +5,7 @@ one exact document; a page sent to stdout is UTF-8 as it declares (docs/json.md)
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 
 import pytest
@@ -138,3 +139,31 @@ def test_a_batch_gives_a_file_name_the_columns_it_is_written_in(cli_subprocess, 
     rows = [line for line in done.out.splitlines() if " search " in line]
     assert len(rows) == 2 and f"{tmp_path}/kr\\xfcge.toml " in rows[1]
     assert len({row.index(" search ") for row in rows}) == 1
+
+
+def _bytes_name(tmp_path, name: bytes) -> str:
+    """A folder under ``tmp_path`` holding the water jugs as ``name`` (not UTF-8); the
+    folder's name, as Python holds it (a byte ``\\xff`` as ``\\udcff``)."""
+    folder = tmp_path / "u2"
+    folder.mkdir()
+    with open(os.path.join(os.fsencode(folder), name), "wb") as f:
+        f.write(open("cpsolve/models/water_jugs.toml", "rb").read())
+    return str(folder)
+
+
+def test_a_file_name_that_is_not_utf8_is_escaped_in_json_and_text_alike(cli_subprocess,
+                                                                        tmp_path):
+    """docs/json.md: the JSON is UTF-8 text; the file name's byte 0xff is ``\\udcff`` in
+    it (read back as the name Python holds), in the text rows and on stderr alike."""
+    folder = _bytes_name(tmp_path, b"\xffbad.toml")
+    done = cli_subprocess("solve", folder, *SOLVE, "--json")
+    assert done.code == 0, done.err
+    assert done.out.encode("utf-8")  # no raw byte, which the run reads back as \udcff
+    assert json.loads(done.out.splitlines()[0])["source"] == f"{folder}/\udcffbad.toml"
+    done = cli_subprocess("solve", folder, *SOLVE)
+    assert f"{folder}/\\udcffbad.toml " in done.out
+    missing = f"{folder}/\udcffnope.toml"
+    done = cli_subprocess("solve", missing, "--json")
+    assert done.code == 2 and done.out.encode("utf-8")
+    assert json.loads(done.out)["error"] == f"{folder}/\\udcffnope.toml: no such file"
+    assert done.err == f"error: {folder}/\\udcffnope.toml: no such file\n"

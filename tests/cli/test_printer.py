@@ -81,6 +81,27 @@ def test_the_last_flush_of_the_process_that_fails_is_one_line_and_exit_2():
     assert (done.returncode, done.stderr) == (2, FULL + "\n")
 
 
+@needs_dev_full
+@pytest.mark.parametrize("argv, code", [
+    (["solve", "no_such_model"], 2),
+    (["solve", "no_such_model", "--json"], 2),
+    (["solve", "water_jugs", "--engine", "search", "--bogus"], 2),
+    (["solve", "water_jugs", "blocks", "--engine", "search"], 0),
+    (["count", "xsudoku5", "--engine", "search", "--list", "-n", "3"], 1),  # "at least 3"
+])
+@pytest.mark.parametrize("stdout", ["> /dev/null", "> /dev/full"])
+def test_a_stderr_that_cannot_be_written_leaves_the_exit_code_as_it_was(argv, code, stdout):
+    """``2>/dev/full``: the error line is lost, not raised (exit 1 from the interpreter
+    before); the code is the command's own — and exit 2 for a stdout that cannot be
+    written either."""
+    done = cpsolve(argv, f"{stdout} 2> /dev/full")
+    assert done.returncode == (2 if stdout == "> /dev/full" else code)
+
+
+def test_closed_stderr_leaves_the_exit_code_as_it_was():
+    assert cpsolve(["solve", "no_such_model"], "2>&-").returncode == 2
+
+
 class Failing:
     """A stream whose every write fails with ``error``."""
 

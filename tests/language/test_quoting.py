@@ -4,13 +4,13 @@ text output and the command line's error lines alike, and the one shortener."""
 from __future__ import annotations
 
 from cpsolve.cli.arguments import printable
-from cpsolve.language.quoting import escaped, shorten
+from cpsolve.language.quoting import escaped, figure, short_number, shorten
 from cpsolve.output.shown import escaped as shown_escaped
 
 UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200e", "\u202e",
-          "\u2066", "\u2069", "\u2028", "\u2029"]
+          "\u2066", "\u2069", "\u2028", "\u2029", "\udcff", "\ud800"]
 """One of each kind: C0 controls, DEL, C1 controls (NEL, CSI), bidi controls, the line and
-paragraph separators."""
+paragraph separators, lone surrogates (a file name's byte 0xff, as Python holds it)."""
 
 
 def test_each_unsafe_character_is_written_as_python_writes_it():
@@ -35,3 +35,18 @@ def test_shorten_cuts_around_a_place_and_marks_each_cut_end():
     assert shorten(text, at=50, width=10) == "...'xxxxxHEREy'..."
     assert shorten(text, width=10, quote=False) == "xxxxxxxxxx..."
     assert shorten(text, at=len(text), width=4, quote=False) == "...yyyy"
+
+
+def test_short_number_writes_any_integer_as_3g_would():
+    """As ``f"{n:.3g}"`` while a float holds ``n``; past that (no float, and past 4,300
+    digits no ``str``) the same form, worked out in integers."""
+    assert short_number(10 ** 20) == "1e+20" and short_number(-1234) == "-1.23e+03"
+    assert short_number(10 ** 400) == "1e+400" and short_number(-10 ** 400) == "-1e+400"
+    assert short_number(1234 * 10 ** 5000) == "1.23e+5003"
+    assert short_number(10 ** 401 - 1) == "1e+401"  # 9.99...e+400 rounds up a power
+    assert short_number(2 * 10 ** 299) == "2e+299" and short_number(2 * 10 ** 300) == "2e+300"
+
+
+def test_figure_writes_every_64_bit_integer_in_full_and_no_more():
+    assert figure(2 ** 63) == "9,223,372,036,854,775,808" and figure(-5, False) == "-5"
+    assert figure(10 ** 21) == "1e+21" and figure(-(10 ** 5000), False) == "-1e+5000"

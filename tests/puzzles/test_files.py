@@ -411,3 +411,31 @@ def test_a_thread_that_takes_an_ended_model_threads_ident_is_not_the_models():
     later.join()
     assert seen[0][1] is False, f"reused ident: {seen[0][0] == ident}"
     assert model_thread() is False
+
+
+# ------------------------------------------------------------ files of another kind
+
+
+MINIZINC = "include \"globals.mzn\";\nvar 0..10: x;\nsolve satisfy;\n"
+"""The start of a MiniZinc model (what ``export --to minizinc`` writes): no TOML."""
+
+
+def test_a_file_of_another_kind_is_told_what_cpsolve_reads(tmp_path):
+    path = tmp_path / "golomb6.mzn"
+    path.write_text(MINIZINC)
+    with pytest.raises(ModelFileError) as info:
+        load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: not a model file: cpsolve reads .toml and .py models, "
+                              "and PDDL as DOMAIN.pddl PROBLEM.pddl (as TOML: ")
+    toml = tmp_path / "broken.toml"
+    toml.write_text(MINIZINC)
+    with pytest.raises(ModelFileError, match="TOML syntax error") as info:
+        load(toml)  # a .toml file is a model file: what is wrong is its TOML
+    assert "not a model file" not in str(info.value)
+
+
+def test_a_model_named_otherwise_is_read_as_toml_all_the_same(tmp_path):
+    path = tmp_path / "jugs.txt"
+    path.write_text((MODELS / "water_jugs.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert isinstance(load(path).model, Planning)

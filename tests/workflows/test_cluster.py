@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 pytest.importorskip("distributed", reason="the [dask] extra is not installed")
 
 from cpsolve.engines import engines_for, installed, not_applicable  # noqa: E402
-from cpsolve.engines.runtime.clock import Clock  # noqa: E402
+from cpsolve.engines.runtime.clock import Clock, state_limit  # noqa: E402
 from cpsolve.engines.search.common import Budget  # noqa: E402
 from cpsolve.engines.search.compile import compile_planning  # noqa: E402
 from cpsolve.engines.search.statespace.cluster import cluster_layers  # noqa: E402
@@ -572,6 +572,13 @@ def test_a_task_started_after_the_limit_does_not_run(scheduler, tmp_path):
                            lambda item, why: Row(item.source, item.puzzle, None, why)))
     assert sorted(r.error for r in late) == ["not started: time limit reached"] * 2
     assert not ran.exists()
+    state_limit(4.0)  # the command's --time-limit: the rows say it (docs/reference/engines.md)
+    try:
+        late = list(on_cluster(items, work, scheduler, TaskBudget(Clock(1e-9)),
+                               lambda item, why: Row(item.source, item.puzzle, None, why)))
+    finally:
+        state_limit(None)
+    assert sorted(r.error for r in late) == ["not started: time limit 4 s reached"] * 2
 
 
 # ------------------------------------------------------------ budgets and peers on a cluster

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from cpsolve.engines.runtime import interrupt
+from cpsolve.engines.runtime.clock import state_limit
 from cpsolve.workflows.jobs import in_order
 
 
@@ -71,6 +72,18 @@ def test_each_piece_gets_what_is_left_of_the_deadline_and_none_starts_after_it()
     assert answers[0][0] == 0 and 0 < answers[0][1] <= budget
     assert answers[1:] == [(1, "not started: time limit reached"),
                            (2, "not started: time limit reached")]
+
+
+def test_a_piece_not_started_names_the_commands_time_limit():
+    """docs/reference/engines.md: a run stopped by the limit says so in the limit's own
+    figure, whatever share of it each piece had (``time limit 3 s reached``)."""
+    state_limit(3.0)
+    try:
+        answers = list(in_order(2, lambda index, limit: (index, "ran"), failed, workers=1,
+                                deadline=time.monotonic() - 1))
+    finally:
+        state_limit(None)
+    assert answers == [(i, "not started: time limit 3 s reached") for i in range(2)]
 
 
 def test_a_piece_past_the_deadline_is_stopped_and_gives_what_it_has():

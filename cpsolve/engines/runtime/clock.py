@@ -24,6 +24,7 @@ from contextlib import contextmanager
 
 from . import interrupt, memory
 from .stop import Stop
+from .waits import waitable
 
 FLOOR = 0.01
 """The fewest seconds :meth:`Clock.left` and :meth:`Clock.share` hand on."""
@@ -31,7 +32,9 @@ FLOOR = 0.01
 LONGEST = 1e9
 """Seconds (about 31 years) from which a time limit is no limit: no run lasts that long, and
 the system's timers refuse a little more (``setitimer`` and lock waits past about 9.2e9 s,
-``timedelta`` past 8.6e13 s), so a larger limit is never handed on to them."""
+``timedelta`` past 8.6e13 s), so a larger limit is never handed on to them.  A smaller one
+is, and some waits take less still (``poll``: about 24.8 days): every wait and timer takes
+its seconds through :func:`.waits.waitable`."""
 
 
 def process_start() -> float:
@@ -267,7 +270,7 @@ class Clock:
         armed = _Armed(signal.getsignal(signal.SIGALRM), time.monotonic())
         _armed.append(armed)
         signal.signal(signal.SIGALRM, self._alarm(what, grace, armed))
-        armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
+        armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, waitable(left))
         if grace:
             _answering[0] = None  # an engine's block: work that may be asked to stop
         try:
@@ -290,7 +293,7 @@ class Clock:
                 return
             over = self.elapsed() - (self.limit or 0.0)
             if over < 0:  # early (an outer guard's timer set by another clock)
-                signal.setitimer(signal.ITIMER_REAL, -over)
+                signal.setitimer(signal.ITIMER_REAL, waitable(-over))
                 return
             if soft[0]:
                 soft[0] = False
@@ -298,7 +301,7 @@ class Clock:
             # an answer is not thrown away for an error line
             wait = grace if _answering[0] is None else self.answer_time(over)
             if over < wait:
-                signal.setitimer(signal.ITIMER_REAL, wait - over)
+                signal.setitimer(signal.ITIMER_REAL, waitable(wait - over))
                 return
             # re-armed: an exception raised inside a finaliser is swallowed by Python,
             # so the alarm fires again until TimeUp leaves the block
@@ -383,7 +386,7 @@ def _release(armed: _Armed, grace: float) -> None:
     _restore(armed.previous)
     if armed.outer > 0:  # the outer guard's moment, less the time this block took
         signal.setitimer(signal.ITIMER_REAL,
-                         max(0.001, armed.outer - (time.monotonic() - armed.entered)))
+                         waitable(max(0.001, armed.outer - (time.monotonic() - armed.entered))))
 
 
 def _restore(handler: object) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .stop import Stop
+from .waits import waitable
 
 _requested = threading.Event()
 _installed = [False]
@@ -244,7 +245,7 @@ def linger() -> None:
     after its answer was printed)."""
     left = _first[0] + REPEAT - time.monotonic()
     if left > 0:
-        time.sleep(left)
+        time.sleep(waitable(left))
 
 
 @contextmanager
@@ -297,5 +298,5 @@ def settle(timeout: float) -> bool:
             left = end - time.monotonic()
             if left <= 0:
                 return False
-            _idle.wait(left)
+            _idle.wait(waitable(left))
     return True

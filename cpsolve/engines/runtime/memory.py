@@ -252,7 +252,13 @@ def watching(what: str) -> Iterator[None]:
 
 
 def size_text(nbytes: int) -> str:
-    """Bytes for people, in powers of 1,024: ``512 kB``, ``1.5 GB``."""
+    """Bytes for people, in powers of 1,024: ``512 kB``, ``1.5 GB``; past a thousand
+    million TB (an estimate's), as :func:`~cpsolve.language.quoting.short_number` writes
+    them: ``1e+400 TB``, which no float holds."""
+    if nbytes >= 1024 ** 4 * 10 ** 9:
+        from ...language.quoting import short_number  # not at import, as below
+
+        return f"{short_number(nbytes // 1024 ** 4)} TB"
     value, unit = float(nbytes), "bytes"
     for unit in ("bytes", "kB", "MB", "GB", "TB"):
         if value < 1024 or unit == "TB":

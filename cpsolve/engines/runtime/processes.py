@@ -39,6 +39,7 @@ from typing import Any
 from . import interrupt, memory, release
 from .clock import Clock, reached
 from .stop import Stop
+from .waits import waitable
 
 POLL = 0.05
 """Seconds between two looks at the clock and the interrupt flag."""
@@ -228,7 +229,7 @@ class Child:
 
     def reap(self, wait: float = 0.05) -> int | None:
         """Let it exit (killing it after ``wait`` seconds), close the pipe; its exit code."""
-        self.process.join(wait)
+        self.process.join(waitable(wait))
         if self.process.exitcode is None:
             self.kill()
             self.process.join()
@@ -387,7 +388,7 @@ def wait_any(children: Iterable[Child], timeout: float | None) -> list[Message]:
     if not live:
         return []
     out = []
-    for conn in connection.wait(list(live), None if timeout is None else max(0.0, timeout)):
+    for conn in connection.wait(list(live), None if timeout is None else waitable(timeout)):
         child = live[conn]
         try:
             kind, value = conn.recv()

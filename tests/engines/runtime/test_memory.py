@@ -62,6 +62,7 @@ def test_size_text_for_people():
     assert memory.size_text(3 * 2**20 // 2) == "1.5 MB"
     assert memory.size_text(2**30) == "1 GB"
     assert memory.size_text(5000 * 2**40) == "5,000 TB"
+    assert memory.size_text(10**400 * 2**40) == "1e+400 TB"  # an estimate no float holds
 
 
 # ---------------------------------------------------------------- the check

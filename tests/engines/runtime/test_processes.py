@@ -20,6 +20,7 @@ from cpsolve.engines.runtime.processes import (
     stop,
     wait_any,
 )
+from cpsolve.engines.runtime.waits import WAIT_MAX, waitable
 
 
 @pytest.fixture(autouse=True)
@@ -84,6 +85,21 @@ def test_a_stopped_child_returns_what_it_has():
                                                  (Kind.RESULT, "stopped: interrupted")]
     assert child.done and child.process.exitcode == 0
     assert not interrupt.requested()  # the parent's own flag is untouched
+
+
+def test_a_grace_longer_than_the_system_waits_is_waited_in_parts():
+    """A time limit of 1e8 s (docs/engines.md: below 1e9 s a limit is one) gives a grace of
+    months; ``poll`` takes at most about 24.8 days, and the stop waits for the child all
+    the same (``OverflowError: timeout is too large`` before)."""
+    child = start(until_stopped)
+    got = stop([child], grace=6e7)
+    assert [m.kind for m in got] == [Kind.NOTE, Kind.RESULT] and child.done
+    assert wait_any([start(lambda channel: 7)], 1e8)[0].value == 7
+
+
+def test_every_wait_is_cut_to_what_the_system_takes():
+    assert waitable(1e8) == WAIT_MAX <= (2 ** 31 - 1) / 1000 and waitable(-1) == 0.0
+    assert waitable(0.25) == 0.25
 
 
 def test_a_child_that_ignores_the_stop_is_killed_after_the_grace():

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import interrupt
-from ..clock import Clock, stated
+from ..clock import Clock, reached, stated
 from ..stop import Stop
 from .client import client_for
 from .local import NotStarted, abandon
@@ -125,7 +125,7 @@ class _Flight:
             item = waiting.popleft()
             seconds = None if budget is None else budget(len(waiting) + 1, self.slots)
             if self.out_of_time() or (seconds is not None and seconds <= 0):
-                yield Outcome(item, error="not started: time limit reached", started=False)
+                yield Outcome(item, error=f"not started: {reached()}", started=False)
                 continue
             future = self.client.submit(run_task, self.work, item, seconds, stated(None),
                                         pure=False)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....language.intervals import bounds
+from ....language.quoting import short_number
 from ..compile import Task
 from ..emit import build_many, np_helpers, source
 
@@ -81,7 +82,7 @@ class Packed:
             if self.words > max_words:
                 raise Unpackable(f"{sum(bits)} bits of fields need {self.words} words")
         if self.space > 1 << WORD_BITS and self.words == 1:
-            raise Unpackable(f"{self.space:.3g} codes do not fit in {WORD_BITS} bits")
+            raise Unpackable(f"{short_number(self.space)} codes do not fit in {WORD_BITS} bits")
         if task.model.forbidden:
             raise Unpackable("forbidden conditions are checked by the plain analysis")
         env = np_helpers(np)
