@@ -151,6 +151,9 @@ def read_patterns(data: Data, kinds: list[Kind], count: Counter[Kind]) -> list[l
     table = data.get("estimate", dict, {})
     data.unknown_keys({"patterns"}, table, prefix="estimate.")
     groups = data.get("patterns", list, [], table=table, prefix="estimate.")
+    if "estimate" in data.table and not groups:
+        raise data.error("estimate.patterns", "no pattern given: list at least one group of "
+                         "piece tokens, or leave [estimate] out")
     single = {k.token: k for k in kinds if len(k.shape) == 1}
     out: list[list[int]] = []
     seen: set[str] = set()

@@ -87,6 +87,9 @@ def _listed(data: _data.Data, board: Board, kinds: list[Kind]) -> list[tuple[Kin
     """``goal_pieces = { B = [4, 2] }``: token -> [row, col] (or a list of them) of a piece's
     first cell, counted from 1."""
     table = data.get("goal_pieces", dict, {})
+    if "goal_pieces" in data.table and not table:
+        raise data.error("goal_pieces", "an empty table pins no piece: name at least one "
+                         "piece (B = [4, 2]), or leave goal_pieces out")
     out = []
     for token, spots in table.items():
         key = f"goal_pieces.{token}"
