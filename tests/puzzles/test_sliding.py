@@ -775,3 +775,23 @@ def test_an_empty_table_counts_as_not_given(write_model, model, key, line):
         text = re.sub(r"(?ms)^\[estimate\]\n.*?(?=^\[|\Z)", "", text) + "\n" + line + "\n"
     with pytest.raises(ModelFileError, match=rf": {re.escape(key)}: "):
         load(write_model(f"{model}.toml", text))
+
+
+@pytest.mark.parametrize("start, goal, steps", [
+    ("1 # _", "1 # _", 0),      # walled in, already at the goal
+    ("1 2", "1 2", 0),          # no empty cell
+    ("1 2", "1 ?", 0),
+    ("1 # _", "_ # 1", None),   # walled in, elsewhere: no plan
+    ("1 2", "2 1", None),
+])
+def test_a_board_where_nothing_can_move_is_solved_or_infeasible(tmp_path, start, goal,
+                                                                steps):
+    """No move at all leaves the start the only state: 0 moves when it meets the goal, else
+    infeasible (proven) — by every engine, not refused as a model without actions."""
+    path = sliding(tmp_path, "still", start, goal)
+    for engine in ("search", "cpsat"):
+        result = run(engine, "solve", load(path).model)
+        if steps is None:
+            assert result.status is Status.INFEASIBLE, engine
+        else:
+            assert result.status is Status.OPTIMAL and result.steps == 0, engine

@@ -88,8 +88,6 @@ def build(data: Data) -> SlidingPuzzle:
     cells = tuple((r, c) for r, row in enumerate(start) for c, t in enumerate(row) if t != WALL)
     board = Board(len(start), len(start[0]), cells)
     flat_start = [start[r][c] for r, c in cells]
-    if EMPTY not in flat_start:
-        raise data.error("start", "no empty cell (_): nothing can move")
     blocks = read_blocks(data, set(flat_start))
     pieces = cut(data, "start", start, cells, blocks)
     goal_text = data.table.get("goal")
@@ -122,7 +120,8 @@ def build(data: Data) -> SlidingPuzzle:
     if flat_start.count(EMPTY) == 1 and one_cell and metric == "step":
         model.set_parity(Sum((Var(board.var(cell)) == 0) * (cell[0] + cell[1])
                              for cell in cells))
-    distinct = one_cell and len(set(flat_start)) == len(flat_start) and full
+    distinct = one_cell and flat_start.count(EMPTY) == 1 and len(set(flat_start)) == len(
+        flat_start) and full  # parity's argument follows the one blank
     flat_goal = [tokens[goal[cell]] for cell in cells] if full else []
     return SlidingPuzzle(model.name, "sliding", model, data.get("description", str, ""),
                          METRIC_WORDS[metric], board=board, tokens=tuple(tokens), moves=moves,
