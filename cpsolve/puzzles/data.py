@@ -6,6 +6,7 @@ file, the key (or line) and what is wrong; the CLI prints it and exits 2.
 
 from __future__ import annotations
 
+import json
 import re
 import stat
 from collections.abc import Iterator
@@ -59,7 +60,7 @@ class Data:
         if extra and prefix and extra[0] in self.top_level:
             raise self.misplaced_error(prefix + extra[0])
         if extra:
-            raise self.error(f"{prefix}{extra[0]}",
+            raise self.error(f"{prefix}{key_part(extra[0])}",
                              f"unknown key (known: {', '.join(sorted(allowed))})")
 
     def misplaced_error(self, key: str) -> ModelFileError:
@@ -104,6 +105,15 @@ class Data:
             if key in self.top_level and (
                     isinstance(value, str) or (key == "actions" and isinstance(value, list))):
                 raise self.misplaced_error(prefix + key)
+
+
+def key_part(name: str) -> str:
+    """A key of a table whose keys the file chooses, as one part of a dotted key path: as
+    written, or quoted as TOML quotes it when it is empty or starts or ends with a space
+    (``effects." "``, not ``effects. ``)."""
+    if name and name.strip() == name:
+        return name
+    return json.dumps(name, ensure_ascii=False)
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:

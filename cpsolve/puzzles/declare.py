@@ -27,7 +27,7 @@ from ..language.syntax import ExprError, one_line
 from ..language.walk import variables
 from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
 from . import widths
-from .data import Data
+from .data import Data, key_part
 
 PLACEHOLDER = re.compile(r"\{([^}]*)\}")
 """A ``{...}`` part of a ``show`` template: an expression to draw."""
@@ -130,7 +130,7 @@ def template(data: Data, scope: dict[str, Any], model: Planning | Csp,
     for name in labels:  # a top-level key after [labels] would label nothing
         if name in data.top_level and name not in data.table and name not in parameters \
                 and not any(n == name or n.startswith(name + "[") for n in model.names):
-            raise data.misplaced_error(f"labels.{name}")
+            raise data.misplaced_error(f"labels.{key_part(name)}")
     problem = labels_problem(labels, model)
     if problem is not None:
         raise data.error(f"labels.{problem[0]}", problem[1])
@@ -189,7 +189,7 @@ def read_constants(data: Data, constants: Mapping[str, Any],
     ``given`` names a family already defines (the grid's ``size``) come first."""
     scope: dict[str, Any] = dict(given or {})
     for name, value in constants.items():
-        key = f"constants.{name}"
+        key = f"constants.{key_part(name)}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a constant name is a plain identifier")
         if value == [] and name in data.top_level and name not in data.table:
@@ -305,7 +305,7 @@ def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:
         raise data.error("variables", "no state variables declared")
     data.misplaced(variables, "variables.")
     for name, spec in variables.items():
-        key = f"variables.{name}"
+        key = f"variables.{key_part(name)}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a variable name is a plain identifier")
         with data.entry(key):

@@ -47,7 +47,7 @@ from ..model import Csp
 from . import widths
 from .base import Puzzle, indices
 from .collection import instance_lines
-from .data import Data, ModelFileError
+from .data import Data, ModelFileError, key_part
 from .declare import condition_in, read_constants
 from .grid_picture import GridPicture, grid_picture
 
@@ -298,7 +298,7 @@ def _constants(data: Data, n: int) -> dict[str, Any]:
     data.misplaced(constants, "constants.")
     for name in ("size", "cell"):
         if name in constants:
-            raise data.error(f"constants.{name}", f"{name!r} is already the grid's "
+            raise data.error(f"constants.{key_part(name)}", f"{name!r} is already the grid's "
                              f"{'size' if name == 'size' else 'cells'}: choose another name")
     return read_constants(data, constants, {"size": Const(n)})
 

@@ -23,7 +23,7 @@ from ..language.parse import constant_list
 from ..language.quoting import shorten
 from ..language.scope import Scope
 from ..language.syntax import ExprError
-from .data import Data
+from .data import Data, key_part
 
 KEYS = {"regions", "notes", "signs"}
 NOTE_CHARACTERS = 8
@@ -72,7 +72,7 @@ def grid_picture(data: Data, n: int, scope: Scope) -> GridPicture:
     if table is None:
         return GridPicture()
     data.unknown_keys(KEYS, table, "picture.")
-    raw = {key: _value(data, f"picture.{key}", table[key], scope)
+    raw = {key: _value(data, f"picture.{key_part(key)}", table[key], scope)
            for key in sorted(KEYS) if key in table}
     return GridPicture(
         _regions(data, n, raw["regions"]) if "regions" in raw else None,

@@ -79,7 +79,7 @@ from ..language.scope import variable_scope
 from ..language.walk import variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
 from .base import Puzzle
-from .data import Data
+from .data import Data, key_part
 from .declare import (
     Template,
     array_values,
@@ -197,13 +197,13 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
     values: dict[str, int] = {}
     arrays = {n.split("[", 1)[0] for n in model.names if "[" in n}
     for name, value in initial.items():
-        key = f"initial.{name}"
+        key = f"initial.{key_part(name)}"
         with data.entry(key):
             values.update(_initial_value(data, model, scope, arrays, key, name, value))
     for name, value in values.items():
         d = model.domains[name]
         if value not in d:
-            raise data.error(f"initial.{name}",
+            raise data.error(f"initial.{key_part(name)}",
                              f"value {value} is outside the domain {d.lo}..{d.hi}")
     missing = [n for n in model.names if n not in values]
     if missing:
@@ -232,7 +232,7 @@ def _bindings(data: Data, params: dict, scope: dict, prefix: str
     and when there is none the key of the parameter that leaves none."""
     out: list[dict[str, int]] = [{}]
     for p, values in params.items():
-        key = f"{prefix}params.{p}"
+        key = f"{prefix}params.{key_part(p)}"
         if p in scope:
             raise data.error(key, "a parameter name hides a variable or constant")
         if not re.fullmatch(r"[A-Za-z_]\w*", p):
@@ -281,8 +281,9 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff: dict[str, Expr] = {}
         for target, value in effects.items():
-            with data.entry(f"{prefix}effects.{target}"):
-                _effect(data, f"{prefix}effects.{target}", target, value, local, eff, label)
+            key = f"{prefix}effects.{key_part(target)}"
+            with data.entry(key):
+                _effect(data, key, target, value, local, eff, label)
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
@@ -307,6 +308,8 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         data.unknown_keys(EFFECT_KEYS, value, key + ".")
         when = value.get("when")
         value = data.get("value", (str, int), table=value, prefix=key + ".")
+    if not target.strip():
+        raise data.error(key, f"{target!r} is not a variable")
     for free in free_indices(data, key, target, local):
         inner = {**local, **{k: Const(v) for k, v in free.items()}}
         var = parse_in(data, key, target, inner)
@@ -333,11 +336,11 @@ def _name_of(data: Data, labels: dict, name: str, value: int) -> Any:
     names = labels.get(name)
     if names is None:
         return value
+    key = f"labels.{key_part(name)}"
     if not isinstance(names, list):
-        raise data.error(f"labels.{name}", "expected a list of labels, the first naming the "
-                         "value 0")
+        raise data.error(key, "expected a list of labels, the first naming the value 0")
     if not 0 <= value < len(names):
-        raise data.error(f"labels.{name}", f"{len(names)} label{'s' if len(names) != 1 else ''}"
+        raise data.error(key, f"{len(names)} label{'s' if len(names) != 1 else ''}"
                          f" for parameter {name}, which takes the value {value}: labels name "
                          "the values 0, 1, 2, ... in order, and each value needs one")
     return names[value]

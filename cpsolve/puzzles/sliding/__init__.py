@@ -53,7 +53,7 @@ from collections import Counter
 from ...language.combine import And, Sum
 from ...language.expr import Var
 from ...model import Planning
-from ..data import Data
+from ..data import Data, key_part
 from .goal import read_goal
 from .moves import AXES, LAST, METRICS, add_moves, estimate
 from .pieces import (
@@ -136,11 +136,12 @@ def read_axis(data: Data, kinds: list[Kind], singles: int) -> dict[str, str]:
     table = data.get("axis", dict, {})
     blocks = {k.token for k in kinds if k.base > singles}
     for token, way in table.items():
+        key = f"axis.{key_part(token)}"
         if token not in blocks:
-            raise data.error(f"axis.{token}", "not a block token of the start picture (an "
-                             "axis is declared for pieces listed in blocks)")
+            raise data.error(key, "not a block token of the start picture (an axis is "
+                             "declared for pieces listed in blocks)")
         if not isinstance(way, str) or way not in AXES:
-            raise data.error(f"axis.{token}", f"expected horizontal or vertical, got {way!r}")
+            raise data.error(key, f"expected horizontal or vertical, got {way!r}")
     return dict(table)
 
 

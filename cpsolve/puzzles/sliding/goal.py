@@ -92,7 +92,7 @@ def _listed(data: _data.Data, board: Board, kinds: list[Kind]) -> list[tuple[Kin
                          "piece (B = [4, 2]), or leave goal_pieces out")
     out = []
     for token, spots in table.items():
-        key = f"goal_pieces.{token}"
+        key = f"goal_pieces.{_data.key_part(token)}"
         same = [k for k in kinds if k.token == token]
         with data.entry(key):  # a top-level key after [goal_pieces] is no piece
             if not same:

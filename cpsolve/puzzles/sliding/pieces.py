@@ -103,8 +103,9 @@ def _shape(data: _data.Data, token: str, spec: Any) -> Shape:
     cells = sorted((r, c) for r, row in enumerate(spec) for c, ch in enumerate(row)
                    if ch == "#") if ok else []
     if not cells or not connected(cells):
-        raise data.error(f"blocks.{token}", "a shape is a list of rows such as [\"##\", \"#.\"] "
-                         f"(# a cell of the piece, . none), its cells connected; got {spec!r}")
+        raise data.error(f"blocks.{_data.key_part(token)}", "a shape is a list of rows such "
+                         "as [\"##\", \"#.\"] (# a cell of the piece, . none), its cells "
+                         f"connected; got {spec!r}")
     return Piece(token, tuple(cells)).shape
 
 
