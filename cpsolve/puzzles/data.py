@@ -47,10 +47,25 @@ class Data:
             if default is ...:
                 raise self.error(name, "missing")
             return default
-        value = source[key]
+        return self.checked(name, source[key], kind)
+
+    def checked(self, key: str, value: Any, kind: type | tuple[type, ...]) -> Any:
+        """``value`` (found at ``key``) when it is a ``kind``, else the error naming ``key``;
+        ``true``/``false`` are no ``int`` (only a ``bool`` kind takes them)."""
         if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
             wanted = " or ".join(t.__name__ for t in _as_tuple(kind))
-            raise self.error(name, f"expected {wanted}, got {type(value).__name__} {value!r}")
+            raise self.error(key, f"expected {wanted}, got {type(value).__name__} {value!r}")
+        return value
+
+    def items(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *,
+              table: dict[str, Any] | None = None, prefix: str = "") -> Any:
+        """The list at ``key`` (as :meth:`get` reads it), each of its items a ``kind``: an
+        item that is not is refused naming ``key[index]`` (a table or a list among labels,
+        ``true`` among integers)."""
+        value = self.get(key, list, default, table=table, prefix=prefix)
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                self.checked(f"{prefix}{key}[{i}]", item, kind)
         return value
 
     def unknown_keys(self, allowed: set[str], table: dict[str, Any] | None = None,

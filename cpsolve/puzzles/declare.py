@@ -126,7 +126,7 @@ def template(data: Data, scope: dict[str, Any], model: Planning | Csp,
         check_show(show, scope)
     except ExprError as err:
         raise data.error("show", str(err)) from None
-    labels = data.get("labels", dict, {})
+    labels = read_labels(data)
     for name in labels:  # a top-level key after [labels] would label nothing
         if name in data.top_level and name not in data.table and name not in parameters \
                 and not any(n == name or n.startswith(name + "[") for n in model.names):
@@ -135,6 +135,18 @@ def template(data: Data, scope: dict[str, Any], model: Planning | Csp,
     if problem is not None:
         raise data.error(f"labels.{problem[0]}", problem[1])
     return Template(show, labels, scope, model.domains)
+
+
+def read_labels(data: Data) -> dict[str, Any]:
+    """The ``[labels]`` table, each label a string or an integer (a table or a list among
+    them is refused naming ``labels.NAME[index]``, not shown as Python writes it)."""
+    labels = data.get("labels", dict, {})
+    for name, names in labels.items():
+        key = f"labels.{key_part(name)}"
+        with data.entry(key):  # a top-level key after [labels] is said misplaced
+            for i, label in enumerate(names if isinstance(names, list) else ()):
+                data.checked(f"{key}[{i}]", label, (str, int))
+    return labels
 
 
 def labels_problem(labels: Mapping[str, Any], model: Planning | Csp) -> tuple[str, str] | None:
@@ -218,10 +230,8 @@ def integer(data: Data, key: str, value: Any, scope: Scope) -> int:
 def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
     """A list of integers: a TOML list (of numbers or constant expressions), or a string
     ``range(n)``, ``range(a, b)``, a constant array's name or a list expression."""
-    if isinstance(value, list):  # nested lists are read row by row
-        return [x for i, v in enumerate(value)
-                for x in (integers(data, f"{key}[{i}]", v, scope) if isinstance(v, list)
-                          else [integer(data, f"{key}[{i}]", v, scope)])]
+    if isinstance(value, list):  # of integers: a list in it is refused, not flattened
+        return [integer(data, f"{key}[{i}]", v, scope) for i, v in enumerate(value)]
     if isinstance(value, str):
         return _flat(data, key, value, _constant(data, key, value, scope))
     raise data.error(key, f"expected a list of integers or a string such as \"range(n)\", "

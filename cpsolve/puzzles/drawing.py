@@ -57,7 +57,7 @@ def drawing(data: Data, model: Planning) -> Drawing | None:
             raise data.error("draw.rows", f"{len(cells)} cells do not make {rows} equal rows")
         return Drawing(kind, array, cells, rows=rows)
     if kind == "levels":
-        capacity = data.get("capacity", list, [model.domain(c)[1] for c in cells], table=table,
+        capacity = data.items("capacity", int, [model.domain(c)[1] for c in cells], table=table,
                             prefix="draw.")
         if len(capacity) != len(cells) or not all(isinstance(v, int) and v > 0
                                                   for v in capacity):

@@ -400,7 +400,7 @@ def _box(data: Data, n: int) -> tuple[int, int]:
         raise data.error("box", f"missing: groups lists \"boxes\", so add box = [R, C], the "
                          f"rows and columns of one box (R x C = {n}: [{rows}, {n // rows}] "
                          "for instance)")
-    box = data.get("box", list)
+    box = data.items("box", int)
     if len(box) != 2 or not all(isinstance(v, int) and v > 0 for v in box):
         raise data.error("box", f"expected [rows, columns], got {box!r}")
     if n % box[0] or n % box[1] or box[0] * box[1] != n:
@@ -412,7 +412,9 @@ def _cells(data: Data, key: str, group: Any, n: int) -> list[tuple[int, int]]:
     if not isinstance(group, list) or not group:
         raise data.error(key, "expected a list of [row, col] pairs")
     cells = []
-    for item in group:
+    for i, item in enumerate(group):
+        for j, v in enumerate(item if isinstance(item, list) else ()):
+            data.checked(f"{key}[{i}][{j}]", v, int)
         if not (isinstance(item, list) and len(item) == 2
                 and all(isinstance(v, int) and 0 <= v < n for v in item)):
             raise data.error(key, f"{item!r} is not a [row, col] inside the {n}x{n} grid")

@@ -232,9 +232,11 @@ def build(data: Data) -> PegsPuzzle:
 
 
 def _vectors(data: Data) -> list[tuple[int, int]]:
-    raw = data.get("jumps", list, [[0, 1], [1, 0]])
+    raw = data.items("jumps", list, [[0, 1], [1, 0]])
     out: set[tuple[int, int]] = set()
-    for v in raw:
+    for i, v in enumerate(raw):
+        for j, x in enumerate(v):
+            data.checked(f"jumps[{i}][{j}]", x, int)
         if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v)
                 and v != [0, 0]):
             raise data.error("jumps", f"a jump vector is [drow, dcol], not {v!r}")

@@ -182,7 +182,7 @@ def build(data: Data) -> TourPuzzle:
     """Build the circuit CSP of a ``tour`` file."""
     data.unknown_keys(KEYS)
     rows = read_board(data)
-    leaper = data.get("leaper", list, [1, 2])
+    leaper = data.items("leaper", int, [1, 2])
     if len(leaper) != 2 or not all(isinstance(v, int) and v >= 0 for v in leaper) \
             or leaper == [0, 0]:
         raise data.error("leaper", f"expected [a, b] with a, b >= 0, not both 0; got {leaper!r}")

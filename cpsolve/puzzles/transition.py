@@ -91,6 +91,7 @@ from .declare import (
     integers,
     labels_problem,
     parse_in,
+    read_labels,
     read_values,
     shape_of,
     template,
@@ -260,7 +261,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
     name = data.get("name", str, table=table, prefix=prefix)
     params = data.get("params", dict, {}, table=table, prefix=prefix)
     effects = data.get("effects", dict, {}, table=table, prefix=prefix)
-    labels = data.get("labels", dict, {})
+    labels = read_labels(data)
     bindings, none = _bindings(data, params, scope, prefix)
     kept = 0
     for binding in bindings:
