@@ -50,3 +50,12 @@ def shorten(text: str, at: int = 0, width: int = 60, quote: bool = True) -> str:
     start = max(0, min(at - width // 2, len(text) - width))
     cut = text[start:start + width]
     return ("..." if start else "") + shown(cut) + ("..." if start + width < len(text) else "")
+
+
+def shown(value: object, width: int = 60) -> str:
+    """A user's value as an error message echoes it: as ``repr`` writes it (a string
+    quoted), cut to ``width`` characters (:func:`shorten`) — a 5,000-character family name
+    or list comes back as its first 60 characters and ``...``."""
+    if isinstance(value, str):
+        return shorten(value, width=width)
+    return shorten(repr(value), width=width, quote=False)

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..language.quoting import shorten, shown
+
 
 class ModelFileError(Exception):
     """A model file that cannot be used; ``str()`` is the whole message."""
@@ -54,7 +56,7 @@ class Data:
         ``true``/``false`` are no ``int`` (only a ``bool`` kind takes them)."""
         if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
             wanted = " or ".join(t.__name__ for t in _as_tuple(kind))
-            raise self.error(key, f"expected {wanted}, got {type(value).__name__} {value!r}")
+            raise self.error(key, f"expected {wanted}, got {type(value).__name__} {shown(value)}")
         return value
 
     def items(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *,
@@ -83,7 +85,7 @@ class Data:
         table, _, name = key.rpartition(".")
         plain = re.sub(r"\[\d+\]", "", table)
         header = f"[[{plain}]]" if table.endswith("]") else f"[{plain}]"
-        return self.error(key, f"{name!r} is a top-level key, but it comes after the {header} "
+        return self.error(key, f"{shown(name)} is a top-level key, but it comes after the {header} "
                                f"header, so TOML reads it as part of that table: move it above "
                                f"the first [table] header")
 
@@ -125,10 +127,16 @@ class Data:
 def key_part(name: str) -> str:
     """A key of a table whose keys the file chooses, as one part of a dotted key path: as
     written, or quoted as TOML quotes it when it is empty or starts or ends with a space
-    (``effects." "``, not ``effects. ``)."""
+    (``effects." "``, not ``effects. ``); one longer than :data:`KEY_WIDTH` is cut."""
+    if len(name) > KEY_WIDTH:
+        return shorten(name, width=KEY_WIDTH)
     if name and name.strip() == name:
         return name
     return json.dumps(name, ensure_ascii=False)
+
+
+KEY_WIDTH = 60
+"""Longest key :func:`key_part` shows whole (a longer one is cut, as values are)."""
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:

@@ -22,6 +22,7 @@ from ..language.expr import Const, Expr, Var, is_boolean
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.parse import constant_list, parse
+from ..language.quoting import shown
 from ..language.scope import Scope, constant_scope, variable_scope
 from ..language.syntax import ExprError, one_line
 from ..language.walk import variables
@@ -174,7 +175,7 @@ def check_show(show: str, scope: Scope) -> None:
     rest = PLACEHOLDER.sub("", show)
     if "{" in rest:
         opened = rest[rest.index("{"):].splitlines()[0][:20]
-        raise ExprError(f"{opened!r}: a '{{' that no '}}' closes (each {{...}} in show is an "
+        raise ExprError(f"{shown(opened)}: a '{{' that no '}}' closes (each {{...}} in show is an "
                         "expression to draw)")
     for part in PLACEHOLDER.findall(show):
         if not isinstance(scope.get(part.strip()), list):  # a whole array is drawn as such
@@ -189,7 +190,7 @@ def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]
     _declare(data, model, scope)
     overlap = set(constants) & {n.split("[", 1)[0] for n in model.names}
     if overlap:
-        raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
+        raise data.error("constants", f"{shown(sorted(overlap)[0])} is also a variable")
     scope.update(variable_scope(model.names))
     return scope
 
@@ -222,9 +223,9 @@ def integer(data: Data, key: str, value: Any, scope: Scope) -> int:
     if isinstance(value, str):
         expr = parse_in(data, key, value, scope, constant=True)
         if variables(expr):
-            raise data.error(key, f"{value!r} must be constant (no variables)")
+            raise data.error(key, f"{shown(value)} must be constant (no variables)")
         return evaluate(expr, {})
-    raise data.error(key, f"expected an integer or a constant expression, got {value!r}")
+    raise data.error(key, f"expected an integer or a constant expression, got {shown(value)}")
 
 
 def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
@@ -235,7 +236,7 @@ def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
     if isinstance(value, str):
         return _flat(data, key, value, _constant(data, key, value, scope))
     raise data.error(key, f"expected a list of integers or a string such as \"range(n)\", "
-                          f"got {value!r}")
+                          f"got {shown(value)}")
 
 
 def _constant(data: Data, key: str, text: str, scope: Scope) -> Any:
@@ -251,7 +252,7 @@ def _flat(data: Data, key: str, text: str, found: Any) -> list[int]:
     flat = list(_leaves(found)) if isinstance(found, list) else None
     if flat is not None and all(isinstance(v, Const) for v in flat):
         return [v.value for v in flat]
-    raise data.error(key, f"{text!r} is not a list of integers")
+    raise data.error(key, f"{shown(text)} is not a list of integers")
 
 
 def _leaves(value: Any) -> Any:
@@ -282,11 +283,11 @@ def condition_in(data: Data, key: str, text: Any, scope: dict,
     "true when non-zero"."""
     expr = parse_in(data, key, text, scope)
     if not isinstance(expr, Expr):
-        raise data.error(key, f"expected a condition, got {text!r}")
+        raise data.error(key, f"expected a condition, got {shown(text)}")
     number = _number_in(expr, model)
     if number is not None:
         said = str(text).strip() if number is expr else str(number)
-        raise data.error(key, f"{said!r} is a number, not a condition: compare it (==, !=, "
+        raise data.error(key, f"{shown(said)} is a number, not a condition: compare it (==, !=, "
                          "<, ...) or combine conditions (and, or, not)")
     return expr
 
@@ -379,7 +380,7 @@ def _shape(data: Data, key: str, spec: dict, scope: Scope) -> list[int]:
     shape = integers(data, key + ".shape", spec["shape"], scope)
     if not shape or any(n < 1 for n in shape):
         raise data.error(key + ".shape", f"expected a list of sizes of at least 1, "
-                                         f"got {spec['shape']!r}")
+                                         f"got {shown(spec['shape'])}")
     check_size(f"array {key}: variables", math.prod(shape), MAX_VARIABLES)
     return shape
 
@@ -389,7 +390,7 @@ def _interval(data: Data, key: str, spec: list, scope: Scope) -> tuple[Any, Any]
     flat or nested as the array's shape, or a string naming a constant array such as
     ``"cap"``), as :func:`read_values` reads it."""
     if len(spec) != 2:
-        raise data.error(key, f"a domain is [lo, hi], got {spec!r}")
+        raise data.error(key, f"a domain is [lo, hi], got {shown(spec)}")
     lo, hi = (read_values(data, f"{key}.{which}", bound, scope)
               for which, bound in zip(("lo", "hi"), spec))
     if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
@@ -408,7 +409,7 @@ def read_values(data: Data, key: str, value: Any, scope: Scope) -> int | list:
         if isinstance(found, Const):
             return found.value
         if not isinstance(found, list) or not all(isinstance(v, Const) for v in _leaves(found)):
-            raise data.error(key, f"{value!r} is not an integer or a list of integers")
+            raise data.error(key, f"{shown(value)} is not an integer or a list of integers")
         return _plain(found)
     return integer(data, key, value, scope)
 

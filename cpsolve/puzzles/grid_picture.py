@@ -20,7 +20,7 @@ from typing import Any
 
 from ..language.expr import Const
 from ..language.parse import constant_list
-from ..language.quoting import shorten
+from ..language.quoting import shorten, shown
 from ..language.scope import Scope
 from ..language.syntax import ExprError
 from .data import Data, key_part
@@ -111,7 +111,7 @@ def _regions(data: Data, n: int, value: Any) -> tuple[tuple[int, ...], ...]:
 def _cell(data: Data, key: str, n: int, item: list, at: int) -> Cell:
     r, c = item[at], item[at + 1]
     if not (_integer(r) and _integer(c) and 0 <= r < n and 0 <= c < n):
-        raise data.error(key, f"[{r!r}, {c!r}] is not a [row, col] inside the {n}x{n} "
+        raise data.error(key, f"[{shown(r)}, {shown(c)}] is not a [row, col] inside the {n}x{n} "
                          "grid (0-based)")
     return r, c
 

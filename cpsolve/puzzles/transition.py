@@ -75,6 +75,7 @@ from ..language.combine import If
 from ..language.expr import Const, Expr, Var
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
+from ..language.quoting import shown as echoed
 from ..language.scope import variable_scope
 from ..language.walk import variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
@@ -134,7 +135,7 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
     check_show(show, scope)  # an error in the template shows now, not when drawing
     problem = labels_problem(labels or {}, model)
     if problem is not None:
-        raise ModelError(f"labels[{problem[0]!r}]: {problem[1]}")
+        raise ModelError(f"labels[{echoed(problem[0])}]: {problem[1]}")
     return TransitionPuzzle(model.name, "transition", model, description,
                             "one move = one action",
                             template=Template(show, dict(labels or {}), scope,
@@ -186,7 +187,7 @@ def _forbidden(data: Data, model: Planning, scope: dict) -> None:
             except ModelError as err:
                 raise data.error(where, str(err)) from None
             if evaluate(item.expr, model.initial):
-                raise data.error(where, f"the initial state is forbidden by {text.strip()!r}")
+                raise data.error(where, f"the initial state is forbidden by {echoed(text.strip())}")
 
 
 def _initial(data: Data, model: Planning, scope: dict) -> None:
@@ -288,15 +289,15 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
-                raise data.error(prefix + "cost", f"action {label!r}: the cost may be negative; "
-                                 "costs must be >= 0")
+                raise data.error(prefix + "cost", f"action {echoed(label)}: the cost may be "
+                                 "negative; costs must be >= 0")
         except ModelError as err:  # the key of the part refused (its name by default)
             raise data.error(prefix + (err.part or "name"), str(err)) from None
     if kept:
         return []
     if bindings:
-        return [(prefix + "where", f"{str(table['where']).strip()!r} leaves no combination of "
-                 "the parameters")]
+        return [(prefix + "where", f"{echoed(str(table['where']).strip())} leaves no combination "
+                 "of the parameters")]
     return [(none, "the parameter takes no values")]
 
 
@@ -310,12 +311,12 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         when = value.get("when")
         value = data.get("value", (str, int), table=value, prefix=key + ".")
     if not target.strip():
-        raise data.error(key, f"{target!r} is not a variable")
+        raise data.error(key, f"{echoed(target)} is not a variable")
     for free in free_indices(data, key, target, local):
         inner = {**local, **{k: Const(v) for k, v in free.items()}}
         var = parse_in(data, key, target, inner)
         if not isinstance(var, Var):
-            raise data.error(key, f"{target!r} is not a variable")
+            raise data.error(key, f"{echoed(target)} is not a variable")
         new = parse_in(data, key, value, inner)
         if when is not None:
             cond = parse_in(data, key + ".when", when, inner)
@@ -327,7 +328,7 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         if isinstance(new, Var) and new.name == var.name:
             continue  # the cell keeps its value: no effect
         if var.name in eff:
-            raise data.error(key, f"action {label!r}: a second effect on {var.name} (one "
+            raise data.error(key, f"action {echoed(label)}: a second effect on {var.name} (one "
                              "effect per variable; `where` can leave out such parameter values)")
         eff[var.name] = new
 

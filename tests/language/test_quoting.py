@@ -4,7 +4,7 @@ text output and the command line's error lines alike, and the one shortener."""
 from __future__ import annotations
 
 from cpsolve.cli.arguments import printable
-from cpsolve.language.quoting import escaped, shorten
+from cpsolve.language.quoting import escaped, shorten, shown
 from cpsolve.output.shown import escaped as shown_escaped
 
 UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200e", "\u202e",
@@ -35,3 +35,9 @@ def test_shorten_cuts_around_a_place_and_marks_each_cut_end():
     assert shorten(text, at=50, width=10) == "...'xxxxxHEREy'..."
     assert shorten(text, width=10, quote=False) == "xxxxxxxxxx..."
     assert shorten(text, at=len(text), width=4, quote=False) == "...yyyy"
+
+
+def test_shown_is_repr_for_a_short_value_and_cut_for_a_long_one():
+    assert shown("abc") == "'abc'" and shown([1, {"a": True}]) == "[1, {'a': True}]"
+    assert shown("x" * 5000) == "'" + "x" * 60 + "'..."
+    assert shown(list(range(3000))) == repr(list(range(3000)))[:60] + "..."

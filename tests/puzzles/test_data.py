@@ -277,3 +277,24 @@ def test_a_value_of_the_wrong_type_inside_a_list_is_refused_naming_key_and_index
         load(write_model("m.toml", text))
     assert info.value.key == key, str(info.value)
     assert "\n" not in str(info.value)
+
+
+LONG = "Q" * 5000
+
+
+@pytest.mark.parametrize("model, old, new, key", [
+    ("water_jugs", 'family = "transition"', f'family = "{LONG}"', "family"),
+    ("eight_puzzle", 'family = "sliding"', f'family = "sliding"\nmetric = "{LONG}"', "metric"),
+    ("water_jugs", "steps = 10", f'steps = "{LONG}"', "expected.steps"),
+    ("fifteen_korf1", '["13", "14", "15"]', f'["{LONG}"]', "estimate.patterns"),
+    ("water_jugs", "[initial]", f"[initial]\n{LONG} = 1", "initial.'" + "Q" * 60 + "'..."),
+])
+def test_a_long_value_is_echoed_cut_to_60_characters(write_model, model, old, new, key):
+    """Each came back whole (5,000 characters) in the one error line; expressions were
+    already cut at 60."""
+    text = (Path(__file__).resolve().parents[2] / "models" / f"{model}.toml").read_text()
+    assert old in text
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text.replace(old, new, 1)))
+    assert info.value.key == key
+    assert "Q" * 61 not in str(info.value) and "Q" * 60 + "'..." in str(info.value)

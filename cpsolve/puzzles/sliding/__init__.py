@@ -52,6 +52,7 @@ from collections import Counter
 
 from ...language.combine import And, Sum
 from ...language.expr import Var
+from ...language.quoting import shown
 from ...model import Planning
 from ..data import Data, key_part
 from .goal import read_goal
@@ -81,7 +82,7 @@ def build(data: Data) -> SlidingPuzzle:
     data.unknown_keys(KEYS)
     metric = data.get("metric", str, "step")
     if metric not in METRICS:
-        raise data.error("metric", f"expected one of {', '.join(METRICS)}, got {metric!r}")
+        raise data.error("metric", f"expected one of {', '.join(METRICS)}, got {shown(metric)}")
     start = read_picture(data, "start")
     if any(t == ANY for row in start for t in row):
         raise data.error("start", "? (any content) is for the goal picture only")
@@ -141,7 +142,7 @@ def read_axis(data: Data, kinds: list[Kind], singles: int) -> dict[str, str]:
             raise data.error(key, "not a block token of the start picture (an axis is "
                              "declared for pieces listed in blocks)")
         if not isinstance(way, str) or way not in AXES:
-            raise data.error(key, f"expected horizontal or vertical, got {way!r}")
+            raise data.error(key, f"expected horizontal or vertical, got {shown(way)}")
     return dict(table)
 
 
@@ -160,19 +161,20 @@ def read_patterns(data: Data, kinds: list[Kind], count: Counter[Kind]) -> list[l
     for group in groups:
         if not isinstance(group, list) or not group:
             raise data.error("estimate.patterns", "each pattern is a non-empty list of piece "
-                             f"tokens, got {group!r}")
+                             f"tokens, got {shown(group)}")
         values = []
         for token in group:
             ok = isinstance(token, (str, int)) and not isinstance(token, bool)
             kind = single.get(str(token)) if ok else None
             if kind is None:
-                raise data.error("estimate.patterns", f"{token!r} is not a one-cell piece "
+                raise data.error("estimate.patterns", f"{shown(token)} is not a one-cell piece "
                                  "token of the start picture")
             if kind.token in seen:
-                raise data.error("estimate.patterns", f"piece {kind.token!r} is in two patterns")
+                raise data.error("estimate.patterns", f"piece {shown(kind.token)} is in two "
+                                 "patterns")
             if count[kind] > 1:
-                raise data.error("estimate.patterns", f"piece {kind.token!r} has {count[kind]} "
-                                 "copies; a pattern's pieces must be unique")
+                raise data.error("estimate.patterns", f"piece {shown(kind.token)} has "
+                                 f"{count[kind]} copies; a pattern's pieces must be unique")
             seen.add(kind.token)
             values.append(kind.base)
         out.append(values)
