@@ -137,20 +137,11 @@ class Algorithm:
         missing = self.missing(task)
         if not missing:
             return None
-        runnable = self.runnable_fallback(task)
-        hint = f"; use {runnable}" if runnable else ""
+        entry = self  # suggest the first algorithm down the fallback chain that can run
+        while entry.fallback and ALGORITHMS[entry.fallback].missing(task):
+            entry = ALGORITHMS[entry.fallback]
+        hint = f"; use {entry.fallback}" if entry.fallback else ""
         return f"search: {self.name} needs {' and '.join(missing)}{hint}"
-
-    def runnable_fallback(self, task: Task) -> str | None:
-        """The first algorithm along the :attr:`fallback` chain that this task's model
-        meets every need of (the one to suggest in a refusal), or None."""
-        name = self.fallback
-        while name is not None:
-            entry = ALGORITHMS[name]
-            if not entry.missing(task):
-                return name
-            name = entry.fallback
-        return None
 
 
 def _entries(*entries: Algorithm) -> dict[str, Algorithm]:
