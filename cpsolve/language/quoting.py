@@ -88,3 +88,12 @@ def figure(n: int, grouping: bool = True) -> str:
     if abs(n) >= FULL:
         return short_number(n)
     return f"{n:,}" if grouping else str(n)
+
+
+def shown(value: object, width: int = 60) -> str:
+    """A user's value as an error message echoes it: as ``repr`` writes it (a string
+    quoted), cut to ``width`` characters (:func:`shorten`) — a 5,000-character family name
+    or list comes back as its first 60 characters and ``...``."""
+    if isinstance(value, str):
+        return shorten(value, width=width)
+    return shorten(repr(value), width=width, quote=False)

@@ -243,8 +243,6 @@ class Planning(Variables):
         for item in self.forbidden:
             if evaluate(item.expr, self.initial):
                 raise ModelError(f"the initial state is forbidden: {item.label}")
-        if not self.actions:
-            raise ModelError("the model has no actions (no move is possible)")
         for action in self.actions:
             if bounds(action.cost, self.domain)[0] < 0:
                 raise ModelError(f"action {action.name!r}: its cost may be negative; "

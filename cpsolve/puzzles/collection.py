@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..language.quoting import shown
 from .data import Data
 
 MAX_INSTANCES = 1_000_000
@@ -47,20 +48,20 @@ def read_collection(data: Data, name: str) -> str:
         raise data.error("instances_file", "the name is empty: name the file of puzzle "
                          "lines, next to the model file")
     if "\0" in name:
-        raise data.error("instances_file", f"{name!r} holds a NUL character, which no file "
+        raise data.error("instances_file", f"{shown(name)} holds a NUL character, which no file "
                          "name can hold")
     folder = Path(data.path).parent.resolve()
     path = Path(data.path).parent / name
     note_read(path)
     try:
         if not path.resolve().is_relative_to(folder):
-            raise data.error("instances_file", f"{name!r} is outside the model's folder: a "
+            raise data.error("instances_file", f"{shown(name)} is outside the model's folder: a "
                              "model file names files only inside its own folder")
         regular_file(path, "collection file", MAX_COLLECTION_BYTES)
         return utf8_text(path.read_bytes())
     except ModelFileError as err:
         if err.key is not None:
             raise
-        raise data.error("instances_file", f"{name!r} ({err.path}): {err.message}") from None
+        raise data.error("instances_file", f"{shown(name)} ({err.path}): {err.message}") from None
     except (OSError, ValueError) as err:  # not UTF-8: where, said by utf8_text
         raise data.error("instances_file", f"cannot read {path}: {err}") from None

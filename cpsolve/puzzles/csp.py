@@ -43,6 +43,7 @@ from typing import Any
 
 from ..language.expr import Const, Var, conjuncts
 from ..language.parse import listing
+from ..language.quoting import shown
 from ..language.syntax import ExprError
 from ..model import Csp, ModelError
 from .assignment_text import assignment_text
@@ -168,7 +169,7 @@ def _groups(data: Data, key: str, text: str, scope: dict) -> list[list[str]]:
     except ExprError as err:
         raise data.error(key, str(err)) from None
     if not isinstance(value, list) or not value:
-        raise data.error(key, f"{text!r} is not a list of variables or of groups")
+        raise data.error(key, f"{shown(text)} is not a list of variables or of groups")
     if all(isinstance(v, list) for v in value):
         return [_names(data, key, v) for v in value]
     return [_names(data, key, value)]

@@ -6,12 +6,15 @@ file, the key (or line) and what is wrong; the CLI prints it and exits 2.
 
 from __future__ import annotations
 
+import json
 import re
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from ..language.quoting import shorten, shown
 
 
 class ModelFileError(Exception):
@@ -46,10 +49,25 @@ class Data:
             if default is ...:
                 raise self.error(name, "missing")
             return default
-        value = source[key]
+        return self.checked(name, source[key], kind)
+
+    def checked(self, key: str, value: Any, kind: type | tuple[type, ...]) -> Any:
+        """``value`` (found at ``key``) when it is a ``kind``, else the error naming ``key``;
+        ``true``/``false`` are no ``int`` (only a ``bool`` kind takes them)."""
         if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _as_tuple(kind)):
             wanted = " or ".join(t.__name__ for t in _as_tuple(kind))
-            raise self.error(name, f"expected {wanted}, got {type(value).__name__} {value!r}")
+            raise self.error(key, f"expected {wanted}, got {type(value).__name__} {shown(value)}")
+        return value
+
+    def items(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *,
+              table: dict[str, Any] | None = None, prefix: str = "") -> Any:
+        """The list at ``key`` (as :meth:`get` reads it), each of its items a ``kind``: an
+        item that is not is refused naming ``key[index]`` (a table or a list among labels,
+        ``true`` among integers)."""
+        value = self.get(key, list, default, table=table, prefix=prefix)
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                self.checked(f"{prefix}{key}[{i}]", item, kind)
         return value
 
     def unknown_keys(self, allowed: set[str], table: dict[str, Any] | None = None,
@@ -59,7 +77,7 @@ class Data:
         if extra and prefix and extra[0] in self.top_level:
             raise self.misplaced_error(prefix + extra[0])
         if extra:
-            raise self.error(f"{prefix}{extra[0]}",
+            raise self.error(f"{prefix}{key_part(extra[0])}",
                              f"unknown key (known: {', '.join(sorted(allowed))})")
 
     def misplaced_error(self, key: str) -> ModelFileError:
@@ -67,7 +85,7 @@ class Data:
         table, _, name = key.rpartition(".")
         plain = re.sub(r"\[\d+\]", "", table)
         header = f"[[{plain}]]" if table.endswith("]") else f"[{plain}]"
-        return self.error(key, f"{name!r} is a top-level key, but it comes after the {header} "
+        return self.error(key, f"{shown(name)} is a top-level key, but it comes after the {header} "
                                f"header, so TOML reads it as part of that table: move it above "
                                f"the first [table] header")
 
@@ -104,6 +122,21 @@ class Data:
             if key in self.top_level and (
                     isinstance(value, str) or (key == "actions" and isinstance(value, list))):
                 raise self.misplaced_error(prefix + key)
+
+
+def key_part(name: str) -> str:
+    """A key of a table whose keys the file chooses, as one part of a dotted key path: as
+    written, or quoted as TOML quotes it when it is empty or starts or ends with a space
+    (``effects." "``, not ``effects. ``); one longer than :data:`KEY_WIDTH` is cut."""
+    if len(name) > KEY_WIDTH:
+        return shorten(name, width=KEY_WIDTH)
+    if name and name.strip() == name:
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+KEY_WIDTH = 60
+"""Longest key :func:`key_part` shows whole (a longer one is cut, as values are)."""
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:

@@ -22,12 +22,13 @@ from ..language.expr import Const, Expr, Var, is_boolean
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.parse import constant_list, parse
+from ..language.quoting import shown
 from ..language.scope import Scope, constant_scope, variable_scope
 from ..language.syntax import ExprError, one_line
 from ..language.walk import variables
 from ..model import MAX_VARIABLES, Csp, ModelError, Planning, check_size
 from . import widths
-from .data import Data
+from .data import Data, key_part
 
 PLACEHOLDER = re.compile(r"\{([^}]*)\}")
 """A ``{...}`` part of a ``show`` template: an expression to draw."""
@@ -126,15 +127,27 @@ def template(data: Data, scope: dict[str, Any], model: Planning | Csp,
         check_show(show, scope)
     except ExprError as err:
         raise data.error("show", str(err)) from None
-    labels = data.get("labels", dict, {})
+    labels = read_labels(data)
     for name in labels:  # a top-level key after [labels] would label nothing
         if name in data.top_level and name not in data.table and name not in parameters \
                 and not any(n == name or n.startswith(name + "[") for n in model.names):
-            raise data.misplaced_error(f"labels.{name}")
+            raise data.misplaced_error(f"labels.{key_part(name)}")
     problem = labels_problem(labels, model)
     if problem is not None:
         raise data.error(f"labels.{problem[0]}", problem[1])
     return Template(show, labels, scope, model.domains)
+
+
+def read_labels(data: Data) -> dict[str, Any]:
+    """The ``[labels]`` table, each label a string or an integer (a table or a list among
+    them is refused naming ``labels.NAME[index]``, not shown as Python writes it)."""
+    labels = data.get("labels", dict, {})
+    for name, names in labels.items():
+        key = f"labels.{key_part(name)}"
+        with data.entry(key):  # a top-level key after [labels] is said misplaced
+            for i, label in enumerate(names if isinstance(names, list) else ()):
+                data.checked(f"{key}[{i}]", label, (str, int))
+    return labels
 
 
 def labels_problem(labels: Mapping[str, Any], model: Planning | Csp) -> tuple[str, str] | None:
@@ -162,7 +175,7 @@ def check_show(show: str, scope: Scope) -> None:
     rest = PLACEHOLDER.sub("", show)
     if "{" in rest:
         opened = rest[rest.index("{"):].splitlines()[0][:20]
-        raise ExprError(f"{opened!r}: a '{{' that no '}}' closes (each {{...}} in show is an "
+        raise ExprError(f"{shown(opened)}: a '{{' that no '}}' closes (each {{...}} in show is an "
                         "expression to draw)")
     for part in PLACEHOLDER.findall(show):
         if not isinstance(scope.get(part.strip()), list):  # a whole array is drawn as such
@@ -177,7 +190,7 @@ def constants_and_variables(data: Data, model: Planning | Csp) -> dict[str, Any]
     _declare(data, model, scope)
     overlap = set(constants) & {n.split("[", 1)[0] for n in model.names}
     if overlap:
-        raise data.error("constants", f"{sorted(overlap)[0]!r} is also a variable")
+        raise data.error("constants", f"{shown(sorted(overlap)[0])} is also a variable")
     scope.update(variable_scope(model.names))
     return scope
 
@@ -189,7 +202,7 @@ def read_constants(data: Data, constants: Mapping[str, Any],
     ``given`` names a family already defines (the grid's ``size``) come first."""
     scope: dict[str, Any] = dict(given or {})
     for name, value in constants.items():
-        key = f"constants.{name}"
+        key = f"constants.{key_part(name)}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a constant name is a plain identifier")
         if value == [] and name in data.top_level and name not in data.table:
@@ -210,22 +223,20 @@ def integer(data: Data, key: str, value: Any, scope: Scope) -> int:
     if isinstance(value, str):
         expr = parse_in(data, key, value, scope, constant=True)
         if variables(expr):
-            raise data.error(key, f"{value!r} must be constant (no variables)")
+            raise data.error(key, f"{shown(value)} must be constant (no variables)")
         return evaluate(expr, {})
-    raise data.error(key, f"expected an integer or a constant expression, got {value!r}")
+    raise data.error(key, f"expected an integer or a constant expression, got {shown(value)}")
 
 
 def integers(data: Data, key: str, value: Any, scope: Scope) -> list[int]:
     """A list of integers: a TOML list (of numbers or constant expressions), or a string
     ``range(n)``, ``range(a, b)``, a constant array's name or a list expression."""
-    if isinstance(value, list):  # nested lists are read row by row
-        return [x for i, v in enumerate(value)
-                for x in (integers(data, f"{key}[{i}]", v, scope) if isinstance(v, list)
-                          else [integer(data, f"{key}[{i}]", v, scope)])]
+    if isinstance(value, list):  # of integers: a list in it is refused, not flattened
+        return [integer(data, f"{key}[{i}]", v, scope) for i, v in enumerate(value)]
     if isinstance(value, str):
         return _flat(data, key, value, _constant(data, key, value, scope))
     raise data.error(key, f"expected a list of integers or a string such as \"range(n)\", "
-                          f"got {value!r}")
+                          f"got {shown(value)}")
 
 
 def _constant(data: Data, key: str, text: str, scope: Scope) -> Any:
@@ -241,7 +252,7 @@ def _flat(data: Data, key: str, text: str, found: Any) -> list[int]:
     flat = list(_leaves(found)) if isinstance(found, list) else None
     if flat is not None and all(isinstance(v, Const) for v in flat):
         return [v.value for v in flat]
-    raise data.error(key, f"{text!r} is not a list of integers")
+    raise data.error(key, f"{shown(text)} is not a list of integers")
 
 
 def _leaves(value: Any) -> Any:
@@ -272,11 +283,11 @@ def condition_in(data: Data, key: str, text: Any, scope: dict,
     "true when non-zero"."""
     expr = parse_in(data, key, text, scope)
     if not isinstance(expr, Expr):
-        raise data.error(key, f"expected a condition, got {text!r}")
+        raise data.error(key, f"expected a condition, got {shown(text)}")
     number = _number_in(expr, model)
     if number is not None:
         said = str(text).strip() if number is expr else str(number)
-        raise data.error(key, f"{said!r} is a number, not a condition: compare it (==, !=, "
+        raise data.error(key, f"{shown(said)} is a number, not a condition: compare it (==, !=, "
                          "<, ...) or combine conditions (and, or, not)")
     return expr
 
@@ -305,7 +316,7 @@ def _declare(data: Data, model: Planning | Csp, scope: Scope) -> None:
         raise data.error("variables", "no state variables declared")
     data.misplaced(variables, "variables.")
     for name, spec in variables.items():
-        key = f"variables.{name}"
+        key = f"variables.{key_part(name)}"
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise data.error(key, "a variable name is a plain identifier")
         with data.entry(key):
@@ -369,7 +380,7 @@ def _shape(data: Data, key: str, spec: dict, scope: Scope) -> list[int]:
     shape = integers(data, key + ".shape", spec["shape"], scope)
     if not shape or any(n < 1 for n in shape):
         raise data.error(key + ".shape", f"expected a list of sizes of at least 1, "
-                                         f"got {spec['shape']!r}")
+                                         f"got {shown(spec['shape'])}")
     check_size(f"array {key}: variables", math.prod(shape), MAX_VARIABLES)
     return shape
 
@@ -379,7 +390,7 @@ def _interval(data: Data, key: str, spec: list, scope: Scope) -> tuple[Any, Any]
     flat or nested as the array's shape, or a string naming a constant array such as
     ``"cap"``), as :func:`read_values` reads it."""
     if len(spec) != 2:
-        raise data.error(key, f"a domain is [lo, hi], got {spec!r}")
+        raise data.error(key, f"a domain is [lo, hi], got {shown(spec)}")
     lo, hi = (read_values(data, f"{key}.{which}", bound, scope)
               for which, bound in zip(("lo", "hi"), spec))
     if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
@@ -398,7 +409,7 @@ def read_values(data: Data, key: str, value: Any, scope: Scope) -> int | list:
         if isinstance(found, Const):
             return found.value
         if not isinstance(found, list) or not all(isinstance(v, Const) for v in _leaves(found)):
-            raise data.error(key, f"{value!r} is not an integer or a list of integers")
+            raise data.error(key, f"{shown(value)} is not an integer or a list of integers")
         return _plain(found)
     return integer(data, key, value, scope)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..language.quoting import shown
 from ..model import Planning
 from .data import Data
 
@@ -50,14 +51,14 @@ def drawing(data: Data, model: Planning) -> Drawing | None:
     cells = tuple(n for n in model.names if n.startswith(f"{array}[")) or \
         ((array,) if array in model.names else ())
     if not cells:
-        raise data.error(f"draw.{kind}", f"no state variable or array named {array!r}")
+        raise data.error(f"draw.{kind}", f"no state variable or array named {shown(array)}")
     if kind == "board":
         rows = data.get("rows", int, 1, table=table, prefix="draw.")
         if rows < 1 or len(cells) % rows:
             raise data.error("draw.rows", f"{len(cells)} cells do not make {rows} equal rows")
         return Drawing(kind, array, cells, rows=rows)
     if kind == "levels":
-        capacity = data.get("capacity", list, [model.domain(c)[1] for c in cells], table=table,
+        capacity = data.items("capacity", int, [model.domain(c)[1] for c in cells], table=table,
                             prefix="draw.")
         if len(capacity) != len(cells) or not all(isinstance(v, int) and v > 0
                                                   for v in capacity):

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..language.quoting import shown
 from ..language.syntax import ExprError
 from ..model import ModelError
 from . import FAMILIES
@@ -95,7 +96,7 @@ def load_many(path: str | Path) -> Iterator:
     data = Data(read_table(path), path)
     family = data.get("family", str)
     if family not in FAMILIES:
-        raise data.error("family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+        raise data.error("family", f"unknown family {shown(family)} (known: {', '.join(FAMILIES)})")
     entry = FAMILIES[family]
     data.top_level = entry.keys  # a top-level key in [expected] is said to be misplaced
     expected = read_expected(data)
@@ -303,7 +304,7 @@ def _built(path: str | Path, p: Path, spec):
             from None
     except SystemExit as err:
         raise ModelFileError(f"{path}:{_user_line(err, p)}",
-                             f"the file exits (SystemExit {err.code!r}) instead of defining "
+                             f"the file exits (SystemExit {shown(err.code)}) instead of defining "
                              "build()") from None
     except ProcessEnd as err:
         raise ModelFileError(f"{path}:{_user_line(err, p)}",
@@ -321,7 +322,7 @@ def _built(path: str | Path, p: Path, spec):
                              "build") from None
     except SystemExit as err:
         raise ModelFileError(f"{path}:{_user_line(err, p)}",
-                             f"build() exits (SystemExit {err.code!r}) instead of returning a "
+                             f"build() exits (SystemExit {shown(err.code)}) instead of returning a "
                              "model", "build") from None
     except ProcessEnd as err:
         raise ModelFileError(f"{path}:{_user_line(err, p)}",

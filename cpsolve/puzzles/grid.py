@@ -42,12 +42,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..answers.words import plural
 from ..language.expr import Const, Expr, conjuncts
+from ..language.quoting import shown
 from ..language.scope import variable_scope
 from ..model import Csp
 from . import widths
 from .base import Puzzle, indices
 from .collection import instance_lines
-from .data import Data, ModelFileError
+from .data import Data, ModelFileError, key_part
 from .declare import condition_in, read_constants
 from .grid_picture import GridPicture, grid_picture
 
@@ -278,7 +279,7 @@ def _board(data: Data) -> _Board:
     box = None
     for kind in kinds:
         if kind not in GROUP_KINDS:
-            raise data.error("groups", f"unknown group kind {kind!r} (known: "
+            raise data.error("groups", f"unknown group kind {shown(kind)} (known: "
                              f"{', '.join(GROUP_KINDS)})")
     if "boxes" in kinds:
         box = _box(data, n)
@@ -298,7 +299,7 @@ def _constants(data: Data, n: int) -> dict[str, Any]:
     data.misplaced(constants, "constants.")
     for name in ("size", "cell"):
         if name in constants:
-            raise data.error(f"constants.{name}", f"{name!r} is already the grid's "
+            raise data.error(f"constants.{key_part(name)}", f"{shown(name)} is already the grid's "
                              f"{'size' if name == 'size' else 'cells'}: choose another name")
     return read_constants(data, constants, {"size": Const(n)})
 
@@ -356,7 +357,7 @@ def _line_givens(data: Data, key: str, number: int, text: str,
         if t in EMPTY:
             continue
         if t not in value_of:
-            raise data.error(f"{key} line {number}", f"cell {i + 1}: {t!r} is not a symbol")
+            raise data.error(f"{key} line {number}", f"cell {i + 1}: {shown(t)} is not a symbol")
         givens[divmod(i, n)] = value_of[t]
     return givens
 
@@ -387,7 +388,7 @@ def _symbols(data: Data, n: int) -> list[str]:
     symbols = list(raw) if isinstance(raw, str) else raw
     if len(symbols) != n or not all(isinstance(s, str) and s.strip() == s and s
                                     for s in symbols):
-        raise data.error("symbols", f"expected {n} non-blank symbols, got {raw!r}")
+        raise data.error("symbols", f"expected {n} non-blank symbols, got {shown(raw)}")
     if len(set(symbols)) != n or set(symbols) & EMPTY:
         raise data.error("symbols", "symbols must differ from each other and from . _ 0 -")
     return symbols
@@ -400,9 +401,9 @@ def _box(data: Data, n: int) -> tuple[int, int]:
         raise data.error("box", f"missing: groups lists \"boxes\", so add box = [R, C], the "
                          f"rows and columns of one box (R x C = {n}: [{rows}, {n // rows}] "
                          "for instance)")
-    box = data.get("box", list)
+    box = data.items("box", int)
     if len(box) != 2 or not all(isinstance(v, int) and v > 0 for v in box):
-        raise data.error("box", f"expected [rows, columns], got {box!r}")
+        raise data.error("box", f"expected [rows, columns], got {shown(box)}")
     if n % box[0] or n % box[1] or box[0] * box[1] != n:
         raise data.error("box", f"{box[0]}x{box[1]} boxes do not tile a {n}x{n} grid")
     return box[0], box[1]
@@ -412,10 +413,12 @@ def _cells(data: Data, key: str, group: Any, n: int) -> list[tuple[int, int]]:
     if not isinstance(group, list) or not group:
         raise data.error(key, "expected a list of [row, col] pairs")
     cells = []
-    for item in group:
+    for i, item in enumerate(group):
+        for j, v in enumerate(item if isinstance(item, list) else ()):
+            data.checked(f"{key}[{i}][{j}]", v, int)
         if not (isinstance(item, list) and len(item) == 2
                 and all(isinstance(v, int) and 0 <= v < n for v in item)):
-            raise data.error(key, f"{item!r} is not a [row, col] inside the {n}x{n} grid")
+            raise data.error(key, f"{shown(item)} is not a [row, col] inside the {n}x{n} grid")
         cells.append((item[0], item[1]))
     if len(set(cells)) != len(cells):
         raise data.error(key, "a cell is listed twice")
@@ -447,7 +450,7 @@ def _givens(data: Data, n: int, symbols: list[str]) -> dict[tuple[int, int], int
             if t in EMPTY:
                 continue
             if t not in value_of:
-                raise data.error("givens", f"row {r + 1}, column {c + 1}: {t!r} is not a "
+                raise data.error("givens", f"row {r + 1}, column {c + 1}: {shown(t)} is not a "
                                  f"symbol (symbols: {' '.join(symbols)})")
             givens[(r, c)] = value_of[t]
     return givens

@@ -20,10 +20,10 @@ from typing import Any
 
 from ..language.expr import Const
 from ..language.parse import constant_list
-from ..language.quoting import shorten
+from ..language.quoting import shorten, shown
 from ..language.scope import Scope
 from ..language.syntax import ExprError
-from .data import Data
+from .data import Data, key_part
 
 KEYS = {"regions", "notes", "signs"}
 NOTE_CHARACTERS = 8
@@ -72,7 +72,7 @@ def grid_picture(data: Data, n: int, scope: Scope) -> GridPicture:
     if table is None:
         return GridPicture()
     data.unknown_keys(KEYS, table, "picture.")
-    raw = {key: _value(data, f"picture.{key}", table[key], scope)
+    raw = {key: _value(data, f"picture.{key_part(key)}", table[key], scope)
            for key in sorted(KEYS) if key in table}
     return GridPicture(
         _regions(data, n, raw["regions"]) if "regions" in raw else None,
@@ -111,7 +111,7 @@ def _regions(data: Data, n: int, value: Any) -> tuple[tuple[int, ...], ...]:
 def _cell(data: Data, key: str, n: int, item: list, at: int) -> Cell:
     r, c = item[at], item[at + 1]
     if not (_integer(r) and _integer(c) and 0 <= r < n and 0 <= c < n):
-        raise data.error(key, f"[{r!r}, {c!r}] is not a [row, col] inside the {n}x{n} "
+        raise data.error(key, f"[{shown(r)}, {shown(c)}] is not a [row, col] inside the {n}x{n} "
                          "grid (0-based)")
     return r, c
 

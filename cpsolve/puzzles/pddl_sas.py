@@ -34,7 +34,7 @@ from typing import Any
 
 from ..language.combine import And, If, Not, Or
 from ..language.expr import Const, Expr, Var
-from ..language.quoting import shorten
+from ..language.quoting import shorten, shown
 from ..model import ModelError, Planning
 from .data import ModelFileError, read_text
 
@@ -180,7 +180,7 @@ def _parse_error(text: str, domain_path, problem_path) -> ModelFileError:
         message = message[0].lower() + message[1:]
     if got is not None:
         got = shorten(got, quote=False)
-        message += f", got {got!r}" if sentence else f" {got!r}"
+        message += f", got {shown(got)}" if sentence else f" {shown(got)}"
     message += _place(layers[1:])
     if syntax:
         message += f" (expected {syntax})"

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..language.combine import And, If, Not, Or
 from ..language.expr import Binary, Const, Expr, Var, readable
+from ..language.quoting import shown
 from ..model import MAX_ACTIONS, ModelError, Planning
 from .base import Puzzle
 from .data import ModelFileError
@@ -157,8 +158,9 @@ def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzz
                              f"(supported: {', '.join(':' + s for s in sorted(SUPPORTED))})",
                              "requirements")
     if problem.domain_name != domain.name:
-        raise ModelFileError(problem_path, f"the problem is for domain {problem.domain_name!r}, "
-                             f"the domain file defines {domain.name!r}", "domain")
+        raise ModelFileError(problem_path, f"the problem is for domain "
+                             f"{shown(problem.domain_name)}, the domain file defines "
+                             f"{shown(domain.name)}", "domain")
     try:
         model = Grounder(domain, problem).model()
         model.validate()
@@ -257,16 +259,16 @@ class Grounder:
         known = self.objects["object"]
         for name, *args in sorted(atoms):
             if name not in arity:
-                raise _Unsupported(f"{where}: ({name} ...) uses the predicate {name!r}, which "
+                raise _Unsupported(f"{where}: ({name} ...) uses the predicate {shown(name)}, which "
                                    "the domain does not declare")
             if len(args) != arity[name]:
                 raise _Unsupported(f"{where}: ({' '.join([name, *args])}) gives {len(args)} "
                                    f"arguments; the domain declares {name} with {arity[name]}")
             unknown = [a for a in args if a not in known]
             if unknown:
-                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) names {unknown[0]!r}, "
-                                   "which is neither an object of the problem nor a constant "
-                                   "of the domain")
+                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) names "
+                                   f"{shown(unknown[0])}, which is neither an object of the "
+                                   "problem nor a constant of the domain")
 
     # -- binding parameters
 

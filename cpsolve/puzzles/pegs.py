@@ -51,6 +51,7 @@ from ..answers.result import Step
 from ..answers.words import plural
 from ..language.combine import And, If, Sum
 from ..language.expr import Expr, Var
+from ..language.quoting import shown
 from ..model import Planning
 from .base import Puzzle, indices
 from .data import Data
@@ -77,7 +78,7 @@ def read_picture(data: Data, key: str) -> dict[tuple[int, int], bool]:
             if ch in "o.":
                 holes[(r, c)] = ch == "o"
             elif ch != " ":
-                raise data.error(key, f"row {r + 1}, column {c + 1}: {ch!r} is not o, . or a "
+                raise data.error(key, f"row {r + 1}, column {c + 1}: {shown(ch)} is not o, . or a "
                                  "space")
     if not holes:
         raise data.error(key, "the board has no holes")
@@ -192,7 +193,7 @@ def build(data: Data) -> PegsPuzzle:
     vectors = _vectors(data)
     metric = data.get("metric", str, "jumps")
     if metric not in ("jumps", "moves"):
-        raise data.error("metric", f"expected \"jumps\" or \"moves\", got {metric!r}")
+        raise data.error("metric", f"expected \"jumps\" or \"moves\", got {shown(metric)}")
     goal = _goal(data, start, index)
     model = Planning(data.get("name", str, "peg solitaire"))
     for i in range(len(cells)):
@@ -221,8 +222,6 @@ def build(data: Data) -> PegsPuzzle:
             model.add_action(name, And(Var(hole(a)) == 1, Var(hole(b)) == 1, Var(hole(t)) == 0),
                              effects, cost)
             actions[name] = Jump(cell, over, to)
-    if not model.actions:
-        raise data.error("jumps", "no jump fits on this board")
     for perm in symmetries(cells, vectors):  # with moves, "last" keeps its value: the
         # model's own check refuses them; the board model (model/memory.py) takes them
         mapping = {hole(index[c]): hole(index[perm[c]]) for c in cells}
@@ -234,12 +233,14 @@ def build(data: Data) -> PegsPuzzle:
 
 
 def _vectors(data: Data) -> list[tuple[int, int]]:
-    raw = data.get("jumps", list, [[0, 1], [1, 0]])
+    raw = data.items("jumps", list, [[0, 1], [1, 0]])
     out: set[tuple[int, int]] = set()
-    for v in raw:
+    for i, v in enumerate(raw):
+        for j, x in enumerate(v):
+            data.checked(f"jumps[{i}][{j}]", x, int)
         if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v)
                 and v != [0, 0]):
-            raise data.error("jumps", f"a jump vector is [drow, dcol], not {v!r}")
+            raise data.error("jumps", f"a jump vector is [drow, dcol], not {shown(v)}")
         out |= {(v[0], v[1]), (-v[0], -v[1])}
     return sorted(out)
 
@@ -257,7 +258,7 @@ def _goal(data: Data, start: dict, index: dict) -> Expr:
     if "goal_peg" in data.table:
         peg = data.get("goal_peg", list)
         if len(peg) != 2 or not all(type(v) is int for v in peg) or tuple(peg) not in index:
-            raise data.error("goal_peg", f"{peg!r} is not a hole of the board")
+            raise data.error("goal_peg", f"{shown(peg)} is not a hole of the board")
         goal = {cell: cell == tuple(peg) for cell in start}
     else:
         goal = read_picture(data, "goal")
@@ -280,10 +281,10 @@ def _count_goal(data: Data, start: dict, index: dict) -> Expr:
         for cell in raw:
             if not (isinstance(cell, list) and len(cell) == 2
                     and all(type(v) is int for v in cell) and tuple(cell) in index):
-                raise data.error("region", f"{cell!r} is not a hole of the board "
+                raise data.error("region", f"{shown(cell)} is not a hole of the board "
                                  "([row, col], counted from 0)")
             if tuple(cell) in region:
-                raise data.error("region", f"{cell!r} is listed twice (list each hole once)")
+                raise data.error("region", f"{shown(cell)} is listed twice (list each hole once)")
             region.add(tuple(cell))
         if len(region) < left:
             raise data.error("region", f"its {plural(len(region), 'hole')} "

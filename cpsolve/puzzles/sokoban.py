@@ -56,6 +56,7 @@ from ..answers.result import Step
 from ..answers.words import plural
 from ..language.combine import And, Sum
 from ..language.expr import Var
+from ..language.quoting import shown
 from ..model import Planning
 from .base import Puzzle, indices
 from .data import Data
@@ -127,7 +128,7 @@ def read_map(data: Data, key: str = "board") -> Map:
     for r, line in enumerate(rows):
         for c, ch in enumerate(line):
             if ch not in SYMBOLS:
-                raise data.error(key, f"row {r + 1}, column {c + 1}: {ch!r} is not one of "
+                raise data.error(key, f"row {r + 1}, column {c + 1}: {shown(ch)} is not one of "
                                  "# $ . * @ + or floor (space, - or _)")
             marks[ch].add((r, c))
     players = marks["@"] | marks["+"]
@@ -297,7 +298,7 @@ def build(data: Data) -> SokobanPuzzle:
     board = read_map(data)
     metric = data.get("metric", str, "moves")
     if metric not in METRICS:
-        raise data.error("metric", f"expected \"moves\" or \"pushes\", got {metric!r}")
+        raise data.error("metric", f"expected \"moves\" or \"pushes\", got {shown(metric)}")
     prune = data.get("dead_squares", bool, True)
     cells = board.floor
     index = {cell: i for i, cell in enumerate(cells)}

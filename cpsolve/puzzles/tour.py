@@ -36,6 +36,7 @@ from typing import Any
 
 from ..language.combine import And, Or
 from ..language.expr import Var
+from ..language.quoting import shown
 from ..model import Csp
 from .base import Puzzle
 from .data import Data
@@ -168,7 +169,7 @@ def read_board(data: Data) -> list[list[bool]]:
             continue
         bad = set(cells) - {".", "x"}
         if bad:
-            raise data.error("board", f"line {number}: unknown square {sorted(bad)[0]!r} "
+            raise data.error("board", f"line {number}: unknown square {shown(sorted(bad)[0])} "
                              "(use . for a square and x for a blocked one)")
         rows.append([ch == "." for ch in cells])
     if not rows:
@@ -182,10 +183,11 @@ def build(data: Data) -> TourPuzzle:
     """Build the circuit CSP of a ``tour`` file."""
     data.unknown_keys(KEYS)
     rows = read_board(data)
-    leaper = data.get("leaper", list, [1, 2])
+    leaper = data.items("leaper", int, [1, 2])
     if len(leaper) != 2 or not all(isinstance(v, int) and v >= 0 for v in leaper) \
             or leaper == [0, 0]:
-        raise data.error("leaper", f"expected [a, b] with a, b >= 0, not both 0; got {leaper!r}")
+        raise data.error("leaper", "expected [a, b] with a, b >= 0, not both 0; got "
+                         f"{shown(leaper)}")
     closed = data.get("closed", bool, True)
     squares = [(r, c) for r, row in enumerate(rows) for c, ok in enumerate(row) if ok]
     if len(squares) < 2:
@@ -198,7 +200,7 @@ def build(data: Data) -> TourPuzzle:
         if closed:
             raise data.error("start", "only an open tour (closed = false) has a start square")
         if len(start) != 2 or not all(type(v) is int for v in start) or tuple(start) not in index:
-            raise data.error("start", f"{start!r} is not an open square of the board")
+            raise data.error("start", f"{shown(start)} is not an open square of the board")
     csp = Csp(data.get("name", str, "tour"))
     n = len(squares)
     for i in range(n):
@@ -231,7 +233,7 @@ def _clues(data: Data, csp: Csp, index: Mapping[tuple[int, int], int]) -> None:
     for sq in clues:
         if not (isinstance(sq, list) and len(sq) == 2 and all(type(v) is int for v in sq)
                 and tuple(sq) in index):
-            raise data.error("clues", f"{sq!r} is not an open square [row, col] of the board")
+            raise data.error("clues", f"{shown(sq)} is not an open square [row, col] of the board")
     if not clues:
         raise data.error("clues", "no clue squares: name at least one, or leave clues out "
                                   "(every square's move may be given)")

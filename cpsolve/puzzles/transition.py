@@ -76,11 +76,12 @@ from ..language.expr import Const, Expr, Var
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.quoting import figure
+from ..language.quoting import shown as echoed
 from ..language.scope import variable_scope
 from ..language.walk import variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
 from .base import Puzzle
-from .data import Data
+from .data import Data, key_part
 from .declare import (
     Template,
     array_values,
@@ -92,6 +93,7 @@ from .declare import (
     integers,
     labels_problem,
     parse_in,
+    read_labels,
     read_values,
     shape_of,
     template,
@@ -134,7 +136,7 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
     check_show(show, scope)  # an error in the template shows now, not when drawing
     problem = labels_problem(labels or {}, model)
     if problem is not None:
-        raise ModelError(f"labels[{problem[0]!r}]: {problem[1]}")
+        raise ModelError(f"labels[{echoed(problem[0])}]: {problem[1]}")
     return TransitionPuzzle(model.name, "transition", model, description,
                             "one move = one action",
                             template=Template(show, dict(labels or {}), scope,
@@ -186,7 +188,7 @@ def _forbidden(data: Data, model: Planning, scope: dict) -> None:
             except ModelError as err:
                 raise data.error(where, str(err)) from None
             if evaluate(item.expr, model.initial):
-                raise data.error(where, f"the initial state is forbidden by {text.strip()!r}")
+                raise data.error(where, f"the initial state is forbidden by {echoed(text.strip())}")
 
 
 def _initial(data: Data, model: Planning, scope: dict) -> None:
@@ -198,13 +200,13 @@ def _initial(data: Data, model: Planning, scope: dict) -> None:
     values: dict[str, int] = {}
     arrays = {n.split("[", 1)[0] for n in model.names if "[" in n}
     for name, value in initial.items():
-        key = f"initial.{name}"
+        key = f"initial.{key_part(name)}"
         with data.entry(key):
             values.update(_initial_value(data, model, scope, arrays, key, name, value))
     for name, value in values.items():
         d = model.domains[name]
         if value not in d:
-            raise data.error(f"initial.{name}",
+            raise data.error(f"initial.{key_part(name)}",
                              f"value {figure(value, False)} is outside the domain {d}")
     missing = [n for n in model.names if n not in values]
     if missing:
@@ -233,7 +235,7 @@ def _bindings(data: Data, params: dict, scope: dict, prefix: str
     and when there is none the key of the parameter that leaves none."""
     out: list[dict[str, int]] = [{}]
     for p, values in params.items():
-        key = f"{prefix}params.{p}"
+        key = f"{prefix}params.{key_part(p)}"
         if p in scope:
             raise data.error(key, "a parameter name hides a variable or constant")
         if not re.fullmatch(r"[A-Za-z_]\w*", p):
@@ -261,7 +263,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
     name = data.get("name", str, table=table, prefix=prefix)
     params = data.get("params", dict, {}, table=table, prefix=prefix)
     effects = data.get("effects", dict, {}, table=table, prefix=prefix)
-    labels = data.get("labels", dict, {})
+    labels = read_labels(data)
     bindings, none = _bindings(data, params, scope, prefix)
     kept = 0
     for binding in bindings:
@@ -282,20 +284,21 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
         cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
         eff: dict[str, Expr] = {}
         for target, value in effects.items():
-            with data.entry(f"{prefix}effects.{target}"):
-                _effect(data, f"{prefix}effects.{target}", target, value, local, eff, label)
+            key = f"{prefix}effects.{key_part(target)}"
+            with data.entry(key):
+                _effect(data, key, target, value, local, eff, label)
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
-                raise data.error(prefix + "cost", f"action {label!r}: the cost may be negative; "
-                                 "costs must be >= 0")
+                raise data.error(prefix + "cost", f"action {echoed(label)}: the cost may be "
+                                 "negative; costs must be >= 0")
         except ModelError as err:  # the key of the part refused (its name by default)
             raise data.error(prefix + (err.part or "name"), str(err)) from None
     if kept:
         return []
     if bindings:
-        return [(prefix + "where", f"{str(table['where']).strip()!r} leaves no combination of "
-                 "the parameters")]
+        return [(prefix + "where", f"{echoed(str(table['where']).strip())} leaves no combination "
+                 "of the parameters")]
     return [(none, "the parameter takes no values")]
 
 
@@ -308,11 +311,13 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         data.unknown_keys(EFFECT_KEYS, value, key + ".")
         when = value.get("when")
         value = data.get("value", (str, int), table=value, prefix=key + ".")
+    if not target.strip():
+        raise data.error(key, f"{echoed(target)} is not a variable")
     for free in free_indices(data, key, target, local):
         inner = {**local, **{k: Const(v) for k, v in free.items()}}
         var = parse_in(data, key, target, inner)
         if not isinstance(var, Var):
-            raise data.error(key, f"{target!r} is not a variable")
+            raise data.error(key, f"{echoed(target)} is not a variable")
         new = parse_in(data, key, value, inner)
         if when is not None:
             cond = parse_in(data, key + ".when", when, inner)
@@ -324,7 +329,7 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         if isinstance(new, Var) and new.name == var.name:
             continue  # the cell keeps its value: no effect
         if var.name in eff:
-            raise data.error(key, f"action {label!r}: a second effect on {var.name} (one "
+            raise data.error(key, f"action {echoed(label)}: a second effect on {var.name} (one "
                              "effect per variable; `where` can leave out such parameter values)")
         eff[var.name] = new
 
@@ -334,11 +339,11 @@ def _name_of(data: Data, labels: dict, name: str, value: int) -> Any:
     names = labels.get(name)
     if names is None:
         return value
+    key = f"labels.{key_part(name)}"
     if not isinstance(names, list):
-        raise data.error(f"labels.{name}", "expected a list of labels, the first naming the "
-                         "value 0")
+        raise data.error(key, "expected a list of labels, the first naming the value 0")
     if not 0 <= value < len(names):
-        raise data.error(f"labels.{name}", f"{len(names)} label{'s' if len(names) != 1 else ''}"
+        raise data.error(key, f"{len(names)} label{'s' if len(names) != 1 else ''}"
                          f" for parameter {name}, which takes the value {value}: labels name "
                          "the values 0, 1, 2, ... in order, and each value needs one")
     return names[value]

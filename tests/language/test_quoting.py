@@ -4,7 +4,7 @@ text output and the command line's error lines alike, and the one shortener."""
 from __future__ import annotations
 
 from cpsolve.cli.arguments import printable
-from cpsolve.language.quoting import escaped, figure, short_number, shorten
+from cpsolve.language.quoting import escaped, figure, short_number, shorten, shown
 from cpsolve.output.shown import escaped as shown_escaped
 
 UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200e", "\u202e",
@@ -50,3 +50,9 @@ def test_short_number_writes_any_integer_as_3g_would():
 def test_figure_writes_every_64_bit_integer_in_full_and_no_more():
     assert figure(2 ** 63) == "9,223,372,036,854,775,808" and figure(-5, False) == "-5"
     assert figure(10 ** 21) == "1e+21" and figure(-(10 ** 5000), False) == "-1e+5000"
+
+
+def test_shown_is_repr_for_a_short_value_and_cut_for_a_long_one():
+    assert shown("abc") == "'abc'" and shown([1, {"a": True}]) == "[1, {'a': True}]"
+    assert shown("x" * 5000) == "'" + "x" * 60 + "'..."
+    assert shown(list(range(3000))) == repr(list(range(3000)))[:60] + "..."

@@ -40,3 +40,23 @@ def test_other_refusals_name_no_part():
     with pytest.raises(ModelError) as info:
         model.add_variable("x", 0, 1)
     assert info.value.part is None
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+@pytest.mark.parametrize("goal, steps", [(0, 0), (1, None)])
+def test_a_model_with_no_action_has_its_start_as_only_state(engine, goal, steps):
+    """Nothing can move: the start meets the goal in 0 steps (optimal), or no plan exists
+    (infeasible, proven); neither is a bad model."""
+    from cpsolve.answers.result import Status
+    from cpsolve.engines import run
+
+    model = Planning("still")
+    x = model.add_variable("x", 0, 1)
+    model.set_initial({"x": 0})
+    model.set_goal(x == goal)
+    model.validate()
+    result = run(engine, "solve", model)
+    if steps is None:
+        assert result.status is Status.INFEASIBLE
+    else:
+        assert result.status is Status.OPTIMAL and result.steps == 0

@@ -226,3 +226,75 @@ def test_text_that_is_not_utf8_says_where(raw, where):
 
 def test_utf8_text_drops_the_byte_order_mark():
     assert utf8_text(b"\xef\xbb\xbfname = \"\xc3\x97\"") == "name = \"\u00d7\""
+
+
+def test_items_refuses_an_item_of_another_type_naming_its_index():
+    from cpsolve.puzzles.data import Data
+
+    data = Data({"xs": [1, True], "ys": ["a", {"b": 1}], "zs": [1, 2]}, "m.toml")
+    assert data.items("zs", int) == [1, 2] and data.items("no", int, [3]) == [3]
+    with pytest.raises(ModelFileError, match=r"m\.toml: xs\[1\]: expected int, got bool True$"):
+        data.items("xs", int)
+    with pytest.raises(ModelFileError, match=r": ys\[1\]: expected str or int, got dict"):
+        data.items("ys", (str, int))
+
+
+LABELLED = """family = "transition"
+goal = "x[1] == 1"
+[variables]
+x = {{ size = 2, domain = [0, 1] }}
+[initial]
+x = 0
+[labels]
+v = {labels}
+[[actions]]
+name = "set {{i}}"
+params = {{ i = {params} }}
+effects = {{ "x[i]" = "1" }}
+"""
+
+PEGS = 'family = "pegs"\npegs_left = 1\njumps = [[0, true]]\nboard = """\no o .\n"""\n'
+TOUR = 'family = "tour"\nleaper = [true, 2]\nboard = """\n. . . .\n. . . .\n. . . .\n"""\n'
+GRID = 'family = "grid"\nsize = 4\ngroups = ["rows", "columns", "boxes"]\nbox = [2, true]\n'
+EXTRA = 'family = "grid"\nsize = 4\nextra = [[[0, 0], [1, false]]]\n'
+
+
+@pytest.mark.parametrize("text, key", [
+    (LABELLED.format(labels='[{a = 1}, [2]]', params="[1]"), "labels.v[0]"),
+    (LABELLED.format(labels='["a", [2]]', params="[1]"), "labels.v[1]"),
+    (LABELLED.format(labels='["a", "b"]', params="[[1, 0]]"), "actions[0].params.i[0]"),
+    (LABELLED.format(labels='["a", "b"]', params="[true]"), "actions[0].params.i[0]"),
+    (PEGS, "jumps[0][1]"),
+    (TOUR, "leaper[0]"),
+    (GRID, "box[1]"),
+    (EXTRA, "extra[0][1][1]"),
+])
+def test_a_value_of_the_wrong_type_inside_a_list_is_refused_naming_key_and_index(
+        write_model, text, key):
+    """Labels that are tables or lists were shown as Python writes them in plans, nested
+    params were flattened, and true was taken as 1 where expected.steps = true is not."""
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text))
+    assert info.value.key == key, str(info.value)
+    assert "\n" not in str(info.value)
+
+
+LONG = "Q" * 5000
+
+
+@pytest.mark.parametrize("model, old, new, key", [
+    ("water_jugs", 'family = "transition"', f'family = "{LONG}"', "family"),
+    ("eight_puzzle", 'family = "sliding"', f'family = "sliding"\nmetric = "{LONG}"', "metric"),
+    ("water_jugs", "steps = 10", f'steps = "{LONG}"', "expected.steps"),
+    ("fifteen_korf1", '["13", "14", "15"]', f'["{LONG}"]', "estimate.patterns"),
+    ("water_jugs", "[initial]", f"[initial]\n{LONG} = 1", "initial.'" + "Q" * 60 + "'..."),
+])
+def test_a_long_value_is_echoed_cut_to_60_characters(write_model, model, old, new, key):
+    """Each came back whole (5,000 characters) in the one error line; expressions were
+    already cut at 60."""
+    text = (Path(__file__).resolve().parents[2] / "models" / f"{model}.toml").read_text()
+    assert old in text
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text.replace(old, new, 1)))
+    assert info.value.key == key
+    assert "Q" * 61 not in str(info.value) and "Q" * 60 + "'..." in str(info.value)

@@ -518,3 +518,14 @@ def test_a_jump_that_cannot_be_made_says_which_holes_stop_it():
     verdict = replay(puzzle.model, ["r1c3-r5c3"], puzzle.condition_text)
     assert verdict.message == ("step 1 (r1c3-r5c3) cannot be played: its guard needs a peg "
                                "in r3c3 and no peg in r5c3")
+
+
+@pytest.mark.parametrize("left, status", [(2, Status.OPTIMAL), (1, Status.INFEASIBLE)])
+def test_a_board_where_no_jump_fits_is_solved_or_infeasible(tmp_path, left, status):
+    """On 'o . o' no jump fits: two pegs left is the start itself (0 jumps), one is
+    unreachable — not a bad file."""
+    path = write(tmp_path, f'family = "pegs"\npegs_left = {left}\nboard = """\no . o\n"""\n')
+    for engine in ("search", "cpsat"):
+        result = run(engine, "solve", load(path).model)
+        assert result.status is status, engine
+        assert status is Status.INFEASIBLE or result.steps == 0

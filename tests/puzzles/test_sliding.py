@@ -32,6 +32,7 @@ from cpsolve.language.interpret import evaluate
 from cpsolve.model import Planning
 from cpsolve.model.facts import plan_parity
 from cpsolve.model.pins import goal_state
+from cpsolve.puzzles.data import ModelFileError
 from cpsolve.puzzles.files import bundled, load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -751,3 +752,46 @@ def test_a_move_that_cannot_be_made_names_the_cell_it_needs_empty():
     puzzle = load(MODELS / "eight_puzzle.toml")
     verdict = replay(puzzle.model, ["r1c1 down"], puzzle.condition_text)
     assert verdict.message == "step 1 (r1c1 down) cannot be played: its guard needs r2c1 == _"
+
+
+# ---------------------------------------------------------------- empty tables
+
+
+@pytest.mark.parametrize("model, key, line", [
+    ("eight_puzzle", "goal_pieces", "goal_pieces = {}"),
+    ("klotski", "goal_pieces", "goal_pieces = {}"),
+    ("fifteen_korf1", "estimate.patterns", "[estimate]\npatterns = []"),
+    ("fifteen_korf1", "estimate.patterns", "[estimate]"),
+])
+def test_an_empty_table_counts_as_not_given(write_model, model, key, line):
+    """An empty goal_pieces pins nothing: without a picture the start met the 'goal' in 0
+    moves; an empty [estimate] declared no pattern, so the 15-puzzle ran uninformed."""
+    text = (MODELS / f"{model}.toml").read_text(encoding="utf-8")
+    if model == "klotski":  # its goal is goal_pieces: replace it
+        text = re.sub(r"(?m)^goal_pieces = .*$", line, text)
+    elif key == "goal_pieces":  # beside a goal picture too
+        text = line + "\n" + text
+    else:
+        text = re.sub(r"(?ms)^\[estimate\]\n.*?(?=^\[|\Z)", "", text) + "\n" + line + "\n"
+    with pytest.raises(ModelFileError, match=rf": {re.escape(key)}: "):
+        load(write_model(f"{model}.toml", text))
+
+
+@pytest.mark.parametrize("start, goal, steps", [
+    ("1 # _", "1 # _", 0),      # walled in, already at the goal
+    ("1 2", "1 2", 0),          # no empty cell
+    ("1 2", "1 ?", 0),
+    ("1 # _", "_ # 1", None),   # walled in, elsewhere: no plan
+    ("1 2", "2 1", None),
+])
+def test_a_board_where_nothing_can_move_is_solved_or_infeasible(tmp_path, start, goal,
+                                                                steps):
+    """No move at all leaves the start the only state: 0 moves when it meets the goal, else
+    infeasible (proven) — by every engine, not refused as a model without actions."""
+    path = sliding(tmp_path, "still", start, goal)
+    for engine in ("search", "cpsat"):
+        result = run(engine, "solve", load(path).model)
+        if steps is None:
+            assert result.status is Status.INFEASIBLE, engine
+        else:
+            assert result.status is Status.OPTIMAL and result.steps == 0, engine

@@ -53,3 +53,29 @@ def test_the_cli_says_it_in_one_line_and_exits_2(cli, write_model):
                                                              where='where = "i > 5"')))
     assert result.code == 2 and len(result.err_lines) == 1, result
     assert "actions[0].where: 'i > 5' leaves no combination" in result.err_lines[0]
+
+
+@pytest.mark.parametrize("target", ['" "', '""', '"x[0] + 1"'])
+def test_an_effect_target_that_is_no_variable_says_so(write_model, target):
+    """A blank target was parsed as an expression: 'syntax error in ''' under the key
+    'actions[0].effects. '; it is no variable, like 'x[0] + 1'."""
+    text = LAMPS.format(values='"range(2)"', where="").replace('"x[i]"', target)
+    error = refused(write_model, text)
+    name = target.strip('"')
+    key = target if name.strip() != name or not name else name
+    assert error.key == f"actions[0].effects.{key}"
+    assert error.message == f"{name!r} is not a variable"
+
+
+@pytest.mark.parametrize("table, line, key", [
+    ("variables", '" " = [0, 1]', 'variables." "'),
+    ("initial", '" " = 1', 'initial." "'),
+    ("constants", '" " = 1', 'constants." "'),
+])
+def test_a_blank_key_is_quoted_in_the_key_path(write_model, table, line, key):
+    text = LAMPS.format(values='"range(2)"', where="")
+    if table == "constants":
+        text = text.replace("[variables]", "[constants]\n" + line + "\n[variables]")
+    else:
+        text = text.replace(f"[{table}]\n", f"[{table}]\n{line}\n")
+    assert refused(write_model, text).key == key

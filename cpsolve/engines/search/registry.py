@@ -137,7 +137,10 @@ class Algorithm:
         missing = self.missing(task)
         if not missing:
             return None
-        hint = f"; use {self.fallback}" if self.fallback else ""
+        entry = self  # suggest the first algorithm down the fallback chain that can run
+        while entry.fallback and ALGORITHMS[entry.fallback].missing(task):
+            entry = ALGORITHMS[entry.fallback]
+        hint = f"; use {entry.fallback}" if entry.fallback else ""
         return f"search: {self.name} needs {' and '.join(missing)}{hint}"
 
 

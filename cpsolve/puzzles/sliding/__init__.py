@@ -52,8 +52,9 @@ from collections import Counter
 
 from ...language.combine import And, Sum
 from ...language.expr import Var
+from ...language.quoting import shown
 from ...model import Planning
-from ..data import Data
+from ..data import Data, key_part
 from .goal import read_goal
 from .moves import AXES, LAST, METRICS, add_moves, estimate
 from .pieces import (
@@ -81,15 +82,13 @@ def build(data: Data) -> SlidingPuzzle:
     data.unknown_keys(KEYS)
     metric = data.get("metric", str, "step")
     if metric not in METRICS:
-        raise data.error("metric", f"expected one of {', '.join(METRICS)}, got {metric!r}")
+        raise data.error("metric", f"expected one of {', '.join(METRICS)}, got {shown(metric)}")
     start = read_picture(data, "start")
     if any(t == ANY for row in start for t in row):
         raise data.error("start", "? (any content) is for the goal picture only")
     cells = tuple((r, c) for r, row in enumerate(start) for c, t in enumerate(row) if t != WALL)
     board = Board(len(start), len(start[0]), cells)
     flat_start = [start[r][c] for r, c in cells]
-    if EMPTY not in flat_start:
-        raise data.error("start", "no empty cell (_): nothing can move")
     blocks = read_blocks(data, set(flat_start))
     pieces = cut(data, "start", start, cells, blocks)
     goal_text = data.table.get("goal")
@@ -122,7 +121,8 @@ def build(data: Data) -> SlidingPuzzle:
     if flat_start.count(EMPTY) == 1 and one_cell and metric == "step":
         model.set_parity(Sum((Var(board.var(cell)) == 0) * (cell[0] + cell[1])
                              for cell in cells))
-    distinct = one_cell and len(set(flat_start)) == len(flat_start) and full
+    distinct = one_cell and flat_start.count(EMPTY) == 1 and len(set(flat_start)) == len(
+        flat_start) and full  # parity's argument follows the one blank
     flat_goal = [tokens[goal[cell]] for cell in cells] if full else []
     return SlidingPuzzle(model.name, "sliding", model, data.get("description", str, ""),
                          METRIC_WORDS[metric], board=board, tokens=tuple(tokens), moves=moves,
@@ -137,11 +137,12 @@ def read_axis(data: Data, kinds: list[Kind], singles: int) -> dict[str, str]:
     table = data.get("axis", dict, {})
     blocks = {k.token for k in kinds if k.base > singles}
     for token, way in table.items():
+        key = f"axis.{key_part(token)}"
         if token not in blocks:
-            raise data.error(f"axis.{token}", "not a block token of the start picture (an "
-                             "axis is declared for pieces listed in blocks)")
+            raise data.error(key, "not a block token of the start picture (an axis is "
+                             "declared for pieces listed in blocks)")
         if not isinstance(way, str) or way not in AXES:
-            raise data.error(f"axis.{token}", f"expected horizontal or vertical, got {way!r}")
+            raise data.error(key, f"expected horizontal or vertical, got {shown(way)}")
     return dict(table)
 
 
@@ -151,25 +152,29 @@ def read_patterns(data: Data, kinds: list[Kind], count: Counter[Kind]) -> list[l
     table = data.get("estimate", dict, {})
     data.unknown_keys({"patterns"}, table, prefix="estimate.")
     groups = data.get("patterns", list, [], table=table, prefix="estimate.")
+    if "estimate" in data.table and not groups:
+        raise data.error("estimate.patterns", "no pattern given: list at least one group of "
+                         "piece tokens, or leave [estimate] out")
     single = {k.token: k for k in kinds if len(k.shape) == 1}
     out: list[list[int]] = []
     seen: set[str] = set()
     for group in groups:
         if not isinstance(group, list) or not group:
             raise data.error("estimate.patterns", "each pattern is a non-empty list of piece "
-                             f"tokens, got {group!r}")
+                             f"tokens, got {shown(group)}")
         values = []
         for token in group:
             ok = isinstance(token, (str, int)) and not isinstance(token, bool)
             kind = single.get(str(token)) if ok else None
             if kind is None:
-                raise data.error("estimate.patterns", f"{token!r} is not a one-cell piece "
+                raise data.error("estimate.patterns", f"{shown(token)} is not a one-cell piece "
                                  "token of the start picture")
             if kind.token in seen:
-                raise data.error("estimate.patterns", f"piece {kind.token!r} is in two patterns")
+                raise data.error("estimate.patterns", f"piece {shown(kind.token)} is in two "
+                                 "patterns")
             if count[kind] > 1:
-                raise data.error("estimate.patterns", f"piece {kind.token!r} has {count[kind]} "
-                                 "copies; a pattern's pieces must be unique")
+                raise data.error("estimate.patterns", f"piece {shown(kind.token)} has "
+                                 f"{count[kind]} copies; a pattern's pieces must be unique")
             seen.add(kind.token)
             values.append(kind.base)
         out.append(values)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ...language.quoting import shown
 from .. import data as _data
 from .pieces import ANY, EMPTY, WALL, Board, Cell, Kind, Piece, Shape, cut, read_picture, where
 
@@ -42,16 +43,16 @@ def read_goal(data: _data.Data, board: Board, start: list[list[str]], kinds: lis
         count[kind] += 1
         for k, cell in enumerate(cells):
             if values.setdefault(cell, kind.base + k) != kind.base + k:
-                raise data.error("goal_pieces", f"{kind.token!r} at {where(anchor)} overlaps "
+                raise data.error("goal_pieces", f"{shown(kind.token)} at {where(anchor)} overlaps "
                                  f"another goal piece or the goal picture at {where(cell)}")
     have = Counter(_kind(data, "start", kinds, p) for p in pieces)
     for kind, n in count.items():
         if n > have[kind]:
-            raise data.error("goal", f"the goal has {n} pieces {kind.token!r} of this shape, "
+            raise data.error("goal", f"the goal has {n} pieces {shown(kind.token)} of this shape, "
                              f"the start only {have[kind]}")
         if full and n != have[kind]:
             raise data.error("goal", "the goal does not hold the same pieces as the start "
-                             f"({n} of {kind.token!r} in the goal, {have[kind]} in the start)")
+                             f"({n} of {shown(kind.token)} in the goal, {have[kind]} in the start)")
     if full and sum(count.values()) != sum(have.values()):
         raise data.error("goal", "the goal does not hold the same pieces as the start")
     empty = sum(1 for v in values.values() if v == 0)
@@ -76,10 +77,10 @@ def _kind(data: _data.Data, key: str, kinds: list[Kind], piece: Piece) -> Kind:
         if kind.shape == piece.shape:
             return kind
     if not same:
-        raise data.error(key, f"piece {piece.token!r} at {where(piece.cells[0])} is not a piece "
-                         "of the start")
-    raise data.error(key, f"piece {piece.token!r} at {where(piece.cells[0])} has another shape "
-                     f"({len(piece.cells)} cells) than in the start, so the goal cannot be "
+        raise data.error(key, f"piece {shown(piece.token)} at {where(piece.cells[0])} is not a "
+                         "piece of the start")
+    raise data.error(key, f"piece {shown(piece.token)} at {where(piece.cells[0])} has another "
+                     f"shape ({len(piece.cells)} cells) than in the start, so the goal cannot be "
                      "reached (where pieces with one token touch, give their shape in blocks)")
 
 
@@ -87,26 +88,29 @@ def _listed(data: _data.Data, board: Board, kinds: list[Kind]) -> list[tuple[Kin
     """``goal_pieces = { B = [4, 2] }``: token -> [row, col] (or a list of them) of a piece's
     first cell, counted from 1."""
     table = data.get("goal_pieces", dict, {})
+    if "goal_pieces" in data.table and not table:
+        raise data.error("goal_pieces", "an empty table pins no piece: name at least one "
+                         "piece (B = [4, 2]), or leave goal_pieces out")
     out = []
     for token, spots in table.items():
-        key = f"goal_pieces.{token}"
+        key = f"goal_pieces.{_data.key_part(token)}"
         same = [k for k in kinds if k.token == token]
         with data.entry(key):  # a top-level key after [goal_pieces] is no piece
             if not same:
-                raise data.error(key, f"{token!r} is not a piece of the start")
+                raise data.error(key, f"{shown(token)} is not a piece of the start")
         if len(same) > 1:
-            raise data.error(key, f"pieces {token!r} come in {len(same)} shapes: draw them in "
+            raise data.error(key, f"pieces {shown(token)} come in {len(same)} shapes: draw them in "
                              "the goal picture instead")
         if isinstance(spots, list) and spots and all(type(v) is int for v in spots):
             spots = [spots]
         if not (isinstance(spots, list) and spots and all(
                 isinstance(s, list) and len(s) == 2 and all(type(v) is int for v in s)
                 for s in spots)):
-            raise data.error(key, f"expected [row, column] or a list of them, got {spots!r}")
+            raise data.error(key, f"expected [row, column] or a list of them, got {shown(spots)}")
         for row, col in spots:
             anchor = (row - 1, col - 1)
             if not all(cell in board.cells for cell in same[0].at(anchor)):
-                raise data.error(key, f"a piece {token!r} with its first cell at row {row}, "
+                raise data.error(key, f"a piece {shown(token)} with its first cell at row {row}, "
                                  f"column {col} does not fit on the board")
             if (same[0], anchor) in out:
                 raise data.error(key, f"row {row}, column {col} is listed twice: one piece "

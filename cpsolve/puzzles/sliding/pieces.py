@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ...language.quoting import shown
 from .. import data as _data
 
 EMPTY, WALL, ANY = "_", "#", "?"
@@ -91,7 +92,7 @@ def read_blocks(data: _data.Data, tokens: set[str]) -> dict[str, Shape | None]:
     out: dict[str, Shape | None] = {}
     for token, spec in listed:
         if not isinstance(token, str) or token in (EMPTY, WALL, ANY) or token not in tokens:
-            raise data.error("blocks", f"{token!r} is not a piece token of the start picture")
+            raise data.error("blocks", f"{shown(token)} is not a piece token of the start picture")
         out[token] = None if spec is None else _shape(data, token, spec)
     return out
 
@@ -103,8 +104,9 @@ def _shape(data: _data.Data, token: str, spec: Any) -> Shape:
     cells = sorted((r, c) for r, row in enumerate(spec) for c, ch in enumerate(row)
                    if ch == "#") if ok else []
     if not cells or not connected(cells):
-        raise data.error(f"blocks.{token}", "a shape is a list of rows such as [\"##\", \"#.\"] "
-                         f"(# a cell of the piece, . none), its cells connected; got {spec!r}")
+        raise data.error(f"blocks.{_data.key_part(token)}", "a shape is a list of rows such "
+                         "as [\"##\", \"#.\"] (# a cell of the piece, . none), its cells "
+                         f"connected; got {shown(spec)}")
     return Piece(token, tuple(cells)).shape
 
 
@@ -165,7 +167,7 @@ def _tile(data: _data.Data, key: str, token: str, cells: list[Cell],
             continue
         covered = [(cell[0] + dr, cell[1] + dc) for dr, dc in shape]
         if not left.issuperset(covered):
-            raise data.error(key, f"the cells of {token!r} cannot be cut into pieces of the "
+            raise data.error(key, f"the cells of {shown(token)} cannot be cut into pieces of the "
                              f"shape given in blocks ({where(cell)} starts one that does not fit)")
         left -= set(covered)
         out.append(Piece(token, tuple(covered)))

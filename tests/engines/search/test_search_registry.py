@@ -62,6 +62,23 @@ def test_named_algorithm_whose_needs_are_unmet_says_what_is_missing():
         run("search", "solve", no_predecessors(), Options(algorithm="bidir"))
 
 
+@pytest.mark.parametrize("model", ["water_jugs", "no_predecessors"])
+def test_a_refusal_suggests_only_an_algorithm_the_model_meets_the_needs_of(model):
+    """water_jugs' goal is not one state: packed_bidir and bidir are both refused, so
+    packed_bidir must not send the user to bidir."""
+    from cpsolve.puzzles.files import load
+
+    planning = (no_predecessors() if model == "no_predecessors"
+                else load(MODELS / f"{model}.toml").model)
+    task = compile_planning(planning)
+    refused = [e for e in ALGORITHMS.values() if e.refusal(task)]
+    assert {"packed_bidir", "bidir"} <= {e.name for e in refused}
+    for entry in refused:
+        suggested = entry.refusal(task).rpartition("; use ")[2]
+        assert suggested in ALGORITHMS and ALGORITHMS[suggested].refusal(task) is None
+    assert ALGORITHMS["packed_bidir"].refusal(task).endswith("; use bfs")
+
+
 def test_cli_choices_and_help_come_from_the_registry():
     solve = parser()._subparsers._group_actions[0].choices["solve"]
     action = next(a for a in solve._actions if a.dest == "algorithm")
