@@ -158,7 +158,7 @@ class Cli:
 
         why = "the model's code did not give control back: cpsolve's process was killed"
         left = self.clock.left()
-        return guarded(None if left is None else left + interrupt.ESCALATE,
+        return guarded(None if left is None or left == math.inf else left + interrupt.ESCALATE,
                        Ending(*self.printer.prepared(f"interrupted while {what} ({why})",
                                                      KILLED)),
                        Ending(*self.printer.prepared(

@@ -356,15 +356,27 @@ def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path, monkeypatch):
     assert lines[2]["message"] == "not loaded: interrupted"
 
 
-def test_ctrl_c_while_a_batch_loads_ends_it_with_its_rows(cli, tmp_path):
+def test_ctrl_c_while_a_batch_loads_ends_it_with_its_rows(cli, tmp_path, monkeypatch):
     """A batch loads each file when its turn comes: a Ctrl-C while one loads ends its
     loading at once, and the batch ends as after any stop — the instance solved before it
     keeps its line, the file loading and those after it are not started, the summary comes
     last, exit 130."""
+    import threading
+
+    import cpsolve.engines.runtime.processes as processes
+
+    real_start = processes.start
+
+    def start_then_ctrl_c(*args, **kwargs):  # b.py loads in a child of the batch's process:
+        child = real_start(*args, **kwargs)  # Ctrl-C comes to the batch's process meanwhile
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return child
+
+    monkeypatch.setattr(processes, "start", start_then_ctrl_c)
     folder = tmp_path / "batch"
     folder.mkdir()
     (folder / "a.toml").write_text((MODELS / "water_jugs.toml").read_text())
-    (folder / "b.py").write_text(INTERRUPTED_BUILD)
+    (folder / "b.py").write_text(SLOW_BUILD)
     (folder / "c.toml").write_text((MODELS / "blocks.toml").read_text())
     run = cli("solve", folder, "--engine", "search", "--json")
     assert run.code == 130, run.err

@@ -63,12 +63,12 @@ for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
     signal.signal(s, signal.SIG_IGN)
 c = json.loads(sys.argv[1])
 pid, sig_r, ctl_r, wait = c["pid"], c["sig"], c["ctl"], c["wait"]
-deadline = None if c["after"] is None else time.monotonic() + c["after"]
+deadline = None if c["after"] is None else time.monotonic() + min(c["after"], 1e15)
 signals, came, ending = set(c["signals"]), None, None
 while ending is None:
     now = time.monotonic()
     due = [t for t in (deadline, came) if t is not None]
-    left = max(0.0, min(due) - now) if due else None
+    left = min(max(0.0, min(due) - now), 3600.0) if due else None
     ready = select.select([ctl_r] + ([sig_r] if came is None else []), [], [], left)[0]
     if ctl_r in ready and not os.read(ctl_r, 64):
         sys.exit(0)
