@@ -183,11 +183,13 @@ def _abandoned(printer):
     ``--json``, the error object (written to the real stdout: the model's code has fd 1
     pointing at stderr), then exit 130 at once — the main thread is the user's code's."""
     def end(what: str) -> None:
+        from ..engines.runtime.guard import release
         from ..output.json import error_json
         from ..puzzles.files import stdout_fd
         from .arguments import printable
         from .charset import json_text
 
+        release()  # this process writes its own ending: the loading's guard must not
         message = printable(f"interrupted while {what}")
         _write(2, f"error: {message}\n", sys.stderr)
         if printer.json and not printer.emitted:

@@ -20,7 +20,8 @@ def validate_command(sub: argparse._SubParsersAction,
                    "line; a solution: a JSON "
                    "assignment, cpsolve's JSON output or the grid as text")
     v.add_argument("--time-limit", type=seconds_type, metavar="S",
-                   help="stop loading the model after S seconds (default: no limit)")
+                   help="stop loading the model and checking the answer after S seconds "
+                   "(default: no limit)")
     v.add_argument("--json", action="store_true", help="print one JSON object")
 
 

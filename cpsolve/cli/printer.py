@@ -61,6 +61,25 @@ class Printer:
                 reader_gone()
         return code
 
+    def prepared(self, message: str, code: int) -> tuple[bytes, bytes]:
+        """What :meth:`fail` would write for ``message`` and ``code``, as bytes that another
+        process writes later (the guard of a Python model's loading,
+        :mod:`cpsolve.engines.runtime.guard`): the stderr line, and the error object (none
+        without ``--json``, or once the command's object is out)."""
+        from .charset import HANDLER
+
+        def encoded(text: str, stream) -> bytes:
+            return text.encode(getattr(stream, "encoding", None) or "utf-8", HANDLER)
+
+        message = printable(message)
+        line = encoded(f"error: {message}\n", sys.stderr)
+        if not self.json or self.emitted:
+            return line, b""
+        from ..output.json import error_json
+
+        return line, encoded(json_text(error_json(self.command, message, code)) + "\n",
+                             sys.stdout)
+
     def lost(self, err: OutputLost) -> int:
         """Stdout cannot be written: ``error: cannot write the output: ...`` on stderr (no
         JSON object: stdout is what failed), and what is still to be written goes

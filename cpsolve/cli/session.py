@@ -8,6 +8,7 @@ and prints; the helpers below write files and exit codes the same way for every 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import math
 import os
@@ -132,12 +133,36 @@ class Cli:
         puzzle it loaded to look)."""
         if isinstance(name, str) and name in self.loaded:
             return self.loaded.pop(name)
-        with self.reading(f"loading {name if isinstance(name, str) else name[1]}"):
+        what = f"loading {name if isinstance(name, str) else name[1]}"
+        with self.reading(what):
             if isinstance(name, tuple):
                 from ..puzzles.pddl_task import load as load_pddl
 
                 return load_pddl(*name)
-            return load(resolve(name))
+            path = resolve(name)
+            with self.guarded(what, path):
+                return load(path)
+
+    def guarded(self, what: str, path) -> contextlib.AbstractContextManager:
+        """A Python model's code runs in the block under a guard process
+        (:mod:`~cpsolve.engines.runtime.guard`): code that holds the interpreter (one long C
+        call) would keep Ctrl-C, SIGTERM and the time limit from ever acting.  A signal not
+        answered a second later, or the limit passed by a second, ends the process there:
+        the one line and error object, exit 137 (killed).  Only in the process's own
+        command (:func:`.interrupt.abandons`); a model file that is not Python runs no
+        code of its own, and the block just runs."""
+        if not str(path).endswith(".py") or not interrupt.abandons():
+            return contextlib.nullcontext()
+        from ..engines.runtime.clock import TimeUp
+        from ..engines.runtime.guard import KILLED, Ending, guarded
+
+        why = "the model's code did not give control back: cpsolve's process was killed"
+        left = self.clock.left()
+        return guarded(None if left is None or left == math.inf else left + interrupt.ESCALATE,
+                       Ending(*self.printer.prepared(f"interrupted while {what} ({why})",
+                                                     KILLED)),
+                       Ending(*self.printer.prepared(
+                           f"{TimeUp(what, self.clock.limit or 0)} ({why})", KILLED)))
 
     @contextmanager
     def loading(self, what: str) -> Iterator[None]:

@@ -232,8 +232,9 @@ def is_batch(cli: Cli) -> bool:
     names = cli.args.files
     if len(names) > 1 or resolve(names[0]).is_dir():
         return True
-    with cli.reading(f"loading {names[0]}"):
-        puzzles = load_many(resolve(names[0]))
+    what, path = f"loading {names[0]}", resolve(names[0])
+    with cli.reading(what), cli.guarded(what, path):
+        puzzles = load_many(path)
         first, second = next(puzzles, None), next(puzzles, None)
     if second is None and first is not None:
         cli.loaded[names[0]] = first  # one puzzle: solve() takes it from here

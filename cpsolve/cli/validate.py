@@ -8,7 +8,8 @@ the end): valid with its cost in the model's metric, or the first illegal step n
 A solution must give every variable a value of its domain and break no constraint:
 valid, or the first broken constraint named; with an objective (``minimize``/``maximize``)
 a valid one's value is given too — valid is not optimal, which only ``solve`` proves.
-Exit 0 valid, 1 invalid, 2 unreadable.
+Exit 0 valid, 1 invalid (or the time limit reached), 2 unreadable, 130 interrupted: reading
+and checking the answer has nothing to keep, so a Ctrl-C or SIGTERM ends it at once.
 For a PDDL pair the plan's names are the ground PDDL actions (``pick ball1 rooma
 left``, letters in any case), as planners write them.
 """
@@ -36,8 +37,20 @@ def validate(cli: Cli) -> int:
         raise ModelFileError(source, "a PDDL domain needs its problem file too "
                              "(DOMAIN.pddl PROBLEM.pddl PLAN)")
     puzzle = cli.load(source)
-    model = puzzle.model
     answer_file = files[-1]
+    # reading, parsing and checking the answer has nothing to keep and may take long (a
+    # plan of a million steps): the time limit and a Ctrl-C or SIGTERM end it at once
+    with cli.loading(f"checking {file_name(answer_file)}"):
+        verdict = _verdict(puzzle, answer_file)
+    if isinstance(verdict, str):
+        return cli.fail(verdict, 2)
+    return _report(cli, source, **verdict)
+
+
+def _verdict(puzzle, answer_file: str) -> dict | str:
+    """The verdict on the answer in ``answer_file``: :func:`_report`'s arguments, or the
+    line saying why the answer cannot be read."""
+    model = puzzle.model
     # cpsolve's own stdout (a plan, a grid) is in the console's encoding: read it back
     text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None))
     try:
@@ -51,21 +64,20 @@ def validate(cli: Cli) -> int:
             if not verdict.ok and names[verdict.step - 1:verdict.step] and \
                     names[verdict.step - 1] not in {a.name for a in model.actions}:
                 message += f"; {_listed(playable)}"
-            return _report(cli, source, verdict.ok, message, answer.form,
-                           steps=len(names), cost=verdict.cost if verdict.ok else None,
-                           step=verdict.step)
+            return dict(ok=verdict.ok, message=message, form=answer.form, steps=len(names),
+                        cost=verdict.cost if verdict.ok else None, step=verdict.step)
         assignment = puzzle.read_solution(answer.value)
     except (Unreadable, ValueError) as err:
-        return cli.fail(f"{answer_file}: cannot read the answer: {err}", 2)
+        return f"{answer_file}: cannot read the answer: {err}"
     broken = violations(model, assignment, puzzle.words())
+    out = dict(ok=not broken, message=broken[0] if broken else "", form=answer.form)
     goal = getattr(model, "objective", None)
     if goal is None:
-        return _report(cli, source, not broken, broken[0] if broken else "", answer.form)
+        return out
     value = None if broken else objective_value(model, assignment)
     note = f"{goal.sense} {goal.label}: {value:,} at this solution (validity is not " \
         "optimality: solve proves the optimum)" if value is not None else ""
-    return _report(cli, source, not broken, broken[0] if broken else "", answer.form, note,
-                   objective=value)
+    return {**out, "note": note, "objective": value}
 
 
 def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:

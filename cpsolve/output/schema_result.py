@@ -203,7 +203,7 @@ EXPECTED_MISMATCH = {"type": "array", "items": {"type": "string"},
                      "nothing does."}
 
 
-EXIT_CODES = [1, 2, 3, 130]
+EXIT_CODES = [1, 2, 3, 130, 137]
 """The exit codes of a command that ends without its answer (see :mod:`cpsolve.cli`)."""
 
 
@@ -220,7 +220,8 @@ def error() -> dict[str, Any]:
                           "description": "The one-line message, as written on stderr."},
                 "exit": {"enum": EXIT_CODES, "description": "The command's exit code: 1 a "
                          "limit, 2 bad input, 3 an engine bug or internal error, 130 "
-                         "interrupted."}}}
+                         "interrupted, 137 killed: a Python model's code held the "
+                         "interpreter past a signal or the time limit."}}}
 
 
 def result() -> dict[str, Any]:

@@ -25,6 +25,7 @@ from ..language.syntax import ExprError
 from ..model import ModelError
 from . import FAMILIES
 from .data import Data, ModelFileError, note_read, read_text, regular_file
+from .user_code import held
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
@@ -142,7 +143,8 @@ def load_python(path: str | Path):
 
     ``build()`` returns a :class:`~cpsolve.model.csp.Csp`, a
     :class:`~cpsolve.model.planning.Planning` or a :class:`~cpsolve.puzzles.base.Puzzle`.
-    The file is the user's own code and runs as such.
+    The file is the user's own code and runs as such, except for what it may not take
+    from cpsolve (:func:`.user_code.held`: its signals, its clock, fork, stdin).
     """
     import importlib.util
 
@@ -155,7 +157,7 @@ def load_python(path: str | Path):
     spec = importlib.util.spec_from_file_location(f"cpsolve_user_{p.stem}", p)
     if spec is None or spec.loader is None:
         raise ModelFileError(path, "cannot be loaded as Python")
-    with stdout_to_stderr(), process_kept():  # what it prints is not cpsolve's output
+    with stdout_to_stderr(), process_kept(), held():  # what it prints is not cpsolve's output
         built, module = _built(path, p, spec)  # (with --json, stdout holds one JSON document)
     if isinstance(built, (Puzzle, Csp, Planning)):
         try:
@@ -235,8 +237,9 @@ def process_kept() -> Iterator[None]:
     ``os._exit`` and ``os.abort`` (and ``posix``'s, the same functions) raise
     :class:`ProcessEnd` instead of ending the process; other threads (cpsolve's timer that
     ends a load that will not stop) get the real ones.  Both come back when the block ends.
-    A process the model's code forked ends there, silently: only cpsolve's own process
-    goes on to answer."""
+    A process the model's code forked all the same (``os.fork`` is refused:
+    :func:`.user_code.held`; not a fork through ``ctypes``) ends there, silently: only
+    cpsolve's own process goes on to answer."""
     modules = [m for m in (os, sys.modules.get(os.name)) if m is not None]
     saved = [(m, name, getattr(m, name)) for m in modules for name in PROCESS_ENDS
              if hasattr(m, name)]

@@ -698,11 +698,11 @@ def test_a_model_whose_engine_overruns_its_share_leaves_the_next_model_its_time(
 LOOP = "while True:\n    pass\n"
 """A Python model that never finishes loading."""
 
-CTRL_C_WHILE_LOADING = """
-import os, signal
+SLEEPING_BUILD = """
+import time
 
 def build():
-    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the model file loads
+    time.sleep(60)  # Ctrl-C comes meanwhile
 """
 
 
@@ -756,13 +756,26 @@ def test_a_file_that_never_loads_is_cut_at_the_time_limit(cli_subprocess, tmp_pa
 
 
 def test_ctrl_c_while_compare_loads_a_file_keeps_the_models_before(cli, tmp_path,
-                                                                   models_dir):
+                                                                   models_dir, monkeypatch):
     """Ctrl-C while the second file loads ends its loading at once: the model before it was
     compared and stays in the report, the file loading is listed as interrupted and the one
     after it as not loaded, the status ``interrupted``, exit 130."""
+    import os
+    import signal
+    import threading
+
+    import cpsolve.engines.runtime.processes as processes
     from cpsolve.engines.runtime import interrupt
 
-    folder = _three(tmp_path / "three", models_dir, CTRL_C_WHILE_LOADING)
+    real_start = processes.start
+
+    def start_then_ctrl_c(*args, **kwargs):  # the Python file loads in a child of this
+        child = real_start(*args, **kwargs)  # process: Ctrl-C comes to this one meanwhile
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return child
+
+    monkeypatch.setattr(processes, "start", start_then_ctrl_c)
+    folder = _three(tmp_path / "three", models_dir, SLEEPING_BUILD)
     try:
         run = cli("compare", folder, "--json")
     finally:

@@ -356,15 +356,27 @@ def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path, monkeypatch):
     assert lines[2]["message"] == "not loaded: interrupted"
 
 
-def test_ctrl_c_while_a_batch_loads_ends_it_with_its_rows(cli, tmp_path):
+def test_ctrl_c_while_a_batch_loads_ends_it_with_its_rows(cli, tmp_path, monkeypatch):
     """A batch loads each file when its turn comes: a Ctrl-C while one loads ends its
     loading at once, and the batch ends as after any stop — the instance solved before it
     keeps its line, the file loading and those after it are not started, the summary comes
     last, exit 130."""
+    import threading
+
+    import cpsolve.engines.runtime.processes as processes
+
+    real_start = processes.start
+
+    def start_then_ctrl_c(*args, **kwargs):  # b.py loads in a child of the batch's process:
+        child = real_start(*args, **kwargs)  # Ctrl-C comes to the batch's process meanwhile
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return child
+
+    monkeypatch.setattr(processes, "start", start_then_ctrl_c)
     folder = tmp_path / "batch"
     folder.mkdir()
     (folder / "a.toml").write_text((MODELS / "water_jugs.toml").read_text())
-    (folder / "b.py").write_text(INTERRUPTED_BUILD)
+    (folder / "b.py").write_text(SLOW_BUILD)
     (folder / "c.toml").write_text((MODELS / "blocks.toml").read_text())
     run = cli("solve", folder, "--engine", "search", "--json")
     assert run.code == 130, run.err
@@ -535,3 +547,44 @@ def test_in_process_a_model_that_catches_ctrl_c_gets_it_again(cli, write_model):
     assert run.code == 130, run.err
     assert one_object(run.out)["error"] == f"interrupted while loading {path}"
     assert run.err_lines == ["caught", f"error: interrupted while loading {path}"]
+
+
+HOLDING_MODEL = """
+import sys
+print("summing", file=sys.stderr, flush=True)
+x = sum(range(10**12))  # one C call: it holds the interpreter, no handler runs meanwhile
+"""
+
+
+def _one_error_object(out: str, command: str) -> dict:
+    data = one_object(out)
+    assert (data["command"], data["status"], data["exit"]) == (command, "error", 137)
+    return data
+
+
+def test_the_time_limit_ends_a_model_that_holds_the_interpreter(cli_subprocess, write_model):
+    """A model's code in one long C call keeps every handler of the process from running:
+    the guard process ends it a second past the limit, with the one error object (exit
+    137: killed)."""
+    path = write_model("csum.py", HOLDING_MODEL)
+    run = cli_subprocess("solve", path, "--json", "--time-limit", "1", timeout=120)
+    assert run.code == -signal.SIGKILL
+    data = _one_error_object(run.out, "solve")
+    assert data["error"].startswith(
+        f"the time limit (1 s) was reached while loading {path} (the model's code")
+    assert run.err_lines[-1] == f"error: {data['error']}"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_a_model_that_holds_the_interpreter(start_cli, write_model, sig):
+    """Ctrl-C or SIGTERM while such a model loads: a second later the process ends, with
+    the one error object (exit 137), not at the end of the C call."""
+    path = write_model("csum.py", HOLDING_MODEL)
+    run = start_cli("solve", path, "--json")
+    run.after_text("summing")
+    run.after_cpu(run.cpu() + 0.3)  # inside the sum (a signal before it is answered: 130)
+    code, out, err = run.stop(sig, timeout=60)
+    assert code == -signal.SIGKILL
+    data = _one_error_object(out, "solve")
+    assert data["error"].startswith(f"interrupted while loading {path} (the model's code")
+    assert err.splitlines()[-1] == f"error: {data['error']}"

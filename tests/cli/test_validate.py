@@ -588,3 +588,49 @@ def test_cpsolves_own_output_in_the_consoles_encoding_is_read_back(cli_subproces
         assert checked.out.startswith("valid: a plan of 2 steps")
     else:
         assert "not UTF-8 text" in checked.err and len(checked.err.splitlines()) == 1
+
+
+def _plan_file(tmp_path: Path) -> Path:
+    """A water-jugs plan (legal steps that miss the goal): checking it is work to cut."""
+    plan = tmp_path / "plan.txt"
+    plan.write_text("fill the 5 L jug\nempty the 5 L jug\n" * 50)
+    return plan
+
+
+@pytest.mark.parametrize("sig,step", [
+    ("SIGINT", "replay"), ("SIGTERM", "replay"), ("SIGINT", "read_text"),
+    ("SIGTERM", "read_answer")])
+def test_a_signal_while_the_answer_is_read_or_checked_ends_the_command(
+        cli, tmp_path, monkeypatch, sig, step):
+    """Checking an answer has nothing to keep (a plan of a million steps takes long): a
+    Ctrl-C or SIGTERM while it is read, parsed or replayed ends the command there, exit 130
+    and the error object saying what was under way — not the verdict once it is reached."""
+    import os
+    import signal
+
+    import cpsolve.cli.validate as validate
+
+    real = getattr(validate, step)
+
+    def signalled(*args, **kwargs):
+        os.kill(os.getpid(), getattr(signal, sig))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(validate, step, signalled)
+    plan = _plan_file(tmp_path)
+    run = cli("validate", "water_jugs", plan, "--json")
+    assert run.code == 130
+    data = json.loads(run.out)
+    assert (data["status"], data["exit"]) == ("error", 130)
+    assert data["error"] == f"interrupted while checking {plan}"
+
+
+def test_the_time_limit_holds_while_the_answer_is_checked(cli, tmp_path, late_alarm):
+    """``--time-limit`` covers checking the answer too: at the limit the command ends with
+    the error object saying so (exit 1)."""
+    late_alarm("cpsolve.cli.validate.replay")
+    plan = _plan_file(tmp_path)
+    run = cli("validate", "water_jugs", plan, "--json", "--time-limit", "600")
+    assert run.code == 1
+    assert json.loads(run.out)["error"] == \
+        f"the time limit (600 s) was reached while checking {plan}"

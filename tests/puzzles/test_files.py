@@ -350,16 +350,14 @@ def build():
 '''
 
 
-@pytest.mark.parametrize("prelude", [
-    "import os\nos.fork()\n",  # two processes run the file: only cpsolve's goes on
+@pytest.mark.parametrize("prelude", [  # (fork is refused: tests/puzzles/test_user_code.py)
     "import threading, time\n\ndef spam():\n    for i in range(40):\n"
     "        print('SPAM', i, flush=True)\n        time.sleep(0.02)\n\n"
     "threading.Thread(target=spam, daemon=True).start()\n",  # prints on, after the load
 ])
 def test_what_a_models_code_starts_never_adds_to_the_json(cli_subprocess, tmp_path, prelude):
-    """``--json`` is one document whatever a model's code leaves behind: a forked process
-    ends with the load (it would print a second answer), a thread's later prints go to
-    stderr.  4 queens: 2 solutions (the two mirror images)."""
+    """``--json`` is one document whatever a model's code leaves behind: a thread's later
+    prints go to stderr.  4 queens: 2 solutions (the two mirror images)."""
     model = tmp_path / "queens4.py"
     model.write_text(prelude + QUEENS4)
     run = cli_subprocess("count", model, "--engine", "search", "--json")

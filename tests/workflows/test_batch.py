@@ -406,3 +406,40 @@ def test_files_whose_turn_comes_too_late_are_not_loaded(tmp_path):
     rest = [item for group in groups for item in group]
     assert [(Path(i.source).name, i.error, i.at_limit, i.puzzle) for i in rest] == [
         (f"{n}.toml", "not loaded: time limit 3 s reached", True, None) for n in "bc"]
+
+
+HOLDING_MODEL = "x = sum(range(10**12))  # one C call: it holds the interpreter\n"
+
+
+def test_a_python_model_that_holds_the_interpreter_costs_a_batch_only_its_row(
+        cli_subprocess, tmp_path):
+    """A batch loads a Python model file in a child process: code stuck in one C call
+    cannot keep the batch's clock from ending the wait, so every file gets its row and
+    the summary comes (before, the batch waited for the sum and nothing came)."""
+    import shutil
+
+    for name in ("water_jugs", "blocks"):
+        shutil.copy(ROOT / "cpsolve" / "models" / f"{name}.toml", tmp_path)
+    (tmp_path / "csum.py").write_text(HOLDING_MODEL)
+    run = cli_subprocess("solve", tmp_path, "--jobs", "2", "--time-limit", "3", "--json",
+                         timeout=120)
+    rows = lines(run.out)
+    assert [r.get("source") for r in rows[:-1]] == \
+        [str(tmp_path / n) for n in ("blocks.toml", "csum.py", "water_jugs.toml")]
+    assert rows[0]["status"] == "optimal"
+    assert rows[1]["status"] == "not_started"
+    assert rows[1]["message"] == \
+        f"the time limit (3 s) was reached while loading {tmp_path / 'csum.py'}"
+    assert rows[-1]["batch"]["instances"] == 3
+    assert run.code == 1
+
+
+def test_python_models_in_a_batch_are_solved_whether_or_not_they_can_be_sent_back(cli):
+    """queens.py builds a Puzzle class of its own (it cannot be pickled from the child that
+    loaded it first: it is loaded again here); hanoi.py a plain Planning model."""
+    run = cli("solve", ROOT / "examples" / "queens.py", ROOT / "examples" / "hanoi.py",
+              "--json")
+    rows = lines(run.out)
+    assert run.code == 0, run.err
+    assert [r["verified"] for r in rows[:-1]] == [True, True]
+    assert rows[1]["steps"] == 7  # 3 discs: 2**3 - 1 moves

@@ -226,6 +226,12 @@ def abandoning(end: Callable[[str], object] | None) -> Iterator[None]:
         _abandon.remove(end)
 
 
+def abandons() -> bool:
+    """True inside :func:`abandoning` with an ``end``: the process may be ended for work
+    that will not stop (the CLI's own process, not the API's)."""
+    return bool(_abandon)
+
+
 def replay(times: list[float]) -> None:
     """Signals that came, at ``times`` (``time.monotonic``), before :func:`on_signal` was in
     place (while the process loaded its modules): handled now as it would have handled them

@@ -94,6 +94,18 @@ def run_tool(cmd: list[str], cwd: Path, time_limit: float | None,
                     err.read_text(errors="replace"), stopped, clock.elapsed())
 
 
+def spawn_helper(code: str, *args: str, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+    """Start a small Python program of cpsolve's own (``code``, run with ``-I -S``: no site,
+    none of cpsolve) with ``args``, in a session of its own (signals to the command's
+    process group do not reach it), its stdin ``/dev/null``, stdout and stderr the
+    command's, and the file descriptors ``pass_fds`` kept: the guard of a Python model's
+    loading (:mod:`.guard`).  ``OSError`` when no process can be had."""
+    import sys
+
+    return subprocess.Popen([sys.executable, "-I", "-S", "-c", code, *args], pass_fds=pass_fds,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+
+
 class _Lines:
     """The lines a tool has written to its output file so far, each passed on once."""
 

@@ -163,7 +163,9 @@ def _of_path(name: str, path: Path, loading: Callable[[str], AbstractContextMana
     must not be loaded (its loading stopped by the time limit or Ctrl-C), or ``""``."""
     try:
         with loading(f"loading {name}") if loading else nullcontext():
-            puzzles = list(load_many(path))
+            puzzles = _apart(path, f"loading {name}") if path.suffix == ".py" else None
+            if puzzles is None:
+                puzzles = list(load_many(path))
     except ModelFileError as err:
         return [Item(name, error=str(err))], ""
     except TimeUp as err:
@@ -173,6 +175,53 @@ def _of_path(name: str, path: Path, loading: Callable[[str], AbstractContextMana
     except MemoryUp as err:
         return [Item(name, error=str(err), at_limit=True)], ""
     return list(_of_file(name, puzzles)), ""
+
+
+def _apart(path: Path, what: str) -> list | None:
+    """A Python model file's puzzles, loaded first in a child process: its code may hold the
+    interpreter (one long C call, ``sum(range(10**11))``), and then no alarm or signal
+    handler of this process could cut it, and the batch would never end.  Here this process
+    only waits for the child, so the caller's loading block (the time limit, Ctrl-C) cuts
+    the wait, and the child is killed.  The child holds the memory limit itself
+    (``what``: ``loading FILE``, as :class:`MemoryUp` says it).  ``None`` when the puzzles
+    cannot be sent back (they hold a class of the file's own) or the child failed
+    otherwise: the file is then loaded here, its code run a second time — it ended once
+    already."""
+    from ...engines.runtime.processes import Kind, start, stop, wait_any
+
+    child = start(_loaded_here, path, what, name="loading")
+    try:
+        while True:
+            for message in wait_any([child], POLL):
+                if message.kind is Kind.RESULT:
+                    value = message.value
+                    if value and value[0] == "bad":  # a ModelFileError's parts
+                        raise ModelFileError(*value[1:])
+                    if value and value[0] == "memory":
+                        raise MemoryUp(*value[1:])
+                    return value[1]
+                if message.final:
+                    return None
+    finally:
+        stop([child], 0.0)
+
+
+POLL = 0.2
+"""Seconds between two looks at a child loading a Python model file (:func:`_apart`)."""
+
+
+def _loaded_here(path: Path, what: str, channel) -> tuple:  # noqa: ARG001 - start()'s
+    """In the child of :func:`_apart`: ``("loaded", puzzles)``, or ``("bad", ...)`` the
+    parts of the file's error, or ``("memory", ...)`` those of the memory limit's."""
+    from ...engines.runtime.memory import watching
+
+    try:
+        with watching(what):
+            return ("loaded", list(load_many(path)))
+    except ModelFileError as err:
+        return ("bad", err.path, err.message, err.key)
+    except MemoryUp as err:
+        return ("memory", err.what, err.nbytes)
 
 
 def _of_file(name: str, puzzles: list) -> Iterator[Item]:
