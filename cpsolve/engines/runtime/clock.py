@@ -266,6 +266,7 @@ class Clock:
             return
         armed = _Armed(signal.getsignal(signal.SIGALRM), time.monotonic())
         _armed.append(armed)
+        _quiet_when_swallowed()
         signal.signal(signal.SIGALRM, self._alarm(what, grace, armed))
         armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, left)
         if grace:
@@ -308,6 +309,23 @@ class Clock:
             raise TimeUp(under_way(what, frame), self.limit, armed)
 
         return alarm
+
+
+def _quiet_when_swallowed() -> None:
+    """A :class:`TimeUp` raised where Python swallows it (a finaliser: importlib's module
+    lock's weakref callback, a ``__del__``) is the alarm's to raise again (it does, every
+    50 ms): Python's "Exception ignored in ..." traceback on stderr is not printed for it
+    (``sys.unraisablehook``, the one before handling every other)."""
+    before = sys.unraisablehook
+    if getattr(before, "quiet_time_up", False):
+        return
+
+    def hook(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, TimeUp):
+            before(unraisable)
+
+    hook.quiet_time_up = True
+    sys.unraisablehook = hook
 
 
 def under_way(what: str, frame) -> str:

@@ -526,3 +526,37 @@ def test_a_limit_reached_during_an_import_names_the_import(quiet_alarm, tmp_path
         with clock.guard("running solve"):
             signal.raise_signal(signal.SIGALRM)
     assert str(plain.value) == "the time limit (5 s) was reached while running solve"
+
+
+def test_a_limit_reached_in_a_finaliser_prints_no_traceback(quiet_alarm, monkeypatch):
+    """The alarm came while a finaliser ran (importlib's module lock's weakref callback, on
+    a loaded machine): Python swallows what it raises there and printed "Exception ignored
+    in ..." with a traceback on stderr; the alarm raises again in the block, quietly."""
+    import signal
+    import sys
+    import time
+    import types
+    import weakref
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    class Held:
+        pass
+
+    told = []  # what reaches the hook that prints "Exception ignored in ..."
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: told.append(unraisable))
+    ticks = Ticks()
+    clock = Clock(5.0, ticks)
+    with pytest.raises(TimeUp):
+        with clock.guard("running solve"):
+            held = Held()
+            ref = weakref.ref(held, lambda r: signal.raise_signal(signal.SIGALRM))
+            ticks.t += 3600
+            del held  # the callback runs: the alarm's TimeUp is swallowed there
+            end = time.monotonic() + 30  # raised again here, 50 ms later
+            while time.monotonic() < end:
+                time.sleep(0.01)
+    assert ref() is None
+    assert told == []
+    sys.unraisablehook(types.SimpleNamespace(exc_value=ValueError("other")))
+    assert [type(u.exc_value) for u in told] == [ValueError]  # any other is still told
