@@ -326,8 +326,6 @@ class _Table:
 def _batch_rows(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) -> int | None:
     """:func:`batch`'s rows, each written as it comes into ``table``; an exit code when the
     batch ends before any row (an option that applies to none of its models)."""
-    from ..output.text import batch_columns
-    from ..workflows.batch.solving import answering
     from .printer import watch_reader
 
     table.lineup, table.widest = _batch_lineup(cli, pairs)
@@ -336,9 +334,8 @@ def _batch_rows(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) ->
     why = wrong_kind(cli.args, kinds_of(table.lineup.items()))
     if why:
         return cli.fail(why, 2)
-    if not cli.args.json:  # the names as they are written
-        table.columns = batch_columns([cli.out.written(name) for name in table.widest],
-                                      answering(cli.args.engine))
+    if not cli.args.json:
+        table.columns = _columns(cli, table)
     with cli.bar("solving", None) as advance, watch_reader():
         try:
             if table.columns is not None:
@@ -366,15 +363,21 @@ def _cut(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) -> None:
         if table.lineup is None:
             table.lineup, table.widest = _batch_lineup(cli, pairs)
         if not cli.args.json and not table.headed:
-            from ..output.text import batch_columns
-            from ..workflows.batch.solving import answering
-
-            table.columns = table.columns or batch_columns(
-                [cli.out.written(name) for name in table.widest], answering(cli.args.engine))
+            table.columns = table.columns or _columns(cli, table)
             _head_out(cli, table)
         for row in _not_reached(table.rows, table.lineup, cli.clock.limit_reached()):
             _row_out(cli, row, table.columns)
             table.rows.append(row)
+
+
+def _columns(cli: Cli, table: _Table) -> tuple:
+    """The text table's columns, laid out for the names as they are written (rich, loaded
+    now: a ``--json`` batch needs none of it)."""
+    from ..output.text import batch_columns
+    from ..workflows.batch.solving import answering
+
+    return batch_columns([cli.out.written(name) for name in table.widest],
+                         answering(cli.args.engine))
 
 
 def _head_out(cli: Cli, table: _Table) -> None:
@@ -434,15 +437,17 @@ def _row_out(cli: Cli, row, columns) -> None:
     """One batch row as it comes: its ``[expected]`` mismatches on stderr, and with
     ``--json`` its line (with ``expected_mismatch``); in text, its row of the table (laid
     out in ``columns``)."""
-    from ..output.text import batch_row, result_line
-
     with printing():  # whole, whenever the clock comes: the next instance is the work
         mismatch = [] if row.result is None else \
             against_expected(row.puzzle, row.result, row.source)
         warn_unsaved([] if row.result is None else [row.result], row.source)
         if cli.args.json:
+            from ..output.json import result_line
+
             cli.line(with_mismatch(result_line(row), mismatch))
         else:
+            from ..output.text import batch_row
+
             cli.out.print(batch_row(row, columns))
 
 
@@ -502,14 +507,16 @@ def _solved(cli: Cli, items: list):
 
 
 def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
-    """The batch's last line: its figures (with ``--json``, an object)."""
-    from ..output.prose import Prose
+    """The batch's last line: its figures (with ``--json``, an object: rich is not
+    loaded for it)."""
     from ..workflows.batch.rows import summary
 
     figures = summary(rows, seconds, cli.args.engine)
     if cli.args.json:
         cli.emit({"batch": figures})
         return
+    from ..output.prose import Prose
+
     rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
     counts = ", ".join(f"{n:,} {k.replace('_', ' ')}"
                        for k, n in sorted(figures["statuses"].items()))
