@@ -47,7 +47,7 @@ def solve(cli: Cli) -> int:
         return _solve(cli)
     except TimeUp:
         pairs = pddl_pairs(cli.args.files)
-        if len(pairs) < 2 and not (not pairs and named_batch(cli.args.files)):
+        if not (len(pairs) > 1 if pairs else named_batch(cli.args.files)):
             raise  # one instance (or a collection not read yet): the error line
         table, start = _Table(), time.monotonic()
         _cut(cli, pairs or None, table)
