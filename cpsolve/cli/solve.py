@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..answers.result import Result, cut_off_words, lost_words
@@ -17,7 +17,7 @@ from ..engines.runtime.stop import Stop
 from ..puzzles.files import resolve
 from ..workflows.impossible import by_invariant
 from .arguments import printable
-from .option_rules import wrong_kind
+from .option_rules import kind_options_given, wrong_kind
 from .printer import OutputLost
 from .session import (
     INTERRUPTED,
@@ -35,11 +35,33 @@ from .session import (
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
+    from ..workflows.batch.items import Lineup
     from .stream import Stream
 
 
 def solve(cli: Cli) -> int:
-    """``solve``: one instance, a PDDL domain and problem, or a batch."""
+    """``solve``: one instance, a PDDL domain and problem, or a batch.  A batch the
+    command's clock cuts before it began (its files named: several, a directory, a PDDL
+    domain's problems) still answers with its rows (:func:`batch`)."""
+    try:
+        return _solve(cli)
+    except TimeUp:
+        pairs = pddl_pairs(cli.args.files)
+        if not (len(pairs) > 1 if pairs else named_batch(cli.args.files)):
+            raise  # one instance (or a collection not read yet): the error line
+        table, start = _Table(), time.monotonic()
+        _cut(cli, pairs or None, table)
+        return _batch_end(cli, table, start)
+
+
+def named_batch(files: list[str]) -> bool:
+    """True when the names alone make a batch: several files, or a directory (a collection
+    is one file, known to be a batch once read: :func:`is_batch`)."""
+    return len(files) > 1 or resolve(files[0]).is_dir()
+
+
+def _solve(cli: Cli) -> int:
+    """:func:`solve`, the clock aside."""
     args = cli.args
     args.file = args.files[0]
     pairs = pddl_pairs(args.files)
@@ -230,7 +252,7 @@ def is_batch(cli: Cli) -> bool:
     from ..puzzles.files import load_many
 
     names = cli.args.files
-    if len(names) > 1 or resolve(names[0]).is_dir():
+    if named_batch(names):
         return True
     what, path = f"loading {names[0]}", resolve(names[0])
     with cli.reading(what), cli.guarded(what, path):
@@ -247,7 +269,10 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     table in text, its headers first; a JSON line with ``--json``), then throughput.  A
     stop asked for (Ctrl-C, SIGTERM, the memory limit) ends the batch after the instances
     under way: every instance still gets its row (those not reached say so) and the
-    figures come last (exit 130 after Ctrl-C).
+    figures come last (exit 130 after Ctrl-C).  So does the command's own clock, wherever
+    it cuts the batch — also before the first row, while the batch sets up (its imports
+    take tenths of a second on a loaded machine): the instances not reached are not
+    started, the files not loaded say so (:func:`_cut`).
 
     When stdout's reader goes away (``| head``), with ``--json`` or in text, the batch ends
     at once: the instances under way are asked to stop, nothing more is written to
@@ -255,67 +280,128 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
     is that of the rows delivered (2 when a file was bad).  A row whose answer contradicts
     its file's ``[expected]`` gets a warning naming the file (and, with ``--json``,
     ``expected_mismatch``)."""
-    from ..output.text import batch_columns, batch_head
-    from ..workflows.batch.solving import answering
-    from .printer import reader_gone, watch_reader
-
     start = time.monotonic()
-    lineup, widest = _batch_lineup(cli, pairs)
-    why = wrong_kind(cli.args, kinds_of(lineup.items()))
-    if why:
-        return cli.fail(why, 2)
-    rows: list = []
-    hard = gone = False
-    columns = None if cli.args.json else batch_columns(  # the names as they are written
-        [cli.out.written(name) for name in widest], answering(cli.args.engine))
-    with cli.bar("solving", None) as advance, watch_reader():
-        try:
-            if columns is not None:
-                cli.out.print(batch_head(columns))
-            for row in _solved(cli, (item for item, _ in lineup)):
-                if interrupt.requested() and interrupt.kind() is Stop.GONE:
-                    gone = True
-                    break
-                _row_out(cli, row, columns)  # after a stop, the rest: "not started" rows
-                rows.append(row)
-                advance()
-        except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
-            hard = True
-        except BrokenPipeError:
-            gone = True
-        except TimeUp:  # the command's own clock cut the batch: the rest are not started
-            with printing(answer=True):
-                for row in _not_reached(rows, lineup, cli.clock.limit_reached()):
-                    _row_out(cli, row, columns)
-                    rows.append(row)
-    if not gone:
+    table = _Table()
+    try:
+        code = _batch_rows(cli, pairs, table)
+        if code is not None:
+            return code
+    except TimeUp:  # the command's own clock cut the batch: the rest are not started
+        _cut(cli, pairs, table)
+    return _batch_end(cli, table, start)
+
+
+def _batch_end(cli: Cli, table: _Table, start: float) -> int:
+    """A batch's figures (unless stdout's reader has gone) after its rows, and its exit
+    code; ``start``: when the batch began (``time.monotonic``)."""
+    from .printer import reader_gone
+
+    if not table.gone:
         try:
             with printing(answer=True):
-                _batch_summary(cli, rows, time.monotonic() - start)
+                _batch_summary(cli, table.rows, time.monotonic() - start)
         except BrokenPipeError:  # the table or the last line: the rows were all solved
             reader_gone()
-    if gone:
+    if table.gone:
         reader_gone()
-    return _batch_code(rows, lineup.items() if gone else rows, hard)
+    return _batch_code(table.rows, table.lineup.items() if table.gone else table.rows,
+                       table.hard)
+
+
+@dataclass
+class _Table:
+    """What a batch has set up and written so far: its lineup (none until it is made), the
+    widest instance names, the rows written, the text table's columns (``None`` with
+    ``--json``, or until they are laid out) and whether its head is out; whether a second
+    Ctrl-C (``hard``) or stdout's reader going away (``gone``) ended it."""
+
+    lineup: Lineup | None = None
+    widest: list[str] = field(default_factory=list)
+    rows: list = field(default_factory=list)
+    columns: tuple | None = None
+    headed: bool = False
+    hard: bool = False
+    gone: bool = False
+
+
+def _batch_rows(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) -> int | None:
+    """:func:`batch`'s rows, each written as it comes into ``table``; an exit code when the
+    batch ends before any row (an option that applies to none of its models)."""
+    from .printer import watch_reader
+
+    table.lineup, table.widest = _batch_lineup(cli, pairs)
+    if kind_options_given(cli.args):
+        table.lineup.load_all()
+    why = wrong_kind(cli.args, kinds_of(table.lineup.items()))
+    if why:
+        return cli.fail(why, 2)
+    if not cli.args.json:
+        table.columns = _columns(cli, table)
+    with cli.bar("solving", None) as advance, watch_reader():
+        try:
+            if table.columns is not None:
+                _head_out(cli, table)
+            for row in _solved(cli, (item for item, _ in table.lineup)):
+                if interrupt.requested() and interrupt.kind() is Stop.GONE:
+                    table.gone = True
+                    break
+                with printing():  # the row written is the row kept, whenever the clock comes
+                    _row_out(cli, row, table.columns)  # after a stop: "not started" rows
+                    table.rows.append(row)
+                advance()
+        except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
+            table.hard = True
+        except BrokenPipeError:
+            table.gone = True
+    return None
+
+
+def _cut(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) -> None:
+    """The rows of a batch its command's clock cut, wherever it came (its answer: the clock
+    no longer cuts it): the lineup and the text table's head first when the batch had not
+    made them yet, then a row for every instance and file not reached (:func:`_not_reached`)."""
+    with printing(answer=True):
+        if table.lineup is None:
+            table.lineup, table.widest = _batch_lineup(cli, pairs)
+        if not cli.args.json and not table.headed:
+            table.columns = table.columns or _columns(cli, table)
+            _head_out(cli, table)
+        for row in _not_reached(table.rows, table.lineup, cli.clock.limit_reached()):
+            _row_out(cli, row, table.columns)
+            table.rows.append(row)
+
+
+def _columns(cli: Cli, table: _Table) -> tuple:
+    """The text table's columns, laid out for the names as they are written (rich, loaded
+    now: a ``--json`` batch needs none of it)."""
+    from ..output.text import batch_columns
+    from ..workflows.batch.solving import answering
+
+    return batch_columns([cli.out.written(name) for name in table.widest],
+                         answering(cli.args.engine))
+
+
+def _head_out(cli: Cli, table: _Table) -> None:
+    """The text table's head, whole whenever the clock comes."""
+    from ..output.text import batch_head
+
+    with printing():
+        cli.out.print(batch_head(table.columns))
+        table.headed = True
 
 
 def _batch_lineup(cli: Cli, pairs: list[tuple[str, str]] | None):
     """A batch's :class:`~cpsolve.workflows.batch.items.Lineup` (each file loaded when its
     turn comes, as ``compare``'s), and the widest instance name each of its files (or PDDL
-    problems) gives (:func:`_widest`).  An option that applies to one kind of model
-    (:func:`wrong_kind`) needs every model's kind before the batch starts: then every file
-    is loaded first."""
+    problems) gives (:func:`_widest`); nothing is loaded yet.  (An option that applies to
+    one kind of model, :func:`wrong_kind`, needs every model's kind before the batch
+    starts: :func:`_batch_rows` then loads every file first.)"""
     from ..workflows.batch.items import files_of, lineup, pddl_lineup
-    from .option_rules import kind_options_given
 
     if pairs:
-        turns, widest = pddl_lineup(pairs), [str(problem) for _, problem in pairs]
-    else:
-        files = files_of(cli.args.files)
-        turns, widest = lineup(files, cli.loading), [_widest(n, path) for n, path in files]
-    if kind_options_given(cli.args):
-        turns.load_all()
-    return turns, widest
+        return pddl_lineup(pairs), [str(problem) for _, problem in pairs]
+    files = files_of(cli.args.files)
+    return lineup(files, cli.loading), [_widest(n, path) for n, path in files]
 
 
 WIDEST_READ = 1 << 20
@@ -352,15 +438,17 @@ def _row_out(cli: Cli, row, columns) -> None:
     """One batch row as it comes: its ``[expected]`` mismatches on stderr, and with
     ``--json`` its line (with ``expected_mismatch``); in text, its row of the table (laid
     out in ``columns``)."""
-    from ..output.text import batch_row, result_line
-
     with printing():  # whole, whenever the clock comes: the next instance is the work
         mismatch = [] if row.result is None else \
             against_expected(row.puzzle, row.result, row.source)
         warn_unsaved([] if row.result is None else [row.result], row.source)
         if cli.args.json:
+            from ..output.json import result_line
+
             cli.line(with_mismatch(result_line(row), mismatch))
         else:
+            from ..output.text import batch_row
+
             cli.out.print(batch_row(row, columns))
 
 
@@ -420,14 +508,16 @@ def _solved(cli: Cli, items: list):
 
 
 def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
-    """The batch's last line: its figures (with ``--json``, an object)."""
-    from ..output.prose import Prose
+    """The batch's last line: its figures (with ``--json``, an object: rich is not
+    loaded for it)."""
     from ..workflows.batch.rows import summary
 
     figures = summary(rows, seconds, cli.args.engine)
     if cli.args.json:
         cli.emit({"batch": figures})
         return
+    from ..output.prose import Prose
+
     rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
     counts = ", ".join(f"{n:,} {k.replace('_', ' ')}"
                        for k, n in sorted(figures["statuses"].items()))

@@ -335,16 +335,6 @@ def as_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
     return result_json(puzzle, result)
 
 
-def result_line(row) -> dict[str, Any]:
-    """One batch row as a JSON object: the result's own object plus ``source``; without a
-    result, the row's ``error``, or (not started: a limit, no error) its status and why."""
-    if row.result is None and row.started:
-        return {"source": row.source, "error": row.error}
-    if row.result is None:
-        return {"source": row.source, "status": row.status, "message": row.error}
-    return {"source": row.source, **as_json(row.puzzle, row.result)}
-
-
 BATCH_SECONDS = 8
 """The widest time a batch row shows (``1234.567``)."""
 

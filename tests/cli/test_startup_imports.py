@@ -64,6 +64,15 @@ def test_a_search_solve_of_water_jugs_loads_nothing_heavy(json_flag):
     assert among(names, HEAVY + (("rich",) if json_flag else ())) == []
 
 
+def test_a_json_batch_loads_no_rich():
+    """A ``--json`` batch writes JSON lines and an object: rich (a few hundredths of a CPU
+    second, tenths of a second on a loaded machine, past a short limit) is text's only."""
+    names = loaded("solve", "models/water_jugs.toml", "models/blocks.toml", "--engine",
+                   "search", "--json")
+    assert "cpsolve.workflows.batch.solving" in names  # the batch did run
+    assert among(names, ("rich",)) == []
+
+
 def test_a_command_line_builds_only_its_commands_options():
     from cpsolve.cli.arguments import parser
 

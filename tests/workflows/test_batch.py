@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from cpsolve.output.schema import schema
 
@@ -326,6 +327,42 @@ def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_pat
     for row in rows:
         jsonschema.validate(row, schema())
 
+
+
+@pytest.mark.parametrize("step", ["cpsolve.workflows.batch.items.files_of",
+                                  "cpsolve.cli.solve.pddl_pairs",
+                                  "cpsolve.cli.solve.kinds_of"])
+def test_a_batch_the_clock_cuts_while_it_sets_up_still_lists_every_instance(cli, late_alarm,
+                                                                           step):
+    """The command's own clock (past every grace) comes before the batch's first row: while
+    ``solve`` tells a batch from one instance, while the batch lists its files, while it
+    lays out its table (on a loaded machine its imports alone take past a short limit).
+    Every file named still has its row, not loaded, and the figures come last — not the
+    bare error "... was reached while running solve" with no row."""
+    late_alarm(step)
+    run = cli("solve", "water_jugs", "blocks", "--time-limit", "0.5", "--json")
+    assert run.code == 1, run.err
+    assert "while running" not in run.out + run.err
+    rows = lines(run.out)
+    assert [r["source"] for r in rows[:-1]] == ["water_jugs", "blocks"]
+    assert [r["message"] for r in rows[:-1]] == ["not loaded: time limit 0.5 s reached"] * 2
+    assert rows[-1]["batch"]["statuses"] == {"not_started": 2}
+    for row in rows:
+        jsonschema.validate(row, schema())
+
+
+def test_a_batch_the_clock_cuts_before_its_table_still_prints_the_table(cli, late_alarm):
+    """In text, the same cut: the table's head, a row per model file of the directory, the
+    figures — nothing on stdout was the old answer."""
+    late_alarm("cpsolve.workflows.batch.items.files_of")
+    run = cli("solve", ROOT / "models", "--time-limit", "0.5")
+    assert run.code == 1, run.err
+    files = sorted(p for p in (ROOT / "models").iterdir() if p.suffix in (".toml", ".py"))
+    out = [line.strip() for line in run.out.splitlines()]
+    assert out[0].split()[:3] == ["instance", "engine", "status"]
+    assert out.count("not loaded: time limit 0.5 s reached") == len(files), run.out
+    assert out[-1].startswith(f"{len(files)} instances in ")
+    assert out[-1].endswith(f"{len(files)} not started")
 
 
 def test_a_cut_batch_lists_every_line_of_a_collection_and_a_file_named_twice(cli, tmp_path,

@@ -389,7 +389,7 @@ def test_a_start_stopped_kills_the_processes_it_spawned():
     """What a stopped start had spawned is killed at once, not left to finish starting."""
     import multiprocessing
 
-    from cpsolve.engines.runtime.dask.local import NotStarted, _started
+    from cpsolve.engines.runtime.dask.local import NotStarted, started
 
     spawned = []
 
@@ -406,7 +406,7 @@ def test_a_start_stopped_kills_the_processes_it_spawned():
         return "time limit reached" if spawned and len(asked) > 1 else None
 
     with pytest.raises(NotStarted, match="time limit reached"):
-        _started(slow_start, ended)
+        started(slow_start, ended)
     spawned[0].join(5)
     assert spawned[0].exitcode == -signal.SIGKILL
 
@@ -419,7 +419,7 @@ def test_a_start_the_callers_clock_cuts_is_stopped_and_its_processes_killed():
     import multiprocessing
 
     from cpsolve.engines.runtime import interrupt
-    from cpsolve.engines.runtime.dask.local import NotStarted, _started
+    from cpsolve.engines.runtime.dask.local import NotStarted, started
 
     ticks, spawned = [0.0], []
     clock = Clock(1.0, lambda: ticks[0])
@@ -435,12 +435,43 @@ def test_a_start_the_callers_clock_cuts_is_stopped_and_its_processes_killed():
     try:
         with clock.guard("running search", 0.3):
             with pytest.raises(NotStarted, match="time limit 1 s reached"):
-                _started(slow_start, lambda: None)
+                started(slow_start, lambda: None)
             time.sleep(0.2)  # a second alarm of the guard would raise TimeUp here
     finally:
         interrupt.clear()
     spawned[0].join(5)
     assert spawned[0].exitcode == -signal.SIGKILL
+
+
+def test_ctrl_c_while_a_scheduler_does_not_answer_stops_the_wait(monkeypatch):
+    """Dask's connect to a scheduler that does not answer waits out its timeout whatever
+    comes (Ctrl-C only sets the stop flag): the wait is asked for a stop meanwhile, and a
+    stop ends it with :class:`NotStarted`, not the timeout's :class:`Unsupported`."""
+    import threading
+
+    import distributed
+
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.dask.client import client_for
+    from cpsolve.engines.runtime.dask.local import NotStarted
+
+    connecting, never = threading.Event(), threading.Event()
+
+    def unanswered(address, timeout):  # Dask's connect, as long as the test could wait
+        connecting.set()
+        never.wait(20)
+        raise OSError(f"Timed out trying to connect to {address} after {timeout}")
+
+    monkeypatch.setattr(distributed, "Client", unanswered)
+    threading.Thread(target=lambda: connecting.wait(20) and interrupt.request(),
+                     daemon=True).start()
+    try:
+        with pytest.raises(NotStarted, match="tcp://127.0.0.1:1 was stopped: interrupted"):
+            with client_for("tcp://127.0.0.1:1"):
+                pass
+    finally:
+        never.set()
+        interrupt.clear()
 
 
 def test_analyze_on_a_cluster_the_clock_cuts_while_it_starts_answers_the_start(

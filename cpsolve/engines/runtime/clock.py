@@ -269,6 +269,7 @@ class Clock:
             return
         armed = _Armed(signal.getsignal(signal.SIGALRM), time.monotonic())
         _armed.append(armed)
+        _quiet_when_swallowed()
         signal.signal(signal.SIGALRM, self._alarm(what, grace, armed))
         armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, waitable(left))
         if grace:
@@ -308,9 +309,40 @@ class Clock:
             signal.setitimer(signal.ITIMER_REAL, 0.05)
             if isinstance(sys.exc_info()[1], TimeUp):  # one is leaving the blocks already:
                 return  # another, raised in a guard's exit, would skip that guard's ending
-            raise TimeUp(what, self.limit, armed)
+            raise TimeUp(under_way(what, frame), self.limit, armed)
 
         return alarm
+
+
+def _quiet_when_swallowed() -> None:
+    """A :class:`TimeUp` raised where Python swallows it (a finaliser: importlib's module
+    lock's weakref callback, a ``__del__``) is the alarm's to raise again (it does, every
+    50 ms): Python's "Exception ignored in ..." traceback on stderr is not printed for it
+    (``sys.unraisablehook``, the one before handling every other)."""
+    before = sys.unraisablehook
+    if getattr(before, "quiet_time_up", False):
+        return
+
+    def hook(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, TimeUp):
+            before(unraisable)
+
+    hook.quiet_time_up = True
+    sys.unraisablehook = hook
+
+
+def under_way(what: str, frame) -> str:
+    """``what`` a guard guards, and the import under way in ``frame`` (the main thread's,
+    where the alarm came) when there is one: ``running solve (importing
+    cpsolve.output.text)`` — the outermost import, the one the guarded code asked for (on a
+    loaded machine a command's imports alone can take past a short limit)."""
+    name = None
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "_find_and_load" and "importlib" in code.co_filename:
+            name = frame.f_locals.get("name", name)
+        frame = frame.f_back
+    return what if not isinstance(name, str) else f"{what} (importing {name})"
 
 
 _writing = [0]

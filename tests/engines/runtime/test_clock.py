@@ -495,3 +495,68 @@ def test_an_engine_back_past_the_overtime_leaves_its_answer_the_overtime(quiet_a
         alarm = signal.getsignal(signal.SIGALRM)
         alarm(signal.SIGALRM, None)  # no TimeUp: the answer has its overtime
         assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= clock.overtime()
+
+
+def test_a_limit_reached_during_an_import_names_the_import(quiet_alarm, tmp_path,
+                                                           monkeypatch):
+    """The command's guard cut an import (on a loaded machine a command's imports alone
+    can outlast a short limit): the error names it — the outermost, the one the command's
+    code asked for — not only "running solve"."""
+    import signal
+    import sys
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    (tmp_path / "slow_outer.py").write_text("import slow_inner\n")
+    (tmp_path / "slow_inner.py").write_text(  # the alarm comes in the inner import
+        "import signal, tests_ticks\ntests_ticks.t += 3600\n"
+        "signal.raise_signal(signal.SIGALRM)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ticks = Ticks()
+    monkeypatch.setitem(sys.modules, "tests_ticks", ticks)
+    for name in ("slow_outer", "slow_inner"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    clock = Clock(5.0, ticks)
+    with pytest.raises(TimeUp) as cut:
+        with clock.guard("running solve"):
+            import slow_outer  # noqa: F401
+    assert str(cut.value) == ("the time limit (5 s) was reached while running solve "
+                              "(importing slow_outer)")
+    with pytest.raises(TimeUp) as plain:  # nothing imported: the guard's words alone
+        with clock.guard("running solve"):
+            signal.raise_signal(signal.SIGALRM)
+    assert str(plain.value) == "the time limit (5 s) was reached while running solve"
+
+
+def test_a_limit_reached_in_a_finaliser_prints_no_traceback(quiet_alarm, monkeypatch):
+    """The alarm came while a finaliser ran (importlib's module lock's weakref callback, on
+    a loaded machine): Python swallows what it raises there and printed "Exception ignored
+    in ..." with a traceback on stderr; the alarm raises again in the block, quietly."""
+    import signal
+    import sys
+    import time
+    import types
+    import weakref
+
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    class Held:
+        pass
+
+    told = []  # what reaches the hook that prints "Exception ignored in ..."
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: told.append(unraisable))
+    ticks = Ticks()
+    clock = Clock(5.0, ticks)
+    with pytest.raises(TimeUp):
+        with clock.guard("running solve"):
+            held = Held()
+            ref = weakref.ref(held, lambda r: signal.raise_signal(signal.SIGALRM))
+            ticks.t += 3600
+            del held  # the callback runs: the alarm's TimeUp is swallowed there
+            end = time.monotonic() + 30  # raised again here, 50 ms later
+            while time.monotonic() < end:
+                time.sleep(0.01)
+    assert ref() is None
+    assert told == []
+    sys.unraisablehook(types.SimpleNamespace(exc_value=ValueError("other")))
+    assert [type(u.exc_value) for u in told] == [ValueError]  # any other is still told

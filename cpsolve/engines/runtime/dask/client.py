@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from ....answers.result import Unsupported
 from ..clock import TimeUp, absorb, reached
-from .local import NotStarted, local_client
+from .local import NotStarted, local_client, start_ends, started
 from .logs import one_line_logs
 
 MISSING = ("a Dask cluster needs the optional extra: pip install 'cpsolve[dask]' "
@@ -44,7 +44,8 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
     seconds have passed; so does Dask's import when the caller's clock cuts it
     (:class:`TimeUp`, :func:`~..clock.absorb`).  A scheduler that does not answer within
     ``connect`` seconds (at most :data:`CONNECT`; the caller's time left) is
-    :class:`Unsupported`, as is an address where something else answers.
+    :class:`Unsupported`, as is an address where something else answers; the wait for it
+    ends with :class:`.local.NotStarted` once ``stop()`` says so or Ctrl-C comes.
     """
     called = time.monotonic()
     try:  # here, not in a thread (a stop waits for it: imports of two threads can clash)
@@ -60,15 +61,24 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
         if isinstance(cluster, int):
             yield from local_client(Client, LocalCluster, cluster, memory_limit, connect, stop)
         else:
-            yield from _remote_client(Client, cluster, connect)
+            yield from _remote_client(Client, cluster, connect, stop)
 
 
-def _remote_client(Client, address: str, connect: float | None) -> Iterator:
+def _remote_client(Client, address: str, connect: float | None,
+                   stop: Callable[[], bool] | None = None) -> Iterator:
     """:func:`client_for`'s client of the scheduler at ``address``, once Dask is imported
-    (a generator: its one value)."""
+    (a generator: its one value).  Dask's connect waits out its timeout whatever comes
+    meanwhile (Ctrl-C only sets the stop flag): it runs in a thread while this one asks
+    for a stop (:func:`.local.started`), the thread left to end on its own (it spawns
+    nothing: no wait for it)."""
     wait = CONNECT if connect is None else max(0.2, min(CONNECT, 0.8 * connect))
     try:
-        client = Client(address, timeout=f"{wait:.3f}s")
+        client = started(lambda: Client(address, timeout=f"{wait:.3f}s"),
+                         start_ends(time.monotonic(), None, stop),
+                         f"the connection to the Dask scheduler at {address}",
+                         lambda made: made.close(timeout=0.2), settle=0.0)
+    except NotStarted:
+        raise
     except Exception as exc:  # noqa: BLE001 - nothing there, or something that is not Dask
         _discard(exc, Client)
         why = "something that is not a Dask scheduler answered" if isinstance(

@@ -61,7 +61,7 @@ def local_client(Client, LocalCluster, workers: int, memory_limit: int | None,
     """:func:`.client.client_for`'s client of a local cluster of ``workers`` processes, once
     Dask is imported (a generator: its one value); the workers are killed on the way out
     when the client was :func:`abandon` ed."""
-    ended = _start_ends(time.monotonic(), connect, stop)
+    ended = start_ends(time.monotonic(), connect, stop)
     runner = _loop_without_sigint()
     try:
         with _local_cluster(LocalCluster, workers, runner.loop, memory_limit,
@@ -75,7 +75,7 @@ def local_client(Client, LocalCluster, workers: int, memory_limit: int | None,
         runner.stop()
 
 
-def _start_ends(called: float, connect: float | None,
+def start_ends(called: float, connect: float | None,
                 stop: Callable[[], bool] | None) -> Callable[[], str | None]:
     """Why a local cluster's start stops now (None: it goes on): Ctrl-C, ``stop()``, or
     ``connect`` seconds past ``called``."""
@@ -95,13 +95,13 @@ def _local_cluster(make, workers: int, loop, memory_limit: int | None,
                    ended: Callable[[], str | None] = lambda: None) -> Iterator:
     """A LocalCluster of ``workers`` single-threaded processes on ``loop``, sharing
     ``memory_limit`` (see :func:`.client.client_for`), started while ``ended()`` says
-    nothing (:func:`_started`); shut down on exit, its workers killed first after Ctrl-C
+    nothing (:func:`started`); shut down on exit, its workers killed first after Ctrl-C
     (:func:`_kill_workers`)."""
     import dask
 
     total = memory_limit if memory_limit is not None else memory.limit()
     with dask.config.set(LOCAL):  # read when the scheduler and nannies are made
-        local = _started(lambda: make(
+        local = started(lambda: make(
             n_workers=workers, threads_per_worker=1, processes=True, loop=loop,
             # any free port on loopback (None would try 8787 and warn)
             dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
@@ -115,34 +115,40 @@ def _local_cluster(make, workers: int, loop, memory_limit: int | None,
         local.close()
 
 
-def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
-    """``make()`` — a local cluster's start, which blocks for seconds — run in a thread
-    while this one asks ``ended()`` every :data:`.waiting.POLL` seconds; once it says why,
-    the start is abandoned (:func:`_abandon_start`) and :class:`NotStarted` raised, as when
-    the start failed once `ended()` says why (a signal to the process group), or when the
-    caller's clock cuts the wait (:class:`TimeUp`, :func:`~..clock.absorb`)."""
+def started(make: Callable[[], Any], ended: Callable[[], str | None],
+             what: str = "the local Dask cluster's start",
+             close: Callable[[Any], None] | None = None, settle: float = STOP_WAIT):
+    """``make()`` — a local cluster's start, or a connection to a scheduler, which blocks
+    for seconds — run in a thread while this one asks ``ended()`` every
+    :data:`.waiting.POLL` seconds; once it says why, the start is abandoned
+    (:func:`_abandon_start`: what it made is closed by ``close``, by default a local
+    cluster's workers killed and the cluster closed) and :class:`NotStarted` raised (``what``
+    names the start in its message; ``settle``: seconds the stopped start has to end, what
+    it spawns meanwhile killed), as when the start failed once `ended()` says why (a
+    signal to the process group), or when the caller's clock cuts the wait
+    (:class:`TimeUp`, :func:`~..clock.absorb`)."""
     before = processes.spawned()
     made: dict[str, Any] = {}
     thread = threading.Thread(target=_make_into, args=(made, make), daemon=True,
                               name="dask-start")
+    close = close or _close_cluster
     try:
         thread.start()
         while thread.is_alive():
             thread.join(POLL)
             why = ended() if thread.is_alive() else None
             if why:
-                _abandon_start(thread, made, before)
-                raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
+                _abandon_start(thread, made, before, close, settle)
+                raise NotStarted(f"{what} was stopped: {why}")
     except TimeUp as err:  # the caller's clock, past its grace (this thread had too small
         absorb(err)  # a share of the machine to ask ended() in time): the start is stopped
-        _abandon_start(thread, made, before)
-        raise NotStarted(f"the local Dask cluster's start was stopped: {reached(err.limit)}"
-                         ) from None
+        _abandon_start(thread, made, before, close, settle)
+        raise NotStarted(f"{what} was stopped: {reached(err.limit)}") from None
     if "error" in made:
         why = ended()  # a signal to the process group also ends the nannies starting up
         if why:        # ("Nanny failed to start"): the stop is what happened
             processes.kill_spawned(before)
-            raise NotStarted(f"the local Dask cluster's start was stopped: {why}")
+            raise NotStarted(f"{what} was stopped: {why}")
         raise made["error"]
     return made["cluster"]
 
@@ -150,24 +156,31 @@ def _started(make: Callable[[], Any], ended: Callable[[], str | None]):
 def _make_into(made: dict[str, Any], make: Callable[[], Any]) -> None:
     try:
         made["cluster"] = make()
-    except BaseException as exc:  # noqa: BLE001 - raised by the caller (_started)
+    except BaseException as exc:  # noqa: BLE001 - raised by the caller (started)
         made["error"] = exc
 
 
-def _abandon_start(thread: threading.Thread, made: dict[str, Any], before: set) -> None:
+def _abandon_start(thread: threading.Thread, made: dict[str, Any], before: set,
+                   close: Callable[[Any], None], settle: float) -> None:
     """Kill the processes a stopped start spawned (child processes not in ``before``): a
     nanny whose worker is killed fails at once ("Nanny failed to start"), and the start
-    with it; those spawned meanwhile are killed as they come, for at most
-    :data:`.waiting.STOP_WAIT` seconds.  A start that ended meanwhile is closed."""
+    with it; those spawned meanwhile are killed as they come, for at most ``settle``
+    seconds.  What a start that ended meanwhile made is closed
+    (``close``)."""
     silence()
-    end = time.monotonic() + STOP_WAIT
+    end = time.monotonic() + settle
     while thread.is_alive() and time.monotonic() < end:
         processes.kill_spawned(before)
         thread.join(POLL)
     if "cluster" in made:
-        _kill_workers(made["cluster"])
-        made["cluster"].close()
+        close(made["cluster"])
     processes.kill_spawned(before)
+
+
+def _close_cluster(local) -> None:
+    """A local cluster whose start was abandoned: its workers killed, then closed."""
+    _kill_workers(local)
+    local.close()
 
 
 def _kill_workers(local) -> None:
