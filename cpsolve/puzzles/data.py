@@ -6,7 +6,6 @@ file, the key (or line) and what is wrong; the CLI prints it and exits 2.
 
 from __future__ import annotations
 
-import json
 import re
 import stat
 from collections.abc import Iterator
@@ -132,6 +131,8 @@ def key_part(name: str) -> str:
         return shorten(name, width=KEY_WIDTH)
     if name and name.strip() == name:
         return name
+    import json  # here: every model file is read, few have such a key
+
     return json.dumps(name, ensure_ascii=False)
 
 

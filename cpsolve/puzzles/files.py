@@ -25,7 +25,6 @@ from ..language.syntax import ExprError
 from ..model import ModelError
 from . import FAMILIES
 from .data import Data, ModelFileError, note_read, read_text, regular_file
-from .user_code import held
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
@@ -150,6 +149,7 @@ def load_python(path: str | Path):
 
     from ..model import Csp, Planning
     from .base import Puzzle
+    from .user_code import held
 
     note_read(path)
     regular_file(path)  # never a pipe that Python would wait on, nor a loop of links
