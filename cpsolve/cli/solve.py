@@ -286,7 +286,9 @@ def batch(cli: Cli, pairs: list[tuple[str, str]] | None = None) -> int:
         code = _batch_rows(cli, pairs, table)
         if code is not None:
             return code
-    except TimeUp:  # the command's own clock cut the batch: the rest are not started
+        return _batch_end(cli, table, start)
+    except TimeUp:  # the command's own clock cut the batch: the rest are not started (also
+        # an alarm held while the last row was written, acting as it ended: none to add)
         _cut(cli, pairs, table)
     return _batch_end(cli, table, start)
 

@@ -85,7 +85,7 @@ def test_a_file_still_loading_at_the_time_limit_is_a_limit_not_bad_input(cli, tm
         assert [Path(r["source"]).name for r in rows[:-1]] == ["a_slow.py", "b.toml"]
         assert [r["status"] for r in rows[:-1]] == ["not_started"] * 2
         assert "time limit" in rows[0]["message"] and "loading" in rows[0]["message"]
-        assert rows[1]["message"] == "not loaded: time limit reached"
+        assert rows[1]["message"] == "not loaded: time limit 1 s reached"
         assert rows[-1]["batch"]["statuses"] == {"not_started": 2}
         for row in rows:
             jsonschema.validate(row, schema())
@@ -306,8 +306,35 @@ def test_a_file_that_never_loads_costs_the_instances_before_it_nothing(cli, tmp_
         assert [r.get("status") for r in rows[:-1]] == ["optimal", "not_started",
                                                         "not_started"], run.out
         assert rows[0]["steps"] == 5
+        assert rows[2]["message"] == "not loaded: time limit 4 s reached", rows[2]
         assert rows[-1]["batch"]["statuses"] == {"optimal": 1, "not_started": 2}
         assert run.code == 1, run.err
+
+
+def test_a_stop_by_the_clock_after_the_last_row_writes_no_row_twice(cli, tmp_path,
+                                                                    monkeypatch):
+    """The clock's stop coming once every row is out, before the figures (a command's guard
+    acting late on a loaded machine): every instance keeps its one row, and the figures
+    count them — the batch is not listed a second time as not loaded."""
+    from cpsolve.cli import solve as solving
+    from cpsolve.engines.runtime.clock import TimeUp
+
+    for name in ("a.toml", "b.toml"):
+        (tmp_path / name).write_text((ROOT / "models" / "blocks.toml").read_text())
+    original, calls = solving._batch_end, []
+
+    def late(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise TimeUp("solving", 5.0)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(solving, "_batch_end", late)
+    run = cli("solve", tmp_path, "--time-limit", "5", "--json", "--engine", "search")
+    rows = lines(run.out)
+    assert [(Path(r["source"]).name, r["status"]) for r in rows[:-1]] == [
+        ("a.toml", "optimal"), ("b.toml", "optimal")], run.out
+    assert rows[-1]["batch"]["statuses"] == {"optimal": 2}, run.out
 
 
 def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_path, late_alarm):

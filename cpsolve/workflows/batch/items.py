@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...engines.runtime import interrupt
-from ...engines.runtime.clock import TimeUp
+from ...engines.runtime.clock import TimeUp, reached
 from ...engines.runtime.memory import MemoryUp
 from ...puzzles.base import Puzzle
 from ...puzzles.data import ModelFileError
@@ -169,7 +169,7 @@ def _of_path(name: str, path: Path, loading: Callable[[str], AbstractContextMana
     except ModelFileError as err:
         return [Item(name, error=str(err))], ""
     except TimeUp as err:
-        return [Item(name, error=str(err), at_limit=True)], "time limit reached"
+        return [Item(name, error=str(err), at_limit=True)], reached(err.limit)
     except interrupt.Interrupted as err:  # Ctrl-C while it loaded: a stop, not bad input
         return [Item(name, error=str(err), at_limit=True)], interrupt.reason()
     except MemoryUp as err:
