@@ -14,7 +14,6 @@ import os
 import sys
 import threading
 import tomllib
-import traceback
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -299,18 +298,20 @@ def _built(path: str | Path, p: Path, spec):
     :class:`ModelFileError` naming the file and line."""
     import importlib.util
 
+    from .user_methods import user_line
+
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as err:  # the user's code: report, don't crash
-        raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}") \
+        raise ModelFileError(f"{path}:{user_line(err, p)}", f"{type(err).__name__}: {err}") \
             from None
     except SystemExit as err:
-        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+        raise ModelFileError(f"{path}:{user_line(err, p)}",
                              f"the file exits (SystemExit {shown(err.code)}) instead of defining "
                              "build()") from None
     except ProcessEnd as err:
-        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+        raise ModelFileError(f"{path}:{user_line(err, p)}",
                              f"the file calls {err.call} instead of defining build()") \
             from None
     if not callable(getattr(module, "build", None)):
@@ -319,16 +320,16 @@ def _built(path: str | Path, p: Path, spec):
     try:
         built = module.build()
     except (ModelError, ExprError) as err:
-        raise ModelFileError(f"{path}:{_user_line(err, p)}", str(err), "build") from None
+        raise ModelFileError(f"{path}:{user_line(err, p)}", str(err), "build") from None
     except Exception as err:  # the user's code: report, don't crash
-        raise ModelFileError(f"{path}:{_user_line(err, p)}", f"{type(err).__name__}: {err}",
+        raise ModelFileError(f"{path}:{user_line(err, p)}", f"{type(err).__name__}: {err}",
                              "build") from None
     except SystemExit as err:
-        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+        raise ModelFileError(f"{path}:{user_line(err, p)}",
                              f"build() exits (SystemExit {shown(err.code)}) instead of returning a "
                              "model", "build") from None
     except ProcessEnd as err:
-        raise ModelFileError(f"{path}:{_user_line(err, p)}",
+        raise ModelFileError(f"{path}:{user_line(err, p)}",
                              f"build() calls {err.call} instead of returning a model",
                              "build") from None
     return built, module
@@ -351,17 +352,6 @@ def _no_arguments(path: str | Path, build) -> None:
         raise ModelFileError(f"{path}:{line}" if line else path,
                              f"build() must take no arguments (it asks for "
                              f"{', '.join(needed)})", "build")
-
-
-def _user_line(err: BaseException, path: Path) -> int:
-    """The line of the user's file where ``err`` was raised (the last frame in it)."""
-    if isinstance(err, SyntaxError) and err.lineno:
-        return err.lineno
-    line = 0
-    for frame in traceback.extract_tb(err.__traceback__):
-        if Path(frame.filename).resolve() == path.resolve():
-            line = frame.lineno or line
-    return line
 
 
 def bundled() -> list[Path]:

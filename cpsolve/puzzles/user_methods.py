@@ -6,7 +6,8 @@ returned, while cpsolve prints an answer; an exception it raises is then the mod
 fault, not cpsolve's: :func:`guard` turns it into a :class:`~.data.ModelFileError`
 naming the file, the line and the method (one line, exit 2), never an internal error.
 ``read_solution`` and ``read_plan`` keep their ``ValueError`` ("cannot be read"), which
-is how they answer by design.
+is how they answer by design.  :func:`user_line` finds the user's line in a traceback,
+for these methods and for ``build()`` and the file's own code (:mod:`.files`).
 """
 
 from __future__ import annotations
@@ -52,12 +53,17 @@ def _guarded(method: Callable[..., Any], name: str, path: str | Path,
         except Exception as err:  # the user's code: report, don't crash
             if name in READERS and isinstance(err, ValueError):
                 raise
-            raise ModelFileError(f"{path}:{_line(err, file)}",
+            raise ModelFileError(f"{path}:{user_line(err, file)}",
                                  f"{name}() raised {type(err).__name__}: {err}") from None
     return call
 
 
-def _line(err: BaseException, file: Path) -> int:
-    """The line of ``file`` where ``err`` was raised (its last frame there)."""
-    return next((f.lineno or 0 for f in reversed(traceback.extract_tb(err.__traceback__))
-                 if Path(f.filename).resolve() == file), 0)
+def user_line(err: BaseException, path: Path) -> int:
+    """The line of the user's file where ``err`` was raised (the last frame in it)."""
+    if isinstance(err, SyntaxError) and err.lineno:
+        return err.lineno
+    line = 0
+    for frame in traceback.extract_tb(err.__traceback__):
+        if Path(frame.filename).resolve() == path.resolve():
+            line = frame.lineno or line
+    return line
