@@ -558,6 +558,26 @@ def test_a_connection_lost_to_a_worker_that_left_is_said_as_its_leaving(monkeypa
         rounds.wait([], 3, lambda: False)
 
 
+def test_a_connection_lost_while_asking_a_layers_sizes_is_said_as_a_leaving(monkeypatch):
+    """A worker killed just after a layer's tasks end is gone when the client asks every
+    worker for the sizes they noted (a broadcast): that lost connection is said as the
+    worker having left, as one lost while the tasks ran is."""
+    from cpsolve.answers.result import Unsupported
+    from cpsolve.engines.search.statespace import cluster
+
+    class Client:
+        def nthreads(self):
+            return {"tcp://a": 1}  # b is gone
+
+        def run(self, *args, **kwargs):
+            raise OSError("in <TCP (closed) Scheduler Broadcast>: Connection reset by peer")
+
+    monkeypatch.setattr(cluster, "finished", lambda *args, **kwargs: True)
+    rounds = cluster._Rounds(Client(), None, ["tcp://a", "tcp://b"], "run", False)
+    with pytest.raises(Unsupported, match="tcp://b left the cluster during the analysis"):
+        rounds.wait([], 3, lambda: False)
+
+
 def test_a_worker_that_leaves_stops_the_analysis_with_a_message():
     """A partition's tasks are pinned to its worker: when that worker dies mid-analysis
     (its nanny starts a new one, at another address), the analysis must not wait forever

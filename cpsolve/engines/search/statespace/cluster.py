@@ -112,7 +112,8 @@ def _layers(client, run: str, model, budget: Budget, packed, orbits, first: np.n
     stopped, cut = _sweep(rounds, budget, keep, layers, sizes)
     last = np.concatenate(client.gather(layers[-1])) if not stopped and \
         sizes[-1][1] <= FARTHEST_MAX else None
-    peak = max(client.run(peak_rss).values())
+    # a worker that left after the last layer takes only its figure with it
+    peak = max(client.run(peak_rss, on_error="ignore").values(), default=0)
     return layered(packed, orbits, sizes, last, budget.reason if stopped else None,
                    {"duplicates": policy, "partitions": parts}, {"worker_peak_rss_mb": peak},
                    side=side, partial=cut)
@@ -152,13 +153,13 @@ class _Rounds:
         try:
             if not finished(self.client, layer, watch, dependents=following):
                 return None
+            return _counted(self.client, (self.run, depth), len(self.owners))
         except Cancelled:
             check_workers(self.client, self.owners)
             raise
-        except OSError:  # distributed's CommClosedError among them
+        except OSError:  # distributed's CommClosedError among them, also from the sizes' ask
             _look_for_the_gone(self.client, self.owners)
             raise
-        return _counted(self.client, (self.run, depth), len(self.owners))
 
     def cancel(self, layer: list | None) -> None:
         """Cancel a layer submitted ahead that is not wanted."""
