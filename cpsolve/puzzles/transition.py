@@ -161,11 +161,11 @@ def build(data: Data) -> TransitionPuzzle:
         if not isinstance(table, dict):
             raise data.error(f"actions[{number}]", "expected a table ([[actions]])")
         emptied += _actions(data, model, scope, table, f"actions[{number}].")
-    if not model.actions and emptied:  # "no actions", said by its cause
+    if emptied:  # a declared action that can never be taken: a slip that would change answers
         key, message = emptied[0]
+        whole = "" if model.actions else " (and the model no action at all)"
         with data.entry(key):  # a top-level key after [actions.params] is no parameter
-            raise data.error(key, f"{message}, so this action has no instance (and the model "
-                             "no action at all)")
+            raise data.error(key, f"{message}, so this action has no instance{whole}")
     try:
         model.validate()
     except ModelError as err:

@@ -48,6 +48,23 @@ def test_a_parameter_without_values_is_named(write_model, values):
     assert error.key == "actions[0].params.i" and "takes no values" in error.message
 
 
+@pytest.mark.parametrize("second", ['params = { i = "range(0)" }',
+                                    'params = { i = "range(2)" }\nwhere = "i > 5"'])
+def test_an_empty_table_is_named_beside_one_with_actions(write_model, second):
+    """Two tables, the first with its two lamps: a second that keeps nothing is a slip
+    (a typo in its range or condition), refused rather than dropped: dropped, it could
+    turn a solvable puzzle into a proven "infeasible"."""
+    text = LAMPS.format(values='"range(2)"', where="") + f"""
+[[actions]]
+name = "dark {{i}}"
+{second}
+effects = {{ "x[i]" = "0" }}
+"""
+    error = refused(write_model, text)
+    assert error.key.startswith("actions[1].") and "has no instance" in error.message
+    assert "no action at all" not in error.message  # the first table has two
+
+
 def test_the_cli_says_it_in_one_line_and_exits_2(cli, write_model):
     result = cli("solve", write_model("m.toml", LAMPS.format(values='"range(2)"',
                                                              where='where = "i > 5"')))
