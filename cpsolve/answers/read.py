@@ -56,11 +56,11 @@ def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
     header = next((i for i, ln in enumerate(lines) if re.match(r"\s*step\s+action\b", ln)), None)
     if header is not None:
         return PlanAnswer(_table(lines[header:]), "cpsolve text")
-    if any(_uncommented(ln).startswith("(") for ln in lines):
-        return PlanAnswer(_ipc(lines), "IPC plan")
-    numbered = _numbered(lines)
+    numbered = _numbered(lines)  # first: its header, wrapped, may have a line "(a ..."
     if numbered:
         return PlanAnswer(numbered, "cpsolve text")
+    if any(_uncommented(ln).startswith("(") for ln in lines):
+        return PlanAnswer(_ipc(lines), "IPC plan")
     return PlanAnswer(_names(lines), "action names")
 
 

@@ -57,3 +57,21 @@ def test_an_action_wrapped_in_its_column_is_read_whole():
         "fill the five litre jug right up to its brim from the garden tap",
         "pour the five litre jug carefully into the eight litre jug until one of them is done",
         "empty the eight litre jug")
+
+
+def test_boards_under_a_header_wrapped_to_a_parenthesis_are_read_as_boards():
+    """At 80 columns a header's sentence may wrap so that a line begins with "(": the
+    file is still cpsolve's boards, not an IPC plan (which the first line is not)."""
+    text = """Triangle 15  [search]  optimal (proven)
+  2 moves (3 jumps; a chain of jumps by one peg is one move)  1.117 s
+(cost layers closed under 0-cost actions, the last peg's row as its estimate)
+   start          1. r3c1 to r1c1   2. r1c1 to r3c3
+     ●               ○                 ○
+"""
+    answer = read_answer(text, "planning")
+    assert answer.names == ("r3c1 to r1c1", "r1c1 to r3c3") and answer.form == "cpsolve text"
+
+
+def test_an_ipc_plan_is_still_read_as_one():
+    answer = read_answer("; a plan\n(pick a left)\n(drop a right)\n", "planning")
+    assert answer.names == ("pick a left", "drop a right") and answer.form == "IPC plan"
