@@ -151,12 +151,21 @@ class TourPuzzle(Puzzle):
         if not nodes:
             raise ValueError("the tour visits no square")
         n = len(self.squares)
+        if self.closed and 0 in nodes and _backwards(nodes):
+            nodes.reverse()  # the same closed tour, in the one direction the model keeps
         out = {succ(a): b for a, b in zip(nodes, nodes[1:])}
         if self.closed:
             out[succ(nodes[-1])] = nodes[0]
         else:
             out[succ(nodes[-1])], out[succ(n)] = n, nodes[0]
         return out
+
+
+def _backwards(nodes: list[int]) -> bool:
+    """Whether the closed tour through ``nodes`` runs against the direction :func:`build`
+    keeps of the two (square 0's successor smaller than its predecessor)."""
+    at = nodes.index(0)
+    return nodes[(at + 1) % len(nodes)] > nodes[at - 1]
 
 
 def read_board(data: Data) -> list[list[bool]]:

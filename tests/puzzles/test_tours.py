@@ -444,3 +444,19 @@ def test_verify_raises_on_a_broken_tour():
     broken[tour.succ(0)], broken[tour.succ(1)] = broken[tour.succ(1)], broken[tour.succ(0)]
     with pytest.raises(EngineBug):
         verify(puzzle.model, result.but(answer=Assignment(broken)))
+
+
+def test_a_closed_tour_read_in_either_direction_is_the_same_tour():
+    """Problem A's tour numbered backwards (each visit n as 15 - n), as a board and as
+    JSON, is the article's tour walked the other way: read as the direction the model
+    keeps, it breaks no constraint (the direction is the model's choice, not a rule)."""
+    puzzle = model_file("knight_problem_a")
+    forward = [" x  1  8  x", " 9  4 11  2", "14  x  x  7", " 5 10  3 12", " x 13  6  x"]
+    backward = "\n".join(" ".join(t if t == "x" else str(15 - int(t)) for t in row.split())
+                         for row in forward)
+    by_board = puzzle.read_solution(backward)
+    assert violations(puzzle.model, by_board) == []
+    assert by_board == puzzle.read_solution("\n".join(forward))
+    path = [list(puzzle.squares[k]) for k in
+            [0, 5, 10, 3, 8, 13, 7, 1, 2, 9, 4, 11, 12, 6][::-1]]
+    assert puzzle.read_solution({"tour": path}) == by_board
