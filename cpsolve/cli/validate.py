@@ -103,16 +103,17 @@ def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
                 continue
             new = {**env, **{var: evaluate(value, env) for var, value in action.effects}}
             texts.append((key(action.name), action, new))
-            shown.append(action.name)
+            text = action.name
             if not pddl:
                 try:
                     state = model.state(new)
                     text = puzzle.step_text(Step(action.name, state,
                                                  evaluate(action.cost, env)))
                     texts.append((key(text), action, new))
-                    shown[-1] = text
                 except Exception:  # noqa: BLE001 - a state the family cannot draw
                     pass
+            if _lands(model, new):  # matched even if not: the checker then says why not
+                shown.append(text)
         found = next((item for item in texts if item[0] == key(written)), None) \
             or _as_ascii(texts, key(written))
         if found is None:
@@ -120,6 +121,13 @@ def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
         out.append(found[1].name)
         env = found[2]
     return out, []
+
+
+def _lands(model, new: dict[str, int]) -> bool:
+    """Whether a step whose guard holds can be played: it reaches a state whose values
+    are in their domains and that no ``forbid`` rule forbids."""
+    return all(new[name] in domain for name, domain in model.domains.items()) and \
+        not any(evaluate(item.expr, new) for item in model.forbidden)
 
 
 def _as_ascii(texts: list[tuple[str, object, dict]], written: str) -> tuple | None:

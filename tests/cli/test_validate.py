@@ -407,6 +407,18 @@ def test_a_step_that_names_no_action_lists_the_steps_that_can_be_played(cli, tmp
     assert sorted(listed.split(", ")) == ["1 left", "3 right", "5 down"]
 
 
+def test_the_steps_listed_are_only_those_the_forbid_rules_allow(cli, tmp_path):
+    """Farmer, wolf, goat and cabbage: at the start every crossing's guard holds, but
+    crossing alone, with the wolf or with the cabbage leaves the goat with one it eats:
+    the only step that can be played is the crossing with the goat."""
+    plan = tmp_path / "plan.txt"
+    plan.write_text("farmer rows\n")
+    verdict = json.loads(cli("validate", "farmer", plan, "--json").out)
+    assert not verdict["valid"] and verdict["step"] == 1
+    listed = verdict["message"].split("; steps that can be played there: ")[1]
+    assert listed == "farmer crosses with the goat"
+
+
 def test_an_unknown_action_is_invalid_and_named(cli, tmp_path):
     plan = tmp_path / "plan"
     plan.write_text("(fly rooma roomb)\n")
