@@ -112,6 +112,7 @@ class Expr:
             return True  # the next comparison of the chain takes this one in (see _chained)
         raise TypeError(
             "an expression has no truth value; use & | ~ instead of and/or/not, "
+            "cpsolve.Min/Max/If instead of Python's min/max/if, "
             "and cpsolve.language.walk.same() to compare trees"
         )
 

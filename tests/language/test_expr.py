@@ -113,6 +113,8 @@ def test_wrap():
 def test_no_truth_value():
     with pytest.raises(TypeError, match="no truth value"):
         bool(a == 1)
+    with pytest.raises(TypeError, match=r"cpsolve\.Min/Max/If instead of Python's min"):
+        min(a, 4 - b)  # Python's min compares its arguments: the message says what to use
     with pytest.raises(TypeError):
         if a:  # the point is the implicit bool()
             pass
