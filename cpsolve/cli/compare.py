@@ -97,7 +97,7 @@ def compare(cli: Cli) -> int:
         interrupted = any(d.stopped for d in done) or interrupt.by_user()
         verdict = _verdict(done, interrupted)
         _report(cli, done, verdict)
-        from .solve import tell_bad
+        from .batch import tell_bad
 
         tell_bad(lineup.items())  # each file that did not load: its line on stderr
         for d in done:
@@ -124,8 +124,8 @@ def _begun(cli: Cli, lineup: Lineup, done: list[Compared]) -> int | None:
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, INTERRUPTED if interrupt.by_user()  # (or a stop)
                         else 1 if items[0].at_limit else 2)
+    from .batch import kinds_of
     from .option_rules import wrong_kind
-    from .solve import kinds_of
 
     why = wrong_kind(cli.args, kinds_of(items))
     if why:
@@ -409,7 +409,7 @@ def compare_on_cluster(cli: Cli) -> int:
                 rows += table_rows(done)
     with printing(answer=True):
         _summary(cli, len(items), time.monotonic() - start, counts, rows)
-    from .solve import tell_bad
+    from .batch import tell_bad
 
     tell_bad(items)  # each file that did not load: its line on stderr, as in solve
     if interrupt.by_user():
