@@ -202,7 +202,7 @@ def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monke
     (("solve", "water_jugs", "--engine", "search"), "cpsolve.output.json.result_json"),
     (("analyze", "water_jugs"), "cpsolve.output.json.result_json"),
     (("count", "xsudoku5", "--up-to", "symmetry"), "cpsolve.output.grids.json_classes"),
-    (("compare", "water_jugs"), "cpsolve.cli.compare.compared_json"),
+    (("compare", "water_jugs"), "cpsolve.cli.compare_report.compared_json"),
     (("solve", "water_jugs", "blocks", "--engine", "search"),
      "cpsolve.workflows.batch.rows.summary"),
 ])
