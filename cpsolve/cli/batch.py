@@ -16,14 +16,8 @@ from ..engines.runtime.clock import TimeUp, printing
 from ..engines.runtime.stop import Stop
 from .arguments import printable
 from .option_rules import kind_options_given, wrong_kind
-from .session import (
-    INTERRUPTED,
-    Cli,
-    against_expected,
-    exit_code,
-    warn_unsaved,
-    with_mismatch,
-)
+from .session import INTERRUPTED, Cli, exit_code
+from .warn import against_expected, warn_unsaved, with_mismatch
 
 if TYPE_CHECKING:
     from ..workflows.batch.items import Lineup

@@ -40,7 +40,9 @@ from ..workflows.batch.comparing import (
 from ..workflows.batch.items import Item, Lineup
 from .compare_checks import answered, verdict_of
 from .compare_report import report, warn_expected_once
-from .session import INTERRUPTED, file_name, pddl_pairs, warn_unsaved
+from .session import INTERRUPTED
+from .sources import file_name, pddl_pairs
+from .warn import warn_unsaved
 
 if TYPE_CHECKING:
     from .session import Cli

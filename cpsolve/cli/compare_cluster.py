@@ -13,7 +13,8 @@ from ..workflows.batch.comparing import Compared
 from ..workflows.batch.items import Item
 from .compare_checks import answered, cross_checked
 from .compare_report import compared_json, table_rows, warn_expected_once
-from .session import INTERRUPTED, warn_unsaved
+from .session import INTERRUPTED
+from .warn import warn_unsaved
 
 if TYPE_CHECKING:
     from .session import Cli

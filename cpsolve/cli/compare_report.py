@@ -10,7 +10,8 @@ from ..engines.runtime.clock import printing
 from ..workflows.batch.comparing import Compared
 from .arguments import printable
 from .compare_checks import VERDICTS, answered, cross_checked, unchecked
-from .session import Named, expected_mismatch, warn_expected, with_mismatch
+from .sources import Named
+from .warn import expected_mismatch, warn_expected, with_mismatch
 
 if TYPE_CHECKING:
     from .session import Cli

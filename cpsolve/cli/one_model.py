@@ -14,18 +14,10 @@ from ..engines.runtime.clock import TimeUp, printing
 from ..workflows.impossible import by_invariant
 from .option_rules import wrong_kind
 from .printer import OutputLost
-from .session import (
-    INTERRUPTED,
-    Cli,
-    against_expected,
-    exit_code,
-    file_name,
-    save,
-    say_wrote,
-    to_stdout,
-    warn_unsaved,
-    with_mismatch,
-)
+from .session import INTERRUPTED, Cli, exit_code
+from .sources import file_name
+from .warn import against_expected, warn_unsaved, with_mismatch
+from .writing import save, say_wrote, to_stdout
 
 if TYPE_CHECKING:
     from ..engines.auto import Race
@@ -95,7 +87,7 @@ def _write_plan(puzzle, result: Result, path: str) -> None:
     """``--plan-file``: the plan in the IPC format (PDDL inputs: the PDDL action names)."""
     from ..answers.kinds import Plan
     from ..output.ipc import ipc_plan
-    from .session import write_text
+    from .writing import write_text
 
     if not isinstance(result.answer, Plan):
         return  # no plan found: no file (the status says why)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from ..engines.runtime.clock import TimeUp
 from ..puzzles.files import resolve
 from .one_model import one
-from .session import Cli, pddl_pairs
+from .session import Cli
+from .sources import pddl_pairs
 
 
 def solve(cli: Cli) -> int:
