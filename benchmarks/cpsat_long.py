@@ -20,7 +20,7 @@ There is no Klotski model among the bundled ones, so no Klotski case.
    / FD.
 3. **Ablation.**  In process (``import ortools`` paid before the clocks), the
    time of the full configuration and then with one addition switched off
-   (:data:`cpsolve.engines.cpsat.planning.OFF`): ``hint`` (no hint: this engine
+   (:data:`cpsolve.engines.cpsat.additions.OFF`): ``hint`` (no hint: this engine
    as it was before hints), ``descend`` (the hint only bounds the horizons from
    below), ``solution_hint`` (with costs: the hint is not CP-SAT's solution hint at
    the horizon of its length), ``estimate``, ``parity``, ``undo`` (an action followed by its
@@ -68,9 +68,9 @@ def solve(name: str, limit: float, off: frozenset[str] = frozenset()):
     """Load and solve with CP-SAT in this process (the engine looks for its hint itself, as
     under ``--engine cpsat``, unless ``hint`` is switched off); the seconds and the result."""
     from cpsolve.engines import Options, run
-    from cpsolve.engines.cpsat import planning
+    from cpsolve.engines.cpsat import additions
 
-    planning.OFF = off
+    additions.OFF = off
     start = time.perf_counter()
     model = build(name)
     options = Options(time_limit=limit, workers=WORKERS, find_hint="hint" not in off)

@@ -295,7 +295,7 @@ def test_import_resolution():
     """Relative imports are resolved against the right package; lazy imports are seen."""
     engines = imports(PACKAGE / "engines" / "__init__.py")
     assert "cpsolve.answers.check" in engines and "importlib" in engines
-    assert "cpsolve.engines" in imports(PACKAGE / "cli" / "solve.py")
+    assert "cpsolve.engines" in imports(PACKAGE / "cli" / "one_model.py")
     assert "cpsolve.model" in imports(PACKAGE / "puzzles" / "files.py")
     grid = imports(PACKAGE / "puzzles" / "grid.py")
     assert "cpsolve.model.Csp" in grid and "cpsolve.puzzles.data" in grid

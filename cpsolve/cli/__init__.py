@@ -266,7 +266,8 @@ def _guarded(cli, name: str) -> int:
     from ..engines.runtime.memory import MemoryUp
     from ..model import ModelError
     from ..puzzles.data import ModelFileError
-    from .session import OutputError, pair_up
+    from .session import OutputError
+    from .sources import pair_up
 
     try:
         act = command(name)  # its module imported first: a command that answers at its

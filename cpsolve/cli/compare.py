@@ -13,23 +13,20 @@ Each file is loaded when its turn comes (:class:`~cpsolve.workflows.batch.items.
 one that loads slowly costs only itself and those after it.  Every model named is reported:
 one the time limit or Ctrl-C came before lists its engines as not run (a file not loaded
 then: its source and ``not loaded: <why>``), and one that fewer than two engines answered
-in whole (:func:`proving`: a plan not proven optimal does not count, the puzzle's own
-argument counts as one) is not cross-checked (it says so, and the comparison's status is
-then not ``agree``).
+in whole (:func:`.compare_checks.proving`: a plan not proven optimal does not count, the
+puzzle's own argument counts as one) is not cross-checked (it says so, and the comparison's
+status is then not ``agree``).  Its report: :mod:`.compare_report`; on a cluster:
+:mod:`.compare_cluster`.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..answers.agreement import complete, proof_source
-from ..answers.result import Status
 from ..engines import Options
-from ..engines.proofs import ARGUED
 from ..engines.runtime import interrupt
 from ..engines.runtime.clock import Clock, TimeUp, printing
 from ..workflows.batch.budget import TaskBudget
@@ -41,35 +38,14 @@ from ..workflows.batch.comparing import (
     unreached,
 )
 from ..workflows.batch.items import Item, Lineup
-from .arguments import printable
-from .session import (
-    INTERRUPTED,
-    Named,
-    expected_mismatch,
-    file_name,
-    pddl_pairs,
-    warn_expected,
-    warn_unsaved,
-    with_mismatch,
-)
+from .compare_checks import answered, verdict_of
+from .compare_report import report, warn_expected_once
+from .session import INTERRUPTED
+from .sources import file_name, pddl_pairs
+from .warn import warn_unsaved
 
 if TYPE_CHECKING:
     from .session import Cli
-
-
-VERDICTS = {"disagree": ("engines disagree", "bold red"),
-            "agree": ("all engines agree", "green"),
-            "interrupted": ("comparison interrupted: not every engine ran, so no agreement "
-                            "is claimed", "yellow"),
-            "unanswered": ("no engine answered within the limits: nothing to compare",
-                           "yellow"),
-            "incomplete": ("not every model was cross-checked (see above): no agreement is "
-                           "claimed for those", "yellow")}
-"""The last line of a comparison in text (its words and style), by its JSON ``status``:
-engines that disagree (whatever else happened), a comparison interrupted by Ctrl-C or
-SIGTERM (what ran is in the table, but agreement needs every engine), no answer from any
-engine on any model (nothing was compared), some model not cross-checked (not loaded, not
-reached within the limit, no engine or only one proved its answer), or agreement on every model."""
 
 
 def compare(cli: Cli) -> int:
@@ -82,6 +58,8 @@ def compare(cli: Cli) -> int:
             return cli.fail("compare on a cluster takes model files, directories and "
                              "collections; a PDDL domain and problems run here (drop "
                              "--workers / --scheduler)", 2)
+        from .compare_cluster import compare_on_cluster
+
         return compare_on_cluster(cli)
     lineup = _lineup(cli)
     done: list[Compared] = []
@@ -95,9 +73,9 @@ def compare(cli: Cli) -> int:
         done += _not_reached(cli, lineup, done)
         # an engine stopped at once by Ctrl-C asked for a stop too (by_user)
         interrupted = any(d.stopped for d in done) or interrupt.by_user()
-        verdict = _verdict(done, interrupted)
-        _report(cli, done, verdict)
-        from .solve import tell_bad
+        verdict = verdict_of(done, interrupted)
+        report(cli, done, verdict)
+        from .batch import tell_bad
 
         tell_bad(lineup.items())  # each file that did not load: its line on stderr
         for d in done:
@@ -124,8 +102,8 @@ def _begun(cli: Cli, lineup: Lineup, done: list[Compared]) -> int | None:
     if len(items) == 1 and items[0].error:  # one file, and it is bad: a bad command line
         return cli.fail(items[0].error, INTERRUPTED if interrupt.by_user()  # (or a stop)
                         else 1 if items[0].at_limit else 2)
+    from .batch import kinds_of
     from .option_rules import wrong_kind
-    from .solve import kinds_of
 
     why = wrong_kind(cli.args, kinds_of(items))
     if why:
@@ -234,71 +212,6 @@ def _model_seconds(budget: TaskBudget, item: Item, remaining: int, task: str
     return seconds + start * (remaining - 1) / remaining
 
 
-def _verdict(done: list[Compared], interrupted: bool) -> str:
-    """The comparison's ``status`` (:data:`VERDICTS`)."""
-    if any(d.problems for d in done):
-        return "disagree"
-    if interrupted:
-        return "interrupted"
-    if not any(answered(d) for d in done):
-        return "unanswered"
-    return "agree" if all(cross_checked(d) for d in done) else "incomplete"
-
-
-def _report(cli: Cli, done: list[Compared], verdict: str) -> None:
-    """The comparison on stdout (JSON or text); when stdout's reader has gone
-    (``| head``), what is left to write goes nowhere and the command ends as it would
-    have (the lines on stderr still come, the exit code is the comparison's)."""
-    from .printer import reader_gone
-
-    try:
-        with printing(answer=True):  # the work is done: the clock no longer cuts it
-            if cli.args.json:
-                cli.emit({"status": verdict, "models": [compared_json(d) for d in done]})
-            else:
-                _print_text(cli, done, verdict)
-    except BrokenPipeError:
-        reader_gone()
-    if not cli.args.json:
-        _tell_unanswered(done, verdict)
-
-
-def warn_expected_once(done: Compared) -> None:
-    """A warning on stderr per key of the model's ``[expected]`` that some engine's
-    proven answer contradicts: once per model and key, not once per engine (each result
-    object that contradicts it carries ``expected_mismatch`` in JSON)."""
-    from ..workflows.expected import mismatched
-
-    if done.puzzle is None:
-        return
-    told: dict[str, str] = {}
-    for result in done.results:
-        for key, line in mismatched(getattr(done.puzzle, "expected", None) or {},
-                                    result).items():
-            told.setdefault(key, line)
-    for line in told.values():
-        warn_expected(line, done.source)
-
-
-def _print_text(cli: Cli, done: list[Compared], verdict: str) -> None:
-    """The comparison as a table and its verdict."""
-    from rich.text import Text
-
-    from ..output.text import comparison_table
-
-    cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
-    cli.out.print(Text(*VERDICTS[verdict]))
-
-
-def _tell_unanswered(done: list[Compared], verdict: str) -> None:
-    """A line on stderr per model that no engine answered."""
-    for d in done:
-        if not d.error and not answered(d):
-            why = "before the interruption" if verdict == "interrupted" else \
-                "within the limits"
-            print(f"{printable(d.source)}: no engine answered {why}", file=sys.stderr)
-
-
 def _model_end(cli: Cli, seconds: float | None) -> Clock | None:
     """The clock that ends one model's engines (:func:`_running`): ``seconds``, its budget,
     and the command's grace past it, from now — when that ends before the command's own
@@ -320,157 +233,3 @@ def _running(cli: Cli, name: str, end: Clock | None, engine: str) -> Iterator[Op
             cli.clock.guard(f"running {engine}", cli.clock.grace()), \
             end.guard(f"running {engine}") if end is not None else nullcontext():
         yield options
-
-
-STOPPED = (Status.UNKNOWN, Status.PARTIAL, Status.AT_LEAST)
-"""The statuses of a result cut short: nothing proven to compare."""
-
-
-def answered(done: Compared) -> bool:
-    """Some engine answered (not every result cut short by a limit)."""
-    return bool(answering(done))
-
-
-def answering(done: Compared) -> list[str]:
-    """The engines that answered (their result not cut short by a limit: a count that
-    stopped at ``at least`` is no answer to compare either)."""
-    return [r.engine for r in done.results if r.status not in STOPPED]
-
-
-def proving(done: Compared) -> list[str]:
-    """The engines whose answer is whole (:func:`~cpsolve.answers.agreement.complete`: a
-    proven optimum or "none exists", an exact count, a checked solution of a csp with
-    nothing to optimise): a plan not proven optimal is no answer to "the least cost"."""
-    return [r.engine for r in done.results if complete(r)]
-
-
-def cross_checked(done: Compared) -> bool:
-    """Two different engines or more gave a whole answer (:func:`proving`), so their answers
-    were compared.  The family's own argument (:data:`~cpsolve.engines.proofs.ARGUED`) is
-    one answer like any engine's: the checker re-derives it, but no second answer is
-    compared with it when it answers alone.  Two engines that report the same proof
-    (CP-SAT's "no plan" by the search engine's exhaustion, the invariant every planning
-    engine finds alike: :func:`~cpsolve.answers.agreement.proof_source`) are one answer."""
-    return len({proof_source(r) for r in done.results if complete(r)}) >= 2
-
-
-def unchecked(done: Compared) -> str | None:
-    """Why a model that some engine answered was not cross-checked, or ``None``."""
-    engines, proved = answering(done), proving(done)
-    if done.error or done.problems or not engines or cross_checked(done):
-        return None
-    if proved == [ARGUED]:  # it answered before any engine (workflows.impossible)
-        proof = next(r.proof for r in done.results if r.engine == ARGUED)
-        return f"not cross-checked: proven by the puzzle's own argument ({proof}), so no " \
-            "engine ran"
-    if len(proved) > 1:  # one proof, reported by each
-        return f"not cross-checked: {' and '.join(proved)} gave the same proof " \
-            f"({next(r.proof for r in done.results if complete(r))}), by the same code"
-    if proved:
-        return f"not cross-checked: only {proved[0]} " + \
-            ("answered" if engines == proved else "proved its answer")
-    return "not cross-checked: no engine proved its answer" + \
-        ("; what they found is consistent" if len(engines) > 1 else "")
-
-
-def compare_on_cluster(cli: Cli) -> int:
-    """``compare`` with one Dask task per instance, each within its budget: a JSON line
-    (or table rows) per instance as it finishes, then always a summary (also at the time
-    limit and after Ctrl-C)."""
-    import time
-    from functools import partial
-
-    from ..workflows.batch.cluster import on_cluster
-    from ..workflows.batch.comparing import compare_one
-    from ..workflows.batch.items import instances
-
-    start = time.monotonic()
-    items = list(instances(cli.args.files, cli.loading))
-    cli.import_dask()
-    rows: list = []
-    counts = {"agree": 0, "unchecked": 0, "disagree": 0, "error": 0}
-    unanswered = 0
-    work = partial(compare_one, task=cli.args.task,
-                   options=Options(find_hint=not cli.args.no_hint,
-                                   encoding="time-indexed" if cli.args.time_indexed else None,
-                                   no_time_limit=cli.lifted()))
-    with cli.bar("comparing", len(items)) as advance, interrupt.installed():
-        for done in on_cluster(items, work, cli.cluster(),
-                               TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
-            advance()
-            warn_expected_once(done)
-            warn_unsaved(list(done.results), done.source)
-            counts[_outcome(done)] += 1
-            unanswered += not done.error and not answered(done)
-            if cli.args.json:
-                with printing():  # whole: the clock stops the next instances, not a line
-                    cli.line(compared_json(done))
-            else:
-                rows += table_rows(done)
-    with printing(answer=True):
-        _summary(cli, len(items), time.monotonic() - start, counts, rows)
-    from .solve import tell_bad
-
-    tell_bad(items)  # each file that did not load: its line on stderr, as in solve
-    if interrupt.by_user():
-        return INTERRUPTED
-    return 1 if counts["disagree"] or counts["error"] or unanswered else 0
-
-
-def _outcome(done: Compared) -> str:
-    """What a cluster compare counts an instance as: ``error``, ``disagree``, ``agree``
-    (cross-checked), or ``unchecked`` (fewer than two engines proved their answer)."""
-    if done.error:
-        return "error"
-    return "disagree" if done.problems else "agree" if cross_checked(done) else "unchecked"
-
-
-def _failed(item: Item, why: str) -> Compared:
-    """The stand-in for an instance whose task gave no comparison."""
-    return Compared(item.source, item.puzzle, error=why)
-
-
-def _summary(cli: Cli, instances: int, seconds: float, counts: dict[str, int],
-             rows: list) -> None:
-    """The last line of a cluster compare: JSON, or the table and one line of counts."""
-    if cli.args.json:
-        cli.emit({"compare": {"instances": instances, "seconds": round(seconds, 6),
-                              **counts}})
-        return
-    from ..output.text import comparison_table
-
-    cli.out.print(comparison_table(rows))
-    cli.out.print(f"{instances:,} instances in {seconds:.2f} s on the cluster: "
-                   f"{counts['agree']:,} agree, {counts['unchecked']:,} not cross-checked, "
-                   f"{counts['disagree']:,} disagree, {counts['error']:,} errors")
-
-
-def compared_json(done: Compared) -> dict[str, Any]:
-    """One compared instance as JSON: its results, disagreements and skipped engines (an
-    instance with no comparison: its source and error)."""
-    if done.error:
-        return {"source": done.source, "error": done.error}
-    agree = False if done.problems else True if cross_checked(done) else None
-    return {"model": done.puzzle.name, "file": done.source, "agree": agree,
-            "disagreements": list(done.problems),
-            "results": [_result_json(done.puzzle, r) for r in done.results],
-            "skipped": [{"engine": s.engine, "reason": s.why} for s in done.skipped]}
-
-
-def _result_json(puzzle, result) -> dict[str, Any]:
-    """One engine's result of a compared model, with ``expected_mismatch`` when it
-    contradicts the model's ``[expected]``."""
-    from ..output.text import as_json
-
-    return with_mismatch(as_json(puzzle, result), expected_mismatch(puzzle, result))
-
-
-def table_rows(done: Compared) -> list[tuple]:
-    """One compared instance as rows of the comparison table."""
-    if done.error:  # a line under the table, as on stderr: the error names its file
-        named = done.error.startswith(f"{done.source}:")
-        return [(Named(""), f"error: {'' if named else done.source + ': '}{done.error}")]
-    return [(done.puzzle, r) for r in done.results] + \
-        [(done.puzzle, s) for s in done.skipped] + \
-        [(done.puzzle, f"DISAGREEMENT: {p}") for p in done.problems] + \
-        [(done.puzzle, why) for why in [unchecked(done)] if why]

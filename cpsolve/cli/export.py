@@ -6,7 +6,8 @@ from ..engines.runtime import interrupt
 from ..interop import ExportError, ExportStopped, TooLarge
 from ..puzzles.files import resolve
 from .checks import over_input
-from .session import INTERRUPTED, Cli, file_name
+from .session import INTERRUPTED, Cli
+from .sources import file_name
 
 
 def export(cli: Cli) -> int:

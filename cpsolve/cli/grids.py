@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from ..engines import Options
 from ..engines.runtime.clock import printing
-from .session import against_expected, exit_code, file_name, with_mismatch
+from .session import exit_code
+from .sources import file_name
+from .warn import against_expected, with_mismatch
 
 if TYPE_CHECKING:
     from .session import Cli

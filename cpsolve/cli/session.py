@@ -2,7 +2,10 @@
 
 :class:`Cli` is handed to every command (:mod:`cpsolve.cli`'s table): it loads
 model files within the time limit, makes the engines' :class:`~cpsolve.engines.Options`
-and prints; the helpers below write files and exit codes the same way for every command.
+and prints; :func:`exit_code` gives every command's exit code the same way.  Shared
+helpers: :mod:`.consoles` (rich's consoles, progress on a terminal), :mod:`.sources` (PDDL
+pairs, a source's name), :mod:`.warn` (``[expected]`` and unsaved pattern databases on
+stderr), :mod:`.writing` (the files written beside an answer).
 """
 
 from __future__ import annotations
@@ -11,8 +14,6 @@ import argparse
 import contextlib
 import dataclasses
 import math
-import os
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,11 +24,12 @@ from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import interrupt, memory
 from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
-from ..puzzles.data import ModelFileError, reading
+from ..puzzles.data import reading
 from ..puzzles.files import load, resolve
-from .arguments import AUTO_BUDGET, printable
-from .checks import is_stdout, outputs, over_input
-from .printer import Printer, write_utf8
+from .arguments import AUTO_BUDGET
+from .checks import over_input
+from .consoles import console, shows_progress, stdout_is_terminal
+from .printer import Printer
 from .screen import shares_terminal
 
 INTERRUPTED = 130
@@ -298,172 +300,3 @@ class Cli:
         """Print one plain line on stderr (never wrapped, never read as markup); with
         ``--json``, the error object too unless the answer is already out."""
         return self.printer.fail(message, code)
-
-
-def shows_progress() -> bool:
-    """True when progress is shown: stderr is a terminal (or ``FORCE_COLOR`` is set);
-    nothing would be seen elsewhere, and rich is not loaded for it."""
-    return sys.stderr.isatty() or bool(os.environ.get("FORCE_COLOR"))
-
-
-def stdout_is_terminal() -> bool:
-    """True when stdout is a terminal (``FORCE_COLOR`` aside: what stdout really is)."""
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):  # closed
-        return False
-
-
-def pddl_pairs(files: list[str]) -> list[tuple[str, str]]:
-    """``DOMAIN.pddl PROBLEM.pddl...`` as (domain, problem) pairs; ``[]`` when the files
-    are not PDDL.  A file list that mixes PDDL and model files is a bad command line."""
-    pddl = [f.lower().endswith(".pddl") for f in files]
-    if not any(pddl):
-        return []
-    if not all(pddl) or len(files) < 2:
-        raise ModelFileError(files[0], "PDDL comes as a domain file and problem file(s), all "
-                             "ending in .pddl (DOMAIN.pddl PROBLEM.pddl...)")
-    return [(files[0], problem) for problem in files[1:]]
-
-
-def pair_up(args: argparse.Namespace) -> None:
-    """``FILE PROBLEM`` of ``count``, ``analyze``, ``show`` and ``export``: a PDDL domain
-    and problem become ``args.file``'s (domain, problem) pair."""
-    problem = getattr(args, "problem", None)
-    if problem is not None:
-        args.file = pddl_pairs([args.file, problem])[0]
-    elif isinstance(getattr(args, "file", None), str) and args.file.lower().endswith(".pddl"):
-        raise ModelFileError(args.file, "a PDDL domain needs its problem file too "
-                             "(DOMAIN.pddl PROBLEM.pddl)")
-
-
-def against_expected(puzzle, result: Result, source: str | None = None) -> list[str]:
-    """What the answer contradicts in the model's ``[expected]`` table, each said on stderr
-    (the answer is still printed; ``--json`` adds them as ``expected_mismatch``).  In a
-    batch, ``source`` names the file on each line."""
-    found = expected_mismatch(puzzle, result)
-    for line in found:
-        warn_expected(line, source)
-    return found
-
-
-def expected_mismatch(puzzle, result: Result) -> list[str]:
-    """What ``result`` contradicts in ``puzzle``'s ``[expected]`` table (nothing said)."""
-    from ..workflows.expected import mismatches
-
-    return mismatches(getattr(puzzle, "expected", None) or {}, result)
-
-
-def with_mismatch(out: dict, mismatch: list[str]) -> dict:
-    """A JSON result object, with ``expected_mismatch`` when there is one."""
-    if mismatch:
-        out["expected_mismatch"] = list(mismatch)
-    return out
-
-
-def warn_expected(line: str, source: str | None = None) -> None:
-    """One ``[expected]`` mismatch on stderr (``source``: the file it is about)."""
-    where = f"{source}: " if source else ""
-    print(f"warning: {printable(where + line)}", file=sys.stderr)
-
-
-_TOLD: set[str] = set()
-"""The warnings of :func:`warn_unsaved` already given by this command."""
-
-
-def warn_unsaved(results: list[Result], source: str | None = None) -> None:
-    """Pattern databases a run built but could not save (details ``pattern_cache``: the
-    cache folder and why) on stderr, so that the next run starting over is no surprise:
-    once per command, however many instances or engines meet it."""
-    for result in results:
-        line = result.details.get("pattern_cache")
-        if isinstance(line, str) and line not in _TOLD:
-            _TOLD.add(line)
-            where = f"{source}: " if source else ""
-            print(f"warning: {printable(where + line)}", file=sys.stderr)
-
-
-def file_name(name: str | tuple[str, str]) -> str:
-    """A source as the output names it (a PDDL pair as its two files)."""
-    return name if isinstance(name, str) else f"{name[0]} {name[1]}"
-
-
-@dataclasses.dataclass(frozen=True)
-class Named:
-    """A table row's model when only its source is known (a file that did not load)."""
-
-    name: str
-
-
-def write_text(path: str, text: str, svg: bool) -> None:
-    """Write a picture or page; a failure is the user's path, not a bug (exit 2)."""
-    head = '<?xml version="1.0" encoding="UTF-8"?>\n' if svg else ""
-    if path == "-":
-        write_utf8(head + text)
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(head + text)
-    except OSError as err:
-        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
-
-
-def to_stdout(args: argparse.Namespace) -> bool:
-    """Whether a file the command writes (``--svg``, ``--html``, ``--plan-file``) is stdout
-    (``-``, or the file stdout goes to): then stdout holds that file only, and the text
-    report is left out (``show --svg -`` has none to leave)."""
-    return any(out == "-" or is_stdout(out) for _, out in outputs(args))
-
-
-def say_wrote(cli: Cli, path: str, words: str) -> None:
-    """The line every command that writes a picture or page prints after it:
-    ``wrote PATH (WORDS)``; none when ``path`` is stdout (it holds the picture only)."""
-    if path != "-" and not is_stdout(path):
-        cli.out.print(f"wrote {path} ({words})", soft_wrap=True)
-
-
-def save(shown, path: str, svg: bool = False) -> None:
-    """Write a drawn answer to ``path`` (``-``: stdout): an SVG when ``svg`` (``--svg``),
-    else a page (``--html``), whatever the name's extension; a failure is the user's path,
-    not a bug (exit 2)."""
-    from ..output.draw.show import answer_page, answer_svg
-
-    page = answer_svg if svg else answer_page
-    write_text(path, page(shown.puzzle, shown.result), svg)
-
-
-def console(stderr: bool):
-    """A rich console whose closed pipe (``cpsolve ... | head``) ends the command as any
-    closed pipe does (exit 0: the reader had what it wanted), not with rich's exit 1.
-
-    Text is printed as it is: no markup (``[bold]`` in a model's name stays those
-    characters) and no emoji codes (``:x:`` in an action's name stays three characters);
-    what is styled is styled by :class:`rich.text.Text`, never by markup in a string.
-    Every text it prints is made safe first (:func:`~cpsolve.output.shown.shown`: control
-    and bidi characters escaped, a line break too outside a drawing); its tables, on a console
-    that cannot write every character, are laid out as they will be written (``\\xfc``:
-    four columns, :mod:`.charset`)."""
-    from rich.console import Console
-
-    from ..output.shown import recoded, shown
-    from .charset import HANDLER, encodes_all
-
-    class Piped(Console):
-        def on_broken_pipe(self) -> None:
-            self.quiet = True
-            raise BrokenPipeError
-
-        def render(self, renderable, options=None):
-            return super().render(shown(renderable), options)
-
-        def render_str(self, text: str, **kwargs):
-            return shown(super().render_str(text, **kwargs))
-
-        def written(self, renderable):
-            """A text (or string) as the stream will write it (:mod:`.charset`): what a
-            table (:class:`~cpsolve.output.tables.Legible`) measures and lays out."""
-            if encodes_all(self.file):
-                return renderable
-            return recoded(renderable, self.encoding, HANDLER)
-
-    return Piped(stderr=stderr, highlight=False, markup=False, emoji=False)

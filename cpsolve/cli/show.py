@@ -6,7 +6,9 @@ from __future__ import annotations
 from ..engines import run
 from ..engines.runtime.clock import printing
 from ..workflows.impossible import by_invariant
-from .session import Cli, exit_code, file_name, save, say_wrote, write_text
+from .session import Cli, exit_code
+from .sources import file_name
+from .writing import save, say_wrote, write_text
 
 
 def show(cli: Cli) -> int:

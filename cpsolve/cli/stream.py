@@ -29,7 +29,7 @@ class Stream:
         self.found: list[dict[str, int]] = []
         self.racer: str | None = None
         """``--engine auto``: the racer whose solutions are printed (the first to send one;
-        :func:`cpsolve.engines.auto._record`)."""
+        :func:`cpsolve.engines.auto.waiting.record`)."""
 
     def __call__(self, values: dict[str, int]) -> None:
         """Print one solution (checked at the door, :func:`cpsolve.engines.run`)."""

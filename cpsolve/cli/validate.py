@@ -22,7 +22,8 @@ from ..answers.check import objective_value, replay, violations
 from ..answers.read import PlanAnswer, Unreadable, read_answer
 from ..language.interpret import evaluate
 from ..puzzles.data import ModelFileError, read_text
-from .session import Cli, file_name, pddl_pairs
+from .session import Cli
+from .sources import file_name, pddl_pairs
 
 
 def validate(cli: Cli) -> int:

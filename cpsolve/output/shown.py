@@ -1,5 +1,5 @@
 """Text made safe for a terminal: every piece of text the console prints passes through
-:func:`shown` (:func:`cpsolve.cli.session.console`), so user text — a model's name, its
+:func:`shown` (:func:`cpsolve.cli.consoles.console`), so user text — a model's name, its
 description, action names, labels, file names — can neither colour nor move the screen
 nor break a line.
 

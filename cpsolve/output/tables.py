@@ -78,7 +78,7 @@ class Legible:
     def as_written(self, written) -> Legible:
         """This table with its cells as its console writes them, when the console says
         how (``written``: a console that cannot write every character, see
-        :func:`cpsolve.cli.session.console`): measured so, ``\\xfc`` takes its four
+        :func:`cpsolve.cli.consoles.console`): measured so, ``\\xfc`` takes its four
         columns, and the rows stay under their headers."""
         if written is None:
             return self

@@ -543,7 +543,7 @@ def test_a_cluster_compare_counts_what_it_could_not_cross_check():
     """The cluster's last line counts a model only one engine answered as ``unchecked``,
     never as ``agree``."""
     from cpsolve.answers.result import Result
-    from cpsolve.cli import compare as command
+    from cpsolve.cli import compare_cluster as command
     from cpsolve.workflows.batch.comparing import Compared
 
     alone = (Result(OPT, "search", answer=Plan.of(plan(10))),)
@@ -633,7 +633,8 @@ def test_agreement_needs_two_different_engines(write_model):
     """On a cluster too: the puzzle's own argument alone, or one engine's answer twice, is
     ``unchecked``, and its JSON ``agree`` is null."""
     from cpsolve.answers.result import Result
-    from cpsolve.cli import compare as command
+    from cpsolve.cli import compare_cluster as command
+    from cpsolve.cli.compare_report import compared_json
     from cpsolve.puzzles.files import load
     from cpsolve.workflows.batch.comparing import Compared
     from cpsolve.workflows.impossible import by_invariant
@@ -644,7 +645,7 @@ def test_agreement_needs_two_different_engines(write_model):
     for results in (argued, twice):
         done = Compared("s.toml", puzzle, results=results)
         assert command._outcome(done) == "unchecked"
-        assert command.compared_json(done)["agree"] is None
+        assert compared_json(done)["agree"] is None
 
 
 def test_compare_the_commands_clock_cuts_still_lists_every_model(cli, late_alarm):

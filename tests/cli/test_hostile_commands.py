@@ -12,7 +12,7 @@ import pytest
 def test_an_engine_import_cut_by_the_time_limit_is_a_limit_not_a_bug(cli, monkeypatch):
     """pybind11 turns the clock's TimeUp raised inside a compiled module's set-up into
     ImportError("initialization failed"): exit 1, not an internal error (exit 3)."""
-    import cpsolve.cli.solve as solve
+    import cpsolve.cli.one_model as solve
     from cpsolve.engines.runtime.clock import Clock
 
     def cut(*args, **kwargs):
@@ -26,7 +26,7 @@ def test_an_engine_import_cut_by_the_time_limit_is_a_limit_not_a_bug(cli, monkey
 
 
 def test_a_broken_import_without_a_stop_is_still_exit_3(cli, monkeypatch):
-    import cpsolve.cli.solve as solve
+    import cpsolve.cli.one_model as solve
 
     def broken(*args, **kwargs):
         raise ImportError("no module named ortools")

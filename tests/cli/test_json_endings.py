@@ -140,7 +140,7 @@ def test_a_limit_shorter_than_the_process_start_ends_the_same_whatever_its_size(
 def test_an_engine_that_does_not_stop_is_stopped_after_the_grace(cli, monkeypatch, engine):
     """Past the limit and its grace the clock stops the engine hard: the result says which
     engine and why, with nothing proven (the engine's own findings are lost)."""
-    import cpsolve.cli.solve
+    import cpsolve.cli.one_model
     import cpsolve.engines.auto
 
     def deaf(*args, **kwargs):
@@ -148,7 +148,7 @@ def test_an_engine_that_does_not_stop_is_stopped_after_the_grace(cli, monkeypatc
             time.sleep(0.01)
 
     monkeypatch.setattr(cpsolve.engines.auto, "race", deaf)
-    monkeypatch.setattr(cpsolve.cli.solve, "run", deaf)
+    monkeypatch.setattr(cpsolve.cli.one_model, "run", deaf)
     run = cli("solve", "water_jugs", "--engine", engine, "--time-limit", "0.5", "--json")
     assert run.code == 1, run.err
     data = one_object(run.out)
@@ -202,7 +202,7 @@ def test_an_instance_of_a_batch_whose_engine_does_not_stop_is_cut_off(cli, monke
     (("solve", "water_jugs", "--engine", "search"), "cpsolve.output.json.result_json"),
     (("analyze", "water_jugs"), "cpsolve.output.json.result_json"),
     (("count", "xsudoku5", "--up-to", "symmetry"), "cpsolve.output.grids.json_classes"),
-    (("compare", "water_jugs"), "cpsolve.cli.compare.compared_json"),
+    (("compare", "water_jugs"), "cpsolve.cli.compare_report.compared_json"),
     (("solve", "water_jugs", "blocks", "--engine", "search"),
      "cpsolve.workflows.batch.rows.summary"),
 ])
@@ -308,7 +308,7 @@ def test_a_signal_during_start_up_loads_nothing(write_model, tmp_path, capsys):
 
 def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
     """An engine that never looks at the stop asked for: the second Ctrl-C ends it."""
-    import cpsolve.cli.solve
+    import cpsolve.cli.one_model
     from cpsolve.engines.runtime import interrupt
 
     monkeypatch.setattr(interrupt, "REPEAT", 0.0)  # no second signal is the first repeated
@@ -319,7 +319,7 @@ def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
         while True:
             time.sleep(0.01)
 
-    monkeypatch.setattr(cpsolve.cli.solve, "run", deaf)
+    monkeypatch.setattr(cpsolve.cli.one_model, "run", deaf)
     run = cli("count", "xsudoku5", "--engine", "pyconstraint", "--json")
     assert run.code == 130, run.err
     data = one_object(run.out)

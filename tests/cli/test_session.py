@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.cli import session
+from cpsolve.cli import consoles, session
 from cpsolve.cli.session import TAIL, TAIL_CPU, Cli
 from cpsolve.engines.runtime import clock as clocks
 
@@ -129,8 +129,8 @@ def test_the_consoles_print_text_as_it_is(capsys):
     """No markup and no emoji codes in what a command prints: a model's name, an action or
     a message holding ``[bold]`` or ``:x:`` prints those characters."""
     text = "[bold]a[/bold] :x: [red] b"
-    session.console(stderr=False).print(text)
-    session.console(stderr=True).print(text)
+    consoles.console(stderr=False).print(text)
+    consoles.console(stderr=True).print(text)
     assert capsys.readouterr() == (text + "\n", text + "\n")
 
 

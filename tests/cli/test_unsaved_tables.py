@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from cpsolve.cli import main, session
+from cpsolve.cli import main, warn
 
 EIGHT = """family = "sliding"
 name = "8-puzzle"
@@ -37,7 +37,7 @@ def blocked(tmp_path, monkeypatch):
     blocker = tmp_path / "blocker"
     blocker.write_text("")
     monkeypatch.setenv("CPSOLVE_CACHE_DIR", str(blocker / "cache"))
-    monkeypatch.setattr(session, "_TOLD", set())
+    monkeypatch.setattr(warn, "_TOLD", set())
     return blocker / "cache"
 
 

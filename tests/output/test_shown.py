@@ -11,7 +11,7 @@ import re
 from rich.console import Console
 from rich.text import Text
 
-from cpsolve.cli.session import console
+from cpsolve.cli.consoles import console
 from cpsolve.output.shown import Lines, escaped, recoded, shown
 from cpsolve.puzzles.files import MODELS_DIR
 

@@ -12,7 +12,7 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
-from cpsolve.cli.session import console
+from cpsolve.cli.consoles import console
 from cpsolve.engines import run
 from cpsolve.output.text import Board, analysis_line, draw_plan
 from cpsolve.puzzles.base import Puzzle

@@ -316,7 +316,7 @@ def test_a_stop_by_the_clock_after_the_last_row_writes_no_row_twice(cli, tmp_pat
     """The clock's stop coming once every row is out, before the figures (a command's guard
     acting late on a loaded machine): every instance keeps its one row, and the figures
     count them — the batch is not listed a second time as not loaded."""
-    from cpsolve.cli import solve as solving
+    from cpsolve.cli import batch as solving
     from cpsolve.engines.runtime.clock import TimeUp
 
     for name in ("a.toml", "b.toml"):
@@ -343,7 +343,7 @@ def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_pat
     the bare error "... was reached while running solve"."""
     for name in ("a.toml", "b.toml", "c.toml"):
         (tmp_path / name).write_text((ROOT / "models" / "blocks.toml").read_text())
-    late_alarm("cpsolve.cli.solve._solved")
+    late_alarm("cpsolve.cli.batch._solved")
     run = cli("solve", tmp_path, "--time-limit", "5", "--json", "--engine", "search")
     assert run.code == 1, run.err
     assert "while running" not in run.out + run.err
@@ -358,7 +358,7 @@ def test_a_batch_the_commands_clock_cuts_still_lists_every_instance(cli, tmp_pat
 
 @pytest.mark.parametrize("step", ["cpsolve.workflows.batch.items.files_of",
                                   "cpsolve.cli.solve.pddl_pairs",
-                                  "cpsolve.cli.solve.kinds_of"])
+                                  "cpsolve.cli.batch.kinds_of"])
 def test_a_batch_the_clock_cuts_while_it_sets_up_still_lists_every_instance(cli, late_alarm,
                                                                            step):
     """The command's own clock (past every grace) comes before the batch's first row: while
@@ -406,7 +406,7 @@ def test_a_cut_batch_lists_every_line_of_a_collection_and_a_file_named_twice(cli
         raise TimeUp("solving", 5.0)
         yield  # a generator, as solve_all
 
-    monkeypatch.setattr("cpsolve.cli.solve._solved", cut)
+    monkeypatch.setattr("cpsolve.cli.batch._solved", cut)
     path = tmp_path / "s.toml"
     path.write_text(SUDOKUS)
     run = cli("solve", path, "blocks", path, "--time-limit", "5", "--json")

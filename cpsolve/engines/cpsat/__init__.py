@@ -24,7 +24,9 @@ Modules, in pipeline order:
 * :mod:`.graph` — for a model with unit costs over a small code space, the
   plan as a path in the explicit transition graph (one automaton constraint),
   before any hint or horizon; else (None) the time-indexed model below;
-* :mod:`.planning` — the driver that grows the horizon to an optimal plan;
+* :mod:`.planning` — the driver that grows the horizon to an optimal plan (:mod:`.planning_run`:
+  one call of it, its figures and results; :mod:`.additions`: what it adds to the plain model;
+  :mod:`.cheapest`: with costs, the cheapest plan proven optimal);
   :mod:`.hint` — a plan offered in ``Options.hint``, replayed before it bounds
   the horizons or the cost; :mod:`.descent` — with such a plan, one solve
   that proves nothing shorter exists, interleaved with the horizons;

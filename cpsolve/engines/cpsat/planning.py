@@ -37,11 +37,7 @@ Every limit is honoured: the answer then says what was proven (a bound).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
-from ...answers.result import Hint, Plan, Result, Status, Step
-from ...answers.words import lower_bound, number, plural
+from ...answers.result import Hint, Result, Status, Step
 from ...model import Planning
 from ...model.facts import (
     cost_floor,
@@ -50,15 +46,17 @@ from ...model.facts import (
     plan_parity,
     potential_bounds,
     state_count,
-    steps_for_cost,
 )
 from .. import Options
 from ..runtime.clock import Clock
+from . import additions
+from .cheapest import cheapest
 from .descent import Descent
 from .hint import replay
 from .library import cp_model
 from .pairs import commuting, shortcuts, undoing
-from .solving import FOUND, pin, size, solve_staged
+from .planning_run import Run
+from .solving import FOUND
 from .timeline import Timeline, unroll
 
 DISTINCT = 2
@@ -71,105 +69,6 @@ PROBE_SIZE = 20_000
 """Largest ``horizon x actions`` for that solve ..."""
 PROBE_SECONDS = 1.0
 """... and the least time it may take (it may also take as long as the horizons before)."""
-FINAL_SIZE = 200_000
-"""Largest ``horizon x actions`` for the solve that proves a cheapest plan optimal."""
-ADDITIONS = ("hint", "descend", "solution_hint", "estimate", "parity", "undo", "commuting",
-             "shortcut", "distinct")
-"""What the driver adds to the plain time-indexed model, each of which can be switched off
-(:data:`OFF`): the hint as a bound, working down from it, the hint as CP-SAT's solution
-hint (costs: the horizon of its length), the declared estimate (first horizon and a bound
-at every step), the parity of plan lengths, no action followed by its inverse, independent
-neighbours in one order, no two steps in a row that one step or none replaces (unit costs:
-:func:`.pairs.shortcuts`), states two steps apart differing.  (Derived mutexes — a tile on
-one cell only, posted at every step — were tried and measured: sliding puzzles 0.96 to 1.38
-times the time without them; not kept.)"""
-OFF: frozenset[str] = frozenset()
-"""Additions switched off: for ``benchmarks/cpsat_long.py``'s ablation table only (each
-one only prunes or bounds, so the answers stay the same)."""
-
-
-@dataclass
-class _Run:
-    """One call of :func:`solve`: the model, the budget and what has been learnt."""
-
-    planning: Planning
-    options: Options
-    budget: Clock
-    unit: bool
-    cap: int
-    why: str
-    forbidden: list[tuple[int, int]] = field(default_factory=list)
-    estimated: int = 0
-    details: dict[str, object] = field(default_factory=dict)
-    hint: Hint | None = None
-    tried: list[int] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
-
-    def say(self, text: str) -> None:
-        """Report progress, if the caller listens."""
-        if self.options.progress is not None:
-            self.options.progress(text)
-
-    def solve(self, tl: Timeline, budget: Clock | None = None, end: object = None,
-              minimize: bool = False, staged: bool = True) -> tuple[cp_model.CpSolver, object]:
-        """Solve one timeline within the remaining time (or ``budget``).
-
-        ``end`` is a literal fixed to true for this solve and to false after
-        it (horizons only grow: the next one has its own literal; an
-        assumption would force CP-SAT onto one worker); ``minimize`` asks for
-        the plan's least cost.  Solver set-up: :func:`.solving.solve_staged`
-        (``staged``: depth-first alone first).
-        """
-        model = tl.model
-        if minimize:
-            model.minimize(tl.total)
-        else:
-            model.clear_objective()
-        self.details.update(size(model), horizon=tl.horizon)
-        if end is not None:
-            pin(model, end, 1)
-        try:
-            return solve_staged(model, budget or self.budget, self.options.workers, staged)
-        finally:
-            if end is not None:
-                pin(model, end, 0)
-
-    def result(self, status: Status, plan: tuple[Step, ...] | None = None,
-               message: str = "", bound: int | None = None, proof: str | None = None) -> Result:
-        """A result carrying the figures gathered so far (``proof``: how an infeasibility
-        was proven, CP-SAT's own search unless said otherwise)."""
-        self.details["encoding"] = "time-indexed"  # (cpsat.graph: "transition graph")
-        self.details["horizons_infeasible"] = tuple(self.tried)
-        self.details["horizon_cap"] = self.cap
-        if status is Status.INFEASIBLE:
-            proof = proof or "cp-sat"
-        return Result(status, "cpsat", answer=None if plan is None else Plan.of(plan),
-                      bound=bound, message=message, proof=proof, details=dict(self.details),
-                      hint=self.hint)
-
-    def shortest(self, horizon: int) -> str:
-        """What proves that no plan has fewer than ``horizon`` steps."""
-        return f"shortest plan: no plan has fewer than {plural(horizon, 'step')}{self.proof()}"
-
-    def proof(self) -> str:
-        """The horizons proven empty and what ruled out the others, in parentheses
-        (empty when there is nothing to say)."""
-        reasons = list(self.reasons)
-        if self.tried:
-            reasons.insert(0, f"none of {_listed(self.tried)} steps exists")
-        return f" ({'; '.join(reasons)})" if reasons else ""
-
-    def unknown(self, shortest: int, known: tuple[Step, ...] | None = None,
-                floor: int = 1) -> Result:
-        """The limit was hit before a plan was proven: every plan has at least ``shortest``
-        steps (each costing at least ``floor``); ``known``: a plan found all the same."""
-        message = f"{self.budget.why()}: no plan shorter than {plural(shortest, 'step')}"
-        # a bound on the cost: with costs, steps bound it only through the least step cost
-        bound = shortest if self.unit else max(floor * shortest, self.estimated, 0)
-        if known is None:
-            return self.result(Status.UNKNOWN, bound=bound, message=message)
-        return self.result(Status.SOLVED, known, bound=bound,
-                           message=f"{message}; {_unproven(known, self.unit)}")
 
 
 def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Result:
@@ -217,9 +116,9 @@ def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Res
         if not timeline.extend(horizon, budget).reached(horizon):  # the clock stopped the build
             return run.unknown(horizon, known, floor)
         if known is not None and not run.unit and horizon == len(known) \
-                and "solution_hint" not in OFF:
+                and "solution_hint" not in additions.OFF:
             timeline.suggest(known)  # a solution from the start for the cheapest of this length
-        solver, status = run.solve(timeline, end=timeline.close(estimate=_estimate()),
+        solver, status = run.solve(timeline, end=timeline.close(estimate=additions.estimate()),
                                    minimize=not run.unit)
         if status == cp_model.INFEASIBLE:
             run.tried.append(horizon)
@@ -234,25 +133,25 @@ def solve(planning: Planning, options: Options, hint: Hint | None = None) -> Res
 
 
 def _start(planning: Planning, options: Options, budget: Clock, hint: Hint | None = None
-           ) -> tuple[_Run, int, int | None]:
+           ) -> tuple[Run, int, int | None]:
     """The run, with ``cap`` (the most steps a needed plan has) and why; the fewest steps
     and the potential's cap (``None``: no potential) from :func:`potential_bounds`."""
     cap, why = state_count(planning) - 1, "a plan never needs to repeat a state"
     fewest, potential = potential_bounds(planning) or (1, None)
     if potential is not None and potential < cap:
         cap, why = potential, "every action moves a sum of the state the same way"
-    run = _Run(planning, options, budget, planning.unit_costs(), cap, why, hint=hint)
+    run = Run(planning, options, budget, planning.unit_costs(), cap, why, hint=hint)
     return run, fewest, potential
 
 
-def _descent(run: _Run, known: tuple[Step, ...] | None, stride: int) -> Descent | None:
+def _descent(run: Run, known: tuple[Step, ...] | None, stride: int) -> Descent | None:
     """The descents from the hint's plan ``known`` (with unit costs), which also caps the
     horizons at its length; ``None`` when there are none."""
     if known is None or not run.unit:
         return None
     descent = None
-    if "descend" not in OFF:
-        descent = Descent(run.planning, known, stride, run.forbidden, _estimate(),
+    if "descend" not in additions.OFF:
+        descent = Descent(run.planning, known, stride, run.forbidden, additions.estimate(),
                           eager=not run.estimated)
     if len(known) < run.cap:
         run.cap = len(known)
@@ -260,7 +159,7 @@ def _descent(run: _Run, known: tuple[Step, ...] | None, stride: int) -> Descent 
     return descent
 
 
-def _descend(run: _Run, descent: Descent, horizon: int, stride: int) -> Result | None:
+def _descend(run: Run, descent: Descent, horizon: int, stride: int) -> Result | None:
     """One descent from its best plan down to ``horizon``; the optimal result when it
     proved its best plan optimal, else ``None`` (its best plan caps the horizons)."""
     run.say(f"looking for a plan of {horizon} to {len(descent.best) - stride} steps")
@@ -278,7 +177,7 @@ def _descend(run: _Run, descent: Descent, horizon: int, stride: int) -> Result |
     return run.result(Status.OPTIMAL, known, run.shortest(len(known)))
 
 
-def _unreachable(run: _Run, fewest: int) -> Result:
+def _unreachable(run: Run, fewest: int) -> Result:
     """No plan of at most ``cap`` steps exists: the goal is unreachable (by the potential
     alone when it asks for more than ``fewest > cap`` steps)."""
     if fewest > run.cap:
@@ -289,7 +188,7 @@ def _unreachable(run: _Run, fewest: int) -> Result:
         f"no plan: none has at most {run.cap} steps and {run.why}{run.proof()}"))
 
 
-def _found(run: _Run, plan: tuple[Step, ...], horizon: int, known: tuple[Step, ...] | None,
+def _found(run: Run, plan: tuple[Step, ...], horizon: int, known: tuple[Step, ...] | None,
            cheapest_of_length: bool, floor: int) -> Result:
     """A plan of the shortest length ``horizon`` was found: optimal with unit costs, else
     the cheaper of it and the hint's plan ``known``, then proven cheapest or not."""
@@ -300,34 +199,35 @@ def _found(run: _Run, plan: tuple[Step, ...], horizon: int, known: tuple[Step, .
     shortest = len(plan)
     if known is not None and sum(s.cost for s in known) < sum(s.cost for s in plan):
         plan = known  # the hint is cheaper than the cheapest plan of the shortest length
-    return _cheapest(run, plan, shortest, cheapest_of_length, floor)
+    return cheapest(run, plan, shortest, cheapest_of_length, floor)
 
 
-def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timeline]:
+def _prepare(run: Run, fewest: int, potential: bool) -> tuple[int, int, Timeline]:
     """The first horizon, the stride between horizons and the timeline with its pruning.
 
     ``fewest`` steps at least by the potential (``potential``: there is one).
     """
     planning = run.planning
-    undo, implied = undoing(planning) if "undo" not in OFF else ([], False)
+    undo, implied = undoing(planning) if "undo" not in additions.OFF else ([], False)
     # independent actions in canonical order only: unsound with forbidden states, since
     # one order may pass through a forbidden state and the other not
-    commute = "commuting" not in OFF and not planning.forbidden
+    commute = "commuting" not in additions.OFF and not planning.forbidden
     # two steps that one step (or none) replaces: never in a shortest plan with unit costs
-    short = shortcuts(planning) if "shortcut" not in OFF and run.unit else []
+    short = shortcuts(planning) if "shortcut" not in additions.OFF and run.unit else []
     run.forbidden = list(dict.fromkeys(undo + (commuting(planning) if commute else [])
                                        + short))
     horizon = max(1, fewest)
     if fewest > 1:
         run.details["fewest_steps"] = fewest  # horizons below are impossible by the potential
         run.reasons.append(f"fewer than {fewest} ruled out because {run.why}")
-    run.estimated, at_least = estimate_bound(planning) if "estimate" not in OFF else (0, 0)
+    run.estimated, at_least = estimate_bound(planning) if "estimate" not in additions.OFF \
+        else (0, 0)
     if run.estimated:
         run.details["estimate"] = run.estimated
     if at_least > horizon:
         horizon = at_least
         run.reasons.append(f"fewer than {at_least} ruled out by the estimate")
-    parity, stride = plan_parity(planning) if "parity" not in OFF else None, 1
+    parity, stride = plan_parity(planning) if "parity" not in additions.OFF else None, 1
     if parity is not None:
         run.details["parity"] = parity
         run.reasons.append(f"every plan has an {('even', 'odd')[parity]} number of steps "
@@ -335,20 +235,15 @@ def _prepare(run: _Run, fewest: int, potential: bool) -> tuple[int, int, Timelin
         horizon, stride = horizon + (horizon - parity) % 2, 2
     # a state two steps later differs unless a forbidden undoing pair restores it, or
     # every action moves a potential one way (then no state ever comes back)
-    distinct = 0 if implied or potential or "distinct" in OFF else DISTINCT
+    distinct = 0 if implied or potential or "distinct" in additions.OFF else DISTINCT
     return horizon, stride, Timeline(planning, distinct=distinct, forbidden=run.forbidden)
 
 
-def _estimate() -> bool:
-    """Whether each state's estimate bounds the cost still to come (:data:`OFF`)."""
-    return "estimate" not in OFF
-
-
-def _hint(run: _Run) -> tuple[Step, ...] | None:
+def _hint(run: Run) -> tuple[Step, ...] | None:
     """The hint's steps, once replayed (``None``: no hint, or a rejected one); ``run.hint``
     records the verdict."""
     names = run.options.hint
-    if names is None or "hint" in OFF:
+    if names is None or "hint" in additions.OFF:
         return None
     offered = run.hint or Hint("given", len(names), 0.0)
     replayed = replay(run.planning, names)
@@ -361,16 +256,7 @@ def _hint(run: _Run) -> tuple[Step, ...] | None:
     return replayed.steps
 
 
-def _listed(counts: list[int]) -> str:
-    """``21, 23 or 25``; a long evenly spaced run as ``2, 3, ..., 43``."""
-    gaps = {b - a for a, b in zip(counts, counts[1:])}
-    if len(counts) > 4 and len(gaps) == 1:
-        return f"{counts[0]}, {counts[1]}, ..., {counts[-1]}"
-    text = [str(c) for c in counts]
-    return text[0] if len(text) == 1 else f"{', '.join(text[:-1])} or {text[-1]}"
-
-
-def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
+def _probe(run: Run, shortest: int) -> tuple[Step, ...] | None:
     """Is there any plan of ``shortest`` to ``cap`` steps?  One stuttering solve.
 
     Returns a plan, ``()`` when there is none, or ``None`` when undecided in
@@ -379,7 +265,7 @@ def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
     """
     run.say(f"looking for any plan of {shortest} to {run.cap} steps")
     tl = unroll(run.planning, run.cap, stutter=True, forbidden=run.forbidden,
-                estimate=_estimate())
+                estimate=additions.estimate())
     tl.model.add(tl.steps >= shortest)
     slice_ = run.budget.child(max(PROBE_SECONDS, run.budget.elapsed()))
     solver, status = run.solve(tl, slice_)
@@ -387,65 +273,3 @@ def _probe(run: _Run, shortest: int) -> tuple[Step, ...] | None:
     if status == cp_model.INFEASIBLE:
         return ()
     return tl.plan(solver) if status in FOUND else None
-
-
-def _cheapest(run: _Run, plan: tuple[Step, ...], length: int, cheapest_of_length: bool,
-              floor: int) -> Result:
-    """Prove ``plan`` optimal or beat it: no plan has fewer than ``length`` steps, and
-    (if flagged) none of ``length`` steps is cheaper than ``plan``."""
-    cost = sum(s.cost for s in plan)
-    if floor < 0:
-        return run.result(Status.SOLVED, plan,
-                          "an action may cost less than 0: optimality not proven")
-    if cost <= floor * length:  # every plan has >= length steps, each costing >= floor
-        return run.result(Status.OPTIMAL, plan, "no plan can cost less")
-    if cost <= run.estimated:
-        return run.result(Status.OPTIMAL, plan, "no plan can cost less than the estimate "
-                          f"of the initial state, {run.estimated}")
-    limit = min(run.cap, steps_for_cost(run.planning, cost - 1) if floor < 1
-                else (cost - 1) // floor)
-    if limit < length or (limit == length and cheapest_of_length):
-        return run.result(Status.OPTIMAL, plan,
-                          f"cheapest plan: a cheaper one would have at most {limit} steps, "
-                          f"and none of {length} or fewer is cheaper")
-    if limit * len(run.planning.actions) > FINAL_SIZE:
-        return run.result(Status.SOLVED, plan, bound=max(floor * length, run.estimated),
-                          message=f"cheapest plan of {length} steps; plans of up to "
-                          f"{number(limit)} steps were not searched, so optimality is not proven")
-    return _final(run, limit, length, plan)
-
-
-def _final(run: _Run, horizon: int, shortest: int, incumbent: tuple[Step, ...]) -> Result:
-    """Look for a plan cheaper than ``incumbent`` among all plans of at most ``horizon`` steps.
-
-    ``horizon`` bounds every plan that could be cheaper, and every plan has at
-    least ``shortest`` steps; one stuttering solve covers them all.
-    """
-    run.say(f"looking for a cheaper plan of {shortest} to {horizon} steps")
-    run.details["final_horizon"] = horizon
-    tl = unroll(run.planning, horizon, stutter=True, forbidden=run.forbidden,
-                estimate=_estimate())
-    tl.model.add(tl.steps >= shortest)
-    tl.model.add(tl.total <= sum(s.cost for s in incumbent) - 1)
-    solver, status = run.solve(tl, minimize=True)
-    if status == cp_model.OPTIMAL:
-        return run.result(Status.OPTIMAL, tl.plan(solver),
-                          f"cheapest plan: every plan of at most {horizon} steps was covered")
-    if status == cp_model.INFEASIBLE:
-        return run.result(Status.OPTIMAL, incumbent,
-                          f"cheapest plan: no cheaper plan of at most {horizon} steps exists")
-    best = solver.best_objective_bound  # about plans cheaper than the incumbent only
-    proven = max(0, math.ceil(best - 1e-6)) if math.isfinite(best) else 0
-    bound = min(max(proven, run.estimated), sum(s.cost for s in incumbent))
-    plan = tl.plan(solver) if status == cp_model.FEASIBLE else incumbent
-    return run.result(Status.SOLVED, plan, bound=bound,
-                      message=f"{run.budget.why()}: {lower_bound(bound, False)}; "
-                      f"{_unproven(plan, False)}")
-
-
-def _unproven(plan: tuple[Step, ...], unit: bool) -> str:
-    """The plan a stopped run knows, in words that stand without it (a count that needed
-    the optimum quotes them, and shows no plan): ``a plan of 108 steps is known, not
-    proven optimal`` (``of cost 18`` where steps cost other than 1)."""
-    size = plural(len(plan), "step") if unit else f"cost {number(sum(s.cost for s in plan))}"
-    return f"a plan of {size} is known, not proven optimal"
