@@ -48,8 +48,9 @@ from ..model import Csp
 from . import widths
 from .base import Puzzle, indices
 from .collection import instance_lines
+from .constants import read_constants
 from .data import Data, ModelFileError, key_part
-from .declare import condition_in, read_constants
+from .file_expressions import condition_in
 from .grid_picture import GridPicture, grid_picture
 
 if TYPE_CHECKING:
