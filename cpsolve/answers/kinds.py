@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..model import Csp, Planning
-from . import check
+from .check.assignments import objective_value, violations
+from .check.plans import in_domains, replay
 from .words import plural
 
 Passed = Callable[[Mapping[str, int]], bool]
@@ -34,7 +35,7 @@ class Step:
 
 def _plan_problem(model: Planning, steps: tuple[Step, ...], cost: int | None) -> str | None:
     """What is wrong with one plan (``None``: it replays, and costs ``cost``)."""
-    verdict = check.replay(model, steps)
+    verdict = replay(model, steps)
     if not verdict:
         return f"an invalid plan: {verdict.message}"
     if cost is not None and verdict.cost != cost:
@@ -96,14 +97,14 @@ class Assignment:
         if not isinstance(model, Csp):
             return "an assignment for a planning model"
         for values in (self.values, self.second):
-            broken = [] if values is None else check.violations(model, values)
+            broken = [] if values is None else violations(model, values)
             if broken:
                 return f"an invalid assignment: {broken[0]}"
         if (model.objective is None) != (self.objective is None):
             return ("an objective value for a model without one" if model.objective is None
                     else "no objective value for a model with an objective")
         if model.objective is not None:
-            value = check.objective_value(model, self.values)
+            value = objective_value(model, self.values)
             if value != self.objective:
                 return f"objective {self.objective}, but the assignment's is {value}"
         if self.second is not None and dict(self.second) == dict(self.values):
@@ -147,7 +148,7 @@ class Count:
             for values in self.solutions:
                 if passed is not None and passed(values):
                     continue
-                broken = check.violations(model, values)
+                broken = violations(model, values)
                 if broken:
                     return f"an invalid assignment in its list: {broken[0]}"
             if len({tuple(sorted(s.items())) for s in self.solutions}) != len(self.solutions):
@@ -198,7 +199,7 @@ class Analysis:
         if sum(self.layers) > self.states:
             return f"layers of {plural(sum(self.layers), 'state')} among {self.states:,}"
         for state in self.farthest:
-            if not check.in_domains(model, state):
+            if not in_domains(model, state):
                 return f"a malformed state {state}"
         return None
 

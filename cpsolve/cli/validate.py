@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import sys
 
-from ..answers.check import objective_value, replay, violations
+from ..answers.check.assignments import objective_value, violations
+from ..answers.check.plans import replay
 from ..answers.read import PlanAnswer, Unreadable, read_answer
 from ..language.interpret import evaluate
 from ..puzzles.data import ModelFileError, read_text

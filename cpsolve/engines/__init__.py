@@ -251,7 +251,7 @@ def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float,
     message says so)."""
     from dataclasses import replace
 
-    from ..answers.check import violations
+    from ..answers.check.assignments import violations
     from ..answers.kinds import Count
 
     answer = result.answer

@@ -38,7 +38,7 @@ def argued(model: Csp | Planning, task: str, parity: Parity | None,
 
     The answer goes through the check of :func:`cpsolve.engines.run`
     (:func:`cpsolve.engines.checked`): the checker re-derives the parity from the model
-    (:func:`cpsolve.answers.check.parity_problem`) and the answer is ``verified``, or a
+    (:func:`cpsolve.answers.check.proofs.parity_problem`) and the answer is ``verified``, or a
     wrong argument is an :class:`~cpsolve.answers.result.EngineBug`.
     """
     if parity is None or task not in ("solve", "count") or model.kind != "planning":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..answers.check import violations
+from ..answers.check.assignments import violations
 from ..model import Csp
 
 

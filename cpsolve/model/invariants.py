@@ -33,7 +33,7 @@ Sound by construction: an action changes ``w . x`` by ``w . (change vector)``
 = 0, since every weighted variable it writes changes by its constant; the
 non-negativity of plan multiplicities is never assumed.  Every invariant
 returned is also re-verified by the independent checker
-(:func:`cpsolve.answers.check.invariant_problem`) by enumerating the states where
+(:func:`cpsolve.answers.check.proofs.invariant_problem`) by enumerating the states where
 each action applies, so an action whose variables have too many value
 combinations to enumerate (:data:`CHECKABLE`) gives its written variables
 weight 0 here.  Nothing is derived when the matrix is too large
@@ -108,7 +108,7 @@ class Parity:
     (the other value) in every goal state, so no plan exists.
 
     Nothing here derives it: a family states it (with ``words``, its argument for people)
-    and the independent checker (:func:`cpsolve.answers.check.parity_problem`) re-derives
+    and the independent checker (:func:`cpsolve.answers.check.proofs.parity_problem`) re-derives
     every part of it from the model before a result carrying it is shown.
     """
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..answers.check import Words
+from ..answers.check.assignments import Words
 from ..answers.result import Step
 from ..answers.words import plural
 from ..language.expr import Binary, Const, Expr, Var, readable
@@ -111,7 +111,7 @@ class Puzzle:
     def goal_text(self) -> str | None:
         """The goal drawn in the puzzle's words (None: the family cannot draw it); by
         default, when the goal is one state, that state as :meth:`render_state` draws it."""
-        from ..answers.check import in_domains
+        from ..answers.check.plans import in_domains
         from ..model.pins import goal_state
 
         assert isinstance(self.model, Planning)

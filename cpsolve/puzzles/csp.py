@@ -48,16 +48,11 @@ from ..language.syntax import ExprError
 from ..model import Csp, ModelError
 from .assignment_text import assignment_text
 from .base import Puzzle
+from .constants import integer
 from .data import Data
-from .declare import (
-    Template,
-    condition_in,
-    constants_and_variables,
-    free_indices,
-    integer,
-    parse_in,
-    template,
-)
+from .declare import constants_and_variables
+from .file_expressions import condition_in, free_indices, parse_in
+from .show_template import Template, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
         "constraints", "show", "labels", "symmetries", "minimize", "maximize", "clues"}

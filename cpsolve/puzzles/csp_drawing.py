@@ -19,7 +19,7 @@ from ..language.expr import Var
 from ..language.parse import parse
 from ..language.quoting import shorten
 from .assignment_text import drawn_assignment, inside_panel, read_assignment_text
-from .declare import PLACEHOLDER, Template
+from .show_template import PLACEHOLDER, Template
 
 MARK = "\x00"
 ANY = f"{MARK}*{MARK}"

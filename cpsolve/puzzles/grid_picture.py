@@ -10,7 +10,7 @@ Each key is a TOML value or a constant expression over ``size`` and the ``[const
 (``"cage"``, ``"[[p[0], p[1], t] for p in ...]"``); the language has no strings, so a
 computed note's text is a number.  The picture only draws: the rules stay the file's
 ``constraints``.  Boards are drawn by :mod:`cpsolve.output.draw.grid` and by
-:meth:`cpsolve.puzzles.grid.GridPuzzle.draw`.
+:meth:`cpsolve.puzzles.grid_board.GridPuzzle.draw`.
 """
 
 from __future__ import annotations

@@ -8,119 +8,31 @@ with ``:typing``, ``:negative-preconditions``, ``:disjunctive-preconditions``,
 increases of ``total-cost``, or static numeric fluents from the initial
 state).  Anything else is refused with one line naming the file.
 
-Grounding: the static predicates (in no effect) are evaluated from the
-initial state while the parameters are bound, one at a time; a relaxed
-reachability fixpoint (delete effects ignored) then keeps only the actions
-whose positive preconditions can ever hold, and the atoms they can add.
-Every atom that can change becomes a 0/1 state variable named like the atom
-(``at ball1 rooma``); a ground action becomes a model action named like the
-PDDL action (``pick ball1 rooma left``): its guard is the precondition, its
-effects set the added atoms to 1 and the deleted ones to 0 (an atom added and
-deleted by one action ends true, as in PDDL), a conditional effect is an
-``ite``.  Without ``:action-costs`` every action costs 1.
+Grounding is :mod:`.pddl_grounding`'s (or Fast Downward's translator's, :mod:`.pddl_sas`);
+the task is a :class:`~cpsolve.puzzles.pddl_puzzle.PddlPuzzle`.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from ..language.combine import And, If, Not, Or
-from ..language.expr import Binary, Const, Expr, Var, readable
 from ..language.quoting import shown
-from ..model import MAX_ACTIONS, ModelError, Planning
-from .base import Puzzle
+from ..model import ModelError
 from .data import ModelFileError
+from .pddl_grounding import Grounder, Unsupported
+from .pddl_puzzle import PddlPuzzle
 
 SUPPORTED = {"strips", "typing", "negative-preconditions", "disjunctive-preconditions",
              "equality", "conditional-effects", "action-costs", "existential-preconditions",
              "universal-preconditions", "quantified-preconditions"}
 
 
-MAX_TRIES = 1_000_000
-"""Most parameter bindings grounding may try for one action (static atoms prune early)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class PddlPuzzle(Puzzle):
-    """A grounded PDDL task: states are drawn as their true atoms, in text, JSON and
-    pictures, and conditions (a guard, the goal) name the atoms they test."""
-
-    domain_file: str
-    problem_file: str
-    atoms: tuple[tuple[tuple[str, ...], ...], ...] = ()
-    """Per variable, the atoms each value means (none: a negated atom, or none of the
-    variable's atoms); empty when every variable is one atom (0/1, named like it)."""
-    settled: bool = False
-    """The translator settled the task itself: its one variable is a stand-in, whose
-    conditions read as they are."""
-
-    def holds(self, state: tuple[int, ...]) -> list[str]:
-        """The atoms that hold in ``state``, as PDDL writes them: ``(at ball1 rooma)``."""
-        if self.atoms:
-            true = [a for m, v in zip(self.atoms, state) if 0 <= v < len(m) for a in m[v]]
-        else:
-            true = [n for n, v in zip(self.model.names, state) if v]
-        return [f"({a})" for a in true]
-
-    def render_state(self, state: tuple[int, ...]) -> str:
-        """The atoms that hold, one line."""
-        return " ".join(self.holds(state)) or NO_ATOM
-
-    def json_state(self, state: tuple[int, ...]) -> list[str]:
-        """The atoms that hold, a list (``["(at ball1 rooma)", ...]``)."""
-        return self.holds(state)
-
-    def state_lines(self, state: tuple[int, ...]) -> tuple[str, ...]:
-        """The atoms that hold, one a line."""
-        return tuple(self.holds(state)) or (NO_ATOM,)
-
-    def condition_text(self, condition: Expr) -> str:
-        """``condition`` with each test of a variable's value said as the atom it means:
-        ``(at-robby rooma) and (free left)``."""
-        return readable(condition, self._atom_test)
-
-    def goal_text(self) -> str:
-        """The goal as its atoms."""
-        assert isinstance(self.model, Planning)
-        return self.condition_text(self.model.goal)
-
-    def _atom_test(self, expr: Expr) -> str | None:
-        """``x == v`` (or ``x != v`` of a 0/1 variable) as the atom it means, or None."""
-        if self.settled or not (isinstance(expr, Binary) and expr.op in ("==", "!=")
-                                and isinstance(expr.left, Var)
-                                and isinstance(expr.right, Const)):
-            return None
-        names = self.model.names
-        if expr.left.name not in names:
-            return None
-        i, value = names.index(expr.left.name), expr.right.value
-        meaning = self.atoms[i] if self.atoms else ((), (expr.left.name,))
-        if not 0 <= value < len(meaning) or any(len(m) > 1 for m in meaning):
-            return None
-        every = [a for m in meaning for a in m]
-        if expr.op == "!=":
-            if len(meaning) != 2 or len(every) != 1:
-                return None
-            value = 1 - value
-        if meaning[value]:
-            return f"({meaning[value][0]})"
-        if len(every) == 1:
-            return f"(not ({every[0]}))"
-        return "none of " + " ".join(f"({a})" for a in every)
-
-
-NO_ATOM = "(no atom holds)"
-
-
 def load(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
     """The puzzle of a PDDL domain and problem (a :class:`ModelFileError` when unusable):
     through Fast Downward's translator when it is installed (:mod:`.pddl_sas`), else
-    through the ``pddl`` package and the grounder below."""
+    through the ``pddl`` package and :mod:`.pddl_grounding`."""
     from . import pddl_sas
 
     if pddl_sas.available():
@@ -164,7 +76,7 @@ def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzz
     try:
         model = Grounder(domain, problem).model()
         model.validate()
-    except (ModelError, _Unsupported) as err:
+    except (ModelError, Unsupported) as err:
         raise ModelFileError(problem_path, str(err)) from None
     return PddlPuzzle(problem.name, "pddl", model,
                       f"PDDL {domain.name} / {problem.name}",
@@ -172,10 +84,6 @@ def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzz
                           "; cost = the increase of total-cost" if not model.unit_costs()
                           else ""),
                       domain_file=str(domain_path), problem_file=str(problem_path))
-
-
-class _Unsupported(ValueError):
-    """A PDDL construct this grounder does not take."""
 
 
 def _parse(path: str | Path, kind: str):
@@ -217,275 +125,3 @@ def _parsed(text: str, kind: str):
         return DomainParser()(text)
     from pddl.parser.problem import ProblemParser
     return ProblemParser()(text)
-
-
-def _name(term: Any) -> str:
-    return str(term.name)
-
-
-class Grounder:
-    """Grounds one domain and problem (see the module's docstring)."""
-
-    def __init__(self, domain, problem):
-        self.domain, self.problem = domain, problem
-        parents = {str(k): (str(v) if v else "object") for k, v in (domain.types or {}).items()}
-        self.objects: dict[str, set[str]] = {}  # type -> objects of it or a subtype
-        for obj in (*domain.constants, *problem.objects):
-            kind = str(obj.type_tag) if obj.type_tag else "object"
-            while True:
-                self.objects.setdefault(kind, set()).add(_name(obj))
-                if kind == "object":
-                    break
-                kind = parents.get(kind, "object")
-        self.objects.setdefault("object", set())
-        self.fluent = {str(p) for a in domain.actions for p in _effect_predicates(a.effect)}
-        self.init: set[tuple[str, ...]] = set()
-        self.projections: dict[tuple[str, tuple[int, ...]], set[tuple[str, ...]]] = {}
-        self.numbers: dict[tuple[str, ...], int] = {}
-        for fact in problem.init:
-            if type(fact).__name__ == "Predicate":
-                self.init.add(_atom(fact, {}))
-            elif type(fact).__name__ == "EqualTo":
-                func, value = fact.operands
-                self.numbers[_atom(func, {})] = _integer(value.value)
-            else:
-                raise _Unsupported(f"initial state: {fact} is not supported")
-        self._declared(self.init, "initial state")
-
-    def _declared(self, atoms: set[tuple[str, ...]], where: str) -> None:
-        """Refuse an atom of an undeclared predicate, of the wrong arity, or naming an
-        undeclared object (the parser takes them; the plans would be about nothing)."""
-        arity = {str(p.name): len(p.terms) for p in self.domain.predicates}
-        known = self.objects["object"]
-        for name, *args in sorted(atoms):
-            if name not in arity:
-                raise _Unsupported(f"{where}: ({name} ...) uses the predicate {shown(name)}, which "
-                                   "the domain does not declare")
-            if len(args) != arity[name]:
-                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) gives {len(args)} "
-                                   f"arguments; the domain declares {name} with {arity[name]}")
-            unknown = [a for a in args if a not in known]
-            if unknown:
-                raise _Unsupported(f"{where}: ({' '.join([name, *args])}) names "
-                                   f"{shown(unknown[0])}, which is neither an object of the "
-                                   "problem nor a constant of the domain")
-
-    # -- binding parameters
-
-    def typed(self, variable) -> list[str]:
-        tags = [str(t) for t in variable.type_tags] or ["object"]
-        return sorted(set().union(*(self.objects.get(t, set()) for t in tags)))
-
-    def bindings(self, action) -> Iterator[dict[str, str]]:
-        """Parameter bindings that satisfy the static positive preconditions."""
-        params = [str(v.name) for v in action.parameters]
-        domains = [self.typed(v) for v in action.parameters]
-        statics = [a for a in _positive_atoms(action.precondition)
-                   if a.name not in self.fluent]
-
-        touching = [[a for a in statics if any(_is_var(t) and str(t.name) == p
-                                               for t in a.terms)] for p in params]
-
-        tries = [0]
-
-        def extend(i: int, env: dict[str, str]) -> Iterator[dict[str, str]]:
-            if i == len(params):
-                yield dict(env)
-                return
-            for obj in domains[i]:
-                tries[0] += 1
-                if tries[0] > MAX_TRIES:
-                    raise _Unsupported(f"action {action.name}: more than {MAX_TRIES:,} "
-                                       "parameter bindings to try; too large to ground")
-                env[params[i]] = obj
-                if all(self.may_hold(a, env) for a in touching[i]):
-                    yield from extend(i + 1, env)
-                del env[params[i]]
-        yield from extend(0, {})
-
-    def may_hold(self, atom, env: dict[str, str]) -> bool:
-        """Some initial fact of a static predicate agrees with ``atom`` where it is bound."""
-        key = _atom(atom, env)
-        terms = list(atom.terms)
-        mask = tuple(i for i, t in enumerate(terms) if not _is_var(t) or str(t.name) in env)
-        index = self.projections.get((key[0], mask))
-        if index is None:
-            index = {tuple(f[1 + i] for i in mask) for f in self.init
-                     if f[0] == key[0] and len(f) == len(key)}
-            self.projections[(key[0], mask)] = index
-        return tuple(key[1 + i] for i in mask) in index
-
-    # -- formulas and effects
-
-    def condition(self, formula, env: dict[str, str], atoms: dict[tuple, str]) -> Expr:
-        """A precondition or goal as a 0/1 expression over the state variables."""
-        kind = type(formula).__name__
-        if formula is None:
-            return Const(1)
-        if kind == "Predicate":
-            key = _atom(formula, env)
-            if formula.name not in self.fluent:
-                return Const(int(key in self.init))
-            return Var(atoms[key]) == 1 if key in atoms else Const(0)
-        if kind == "EqualTo":  # (= ?x ?y): the logic class (left, right), not the numeric one
-            terms = getattr(formula, "operands", None) or (formula.left, formula.right)
-            left, right = (env.get(str(t.name), str(t.name)) for t in terms)
-            return Const(int(left == right))
-        if kind == "And":
-            return And(*(self.condition(f, env, atoms) for f in formula.operands))
-        if kind == "Or":
-            return Or(*(self.condition(f, env, atoms) for f in formula.operands))
-        if kind == "Not":
-            return Not(self.condition(formula.argument, env, atoms))
-        if kind == "Imply":
-            a, b = formula.operands
-            return Or(Not(self.condition(a, env, atoms)), self.condition(b, env, atoms))
-        if kind in ("ForallCondition", "ExistsCondition"):
-            parts = [self.condition(formula.condition, {**env, **more}, atoms)
-                     for more in self.quantified(formula.variables)]
-            return (And if kind == "ForallCondition" else Or)(*parts)
-        raise _Unsupported(f"condition {formula} is not supported")
-
-    def quantified(self, variables) -> Iterator[dict[str, str]]:
-        names = [str(v.name) for v in variables]
-        for combo in itertools.product(*(self.typed(v) for v in variables)):
-            yield dict(zip(names, combo))
-
-    def effects(self, effect, env: dict[str, str], cond: Any = None
-                ) -> Iterator[tuple[Any, bool, tuple[str, ...] | None, int]]:
-        """(condition formula and bindings, add?, atom, cost increase) for every literal."""
-        kind = type(effect).__name__
-        if effect is None:
-            return
-        if kind == "And":
-            for e in effect.operands:
-                yield from self.effects(e, env, cond)
-        elif kind == "Predicate":
-            yield cond, True, _atom(effect, env), 0
-        elif kind == "Not" and type(effect.argument).__name__ == "Predicate":
-            yield cond, False, _atom(effect.argument, env), 0
-        elif kind == "When":
-            if cond is not None:
-                raise _Unsupported("nested conditional effects are not supported")
-            yield from self.effects(effect.effect, env, (effect.condition, dict(env)))
-        elif kind == "Forall":
-            for more in self.quantified(effect.variables):
-                yield from self.effects(effect.effect, {**env, **more}, cond)
-        elif kind == "Increase":
-            func, value = effect.operands
-            if _atom(func, {}) != ("total-cost",) or cond is not None:
-                raise _Unsupported(f"effect {effect}: only unconditional increases of "
-                                   "total-cost are supported")
-            yield None, True, None, self.number(value, env)
-        else:
-            raise _Unsupported(f"effect {effect} is not supported")
-
-    def number(self, value, env: dict[str, str]) -> int:
-        if type(value).__name__ == "NumericValue":
-            return _integer(value.value)
-        key = _atom(value, env)
-        if key not in self.numbers:
-            raise _Unsupported(f"cost {value}: no value in the initial state")
-        return self.numbers[key]
-
-    # -- the model
-
-    def ground(self) -> list[tuple[str, Any, dict[str, str], list]]:
-        """Every reachable ground action: (name, action, bindings, effect literals)."""
-        candidates = []
-        for action in sorted(self.domain.actions, key=lambda a: str(a.name)):
-            for env in self.bindings(action):
-                literals = list(self.effects(action.effect, env))
-                needs = {_atom(a, env) for a in _positive_atoms(action.precondition)
-                         if a.name in self.fluent}
-                name = " ".join([str(action.name), *(env[str(v.name)]
-                                                     for v in action.parameters)])
-                candidates.append((name, action, env, literals, needs))
-                if len(candidates) > MAX_ACTIONS:
-                    raise _Unsupported(f"more than {MAX_ACTIONS:,} ground actions before "
-                                       "reachability; too large to ground")
-        reached = {a for a in self.init if a[0] in self.fluent}
-        kept: dict[str, tuple] = {}
-        grew = True
-        while grew:  # relaxed reachability: delete effects ignored
-            grew = False
-            for name, action, env, literals, needs in candidates:
-                if name in kept or not needs <= reached:
-                    continue
-                kept[name] = (name, action, env, literals)
-                for _, add, atom, _ in literals:
-                    if add and atom is not None and atom not in reached:
-                        reached.add(atom)
-                grew = True
-        self.reached = reached
-        return list(kept.values())
-
-    def model(self) -> Planning:
-        ground = self.ground()
-        atoms = {a: " ".join(a) for a in sorted(self.reached)}
-        model = Planning(str(self.problem.name))
-        for var in atoms.values():
-            model.add_variable(var, 0, 1)
-        if not atoms:  # nothing can change: one constant variable keeps the model well formed
-            model.add_variable("(nothing changes)", 0, 0)
-        model.set_initial({v: int(a in self.init) for a, v in atoms.items()} or
-                          {"(nothing changes)": 0})
-        costs = "action-costs" in {str(r).lstrip(":") for r in self.domain.requirements}
-        for name, action, env, literals in ground:
-            guard = self.condition(action.precondition, env, atoms)
-            effects: dict[str, Expr] = {}
-            cost = 0
-            for cond, add, atom, increase in sorted(literals, key=lambda x: x[1]):  # adds last
-                cost += increase
-                if atom is None or atom not in atoms:
-                    continue  # a delete of an atom that never holds
-                var = atoms[atom]
-                value: Expr = Const(int(add))
-                if cond is not None:
-                    value = If(self.condition(cond[0], cond[1], atoms), value,
-                               effects.get(var, Var(var)))
-                effects[var] = value
-            model.add_action(name, guard, effects, cost if costs else 1)
-        if not ground:  # no action is ever applicable: the task is its initial state
-            model.add_action("(no applicable action)", Const(0), {})
-        model.set_goal(self.condition(self.problem.goal, {}, atoms))
-        return model
-
-
-def _is_var(term) -> bool:
-    return type(term).__name__ == "Variable"
-
-
-def _atom(pred, env: dict[str, str]) -> tuple[str, ...]:
-    return (str(pred.name), *(env.get(str(t.name), str(t.name)) if _is_var(t) else str(t.name)
-                              for t in pred.terms))
-
-
-def _integer(value: Any) -> int:
-    number = float(value)
-    if number != int(number) or number < 0:
-        raise _Unsupported(f"cost {value}: only non-negative integers are supported")
-    return int(number)
-
-
-def _positive_atoms(formula) -> list:
-    """The atoms of a precondition's top-level conjunction that must hold."""
-    kind = type(formula).__name__
-    if kind == "Predicate":
-        return [formula]
-    if kind == "And":
-        return [a for f in formula.operands for a in _positive_atoms(f)]
-    return []
-
-
-def _effect_predicates(effect) -> Iterator[str]:
-    kind = type(effect).__name__
-    if kind == "Predicate":
-        yield str(effect.name)
-    elif kind == "Not":
-        yield from _effect_predicates(effect.argument)
-    elif kind == "And":
-        for e in effect.operands:
-            yield from _effect_predicates(e)
-    elif kind in ("When", "Forall"):
-        yield from _effect_predicates(effect.effect)

@@ -41,7 +41,7 @@ inside that table.  The full reference, with every feature, is
   parameter lists;
 * ``[initial]`` gives an array one value for every cell, a list of every cell
   row by row, or (a shaped array) lists nested as its shape
-  (:func:`~cpsolve.puzzles.declare.array_values`, which reads per-cell
+  (:func:`~cpsolve.puzzles.arrays.array_values`, which reads per-cell
   bounds too);
 * ``params`` values are lists or strings: ``"range(n)"``, ``"range(a, b)"``,
   a constant array, a list expression; a later parameter may use the
@@ -80,25 +80,14 @@ from ..language.quoting import shown as echoed
 from ..language.scope import variable_scope
 from ..language.walk import variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
+from .arrays import array_values, cell_names, shape_of
 from .base import Puzzle
+from .constants import integers, read_values
 from .data import Data, key_part
-from .declare import (
-    Template,
-    array_values,
-    cell_names,
-    check_show,
-    condition_in,
-    constants_and_variables,
-    free_indices,
-    integers,
-    labels_problem,
-    parse_in,
-    read_labels,
-    read_values,
-    shape_of,
-    template,
-)
+from .declare import constants_and_variables
 from .drawing import Drawing, drawing
+from .file_expressions import condition_in, free_indices, parse_in
+from .show_template import Template, check_show, labels_problem, read_labels, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "initial", "goal",
         "actions", "show", "labels", "forbid", "invariant", "draw"}

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.check import Words, parity_problem, replay, verify, violations
+from cpsolve.answers.check import verify
+from cpsolve.answers.check.assignments import Words, violations
+from cpsolve.answers.check.plans import replay
+from cpsolve.answers.check.proofs import parity_problem
 from cpsolve.answers.result import (
     Analysis,
     Assignment,

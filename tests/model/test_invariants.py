@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpsolve.answers import check
+from cpsolve.answers.check import proofs
 from cpsolve.answers.result import EngineBug, Result, Status
 from cpsolve.engines import Options, run
 from cpsolve.language.combine import And
@@ -55,7 +56,7 @@ def reachable_goal(model: Planning) -> bool:
 
 
 def confirmed(model: Planning, found: invariants.Invariant) -> str | None:
-    return check.invariant_problem(model, found.weights, found.modulus, found.start, found.goal)
+    return proofs.invariant_problem(model, found.weights, found.modulus, found.start, found.goal)
 
 
 # ---------------------------------------------------------------- known cases
@@ -151,15 +152,15 @@ def test_a_goal_that_leaves_a_variable_free_gives_it_no_weight():
 
 def test_the_checker_rejects_an_invariant_an_action_breaks():
     model = counter(1, 20, 3)
-    assert "changes the invariant by 1" in check.invariant_problem(model, (("x", 1),), 2, 0, 1)
+    assert "changes the invariant by 1" in proofs.invariant_problem(model, (("x", 1),), 2, 0, 1)
 
 
 def test_the_checker_rejects_wrong_values_and_unpinned_variables():
     model = counter(2, 20, 3)
-    assert "at the start" in check.invariant_problem(model, (("x", 1),), 2, 1, 0)
-    assert "in the goal" in check.invariant_problem(model, (("x", 1),), 2, 0, 0)
+    assert "at the start" in proofs.invariant_problem(model, (("x", 1),), 2, 1, 0)
+    assert "in the goal" in proofs.invariant_problem(model, (("x", 1),), 2, 0, 0)
     model.set_goal(Var("x") >= 3)
-    assert "does not fix x" in check.invariant_problem(model, (("x", 1),), 2, 0, 1)
+    assert "does not fix x" in proofs.invariant_problem(model, (("x", 1),), 2, 0, 1)
 
 
 def test_the_checker_reads_boolean_pins_of_the_goal():

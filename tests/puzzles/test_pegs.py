@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.check import replay
+from cpsolve.answers.check.plans import replay
 from cpsolve.answers.result import Status, Unsupported
 from cpsolve.engines import Options, run
 from cpsolve.language.interpret import evaluate

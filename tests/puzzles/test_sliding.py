@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolve.answers.check import replay
+from cpsolve.answers.check.plans import replay
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning

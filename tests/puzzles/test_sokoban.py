@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.check import replay
+from cpsolve.answers.check.plans import replay
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.puzzles.data import ModelFileError

@@ -15,7 +15,7 @@ import tomllib
 
 import pytest
 
-from cpsolve.answers.check import violations
+from cpsolve.answers.check.assignments import violations
 from cpsolve.answers.result import Assignment, EngineBug, Status, Unsupported
 from cpsolve.engines import Options, run
 from cpsolve.language.expr import Var

@@ -53,7 +53,7 @@ def optimum(csp: Csp, budget: Clock, workers: int
 
 def solve(csp: Csp, options: Options) -> Result:
     """The optimum of ``csp``'s objective, proven (``OPTIMAL``) or the best found in time."""
-    from ...answers.check import objective_value
+    from ...answers.check.assignments import objective_value
 
     budget = Clock(options.time_limit)
     status, best, bound, details = optimum(csp, budget, options.workers)

@@ -25,7 +25,7 @@ from ...answers.kinds import Step
 from ...model import Csp, Planning
 from ...puzzles.base import Puzzle
 from ...puzzles.csp import CspPuzzle
-from ...puzzles.grid import GridPuzzle
+from ...puzzles.grid_board import GridPuzzle
 from ...puzzles.pegs import PegsPuzzle
 from ...puzzles.sliding import SlidingPuzzle
 from ...puzzles.sokoban import SokobanPuzzle

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...puzzles.grid import GridPuzzle, cell, groups
+from ...puzzles.grid_board import GridPuzzle, cell, groups
 from .svg import BLUE, INK, LINE, PAPER, Svg, points
 
 MARGIN = 12

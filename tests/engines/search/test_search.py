@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolve import And, Csp, If, Max, Min, Not, Or, Planning, Status, Sum
-from cpsolve.answers.check import violations
+from cpsolve.answers.check.assignments import violations
 from cpsolve.answers.result import Unsupported
 from cpsolve.engines import Options, run
 from cpsolve.engines.runtime.stop import Stop

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cpsolve.answers.check import violations
+from cpsolve.answers.check.assignments import violations
 from cpsolve.answers.result import Status
 from cpsolve.engines import ENGINES, Options, run
 from cpsolve.engines.runtime.clock import Clock

@@ -1,0 +1,105 @@
+"""Expressions of a ``transition`` or ``csp`` file, parsed against its scope with errors
+naming the file and the key: any expression (:func:`parse_in`), a condition
+(:func:`condition_in`), and the free index names of an effect's target
+(:func:`free_indices`).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ..language.expr import Const, Expr, is_boolean
+from ..language.interpret import evaluate
+from ..language.intervals import bounds
+from ..language.parse import parse
+from ..language.quoting import shown
+from ..language.syntax import ExprError, one_line
+from ..language.walk import variables
+from ..model import Csp, Planning
+from .data import Data
+
+
+def parse_in(data: Data, key: str, text: Any, scope: dict, whole: bool = False,
+             constant: bool = False) -> Any:
+    """Parse an expression of the file; ``whole`` also accepts a bare array name;
+    ``constant``: where only constants may be used (the caller refuses variables)."""
+    if whole and isinstance(text, str) and isinstance(scope.get(text.strip()), list):
+        return scope[text.strip()]
+    try:
+        return parse(text, scope, constant)
+    except ExprError as err:
+        raise data.error(key, str(err)) from None
+
+
+def condition_in(data: Data, key: str, text: Any, scope: dict,
+                 model: Planning | Csp) -> Expr:
+    """Parse a condition of the file (a goal, guard, forbid or constraint): an expression
+    whose value is a number other than 0 or 1 (``jug[0] + 4``) is refused, not read as
+    "true when non-zero"."""
+    expr = parse_in(data, key, text, scope)
+    if not isinstance(expr, Expr):
+        raise data.error(key, f"expected a condition, got {shown(text)}")
+    number = _number_in(expr, model)
+    if number is not None:
+        said = str(text).strip() if number is expr else str(number)
+        raise data.error(key, f"{shown(said)} is a number, not a condition: compare it (==, !=, "
+                         "<, ...) or combine conditions (and, or, not)")
+    return expr
+
+
+def _number_in(expr: Expr, model: Planning | Csp) -> Expr | None:
+    """The first part of ``expr`` that stands where a condition must but can be a number
+    other than 0 or 1 (None: every part is a condition)."""
+    from ..language.expr import Nary, Unary
+
+    if isinstance(expr, Nary) and expr.op in ("and", "or"):
+        return next((n for a in expr.args if (n := _number_in(a, model)) is not None), None)
+    if isinstance(expr, Unary) and expr.op == "not":
+        return _number_in(expr.arg, model)
+    if is_boolean(expr):
+        return None
+    try:
+        lo, hi = bounds(expr, lambda name: (model.domains[name].lo, model.domains[name].hi))
+    except (KeyError, TypeError, ValueError):
+        return expr
+    return None if 0 <= lo and hi <= 1 else expr
+
+
+def free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:
+    """The bindings of the names in ``target``'s indexes that are not in scope (``x[k]``:
+    ``k`` over the indexes of ``x``); ``[{}]`` when every index is known."""
+    try:
+        node = ast.parse(one_line(target), mode="eval").body
+    except SyntaxError:
+        return [{}]  # parse_in reports it
+    indexes: list[ast.AST] = []
+    while isinstance(node, ast.Subscript):
+        indexes.append(node.slice)
+        node = node.value
+    if not isinstance(node, ast.Name) or not isinstance(local.get(node.id), list):
+        return [{}]
+    indexes.reverse()
+    out: list[dict[str, int]] = [{}]
+    for depth, index in enumerate(indexes):
+        if not (isinstance(index, ast.Name) and index.id not in local):
+            continue
+        grown = []
+        for binding in out:
+            level = local[node.id]
+            for earlier in indexes[:depth]:
+                i = (binding[earlier.id] if isinstance(earlier, ast.Name) and earlier.id
+                     in binding else None)
+                if i is None:
+                    expr = parse_in(data, key, ast.unparse(earlier),
+                                    {**local, **{k: Const(v) for k, v in binding.items()}})
+                    i = evaluate(expr, {}) if not variables(expr) else 0
+                level = level[i] if isinstance(level, list) and 0 <= i < len(level) else []
+            if index.id in binding:
+                grown.append(binding)
+            elif isinstance(level, list):
+                grown.extend({**binding, index.id: i} for i in range(len(level)))
+            else:
+                grown.append(binding)  # not an array at this depth: parse_in says so
+        out = grown
+    return out

@@ -1,0 +1,82 @@
+"""A PDDL task as a puzzle: its states drawn as the atoms that hold, and its conditions (a
+guard, the goal) said as the atoms they test; :mod:`.pddl_task` makes one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..language.expr import Binary, Const, Expr, Var, readable
+from ..model import Planning
+from .base import Puzzle
+
+
+@dataclass(frozen=True, kw_only=True)
+class PddlPuzzle(Puzzle):
+    """A grounded PDDL task: states are drawn as their true atoms, in text, JSON and
+    pictures, and conditions (a guard, the goal) name the atoms they test."""
+
+    domain_file: str
+    problem_file: str
+    atoms: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    """Per variable, the atoms each value means (none: a negated atom, or none of the
+    variable's atoms); empty when every variable is one atom (0/1, named like it)."""
+    settled: bool = False
+    """The translator settled the task itself: its one variable is a stand-in, whose
+    conditions read as they are."""
+
+    def holds(self, state: tuple[int, ...]) -> list[str]:
+        """The atoms that hold in ``state``, as PDDL writes them: ``(at ball1 rooma)``."""
+        if self.atoms:
+            true = [a for m, v in zip(self.atoms, state) if 0 <= v < len(m) for a in m[v]]
+        else:
+            true = [n for n, v in zip(self.model.names, state) if v]
+        return [f"({a})" for a in true]
+
+    def render_state(self, state: tuple[int, ...]) -> str:
+        """The atoms that hold, one line."""
+        return " ".join(self.holds(state)) or NO_ATOM
+
+    def json_state(self, state: tuple[int, ...]) -> list[str]:
+        """The atoms that hold, a list (``["(at ball1 rooma)", ...]``)."""
+        return self.holds(state)
+
+    def state_lines(self, state: tuple[int, ...]) -> tuple[str, ...]:
+        """The atoms that hold, one a line."""
+        return tuple(self.holds(state)) or (NO_ATOM,)
+
+    def condition_text(self, condition: Expr) -> str:
+        """``condition`` with each test of a variable's value said as the atom it means:
+        ``(at-robby rooma) and (free left)``."""
+        return readable(condition, self._atom_test)
+
+    def goal_text(self) -> str:
+        """The goal as its atoms."""
+        assert isinstance(self.model, Planning)
+        return self.condition_text(self.model.goal)
+
+    def _atom_test(self, expr: Expr) -> str | None:
+        """``x == v`` (or ``x != v`` of a 0/1 variable) as the atom it means, or None."""
+        if self.settled or not (isinstance(expr, Binary) and expr.op in ("==", "!=")
+                                and isinstance(expr.left, Var)
+                                and isinstance(expr.right, Const)):
+            return None
+        names = self.model.names
+        if expr.left.name not in names:
+            return None
+        i, value = names.index(expr.left.name), expr.right.value
+        meaning = self.atoms[i] if self.atoms else ((), (expr.left.name,))
+        if not 0 <= value < len(meaning) or any(len(m) > 1 for m in meaning):
+            return None
+        every = [a for m in meaning for a in m]
+        if expr.op == "!=":
+            if len(meaning) != 2 or len(every) != 1:
+                return None
+            value = 1 - value
+        if meaning[value]:
+            return f"({meaning[value][0]})"
+        if len(every) == 1:
+            return f"(not ({every[0]}))"
+        return "none of " + " ".join(f"({a})" for a in every)
+
+
+NO_ATOM = "(no atom holds)"
