@@ -60,6 +60,16 @@ class CliRun:
 
 
 @pytest.fixture
+def cp_sat_loaded() -> None:
+    """OR-Tools' CP-SAT imported in this process, as after any CP-SAT run: an engine run
+    with a limit of a fraction of a second then stops at that limit with what it proved,
+    whichever tests this process ran before.  Without it, the run that imports OR-Tools
+    (about 0.35 CPU s: ``cpsolve.engines.START_COST``) is not started at all under such a
+    limit — "time limit reached before cpsat started", with no bound."""
+    import ortools.sat.python.cp_model  # noqa: F401 - loaded is all that is asked
+
+
+@pytest.fixture
 def models_dir() -> Path:
     """The bundled models/ folder."""
     return MODELS

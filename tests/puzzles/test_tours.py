@@ -181,7 +181,7 @@ def test_cpsat_counts_6x6_too():
     assert count("cpsat", model_file("knight_6x6").model).count == 9862
 
 
-def test_cpsat_count_stops_at_its_time_limit_with_a_bound():
+def test_cpsat_count_stops_at_its_time_limit_with_a_bound(cp_sat_loaded):
     result = count("cpsat", board(8, 8).model, time_limit=0.5)
     assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
     assert result.bound == (result.count or 0) >= 0

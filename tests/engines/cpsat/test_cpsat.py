@@ -131,7 +131,7 @@ def test_count_stops_at_the_limit() -> None:
     assert "limit" in result.message
 
 
-def test_count_time_limit_gives_a_lower_bound() -> None:
+def test_count_time_limit_gives_a_lower_bound(cp_sat_loaded) -> None:
     result = cpsat("count", latin(6), time_limit=0.2)   # 812,851,200 squares
     assert result.status in (Status.AT_LEAST, Status.UNKNOWN)
     assert result.bound == (result.count or 0)
@@ -403,7 +403,7 @@ def test_unreachable_goal_is_infeasible(model: Planning) -> None:
     assert cpsat("solve", model).status is Status.INFEASIBLE
 
 
-def test_time_limit_gives_a_bound() -> None:
+def test_time_limit_gives_a_bound(cp_sat_loaded) -> None:
     # 127 moves are needed; the subject is CP-SAT's own bound, so no weighted A* hint (with
     # one, its plan may come back "solved" within the 0.3 s)
     result = cpsat("solve", hanoi(7), time_limit=0.3, find_hint=False, encoding="time-indexed")

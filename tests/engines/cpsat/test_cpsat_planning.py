@@ -61,7 +61,7 @@ def test_eight_puzzle_proof_says_what_was_proven() -> None:
     assert "odd number of steps" in result.message
 
 
-def test_time_limit_keeps_the_proven_bound() -> None:
+def test_time_limit_keeps_the_proven_bound(cp_sat_loaded) -> None:
     model = load(MODELS / "fifteen_korf1.toml").model  # 57 moves
     result = cpsat(model, time_limit=0.5, find_hint=False)
     assert result.status is Status.UNKNOWN
