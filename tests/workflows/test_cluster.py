@@ -592,18 +592,25 @@ def test_a_worker_that_leaves_stops_the_analysis_with_a_message():
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None,
                       processes=True) as cluster, Client(cluster) as client:
         ended: list[BaseException | None] = []
+        lines: list[str] = []  # its progress lines: one comes once some layers are in
 
         def analyse() -> None:
             try:
-                cluster_layers(compile_planning(model), Budget(), "start",
-                               cluster.scheduler_address)
+                cluster_layers(compile_planning(model), Budget(progress=lines.append),
+                               "start", cluster.scheduler_address)
                 ended.append(None)
             except BaseException as exc:  # noqa: BLE001 - what the thread ended with
                 ended.append(exc)
 
         thread = threading.Thread(target=analyse, daemon=True)
         thread.start()
-        time.sleep(3)  # some layers in: English 33 from the start takes a minute or more
+        # some layers in (English 33 from the start takes a minute or more): a fixed wait
+        # could end, on a loaded machine, before the analysis had begun
+        deadline = time.monotonic() + 120
+        while not lines and not ended:
+            assert time.monotonic() < deadline, "no layer of the analysis in 120 s"
+            time.sleep(0.05)
+        assert not ended, ended  # it ends only when the worker leaves
         victim = sorted(client.nthreads())[0]
         os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
         thread.join(60)
