@@ -104,7 +104,7 @@ def interrupted(*argv: str, sig: int = signal.SIGINT, env=None, when: str = PROG
     finally:
         if process.poll() is None:
             process.kill()
-        reader.join(5)
+        reader.join(60)  # what the run wrote is all read (a bound against a hang)
         os.close(master)
     return Stopped(process.returncode, out, ANSI.sub("", "".join(seen)))
 
