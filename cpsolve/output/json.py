@@ -44,7 +44,7 @@ def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
         "cross_checked_by": list(result.cross_checked_by),
         "bound": result.bound,
         "explored": result.explored,
-        "message": result.message,
+        "message": puzzle.message_text(result),
         "hint": None if result.hint is None else hint_json(result.hint),
         "details": details_json(result.details),
     }

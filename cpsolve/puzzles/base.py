@@ -16,6 +16,7 @@ from .assignment_text import assignment_text, drawn_assignment, read_assignment_
 
 if TYPE_CHECKING:
     from ..answers.read import PlanAnswer
+    from ..answers.result import Result
     from ..model.symmetry.canonical import Symmetry
 
 
@@ -83,6 +84,15 @@ class Puzzle:
         None (the default): written as the test, in :meth:`variable_text` and
         :meth:`value_text`."""
         return None
+
+    def message_text(self, result: Result) -> str:
+        """A result's message in the puzzle's words: an engine knows no puzzle, so an
+        invariant proof names the model's variables; here each is said as
+        :meth:`variable_text` says it."""
+        invariant = result.invariant
+        if invariant is None:
+            return result.message
+        return result.message.replace(invariant.words(), invariant.words(self.variable_text), 1)
 
     def words(self) -> Words:
         """The puzzle's words for the checker's messages about a solution."""

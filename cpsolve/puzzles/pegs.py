@@ -126,6 +126,13 @@ class PegsPuzzle(Puzzle):
             grid[r][c] = "o" if v else "."
         return "\n".join("".join(row).rstrip() for row in grid)
 
+    def variable_text(self, name: str) -> str:
+        """``the peg in r2c4`` (1 when there is one, else 0: what a sum of them counts)."""
+        at = indices(name, "hole")
+        if at is not None and at[0] < len(self.cells):
+            return f"the peg in {label(self.cells[at[0]])}"
+        return name
+
     def atom_text(self, name: str, value: int) -> str | None:
         """``a peg in r2c4``, ``no peg in r2c4``."""
         at = indices(name, "hole")

@@ -529,3 +529,20 @@ def test_a_board_where_no_jump_fits_is_solved_or_infeasible(tmp_path, left, stat
         result = run(engine, "solve", load(path).model)
         assert result.status is status, engine
         assert status is Status.INFEASIBLE or result.steps == 0
+
+
+def test_the_invariant_proof_names_each_hole_by_its_square():
+    """The French board cannot go from the centre to the centre (a colouring mod 2): the
+    proof names each weighted hole ``hole[i]`` as the peg in its square, ``r1c3`` for the
+    hole at row 0, column 2 (counted from 0), never the model's variable."""
+    puzzle = load(ROOT / "models" / "french37.toml")
+    result = run("search", "solve", puzzle.model)
+    assert result.status is Status.INFEASIBLE and result.invariant is not None
+    said = puzzle.message_text(result)
+    names = [name for name, _ in result.invariant.weights][:24]  # the terms written out
+    squares = [puzzle.cells[int(name[5:-1])] for name in names]
+    assert "hole[" not in said and said.startswith("no plan: the peg in ")
+    assert said.split(" is preserved")[0].count("the peg in") == len(names)
+    for r, c in squares:
+        assert f"the peg in r{r + 1}c{c + 1}" in said
+
