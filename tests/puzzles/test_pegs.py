@@ -546,3 +546,31 @@ def test_the_invariant_proof_names_each_hole_by_its_square():
     for r, c in squares:
         assert f"the peg in r{r + 1}c{c + 1}" in said
 
+
+COUNTED = '''family = "pegs"
+name = "Triangle 15"
+jumps = [[0, 2], [1, 1], [1, -1]]
+pegs_left = 1
+board = """
+    .
+   o o
+  o o o
+ o o o o
+o o o o o
+"""
+'''
+
+
+def test_a_goal_by_count_is_said_as_the_file_gives_it(cli, tmp_path):
+    """A plan that missed ``pegs_left = 1`` was told the goal ``hole[0] + hole[1] + ...
+    + hole[14] == 1``: it is ``1 peg left``, and with a region the holes it lies in
+    (``[3, 1]`` is row 4, column 2 counted from 1).  One jump, r3c3 over r2c4 into the
+    empty apex r1c5, leaves 13 pegs: the goal is missed."""
+    anywhere = write(tmp_path, COUNTED)
+    assert load(anywhere).goal_text() == "1 peg left"
+    region = write(tmp_path, COUNTED + "region = [[3, 3], [3, 1]]\n", "region.toml")
+    assert load(region).goal_text() == "1 peg left in r4c2, r4c4 (every other hole empty)"
+    plan = write(tmp_path, "r3c3-r1c5\n", "plan.txt")
+    verdict = json.loads(cli("validate", anywhere, plan, "--json").out)
+    assert not verdict["valid"] and verdict["message"].endswith("the goal is:\n1 peg left")
+    assert load(ENGLISH).goal_text().count("o") == 1  # a goal peg: the board drawn
