@@ -94,9 +94,16 @@ class Puzzle:
             return result.message
         return result.message.replace(invariant.words(), invariant.words(self.variable_text), 1)
 
+    def outside_text(self, name: str, value: int) -> str | None:
+        """Why ``value`` is no value of variable ``name``, said as a fact of the puzzle (a
+        tour's ``r4c4 to r3c1 is not a knight's leap``); None (the default): ``x = v is
+        outside its domain``, in :meth:`variable_text` and :meth:`value_text`."""
+        return None
+
     def words(self) -> Words:
         """The puzzle's words for the checker's messages about a solution."""
-        return Words(self.variable_text, self.value_text, self.condition_text)
+        return Words(self.variable_text, self.value_text, self.condition_text,
+                     self.outside_text)
 
     def _said(self, expr: Expr) -> str | None:
         """A part of a condition in the puzzle's words (None: as :func:`readable` writes it,
