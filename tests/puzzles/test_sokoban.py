@@ -357,3 +357,5 @@ def test_the_invariant_proof_names_the_box_by_its_square(cli, tmp_path):
     answer = json.loads(done.out)
     assert answer["message"] == said and answer["invariant"]["weights"] == {"box[0]": 1}
     assert said in " ".join(cli("solve", path, "--engine", "search").out.split())
+    race = json.loads(cli("solve", path, "--json").out)["race"]  # auto: each engine's note
+    assert said in [engine["note"] for engine in race["engines"]]
