@@ -150,7 +150,7 @@ def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> 
 
         out = with_mismatch(result_json(puzzle, result), mismatch)
         if race is not None:
-            out["race"] = race_json(race)
+            out["race"] = race_json(race, puzzle)
         cli.emit(out)
         return
     if to_stdout(cli.args):  # stdout holds the picture, page or plan file only

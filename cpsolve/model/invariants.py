@@ -43,6 +43,7 @@ weight 0 here.  Nothing is derived when the matrix is too large
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -90,9 +91,10 @@ class Invariant:
     start: int
     goal: int
 
-    def words(self) -> str:
-        """The invariant stated for people, in one sentence."""
-        terms = _terms(self.weights)
+    def words(self, name: Callable[[str], str] = str) -> str:
+        """The invariant stated for people, in one sentence, each variable as ``name``
+        says it (a family's :meth:`~cpsolve.puzzles.base.Puzzle.variable_text`)."""
+        terms = _terms(self.weights, name)
         where = "exactly" if self.modulus == 0 else f"modulo {self.modulus}"
         return (f"no plan: {terms} is preserved {where} by every action, "
                 f"but it is {self.start} at the start and {self.goal} in every goal state")
@@ -124,11 +126,12 @@ SHOWN = 24
 """Most terms :meth:`Invariant.words` writes out (the result carries them all)."""
 
 
-def _terms(weights: tuple[tuple[str, int], ...]) -> str:
-    """``a + b - 2*c``: a weighted sum in text (at most :data:`SHOWN` terms written out)."""
+def _terms(weights: tuple[tuple[str, int], ...], said: Callable[[str], str] = str) -> str:
+    """``a + b - 2*c``: a weighted sum in text (at most :data:`SHOWN` terms written out),
+    each variable as ``said`` says it."""
     out = []
     for name, w in weights[:SHOWN]:
-        term = name if abs(w) == 1 else f"{abs(w)}*{name}"
+        term = said(name) if abs(w) == 1 else f"{abs(w)}*{said(name)}"
         sign = "-" if w < 0 else "+"
         out.append((sign.strip("+") + term) if not out else f"{sign} {term}")
     if len(weights) > SHOWN:

@@ -44,7 +44,7 @@ def result_json(puzzle: Puzzle, result: Result) -> dict[str, Any]:
         "cross_checked_by": list(result.cross_checked_by),
         "bound": result.bound,
         "explored": result.explored,
-        "message": result.message,
+        "message": puzzle.message_text(result),
         "hint": None if result.hint is None else hint_json(result.hint),
         "details": details_json(result.details),
     }
@@ -144,14 +144,16 @@ ANSWER_JSON: dict[type, Callable[[Puzzle, Any], dict[str, Any]]] = {
 """The keys each answer type adds."""
 
 
-def race_json(race: Race) -> dict:
-    """What every engine of an ``auto`` run did, for ``--json`` (key ``race``)."""
+def race_json(race: Race, puzzle: Puzzle | None = None) -> dict:
+    """What every engine of an ``auto`` run did, for ``--json`` (key ``race``); each note
+    in ``puzzle``'s words when it is given (:meth:`~cpsolve.puzzles.base.Puzzle.message_text`)."""
+    said = (lambda r: r.message) if puzzle is None else puzzle.message_text
     return {"answered_by": race.result.engine, "disagreements": list(race.problems),
             "engines": [{"engine": c.engine, "role": role(race, c.engine),
                          "status": c.result.status.value if c.result else None,
                          "seconds": round(c.result.seconds, 6) if c.result else None,
                          "bound": c.result.bound if c.result else None,
-                         "note": c.note or (c.result.message if c.result else "")}
+                         "note": c.note or (said(c.result) if c.result else "")}
                         for c in race.checks],
             "confirmation": confirmation_json(race)}
 

@@ -84,17 +84,25 @@ class Prose:
         return offsets
 
     def _held(self, line: int) -> str:
-        """The text with the spaces no line breaks at as :data:`HELD`: after a number, and
-        inside a span of :attr:`whole` no wider than ``line``."""
+        """The text with the spaces no line breaks at as :data:`HELD`: after a number when
+        the number and the word after it fit ``line`` cells (wider: they part, rather than
+        the word be cut), and inside a span of :attr:`whole` no wider than ``line``."""
         plain = self.plain
         chars = list(plain)
-        held = [range(*m.span(1)) for m in BOUND.finditer(plain)]
+        held = [range(*m.span(1)) for m in BOUND.finditer(plain)
+                if cell_len(plain[m.start():_word_end(plain, m.end())]) <= line]
         held += [range(s, e) for s, e in self.whole if cell_len(plain[s:e]) <= line]
         for span in held:
             for i in span:
                 if chars[i] == " ":
                     chars[i] = HELD
         return "".join(chars)
+
+
+def _word_end(plain: str, start: int) -> int:
+    """Where the word at ``start`` ends."""
+    space = plain.find(" ", start)
+    return len(plain) if space < 0 else space
 
 
 def _fold(plain: str, start: int, limit: int) -> int:

@@ -2,11 +2,11 @@
 
 A column holds words or text.  Words (an engine's name, a status, a number) are never
 wrapped nor cut; text wraps as :class:`~.prose.Prose` wraps it (between words, a number
-never parted from the word after it: ``8 L``), and a word longer than its column goes on
-over the next lines (folded), never cut short.  When the screen cannot give each text column
-:data:`NARROWEST` cells beside the words, each row comes as a block instead: its first
-cell, then one line per other cell (``header  value``) — what a table of slivers would
-have held, readable at any width.
+never parted from the word after it when they fit a line: ``8 L``), and a word longer than
+its column goes on over the next lines (folded), never cut short.  When the screen cannot
+give each text column :data:`NARROWEST` cells, or its longest word, beside the words, each
+row comes as a block instead: its first cell, then one line per other cell (``header
+value``) — what a table of slivers would have held, readable at any width.
 
 A table printed a row at a time (a batch: each instance as it is solved) keeps one layout
 for all its rows (``fixed``): each column as wide as its declared ``width`` (a text column
@@ -101,8 +101,10 @@ class Legible:
     def widths(self, screen: int) -> list[int] | None:
         """Each column's width on a screen this wide, or ``None`` when the text columns
         would not have :data:`NARROWEST` cells each (the rows then come as blocks).  A text
-        column of rows known at once gets at least its longest word, when the room allows
-        (``cross-checked`` whole, not ``cross-check`` over ``ed``)."""
+        column of rows known at once gets at least its longest word (:meth:`whole_words`:
+        ``cross-checked`` whole, not ``cross-check`` over ``ed``); when those do not all
+        fit, the rows come as blocks, which keep every word whole (a word wider than
+        those too is folded in a table of :data:`NARROWEST` cells a column)."""
         n = len(self.columns)
         natural = [self.natural(i) for i in range(n)]
         room = screen - 2 * n - (n + 1 if self.boxed else 0)  # padding, and lines
@@ -113,10 +115,30 @@ class Legible:
         if room < sum(least.values()):
             return None
         if not self.fixed:
-            words = {i: min(natural[i] or 0, self.longest_word(i)) for i in texts}
-            if sum(words.values()) <= room:
-                least = words
+            words = self.whole_words(natural, texts, room)
+            if words is None and self.blocks_keep_words(screen):
+                return None  # a table would cut a word that the blocks keep whole
+            least = words or least
         return [max(w or 0, 1) for w in self.shared(natural, least, texts, room)]
+
+    def whole_words(self, natural: list[int | None], texts: list[int],
+                    room: int) -> dict[int, int] | None:
+        """Each text column's longest word, when they all fit ``room`` beside each other:
+        each number with the word after it, else (``10,876`` over ``(optimal)``, rather
+        than ``10,876 (opt`` over ``imal)``) each word on its own; ``None``: they do not."""
+        for bonded in (True, False):
+            words = {i: min(natural[i] or 0, self.longest_word(i, bonded)) for i in texts}
+            if sum(words.values()) <= room:
+                return words
+        return None
+
+    def blocks_keep_words(self, screen: int) -> bool:
+        """Whether the rows as blocks (:meth:`blocks`) hold every word whole on a screen
+        this wide: the first cell on a line of its own, each other after its header."""
+        widest = max(cell_len(column.header) for column in self.columns)
+        room = screen - 2 - widest - 1  # the indent, the header and the space after it
+        return self.longest_word(0, False) <= screen and \
+            all(self.longest_word(i, False) <= room for i in range(1, len(self.columns)))
 
     def shared(self, natural: list[int | None], least: dict[int, int], texts: list[int],
                room: int) -> list[int | None]:
@@ -136,11 +158,13 @@ class Legible:
             room -= give
         return widths
 
-    def longest_word(self, index: int) -> int:
+    def longest_word(self, index: int, bonded: bool = True) -> int:
         """The widest word in column ``index``'s cells and header, as :class:`Prose` wraps
-        them (a number and the word after it are one: ``8 L``)."""
+        them (``bonded``: a number and the word after it are one, ``8 L``; else each
+        word on its own)."""
         cells = [row[index] for row in self.rows] + [self.columns[index].header]
-        return max((Prose(cell).widest(width_of(cell)) for cell in cells), default=0)
+        return max((Prose(cell).widest(width_of(cell) if bonded else 1) for cell in cells),
+                   default=0)
 
     def cell(self, index: int, cell: Cell) -> Cell | Prose:
         """Cell ``cell`` of column ``index`` as printed: text wraps as :class:`Prose`

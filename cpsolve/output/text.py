@@ -123,7 +123,7 @@ def human(puzzle: Puzzle, result: Result) -> Group:
     :class:`Prose`: a number stays with its unit)."""
     parts: list[Any] = [headline(puzzle, result)]
     if result.message and not _said_below(result):
-        parts.append(Prose(Text(result.message, style="dim")))
+        parts.append(Prose(Text(puzzle.message_text(result), style="dim")))
     if result.hint is not None:
         parts.append(Prose(Text(hint_text(result.hint), style="dim")))
     if "orbits" in result.details:

@@ -16,6 +16,7 @@ from .assignment_text import assignment_text, drawn_assignment, read_assignment_
 
 if TYPE_CHECKING:
     from ..answers.read import PlanAnswer
+    from ..answers.result import Result
     from ..model.symmetry.canonical import Symmetry
 
 
@@ -84,9 +85,25 @@ class Puzzle:
         :meth:`value_text`."""
         return None
 
+    def message_text(self, result: Result) -> str:
+        """A result's message in the puzzle's words: an engine knows no puzzle, so an
+        invariant proof names the model's variables; here each is said as
+        :meth:`variable_text` says it."""
+        invariant = result.invariant
+        if invariant is None:
+            return result.message
+        return result.message.replace(invariant.words(), invariant.words(self.variable_text), 1)
+
+    def outside_text(self, name: str, value: int) -> str | None:
+        """Why ``value`` is no value of variable ``name``, said as a fact of the puzzle (a
+        tour's ``r4c4 to r3c1 is not a knight's leap``); None (the default): ``x = v is
+        outside its domain``, in :meth:`variable_text` and :meth:`value_text`."""
+        return None
+
     def words(self) -> Words:
         """The puzzle's words for the checker's messages about a solution."""
-        return Words(self.variable_text, self.value_text, self.condition_text)
+        return Words(self.variable_text, self.value_text, self.condition_text,
+                     self.outside_text)
 
     def _said(self, expr: Expr) -> str | None:
         """A part of a condition in the puzzle's words (None: as :func:`readable` writes it,

@@ -109,13 +109,17 @@ class PegsPuzzle(Puzzle):
     ``cells`` are the holes ``(row, col)``, hole ``i`` being ``cells[i]``;
     ``unit`` is the file's ``metric``: ``"jumps"`` or ``"moves"`` (chains);
     ``jumps`` the jump vectors, both signs (they tell the board's lattice);
-    ``actions`` maps each action's name to its :class:`Jump`.
+    ``actions`` maps each action's name to its :class:`Jump`; ``left`` the file's
+    ``pegs_left`` (0: a goal picture or peg), ``region`` the holes they must lie in
+    (empty: anywhere).
     """
 
     cells: tuple[Cell, ...]
     unit: str
     jumps: tuple[Cell, ...] = ()
     actions: Mapping[str, Jump] = field(default_factory=dict)
+    left: int = 0
+    region: tuple[Cell, ...] = ()
 
     def render_state(self, state: tuple[int, ...]) -> str:
         cells = self.cells
@@ -125,6 +129,23 @@ class PegsPuzzle(Puzzle):
         for (r, c), v in zip(cells, state):
             grid[r][c] = "o" if v else "."
         return "\n".join("".join(row).rstrip() for row in grid)
+
+    def goal_text(self) -> str | None:
+        """A goal by count as the file says it: ``1 peg left``, ``2 pegs left in r4c2,
+        r4c4 (every other hole empty)``; a goal picture or peg drawn as the board."""
+        if not self.left:
+            return super().goal_text()
+        pegs = f"{plural(self.left, 'peg')} left"
+        if not self.region:
+            return pegs
+        return f"{pegs} in {', '.join(map(label, self.region))} (every other hole empty)"
+
+    def variable_text(self, name: str) -> str:
+        """``the peg in r2c4`` (1 when there is one, else 0: what a sum of them counts)."""
+        at = indices(name, "hole")
+        if at is not None and at[0] < len(self.cells):
+            return f"the peg in {label(self.cells[at[0]])}"
+        return name
 
     def atom_text(self, name: str, value: int) -> str | None:
         """``a peg in r2c4``, ``no peg in r2c4``."""
@@ -229,7 +250,9 @@ def build(data: Data) -> PegsPuzzle:
     return PegsPuzzle(model.name, "pegs", model, data.get("description", str, ""),
                       "one move = one jump" if metric == "jumps" else
                       "one move = a chain of consecutive jumps by the same peg",
-                      cells=tuple(cells), unit=metric, jumps=tuple(vectors), actions=actions)
+                      cells=tuple(cells), unit=metric, jumps=tuple(vectors), actions=actions,
+                      left=data.table.get("pegs_left", 0),
+                      region=tuple(sorted(tuple(c) for c in data.table.get("region", ()))))
 
 
 def _vectors(data: Data) -> list[tuple[int, int]]:

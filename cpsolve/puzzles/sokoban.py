@@ -233,6 +233,13 @@ class SokobanPuzzle(Puzzle):
         drawn = "\n".join("".join(row).rstrip() for row in grid)
         return f"{drawn}\n(a box on every target; the player anywhere)"
 
+    def variable_text(self, name: str) -> str:
+        """``the box on r3c4`` (1 when there is one, else 0: what a sum of them counts)."""
+        at = indices(name, "box")
+        if at is not None and at[0] < len(self.cells):
+            return f"the box on {label(self.cells[at[0]])}"
+        return name
+
     def atom_text(self, name: str, value: int) -> str | None:
         """``the player on r3c5``, ``a box on r3c4``, ``no box on r3c4``."""
         at = indices(name, "box")

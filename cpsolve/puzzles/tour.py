@@ -31,14 +31,16 @@ reference is ``docs/families/tour.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ..answers.check.assignments import Words
+from ..answers.words import plural
 from ..language.combine import And, Or
 from ..language.expr import Var
 from ..language.quoting import shown
 from ..model import Csp
-from .base import Puzzle
+from .base import Puzzle, indices
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "leaper", "closed", "start", "clues"}
@@ -61,6 +63,56 @@ class TourPuzzle(Puzzle):
     shape: tuple[int, int]
     closed: bool
     leaper: tuple[int, int]
+
+    def square_text(self, node: int) -> str:
+        """Node ``node`` as people name its square, counted from 1: ``r4c4``; the end of
+        an open tour (its extra node) ``the end``."""
+        if 0 <= node < len(self.squares):
+            r, c = self.squares[node]
+            return f"r{r + 1}c{c + 1}"
+        return "the end" if node == len(self.squares) and not self.closed else str(node)
+
+    def variable_text(self, name: str) -> str:
+        """``the leap from r4c4``; an open tour's extra node, ``the start``."""
+        at = indices(name, "next")
+        if at is None or not 0 <= at[0] <= len(self.squares):
+            return name
+        if at[0] == len(self.squares):
+            return "the start" if not self.closed else name
+        return f"the leap from {self.square_text(at[0])}"
+
+    def value_text(self, name: str, value: int) -> str:
+        """The square a leap lands on, ``r3c1`` (``the end`` for an open tour's last)."""
+        return self.square_text(value) if indices(name, "next") is not None else str(value)
+
+    def outside_text(self, name: str, value: int) -> str | None:
+        """``r4c4 to r3c1 is not a knight's leap``; ``the tour cannot start on r2c3`` (an
+        open tour with a ``start``); ``r4c4 is not the end of a closed tour``."""
+        at, n = indices(name, "next"), len(self.squares)
+        if at is None or not 0 <= at[0] <= n or not 0 <= value <= n:
+            return None
+        if at[0] == n:
+            return f"the tour cannot start on {self.square_text(value)}"
+        if value == n:
+            return None if not self.closed else \
+                f"{self.square_text(at[0])} is not the end of a closed tour"
+        leap = "a knight's leap" if sorted(self.leaper) == [1, 2] else \
+            f"a ({self.leaper[0]}, {self.leaper[1]}) leap"
+        return f"{self.square_text(at[0])} to {self.square_text(value)} is not {leap}"
+
+    def cycle_text(self, cycle: tuple[int, ...], total: int) -> str | None:
+        """Leaps that come back to the first square (``r1c2``) before every square is
+        visited: ``the leaps from r1c2 come back to it after 5 squares, not all 14``; an
+        open tour's path through its end: ``the path ends after 4 squares, not all 25``."""
+        n = len(self.squares)
+        if n in cycle:
+            return f"the path ends after {plural(len(cycle) - 1, 'square')}, not all {n:,}"
+        return (f"the leaps from {self.square_text(0)} come back to it after "
+                f"{plural(len(cycle), 'square')}, not all {n:,}")
+
+    def words(self) -> Words:
+        """The puzzle's words, and a circuit's short cycle said as leaps (:meth:`cycle_text`)."""
+        return replace(super().words(), cycle=self.cycle_text)
 
     def order(self, solution: Mapping[str, int]) -> list[int]:
         """The squares in visiting order (from square 0, or the path's start)."""

@@ -35,6 +35,15 @@ def test_no_line_ends_on_a_number_that_a_word_follows(text, width, lines):
     assert printed(Prose(text), width) == lines
 
 
+def test_a_number_parts_from_its_unit_rather_than_a_word_be_cut():
+    """``10,876 (optimal)`` on lines of 12 cells came as ``10,876 (opt`` / ``imal)``: a
+    number and the word after it too wide for a line now part, each word whole."""
+    assert printed(Prose("objective 10,876 (optimal)"), 12) == \
+        ["objective", "10,876", "(optimal)"]
+    assert Prose("10,876 (optimal)").widest(12) == len("(optimal)")
+    assert Prose("10,876 (optimal)").widest(16) == len("10,876 (optimal)")
+
+
 def test_a_line_of_items_wraps_between_its_items():
     title = items([Text("Water jugs", style="bold"), "[search]", "optimal (proven)",
                    "10 moves", "0.085 s", "verified"])

@@ -49,12 +49,18 @@ def test_a_skipped_engine_keeps_its_name_and_its_whole_reason(width):
 
 def test_words_keep_their_width_and_text_shares_the_rest():
     """40 columns, no lines: 2 cells of padding per column, 12 for the engine's name;
-    what is left (24) goes to the text."""
+    what is left (24) goes to the text.  A text column gets :data:`NARROWEST` cells at
+    least; with fewer, or fewer than its longest word (``python-constraint``, 17) when
+    the blocks keep it whole, the rows come as blocks."""
     table = Legible([Column("engine", words=True), Column("reason")],
                     [["pyconstraint", REASON]])
     assert table.widths(40) == [12, 40 - 4 - 12]
-    assert table.widths(4 + 12 + NARROWEST) == [12, NARROWEST]
-    assert table.widths(4 + 12 + NARROWEST - 1) is None  # blocks
+    assert table.widths(4 + 12 + 17) == [12, 17]
+    assert table.widths(4 + 12 + 16) is None  # blocks: "reason " after 2 cells, 17 left
+    short = Legible([Column("engine", words=True), Column("reason")],
+                    [["pyconstraint", "no circuit constraint in python"]])
+    assert short.widths(4 + 12 + NARROWEST) == [12, NARROWEST]
+    assert short.widths(4 + 12 + NARROWEST - 1) is None  # blocks
 
 
 def test_a_text_column_gets_its_longest_word_when_the_room_allows():
@@ -70,6 +76,46 @@ def test_a_text_column_gets_its_longest_word_when_the_room_allows():
     assert any("cross-checked" in line for line in lines)
     narrow = Legible([Column("a"), Column("b")], [["x" * 30, "y" * 30]])
     assert narrow.widths(4 + 2 * NARROWEST) == [NARROWEST, NARROWEST]  # words do not fit
+
+
+COMPARED = ["SEND + MOST = MONEY, most money", "pyconstraint", "objective 10,876 (optimal)",
+            "optimal (proven)", "8.845", "verified; cross-checked by cpsat, search, pyconstraint"]
+"""A row of ``compare sendmost.toml``: its text columns' longest words, each number with
+the word after it (``10,876 (optimal)``: 16), do not all fit beside each other at 80."""
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_a_word_is_cut_only_when_no_layout_keeps_it_whole(width):
+    """At 80 columns ``compare sendmost.toml`` cut every text column to 10 cells:
+    ``cross-check`` / ``ed by``, ``pyconstrain`` / ``t``, ``10,876 (opt`` / ``imal)``.
+    The room (80 - 12 padding - 7 lines - 12 engine - 7 seconds = 42) cannot hold the
+    longest words with ``10,876 (optimal)`` whole (6 + 16 + 8 + 13 = 43), but holds them
+    when a number may part from the word after it (6 + 9 + 8 + 13 = 36): each word of
+    each cell is then whole on one line of its column."""
+    columns = [Column("model"), Column("engine", words=True), Column("answer"),
+               Column("status"), Column("seconds", words=True), Column("checked")]
+    lines = printed(Legible(columns, [COMPARED], boxed=True), width=width)
+    cells = [line.split("│")[1:-1] for line in lines if line.startswith("│")]
+    for i, cell in enumerate(COMPARED):
+        shown = [word for row in cells for word in row[i].split()]
+        assert shown == cell.split()
+
+
+def test_rows_whose_words_no_table_holds_come_as_blocks():
+    """``compare twotwo.toml mutilated.toml`` at 80 columns: the longest words (10 + 10 +
+    10 + 13 = 43, ``chessboard``, ``applicable``, ``infeasible``, ``cross-checked``) do
+    not fit the 42 cells of room (above): the rows come as blocks, every word whole."""
+    columns = [Column("model"), Column("engine", words=True), Column("answer"),
+               Column("status"), Column("seconds", words=True), Column("checked")]
+    row = ["Mutilated chessboard", "pyconstraint", "not applicable (cannot solve a csp model)",
+           "infeasible (proven)", "16.161", "proof: exhausted search; cross-checked by cpsat"]
+    table = Legible(columns, [row], boxed=True)
+    assert table.widths(80) is None
+    lines = printed(table, width=80)
+    assert lines[0] == row[0] and [line.split()[0] for line in lines[1:]] == \
+        [column.header for column in columns[1:]]
+    assert [squeezed(line)[len(c.header):] for line, c in zip(lines[1:], columns[1:])] == \
+        [squeezed(cell) for cell in row[1:]] and len(lines) == 6
 
 
 def test_a_comparison_names_each_model_once_and_puts_errors_under_the_table():

@@ -529,3 +529,48 @@ def test_a_board_where_no_jump_fits_is_solved_or_infeasible(tmp_path, left, stat
         result = run(engine, "solve", load(path).model)
         assert result.status is status, engine
         assert status is Status.INFEASIBLE or result.steps == 0
+
+
+def test_the_invariant_proof_names_each_hole_by_its_square():
+    """The French board cannot go from the centre to the centre (a colouring mod 2): the
+    proof names each weighted hole ``hole[i]`` as the peg in its square, ``r1c3`` for the
+    hole at row 0, column 2 (counted from 0), never the model's variable."""
+    puzzle = load(ROOT / "models" / "french37.toml")
+    result = run("search", "solve", puzzle.model)
+    assert result.status is Status.INFEASIBLE and result.invariant is not None
+    said = puzzle.message_text(result)
+    names = [name for name, _ in result.invariant.weights][:24]  # the terms written out
+    squares = [puzzle.cells[int(name[5:-1])] for name in names]
+    assert "hole[" not in said and said.startswith("no plan: the peg in ")
+    assert said.split(" is preserved")[0].count("the peg in") == len(names)
+    for r, c in squares:
+        assert f"the peg in r{r + 1}c{c + 1}" in said
+
+
+COUNTED = '''family = "pegs"
+name = "Triangle 15"
+jumps = [[0, 2], [1, 1], [1, -1]]
+pegs_left = 1
+board = """
+    .
+   o o
+  o o o
+ o o o o
+o o o o o
+"""
+'''
+
+
+def test_a_goal_by_count_is_said_as_the_file_gives_it(cli, tmp_path):
+    """A plan that missed ``pegs_left = 1`` was told the goal ``hole[0] + hole[1] + ...
+    + hole[14] == 1``: it is ``1 peg left``, and with a region the holes it lies in
+    (``[3, 1]`` is row 4, column 2 counted from 1).  One jump, r3c3 over r2c4 into the
+    empty apex r1c5, leaves 13 pegs: the goal is missed."""
+    anywhere = write(tmp_path, COUNTED)
+    assert load(anywhere).goal_text() == "1 peg left"
+    region = write(tmp_path, COUNTED + "region = [[3, 3], [3, 1]]\n", "region.toml")
+    assert load(region).goal_text() == "1 peg left in r4c2, r4c4 (every other hole empty)"
+    plan = write(tmp_path, "r3c3-r1c5\n", "plan.txt")
+    verdict = json.loads(cli("validate", anywhere, plan, "--json").out)
+    assert not verdict["valid"] and verdict["message"].endswith("the goal is:\n1 peg left")
+    assert load(ENGLISH).goal_text().count("o") == 1  # a goal peg: the board drawn

@@ -343,3 +343,19 @@ def test_bad_maps_are_refused_in_one_line(tmp_path, board, words):
 def test_a_bad_metric_is_refused(tmp_path):
     with pytest.raises(ModelFileError, match="metric"):
         load(write(tmp_path, CORRIDOR, "steps"))
+
+
+def test_the_invariant_proof_names_the_box_by_its_square(cli, tmp_path):
+    """``no plan: box[8] is preserved exactly ...`` named the model's variable: the box
+    in the corner (row 1, column 1 from 0: ``r2c2``) can never be pushed, so it stays
+    there (1) while every goal state has it off target (0), said in the map's words in
+    text and JSON alike (the JSON's ``invariant`` keeps the model's variable)."""
+    path = write(tmp_path, "\n#####\n#$ .#\n#@  #\n#####\n")
+    said = ("no plan: the box on r2c2 is preserved exactly by every action, but it is 1 "
+            "at the start and 0 in every goal state")
+    done = cli("solve", path, "--engine", "search", "--json")
+    answer = json.loads(done.out)
+    assert answer["message"] == said and answer["invariant"]["weights"] == {"box[0]": 1}
+    assert said in " ".join(cli("solve", path, "--engine", "search").out.split())
+    race = json.loads(cli("solve", path, "--json").out)["race"]  # auto: each engine's note
+    assert said in [engine["note"] for engine in race["engines"]]

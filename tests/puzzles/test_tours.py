@@ -10,6 +10,7 @@ enumerators written here, which share nothing with the engines.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import tomllib
 
@@ -433,6 +434,45 @@ def test_checker_rejects_a_non_leap_move_and_a_sub_cycle():
     assert all(cut[n] in puzzle.model.values(n) for n in cut)  # every move is legal
     assert any(v.startswith("tour: ") and "cycle of 4" in v
                for v in violations(puzzle.model, cut))
+
+
+def test_a_broken_tour_is_said_in_squares_and_leaps(cli, tmp_path):
+    """``validate knight_problem_a`` of a tour that goes from (3, 3) to (2, 0) said
+    ``next[11] = 6 is outside its domain``: squares are ``rRcC`` counted from 1, so
+    (3, 3) is r4c4 and (2, 0) r3c1, one row and three columns apart, no knight's leap.
+    A short cycle is said in squares too: the loop of the test above starts at square 0,
+    (0, 1), which is r1c2."""
+    path = [[0, 1], [1, 3], [3, 2], [1, 1], [3, 0], [4, 2], [2, 3], [0, 2], [1, 0],
+            [3, 1], [1, 2], [3, 3], [2, 0], [4, 1]]
+    answer = tmp_path / "tour.json"
+    answer.write_text(json.dumps({"tour": path}), encoding="utf-8")
+    verdict = json.loads(cli("validate", "knight_problem_a", answer, "--json").out)
+    assert verdict["message"] == "r4c4 to r3c1 is not a knight's leap"
+    puzzle = model_file("knight_problem_a")
+    cut = dict(solve("search", puzzle.model).solution)
+    loop = [0, 5, 10, 6]
+    for x, y in zip(loop, loop[1:] + loop[:1]):
+        cut[tour.succ(x)] = y
+    assert violations(puzzle.model, cut, puzzle.words())[0] == \
+        "tour: the leaps from r1c2 come back to it after 4 squares, not all 14"
+    del cut[tour.succ(3)]  # square 3 is (1, 1)
+    assert violations(puzzle.model, cut, puzzle.words()) == ["the leap from r2c2 has no value"]
+
+
+def test_an_open_tour_from_another_square_is_said_in_squares(tmp_path):
+    """The open 5x5 tour must start in the corner (0, 0): a path from (0, 1), r1c2, is
+    refused in those words; a path that reaches the end after its fourth square leaves
+    21 of the 25 squares unvisited."""
+    puzzle = model_file("knight_open_5x5")
+    solution = dict(solve("search", puzzle.model).solution)
+    path = puzzle.order(solution)
+    early = dict(solution)
+    early[tour.succ(path[3])] = 25  # the fourth square leads to the end (the extra node)
+    assert violations(puzzle.model, early, puzzle.words()) == \
+        ["tour: the path ends after 4 squares, not all 25"]
+    solution[tour.succ(25)] = 1  # the extra node 25 leads to the first square
+    assert "the tour cannot start on r1c2" in violations(puzzle.model, solution,
+                                                           puzzle.words())
 
 
 def test_verify_raises_on_a_broken_tour():

@@ -16,6 +16,14 @@ def _plain_value(name: str, value: int) -> str:
     return str(value)
 
 
+def _no_reason(name: str, value: int) -> str | None:
+    return None
+
+
+def _no_cycle(cycle: tuple[int, ...], total: int) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class Words:
     """How messages name a model's variables, its values and its conditions: a puzzle's
@@ -25,6 +33,14 @@ class Words:
     value: Callable[[str, int], str] = _plain_value
     """The text of a value of the named variable (a symbol, a label)."""
     condition: Callable[[Expr], str] = readable
+    outside: Callable[[str, int], str | None] = _no_reason
+    """Why a value is outside the named variable's domain, in the puzzle's words (a
+    tour's ``r4c4 to r3c1 is not a knight's leap``); None: ``x = v is outside its
+    domain``, in :attr:`variable` and :attr:`value`."""
+    cycle: Callable[[tuple[int, ...], int], str | None] = _no_cycle
+    """A circuit's successors that lead from node 0 back to it (the cycle's nodes in
+    order, from node 0) short of all ``total`` nodes, in the puzzle's words (a tour's
+    squares); None: ``the successors form a cycle of k nodes, not all n``."""
 
 
 PLAIN = Words()
@@ -54,7 +70,9 @@ def violations(model: Csp, assignment: Mapping[str, int], words: Words = PLAIN) 
         if name not in assignment:
             out.append(f"{words.variable(name)} has no value")
         elif assignment[name] not in model.values(name):
-            out.append(f"{words.variable(name)} = {assignment[name]} is outside its domain")
+            value = assignment[name]
+            out.append(words.outside(name, value) or f"{words.variable(name)} = "
+                       f"{words.value(name, value)} is outside its domain")
     if out:
         return out
     for c in model.constraints:
@@ -71,7 +89,7 @@ def violations(model: Csp, assignment: Mapping[str, int], words: Words = PLAIN) 
             if not evaluate(c.expr, assignment):
                 out.append(_false(c.label, words.condition(c.expr), readable(c.expr)))
         elif isinstance(c, Circuit):
-            problem = _circuit_problem([assignment[n] for n in c.names])
+            problem = _circuit_problem([assignment[n] for n in c.names], words)
             if problem:
                 out.append(f"{c.label or 'circuit'}: {problem}")
         else:  # pragma: no cover - a new constraint kind must be added here
@@ -79,16 +97,18 @@ def violations(model: Csp, assignment: Mapping[str, int], words: Words = PLAIN) 
     return out
 
 
-def _circuit_problem(successor: list[int]) -> str:
+def _circuit_problem(successor: list[int], words: Words = PLAIN) -> str:
     n = len(successor)
     if any(not 0 <= s < n for s in successor):
         return "a successor is not a node"
-    seen, node = set(), 0
+    seen: dict[int, None] = {}  # in the order visited
+    node = 0
     for _ in range(n):
         if node in seen:
             break
-        seen.add(node)
+        seen[node] = None
         node = successor[node]
     if len(seen) != n or node != 0:
-        return f"the successors form a cycle of {plural(len(seen), 'node')}, not all {n:,}"
+        said = words.cycle(tuple(seen), n) if node == 0 else None  # back at node 0
+        return said or f"the successors form a cycle of {plural(len(seen), 'node')}, not all {n:,}"
     return ""
