@@ -10,6 +10,7 @@ import argparse
 import math
 import os
 import re
+import stat
 from collections.abc import Sequence
 
 from ..language.quoting import shorten
@@ -239,27 +240,46 @@ def path_name(text: str) -> str:
                                      f"{shorten(text, width=40, quote=False)}")
 
 
-def work_folder(text: str) -> str:
-    """A folder to work in (``--work-dir``): refused at once when its name is empty or too
-    long (:func:`path_name`), it is not a folder, or it does not exist and neither does
-    the folder it would be made in (it alone may be created, as ``export -o`` does)."""
+def output_name(text: str) -> str:
+    """A file or folder the command writes: :func:`path_name`, and refused when it is
+    blank (``' '``): a name of spaces only is a slip, and its file would hide from ``ls``."""
     path_name(text)
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"a blank file name ({text!r})")
+    return text
+
+
+def work_folder(text: str) -> str:
+    """A folder to work in (``--work-dir``): refused at once when its name is empty, blank
+    or too long (:func:`output_name`), it is not a folder, or it does not exist and neither
+    does the folder it would be made in (it alone may be created, as ``export -o`` does)."""
+    output_name(text)
     path = os.path.abspath(text)
     if os.path.exists(path) and not os.path.isdir(path):
-        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a work directory")
+        raise argparse.ArgumentTypeError(f"{text!r} is {_kind(path)}, not a directory (a "
+                                         "work directory must be one)")
     if not os.path.exists(path) and not os.path.isdir(os.path.dirname(path)):
         raise argparse.ArgumentTypeError(f"no folder {os.path.dirname(path)!r} to make the "
                                          f"work directory {text!r} in")
     return text
 
 
+def _kind(path: str) -> str:
+    """What a path that is not a directory is, in words (``a file``, ``a pipe``)."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+        "a device"
+
+
 def output_file(text: str) -> str:
-    """A file to write: refused at once (before any solving) when its name is empty or too
-    long (:func:`path_name`), it is a directory, its folder does not exist, or it cannot be
-    written.  ``-`` is stdout."""
+    """A file to write: refused at once (before any solving) when its name is empty, blank
+    or too long (:func:`output_name`), it is a directory, its folder does not exist, or it
+    cannot be written.  ``-`` is stdout."""
     if text == "-":
         return text
-    path_name(text)
+    output_name(text)
     path = os.path.abspath(text)
     folder = os.path.dirname(path) or "."
     if os.path.isdir(path):

@@ -369,3 +369,35 @@ def test_an_output_pipe_with_a_reader_is_written(cli_subprocess, tmp_path):
     finally:
         os.close(read)
         os.close(write)
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "NAME"], ["count", "NAME"], ["analyze", "NAME"], ["compare", "NAME"],
+    ["validate", "NAME", "x"], ["show", "NAME", "--svg", "o.svg"],
+    ["export", "NAME", "--to", "pddl"], ["generate", "NAME", "--givens", "3"],
+])
+@pytest.mark.parametrize("name", [" ", "water_jugs "])
+def test_a_file_name_with_spaces_at_its_ends_is_quoted(cli, tmp_path, monkeypatch, argv, name):
+    """`error: : no such file` named nothing a reader could see."""
+    monkeypatch.chdir(tmp_path)
+    run = cli(*[name if a == "NAME" else a for a in argv])
+    assert run.code == 2 and run.err_lines == [f"error: {name!r}: no such file"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "water_jugs", "--plan-file"], ["show", "water_jugs", "--html"],
+    ["analyze", "water_jugs", "--svg"], ["analyze", "water_jugs", "--work-dir"],
+    ["export", "water_jugs", "--to", "pddl", "-o"],
+])
+def test_a_blank_output_name_is_refused(cli, tmp_path, monkeypatch, argv):
+    """As an empty one is: a file named ' ' would be written, hidden from ``ls``."""
+    monkeypatch.chdir(tmp_path)
+    run = cli(*argv, "  ")
+    assert run.code == 2 and len(run.err_lines) == 1 and "a blank file name" in run.err
+    assert os.listdir() == []
+
+
+def test_a_pipe_as_work_directory_is_called_what_it_is(cli, tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    run = cli("analyze", "water_jugs", "--work-dir", tmp_path / "pipe")
+    assert run.code == 2 and "is a pipe, not a directory" in run.err
