@@ -100,11 +100,11 @@ def shown(value: object, width: int = 60) -> str:
 
 
 def named(path: object) -> str:
-    """A file's name as a message names it: as it is, unless it could not be told apart
-    from the words around it — blank, with a space at either end, or holding an unsafe
-    character — then quoted as ``repr`` quotes it (``' '``, ``'water_jugs '``).  Never
-    cut: a cut name names no file."""
+    """A file's name as a message names it: as it is (its unsafe characters are escaped
+    where the message is written), unless it could not be told apart from the words
+    around it — blank, or with a space at either end — then quoted as ``repr`` quotes it
+    (``' '``, ``'water_jugs '``).  Never cut: a cut name names no file."""
     text = str(path)
-    if text.strip() and text == text.strip() and not UNSAFE.search(text):
+    if text.strip() and text == text.strip():
         return text
     return repr(text)
