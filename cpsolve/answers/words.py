@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from ..language.quoting import figure
+
 IRREGULAR = {"class": "classes", "is": "are", "was": "were", "has": "have"}
 """Plurals that are not the noun + ``s``."""
 
@@ -20,7 +22,7 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
     ``plural(1, "state")`` → ``"1 state"``; ``plural(2, "class")`` → ``"2 classes"``;
     ``plural(1234, "solution")`` → ``"1,234 solutions"``.
     """
-    return f"{n:,} {noun if n == 1 else nouns or IRREGULAR.get(noun, noun + 's')}"
+    return f"{figure(n)} {noun if n == 1 else nouns or IRREGULAR.get(noun, noun + 's')}"
 
 
 def noun(n: int, singular: str, nouns: str | None = None) -> str:

@@ -15,9 +15,11 @@ from ..engines.runtime import memory
 from ..interop import FORMATS
 from ..language.quoting import escaped, shorten
 from .checks import (
+    integer,
     memory_size,
     natural,
     output_file,
+    output_name,
     path_name,
     positive,
     processes,
@@ -266,7 +268,7 @@ def _generate(sub: Commands) -> None:
                    help="keep puzzles from which no given can be removed")
     g.add_argument("--random", type=positive, metavar="N",
                    help="draw N puzzles instead of all (default: all)")
-    g.add_argument("--seed", type=int, metavar="S",
+    g.add_argument("--seed", type=integer, metavar="S",
                    help="random seed (with --random; default: a different draw each run)")
     g.add_argument("--check", nargs="?", const="auto", choices=["auto", *ENGINES],
                    help="re-solve every puzzle with another engine (always done for --random; "
@@ -334,7 +336,7 @@ def _export(sub: Commands) -> None:
     pddl_problem(x)
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")
-    x.add_argument("-o", "--output", metavar="DIR", default=".", type=path_name,
+    x.add_argument("-o", "--output", metavar="DIR", default=".", type=output_name,
                    help="directory to write the files into, created if its parent exists "
                    "(default: the current one)")
 
@@ -386,8 +388,9 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
                      f"{AUTO_BUDGET:g} s, compare's {AUTO_BUDGET:g} s per model and the "
                      "search engine's 5 s for an optimality proof once it has a plan)")
     cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
-                     help="stop when the process holds SIZE of memory (500M, 2G, 50%% of "
-                     "the available memory, or none) and report what was proven "
+                     help="stop when the process holds SIZE of memory (500M, 2G, 2GiB: K, M, "
+                     "G or T, powers of 1,024; 50%% of the available memory; or none) and "
+                     "report what was proven "
                      f"(default: {100 * memory.DEFAULT_SHARE:g}%% of the memory available "
                      "at the start; shared by the processes of auto and --jobs)")
     if json_flag:

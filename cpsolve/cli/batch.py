@@ -108,12 +108,14 @@ def _batch_rows(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) ->
         table.columns = _columns(cli, table)
     with cli.bar("solving", None) as advance, watch_reader():
         try:
-            if table.columns is not None:
-                _head_out(cli, table)
-            for row in _solved(cli, (item for item, _ in table.lineup)):
+            if table.columns is not None and not cli.cluster():
+                _head_out(cli, table)  # a cluster's with its first row: one that does not
+            for row in _solved(cli, (item for item, _ in table.lineup)):  # answer, none
                 if interrupt.requested() and interrupt.kind() is Stop.GONE:
                     table.gone = True
                     break
+                if table.columns is not None and not table.headed:
+                    _head_out(cli, table)
                 with printing():  # the row written is the row kept, whenever the clock comes
                     _row_out(cli, row, table.columns)  # after a stop: "not started" rows
                     table.rows.append(row)

@@ -10,9 +10,10 @@ import argparse
 import math
 import os
 import re
+import stat
 from collections.abc import Sequence
 
-from ..language.quoting import shorten
+from ..language.quoting import figure, shorten, shown
 
 
 def max_processes() -> int:
@@ -26,11 +27,11 @@ def processes(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected an integer, got {shown(text)}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {figure(value)}")
     if value > max_processes():
-        raise argparse.ArgumentTypeError(f"{value:,} processes is more than this machine "
+        raise argparse.ArgumentTypeError(f"{figure(value)} processes is more than this machine "
                                          f"can run usefully (at most {max_processes()}: "
                                          f"4 per core)")
     return value
@@ -45,7 +46,7 @@ def scheduler_address(text: str) -> str:
     brackets), refused at once when it is not one."""
     match = _ADDRESS.fullmatch(text)
     if match is None or (match[1] is not None and not 0 < int(match[1]) < 65536):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a Dask scheduler address "
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a Dask scheduler address "
                                          "(tcp://host:8786)")
     return text
 
@@ -145,56 +146,82 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected seconds, got {shown(text)}") from None
     if math.isnan(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {shown(text)}")
     return math.inf if value >= LONGEST else value  # inf too: no limit
 
 
-_UNITS = {"": None, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+_SIZE = re.compile(r"(?P<number>.+?)\s*(?P<unit>[kmgt])(?:i?b)?")
+SIZES = ("a size: a number with K, M, G or T (e.g. 500M, 2G, 2GiB), a percentage of the "
+         "machine's memory (50%), or none")
+"""What ``--memory-limit`` takes, as its error says it."""
 
 
 def memory_size(text: str) -> float:
     """A ``--memory-limit`` value in bytes: a size with its unit (``500M``, ``2G``,
-    ``1.5GB``, ``2GiB``; powers of 1,024), a share of the available memory (``50%``),
-    or ``none`` (no limit: ``inf``)."""
-    from ..engines.runtime import memory
-
+    ``1.5GB``, ``2GiB``; K, M, G or T, powers of 1,024, a ``B`` or ``iB`` after it
+    optional), a share of the available memory (``50%``), or ``none`` (no limit: ``inf``)."""
     word = text.strip().lower()
     if word == "none":
         return math.inf
     if word.endswith("%"):
-        try:
-            percent = float(word[:-1])
-        except ValueError:
-            percent = math.nan
-        if not 0 < percent <= 100:
-            raise argparse.ArgumentTypeError(f"expected a percentage in (0, 100], got {text!r}")
-        free = memory.available()
-        if free is None:
-            raise argparse.ArgumentTypeError("a percentage needs /proc/meminfo, which this "
-                                             "system lacks: give a size such as 2G")
-        return free * percent / 100
-    number = word.removesuffix("ib").removesuffix("b")
-    unit = _UNITS.get(number[-1:] if number[-1:].isalpha() else "", None)
+        return _percent(text, word[:-1])
+    size = _SIZE.fullmatch(word)
     try:
-        value = float(number[:-1] if unit else "x")
+        value = float(size["number"]) if size else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a size such as 500M, 2G or 50%, or none; "
-                                         f"got {text!r}") from None
+        value = math.nan
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"expected {SIZES}; got {shown(text)}")
+    unit = _UNITS[size["unit"]]
     if not math.isfinite(value) or value * unit < 1:
-        raise argparse.ArgumentTypeError(f"expected a size of at least 1 byte, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a size of at least 1 byte, got "
+                                         f"{shown(text)}")
     return value * unit
 
 
-def _integer(text: str, least: int) -> int:
+def _percent(text: str, number: str) -> float:
+    """``--memory-limit N%``: that share of the memory available now."""
+    from ..engines.runtime import memory
+
     try:
-        value = int(text)
+        percent = float(number)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        percent = math.nan
+    if not 0 < percent <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentage in (0, 100], got "
+                                         f"{shown(text)}")
+    free = memory.available()
+    if free is None:
+        raise argparse.ArgumentTypeError("a percentage needs /proc/meminfo, which this "
+                                         "system lacks: give a size such as 2G")
+    return free * percent / 100
+
+
+def integer(text: str) -> int:
+    """An integer option of any sign (``--seed``)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {shown(text)}") from None
+
+
+def _integer(text: str, least: int) -> int:
+    value = integer(text)
     if value < least:
-        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {value}")
+        raise argparse.ArgumentTypeError(f"expected an integer >= {least}, got {figure(value)}")
     return value
+
+
+def solver_name(text: str) -> str:
+    """A MiniZinc solver's name (``--solver``): refused when empty or blank, as every
+    other option's empty value is."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"an empty solver name ({text!r}): name one of "
+                                         "minizinc --solvers")
+    return text
 
 
 
@@ -239,27 +266,46 @@ def path_name(text: str) -> str:
                                      f"{shorten(text, width=40, quote=False)}")
 
 
-def work_folder(text: str) -> str:
-    """A folder to work in (``--work-dir``): refused at once when its name is empty or too
-    long (:func:`path_name`), it is not a folder, or it does not exist and neither does
-    the folder it would be made in (it alone may be created, as ``export -o`` does)."""
+def output_name(text: str) -> str:
+    """A file or folder the command writes: :func:`path_name`, and refused when it is
+    blank (``' '``): a name of spaces only is a slip, and its file would hide from ``ls``."""
     path_name(text)
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"a blank file name ({text!r})")
+    return text
+
+
+def work_folder(text: str) -> str:
+    """A folder to work in (``--work-dir``): refused at once when its name is empty, blank
+    or too long (:func:`output_name`), it is not a folder, or it does not exist and neither
+    does the folder it would be made in (it alone may be created, as ``export -o`` does)."""
+    output_name(text)
     path = os.path.abspath(text)
     if os.path.exists(path) and not os.path.isdir(path):
-        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a work directory")
+        raise argparse.ArgumentTypeError(f"{text!r} is {_kind(path)}, not a directory (a "
+                                         "work directory must be one)")
     if not os.path.exists(path) and not os.path.isdir(os.path.dirname(path)):
         raise argparse.ArgumentTypeError(f"no folder {os.path.dirname(path)!r} to make the "
                                          f"work directory {text!r} in")
     return text
 
 
+def _kind(path: str) -> str:
+    """What a path that is not a directory is, in words (``a file``, ``a pipe``)."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+        "a device"
+
+
 def output_file(text: str) -> str:
-    """A file to write: refused at once (before any solving) when its name is empty or too
-    long (:func:`path_name`), it is a directory, its folder does not exist, or it cannot be
-    written.  ``-`` is stdout."""
+    """A file to write: refused at once (before any solving) when its name is empty, blank
+    or too long (:func:`output_name`), it is a directory, its folder does not exist, or it
+    cannot be written.  ``-`` is stdout."""
     if text == "-":
         return text
-    path_name(text)
+    output_name(text)
     path = os.path.abspath(text)
     folder = os.path.dirname(path) or "."
     if os.path.isdir(path):

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from ..engines.runtime import interrupt
 from ..interop import ExportError, ExportStopped, TooLarge
+from ..language.quoting import named
 from ..puzzles.files import resolve
 from .checks import over_input
 from .session import INTERRUPTED, Cli
 from .sources import file_name
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def export(cli: Cli) -> int:
@@ -55,12 +60,9 @@ def export(cli: Cli) -> int:
             return cli.fail(f"--output {args.output}: not a directory, and it cannot be "
                             f"created ({err.strerror or err})", 2)
     # every file before any line: a reader that goes (`| head`) leaves none unwritten
-    for name, text in files.items():
-        try:
-            (out / name).write_text(text, encoding="utf-8")
-        except OSError as err:
-            return cli.fail(f"--output {args.output}: cannot write {name} "
-                             f"({err.strerror or err})", 2)
+    why = _write_all(out, files, args.output)
+    if why:
+        return cli.fail(why, 2)
     for name in files:
         cli.out.print(str(out / name), soft_wrap=True)
     if args.to == "pddl":
@@ -69,3 +71,16 @@ def export(cli: Cli) -> int:
                       f"; {len(exported.variants)} ground actions", soft_wrap=True)
     return 0
 
+
+def _write_all(out: Path, files: dict[str, str], given: str) -> str | None:
+    """Write every file into ``out``; why one could not be written, else None."""
+    from ..engines.runtime.output_files import NoReader, write_output
+
+    for name, text in files.items():
+        try:
+            write_output(out / name, text)
+        except NoReader:
+            return f"no process reads the pipe {named(out / name)}"
+        except OSError as err:
+            return f"--output {given}: cannot write {name} ({err.strerror or err})"
+    return None

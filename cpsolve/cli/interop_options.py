@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from .checks import path_name
+from .checks import path_name, solver_name
 
 
 def validate_command(sub: argparse._SubParsersAction,
@@ -34,7 +34,7 @@ def statistics(cmd: argparse.ArgumentParser) -> None:
 
 def mzn_solver(cmd: argparse.ArgumentParser) -> None:
     """``--solver NAME``: the MiniZinc solver of ``--engine minizinc``."""
-    cmd.add_argument("--solver", metavar="NAME",
+    cmd.add_argument("--solver", metavar="NAME", type=solver_name,
                      help="--engine minizinc: the MiniZinc solver (default gecode; the "
                      "installed ones: minizinc --solvers)")
 

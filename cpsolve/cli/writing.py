@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..language.quoting import named
 from .checks import is_stdout, outputs
 from .printer import write_utf8
 from .session import Cli, OutputError
@@ -16,9 +17,12 @@ def write_text(path: str, text: str, svg: bool) -> None:
     if path == "-":
         write_utf8(head + text)
         return
+    from ..engines.runtime.output_files import NoReader, write_output
+
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(head + text)
+        write_output(path, head + text)
+    except NoReader:
+        raise OutputError(f"no process reads the pipe {named(path)}") from None
     except OSError as err:
         raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
 

@@ -38,6 +38,7 @@ from importlib.util import find_spec
 
 from ..answers.result import Assignment, Count, EngineFailed, Result, Status, Unsupported
 from ..answers.words import counted, optimised
+from ..language.quoting import shown
 from ..model import Csp
 from .runtime.clock import Clock
 
@@ -187,7 +188,7 @@ def _solver(name: str):
     except LookupError:
         listed = f"; listed but asking for a library, most likely not installed: " \
             f"{', '.join(unusable)}" if unusable else ""
-        raise Unsupported(f"MiniZinc has no solver {name!r} here (usable: {usable}{listed}; "
+        raise Unsupported(f"MiniZinc has no solver {shown(name)} here (usable: {usable}{listed}; "
                           "see minizinc --solvers)") from None
     if solver.requiredFlags:
         raise Unsupported(f"MiniZinc's solver {name!r} cannot run here: MiniZinc lists it "

@@ -97,3 +97,14 @@ def shown(value: object, width: int = 60) -> str:
     if isinstance(value, str):
         return shorten(value, width=width)
     return shorten(repr(value), width=width, quote=False)
+
+
+def named(path: object) -> str:
+    """A file's name as a message names it: as it is (its unsafe characters are escaped
+    where the message is written), unless it could not be told apart from the words
+    around it — blank, or with a space at either end — then quoted as ``repr`` quotes it
+    (``' '``, ``'water_jugs '``).  Never cut: a cut name names no file."""
+    text = str(path)
+    if text.strip() and text == text.strip():
+        return text
+    return repr(text)

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..language.quoting import shorten, shown
+from ..language.quoting import named, shorten, shown
 
 
 class ModelFileError(Exception):
@@ -21,7 +21,7 @@ class ModelFileError(Exception):
 
     def __init__(self, path: str | Path, message: str, key: str | None = None):
         self.path, self.key, self.message = str(path), key, message
-        where = f"{self.path}: {key}: " if key else f"{self.path}: "
+        where = f"{named(self.path)}: {key}: " if key else f"{named(self.path)}: "
         super().__init__(where + message)
 
 

@@ -332,3 +332,72 @@ def test_export_writes_every_file_when_the_reader_of_stdout_has_gone(cli, monkey
     assert (run.code, run.err) == (0, "")
     assert sorted(os.listdir(tmp_path / "out")) == ["hanoi4-domain.pddl",
                                                    "hanoi4-problem.pddl"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "water_jugs", "--engine", "search", "--plan-file", "PIPE"],
+    ["solve", "water_jugs", "--engine", "search", "--json", "--plan-file", "PIPE"],
+    ["show", "water_jugs", "--plan", "--engine", "search", "--html", "PIPE"],
+    ["show", "water_jugs", "--svg", "PIPE"],
+    ["analyze", "water_jugs", "--json", "--svg", "PIPE"],
+    ["export", "water_jugs", "--to", "pddl", "-o", "DIR"],
+])
+def test_an_output_pipe_nobody_reads_is_refused_not_waited_for(cli_subprocess, tmp_path, argv):
+    """open() of a FIFO with no reader waits for one for good, past the time limit and a
+    signal (Python retries it): such an output is one line naming it, exit 2, after the
+    answer already printed (a JSON answer stays the one document)."""
+    pipe = tmp_path / "water_jugs-domain.pddl"
+    os.mkfifo(pipe)
+    argv = [{"PIPE": pipe, "DIR": tmp_path}.get(a, a) for a in argv]
+    run = cli_subprocess(*argv, timeout=60)  # a hang is a failure, not a stuck suite
+    assert run.code == 2 and run.err_lines == [f"error: no process reads the pipe {pipe}"]
+    if "--json" in argv:
+        assert len(run.out.splitlines()) == 1
+        assert json.loads(run.out)["status"] in ("optimal", "complete")
+    elif argv[0] == "solve":
+        assert "10 moves" in run.out
+
+
+def test_an_output_pipe_with_a_reader_is_written(cli_subprocess, tmp_path):
+    """A pipe that has its reader (``--plan-file >(cat)``, a /dev/fd/N pipe) still works."""
+    read, write = os.pipe()
+    try:
+        run = cli_subprocess("solve", "water_jugs", "--engine", "search", "--plan-file",
+                             f"/proc/{os.getpid()}/fd/{read}", "--json")
+        assert run.code == 0
+        assert os.read(read, 1 << 16).decode().startswith("(fill the 5 L jug)")
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "NAME"], ["count", "NAME"], ["analyze", "NAME"], ["compare", "NAME"],
+    ["validate", "NAME", "x"], ["show", "NAME", "--svg", "o.svg"],
+    ["export", "NAME", "--to", "pddl"], ["generate", "NAME", "--givens", "3"],
+])
+@pytest.mark.parametrize("name", [" ", "water_jugs "])
+def test_a_file_name_with_spaces_at_its_ends_is_quoted(cli, tmp_path, monkeypatch, argv, name):
+    """`error: : no such file` named nothing a reader could see."""
+    monkeypatch.chdir(tmp_path)
+    run = cli(*[name if a == "NAME" else a for a in argv])
+    assert run.code == 2 and run.err_lines == [f"error: {name!r}: no such file"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "water_jugs", "--plan-file"], ["show", "water_jugs", "--html"],
+    ["analyze", "water_jugs", "--svg"], ["analyze", "water_jugs", "--work-dir"],
+    ["export", "water_jugs", "--to", "pddl", "-o"],
+])
+def test_a_blank_output_name_is_refused(cli, tmp_path, monkeypatch, argv):
+    """As an empty one is: a file named ' ' would be written, hidden from ``ls``."""
+    monkeypatch.chdir(tmp_path)
+    run = cli(*argv, "  ")
+    assert run.code == 2 and len(run.err_lines) == 1 and "a blank file name" in run.err
+    assert os.listdir() == []
+
+
+def test_a_pipe_as_work_directory_is_called_what_it_is(cli, tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    run = cli("analyze", "water_jugs", "--work-dir", tmp_path / "pipe")
+    assert run.code == 2 and "is a pipe, not a directory" in run.err

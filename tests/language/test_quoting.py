@@ -4,7 +4,7 @@ text output and the command line's error lines alike, and the one shortener."""
 from __future__ import annotations
 
 from cpsolve.cli.arguments import printable
-from cpsolve.language.quoting import escaped, figure, short_number, shorten, shown
+from cpsolve.language.quoting import escaped, figure, named, short_number, shorten, shown
 from cpsolve.output.shown import escaped as shown_escaped
 
 UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u061c", "\u200e", "\u202e",
@@ -56,3 +56,12 @@ def test_shown_is_repr_for_a_short_value_and_cut_for_a_long_one():
     assert shown("abc") == "'abc'" and shown([1, {"a": True}]) == "[1, {'a': True}]"
     assert shown("x" * 5000) == "'" + "x" * 60 + "'..."
     assert shown(list(range(3000))) == repr(list(range(3000)))[:60] + "..."
+
+
+def test_a_file_name_is_quoted_only_when_its_ends_would_be_lost():
+    """``error: : no such file`` named a file called ' ' by nothing one could see."""
+    assert named("models/water_jugs.toml") == "models/water_jugs.toml"
+    assert named(" ") == "' '" and named("water_jugs ") == "'water_jugs '"
+    assert named("x\n") == "'x\\n'"
+    long = "d/" * 1000 + "f"
+    assert named(long) == long  # never cut: a cut name names no file

@@ -463,6 +463,8 @@ def test_ctrl_c_while_a_scheduler_does_not_answer_stops_the_wait(monkeypatch):
         raise OSError(f"Timed out trying to connect to {address} after {timeout}")
 
     monkeypatch.setattr(distributed, "Client", unanswered)
+    # a host that does not answer refuses nothing (port 1 here would refuse at once)
+    monkeypatch.setattr("cpsolve.engines.runtime.dask.client.refused", lambda address: False)
     threading.Thread(target=lambda: connecting.wait(20) and interrupt.request(),
                      daemon=True).start()
     try:

@@ -56,8 +56,9 @@ class Picture:
 
     def save(self, path: str | Path) -> None:
         """Write the picture as a standalone ``.svg`` file."""
-        Path(path).write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + self.svg,
-                              encoding="utf-8")
+        from ...engines.runtime.output_files import write_output
+
+        write_output(path, '<?xml version="1.0" encoding="UTF-8"?>\n' + self.svg)
 
 
 def picture(puzzle: Puzzle, what: State | Mapping[str, int] | None = None,

@@ -107,7 +107,9 @@ class Shown:
                                                                             self.result)
         else:
             text = answer_page(self.puzzle, self.result)
-        target.write_text(text, encoding="utf-8")
+        from ...engines.runtime.output_files import write_output
+
+        write_output(target, text)
 
 
 def shown(puzzle: Puzzle, result: Result) -> Shown:

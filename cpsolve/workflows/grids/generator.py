@@ -33,6 +33,7 @@ from ...answers.result import Status
 from ...answers.words import plural
 from ...engines import Options, engines_for, load, run
 from ...engines.runtime import interrupt, memory
+from ...language.quoting import figure
 from ...model import Csp
 from ...model.symmetry.canonical import Symmetry, canonical_puzzle
 from . import exhaustive, randomized
@@ -152,11 +153,11 @@ class Generator:
     def bounds(self, k: int) -> None:
         """Refuse (``ValueError``) ``k`` givens when there are not that many clues."""
         if len(self.clues) < len(self.sym.variables) and not 0 <= k <= len(self.clues):
-            raise ValueError(f"--givens {k}: the model declares "
+            raise ValueError(f"--givens {figure(k)}: the model declares "
                              f"{plural(len(self.clues), 'clue variable')}")
         if not 0 <= k <= len(self.sym.variables):
             cells = plural(len(self.sym.variables), "cell")
-            raise ValueError(f"--givens {k}: the board has {cells}")
+            raise ValueError(f"--givens {figure(k)}: the board has {cells}")
 
     def every(self, k: int, minimal: bool = False, puzzles: bool = True) -> Generation:
         """One puzzle per class of unique puzzles with ``k`` givens (exact figures).
@@ -210,7 +211,7 @@ class Generator:
         few = "" if every.short or len(pool) >= count else \
             (f"only {plural(len(pool), 'class', 'classes')} of {'minimal ' * minimal}unique "
              f"puzzles with {plural(k, 'given')} exist up to symmetry, fewer than the "
-             f"{count:,} asked")
+             f"{figure(count)} asked")
         return Generation(k, "random", tuple(picked), every.tally, 0.0,
                           f"drawn from the {plural(len(pool), 'class')} found by enumeration",
                           every.details, both(every.short, few))

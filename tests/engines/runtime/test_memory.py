@@ -26,6 +26,8 @@ MODELS = Path(__file__).resolve().parents[3] / "models"
 @pytest.mark.parametrize("text, nbytes", [
     ("500M", 500 * 2**20), ("2G", 2 * 2**30), ("2g", 2 * 2**30), ("1.5GB", 1.5 * 2**30),
     ("2GiB", 2 * 2**30), ("64k", 64 * 1024), ("1T", 2**40), (" 3M ", 3 * 2**20),
+    ("5KiB", 5 * 1024), ("5kb", 5 * 1024), ("2 GiB", 2 * 2**30), ("1_000M", 1000 * 2**20),
+    ("1e3M", 1000 * 2**20),
     ("none", math.inf), ("NONE", math.inf),
 ])
 def test_sizes_with_their_unit(text, nbytes):
@@ -40,10 +42,20 @@ def test_a_percentage_is_of_the_available_memory():
 
 
 @pytest.mark.parametrize("text", ["0", "5", "-1G", "0M", "abc", "G", "nanG", "infG", "1e400G",
-                                  "10Q", "200%", "0%", "-5%", "x%", ""])
+                                  "10Q", "200%", "0%", "-5%", "x%", "", "1B", "1P", "5Gi",
+                                  "5KiBB", "500"])
 def test_bad_sizes_are_refused(text):
     with pytest.raises(argparse.ArgumentTypeError):
         memory_size(text)
+
+
+def test_a_bad_size_lists_the_forms_taken():
+    """Not "a size such as 500M": which units, and that a plain number is not one."""
+    with pytest.raises(argparse.ArgumentTypeError) as caught:
+        memory_size("1P")
+    assert str(caught.value) == ("expected a size: a number with K, M, G or T (e.g. 500M, 2G, "
+                                 "2GiB), a percentage of the machine's memory (50%), or "
+                                 "none; got '1P'")
 
 
 @pytest.mark.parametrize("value", ["0", "many", "5", "150%"])

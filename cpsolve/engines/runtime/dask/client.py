@@ -47,6 +47,9 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
     :class:`Unsupported`, as is an address where something else answers; the wait for it
     ends with :class:`.local.NotStarted` once ``stop()`` says so or Ctrl-C comes.
     """
+    if isinstance(cluster, str) and refused(cluster):
+        raise Unsupported(f"no Dask scheduler at {cluster}: the connection was refused "
+                          "(nothing listens on that port)")
     called = time.monotonic()
     try:  # here, not in a thread (a stop waits for it: imports of two threads can clash)
         from distributed import Client, LocalCluster
@@ -62,6 +65,32 @@ def client_for(cluster: int | str, memory_limit: int | None = None,
             yield from local_client(Client, LocalCluster, cluster, memory_limit, connect, stop)
         else:
             yield from _remote_client(Client, cluster, connect, stop)
+
+
+PROBE = 1.0
+"""Seconds a look at the scheduler's port takes at most before Dask's own connect."""
+
+DEFAULT_PORT = 8786
+"""A Dask scheduler's port when its address names none."""
+
+
+def refused(address: str) -> bool:
+    """Whether the host of ``address`` (``[tcp://|tls://]host[:port]``) refuses a connection
+    to its port at once: nothing listens there, and Dask would retry for its whole timeout.
+    A host that does not answer (or any other failure) is left to Dask's connect."""
+    import socket
+
+    rest = address.split("://", 1)[-1]
+    host, colon, port = rest.rpartition(":") if not rest.endswith("]") else ("", "", "")
+    if not colon or not port.isdigit():
+        host, port = rest, str(DEFAULT_PORT)
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE):
+            return False
+    except ConnectionRefusedError:
+        return True
+    except (OSError, ValueError, OverflowError):
+        return False
 
 
 def _remote_client(Client, address: str, connect: float | None,

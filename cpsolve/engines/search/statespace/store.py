@@ -30,6 +30,7 @@ import numpy as np
 
 from ....answers.result import Unsupported
 from ....language.expr import to_text
+from ...runtime.output_files import write_output
 from .codesets import is_set
 
 MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -158,8 +159,8 @@ class Store:
             self.layers.append(record)
         self.complete = complete
         tmp = self.meta_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"fingerprint": self.key, "layers": self.layers,
-                                   "complete": complete}))
+        write_output(tmp, json.dumps({"fingerprint": self.key, "layers": self.layers,
+                                      "complete": complete}))
         os.replace(tmp, self.meta_path)
 
     def raw_dir(self) -> Path:

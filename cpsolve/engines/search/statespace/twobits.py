@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ...runtime.output_files import open_output
+
 UNSEEN, CURRENT, NEXT, OLD = 0, 1, 2, 3
 
 SCAN_WORDS = 1 << 17
@@ -113,7 +115,7 @@ class TwoBitMap:
                                * self.segment)
         for k, part in enumerate(np.split(ranks, cuts)):
             if part.size:
-                with open(self.spool_dir / f"s{k:06d}.bin", "ab") as f:
+                with open_output(self.spool_dir / f"s{k:06d}.bin", "ab") as f:
                     f.write(part.tobytes())
         self.spooled += 8 * ranks.size
         if self.spooled >= self.spool_limit:
