@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -248,6 +248,16 @@ def indices(name: str, array: str) -> tuple[int, ...] | None:
         return None
     parts = rest[:-1].split("][")
     return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+def cell_of(name: str, array: str, cells: Sequence[tuple[int, int]]) -> str | None:
+    """The cell, as ``r2c4`` (counted from 1), of ``name`` when it is item ``i`` of the
+    one-dimensional ``array`` whose item ``i`` stands for ``cells[i]``; else None."""
+    at = indices(name, array)
+    if at is None or len(at) != 1 or at[0] >= len(cells):
+        return None
+    row, col = cells[at[0]]
+    return f"r{row + 1}c{col + 1}"
 
 
 def _integer(name: str, said: str) -> int:

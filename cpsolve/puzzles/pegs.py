@@ -53,7 +53,7 @@ from ..language.combine import And, If, Sum
 from ..language.expr import Expr, Var
 from ..language.quoting import shown
 from ..model import Planning
-from .base import Puzzle, indices
+from .base import Puzzle, cell_of
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "jumps", "goal", "goal_peg", "pegs_left",
@@ -142,16 +142,14 @@ class PegsPuzzle(Puzzle):
 
     def variable_text(self, name: str) -> str:
         """``the peg in r2c4`` (1 when there is one, else 0: what a sum of them counts)."""
-        at = indices(name, "hole")
-        if at is not None and at[0] < len(self.cells):
-            return f"the peg in {label(self.cells[at[0]])}"
-        return name
+        cell = cell_of(name, "hole", self.cells)
+        return name if cell is None else f"the peg in {cell}"
 
     def atom_text(self, name: str, value: int) -> str | None:
         """``a peg in r2c4``, ``no peg in r2c4``."""
-        at = indices(name, "hole")
-        if at is not None and at[0] < len(self.cells) and value in (0, 1):
-            return f"{'a' if value else 'no'} peg in {label(self.cells[at[0]])}"
+        cell = cell_of(name, "hole", self.cells)
+        if cell is not None and value in (0, 1):
+            return f"{'a' if value else 'no'} peg in {cell}"
         return None
 
     def chains(self, plan: tuple[Step, ...]) -> list[list[str]]:

@@ -58,7 +58,7 @@ from ..language.combine import And, Sum
 from ..language.expr import Var
 from ..language.quoting import shown
 from ..model import Planning
-from .base import Puzzle, indices
+from .base import Puzzle, cell_of
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "metric", "dead_squares"}
@@ -235,18 +235,16 @@ class SokobanPuzzle(Puzzle):
 
     def variable_text(self, name: str) -> str:
         """``the box on r3c4`` (1 when there is one, else 0: what a sum of them counts)."""
-        at = indices(name, "box")
-        if at is not None and at[0] < len(self.cells):
-            return f"the box on {label(self.cells[at[0]])}"
-        return name
+        cell = cell_of(name, "box", self.cells)
+        return name if cell is None else f"the box on {cell}"
 
     def atom_text(self, name: str, value: int) -> str | None:
         """``the player on r3c5``, ``a box on r3c4``, ``no box on r3c4``."""
-        at = indices(name, "box")
         if name == "player" and 0 <= value < len(self.cells):
             return f"the player on {label(self.cells[value])}"
-        if at is not None and at[0] < len(self.cells) and value in (0, 1):
-            return f"{'a' if value else 'no'} box on {label(self.cells[at[0]])}"
+        cell = cell_of(name, "box", self.cells)
+        if cell is not None and value in (0, 1):
+            return f"{'a' if value else 'no'} box on {cell}"
         return None
 
     def pushes(self, plan: tuple[Step, ...]) -> int:
