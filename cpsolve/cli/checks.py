@@ -157,12 +157,17 @@ _SIZE = re.compile(r"(?P<number>.+?)\s*(?P<unit>[kmgt])(?:i?b)?")
 SIZES = ("a size: a number with K, M, G or T (e.g. 500M, 2G, 2GiB), a percentage of the "
          "machine's memory (50%), or none")
 """What ``--memory-limit`` takes, as its error says it."""
+LARGEST = float(1 << 63)
+"""A ``--memory-limit`` of this many bytes (8 EiB, past any 64-bit address space) or more
+is no limit, as a ``--time-limit`` past :data:`~cpsolve.engines.runtime.clock.LONGEST`
+is: no process reaches it."""
 
 
 def memory_size(text: str) -> float:
     """A ``--memory-limit`` value in bytes: a size with its unit (``500M``, ``2G``,
     ``1.5GB``, ``2GiB``; K, M, G or T, powers of 1,024, a ``B`` or ``iB`` after it
-    optional), a share of the available memory (``50%``), or ``none`` (no limit: ``inf``)."""
+    optional), a share of the available memory (``50%``), or ``none`` (no limit: ``inf``,
+    as is a size of :data:`LARGEST` bytes or more, ``1e400G`` or ``infG`` too)."""
     word = text.strip().lower()
     if word == "none":
         return math.inf
@@ -175,11 +180,11 @@ def memory_size(text: str) -> float:
         value = math.nan
     if math.isnan(value):
         raise argparse.ArgumentTypeError(f"expected {SIZES}; got {shown(text)}")
-    unit = _UNITS[size["unit"]]
-    if not math.isfinite(value) or value * unit < 1:
+    nbytes = value * _UNITS[size["unit"]]
+    if nbytes < 1:
         raise argparse.ArgumentTypeError(f"expected a size of at least 1 byte, got "
                                          f"{shown(text)}")
-    return value * unit
+    return math.inf if nbytes >= LARGEST else nbytes  # 1e400G, infG too: no limit
 
 
 def _percent(text: str, number: str) -> float:
