@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from ..answers.result import Result
     from ..model.symmetry.canonical import Symmetry
 
+_TESTS = ("==", "!=", "<", "<=", ">", ">=")
+"""The tests of a variable with a constant that :meth:`Puzzle.condition_text` says with
+the constant in the puzzle's words (:meth:`Puzzle.value_text`)."""
 
 @dataclass(frozen=True)
 class Puzzle:
@@ -66,7 +69,9 @@ class Puzzle:
         """A condition of the model (a guard, the goal, a constraint) in the puzzle's words,
         for messages: by default the expression as written, each variable as
         :meth:`variable_text` names it, and each test ``x == v`` (``x != v``) as
-        :meth:`atom_text` says it, else with ``v`` as :meth:`value_text` shows it."""
+        :meth:`atom_text` says it, else with ``v`` as :meth:`value_text` shows it, as in
+        each comparison ``x < v`` (``<=``, ``>``, ``>=``: a tour's ``the leap from r1c2 <
+        r2c4``)."""
         return readable(condition, self._said)
 
     def variable_text(self, name: str) -> str:
@@ -110,7 +115,7 @@ class Puzzle:
         with its parts in the puzzle's words)."""
         if isinstance(expr, Var):
             return self.variable_text(expr.name)
-        if not (isinstance(expr, Binary) and expr.op in ("==", "!=")):
+        if not (isinstance(expr, Binary) and expr.op in _TESTS):
             return None
         var, const = (expr.left, expr.right) if isinstance(expr.left, Var) else \
             (expr.right, expr.left)
@@ -118,7 +123,7 @@ class Puzzle:
         if domain is None or not isinstance(const, Const):
             return None
         flipped = expr.op == "!=" and (domain.lo, domain.hi) == (0, 1) and const.value in (0, 1)
-        atom = None if expr.op == "!=" and not flipped else \
+        atom = None if expr.op != "==" and not flipped else \
             self.atom_text(var.name, 1 - const.value if flipped else const.value)  # x != 0: x == 1
         if atom is not None:
             return atom

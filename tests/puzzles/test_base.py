@@ -42,3 +42,25 @@ def test_a_family_that_groups_actions_without_naming_them_counts_actions():
     fields = {"name": jugs.name, "family": jugs.family, "model": jugs.model}
     assert Puzzle(**fields).distance_unit == "moves"
     assert Pairs(**fields).distance_unit == "actions"
+
+
+class Letters(Puzzle):
+    """A puzzle whose values are letters: 0 is ``a``, 1 ``b``, ..."""
+
+    def value_text(self, name: str, value: int) -> str:
+        return "abcdefgh"[value]
+
+
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">=", "==", "!="])
+def test_a_test_of_a_variable_and_a_constant_shows_the_constant_as_a_value(op):
+    """``x < 2`` was written with a bare 2 (only == and != had the puzzle's words): a value
+    of x is shown as value_text shows it (2 is ``c`` here) whatever the test, on either
+    side."""
+    from cpsolve.language.expr import Binary, Const
+    from cpsolve.model import Csp
+
+    csp = Csp("letters")
+    x = csp.add_variable("x", 0, 7)
+    puzzle = Letters(name="letters", family="csp", model=csp)
+    assert puzzle.condition_text(Binary(op, x, Const(2))) == f"x {op} c"
+    assert puzzle.condition_text(Binary(op, Const(2), x)) == f"c {op} x"

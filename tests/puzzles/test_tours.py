@@ -459,6 +459,25 @@ def test_a_broken_tour_is_said_in_squares_and_leaps(cli, tmp_path):
     assert violations(puzzle.model, cut, puzzle.words()) == ["the leap from r2c2 has no value"]
 
 
+def test_a_tour_against_the_kept_direction_is_said_in_squares(cli, tmp_path):
+    """Problem A's tour walked backwards, as a JSON assignment, breaks the direction the
+    model keeps (square 0's successor below its predecessor); the constraint said ``the
+    leap from r1c2 < 5``, a bare node. Squares are numbered in reading order, (0, 1) and
+    (0, 2) first, so node 5 is (1, 3), r2c4, and node 6 is (2, 0), r3c1: square 0's two
+    neighbours by a knight's leap."""
+    puzzle = model_file("knight_problem_a")
+    forward = dict(solve("search", puzzle.model).solution)
+    backward = {tour.succ(b): a for a, b in
+                ((int(name[5:-1]), b) for name, b in forward.items())}
+    answer = tmp_path / "backward.json"
+    answer.write_text(json.dumps(backward), encoding="utf-8")
+    run = cli("validate", "knight_problem_a", answer)
+    assert run.code == 1
+    said = " ".join(run.out.split())
+    assert "the leap from r1c2 < r2c4" in said and "the leap from r1c2 < r3c1" in said
+    assert "< 5" not in said and "< 6" not in said
+
+
 def test_an_open_tour_from_another_square_is_said_in_squares(tmp_path):
     """The open 5x5 tour must start in the corner (0, 0): a path from (0, 1), r1c2, is
     refused in those words; a path that reaches the end after its fourth square leaves
