@@ -18,10 +18,11 @@ def puzzle_svg(puzzle: Puzzle) -> str:
     return picture(puzzle).svg
 
 
-def result_html(result: Result) -> str:
-    """The status and the answer in one line (:func:`~.show.shown` draws the answer with
-    its puzzle)."""
-    return summary_html(result)
+def result_html(result: Result, puzzle: Puzzle | None = None) -> str:
+    """The status and the answer in one line, the message in ``puzzle``'s words when it is
+    given (a notebook's formatter has the result alone; :func:`~.show.shown` draws the
+    answer with its puzzle)."""
+    return summary_html(result, puzzle)
 
 
 def register(shell) -> None:

@@ -114,7 +114,8 @@ def document(title: str, body: str) -> str:
 
 
 def header(puzzle: Puzzle, result: Result | None, facts: str = "") -> str:
-    """The puzzle's name and description, and what the result proves."""
+    """The puzzle's name and description, what the result proves, and its message in the
+    puzzle's words (:meth:`~.Puzzle.message_text`: why there is no plan, a limit reached)."""
     parts = [f"<h1>{escape(puzzle.name)}</h1>"]
     if puzzle.description:
         parts.append(f"<p>{escape(puzzle.description)}</p>")
@@ -126,6 +127,8 @@ def header(puzzle: Puzzle, result: Result | None, facts: str = "") -> str:
             line.append("verified by the independent checker")
     if line:
         parts.append(f"<p class=\"facts\">{' · '.join(line)}</p>")
+    if result is not None and result.message:
+        parts.append(f"<p>{escape(puzzle.message_text(result))}</p>")
     return "\n".join(parts)
 
 

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from html import escape
+from typing import TYPE_CHECKING
 
 from ...answers.agreement import status_words
 from ...answers.kinds import Analysis, Assignment, Count, Plan, Step
 from ...answers.result import Result
 from ...answers.words import plural
+
+if TYPE_CHECKING:
+    from ...puzzles.base import Puzzle
 
 
 def plan_steps(result: Result) -> tuple[Step, ...] | None:
@@ -66,8 +70,10 @@ def analysis_words(result: Result, unit: str = "") -> str:
     return f"{plural(answer.states, 'state')}, by distance {towards}{far}"
 
 
-def summary_html(result: Result) -> str:
-    """One line of HTML: task, status, engine, the answer's figure, check, time."""
+def summary_html(result: Result, puzzle: Puzzle | None = None) -> str:
+    """One line of HTML: task, status, engine, the answer's figure, check, time, and the
+    message, in ``puzzle``'s words when it is given (:meth:`~.Puzzle.message_text`: an
+    invariant proof names ``the box on r4c2``, not the model's ``box[8]``)."""
     answer = result.answer
     figure = ""
     if isinstance(answer, Plan):
@@ -81,5 +87,5 @@ def summary_html(result: Result) -> str:
     parts = [f"<b>{escape(result.task)}</b>", escape(status_words(result)),
              f"engine {escape(result.engine)}", escape(figure),
              "verified" if result.verified else "", f"{result.seconds:.3f} s",
-             escape(result.message)]
+             escape(result.message if puzzle is None else puzzle.message_text(result))]
     return f"<p>{' · '.join(p for p in parts if p)}</p>"

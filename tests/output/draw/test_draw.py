@@ -209,6 +209,26 @@ def test_jupyter_reprs():
     assert html.count('class="frame"') == 11 and "<body" not in html
 
 
+def test_an_invariant_proof_in_html_names_the_puzzle_s_squares(tmp_path):
+    """The HTML summary had the result alone and said ``box[0] is preserved exactly``,
+    while text and JSON say ``the box on r2c2``: the box in the corner (row 1, column 1
+    from 0) can never be pushed, so no plan exists. Given its puzzle, the summary says it
+    in the map's words; without one (a notebook's formatter) as before; a drawn result
+    (``Shown``, a page) says it too, where before it said nothing of why."""
+    path = tmp_path / "corner.toml"
+    path.write_text('family = "sokoban"\nboard = """\n#####\n#$ .#\n#@  #\n#####\n"""\n',
+                    encoding="utf-8")
+    puzzle = load(path)
+    result = run("search", "solve", puzzle.model)
+    said = "no plan: the box on r2c2 is preserved exactly by every action"
+    assert said in jupyter.result_html(result, puzzle)
+    assert "box[0] is preserved" in jupyter.result_html(result)  # the model's words
+    assert said in Shown(puzzle, result)._repr_html_()
+    page = tmp_path / "corner.html"
+    Shown(puzzle, result).save(page)
+    assert said in page.read_text(encoding="utf-8")
+
+
 class FakeShell:
     """What :func:`jupyter.register` reads of an IPython shell: its display formatters."""
 
