@@ -26,8 +26,8 @@ from ..engines.runtime import interrupt, memory
 from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
 from ..puzzles.data import reading
 from ..puzzles.files import load, resolve
-from .arguments import AUTO_BUDGET
 from .checks import over_input
+from .command_options import AUTO_BUDGET
 from .consoles import console, shows_progress, stdout_is_terminal
 from .printer import Printer
 from .screen import shares_terminal
