@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from ..engines import Options
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import Clock, TimeUp, printing
+from ..engines.runtime.alarms import printing
+from ..engines.runtime.clock import Clock, TimeUp
 from ..workflows.batch.budget import TaskBudget
 from ..workflows.batch.comparing import (
     Compared,

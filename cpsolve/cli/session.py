@@ -23,7 +23,8 @@ from ..answers.kinds import Count
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import interrupt, memory
-from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
+from ..engines.runtime.clock import FLOOR, Clock, state_limit
+from ..engines.runtime.cpu import cpu_share
 from ..puzzles.data import reading
 from ..puzzles.files import load, resolve
 from .checks import over_input
