@@ -31,7 +31,7 @@ from pathlib import Path
 
 from cpsolve.engines import Options, run
 from cpsolve.engines import fd as fd_engine
-from cpsolve.engines.runtime.processes import run_tool
+from cpsolve.engines.runtime.processes.tools import run_tool
 from cpsolve.puzzles.pddl_task import load
 
 HERE = Path(__file__).resolve().parent

@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None, early: list[float] | None = None) -> int
     now, and ``--time-limit`` counts from the process's start.
     """
     from ..engines.runtime import interrupt, memory, release
-    from ..engines.runtime.clock import disarm, process_start, state_limit
+    from ..engines.runtime.alarms import disarm
+    from ..engines.runtime.clock import state_limit
+    from ..engines.runtime.cpu import process_start
     from .charset import degrading
     from .printer import guarded
     from .screen import fit_columns
@@ -259,7 +261,7 @@ def _guarded(cli, name: str) -> int:
     :meth:`~cpsolve.engines.runtime.clock.Clock.last_word` seconds later (an import, a
     model's facts) is cut off — the guards inside it (loading, an engine) stop earlier,
     with what they have.  The answer's printing is never cut
-    (:func:`~cpsolve.engines.runtime.clock.printing`)."""
+    (:func:`~cpsolve.engines.runtime.alarms.printing`)."""
     from ..answers.result import EngineBug, EngineFailed, Unsupported
     from ..engines.runtime import interrupt
     from ..engines.runtime.clock import TimeUp

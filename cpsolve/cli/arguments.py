@@ -1,7 +1,8 @@
 """The command line's grammar: the commands, their options and their help — built once
 by :func:`parser`, used by :mod:`cpsolve.cli`, the shell completion and the docs test.
-The types that check each option's value (a bad value is one line, exit 2) are in
-:mod:`.checks`; the options that do not go together in :mod:`.option_rules`."""
+Each command's options are in :mod:`.command_options`; the types that check each option's
+value (a bad value is one line, exit 2) are in :mod:`.checks`; the options that do not go
+together in :mod:`.option_rules`."""
 
 from __future__ import annotations
 
@@ -10,47 +11,16 @@ import re
 import sys
 from collections.abc import Collection
 
-from ..engines import ENGINES, TASKS, every
-from ..engines.runtime import memory
-from ..interop import FORMATS
 from ..language.quoting import escaped, shorten
-from .checks import (
-    integer,
-    memory_size,
-    natural,
-    output_file,
-    output_name,
-    path_name,
-    positive,
-    processes,
-    scheduler_address,
-    seconds,
-    states,
-    work_folder,
-)
+from .command_options import COMMANDS, Commands
 from .dashed_files import dashed_file
 from .examples import examples_text, with_examples
-from .interop_options import (
-    extra_model,
-    mzn_solver,
-    pddl_problem,
-    statistics,
-    validate_command,
-)
+from .interop_options import extra_model
 from .version import VERSION
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: start-up (--help) imports no typing
 if TYPE_CHECKING:
     from typing import NoReturn
-
-AUTO_BUDGET = 60.0
-"""Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
-
-ANALYZERS = ["search"]
-"""Engines that can analyze a state space."""
-
-FILE_HELP = "a model file (.toml) or a bundled model's name (see cpsolve models)"
-"""The help of a command's one model file."""
 
 
 class BadCommandLine(SystemExit):
@@ -154,7 +124,7 @@ def parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"cpsolve {VERSION}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in _COMMANDS:
+    for command in COMMANDS:
         try:
             command(sub if commands is None else _Listed(sub, commands))
         except _Unwanted:
@@ -184,254 +154,6 @@ class _Listed:
         if name not in self.commands:
             raise _Unwanted(name)
         return command
-
-
-Commands = argparse._SubParsersAction
-"""The subparsers of :func:`parser` (argparse's own type for them)."""
-
-
-def _solve(sub: Commands) -> None:
-    s = sub.add_parser("solve", help="solve model files (several, a directory or a "
-                       "collection: a batch)")
-    from ..engines.search import registry as search_registry  # only when solve is named
-
-    s.add_argument("files", nargs="+", metavar="FILE", type=path_name,
-                   help="model file(s), bundled model name(s) or directories; several "
-                   "instances make a batch: one table, or JSON lines with --json; or a PDDL "
-                   "domain and problem (DOMAIN.pddl PROBLEM.pddl)")
-    common(s, ["auto", *every()], "auto")
-    s.add_argument("--satisficing", action="store_true",
-                   help="--engine fd: a satisficing planner (lama-first) instead of the "
-                   "optimal A* with LM-cut; its plans are not claimed optimal")
-    s.add_argument("--jobs", type=processes, metavar="N",
-                   help="batches: solve with N worker processes (default 1)")
-    s.add_argument("--algorithm", choices=search_registry.choices(),
-                   help=search_registry.help_text())
-    mzn_solver(s)
-    statistics(s)
-    s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
-                   help="planning models: write the plan in the IPC format, one "
-                   "(action arg ...) per line (PDDL inputs: the PDDL action names; - for "
-                   "stdout, which then holds the plan file alone; default: none)")
-    no_hint(s)
-    s.add_argument("--unique", action="store_true",
-                   help="csp: decide uniqueness even where it costs CP-SAT a second full "
-                   "solve (a tour); grids and other csps decide it anyway")
-    cluster(s)
-
-
-def _compare(sub: Commands) -> None:
-    c = sub.add_parser("compare", help="every engine that applies, side by side")
-    c.add_argument("files", nargs="+", metavar="FILE", type=path_name,
-                   help="model files, bundled names, directories or collections (each "
-                   "instance compared in turn; with --workers or --scheduler, one task per "
-                   "instance); or a PDDL domain and problem")
-    c.add_argument("--task", choices=TASKS, default="solve",
-                   help="what every engine is asked (default: solve)")
-    common(c)
-    no_hint(c)
-    cluster(c)
-
-
-def _count(sub: Commands) -> None:
-    n = sub.add_parser("count", help="count all solutions")
-    n.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP)
-    pddl_problem(n)
-    common(n, ["auto", *every()], "auto")
-    n.add_argument("-n", "--limit", type=positive, metavar="N",
-                   help="stop after N solutions: at least N, exit 1 as for any count "
-                   "stopped short (default: count them all)")
-    n.add_argument("--all", action="store_true", dest="all_solutions",
-                   help="count every solution (the default; as MiniZinc's -a / --all)")
-    n.add_argument("--list", action="store_true", help="print the solutions too")
-    n.add_argument("--optimal", action="store_true",
-                   help="planning models: count the optimal plans (distinct action sequences "
-                   "of least cost; --limit caps how many are listed or enumerated); csp "
-                   "models with minimize/maximize: count the optimal solutions")
-    mzn_solver(n)
-    statistics(n)
-    n.add_argument("--up-to", choices=["relabel", "symmetry"], dest="up_to",
-                   help="count classes: under renaming of the symbols (relabel), or under "
-                   "that and the board's symmetries (symmetry) (default: every solution "
-                   "counted on its own)")
-
-
-def _generate(sub: Commands) -> None:
-    g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
-    g.add_argument("file", metavar="FILE", type=path_name,
-                   help=FILE_HELP + " (a grid or csp model)")
-    common(g, list(ENGINES), "cpsat")
-    g.add_argument("--givens", type=natural, nargs="+", required=True, metavar="K",
-                   help="number(s) of givens")
-    g.add_argument("--count", action="store_true", help="print only the numbers")
-    g.add_argument("--minimal", action="store_true",
-                   help="keep puzzles from which no given can be removed")
-    g.add_argument("--random", type=positive, metavar="N",
-                   help="draw N puzzles instead of all (default: all)")
-    g.add_argument("--seed", type=integer, metavar="S",
-                   help="random seed (with --random; default: a different draw each run)")
-    g.add_argument("--check", nargs="?", const="auto", choices=["auto", *ENGINES],
-                   help="re-solve every puzzle with another engine (always done for --random; "
-                   "default: not done otherwise; without a value: auto)")
-
-
-def _analyze(sub: Commands) -> None:
-    a = sub.add_parser("analyze", help="state space of a planning model")
-    from ..engines.search import registry as search_registry  # only when analyze is named
-
-    a.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP + " (a planning model)")
-    pddl_problem(a)
-    common(a, ANALYZERS, "search")
-    a.add_argument("--limit", type=states, metavar="N",
-                   help="explore at most N states, or none: no limit (default: "
-                   f"{search_registry.ANALYZE_LIMIT:,} for the numpy and python analyses in "
-                   "memory; none for the bit map, on disk and on a cluster, whether asked for "
-                   "or chosen by themselves: see --algorithm and --work-dir)")
-    a.add_argument("--from", choices=["start", "goal"], dest="direction",
-                   help="explore the states reachable from the start, or the states that can "
-                   "reach the goal (default: the goal when it is one state, else the start; "
-                   "on disk always the start)")
-    a.add_argument("--algorithm", choices=search_registry.analysis_choices(),
-                   help="the analysis in memory: " + "; ".join(
-                       f"{name}: {search_registry.ANALYSES[name].description}"
-                       for name in search_registry.analysis_choices())
-                   + " (default: bitmap when --limit is not given, or none, and the states "
-                   "are permutations of 12 or 13 distinct values; else numpy, falling back to "
-                   "python when the states do not pack; or on disk: see --work-dir)")
-    a.add_argument("--work-dir", metavar="DIR", type=work_folder,
-                   help="analyze on disk: keep the breadth-first layers under DIR (created "
-                   "if its parent folder exists), big arrays "
-                   "within half of --memory-limit (default: in memory, except that without "
-                   "--from goal, with --limit not given, none or above "
-                   f"{search_registry.ANALYZE_LIMIT:,}, a space whose packed states are too "
-                   "many for the in-memory bit map and whose moves cannot all be undone, as "
-                   "English 33's, goes on disk by itself, in a temporary directory)")
-    a.add_argument("--resume", action="store_true",
-                   help="with --work-dir: keep the layers a stopped run finished there and go on")
-    cluster(a)
-    pictures(a)
-
-
-def _show(sub: Commands) -> None:
-    w = sub.add_parser("show", help="draw a model as SVG, or a page (a plan player, a gallery)")
-    w.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP)
-    pddl_problem(w)
-    common(w, list(ENGINES), "search", json_flag=False)
-    w.add_argument("--plan", action="store_true",
-                   help="planning models: solve and write a page that steps through the plan")
-    w.add_argument("--gallery", type=positive, metavar="N",
-                   help="csp models: find up to N solutions and draw them (the count "
-                   "stops at N: 'at least N' when there are more; default: one picture of "
-                   "the solution)")
-    w.add_argument("--unsolved", action="store_true",
-                   help="csp models: draw the puzzle itself (by default it is solved first)")
-    no_hint(w)
-    pictures(w, required=True)
-
-
-def _export(sub: Commands) -> None:
-    x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
-    x.add_argument("file", metavar="FILE", type=path_name,
-                   help="a model file or bundled model name")
-    pddl_problem(x)
-    x.add_argument("--to", choices=FORMATS, required=True,
-                   help="pddl: domain and problem files; minizinc: model and data files")
-    x.add_argument("-o", "--output", metavar="DIR", default=".", type=output_name,
-                   help="directory to write the files into, created if its parent exists "
-                   "(default: the current one)")
-
-
-def _validate(sub: Commands) -> None:
-    validate_command(sub, seconds)
-
-
-def _models(sub: Commands) -> None:
-    """``models``, ``schema`` and ``completion`` (below): what cpsolve prints about itself."""
-    m = sub.add_parser("models", help="list the bundled model files (usable by name anywhere)")
-    m.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def _schema(sub: Commands) -> None:
-    sub.add_parser("schema", help="print the JSON Schema of every command's --json output")
-
-
-def _completion(sub: Commands) -> None:
-    comp = sub.add_parser("completion", help="print a shell completion script "
-                          "(eval \"$(cpsolve completion bash)\" in ~/.bashrc)")
-    comp.add_argument("shell", choices=["bash", "zsh"], help="the shell to complete for")
-
-
-_COMMANDS = (_solve, _compare, _count, _generate, _analyze, _show, _export, _validate,
-             _models, _schema, _completion)
-"""Each adds its command(s) and their arguments to :func:`parser`, in the order of its help."""
-
-
-def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
-           default: str = "", json_flag: bool = True) -> None:
-    """``--engine`` (when ``engines``), ``--time-limit``, ``--memory-limit`` and ``--json``."""
-    if engines:
-        cmd.add_argument("--engine", choices=engines, default=default,
-                         help=f"engine to use (default: {default}"
-                         + ("; auto races CP-SAT and search, the first proof wins and "
-                            "the other cross-checks it within a short window, unless search "
-                            "proves it alone within its 0.3 s head start: see --confirm"
-                            if default == "auto" else "") + ")")
-    if default == "auto":
-        cmd.add_argument("--confirm", action="store_true",
-                         help="auto: race CP-SAT and search from the start and wait for the "
-                         "cross-check (default: off; search first runs alone for 0.3 s on "
-                         "models it is expected to win, and a proof within that needs no "
-                         "CP-SAT)")
-    cmd.add_argument("--time-limit", type=seconds, metavar="S",
-                     help="stop after S seconds and report what was proven ('none': no "
-                     "limit at all; the default is none, except auto's budget of "
-                     f"{AUTO_BUDGET:g} s, compare's {AUTO_BUDGET:g} s per model and the "
-                     "search engine's 5 s for an optimality proof once it has a plan)")
-    cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
-                     help="stop when the process holds SIZE of memory (500M, 2G, 2GiB: K, M, "
-                     "G or T, powers of 1,024; 50%% of the available memory; or none) and "
-                     "report what was proven "
-                     f"(default: {100 * memory.DEFAULT_SHARE:g}%% of the memory available "
-                     "at the start; shared by the processes of auto and --jobs)")
-    if json_flag:
-        cmd.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def cluster(cmd: argparse.ArgumentParser) -> None:
-    """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster."""
-    where = cmd.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=processes, metavar="N",
-                       help="run on a local Dask cluster of N worker processes "
-                       "(needs the [dask] extra; default: no cluster)")
-    where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
-                       help="run on the Dask cluster whose scheduler is at ADDRESS "
-                       "(tcp://host:8786; needs the [dask] extra; default: none)")
-
-
-def no_hint(cmd: argparse.ArgumentParser) -> None:
-    """``--no-hint``: CP-SAT planning without the first plan of weighted A*
-    (:mod:`cpsolve.engines.hints`)."""
-    cmd.add_argument("--no-hint", action="store_true", dest="no_hint",
-                     help="CP-SAT planning: do not first look for a plan with weighted A* "
-                     "(at most 2 s, a tenth of the time limit) to bound the proof; CP-SAT "
-                     "proves the optimum either way")
-    cmd.add_argument("--time-indexed", action="store_true", dest="time_indexed",
-                     help="CP-SAT planning: keep the time-indexed model even where the "
-                     "transition graph of a small state space applies (one automaton "
-                     "constraint; see docs/speed.md)")
-
-
-def pictures(cmd: argparse.ArgumentParser, required: bool = False) -> None:
-    """``--svg OUT`` / ``--html OUT``: write the answer drawn (see :mod:`cpsolve.output.draw`)."""
-    out = cmd.add_mutually_exclusive_group(required=required)
-    out.add_argument("--svg", metavar="OUT", type=output_file,
-                     help="write an SVG picture (- for stdout, which then holds the "
-                     "picture alone)"
-                     + ("" if required else "; default: none"))
-    out.add_argument("--html", metavar="OUT", type=output_file,
-                     help="write a self-contained HTML page (- for stdout, which then "
-                     "holds the page alone)"
-                     + ("" if required else "; default: none"))
 
 
 def printable(message: str, width: int = 2000) -> str:

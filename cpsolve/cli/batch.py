@@ -12,7 +12,8 @@ from ..answers.result import Result
 from ..answers.words import plural
 from ..engines import Options
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import TimeUp, printing
+from ..engines.runtime.alarms import printing
+from ..engines.runtime.clock import TimeUp
 from ..engines.runtime.stop import Stop
 from .arguments import printable
 from .option_rules import kind_options_given, wrong_kind

@@ -5,7 +5,7 @@ Each model gets a budget (:class:`~cpsolve.workflows.batch.budget.TaskBudget`): 
 ``--time-limit``, an equal share of what is left of the command's limit among the models
 still to compare, a file not loaded yet counting as one (plus the start of an engine not
 imported yet, CP-SAT's, for the first model that runs it); without, the
-default budget (:data:`~.arguments.AUTO_BUDGET`), so that a peer that knows no proof
+default budget (:data:`~.command_options.AUTO_BUDGET`), so that a peer that knows no proof
 (Fast Downward on an impossible model) never searches for ever; ``--time-limit none``:
 no limit.  The model's engines share its budget
 (:func:`~cpsolve.workflows.batch.comparing.compare_model`).
@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from ..engines import Options
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import Clock, TimeUp, printing
+from ..engines.runtime.alarms import printing
+from ..engines.runtime.clock import Clock, TimeUp
 from ..workflows.batch.budget import TaskBudget
 from ..workflows.batch.comparing import (
     Compared,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..engines import Options
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import printing
+from ..engines.runtime.alarms import printing
 from ..workflows.batch.budget import TaskBudget
 from ..workflows.batch.comparing import Compared
 from ..workflows.batch.items import Item

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..engines.runtime.clock import printing
+from ..engines.runtime.alarms import printing
 from ..workflows.batch.comparing import Compared
 from .arguments import printable
 from .compare_checks import VERDICTS, answered, cross_checked, unchecked

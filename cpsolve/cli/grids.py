@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engines import Options
-from ..engines.runtime.clock import printing
+from ..engines.runtime.alarms import printing
 from .session import exit_code
 from .sources import file_name
 from .warn import against_expected, with_mismatch

@@ -1,5 +1,5 @@
 """The interop commands' options (PDDL pairs, ``validate``, MiniZinc's solver, statistics),
-added to :mod:`.arguments`' parser in small blocks of their own."""
+added to :mod:`.arguments`' parser by :mod:`.command_options` in small blocks of their own."""
 
 from __future__ import annotations
 

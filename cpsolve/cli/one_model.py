@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ..answers.result import Result, cut_off_words, lost_words
 from ..engines import Options, run
 from ..engines.runtime import interrupt
-from ..engines.runtime.clock import TimeUp, printing
+from ..engines.runtime.alarms import printing
+from ..engines.runtime.clock import TimeUp
 from ..workflows.impossible import by_invariant
 from .option_rules import wrong_kind
 from .printer import OutputLost

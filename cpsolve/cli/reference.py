@@ -63,7 +63,8 @@ def cli_page() -> str:
     p = parser()
     summaries = _summaries(p)
     lines = ["# Command-line reference", "",
-             "Generated from the parser (`cpsolve/cli/arguments.py`) when the site is built: "
+             "Generated from the parser (`cpsolve/cli/arguments.py`, its commands' options in "
+             "`cpsolve/cli/command_options.py`) when the site is built: "
              "what `cpsolve COMMAND --help` prints, one section per command. Every example "
              "here is run by `tests/test_docs.py`.", "",
              "Every command takes a model file or a bundled model's name (`cpsolve models` "

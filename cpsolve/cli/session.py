@@ -23,11 +23,12 @@ from ..answers.kinds import Count
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import interrupt, memory
-from ..engines.runtime.clock import FLOOR, Clock, cpu_share, state_limit
+from ..engines.runtime.clock import FLOOR, Clock, state_limit
+from ..engines.runtime.cpu import cpu_share
 from ..puzzles.data import reading
 from ..puzzles.files import load, resolve
-from .arguments import AUTO_BUDGET
 from .checks import over_input
+from .command_options import AUTO_BUDGET
 from .consoles import console, shows_progress, stdout_is_terminal
 from .printer import Printer
 from .screen import shares_terminal

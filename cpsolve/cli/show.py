@@ -4,7 +4,7 @@ gallery of solutions)."""
 from __future__ import annotations
 
 from ..engines import run
-from ..engines.runtime.clock import printing
+from ..engines.runtime.alarms import printing
 from ..workflows.impossible import by_invariant
 from .session import Cli, exit_code
 from .sources import file_name

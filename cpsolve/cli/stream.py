@@ -33,7 +33,7 @@ class Stream:
 
     def __call__(self, values: dict[str, int]) -> None:
         """Print one solution (checked at the door, :func:`cpsolve.engines.run`)."""
-        from ..engines.runtime.clock import printing
+        from ..engines.runtime.alarms import printing
 
         self.found.append(dict(values))
         n = len(self.found)

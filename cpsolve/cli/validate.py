@@ -180,7 +180,7 @@ def _report(cli: Cli, source, ok: bool, message: str, form: str, note: str = "",
     """The verdict, in text (``note``: a line after a valid one) or JSON; ``facts``: a
     plan's ``steps``, ``cost`` and ``step``, or a solution's ``objective`` (when the model
     has one)."""
-    from ..engines.runtime.clock import printing
+    from ..engines.runtime.alarms import printing
 
     what = "plan" if "steps" in facts else "solution"
     with printing(answer=True):  # the verdict is reached: the clock no longer cuts it

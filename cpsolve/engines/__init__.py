@@ -60,13 +60,13 @@ def start_cost(name: str) -> float:
 def late_start(name: str, seconds: float | None, share: float | None = None) -> str | None:
     """Why engine ``name`` must not start with ``seconds`` left (``None``: it may): its start
     (:func:`start_cost`), at ``share`` of a core (default: what this process has had,
-    :func:`~.runtime.clock.process_share`), would take them all — an import of compiled
+    :func:`~.runtime.cpu.process_share`), would take them all — an import of compiled
     code cannot be stopped, and the time limit would not hold."""
     cost = start_cost(name)
     if seconds is None or not cost:
         return None
     if share is None:
-        from .runtime.clock import process_share
+        from .runtime.cpu import process_share
 
         share = process_share()
     if cost / share < seconds:

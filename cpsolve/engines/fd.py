@@ -26,7 +26,7 @@ from ..answers.result import Plan, Result, Status, Step, Unsupported
 from ..model import Planning
 from . import Options
 from .runtime.clock import Clock
-from .runtime.processes import run_tool
+from .runtime.processes.tools import run_tool
 
 CAPABILITIES = {("planning", "solve")}
 

@@ -3,7 +3,8 @@
 * :mod:`cpsolve.language.fold` — partial evaluation of an expression under some known values
   (the exporters' own, so that they share no logic with the checker);
 * :mod:`.pddl` — a :class:`~cpsolve.model.planning.Planning` as a PDDL domain and
-  problem, every action grounded into variants with STRIPS preconditions;
+  problem, every action grounded into variants with STRIPS preconditions (the grounding
+  and its limits in :mod:`.pddl_writer`, the PDDL names in :mod:`.pddl_names`);
 * :mod:`.minizinc` — a :class:`~cpsolve.model.csp.Csp` as a MiniZinc model and
   data file.
 

@@ -11,7 +11,7 @@ import pytest
 
 from cpsolve.cli import consoles, session
 from cpsolve.cli.session import TAIL, TAIL_CPU, Cli
-from cpsolve.engines.runtime import clock as clocks
+from cpsolve.engines.runtime import cpu as cpus
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -27,12 +27,12 @@ def test_the_tail_grows_as_the_share_of_a_core_shrinks(monkeypatch, share, tail)
 
 
 def test_the_share_of_a_core_is_cpu_time_over_wall_time(monkeypatch):
-    monkeypatch.setattr(clocks.time, "process_time", lambda: 0.3)
-    assert clocks.cpu_share(3.0) == pytest.approx(0.1)
-    assert clocks.cpu_share(0.2) == 1.0  # threads: more CPU than wall is a whole core
-    assert clocks.cpu_share(100.0) == 0.05  # never below a twentieth
-    assert clocks.cpu_share(0.05) == 1.0  # too soon to tell
-    assert clocks.cpu_share(1.0, cpu_before=0.2) == pytest.approx(0.1)  # since then
+    monkeypatch.setattr(cpus.time, "process_time", lambda: 0.3)
+    assert cpus.cpu_share(3.0) == pytest.approx(0.1)
+    assert cpus.cpu_share(0.2) == 1.0  # threads: more CPU than wall is a whole core
+    assert cpus.cpu_share(100.0) == 0.05  # never below a twentieth
+    assert cpus.cpu_share(0.05) == 1.0  # too soon to tell
+    assert cpus.cpu_share(1.0, cpu_before=0.2) == pytest.approx(0.1)  # since then
 
 
 def test_a_command_run_in_a_long_process_measures_its_own_share(monkeypatch):

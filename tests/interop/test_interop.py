@@ -25,7 +25,7 @@ from cpsolve.engines import Options, engines_for, not_applicable, run
 from cpsolve.engines import fd as fd_engine
 from cpsolve.engines import minizinc as mzn_engine
 from cpsolve.engines.runtime import interrupt
-from cpsolve.engines.runtime.processes import run_tool
+from cpsolve.engines.runtime.processes.tools import run_tool
 from cpsolve.interop import minizinc as mzn_export
 from cpsolve.interop import pddl as pddl_export
 from cpsolve.language.combine import And, If

@@ -20,7 +20,7 @@ from cpsolve.answers.result import Unsupported
 from cpsolve.engines import fd as fd_engine
 from cpsolve.engines import run
 from cpsolve.engines.runtime import interrupt
-from cpsolve.interop import ExportStopped, TooLarge, pddl
+from cpsolve.interop import ExportStopped, TooLarge, pddl, pddl_names, pddl_writer
 from cpsolve.puzzles.files import load
 
 
@@ -64,7 +64,7 @@ def never_built(monkeypatch):
         for _ in variants:
             raise AssertionError("a ground action was built before the size was checked")
 
-    monkeypatch.setattr(pddl._Writer, "add", add)
+    monkeypatch.setattr(pddl_writer.Writer, "add", add)
 
 
 @pytest.mark.parametrize("values, words", [
@@ -86,7 +86,7 @@ def test_a_small_pancake_model_still_exports_every_variant(tmp_path):
 
 
 def test_names_of_one_action_are_numbered_in_order():
-    names = pddl._Names()
+    names = pddl_names.Names()
     made = [names.make("flip top 6", "a") for _ in range(2_000)]
     assert made[:3] == ["flip_top_6", "flip_top_6-2", "flip_top_6-3"]
     assert made[-1] == "flip_top_6-2000" and len(set(made)) == len(made)
@@ -110,13 +110,13 @@ def test_the_export_stops_when_asked(tmp_path):
 def test_the_first_sigterm_ends_an_export(cli, tmp_path, monkeypatch):
     """SIGTERM's handler only asks for a stop the first time: the export used to go on
     (a second signal ended it) and wrote its files."""
-    real = pddl._Writer.add
+    real = pddl_writer.Writer.add
 
     def add(self, label, action, variants):
         interrupt.on_signal(signal.SIGTERM, None)  # the signal, as it comes mid-export
         return real(self, label, action, variants)
 
-    monkeypatch.setattr(pddl._Writer, "add", add)
+    monkeypatch.setattr(pddl_writer.Writer, "add", add)
     out = tmp_path / "out"
     run_ = cli("export", pancakes(tmp_path, 5), "--to", "pddl", "-o", out)
     assert run_.code == 130, run_.err

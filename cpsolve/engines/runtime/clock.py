@@ -1,7 +1,7 @@
 """The clock: one type for every time limit, from the command's down to a slice of an engine's.
 
 ``--time-limit`` bounds the whole command's work — loading the model file,
-compiling, every engine — but never the writing of what it found (:func:`printing`: once
+compiling, every engine — but never the writing of what it found (:func:`.alarms.printing`: once
 a command prints its answer, the clock no longer interrupts it).  :class:`Clock` tracks
 what is left;
 :meth:`Clock.guard` stops plain Python work (loading a huge model file) at the
@@ -14,7 +14,6 @@ proven.
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 import threading
@@ -22,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from . import interrupt, memory
+from . import alarms, interrupt, memory
 from .stop import Stop
 from .waits import waitable
 
@@ -35,45 +34,6 @@ the system's timers refuse a little more (``setitimer`` and lock waits past abou
 ``timedelta`` past 8.6e13 s), so a larger limit is never handed on to them.  A smaller one
 is, and some waits take less still (``poll``: about 24.8 days): every wait and timer takes
 its seconds through :func:`.waits.waitable`."""
-
-
-def process_start() -> float:
-    """When this process started, on the ``time.monotonic`` scale: a command's
-    ``--time-limit`` counts from there, the interpreter's start and the imports included
-    (now, where the system does not tell)."""
-    now = time.monotonic()
-    try:
-        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
-            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
-            up = float(uptime.read().split()[0])
-        age = up - ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return now
-    return now - min(max(age, 0.0), 60.0)  # a process older than a minute: not ours to judge
-
-
-SHARE_AFTER = 0.1
-"""Seconds of wall time before :func:`cpu_share` reads anything but a whole core."""
-
-
-def cpu_share(elapsed: float, cpu_before: float = 0.0) -> float:
-    """The share of a core this process has had over the last ``elapsed`` seconds, when
-    its CPU time was ``cpu_before`` (0: since the process started): CPU time over wall
-    time, 1 on an idle machine, 0.1 beside 20 busy processes on 2 cores, kept between
-    0.05 and 1 (and 1 before :data:`SHARE_AFTER`).  What a second of this process's work
-    costs in wall seconds now is about 1 / share."""
-    if elapsed < SHARE_AFTER:
-        return 1.0
-    used = time.process_time() - cpu_before
-    return min(1.0, max(0.05, used / elapsed))
-
-
-def process_share() -> float:
-    """The share of a core this process has had since it started (:func:`cpu_share`; 1 in
-    a process older than a minute, whose past says little about now)."""
-    elapsed = time.monotonic() - process_start()
-    return 1.0 if elapsed >= 60.0 else cpu_share(elapsed)
-
 
 def seconds(limit: float) -> str:
     """A limit in seconds for a message: three figures ("2.69"), whole seconds from 1000
@@ -91,8 +51,8 @@ def state_limit(limit: float | None) -> None:
     of it (the time left less what follows them, a racer's part, a batch instance's share),
     figures the user never gave."""
     _stated[0] = limit
-    _answering[0] = None
-    _printed[0] = _held[0] = False
+    alarms.answering[0] = None
+    alarms.printed[0] = alarms.held[0] = False
 
 
 def stated(limit: float | None) -> float | None:
@@ -108,14 +68,6 @@ def reached(limit: float | None = None) -> str:
     return Stop.TIME.text if said is None else f"time limit {seconds(said)} s reached"
 
 
-_answering: list[float | None] = [None]
-"""When (``time.monotonic``) an engine's :meth:`Clock.guard` (one with a grace) ended, none
-other having begun since: the command is checking what it found, before printing it.  The
-command's own guard then cuts it off only when the whole :meth:`Clock.overtime` has passed,
-since the limit and since that ending (:meth:`Clock.answer_time`), and not at all once the
-printing has begun (:func:`printing`); :func:`state_limit` clears it for the next
-command."""
-
 
 class TimeUp(BaseException):
     """The command's time limit was reached during ``what``.
@@ -124,7 +76,7 @@ class TimeUp(BaseException):
     (a user's model file being loaded, an engine's last line of defence) must not turn
     the clock's stop into an error of its own."""
 
-    def __init__(self, what: str, limit: float, armed: _Armed | None = None):
+    def __init__(self, what: str, limit: float, armed: alarms.Armed | None = None):
         self.what, self.limit, self.armed = what, limit, armed  # armed: :func:`absorb`
         super().__init__(f"the time limit ({seconds(limit)} s) was reached while {what}")
 
@@ -154,7 +106,7 @@ class Clock:
         self.limit = None if limit is None or limit >= LONGEST else limit
         self.now = now
         self.start = now() if start is None else start
-        """When the clock started (``start``: earlier, e.g. :func:`process_start`)."""
+        """When the clock started (``start``: earlier, e.g. :func:`.cpu.process_start`)."""
 
     def __repr__(self) -> str:
         return f"Clock(limit={self.limit}, elapsed={self.elapsed():.3f})"
@@ -236,16 +188,16 @@ class Clock:
         engine's :meth:`grace`; the rest is for the error line and the process's exit.
         Once the engines have ended the whole overtime (:meth:`answer_time`): an answer
         found is printed rather than thrown away for an error line that takes as long —
-        and once its printing has begun, nothing cuts it off (:func:`printing`)."""
+        and once its printing has begun, nothing cuts it off (:func:`.alarms.printing`)."""
         return 0.85 * self.overtime()
 
     def answer_time(self, over: float) -> float:
         """How far past the limit the command's guard waits, ``over`` seconds past it, once
-        an engine's guard has ended (:data:`_answering`): the whole :meth:`overtime`, and
+        an engine's guard has ended (:data:`.alarms.answering`): the whole :meth:`overtime`, and
         at least the overtime since that ending — an engine whose stop came late (a NumPy
         step holds the alarm until it ends) leaves what it found to be checked and printed,
         not thrown away the moment it is back."""
-        since = time.monotonic() - (_answering[0] or 0.0)
+        since = time.monotonic() - (alarms.answering[0] or 0.0)
         return max(self.overtime(), over + self.overtime() - since)
 
     @contextmanager
@@ -258,28 +210,28 @@ class Clock:
         Guards nest (the command's around an engine's): an inner block has the timer to
         itself, and the outer one's is armed again when it ends (a block that ends past the
         outer's moment meets it at once).  A guard's alarm acts only while its block runs
-        (:class:`_Armed`): one whose ending comes late (a block left by an exception raised
+        (:class:`.alarms.Armed`): one whose ending comes late (a block left by an exception raised
         in ``contextlib``'s exit, its generator closed when collected) finds its outer
-        guard gone and does nothing, and :func:`disarm` ends them all with the command.
+        guard gone and does nothing, and :func:`.alarms.disarm` ends them all with the command.
         Only on the main thread; elsewhere (and without a limit) the block just runs.
         """
         left = self.left()
         if left is None or threading.current_thread() is not threading.main_thread():
             yield
             return
-        armed = _Armed(signal.getsignal(signal.SIGALRM), time.monotonic())
-        _armed.append(armed)
+        armed = alarms.Armed(signal.getsignal(signal.SIGALRM), time.monotonic())
+        alarms.guards.append(armed)
         _quiet_when_swallowed()
         signal.signal(signal.SIGALRM, self._alarm(what, grace, armed))
         armed.outer, _ = signal.setitimer(signal.ITIMER_REAL, waitable(left))
         if grace:
-            _answering[0] = None  # an engine's block: work that may be asked to stop
+            alarms.answering[0] = None  # an engine's block: work that may be asked to stop
         try:
             yield
         finally:
-            _release(armed, grace)
+            alarms.release(armed, grace)
 
-    def _alarm(self, what: str, grace: float, armed: _Armed) -> Callable:
+    def _alarm(self, what: str, grace: float, armed: alarms.Armed) -> Callable:
         """The SIGALRM handler of :meth:`guard`: at the limit, a stop asked for (with a
         ``grace``) or :class:`TimeUp`; ``grace`` seconds past it, :class:`TimeUp`.  Nothing
         once the block has ended (``armed`` no longer active), and no second
@@ -289,9 +241,9 @@ class Clock:
         def alarm(signum, frame):  # noqa: ARG001 - signal handler signature
             if not armed.active:  # a late signal: its block has ended, nothing to stop
                 return
-            if _writing[0] or _printed[0]:  # output under way: it waits for the end of
-                _held[0] = not _printed[0]  # the block (after the answer: for ever)
-                return
+            if alarms.writing_blocks[0] or alarms.printed[0]:  # output under way: it waits
+                alarms.held[0] = not alarms.printed[0]  # for the end of the block (after the
+                return  # answer: for ever)
             over = self.elapsed() - (self.limit or 0.0)
             if over < 0:  # early (an outer guard's timer set by another clock)
                 signal.setitimer(signal.ITIMER_REAL, waitable(-over))
@@ -300,7 +252,7 @@ class Clock:
                 soft[0] = False
                 interrupt.request(self.limit_reached(), Stop.TIME)
             # an answer is not thrown away for an error line
-            wait = grace if _answering[0] is None else self.answer_time(over)
+            wait = grace if alarms.answering[0] is None else self.answer_time(over)
             if over < wait:
                 signal.setitimer(signal.ITIMER_REAL, waitable(wait - over))
                 return
@@ -343,104 +295,3 @@ def under_way(what: str, frame) -> str:
             name = frame.f_locals.get("name", name)
         frame = frame.f_back
     return what if not isinstance(name, str) else f"{what} (importing {name})"
-
-
-_writing = [0]
-"""The :func:`printing` blocks under way on the main thread: no guard's alarm acts."""
-
-_held = [False]
-"""An alarm came during a :func:`printing` block: it acts once the last has ended."""
-
-_printed = [False]
-"""The command has begun to print its answer (:func:`printing` with ``answer``): no
-guard's alarm acts any more; :func:`state_limit` clears it for the next command."""
-
-
-@contextmanager
-def printing(answer: bool = False) -> Iterator[None]:
-    """Write output that the clock must not cut: while the block runs, no guard's alarm
-    acts (no stop asked for, no :class:`TimeUp`) — the time limit cuts the work, never the
-    writing of what it found, which a cut would leave half written or lose (tens of
-    thousands of generated puzzles can take longer to print than any overtime).
-
-    An alarm that came meanwhile acts as soon as the block ends (a batch's line, a solution
-    of ``count --list``: the work goes on after it).  The command's ``answer`` is its last
-    work: from its block on, no alarm acts any more (none can come between the answer's
-    end and the command's).  On other threads, where no alarm comes, the block just runs.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    _writing[0] += 1
-    interrupt.writing[0] += 1
-    _printed[0] = _printed[0] or answer
-    try:
-        yield
-    finally:
-        _writing[0] -= 1
-        interrupt.writing[0] -= 1
-        if not _writing[0] and _held[0]:
-            _held[0] = False
-            if _armed and not _printed[0]:  # the alarm that waited: now
-                signal.setitimer(signal.ITIMER_REAL, 0.001)
-
-
-class _Armed:
-    """One :meth:`Clock.guard` block under way on the main thread: the SIGALRM handler
-    before it, when it began, the outer timer's seconds left then; its alarm acts only
-    while it is ``active``.  (A plain class: ``dataclasses`` would cost ``--help`` a fifth
-    of bare Python's start-up.)"""
-
-    __slots__ = ("previous", "entered", "outer", "active")
-
-    def __init__(self, previous: object, entered: float, outer: float = 0.0) -> None:
-        self.previous, self.entered, self.outer, self.active = previous, entered, outer, True
-
-
-_armed: list[_Armed] = []
-"""The guards under way on the main thread, innermost last."""
-
-
-def _release(armed: _Armed, grace: float) -> None:
-    """The end of ``armed``'s block: its timer off, the handler before it back, the outer
-    guard's timer armed again.  A guard an outer one has already ended (its ending came
-    late) does nothing: the outer's ending undid it, and the outer's timer must not come
-    back."""
-    armed.active = False
-    if not any(a is armed for a in _armed):
-        return
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    while _armed[-1] is not armed:  # inner guards whose ending has not come: ended now
-        _armed.pop().active = False
-    _armed.pop()
-    if grace > 0:
-        _answering[0] = time.monotonic()
-    _restore(armed.previous)
-    if armed.outer > 0:  # the outer guard's moment, less the time this block took
-        signal.setitimer(signal.ITIMER_REAL,
-                         waitable(max(0.001, armed.outer - (time.monotonic() - armed.entered))))
-
-
-def _restore(handler: object) -> None:
-    """SIGALRM's handler back to ``handler`` — also when ``signal.signal``, which first runs
-    the handlers of signals already come, raises from one of them (a Ctrl-C)."""
-    try:
-        signal.signal(signal.SIGALRM, handler)
-    except BaseException:
-        signal.signal(signal.SIGALRM, handler)
-        raise
-
-
-def disarm() -> None:
-    """End every guard still under way (the command has ended): no timer, SIGALRM's handler
-    as before the first guard, and no guard's alarm acts any more — a guard's block whose
-    ending never ran (or runs later) cannot raise :class:`TimeUp` after its command."""
-    if not _armed or threading.current_thread() is not threading.main_thread():
-        return
-    _held[0] = False
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    first = _armed[0]
-    for armed in _armed:
-        armed.active = False
-    _armed.clear()
-    _restore(first.previous)

@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .interrupt import ESCALATE, SIGNALS
-from .processes import spawn_helper
+from .processes.tools import spawn_helper
 
 KILLED = 137
 """The exit status of a process the guard ended: killed by SIGKILL (128 + 9), as a shell

@@ -105,7 +105,7 @@ _loading: list[str] = []
 """What the main thread is loading (:func:`loading` blocks), innermost last."""
 
 writing = [0]
-"""How many :func:`cpsolve.engines.runtime.clock.printing` blocks the main thread is in: a
+"""How many :func:`cpsolve.engines.runtime.alarms.printing` blocks the main thread is in: a
 first signal's second (:func:`_second_later`) waits until they have ended, so that the
 output under way is written whole (a real second signal still cuts it)."""
 

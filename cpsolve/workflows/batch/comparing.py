@@ -124,9 +124,9 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
 def start_seconds(engines: Iterable[str]) -> float:
     """Wall seconds the starts of ``engines`` would take now: each one's
     :func:`~cpsolve.engines.start_cost` (an import not made yet) at the share of a core this
-    process has had (:func:`~cpsolve.engines.runtime.clock.process_share`)."""
+    process has had (:func:`~cpsolve.engines.runtime.cpu.process_share`)."""
     from ...engines import start_cost
-    from ...engines.runtime.clock import process_share
+    from ...engines.runtime.cpu import process_share
 
     cost = sum(start_cost(engine) for engine in engines)
     return cost / process_share() if cost else 0.0

@@ -404,11 +404,12 @@ def test_no_second_time_up_while_one_leaves_the_blocks(quiet_alarm):
     exit would skip that guard's ending."""
     import signal
 
-    from cpsolve.engines.runtime.clock import TimeUp, _Armed
+    from cpsolve.engines.runtime.alarms import Armed
+    from cpsolve.engines.runtime.clock import TimeUp
 
     ticks = Ticks()
     clock = Clock(1.0, ticks)
-    alarm = clock._alarm("loading many.toml", 0.0, _Armed(None, 0.0))
+    alarm = clock._alarm("loading many.toml", 0.0, Armed(None, 0.0))
     ticks.t += 10  # past the limit
     with pytest.raises(TimeUp):
         alarm(signal.SIGALRM, None)
@@ -424,7 +425,7 @@ def test_disarm_ends_every_guard_with_the_command(quiet_alarm):
     timer is left, SIGALRM's handler is back, and the guard's alarm does nothing."""
     import signal
 
-    from cpsolve.engines.runtime.clock import disarm
+    from cpsolve.engines.runtime.alarms import disarm
 
     ticks = Ticks()
     clock = Clock(60.0, ticks)
@@ -446,7 +447,8 @@ def test_an_alarm_waits_for_a_line_under_way_then_acts(quiet_alarm):
     import signal
     import time
 
-    from cpsolve.engines.runtime.clock import TimeUp, printing
+    from cpsolve.engines.runtime.alarms import printing
+    from cpsolve.engines.runtime.clock import TimeUp
 
     ticks = Ticks()
     clock = Clock(60.0, ticks)  # its timer would ring in 60 real seconds
@@ -468,7 +470,7 @@ def test_no_alarm_acts_once_the_answer_is_being_printed(quiet_alarm):
     thousands of generated puzzles for an error line)."""
     import signal
 
-    from cpsolve.engines.runtime.clock import printing
+    from cpsolve.engines.runtime.alarms import printing
 
     ticks = Ticks()
     clock = Clock(60.0, ticks)

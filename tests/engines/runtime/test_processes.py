@@ -15,11 +15,11 @@ from cpsolve.engines.runtime.processes import (
     Failure,
     Kind,
     Message,
-    run_tool,
     start,
     stop,
     wait_any,
 )
+from cpsolve.engines.runtime.processes.tools import run_tool
 from cpsolve.engines.runtime.waits import WAIT_MAX, waitable
 
 

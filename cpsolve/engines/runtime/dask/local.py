@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .. import interrupt, memory, processes
+from .. import interrupt, memory
 from ..clock import TimeUp, absorb, reached
+from ..processes import tracking
 from . import worker
 from .logs import silence
 from .waiting import POLL, STOP_WAIT
@@ -127,7 +128,7 @@ def started(make: Callable[[], Any], ended: Callable[[], str | None],
     it spawns meanwhile killed), as when the start failed once `ended()` says why (a
     signal to the process group), or when the caller's clock cuts the wait
     (:class:`TimeUp`, :func:`~..clock.absorb`)."""
-    before = processes.spawned()
+    before = tracking.spawned()
     made: dict[str, Any] = {}
     thread = threading.Thread(target=_make_into, args=(made, make), daemon=True,
                               name="dask-start")
@@ -147,7 +148,7 @@ def started(make: Callable[[], Any], ended: Callable[[], str | None],
     if "error" in made:
         why = ended()  # a signal to the process group also ends the nannies starting up
         if why:        # ("Nanny failed to start"): the stop is what happened
-            processes.kill_spawned(before)
+            tracking.kill_spawned(before)
             raise NotStarted(f"{what} was stopped: {why}")
         raise made["error"]
     return made["cluster"]
@@ -170,11 +171,11 @@ def _abandon_start(thread: threading.Thread, made: dict[str, Any], before: set,
     silence()
     end = time.monotonic() + settle
     while thread.is_alive() and time.monotonic() < end:
-        processes.kill_spawned(before)
+        tracking.kill_spawned(before)
         thread.join(POLL)
     if "cluster" in made:
         close(made["cluster"])
-    processes.kill_spawned(before)
+    tracking.kill_spawned(before)
 
 
 def _close_cluster(local) -> None:
@@ -189,7 +190,7 @@ def _kill_workers(local) -> None:
     takes seconds on a loaded machine.  Dask's loggers are silenced first
     (:func:`.logs.silence`)."""
     silence()
-    processes.kill_now(getattr(nanny, "pid", None) for nanny in list(local.workers.values()))
+    tracking.kill_now(getattr(nanny, "pid", None) for nanny in list(local.workers.values()))
 
 
 def _loop_without_sigint():
@@ -205,7 +206,7 @@ def _loop_without_sigint():
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
         runner.start()
         return runner
-    processes.start_tracker()
+    tracking.start_tracker()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         runner.start()

@@ -37,7 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from ...runtime import memory
-from ...runtime.clock import Clock, process_share
+from ...runtime.clock import Clock
+from ...runtime.cpu import process_share
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task

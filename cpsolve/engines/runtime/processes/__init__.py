@@ -1,20 +1,17 @@
-"""Child processes, the one way: external tools (:func:`run_tool`) and Python functions in
-forked children (:func:`start`).
+"""Child processes, the one way: Python functions in forked children (:func:`start`, here),
+external tools (:mod:`.tools`: :func:`.tools.run_tool`) and the children multiprocessing
+started for others (:mod:`.tracking`).
 
-**External tools** (Fast Downward; MiniZinc runs through its own Python package, which
-starts and stops it: :mod:`cpsolve.engines.minizinc`): the tool runs in its own process group.
-:func:`run_tool` waits for it while watching the time limit and
-:mod:`~cpsolve.engines.runtime.interrupt`: at the limit, or when the user interrupts, the
-whole group gets SIGTERM, then SIGKILL a moment later, so no planner or solver outlives the
-command.  Only the ``fd`` and ``minizinc`` engines (and this module) start processes
-(``tests/test_layering.py``).
+**External tools** (:mod:`.tools`): the tool runs in its own process group, stopped at the
+time limit or on interruption.  Only the ``fd`` and ``minizinc`` engines (and this package)
+start processes (``tests/test_layering.py``).
 
 **Python functions** (``auto``'s racers, the workers of ``--jobs``): :func:`start` forks a
 child that runs a function with a pipe back (:class:`Channel`: notes on the way, then its
 result or what it raised); :func:`wait_any` waits for the first of several children to say
 something; :func:`stop` asks them to stop (SIGINT: an engine returns what it has), reads
 what they send within a grace, then kills (SIGKILL) and reaps them.  Each child is a
-session of its own that dies with its parent (:func:`_own_session`).  Only this module
+session of its own that dies with its parent (:func:`_own_session`).  Only this package
 imports :mod:`multiprocessing` (``tests/test_layering.py``).
 """
 
@@ -24,126 +21,25 @@ import enum
 import multiprocessing
 import os
 import signal
-import subprocess
 import time
 import weakref
 from collections.abc import Callable, Iterable
-from contextlib import suppress
 from dataclasses import dataclass
 from multiprocessing import connection
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from pathlib import Path
 from typing import Any
 
-from . import interrupt, memory, release
-from .clock import Clock, reached
-from .stop import Stop
-from .waits import waitable
-
-POLL = 0.05
-"""Seconds between two looks at the clock and the interrupt flag."""
+from .. import interrupt, memory, release
+from ..clock import reached
+from ..stop import Stop
+from ..waits import waitable
 
 PR_SET_PDEATHSIG = 1
 """Linux's prctl option: the signal a process gets when its parent dies."""
 
 STOPS = {signal.SIGINT, signal.SIGTERM}
 """The signals that ask a child to stop (it returns what it has)."""
-
-GRACE = 1.0
-"""Seconds between SIGTERM and SIGKILL."""
-
-
-@dataclass(frozen=True)
-class Finished:
-    """What a tool did: its exit code and output, and why it was stopped (``""``: it ended)."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-    stopped: str = ""
-    seconds: float = 0.0
-
-
-def run_tool(cmd: list[str], cwd: Path, time_limit: float | None,
-             on_line: Callable[[str], None] | None = None) -> Finished:
-    """Run ``cmd`` in ``cwd``; stop it at ``time_limit`` seconds or on interruption.
-
-    With ``on_line``, each line of the tool's output is passed to it as soon as the line is
-    complete (and the last one, unfinished, when the tool ends), once each."""
-    clock = Clock(time_limit)
-    out, err = cwd / ".stdout", cwd / ".stderr"
-    lines = _Lines(out, on_line)
-    with open(out, "wb") as o, open(err, "wb") as e:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=o, stderr=e, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
-        stopped = ""
-        try:
-            while proc.poll() is None:
-                if clock.expired():
-                    stopped = clock.why()
-                    _stop(proc)
-                    break
-                time.sleep(POLL)
-                lines.read()
-        finally:
-            if proc.poll() is None:  # KeyboardInterrupt or any other way out
-                _stop(proc)
-    lines.read(final=True)
-    return Finished(proc.returncode, out.read_text(errors="replace"),
-                    err.read_text(errors="replace"), stopped, clock.elapsed())
-
-
-def spawn_helper(code: str, *args: str, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
-    """Start a small Python program of cpsolve's own (``code``, run with ``-I -S``: no site,
-    none of cpsolve) with ``args``, in a session of its own (signals to the command's
-    process group do not reach it), its stdin ``/dev/null``, stdout and stderr the
-    command's, and the file descriptors ``pass_fds`` kept: the guard of a Python model's
-    loading (:mod:`.guard`).  ``OSError`` when no process can be had."""
-    import sys
-
-    return subprocess.Popen([sys.executable, "-I", "-S", "-c", code, *args], pass_fds=pass_fds,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
-
-
-class _Lines:
-    """The lines a tool has written to its output file so far, each passed on once."""
-
-    def __init__(self, path: Path, on_line: Callable[[str], None] | None) -> None:
-        self.path, self.on_line = path, on_line
-        self.offset, self.rest = 0, b""
-
-    def read(self, final: bool = False) -> None:
-        """Pass on the complete lines written since the last call (``final``: all)."""
-        if self.on_line is None or not self.path.exists():
-            return
-        with open(self.path, "rb") as f:
-            f.seek(self.offset)
-            chunk = f.read()
-        self.offset += len(chunk)
-        *complete, self.rest = (self.rest + chunk).split(b"\n")
-        if final and self.rest:
-            complete.append(self.rest)
-            self.rest = b""
-        for line in complete:
-            self.on_line(line.decode(errors="replace"))
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGTERM to the tool's process group, SIGKILL if it is still there after :data:`GRACE`."""
-    for sig, wait in ((signal.SIGTERM, GRACE), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-# --- Python functions in forked child processes ---------------------------------------------
 
 
 class Kind(enum.Enum):
@@ -289,37 +185,6 @@ _children: weakref.WeakSet[Child] = weakref.WeakSet()
 """The children this process started: a new child closes its copies of their pipes (and of
 the parent's end of its own), so that each pipe ends when its two processes let go of it (a
 worker waiting for work sees the parent go away)."""
-
-
-def start_tracker() -> None:
-    """Start multiprocessing's resource tracker now, from the calling thread: whichever
-    thread starts it gets SIGINT and SIGTERM unblocked (Python's tracker does that), which
-    would undo a mask set on purpose (the Dask client's loop thread,
-    :func:`.dask.client.client_for`)."""
-    from multiprocessing import resource_tracker
-
-    resource_tracker.ensure_running()
-
-
-def spawned() -> set[BaseProcess]:
-    """The child processes of this process that multiprocessing started and that still run
-    (whoever started them: a Dask nanny's workers too)."""
-    return set(multiprocessing.active_children())
-
-
-def kill_spawned(since: set[BaseProcess]) -> None:
-    """SIGKILL the children of :func:`spawned` that are not in ``since`` (a start that was
-    stopped half-way: :func:`.dask.local._abandon_start`)."""
-    kill_now(child.pid for child in spawned() - since)
-
-
-def kill_now(pids: Iterable[int | None]) -> None:
-    """SIGKILL each of ``pids`` (``None``: a process not started yet); one already gone is
-    no error."""
-    for pid in pids:
-        if pid:
-            with suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
 
 
 def _main(conn: Connection, parents_end: Connection, parent: int, work: Callable[..., Any],
