@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 
 from ..answers.check.assignments import objective_value, violations
-from ..answers.check.plans import replay
+from ..answers.check.plans import forbidden_by, in_domains, replay
 from ..answers.read import PlanAnswer, Unreadable, read_answer
 from ..language.interpret import evaluate
 from ..puzzles.data import ModelFileError, read_text
@@ -127,9 +127,9 @@ def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
 
 def _lands(model, new: dict[str, int]) -> bool:
     """Whether a step whose guard holds can be played: it reaches a state whose values
-    are in their domains and that no ``forbid`` rule forbids."""
-    return all(new[name] in domain for name, domain in model.domains.items()) and \
-        not any(evaluate(item.expr, new) for item in model.forbidden)
+    are in their domains and that no ``forbid`` rule forbids (as the checker's replay
+    has it)."""
+    return in_domains(model, model.state(new)) and not forbidden_by(model, new)
 
 
 def _as_ascii(texts: list[tuple[str, object, dict]], written: str) -> tuple | None:

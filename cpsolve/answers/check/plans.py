@@ -53,7 +53,7 @@ def replay(model: Planning, plan: Sequence[Any],
     names = list(model.domains)
     env = dict(model.initial)
     total = 0
-    bad = _forbidden(model, env)
+    bad = forbidden_by(model, env)
     if bad:
         return Verdict(False, f"the initial state is forbidden: {bad}", 0)
     for number, step in enumerate(plan, start=1):
@@ -81,7 +81,7 @@ def replay(model: Planning, plan: Sequence[Any],
                     number,
                 )
         env = new
-        bad = _forbidden(model, env)
+        bad = forbidden_by(model, env)
         if bad:
             return Verdict(False, f"step {number} ({name}) reaches a forbidden state: {bad}",
                            number)
@@ -96,7 +96,7 @@ def replay(model: Planning, plan: Sequence[Any],
     return Verdict(True, "", None, total)
 
 
-def _forbidden(model: Planning, env: Mapping[str, int]) -> str:
+def forbidden_by(model: Planning, env: Mapping[str, int]) -> str:
     """The label of the first forbidden condition ``env`` satisfies ("" if none)."""
     for item in model.forbidden:
         if evaluate(item.expr, env):
