@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..engines.runtime import interrupt
 from ..interop import ExportError, ExportStopped, TooLarge
-from ..language.quoting import named
 from ..puzzles.files import resolve
 from .checks import over_input
 from .session import INTERRUPTED, Cli
@@ -79,8 +78,8 @@ def _write_all(out: Path, files: dict[str, str], given: str) -> str | None:
     for name, text in files.items():
         try:
             write_output(out / name, text)
-        except NoReader:
-            return f"no process reads the pipe {named(out / name)}"
+        except NoReader as err:
+            return str(err)
         except OSError as err:
             return f"--output {given}: cannot write {name} ({err.strerror or err})"
     return None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..language.quoting import named
 from .checks import is_stdout, outputs
 from .printer import write_utf8
 from .session import Cli, OutputError
@@ -21,8 +20,8 @@ def write_text(path: str, text: str, svg: bool) -> None:
 
     try:
         write_output(path, head + text)
-    except NoReader:
-        raise OutputError(f"no process reads the pipe {named(path)}") from None
+    except NoReader as err:
+        raise OutputError(str(err)) from None
     except OSError as err:
         raise OutputError(f"{path}: cannot write: {err.strerror or err}") from None
 

@@ -15,6 +15,11 @@ class NoReader(OSError):
     def __init__(self, path: str) -> None:
         super().__init__(errno.ENXIO, "no process reads the pipe", str(path))
 
+    def __str__(self) -> str:
+        from ...language.quoting import named
+
+        return f"no process reads the pipe {named(self.filename)}"
+
 
 def open_output(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8"):
     """``open(path, mode)`` for writing; a named pipe is opened without waiting for a
