@@ -105,10 +105,16 @@ class Puzzle:
         outside its domain``, in :meth:`variable_text` and :meth:`value_text`."""
         return None
 
+    def cycle_text(self, cycle: tuple[int, ...], total: int) -> str | None:
+        """A circuit's successors that come back to node 0 after ``cycle`` (its nodes in
+        order), short of all ``total`` nodes, said in the puzzle's words (a tour's squares);
+        None (the default): ``the successors form a cycle of k nodes, not all n``."""
+        return None
+
     def words(self) -> Words:
         """The puzzle's words for the checker's messages about a solution."""
         return Words(self.variable_text, self.value_text, self.condition_text,
-                     self.outside_text)
+                     self.outside_text, self.cycle_text)
 
     def _said(self, expr: Expr) -> str | None:
         """A part of a condition in the puzzle's words (None: as :func:`readable` writes it,

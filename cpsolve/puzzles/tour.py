@@ -31,10 +31,9 @@ reference is ``docs/families/tour.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from ..answers.check.assignments import Words
 from ..answers.words import plural
 from ..language.combine import And, Or
 from ..language.expr import Var
@@ -109,10 +108,6 @@ class TourPuzzle(Puzzle):
             return f"the path ends after {plural(len(cycle) - 1, 'square')}, not all {n:,}"
         return (f"the leaps from {self.square_text(0)} come back to it after "
                 f"{plural(len(cycle), 'square')}, not all {n:,}")
-
-    def words(self) -> Words:
-        """The puzzle's words, and a circuit's short cycle said as leaps (:meth:`cycle_text`)."""
-        return replace(super().words(), cycle=self.cycle_text)
 
     def order(self, solution: Mapping[str, int]) -> list[int]:
         """The squares in visiting order (from square 0, or the path's start)."""
