@@ -261,14 +261,18 @@ def indices(name: str, array: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
 
 
+def cell_name(cell: Sequence[int]) -> str:
+    """A cell ``(row, column)`` as people name it, counted from 1: ``r2c4``."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
 def cell_of(name: str, array: str, cells: Sequence[tuple[int, int]]) -> str | None:
     """The cell, as ``r2c4`` (counted from 1), of ``name`` when it is item ``i`` of the
     one-dimensional ``array`` whose item ``i`` stands for ``cells[i]``; else None."""
     at = indices(name, array)
     if at is None or len(at) != 1 or at[0] >= len(cells):
         return None
-    row, col = cells[at[0]]
-    return f"r{row + 1}c{col + 1}"
+    return cell_name(cells[at[0]])
 
 
 def _integer(name: str, said: str) -> int:

@@ -11,7 +11,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from . import widths
-from .base import Puzzle, indices
+from .base import Puzzle, cell_name, indices
 from .grid_picture import GridPicture
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class GridPuzzle(Puzzle):
     def variable_text(self, name: str) -> str:
         """A cell as people name it, counted from 1 as the groups are: ``r3c3``."""
         at = indices(name, "cell")
-        return name if at is None or len(at) != 2 else f"r{at[0] + 1}c{at[1] + 1}"
+        return name if at is None or len(at) != 2 else cell_name(at)
 
     def value_text(self, name: str, value: int) -> str:
         """A cell's value as its symbol."""

@@ -53,7 +53,7 @@ from ..language.combine import And, If, Sum
 from ..language.expr import Expr, Var
 from ..language.quoting import shown
 from ..model import Planning
-from .base import Puzzle, cell_of
+from .base import Puzzle, cell_name, cell_of
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "jumps", "goal", "goal_peg", "pegs_left",
@@ -85,9 +85,8 @@ def read_picture(data: Data, key: str) -> dict[tuple[int, int], bool]:
     return holes
 
 
-def label(cell: tuple[int, int]) -> str:
-    """A hole in notation: ``r2c4`` (1-based)."""
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
+label = cell_name
+"""A hole in notation: ``r2c4`` (1-based)."""
 
 
 Cell = tuple[int, int]

@@ -58,7 +58,7 @@ from ..language.combine import And, Sum
 from ..language.expr import Var
 from ..language.quoting import shown
 from ..model import Planning
-from .base import Puzzle, cell_of
+from .base import Puzzle, cell_name, cell_of
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "metric", "dead_squares"}
@@ -78,9 +78,8 @@ def box(i: int) -> str:
     return f"box[{i}]"
 
 
-def label(cell: Cell) -> str:
-    """A cell in notation: ``r2c4`` (1-based)."""
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
+label = cell_name
+"""A cell in notation: ``r2c4`` (1-based)."""
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from ..language.combine import And, Or
 from ..language.expr import Var
 from ..language.quoting import shown
 from ..model import Csp
-from .base import Puzzle, indices
+from .base import Puzzle, cell_name, indices
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "leaper", "closed", "start", "clues"}
@@ -67,8 +67,7 @@ class TourPuzzle(Puzzle):
         """Node ``node`` as people name its square, counted from 1: ``r4c4``; the end of
         an open tour (its extra node) ``the end``."""
         if 0 <= node < len(self.squares):
-            r, c = self.squares[node]
-            return f"r{r + 1}c{c + 1}"
+            return cell_name(self.squares[node])
         return "the end" if node == len(self.squares) and not self.closed else str(node)
 
     def variable_text(self, name: str) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from ...language.combine import And, If, Sum
 from ...language.expr import Const, Expr, Var
 from ...model import Planning
+from ..base import cell_name
 from .pieces import DIRECTIONS, Board, Cell, Kind
 
 METRICS = ("step", "line", "path", "tiles")
@@ -89,7 +90,7 @@ def _action(model: Planning, board: Board, kind: Kind, placed: list[Cell], moved
         here = Var(board.var(placed[0]))
         guard = And(*free, here != 0, *([here <= singles] if multi else []))
         effects: dict[str, Expr] = {board.var(moved[0]): here, board.var(placed[0]): Const(0)}
-        name = f"r{placed[0][0] + 1}c{placed[0][1] + 1} {direction}"
+        name = f"{cell_name(placed[0])} {direction}"
     else:
         at = [Var(board.var(cell)) == kind.base + i for i, cell in enumerate(placed)]
         guard = And(*at, *free)
@@ -129,7 +130,7 @@ def add_tile_moves(model: Planning, board: Board) -> dict[str, Move]:
                 effects[board.var(line[-1])] = Const(0)
                 # named by the tiles' motion: they move against the empty cell's direction
                 back = {"up": "down", "down": "up", "left": "right", "right": "left"}[direction]
-                name = f"r{line[-1][0] + 1}c{line[-1][1] + 1} {back}" + (f" {k}" if k > 1 else "")
+                name = f"{cell_name(line[-1])} {back}" + (f" {k}" if k > 1 else "")
                 model.add_action(name, guard, effects, Const(1))
                 moves[name] = Move(board.index[line[-1]], board.index[line[-2] if k > 1 else hole],
                                    back + (f" {k} tiles" if k > 1 else ""))

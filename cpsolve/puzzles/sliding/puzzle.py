@@ -11,7 +11,7 @@ from ...answers.result import Step
 from ...answers.words import plural
 from ...model.invariants import Parity
 from .. import widths
-from ..base import Puzzle, indices
+from ..base import Puzzle, cell_name, indices
 from .moves import Move
 from .pieces import EMPTY, WALL, Board, Cell, Kind
 
@@ -71,8 +71,7 @@ class SlidingPuzzle(Puzzle):
         at = indices(name, "c")
         if at is None or at[0] >= len(self.board.cells):
             return name
-        r, c = self.board.cells[at[0]]
-        return f"r{r + 1}c{c + 1}"
+        return cell_name(self.board.cells[at[0]])
 
     def value_text(self, name: str, value: int) -> str:
         """A cell's value as the piece drawn there (``_``: empty)."""
