@@ -61,6 +61,22 @@ def stated(limit: float | None) -> float | None:
     return limit if _stated[0] is None else _stated[0]
 
 
+_sharing: list[bool] = [False]
+"""True while an engine runs on a share of the command's limit (:func:`on_a_share`)."""
+
+
+@contextmanager
+def on_a_share() -> Iterator[None]:
+    """The block runs an engine on a share of the command's limit (one of ``compare``'s
+    engines): a clock that stops it says its share beside the command's limit
+    (:meth:`Clock.limit_reached`)."""
+    _sharing[0] = True
+    try:
+        yield
+    finally:
+        _sharing[0] = False
+
+
 def reached(limit: float | None = None) -> str:
     """The time limit reached, in words, naming :func:`stated` ``(limit)``: ``time limit 4 s
     reached`` (with no limit to name, ``time limit reached``)."""
@@ -162,7 +178,11 @@ class Clock:
     def limit_reached(self) -> str:
         """This clock's limit reached, in words: ``time limit 5 s reached`` (without a
         limit, ``time limit reached``), naming the command's limit when there is one
-        (:func:`reached`): a clock of an engine's share of it stops at a smaller figure."""
+        (:func:`reached`).  A clock of an engine's share of it (:func:`on_a_share`) stops at a
+        smaller figure, which the words add: ``time limit 20 s reached (its share: 4.6 s)``."""
+        said = stated(self.limit)
+        if _sharing[0] and self.limit is not None and said is not None and self.limit < said:
+            return f"{reached(self.limit)} (its share: {seconds(self.limit)} s)"
         return reached(self.limit)
 
     def why(self, own: str | None = None) -> str:

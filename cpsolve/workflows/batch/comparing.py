@@ -15,7 +15,7 @@ from ...answers.agreement import cross_check, disagreements
 from ...answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
 from ...engines import PEERS, Options, engines_for, not_applicable, run
 from ...engines.runtime import interrupt
-from ...engines.runtime.clock import FLOOR, Clock, TimeUp
+from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
 from ...puzzles.base import Puzzle
 from ..impossible import by_invariant
 from .items import Item
@@ -74,9 +74,10 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
             ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
             continue
         seconds = time_limit if clock.limit is None else engine_share(clock, order[i:])
-        ran[engine], lost = _one_engine(
-            engine, task, puzzle.model, seconds,
-            partial(running, engine) if running else partial(nullcontext, options or Options()))
+        with on_a_share() if seconds is not None and len(order) > 1 else nullcontext():
+            ran[engine], lost = _one_engine(
+                engine, task, puzzle.model, seconds,
+                partial(running, engine) if running else partial(nullcontext, options or Options()))
         stopped = stopped or lost
     results = [ran[e] for e in engines if isinstance(ran[e], Result)]
     skipped += [ran[e] for e in engines if isinstance(ran[e], Skipped)]

@@ -15,7 +15,7 @@ import pytest
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.runtime import interrupt, memory
-from cpsolve.engines.runtime.clock import FLOOR, Clock, reached, state_limit
+from cpsolve.engines.runtime.clock import FLOOR, Clock, on_a_share, reached, state_limit
 from cpsolve.engines.runtime.stop import Stop
 from cpsolve.puzzles.files import load
 
@@ -174,6 +174,22 @@ def test_messages_name_the_commands_limit_not_an_engines_share_of_it():
     finally:
         state_limit(None)
     assert reached() == "time limit reached"
+
+
+def test_an_engine_on_a_share_of_compares_limit_says_its_share_too():
+    """compare --time-limit 20 over four engines: one stopped at its 4.6 s says the 20 s and
+    its share, not only the 20 s it never had; outside the share the words are as before."""
+    ticks = Ticks()
+    share = Clock(4.6, ticks)
+    ticks.t += 4.6
+    state_limit(20.0)
+    try:
+        with on_a_share():
+            assert share.limit_reached() == "time limit 20 s reached (its share: 4.6 s)"
+            assert Clock(None, ticks).limit_reached() == "time limit 20 s reached"
+        assert share.limit_reached() == "time limit 20 s reached"
+    finally:
+        state_limit(None)
 
 
 def test_a_search_stopped_at_its_share_names_the_commands_limit():
