@@ -20,7 +20,7 @@ from cpsolve.answers.result import (
     Status,
     Step,
 )
-from cpsolve.language.expr import Var
+from cpsolve.language.expr import Const, Nary, Var
 from cpsolve.language.interpret import evaluate
 from cpsolve.model import Csp, Planning
 from cpsolve.model.invariants import Parity
@@ -149,6 +149,19 @@ def test_a_false_guard_is_said_by_the_conjuncts_that_fail():
         model.add_action("go", (Var("x") == 0) & (Var("y") == 1), {"x": 1})
         verdict = replay(model, ["go"])
         assert verdict.message == f"step 1 (go) cannot be played: its guard needs {needs}"
+
+
+def test_a_true_constant_in_a_false_guard_is_not_said():
+    """Hanoi's guard for the smallest disc is ``peg[0] != t and all(... for e in range(0))``:
+    the ``all`` over no discs is the constant true, and the words name only what fails
+    (they said ``peg[0] != 0 and 1``)."""
+    model = Planning("one disc")
+    model.add_variable("p", 0, 2)
+    model.set_initial({"p": 0})
+    model.set_goal(Var("p") == 2)
+    model.add_action("to 0", Nary("and", (Var("p") != 0, Const(1))), {"p": 0})
+    verdict = replay(model, ["to 0"])
+    assert verdict.message == "step 1 (to 0) cannot be played: its guard needs p != 0"
 
 
 def test_violations_name_variables_and_values_in_the_words_given(xsudoku):

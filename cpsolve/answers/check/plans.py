@@ -28,10 +28,10 @@ class Verdict:
 
 def unmet(condition: Expr, env: Mapping[str, int]) -> Expr:
     """The conjuncts of ``condition`` that are false in ``env`` (for a message saying what
-    a guard needs); ``condition`` itself when it is no conjunction or all of it fails."""
-    parts = conjuncts(condition)
-    false = [p for p in parts if not evaluate(p, env)]
-    if not false or len(false) == len(parts):
+    a guard needs; a constant true conjunct, as an ``all`` over no items leaves, is never
+    one of them); ``condition`` itself when none is false."""
+    false = [p for p in conjuncts(condition) if not evaluate(p, env)]
+    if not false:
         return condition
     return false[0] if len(false) == 1 else Nary("and", tuple(false))
 
