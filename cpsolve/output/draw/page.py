@@ -33,14 +33,16 @@ RULES = (
                                                         "caption-side:bottom"),
     ("figure.goal", "opacity:.85"),
     ("figure.frame[hidden]", "display:none"),
-    (".controls", "margin:12px 0;display:flex;gap:6px;align-items:center"),
+    (".controls", "margin:12px 0;display:flex;flex-wrap:wrap;gap:6px;align-items:center"),
     ("button", "font:inherit;padding:4px 12px;border:1px solid #9aa3b2;border-radius:6px;"
                "background:#f4f5f7;color:#1f2430;cursor:pointer"),
     ("button:focus-visible", "outline:3px solid #1c5fb8"),
     ("ol.steps", "margin:0;padding-left:3.4em;max-height:480px;overflow:auto;min-width:180px;"
                  "flex:1 1 180px;position:relative"),
     ("ol.steps li.current", "background:#fde7d9;font-weight:600"),
-    ("ol.steps button", "border:none;background:none;padding:1px 4px;text-align:left"),
+    # a block: a number beside the first line of a wrapped step, not its last
+    ("ol.steps button", "border:none;background:none;padding:1px 4px;text-align:left;"
+                        "display:block;width:100%"),
     (".gallery", "display:flex;flex-wrap:wrap;gap:18px"),
     ("pre.summary", "background:#f4f5f7;padding:8px 12px;border-radius:6px;white-space:pre-wrap"),
     (".hint", "color:#6b7280;font-size:.9em"),

@@ -121,3 +121,42 @@ def test_the_current_step_stays_in_view_and_the_goal_is_drawn(tmp_path, name):
         assert _in_view(page, "ol.steps li.current")
         assert page.locator("ol.steps li.current").inner_text() == "start"
         browser.close()
+
+
+LONG_NAMES = """
+family = "transition"
+name = "long names"
+variables = { x = [0, 2] }
+initial = { x = 0 }
+goal = "x == 2"
+[[actions]]
+name = "move the counter one place up from where it stands now"
+guard = "x < 2"
+effects = { x = "x + 1" }
+"""
+
+
+def test_a_wrapped_step_is_numbered_beside_its_first_line(tmp_path):
+    """On a narrow screen a long step wraps; its number (the list's marker) must stand by
+    its first line, not its last, where it reads as the next step's.  A marker lines up
+    with the first line of a block child and the last line of an inline-block one, so the
+    steps' buttons are blocks, and a wrapped step's button starts where its item does."""
+    sync_playwright = _browser()
+    source = tmp_path / "long.toml"
+    source.write_text(LONG_NAMES, encoding="utf-8")
+    puzzle = load(str(source))
+    path = tmp_path / "plan.html"
+    path.write_text(plan_page(puzzle, run("search", "solve", puzzle.model)), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 330, "height": 900})
+        page.goto(path.as_uri())
+        shape = page.eval_on_selector("ol.steps li:nth-child(2)", """li => {
+            const b = li.querySelector('button'), start = li.parentNode.children[0];
+            return [getComputedStyle(b).display, b.getBoundingClientRect().top - li.getBoundingClientRect().top,
+                    li.getBoundingClientRect().height / start.getBoundingClientRect().height];
+        }""")
+        browser.close()
+    display, offset, lines = shape
+    assert lines > 1.5  # the step did wrap
+    assert display == "block" and abs(offset) < 1
