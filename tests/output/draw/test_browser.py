@@ -153,8 +153,9 @@ def test_a_wrapped_step_is_numbered_beside_its_first_line(tmp_path):
         page.goto(path.as_uri())
         shape = page.eval_on_selector("ol.steps li:nth-child(2)", """li => {
             const b = li.querySelector('button'), start = li.parentNode.children[0];
-            return [getComputedStyle(b).display, b.getBoundingClientRect().top - li.getBoundingClientRect().top,
-                    li.getBoundingClientRect().height / start.getBoundingClientRect().height];
+            const box = li.getBoundingClientRect();
+            return [getComputedStyle(b).display, b.getBoundingClientRect().top - box.top,
+                    box.height / start.getBoundingClientRect().height];
         }""")
         browser.close()
     display, offset, lines = shape
