@@ -29,6 +29,8 @@ def run() -> int:
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _catch)
+    if sys.stderr is None:  # closed when the process started (2>&-): its lines are lost,
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # and nothing else changes
     from .cli import main
 
     return main(early=_early)

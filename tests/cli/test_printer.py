@@ -102,6 +102,19 @@ def test_closed_stderr_leaves_the_exit_code_as_it_was():
     assert cpsolve(["solve", "no_such_model"], "2>&-").returncode == 2
 
 
+@pytest.mark.parametrize("argv, code, said", [
+    (["solve", "water_jugs", "--engine", "search"], 0, "10 moves"),
+    (["solve", "water_jugs", "--engine", "search", "--json"], 0, '"status": "optimal"'),
+    (["solve", "water_jugs", "blocks", "--engine", "search"], 0, "2 optimal"),
+    (["count", "latin4", "--engine", "search"], 0, "576"),
+])
+def test_closed_stderr_leaves_the_answer_and_its_exit_code(argv, code, said):
+    """``2>&-``: Python starts with no ``sys.stderr``; the answer is printed as ever (it was
+    an internal error, exit 3, with nothing on stdout)."""
+    done = cpsolve(argv, "2>&-")
+    assert done.returncode == code and said in done.stdout
+
+
 class Failing:
     """A stream whose every write fails with ``error``."""
 
