@@ -170,7 +170,8 @@ def _unfinished(res: Result, classes: int, sorted_out: int, found: int) -> str:
         return (f"the time limit came before every solution was re-checked ("
                 f"{answer.listed():,} of {answer.count:,}): at least "
                 f"{plural(classes, 'class')} among them")
-    return f"enumeration stopped: {res.message}"
+    said = res.message  # an engine's count says "stopped: why; at least N": once is enough
+    return f"enumeration {said}" if said.startswith("stopped") else f"enumeration stopped: {said}"
 
 
 def _group_text(names: tuple[str, ...]) -> str:

@@ -23,3 +23,16 @@ def test_a_grid_with_givens_is_refused_and_both_pages_say_so(up_to):
     for page in ("docs/families/grid.md", "docs/how-to/count-up-to-symmetry.md"):
         text = " ".join((ROOT / page).read_text(encoding="utf-8").split())
         assert said in text, page
+
+
+def test_an_enumeration_stopped_says_stopped_once():
+    """A count up to symmetry cut short by Ctrl-C: the engine's own words begin with
+    ``stopped``, and the reason said ``enumeration stopped: stopped: interrupted``."""
+    from cpsolve.answers.result import Result, Status
+    from cpsolve.workflows.grids.counting import _unfinished
+
+    stopped = Result(Status.UNKNOWN, "search", "count",
+                     message="stopped: interrupted; at least 0 solutions")
+    assert _unfinished(stopped, 0, 0, 0) == "enumeration stopped: interrupted; at least 0 solutions"
+    other = Result(Status.UNKNOWN, "search", "count", message="interrupted")
+    assert _unfinished(other, 0, 0, 0) == "enumeration stopped: interrupted"
