@@ -11,6 +11,7 @@ first SIGTERM and Fast Downward's translator then spent minutes on the file.
 from __future__ import annotations
 
 import json
+import re
 import signal
 from pathlib import Path
 
@@ -160,3 +161,57 @@ def test_fd_refuses_a_domain_of_too_many_values_in_one_line(tmp_path):
     model = load(pancakes(tmp_path, pddl.MAX_VALUES + 1, size=2)).model
     with pytest.raises(Unsupported, match="cannot export to PDDL: variable"):
         run("fd", "solve", model)
+
+
+def lights_out(folder: Path, n: int) -> Path:
+    """Lights Out on an ``n`` x ``n`` board, every light on; its goal ``sum(x) == 0`` reads
+    every light at once."""
+    path = folder / f"lights{n}.toml"
+    path.write_text(f"""family = "transition"
+name = "Lights Out {n}x{n}"
+goal = "sum(x[r][c] for r in range(n) for c in range(n)) == 0"
+
+[constants]
+n = {n}
+
+[variables]
+x = {{ shape = ["n", "n"], domain = [0, 1] }}
+
+[initial]
+x = 1
+
+[[actions]]
+name = "press {{i}} {{j}}"
+params = {{ i = "range(n)", j = "range(n)" }}
+[actions.effects]
+"x[r][c]" = "1 - x[r][c] if abs(r - i) + abs(c - j) <= 1 else x[r][c]"
+""")
+    return path
+
+
+def test_a_goal_decided_only_when_every_light_is_bound_is_refused_before_it_is_built(
+        tmp_path, never_built):
+    """The goal is not a conjunction of facts: it becomes ``reach-goal`` actions, one per
+    binding of the 25 lights it reads that it holds in — a single one, so the export counted
+    it as one action; but ``sum(x) == 0`` is decided only once all 25 are bound, so the
+    grounding tried 2 + 4 + ... + 2^25 = 2^26 - 2 bindings (the export ran for hours)."""
+    with pytest.raises(TooLarge, match="more than the 1,000,000 an export may try") as caught:
+        pddl.export(load(lights_out(tmp_path, 5)).model)
+    tried = int(re.search(r"try up to ([\d,]+) bindings", str(caught.value))[1]
+                .replace(",", ""))
+    assert tried >= 2 ** 26 - 2
+
+
+def test_the_stop_is_asked_between_bindings_too(tmp_path):
+    """Four by four lights: the goal tries up to 2^17 - 2 bindings for one action; the stop
+    is asked before each, not only before each ground action written (a few hundred)."""
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) > 5_000
+
+    with pytest.raises(ExportStopped):
+        pddl.export(load(lights_out(tmp_path, 4)).model, stop=stop)
+    assert len(asked) == 5_001
+
