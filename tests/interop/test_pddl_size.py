@@ -11,6 +11,7 @@ first SIGTERM and Fast Downward's translator then spent minutes on the file.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 from pathlib import Path
@@ -215,3 +216,33 @@ def test_the_stop_is_asked_between_bindings_too(tmp_path):
         pddl.export(load(lights_out(tmp_path, 4)).model, stop=stop)
     assert len(asked) == 5_001
 
+
+def test_a_stop_asked_after_the_last_piece_of_work_writes_nothing(cli, tmp_path,
+                                                                  monkeypatch):
+    """SIGTERM as the grounding ends: the files used to be written, then exit 130."""
+    real = pddl.export
+
+    def export(model, stop=None):
+        task = real(model, stop)
+        interrupt.on_signal(signal.SIGTERM, None)
+        return task
+
+    monkeypatch.setattr(pddl, "export", export)
+    out = tmp_path / "out"
+    run_ = cli("export", "hoppers", "--to", "pddl", "-o", out)
+    assert run_.code == 130 and "interrupted while exporting" in run_.err, run_.err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("model, to, taken, other", [
+    ("hoppers", "pddl", "hoppers-problem.pddl", "hoppers-domain.pddl"),
+    ("golomb6", "minizinc", "golomb6.dzn", "golomb6.mzn"),
+])
+def test_an_export_that_cannot_write_one_file_writes_neither(cli, tmp_path, model, to, taken,
+                                                            other):
+    """A folder in the place of the second file: the first one used to be written."""
+    (tmp_path / taken).mkdir()
+    run_ = cli("export", model, "--to", to, "-o", tmp_path)
+    assert run_.code == 2 and run_.err.count("\n") == 1, run_.err
+    assert f"cannot write {taken} (Is a directory)" in run_.err
+    assert sorted(os.listdir(tmp_path)) == [taken] and other not in run_.out
