@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from ..engines.runtime import interrupt
 from ..interop import ExportError, ExportStopped, TooLarge
 from ..puzzles.files import resolve
@@ -35,6 +37,8 @@ def export(cli: Cli) -> int:
         from ..interop.minizinc import export as write
     try:
         exported = write(puzzle.model)
+        if interrupt.requested():  # asked after the last piece of work: nothing written
+            raise ExportStopped
     except ExportStopped:
         return cli.fail(f"interrupted while exporting {file_name(args.file)}", INTERRUPTED)
     except ExportError as err:
@@ -49,19 +53,9 @@ def export(cli: Cli) -> int:
     why = over_input(args, [("--output", str(out / name)) for name in files], cli.read)
     if why:
         return cli.fail(why, 2)
-    if not out.is_dir():
-        if out.exists() or not out.parent.is_dir():
-            return cli.fail(f"--output {args.output}: not a directory (and not a new folder "
-                            "in an existing one)", 2)
-        try:
-            out.mkdir()  # a new folder in an existing one, as `-o out/` suggests
-        except OSError as err:
-            return cli.fail(f"--output {args.output}: not a directory, and it cannot be "
-                            f"created ({err.strerror or err})", 2)
-    # every file before any line: a reader that goes (`| head`) leaves none unwritten
-    why = _write_all(out, files, args.output)
-    if why:
-        return cli.fail(why, 2)
+    failed = _put(cli, out, files)
+    if failed is not None:
+        return failed
     for name in files:
         cli.out.print(str(out / name), soft_wrap=True)
     if args.to == "pddl":
@@ -71,15 +65,44 @@ def export(cli: Cli) -> int:
     return 0
 
 
-def _write_all(out: Path, files: dict[str, str], given: str) -> str | None:
-    """Write every file into ``out``; why one could not be written, else None."""
-    from ..engines.runtime.output_files import NoReader, write_output
-
-    for name, text in files.items():
+def _put(cli: Cli, out: Path, files: dict[str, str]) -> int | None:
+    """Write ``files`` into ``out`` (made when it is a new folder in an existing one) all or
+    none; the exit code of a failure (said on stderr), else None."""
+    given = cli.args.output
+    new = not out.is_dir()
+    if new:
+        if out.exists() or not out.parent.is_dir():
+            return cli.fail(f"--output {given}: not a directory (and not a new folder "
+                            "in an existing one)", 2)
         try:
-            write_output(out / name, text)
-        except NoReader as err:
-            return str(err)
+            out.mkdir()  # a new folder in an existing one, as `-o out/` suggests
         except OSError as err:
-            return f"--output {given}: cannot write {name} ({err.strerror or err})"
-    return None
+            return cli.fail(f"--output {given}: not a directory, and it cannot be "
+                            f"created ({err.strerror or err})", 2)
+    # every file before any line: a reader that goes (`| head`) leaves none unwritten
+    why = _write_all(out, files, given)
+    if why is None:
+        return None
+    if new:
+        with suppress(OSError):
+            out.rmdir()  # nothing was written into it
+    if why is ExportStopped:
+        return cli.fail(f"interrupted while exporting {file_name(cli.args.file)}", INTERRUPTED)
+    return cli.fail(why, 2)
+
+
+def _write_all(out: Path, files: dict[str, str], given: str) -> str | type | None:
+    """Write every file into ``out``, or none: why one could not be written,
+    :class:`ExportStopped` when a stop was asked for before they were in place, else None."""
+    from ..engines.runtime.output_files import NoReader, write_together
+
+    paths = {str(out / name): name for name in files}
+    try:
+        done = write_together({str(out / name): text for name, text in files.items()},
+                              stop=interrupt.requested)
+    except NoReader as err:
+        return str(err)
+    except OSError as err:
+        name = paths.get(err.filename, err.filename)
+        return f"--output {given}: cannot write {name} ({err.strerror or err})"
+    return None if done else ExportStopped

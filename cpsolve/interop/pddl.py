@@ -48,6 +48,7 @@ from .pddl_names import Names, value_name
 from .pddl_writer import (
     GOAL_ACTION,
     MAX_BYTES,
+    MAX_TRIED,
     MAX_VALUES,
     MAX_VARIANTS,
     MB,
@@ -56,7 +57,7 @@ from .pddl_writer import (
     atoms,
 )
 
-__all__ = ["MAX_BYTES", "MAX_VALUES", "MAX_VARIANTS", "PddlTask", "Variant", "export",
+__all__ = ["MAX_BYTES", "MAX_TRIED", "MAX_VALUES", "MAX_VARIANTS", "PddlTask", "Variant", "export",
            "too_large", "value_name"]
 
 
@@ -77,27 +78,31 @@ class PddlTask:
 
 def too_large(model: Planning) -> str | None:
     """Why the export of ``model`` would be too large — more than :data:`MAX_VARIANTS` ground
-    actions, or a domain of more than :data:`MAX_BYTES` — or ``None``: an estimate from the
-    model's structure (:meth:`Writer.size`), made before anything is built.  Effects that
-    read the state ground into one variant per combination of the values they read: six
-    pancakes, ``p[i] = p[k - 1 - i]``, flipping all six, 6^6 = 46,656 variants, a 17 MB
-    domain that Fast Downward's translator reads for minutes.  What the estimate cannot
-    see (a guard that prunes the values the effects read) :meth:`Writer.add` counts as it
-    writes."""
+    actions, a domain of more than :data:`MAX_BYTES`, or a grounding that tries more than
+    :data:`MAX_TRIED` bindings — or ``None``: an estimate from the model's structure
+    (:meth:`Writer.size`), made before anything is built.  Effects that read the state
+    ground into one variant per combination of the values they read: six pancakes,
+    ``p[i] = p[k - 1 - i]``, flipping all six, 6^6 = 46,656 variants, a 17 MB domain that
+    Fast Downward's translator reads for minutes.  A condition over many variables is
+    decided only once all of them are bound: Lights Out's goal ``sum(x) == 0`` on 5x5
+    lights keeps one variant but tries 2 + 4 + ... + 2^25 bindings.  What the estimate
+    cannot see (a guard that prunes the values the effects read) :meth:`Writer.add`
+    counts as it writes."""
     w = Writer(model)
-    count = size = 0
-    for action in model.actions:
-        more, longer = w.size(action.name, action.guard, action.effects, action.cost)
-        count, size = count + more, size + longer
+    parts = [w.size(a.name, a.guard, a.effects, a.cost) for a in model.actions]
     if not _goal_facts(model):
-        more, longer = w.size(GOAL_ACTION, model.goal, (), Const(0))
-        count, size = count + more, size + longer
+        parts.append(w.size(GOAL_ACTION, model.goal, (), Const(0)))
+    count, size, tried = (sum(p[i] for p in parts) for i in range(3))
     if count > MAX_VARIANTS:
         return f"it would write {count:,} ground PDDL actions, more than the " \
             f"{MAX_VARIANTS:,} an export may write"
     if size > MAX_BYTES:
         return f"its PDDL domain would take about {size / MB:,.0f} MB for {count:,} ground " \
             f"actions, more than the {MAX_BYTES // MB} MB of the largest file cpsolve reads"
+    if tried > MAX_TRIED:
+        return f"its grounding would try up to {tried:,} bindings of values (a condition " \
+            f"decided only once many variables are bound), more than the {MAX_TRIED:,} an " \
+            "export may try"
     return None
 
 
@@ -106,7 +111,8 @@ def export(model: Planning, stop: Callable[[], object] | None = None) -> PddlTas
 
     Raises :class:`~cpsolve.interop.TooLarge` before building anything when the export
     would be too large (:func:`too_large`), and :class:`~cpsolve.interop.ExportStopped`
-    as soon as ``stop()`` is true (it is asked before each ground action is written)."""
+    as soon as ``stop()`` is true (it is asked before each binding is tried and each ground
+    action is written)."""
     model.validate()
     if model.forbidden:
         raise ExportError(f"forbidden states ({model.forbidden[0].label}, ...) have no PDDL "

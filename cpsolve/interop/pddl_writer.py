@@ -20,6 +20,11 @@ MAX_VALUES = 1_000
 MAX_VARIANTS = 200_000
 """Most ground PDDL actions one export may write."""
 
+MAX_TRIED = 1_000_000
+"""Most bindings of values the grounding may try (:meth:`Writer.size`): a condition over many
+variables at once (Lights Out's goal ``sum(x) == 0`` on 25 lights) is only decided once each
+of them is bound, so its grounding tries every combination, however few it keeps."""
+
 MB = 1024 * 1024
 
 MAX_BYTES = 16 * MB
@@ -188,16 +193,19 @@ class Writer:
                 [[pins[n]] if n in pins else list(range(*self._span(n))) for n in order]
 
     def size(self, label: str, guard: Expr, effects: tuple[tuple[str, Expr], ...],
-             cost: Expr) -> tuple[int, int]:
-        """How many variants one action has, and about how many bytes of the domain they
-        take, from its structure alone (nothing is built): every combination of the values
-        of the variables its bindings leave open (:meth:`bindings`) that its condition does
-        not mention — those the condition mentions may be pruned by it (a goal
-        ``sum(hole) == 1`` binds every hole and keeps one variant per hole), so they count
-        once.  Each variant takes its name, a fact per bound variable and, per effect, the
-        old value deleted (every other one when it is not bound) and the new one added."""
+             cost: Expr) -> tuple[int, int, int]:
+        """How many variants one action has, about how many bytes of the domain they take,
+        and at most how many bindings its grounding tries, from its structure alone (nothing
+        is built).  Variants: every combination of the values of the variables its bindings
+        leave open (:meth:`bindings`) that its condition does not mention — those the
+        condition mentions may be pruned by it (a goal ``sum(hole) == 1`` binds every hole
+        and keeps one variant per hole), so they count once.  Each variant takes its name,
+        a fact per bound variable and, per effect, the old value deleted (every other one
+        when it is not bound) and the new one added.  Bindings tried: every partial binding
+        of the variables in order, as :meth:`ground` may try them all (the condition prunes
+        one only when it is decided before the last variable is bound)."""
         fact = {n: len(self.fact(n, 0)) - 2 + self.widest for n in self.model.domains}
-        count = size = 0
+        count = size = tried = 0
         for cond, _, order, choices in self.bindings(guard, effects, cost):
             mentioned = variables(cond)
             n = math.prod(len(c) for v, c in zip(order, choices) if v not in mentioned)
@@ -206,7 +214,11 @@ class Writer:
                 (fact[v] + 7) * (1 if v in bound else self.model.domains[v].size - 1)
                 + fact[v] + 1 for v, _ in effects)
             count, size = count + n, size + n * each
-        return count, size
+            partial = 1
+            for c in choices:
+                partial *= len(c)
+                tried += partial
+        return count, size, tried
 
     def _span(self, name: str) -> tuple[int, int]:
         d = self.model.domains[name]
@@ -216,6 +228,8 @@ class Writer:
         if len(env) < len(order):
             name = order[len(env)]
             for v in choices[len(env)]:
+                if self.stop is not None and self.stop():  # a binding may take long to decide
+                    raise ExportStopped
                 if v not in self.model.domains[name]:
                     continue
                 env[name] = v

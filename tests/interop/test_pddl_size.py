@@ -11,6 +11,8 @@ first SIGTERM and Fast Downward's translator then spent minutes on the file.
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 from pathlib import Path
 
@@ -160,3 +162,87 @@ def test_fd_refuses_a_domain_of_too_many_values_in_one_line(tmp_path):
     model = load(pancakes(tmp_path, pddl.MAX_VALUES + 1, size=2)).model
     with pytest.raises(Unsupported, match="cannot export to PDDL: variable"):
         run("fd", "solve", model)
+
+
+def lights_out(folder: Path, n: int) -> Path:
+    """Lights Out on an ``n`` x ``n`` board, every light on; its goal ``sum(x) == 0`` reads
+    every light at once."""
+    path = folder / f"lights{n}.toml"
+    path.write_text(f"""family = "transition"
+name = "Lights Out {n}x{n}"
+goal = "sum(x[r][c] for r in range(n) for c in range(n)) == 0"
+
+[constants]
+n = {n}
+
+[variables]
+x = {{ shape = ["n", "n"], domain = [0, 1] }}
+
+[initial]
+x = 1
+
+[[actions]]
+name = "press {{i}} {{j}}"
+params = {{ i = "range(n)", j = "range(n)" }}
+[actions.effects]
+"x[r][c]" = "1 - x[r][c] if abs(r - i) + abs(c - j) <= 1 else x[r][c]"
+""")
+    return path
+
+
+def test_a_goal_decided_only_when_every_light_is_bound_is_refused_before_it_is_built(
+        tmp_path, never_built):
+    """The goal is not a conjunction of facts: it becomes ``reach-goal`` actions, one per
+    binding of the 25 lights it reads that it holds in — a single one, so the export counted
+    it as one action; but ``sum(x) == 0`` is decided only once all 25 are bound, so the
+    grounding tried 2 + 4 + ... + 2^25 = 2^26 - 2 bindings (the export ran for hours)."""
+    with pytest.raises(TooLarge, match="more than the 1,000,000 an export may try") as caught:
+        pddl.export(load(lights_out(tmp_path, 5)).model)
+    tried = int(re.search(r"try up to ([\d,]+) bindings", str(caught.value))[1]
+                .replace(",", ""))
+    assert tried >= 2 ** 26 - 2
+
+
+def test_the_stop_is_asked_between_bindings_too(tmp_path):
+    """Four by four lights: the goal tries up to 2^17 - 2 bindings for one action; the stop
+    is asked before each, not only before each ground action written (a few hundred)."""
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) > 5_000
+
+    with pytest.raises(ExportStopped):
+        pddl.export(load(lights_out(tmp_path, 4)).model, stop=stop)
+    assert len(asked) == 5_001
+
+
+def test_a_stop_asked_after_the_last_piece_of_work_writes_nothing(cli, tmp_path,
+                                                                  monkeypatch):
+    """SIGTERM as the grounding ends: the files used to be written, then exit 130."""
+    real = pddl.export
+
+    def export(model, stop=None):
+        task = real(model, stop)
+        interrupt.on_signal(signal.SIGTERM, None)
+        return task
+
+    monkeypatch.setattr(pddl, "export", export)
+    out = tmp_path / "out"
+    run_ = cli("export", "hoppers", "--to", "pddl", "-o", out)
+    assert run_.code == 130 and "interrupted while exporting" in run_.err, run_.err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("model, to, taken, other", [
+    ("hoppers", "pddl", "hoppers-problem.pddl", "hoppers-domain.pddl"),
+    ("golomb6", "minizinc", "golomb6.dzn", "golomb6.mzn"),
+])
+def test_an_export_that_cannot_write_one_file_writes_neither(cli, tmp_path, model, to, taken,
+                                                            other):
+    """A folder in the place of the second file: the first one used to be written."""
+    (tmp_path / taken).mkdir()
+    run_ = cli("export", model, "--to", to, "-o", tmp_path)
+    assert run_.code == 2 and run_.err.count("\n") == 1, run_.err
+    assert f"cannot write {taken} (Is a directory)" in run_.err
+    assert sorted(os.listdir(tmp_path)) == [taken] and other not in run_.out

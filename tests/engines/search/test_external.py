@@ -400,3 +400,27 @@ def test_a_deeply_nested_record_is_named_as_the_work_dir_s(cli, tmp_path):
     assert run.code == 2 and len(run.err_lines) == 1
     assert "the work directory's record" in run.err and "nested too deeply" in run.err
     assert "model" not in run.err
+
+
+@pytest.mark.parametrize("limit", [100, 1])
+def test_a_finished_analysis_resumed_below_its_size_is_cut_at_the_limit(cli, tmp_path, limit):
+    """Resumed with --limit below the 540 states on disk, the run used to report all 540,
+    partial, and advise "run again with --resume", which stopped at the same place.  It now
+    reports what a run from the start with that limit does: the complete layers of the
+    in-memory analysis from the start (an independent count) within the limit, the next one
+    cut at it, and the advice names a higher --limit."""
+    full = json.loads(cli("analyze", "onoff", "--from", "start", "--json").out)
+    first = json.loads(cli("analyze", "onoff", "--work-dir", tmp_path / "w", "--json").out)
+    assert first["status"] == "complete" and first["states"] == 540
+    run = cli("analyze", "onoff", "--work-dir", tmp_path / "w", "--resume", "--limit",
+              str(limit), "--json")
+    out = json.loads(run.out)
+    assert run.code == 1 and out["status"] == "partial"
+    assert out["states"] == limit == sum(out["layers"])
+    n = len(out["layers"])
+    assert out["layers"][:-1] == full["layers"][:n - 1]
+    assert out["layers"][-1] <= full["layers"][n - 1]
+    assert "run again with --resume and a higher --limit to go on" in out["message"]
+    fresh = json.loads(cli("analyze", "onoff", "--work-dir", tmp_path / "f", "--limit",
+                           str(limit), "--json").out)
+    assert fresh["layers"] == out["layers"] and fresh["message"] == out["message"]

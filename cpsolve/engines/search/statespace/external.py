@@ -140,6 +140,9 @@ class Run:
         self.partial: tuple[int, int] | None = None
         """``(orbits, states)`` of the layer a limit cut short (not stored: a resumed run
         builds it again), or ``None``."""
+        self.shown: int | None = None
+        """How many of the store's layers the result reports (None: all): fewer when the
+        layers resumed hold more states than ``--limit`` (:meth:`cut`)."""
 
     @property
     def seen(self) -> int:
@@ -156,11 +159,36 @@ class Run:
             store.finish({"bits": 0, "orbits": 1, "states": positions(self.orbits, start)})
         while not store.complete:
             if self.budget.exceeded(self.seen):
+                self.cut()
                 return True
             d = len(store.layers) - 1
             if not self.layer(d):
                 return True
         return False
+
+    def cut(self) -> None:
+        """Layers resumed past the state limit: report those within it and, of the next,
+        the states up to it, bucket by bucket as :meth:`layer` keeps them — what a run from
+        the start with this limit reports (``states`` never exceeds ``--limit``)."""
+        room = self.budget.limit
+        if room is None or self.seen <= room:
+            return
+        layers, d = self.store.layers, 0
+        while layers[d]["states"] <= room:  # some layer passes it: the layers hold more
+            room -= layers[d]["states"]
+            d += 1
+        self.shown = d
+        if not room:
+            return
+        total = states = 0
+        for b in range(1 << layers[d]["bits"]):
+            codes = self.store.read(d, b)
+            count = positions(self.orbits, codes)
+            if states + count > room:
+                kept = prefix(self.orbits, codes, room - states)
+                self.partial = (total + kept[0], states + kept[1])
+                return
+            total, states = total + codes.size, states + count
 
     def chunk_size(self) -> int:
         """Frontier states per expansion chunk: columns, successors and their images fit,
@@ -250,6 +278,7 @@ class Run:
         layers = self.store.layers
         details: dict = {"duplicates": policy, "layer_files": len(layers),
                          "successors_written": sum(r.get("generated", 0) for r in layers)}
+        layers = layers[:self.shown]
         last = None
         if not stopped and layers[-1]["states"] <= FARTHEST_MAX:
             last = self.store.codes(len(layers) - 1)
@@ -258,8 +287,15 @@ class Run:
                        last, self.budget.reason if stopped else None, details,
                        {"work_dir": work_dir, "resumed_layers": self.store.resumed}
                        if work_dir else {},
-                       "; run again with --resume to go on" if work_dir else "",
+                       _go_on(self.budget.stop) if work_dir else "",
                        partial=self.partial is not None)
+
+
+def _go_on(stop: Stop | None) -> str:
+    """How a run stopped by ``stop`` goes on: again with ``--resume`` (which keeps the
+    finished layers), and past the state limit only with a higher one."""
+    return "; run again with --resume and a higher --limit to go on" \
+        if stop is Stop.STATES else "; run again with --resume to go on"
 
 
 def on_disk(task: Task, budget: Budget, direction: Direction | None = None,
