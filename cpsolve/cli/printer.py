@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..engines.runtime.interrupt import OutputCut
 from .arguments import printable
 from .charset import json_text
 
@@ -121,15 +122,6 @@ def write_utf8(text: str) -> None:
     with _losing():
         _all_bytes(raw, text.encode("utf-8"))
         raw.flush()
-
-
-class OutputCut(KeyboardInterrupt):
-    """A second Ctrl-C or SIGTERM came while stdout was being written (a reader too slow
-    to take it): the output stops where it was, and says so on stderr.  (A first one lets
-    the write finish: the document under way was already decided.)"""
-
-    def __init__(self) -> None:
-        super().__init__("interrupted while the output was being written: it is cut short")
 
 
 class Guarded:

@@ -114,3 +114,22 @@ def test_a_second_signal_cuts_the_output_and_says_so(env):
     assert err == CUT  # one line; no error object appended to the half-written one
     with pytest.raises(json.JSONDecodeError):
         json.loads(out)
+
+
+@pytest.mark.parametrize("argv", [
+    ["count", "knight_6x6", "--list", "--json"],  # auto: solutions come from its racers
+    ["count", "xsudoku5", "--list", "--json", "--engine", "search"],
+])
+def test_a_second_signal_cuts_a_stream_of_solutions_and_says_so(argv):
+    """``count --list``: its solutions are written while the engines still run (each as it
+    is found); a second signal while one waits for the reader cuts the stream, and stderr
+    says so — an engine's own answer to a second Ctrl-C (stop, keep what was found) took it
+    before and left the stream cut with no word."""
+    proc = started(argv, BUFFERED)
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(1.0)  # past the time within which a signal sent twice counts once
+    proc.send_signal(signal.SIGTERM)
+    out, err = read_late(proc)
+    assert proc.returncode == 130
+    assert err == CUT
+    assert all("found" in line for line in json_lines(out))  # no result after the cut

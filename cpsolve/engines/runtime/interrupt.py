@@ -122,6 +122,18 @@ class Interrupted(KeyboardInterrupt):
     says what was under way (``interrupted while loading queens.toml``)."""
 
 
+class OutputCut(KeyboardInterrupt):
+    """A second Ctrl-C or SIGTERM came while stdout was being written (a reader too slow
+    to take it): the output stops where it was, and says so on stderr.  (A first one lets
+    the write finish: the document under way was already decided.)  Work that answers a
+    ``KeyboardInterrupt`` by stopping and going on with what it has lets this one through:
+    nothing can be written any more, and the command's last line is the one that says so
+    (:func:`cpsolve.cli.main`)."""
+
+    def __init__(self) -> None:
+        super().__init__("interrupted while the output was being written: it is cut short")
+
+
 def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
     """SIGINT / SIGTERM: the first asks the engines to stop (:func:`request`); once a stop
     was asked for (a signal, the clock, the memory limit), another raises
