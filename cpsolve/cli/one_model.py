@@ -92,10 +92,7 @@ def _write_plan(puzzle, result: Result, path: str) -> None:
 
     if not isinstance(result.answer, Plan):
         return  # no plan found: no file (the status says why)
-    name = str  # a model action is its own name
-    if puzzle.family == "pddl":
-        from ..puzzles.pddl_sas import pddl_action as name
-    write_text(path, ipc_plan(result.answer, puzzle.model.unit_costs(), name), False)
+    write_text(path, ipc_plan(result.answer, puzzle.model.unit_costs()), False)
 
 
 def _answer(cli: Cli, puzzle, task: str, engine: str,

@@ -130,10 +130,11 @@ class Cli:
             return f"time limit reached before {engine} started"
         return late_start(engine, left - self.tail(), self.share())
 
-    def load(self, name: str | tuple[str, str]):
+    def load(self, name: str | tuple[str, str], whole: bool = False):
         """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,
-        problem)`` pair, loaded within the time limit (once: :meth:`is_batch` keeps the
-        puzzle it loaded to look)."""
+        problem)`` pair (``whole``: with every ground action, to check a plan), loaded
+        within the time limit (once: :meth:`is_batch` keeps the puzzle it loaded to
+        look)."""
         if isinstance(name, str) and name in self.loaded:
             return self.loaded.pop(name)
         what = f"loading {name if isinstance(name, str) else name[1]}"
@@ -141,7 +142,7 @@ class Cli:
             if isinstance(name, tuple):
                 from ..puzzles.pddl_task import load as load_pddl
 
-                return load_pddl(*name)
+                return load_pddl(*name, whole)
             path = resolve(name)
             with self.guarded(what, path):
                 return load(path)

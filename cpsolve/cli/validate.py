@@ -16,6 +16,7 @@ left``, letters in any case), as planners write them.
 
 from __future__ import annotations
 
+import re
 import sys
 
 from ..answers.check.assignments import objective_value, violations
@@ -38,7 +39,7 @@ def validate(cli: Cli) -> int:
     if len(files) == 2 and source.lower().endswith(".pddl"):
         raise ModelFileError(source, "a PDDL domain needs its problem file too "
                              "(DOMAIN.pddl PROBLEM.pddl PLAN)")
-    puzzle = cli.load(source)
+    puzzle = cli.load(source, whole=True)
     answer_file = files[-1]
     # reading, parsing and checking the answer has nothing to keep and may take long (a
     # plan of a million steps): the time limit and a Ctrl-C or SIGTERM end it at once
@@ -53,13 +54,15 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
     """The verdict on the answer in ``answer_file``: :func:`_report`'s arguments, or the
     line saying why the answer cannot be read."""
     model = puzzle.model
+    if model.kind == "planning" and puzzle.family == "pddl":
+        model = puzzle.with_idle()  # a step that changes nothing is legal too
     # cpsolve's own stdout (a plan, a grid) is in the console's encoding: read it back
     text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None))
     try:
         answer = puzzle.read_plan(text) if model.kind == "planning" else None
         answer = answer or read_answer(text, model.kind)
         if isinstance(answer, PlanAnswer):
-            names, playable = _resolved(puzzle, answer)
+            names, playable = _resolved(puzzle, model, answer)
             verdict = replay(model, names, puzzle.condition_text)
             message = verdict.message if verdict.reached is None else \
                 _goal_missed(puzzle, verdict.reached)
@@ -82,17 +85,16 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
     return {**out, "note": note, "objective": value}
 
 
-def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
-    """The plan's steps as the model's action names, matched in the state each step
+def _resolved(puzzle, model, answer: PlanAnswer) -> tuple[list[str], list[str]]:
+    """The plan's steps as ``model``'s action names, matched in the state each step
     starts from: a step is an applicable action's name, or the text the family writes
-    for it (the sliding puzzles' ``6 right``); for PDDL, names in any case, and the
-    translator's operators of one ground action (``name``, ``name #2``) are one name.
+    for it (the sliding puzzles' ``6 right``); for PDDL, names in any case (and
+    :data:`OLD_VARIANT`'s ``name #2`` as ``name``).
     A step that matches nothing ends the matching: it is left as written, for the
     checker to name.  Also: the steps that could be played where the matching ended, as
     the family writes them (none when every step matched)."""
     from ..answers.kinds import Step
 
-    model = puzzle.model
     pddl = puzzle.family == "pddl"
     key = _pddl_key if pddl else (lambda text: " ".join(text.split()))
     env = dict(model.initial)
@@ -169,10 +171,13 @@ def _listed(playable: list[str]) -> str:
     return f"steps that can be played there: {shown}"
 
 
-def _pddl_key(text: str) -> str:
-    from ..puzzles.pddl_sas import pddl_action
+OLD_VARIANT = re.compile(r" #\d+$")
+"""How earlier versions named a disjunctive precondition's second operator (``name #2``),
+now one action with the first: such a step, in a plan they wrote, is that action."""
 
-    return " ".join(pddl_action(text).lower().split())
+
+def _pddl_key(text: str) -> str:
+    return OLD_VARIANT.sub("", " ".join(text.lower().split()))
 
 
 def _report(cli: Cli, source, ok: bool, message: str, form: str, note: str = "",

@@ -7,9 +7,8 @@ from __future__ import annotations
 from ..answers.kinds import Plan
 
 
-def ipc_plan(plan: Plan, unit: bool, name=lambda action: action) -> str:
-    """The plan's text; ``name`` maps a model action to its PDDL name (for a PDDL
-    input: the ground action it came from)."""
-    lines = [f"({name(step.action)})" for step in plan.steps]
+def ipc_plan(plan: Plan, unit: bool) -> str:
+    """The plan's text (a PDDL input's actions are named like its ground actions)."""
+    lines = [f"({step.action})" for step in plan.steps]
     lines.append(f"; cost = {plan.cost} ({'unit' if unit else 'general'} cost)")
     return "\n".join(lines) + "\n"

@@ -3,10 +3,12 @@ guard, the goal) said as the atoms they test; :mod:`.pddl_task` makes one."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
+from ..language.combine import If, Or
 from ..language.expr import Binary, Const, Expr, Var, readable
-from ..model import Planning
+from ..model import Action, Planning
 from .base import Puzzle
 
 
@@ -23,6 +25,31 @@ class PddlPuzzle(Puzzle):
     settled: bool = False
     """The translator settled the task itself: its one variable is a stand-in, whose
     conditions read as they are."""
+    idle: tuple[Action, ...] = ()
+    """Ground actions that change nothing (``move rooma rooma``), without effects: kept out
+    of the model, as they never help a plan, but legal steps of a plan (:meth:`with_idle`)."""
+
+    def with_idle(self) -> Planning:
+        """The model with :attr:`idle`'s actions too, for replaying someone's plan: a name
+        that is a model action already (some variants of a disjunctive precondition change
+        something, others nothing) is that action, playable where either guard holds."""
+        assert isinstance(self.model, Planning)
+        if not self.idle:
+            return self.model
+        model = copy.copy(self.model)
+        known = {a.name: i for i, a in enumerate(model.actions)}
+        model.actions = list(model.actions)
+        for still in self.idle:
+            if still.name not in known:
+                model.actions.append(still)
+                continue
+            action = model.actions[known[still.name]]
+            effects = tuple((var, If(action.guard, value, Var(var)))
+                            for var, value in action.effects)
+            model.actions[known[still.name]] = Action(
+                action.name, Or(action.guard, still.guard), effects,
+                If(action.guard, action.cost, still.cost))
+        return model
 
     def holds(self, state: tuple[int, ...]) -> list[str]:
         """The atoms that hold in ``state``, as PDDL writes them: ``(at ball1 rooma)``."""

@@ -13,8 +13,8 @@ translator settles the task itself (the goal violates a mutex, or cannot be reac
 ignoring deletes) it returns one stand-in variable: that is named by what it found
 (:data:`SETTLED`), so a proof that no plan exists reads in the file's terms.
 Each operator becomes an action named like the ground PDDL action (``pick ball1 rooma
-left``; the translator splits a disjunctive precondition into several operators of one
-name: the second is ``pick ball1 rooma left #2``).  Its guard is its prevail and
+left``; the operators the translator splits a disjunctive precondition into, of one name,
+are one action: :func:`_add_operators`).  Its guard is its prevail and
 effect preconditions, each effect sets its variable (under its effect conditions, an
 ``ite``), its cost is the operator's cost when the task has ``:action-costs`` (1
 otherwise).  The translator's axioms (derived predicates, and the ones it makes for
@@ -33,9 +33,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..language.combine import And, If, Not, Or
-from ..language.expr import Const, Expr, Var
+from ..language.expr import Const, Expr, Var, wrap
 from ..language.quoting import shorten, shown
-from ..model import ModelError, Planning
+from ..language.walk import same
+from ..model import Action, ModelError, Planning
 from .data import ModelFileError, read_text
 
 SETTLED_LINE = re.compile(r"^(.*)! Generating (?:un)?solvable task\.\.\.$", re.M)
@@ -55,10 +56,6 @@ SETTLED = {
                                 "holds at the start and always will)",
 }
 """The stand-in variable's name, by the translator's reason: what it stands for."""
-VARIANT = re.compile(r" #\d+$")
-"""The suffix of a second operator of one PDDL action name (see the module's docstring)."""
-
-
 class DomainFault(ModelError):
     """A model error whose cause is in the domain file (recursive derived predicates)."""
 
@@ -86,14 +83,12 @@ def available() -> bool:
         return False
 
 
-def pddl_action(name: str) -> str:
-    """A model action's name as the PDDL action it grounds (``pick ball1 rooma left``)."""
-    return VARIANT.sub("", name)
-
-
-def translate(domain_path, problem_path) -> Translated:
+def translate(domain_path, problem_path, whole: bool = False) -> Translated:
     """The translator's task of the two files (a :class:`ModelFileError` naming the file
-    and the feature when unusable).  Its chatter is swallowed."""
+    and the feature when unusable).  Its chatter is swallowed.  The translator leaves out
+    the operators that change nothing and the variables the goal does not depend on (with
+    the operators that change only them), which no plan needs; ``whole`` keeps them all,
+    as checking someone's plan needs (a step may be any legal ground action)."""
     from fast_downward.translate import main as translator
     from fast_downward.translate import normalize, options
     from fast_downward.translate.pddl_parser import lisp_parser, parsing_functions
@@ -113,7 +108,8 @@ def translate(domain_path, problem_path) -> Translated:
     where = problem_path
     try:
         with contextlib.redirect_stdout(chatter):
-            options.set_options([str(domain_path), str(problem_path)])
+            kept = ["--keep-no-ops", "--keep-unimportant-variables"] if whole else []
+            options.set_options([*kept, str(domain_path), str(problem_path)])
             where = domain_path
             try:
                 task = parsing_functions.parse_task(*lists)
@@ -208,9 +204,10 @@ def _anywhere(layer: str) -> bool:
 
 
 def model_of(translated: Translated, name: str
-             ) -> tuple[Planning, tuple[tuple[tuple[str, ...], ...], ...]]:
-    """The planning model of the translator's task, and per state variable the atoms each
-    value means (none for a negated atom or "none of those").  Derived variables (the
+             ) -> tuple[Planning, tuple[tuple[tuple[str, ...], ...], ...], tuple[Action, ...]]:
+    """The planning model of the translator's task, per state variable the atoms each
+    value means (none for a negated atom or "none of those"), and the ground actions that
+    change nothing (kept out of the model: see :func:`_add_operators`).  Derived variables (the
     translator's axioms: universal goals and preconditions, negated complex conditions) are
     no state variables: each is the expression of its rules (:class:`_Derived`).  A task the
     translator settled itself has one stand-in variable, named by its reason; its initial
@@ -233,26 +230,65 @@ def model_of(translated: Translated, name: str
     lit = derived.literal
     model.set_initial({names[index[v]]: derived.value(v, sas.init.values[v]) for v in state})
     model.set_goal(And(*(lit(v, x) for v, x in sas.goal.pairs)))
-    seen: dict[str, int] = {}
-    for op in sas.operators:
-        base = op.name.strip("()").strip()
-        seen[base] = seen.get(base, 0) + 1
-        label = base if seen[base] == 1 else f"{base} #{seen[base]}"
-        guard = [lit(v, x) for v, x in op.prevail]
+    idle = _add_operators(model, sas.operators, derived, translated.costs)
+    if not model.actions:
+        model.add_action("(no applicable action)", Const(0), {})
+    return model, atoms, idle
+
+
+def _add_operators(model: Planning, operators, derived: _Derived, costs: bool
+                   ) -> tuple[Action, ...]:
+    """The operators as the model's actions, one per PDDL action name.  The translator
+    splits a disjunctive precondition into several operators of one name: they are one
+    action (its guard theirs or-ed, each effect the first applicable one's: where several
+    apply they are the same PDDL action, with the same result), so that every engine counts
+    plans as a plan file writes them.  Operators that change nothing (``move rooma rooma``:
+    only a ``whole`` translation keeps them) never help a plan and are kept out of the
+    model: they are returned, one action without effects per name, for ``validate``."""
+    variants: dict[str, list[tuple[Expr, dict[str, Expr], Any]]] = {}
+    for op in operators:
+        guard = [derived.literal(v, x) for v, x in op.prevail]
         effects: dict[str, Expr] = {}
         for v, pre, post, cond in op.pre_post:
-            var = names[index[v]]
+            var = derived.names[derived.index[v]]
             if pre != -1:
-                guard.append(lit(v, pre))
+                guard.append(derived.literal(v, pre))
             new: Expr = Const(derived.value(v, post))
             if cond:
-                new = If(And(*(lit(c, x) for c, x in cond)), new, effects.get(var, Var(var)))
+                new = If(And(*(derived.literal(c, x) for c, x in cond)), new,
+                         effects.get(var, Var(var)))
             effects[var] = new
-        model.add_action(label, And(*guard) if guard else Const(1), effects,
-                         op.cost if translated.costs else 1)
-    if not sas.operators:
-        model.add_action("(no applicable action)", Const(0), {})
-    return model, atoms
+        variants.setdefault(op.name.strip("()").strip(), []).append(
+            (And(*guard) if guard else Const(1), effects, op.cost if costs else 1))
+    idle: list[Action] = []
+    for name, group in variants.items():
+        changing = [g for g in group if g[1]]
+        if changing:
+            model.add_action(name, Or(*(g[0] for g in changing)), *_merged(changing))
+        still = [g for g in group if not g[1]]
+        if still:
+            idle.append(Action(name, Or(*(g[0] for g in still)), (), _merged(still)[1]))
+    return tuple(idle)
+
+
+def _merged(group: list[tuple[Expr, dict[str, Expr], Any]]) -> tuple[dict[str, Expr], Expr]:
+    """The effects and cost of one action whose variants (guard, effects, cost) are
+    ``group``: each the first variant's whose guard holds (the last one's when no earlier
+    guard does)."""
+    *earlier, (_, last, last_cost) = group
+    cost = wrap(last_cost)
+    written = list(dict.fromkeys(var for _, effects, _ in group for var in effects))
+    effects = {var: last.get(var, Var(var)) for var in written}
+    for guard, mine, own in reversed(earlier):
+        effects = {var: _either(guard, mine.get(var, Var(var)), effects[var])
+                   for var in written}
+        cost = _either(guard, wrap(own), cost)
+    return effects, cost
+
+
+def _either(guard: Expr, then: Expr, other: Expr) -> Expr:
+    """``ite(guard, then, other)``, or one of them when they are the same."""
+    return then if same(then, other) else If(guard, then, other)
 
 
 class _Derived:

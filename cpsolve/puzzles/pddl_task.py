@@ -29,25 +29,28 @@ SUPPORTED = {"strips", "typing", "negative-preconditions", "disjunctive-precondi
              "universal-preconditions", "quantified-preconditions"}
 
 
-def load(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
+def load(domain_path: str | Path, problem_path: str | Path, whole: bool = False
+         ) -> PddlPuzzle:
     """The puzzle of a PDDL domain and problem (a :class:`ModelFileError` when unusable):
-    through Fast Downward's translator when it is installed (:mod:`.pddl_sas`), else
-    through the ``pddl`` package and :mod:`.pddl_grounding`."""
+    through Fast Downward's translator when it is installed (:mod:`.pddl_sas`; ``whole``:
+    every ground action, for checking a plan), else through the ``pddl`` package and
+    :mod:`.pddl_grounding` (which keeps every ground action)."""
     from . import pddl_sas
 
     if pddl_sas.available():
-        return load_translated(domain_path, problem_path)
+        return load_translated(domain_path, problem_path, whole)
     return load_grounded(domain_path, problem_path)
 
 
-def load_translated(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
+def load_translated(domain_path: str | Path, problem_path: str | Path, whole: bool = False
+                    ) -> PddlPuzzle:
     """The puzzle of the translator's SAS+ task (see :mod:`.pddl_sas`)."""
     from . import pddl_sas
 
-    translated = pddl_sas.translate(domain_path, problem_path)
+    translated = pddl_sas.translate(domain_path, problem_path, whole)
     name = Path(problem_path).stem
     try:
-        model, atoms = pddl_sas.model_of(translated, name)
+        model, atoms, idle = pddl_sas.model_of(translated, name)
         model.validate()
     except pddl_sas.DomainFault as err:
         raise ModelFileError(domain_path, str(err)) from None
@@ -57,7 +60,7 @@ def load_translated(domain_path: str | Path, problem_path: str | Path) -> PddlPu
                       metric="one move = one PDDL action" + (
                           "; cost = the increase of total-cost" if translated.costs else ""),
                       domain_file=str(domain_path), problem_file=str(problem_path),
-                      atoms=atoms, settled=bool(translated.settled))
+                      atoms=atoms, settled=bool(translated.settled), idle=idle)
 
 
 def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:

@@ -5,6 +5,7 @@ and cost agree with unified-planning's sequential plan validator."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from cpsolve.puzzles.files import bundled, load
 
 ROOT = Path(__file__).resolve().parents[2]
 IPC = ROOT / "benchmarks" / "ipc"
+sys.path.insert(0, str(ROOT / "tests" / "interop"))
+import pddl_cases as cases  # noqa: E402
 
 NO_ANSWER = {"knight_4x4", "fifteen_unsolvable", "french37"}
 """Bundled models without a solution: nothing to validate."""
@@ -465,6 +468,52 @@ def test_verdicts_and_costs_agree_with_unified_planning(cli, tmp_path, folder, d
     broken.write_text("\n".join(steps[1:]) + "\n")  # the first step left out
     ours = json.loads(cli("validate", d, p, broken, "--json").out)
     assert not ours["valid"] and not _up_verdict(d, p, broken)[0]
+
+
+WALK_PLANS = [
+    (["go a a", "go a b"], True, 4, ""),
+    (["go b b", "go a b"], False, None, "step 1 (go b b) cannot be played: its guard needs "
+                                        "(at b)"),
+    (["go a b", "wave b"], True, 3, ""),
+    (["wave b", "go a b"], False, None, "step 1 (wave b) cannot be played: its guard needs "
+                                        "(at b)"),
+]
+"""Plans of :data:`pddl_cases.WALK_DOMAIN` (go costs 2, wave 1) and their verdicts by hand:
+``go a a`` changes nothing but is legal where ``(at a)`` holds; ``wave`` changes only what
+the goal does not depend on, legal where its room is the robot's."""
+
+
+@pytest.mark.parametrize("steps,valid,cost,message", WALK_PLANS,
+                         ids=["noop", "noop-elsewhere", "irrelevant", "irrelevant-elsewhere"])
+def test_any_legal_ground_action_is_a_step(cli, tmp_path, steps, valid, cost, message):
+    pytest.importorskip("fast_downward.translate")
+    d, p = cases.write(tmp_path, cases.WALK_DOMAIN, cases.WALK_PROBLEM)
+    plan = tmp_path / "plan"
+    plan.write_text("".join(f"({s})\n" for s in steps))
+    ours = json.loads(cli("validate", d, p, plan, "--json").out)
+    assert (ours["valid"], ours["cost"], ours["message"]) == (valid, cost, message)
+    try:
+        assert _up_verdict(d, p, plan)[0] == valid  # unified-planning agrees
+    except ImportError:
+        pass
+
+
+@pytest.mark.parametrize("steps,valid", [
+    (["flip l1", "touch l1", "flip l2"], True),  # touch of a lit lamp under the master
+    (["flip l1", "unmaster", "touch l1", "flip l2"], False),  # ... without it
+])
+def test_a_variant_that_changes_nothing_is_a_step_of_its_action(cli, tmp_path, steps, valid):
+    """``touch``'s second disjunct (the lamp lit, the master on) changes nothing, its first
+    (the lamp off) lights it: one action, playable where either holds."""
+    pytest.importorskip("fast_downward.translate")
+    d, p = cases.write(tmp_path, cases.LAMPS_DOMAIN, cases.LAMPS_PROBLEM)
+    plan = tmp_path / "plan"
+    plan.write_text("".join(f"({s})\n" for s in steps))
+    ours = json.loads(cli("validate", d, p, plan, "--json").out)
+    if valid:
+        assert (ours["valid"], ours["cost"]) == (True, len(steps))
+    else:
+        assert (ours["valid"], ours["step"]) == (False, 3)
 
 
 @pytest.mark.parametrize("count", [1, 3, 4])

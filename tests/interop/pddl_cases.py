@@ -101,3 +101,59 @@ def write(folder: Path, domain: str, problem: str) -> tuple[Path, Path]:
     d.write_text(domain)
     p.write_text(problem)
     return d, p
+
+
+LAMPS_DOMAIN = """
+(define (domain lamps)
+ (:requirements :strips :typing :disjunctive-preconditions :negative-preconditions)
+ (:types lamp)
+ (:predicates (on ?l - lamp) (master))
+ (:action flip :parameters (?l - lamp)
+  :precondition (or (not (on ?l)) (master))
+  :effect (on ?l))
+ (:action touch :parameters (?l - lamp)
+  :precondition (or (not (on ?l)) (and (on ?l) (master)))
+  :effect (on ?l))
+ (:action unmaster :parameters () :precondition (master) :effect (not (master))))
+"""
+
+LAMPS_PROBLEM = """
+(define (problem two) (:domain lamps)
+ (:objects l1 l2 - lamp)
+ (:init (master))
+ (:goal (and (on l1) (on l2))))
+"""
+"""Both lamps must be lit; one step lights a lamp, by ``flip`` or by ``touch``: 2 ways per
+lamp, 2 orders of the lamps, so 2 * 2 * 2 = 8 optimal plans of 2 steps.  The translator
+splits each disjunctive precondition into two operators of one name; with the master on
+and a lamp off both of flip's apply, which counted as 2 ways.  ``touch`` of a lit lamp
+under the master changes nothing: a legal step, no help to a plan."""
+
+LAMPS_OPTIMAL_PLANS = 8
+
+
+WALK_DOMAIN = """
+(define (domain walk)
+ (:requirements :strips :typing :action-costs)
+ (:types room)
+ (:predicates (at ?r - room) (waved ?r - room))
+ (:functions (total-cost) - number)
+ (:action go :parameters (?from ?to - room)
+  :precondition (at ?from)
+  :effect (and (not (at ?from)) (at ?to) (increase (total-cost) 2)))
+ (:action wave :parameters (?r - room)
+  :precondition (at ?r)
+  :effect (and (waved ?r) (increase (total-cost) 1))))
+"""
+
+WALK_PROBLEM = """
+(define (problem across) (:domain walk)
+ (:objects a b - room)
+ (:init (at a) (= (total-cost) 0))
+ (:goal (at b))
+ (:metric minimize (total-cost)))
+"""
+"""``go a a`` deletes and adds ``(at a)``: it changes nothing, but is a legal step where
+``(at a)`` holds, and costs 2 like any ``go``.  ``wave`` changes only ``waved``, which the
+goal does not depend on: no plan needs it, but a plan may play it where its ``(at ?r)``
+holds.  The one optimal plan is ``go a b``, cost 2."""
