@@ -507,3 +507,22 @@ def test_python_models_in_a_batch_are_solved_whether_or_not_they_can_be_sent_bac
     assert run.code == 0, run.err
     assert [r["verified"] for r in rows[:-1]] == [True, True]
     assert rows[1]["steps"] == 7  # 3 discs: 2**3 - 1 moves
+
+
+def test_a_row_stopped_at_its_share_of_the_time_limit_says_that_share():
+    """A batch under --time-limit 20 gives each instance a share of it: the 15-puzzle's
+    optimum is not settled in 0.3 s, and its row names the 20 s and the 0.3 s it had (it
+    said 'time limit 20 s reached' after 0.3 s)."""
+    from cpsolve.engines import Options
+    from cpsolve.engines.runtime.clock import state_limit
+    from cpsolve.puzzles.files import load, resolve
+    from cpsolve.workflows.batch import solving
+    from cpsolve.workflows.batch.items import Item
+
+    state_limit(20.0)
+    try:
+        row = solving.solve_one(Item("fifteen", load(resolve("fifteen_puzzle"))), "search",
+                                Options(time_limit=0.3))
+    finally:
+        state_limit(None)
+    assert "time limit 20 s reached (its share: 0.3 s)" in row.result.message

@@ -13,7 +13,7 @@ from ...engines import Options, run
 from ...engines.auto import proven
 from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
-from ...engines.runtime.clock import FLOOR, Clock, TimeUp
+from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
 from ..impossible import by_invariant
 from ..jobs import in_order, not_started
 from .items import Item
@@ -29,9 +29,16 @@ def answering(engine: str) -> list[str]:
 def solve_one(item: Item, engine: str, options: Options) -> Row:
     """Solve one instance (``auto``: search with half of the time limit, then CP-SAT with
     what is left when search proved nothing; the row's seconds are both runs', whichever
-    engine's answer it keeps)."""
+    engine's answer it keeps).  Its time limit is its share of the command's, and a row
+    stopped by it says so (:func:`~cpsolve.engines.runtime.clock.on_a_share`)."""
     if (row := unloaded(item)) is not None:
         return row
+    with on_a_share():
+        return _solved(item, engine, options)
+
+
+def _solved(item: Item, engine: str, options: Options) -> Row:
+    """:func:`solve_one` of a loaded instance."""
     model = item.puzzle.model
     try:
         proof = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
