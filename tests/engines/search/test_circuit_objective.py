@@ -9,9 +9,9 @@ from itertools import permutations
 
 import pytest
 
+from cpsolve import Csp, If, Sum
 from cpsolve.answers.result import Status, Unsupported
 from cpsolve.engines import Options, run
-from cpsolve import Csp, If, Sum
 
 # an asymmetric distance table: a tour and its reverse cost differently
 D = [[0, 7, 3, 9, 4],

@@ -3,10 +3,11 @@
 It applies when every variable belongs to one :class:`~cpsolve.model.csp.Circuit`,
 the other constraints are conditions (or all-different groups over
 successors, which the circuit implies) and there is nothing to optimise (a model
-with an objective goes to the branch and bound of :func:`.solve.optimize_csp`).  Then a Hamiltonian-circuit search
-(:mod:`.hamilton`: a path grown at both ends, Warnsdorff/Pohl order, degree
-pruning, forced steps, conditions checked as soon as they can be, partial
-paths that end alike explored once) replaces the general backtracking of
+with an objective goes to the branch and bound of :func:`.solve.optimize_csp`).
+Then a Hamiltonian-circuit search (:mod:`.hamilton`: a path grown at both
+ends, Warnsdorff/Pohl order, degree pruning, forced steps, conditions checked
+as soon as they can be, partial paths that end alike explored once) replaces
+the general backtracking of
 :mod:`.solve`; ``Options.algorithm`` ``"backtracking"`` still selects that
 one, for a second opinion, and ``"circuit"`` insists on this one.
 
