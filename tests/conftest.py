@@ -99,6 +99,28 @@ def cli(capsys, monkeypatch) -> Callable[..., CliRun]:
 
 
 @pytest.fixture
+def wrong_csp_search(monkeypatch) -> None:
+    """An engine bug made on purpose: the search engine answers every csp it solves with
+    each variable at its smallest value (the checker rejects that on any model where it is
+    no solution), whatever its own search found; planning models it solves as it does."""
+    from dataclasses import replace
+
+    import cpsolve.engines.search.engine as search
+    from cpsolve.model import Csp
+
+    solve = search.solve
+
+    def wrong(model, options):
+        result = solve(model, options)
+        if not isinstance(model, Csp) or result.answer is None:
+            return result
+        values = {name: min(model.values(name)) for name in model.names}
+        return result.but(answer=replace(result.answer, values=values))
+
+    monkeypatch.setattr(search, "solve", wrong)
+
+
+@pytest.fixture
 def late_alarm(monkeypatch) -> Callable[[str], None]:
     """The command's clock read from a hand-turned source (engines keep the real one);
     ``late_alarm("package.module.function")`` (or ``"package.module.Class.method"``) makes

@@ -283,7 +283,7 @@ def _guarded(cli, name: str) -> int:
     except (ModelFileError, OutputError, Unsupported, ModelError) as err:
         return cli.fail(str(err), 2)
     except EngineBug as err:
-        return cli.fail(f"engine bug (the answer failed the independent check): {err}", 3)
+        return cli.fail(err.said(), 3)
     except EngineFailed as err:  # an external tool's own failure, in its words
         return cli.fail(str(err), 3)
     except ImportError as err:

@@ -234,8 +234,15 @@ def kinds_of(items: list) -> dict[str, str]:
 
 def _batch_code(rows: list, loaded: list, hard: bool) -> int:
     """A batch's exit code from its ``rows`` delivered; the files and collection lines of
-    ``loaded`` (rows or items) that did not load get their line on stderr (exit 2)."""
+    ``loaded`` (rows or items) that did not load get their line on stderr (exit 2), and so
+    do the instances whose engine's answer failed the check (a bug in cpsolve: exit 3,
+    whatever else happened)."""
     bad = tell_bad(loaded)
+    bugs = [r for r in rows if r.bug]
+    for row in bugs:
+        print(f"error: {printable(row.source)}: {printable(row.error)}", file=sys.stderr)
+    if bugs:
+        return 3
     if hard or interrupt.by_user():
         return INTERRUPTED
     if bad:  # bad input; a file still loading at the time limit is a limit (below)

@@ -40,7 +40,7 @@ from ..workflows.batch.comparing import (
 )
 from ..workflows.batch.items import Item, Lineup
 from .compare_checks import answered, verdict_of
-from .compare_report import report, warn_expected_once
+from .compare_report import report, tell_bugs, warn_expected_once
 from .printer import OutputCut
 from .session import INTERRUPTED
 from .sources import file_name, pddl_pairs
@@ -53,8 +53,10 @@ if TYPE_CHECKING:
 def compare(cli: Cli) -> int:
     """``compare``: each model through every engine that applies, its results cross-checked
     (exit 1 when engines disagree or a model has no answer, 130 after Ctrl-C with what was
-    compared).  Every model named is in the report, also one the time limit or Ctrl-C came
-    before (its engines listed as not run, or its file as not loaded)."""
+    compared, 3 when an engine's answer failed the check: that engine's error is listed with
+    its model, the other results stand).  Every model named is in the report, also one the
+    time limit or Ctrl-C came before (its engines listed as not run, or its file as not
+    loaded)."""
     if cli.cluster():
         if pddl_pairs(cli.args.files):
             return cli.fail("compare on a cluster takes model files, directories and "
@@ -80,9 +82,12 @@ def compare(cli: Cli) -> int:
         from .batch import tell_bad
 
         tell_bad(lineup.items())  # each file that did not load: its line on stderr
+        bugs = tell_bugs(done)
         for d in done:
             warn_expected_once(d)
             warn_unsaved(list(d.results), d.source if len(done) > 1 else None)
+    if bugs:  # a bug in cpsolve, whatever else happened
+        return 3
     if interrupted:
         return INTERRUPTED
     if any(d.problems or d.error or not answered(d) for d in done):

@@ -20,7 +20,8 @@ VERDICTS = {"disagree": ("engines disagree", "bold red"),
 engines that disagree (whatever else happened), a comparison interrupted by Ctrl-C or
 SIGTERM (what ran is in the table, but agreement needs every engine), no answer from any
 engine on any model (nothing was compared), some model not cross-checked (not loaded, not
-reached within the limit, no engine or only one proved its answer), or agreement on every model."""
+reached within the limit, no engine or only one proved its answer) or with an engine whose
+answer failed the check, or agreement on every model."""
 
 STOPPED = (Status.UNKNOWN, Status.PARTIAL, Status.AT_LEAST)
 """The statuses of a result cut short: nothing proven to compare."""
@@ -81,4 +82,4 @@ def verdict_of(done: list[Compared], interrupted: bool) -> str:
         return "interrupted"
     if not any(answered(d) for d in done):
         return "unanswered"
-    return "agree" if all(cross_checked(d) for d in done) else "incomplete"
+    return "agree" if all(cross_checked(d) and not d.bugs for d in done) else "incomplete"

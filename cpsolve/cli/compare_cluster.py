@@ -12,7 +12,7 @@ from ..workflows.batch.budget import TaskBudget
 from ..workflows.batch.comparing import Compared
 from ..workflows.batch.items import Item
 from .compare_checks import answered, cross_checked
-from .compare_report import compared_json, table_rows, warn_expected_once
+from .compare_report import compared_json, table_rows, tell_bugs, warn_expected_once
 from .session import INTERRUPTED
 from .warn import warn_unsaved
 
@@ -35,6 +35,7 @@ def compare_on_cluster(cli: Cli) -> int:
     items = list(instances(cli.args.files, cli.loading))
     cli.import_dask()
     rows: list = []
+    done_all: list[Compared] = []
     counts = {"agree": 0, "unchecked": 0, "disagree": 0, "error": 0}
     unanswered = 0
     work = partial(compare_one, task=cli.args.task,
@@ -45,6 +46,7 @@ def compare_on_cluster(cli: Cli) -> int:
         for done in on_cluster(items, work, cli.cluster(),
                                TaskBudget(cli.clock, cli.auto_budget(), cli.tail()), _failed):
             advance()
+            done_all.append(done)
             warn_expected_once(done)
             warn_unsaved(list(done.results), done.source)
             counts[_outcome(done)] += 1
@@ -59,17 +61,22 @@ def compare_on_cluster(cli: Cli) -> int:
     from .batch import tell_bad
 
     tell_bad(items)  # each file that did not load: its line on stderr, as in solve
+    if tell_bugs(done_all):  # a bug in cpsolve, whatever else happened
+        return 3
     if interrupt.by_user():
         return INTERRUPTED
     return 1 if counts["disagree"] or counts["error"] or unanswered else 0
 
 
 def _outcome(done: Compared) -> str:
-    """What a cluster compare counts an instance as: ``error``, ``disagree``, ``agree``
-    (cross-checked), or ``unchecked`` (fewer than two engines proved their answer)."""
+    """What a cluster compare counts an instance as: ``error`` (also an engine whose answer
+    failed the check), ``disagree``, ``agree`` (cross-checked), or ``unchecked`` (fewer than
+    two engines proved their answer)."""
     if done.error:
         return "error"
-    return "disagree" if done.problems else "agree" if cross_checked(done) else "unchecked"
+    if done.problems:
+        return "disagree"
+    return "error" if done.bugs else "agree" if cross_checked(done) else "unchecked"
 
 
 def _failed(item: Item, why: str) -> Compared:

@@ -62,6 +62,16 @@ def _print_text(cli: Cli, done: list[Compared], verdict: str) -> None:
     cli.out.print(Text(*VERDICTS[verdict]))
 
 
+def tell_bugs(done: list[Compared]) -> bool:
+    """A line on stderr per engine whose answer failed the check (its model's file named);
+    whether there was one (a bug in cpsolve: exit 3)."""
+    for d in done:
+        for bug in d.bugs:
+            print(f"error: {printable(d.source)}: {bug.engine}: {printable(bug.error)}",
+                  file=sys.stderr)
+    return any(d.bugs for d in done)
+
+
 def _tell_unanswered(done: list[Compared], verdict: str) -> None:
     """A line on stderr per model that no engine answered."""
     for d in done:
@@ -72,15 +82,17 @@ def _tell_unanswered(done: list[Compared], verdict: str) -> None:
 
 
 def compared_json(done: Compared) -> dict[str, Any]:
-    """One compared instance as JSON: its results, disagreements and skipped engines (an
-    instance with no comparison: its source and error)."""
+    """One compared instance as JSON: its results, disagreements, skipped engines and those
+    whose answer failed the check (``bugs``; an instance with no comparison: its source and
+    error)."""
     if done.error:
         return {"source": done.source, "error": done.error}
     agree = False if done.problems else True if cross_checked(done) else None
     return {"model": done.puzzle.name, "file": done.source, "agree": agree,
             "disagreements": list(done.problems),
             "results": [_result_json(done.puzzle, r) for r in done.results],
-            "skipped": [{"engine": s.engine, "reason": s.why} for s in done.skipped]}
+            "skipped": [{"engine": s.engine, "reason": s.why} for s in done.skipped],
+            "bugs": [{"engine": b.engine, "error": b.error} for b in done.bugs]}
 
 
 def _result_json(puzzle, result) -> dict[str, Any]:
@@ -99,4 +111,5 @@ def table_rows(done: Compared) -> list[tuple]:
     return [(done.puzzle, r) for r in done.results] + \
         [(done.puzzle, s) for s in done.skipped] + \
         [(done.puzzle, f"DISAGREEMENT: {p}") for p in done.problems] + \
+        [(done.puzzle, f"ERROR: {b.engine}: {b.error}") for b in done.bugs] + \
         [(done.puzzle, why) for why in [unchecked(done)] if why]

@@ -84,7 +84,16 @@ def _compare_model() -> dict[str, Any]:
                                "items": {"type": "object", "required": ["engine", "reason"],
                                          "additionalProperties": False,
                                          "properties": {"engine": {"type": "string"},
-                                                        "reason": {"type": "string"}}}}}}
+                                                        "reason": {"type": "string"}}}},
+                           "bugs": {
+                               "type": "array",
+                               "description": "Engines whose answer failed the independent "
+                                              "check: a bug in cpsolve (exit 3); the other "
+                                              "engines' results stand.",
+                               "items": {"type": "object", "required": ["engine", "error"],
+                                         "additionalProperties": False,
+                                         "properties": {"engine": {"type": "string"},
+                                                        "error": {"type": "string"}}}}}}
 
 
 def _compare() -> dict[str, Any]:

@@ -553,6 +553,18 @@ def test_a_cluster_compare_counts_what_it_could_not_cross_check():
     assert command._outcome(Compared("x.toml", None, error="bad")) == "error"
 
 
+def test_a_cluster_compare_counts_a_model_with_an_engine_bug_as_an_error():
+    """Two engines agree, a third's answer failed the check: the model is no agreement,
+    but an ``error`` of the summary (the command then exits 3)."""
+    from cpsolve.cli import compare_cluster as command
+    from cpsolve.workflows.batch.comparing import Bug, Compared
+
+    both = (Result(OPT, "search", answer=Plan.of(plan(10))),
+            Result(OPT, "cpsat", answer=Plan.of(plan(10))))
+    bug = Bug("fd", "engine bug (the answer failed the independent check): a wrong plan")
+    assert command._outcome(Compared("w.toml", None, results=both, bugs=(bug,))) == "error"
+
+
 def test_an_external_tool_that_fails_is_skipped_and_the_rest_compared(cli, monkeypatch):
     """One engine's tool fails on its own (MiniZinc's error, :class:`EngineFailed`): that
     engine is listed as failed, the others' comparison stands."""
@@ -835,3 +847,61 @@ def test_an_engine_cut_off_reports_the_seconds_it_ran(cli, monkeypatch):
     search = next(r for r in out["models"][0]["results"] if r["engine"] == "search")
     assert search["seconds"] == 2.5
     assert "did not stop within the grace" in search["message"]
+
+
+# ------------------------------------------------------------ an engine bug among answers
+
+
+def test_an_engine_bug_is_its_models_entry_and_the_rest_still_answer(cli, wrong_csp_search):
+    """One engine's answer that fails the check (search's on the csp in the middle) is that
+    engine's entry in its model's ``bugs``: the other engines of that model and the other
+    models keep their results, the report is still one JSON document, and the exit is 3
+    (a bug in cpsolve), with the bug told on stderr naming the file."""
+    from pathlib import Path
+
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    models = Path(__file__).resolve().parents[2] / "models"
+    files = [models / "water_jugs.toml", models / "xsudoku5.toml", models / "blocks.toml"]
+    run = cli("compare", *files, "--json")
+    assert run.code == 3, run.err
+    data = json.loads(run.out)  # one document, of the documented shape
+    jsonschema.validate(data, schema())
+    assert data["status"] == "incomplete"
+    assert [m["file"] for m in data["models"]] == [str(f) for f in files]
+    jugs, grid, blocks = data["models"]
+    for plans, moves in ((jugs, 10), (blocks, 5)):  # the known answers (DESIGN.md)
+        search = [r for r in plans["results"] if r["engine"] == "search"]
+        assert search[0]["status"] == "optimal" and search[0]["moves"] == moves
+        assert plans["bugs"] == []
+    assert [b["engine"] for b in grid["bugs"]] == ["search"]
+    assert grid["bugs"][0]["error"].startswith("engine bug (the answer failed the independent "
+                                               "check): ")
+    engines = [r["engine"] for r in grid["results"]]
+    assert "search" not in engines and "cpsat" in engines
+    told = [line for line in run.err.splitlines() if "engine bug" in line]
+    assert len(told) == 1 and str(files[1]) in told[0] and "search" in told[0]
+    text = cli("compare", *files)
+    assert text.code == 3 and "ERROR: search: engine bug" in " ".join(text.out.split())
+
+
+def test_an_engine_bug_in_a_count_comparison_is_exit_3(cli, monkeypatch):
+    """``compare --task count``: an engine that answers another task than the one asked
+    (search's count giving a solve's result: a bug) is listed in ``bugs``; the other
+    engines' counts of the 5x5 X-sudoku's 960 grids (DESIGN.md) stand."""
+    from pathlib import Path
+
+    import cpsolve.engines.search.engine as search
+
+    monkeypatch.setattr(search, "count", search.solve)
+    model = Path(__file__).resolve().parents[2] / "models" / "xsudoku5.toml"
+    run = cli("compare", model, "--task", "count", "--json")
+    assert run.code == 3, run.err
+    data = json.loads(run.out)
+    [compared] = data["models"]
+    assert [b["engine"] for b in compared["bugs"]] == ["search"]
+    assert "answered 'solve' when asked to count" in compared["bugs"][0]["error"]
+    counts = {r["engine"]: r["count"] for r in compared["results"]}
+    assert counts["cpsat"] == 960 and "search" not in counts

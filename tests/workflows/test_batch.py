@@ -526,3 +526,23 @@ def test_a_row_stopped_at_its_share_of_the_time_limit_says_that_share():
     finally:
         state_limit(None)
     assert "time limit 20 s reached (its share: 0.3 s)" in row.result.message
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_engine_bug_is_its_instances_error_row_and_the_batch_exit_3(cli, wrong_csp_search,
+                                                                        jobs):
+    """An instance whose engine's answer fails the check (search's on the csp in the
+    middle) is its own error row, saying it is an engine bug; the instances after it are
+    still solved, and the batch exits 3 (a bug in cpsolve, not 1 or 2), in this process
+    and in worker processes alike, with the bug on stderr naming the file."""
+    files = [ROOT / "models" / name for name in ("water_jugs.toml", "xsudoku5.toml",
+                                                  "blocks.toml")]
+    run = cli("solve", *files, "--engine", "search", "--jobs", jobs, "--json")
+    assert run.code == 3, run.err
+    rows = lines(run.out)
+    assert [r["source"] for r in rows[:-1]] == [str(f) for f in files]
+    assert [r.get("moves") for r in rows[:-1]] == [10, None, 5]  # DESIGN.md's answers
+    assert rows[1]["error"].startswith("engine bug (the answer failed the independent check)")
+    assert rows[-1]["batch"]["statuses"] == {"optimal": 2, "error": 1}
+    assert any(str(files[1]) in line and "engine bug" in line for line in run.err.splitlines())
+    jsonschema.validate(rows[1], schema())

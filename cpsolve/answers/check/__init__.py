@@ -22,6 +22,10 @@ from .proofs import invariant_problem, parity_problem
 class EngineBug(RuntimeError):
     """An engine returned an answer that the independent checker rejected."""
 
+    def said(self) -> str:
+        """The error in the words every command uses for it (a bug in cpsolve: exit 3)."""
+        return f"engine bug (the answer failed the independent check): {self}"
+
 
 def verify(model: Csp | Planning, result: Any,
            passed: Callable[[Mapping[str, int]], bool] | None = None) -> Any:

@@ -14,11 +14,21 @@ from functools import partial
 from ...answers.agreement import cross_check, disagreements
 from ...answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
 from ...engines import PEERS, Options, engines_for, not_applicable, run
+from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
 from ...puzzles.base import Puzzle
 from ..impossible import by_invariant
 from .items import Item
+
+
+@dataclass(frozen=True)
+class Bug:
+    """An engine whose answer to a model failed the independent check (its
+    :meth:`EngineBug.said`): a bug in cpsolve, exit 3; the other engines' results stand."""
+
+    engine: str
+    error: str
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,7 @@ class Compared:
     skipped: tuple[Skipped, ...] = ()
     problems: tuple[str, ...] = ()
     error: str = ""
+    bugs: tuple[Bug, ...] = ()
     stopped: bool = False
     """An engine was stopped at once by ``KeyboardInterrupt`` (Ctrl-C): the user's stop."""
 
@@ -53,19 +64,23 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     Each run takes ``options`` (default: none), or those that ``running(engine)`` gives
     (the command line: a progress line per engine).  The engines that cannot do ``task``
     on this kind of model are listed as skipped, and so are those not run after a stop
-    was asked for.  An :class:`EngineBug` is raised.  ``running`` may stop an engine with
+    was asked for.  An engine whose answer fails the check (:class:`EngineBug`) is one of
+    the model's ``bugs``, and the other engines still run.  ``running`` may stop an engine with
     :class:`TimeUp` (the command's clock), and Ctrl-C with ``KeyboardInterrupt``: its result
     then has nothing proven, and the next engines are not run.
     """
     assert item.puzzle is not None, item.error
     puzzle = item.puzzle
-    proof = by_invariant(puzzle, task)
+    try:
+        proof = by_invariant(puzzle, task)
+    except EngineBug as err:  # a wrong argument: no engine would be asked either
+        return Compared(item.source, puzzle, bugs=(Bug(ARGUED, err.said()),))
     if proof is not None:
         return Compared(item.source, puzzle, (proof,))
     engines = engines_for(puzzle.model, task, peers=True)
     skipped = [Skipped(engine, f"not applicable (cannot {task} a {puzzle.model.kind} model)")
                for engine in not_applicable(puzzle.model, task)]
-    ran: dict[str, Result | Skipped] = {}
+    ran: dict[str, Result | Skipped | Bug] = {}
     stopped = False
     clock = Clock(time_limit)
     order = running_order(engines)
@@ -85,7 +100,7 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     if not problems:
         results = cross_check(results)
     return Compared(item.source, puzzle, tuple(results), tuple(skipped), tuple(problems),
-                    stopped=stopped)
+                    bugs=tuple(b for b in ran.values() if isinstance(b, Bug)), stopped=stopped)
 
 
 def running_order(engines: list[str]) -> list[str]:
@@ -98,9 +113,10 @@ def running_order(engines: list[str]) -> list[str]:
 
 def _one_engine(engine: str, task: str, model, seconds: float | None,
                 running: Callable[[], AbstractContextManager[Options]]
-                ) -> tuple[Result | Skipped, bool]:
+                ) -> tuple[Result | Skipped | Bug, bool]:
     """One engine's part of :func:`compare_model`, within ``seconds``, run inside
-    ``running()`` (which gives its options): its result, or why it was skipped, and
+    ``running()`` (which gives its options): its result, why it was skipped, or its answer
+    that failed the check (a :class:`Bug`: the other engines go on), and
     whether Ctrl-C stopped it at once.  The command's clock may stop it (:class:`TimeUp`,
     or an ``ImportError`` from an import it cut: nothing proven), and Ctrl-C
     (``KeyboardInterrupt``: what it had is lost, a stop is asked for, so the next engines
@@ -111,6 +127,8 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
             return run(engine, task, model, replace(given, time_limit=seconds)), False
     except Unsupported as err:
         return Skipped(engine, str(err)), False
+    except EngineBug as err:
+        return Bug(engine, err.said()), False
     except EngineFailed as err:  # an external tool's own failure: the others go on
         return Skipped(engine, f"failed: {err}"), False
     except (TimeUp, ImportError) as err:  # pybind11 makes the clock's stop an ImportError
@@ -169,11 +187,8 @@ def unreached(item: Item, task: str, why: str) -> Compared:
 
 def compare_one(item: Item, task: str, time_limit: float | None = None,
                 options: Options | None = None) -> Compared:
-    """:func:`compare_model` as one task of a cluster: a file that did not load, or an
-    engine bug, is the instance's error."""
+    """:func:`compare_model` as one task of a cluster: a file that did not load is the
+    instance's error."""
     if item.puzzle is None:
         return Compared(item.source, None, error=item.error)
-    try:
-        return compare_model(item, task, time_limit, options)
-    except EngineBug as err:
-        return Compared(item.source, item.puzzle, error=f"engine bug: {err}")
+    return compare_model(item, task, time_limit, options)

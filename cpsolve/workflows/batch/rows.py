@@ -26,12 +26,15 @@ class Row:
     started: bool = True
     """False: the command's time limit or a stop (Ctrl-C) came before the instance was
     solved — its file still loading or not loaded, or no engine started on it."""
+    bug: bool = False
+    """The ``error`` is an engine's answer that failed the independent check: a bug in
+    cpsolve (exit 3), not the user's input."""
 
     @property
     def status(self) -> str:
         """The row's status: its result's (``optimal``, ``unknown``, ...), or without one
         :data:`NOT_STARTED` (a limit or a stop came first: not an error) or ``error`` (a bad
-        file, a model no engine takes, a worker that failed)."""
+        file, a model no engine takes, a worker that failed, an engine bug)."""
         if self.result is not None:
             return self.result.status.value
         return NOT_STARTED if not self.started else "error"

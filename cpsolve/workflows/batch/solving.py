@@ -55,8 +55,10 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
             except Unsupported:
                 pass
         return Row(item.source, item.puzzle, result.but(seconds=clock.elapsed()))
-    except (Unsupported, EngineBug) as err:
+    except Unsupported as err:
         return Row(item.source, item.puzzle, None, str(err))
+    except EngineBug as err:  # the instance's row; the batch goes on, and exits 3
+        return Row(item.source, item.puzzle, None, err.said(), bug=True)
 
 
 def better(first: Result, second: Result) -> Result:
@@ -111,25 +113,31 @@ def _in_workers(items: Iterator[Item], engine: str, options: Options, jobs: int,
             known.append(item)
         return len(known)
 
-    def work(index: int, time_limit: float | None) -> tuple[Result | None, str, bool]:
+    def work(index: int, time_limit: float | None) -> _Done:
         row = solve_one(known[index], engine, _limited(options, time_limit))
-        return row.result, row.error, True
+        return row.result, row.error, True, row.bug
 
-    def failed(index: int, why: str) -> tuple[Result | None, str, bool]:
-        return None, why, True
+    def failed(index: int, why: str) -> _Done:
+        return None, why, True, False
 
-    def unstarted(index: int, why: str) -> tuple[Result | None, str, bool]:
-        return None, why, False
+    def unstarted(index: int, why: str) -> _Done:
+        return None, why, False, False
 
-    def stopped(index: int, why: str) -> tuple[Result | None, str, bool]:
-        return Result.stopped("solve", engine, why), "", True
+    def stopped(index: int, why: str) -> _Done:
+        return Result.stopped("solve", engine, why), "", True, False
 
     grace = None if clock is None else clock.grace()
     answers = in_order(0, work, failed, jobs, deadline, grace, unstarted, stopped, more)
-    for index, (result, error, started) in enumerate(answers):
+    for index, (result, error, started, bug) in enumerate(answers):
         item = known[index]
         # an item that did not load keeps its own error, even past the deadline
-        yield unloaded(item) or Row(item.source, item.puzzle, result, error, started=started)
+        yield unloaded(item) or Row(item.source, item.puzzle, result, error, started=started,
+                                    bug=bug)
+
+
+_Done = tuple[Result | None, str, bool, bool]
+"""What a worker sends back of a :class:`Row`: its result, error, whether it started, and
+whether its error is an engine bug."""
 
 
 def _solved_within(item: Item, engine: str, options: Options, deadline: float | None,

@@ -7,7 +7,8 @@ conditions on arcs :mod:`.arcs` compiles.
 """
 
 ALGORITHMS: dict[str, str] = {
-    "circuit": "Hamiltonian-circuit search (models made of one circuit; their default)",
+    "circuit": "Hamiltonian-circuit search (models made of one circuit and no objective; "
+               "their default)",
     "backtracking": "backtracking with forward checking (the default otherwise)",
 }
 """Csp algorithms by name (``Options.algorithm`` on a csp), with what each is."""

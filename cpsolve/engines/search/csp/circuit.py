@@ -1,11 +1,13 @@
 """The search engine's circuit algorithm: a :class:`~cpsolve.model.csp.Csp` made of one circuit.
 
-It applies when every variable belongs to one :class:`~cpsolve.model.csp.Circuit`
-and the other constraints are conditions (or all-different groups over
-successors, which the circuit implies).  Then a Hamiltonian-circuit search
-(:mod:`.hamilton`: a path grown at both ends, Warnsdorff/Pohl order, degree
-pruning, forced steps, conditions checked as soon as they can be, partial
-paths that end alike explored once) replaces the general backtracking of
+It applies when every variable belongs to one :class:`~cpsolve.model.csp.Circuit`,
+the other constraints are conditions (or all-different groups over
+successors, which the circuit implies) and there is nothing to optimise (a model
+with an objective goes to the branch and bound of :func:`.solve.optimize_csp`).
+Then a Hamiltonian-circuit search (:mod:`.hamilton`: a path grown at both
+ends, Warnsdorff/Pohl order, degree pruning, forced steps, conditions checked
+as soon as they can be, partial paths that end alike explored once) replaces
+the general backtracking of
 :mod:`.solve`; ``Options.algorithm`` ``"backtracking"`` still selects that
 one, for a second opinion, and ``"circuit"`` insists on this one.
 
@@ -48,9 +50,16 @@ def chosen(model: Csp, options: Options) -> Circuit | None:
     """The circuit to search, or ``None`` when the general backtracking applies.
 
     ``options.algorithm`` ``"circuit"`` insists (and fails on other models);
-    ``"backtracking"`` rules it out; by default it applies whenever it can.
+    ``"backtracking"`` rules it out; by default it applies whenever it can.  A model
+    with an objective is never the circuit search's: it finds circuits, not the best
+    one, so the backtracking's branch and bound solves it (and ``"circuit"`` is refused).
     """
     if options.algorithm not in (None, "circuit"):
+        return None
+    if model.objective is not None:
+        if options.algorithm == "circuit":
+            raise Unsupported("search: the circuit algorithm does not optimise; "
+                              "backtracking (the default for a model with an objective) does")
         return None
     circuit = circuit_of(model)
     if circuit is None and options.algorithm == "circuit":
