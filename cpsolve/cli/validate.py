@@ -63,8 +63,7 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
             verdict = replay(model, names, puzzle.condition_text)
             message = verdict.message if verdict.reached is None else \
                 _goal_missed(puzzle, verdict.reached)
-            if not verdict.ok and names[verdict.step - 1:verdict.step] and \
-                    names[verdict.step - 1] not in {a.name for a in model.actions}:
+            if verdict.step and names[verdict.step - 1] not in {a.name for a in model.actions}:
                 message += f"; {_listed(playable)}"
             return dict(ok=verdict.ok, message=message, form=answer.form, steps=len(names),
                         cost=verdict.cost if verdict.ok else None, step=verdict.step)
