@@ -1,8 +1,9 @@
 """Answers written by someone else, read back: plans and solutions for ``cpsolve validate``.
 
-A plan comes as cpsolve's own output (``solve --json``, or its text table), as an
-IPC plan file (one ``(action arg ...)`` per line, ``;`` comments), or as a list of
-action names, one per line (a family's own notation, sokoban's ``lurd`` line, is read by
+A plan comes as cpsolve's own output (``solve --json``, or its text table or boards, the
+start alone for a plan of no steps), as an IPC plan file (one ``(action arg ...)`` per
+line, ``;`` comments), or as a list of action names, one per line (an empty answer: none,
+the plan of no steps) (a family's own notation, sokoban's ``lurd`` line, is read by
 the family: ``Puzzle.read_plan``).  A solution comes as JSON (an assignment ``{"variable":
 value}``, or cpsolve's own ``--json`` output, whose ``solution`` the puzzle's family
 reads) or as text (a grid, read by the family).  Nothing here checks an answer: the
@@ -43,6 +44,8 @@ class SolutionAnswer:
 def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
     """The answer in ``text`` for a ``planning`` or ``csp`` model."""
     body = text.strip()
+    if not body and kind == "planning":  # no step, as ``[]`` or a file of comments has
+        return PlanAnswer((), "action names")
     if not body:
         raise Unreadable("the answer is empty")
     if body[0] in "{[":
@@ -57,7 +60,7 @@ def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
     if header is not None:
         return PlanAnswer(_table(lines[header:]), "cpsolve text")
     numbered = _numbered(lines)  # first: its header, wrapped, may have a line "(a ..."
-    if numbered:
+    if numbered or _start_only(lines):
         return PlanAnswer(numbered, "cpsolve text")
     if any(_uncommented(ln).startswith("(") for ln in lines):
         return PlanAnswer(_ipc(lines), "IPC plan")
@@ -94,6 +97,13 @@ def _numbered(lines: list[str]) -> tuple[str, ...]:
     if not steps or sorted(steps) != list(range(1, len(steps) + 1)):
         return ()
     return tuple(steps[k] for k in range(1, len(steps) + 1))
+
+
+def _start_only(lines: list[str]) -> bool:
+    """cpsolve's boards of a plan of no steps (the start is the goal): its ``Metric:``
+    line, then the start board alone, under its title ``start`` (no step ``1.``)."""
+    metric = next((i for i, ln in enumerate(lines) if ln.startswith("Metric: ")), None)
+    return metric is not None and any(ln.strip() == "start" for ln in lines[metric + 1:])
 
 
 def _json(body: str) -> Any:

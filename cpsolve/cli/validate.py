@@ -54,7 +54,9 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
     line saying why the answer cannot be read."""
     model = puzzle.model
     # cpsolve's own stdout (a plan, a grid) is in the console's encoding: read it back
-    text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None))
+    # and an empty plan file is the plan of no steps, as ``[]`` and a file of comments are
+    text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None),
+                     empty=model.kind == "planning")
     try:
         answer = puzzle.read_plan(text) if model.kind == "planning" else None
         answer = answer or read_answer(text, model.kind)
