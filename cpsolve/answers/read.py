@@ -56,28 +56,39 @@ def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
     lines = body.splitlines()
     if len(lines) > MAX_STEPS:
         raise Unreadable(f"{len(lines):,} lines: more than {MAX_STEPS:,} steps")
-    header = next((i for i, ln in enumerate(lines) if re.match(r"\s*step\s+action\b", ln)), None)
+    # each form is told by one search of the whole text: a plan may have a million lines
+    header = HEADER.search(body)
     if header is not None:
-        return PlanAnswer(_table(lines[header:]), "cpsolve text")
+        return PlanAnswer(_table(lines[body.count("\n", 0, header.start()):]), "cpsolve text")
     numbered = _numbered(lines)  # first: its header, wrapped, may have a line "(a ..."
-    if numbered or _start_only(lines):
+    if numbered or _start_only(body):
         return PlanAnswer(numbered, "cpsolve text")
-    if any(_uncommented(ln).startswith("(") for ln in lines):
+    if IPC_STEP.search(body):
         return PlanAnswer(_ipc(lines), "IPC plan")
     return PlanAnswer(_names(lines), "action names")
 
 
+HEADER = re.compile(r"^[^\S\n]*step[^\S\n]+action\b", re.MULTILINE)
+"""The header of cpsolve's plan table."""
+IPC_STEP = re.compile(r"^\s*\(", re.MULTILINE)
+"""A line of an IPC plan file that holds a step (its ``(`` before any ``;``)."""
+BRACKET = re.compile(r"[(){}\[\]]")
+"""What no action name in a list of names holds (an IPC step, JSON)."""
+
+
 def _names(lines: list[str]) -> tuple[str, ...]:
     """Action names, one per line (``#`` or ``;`` starts a comment line)."""
-    names = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith(("#", ";")):
-            continue
-        if not line.isprintable() or any(ch in line for ch in "(){}[]"):
-            raise Unreadable(f"line {number}: not an action name, nor an IPC plan step "
-                             f"(action arg ...): {line.strip()[:60]!r}")
-        names.append(" ".join(line.split()))
-    return tuple(names)
+    def named(line: str) -> bool:  # not blank, not a comment
+        return line.strip()[:1] not in ("", "#", ";")
+
+    kept = [line for line in lines if named(line)]
+    joined = "".join(kept)  # checked at once; the line at fault is looked for after
+    if not joined.isprintable() or BRACKET.search(joined):
+        for number, line in enumerate(lines, start=1):
+            if named(line) and (not line.isprintable() or BRACKET.search(line)):
+                raise Unreadable(f"line {number}: not an action name, nor an IPC plan step "
+                                 f"(action arg ...): {line.strip()[:60]!r}")
+    return tuple(" ".join(line.split()) for line in kept)
 
 
 STEP = re.compile(r"(?:^|\s{2,})(\d+)\. (\S.*?)(?=\s{2,}|$)")
@@ -91,6 +102,8 @@ def _numbered(lines: list[str]) -> tuple[str, ...]:
     unless they run 1..N without a gap), each without its `` (cost N)``."""
     steps: dict[int, str] = {}
     for line in lines:
+        if ". " not in line:  # no step here: most lines of a long plan of another form
+            continue
         for found in STEP.finditer(line):
             text = " ".join(found.group(2).split())
             steps.setdefault(int(found.group(1)), COST.sub("", text))
@@ -99,11 +112,17 @@ def _numbered(lines: list[str]) -> tuple[str, ...]:
     return tuple(steps[k] for k in range(1, len(steps) + 1))
 
 
-def _start_only(lines: list[str]) -> bool:
+def _start_only(body: str) -> bool:
     """cpsolve's boards of a plan of no steps (the start is the goal): its ``Metric:``
     line, then the start board alone, under its title ``start`` (no step ``1.``)."""
-    metric = next((i for i, ln in enumerate(lines) if ln.startswith("Metric: ")), None)
-    return metric is not None and any(ln.strip() == "start" for ln in lines[metric + 1:])
+    metric = METRIC.search(body)
+    return metric is not None and START.search(body, metric.end()) is not None
+
+
+METRIC = re.compile(r"^Metric: ", re.MULTILINE)
+"""The line that says a plan's metric in cpsolve's text output."""
+START = re.compile(r"^[^\S\n]*start[^\S\n]*$", re.MULTILINE)
+"""The title of the start board, alone on its line (no step beside it)."""
 
 
 def _json(body: str) -> Any:

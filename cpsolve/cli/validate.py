@@ -90,12 +90,29 @@ def _resolved(puzzle, answer: PlanAnswer) -> tuple[list[str], list[str]]:
     translator's operators of one ground action (``name``, ``name #2``) are one name.
     A step that matches nothing ends the matching: it is left as written, for the
     checker to name.  Also: the steps that could be played where the matching ended, as
-    the family writes them (none when every step matched)."""
+    the family writes them (none when every step matched).
+
+    A plan each of whose steps names one action (an IPC plan, a list of action names)
+    is matched by name alone, in one pass that plays nothing: the checker's replay plays
+    it once, and each step matched in its state would cost every action's guard and
+    drawing at every step."""
+    key = _pddl_key if puzzle.family == "pddl" else (lambda text: " ".join(text.split()))
+    named: dict[str, list[str]] = {}
+    for action in puzzle.model.actions:
+        named.setdefault(key(action.name), []).append(action.name)
+    names = [named.get(key(written), ()) for written in answer.names]
+    if all(len(found) == 1 for found in names):
+        return [found[0] for found in names], []
+    return _matched(puzzle, answer, key)
+
+
+def _matched(puzzle, answer: PlanAnswer, key) -> tuple[list[str], list[str]]:
+    """:func:`_resolved` step by step, each step matched in the state the ones before
+    reach (``key``: a step's text as it is compared)."""
     from ..answers.kinds import Step
 
     model = puzzle.model
     pddl = puzzle.family == "pddl"
-    key = _pddl_key if pddl else (lambda text: " ".join(text.split()))
     env = dict(model.initial)
     out: list[str] = []
     for written in answer.names:
