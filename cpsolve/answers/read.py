@@ -73,22 +73,25 @@ HEADER = re.compile(r"^[^\S\n]*step[^\S\n]+action\b", re.MULTILINE)
 IPC_STEP = re.compile(r"^\s*\(", re.MULTILINE)
 """A line of an IPC plan file that holds a step (its ``(`` before any ``;``)."""
 BRACKET = re.compile(r"[(){}\[\]]")
+SPACES = re.compile(" {2,}")
 """What no action name in a list of names holds (an IPC step, JSON)."""
 
 
 def _names(lines: list[str]) -> tuple[str, ...]:
     """Action names, one per line (``#`` or ``;`` starts a comment line)."""
-    def named(line: str) -> bool:  # not blank, not a comment
-        return line.strip()[:1] not in ("", "#", ";")
-
-    kept = [line for line in lines if named(line)]
-    joined = "".join(kept)  # checked at once; the line at fault is looked for after
-    if not joined.isprintable() or BRACKET.search(joined):
+    kept = [line for line in lines if line.strip()[:1] not in ("", "#", ";")]
+    joined = "\n".join(kept)  # checked at once; the line at fault is looked for after
+    if not joined.replace("\n", "").isprintable() or BRACKET.search(joined):
         for number, line in enumerate(lines, start=1):
-            if named(line) and (not line.isprintable() or BRACKET.search(line)):
+            if line.strip()[:1] not in ("", "#", ";") and \
+                    (not line.isprintable() or BRACKET.search(line)):
                 raise Unreadable(f"line {number}: not an action name, nor an IPC plan step "
                                  f"(action arg ...): {line.strip()[:60]!r}")
-    return tuple(" ".join(line.split()) for line in kept)
+    if not kept:
+        return ()
+    if "  " in joined:  # printable, the lines hold no space but " ": a run of it is one
+        joined = SPACES.sub(" ", joined)
+    return tuple(line.strip() for line in joined.split("\n"))
 
 
 STEP = re.compile(r"(?:^|\s{2,})(\d+)\. (\S.*?)(?=\s{2,}|$)")

@@ -117,7 +117,7 @@ def _matched(puzzle, answer: PlanAnswer, key) -> tuple[list[str], list[str]]:
     out: list[str] = []
     for written in answer.names:
         texts: list[tuple[str, object, dict]] = []
-        shown: list[str] = []  # each applicable action as the family writes it
+        shown: list[tuple[str, dict]] = []  # each applicable action as the family writes it
         for action in model.actions:
             if not evaluate(action.guard, env):
                 continue
@@ -132,12 +132,12 @@ def _matched(puzzle, answer: PlanAnswer, key) -> tuple[list[str], list[str]]:
                     texts.append((key(text), action, new))
                 except Exception:  # noqa: BLE001 - a state the family cannot draw
                     pass
-            if _lands(model, new):  # matched even if not: the checker then says why not
-                shown.append(text)
+            shown.append((text, new))
         found = next((item for item in texts if item[0] == key(written)), None) \
             or _as_ascii(texts, key(written))
-        if found is None:
-            return out + list(answer.names[len(out):]), shown
+        if found is None:  # those listed land (matched even if not: the checker says why)
+            return out + list(answer.names[len(out):]), \
+                [text for text, new in shown if _lands(model, new)]
         out.append(found[1].name)
         env = found[2]
     return out, []

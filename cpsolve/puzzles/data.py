@@ -202,9 +202,10 @@ def read_text(path: str | Path, what: str = "model file", also: str | None = Non
     answer file), or a :class:`ModelFileError` that names that kind.
 
     Refused with one clear message: everything :func:`regular_file` refuses, an empty
-    file (unless ``empty``: a plan of no steps is one), text in UTF-16 or UTF-32 (said so: save it as UTF-8), other binary data, text
-    that is not UTF-8 (a byte-order mark is accepted) — nor, when ``also`` names an
-    encoding (the console's, in which cpsolve's own output was written), text in that one.
+    file (unless ``empty``: a plan of no steps is one), text in UTF-16 or UTF-32 (said
+    so: save it as UTF-8), other binary data, text that is not UTF-8 (a byte-order mark
+    is accepted) — nor, when ``also`` names an encoding (the console's, in which
+    cpsolve's own output was written), text in that one.
     """
     note_read(path)
     regular_file(path, what)

@@ -700,3 +700,19 @@ def test_the_time_limit_holds_while_the_answer_is_checked(cli, tmp_path, late_al
     assert run.code == 1
     assert json.loads(run.out)["error"] == \
         f"the time limit (600 s) was reached while checking {plan}"
+
+
+def test_a_plan_of_action_names_is_matched_by_name_without_playing_it(monkeypatch):
+    """Each step names one action: matched in one pass that evaluates nothing (the
+    checker's replay plays the plan once); matching each step in its state evaluated
+    every action's guard at every step and drew every applicable one."""
+    from cpsolve.answers.read import PlanAnswer
+    from cpsolve.cli import validate as command
+
+    jugs = load(next(p for p in bundled() if p.stem == "water_jugs"))
+    evaluated = []
+    monkeypatch.setattr(command, "evaluate", lambda *args: evaluated.append(args) or 0)
+    names = ("fill the 5 L jug", "empty  the 5 L jug") * 1000  # spacing as written
+    resolved, playable = command._resolved(jugs, PlanAnswer(names, "action names"))
+    assert resolved == ["fill the 5 L jug", "empty the 5 L jug"] * 1000
+    assert playable == [] and evaluated == []
