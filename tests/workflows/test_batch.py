@@ -507,3 +507,29 @@ def test_python_models_in_a_batch_are_solved_whether_or_not_they_can_be_sent_bac
     assert run.code == 0, run.err
     assert [r["verified"] for r in rows[:-1]] == [True, True]
     assert rows[1]["steps"] == 7  # 3 discs: 2**3 - 1 moves
+
+
+POOL_MODEL = '''import multiprocessing
+
+
+def build():
+    with multiprocessing.Pool(2) as pool:
+        pool.map(abs, range(3))
+    from cpsolve import Csp
+    return Csp("pool")
+'''
+
+
+def test_a_python_model_starting_processes_in_a_batch_gets_the_fork_refused(cli, tmp_path):
+    """The batch loads the model in cpsolve's daemonic child: its row says the documented
+    refusal, as the model alone does, not multiprocessing's words about that child."""
+    import shutil
+
+    shutil.copy(ROOT / "cpsolve" / "models" / "water_jugs.toml", tmp_path)
+    (tmp_path / "pool.py").write_text(POOL_MODEL)
+    alone = cli("solve", tmp_path / "pool.py")
+    run = cli("solve", tmp_path, "--engine", "search", "--json")
+    row = next(r for r in lines(run.out) if r.get("source") == str(tmp_path / "pool.py"))
+    assert "a model's code may not call os.fork()" in alone.err
+    assert "a model's code may not call os.fork()" in row["error"], row
+    assert "daemonic" not in row["error"]
