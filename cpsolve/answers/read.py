@@ -1,8 +1,9 @@
 """Answers written by someone else, read back: plans and solutions for ``cpsolve validate``.
 
-A plan comes as cpsolve's own output (``solve --json``, or its text table), as an
-IPC plan file (one ``(action arg ...)`` per line, ``;`` comments), or as a list of
-action names, one per line (a family's own notation, sokoban's ``lurd`` line, is read by
+A plan comes as cpsolve's own output (``solve --json``, or its text table or boards, the
+start alone for a plan of no steps), as an IPC plan file (one ``(action arg ...)`` per
+line, ``;`` comments), or as a list of action names, one per line (an empty answer: none,
+the plan of no steps) (a family's own notation, sokoban's ``lurd`` line, is read by
 the family: ``Puzzle.read_plan``).  A solution comes as JSON (an assignment ``{"variable":
 value}``, or cpsolve's own ``--json`` output, whose ``solution`` the puzzle's family
 reads) or as text (a grid, read by the family).  Nothing here checks an answer: the
@@ -43,6 +44,8 @@ class SolutionAnswer:
 def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
     """The answer in ``text`` for a ``planning`` or ``csp`` model."""
     body = text.strip()
+    if not body and kind == "planning":  # no step, as ``[]`` or a file of comments has
+        return PlanAnswer((), "action names")
     if not body:
         raise Unreadable("the answer is empty")
     if body[0] in "{[":
@@ -53,28 +56,42 @@ def read_answer(text: str, kind: str) -> PlanAnswer | SolutionAnswer:
     lines = body.splitlines()
     if len(lines) > MAX_STEPS:
         raise Unreadable(f"{len(lines):,} lines: more than {MAX_STEPS:,} steps")
-    header = next((i for i, ln in enumerate(lines) if re.match(r"\s*step\s+action\b", ln)), None)
+    # each form is told by one search of the whole text: a plan may have a million lines
+    header = HEADER.search(body)
     if header is not None:
-        return PlanAnswer(_table(lines[header:]), "cpsolve text")
+        return PlanAnswer(_table(lines[body.count("\n", 0, header.start()):]), "cpsolve text")
     numbered = _numbered(lines)  # first: its header, wrapped, may have a line "(a ..."
-    if numbered:
+    if numbered or _start_only(body):
         return PlanAnswer(numbered, "cpsolve text")
-    if any(_uncommented(ln).startswith("(") for ln in lines):
+    if IPC_STEP.search(body):
         return PlanAnswer(_ipc(lines), "IPC plan")
     return PlanAnswer(_names(lines), "action names")
 
 
+HEADER = re.compile(r"^[^\S\n]*step[^\S\n]+action\b", re.MULTILINE)
+"""The header of cpsolve's plan table."""
+IPC_STEP = re.compile(r"^\s*\(", re.MULTILINE)
+"""A line of an IPC plan file that holds a step (its ``(`` before any ``;``)."""
+BRACKET = re.compile(r"[(){}\[\]]")
+SPACES = re.compile(" {2,}")
+"""What no action name in a list of names holds (an IPC step, JSON)."""
+
+
 def _names(lines: list[str]) -> tuple[str, ...]:
     """Action names, one per line (``#`` or ``;`` starts a comment line)."""
-    names = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith(("#", ";")):
-            continue
-        if not line.isprintable() or any(ch in line for ch in "(){}[]"):
-            raise Unreadable(f"line {number}: not an action name, nor an IPC plan step "
-                             f"(action arg ...): {line.strip()[:60]!r}")
-        names.append(" ".join(line.split()))
-    return tuple(names)
+    kept = [line for line in lines if line.strip()[:1] not in ("", "#", ";")]
+    joined = "\n".join(kept)  # checked at once; the line at fault is looked for after
+    if not joined.replace("\n", "").isprintable() or BRACKET.search(joined):
+        for number, line in enumerate(lines, start=1):
+            if line.strip()[:1] not in ("", "#", ";") and \
+                    (not line.isprintable() or BRACKET.search(line)):
+                raise Unreadable(f"line {number}: not an action name, nor an IPC plan step "
+                                 f"(action arg ...): {line.strip()[:60]!r}")
+    if not kept:
+        return ()
+    if "  " in joined:  # printable, the lines hold no space but " ": a run of it is one
+        joined = SPACES.sub(" ", joined)
+    return tuple(line.strip() for line in joined.split("\n"))
 
 
 STEP = re.compile(r"(?:^|\s{2,})(\d+)\. (\S.*?)(?=\s{2,}|$)")
@@ -88,12 +105,27 @@ def _numbered(lines: list[str]) -> tuple[str, ...]:
     unless they run 1..N without a gap), each without its `` (cost N)``."""
     steps: dict[int, str] = {}
     for line in lines:
+        if ". " not in line:  # no step here: most lines of a long plan of another form
+            continue
         for found in STEP.finditer(line):
             text = " ".join(found.group(2).split())
             steps.setdefault(int(found.group(1)), COST.sub("", text))
     if not steps or sorted(steps) != list(range(1, len(steps) + 1)):
         return ()
     return tuple(steps[k] for k in range(1, len(steps) + 1))
+
+
+def _start_only(body: str) -> bool:
+    """cpsolve's boards of a plan of no steps (the start is the goal): its ``Metric:``
+    line, then the start board alone, under its title ``start`` (no step ``1.``)."""
+    metric = METRIC.search(body)
+    return metric is not None and START.search(body, metric.end()) is not None
+
+
+METRIC = re.compile(r"^Metric: ", re.MULTILINE)
+"""The line that says a plan's metric in cpsolve's text output."""
+START = re.compile(r"^[^\S\n]*start[^\S\n]*$", re.MULTILINE)
+"""The title of the start board, alone on its line (no step beside it)."""
 
 
 def _json(body: str) -> Any:

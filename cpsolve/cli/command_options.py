@@ -174,8 +174,8 @@ def _show(sub: Commands) -> None:
                    help="planning models: solve and write a page that steps through the plan")
     w.add_argument("--gallery", type=positive, metavar="N",
                    help="csp models: find up to N solutions and draw them (the count "
-                   "stops at N: 'at least N' when there are more; default: one picture of "
-                   "the solution)")
+                   "stops at N + 1: 'at least N + 1' when there are more than N, else "
+                   "exactly; default: one picture of the solution)")
     w.add_argument("--unsolved", action="store_true",
                    help="csp models: draw the puzzle itself (by default it is solved first)")
     no_hint(w)

@@ -16,8 +16,8 @@ def validate_command(sub: argparse._SubParsersAction,
     v.add_argument("files", nargs="+", metavar="FILE", type=path_name,
                    help="MODEL ANSWER (a model file or bundled name, then the answer), or "
                    "DOMAIN.pddl PROBLEM.pddl PLAN; a plan: cpsolve's text or JSON output, an "
-                   "IPC plan file, action names one per line or a sokoban level's lurd "
-                   "line; a solution: a JSON "
+                   "IPC plan file, action names one per line (an empty file: no steps) or a "
+                   "sokoban level's lurd line; a solution: a JSON "
                    "assignment, cpsolve's JSON output or the grid as text")
     v.add_argument("--time-limit", type=seconds_type, metavar="S",
                    help="stop loading the model and checking the answer after S seconds "

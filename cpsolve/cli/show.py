@@ -41,10 +41,25 @@ def show(cli: Cli) -> int:
     if result is None:
         with cli.progress(f"{engine} {task}") as options, \
                 cli.clock.guard(f"running {engine}", cli.clock.grace()):
-            options = replace(options, limit=args.gallery, keep=bool(args.gallery))
-            result = run(engine, task, puzzle.model, options)
+            # one solution more than drawn: a count that stops short of it is exact
+            limit = args.gallery + 1 if args.gallery else None
+            options = replace(options, limit=limit, keep=bool(args.gallery))
+            result = _drawn(run(engine, task, puzzle.model, options), args.gallery)
     with printing(answer=True):  # the work is done: the clock no longer cuts the picture
         save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
         say_wrote(cli, args.svg or args.html, f"{answer_words(puzzle, result)}, by {engine}")
     return exit_code(result, args.gallery)
 
+
+
+def _drawn(result, gallery: int | None):
+    """``result`` with no more listed solutions than ``--gallery`` draws (the count found
+    one more when there is one, to tell "exactly N" from "at least N + 1")."""
+    from dataclasses import replace
+
+    from ..answers.kinds import Count
+
+    answer = result.answer
+    if not gallery or not isinstance(answer, Count) or answer.solutions is None:
+        return result
+    return result.but(answer=replace(answer, solutions=answer.solutions[:gallery]))

@@ -57,7 +57,9 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
     if model.kind == "planning" and puzzle.family == "pddl":
         model = puzzle.with_idle()  # a step that changes nothing is legal too
     # cpsolve's own stdout (a plan, a grid) is in the console's encoding: read it back
-    text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None))
+    # and an empty plan file is the plan of no steps, as ``[]`` and a file of comments are
+    text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None),
+                     empty=model.kind == "planning")
     try:
         answer = puzzle.read_plan(text) if model.kind == "planning" else None
         answer = answer or read_answer(text, model.kind)
@@ -66,8 +68,7 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
             verdict = replay(model, names, puzzle.condition_text)
             message = verdict.message if verdict.reached is None else \
                 _goal_missed(puzzle, verdict.reached)
-            if not verdict.ok and names[verdict.step - 1:verdict.step] and \
-                    names[verdict.step - 1] not in {a.name for a in model.actions}:
+            if verdict.step and names[verdict.step - 1] not in {a.name for a in model.actions}:
                 message += f"; {_listed(playable)}"
             return dict(ok=verdict.ok, message=message, form=answer.form, steps=len(names),
                         cost=verdict.cost if verdict.ok else None, step=verdict.step)
@@ -92,16 +93,33 @@ def _resolved(puzzle, model, answer: PlanAnswer) -> tuple[list[str], list[str]]:
     :data:`OLD_VARIANT`'s ``name #2`` as ``name``).
     A step that matches nothing ends the matching: it is left as written, for the
     checker to name.  Also: the steps that could be played where the matching ended, as
-    the family writes them (none when every step matched)."""
+    the family writes them (none when every step matched).
+
+    A plan each of whose steps names one action (an IPC plan, a list of action names)
+    is matched by name alone, in one pass that plays nothing: the checker's replay plays
+    it once, and each step matched in its state would cost every action's guard and
+    drawing at every step."""
+    key = _pddl_key if puzzle.family == "pddl" else (lambda text: " ".join(text.split()))
+    named: dict[str, list[str]] = {}
+    for action in puzzle.model.actions:
+        named.setdefault(key(action.name), []).append(action.name)
+    names = [named.get(key(written), ()) for written in answer.names]
+    if all(len(found) == 1 for found in names):
+        return [found[0] for found in names], []
+    return _matched(puzzle, answer, key)
+
+
+def _matched(puzzle, answer: PlanAnswer, key) -> tuple[list[str], list[str]]:
+    """:func:`_resolved` step by step, each step matched in the state the ones before
+    reach (``key``: a step's text as it is compared)."""
     from ..answers.kinds import Step
 
     pddl = puzzle.family == "pddl"
-    key = _pddl_key if pddl else (lambda text: " ".join(text.split()))
     env = dict(model.initial)
     out: list[str] = []
     for written in answer.names:
         texts: list[tuple[str, object, dict]] = []
-        shown: list[str] = []  # each applicable action as the family writes it
+        shown: list[tuple[str, dict]] = []  # each applicable action as the family writes it
         for action in model.actions:
             if not evaluate(action.guard, env):
                 continue
@@ -116,12 +134,12 @@ def _resolved(puzzle, model, answer: PlanAnswer) -> tuple[list[str], list[str]]:
                     texts.append((key(text), action, new))
                 except Exception:  # noqa: BLE001 - a state the family cannot draw
                     pass
-            if _lands(model, new):  # matched even if not: the checker then says why not
-                shown.append(text)
+            shown.append((text, new))
         found = next((item for item in texts if item[0] == key(written)), None) \
             or _as_ascii(texts, key(written))
-        if found is None:
-            return out + list(answer.names[len(out):]), shown
+        if found is None:  # those listed land (matched even if not: the checker says why)
+            return out + list(answer.names[len(out):]), \
+                [text for text, new in shown if _lands(model, new)]
         out.append(found[1].name)
         env = found[2]
     return out, []

@@ -176,8 +176,10 @@ def _validate() -> dict[str, Any]:
                            "objective": {"type": ["integer", "null"], "description": "A "
                                          "solution of a model with an objective: its value "
                                          "(null: invalid). Valid is not optimal."},
-                           "step": {"type": ["integer", "null"], "description": "Invalid "
-                                    "plan: its first illegal step (1-based; 0 the start)."}}}
+                           "step": {"type": ["integer", "null"], "description": "The "
+                                    "first illegal step, counted from 1 (0: the initial state "
+                                    "is forbidden); null when no step is illegal (valid, or "
+                                    "every step legal but the goal missed)."}}}
 
 
 def schema() -> dict[str, Any]:

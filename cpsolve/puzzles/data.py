@@ -196,14 +196,16 @@ def _a(what: str) -> str:
     return f"an {what}" if what[:1] in "aeiou" else f"a {what}"
 
 
-def read_text(path: str | Path, what: str = "model file", also: str | None = None) -> str:
+def read_text(path: str | Path, what: str = "model file", also: str | None = None,
+              empty: bool = False) -> str:
     """The text of a model file (TOML, PDDL), or of the kind of file ``what`` names (an
     answer file), or a :class:`ModelFileError` that names that kind.
 
     Refused with one clear message: everything :func:`regular_file` refuses, an empty
-    file, text in UTF-16 or UTF-32 (said so: save it as UTF-8), other binary data, text
-    that is not UTF-8 (a byte-order mark is accepted) — nor, when ``also`` names an
-    encoding (the console's, in which cpsolve's own output was written), text in that one.
+    file (unless ``empty``: a plan of no steps is one), text in UTF-16 or UTF-32 (said
+    so: save it as UTF-8), other binary data, text that is not UTF-8 (a byte-order mark
+    is accepted) — nor, when ``also`` names an encoding (the console's, in which
+    cpsolve's own output was written), text in that one.
     """
     note_read(path)
     regular_file(path, what)
@@ -211,7 +213,7 @@ def read_text(path: str | Path, what: str = "model file", also: str | None = Non
         raw = Path(path).read_bytes()
     except OSError as err:
         raise ModelFileError(path, f"cannot be read ({err.strerror or err})") from None
-    if not raw.strip():
+    if not raw.strip() and not empty:
         raise ModelFileError(path, "the file is empty")
     wide = wide_encoding(raw)
     if wide:

@@ -10,7 +10,10 @@ do on any thread but the main one); other signals are the model's business.
 
 Nor may the code fork (``os.fork``, ``os.forkpty``: ``RuntimeError``): the child would
 go on running the model's code after cpsolve's command has ended.  A program started
-with ``subprocess`` is the model's own to wait for.
+with ``subprocess`` is the model's own to wait for.  ``multiprocessing`` meets the same
+refusal wherever the model loads: in a batch's own (daemonic) child process too, which
+``multiprocessing`` would otherwise refuse children first, in words about cpsolve's
+process rather than the model's code.
 
 Its stdin is ``/dev/null``: a model reading stdin would read input the user did not
 name to it (and ``sys.stdin.read()`` on an endless stream holds the interpreter).
@@ -106,11 +109,29 @@ def held() -> Iterator[None]:
     for module, name, replacement in patches:
         setattr(module, name, replacement)
     try:
-        with _no_stdin():
+        with _no_stdin(), _not_daemonic():
             yield
     finally:
         for module, name, real in saved:
             setattr(module, name, real)
+
+
+@contextlib.contextmanager
+def _not_daemonic() -> Iterator[None]:
+    """In the block the process is not daemonic to ``multiprocessing`` (a batch loads
+    models in cpsolve's daemonic child, whose ``Process.start`` would assert "daemonic
+    processes are not allowed to have children"): a model starting a process reaches
+    the fork refused, as it does when cpsolve loads it in its own process."""
+    process = sys.modules.get("multiprocessing.process")
+    config = getattr(getattr(process, "_current_process", None), "_config", None)
+    daemonic = isinstance(config, dict) and bool(config.get("daemon"))
+    if daemonic:
+        config["daemon"] = False
+    try:
+        yield
+    finally:
+        if daemonic:
+            config["daemon"] = True
 
 
 @contextlib.contextmanager

@@ -119,8 +119,8 @@ def _replace(plan, index, new):
     (_replace(names(JUGS_PLAN), 4, "fill the 8 L jug"), 5, "guard"),  # (8, 2): the 8 L jug is full
     (_replace(names(JUGS_PLAN), 5, "pour the 8 L jug into the 5 L jug"), 6,
      "guard"),  # (0, 2): the 8 L jug is empty
-    (names(JUGS_PLAN)[:8], 8, "goal"),  # stops at (7, 0)
-    ([], 0, "goal"),
+    (names(JUGS_PLAN)[:8], None, "goal"),  # stops at (7, 0): every step legal
+    ([], None, "goal"),
 ])
 def test_broken_water_jugs_plans(jugs, plan, step, fragment):
     verdict = replay(jugs, plan)
@@ -179,14 +179,15 @@ def test_violations_name_variables_and_values_in_the_words_given(xsudoku):
 
 def test_messages_say_conditions_in_the_callers_words_and_a_missed_goal_keeps_its_state(jugs):
     """``say`` writes the guard and the goal (a puzzle's words); a legal plan that misses
-    the goal carries the state it ends in: fill the 5 L jug from (0, 0) gives (0, 5)."""
+    the goal carries the state it ends in: fill the 5 L jug from (0, 0) gives (0, 5); its
+    one step is legal, so it names no illegal step."""
     said = replay(jugs, ["empty the 8 L jug"], say=lambda e: "<the guard>")
     assert said.message == ("step 1 (empty the 8 L jug) cannot be played: its guard needs "
                             "<the guard>")
     assert said.reached is None
     missed = replay(jugs, ["fill the 5 L jug"], say=lambda e: "<the goal>")
     assert missed.message == "the goal <the goal> does not hold after the plan"
-    assert missed.reached == (0, 5) and missed.step == 1
+    assert missed.reached == (0, 5) and missed.step is None
 
 
 def test_steps_claiming_a_wrong_state(jugs):

@@ -4,7 +4,9 @@ given the action as written and names the right fault."""
 
 from __future__ import annotations
 
-from cpsolve.answers.read import read_answer
+import pytest
+
+from cpsolve.answers.read import Unreadable, read_answer
 
 TABLE = """\
 Frogs  [search]  optimal (proven)  2 moves  0.061 s  verified
@@ -75,3 +77,31 @@ def test_boards_under_a_header_wrapped_to_a_parenthesis_are_read_as_boards():
 def test_an_ipc_plan_is_still_read_as_one():
     answer = read_answer("; a plan\n(pick a left)\n(drop a right)\n", "planning")
     assert answer.names == ("pick a left", "drop a right") and answer.form == "IPC plan"
+
+
+START_ONLY = """\
+2x3 sliding puzzle  [search]  optimal (proven)  0 moves  0.059 s  verified
+Metric: one move moves one piece by one cell, whatever its size.
+start
+1 2 3
+4 5 _
+"""
+"""The boards of a plan of no steps (the start is the goal): the start board alone."""
+
+
+def test_boards_of_the_start_alone_are_a_plan_of_no_steps():
+    answer = read_answer(START_ONLY, "planning")
+    assert answer.names == () and answer.form == "cpsolve text"
+
+
+def test_a_board_without_the_metric_line_is_not_taken_for_cpsolves_output():
+    """Without the ``Metric:`` line that every plan of cpsolve's text carries, ``start`` is
+    an action's name like any other."""
+    assert read_answer("start\n", "planning").names == ("start",)
+
+
+def test_an_empty_plan_answer_is_the_plan_of_no_steps_and_an_empty_solution_is_not():
+    """As ``[]`` is: no action names at all."""
+    assert read_answer(" \n", "planning").names == ()
+    with pytest.raises(Unreadable, match="empty"):
+        read_answer(" \n", "csp")

@@ -99,7 +99,7 @@ def test_a_plan_that_misses_the_goal_draws_where_it_ends_and_the_goal(cli, tmp_p
     plan.write_text("disc 0 to B\n")
     out = cli("validate", "hanoi4", plan, "--json")
     verdict = json.loads(out.out)
-    assert out.code == 1 and verdict["step"] == 1
+    assert out.code == 1 and verdict["step"] is None  # its one step is legal
     assert verdict["message"] == (
         "the goal does not hold after the plan: it ends in "
         f"{hanoi.render_state((1, 0, 0, 0))}; the goal is {hanoi.render_state((2, 2, 2, 2))}")
@@ -385,10 +385,10 @@ def test_a_knights_tour_as_numbers_on_the_board(cli, tmp_path):
 
 
 @pytest.mark.parametrize("text", [
-    "", "(unclosed\n", "pick a b\n(pick a b\n", "{\"plan\": 3}", "[" * 100_000,
+    "(unclosed\n", "pick a b\n(pick a b\n", "{\"plan\": 3}", "[" * 100_000,
     "{\"status\": \"infeasible\", \"answer\": null}", "\x00\x01binary", "move\x1b[2J\n",
     "{not json",
-], ids=["empty", "unclosed", "mixed", "plan-not-list", "deep-json", "no-plan", "binary",
+], ids=["unclosed", "mixed", "plan-not-list", "deep-json", "no-plan", "binary",
         "escape", "bad-json"])
 def test_hostile_plan_files_are_one_line(cli, tmp_path, text):
     plan = tmp_path / "plan"
@@ -396,6 +396,60 @@ def test_hostile_plan_files_are_one_line(cli, tmp_path, text):
     out = cli("validate", IPC / "gripper" / "domain.pddl", IPC / "gripper" / "prob01.pddl",
               plan)
     assert out.code == 2 and out.err.count("\n") == 1 and "Traceback" not in out.err, out.err
+
+
+ZERO = {"sliding": 'family = "sliding"\nstart = "1 2 3\\n4 5 _"\ngoal = "1 2 3\\n4 5 _"\n',
+        "pegs": 'family = "pegs"\ngoal_peg = [1, 2]\nboard = """\n. . .\n. o .\n. . .\n"""\n',
+        "transition": 'family = "transition"\ngoal = "x[0] == 0"\n[variables]\n'
+                      'x = { size = 1, domain = [0, 2] }\n[initial]\nx = 0\n[[actions]]\n'
+                      'name = "up"\nguard = "x[0] < 2"\neffects = { "x[0]" = "x[0] + 1" }\n',
+        "sokoban": 'family = "sokoban"\nboard = """\n#####\n#@* #\n#####\n"""\n'}
+"""Models whose start is the goal: the plan is of no steps (boards of several lines for
+sliding, pegs and sokoban; a table of one line a state for transition)."""
+
+
+@pytest.mark.parametrize("family", sorted(ZERO))
+def test_the_text_output_of_a_plan_of_no_steps_is_read_back(cli, tmp_path, family):
+    model = tmp_path / "zero.toml"
+    model.write_text(ZERO[family])
+    solved = cli("solve", model, "--engine", "search")
+    assert solved.code == 0, solved.err
+    answer = tmp_path / "answer.txt"
+    answer.write_text(solved.out)
+    checked = cli("validate", model, answer)
+    assert (checked.code, checked.out, checked.err) == (
+        0, "valid: a plan of 0 steps, cost 0 (cpsolve text)\n", "")
+
+
+def test_an_empty_plan_file_is_the_plan_of_no_steps_as_an_empty_list_is(cli, tmp_path):
+    """Valid where the start meets the goal, else a plan that misses the goal, with no
+    illegal step; an empty solution file stays unreadable."""
+    model = tmp_path / "zero.toml"
+    model.write_text(ZERO["transition"])
+    for text in ("", "[]"):
+        answer = tmp_path / "answer.txt"
+        answer.write_text(text)
+        out = cli("validate", model, answer, "--json")
+        verdict = json.loads(out.out)
+        assert out.code == 0 and verdict["valid"] and verdict["steps"] == 0, out.err
+        out = cli("validate", "water_jugs", answer, "--json")
+        verdict = json.loads(out.out)
+        assert out.code == 1 and verdict["step"] is None and verdict["steps"] == 0
+    answer.write_text("")
+    out = cli("validate", "sudoku4", answer)
+    assert out.code == 2 and out.err.count("\n") == 1 and "empty" in out.err
+
+
+def test_a_plan_of_legal_steps_that_misses_the_goal_names_no_step(cli, tmp_path):
+    """Fill the 5 L jug, pour it into the 8 L jug, fill it again: each step applies, the
+    jugs hold 5 L and 5 L, not 4 L: ``step`` is null, and the text names no step either."""
+    plan = tmp_path / "plan.txt"
+    plan.write_text("fill the 5 L jug\npour the 5 L jug into the 8 L jug\nfill the 5 L jug\n")
+    out = cli("validate", "water_jugs", plan, "--json")
+    verdict = json.loads(out.out)
+    assert out.code == 1 and verdict["steps"] == 3 and verdict["step"] is None
+    text = cli("validate", "water_jugs", plan)
+    assert text.code == 1 and "step" not in text.out.split("(")[0]
 
 
 def test_a_step_that_names_no_action_lists_the_steps_that_can_be_played(cli, tmp_path):
@@ -695,3 +749,19 @@ def test_the_time_limit_holds_while_the_answer_is_checked(cli, tmp_path, late_al
     assert run.code == 1
     assert json.loads(run.out)["error"] == \
         f"the time limit (600 s) was reached while checking {plan}"
+
+
+def test_a_plan_of_action_names_is_matched_by_name_without_playing_it(monkeypatch):
+    """Each step names one action: matched in one pass that evaluates nothing (the
+    checker's replay plays the plan once); matching each step in its state evaluated
+    every action's guard at every step and drew every applicable one."""
+    from cpsolve.answers.read import PlanAnswer
+    from cpsolve.cli import validate as command
+
+    jugs = load(next(p for p in bundled() if p.stem == "water_jugs"))
+    evaluated = []
+    monkeypatch.setattr(command, "evaluate", lambda *args: evaluated.append(args) or 0)
+    names = ("fill the 5 L jug", "empty  the 5 L jug") * 1000  # spacing as written
+    resolved, playable = command._resolved(jugs, PlanAnswer(names, "action names"))
+    assert resolved == ["fill the 5 L jug", "empty the 5 L jug"] * 1000
+    assert playable == [] and evaluated == []

@@ -83,3 +83,30 @@ def test_a_models_stdin_is_empty(tmp_path):
                     "assert os.read(0, 10) == b''\n" + BUILD)
     assert load(path).model.name == "one"
     assert sys.stdin is stream
+
+
+def _load_message(path, answer) -> None:
+    """In a daemonic child (as a batch loads models): the message loading ``path`` gives."""
+    try:
+        load(path)
+        answer.put("loaded")
+    except ModelFileError as err:
+        answer.put(str(err))
+
+
+def test_multiprocessing_in_a_daemonic_process_meets_the_fork_refused(tmp_path):
+    """A batch loads models in cpsolve's own daemonic child, where ``multiprocessing``
+    refuses children before any fork ("daemonic processes are not allowed to have
+    children"): the model must get the refusal it gets in the main process instead."""
+    import multiprocessing
+
+    path = tmp_path / "pool.py"
+    path.write_text("import multiprocessing\nmultiprocessing.Pool(2)\n" + BUILD)
+    context = multiprocessing.get_context("fork")
+    answer = context.Queue()
+    child = context.Process(target=_load_message, args=(path, answer), daemon=True)
+    child.start()
+    message = answer.get(timeout=60)
+    child.join(60)
+    assert message.startswith(f"{path}:2: ") and "may not call os.fork()" in message
+    assert "daemonic" not in message

@@ -546,3 +546,29 @@ def test_an_engine_bug_is_its_instances_error_row_and_the_batch_exit_3(cli, wron
     assert rows[-1]["batch"]["statuses"] == {"optimal": 2, "error": 1}
     assert any(str(files[1]) in line and "engine bug" in line for line in run.err.splitlines())
     jsonschema.validate(rows[1], schema())
+
+
+POOL_MODEL = '''import multiprocessing
+
+
+def build():
+    with multiprocessing.Pool(2) as pool:
+        pool.map(abs, range(3))
+    from cpsolve import Csp
+    return Csp("pool")
+'''
+
+
+def test_a_python_model_starting_processes_in_a_batch_gets_the_fork_refused(cli, tmp_path):
+    """The batch loads the model in cpsolve's daemonic child: its row says the documented
+    refusal, as the model alone does, not multiprocessing's words about that child."""
+    import shutil
+
+    shutil.copy(ROOT / "cpsolve" / "models" / "water_jugs.toml", tmp_path)
+    (tmp_path / "pool.py").write_text(POOL_MODEL)
+    alone = cli("solve", tmp_path / "pool.py")
+    run = cli("solve", tmp_path, "--engine", "search", "--json")
+    row = next(r for r in lines(run.out) if r.get("source") == str(tmp_path / "pool.py"))
+    assert "a model's code may not call os.fork()" in alone.err
+    assert "a model's code may not call os.fork()" in row["error"], row
+    assert "daemonic" not in row["error"]

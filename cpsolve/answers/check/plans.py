@@ -18,6 +18,8 @@ class Verdict:
     ok: bool
     message: str = ""
     step: int | None = None
+    """The first illegal step, counted from 1 (0: the initial state is forbidden);
+    ``None`` when no step is illegal (the plan is valid, or it misses the goal)."""
     cost: int = 0
     reached: tuple[int, ...] | None = None
     """The state a plan ends in when every step is legal but the goal does not hold."""
@@ -47,7 +49,8 @@ def replay(model: Planning, plan: Sequence[Any],
     records the state it claims to reach, that must be the state reached; the
     goal must hold at the end.  No state on the way, the initial one
     included, may satisfy a forbidden condition.  The verdict names the first
-    illegal step (1-based) and carries the plan's total cost.
+    illegal step (1-based; 0 a forbidden initial state; none when every step is legal
+    but the goal is missed) and carries the plan's total cost.
     """
     actions = {a.name: a for a in model.actions}
     names = list(model.domains)
@@ -92,7 +95,7 @@ def replay(model: Planning, plan: Sequence[Any],
                                f"rules give {reached}", number)
     if not evaluate(model.goal, env):
         return Verdict(False, f"the goal {say(model.goal)} does not hold after the plan",
-                       len(plan), total, tuple(env[n] for n in names))
+                       None, total, tuple(env[n] for n in names))
     return Verdict(True, "", None, total)
 
 

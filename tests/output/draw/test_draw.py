@@ -260,12 +260,14 @@ def test_gallery_draws_the_first_solutions(tmp_path):
 
 def test_show_says_in_words_what_it_drew(tmp_path, capsys):
     """The line after a picture names the answer in words, never a status's raw value:
-    --gallery N stops at the N-th solution, so the 960 grids of xsudoku5 are "at least 3";
-    problem A's board has one closed tour (DESIGN.md), fewer than 5: "exactly 1"; Hoppers
-    takes 7 moves, proven (DESIGN.md)."""
+    --gallery N stops at the (N + 1)-th solution, so the 960 grids of xsudoku5 are "at
+    least 4"; problem A's board has one closed tour (DESIGN.md), fewer than 5: "exactly 1",
+    and with --gallery 1 too, since the count looked for a second; Hoppers takes 7 moves,
+    proven (DESIGN.md)."""
     out = tmp_path / "g.html"
-    runs = {"at least 3 solutions, by search": ["xsudoku5", "--gallery", "3"],
+    runs = {"at least 4 solutions, by search": ["xsudoku5", "--gallery", "3"],
             "exactly 1 solution, by search": ["knight_problem_a", "--gallery", "5"],
+            "exactly 1 solution, by search)": ["knight_problem_a", "--gallery", "1"],
             "7 moves": ["hoppers", "--plan"]}
     for words, args in runs.items():
         capsys.readouterr()
