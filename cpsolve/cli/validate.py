@@ -101,15 +101,15 @@ def _resolved(puzzle, model, answer: PlanAnswer) -> tuple[list[str], list[str]]:
     drawing at every step."""
     key = _pddl_key if puzzle.family == "pddl" else (lambda text: " ".join(text.split()))
     named: dict[str, list[str]] = {}
-    for action in puzzle.model.actions:
+    for action in model.actions:
         named.setdefault(key(action.name), []).append(action.name)
     names = [named.get(key(written), ()) for written in answer.names]
     if all(len(found) == 1 for found in names):
         return [found[0] for found in names], []
-    return _matched(puzzle, answer, key)
+    return _matched(puzzle, model, answer, key)
 
 
-def _matched(puzzle, answer: PlanAnswer, key) -> tuple[list[str], list[str]]:
+def _matched(puzzle, model, answer: PlanAnswer, key) -> tuple[list[str], list[str]]:
     """:func:`_resolved` step by step, each step matched in the state the ones before
     reach (``key``: a step's text as it is compared)."""
     from ..answers.kinds import Step

@@ -762,6 +762,6 @@ def test_a_plan_of_action_names_is_matched_by_name_without_playing_it(monkeypatc
     evaluated = []
     monkeypatch.setattr(command, "evaluate", lambda *args: evaluated.append(args) or 0)
     names = ("fill the 5 L jug", "empty  the 5 L jug") * 1000  # spacing as written
-    resolved, playable = command._resolved(jugs, PlanAnswer(names, "action names"))
+    resolved, playable = command._resolved(jugs, jugs.model, PlanAnswer(names, "action names"))
     assert resolved == ["fill the 5 L jug", "empty the 5 L jug"] * 1000
     assert playable == [] and evaluated == []
