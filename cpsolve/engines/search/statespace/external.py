@@ -40,7 +40,7 @@ from ..compile import Task
 from ..emit import TooDeep
 from .codesets import CHUNK, distinct, fresh
 from .packing import Packed, Unpackable
-from .report import layered, prefix
+from .report import go_on, layered, prefix
 from .store import Store, by_owner, fingerprint
 from .symmetry import Orbits, group
 
@@ -287,15 +287,8 @@ class Run:
                        last, self.budget.reason if stopped else None, details,
                        {"work_dir": work_dir, "resumed_layers": self.store.resumed}
                        if work_dir else {},
-                       _go_on(self.budget.stop) if work_dir else "",
+                       go_on(self.budget.stop) if work_dir else "",
                        partial=self.partial is not None)
-
-
-def _go_on(stop: Stop | None) -> str:
-    """How a run stopped by ``stop`` goes on: again with ``--resume`` (which keeps the
-    finished layers), and past the state limit only with a higher one."""
-    return "; run again with --resume and a higher --limit to go on" \
-        if stop is Stop.STATES else "; run again with --resume to go on"
 
 
 def on_disk(task: Task, budget: Budget, direction: Direction | None = None,

@@ -8,6 +8,7 @@ import numpy as np
 
 from ....answers.kinds import Analysis, Direction
 from ....answers.result import Result, Status
+from ...runtime.stop import Stop
 from .layers import partial_analysis
 from .packing import Packed
 from .symmetry import Orbits
@@ -54,3 +55,10 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
 
 
 _WHAT = {"start": "reachable from the initial state", "goal": "that can reach the goal"}
+
+
+def go_on(stop: Stop | None) -> str:
+    """How a run on disk stopped by ``stop`` goes on: again with ``--resume`` (which keeps
+    the finished layers), and past the state limit only with a higher one."""
+    return "; run again with --resume and a higher --limit to go on" \
+        if stop is Stop.STATES else "; run again with --resume to go on"
