@@ -54,6 +54,8 @@ class Planning(Variables):
         self.name = name
         self.initial: dict[str, int] = {}
         self.goal: Expr = Const(1)
+        self.goal_set = False
+        """Whether :meth:`set_goal` was called: :meth:`validate` refuses a model without."""
         self.actions: list[Action] = []
         self._action_names: set[str] = set()
         self.estimate: Expr | None = None
@@ -81,6 +83,7 @@ class Planning(Variables):
     def set_goal(self, condition: ExprLike) -> None:
         """Set the goal condition."""
         self.goal = self._check_expr(wrap(condition), "goal")
+        self.goal_set = True
 
     def add_action(
         self,
@@ -240,6 +243,9 @@ class Planning(Variables):
         if not self.domains:
             raise ModelError("the model has no state variables")
         self.initial_state()
+        if not self.goal_set:
+            raise ModelError("the model has no goal: call set_goal(condition), "
+                             "e.g. set_goal(x == 3)")
         for item in self.forbidden:
             if evaluate(item.expr, self.initial):
                 raise ModelError(f"the initial state is forbidden: {item.label}")

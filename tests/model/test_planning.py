@@ -60,3 +60,13 @@ def test_a_model_with_no_action_has_its_start_as_only_state(engine, goal, steps)
         assert result.status is Status.INFEASIBLE
     else:
         assert result.status is Status.OPTIMAL and result.steps == 0
+
+
+def test_a_model_whose_goal_was_never_set_is_refused():
+    """Without set_goal the goal would be "true": every model solved by 0 moves."""
+    model, _ = _jug()
+    model.set_initial({"x": 0})
+    with pytest.raises(ModelError, match=r"no goal: call set_goal\(condition\)"):
+        model.validate()
+    model.set_goal(True)  # a goal given as true is the caller's word: 0 moves
+    model.validate()
