@@ -91,9 +91,16 @@ class Planning(Variables):
         guard: ExprLike = True,
         effects: Mapping[str | Var, ExprLike] | None = None,
         cost: ExprLike = 1,
+        *,
+        no_effect_ok: bool = False,
     ) -> Action:
         """Add one ground action (a :class:`ModelError` says which argument is wrong in its
-        ``part``: ``name``, ``guard``, ``effects`` or ``cost``)."""
+        ``part``: ``name``, ``guard``, ``effects`` or ``cost``).
+
+        An action changes the state: one without ``effects`` is refused, unless
+        ``no_effect_ok`` (a reader of another system's tasks, whose actions may change
+        nothing: a PDDL action with only static effects, or none).
+        """
         if name in self._action_names:
             raise ModelError(f"action {name!r} is declared twice", "name")
         check_size("ground actions", len(self.actions) + 1, MAX_ACTIONS)
@@ -104,6 +111,9 @@ class Planning(Variables):
                 raise ModelError(f"action {name!r}: effect on unknown variable {vname!r}",
                                  "effects")
             eff.append((vname, self._part_checked(value, f"action {name!r}", "effects")))
+        if not eff and not no_effect_ok:
+            raise ModelError(f"action {name!r} changes nothing: an action must change the "
+                             "state (give it at least one effect)", "effects")
         if len({v for v, _ in eff}) != len(eff):
             raise ModelError(f"action {name!r}: a variable is assigned twice", "effects")
         action = Action(

@@ -249,9 +249,9 @@ def model_of(translated: Translated, name: str
                 new = If(And(*(lit(c, x) for c, x in cond)), new, effects.get(var, Var(var)))
             effects[var] = new
         model.add_action(label, And(*guard) if guard else Const(1), effects,
-                         op.cost if translated.costs else 1)
+                         op.cost if translated.costs else 1, no_effect_ok=True)
     if not sas.operators:
-        model.add_action("(no applicable action)", Const(0), {})
+        model.add_action("(no applicable action)", Const(0), {}, no_effect_ok=True)
     return model, atoms
 
 

@@ -28,7 +28,7 @@ def _jug() -> tuple[Planning, object]:
 ])
 def test_a_refused_action_names_the_part_that_is_wrong(part, call):
     model, x = _jug()
-    arguments = {"name": "empty", **call(x)}
+    arguments = {"name": "empty", "effects": {"x": 0}, **call(x)}
     with pytest.raises(ModelError) as info:
         model.add_action(**arguments)
     assert info.value.part == part, str(info.value)
@@ -70,3 +70,14 @@ def test_a_model_whose_goal_was_never_set_is_refused():
         model.validate()
     model.set_goal(True)  # a goal given as true is the caller's word: 0 moves
     model.validate()
+
+
+@pytest.mark.parametrize("effects", [None, {}])
+def test_an_action_that_changes_nothing_is_refused(effects):
+    model, _ = _jug()
+    with pytest.raises(ModelError, match="an action must change the state") as info:
+        model.add_action("wait", True, effects)
+    assert info.value.part == "effects"
+    assert [a.name for a in model.actions] == ["fill"]
+    # another system's task (PDDL) may have such actions: its reader says so
+    assert model.add_action("wait", True, effects, no_effect_ok=True).effects == ()
