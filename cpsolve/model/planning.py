@@ -82,7 +82,7 @@ class Planning(Variables):
 
     def set_goal(self, condition: ExprLike) -> None:
         """Set the goal condition."""
-        self.goal = self._check_expr(wrap(condition), "goal")
+        self.goal = self._condition(condition, "goal")
         self.goal_set = True
 
     def add_action(
@@ -118,7 +118,7 @@ class Planning(Variables):
             raise ModelError(f"action {name!r}: a variable is assigned twice", "effects")
         action = Action(
             name,
-            self._part_checked(guard, f"action {name!r}", "guard"),
+            self._part_checked(guard, f"action {name!r}", "guard", condition=True),
             tuple(eff),
             self._part_checked(cost, f"action {name!r} cost", "cost"),
         )
@@ -126,11 +126,13 @@ class Planning(Variables):
         self._action_names.add(name)
         return action
 
-    def _part_checked(self, value: ExprLike, what: str, part: str) -> Expr:
-        """``value`` as a checked expression (:meth:`_check_expr`); refused, its
-        :class:`ModelError` names ``part``."""
+    def _part_checked(self, value: ExprLike, what: str, part: str,
+                      condition: bool = False) -> Expr:
+        """``value`` as a checked expression (:meth:`_check_expr`), or a checked condition
+        (:meth:`_condition`); refused, its :class:`ModelError` names ``part``."""
         try:
-            return self._check_expr(wrap(value), what)
+            return self._condition(value, what) if condition else \
+                self._check_expr(wrap(value), what)
         except ModelError as err:
             raise ModelError(str(err), part) from None
 
@@ -163,14 +165,14 @@ class Planning(Variables):
         Every engine treats a successor that satisfies it as unreachable, and
         the checker refuses a plan that passes through such a state.
         """
-        expr = self._check_expr(wrap(condition), f"forbidden {label or ''}".strip())
+        expr = self._condition(condition, f"forbidden {label or ''}".strip())
         item = Forbidden(expr, label or readable(expr))
         self.forbidden.append(item)
         return item
 
     def invariant(self, condition: ExprLike, label: str = "") -> Forbidden:
         """Declare a condition every state must satisfy: :meth:`forbid` of its negation."""
-        expr = wrap(condition)
+        expr = self._condition(condition, f"invariant {label or ''}".strip())
         return self.forbid(Unary("not", expr), label or f"breaks the invariant {readable(expr)}")
 
     def set_estimate(self, estimate: ExprLike) -> None:

@@ -81,3 +81,29 @@ def test_an_action_that_changes_nothing_is_refused(effects):
     assert [a.name for a in model.actions] == ["fill"]
     # another system's task (PDDL) may have such actions: its reader says so
     assert model.add_action("wait", True, effects, no_effect_ok=True).effects == ()
+
+
+@pytest.mark.parametrize("call, what", [
+    (lambda m, x: m.set_goal(5), "goal"),
+    (lambda m, x: m.set_goal(0), "goal"),
+    (lambda m, x: m.add_action("empty", 1, {x: 0}), "action 'empty'"),
+    (lambda m, x: m.forbid(3), "forbidden"),
+    (lambda m, x: m.invariant(2, "full"), "invariant full"),
+])
+def test_a_bare_number_is_no_condition(call, what):
+    """5 is not read as true nor 0 as false: a model file's '5' is refused, so is this."""
+    model, x = _jug()
+    with pytest.raises(ModelError) as info:
+        call(model, x)
+    assert str(info.value).startswith(f"{what}: ")
+    assert "is a number, not a condition: compare it" in str(info.value)
+    assert info.value.part in (None, "guard")
+    assert (model.goal_set, len(model.actions), model.forbidden) == (False, 1, [])
+
+
+def test_true_and_false_are_conditions():
+    model, x = _jug()
+    model.set_goal(False)
+    model.add_action("empty", True, {x: 0})
+    model.forbid(False)
+    assert model.goal_set and len(model.actions) == 2
