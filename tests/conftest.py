@@ -339,6 +339,11 @@ BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
                          "an action must change the state")),
     "effects-empty": (_jugs('effects = { "jug[i]" = "0" }', "effects = {}"),
                       ("actions[1].effects", "an action must change the state")),
+    # a csp's objective in a transition file: said so, not "unknown key"
+    "objective-in-transition": (_jugs('show = "', 'minimize = "jug[0]"\nshow = "'),
+                                ("minimize: a transition model has no objective",
+                                 "minimised by cost", "each action's cost",
+                                 "belong to csp models")),
     "params-wrong-type": (_jugs("params = { i = [0, 1] }", 'params = { i = "01" }'),
                           ("actions[0].params.i",)),
     "forbidden-python": (_jugs('goal = "jug[0] == 4 or jug[1] == 4"',

@@ -93,6 +93,7 @@ KEYS = {"family", "name", "description", "constants", "variables", "initial", "g
         "actions", "show", "labels", "forbid", "invariant", "draw"}
 ACTION_KEYS = {"name", "params", "where", "guard", "effects", "cost"}
 EFFECT_KEYS = {"value", "when"}
+OBJECTIVE_KEYS = {"minimize", "maximize"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,6 +136,11 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
 def build(data: Data) -> TransitionPuzzle:
     """Build the planning model of a ``transition`` file."""
     data.top_level = KEYS
+    objective = sorted(OBJECTIVE_KEYS & data.table.keys())  # a csp's key, not a typo
+    if objective:
+        raise data.error(objective[0], "a transition model has no objective: its plans are "
+                         "minimised by cost, the sum of each action's cost (cost = \"...\", "
+                         "1 by default); minimize and maximize belong to csp models")
     data.unknown_keys(KEYS)
     model = Planning(data.get("name", str, "transition model"))
     scope = constants_and_variables(data, model)
