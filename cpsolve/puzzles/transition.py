@@ -56,7 +56,10 @@ inside that table.  The full reference, with every feature, is
   the parameters) is not written at all.  An effect may also be a table
   ``{ value = "...", when = "condition" }``: a constant condition keeps or
   drops the effect; a condition on the state keeps the old value when false;
-* two effects on one variable are an error, however they are written.
+* two effects on one variable are an error, however they are written, and an
+  action must change the state: one left without effects is an error too;
+* there is no objective: plans are minimised by cost (``minimize`` and
+  ``maximize`` are a csp's keys, refused here saying so).
 
 Optional ``show`` draws a state (each ``{...}`` is an expression) and
 ``[labels]`` names the values of a variable or array (``on = ["red", "blue",
