@@ -355,6 +355,17 @@ BAD_MODEL_FILES: dict[str, tuple[str | bytes | None, tuple[str, ...]]] = {
     "actions-not-a-list": ('family = "transition"\ngoal = "x == 2"\nactions = 5\n'
                            "[variables]\nx = [0, 3]\n[initial]\nx = 0\n",
                            ("actions", "expected list")),
+    # an action must change the state: without effects it would be a silent no-op
+    "effects-missing": (_jugs('effects = { "jug[i]" = "0" }\n', ""),
+                        ("actions[1].effects", "'empty the 8 L jug' changes nothing",
+                         "an action must change the state")),
+    "effects-empty": (_jugs('effects = { "jug[i]" = "0" }', "effects = {}"),
+                      ("actions[1].effects", "an action must change the state")),
+    # a csp's objective in a transition file: said so, not "unknown key"
+    "objective-in-transition": (_jugs('show = "', 'minimize = "jug[0]"\nshow = "'),
+                                ("minimize: a transition model has no objective",
+                                 "minimised by cost", "each action's cost",
+                                 "belong to csp models")),
     "params-wrong-type": (_jugs("params = { i = [0, 1] }", 'params = { i = "01" }'),
                           ("actions[0].params.i",)),
     "forbidden-python": (_jugs('goal = "jug[0] == 4 or jug[1] == 4"',

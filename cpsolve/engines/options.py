@@ -45,8 +45,10 @@ class Options:
       big arrays may take;
     * ``cluster`` — analyze on Dask: a number of local workers, or the address
       of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`);
-    * ``hint`` — planning: a plan believed to reach the goal, as action names
-      (found by another engine, e.g. weighted A*: :mod:`cpsolve.engines.hints`).  An
+    * ``hint`` — planning: a plan believed to reach the goal, as action names (a list or
+      tuple of strings; a :class:`~cpsolve.answers.kinds.Plan`, such as another
+      result's ``answer``, is taken as its steps' action names; kept as a tuple), found
+      by another engine, e.g. weighted A*: :mod:`cpsolve.engines.hints`.  An
       engine may start from it — CP-SAT takes it as an upper bound on the
       plan's length or cost — but never trusts it: it is replayed first and
       ignored when it does not reach the goal;
@@ -96,6 +98,8 @@ class Options:
         (``math.inf``) is ``None`` with ``no_time_limit``; a limit given clears
         ``no_time_limit`` (a share of a lifted limit handed on with a figure is a limit)."""
         checked(self)
+        if self.hint is not None:
+            object.__setattr__(self, "hint", hint_names(self.hint))
         if self.time_limit is not None and self.time_limit >= LONGEST:
             object.__setattr__(self, "time_limit", None)
             object.__setattr__(self, "no_time_limit", True)
@@ -108,6 +112,7 @@ RULES: dict[str, str] = {
     "limit": "an integer >= 1, None (none given) or math.inf (no limit)",
     "workers": "an integer >= 1",
     "memory_limit": "a number of bytes (an integer >= 1) or None",
+    "hint": "None, a plan's action names (a list or tuple of str) or a Plan",
 }
 """What each figure of :class:`Options` may be: the command line's rules
 (``--time-limit``, ``--limit``, ``--memory-limit``), said in the error that refuses one."""
@@ -134,3 +139,19 @@ def checked(options: Options) -> None:
                             f"{type(value).__name__} {value!r}")
         if not (value > least if name == "time_limit" else value >= least):
             raise ValueError(f"Options: {name} must be {RULES[name]}; got {value!r}")
+
+
+def hint_names(hint: object) -> tuple[str, ...]:
+    """``Options.hint`` as the tuple of action names it stands for: a list or tuple of
+    strings, or a :class:`~cpsolve.answers.kinds.Plan` (its steps' actions); anything else
+    a ``TypeError`` naming the field and what it may be (:data:`RULES`)."""
+    if isinstance(hint, (list, tuple)) and all(isinstance(name, str) for name in hint):
+        return tuple(hint)
+    from ..answers.kinds import Plan
+
+    if isinstance(hint, Plan):
+        return tuple(step.action for step in hint.steps)
+    from ..language.quoting import shown
+
+    raise TypeError(f"Options: hint must be {RULES['hint']}, not {type(hint).__name__} "
+                    f"{shown(hint)}")

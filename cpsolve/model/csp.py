@@ -152,7 +152,7 @@ class Csp(Variables):
 
     def require(self, condition: ExprLike, label: str = "") -> None:
         """Require a boolean expression to hold."""
-        expr = self._check_expr(wrap(condition), f"constraint {label or ''}".strip())
+        expr = self._condition(condition, f"constraint {label or ''}".strip())
         self.constraints.append(Condition(expr, label))
 
     def fix(self, var: Var | str, value: int) -> None:

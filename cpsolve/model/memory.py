@@ -108,7 +108,8 @@ def board_model(model: Planning, memory: str | None) -> Planning:
     out.set_initial({n: v for n, v in model.initial.items() if n != memory})
     out.set_goal(model.goal)
     for a in model.actions:
-        out.add_action(a.name, a.guard, {v: e for v, e in a.effects if v != memory})
+        out.add_action(a.name, a.guard, {v: e for v, e in a.effects if v != memory},
+                       no_effect_ok=True)  # one that wrote only the memory changes no board
     for f in model.forbidden:
         out.forbid(f.expr, f.label)
     for sym in model.symmetries:
@@ -154,7 +155,7 @@ def reversed_model(model: Planning) -> Planning | None:
         if pinned.keys() != effects.keys():
             return None
         guard = And(*(VarRef(v) == e for v, e in effects.items()), *rest)
-        out.add_action(a.name, guard, pinned, a.cost)
+        out.add_action(a.name, guard, pinned, a.cost, no_effect_ok=True)  # as the model's
     return out
 
 

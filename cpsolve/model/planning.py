@@ -54,6 +54,8 @@ class Planning(Variables):
         self.name = name
         self.initial: dict[str, int] = {}
         self.goal: Expr = Const(1)
+        self.goal_set = False
+        """Whether :meth:`set_goal` was called: :meth:`validate` refuses a model without."""
         self.actions: list[Action] = []
         self._action_names: set[str] = set()
         self.estimate: Expr | None = None
@@ -80,7 +82,8 @@ class Planning(Variables):
 
     def set_goal(self, condition: ExprLike) -> None:
         """Set the goal condition."""
-        self.goal = self._check_expr(wrap(condition), "goal")
+        self.goal = self._condition(condition, "goal")
+        self.goal_set = True
 
     def add_action(
         self,
@@ -88,9 +91,16 @@ class Planning(Variables):
         guard: ExprLike = True,
         effects: Mapping[str | Var, ExprLike] | None = None,
         cost: ExprLike = 1,
+        *,
+        no_effect_ok: bool = False,
     ) -> Action:
         """Add one ground action (a :class:`ModelError` says which argument is wrong in its
-        ``part``: ``name``, ``guard``, ``effects`` or ``cost``)."""
+        ``part``: ``name``, ``guard``, ``effects`` or ``cost``).
+
+        An action changes the state: one without ``effects`` is refused, unless
+        ``no_effect_ok`` (a reader of another system's tasks, whose actions may change
+        nothing: a PDDL action with only static effects, or none).
+        """
         if name in self._action_names:
             raise ModelError(f"action {name!r} is declared twice", "name")
         check_size("ground actions", len(self.actions) + 1, MAX_ACTIONS)
@@ -101,11 +111,14 @@ class Planning(Variables):
                 raise ModelError(f"action {name!r}: effect on unknown variable {vname!r}",
                                  "effects")
             eff.append((vname, self._part_checked(value, f"action {name!r}", "effects")))
+        if not eff and not no_effect_ok:
+            raise ModelError(f"action {name!r} changes nothing: an action must change the "
+                             "state (give it at least one effect)", "effects")
         if len({v for v, _ in eff}) != len(eff):
             raise ModelError(f"action {name!r}: a variable is assigned twice", "effects")
         action = Action(
             name,
-            self._part_checked(guard, f"action {name!r}", "guard"),
+            self._part_checked(guard, f"action {name!r}", "guard", condition=True),
             tuple(eff),
             self._part_checked(cost, f"action {name!r} cost", "cost"),
         )
@@ -113,11 +126,13 @@ class Planning(Variables):
         self._action_names.add(name)
         return action
 
-    def _part_checked(self, value: ExprLike, what: str, part: str) -> Expr:
-        """``value`` as a checked expression (:meth:`_check_expr`); refused, its
-        :class:`ModelError` names ``part``."""
+    def _part_checked(self, value: ExprLike, what: str, part: str,
+                      condition: bool = False) -> Expr:
+        """``value`` as a checked expression (:meth:`_check_expr`), or a checked condition
+        (:meth:`_condition`); refused, its :class:`ModelError` names ``part``."""
         try:
-            return self._check_expr(wrap(value), what)
+            return self._condition(value, what) if condition else \
+                self._check_expr(wrap(value), what)
         except ModelError as err:
             raise ModelError(str(err), part) from None
 
@@ -150,14 +165,14 @@ class Planning(Variables):
         Every engine treats a successor that satisfies it as unreachable, and
         the checker refuses a plan that passes through such a state.
         """
-        expr = self._check_expr(wrap(condition), f"forbidden {label or ''}".strip())
+        expr = self._condition(condition, f"forbidden {label or ''}".strip())
         item = Forbidden(expr, label or readable(expr))
         self.forbidden.append(item)
         return item
 
     def invariant(self, condition: ExprLike, label: str = "") -> Forbidden:
         """Declare a condition every state must satisfy: :meth:`forbid` of its negation."""
-        expr = wrap(condition)
+        expr = self._condition(condition, f"invariant {label or ''}".strip())
         return self.forbid(Unary("not", expr), label or f"breaks the invariant {readable(expr)}")
 
     def set_estimate(self, estimate: ExprLike) -> None:
@@ -240,6 +255,9 @@ class Planning(Variables):
         if not self.domains:
             raise ModelError("the model has no state variables")
         self.initial_state()
+        if not self.goal_set:
+            raise ModelError("the model has no goal: call set_goal(condition), "
+                             "e.g. set_goal(x == 3)")
         for item in self.forbidden:
             if evaluate(item.expr, self.initial):
                 raise ModelError(f"the initial state is forbidden: {item.label}")

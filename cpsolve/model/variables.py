@@ -7,9 +7,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..language.expr import Expr, Var, children, readable
+from ..language.expr import Expr, ExprLike, Var, children, readable, wrap
 from ..language.intervals import bounds
-from ..language.quoting import figure, short_number
+from ..language.quoting import figure, short_number, shown
 from ..language.walk import bad_divisors, variables
 
 
@@ -137,3 +137,12 @@ class Variables:
                              "constant only")
         _check_magnitude(expr, self.domain, what)
         return expr
+
+    def _condition(self, value: ExprLike, what: str) -> Expr:
+        """``value`` as a checked condition (:meth:`_check_expr`): a bare integer is
+        refused, as a model file's ``'5'`` is, not read as true (5) or false (0); ``True``
+        and ``False`` are conditions."""
+        if not isinstance(value, (Expr, bool)) and hasattr(value, "__index__"):
+            raise ModelError(f"{what}: {shown(str(int(value)))} is a number, not a condition: "
+                             "compare it (==, !=, <, ...) or combine conditions (&, |, ~)")
+        return self._check_expr(wrap(value), what)

@@ -258,9 +258,9 @@ class Grounder:
                     value = If(self.condition(cond[0], cond[1], atoms), value,
                                effects.get(var, Var(var)))
                 effects[var] = value
-            model.add_action(name, guard, effects, cost if costs else 1)
+            model.add_action(name, guard, effects, cost if costs else 1, no_effect_ok=True)
         if not ground:  # no action is ever applicable: the task is its initial state
-            model.add_action("(no applicable action)", Const(0), {})
+            model.add_action("(no applicable action)", Const(0), {}, no_effect_ok=True)
         model.set_goal(self.condition(self.problem.goal, {}, atoms))
         return model
 

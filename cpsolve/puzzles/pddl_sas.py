@@ -232,7 +232,7 @@ def model_of(translated: Translated, name: str
     model.set_goal(And(*(lit(v, x) for v, x in sas.goal.pairs)))
     idle = _add_operators(model, sas.operators, derived, translated.costs)
     if not model.actions:
-        model.add_action("(no applicable action)", Const(0), {})
+        model.add_action("(no applicable action)", Const(0), {}, no_effect_ok=True)
     return model, atoms, idle
 
 

@@ -56,7 +56,10 @@ inside that table.  The full reference, with every feature, is
   the parameters) is not written at all.  An effect may also be a table
   ``{ value = "...", when = "condition" }``: a constant condition keeps or
   drops the effect; a condition on the state keeps the old value when false;
-* two effects on one variable are an error, however they are written.
+* two effects on one variable are an error, however they are written, and an
+  action must change the state: one left without effects is an error too;
+* there is no objective: plans are minimised by cost (``minimize`` and
+  ``maximize`` are a csp's keys, refused here saying so).
 
 Optional ``show`` draws a state (each ``{...}`` is an expression) and
 ``[labels]`` names the values of a variable or array (``on = ["red", "blue",
@@ -93,6 +96,7 @@ KEYS = {"family", "name", "description", "constants", "variables", "initial", "g
         "actions", "show", "labels", "forbid", "invariant", "draw"}
 ACTION_KEYS = {"name", "params", "where", "guard", "effects", "cost"}
 EFFECT_KEYS = {"value", "when"}
+OBJECTIVE_KEYS = {"minimize", "maximize"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,6 +139,11 @@ def shown(model: Planning, show: str = "", labels: Mapping[str, list] | None = N
 def build(data: Data) -> TransitionPuzzle:
     """Build the planning model of a ``transition`` file."""
     data.top_level = KEYS
+    objective = sorted(OBJECTIVE_KEYS & data.table.keys())  # a csp's key, not a typo
+    if objective:
+        raise data.error(objective[0], "a transition model has no objective: its plans are "
+                         "minimised by cost, the sum of each action's cost (cost = \"...\", "
+                         "1 by default); minimize and maximize belong to csp models")
     data.unknown_keys(KEYS)
     model = Planning(data.get("name", str, "transition model"))
     scope = constants_and_variables(data, model)

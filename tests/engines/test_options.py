@@ -51,3 +51,20 @@ def test_options_take_what_the_command_line_takes():
     assert Options(time_limit=None, limit=None, memory_limit=None).limit is None
     with pytest.raises(ValueError, match="time_limit"):  # replace() checks the new value too
         replace(Options(), time_limit=-2)
+
+
+@pytest.mark.parametrize("hint", [5, "move a", ["move a", 3], {"move a": 1}])
+def test_a_hint_that_is_no_list_of_action_names_is_refused(hint):
+    """Refused when made, naming the field, not a TypeError deep inside CP-SAT."""
+    with pytest.raises(TypeError, match="^Options: hint must be None, a plan's action names"):
+        Options(hint=hint)
+
+
+def test_a_hint_is_action_names_or_a_plan():
+    from cpsolve.answers.kinds import Plan, Step
+
+    assert Options(hint=["a", "b"]).hint == ("a", "b")
+    assert Options(hint=()).hint == ()
+    plan = Plan.of([Step("fill", (8, 0), 1), Step("pour", (3, 5), 1)])
+    assert Options(hint=plan).hint == ("fill", "pour")  # a result's answer, as it comes
+    assert replace(Options(), hint=plan).hint == ("fill", "pour")

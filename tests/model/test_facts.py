@@ -129,7 +129,9 @@ def conditions(draw, model: Planning, pinned_only: bool = False) -> Expr:
 @st.composite
 def effects(draw, model: Planning) -> dict[str, Expr]:
     out: dict[str, Expr] = {}
-    for name in draw(st.lists(st.sampled_from(model.names), max_size=2, unique=True)):
+    # at least one effect: an action must change the state (v + 0 may still change nothing)
+    for name in draw(st.lists(st.sampled_from(model.names), min_size=1, max_size=2,
+                              unique=True)):
         v, c = Var(name), draw(st.integers(-2, 2))
         other = Var(draw(st.sampled_from(model.names)))
         kind = draw(st.sampled_from(["+", "c+", "-", "const", "copy", "copy+1"]))

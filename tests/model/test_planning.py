@@ -28,7 +28,7 @@ def _jug() -> tuple[Planning, object]:
 ])
 def test_a_refused_action_names_the_part_that_is_wrong(part, call):
     model, x = _jug()
-    arguments = {"name": "empty", **call(x)}
+    arguments = {"name": "empty", "effects": {"x": 0}, **call(x)}
     with pytest.raises(ModelError) as info:
         model.add_action(**arguments)
     assert info.value.part == part, str(info.value)
@@ -60,3 +60,50 @@ def test_a_model_with_no_action_has_its_start_as_only_state(engine, goal, steps)
         assert result.status is Status.INFEASIBLE
     else:
         assert result.status is Status.OPTIMAL and result.steps == 0
+
+
+def test_a_model_whose_goal_was_never_set_is_refused():
+    """Without set_goal the goal would be "true": every model solved by 0 moves."""
+    model, _ = _jug()
+    model.set_initial({"x": 0})
+    with pytest.raises(ModelError, match=r"no goal: call set_goal\(condition\)"):
+        model.validate()
+    model.set_goal(True)  # a goal given as true is the caller's word: 0 moves
+    model.validate()
+
+
+@pytest.mark.parametrize("effects", [None, {}])
+def test_an_action_that_changes_nothing_is_refused(effects):
+    model, _ = _jug()
+    with pytest.raises(ModelError, match="an action must change the state") as info:
+        model.add_action("wait", True, effects)
+    assert info.value.part == "effects"
+    assert [a.name for a in model.actions] == ["fill"]
+    # another system's task (PDDL) may have such actions: its reader says so
+    assert model.add_action("wait", True, effects, no_effect_ok=True).effects == ()
+
+
+@pytest.mark.parametrize("call, what", [
+    (lambda m, x: m.set_goal(5), "goal"),
+    (lambda m, x: m.set_goal(0), "goal"),
+    (lambda m, x: m.add_action("empty", 1, {x: 0}), "action 'empty'"),
+    (lambda m, x: m.forbid(3), "forbidden"),
+    (lambda m, x: m.invariant(2, "full"), "invariant full"),
+])
+def test_a_bare_number_is_no_condition(call, what):
+    """5 is not read as true nor 0 as false: a model file's '5' is refused, so is this."""
+    model, x = _jug()
+    with pytest.raises(ModelError) as info:
+        call(model, x)
+    assert str(info.value).startswith(f"{what}: ")
+    assert "is a number, not a condition: compare it" in str(info.value)
+    assert info.value.part in (None, "guard")
+    assert (model.goal_set, len(model.actions), model.forbidden) == (False, 1, [])
+
+
+def test_true_and_false_are_conditions():
+    model, x = _jug()
+    model.set_goal(False)
+    model.add_action("empty", True, {x: 0})
+    model.forbid(False)
+    assert model.goal_set and len(model.actions) == 2

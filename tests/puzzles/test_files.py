@@ -437,3 +437,19 @@ def test_a_model_named_otherwise_is_read_as_toml_all_the_same(tmp_path):
     path = tmp_path / "jugs.txt"
     path.write_text((MODELS / "water_jugs.toml").read_text(encoding="utf-8"), encoding="utf-8")
     assert isinstance(load(path).model, Planning)
+
+
+def test_a_python_planning_model_without_a_goal_is_a_bad_file(write_model):
+    """Its goal would be "true": solved by 0 moves, optimal, verified — a slip taken for
+    an answer; a model file without ``goal`` is refused too."""
+    path = write_model("nogoal.py", "from cpsolve import Planning\n"
+                       "def build():\n"
+                       "    m = Planning('no goal')\n"
+                       "    x = m.add_variable('x', 0, 3)\n"
+                       "    m.set_initial({'x': 0})\n"
+                       "    m.add_action('inc', x < 3, {x: x + 1})\n"
+                       "    return m\n")
+    with pytest.raises(ModelFileError) as info:
+        load(path)
+    assert str(info.value) == f"{path}: build: the model has no goal: call " \
+        "set_goal(condition), e.g. set_goal(x == 3)"

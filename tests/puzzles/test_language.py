@@ -23,6 +23,7 @@ from cpsolve.language.interpret import evaluate
 from cpsolve.language.parse import constant_list, parse
 from cpsolve.language.scope import variable_scope
 from cpsolve.model import ModelError
+from cpsolve.puzzles.data import ModelFileError
 from cpsolve.puzzles.files import load
 from cpsolve.puzzles.transition import shown
 from cpsolve.workflows.grids.counting import count_up_to
@@ -301,6 +302,7 @@ def test_python_api_forbid_and_invariant():
     bad = Planning("q")
     y = bad.add_variable("y", 0, 1)
     bad.set_initial({"y": 0})
+    bad.set_goal(y == 1)
     bad.add_action("flip", True, {y: 1 - y})
     bad.forbid(y == 0)
     with pytest.raises(ModelError, match="initial state is forbidden"):
@@ -337,10 +339,23 @@ def _pressed(board, cells, press):
 
 def test_an_effect_with_a_constant_when_is_kept_or_dropped(write_model):
     text = tiny().replace('effects = { "x[i]" = "x[i] + d" }',
-                          'effects = { "x[i]" = { value = "x[i] + d", when = "d > 0" } }')
+                          'effects = { "x[i]" = { value = "x[i] + d", when = "d > 0" }, '
+                          '"x[(i + 1) % n]" = { value = "0", when = "d < 0" } }')
     model = load(write_model("m.toml", text)).model
     effects = {a.name: [v for v, _ in a.effects] for a in model.actions}
-    assert effects["step 1 by 1"] == ["x[1]"] and effects["step 1 by -1"] == []
+    assert effects["step 1 by 1"] == ["x[1]"] and effects["step 1 by -1"] == ["x[2]"]
+
+
+def test_an_action_whose_every_effect_is_dropped_is_refused(write_model):
+    """It would change nothing (a no-op, or a free loop at cost 0): an action must change
+    the state.  d takes -1 first, so step 0 by -1 is the first such action."""
+    text = tiny().replace('effects = { "x[i]" = "x[i] + d" }',
+                          'effects = { "x[i]" = { value = "x[i] + d", when = "d > 0" } }')
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text))
+    assert info.value.key == "actions[0].effects"
+    assert "action 'step 0 by -1' changes nothing: an action must change the state" \
+        in info.value.message
 
 
 RISE = """family = "transition"
