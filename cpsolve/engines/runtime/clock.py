@@ -180,10 +180,15 @@ class Clock:
         limit, ``time limit reached``), naming the command's limit when there is one
         (:func:`reached`).  A clock of an engine's share of it (:func:`on_a_share`) stops at a
         smaller figure, which the words add: ``time limit 20 s reached (its share: 4.6 s)``."""
+        return f"{reached(self.limit)}{self.share_words()}"
+
+    def share_words(self) -> str:
+        """`` (its share: 4.6 s)`` for a clock of an engine's share of the command's limit
+        (:func:`on_a_share`), else nothing."""
         said = stated(self.limit)
         if _sharing[0] and self.limit is not None and said is not None and self.limit < said:
-            return f"{reached(self.limit)} (its share: {seconds(self.limit)} s)"
-        return reached(self.limit)
+            return f" (its share: {seconds(self.limit)} s)"
+        return ""
 
     def why(self, own: str | None = None) -> str:
         """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,

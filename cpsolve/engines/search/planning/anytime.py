@@ -79,7 +79,8 @@ def _stopped(proof: Budget, budget: Budget, default: bool) -> str:
         return (f"stopped at the default proof budget of {PROOF_SECONDS:g} s (no time limit "
                 "was given; set one, or 'none', to search longer)")
     if proof.stop is Stop.TIME and budget.clock.time_up():
-        return f"stopped at the time limit ({seconds(stated(budget.clock.limit))} s)"
+        return (f"stopped at the time limit ({seconds(stated(budget.clock.limit))} s)"
+                f"{budget.clock.share_words()}")
     if proof.stop is Stop.MEMORY:
         return f"stopped at the {proof.reason}"
     return f"was stopped ({proof.reason})"
