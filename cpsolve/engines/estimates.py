@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import heapq
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
+from operator import sub
 
 from ..answers.result import Result, Status
 from ..model import ModelError, Planning
@@ -86,10 +88,10 @@ def _audit(planning: Planning, clock: Clock) -> int | None:
     arcs = _enumerate(task, clock)
     if arcs is None:
         return None
-    states, back = arcs
-    to_goal = _to_goal(back, [s for s in states if task.is_goal(s)])
+    states, back, key = arcs
+    to_goal = _to_goal(back, [key(s) for s in states if task.is_goal(s)])
     for state in states:  # breadth-first order: the first wrong state is the nearest
-        _seen(planning, state, h(state), to_goal.get(state))
+        _seen(planning, state, h(state), to_goal.get(key(state)))
     return len(states)
 
 
@@ -113,21 +115,36 @@ Back = dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]]
 """State -> its predecessors, each with the cost of the move from it."""
 
 
-def _enumerate(task, clock: Clock) -> tuple[list[tuple[int, ...]], Back] | None:
+def _enumerate(task, clock: Clock) -> tuple[list[tuple[int, ...]], Back, Key] | None:
     """Every state reachable from the start, breadth-first, and the moves between them
-    backwards; None when there are more than :data:`STATES` or ``clock`` runs out."""
-    states, back = [task.initial], {task.initial: []}
+    backwards, by :func:`_key`; None when there are more than :data:`STATES` or ``clock``
+    runs out."""
+    key = _key(task.lo)
+    states, back = [task.initial], {key(task.initial): []}
     successors = task.successors
-    for state in states:  # the list grows as it is walked: breadth-first
-        if len(states) > STATES or (len(states) % 1024 == 0 and clock.expired()):
+    for i, state in enumerate(states):  # the list grows as it is walked: breadth-first
+        if len(states) > STATES or (i % 256 == 0 and clock.expired()):
             return None
+        here = key(state)
         for _action, after, cost in successors(state):
-            came = back.get(after)
+            came = back.get(key(after))
             if came is None:
-                back[after] = came = []
+                back[key(after)] = came = []
                 states.append(after)
-            came.append((state, cost))
-    return states, back
+            came.append((here, cost))
+    return states, back, key
+
+
+Key = Callable[[tuple[int, ...]], tuple[int, ...]]
+
+
+def _key(lows: list[int]) -> Key:
+    """A state's dictionary key: the state itself, or its values counted from the lowest of
+    each domain when some domain holds negative values (CPython hashes -1 as -2, so states
+    of -1s and -2s would all collide: 120 counters from -2 took minutes, not milliseconds)."""
+    if min(lows, default=0) >= 0:
+        return lambda state: state
+    return lambda state: tuple(map(sub, state, lows))
 
 
 def _to_goal(back: Back, goals: list[tuple[int, ...]]) -> dict[tuple[int, ...], int]:
