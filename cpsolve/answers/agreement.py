@@ -27,10 +27,22 @@ is the result's message."""
 
 
 def status_words(result: Result) -> str:
-    """The status in words; an assignment with nothing to optimise is just ``solved``."""
+    """The status in words; an assignment with nothing to optimise is just ``solved``; a
+    proof that rests on something the engines could not check (``details["proof_rests_on"]``:
+    a model's estimate too large to audit) says so: ``optimal (proven, given the model's
+    estimate)``."""
     if isinstance(result.answer, Assignment) and result.answer.objective is None:
         return "solved"
-    return STATUS_WORDS[result.status]
+    return given(result, STATUS_WORDS[result.status])
+
+
+def given(result: Result, words: str) -> str:
+    """``words`` ending ``(proven)`` with what the proof rests on, when it rests on more than
+    the model's rules (``details["proof_rests_on"]``)."""
+    rests_on = result.details.get("proof_rests_on")
+    if rests_on and words.endswith("(proven)"):
+        return f"{words[:-1]}, given {rests_on})"
+    return words
 
 
 def answer_of(result: Result, unit: str = "") -> str:
@@ -38,7 +50,7 @@ def answer_of(result: Result, unit: str = "") -> str:
     distances count (``moves``, ``steps``: the family's :attr:`distance_unit`)."""
     answer = result.answer
     if result.status is Status.INFEASIBLE:
-        return "infeasible (proven)"
+        return given(result, "infeasible (proven)")
     if answer is None:
         bound = f", bound {result.bound:,}" if result.bound is not None else ""
         return f"unknown{bound}"

@@ -191,13 +191,37 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         streamed = Streamed(model, options.on_solution)  # type: ignore[arg-type]
         options = replace(options, on_solution=streamed)
     passed = None if streamed is None else streamed.passed
+    audited, options = _audited(model, task, options, start)
     with interrupt.escalating():  # a first Ctrl-C it does not answer in time: a second
         result: Result = getattr(module, task)(model, options)
+    if audited is not False:
+        from .estimates import qualified
+
+        result = qualified(result, audited)
     if options.time_limit is not None:  # the check may take 5 % more than the engine's time
         result = _checkable_in_time(model, result, start + 1.05 * options.time_limit, passed)
     result = checked(name, task, model, result, time.perf_counter() - start, passed)
     release.now()  # the engine's tables, now that nothing stands between a stop and the result
     return result
+
+
+def _audited(model: Csp | Planning, task: str, options: Options, start: float
+             ) -> tuple[int | None | bool, Options]:
+    """A planning model's declared estimate audited before an engine rests a proof on it
+    (:func:`.estimates.audit`: raises ``ModelError`` when it is not admissible), and the
+    options with the time it took taken off the limit.  ``False``: no estimate."""
+    from dataclasses import replace
+
+    if model.kind != "planning" or task not in ("solve", "count") \
+            or model.estimate is None:  # type: ignore[union-attr]
+        return False, options
+    from .estimates import audit
+
+    audited = audit(model, options.time_limit)  # type: ignore[arg-type]
+    if options.time_limit is not None:
+        left = options.time_limit - (time.perf_counter() - start)
+        options = replace(options, time_limit=max(left, 0.01))
+    return audited, options
 
 
 def _arguments(task: object, model: object, options: object) -> None:

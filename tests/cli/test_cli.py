@@ -499,3 +499,28 @@ def test_a_work_dir_whose_parent_is_missing_is_refused(cli, tmp_path):
     assert cli("analyze", "water_jugs", "--work-dir", afile).code == 2
     assert cli("analyze", "water_jugs", "--work-dir", tmp_path / "new").code == 0
     assert (tmp_path / "new").is_dir()
+
+
+SHORTCUT = """\
+from cpsolve import Planning
+def build():
+    p = Planning("shortcut")
+    x = p.add_variable("x", 0, 10)
+    p.set_initial({"x": 0}); p.set_goal(x == 10)
+    p.add_action("inc", x < 10, {x: x + 1}, cost=1)
+    p.add_action("big", x <= 0, {x: 10}, cost=5)
+    p.set_estimate(10 - x)
+    return p
+"""
+"""From x = 0 "big" reaches the goal for 5; the estimate says 10 there: not admissible."""
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "search", "auto"])
+def test_an_estimate_over_the_true_cost_is_one_line_and_exit_2(cli, tmp_path, engine):
+    model = tmp_path / "shortcut.py"
+    model.write_text(SHORTCUT)
+    run = cli("solve", model, "--engine", engine)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "at x=0 it says 10 but the goal is 5 away" in run.err
+    data = json.loads(cli("solve", model, "--engine", engine, "--json").out)
+    assert data["exit"] == 2 and "not admissible" in data["error"]

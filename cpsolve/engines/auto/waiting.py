@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from ...answers.result import EngineBug, Unanswerable, Unsupported
+from ...model import ModelError
 from .. import Options
 from ..runtime import interrupt, processes
 from ..runtime.clock import Clock
@@ -134,7 +135,10 @@ def record(message: Message, checks: dict[str, Check], options: Options) -> None
 
 def _failed(name: str, failure: Failure) -> Check:
     """What a racer that raised did, in words (an engine that cannot do the task is
-    ``unsupported``)."""
+    ``unsupported``); a model refused as not well formed (``ModelError``: an estimate that
+    is not admissible, :mod:`..estimates`) is refused by the race too, raised again."""
+    if issubclass(failure.kind, ModelError):
+        raise ModelError(failure.text)
     if issubclass(failure.kind, Unanswerable):
         return Check(name, note=failure.text, refused=True)
     if issubclass(failure.kind, Unsupported):

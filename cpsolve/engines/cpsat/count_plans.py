@@ -123,6 +123,8 @@ def count(planning: Planning, options: Options) -> Result:
         tl.model.add(tl.steps >= fewest)
     details: dict[str, object] = {"optimal_cost": optimum, "horizon": most,
                                   "stutter": not exact, **size(tl.model)}
+    if best.details.get("proof_uses_estimate"):  # the least cost came from the estimate
+        details["proof_uses_estimate"] = True
     if options.progress is not None:
         options.progress(f"enumerating the plans of cost {optimum} "
                          f"({'exactly' if exact else 'at most'} {most} steps)")

@@ -10,6 +10,7 @@ from ...answers.words import number, plural
 from ...model import Planning
 from .. import Options
 from ..runtime.clock import Clock
+from . import additions
 from .library import cp_model
 from .solving import pin, size, solve_staged
 from .timeline import Timeline
@@ -70,9 +71,21 @@ class Run:
         self.details["horizon_cap"] = self.cap
         if status is Status.INFEASIBLE:
             proof = proof or "cp-sat"
+        if self.rests_on_estimate(status, plan, proof):
+            self.details["proof_uses_estimate"] = True
         return Result(status, "cpsat", answer=None if plan is None else Plan.of(plan),
                       bound=bound, message=message, proof=proof, details=dict(self.details),
                       hint=self.hint)
+
+    def rests_on_estimate(self, status: Status, plan: tuple[Step, ...] | None,
+                          proof: str | None) -> bool:
+        """Whether a proof with this status used the declared estimate: the horizons proven
+        empty bound each state's estimate by the cost still to come (:mod:`.additions`), and
+        the first horizon and cost bound come from it (not the empty plan at a goal, nor a
+        proof by an invariant)."""
+        return (status in (Status.OPTIMAL, Status.INFEASIBLE) and plan != ()
+                and proof != "invariant" and self.planning.estimate is not None
+                and additions.estimate())
 
     def shortest(self, horizon: int) -> str:
         """What proves that no plan has fewer than ``horizon`` steps."""

@@ -53,7 +53,7 @@ def anytime(task: Task, budget: Budget) -> Result:
                "first_cost": first.cost, "proof": proof.details.get("proof", "A*")}
     if "mirror" in proof.details:  # IDA* also read the tables at the mirror image
         details["mirror"] = proof.details["mirror"]
-    details.update(estimate.details())
+    details.update(estimate.details(), proof_uses_estimate=estimate.declared)
     if proof.stop == "goal":  # a cheaper plan, optimal
         assert proof.path is not None
         return found(task, proof.path, Status.OPTIMAL, explored, **details)

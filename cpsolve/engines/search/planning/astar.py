@@ -123,8 +123,9 @@ def informed_result(task: Task, budget: Budget, estimate: Estimate, out: Outcome
     details.update(estimate.details())
     if out.stop == "goal":
         assert out.path is not None and out.cost is not None
-        if out.bound is not None and out.bound >= out.cost:
-            return found(task, out.path, Status.OPTIMAL, out.explored, **details)
+        if out.bound is not None and out.bound >= out.cost:  # the bound rests on h
+            return found(task, out.path, Status.OPTIMAL, out.explored,
+                         **details, proof_uses_estimate=estimate.declared)
         message = f"{name}: a plan of cost {out.cost}, not proven optimal"
         if out.bound is not None:
             message += f"; no plan costs less than {out.bound}"
