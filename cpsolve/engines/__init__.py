@@ -209,11 +209,12 @@ def _audited(model: Csp | Planning, task: str, options: Options, start: float
              ) -> tuple[int | None | bool, Options]:
     """A planning model's declared estimate audited before an engine rests a proof on it
     (:func:`.estimates.audit`: raises ``ModelError`` when it is not admissible), and the
-    options with the time it took taken off the limit.  ``False``: no estimate."""
+    options with the time it took taken off the limit.  ``False``: no estimate, or one
+    vouched for by its construction (``Planning.estimate_vouched``: a family's)."""
     from dataclasses import replace
 
     if model.kind != "planning" or task not in ("solve", "count") \
-            or model.estimate is None:  # type: ignore[union-attr]
+            or model.estimate is None or model.estimate_vouched:  # type: ignore[union-attr]
         return False, options
     from .estimates import audit
 

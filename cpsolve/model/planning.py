@@ -59,6 +59,8 @@ class Planning(Variables):
         self.actions: list[Action] = []
         self._action_names: set[str] = set()
         self.estimate: Expr | None = None
+        self.estimate_vouched = False
+        """The estimate is admissible by its construction (:meth:`set_estimate`)."""
         self.patterns: list[tuple[int, ...]] = []
         self.parity: Expr | None = None
         self.symmetries: list[dict[str, str]] = []
@@ -175,14 +177,18 @@ class Planning(Variables):
         expr = self._condition(condition, f"invariant {label or ''}".strip())
         return self.forbid(Unary("not", expr), label or f"breaks the invariant {readable(expr)}")
 
-    def set_estimate(self, estimate: ExprLike) -> None:
+    def set_estimate(self, estimate: ExprLike, *, vouched: bool = False) -> None:
         """Declare an admissible estimate: a lower bound on the cost still to pay.
 
         It must never exceed the true remaining cost from any state (0 at a
-        goal).  Engines use it to prune (A*, IDA*, a per-step bound in CP-SAT);
-        tests check it against exhaustive search on small models.
+        goal).  Engines use it to prune (A*, IDA*, a per-step bound in CP-SAT), after
+        :func:`cpsolve.engines.estimates.audit` has checked it where the reachable states
+        are few enough.  ``vouched``: the estimate is admissible by its construction (a
+        family's Manhattan distance or box distances, tested against breadth-first
+        search), so it is not audited and proofs that use it are not qualified.
         """
         self.estimate = self._check_expr(wrap(estimate), "estimate")
+        self.estimate_vouched = vouched
 
     def set_patterns(self, patterns: Sequence[Iterable[int]]) -> None:
         """Declare value patterns for pattern-database estimates (disjoint sets of values).

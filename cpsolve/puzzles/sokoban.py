@@ -317,7 +317,7 @@ def build(data: Data) -> SokobanPuzzle:
     model.set_goal(And(*(Var(box(i)) == int(c in board.targets) for i, c in enumerate(cells))))
     actions = _add_moves(model, cells, index, dead if prune else frozenset(), metric)
     model.set_estimate(Sum(distance.get(c, len(cells)) * Var(box(i))
-                           for i, c in enumerate(cells) if distance.get(c) != 0))
+                           for i, c in enumerate(cells) if distance.get(c) != 0), vouched=True)
     words = ("one move = one step of the player (a push included)" if metric == "moves" else
              "one move = one push of a box (walking costs nothing)")
     return SokobanPuzzle(model.name, "sokoban", model, data.get("description", str, ""), words,

@@ -110,3 +110,16 @@ def test_the_race_refuses_what_its_racers_refuse():
 
     with pytest.raises(ModelError, match="at x=0 it says 10 but the goal is 5 away"):
         race("solve", shortcut(lambda x: 10 - x), Options(), budget=60)
+
+
+def test_a_familys_estimate_vouched_for_is_neither_audited_nor_qualified():
+    """The 15-puzzle's Manhattan distance is admissible by construction: no audit runs
+    (it would spend its 0.25 s enumerating a space far past 100,000 states on every
+    solve), and the proof is said as proven, not 'given the model's estimate'."""
+    from cpsolve.puzzles.files import load, resolve
+
+    model = load(resolve("fifteen_easy")).model
+    assert model.estimate is not None and model.estimate_vouched
+    result = run("search", "solve", model)
+    assert result.status is Status.OPTIMAL
+    assert "proof_rests_on" not in result.details and "estimate_audited" not in result.details

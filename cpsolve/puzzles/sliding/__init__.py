@@ -115,7 +115,7 @@ def build(data: Data) -> SlidingPuzzle:
     model.set_initial(initial)
     model.set_goal(And(*(Var(board.var(cell)) == v for cell, v in sorted(goal.items()))))
     count: Counter[Kind] = Counter(kind_of[(p.token, p.shape)] for p in pieces)
-    model.set_estimate(estimate(board, kinds, goal, count, metric))
+    model.set_estimate(estimate(board, kinds, goal, count, metric), vouched=True)
     model.set_patterns(read_patterns(data, kinds, count))
     one_cell = singles == len(kinds)
     if flat_start.count(EMPTY) == 1 and one_cell and metric == "step":
