@@ -76,24 +76,22 @@ def _compare_model() -> dict[str, Any]:
                                                     "argument is one answer)."},
                            "results": {"type": "array", "items": {"$ref": "#/$defs/result"}},
                            "disagreements": {"type": "array", "items": {"type": "string"}},
-                           "skipped": {
-                               "type": "array",
-                               "description": "Engines that did not run: not applicable to "
-                                              "the model or the task, their tool refused "
-                                              "it, or a stop came first.",
-                               "items": {"type": "object", "required": ["engine", "reason"],
-                                         "additionalProperties": False,
-                                         "properties": {"engine": {"type": "string"},
-                                                        "reason": {"type": "string"}}}},
-                           "bugs": {
-                               "type": "array",
-                               "description": "Engines whose answer failed the independent "
-                                              "check: a bug in cpsolve (exit 3); the other "
-                                              "engines' results stand.",
-                               "items": {"type": "object", "required": ["engine", "error"],
-                                         "additionalProperties": False,
-                                         "properties": {"engine": {"type": "string"},
-                                                        "error": {"type": "string"}}}}}}
+                           "skipped": _engine_notes(
+                               "reason", "Engines that did not run: not applicable to the "
+                               "model or the task, their tool refused it, or a stop came "
+                               "first."),
+                           "bugs": _engine_notes(
+                               "error", "Engines whose answer failed the independent check: "
+                               "a bug in cpsolve (exit 3); the other engines' results "
+                               "stand.")}}
+
+
+def _engine_notes(key: str, description: str) -> dict[str, Any]:
+    """A list of ``{"engine", key}`` objects: one line about each engine so named."""
+    return {"type": "array", "description": description,
+            "items": {"type": "object", "required": ["engine", key],
+                      "additionalProperties": False,
+                      "properties": {"engine": {"type": "string"}, key: {"type": "string"}}}}
 
 
 def _compare() -> dict[str, Any]:
