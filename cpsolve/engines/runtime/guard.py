@@ -16,7 +16,7 @@ Two ways were weighed:
 - this module's: a small guard process (``python -I -S``, about 15 ms to start) runs only
   while a Python model loads (:func:`guarded`).  It reads the wakeup pipe and a control
   pipe (its end of file: loading is over, or the process is gone).  A SIGINT or SIGTERM
-  that the process has not answered :data:`~.interrupt.ESCALATE` seconds later, or a
+  that the process has not answered :data:`HELD` seconds later, or a
   time limit passed by the grace, makes it stop the process (SIGSTOP, and on Linux wait
   until /proc says it is stopped), check once more
   that loading has not ended meanwhile (then it lets the process go on: its own ending is
@@ -42,6 +42,14 @@ from dataclasses import dataclass
 
 from .interrupt import ESCALATE, SIGNALS
 from .processes.tools import spawn_helper
+
+HELD = 2 * ESCALATE
+"""Seconds after a SIGINT or SIGTERM at which the guard ends a process that has not
+answered: twice :data:`ESCALATE`.  At :data:`ESCALATE` the process's own timer ends a
+model's code that catches ``KeyboardInterrupt`` (exit 130); on a loaded machine that
+timer's thread may run late, and the guard cannot tell a late thread from a held
+interpreter, so it comes a second after the timer, not at the same moment (it did, and
+killed such runs: exit 137)."""
 
 KILLED = 137
 """The exit status of a process the guard ended: killed by SIGKILL (128 + 9), as a shell
@@ -125,7 +133,7 @@ def release() -> None:
 @contextmanager
 def guarded(after: float | None, interrupted: Ending, timed_out: Ending) -> Iterator[None]:
     """Run the block (a Python model's code) under a guard process: a SIGINT or SIGTERM
-    not answered :data:`ESCALATE` seconds later ends the process with ``interrupted``
+    not answered :data:`HELD` seconds later ends the process with ``interrupted``
     written, and ``after`` seconds (``None``: never) with ``timed_out`` written — unless
     the block has ended (or :func:`release` was called) by then.  Only on the main thread
     (the wakeup pipe is set there); elsewhere, or when no guard can be started, the block
@@ -136,7 +144,7 @@ def guarded(after: float | None, interrupted: Ending, timed_out: Ending) -> Iter
     sig_r, sig_w = os.pipe()
     ctl_r, ctl_w = os.pipe()
     os.set_blocking(sig_w, False)
-    config = {"pid": os.getpid(), "sig": sig_r, "ctl": ctl_r, "wait": ESCALATE,
+    config = {"pid": os.getpid(), "sig": sig_r, "ctl": ctl_r, "wait": HELD,
               "after": after, "signals": [int(s) for s in SIGNALS],
               "interrupt": _hex(interrupted), "time": _hex(timed_out)}
     try:
