@@ -12,6 +12,8 @@ from ..engines import Options, run
 from ..engines.runtime import interrupt
 from ..engines.runtime.alarms import printing
 from ..engines.runtime.clock import TimeUp
+from ..model import ModelError
+from ..puzzles.data import ModelFileError
 from ..workflows.impossible import by_invariant
 from .option_rules import wrong_kind
 from .printer import OutputCut, OutputLost
@@ -51,7 +53,10 @@ def one(cli: Cli, task: str) -> int:
     from .stream import wanted
 
     stream = wanted(cli, puzzle, task)  # count --list: solutions as they are found
-    result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: a second Ctrl-C
+    try:
+        result, race, hard = _answer(cli, puzzle, task, engine, stream)  # hard: 2nd Ctrl-C
+    except ModelError as err:  # what the engines found wrong in the model (an estimate
+        raise ModelFileError(file_name(cli.args.file), str(err)) from None  # over the cost)
     warn_unsaved([result])
     with printing(answer=True):  # the work is done: the clock no longer cuts the answer
         try:

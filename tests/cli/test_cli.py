@@ -522,5 +522,6 @@ def test_an_estimate_over_the_true_cost_is_one_line_and_exit_2(cli, tmp_path, en
     run = cli("solve", model, "--engine", engine)
     assert run.code == 2 and len(run.err_lines) == 1, run.err
     assert "at x=0 it says 10 but the goal is 5 away" in run.err
+    assert run.err_lines[0].startswith(f"error: {model}: the estimate")  # names its file
     data = json.loads(cli("solve", model, "--engine", engine, "--json").out)
     assert data["exit"] == 2 and "not admissible" in data["error"]
