@@ -291,7 +291,9 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
                 raise data.error(prefix + "cost", f"action {echoed(label)}: the cost may be "
                                  "negative; costs must be >= 0")
         except ModelError as err:  # the key of the part refused (its name by default)
-            raise data.error(prefix + (err.part or "name"), str(err)) from None
+            raise data.error(prefix + (err.part or "name"), str(err) + (
+                "; or leave out, with where, the parameters whose when drops every effect"
+                if effects and not eff else "")) from None
     if kept:
         return []
     if bindings:

@@ -356,6 +356,8 @@ def test_an_action_whose_every_effect_is_dropped_is_refused(write_model):
     assert info.value.key == "actions[0].effects"
     assert "action 'step 0 by -1' changes nothing: an action must change the state" \
         in info.value.message
+    assert info.value.message.endswith("or leave out, with where, the parameters whose when "
+                                       "drops every effect")  # the other way to mend it
 
 
 RISE = """family = "transition"
