@@ -84,25 +84,26 @@ def _audit(planning: Planning, clock: Clock) -> int | None:
     _seen(planning, task.initial, h(task.initial), None)
     goal = task.goal_state
     if goal is not None and task.in_domain(goal):
-        _seen(planning, goal, h(goal), 0)
+        _seen(planning, goal, h(goal), 0, goal=True)
     arcs = _enumerate(task, clock)
     if arcs is None:
         return None
     states, back, key = arcs
     to_goal = _to_goal(back, [key(s) for s in states if task.is_goal(s)])
     for state in states:  # breadth-first order: the first wrong state is the nearest
-        _seen(planning, state, h(state), to_goal.get(key(state)))
+        _seen(planning, state, h(state), to_goal.get(key(state)), goal=task.is_goal(state))
     return len(states)
 
 
-def _seen(planning: Planning, state: tuple[int, ...], says: int, away: int | None) -> None:
-    """Refuse an estimate that says ``says`` at ``state``, whose cheapest way to a goal
-    costs ``away`` (None: not known, or no goal is reachable from it)."""
+def _seen(planning: Planning, state: tuple[int, ...], says: int, away: int | None,
+          goal: bool = False) -> None:
+    """Refuse an estimate that says ``says`` at ``state`` (``goal``: a goal state), whose
+    cheapest way to a goal costs ``away`` (None: not known, or no goal is reachable)."""
     where = ", ".join(f"{name}={value}" for name, value in zip(planning.names, state))
     if says < 0:
         raise ModelError(f"the estimate is not admissible: at {where} it says {says}; an "
                          "estimate is never negative", "estimate")
-    if away == 0 and says != 0:
+    if goal and says != 0:
         raise ModelError(f"the estimate is not admissible: at {where} it says {says} but it "
                          "is a goal: an admissible estimate is 0 there", "estimate")
     if away is not None and says > away:
@@ -169,13 +170,19 @@ def _to_goal(back: Back, goals: list[tuple[int, ...]]) -> dict[tuple[int, ...], 
 def qualified(result: Result, audited: int | None) -> Result:
     """``result`` saying what its proof rests on: ``details["estimate_audited"]`` (the
     states checked) when the audit passed; ``details["proof_rests_on"]`` and a message
-    when an engine's proof used an estimate the audit could not check."""
-    if not result.details.get("proof_uses_estimate") or result.status not in PROVEN:
+    when an engine's proof used an estimate the audit could not check — or when a run
+    stopped before its proof reports a lower bound (``no plan shorter than N``), which
+    A* and CP-SAT's first horizon draw from the estimate."""
+    used = bool(result.details.get("proof_uses_estimate")) and result.status in PROVEN
+    bounded = result.bound is not None and result.status not in PROVEN
+    if not (used or bounded):
         return result
     if audited is not None:
-        return replace(result, details={**result.details, "estimate_audited": audited})
-    note = (f"the proof rests on {RESTS_ON} (too many reachable states to check that it "
-            "never exceeds the cost still to pay)")
+        return replace(result, details={**result.details, "estimate_audited": audited}) \
+            if used else result
+    what = "the proof rests" if used else "its lower bound may rest"
+    note = (f"{what} on {RESTS_ON} (too many reachable states to check that it never "
+            "exceeds the cost still to pay)")
     message = f"{result.message}; {note}" if result.message else note
     return replace(result, message=message,
                    details={**result.details, "proof_rests_on": RESTS_ON})

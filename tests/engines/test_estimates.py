@@ -123,3 +123,33 @@ def test_a_familys_estimate_vouched_for_is_neither_audited_nor_qualified():
     result = run("search", "solve", model)
     assert result.status is Status.OPTIMAL
     assert "proof_rests_on" not in result.details and "estimate_audited" not in result.details
+
+
+def test_a_lower_bound_of_a_stopped_run_says_it_may_rest_on_an_unaudited_estimate():
+    """A run stopped before its proof reports 'no plan shorter than N'; A* and CP-SAT's
+    first horizon draw N from the estimate, so where the audit could not run the bound
+    says it may rest on it (an inadmissible estimate gave a false 126); where it ran, the
+    bound stands as it is."""
+    from cpsolve.answers.result import Result
+
+    stopped = Result(Status.UNKNOWN, "cpsat", "solve", bound=126,
+                     message="time limit 5 s reached: no plan shorter than 126 steps")
+    said = estimates.qualified(stopped, None)
+    assert said.details["proof_rests_on"] == "the model's estimate"
+    assert "its lower bound may rest on the model's estimate" in said.message
+    assert estimates.qualified(stopped, 11) is stopped
+
+
+def test_a_state_a_free_move_from_the_goal_is_not_called_a_goal():
+    """x = 1 is 0 away (a move of cost 0), not a goal: the refusal says how far the goal
+    is, as for any state (it said 'it is a goal')."""
+    from cpsolve import If
+
+    model = Planning("free slide")
+    x = model.add_variable("x", 0, 2)
+    model.set_initial({"x": 0})
+    model.set_goal(x == 2)
+    model.add_action("slide", x < 2, {x: x + 1}, cost=If(x == 1, 0, 1))
+    model.set_estimate(If(x == 1, 1, 0))
+    with pytest.raises(ModelError, match="at x=1 it says 1 but the goal is 0 away"):
+        run("search", "solve", model)
