@@ -293,7 +293,8 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
         except ModelError as err:  # the key of the part refused (its name by default)
             raise data.error(prefix + (err.part or "name"), str(err) + (
                 "; or leave out, with where, the parameters whose when drops every effect"
-                if effects and not eff else "")) from None
+                if not eff and any(isinstance(v, dict) and "when" in v
+                                   for v in effects.values()) else "")) from None
     if kept:
         return []
     if bindings:

@@ -360,6 +360,16 @@ def test_an_action_whose_every_effect_is_dropped_is_refused(write_model):
                                        "drops every effect")  # the other way to mend it
 
 
+def test_an_action_whose_only_effect_keeps_its_variable_is_refused_without_a_where_hint(
+        write_model):
+    """``x = "x"`` keeps the variable as it was: no effect, no ``when`` to blame, so the
+    message does not point at ``where``."""
+    text = tiny().replace('effects = { "x[i]" = "x[i] + d" }', 'effects = { "x[i]" = "x[i]" }')
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text))
+    assert "changes nothing" in info.value.message and "where" not in info.value.message
+
+
 RISE = """family = "transition"
 goal = "x == GOAL"
 [variables]
