@@ -12,8 +12,8 @@ engine starts:
 * an estimate that is negative at the initial state, or not 0 at the goal state (when the
   goal pins every variable), is refused at once;
 * when at most :data:`STATES` states are reachable from the start (enumerated within
-  :data:`SECONDS`, or :data:`SHARE` of the time limit), the exact cost of the cheapest way
-  to a goal from each of them is computed (Dijkstra's search backwards over the
+  0.25 s, or a tenth of the time limit: :func:`.search.planning.space.side_seconds`), the
+  exact cost of the cheapest way to a goal from each of them is computed (Dijkstra's search backwards over the
   enumerated moves, with the actions' costs) and an estimate that is negative or more
   than it at any of them, or not 0 at a goal, is refused: a :class:`ModelError` naming
   the state, the estimate and the true cost;
@@ -32,13 +32,11 @@ from operator import sub
 from ..answers.result import Result, Status
 from ..model import ModelError, Planning
 from .runtime.clock import Clock
+from .search.planning.space import SIDE_STATES, side_seconds
 
-STATES = 100_000
-"""Most reachable states the audit enumerates (it gives up beyond)."""
-SECONDS = 0.25
-"""Most seconds the enumeration takes ..."""
-SHARE = 0.1
-"""... and at most this share of the time limit."""
+STATES = SIDE_STATES
+"""Most reachable states the audit enumerates (it gives up beyond): as many as any
+enumeration on the side, within its seconds (:func:`.search.planning.space.side_seconds`)."""
 
 RESTS_ON = "the model's estimate"
 """``details["proof_rests_on"]`` of a proof that used an estimate the audit could not
@@ -62,8 +60,7 @@ def audit(planning: Planning, time_limit: float | None = None) -> int | None:
     if known is not None and known[0] is planning.estimate \
             and known[1] == len(planning.actions):
         return known[2]
-    seconds = SECONDS if time_limit is None else min(SECONDS, SHARE * time_limit)
-    checked = _audit(planning, Clock(seconds))
+    checked = _audit(planning, Clock(side_seconds(time_limit)))
     _AUDITED[planning] = (planning.estimate, len(planning.actions), checked)
     return checked
 

@@ -4,7 +4,8 @@ The time-indexed model (:mod:`.timeline`) states every step as clauses over
 state variables; CP-SAT refutes a horizon shorter than the optimum by search,
 one horizon after another (Tower of Hanoi, 7 discs: horizons 1 to 126 over a
 space of 2,187 states).  When a model with unit costs has few reachable
-states (at most :data:`STATES`, found within :data:`SECONDS`), the search
+states (at most :data:`~.search.planning.space.SIDE_STATES`, found within
+:func:`~.search.planning.space.side_seconds`), the search
 engine's packing enumerates every one and every move between them
 (:func:`cpsolve.engines.search.statespace.graph.transition_graph`); then a
 plan of at most ``T`` steps is one automaton constraint over ``T`` action
@@ -39,6 +40,7 @@ from ...model import Planning
 from ...model.facts import goal_at_start
 from .. import Options
 from ..runtime.clock import Clock
+from ..search.planning.space import SIDE_STATES, side_seconds
 from ..search.statespace.graph import Graph
 from .library import cp_model
 from .solving import FOUND, run, size, solver_for
@@ -46,13 +48,6 @@ from .solving import FOUND, run, size, solver_for
 ENCODING = "transition graph"
 """``details["encoding"]`` of a result found here."""
 
-STATES = 100_000
-"""Most reachable states the graph may have (the enumeration gives up beyond)."""
-SECONDS = 0.25
-"""Most seconds the enumeration takes ..."""
-SHARE = 0.1
-"""... and at most this share of the time limit (the 8-puzzle's 181,440 states pass
-:data:`STATES` after about 0.1 s; the time-indexed model follows)."""
 ARC_STEPS = 20_000_000
 """Most ``arcs x horizon`` for the refutation (CP-SAT's expansion walks the arcs once per
 step: Hanoi with 8 discs, 19,680 arcs x 254 steps, about 0.3 s)."""
@@ -89,8 +84,8 @@ def solve(planning: Planning, options: Options) -> Result | None:
     if not applies(planning):
         return None
     budget = Clock(options.time_limit)
-    seconds = SECONDS if options.time_limit is None else min(SECONDS, SHARE * options.time_limit)
-    graph = transition_graph(compile_planning(planning), STATES, budget.child(seconds))
+    graph = transition_graph(compile_planning(planning), SIDE_STATES,
+                             budget.child(side_seconds(options.time_limit)))
     if graph is None:
         return None
     details: dict[str, object] = {"encoding": ENCODING, "graph_states": graph.size,
