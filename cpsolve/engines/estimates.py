@@ -13,8 +13,9 @@ engine starts:
   goal pins every variable), is refused at once;
 * when at most :data:`STATES` states are reachable from the start (enumerated within
   0.25 s, or a tenth of the time limit: :func:`.search.planning.space.side_seconds`), the
-  exact cost of the cheapest way to a goal from each of them is computed (Dijkstra's search backwards over the
-  enumerated moves, with the actions' costs) and an estimate that is negative or more
+  exact cost of the cheapest way to a goal from each of them is computed (Dijkstra's
+  search backwards over the enumerated moves, with the actions' costs) and an estimate
+  that is negative or more
   than it at any of them, or not 0 at a goal, is refused: a :class:`ModelError` naming
   the state, the estimate and the true cost;
 * otherwise it cannot be audited, and :func:`qualified` marks a proof that used it
