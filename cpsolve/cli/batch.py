@@ -17,7 +17,6 @@ from ..engines.runtime.clock import TimeUp
 from ..engines.runtime.stop import Stop
 from .arguments import printable
 from .option_rules import kind_options_given, wrong_kind
-from .printer import OutputCut
 from .session import INTERRUPTED, Cli, exit_code
 from .warn import against_expected, warn_unsaved, with_mismatch
 
@@ -122,8 +121,6 @@ def _batch_rows(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) ->
                     _row_out(cli, row, table.columns)  # after a stop: "not started" rows
                     table.rows.append(row)
                 advance()
-        except OutputCut:  # a second Ctrl-C while a slow reader took a row: said on stderr
-            raise
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             table.hard = True
         except BrokenPipeError:

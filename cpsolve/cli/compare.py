@@ -41,7 +41,6 @@ from ..workflows.batch.comparing import (
 from ..workflows.batch.items import Item, Lineup
 from .compare_checks import answered, verdict_of
 from .compare_report import report, tell_bugs, warn_expected_once
-from .printer import OutputCut
 from .session import INTERRUPTED
 from .sources import file_name, pddl_pairs
 from .warn import warn_unsaved
@@ -179,8 +178,6 @@ def _compared(cli: Cli, lineup: Lineup, done: list[Compared]) -> bool:
                 compared = compare_model(
                     item, cli.args.task, seconds,
                     running=partial(_running, cli, item.puzzle.name, _model_end(cli, seconds)))
-            except OutputCut:  # a second Ctrl-C while a slow reader took output: said
-                raise
             except KeyboardInterrupt:  # Ctrl-C between two engines: this model is lost
                 interrupt.request()
                 stopped = True

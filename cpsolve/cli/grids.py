@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from ..engines import Options
 from ..engines.runtime.alarms import printing
-from .printer import OutputCut
 from .session import exit_code
 from .sources import file_name
 from .warn import against_expected, with_mismatch
@@ -104,7 +103,7 @@ def _generations(cli: Cli, puzzle) -> tuple:
                     every = gen.every(k, args.minimal, not args.count or bool(args.check))
                     gens.append(gen.check(every, check) if args.check else every)
     except (KeyboardInterrupt, TimeUp) as err:
-        if gen is None or isinstance(err, OutputCut):  # a second Ctrl-C cutting the output
+        if gen is None:
             raise
         why = lost_words("generation") if isinstance(err, KeyboardInterrupt) else \
             cut_off_words("generation")

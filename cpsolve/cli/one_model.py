@@ -16,7 +16,7 @@ from ..model import ModelError
 from ..puzzles.data import ModelFileError
 from ..workflows.impossible import by_invariant
 from .option_rules import wrong_kind
-from .printer import OutputCut, OutputLost
+from .printer import OutputLost
 from .session import INTERRUPTED, Cli, exit_code
 from .sources import file_name
 from .warn import against_expected, warn_unsaved, with_mismatch
@@ -135,8 +135,6 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp:
         return _lost(stream, task, engine, cut_off_words(engine), start), None, False
-    except OutputCut:  # a second signal while a slow reader took a streamed solution:
-        raise  # the output is cut, and stderr says so (cpsolve.cli)
     except KeyboardInterrupt:
         return _lost(stream, task, engine, lost_words(engine), start), None, True
 

@@ -144,8 +144,6 @@ class Guarded:
         try:
             with _losing():
                 return _whole(self._open(), text)
-        except OutputCut:
-            raise
         except KeyboardInterrupt:
             reader_gone()  # what is still to be written goes nowhere
             raise OutputCut from None

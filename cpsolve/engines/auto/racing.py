@@ -73,9 +73,6 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
                     checks[other] = Check(other, note=f"not started: {why}", started=False)
                 break
         wait(racers, checks, watch, clock, options)
-    except interrupt.OutputCut:  # a second signal in a solution's writing: nothing more can
-        interrupt.request()  # be written; the racers are stopped, the command says so
-        raise
     except KeyboardInterrupt:  # a second signal: stop waiting, still collect what they have
         interrupt.request()
         watch.ending = Ending.INTERRUPT

@@ -122,12 +122,13 @@ class Interrupted(KeyboardInterrupt):
     says what was under way (``interrupted while loading queens.toml``)."""
 
 
-class OutputCut(KeyboardInterrupt):
+class OutputCut(BaseException):
     """A second Ctrl-C or SIGTERM came while stdout was being written (a reader too slow
     to take it): the output stops where it was, and says so on stderr.  (A first one lets
-    the write finish: the document under way was already decided.)  Work that answers a
-    ``KeyboardInterrupt`` by stopping and going on with what it has lets this one through:
-    nothing can be written any more, and the command's last line is the one that says so
+    the write finish: the document under way was already decided.)  Not a
+    ``KeyboardInterrupt``: work that answers one by stopping and going on with what it has
+    (auto's race, an engine's stop grace, a batch) must let this one through — nothing can
+    be written any more, and the command's last line is the one that says so
     (:func:`cpsolve.cli.main`)."""
 
     def __init__(self) -> None:

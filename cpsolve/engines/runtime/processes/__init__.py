@@ -293,8 +293,6 @@ def stop(children: Iterable[Child], grace: float, why: Stop | None = None,
     try:
         while any(not c.done for c in live) and time.monotonic() < end:
             messages.extend(wait_any(live, end - time.monotonic()))
-    except interrupt.OutputCut:  # in a solution written meanwhile: nothing more is written
-        raise
     except KeyboardInterrupt:
         pass
     finally:
