@@ -4,10 +4,12 @@ guard, the goal) said as the atoms they test; :mod:`.pddl_task` makes one."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..language.combine import If, Or
-from ..language.expr import Binary, Const, Expr, Var, readable
+from ..language.expr import Binary, Const, Expr, ExprLike, Var, readable, wrap
+from ..language.walk import same
 from ..model import Action, Planning
 from .base import Puzzle
 
@@ -44,11 +46,10 @@ class PddlPuzzle(Puzzle):
                 model.actions.append(still)
                 continue
             action = model.actions[known[still.name]]
-            effects = tuple((var, If(action.guard, value, Var(var)))
-                            for var, value in action.effects)
+            effects, cost = merged([(action.guard, dict(action.effects), action.cost),
+                                    (still.guard, {}, still.cost)])
             model.actions[known[still.name]] = Action(
-                action.name, Or(action.guard, still.guard), effects,
-                If(action.guard, action.cost, still.cost))
+                action.name, Or(action.guard, still.guard), tuple(effects.items()), cost)
         return model
 
     def holds(self, state: tuple[int, ...]) -> list[str]:
@@ -107,3 +108,28 @@ class PddlPuzzle(Puzzle):
 
 
 NO_ATOM = "(no atom holds)"
+
+
+Variant = tuple[Expr, Mapping[str, Expr], ExprLike]
+"""One variant of a PDDL action: its guard, effects (variable -> value) and cost."""
+
+
+def merged(group: Sequence[Variant]) -> tuple[dict[str, Expr], Expr]:
+    """The effects and cost of one action whose variants are ``group`` (the operators the
+    translator splits a disjunctive precondition into, an idle variant beside a changing
+    one): each the first variant's whose guard holds (the last one's when no earlier guard
+    does) — where several hold they are the same PDDL action, with the same result."""
+    *earlier, (_, last, last_cost) = group
+    cost = wrap(last_cost)
+    written = list(dict.fromkeys(var for _, effects, _ in group for var in effects))
+    effects = {var: last.get(var, Var(var)) for var in written}
+    for guard, mine, own in reversed(earlier):
+        effects = {var: _either(guard, mine.get(var, Var(var)), effects[var])
+                   for var in written}
+        cost = _either(guard, wrap(own), cost)
+    return effects, cost
+
+
+def _either(guard: Expr, then: Expr, other: Expr) -> Expr:
+    """``ite(guard, then, other)``, or one of them when they are the same."""
+    return then if same(then, other) else If(guard, then, other)

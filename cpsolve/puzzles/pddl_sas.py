@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..language.combine import And, If, Not, Or
-from ..language.expr import Const, Expr, Var, wrap
+from ..language.expr import Const, Expr, Var
 from ..language.quoting import shorten, shown
-from ..language.walk import same
 from ..model import Action, ModelError, Planning
 from .data import ModelFileError, read_text
+from .pddl_puzzle import Variant, merged
 
 SETTLED_LINE = re.compile(r"^(.*)! Generating (?:un)?solvable task\.\.\.$", re.M)
 """The translator's line when it settles the task itself, returning a stand-in task of one
@@ -245,7 +245,7 @@ def _add_operators(model: Planning, operators, derived: _Derived, costs: bool
     plans as a plan file writes them.  Operators that change nothing (``move rooma rooma``:
     only a ``whole`` translation keeps them) never help a plan and are kept out of the
     model: they are returned, one action without effects per name, for ``validate``."""
-    variants: dict[str, list[tuple[Expr, dict[str, Expr], Any]]] = {}
+    variants: dict[str, list[Variant]] = {}
     for op in operators:
         guard = [derived.literal(v, x) for v, x in op.prevail]
         effects: dict[str, Expr] = {}
@@ -264,31 +264,11 @@ def _add_operators(model: Planning, operators, derived: _Derived, costs: bool
     for name, group in variants.items():
         changing = [g for g in group if g[1]]
         if changing:
-            model.add_action(name, Or(*(g[0] for g in changing)), *_merged(changing))
+            model.add_action(name, Or(*(g[0] for g in changing)), *merged(changing))
         still = [g for g in group if not g[1]]
         if still:
-            idle.append(Action(name, Or(*(g[0] for g in still)), (), _merged(still)[1]))
+            idle.append(Action(name, Or(*(g[0] for g in still)), (), merged(still)[1]))
     return tuple(idle)
-
-
-def _merged(group: list[tuple[Expr, dict[str, Expr], Any]]) -> tuple[dict[str, Expr], Expr]:
-    """The effects and cost of one action whose variants (guard, effects, cost) are
-    ``group``: each the first variant's whose guard holds (the last one's when no earlier
-    guard does)."""
-    *earlier, (_, last, last_cost) = group
-    cost = wrap(last_cost)
-    written = list(dict.fromkeys(var for _, effects, _ in group for var in effects))
-    effects = {var: last.get(var, Var(var)) for var in written}
-    for guard, mine, own in reversed(earlier):
-        effects = {var: _either(guard, mine.get(var, Var(var)), effects[var])
-                   for var in written}
-        cost = _either(guard, wrap(own), cost)
-    return effects, cost
-
-
-def _either(guard: Expr, then: Expr, other: Expr) -> Expr:
-    """``ite(guard, then, other)``, or one of them when they are the same."""
-    return then if same(then, other) else If(guard, then, other)
 
 
 class _Derived:
