@@ -53,9 +53,7 @@ def validate(cli: Cli) -> int:
 def _verdict(puzzle, answer_file: str) -> dict | str:
     """The verdict on the answer in ``answer_file``: :func:`_report`'s arguments, or the
     line saying why the answer cannot be read."""
-    model = puzzle.model
-    if model.kind == "planning" and puzzle.family == "pddl":
-        model = puzzle.with_idle()  # a step that changes nothing is legal too
+    model = puzzle.checking_model()  # a PDDL task's: a step that changes nothing is legal
     # cpsolve's own stdout (a plan, a grid) is in the console's encoding: read it back
     # and an empty plan file is the plan of no steps, as ``[]`` and a file of comments are
     text = read_text(answer_file, "answer file", also=getattr(sys.stdout, "encoding", None),

@@ -231,6 +231,11 @@ class Puzzle:
             out[name] = value
         return out
 
+    def checking_model(self):
+        """The model a plan someone wrote is replayed against, for ``validate``: the model
+        itself by default (a PDDL task adds its ground actions that change nothing)."""
+        return self.model
+
     def read_plan(self, text: str) -> PlanAnswer | None:
         """A plan written in the family's own notation (sokoban's ``lurd`` line) as the
         model's action names, for ``validate``; None when ``text`` is not in it (then

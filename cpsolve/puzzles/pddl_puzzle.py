@@ -29,9 +29,9 @@ class PddlPuzzle(Puzzle):
     conditions read as they are."""
     idle: tuple[Action, ...] = ()
     """Ground actions that change nothing (``move rooma rooma``), without effects: kept out
-    of the model, as they never help a plan, but legal steps of a plan (:meth:`with_idle`)."""
+    of the model, as they never help a plan, but legal steps of a plan (:meth:`checking_model`)."""
 
-    def with_idle(self) -> Planning:
+    def checking_model(self) -> Planning:
         """The model with :attr:`idle`'s actions too, for replaying someone's plan: a name
         that is a model action already (some variants of a disjunctive precondition change
         something, others nothing) is that action, playable where either guard holds."""
