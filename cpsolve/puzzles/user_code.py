@@ -122,16 +122,16 @@ def _not_daemonic() -> Iterator[None]:
     models in cpsolve's daemonic child, whose ``Process.start`` would assert "daemonic
     processes are not allowed to have children"): a model starting a process reaches
     the fork refused, as it does when cpsolve loads it in its own process."""
-    process = sys.modules.get("multiprocessing.process")
-    config = getattr(getattr(process, "_current_process", None), "_config", None)
-    daemonic = isinstance(config, dict) and bool(config.get("daemon"))
+    process = sys.modules.get("multiprocessing.process")  # not loaded: no daemonic child
+    current = process.current_process() if process is not None else None
+    daemonic = current is not None and current.daemon
     if daemonic:
-        config["daemon"] = False
+        current.daemon = False
     try:
         yield
     finally:
         if daemonic:
-            config["daemon"] = True
+            current.daemon = True
 
 
 @contextlib.contextmanager
