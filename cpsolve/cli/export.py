@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 def export(cli: Cli) -> int:
     """``export``: the model in another system's format, written into ``--output``."""
     from functools import partial
-    from pathlib import Path
 
     args = cli.args
     puzzle = cli.load(args.file)
@@ -39,6 +38,7 @@ def export(cli: Cli) -> int:
         exported = write(puzzle.model)
         if interrupt.requested():  # asked after the last piece of work: nothing written
             raise ExportStopped
+        return _written(cli, exported)
     except ExportStopped:
         return cli.fail(f"interrupted while exporting {file_name(args.file)}", INTERRUPTED)
     except ExportError as err:
@@ -46,6 +46,14 @@ def export(cli: Cli) -> int:
             "is" if isinstance(err, TooLarge) else ""
         return cli.fail(f"{file_name(args.file)}: cannot export to {args.to}: {err}{advice}",
                         2)
+
+
+def _written(cli: Cli, exported) -> int:
+    """``exported``'s files written into ``--output`` and named on stdout; the exit code
+    (:class:`ExportStopped` when a stop came before they were in place)."""
+    from pathlib import Path
+
+    args = cli.args
     out = Path(args.output)
     stem = resolve(args.file).stem if isinstance(args.file, str) else \
         Path(args.file[1]).stem
@@ -80,20 +88,19 @@ def _put(cli: Cli, out: Path, files: dict[str, str]) -> int | None:
             return cli.fail(f"--output {given}: not a directory, and it cannot be "
                             f"created ({err.strerror or err})", 2)
     # every file before any line: a reader that goes (`| head`) leaves none unwritten
-    why = _write_all(out, files, given)
-    if why is None:
-        return None
-    if new:
-        with suppress(OSError):
-            out.rmdir()  # nothing was written into it
-    if why is ExportStopped:
-        return cli.fail(f"interrupted while exporting {file_name(cli.args.file)}", INTERRUPTED)
-    return cli.fail(why, 2)
+    why: str | None = "stopped"
+    try:
+        why = _write_all(out, files, given)
+    finally:
+        if new and why is not None:  # failed or stopped (ExportStopped): nothing written
+            with suppress(OSError):
+                out.rmdir()
+    return None if why is None else cli.fail(why, 2)
 
 
-def _write_all(out: Path, files: dict[str, str], given: str) -> str | type | None:
-    """Write every file into ``out``, or none: why one could not be written,
-    :class:`ExportStopped` when a stop was asked for before they were in place, else None."""
+def _write_all(out: Path, files: dict[str, str], given: str) -> str | None:
+    """Write every file into ``out``, or none: why one could not be written, else None;
+    :class:`ExportStopped` when a stop was asked for before they were in place."""
     from ..engines.runtime.output_files import NoReader, write_together
 
     paths = {str(out / name): name for name in files}
@@ -105,4 +112,6 @@ def _write_all(out: Path, files: dict[str, str], given: str) -> str | type | Non
     except OSError as err:
         name = paths.get(err.filename, err.filename)
         return f"--output {given}: cannot write {name} ({err.strerror or err})"
-    return None if done else ExportStopped
+    if not done:
+        raise ExportStopped
+    return None
