@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..language.expr import Expr, ExprLike, Var, children, readable, wrap
+from ..language.expr import Expr, ExprLike, Nary, Unary, Var, children, is_boolean, readable, wrap
 from ..language.intervals import bounds
 from ..language.quoting import figure, short_number, shown
 from ..language.walk import bad_divisors, variables
@@ -139,10 +139,29 @@ class Variables:
         return expr
 
     def _condition(self, value: ExprLike, what: str) -> Expr:
-        """``value`` as a checked condition (:meth:`_check_expr`): a bare integer is
-        refused, as a model file's ``'5'`` is, not read as true (5) or false (0); ``True``
-        and ``False`` are conditions."""
-        if not isinstance(value, (Expr, bool)) and hasattr(value, "__index__"):
-            raise ModelError(f"{what}: {shown(str(int(value)))} is a number, not a condition: "
+        """``value`` as a checked condition (:meth:`_check_expr`): a number where a
+        condition must stand (the whole, or an operand of ``And``/``Or``/``Not``: ``5``,
+        ``x + 1``) is refused, as in a model file, not read as true when non-zero;
+        ``True``, ``False`` and 0/1 variables are conditions."""
+        bare = not isinstance(value, (Expr, bool)) and hasattr(value, "__index__")
+        expr = self._check_expr(wrap(int(value) if bare else value), what)
+        number = expr if bare else self.number_in(expr)
+        if number is not None:
+            raise ModelError(f"{what}: {shown(readable(number))} is a number, not a condition: "
                              "compare it (==, !=, <, ...) or combine conditions (&, |, ~)")
-        return self._check_expr(wrap(value), what)
+        return expr
+
+    def number_in(self, expr: Expr) -> Expr | None:
+        """The first part of ``expr`` that stands where a condition must but can be a number
+        other than 0 or 1 (None: every part is a condition)."""
+        if isinstance(expr, Nary) and expr.op in ("and", "or"):
+            return next((n for a in expr.args if (n := self.number_in(a)) is not None), None)
+        if isinstance(expr, Unary) and expr.op == "not":
+            return self.number_in(expr.arg)
+        if is_boolean(expr):
+            return None
+        try:
+            lo, hi = bounds(expr, self.domain)
+        except (KeyError, TypeError, ValueError):
+            return expr
+        return None if 0 <= lo and hi <= 1 else expr

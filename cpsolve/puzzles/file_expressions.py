@@ -9,9 +9,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ..language.expr import Const, Expr, is_boolean
+from ..language.expr import Const, Expr
 from ..language.interpret import evaluate
-from ..language.intervals import bounds
 from ..language.parse import parse
 from ..language.quoting import shown
 from ..language.syntax import ExprError, one_line
@@ -40,30 +39,12 @@ def condition_in(data: Data, key: str, text: Any, scope: dict,
     expr = parse_in(data, key, text, scope)
     if not isinstance(expr, Expr):
         raise data.error(key, f"expected a condition, got {shown(text)}")
-    number = _number_in(expr, model)
+    number = model.number_in(expr)
     if number is not None:
         said = str(text).strip() if number is expr else str(number)
         raise data.error(key, f"{shown(said)} is a number, not a condition: compare it (==, !=, "
                          "<, ...) or combine conditions (and, or, not)")
     return expr
-
-
-def _number_in(expr: Expr, model: Planning | Csp) -> Expr | None:
-    """The first part of ``expr`` that stands where a condition must but can be a number
-    other than 0 or 1 (None: every part is a condition)."""
-    from ..language.expr import Nary, Unary
-
-    if isinstance(expr, Nary) and expr.op in ("and", "or"):
-        return next((n for a in expr.args if (n := _number_in(a, model)) is not None), None)
-    if isinstance(expr, Unary) and expr.op == "not":
-        return _number_in(expr.arg, model)
-    if is_boolean(expr):
-        return None
-    try:
-        lo, hi = bounds(expr, lambda name: (model.domains[name].lo, model.domains[name].hi))
-    except (KeyError, TypeError, ValueError):
-        return expr
-    return None if 0 <= lo and hi <= 1 else expr
 
 
 def free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:

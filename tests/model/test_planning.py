@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from cpsolve.language.combine import And, Not, Or
 from cpsolve.model import Planning
 from cpsolve.model.variables import ModelError
 
@@ -107,3 +110,25 @@ def test_true_and_false_are_conditions():
     model.add_action("empty", True, {x: 0})
     model.forbid(False)
     assert model.goal_set and len(model.actions) == 2
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda m, x: m.set_goal(And(x == 4, 5)), "'5'"),
+    (lambda m, x: m.set_goal((x == 4) | (x + 1)), "'x + 1'"),
+    (lambda m, x: m.add_action("empty", Not(x), {x: 0}), "'x'"),
+    (lambda m, x: m.forbid(Or(x > 7, 2)), "'2'"),
+])
+def test_a_number_inside_and_or_not_is_no_condition(call, said):
+    """``And(x == 4, 5)`` is refused as the file's ``x == 4 and 5`` is: the combinators
+    do not read a number as true when non-zero."""
+    model, x = _jug()
+    with pytest.raises(ModelError, match=re.escape(f"{said} is a number, not a condition")):
+        call(model, x)
+
+
+def test_conditions_of_0_1_parts_are_conditions():
+    """A 0/1 variable, True and 1 are conditions inside ``And`` (their value is 0 or 1)."""
+    model = Planning("flags")
+    flag = model.add_variable("flag", 0, 1)
+    model.set_goal(And(flag, True, 1))
+    assert model.goal is not None
