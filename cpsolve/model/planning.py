@@ -99,7 +99,8 @@ class Planning(Variables):
         """Add one ground action (a :class:`ModelError` says which argument is wrong in its
         ``part``: ``name``, ``guard``, ``effects`` or ``cost``).
 
-        An action changes the state: one without ``effects`` is refused, unless
+        An action changes the state: one without ``effects`` (an effect ``{x: x}`` keeps
+        ``x`` and is left out) is refused, unless
         ``no_effect_ok`` (a reader of another system's tasks, whose actions may change
         nothing: a PDDL action with only static effects, or none).
         """
@@ -112,7 +113,9 @@ class Planning(Variables):
             if vname not in self.domains:
                 raise ModelError(f"action {name!r}: effect on unknown variable {vname!r}",
                                  "effects")
-            eff.append((vname, self._part_checked(value, f"action {name!r}", "effects")))
+            new = self._part_checked(value, f"action {name!r}", "effects")
+            if not (isinstance(new, Var) and new.name == vname):  # x := x changes nothing
+                eff.append((vname, new))
         if not eff and not no_effect_ok:
             raise ModelError(f"action {name!r} changes nothing: an action must change the "
                              "state (give it at least one effect)", "effects")

@@ -132,3 +132,14 @@ def test_conditions_of_0_1_parts_are_conditions():
     flag = model.add_variable("flag", 0, 1)
     model.set_goal(And(flag, True, 1))
     assert model.goal is not None
+
+
+def test_an_effect_that_keeps_its_variable_is_no_effect():
+    """``{x: x}`` changes nothing, as a file's ``x = "x"``: alone it is refused, beside
+    another effect it is left out."""
+    model, x = _jug()
+    with pytest.raises(ModelError, match="changes nothing"):
+        model.add_action("keep", x < 3, {x: x})
+    y = model.add_variable("y", 0, 3)
+    effects = model.add_action("bump", y < 3, {x: x, "y": y + 1}).effects
+    assert [(name, str(value)) for name, value in effects] == [("y", "y + 1")]
