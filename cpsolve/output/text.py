@@ -289,7 +289,14 @@ COMPARE_COLUMNS = (Column("model"), Column("engine", words=True), Column("answer
 
 CUT_SHORT = (Status.UNKNOWN, Status.PARTIAL, Status.AT_LEAST)
 """The statuses of a result a stop cut short: its row in the comparison says why (its
-``message``: the time limit reached, the engine not started in the time left, Ctrl-C)."""
+``message``: the time limit reached, the engine not started in the time left, Ctrl-C), as
+it does for an answer a stop left unproven (:func:`stopped_with_answer`)."""
+
+
+def stopped_with_answer(result: Result) -> bool:
+    """A limit or a stop ended the run once it had an answer, not proven best: a solved
+    result with the bound proven so far (its ``message`` says which limit)."""
+    return result.status is Status.SOLVED and result.bound is not None
 
 
 def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group:
@@ -321,7 +328,7 @@ def _compared_cells(puzzle: Puzzle, result: Result) -> list[list[Any]]:
         else answer_of(result)
     cells = [[Text(puzzle.name), result.engine, Text(answer), status_text(result),
               f"{result.seconds:.3f}", check_text(result)]]
-    if result.status in CUT_SHORT and result.message:  # why: a limit, not started, Ctrl-C
+    if result.message and (result.status in CUT_SHORT or stopped_with_answer(result)):
         cells.append(["", "", Text(result.message, style="dim"), "", "", ""])
     if result.hint is not None:  # the plan that bounded this engine's proof
         cells.append(["", "", Text(hint_brief(result.hint), style="dim"), "", "", ""])

@@ -216,3 +216,19 @@ def test_a_number_stays_with_its_unit_in_a_block():
     lines = printed(table, width=21)
     assert [line.split() for line in lines[2:]] == [["reason", "time", "limit"],
                                                     ["3", "s", "reached"]]
+
+
+def test_a_plan_a_limit_left_unproven_says_which_limit():
+    """CP-SAT's row in ``compare --time-limit 4`` said ``44 moves``, ``solved (not proven
+    optimal)`` but not why: its message (the limit, its share, the bound) is under it, as
+    for a run cut short without an answer; a proven answer has no such line."""
+    from cpsolve.answers.result import Plan, Result, Status, Step
+
+    puzzle = load(MODELS_DIR / "water_jugs.toml")
+    plan = Plan.of((Step("fill the 5 L jug", (0, 5)),))
+    why = "time limit 4 s reached (its share: 1.57 s): no plan shorter than 1 step"
+    stopped = Result(Status.SOLVED, "cpsat", answer=plan, bound=1, message=why)
+    proven = Result(Status.OPTIMAL, "search", answer=plan, message="shortest plan")
+    text = squeezed("\n".join(printed(comparison_table([(puzzle, stopped), (puzzle, proven)]),
+                                      width=160)))
+    assert squeezed(why) in text and squeezed("shortest plan") not in text
