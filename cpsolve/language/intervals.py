@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .expr import DIVIDE, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
+from .expr import DIVIDE, MIRRORED, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
 
 
 def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, int]:
@@ -41,10 +41,57 @@ def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, i
             return min(r[0] for r in ranges), min(r[1] for r in ranges)
         return max(r[0] for r in ranges), max(r[1] for r in ranges)
     if isinstance(expr, IfThenElse):
-        t_lo, t_hi = bounds(expr.then, domain)
-        o_lo, o_hi = bounds(expr.otherwise, domain)
-        return min(t_lo, o_lo), max(t_hi, o_hi)
+        ranges = [bounds(branch, within) for branch, holds in
+                  ((expr.then, True), (expr.otherwise, False))
+                  if (within := narrowed(expr.cond, holds, domain)) is not None]
+        if not ranges:  # no value of the variables reaches either branch
+            ranges = [bounds(expr.then, domain), bounds(expr.otherwise, domain)]
+        return min(r[0] for r in ranges), max(r[1] for r in ranges)
     raise TypeError(f"unknown expression node {expr!r}")
+
+
+Domain = Callable[[str], tuple[int, int]]
+
+NEGATION = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def narrowed(cond: Expr, holds: bool, domain: Domain) -> Domain | None:
+    """``domain`` where ``cond`` is ``holds`` (true or false): a comparison of a variable
+    with a constant narrows that variable (``y > 0``: ``y`` from 1), ``not``, ``and`` and
+    ``or`` combine them, anything else leaves ``domain`` as it is; ``None`` when no value
+    is left (the branch is never taken).  So ``y if y > 0 else -y`` is bounded below by 0."""
+    if isinstance(cond, Unary) and cond.op == "not":
+        return narrowed(cond.arg, not holds, domain)
+    if isinstance(cond, Nary) and cond.op == ("and" if holds else "or"):
+        for part in cond.args:  # every part holds (or, for "or" false, none does)
+            if (domain := narrowed(part, holds, domain)) is None:  # type: ignore[assignment]
+                return None
+        return domain
+    if not (isinstance(cond, Binary) and cond.op in NEGATION):
+        return domain
+    op = cond.op if holds else NEGATION[cond.op]
+    if isinstance(cond.right, Var) and isinstance(cond.left, Const):
+        op, var, value = MIRRORED[op], cond.right.name, cond.left.value
+    elif isinstance(cond.left, Var) and isinstance(cond.right, Const):
+        var, value = cond.left.name, cond.right.value
+    else:
+        return domain
+    lo, hi = _within(domain(var), op, value)
+    if lo > hi:
+        return None
+    return lambda name: (lo, hi) if name == var else domain(name)
+
+
+def _within(span: tuple[int, int], op: str, value: int) -> tuple[int, int]:
+    """The values of ``span`` that are ``op value``, as an interval (``!=`` cuts an end)."""
+    lo, hi = span
+    if op == "==":
+        return max(lo, value), min(hi, value)
+    if op == "!=":
+        return (lo + (lo == value), hi - (hi == value)) if lo != hi or lo != value else (1, 0)
+    if op in ("<", "<="):
+        return lo, min(hi, value - (op == "<"))
+    return max(lo, value + (op == ">")), hi
 
 
 def _divide_bounds(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
