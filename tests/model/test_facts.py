@@ -133,7 +133,8 @@ def effects(draw, model: Planning) -> dict[str, Expr]:
     for name in draw(st.lists(st.sampled_from(model.names), min_size=1, max_size=2,
                               unique=True)):
         v, c = Var(name), draw(st.integers(-2, 2))
-        other = Var(draw(st.sampled_from(model.names)))
+        other = Var(draw(st.sampled_from([n for n in model.names if n != name])))  # x := x
+        # is no effect
         kind = draw(st.sampled_from(["+", "c+", "-", "const", "copy", "copy+1"]))
         out[name] = {"+": v + c, "c+": c + v, "-": v - c, "const": Const(abs(c)),
                      "copy": other, "copy+1": other + 1}[kind]

@@ -216,8 +216,8 @@ def models(draw) -> Planning:
                 lo, hi = m.domain(n)
                 guard.append(Var(n) == draw(st.integers(lo, hi)))
                 effects[n] = Const(draw(st.integers(lo, hi)))
-            else:
-                effects[n] = Var(draw(st.sampled_from(names)))
+            else:  # a copy of another variable (x := x is no effect)
+                effects[n] = Var(draw(st.sampled_from([o for o in names if o != n])))
         if draw(st.booleans()):
             other = draw(st.sampled_from(names))
             guard.append(Var(other) >= draw(st.integers(0, 2)))

@@ -209,6 +209,16 @@ def trees() -> st.SearchStrategy[Expr]:
     return st.recursive(leaves, grow, max_leaves=6)
 
 
+def truthy(expr: Expr) -> Expr:
+    """``expr`` as a condition, true where its value is not 0 (a model refuses a number
+    where a condition must stand: the random trees are numbers as often as not)."""
+    return Binary("!=", expr, Const(0))
+
+
+def _is_var(expr: Expr, name: str) -> bool:
+    return isinstance(expr, Var) and expr.name == name
+
+
 def assignments() -> list[dict[str, int]]:
     ranges = [range(lo, hi + 1) for lo, hi in DOMAINS.values()]
     return [dict(zip(DOMAINS, combo)) for combo in itertools.product(*ranges)]
@@ -232,7 +242,7 @@ def test_compiled_condition_matches_brute_force(expr: Expr, tables: bool) -> Non
     it through the arithmetic compiler.
     """
     m = small_model(0 if tables else 70)
-    m.require(expr if tables else expr | (Var("u") > 99))
+    m.require(truthy(expr) if tables else truthy(expr) | (Var("u") > 99))
     expected = sum(1 for env in assignments() if evaluate(expr, env))
     assert cpsat("count", m).count == expected * (1 if tables else 71)
 
@@ -468,13 +478,14 @@ def planning_models(draw: st.DrawFn, unit: bool) -> Planning:
         p.add_variable(n, *PLAN_DOMAINS[n])
     p.set_initial({n: draw(st.integers(*PLAN_DOMAINS[n])) for n in names})
     exprs = trees().filter(lambda e: variables(e) <= set(names))
-    p.set_goal(draw(exprs))
+    p.set_goal(truthy(draw(exprs)))
     assume(not evaluate(p.goal, p.initial))
     steps = st.builds(lambda n, c: Var(n) + c, st.sampled_from(names), st.integers(-2, 2))
     for k in range(draw(st.integers(1, 4))):
         written = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True))
-        guard = draw(st.one_of(st.just(Const(1)), exprs))
-        effects = {n: draw(st.one_of(steps, exprs)) for n in written}
+        guard = draw(st.one_of(st.just(Const(1)), exprs.map(truthy)))
+        effects = {n: draw(st.one_of(steps, exprs).filter(lambda e, n=n: not _is_var(e, n)))
+                   for n in written}  # x := x is no effect: an action must change the state
         p.add_action(f"a{k}", guard, effects, 1 if unit else Unary("abs", draw(exprs)))
     return p
 
