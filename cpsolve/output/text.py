@@ -303,7 +303,7 @@ def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group
     """Engines side by side: answer, status, time, check (and the hint a result had, and why
     one was cut short); an engine that did not run, and why.  A note on a model (a
     disagreement, an error) is a line of its own under the table, whole at any width:
-    ``model: note``."""
+    ``model: note``.  The rows of one model go under its name, without a model column."""
     cells: list[list[Any]] = []
     notes: list[Text] = []
     for puzzle, result in rows:
@@ -314,6 +314,11 @@ def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group
                          if puzzle.name else Text(result))
         else:
             cells.extend(_compared_cells(puzzle, result))
+    names = {plain(row[0]) for row in cells} - {""}
+    if len(names) == 1:  # one model: its name above the table, its width for the others
+        table = [Text(names.pop(), style="bold"),
+                 Legible(COMPARE_COLUMNS[1:], [row[1:] for row in cells], boxed=True)]
+        return Group(*table, *notes)
     last = ""
     for row in cells:  # a model's name on its first row only
         name, row[0] = plain(row[0]), ("" if plain(row[0]) == last else row[0])

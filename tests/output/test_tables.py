@@ -36,13 +36,13 @@ def test_a_skipped_engine_keeps_its_name_and_its_whole_reason(width):
     lines = printed(comparison_table([(puzzle, Skipped("pyconstraint", REASON))]), width=width)
     text = "\n".join(lines)
     assert "…" not in text and all(len(line) <= width for line in lines)
+    assert lines[0] == puzzle.name  # one model: its name above its rows
     if width == 80:  # a table: the reason wraps in its cell, every character kept
         cells = [line.split("│")[1:-1] for line in lines if line.startswith("│")]
-        assert [c[1].strip() for c in cells if c[1].strip()] == ["pyconstraint"]
-        assert "".join(squeezed(c[2]) for c in cells) == squeezed(REASON)
-    else:  # blocks: the model, then one line per cell that holds something
-        assert lines[0].strip() == puzzle.name
-        assert lines[1].split() == ["engine", "pyconstraint"]
+        assert [c[0].strip() for c in cells if c[0].strip()] == ["pyconstraint"]
+        assert "".join(squeezed(c[1]) for c in cells) == squeezed(REASON)
+    else:  # blocks: the engine, then one line per cell that holds something
+        assert lines[1].strip() == "pyconstraint"
         assert lines[2].split()[0] == "answer"
         assert squeezed(" ".join(lines[2:]))[len("answer"):] == squeezed(REASON)
 
@@ -122,17 +122,18 @@ def test_a_comparison_names_each_model_once_and_puts_errors_under_the_table():
     """Rows of one model show its name on the first only; an error is a whole line."""
     from cpsolve.engines import run
 
-    puzzle = load(MODELS_DIR / "water_jugs.toml")
+    puzzle, other = load(MODELS_DIR / "water_jugs.toml"), load(MODELS_DIR / "blocks.toml")
     results = [run(engine, "solve", puzzle.model) for engine in ("search", "search")]
     error = "error: bad.toml: board: unknown key (known: axis, blocks, description)"
 
     class Unloaded:
         name = ""
 
-    lines = printed(comparison_table([(puzzle, r) for r in results] + [(Unloaded(), error)]),
-                    width=80)
-    rows = [line.split("│")[1].strip() for line in lines if line.startswith("│")]
-    assert sum("Water" in row for row in rows) == 1 and lines[-1] == error
+    rows = [(puzzle, r) for r in results] + [(other, run("search", "solve", other.model))]
+    lines = printed(comparison_table(rows + [(Unloaded(), error)]), width=80)
+    names = [line.split("│")[1].strip() for line in lines if line.startswith("│")]
+    assert sum("Water" in row for row in names) == 1 and lines[-1] == error
+    assert sum("Blocks" in row for row in names) == 1
 
 
 def test_rows_printed_apart_line_up_under_their_headers():
@@ -232,3 +233,19 @@ def test_a_plan_a_limit_left_unproven_says_which_limit():
     text = squeezed("\n".join(printed(comparison_table([(puzzle, stopped), (puzzle, proven)]),
                                       width=160)))
     assert squeezed(why) in text and squeezed("shortest plan") not in text
+
+
+def test_one_model_compared_goes_under_its_name_without_a_model_column():
+    """``compare water_jugs | cat`` spent 9 of 80 columns repeating one name, wrapped a
+    word per line: one model's rows go under its name, the engine first."""
+    from cpsolve.engines import run
+
+    puzzle = load(MODELS_DIR / "water_jugs.toml")
+    rows = [(puzzle, run("search", "solve", puzzle.model)), (puzzle, Skipped("minizinc", "no"))]
+    lines = printed(comparison_table(rows), width=80)
+    assert lines[0] == puzzle.name
+    assert lines[2].split("┃")[1].strip() == "engine"
+    other = load(MODELS_DIR / "blocks.toml")
+    two = printed(comparison_table([*rows, (other, run("search", "solve", other.model))]),
+                  width=80)
+    assert two[1].split("┃")[1].strip() == "model"
