@@ -574,3 +574,29 @@ def test_a_python_model_starting_processes_in_a_batch_gets_the_fork_refused(cli,
     assert "a model's code may not call os.fork()" in alone.err
     assert "a model's code may not call os.fork()" in row["error"], row
     assert "daemonic" not in row["error"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_model_whose_estimate_the_engines_refuse_is_its_own_error_row(cli, overestimating,
+                                                                         jobs):
+    """A Python model whose estimate says more than the cost still to pay (1000 at x=0,
+    where the goal is 6 steps away) is refused by the engines' audit: in a batch that is
+    its own error row naming its file, as a file that does not load is, and the files
+    after it are still solved; the batch exits 2 (bad input), with the error on stderr,
+    in this process and in worker processes alike (it ended the whole batch, exit 2, and
+    in workers was 'the worker failed', exit 1)."""
+    files = [ROOT / "models" / "water_jugs.toml", overestimating, ROOT / "models" / "blocks.toml"]
+    run = cli("solve", *files, "--jobs", jobs, "--json")
+    assert run.code == 2, run.err
+    rows = lines(run.out)
+    assert [r["source"] for r in rows[:-1]] == [str(f) for f in files]
+    assert [r.get("moves") for r in rows[:-1]] == [10, None, 5]  # DESIGN.md's answers
+    assert rows[1]["error"].startswith(f"{overestimating}: the estimate is not admissible")
+    assert "says 1000" in rows[1]["error"] and "6 away" in rows[1]["error"]
+    assert rows[-1]["batch"]["statuses"] == {"optimal": 2, "error": 1}
+    for row in rows:
+        jsonschema.validate(row, schema())
+    assert [line for line in run.err.splitlines() if "not admissible" in line] == \
+        [f"error: {rows[1]['error']}"]
+    text = cli("solve", *files, "--jobs", jobs)
+    assert text.code == 2 and "3 instances" in text.out and "2 optimal" in text.out

@@ -14,9 +14,10 @@ from ...engines.auto import proven
 from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
+from ...model import ModelError
 from ..impossible import by_invariant
 from ..jobs import in_order, not_started
-from .items import Item
+from .items import Item, refusal
 from .rows import Row, unloaded
 
 
@@ -59,6 +60,8 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
         return Row(item.source, item.puzzle, None, str(err))
     except EngineBug as err:  # the instance's row; the batch goes on, and exits 3
         return Row(item.source, item.puzzle, None, err.said(), bug=True)
+    except ModelError as err:  # the engines refused the model (an estimate over the cost):
+        return Row(item.source, item.puzzle, None, refusal(item.source, err), refused=True)
 
 
 def better(first: Result, second: Result) -> Result:
@@ -115,29 +118,29 @@ def _in_workers(items: Iterator[Item], engine: str, options: Options, jobs: int,
 
     def work(index: int, time_limit: float | None) -> _Done:
         row = solve_one(known[index], engine, _limited(options, time_limit))
-        return row.result, row.error, True, row.bug
+        return row.result, row.error, True, row.bug, row.refused
 
     def failed(index: int, why: str) -> _Done:
-        return None, why, True, False
+        return None, why, True, False, False
 
     def unstarted(index: int, why: str) -> _Done:
-        return None, why, False, False
+        return None, why, False, False, False
 
     def stopped(index: int, why: str) -> _Done:
-        return Result.stopped("solve", engine, why), "", True, False
+        return Result.stopped("solve", engine, why), "", True, False, False
 
     grace = None if clock is None else clock.grace()
     answers = in_order(0, work, failed, jobs, deadline, grace, unstarted, stopped, more)
-    for index, (result, error, started, bug) in enumerate(answers):
+    for index, (result, error, started, bug, refused) in enumerate(answers):
         item = known[index]
         # an item that did not load keeps its own error, even past the deadline
         yield unloaded(item) or Row(item.source, item.puzzle, result, error, started=started,
-                                    bug=bug)
+                                    bug=bug, refused=refused)
 
 
-_Done = tuple[Result | None, str, bool, bool]
+_Done = tuple[Result | None, str, bool, bool, bool]
 """What a worker sends back of a :class:`Row`: its result, error, whether it started, and
-whether its error is an engine bug."""
+whether its error is an engine bug or the engines' refusal of the model."""
 
 
 def _solved_within(item: Item, engine: str, options: Options, deadline: float | None,
