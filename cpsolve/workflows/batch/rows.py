@@ -28,7 +28,8 @@ class Row:
     solved — its file still loading or not loaded, or no engine started on it."""
     bug: bool = False
     """The ``error`` is an engine's answer that failed the independent check: a bug in
-    cpsolve (exit 3), not the user's input."""
+    cpsolve (exit 3), not the user's input (with ``auto``, the other engine's answer may
+    still be the row's ``result``)."""
     refused: bool = False
     """The ``error`` is the engines' refusal of the instance's model as not well formed
     (an estimate above the cost still to pay: :func:`.items.refusal`): bad input (exit 2),

@@ -1,6 +1,7 @@
 """Solving a batch's instances into rows: one at a time (:func:`solve_one`: ``auto`` runs
-search, then CP-SAT on what search did not prove), or all of them in order, in this process
-or in worker processes, within the command's clock (:func:`solve_all`)."""
+search, then CP-SAT on what search did not prove: :func:`cpsolve.engines.auto.turns.in_turn`),
+or all of them in order, in this process or in worker processes, within the command's clock
+(:func:`solve_all`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from dataclasses import replace
 
 from ...answers.result import EngineBug, Result, Unsupported
 from ...engines import Options, run
-from ...engines.auto import proven
+from ...engines.auto import Race
+from ...engines.auto.turns import in_turn
 from ...engines.proofs import ARGUED
-from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
 from ...model import ModelError
 from ..impossible import by_invariant
@@ -29,9 +30,10 @@ def answering(engine: str) -> list[str]:
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:
     """Solve one instance (``auto``: search with half of the time limit, then CP-SAT with
-    what is left when search proved nothing; the row's seconds are both runs', whichever
-    engine's answer it keeps).  Its time limit is its share of the command's, and a row
-    stopped by it says so (:func:`~cpsolve.engines.runtime.clock.on_a_share`)."""
+    what is left when search proved nothing, :func:`~cpsolve.engines.auto.turns.in_turn`;
+    the row's seconds are both runs', whichever engine's answer it keeps).  Its time limit
+    is its share of the command's, and a row stopped by it says so
+    (:func:`~cpsolve.engines.runtime.clock.on_a_share`)."""
     if (row := unloaded(item)) is not None:
         return row
     with on_a_share():
@@ -47,15 +49,7 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
             return Row(item.source, item.puzzle, proof)
         if engine != "auto":
             return Row(item.source, item.puzzle, run(engine, "solve", model, options))
-        clock = Clock(options.time_limit)
-        result = run("search", "solve", model, replace(options, time_limit=clock.share(2)))
-        if not proven(result) and not interrupt.requested():
-            try:
-                other = run("cpsat", "solve", model, replace(options, time_limit=clock.left()))
-                result = better(result, other)
-            except Unsupported:
-                pass
-        return Row(item.source, item.puzzle, result.but(seconds=clock.elapsed()))
+        return _auto_row(item, in_turn("solve", model, options))
     except Unsupported as err:
         return Row(item.source, item.puzzle, None, str(err))
     except EngineBug as err:  # the instance's row; the batch goes on, and exits 3
@@ -64,16 +58,15 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
         return Row(item.source, item.puzzle, None, refusal(item.source, err), refused=True)
 
 
-def better(first: Result, second: Result) -> Result:
-    """The result of ``auto`` in a batch, of search's ``first`` and CP-SAT's ``second``:
-    CP-SAT's when it proved its answer, or found one where search had none, or knows a
-    higher bound where neither has one (CP-SAT not started in time knows nothing)."""
-    if proven(second) or (first.answer is None and second.answer is not None):
-        return second
-    if first.answer is None and second.answer is None and \
-            (second.bound or 0) > (first.bound or 0):
-        return second
-    return first
+def _auto_row(item: Item, race: Race) -> Row:
+    """The row of ``auto``'s answer: an engine whose answer failed the check is the row's
+    bug (a bug in cpsolve, exit 3; its message says so too), and the other engine's answer
+    stands, as in ``solve``'s race."""
+    bugs = "; ".join(f"{check.engine}: {check.bug}" for check in race.bugs)
+    result = race.result
+    if bugs:
+        result = result.but(message="; ".join(m for m in (result.message, bugs) if m))
+    return Row(item.source, item.puzzle, result, bugs, bug=bool(bugs))
 
 
 def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 1,
