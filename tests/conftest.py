@@ -280,6 +280,29 @@ def write_model(tmp_path) -> Callable[[str, str | bytes], Path]:
     return lambda name, text: write(tmp_path, name, text)
 
 
+OVERESTIMATE = '''from cpsolve import Planning
+
+
+def build():
+    model = Planning("a counter with a shortcut")
+    x = model.add_variable("x", 0, 10)
+    model.set_initial({"x": 0})
+    model.set_goal(x == 10)
+    model.add_action("one up", x < 10, {x: x + 1})
+    model.add_action("shortcut", x == 5, {x: 10})
+    model.set_estimate(100 * (10 - x))
+    return model
+'''
+
+
+@pytest.fixture
+def overestimating(tmp_path) -> Path:
+    """A Python model file whose estimate the engines refuse: a counter from 0 to 10, one
+    up a step or from 5 straight to 10, so the goal is 6 steps from x=0 (5 up, then the
+    shortcut), while its estimate there says 100 * 10 = 1000."""
+    return write(tmp_path, "overestimate.py", OVERESTIMATE)
+
+
 @pytest.fixture
 def water_jugs_text() -> str:
     """The bundled water-jugs model file, as text to edit."""

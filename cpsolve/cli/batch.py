@@ -232,9 +232,9 @@ def kinds_of(items: list) -> dict[str, str]:
 def _batch_code(rows: list, loaded: list, hard: bool) -> int:
     """A batch's exit code from its ``rows`` delivered; the files and collection lines of
     ``loaded`` (rows or items) that did not load get their line on stderr (exit 2), and so
-    do the instances whose engine's answer failed the check (a bug in cpsolve: exit 3,
-    whatever else happened)."""
-    bad = tell_bad(loaded)
+    do the instances whose model the engines refused (:func:`tell_refused`) and those whose
+    engine's answer failed the check (a bug in cpsolve: exit 3, whatever else happened)."""
+    bad = tell_bad(loaded) + tell_refused(rows)
     bugs = [r for r in rows if r.bug]
     for row in bugs:
         print(f"error: {printable(row.source)}: {printable(row.error)}", file=sys.stderr)
@@ -252,7 +252,18 @@ def _batch_code(rows: list, loaded: list, hard: bool) -> int:
 def tell_bad(loaded: list) -> list:
     """The files and collection lines of ``loaded`` (items or rows) that did not load, each
     told on stderr (one still loading at the time limit is a limit, not bad input)."""
-    bad = [r for r in loaded if r.puzzle is None and r.error and not r.at_limit]
+    return _told([r for r in loaded if r.puzzle is None and r.error and not r.at_limit])
+
+
+def tell_refused(done: list) -> list:
+    """The instances of ``done`` (a batch's rows, or compared models) whose model the
+    engines refused as not well formed (an estimate above the cost still to pay), each told
+    on stderr as a file that did not load is: bad input."""
+    return _told([d for d in done if d.refused])
+
+
+def _told(bad: list) -> list:
+    """``bad``, each one's error written on stderr (it names its file)."""
     for row in bad:
         print(f"error: {printable(row.error)}", file=sys.stderr)
     return bad

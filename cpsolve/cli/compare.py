@@ -78,9 +78,10 @@ def compare(cli: Cli) -> int:
         interrupted = any(d.stopped for d in done) or interrupt.by_user()
         verdict = verdict_of(done, interrupted)
         report(cli, done, verdict)
-        from .batch import tell_bad
+        from .batch import tell_bad, tell_refused
 
-        tell_bad(lineup.items())  # each file that did not load: its line on stderr
+        tell_bad(lineup.items())  # each file that did not load: its line on stderr, and
+        tell_refused(done)  # each model the engines refused (an estimate over the cost)
         bugs = tell_bugs(done)
         for d in done:
             warn_expected_once(d)
@@ -98,7 +99,8 @@ def _begun(cli: Cli, lineup: Lineup, done: list[Compared]) -> int | None:
     """The comparison up to its report: each model of ``lineup`` compared into ``done`` as
     it goes, its file loaded when its turn comes (so that what was done is kept when the
     command's clock cuts it short, with :class:`TimeUp`); an exit code when it ends before
-    its report (one bad file, an option that applies to none of the models), else
+    its report (one bad file, or one model the engines refused; an option that applies to
+    none of the models), else
     ``None``."""
     if _loads_first(cli, lineup):
         lineup.load_all()
@@ -115,6 +117,8 @@ def _begun(cli: Cli, lineup: Lineup, done: list[Compared]) -> int | None:
     if why:
         return cli.fail(why, 2)
     _compared(cli, lineup, done)
+    if len(lineup.names) == 1 and len(done) == 1 and done[0].refused:  # one model, refused
+        return cli.fail(done[0].error, 2)  # by the engines: bad input, as `solve` says it
     return None
 
 

@@ -58,9 +58,10 @@ def compare_on_cluster(cli: Cli) -> int:
                 rows += table_rows(done)
     with printing(answer=True):
         _summary(cli, len(items), time.monotonic() - start, counts, rows)
-    from .batch import tell_bad
+    from .batch import tell_bad, tell_refused
 
-    tell_bad(items)  # each file that did not load: its line on stderr, as in solve
+    tell_bad(items)  # each file that did not load: its line on stderr, as in solve, and
+    tell_refused(done_all)  # each model the engines refused (an estimate over the cost)
     if tell_bugs(done_all):  # a bug in cpsolve, whatever else happened
         return 3
     if interrupt.by_user():

@@ -67,11 +67,26 @@ def one(cli: Cli, task: str) -> int:
             _write_files(cli, puzzle, result, say=False)
             raise
         _write_files(cli, puzzle, result)
+    if race is not None and race.bugs:  # the other engine's answer is printed; this is a
+        return _tell_bugs(cli, race)  # bug in cpsolve all the same, whatever else happened
     if hard or interrupt.by_user():
         return INTERRUPTED
     if race is not None and race.problems:
         return 1
     return exit_code(result)  # a count stopped by its --limit too: at least N is short
+
+
+def _tell_bugs(cli: Cli, race: Race) -> int:
+    """A line on stderr for each engine of ``auto`` whose answer failed the independent
+    check (naming the file, as a batch and ``compare`` do); exit 3."""
+    import sys
+
+    from .arguments import printable
+
+    for check in race.bugs:
+        print(f"error: {printable(file_name(cli.args.file))}: {check.engine}: "
+              f"{printable(check.bug)}", file=sys.stderr)
+    return 3
 
 
 def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:

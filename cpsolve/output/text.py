@@ -376,7 +376,8 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
     """One instance's row of the batch table (its status in one word: the check column
     says what backs it), laid out as every other row.  A row without a result (an error,
     not started) says why on the line under it, indented, as wide as the screen: a
-    message is never squeezed into a column."""
+    message is never squeezed into a column; so does a row with a result and an error (an
+    engine of ``auto`` whose answer failed the check, the other engine's answer kept)."""
     if row.result is None:
         status = row.status.replace("_", " ")
         cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), "", "", ""]
@@ -389,7 +390,10 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
                       style=STATUS_STYLE[result.status]),
                  Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
                  check_text(result)]
-    return Legible(columns, [cells], header=False, fixed=True)
+    table = Legible(columns, [cells], header=False, fixed=True)
+    if row.result is not None and row.error:
+        return Group(table, Padding(Text(row.error, style=ROW_STYLE["error"]), (0, 0, 0, 3)))
+    return table
 
 
 def race_text(race: Race) -> Group:

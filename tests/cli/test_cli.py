@@ -185,6 +185,21 @@ def test_engine_that_cannot_do_the_task(cli):
     assert run.err.startswith("error:") and "planning" in run.err
 
 
+def test_auto_keeps_the_other_answer_and_reports_a_racers_engine_bug(cli, wrong_csp_search):
+    """``auto``'s racer whose answer fails the check (search's on the 5x5 X-sudoku) leaves
+    the answer to CP-SAT, and the bug is reported as any engine bug is: one line on stderr
+    naming the file and the engine, exit 3 (it was a note in the race's table, exit 0)."""
+    run = cli("solve", MODELS / "xsudoku5.toml", "--json")
+    assert run.code == 3, run.err
+    data = only_json(run.out)
+    assert data["engine"] == "cpsat" and data["verified"] is True
+    assert data["unique"] is False  # 960 grids (DESIGN.md)
+    notes = {e["engine"]: e["note"] for e in data["race"]["engines"]}
+    assert notes["search"].startswith("engine bug: ")
+    assert run.err_lines == [f"error: {MODELS / 'xsudoku5.toml'}: search: engine bug (the "
+                             f"answer failed the independent check): {notes['search'][12:]}"]
+
+
 def test_bare_command_prints_help(cli):
     run = cli()
     assert run.code == 0 and "usage: cpsolve" in run.out and run.err == ""

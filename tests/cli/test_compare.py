@@ -908,3 +908,34 @@ def test_an_engine_bug_in_a_count_comparison_is_exit_3(cli, monkeypatch):
     assert "answered 'solve' when asked to count" in compared["bugs"][0]["error"]
     counts = {r["engine"]: r["count"] for r in compared["results"]}
     assert counts["cpsat"] == 960 and "search" not in counts
+
+
+# ------------------------------------------------------------ a model the engines refuse
+
+
+def test_a_model_whose_estimate_the_engines_refuse_is_its_own_entry(cli, overestimating):
+    """Among several files, a model whose estimate the audit refuses (1000 at x=0, where the
+    goal is 6 steps away) is its own ``{"source", "error"}`` entry naming its file, as a
+    file that does not load is (exit 1, the error on stderr), and the other models are
+    compared (it ended the whole comparison, exit 2); alone, it is bad input: exit 2,
+    naming its file, as ``solve`` says it."""
+    from pathlib import Path
+
+    import jsonschema
+
+    from cpsolve.output.schema import schema
+
+    jugs = Path(__file__).resolve().parents[2] / "models" / "water_jugs.toml"
+    run = cli("compare", jugs, overestimating, "--json")
+    assert run.code == 1, run.err
+    data = json.loads(run.out)
+    jsonschema.validate(data, schema())
+    assert data["status"] == "incomplete"
+    compared, refused = data["models"]
+    assert compared["agree"] is True and compared["file"] == str(jugs)
+    assert refused["source"] == str(overestimating)
+    assert refused["error"].startswith(f"{overestimating}: the estimate is not admissible")
+    assert f"error: {refused['error']}" in run.err.splitlines()
+    alone = cli("compare", overestimating)
+    assert alone.code == 2
+    assert alone.err.startswith(f"error: {overestimating}: the estimate is not admissible")

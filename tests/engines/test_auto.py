@@ -383,3 +383,38 @@ def test_infinitely_many_optimal_plans_get_one_verdict_from_every_engine(cli, tm
     assert data["exit"] == 2 and data["error"] == INFINITE
     cpsat = cli("count", path, "--optimal", "--engine", "cpsat", "--time-limit", "20")
     assert cpsat.code == 2 and len(cpsat.err_lines) == 1 and "cpsat: cannot count" in cpsat.err
+
+
+def test_in_turn_asks_cpsat_only_for_what_search_did_not_prove():
+    """A batch's ``auto``, the engines one after the other: search proves the water jugs'
+    10 moves (DESIGN.md), so CP-SAT is not started, and the race's verdict names search."""
+    from cpsolve.engines import Options
+    from cpsolve.engines.auto.turns import in_turn
+    from cpsolve.puzzles.files import load, resolve
+
+    race = in_turn("solve", load(resolve("water_jugs")).model, Options(time_limit=30))
+    assert race.result.engine == "search" and race.result.answer.cost == 10
+    assert [(c.engine, c.started) for c in race.checks] == [("search", True), ("cpsat", False)]
+    assert race.bugs == ()
+
+
+@pytest.mark.parametrize(("cpsat", "kept"), [
+    ({"message": "time limit reached before cpsat started"}, "search"),
+    ({"bound": 31}, "cpsat"),
+])
+def test_in_turn_keeps_what_search_knew_when_cp_sat_knew_less(monkeypatch, cpsat, kept):
+    """CP-SAT not started in time (nothing known) does not replace search's bound of 15; a
+    higher bound of CP-SAT's does (the race's verdict chooses, as in ``solve``)."""
+    from cpsolve.answers.result import Result, Status
+    from cpsolve.engines import Options
+    from cpsolve.engines.auto import turns
+    from cpsolve.puzzles.files import load, resolve
+
+    def run(engine, task, model, options):
+        if engine == "search":
+            return Result(Status.UNKNOWN, "search", task, bound=15)
+        return Result(Status.UNKNOWN, "cpsat", task, **cpsat)
+
+    monkeypatch.setattr(turns, "run", run)
+    race = turns.in_turn("solve", load(resolve("water_jugs")).model, Options(time_limit=10))
+    assert race.result.engine == kept

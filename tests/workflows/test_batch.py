@@ -180,21 +180,6 @@ def test_the_table_stays_readable_at_80_columns(cli, tmp_path):
     assert "models/" not in run.out
 
 
-def test_auto_in_a_batch_keeps_what_search_knew_when_cp_sat_knew_less():
-    """CP-SAT not started in time (nothing known) does not replace search's bound; a proof,
-    an answer or a higher bound of CP-SAT's does."""
-    from cpsolve.answers.result import Result, Status
-    from cpsolve.workflows.batch.solving import better
-
-    search = Result(Status.UNKNOWN, "search", "solve", bound=15)
-    late = Result(Status.UNKNOWN, "cpsat", "solve", message="time limit reached before "
-                  "cpsat started")
-    higher = Result(Status.UNKNOWN, "cpsat", "solve", bound=31)
-    assert better(search, late) is search
-    assert better(search, higher) is higher
-    assert better(higher, search) is higher
-
-
 def test_auto_in_a_batch_counts_both_engines_time_in_the_row(monkeypatch):
     """Search proves nothing, CP-SAT knows less: the row keeps search's answer but its
     seconds are the instance's, both runs (each run here takes at least 0.05 s and says 0)."""
@@ -202,6 +187,7 @@ def test_auto_in_a_batch_counts_both_engines_time_in_the_row(monkeypatch):
 
     from cpsolve.answers.result import Result, Status
     from cpsolve.engines import Options
+    from cpsolve.engines.auto import turns
     from cpsolve.puzzles.files import load
     from cpsolve.workflows.batch import solving
     from cpsolve.workflows.batch.items import Item
@@ -211,7 +197,7 @@ def test_auto_in_a_batch_counts_both_engines_time_in_the_row(monkeypatch):
         return Result(Status.UNKNOWN, engine, task, seconds=0.0,
                       bound=15 if engine == "search" else None)
 
-    monkeypatch.setattr(solving, "run", run)
+    monkeypatch.setattr(turns, "run", run)
     monkeypatch.setattr(solving, "by_invariant", lambda puzzle, task: None)
     jugs = load(ROOT / "cpsolve" / "models" / "water_jugs.toml")
     row = solving.solve_one(Item("water_jugs", jugs), "auto", Options(time_limit=10))
@@ -574,3 +560,50 @@ def test_a_python_model_starting_processes_in_a_batch_gets_the_fork_refused(cli,
     assert "a model's code may not call os.fork()" in alone.err
     assert "a model's code may not call os.fork()" in row["error"], row
     assert "daemonic" not in row["error"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_model_whose_estimate_the_engines_refuse_is_its_own_error_row(cli, overestimating,
+                                                                         jobs):
+    """A Python model whose estimate says more than the cost still to pay (1000 at x=0,
+    where the goal is 6 steps away) is refused by the engines' audit: in a batch that is
+    its own error row naming its file, as a file that does not load is, and the files
+    after it are still solved; the batch exits 2 (bad input), with the error on stderr,
+    in this process and in worker processes alike (it ended the whole batch, exit 2, and
+    in workers was 'the worker failed', exit 1)."""
+    files = [ROOT / "models" / "water_jugs.toml", overestimating, ROOT / "models" / "blocks.toml"]
+    run = cli("solve", *files, "--jobs", jobs, "--json")
+    assert run.code == 2, run.err
+    rows = lines(run.out)
+    assert [r["source"] for r in rows[:-1]] == [str(f) for f in files]
+    assert [r.get("moves") for r in rows[:-1]] == [10, None, 5]  # DESIGN.md's answers
+    assert rows[1]["error"].startswith(f"{overestimating}: the estimate is not admissible")
+    assert "says 1000" in rows[1]["error"] and "6 away" in rows[1]["error"]
+    assert rows[-1]["batch"]["statuses"] == {"optimal": 2, "error": 1}
+    for row in rows:
+        jsonschema.validate(row, schema())
+    assert [line for line in run.err.splitlines() if "not admissible" in line] == \
+        [f"error: {rows[1]['error']}"]
+    text = cli("solve", *files, "--jobs", jobs)
+    assert text.code == 2 and "3 instances" in text.out and "2 optimal" in text.out
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_auto_keeps_cpsats_answer_where_searchs_fails_the_check(cli, wrong_csp_search, jobs):
+    """With ``auto`` (the default), an instance whose search answer fails the check still
+    has CP-SAT's answer, as ``solve``'s race gives it: its row is CP-SAT's checked
+    solution, its message names search's bug, and the batch exits 3 with the bug on stderr
+    naming the file (the row was an error with no answer, CP-SAT never asked)."""
+    files = [ROOT / "models" / name for name in ("xsudoku5.toml", "water_jugs.toml")]
+    run = cli("solve", *files, "--jobs", jobs, "--json")
+    assert run.code == 3, run.err
+    rows = lines(run.out)
+    grid, jugs = rows[:-1]
+    assert grid["engine"] == "cpsat" and grid["verified"] is True
+    assert grid["status"] == "solved" and grid["unique"] is False  # 960 grids (DESIGN.md)
+    assert "search: engine bug (the answer failed the independent check)" in grid["message"]
+    assert jugs["moves"] == 10
+    for row in rows:
+        jsonschema.validate(row, schema())
+    told = [line for line in run.err.splitlines() if "engine bug" in line]
+    assert len(told) == 1 and told[0].startswith(f"error: {files[0]}: search: engine bug")

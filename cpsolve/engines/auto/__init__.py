@@ -23,6 +23,9 @@ its answer is checked like any other.
   started (the confirmation says so; ``confirm`` — ``--confirm`` — races both from the
   start, and ``compare`` always runs both).
 * An engine that cannot do the task (``Unsupported``) is simply not raced.
+* A racer whose answer fails the independent check (``EngineBug``) leaves the answer to
+  the other; the race lists it in :attr:`Race.bugs` (a bug in cpsolve: the command says
+  so and exits 3).
 * When the command's time left would not even cover the race's start (:func:`not_raced`),
   no racer starts: the answer is an invariant's proof that no plan exists, or nothing.
 * An engine that proves the question has no answer of the kind asked
@@ -44,7 +47,8 @@ solver.
 
 The modules: :mod:`.outcome` (what a race records and returns), :mod:`.racing` (starting
 the racers), :mod:`.waiting` (reading their messages, the window and the graces),
-:mod:`.verdict` (the answer and its cross-check).
+:mod:`.verdict` (the answer and its cross-check), :mod:`.turns` (the engines one after the
+other in this process, as a batch runs them, answered by the same verdict).
 """
 
 from .outcome import PROVEN, Check, Confirmation, Ending, Found, Race, proven

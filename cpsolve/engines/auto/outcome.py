@@ -24,6 +24,9 @@ class Check:
     refused: bool = False
     started: bool = True
     """False for an engine never started: the answer came within the head start."""
+    bug: str = ""
+    """The engine's answer failed the independent check: the error, in the words every
+    command uses for it (:meth:`EngineBug.said`: a bug in cpsolve, exit 3)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,12 @@ class Race:
     confirmation: Confirmation | None = None
     proved_at: float | None = None
     """Seconds into the race when the winner's proof came in (None: no proof in time)."""
+
+    @property
+    def bugs(self) -> tuple[Check, ...]:
+        """The engines whose answer failed the independent check (the others' answers
+        stand: the race's answer is theirs)."""
+        return tuple(check for check in self.checks if check.bug)
 
     @property
     def confirmed_by(self) -> tuple[str, ...]:

@@ -128,15 +128,17 @@ def record(message: Message, checks: dict[str, Check], options: Options) -> None
     elif message.kind is Kind.RESULT:
         checks[name] = Check(name, message.value)
     elif message.kind is Kind.FAILED:
-        checks[name] = _failed(name, message.value)
+        checks[name] = failed(name, message.value)
     else:
         checks[name] = Check(name, note=f"stopped without an answer (exit {message.value})")
 
 
-def _failed(name: str, failure: Failure) -> Check:
-    """What a racer that raised did, in words (an engine that cannot do the task is
-    ``unsupported``); a model refused as not well formed (``ModelError``: an estimate that
-    is not admissible, :mod:`..estimates`) is refused by the race too, raised again."""
+def failed(name: str, failure: Failure) -> Check:
+    """What an engine of ``auto`` that raised did (a racer, or one run in turn:
+    :func:`.turns.in_turn`), in words (an engine that cannot do the task is
+    ``unsupported``; one whose answer failed the check has its ``bug``); a model refused as
+    not well formed (``ModelError``: an estimate that is not admissible, :mod:`..estimates`)
+    is refused by ``auto`` too, raised again."""
     if issubclass(failure.kind, ModelError):
         raise ModelError(failure.text)
     if issubclass(failure.kind, Unanswerable):
@@ -144,7 +146,8 @@ def _failed(name: str, failure: Failure) -> Check:
     if issubclass(failure.kind, Unsupported):
         return Check(name, note=f"not applicable: {failure.text}", unsupported=True)
     if issubclass(failure.kind, EngineBug):
-        return Check(name, note=f"engine bug: {failure.text}")
+        return Check(name, note=f"engine bug: {failure.text}",
+                     bug=EngineBug(failure.text).said())
     if issubclass(failure.kind, KeyboardInterrupt):
         return Check(name, note="interrupted before it had an answer")
     if issubclass(failure.kind, MemoryError):

@@ -7,7 +7,8 @@ processes and yields one :class:`.rows.Row` per instance, in order.
 
 In a batch, ``auto`` runs the search engine and hands an instance it could
 not prove to CP-SAT (one process per instance would cost more than most
-instances take); ``compare`` is the command for cross-checks
+instances take: :func:`cpsolve.engines.auto.turns.in_turn`, whose answer is the race's
+verdict); ``compare`` is the command for cross-checks
 (:mod:`.comparing`).
 
 On a Dask cluster (:func:`.cluster.on_cluster`, through

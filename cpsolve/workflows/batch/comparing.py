@@ -17,9 +17,10 @@ from ...engines import PEERS, Options, engines_for, not_applicable, run
 from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
+from ...model import ModelError
 from ...puzzles.base import Puzzle
 from ..impossible import by_invariant
-from .items import Item
+from .items import Item, refusal
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,10 @@ class Compared:
     bugs: tuple[Bug, ...] = ()
     stopped: bool = False
     """An engine was stopped at once by ``KeyboardInterrupt`` (Ctrl-C): the user's stop."""
+    refused: bool = False
+    """The ``error`` is the engines' refusal of the model as not well formed (an estimate
+    above the cost still to pay: :func:`.items.refusal`): bad input, as a file that did not
+    load."""
 
 
 def compare_model(item: Item, task: str, time_limit: float | None = None,
@@ -65,7 +70,10 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     (the command line: a progress line per engine).  The engines that cannot do ``task``
     on this kind of model are listed as skipped, and so are those not run after a stop
     was asked for.  An engine whose answer fails the check (:class:`EngineBug`) is one of
-    the model's ``bugs``, and the other engines still run.  ``running`` may stop an engine with
+    the model's ``bugs``, and the other engines still run.  A model the engines refuse as not
+    well formed (``ModelError``: an estimate above the cost still to pay, refused before any
+    planning engine starts) is the model's ``error``, as a file that did not load; the
+    other models are still compared.  ``running`` may stop an engine with
     :class:`TimeUp` (the command's clock), and Ctrl-C with ``KeyboardInterrupt``: its result
     then has nothing proven, and the next engines are not run.
     """
@@ -90,9 +98,12 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
             continue
         seconds = time_limit if clock.limit is None else engine_share(clock, order[i:])
         with on_a_share() if seconds is not None and len(order) > 1 else nullcontext():
-            ran[engine], lost = _one_engine(
-                engine, task, puzzle.model, seconds,
-                partial(running, engine) if running else partial(nullcontext, options or Options()))
+            try:
+                ran[engine], lost = _one_engine(engine, task, puzzle.model, seconds, partial(
+                    running, engine) if running else partial(nullcontext, options or Options()))
+            except ModelError as err:  # refused by every engine alike: no engine answers it
+                return Compared(item.source, puzzle, error=refusal(item.source, err),
+                                refused=True)
         stopped = stopped or lost
     results = [ran[e] for e in engines if isinstance(ran[e], Result)]
     skipped += [ran[e] for e in engines if isinstance(ran[e], Skipped)]

@@ -31,6 +31,14 @@ class Item:
     the file loaded: a limit, not a bad file."""
 
 
+def refusal(source: str, err: Exception) -> str:
+    """The error of an instance whose model the engines refused as not well formed
+    (:class:`~cpsolve.model.ModelError`: an estimate above the cost still to pay,
+    :mod:`cpsolve.engines.estimates`), naming its source as a file that did not load does
+    (``over.py: the estimate is not admissible: ...``): bad input, like that file."""
+    return str(ModelFileError(source, str(err)))
+
+
 @dataclass
 class Lineup:
     """A batch's instances in their order, each file loaded when its turn comes (after the

@@ -28,13 +28,19 @@ class Row:
     solved — its file still loading or not loaded, or no engine started on it."""
     bug: bool = False
     """The ``error`` is an engine's answer that failed the independent check: a bug in
-    cpsolve (exit 3), not the user's input."""
+    cpsolve (exit 3), not the user's input (with ``auto``, the other engine's answer may
+    still be the row's ``result``)."""
+    refused: bool = False
+    """The ``error`` is the engines' refusal of the instance's model as not well formed
+    (an estimate above the cost still to pay: :func:`.items.refusal`): bad input (exit 2),
+    as a file that did not load."""
 
     @property
     def status(self) -> str:
         """The row's status: its result's (``optimal``, ``unknown``, ...), or without one
         :data:`NOT_STARTED` (a limit or a stop came first: not an error) or ``error`` (a bad
-        file, a model no engine takes, a worker that failed, an engine bug)."""
+        file, a model the engines refused, a model no engine takes, a worker that failed, an
+        engine bug)."""
         if self.result is not None:
             return self.result.status.value
         return NOT_STARTED if not self.started else "error"

@@ -1,6 +1,7 @@
 """Solving a batch's instances into rows: one at a time (:func:`solve_one`: ``auto`` runs
-search, then CP-SAT on what search did not prove), or all of them in order, in this process
-or in worker processes, within the command's clock (:func:`solve_all`)."""
+search, then CP-SAT on what search did not prove: :func:`cpsolve.engines.auto.turns.in_turn`),
+or all of them in order, in this process or in worker processes, within the command's clock
+(:func:`solve_all`)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from dataclasses import replace
 
 from ...answers.result import EngineBug, Result, Unsupported
 from ...engines import Options, run
-from ...engines.auto import proven
+from ...engines.auto import Race
+from ...engines.auto.turns import in_turn
 from ...engines.proofs import ARGUED
-from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
+from ...model import ModelError
 from ..impossible import by_invariant
 from ..jobs import in_order, not_started
-from .items import Item
+from .items import Item, refusal
 from .rows import Row, unloaded
 
 
@@ -28,9 +30,10 @@ def answering(engine: str) -> list[str]:
 
 def solve_one(item: Item, engine: str, options: Options) -> Row:
     """Solve one instance (``auto``: search with half of the time limit, then CP-SAT with
-    what is left when search proved nothing; the row's seconds are both runs', whichever
-    engine's answer it keeps).  Its time limit is its share of the command's, and a row
-    stopped by it says so (:func:`~cpsolve.engines.runtime.clock.on_a_share`)."""
+    what is left when search proved nothing, :func:`~cpsolve.engines.auto.turns.in_turn`;
+    the row's seconds are both runs', whichever engine's answer it keeps).  Its time limit
+    is its share of the command's, and a row stopped by it says so
+    (:func:`~cpsolve.engines.runtime.clock.on_a_share`)."""
     if (row := unloaded(item)) is not None:
         return row
     with on_a_share():
@@ -46,31 +49,24 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
             return Row(item.source, item.puzzle, proof)
         if engine != "auto":
             return Row(item.source, item.puzzle, run(engine, "solve", model, options))
-        clock = Clock(options.time_limit)
-        result = run("search", "solve", model, replace(options, time_limit=clock.share(2)))
-        if not proven(result) and not interrupt.requested():
-            try:
-                other = run("cpsat", "solve", model, replace(options, time_limit=clock.left()))
-                result = better(result, other)
-            except Unsupported:
-                pass
-        return Row(item.source, item.puzzle, result.but(seconds=clock.elapsed()))
+        return _auto_row(item, in_turn("solve", model, options))
     except Unsupported as err:
         return Row(item.source, item.puzzle, None, str(err))
     except EngineBug as err:  # the instance's row; the batch goes on, and exits 3
         return Row(item.source, item.puzzle, None, err.said(), bug=True)
+    except ModelError as err:  # the engines refused the model (an estimate over the cost):
+        return Row(item.source, item.puzzle, None, refusal(item.source, err), refused=True)
 
 
-def better(first: Result, second: Result) -> Result:
-    """The result of ``auto`` in a batch, of search's ``first`` and CP-SAT's ``second``:
-    CP-SAT's when it proved its answer, or found one where search had none, or knows a
-    higher bound where neither has one (CP-SAT not started in time knows nothing)."""
-    if proven(second) or (first.answer is None and second.answer is not None):
-        return second
-    if first.answer is None and second.answer is None and \
-            (second.bound or 0) > (first.bound or 0):
-        return second
-    return first
+def _auto_row(item: Item, race: Race) -> Row:
+    """The row of ``auto``'s answer: an engine whose answer failed the check is the row's
+    bug (a bug in cpsolve, exit 3; its message says so too), and the other engine's answer
+    stands, as in ``solve``'s race."""
+    bugs = "; ".join(f"{check.engine}: {check.bug}" for check in race.bugs)
+    result = race.result
+    if bugs:
+        result = result.but(message="; ".join(m for m in (result.message, bugs) if m))
+    return Row(item.source, item.puzzle, result, bugs, bug=bool(bugs))
 
 
 def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 1,
@@ -115,29 +111,29 @@ def _in_workers(items: Iterator[Item], engine: str, options: Options, jobs: int,
 
     def work(index: int, time_limit: float | None) -> _Done:
         row = solve_one(known[index], engine, _limited(options, time_limit))
-        return row.result, row.error, True, row.bug
+        return row.result, row.error, True, row.bug, row.refused
 
     def failed(index: int, why: str) -> _Done:
-        return None, why, True, False
+        return None, why, True, False, False
 
     def unstarted(index: int, why: str) -> _Done:
-        return None, why, False, False
+        return None, why, False, False, False
 
     def stopped(index: int, why: str) -> _Done:
-        return Result.stopped("solve", engine, why), "", True, False
+        return Result.stopped("solve", engine, why), "", True, False, False
 
     grace = None if clock is None else clock.grace()
     answers = in_order(0, work, failed, jobs, deadline, grace, unstarted, stopped, more)
-    for index, (result, error, started, bug) in enumerate(answers):
+    for index, (result, error, started, bug, refused) in enumerate(answers):
         item = known[index]
         # an item that did not load keeps its own error, even past the deadline
         yield unloaded(item) or Row(item.source, item.puzzle, result, error, started=started,
-                                    bug=bug)
+                                    bug=bug, refused=refused)
 
 
-_Done = tuple[Result | None, str, bool, bool]
+_Done = tuple[Result | None, str, bool, bool, bool]
 """What a worker sends back of a :class:`Row`: its result, error, whether it started, and
-whether its error is an engine bug."""
+whether its error is an engine bug or the engines' refusal of the model."""
 
 
 def _solved_within(item: Item, engine: str, options: Options, deadline: float | None,
