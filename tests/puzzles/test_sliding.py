@@ -797,3 +797,13 @@ def test_a_board_where_nothing_can_move_is_solved_or_infeasible(tmp_path, start,
             assert result.status is Status.INFEASIBLE, engine
         else:
             assert result.status is Status.OPTIMAL and result.steps == 0, engine
+
+
+def test_a_board_of_more_cells_than_a_model_can_hold_is_refused_at_once(write_model):
+    """A 300 x 300 board loaded for minutes (a term of the estimate per piece and cell) and
+    ignored auto's budget: more than 144 cells is one line, naming the picture and size."""
+    rows = "\n".join(" ".join("_" if (r, c) == (12, 12) else "a" for c in range(13))
+                     for r in range(13))
+    text = f'family = "sliding"\nstart = """\n{rows}\n"""\ngoal = """\n{rows}\n"""\n'
+    with pytest.raises(ModelFileError, match=r": start: 13 x 13 = 169 cells \(at most 144"):
+        load(write_model("big.toml", text))

@@ -82,7 +82,18 @@ def read_picture(data: _data.Data, key: str) -> list[list[str]]:
     if len({len(r) for r in rows}) != 1:
         raise data.error(key, "every row must have the same number of cells "
                          f"(got {[len(r) for r in rows]})")
+    cells = len(rows) * len(rows[0])
+    if cells > MAX_CELLS:
+        raise data.error(key, f"{len(rows)} x {len(rows[0])} = {cells:,} cells (at most "
+                         f"{MAX_CELLS}: the model's estimate has a term per piece and cell)")
     return rows
+
+
+MAX_CELLS = 144
+"""Most cells of a picture (12 x 12, walls included): the estimate sums a term per piece
+kind and cell, the moves a guard per cell and neighbour, so the model grows with the
+square of the cells (a 12 x 12 board of tiles loads in about 2 s, a 16 x 16 in 20 s, a
+300 x 300 never)."""
 
 
 def read_blocks(data: _data.Data, tokens: set[str]) -> dict[str, Shape | None]:
