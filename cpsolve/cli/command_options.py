@@ -239,8 +239,9 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
     cmd.add_argument("--time-limit", type=seconds, metavar="S",
                      help="stop after S seconds and report what was proven ('none': no "
                      "limit at all; the default is none, except auto's budget of "
-                     f"{AUTO_BUDGET:g} s, compare's {AUTO_BUDGET:g} s per model and the "
-                     "search engine's 5 s for an optimality proof once it has a plan)")
+                     f"{AUTO_BUDGET:g} s for its engines, compare's {AUTO_BUDGET:g} s per "
+                     "model and the search engine's 5 s for an optimality proof once it "
+                     "has a plan; loading a model file has no limit but this one)")
     cmd.add_argument("--memory-limit", type=memory_size, metavar="SIZE",
                      help="stop when the process holds SIZE of memory (500M, 2G, 2GiB: K, M, "
                      "G or T, powers of 1,024; 50%% of the available memory; or none) and "
