@@ -64,6 +64,10 @@ class CspPuzzle(Puzzle):
     """A CSP drawn with the file's ``show`` template, or variable by variable."""
 
     template: Template
+    rules: tuple[str, ...] = ()
+    """The file's rules as written, for a person solving the puzzle from its picture
+    (``show --unsolved``): its constants, ``all_different`` groups, constraints and
+    objective, one line each."""
 
     def render_solution(self, solution: Mapping[str, int]) -> str:
         """The ``show`` template drawn, or without one the variables (an array on a line,
@@ -118,7 +122,17 @@ def build(data: Data) -> CspPuzzle:
     _symmetries(data, model, scope)
     return CspPuzzle(model.name, "csp", model, data.get("description", str, ""),
                      "an assignment satisfying every constraint",
-                     template=template(data, scope, model))
+                     template=template(data, scope, model), rules=_rules(data))
+
+
+def _rules(data: Data) -> tuple[str, ...]:
+    """The file's rules, one line each, as written (whitespace folded)."""
+    lines = [f"{name} = {value}" for name, value in data.table.get("constants", {}).items()]
+    lines += [f"all different: {group}" for group in data.table.get("all_different", [])]
+    lines += list(data.table.get("constraints", []))
+    lines += [f"{key}: {data.table[key]}" for key in ("minimize", "maximize")
+              if key in data.table]
+    return tuple(" ".join(str(line).split()) for line in lines)
 
 
 def _objective(data: Data, model: Csp, scope: dict) -> None:

@@ -116,8 +116,9 @@ def _assignment_svg(puzzle: Puzzle, values: Mapping[str, int] | None, title: str
     env: dict[str, int | None] = {n: (values or {}).get(n) for n in model.names}
     if isinstance(puzzle, CspPuzzle) and values is not None and puzzle.template.show:
         return table_svg(env, puzzle.template.render(values), title, puzzle.template.label)
-    if isinstance(puzzle, CspPuzzle):
-        return table_svg(env, "", title, puzzle.template.label)
+    if isinstance(puzzle, CspPuzzle):  # unsolved: the rules under the unknowns
+        return table_svg(env, "", title, puzzle.template.label,
+                         rules=puzzle.rules if values is None else ())
     return table_svg(env, "", title)
 
 

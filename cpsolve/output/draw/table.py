@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from ...language.quoting import shorten
 from ...puzzles.widths import cells
 from .svg import INK, LINE, MUTED, PAPER, Svg
 
@@ -13,6 +14,10 @@ MARGIN = 12
 ROW = 30
 BOX = 38
 MAX_BOXES = 24
+RULE = 110
+"""Most characters of one rule drawn under an unsolved puzzle (the rest: ``…``)."""
+MAX_RULES = 20
+"""Most rules drawn (then ``… N more rules``)."""
 
 
 def rows_of(env: Mapping[str, int | None]) -> list[tuple[str, list[str]]]:
@@ -26,21 +31,30 @@ def rows_of(env: Mapping[str, int | None]) -> list[tuple[str, list[str]]]:
 
 
 def table_svg(env: Mapping[str, int | None], shown: str, title: str,
-              label: Callable[[str, int], str] = lambda n, v: str(v)) -> str:
+              label: Callable[[str, int], str] = lambda n, v: str(v),
+              rules: Sequence[str] = ()) -> str:
     """Rows of variables with their values (``None``: not yet known, drawn ``?``).
 
     ``shown`` (the family's own drawing of the assignment, may be empty) is
-    written above the table, one text line per line.
+    written above the table, one text line per line; ``rules`` (a puzzle drawn unsolved:
+    what its answer must satisfy) under it, each cut to :data:`RULE` characters.
     """
     lines = [line for line in shown.splitlines() if line.strip()]
+    said = [shorten(rule, width=RULE, quote=False) for rule in rules[:MAX_RULES]]
+    said += [f"… {len(rules) - MAX_RULES} more rules"] if len(rules) > MAX_RULES else []
+    said = ["rules:", *said] if said else []
     rows = rows_of(env)
     head = max((len(name) for name, _ in rows), default=1) * 8 + 16
     wide = max((min(len(names), MAX_BOXES) for _, names in rows), default=1)
-    longest = max((cells(line) for line in lines), default=0)
+    longest = max((cells(line) for line in lines + said), default=0)
     more = 90 if any(len(names) > MAX_BOXES for _, names in rows) else 0
     width = max(head + wide * BOX + more, longest * 8.5) + 2 * MARGIN
     top = MARGIN + len(lines) * 22 + (8 if lines else 0)
-    svg = Svg(width, top + len(rows) * ROW + MARGIN, title, "variables and their values")
+    bottom = top + len(rows) * ROW + (8 if said else 0)
+    svg = Svg(width, bottom + len(said) * 20 + MARGIN, title, "variables and their values")
+    for i, line in enumerate(said):
+        svg.add("text", line, x=float(MARGIN), y=float(bottom + 14 + i * 20), font_size="13",
+                fill=MUTED if i == 0 else INK, class_="rule", style="white-space:pre")
     for i, line in enumerate(lines):
         svg.add("text", line, x=float(MARGIN), y=float(MARGIN + 16 + i * 22), font_size="15",
                 fill=INK, class_="shown", style="white-space:pre")

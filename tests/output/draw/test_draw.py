@@ -345,3 +345,20 @@ def test_a_drawn_answer_is_worded_as_the_headline_with_how_sure_it_is():
     counted = run("search", "count", grids.model)
     assert (text.answer_words(grids, counted), answer_words(grids, counted)) == \
         ("960 solutions", "exactly 960 solutions")
+
+
+def test_an_unsolved_csp_file_draws_its_rules_under_its_unknowns(tmp_path):
+    """A csp file has no board: ``show --unsolved`` drew only ``?`` boxes, which no one can
+    solve from; its constants, groups, constraints and objective are written under them
+    (and not under a solution)."""
+    path = tmp_path / "sky.toml"
+    path.write_text('family = "csp"\nname = "sums"\nall_different = ["x"]\n'
+                    'constraints = ["x[0] + x[1] == target"]\nminimize = "x[2]"\n'
+                    '[constants]\ntarget = 5\n[variables]\nx = { size = 3, domain = [0, 4] }\n')
+    puzzle = load(path)
+    rules = [t.text for t in ET.fromstring(picture(puzzle).svg).iter()
+             if t.get("class") == "rule"]
+    assert rules == ["rules:", "target = 5", "all different: x", "x[0] + x[1] == target",
+                     "minimize: x[2]"]
+    solved = picture(puzzle, {"x[0]": 1, "x[1]": 4, "x[2]": 0}).svg
+    assert 'class="rule"' not in solved
