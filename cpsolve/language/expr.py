@@ -290,6 +290,10 @@ def _text(expr: Expr, outer: int, flat: bool,
             text = (f"{_text(expr.left, prec, flat, words)} {expr.op} "
                     f"{_text(expr.right, right, flat, words)}")
     elif isinstance(expr, Nary):
+        kept = _deciding(expr) if flat else expr.args
+        if len(kept) == 1:  # the rest were constants that decide nothing
+            return _text(kept[0], outer, flat, words)
+        expr = Nary(expr.op, kept)
         if expr.op in ("min", "max"):
             inside = ", ".join(_text(a, 0, flat, words) for a in expr.args)
             text, prec = f"{expr.op}({inside})", 9
@@ -304,6 +308,18 @@ def _text(expr: Expr, outer: int, flat: bool,
     else:
         raise TypeError(f"unknown expression node {expr!r}")
     return f"({text})" if prec < outer else text
+
+
+def _deciding(expr: Nary) -> tuple[Expr, ...]:
+    """The operands of an ``and``/``or`` without its constants that decide nothing (true
+    in an ``and``, false in an ``or``: ``s[3] != 3 or 0 or 0`` is ``s[3] != 3``), where
+    that keeps its value: two operands or more, or one condition (any other ``Nary``, and
+    an ``or`` of a number, as they are)."""
+    if expr.op not in ("and", "or"):
+        return expr.args
+    kept = tuple(a for a in expr.args
+                 if not (isinstance(a, Const) and bool(a.value) == (expr.op == "and")))
+    return kept if len(kept) > 1 or (kept and is_boolean(kept[0])) else expr.args
 
 
 def _node_precedence(expr: Expr) -> int:

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from cpsolve.language.expr import Binary, Const, IfThenElse, Nary, Unary, Var, to_text
+from cpsolve.language.expr import Binary, Const, IfThenElse, Nary, Unary, Var, readable, to_text
 from cpsolve.language.interpret import evaluate
 from cpsolve.language.parse import constant_list, listing, parse
 from cpsolve.language.scope import constant_scope, variable_scope
@@ -275,3 +275,21 @@ def test_arrays_of_variables_nest_by_their_indices_in_any_order():
     assert [v.name for v in scope["y"]] == ["y[0]", "y[1]", "y[2]"]
     big = variable_scope([f"z[{i}]" for i in range(200_000)])["z"]
     assert len(big) == 200_000 and big[123_456].name == "z[123456]"
+
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("jug[0] != 3 or (4 < 2 and jug[1] == 1) or (0 > 1 and jug[0] == 0)", "jug[0] != 3"),
+    ("jug[0] > 1 and (2 > 1 or jug[1] == 0) and jug[1] < 4", "jug[0] > 1 and jug[1] < 4"),
+    ("jug[0] or 0", "jug[0] or 0"),  # a number stays under its or: the or's value is 0 or 1
+])
+def test_a_message_leaves_out_constants_that_decide_nothing(text, shown):
+    """A Langford rule unrolled for one cell read ``s[3] != 3 or 0 or 0 is false``: a
+    message leaves out the parts without variables that decide nothing (false in an ``or``,
+    true in an ``and``), saying the same thing."""
+    expr = parse(text, JUGS)
+    assert readable(expr) == shown
+    again = parse(shown, JUGS)
+    for a, b in itertools.product(range(9), range(6)):
+        env = {"jug[0]": a, "jug[1]": b}
+        assert bool(evaluate(again, env)) == bool(evaluate(expr, env))
