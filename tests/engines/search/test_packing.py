@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_search import trees  # the random expression trees of the search tests
+from test_search import changes, conditions  # the search tests' random trees
 
 from cpsolve import And
 from cpsolve.engines import Options, run
@@ -122,7 +122,8 @@ def wide_planning(draw) -> Planning:
                    *[Var(w) == v for w, v in ballast.items()]))
     for k in range(draw(st.integers(1, 4))):
         written = draw(st.lists(st.sampled_from(small), min_size=1, max_size=n, unique=True))
-        m.add_action(f"a{k}", draw(trees(small)), {x: draw(trees(small)) for x in written})
+        m.add_action(f"a{k}", draw(conditions(small)),
+                     {x: draw(changes(x, small)) for x in written})
     return m
 
 

@@ -550,6 +550,18 @@ def trees(names: tuple[str, ...] = ("x", "y")):
     return st.recursive(leaves, extend, max_leaves=8)
 
 
+def conditions(names: tuple[str, ...] = ("x", "y")):
+    """Random trees as conditions, true where their value is not 0 (a model refuses a
+    number where a condition must stand)."""
+    return trees(names).map(lambda e: Binary("!=", e, Const(0)))
+
+
+def changes(name: str, names: tuple[str, ...]):
+    """Random trees as the new value of ``name``, never ``name`` itself (``x := x`` is no
+    effect: an action must change the state)."""
+    return trees(names).filter(lambda e: not (isinstance(e, Var) and e.name == name))
+
+
 @settings(max_examples=300, deadline=None)
 @given(trees(), st.integers(-3, 3), st.integers(-3, 3))
 def test_compiled_expressions_match_the_reference(expr, x, y):
@@ -584,9 +596,9 @@ def small_plannings(draw):
     m.set_goal(And(*[Var(name) == draw(st.integers(0, 3)) for name in names]))
     for k in range(draw(st.integers(1, 4))):
         written = draw(st.lists(st.sampled_from(names), min_size=1, max_size=n, unique=True))
-        effects = {name: draw(trees(names)) for name in written}
+        effects = {name: draw(changes(name, names)) for name in written}
         cost = draw(st.sampled_from([1, 1, 0, If(Var(names[0]) > 1, 0, 2)]))
-        m.add_action(f"a{k}", draw(trees(names)), effects, cost)
+        m.add_action(f"a{k}", draw(conditions(names)), effects, cost)
     return m
 
 
@@ -848,7 +860,7 @@ def small_csps(draw):
         group = draw(st.lists(st.sampled_from(names), min_size=2, max_size=n, unique=True))
         m.all_different(group)
     for _ in range(draw(st.integers(0, 3))):
-        m.require(draw(trees(names)))
+        m.require(draw(conditions(names)))
     if draw(st.booleans()):
         m.circuit(names)
     return m
