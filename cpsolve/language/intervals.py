@@ -7,8 +7,23 @@ from collections.abc import Callable
 from .expr import DIVIDE, MIRRORED, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
 
 
-def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, int]:
-    """An interval that contains every value ``expr`` can take (interval arithmetic)."""
+def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]],
+           memo: dict[int, tuple[int, int]] | None = None) -> tuple[int, int]:
+    """An interval that contains every value ``expr`` can take (interval arithmetic).
+
+    ``memo`` (a dict the caller keeps while ``expr`` lives): each node's bounds by its
+    ``id``, filled and read, so that the bounds of every node of a tree cost one pass
+    (:func:`cpsolve.model.variables._check_magnitude`)."""
+    if memo is None:
+        return _bounds(expr, domain, None)
+    known = memo.get(id(expr))
+    if known is None:
+        known = memo[id(expr)] = _bounds(expr, domain, memo)
+    return known
+
+
+def _bounds(expr: Expr, domain: Callable[[str], tuple[int, int]],
+            memo: dict[int, tuple[int, int]] | None) -> tuple[int, int]:
     if isinstance(expr, Const):
         return expr.value, expr.value
     if isinstance(expr, Var):
@@ -16,7 +31,7 @@ def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, i
     if is_boolean(expr):
         return 0, 1
     if isinstance(expr, Unary):
-        lo, hi = bounds(expr.arg, domain)
+        lo, hi = bounds(expr.arg, domain, memo)
         if expr.op == "-":
             return -hi, -lo
         if lo >= 0:
@@ -25,8 +40,8 @@ def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, i
             return -hi, -lo
         return 0, max(-lo, hi)
     if isinstance(expr, Binary):
-        a_lo, a_hi = bounds(expr.left, domain)
-        b_lo, b_hi = bounds(expr.right, domain)
+        a_lo, a_hi = bounds(expr.left, domain, memo)
+        b_lo, b_hi = bounds(expr.right, domain, memo)
         if expr.op == "+":
             return a_lo + b_lo, a_hi + b_hi
         if expr.op == "-":
@@ -36,16 +51,16 @@ def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]]) -> tuple[int, i
         products = [a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi]
         return min(products), max(products)
     if isinstance(expr, Nary):
-        ranges = [bounds(a, domain) for a in expr.args]
+        ranges = [bounds(a, domain, memo) for a in expr.args]
         if expr.op == "min":
             return min(r[0] for r in ranges), min(r[1] for r in ranges)
         return max(r[0] for r in ranges), max(r[1] for r in ranges)
     if isinstance(expr, IfThenElse):
-        ranges = [bounds(branch, within) for branch, holds in
-                  ((expr.then, True), (expr.otherwise, False))
+        ranges = [bounds(branch, within, memo if within is domain else None)  # the memo is
+                  for branch, holds in ((expr.then, True), (expr.otherwise, False))  # domain's
                   if (within := narrowed(expr.cond, holds, domain)) is not None]
         if not ranges:  # no value of the variables reaches either branch
-            ranges = [bounds(expr.then, domain), bounds(expr.otherwise, domain)]
+            ranges = [bounds(expr.then, domain, memo), bounds(expr.otherwise, domain, memo)]
         return min(r[0] for r in ranges), max(r[1] for r in ranges)
     raise TypeError(f"unknown expression node {expr!r}")
 

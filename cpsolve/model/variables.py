@@ -44,10 +44,10 @@ MAX_MAGNITUDE = 2 ** 62
 
 def _check_magnitude(expr: Expr, domain: Callable[[str], tuple[int, int]], what: str) -> None:
     """Raise :class:`ModelError` when some subexpression can leave ±:data:`MAX_MAGNITUDE`."""
-    stack = [expr]
+    stack, memo = [expr], {}  # every node's bounds in one pass
     while stack:
         node = stack.pop()
-        lo, hi = bounds(node, domain)
+        lo, hi = bounds(node, domain, memo)
         if max(-lo, hi) > MAX_MAGNITUDE:
             raise ModelError(f"{what}: values up to {short_number(max(-lo, hi))} do not fit "
                              "in 64-bit integers (at most 2**62 in absolute value)")
