@@ -25,7 +25,7 @@ from ..model import Planning
 from ..puzzles.base import Puzzle
 from .prose import Prose, each_lines, items
 from .shown import Lines, escaped
-from .tables import Column, Legible, plain
+from .tables import Column, Legible
 
 if TYPE_CHECKING:
     from ..engines.auto import Confirmation, Race
@@ -306,32 +306,33 @@ def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group
     ``model: note``.  The rows of one model go under its name, without a model column."""
     cells: list[list[Any]] = []
     notes: list[Text] = []
+    models: list[Puzzle] = []  # each model once, in order (two files may share a name)
     for puzzle, result in rows:
-        if isinstance(result, Skipped):
-            cells.append([Text(puzzle.name), result.engine, Text(result.why), "", "", ""])
-        elif isinstance(result, str):  # a disagreement, or an error
+        first = not models or models[-1] is not puzzle
+        if isinstance(result, str):  # a disagreement, or an error
             notes.append(Text.assemble((puzzle.name, "bold"), ": ", result)
                          if puzzle.name else Text(result))
+            continue
+        models += [puzzle] if first else []
+        name = Text(puzzle.name) if first else ""  # a model's name on its first row only
+        if isinstance(result, Skipped):
+            cells.append([name, result.engine, Text(result.why), "", "", ""])
         else:
-            cells.extend(_compared_cells(puzzle, result))
-    names = {plain(row[0]) for row in cells} - {""}
-    if len(names) == 1:  # one model: its name above the table, its width for the others
-        table = [Text(names.pop(), style="bold"),
+            cells.extend(_compared_cells(name, puzzle, result))
+    if len({id(puzzle) for puzzle in models}) == 1:  # one model: its name above the table,
+        table = [Text(models[0].name, style="bold"),  # its width for the other columns
                  Legible(COMPARE_COLUMNS[1:], [row[1:] for row in cells], boxed=True)]
         return Group(*table, *notes)
-    last = ""
-    for row in cells:  # a model's name on its first row only
-        name, row[0] = plain(row[0]), ("" if plain(row[0]) == last else row[0])
-        last = name or last
     table = [Legible(COMPARE_COLUMNS, cells, boxed=True)] if cells else []
     return Group(*table, *notes)
 
 
-def _compared_cells(puzzle: Puzzle, result: Result) -> list[list[Any]]:
-    """One engine's row of the comparison, and the hint it had under it."""
+def _compared_cells(name: Text | str, puzzle: Puzzle, result: Result) -> list[list[Any]]:
+    """One engine's row of the comparison (``name``: its model column), and the hint it
+    had under it."""
     answer = answer_words(puzzle, result) if result.answer is not None \
         else answer_of(result)
-    cells = [[Text(puzzle.name), result.engine, Text(answer), status_text(result),
+    cells = [[name, result.engine, Text(answer), status_text(result),
               f"{result.seconds:.3f}", check_text(result)]]
     if result.message and (result.status in CUT_SHORT or stopped_with_answer(result)):
         cells.append(["", "", Text(result.message, style="dim"), "", "", ""])

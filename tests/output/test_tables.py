@@ -249,3 +249,20 @@ def test_one_model_compared_goes_under_its_name_without_a_model_column():
     two = printed(comparison_table([*rows, (other, run("search", "solve", other.model))]),
                   width=80)
     assert two[1].split("┃")[1].strip() == "model"
+
+
+def test_two_models_of_one_name_keep_a_model_column_and_a_first_row_each():
+    """``compare tri.toml tri2.toml`` (both named "tri") drew one table under one title,
+    six rows no one could tell apart: models are told apart by what they are, not their
+    names."""
+    from dataclasses import replace
+
+    from cpsolve.engines import run
+
+    puzzle = load(MODELS_DIR / "water_jugs.toml")
+    twin = replace(puzzle)  # another file, the same name
+    rows = [(p, run("search", "solve", p.model)) for p in (puzzle, puzzle, twin)]
+    lines = printed(comparison_table(rows), width=100)
+    names = [line.split("│")[1].strip() for line in lines if line.startswith("│")]
+    assert lines[1].split("┃")[1].strip() == "model"
+    assert [n for n in names if n] == ["Water jugs 8 L and 5 L"] * 2
