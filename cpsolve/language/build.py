@@ -141,11 +141,26 @@ class Builder(Unrolling):
         built: list[Expr] = []
         for operand in operands:
             built.append(self.build(operand))
+            self._no_number(operand, built[-1])
             outcome = decided(op, built[-1])
             if outcome is not None:
                 built[-1] = outcome
                 break
         return built[0] if len(built) == 1 else Nary(op, tuple(built))
+
+    def _no_number(self, node: ast.AST, expr: Expr) -> None:
+        """Refuse an ``and``/``or`` operand without variables whose value is a number other
+        than 0 or 1 (``x == 3 or 5``): it would decide the whole as true, where a number
+        standing as a condition is refused (the operands over variables are checked by the
+        model, which knows their domains)."""
+        if variables(expr):
+            return
+        value = evaluate(expr, {})
+        if value not in (0, 1):
+            said = ast.unparse(node)
+            raise self.fail(f"{said!r}{'' if said == str(value) else f' ({value})'} is a "
+                            "number, not a condition: compare it (==, !=, <, ...) or combine "
+                            "conditions (and, or, not)")
 
     def compare(self, node: ast.Compare) -> Expr:
         """A comparison; a chain ``a < b < c`` is the conjunction of its links, and, as in

@@ -242,6 +242,12 @@ def _decides(op: str, expr: Expr) -> bool:
     return not variables(expr) and bool(evaluate(expr, {})) == (op == "or")
 
 
+def _number(expr: Expr) -> bool:
+    """Is ``expr``, without variables, a number other than 0 or 1 (no condition: the parser
+    refuses it as an operand of ``and``/``or``)?"""
+    return not variables(expr) and evaluate(expr, {}) not in (0, 1)
+
+
 def _trees(leaves: st.SearchStrategy[Expr], round_trip: bool = True
            ) -> st.SearchStrategy[Expr]:
     """Random trees; with ``round_trip``, only trees whose text parses back to the same tree.
@@ -249,14 +255,16 @@ def _trees(leaves: st.SearchStrategy[Expr], round_trip: bool = True
     The parser folds ``-<constant>`` into one constant, so unary minus is
     never applied directly to a constant (constants may be negative); and it reads
     ``and``/``or`` as Python does, so an operand of constants that decides ends them
-    (``0 and a`` is read ``0``): with ``round_trip`` no operand decides so.
+    (``0 and a`` is read ``0``): with ``round_trip`` no operand decides so; and it refuses
+    an operand of constants that is a number other than 0 or 1: none is one.
     """
 
     def extend(sub: st.SearchStrategy[Expr]) -> st.SearchStrategy[Expr]:
         neg_arg = sub.filter(lambda e: not isinstance(e, Const))
 
         def boolean(op: str) -> st.SearchStrategy[Expr]:
-            operand = sub.filter(lambda e: not _decides(op, e)) if round_trip else sub
+            operand = sub.filter(lambda e: not _number(e))  # refused by the parser
+            operand = operand.filter(lambda e: not _decides(op, e)) if round_trip else operand
             return st.builds(Nary, st.just(op), st.lists(operand, min_size=2, max_size=3)
                              .map(tuple))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -293,3 +294,17 @@ def test_a_message_leaves_out_constants_that_decide_nothing(text, shown):
     for a, b in itertools.product(range(9), range(6)):
         env = {"jug[0]": a, "jug[1]": b}
         assert bool(evaluate(again, env)) == bool(evaluate(expr, env))
+
+
+@pytest.mark.parametrize("text, said", [
+    ("jug[0] == 3 or 5", "'5' is a number"),  # decided "true" before: always true
+    ("5 or jug[0] > 1", "'5' is a number"),
+    ("jug[0] > 1 and n", "'n' (3) is a number"),  # the constant named as written
+    ("any(jug[0] == i or 3 for i in range(2))", "'3' is a number"),
+])
+def test_a_constant_number_in_and_or_is_no_condition(text, said):
+    """``x == 3 or 5`` was read as true: a constant operand is a condition (0 or 1) like
+    any other, as the model refuses ``x == 3 or k`` for a variable ``k`` in 0..5."""
+    with pytest.raises(ExprError, match=re.escape(said) + ", not a condition"):
+        parse(text, JUGS)
+    assert to_text(parse("jug[0] == 3 or 1", JUGS)) == "jug[0] == 3 or 1"  # 1 is true
