@@ -44,14 +44,17 @@ MAX_MAGNITUDE = 2 ** 62
 
 def _check_magnitude(expr: Expr, domain: Callable[[str], tuple[int, int]], what: str) -> None:
     """Raise :class:`ModelError` when some subexpression can leave ±:data:`MAX_MAGNITUDE`."""
-    stack, memo = [expr], {}  # every node's bounds in one pass
-    while stack:
+    order, stack = [], [expr]
+    while stack:  # every node, each before its children
         node = stack.pop()
-        lo, hi = bounds(node, domain, memo)
+        order.append(node)
+        stack.extend(children(node))
+    memo: dict[int, tuple[int, int]] = {}
+    for node in reversed(order):  # children first: each node's bounds from its children's,
+        lo, hi = bounds(node, domain, memo)  # one pass, never a deep recursion
         if max(-lo, hi) > MAX_MAGNITUDE:
             raise ModelError(f"{what}: values up to {short_number(max(-lo, hi))} do not fit "
                              "in 64-bit integers (at most 2**62 in absolute value)")
-        stack.extend(children(node))
 
 
 def check_size(what: str, size: int, limit: int) -> None:
