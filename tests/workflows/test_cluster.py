@@ -746,18 +746,20 @@ def test_ctrl_c_ends_a_cluster_compare_with_what_it_has_and_its_summary(tmp_path
             len(not_applicable(model, "solve"))
 
 
-def test_local_workers_start_with_sigint_blocked_and_the_client_answers_it():
-    """Ctrl-C at a terminal reaches the workers too; they are spawned with SIGINT blocked,
-    so that one arriving while a worker still imports prints no traceback, and ignore it
-    once started (the preload hook, found by its module's dotted path).  The client's own
-    thread, which answers Ctrl-C, keeps it unblocked."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_local_workers_start_with_group_signals_blocked_and_the_client_answers_them(sig):
+    """Ctrl-C at a terminal, or SIGTERM to the process group (``timeout -s TERM``), reaches
+    the workers too; they are spawned with it blocked, so that one arriving while a worker
+    still imports prints no traceback, and ignore it once started (the preload hook, found
+    by its module's dotted path): a worker that died of SIGTERM took its partitions of an
+    analysis with it.  The client's own thread, which answers them, keeps them unblocked."""
     from cpsolve.engines.runtime.dask.client import client_for
 
     def blocked() -> bool:
-        return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        return sig in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
     def ignored() -> bool:
-        return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        return signal.getsignal(sig) == signal.SIG_IGN
 
     with client_for(2) as client:
         assert set(client.run(blocked).values()) == {True}
