@@ -102,16 +102,22 @@ ESCALATE = 1.0
 lost.  An engine that looks at the flag between steps returns within a fraction of it.
 Seconds of Python's own steps: one long call into C does not count (:data:`LATE`)."""
 
-LATE = 0.1
+LATE = 0.02
 """Seconds past its due time after which a look of the escalation (:func:`on_look`) finds
 the main thread coming out of one long call into C — a NumPy step over millions of states
 takes seconds, and Python runs no handler inside it.  ``KeyboardInterrupt`` cannot cut such
 a call short: raised after it, it would only lose what the engine had (an analysis, every
 complete layer) a moment before the engine looks at its flag.  So :data:`ESCALATE` counts
 again from there: an engine is stopped at once only after that long without such a call,
-its looks every :data:`LATE` seconds answered in time (work that runs Python's own steps,
+its looks every :data:`EVERY` seconds answered in time (work that runs Python's own steps,
 python-constraint or a model's facts, is stopped :data:`ESCALATE` seconds after the
-signal, as before)."""
+signal, as before: the main thread answers within Python's switch interval, 5 ms).  Small,
+so that a run of NumPy calls of a few tenths of a second each rarely looks like Python's
+own steps for a whole :data:`ESCALATE`: a look put off costs a moment, one taken wrongly
+the engine's work."""
+
+EVERY = 0.1
+"""Seconds between two looks of the escalation, once :data:`ESCALATE` has passed."""
 
 LOOK = getattr(signal, "SIGUSR2", None)
 """The signal by which the escalation looks at the main thread (:func:`on_look`), sent only
@@ -192,7 +198,7 @@ def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler sig
 def on_look(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
     """The escalation's look at the main thread (:data:`LOOK`, from :func:`_second_later`):
     ``KeyboardInterrupt`` once an engine still running has run :data:`ESCALATE` seconds
-    without a long call into C (:data:`LATE`), else another look in :data:`LATE` seconds.
+    without a long call into C (:data:`LATE`), else another look in :data:`EVERY` seconds.
     A look that was not sent (``kill -USR2``) or comes after the engine returned does
     nothing."""
     due, _due[0] = _due[0], None
@@ -203,7 +209,7 @@ def on_look(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signa
         _busy[0] = now
     if now - _busy[0] >= ESCALATE:
         raise KeyboardInterrupt
-    _second_later(LATE)
+    _second_later(EVERY)
 
 
 def _second_later(wait: float | None = None) -> None:
