@@ -327,6 +327,34 @@ def test_a_second_ctrl_c_stops_at_once(cli, monkeypatch):
     assert data["message"].startswith("interrupted")
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_long_numpy_step_keeps_the_complete_layers(cli, monkeypatch, sig):
+    """A first Ctrl-C or SIGTERM that comes while the analysis is in one long call into C
+    (a layer's NumPy step takes seconds at scale; a sleep past ESCALATE stands for it here,
+    while layer 5 is expanded): the analysis stops at its next look with the layers it has
+    complete — layer 6 too, which that step made — not "stopped at once" with all of them
+    lost."""
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.search.statespace import vector
+
+    monkeypatch.setattr(interrupt, "ESCALATE", 0.2)
+    expand, calls = vector._expand, []
+
+    def long_step(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 6:  # expanding layer 5 (layers 0-5 are complete) into layer 6
+            os.kill(os.getpid(), sig)
+            time.sleep(1.0)  # one call in which Python runs no handler
+        return expand(*args, **kwargs)
+
+    monkeypatch.setattr(vector, "_expand", long_step)
+    run = cli("analyze", "eight_puzzle", "--json")
+    assert run.code == 130, run.err
+    data = one_object(run.out)
+    assert data["status"] == "partial" and data["message"].startswith("stopped: interrupted")
+    assert data["bound"] == 6 and len(data["layers"]) == 7
+
+
 def test_ctrl_c_in_a_batch_prints_what_was_solved(cli, tmp_path, monkeypatch):
     """A stop during a batch (here while its first instance is solved): every instance
     still gets its line (those not reached say so), then the summary, exit 130."""

@@ -746,18 +746,66 @@ def test_ctrl_c_ends_a_cluster_compare_with_what_it_has_and_its_summary(tmp_path
             len(not_applicable(model, "solve"))
 
 
-def test_local_workers_start_with_sigint_blocked_and_the_client_answers_it():
-    """Ctrl-C at a terminal reaches the workers too; they are spawned with SIGINT blocked,
-    so that one arriving while a worker still imports prints no traceback, and ignore it
-    once started (the preload hook, found by its module's dotted path).  The client's own
-    thread, which answers Ctrl-C, keeps it unblocked."""
+@pytest.mark.slow
+def test_sigterm_to_the_process_group_keeps_a_cluster_analysis_layers(tmp_path):
+    """``timeout -s TERM`` signals the command's whole process group, the local workers
+    too, once a few layers are in (the progress line, on a terminal, says which): the
+    workers do not die with their partitions, the analysis stops with its complete layers,
+    exit 130, and no Dask error reaches stderr."""
+    import pty
+    import re
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "cpsolve", "analyze", "english33",
+                             "--from", "start", "--workers", "2", "--json"],
+                            stdout=subprocess.PIPE, stderr=slave, text=True,
+                            start_new_session=True, env={**os.environ, "COLUMNS": "200"})
+    os.close(slave)
+    seen = ""
+    try:
+        while not re.search(r"depth ([5-9]|\d\d):", seen):  # layer 5 is in
+            chunk = os.read(master, 65536)  # (the terminal's end: EOF or OSError)
+            assert chunk, seen
+            seen += chunk.decode(errors="replace")
+        os.killpg(proc.pid, signal.SIGTERM)
+        out = proc.stdout.read()
+        err = seen
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the command has ended: its terminal closed
+                break
+            if not chunk:
+                break
+            err += chunk.decode(errors="replace")
+        proc.wait(120)  # a guard against a hang, not a time check
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert proc.returncode == 130, err
+    data = lines(out)
+    assert len(data) == 1 and data[0]["status"] == "partial", out
+    assert data[0]["message"].startswith("stopped: interrupted"), data[0]["message"]
+    assert data[0]["bound"] >= 5
+    assert not [line for line in err.splitlines()
+                if any(word in line for word in ("Traceback", "dask", "error"))], err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_local_workers_start_with_group_signals_blocked_and_the_client_answers_them(sig):
+    """Ctrl-C at a terminal, or SIGTERM to the process group (``timeout -s TERM``), reaches
+    the workers too; they are spawned with it blocked, so that one arriving while a worker
+    still imports prints no traceback, and ignore it once started (the preload hook, found
+    by its module's dotted path): a worker that died of SIGTERM took its partitions of an
+    analysis with it.  The client's own thread, which answers them, keeps them unblocked."""
     from cpsolve.engines.runtime.dask.client import client_for
 
     def blocked() -> bool:
-        return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        return sig in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
     def ignored() -> bool:
-        return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        return signal.getsignal(sig) == signal.SIG_IGN
 
     with client_for(2) as client:
         assert set(client.run(blocked).values()) == {True}

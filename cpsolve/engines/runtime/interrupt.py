@@ -10,9 +10,11 @@ prints it.  A second signal raises ``KeyboardInterrupt`` at once (for work that 
 stop itself: python-constraint, a model file's own Python code); so does the first one
 when an engine started under :func:`escalating` has not returned :data:`ESCALATE` seconds
 after it (a SIGTERM comes once, and an engine may be deep in work that does not look
-at the flag), and at once while a model file loads (:func:`loading`: nothing to keep; a
-model's code that catches it and goes on loading for :data:`ESCALATE` more seconds ends
-the CLI's process there, :func:`abandoning`).
+at the flag) — seconds of Python's own steps: one long call into C, which no
+``KeyboardInterrupt`` cuts short, does not count (:data:`LATE`) — and at once while a
+model file loads (:func:`loading`: nothing to keep; a model's code that catches it and
+goes on loading for :data:`ESCALATE` more seconds ends the CLI's process there,
+:func:`abandoning`).
 
 Work that runs in threads of its own (a CP-SAT solve) registers its stop with
 :func:`running`: :func:`settle` stops it and waits for it, so that the process
@@ -84,8 +86,9 @@ def clear() -> None:
     """Forget an earlier request (before the next command or test)."""
     _requested.clear()
     _why[:] = [REASON, Stop.INTERRUPT]
-    _first[0] = -float("inf")
+    _first[0] = _busy[0] = -float("inf")
     _raised[0] = False
+    _due[0] = None
 
 
 REPEAT = 0.25
@@ -96,7 +99,41 @@ REPEAT = 0.25
 ESCALATE = 1.0
 """Seconds an engine has, after a first Ctrl-C or SIGTERM, to stop with what it has
 (:func:`escalating`): past them it is stopped as by a second signal, and what it had is
-lost.  An engine that looks at the flag between steps returns within a fraction of it."""
+lost.  An engine that looks at the flag between steps returns within a fraction of it.
+Seconds of Python's own steps: one long call into C does not count (:data:`LATE`)."""
+
+LATE = 0.02
+"""Seconds past its due time after which a look of the escalation (:func:`on_look`) finds
+the main thread coming out of one long call into C — a NumPy step over millions of states
+takes seconds, and Python runs no handler inside it.  ``KeyboardInterrupt`` cannot cut such
+a call short: raised after it, it would only lose what the engine had (an analysis, every
+complete layer) a moment before the engine looks at its flag.  So :data:`ESCALATE` counts
+again from there: an engine is stopped at once only after that long without such a call,
+its looks every :data:`EVERY` seconds answered in time (work that runs Python's own steps,
+python-constraint or a model's facts, is stopped :data:`ESCALATE` seconds after the
+signal, as before: the main thread answers within Python's switch interval, 5 ms).  Small,
+so that a run of NumPy calls of a few tenths of a second each rarely looks like Python's
+own steps for a whole :data:`ESCALATE`: a look put off costs a moment, one taken wrongly
+the engine's work."""
+
+EVERY = 0.1
+"""Seconds between two looks of the escalation, once :data:`ESCALATE` has passed."""
+
+LOOK = getattr(signal, "SIGUSR2", None)
+"""The signal by which the escalation looks at the main thread (:func:`on_look`), sent only
+from within (``_thread.interrupt_main``), not SIGINT: a real second Ctrl-C must stay one,
+not be taken for a look.  Where there is none, the escalation raises at once as it comes."""
+
+_looks: dict[int, object] = {}
+"""The handler :data:`LOOK` had before :func:`on_signal` set :func:`on_look` (restored by
+:func:`installed`)."""
+
+_due: list[float | None] = [None]
+"""When the escalation's look now on its way to :func:`on_look` was due, or None."""
+
+_busy = [-float("inf")]
+"""When the main thread was last found coming out of a long call into C (or the first
+signal came): :data:`ESCALATE` counts from there."""
 
 _engines = [0]
 """How many :func:`escalating` blocks the main thread is in."""
@@ -144,8 +181,10 @@ def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler sig
     raises at once (a model's own code may catch it: :func:`_second_later` sees to it)."""
     now = time.monotonic()
     if not requested():
-        _first[0] = now
+        _first[0] = _busy[0] = now
         request()
+        if _engines[0] and LOOK is not None and not _looks:
+            _looks[LOOK] = signal.signal(LOOK, on_look)  # here: on the main thread
         if _engines[0] or _loading:
             _second_later()
         if _loading:
@@ -156,11 +195,32 @@ def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler sig
         raise KeyboardInterrupt
 
 
-def _second_later() -> None:
-    """In :data:`ESCALATE` seconds, the second signal, if an engine still runs then.  A
-    model file still loading then, though ``KeyboardInterrupt`` was raised into it (its
-    code caught it), ends the process (:func:`abandoning`), or, without that (the API),
-    gets another every :data:`ESCALATE` seconds while it loads."""
+def on_look(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
+    """The escalation's look at the main thread (:data:`LOOK`, from :func:`_second_later`):
+    ``KeyboardInterrupt`` once an engine still running has run :data:`ESCALATE` seconds
+    without a long call into C (:data:`LATE`), else another look in :data:`EVERY` seconds.
+    A look that was not sent (``kill -USR2``) or comes after the engine returned does
+    nothing."""
+    due, _due[0] = _due[0], None
+    if due is None or not (_engines[0] and by_user()):
+        return
+    now = time.monotonic()
+    if now - due > LATE:  # the main thread was in one call all that time
+        _busy[0] = now
+    if now - _busy[0] >= ESCALATE:
+        raise KeyboardInterrupt
+    _second_later(EVERY)
+
+
+def _second_later(wait: float | None = None) -> None:
+    """In :data:`ESCALATE` seconds (or ``wait``), the second signal, if an engine still
+    runs then: to an engine, a look first (:func:`on_look`).  A model file still loading
+    then, though ``KeyboardInterrupt`` was raised into it (its code caught it), ends the
+    process (:func:`abandoning`), or, without that (the API), gets another every
+    :data:`ESCALATE` seconds while it loads."""
+    wait = max(ESCALATE, 1.1 * REPEAT) if wait is None else wait  # not the same signal twice
+    due = time.monotonic() + wait
+
     def second() -> None:
         if not ((_engines[0] or _loading) and by_user()):
             return
@@ -170,12 +230,16 @@ def _second_later() -> None:
         if _loading and _raised[0] and _abandon:
             _abandon[-1](_loading[-1])
             return
+        if not _loading and _looks:
+            _due[0] = due  # how late it comes: on_look sees
+            _thread.interrupt_main(LOOK)
+            return
         _raised[0] = _raised[0] or bool(_loading)
         _thread.interrupt_main(signal.SIGINT)
         if _loading:
             _second_later()
 
-    timer = threading.Timer(max(ESCALATE, 1.1 * REPEAT), second)  # not the same signal twice
+    timer = threading.Timer(wait, second)
     timer.daemon = True
     timer.start()
 
@@ -287,6 +351,9 @@ def installed(last: bool = False) -> Iterator[None]:
         _installed[0] = False
         for sig, handler in previous.items():
             signal.signal(sig, signal.SIG_IGN if last else handler)
+        for sig, handler in list(_looks.items()):  # the escalation's looks are over
+            signal.signal(sig, handler)
+            del _looks[sig]
 
 
 @contextmanager

@@ -122,6 +122,23 @@ def test_an_engine_that_ignores_the_first_signal_is_stopped_as_by_a_second(sig, 
             time.sleep(0.01)
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_engine_in_long_calls_into_c_is_left_to_look_at_its_flag(sig, monkeypatch):
+    """An engine whose steps are long calls into C (a NumPy step over millions of states
+    takes seconds; ``time.sleep`` stands for one here: Python runs no handler inside it)
+    cannot be cut inside a step: stopped at once after it, it would lose what it had a
+    moment before it looks at its flag and returns it.  Time in such calls does not count
+    towards ESCALATE."""
+    import time
+
+    monkeypatch.setattr(interrupt, "ESCALATE", 0.3)
+    with interrupt.installed(), interrupt.escalating():
+        signal_self(sig)
+        for _ in range(6):  # 3 s of steps of 0.5 s, each past the look that fell in it
+            time.sleep(0.5)
+        assert interrupt.requested()  # the engine's look at its flag: it returns
+
+
 def test_outside_an_engine_a_first_signal_only_asks(monkeypatch):
     """Printing an answer (no engine running) is not cut by the escalation."""
     import time

@@ -38,6 +38,7 @@ The limits, the same on every path:
   no more tasks and ask the running ones to stop (:func:`.interrupt.request` in their
   workers): what they return within :data:`.waiting.STOP_WAIT` seconds is yielded, the
   others are cancelled, and every item is accounted for; the local cluster is shut down on
-  exit.  The workers of a local cluster ignore SIGINT (:func:`.worker.dask_setup`): the
-  client answers it.
+  exit.  The workers of a local cluster ignore SIGINT and SIGTERM
+  (:func:`.worker.dask_setup`), which reach them too when sent to the process group: the
+  client answers them.
 """

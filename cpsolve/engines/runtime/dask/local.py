@@ -63,7 +63,7 @@ def local_client(Client, LocalCluster, workers: int, memory_limit: int | None,
     Dask is imported (a generator: its one value); the workers are killed on the way out
     when the client was :func:`abandon` ed."""
     ended = start_ends(time.monotonic(), connect, stop)
-    runner = _loop_without_sigint()
+    runner = _loop_without_group_signals()
     try:
         with _local_cluster(LocalCluster, workers, runner.loop, memory_limit,
                             ended) as local, Client(local) as client:
@@ -193,13 +193,14 @@ def _kill_workers(local) -> None:
     tracking.kill_now(getattr(nanny, "pid", None) for nanny in list(local.workers.values()))
 
 
-def _loop_without_sigint():
-    """Dask's IO loop thread, started with SIGINT blocked: the worker processes it spawns
-    inherit the blocked signal, so that Ctrl-C at the terminal, which reaches the whole
-    process group, cannot interrupt a worker while it is still importing (before
+def _loop_without_group_signals():
+    """Dask's IO loop thread, started with SIGINT and SIGTERM blocked
+    (:data:`.worker.GROUP_SIGNALS`): the worker processes it spawns inherit the blocked
+    signals, so that Ctrl-C at the terminal or SIGTERM, which reach the whole process
+    group, cannot interrupt a worker while it is still importing (before
     :func:`.worker.dask_setup` runs), which printed a traceback per worker.  The main thread
-    unblocks it at once and answers Ctrl-C as always.  Multiprocessing's resource tracker
-    is started first, here: started from the loop thread, it would unblock SIGINT there."""
+    unblocks them at once and answers them as always.  Multiprocessing's resource tracker
+    is started first, here: started from the loop thread, it would unblock them there."""
     from distributed.utils import LoopRunner
 
     runner = LoopRunner()
@@ -207,7 +208,7 @@ def _loop_without_sigint():
         runner.start()
         return runner
     tracking.start_tracker()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, set(worker.GROUP_SIGNALS))
     try:
         runner.start()
     finally:

@@ -18,12 +18,21 @@ TASK_SHARE = 0.75
 pause (80 %) and terminate (95 %) thresholds, so they return what they have instead."""
 
 
+GROUP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""What reaches a local cluster's workers as it reaches the command: Ctrl-C at the terminal,
+and ``timeout``'s or ``kill -- -PGID``'s SIGTERM, go to the whole process group."""
+
+
 def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
-    """In each worker of a local cluster, at its start: Ctrl-C at the terminal reaches the
-    whole process group, and the client alone answers it (it cancels the tasks and shuts
-    the cluster down), so the worker ignores it instead of dying with a traceback."""
+    """In each worker of a local cluster, at its start: Ctrl-C at the terminal, or SIGTERM
+    to the process group, reaches the workers too, and the client alone answers it (it
+    asks the tasks to stop with what they have, cancels them and shuts the cluster down),
+    so the worker ignores it instead of dying with a traceback — or, at SIGTERM, with the
+    layers of a partitioned analysis, which then lost what it had and the scheduler
+    logged it."""
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for sig in GROUP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
     one = OneLine()
     for handler in stream_handlers():
         handler.setFormatter(one)
