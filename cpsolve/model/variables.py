@@ -145,10 +145,11 @@ class Variables:
         """``value`` as a checked condition (:meth:`_check_expr`): a number where a
         condition must stand (the whole, or an operand of ``And``/``Or``/``Not``: ``5``,
         ``x + 1``) is refused, as in a model file, not read as true when non-zero;
-        ``True``, ``False`` and 0/1 variables are conditions."""
-        bare = not isinstance(value, (Expr, bool)) and hasattr(value, "__index__")
-        expr = self._check_expr(wrap(int(value) if bare else value), what)
-        number = expr if bare else self.number_in(expr)
+        ``True``, ``False``, 0, 1 and 0/1 variables are conditions."""
+        if not isinstance(value, (Expr, bool)) and hasattr(value, "__index__"):
+            value = int(value)  # 0 and 1 are false and true, as a file's "0" and "1"
+        expr = self._check_expr(wrap(value), what)
+        number = self.number_in(expr)
         if number is not None:
             raise ModelError(f"{what}: {shown(readable(number))} is a number, not a condition: "
                              "compare it (==, !=, <, ...) or combine conditions (&, |, ~)")

@@ -88,13 +88,14 @@ def test_an_action_that_changes_nothing_is_refused(effects):
 
 @pytest.mark.parametrize("call, what", [
     (lambda m, x: m.set_goal(5), "goal"),
-    (lambda m, x: m.set_goal(0), "goal"),
-    (lambda m, x: m.add_action("empty", 1, {x: 0}), "action 'empty'"),
+    (lambda m, x: m.set_goal(-1), "goal"),
+    (lambda m, x: m.add_action("empty", 2, {x: 0}), "action 'empty'"),
     (lambda m, x: m.forbid(3), "forbidden"),
     (lambda m, x: m.invariant(2, "full"), "invariant full"),
 ])
 def test_a_bare_number_is_no_condition(call, what):
-    """5 is not read as true nor 0 as false: a model file's '5' is refused, so is this."""
+    """5 and -1 are not read as true: a model file's '5' is refused, so is this (0 and 1
+    are false and true, in a file and here)."""
     model, x = _jug()
     with pytest.raises(ModelError) as info:
         call(model, x)
@@ -143,3 +144,11 @@ def test_an_effect_that_keeps_its_variable_is_no_effect():
     y = model.add_variable("y", 0, 3)
     effects = model.add_action("bump", y < 3, {x: x, "y": y + 1}).effects
     assert [(name, str(value)) for name, value in effects] == [("y", "y + 1")]
+
+
+def test_0_and_1_are_conditions_as_in_a_file():
+    """A file's ``goal = "1"`` was accepted where ``set_goal(1)`` was refused."""
+    model, x = _jug()
+    model.set_goal(1)
+    model.forbid(0)
+    assert [str(model.goal), str(model.forbidden[0].expr)] == ["1", "0"]
