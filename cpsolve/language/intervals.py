@@ -58,7 +58,7 @@ def _bounds(expr: Expr, domain: Callable[[str], tuple[int, int]],
     if isinstance(expr, IfThenElse):
         ranges = [bounds(branch, within, memo if within is domain else None)  # the memo is
                   for branch, holds in ((expr.then, True), (expr.otherwise, False))  # domain's
-                  if (within := narrowed(expr.cond, holds, domain)) is not None]
+                  for within in narrowed(expr.cond, holds, domain)]
         if not ranges:  # no value of the variables reaches either branch
             ranges = [bounds(expr.then, domain, memo), bounds(expr.otherwise, domain, memo)]
         return min(r[0] for r in ranges), max(r[1] for r in ranges)
@@ -70,31 +70,46 @@ Domain = Callable[[str], tuple[int, int]]
 NEGATION = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
-def narrowed(cond: Expr, holds: bool, domain: Domain) -> Domain | None:
-    """``domain`` where ``cond`` is ``holds`` (true or false): a comparison of a variable
-    with a constant narrows that variable (``y > 0``: ``y`` from 1), ``not``, ``and`` and
-    ``or`` combine them, anything else leaves ``domain`` as it is; ``None`` when no value
-    is left (the branch is never taken).  So ``y if y > 0 else -y`` is bounded below by 0."""
+def narrowed(cond: Expr, holds: bool, domain: Domain) -> list[Domain]:
+    """``domain`` where ``cond`` is ``holds`` (true or false), as alternatives whose union
+    holds every such value: a comparison of a variable with a constant narrows that
+    variable (``y > 0``: ``y`` from 1); ``not`` flips; parts that must all hold narrow one
+    after the other, parts of which one must hold are each an alternative; anything else
+    leaves ``domain`` as it is.  ``[]`` when no value is left (the branch is never taken).
+    So ``y if y > 0 or y == -5 else -y`` is bounded below by 0."""
     if isinstance(cond, Unary) and cond.op == "not":
         return narrowed(cond.arg, not holds, domain)
-    if isinstance(cond, Nary) and cond.op == ("and" if holds else "or"):
-        for part in cond.args:  # every part holds (or, for "or" false, none does)
-            if (domain := narrowed(part, holds, domain)) is None:  # type: ignore[assignment]
-                return None
-        return domain
+    if isinstance(cond, Nary) and cond.op in ("and", "or"):
+        if (cond.op == "and") == holds:  # every part (an "and" true, an "or" false)
+            ways = [domain]
+            for part in cond.args:
+                ways = [d for way in ways for d in narrowed(part, holds, way)]
+        else:  # one part at least
+            ways = [d for part in cond.args for d in narrowed(part, holds, domain)]
+        return ways if len(ways) <= WAYS else [domain]
+    return _compared(cond, holds, domain)
+
+
+WAYS = 16
+"""Most alternatives :func:`narrowed` keeps (more: no narrowing, which is still sound)."""
+
+
+def _compared(cond: Expr, holds: bool, domain: Domain) -> list[Domain]:
+    """:func:`narrowed` for one comparison of a variable with a constant (or anything
+    else: ``[domain]``)."""
     if not (isinstance(cond, Binary) and cond.op in NEGATION):
-        return domain
+        return [domain]
     op = cond.op if holds else NEGATION[cond.op]
     if isinstance(cond.right, Var) and isinstance(cond.left, Const):
         op, var, value = MIRRORED[op], cond.right.name, cond.left.value
     elif isinstance(cond.left, Var) and isinstance(cond.right, Const):
         var, value = cond.left.name, cond.right.value
     else:
-        return domain
+        return [domain]
     lo, hi = _within(domain(var), op, value)
     if lo > hi:
-        return None
-    return lambda name: (lo, hi) if name == var else domain(name)
+        return []
+    return [lambda name: (lo, hi) if name == var else domain(name)]
 
 
 def _within(span: tuple[int, int], op: str, value: int) -> tuple[int, int]:

@@ -34,6 +34,10 @@ def _values(text: str) -> list[int]:
     ("y if y > 0 and x == 1 else 0", (0, 7)),
     ("y if y < -2 or y > 2 else 2", (-5, 7)),  # or: the then-branch keeps the whole range
     ("0 if y < -2 or y > 2 else y", (-2, 2)),  # ... the else-branch is -2..2
+    ("-y if y < 0 or y == 0 else y", (0, 7)),  # an or true: each part an alternative
+    ("y if y > 0 or y == -5 else -y", (-5, 7)),
+    ("y if y > 0 and y < 5 else -y", (-7, 5)),  # an and false: y <= 0 or y >= 5
+    ("2 - y if not (y > 2 and y > 1) else 0", (0, 7)),
 ])
 def test_a_branch_is_bounded_where_its_condition_holds(text, expected):
     """The bounds are the exact least and greatest values here (each reached), never
