@@ -280,7 +280,9 @@ def _guarded(cli, name: str) -> int:
         # stopped by Ctrl-C / SIGTERM: whatever the command printed (its answer so far,
         # a limit's result), the exit says it was interrupted
         return INTERRUPTED if code in (0, 1) and interrupt.by_user() else code
-    except (ModelFileError, OutputError, Unsupported, ModelError) as err:
+    except ModelError as err:  # what an engine found wrong in the model (an estimate over
+        return cli.fail(_of_file(cli, str(err)), 2)  # the cost), in any command: its file
+    except (ModelFileError, OutputError, Unsupported) as err:
         return cli.fail(str(err), 2)
     except EngineBug as err:
         return cli.fail(err.said(), 3)
@@ -290,6 +292,14 @@ def _guarded(cli, name: str) -> int:
         return _import_failed(cli, err)
     except (TimeUp, MemoryUp) as err:
         return cli.fail(str(err), 1)
+
+
+def _of_file(cli, message: str) -> str:
+    """``message`` naming the command's one model file first, as a file's errors do."""
+    from .sources import file_name
+
+    name = getattr(cli.args, "file", None)
+    return f"{file_name(name)}: {message}" if isinstance(name, str) else message
 
 
 def _import_failed(cli, err: ImportError) -> int:

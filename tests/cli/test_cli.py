@@ -540,3 +540,16 @@ def test_an_estimate_over_the_true_cost_is_one_line_and_exit_2(cli, tmp_path, en
     assert run.err_lines[0].startswith(f"error: {model}: the estimate")  # names its file
     data = json.loads(cli("solve", model, "--engine", engine, "--json").out)
     assert data["exit"] == 2 and "not admissible" in data["error"]
+
+
+@pytest.mark.parametrize("command", [("show", "--plan", "--html", "{out}"), ("solve",)])
+def test_an_estimate_the_engines_refuse_names_its_file_in_every_command(cli, tmp_path,
+                                                                        overestimating,
+                                                                        command):
+    """``show --plan`` said ``error: the estimate is not admissible: ...`` where ``solve``
+    named the file first: the error of a model an engine refuses names its file in any
+    command of one model."""
+    argv = [part.format(out=tmp_path / "o.html") for part in command]
+    run = cli(argv[0], overestimating, *argv[1:])
+    assert run.code == 2
+    assert run.err.startswith(f"error: {overestimating}: the estimate is not admissible")
