@@ -40,6 +40,12 @@ def one_line(text: str) -> str:
     return " ".join(line[:-1] if line.endswith("\\") else line for line in lines).strip()
 
 
+def as_said(text: str) -> str:
+    """An expression's text as a message quotes it: on one line, without comments, each run
+    of spaces one space (a rule written over several lines, as a label)."""
+    return " ".join(one_line(text).split())
+
+
 class ExprError(ValueError):
     """An expression text that cannot be read; the message says where and why."""
 

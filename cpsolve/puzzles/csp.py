@@ -44,7 +44,7 @@ from typing import Any
 from ..language.expr import Const, Var, conjuncts
 from ..language.parse import listing
 from ..language.quoting import shown
-from ..language.syntax import ExprError
+from ..language.syntax import ExprError, as_said
 from ..model import Csp, ModelError
 from .assignment_text import assignment_text
 from .base import Puzzle
@@ -116,7 +116,8 @@ def build(data: Data) -> CspPuzzle:
         if not isinstance(text, str):
             raise data.error(key, "expected an expression string")
         for part in conjuncts(condition_in(data, key, text, scope, model)):
-            model.require(part, text)  # one condition per conjunct: engines propagate each
+            model.require(part, as_said(text))  # one condition per conjunct: engines
+            # propagate each
     _objective(data, model, scope)
     _clues(data, model, scope)
     _symmetries(data, model, scope)
@@ -132,7 +133,7 @@ def _rules(data: Data) -> tuple[str, ...]:
     lines += list(data.table.get("constraints", []))
     lines += [f"{key}: {data.table[key]}" for key in ("minimize", "maximize")
               if key in data.table]
-    return tuple(" ".join(str(line).split()) for line in lines)
+    return tuple(as_said(str(line)) for line in lines)
 
 
 def _objective(data: Data, model: Csp, scope: dict) -> None:

@@ -81,6 +81,7 @@ from ..language.intervals import bounds
 from ..language.quoting import figure
 from ..language.quoting import shown as echoed
 from ..language.scope import variable_scope
+from ..language.syntax import as_said
 from ..language.walk import variables
 from ..model import MAX_ACTIONS, ModelError, Planning, format_name
 from .arrays import array_values, cell_names, shape_of
@@ -182,11 +183,12 @@ def _forbidden(data: Data, model: Planning, scope: dict) -> None:
                 raise data.error(where, "expected an expression string")
             expr = condition_in(data, where, text, scope, model)
             try:
-                item = add(expr, text.strip() if key == "forbid" else "")
+                item = add(expr, as_said(text) if key == "forbid" else "")
             except ModelError as err:
                 raise data.error(where, str(err)) from None
             if evaluate(item.expr, model.initial):
-                raise data.error(where, f"the initial state is forbidden by {echoed(text.strip())}")
+                raise data.error(where, "the initial state is forbidden by "
+                                 f"{echoed(as_said(text))}")
 
 
 def _initial(data: Data, model: Planning, scope: dict) -> None:
