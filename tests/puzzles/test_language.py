@@ -613,3 +613,13 @@ def test_labels_must_name_every_value(write_model, cli, labels, what):
         model = Planning("two")
         model.add_variable("x", 0, 1)
         shown(model, labels={"x": ["."]})
+
+
+def test_a_rule_over_several_lines_is_said_on_one_line(write_model):
+    """golomb6's rule, written over two lines, broke validate's message in the middle (with
+    its indentation); a comment inside a rule ran on into the next line's text."""
+    path = write_model("two.toml", 'family = "csp"\nconstraints = ["""x[0] != x[1]   # ünï\n'
+                                   '     and x[1] != x[2]"""]\n'
+                                   '[variables]\nx = { size = 3, domain = [0, 2] }\n')
+    labels = {c.label for c in load(path).model.constraints}
+    assert labels == {"x[0] != x[1] and x[1] != x[2]"}
