@@ -137,8 +137,8 @@ def default_limit() -> int | None:
 
 def reason(nbytes: int) -> str:
     """What an engine stopped by the limit of ``nbytes`` reports: the limit the user gave,
-    as the time limit is reported (``memory limit 1.5 GB reached``), and the engine's share
-    of it when it had one (``memory limit 1 GB reached (this engine's share: 512 MB)``)."""
+    as the time limit is reported (``memory limit 1.5 GiB reached``), and the engine's share
+    of it when it had one (``memory limit 1 GiB reached (this engine's share: 512 MiB)``)."""
     whole = _state["whole"] if _state["limit"] == nbytes and _state["whole"] else nbytes
     if whole == nbytes:
         return f"memory limit {size_text(nbytes)} reached"
@@ -252,16 +252,17 @@ def watching(what: str) -> Iterator[None]:
 
 
 def size_text(nbytes: int) -> str:
-    """Bytes for people, in powers of 1,024: ``512 kB``, ``1.5 GB``; past a thousand
-    million TB (an estimate's), as :func:`~cpsolve.language.quoting.short_number` writes
-    them: ``1e+400 TB``, which no float holds."""
+    """Bytes for people, in powers of 1,024 with their own units (as ``--memory-limit``
+    reads ``400M``: 400 MiB): ``512 KiB``, ``1.5 GiB``; past a thousand million TiB (an
+    estimate's), as :func:`~cpsolve.language.quoting.short_number` writes them:
+    ``1e+400 TiB``, which no float holds."""
     if nbytes >= 1024 ** 4 * 10 ** 9:
         from ...language.quoting import short_number  # not at import, as below
 
-        return f"{short_number(nbytes // 1024 ** 4)} TB"
+        return f"{short_number(nbytes // 1024 ** 4)} TiB"
     value, unit = float(nbytes), "bytes"
-    for unit in ("bytes", "kB", "MB", "GB", "TB"):
-        if value < 1024 or unit == "TB":
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
             break
         value /= 1024
     if unit == "bytes":

@@ -81,11 +81,11 @@ def test_bad_values_are_one_line_and_exit_2(cli, command, value):
 
 def test_size_text_for_people():
     assert memory.size_text(512) == "512 bytes"
-    assert memory.size_text(2048) == "2 kB"
-    assert memory.size_text(3 * 2**20 // 2) == "1.5 MB"
-    assert memory.size_text(2**30) == "1 GB"
-    assert memory.size_text(5000 * 2**40) == "5,000 TB"
-    assert memory.size_text(10**400 * 2**40) == "1e+400 TB"  # an estimate no float holds
+    assert memory.size_text(2048) == "2 KiB"
+    assert memory.size_text(3 * 2**20 // 2) == "1.5 MiB"
+    assert memory.size_text(2**30) == "1 GiB"
+    assert memory.size_text(5000 * 2**40) == "5,000 TiB"
+    assert memory.size_text(10**400 * 2**40) == "1e+400 TiB"  # an estimate no float holds
 
 
 # ---------------------------------------------------------------- the check
@@ -153,7 +153,7 @@ def test_processes_side_by_side_share_the_limit():
         memory.share(2)
         assert memory.limit() == 3 * 2**29
         assert memory.reason(memory.limit()) == \
-            "memory limit 3 GB reached (this engine's share: 1.5 GB)"
+            "memory limit 3 GiB reached (this engine's share: 1.5 GiB)"
     finally:
         memory.set_limit(None)
 
@@ -244,7 +244,7 @@ def test_a_model_that_grows_as_it_loads_ends_at_the_limit(cli_subprocess, tmp_pa
     run = cli_subprocess("solve", model, "--memory-limit", "200M", "--time-limit", "60",
                          "--json")
     assert run.code == 1, (run.out, run.err)
-    message = f"the memory limit (200 MB) was reached while loading {model}"
+    message = f"the memory limit (200 MiB) was reached while loading {model}"
     assert json.loads(run.out) == {"command": "solve", "status": "error", "error": message,
                                    "exit": 1}
     assert run.err_lines == [f"error: {message}"]
@@ -261,7 +261,7 @@ def test_in_a_batch_the_file_that_grows_is_a_row_and_the_next_loads(cli_subproce
     rows = [json.loads(line) for line in run.out.splitlines()]
     assert run.code == 1, run.err
     assert rows[0]["status"] == "not_started"  # a limit, not a bad file
-    assert "the memory limit (200 MB) was reached while loading" in rows[0]["message"]
+    assert "the memory limit (200 MiB) was reached while loading" in rows[0]["message"]
     assert rows[1]["status"] == "optimal" and rows[1]["steps"] == 10  # the model's answer
 
 
@@ -273,7 +273,7 @@ def test_analyze_stops_partial_with_what_it_proved(cli):
     assert run.code == 1, run.err
     data = json.loads(run.out)
     assert data["status"] == "partial"
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
     # what was proven: the layers it completed, each a prefix of the full analysis
     # (181,440 states in all; the goal is the only state at distance 0)
     assert data["layers"][0] == 1 and data["states"] < 181_440
@@ -281,7 +281,7 @@ def test_analyze_stops_partial_with_what_it_proved(cli):
 
 def test_analyze_in_text_says_memory_limit_reached(cli):
     run = cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M")
-    assert run.code == 1 and "memory limit 1 MB reached" in run.out
+    assert run.code == 1 and "memory limit 1 MiB reached" in run.out
     assert "Traceback" not in run.err
 
 
@@ -291,7 +291,7 @@ def test_count_stops_with_the_solutions_so_far(cli):
     data = json.loads(run.out)
     assert run.code == 1
     assert data["status"] in ("at_least", "unknown") and data["count"] < 960
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
 
 
 def test_search_stops_with_the_bound_it_proved(cli):
@@ -299,7 +299,7 @@ def test_search_stops_with_the_bound_it_proved(cli):
               "--memory-limit", "1M", "--json")
     data = json.loads(run.out)
     assert run.code == 1 and data["status"] == "unknown"
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
     assert data["bound"] is not None and data["bound"] <= 31
 
 
@@ -314,7 +314,7 @@ def test_an_engine_over_the_limit_from_the_start_stops_at_its_first_look(cli, mo
     data = json.loads(run.out)
     assert run.code == 1, data
     assert data["status"] == "unknown" and data.get("plan") is None
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
 
 
 def test_the_limit_ends_with_the_command(cli):
@@ -366,17 +366,17 @@ def test_pyconstraint_count_stops_too(cli):
               "1M", "--json")
     data = json.loads(run.out)
     assert run.code == 1 and data["status"] == "at_least" and 0 < data["count"] < 960
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
 
 
 def test_auto_racers_each_keep_half_the_limit(cli):
-    """Both engines of ``auto`` stop at their share (512 kB of 1 MB) with what they proved;
+    """Both engines of ``auto`` stop at their share (512 KiB of 1 MiB) with what they proved;
     the note names the limit given, as a time limit is named, and the share."""
     run = cli("solve", MODELS / "eight_puzzle.toml", "--memory-limit", "1M", "--json")
     data = json.loads(run.out)
     notes = {e["engine"]: e for e in data["race"]["engines"]}
     assert set(notes) == {"search", "cpsat"}
     for engine in notes.values():
-        assert "memory limit 1 MB reached (this engine's share: 512 kB)" in engine["note"], \
+        assert "memory limit 1 MiB reached (this engine's share: 512 KiB)" in engine["note"], \
             engine
         assert engine["status"] != "optimal" and engine["bound"] <= 31  # the optimum is 31
