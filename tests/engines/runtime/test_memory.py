@@ -16,6 +16,7 @@ import pytest
 
 from cpsolve.cli.checks import memory_size
 from cpsolve.engines.runtime import interrupt, memory
+from cpsolve.engines.runtime.stop import Stop
 
 MODELS = Path(__file__).resolve().parents[3] / "models"
 
@@ -217,6 +218,93 @@ def test_a_limit_below_what_the_process_holds_as_loading_begins_leaves_it_to_the
     finally:
         memory.set_limit(None)
 
+
+
+# ---------------------------------------------------------------- while an engine runs
+
+
+def test_an_engine_run_that_never_looks_is_asked_to_stop_then_cut_a_tenth_past_the_limit():
+    """Work inside an engine's run that never looks at the limit (tables built before its
+    first look): past the limit the engines are asked to stop, and past it by a tenth the
+    run is cut there (:class:`memory.MemoryUp`), before it holds much more."""
+    import signal
+
+    used = memory.resident()
+    if used is None:
+        pytest.skip("no /proc/self/statm")
+    limit = used + 128 * MB
+    ceiling = memory.ceiling(limit, used)
+    assert ceiling == max(limit + limit // 10, used + memory.ROOM)
+    held: list[bytes] = []
+    before = signal.getsignal(signal.SIGPROF)
+    try:
+        memory.set_limit(limit)
+        with pytest.raises(memory.MemoryUp), memory.holding("running search"):
+            while len(held) < 2048 // 8:  # 2 GiB, far past the ceiling: never reached
+                held.append(b"x" * (8 * MB))
+        assert interrupt.requested() and interrupt.kind() is Stop.MEMORY
+        assert interrupt.reason() == f"memory limit {memory.size_text(limit)} reached"
+    finally:
+        memory.set_limit(None)
+        interrupt.clear()
+    assert limit - used < len(held) * 8 * MB  # it went past the limit, asked to stop...
+    assert len(held) * 8 * MB <= ceiling - used + 64 * MB  # ...and was cut near the ceiling
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the watch has ended
+    assert signal.getsignal(signal.SIGPROF) == before
+
+
+def test_an_engine_that_stops_when_asked_keeps_its_run():
+    """An engine that looks (as every one does between steps) stops once asked, past the
+    limit but short of the ceiling: its run ends as it returns, with its answer."""
+    used = memory.resident()
+    if used is None:
+        pytest.skip("no /proc/self/statm")
+    held: list[bytes] = []
+    try:
+        memory.set_limit(used + 64 * MB)
+        with memory.holding("running search"):
+            while not interrupt.requested() and len(held) < 2048 // 8:
+                held.append(b"x" * (8 * MB))
+        assert interrupt.kind() is Stop.MEMORY
+    finally:
+        memory.set_limit(None)
+        interrupt.clear()
+    assert 64 * MB < len(held) * 8 * MB < 2048 * MB
+
+
+def _tour(side: int) -> str:
+    """An open knight's tour of a ``side`` x ``side`` board, as a model file."""
+    board = "\n".join("." * side for _ in range(side))
+    return f'family = "tour"\nname = "knight {side}"\nclosed = false\nboard = """\n{board}\n"""\n'
+
+
+def test_a_search_whose_tables_pass_the_limit_before_its_first_look_is_cut_near_it(tmp_path):
+    """Search builds a tour's tables (two bit masks of every square per square: 250 MiB for
+    180 x 180) before its first look at the limit: the run is cut near the limit rather than
+    after it has built them all.  In a child process, whose peak counts from the fork."""
+    from cpsolve.engines import Options, run
+    from cpsolve.engines.runtime.processes import start, wait_any
+    from cpsolve.puzzles.files import load
+
+    path = tmp_path / "tour.toml"
+    path.write_text(_tour(180))
+    model = load(path).model
+
+    def solve(channel):
+        used = memory.resident() or 0
+        memory.set_limit(used + 16 * MB)
+        result = run("search", "solve", model, Options(time_limit=60))
+        ceiling = max((used + 16 * MB) * 11 // 10, used + 64 * MB)  # as documented
+        return result.status.value, result.message, (memory.peak() or 0) - used, \
+            ceiling - used
+
+    child = start(solve)
+    (message,) = wait_any([child], 120)
+    child.reap()
+    status, said, grew, room = message.value
+    assert grew <= room + 64 * MB, (grew >> 20, room >> 20)
+    assert status == "unknown" and said.startswith("memory limit "), said
+    assert said.endswith("search did not stop within a tenth past it: what it had is lost")
 
 GROWING = '''"""Holds 10 MB more at a time, up to 600 MB, then gives a one-step model."""
 from cpsolve.language.expr import Var
