@@ -41,8 +41,10 @@ says in ``supports`` when its tool is not installed; :func:`engines_for` lists t
 when ``peers`` is asked for and the tool is there."""
 
 
-START_COST: dict[str, tuple[str, float]] = {"cpsat": ("ortools", 0.35)}
-"""Engine name -> (the library its first run imports, CPU seconds that import takes here):
+START_COST: dict[str, tuple[str, float]] = {"cpsat": ("cpsolve.engines.cpsat.library", 0.35)}
+"""Engine name -> (the module through which its first run imports its library, CPU seconds
+that import takes here; :func:`run` imports it before the engine's run, whose memory is
+held to the limit, begins — a library's import is the process's start-up, not the run's):
 a command does not start an engine whose start alone would not fit in the time left
 (CP-SAT: OR-Tools' cp_model, 0.22 CPU s measured, and the engine's own modules, 0.05 s,
 with a margin: at 0.25 s one start in 60 beside 8 busy processes still ended 0.05 s late)."""
@@ -167,7 +169,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
 
     from ..answers.result import Unsupported
     from .options import Options
-    from .runtime import interrupt, release
+    from .runtime import release
 
     _arguments(task, model, options)
     release.now(before_next=True)  # what earlier runs left: before this one's clock starts
@@ -192,8 +194,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         options = replace(options, on_solution=streamed)
     passed = None if streamed is None else streamed.passed
     audited, options = _audited(model, task, options, start)
-    with interrupt.escalating():  # a first Ctrl-C it does not answer in time: a second
-        result: Result = getattr(module, task)(model, options)
+    result: Result = _engine(module, name, task, model, options, start)
     if audited is not False:
         from .estimates import qualified
 
@@ -203,6 +204,27 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     result = checked(name, task, model, result, time.perf_counter() - start, passed)
     release.now()  # the engine's tables, now that nothing stands between a stop and the result
     return result
+
+
+def _engine(module, name: str, task: str, model: Csp | Planning, options: Options,
+            start: float) -> Result:
+    """The engine's own answer, its run holding the memory limit
+    (:func:`.runtime.memory.holding`): one cut off past it says so, having nothing to
+    show; a first Ctrl-C it does not answer in time is followed by a second
+    (:func:`.runtime.interrupt.escalating`)."""
+    from ..answers.result import Result
+    from .runtime import interrupt, memory
+
+    try:
+        with interrupt.escalating():
+            if name in START_COST:
+                importlib.import_module(START_COST[name][0])
+            with memory.holding(f"running {name}"):
+                return getattr(module, task)(model, options)
+    except memory.MemoryUp:
+        why = (f"{memory.reason(memory.limit() or 0)}; {name} did not stop within a tenth "
+               "past it: what it had is lost")
+        return Result.stopped(task, name, why, time.perf_counter() - start)
 
 
 def _audited(model: Csp | Planning, task: str, options: Options, start: float

@@ -134,12 +134,14 @@ class Csp(Variables):
         if len(vals) != self.domains[name].size:
             self.allowed[name] = vals
 
-    def values(self, name: str) -> tuple[int, ...]:
-        """Every value a variable may take."""
+    def values(self, name: str) -> Sequence[int]:
+        """Every value a variable may take, in increasing order: the allowed values
+        (:meth:`restrict`), else its domain as a ``range`` — never a list of a million
+        values for ``0..999999``, whose length, bounds and membership cost nothing."""
         if name in self.allowed:
             return self.allowed[name]
         d = self.domains[name]
-        return tuple(range(d.lo, d.hi + 1))
+        return range(d.lo, d.hi + 1)
 
     def all_different(self, vars: Sequence[Var | str], label: str = "") -> None:
         """Require pairwise different values."""

@@ -26,3 +26,19 @@ def test_true_false_and_comparisons_are_constraints():
     csp.require(True)
     csp.require(x >= 1, "positive")
     assert len(csp.constraints) == 2
+
+
+def test_a_domain_of_a_million_values_is_never_listed():
+    """``values`` of ``0..999999`` is a range (its length, bounds and membership cost
+    nothing), not a tuple of a million numbers: the engines asked it once per variable, and
+    10,000 such variables held tens of GB (search) or took minutes to list (CP-SAT) before
+    either looked at a limit."""
+    csp = Csp("wide")
+    csp.add_variable("x", 0, 999_999)
+    csp.add_variable("y", 0, 9)
+    csp.restrict("y", [3, 1])
+    values = csp.values("x")
+    assert isinstance(values, range) and len(values) == 10**6
+    assert (values[0], values[-1]) == (0, 999_999)
+    assert 999_999 in values and 10**6 not in values and -1 not in values
+    assert csp.values("y") == (1, 3)  # allowed values: listed, in increasing order

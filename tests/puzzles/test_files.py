@@ -113,7 +113,7 @@ def test_xsudoku5_model():
     model = load(MODELS / "xsudoku5.toml").model
     assert isinstance(model, Csp)
     assert len(model.names) == 25
-    assert all(model.values(n) == (1, 2, 3, 4, 5) for n in model.names)
+    assert all(tuple(model.values(n)) == (1, 2, 3, 4, 5) for n in model.names)
     groups = [c for c in model.constraints if isinstance(c, AllDifferent)]
     labels = {g.label for g in groups}
     assert labels == ({f"row {i}" for i in range(1, 6)} | {f"column {i}" for i in range(1, 6)}

@@ -212,7 +212,8 @@ def test_an_engine_whose_start_does_not_fit_the_time_left_is_not_started(monkeyp
 
     from cpsolve.engines import late_start
 
-    monkeypatch.delitem(sys.modules, "ortools", raising=False)  # as in a fresh process
+    monkeypatch.delitem(sys.modules, "cpsolve.engines.cpsat.library",  # as in a fresh
+                        raising=False)  # process, where OR-Tools is not imported yet
     why = late_start("cpsat", 1.0, share=0.1)
     assert why == ("time limit reached before cpsat started (its start would take about "
                    "3.5 s here, 1.0 s was left)")

@@ -192,7 +192,7 @@ class Clock:
 
     def why(self, own: str | None = None) -> str:
         """Why the work stopped, in words: the reason of a stop asked for (``interrupted``,
-        ``memory limit 1.5 GB reached``, ``time limit 4 s reached``), else ``own``, the
+        ``memory limit 1.5 GiB reached``, ``time limit 4 s reached``), else ``own``, the
         wording of this clock's limit (by default :meth:`limit_reached`)."""
         if interrupt.requested() and not self.time_up():
             return interrupt.reason()

@@ -12,7 +12,10 @@ last one's pace, asks every engine to stop through
 reached".  Each engine then returns what it found and proved, as after a time limit.
 
 A model file loading never looks at the limit (a user's ``build()``, a comprehension):
-:func:`watching` looks for it, every few milliseconds of the process's CPU time.
+:func:`watching` looks for it, every few milliseconds of the process's CPU time.  Nor do
+engines everywhere (the tables built before their first look, a long step, a C library's
+solve): :func:`holding` looks over each engine's whole run the same way, asks the engines
+to stop at the limit and cuts the run off a tenth past it (:func:`ceiling`).
 
 No hard address-space limit (``RLIMIT_AS``) is set, nor a data-segment one
 (``RLIMIT_DATA``), not even while a model loads: both count reserved, untouched
@@ -137,8 +140,8 @@ def default_limit() -> int | None:
 
 def reason(nbytes: int) -> str:
     """What an engine stopped by the limit of ``nbytes`` reports: the limit the user gave,
-    as the time limit is reported (``memory limit 1.5 GB reached``), and the engine's share
-    of it when it had one (``memory limit 1 GB reached (this engine's share: 512 MB)``)."""
+    as the time limit is reported (``memory limit 1.5 GiB reached``), and the engine's share
+    of it when it had one (``memory limit 1 GiB reached (this engine's share: 512 MiB)``)."""
     whole = _state["whole"] if _state["limit"] == nbytes and _state["whole"] else nbytes
     if whole == nbytes:
         return f"memory limit {size_text(nbytes)} reached"
@@ -228,16 +231,81 @@ def watching(what: str) -> Iterator[None]:
             or threading.current_thread() is not threading.main_thread():
         yield
         return
-    whole, top, active = _state["whole"] or nbytes, peak() or 0, [True]
+    whole, top = _state["whole"] or nbytes, peak() or 0
 
-    def look(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-        if not active[0] or isinstance(sys.exc_info()[1], MemoryUp):  # the block has
-            return  # ended (a signal come just before), or one is leaving it already
+    def look() -> None:
         high = peak() or 0
         if (resident() or 0) > nbytes or (high > top and high > nbytes):
             raise MemoryUp(what, whole)  # again at the next look if the code catches it
 
-    previous = signal.signal(signal.SIGPROF, look)
+    with _looking(look):
+        yield
+
+
+SLACK = 0.1
+"""How far past the limit, as a share of it, an engine asked to stop there may still grow
+before its run is cut off (:func:`holding`; :func:`ceiling`)."""
+
+ROOM = 64 << 20
+"""Bytes an engine's run may always grow by from what the process held as it began
+(:func:`holding`): room to make its answer once asked to stop (and to import NumPy) under a
+limit the process passed before the run, or so close to it that a tenth of it would not
+hold one."""
+
+
+def ceiling(nbytes: int, used: int) -> int:
+    """How much an engine's run, begun with ``used`` bytes held, may hold under a limit of
+    ``nbytes`` before it is cut off (:func:`holding`): :data:`SLACK` past the limit, or
+    :data:`ROOM` past ``used`` if that is more."""
+    return max(nbytes + int(SLACK * nbytes), used + ROOM)
+
+
+@contextmanager
+def holding(what: str) -> Iterator[None]:
+    """Hold the limit over an engine's run (``what``: ``running search``), also where none of
+    its looks (:func:`check`) reaches: building its tables before the first, a long step
+    between two, a C library's solve.  Every :data:`LOADING_EVERY` seconds of the process's
+    CPU time (every thread's: a CP-SAT solve's too) the resident size and its peak are
+    read: past the limit every engine is asked to stop (as :func:`check` does: each returns
+    what it has), and past the :func:`ceiling` (:data:`SLACK` past the limit: an engine
+    that did not stop, or whose stop allocates), :class:`MemoryUp` is raised in the block:
+    the run ends there, what it had is lost.  The process's peak thus stays within a tenth
+    of the limit past it, plus what one step allocates between two looks (:func:`watching`
+    says which steps escape); a run begun at or near the limit may grow by :data:`ROOM`
+    from where it began.  Without a limit, and off the main thread, the block just runs."""
+    nbytes, used = _state["limit"], resident()
+    if nbytes is None or used is None \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    whole, top = _state["whole"] or nbytes, peak() or 0
+    hard = ceiling(nbytes, used)
+
+    def look() -> None:
+        high = peak() or 0
+        held = max(resident() or 0, high if high > top else 0)  # a peak set in the block
+        if held > hard:
+            raise MemoryUp(what, whole)  # again at the next look if the code catches it
+        if held > nbytes and not interrupt.requested():
+            interrupt.request(reason(nbytes), Stop.MEMORY)
+
+    with _looking(look):
+        yield
+
+
+@contextmanager
+def _looking(look) -> Iterator[None]:
+    """Call ``look`` every :data:`LOADING_EVERY` seconds of the process's CPU time while the
+    block runs (``SIGPROF``), until it raises :class:`MemoryUp` into the block; the handler
+    and timer of an outer block come back after it."""
+    active = [True]
+
+    def handler(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+        if not active[0] or isinstance(sys.exc_info()[1], MemoryUp):  # the block has
+            return  # ended (a signal come just before), or one is leaving it already
+        look()
+
+    previous = signal.signal(signal.SIGPROF, handler)
     signal.siginterrupt(signal.SIGPROF, False)  # system calls under way go on
     outer = signal.setitimer(signal.ITIMER_PROF, LOADING_EVERY, LOADING_EVERY)
     try:
@@ -252,16 +320,17 @@ def watching(what: str) -> Iterator[None]:
 
 
 def size_text(nbytes: int) -> str:
-    """Bytes for people, in powers of 1,024: ``512 kB``, ``1.5 GB``; past a thousand
-    million TB (an estimate's), as :func:`~cpsolve.language.quoting.short_number` writes
-    them: ``1e+400 TB``, which no float holds."""
+    """Bytes for people, in powers of 1,024 with their own units (as ``--memory-limit``
+    reads ``400M``: 400 MiB): ``512 KiB``, ``1.5 GiB``; past a thousand million TiB (an
+    estimate's), as :func:`~cpsolve.language.quoting.short_number` writes them:
+    ``1e+400 TiB``, which no float holds."""
     if nbytes >= 1024 ** 4 * 10 ** 9:
         from ...language.quoting import short_number  # not at import, as below
 
-        return f"{short_number(nbytes // 1024 ** 4)} TB"
+        return f"{short_number(nbytes // 1024 ** 4)} TiB"
     value, unit = float(nbytes), "bytes"
-    for unit in ("bytes", "kB", "MB", "GB", "TB"):
-        if value < 1024 or unit == "TB":
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
             break
         value /= 1024
     if unit == "bytes":

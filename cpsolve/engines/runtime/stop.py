@@ -1,7 +1,7 @@
 """Why a run stopped before it finished, as a value tested by identity.
 
 An engine that stops early says why in its message ("time limit 5 s reached",
-"memory limit 1.5 GB reached", "interrupted"); code that must act on the reason
+"memory limit 1.5 GiB reached", "interrupted"); code that must act on the reason
 (an analysis stopped by its default state limit, a pattern-database build stopped by
 its share of the time) tests the :class:`Stop` beside that text, never the text.
 """

@@ -125,7 +125,7 @@ def problems(csp: Csp, sym: Symmetry) -> list[str]:
                                                         and c.label == "given"):
                 out.append(f"constraint {c.label or type(c).__name__} is not an all-different "
                            "group, so the symbols cannot be renamed freely")
-        if any(csp.values(n) != sym.values for n in csp.domains):
+        if any(tuple(csp.values(n)) != sym.values for n in csp.domains):
             out.append("renaming symbols needs every variable to range over the same values")
     return out
 

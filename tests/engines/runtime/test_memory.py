@@ -16,6 +16,7 @@ import pytest
 
 from cpsolve.cli.checks import memory_size
 from cpsolve.engines.runtime import interrupt, memory
+from cpsolve.engines.runtime.stop import Stop
 
 MODELS = Path(__file__).resolve().parents[3] / "models"
 
@@ -81,11 +82,11 @@ def test_bad_values_are_one_line_and_exit_2(cli, command, value):
 
 def test_size_text_for_people():
     assert memory.size_text(512) == "512 bytes"
-    assert memory.size_text(2048) == "2 kB"
-    assert memory.size_text(3 * 2**20 // 2) == "1.5 MB"
-    assert memory.size_text(2**30) == "1 GB"
-    assert memory.size_text(5000 * 2**40) == "5,000 TB"
-    assert memory.size_text(10**400 * 2**40) == "1e+400 TB"  # an estimate no float holds
+    assert memory.size_text(2048) == "2 KiB"
+    assert memory.size_text(3 * 2**20 // 2) == "1.5 MiB"
+    assert memory.size_text(2**30) == "1 GiB"
+    assert memory.size_text(5000 * 2**40) == "5,000 TiB"
+    assert memory.size_text(10**400 * 2**40) == "1e+400 TiB"  # an estimate no float holds
 
 
 # ---------------------------------------------------------------- the check
@@ -153,7 +154,7 @@ def test_processes_side_by_side_share_the_limit():
         memory.share(2)
         assert memory.limit() == 3 * 2**29
         assert memory.reason(memory.limit()) == \
-            "memory limit 3 GB reached (this engine's share: 1.5 GB)"
+            "memory limit 3 GiB reached (this engine's share: 1.5 GiB)"
     finally:
         memory.set_limit(None)
 
@@ -218,6 +219,93 @@ def test_a_limit_below_what_the_process_holds_as_loading_begins_leaves_it_to_the
         memory.set_limit(None)
 
 
+
+# ---------------------------------------------------------------- while an engine runs
+
+
+def test_an_engine_run_that_never_looks_is_asked_to_stop_then_cut_a_tenth_past_the_limit():
+    """Work inside an engine's run that never looks at the limit (tables built before its
+    first look): past the limit the engines are asked to stop, and past it by a tenth the
+    run is cut there (:class:`memory.MemoryUp`), before it holds much more."""
+    import signal
+
+    used = memory.resident()
+    if used is None:
+        pytest.skip("no /proc/self/statm")
+    limit = used + 128 * MB
+    ceiling = memory.ceiling(limit, used)
+    assert ceiling == max(limit + limit // 10, used + memory.ROOM)
+    held: list[bytes] = []
+    before = signal.getsignal(signal.SIGPROF)
+    try:
+        memory.set_limit(limit)
+        with pytest.raises(memory.MemoryUp), memory.holding("running search"):
+            while len(held) < 2048 // 8:  # 2 GiB, far past the ceiling: never reached
+                held.append(b"x" * (8 * MB))
+        assert interrupt.requested() and interrupt.kind() is Stop.MEMORY
+        assert interrupt.reason() == f"memory limit {memory.size_text(limit)} reached"
+    finally:
+        memory.set_limit(None)
+        interrupt.clear()
+    assert limit - used < len(held) * 8 * MB  # it went past the limit, asked to stop...
+    assert len(held) * 8 * MB <= ceiling - used + 64 * MB  # ...and was cut near the ceiling
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the watch has ended
+    assert signal.getsignal(signal.SIGPROF) == before
+
+
+def test_an_engine_that_stops_when_asked_keeps_its_run():
+    """An engine that looks (as every one does between steps) stops once asked, past the
+    limit but short of the ceiling: its run ends as it returns, with its answer."""
+    used = memory.resident()
+    if used is None:
+        pytest.skip("no /proc/self/statm")
+    held: list[bytes] = []
+    try:
+        memory.set_limit(used + 64 * MB)
+        with memory.holding("running search"):
+            while not interrupt.requested() and len(held) < 2048 // 8:
+                held.append(b"x" * (8 * MB))
+        assert interrupt.kind() is Stop.MEMORY
+    finally:
+        memory.set_limit(None)
+        interrupt.clear()
+    assert 64 * MB < len(held) * 8 * MB < 2048 * MB
+
+
+def _tour(side: int) -> str:
+    """An open knight's tour of a ``side`` x ``side`` board, as a model file."""
+    board = "\n".join("." * side for _ in range(side))
+    return f'family = "tour"\nname = "knight {side}"\nclosed = false\nboard = """\n{board}\n"""\n'
+
+
+def test_a_search_whose_tables_pass_the_limit_before_its_first_look_is_cut_near_it(tmp_path):
+    """Search builds a tour's tables (two bit masks of every square per square: 250 MiB for
+    180 x 180) before its first look at the limit: the run is cut near the limit rather than
+    after it has built them all.  In a child process, whose peak counts from the fork."""
+    from cpsolve.engines import Options, run
+    from cpsolve.engines.runtime.processes import start, wait_any
+    from cpsolve.puzzles.files import load
+
+    path = tmp_path / "tour.toml"
+    path.write_text(_tour(180))
+    model = load(path).model
+
+    def solve(channel):
+        used = memory.resident() or 0
+        memory.set_limit(used + 16 * MB)
+        result = run("search", "solve", model, Options(time_limit=60))
+        ceiling = max((used + 16 * MB) * 11 // 10, used + 64 * MB)  # as documented
+        return result.status.value, result.message, (memory.peak() or 0) - used, \
+            ceiling - used
+
+    child = start(solve)
+    (message,) = wait_any([child], 120)
+    child.reap()
+    status, said, grew, room = message.value
+    assert grew <= room + 64 * MB, (grew >> 20, room >> 20)
+    assert status == "unknown" and said.startswith("memory limit "), said
+    assert said.endswith("search did not stop within a tenth past it: what it had is lost")
+
 GROWING = '''"""Holds 10 MB more at a time, up to 600 MB, then gives a one-step model."""
 from cpsolve.language.expr import Var
 from cpsolve.model import Planning
@@ -244,7 +332,7 @@ def test_a_model_that_grows_as_it_loads_ends_at_the_limit(cli_subprocess, tmp_pa
     run = cli_subprocess("solve", model, "--memory-limit", "200M", "--time-limit", "60",
                          "--json")
     assert run.code == 1, (run.out, run.err)
-    message = f"the memory limit (200 MB) was reached while loading {model}"
+    message = f"the memory limit (200 MiB) was reached while loading {model}"
     assert json.loads(run.out) == {"command": "solve", "status": "error", "error": message,
                                    "exit": 1}
     assert run.err_lines == [f"error: {message}"]
@@ -261,7 +349,7 @@ def test_in_a_batch_the_file_that_grows_is_a_row_and_the_next_loads(cli_subproce
     rows = [json.loads(line) for line in run.out.splitlines()]
     assert run.code == 1, run.err
     assert rows[0]["status"] == "not_started"  # a limit, not a bad file
-    assert "the memory limit (200 MB) was reached while loading" in rows[0]["message"]
+    assert "the memory limit (200 MiB) was reached while loading" in rows[0]["message"]
     assert rows[1]["status"] == "optimal" and rows[1]["steps"] == 10  # the model's answer
 
 
@@ -273,7 +361,7 @@ def test_analyze_stops_partial_with_what_it_proved(cli):
     assert run.code == 1, run.err
     data = json.loads(run.out)
     assert data["status"] == "partial"
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
     # what was proven: the layers it completed, each a prefix of the full analysis
     # (181,440 states in all; the goal is the only state at distance 0)
     assert data["layers"][0] == 1 and data["states"] < 181_440
@@ -281,7 +369,7 @@ def test_analyze_stops_partial_with_what_it_proved(cli):
 
 def test_analyze_in_text_says_memory_limit_reached(cli):
     run = cli("analyze", MODELS / "eight_puzzle.toml", "--memory-limit", "1M")
-    assert run.code == 1 and "memory limit 1 MB reached" in run.out
+    assert run.code == 1 and "memory limit 1 MiB reached" in run.out
     assert "Traceback" not in run.err
 
 
@@ -291,7 +379,7 @@ def test_count_stops_with_the_solutions_so_far(cli):
     data = json.loads(run.out)
     assert run.code == 1
     assert data["status"] in ("at_least", "unknown") and data["count"] < 960
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
 
 
 def test_search_stops_with_the_bound_it_proved(cli):
@@ -299,7 +387,7 @@ def test_search_stops_with_the_bound_it_proved(cli):
               "--memory-limit", "1M", "--json")
     data = json.loads(run.out)
     assert run.code == 1 and data["status"] == "unknown"
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
     assert data["bound"] is not None and data["bound"] <= 31
 
 
@@ -314,7 +402,7 @@ def test_an_engine_over_the_limit_from_the_start_stops_at_its_first_look(cli, mo
     data = json.loads(run.out)
     assert run.code == 1, data
     assert data["status"] == "unknown" and data.get("plan") is None
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
 
 
 def test_the_limit_ends_with_the_command(cli):
@@ -366,17 +454,17 @@ def test_pyconstraint_count_stops_too(cli):
               "1M", "--json")
     data = json.loads(run.out)
     assert run.code == 1 and data["status"] == "at_least" and 0 < data["count"] < 960
-    assert "memory limit 1 MB reached" in data["message"]
+    assert "memory limit 1 MiB reached" in data["message"]
 
 
 def test_auto_racers_each_keep_half_the_limit(cli):
-    """Both engines of ``auto`` stop at their share (512 kB of 1 MB) with what they proved;
+    """Both engines of ``auto`` stop at their share (512 KiB of 1 MiB) with what they proved;
     the note names the limit given, as a time limit is named, and the share."""
     run = cli("solve", MODELS / "eight_puzzle.toml", "--memory-limit", "1M", "--json")
     data = json.loads(run.out)
     notes = {e["engine"]: e for e in data["race"]["engines"]}
     assert set(notes) == {"search", "cpsat"}
     for engine in notes.values():
-        assert "memory limit 1 MB reached (this engine's share: 512 kB)" in engine["note"], \
+        assert "memory limit 1 MiB reached (this engine's share: 512 KiB)" in engine["note"], \
             engine
         assert engine["status"] != "optimal" and engine["bound"] <= 31  # the optimum is 31

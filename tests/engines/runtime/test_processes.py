@@ -216,3 +216,53 @@ def test_run_tool_passes_each_line_on_as_it_is_written(tmp_path):
     done = run_tool(["sh", "-c", script], tmp_path, 600, on_line)
     assert done.stopped == "" and done.returncode == 0
     assert seen == ["a", "b", "c"]  # each once; the last, unfinished, when the tool ended
+
+
+def _stubborn(channel):
+    """Work that never stops by itself (it ignores the stop asked for)."""
+    channel.send("started")
+    while True:
+        time.sleep(0.01)
+
+
+def test_a_stop_cut_short_while_reaping_still_kills_every_child():
+    """The command's clock may cut the wait for a killed child (a big one takes long to give
+    its memory back): the children after it are killed all the same, not left running."""
+    first, second = start(_stubborn), start(_stubborn)
+    for child in (first, second):
+        assert [m.kind for m in wait_any([child], 60)] == [Kind.NOTE]
+
+    def cut(wait=0.05):
+        raise KeyboardInterrupt  # as the clock's TimeUp, raised while waiting for it
+
+    first.reap = cut
+    with pytest.raises(KeyboardInterrupt):
+        stop([first, second], grace=0)
+    for child in (first, second):
+        child.process.join(60)  # a guard against a hang, not a time check
+        assert child.process.exitcode == -signal.SIGKILL
+
+
+def test_a_process_that_ends_with_a_child_still_running_kills_it():
+    """A child still running when its parent ends (an exception skipped its stop) is killed:
+    the parent's exit does not wait for it (multiprocessing joins its children at exit, and
+    a child asked to stop by its SIGTERM may never end)."""
+    import subprocess
+    import sys
+
+    code = ("import time\n"
+            "from cpsolve.engines.runtime.processes import start\n"
+            "def stubborn(channel):\n"
+            "    while True:\n"
+            "        time.sleep(0.01)\n"
+            "child = start(stubborn)\n"
+            "print(child.process.pid, flush=True)\n")
+    ended = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=120)  # a guard against a hang, not a time check
+    assert ended.returncode == 0, ended.stderr
+    grandchild = int(ended.stdout)
+    for _ in range(600):  # a guard of 60 s against a hang, not a time check
+        if not os.path.exists(f"/proc/{grandchild}"):
+            break
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{grandchild}"), "the child outlived its parent"

@@ -17,6 +17,7 @@ imports :mod:`multiprocessing` (``tests/test_layering.py``).
 
 from __future__ import annotations
 
+import atexit
 import enum
 import multiprocessing
 import os
@@ -296,6 +297,34 @@ def stop(children: Iterable[Child], grace: float, why: Stop | None = None,
     except KeyboardInterrupt:
         pass
     finally:
-        for child in children:  # one that gave its final word has nothing left to lose
-            child.reap(0.05 if child.done else 0.0)
+        reap(children)
     return messages
+
+
+def reap(children: Iterable[Child]) -> None:
+    """Kill (SIGKILL) every child of ``children`` that has not given its final word, then
+    reap them all (one that has gets a moment to exit by itself).  Every kill is sent before
+    the first wait: a child that takes long to die (gigabytes to give back on a loaded
+    machine) or an exception raised while waiting for it (the command's clock, a second
+    Ctrl-C) never leaves another one running — the process would then wait for it at its
+    exit (multiprocessing joins its children), past every limit and deaf to Ctrl-C."""
+    children = list(children)
+    for child in children:
+        if not child.done:
+            child.kill()
+    for child in children:
+        try:
+            child.reap(0.05 if child.done else 0.0)
+        except BaseException:
+            for rest in children:
+                rest.kill()
+            raise
+
+
+@atexit.register
+def _kill_left() -> None:
+    """At the process's exit, kill every child it started that still runs: multiprocessing's
+    own exit handler (run after this one) would wait for it (its SIGTERM only asks a child
+    to stop), and the process would not end."""
+    for child in list(_children):
+        child.kill()

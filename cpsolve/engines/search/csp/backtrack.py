@@ -45,7 +45,7 @@ from ..emit import TooDeep, source
 from .chains import close
 from .counts import Count, count_of, propagate, settle_counts, tightest
 from .linear import Linear, linear_of, narrow, settle_linear
-from .prepare import compiled, each, satisfying, tight_groups
+from .prepare import compiled, each, mask, satisfying, tight_groups
 from .tally import Stop
 
 
@@ -58,8 +58,8 @@ class Backtracker:
         index = {name: i for i, name in enumerate(self.names)}
         values = [model.values(name) for name in self.names]
         distinct = set(values)  # a grid's 81 cells share one domain
-        self.base = min((min(vs) for vs in distinct if vs), default=0)
-        masks = {vs: sum(1 << (v - self.base) for v in vs) for vs in distinct}
+        self.base = min((vs[0] for vs in distinct if vs), default=0)  # increasing
+        masks = {vs: mask(vs, self.base) for vs in distinct}
         self.doms = [masks[vs] for vs in values]
         peers: list[set[int]] = [set() for _ in range(n)]
         self.conds: list[tuple[Callable[[list], object], tuple[int, ...]]] = []
@@ -71,8 +71,8 @@ class Backtracker:
         self.counts_of: list[list[int]] = [[] for _ in range(n)]
         self.linears: list[Linear] = []
         self.linears_of: list[list[int]] = [[] for _ in range(n)]
-        self.binary = {i for i, vs in enumerate(values) if set(vs) <= {0, 1}} \
-            if self.base <= 0 else set()
+        self.binary = {i for i, vs in enumerate(values)
+                       if len(vs) <= 2 and set(vs) <= {0, 1}} if self.base <= 0 else set()
         for c in model.constraints:
             if isinstance(c, AllDifferent):
                 self._all_different([index[x] for x in c.names], peers)

@@ -1,8 +1,9 @@
-"""What :mod:`.backtrack` derives from a model once: compiled conditions, tight groups."""
+"""What :mod:`.backtrack` derives from a model once: domains' bit masks, compiled conditions,
+tight groups."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from ....model import AllDifferent, Circuit, Csp
@@ -40,6 +41,14 @@ def tight_groups(model: Csp, index: dict[str, int],
             if len(xs) > 1 and full.bit_count() == len(xs):
                 out.append((xs, full, itemgetter(*xs)))
     return out
+
+
+def mask(values: Sequence[int], base: int) -> int:
+    """The bit mask of ``values`` (bit ``v - base`` for value ``v``); a range's in one step,
+    not a million additions of ever larger numbers."""
+    if isinstance(values, range) and values.step == 1:
+        return ((1 << len(values)) - 1) << (values.start - base) if values else 0
+    return sum(1 << (v - base) for v in values)
 
 
 def satisfying(fn: Callable[[list], object], vals: list, y: int, d: int, base: int) -> int:
