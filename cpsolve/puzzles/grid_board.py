@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import widths
 from .base import Puzzle, cell_name, indices
+from .board_text import board_rows
 from .grid_picture import GridPicture
 
 if TYPE_CHECKING:
@@ -107,7 +108,8 @@ class GridPuzzle(Puzzle):
         if not isinstance(lines, list) or not all(isinstance(ln, str) for ln in lines):
             raise ValueError("expected the board as rows of symbols")
         value_of = {s: v for v, s in enumerate(self.symbols, start=1)}
-        rows = board_rows(lines, self.size, value_of)
+        rows = board_rows(lines, (self.size, self.size), lambda t: t in value_of or t == ".",
+                          f"{' '.join(value_of)} or .", ignored=SIGNS)
         return {cell(r, c): value_of[t] for r, row in enumerate(rows)
                 for c, t in enumerate(row) if t != "."}
 
@@ -138,33 +140,6 @@ def _between_rows(r: int, n: int, width: int, box: tuple[int, int] | None, marks
             out.append(("-+-" if rule else " | ") if wall else fill * (3 if marks else 1))
         out.append(widths.rjust(marks.get(((r - 1, c), (r, c)), fill), width, fill))
     return "".join(out).rstrip()
-
-
-def board_rows(lines: list[str], n: int, value_of: Mapping[str, int]) -> list[list[str]]:
-    """The first ``n`` lines of symbols in a row (text: the first board; box lines and
-    frames skipped), each of ``n`` symbols.  ``ValueError`` says what is wrong: which row
-    holds what is not a symbol, or how many symbols a row has, or how many rows there are."""
-    symbols = f"{' '.join(value_of)} or ."
-    rows: list[list[str]] = []
-    wrong = ""  # the first row of a board that did not read, and why
-    for line in lines:
-        tokens = [t for t in line.replace("|", " ").replace("\u2502", " ").split()
-                  if t in value_of or t not in SIGNS]  # a Futoshiki's signs between cells
-        if tokens and all(t in value_of or t == "." for t in tokens):
-            rows.append(tokens)
-        elif rows and len(rows) < n and not set(line.strip()) <= set("-+| \u2502") | SIGNS:
-            bad = next(t for t in tokens if t not in value_of and t != ".")
-            wrong = wrong or f"row {len(rows) + 1}, column {tokens.index(bad) + 1}: " \
-                f"{bad[:20]!r} is not one of them"
-            rows = []
-        if len(rows) == n:
-            break
-    short = next((f"row {r} has {len(row)} symbols" for r, row in enumerate(rows, start=1)
-                  if len(row) != n), "")
-    if len(rows) == n and not short:
-        return rows
-    raise ValueError(f"expected {n} rows of {n} symbols ({symbols}): "
-                     + (short or wrong or f"found {len(rows)} such rows"))
 
 
 def groups(n: int, kinds: list[str], box: tuple[int, int] | None) -> list[tuple[str, list]]:

@@ -40,6 +40,7 @@ from ..language.expr import Var
 from ..language.quoting import shown
 from ..model import Csp
 from .base import Puzzle, cell_name, indices
+from .board_text import board_rows
 from .data import Data
 
 KEYS = {"family", "name", "description", "board", "leaper", "closed", "start", "clues"}
@@ -173,19 +174,33 @@ class TourPuzzle(Puzzle):
             return super().read_solution(written)
         if not isinstance(written, str):
             raise ValueError("expected the board with visiting numbers, or JSON")
-        numbered: dict[int, tuple[int, int]] = {}
-        rows: list[list[str]] = []
-        for line in written.splitlines():  # the first board of numbers (text: one panel)
-            tokens = line.replace("\u2502", " ").replace("|", " ").split()  # a frame
-            if tokens and all(t.isdigit() or t == "x" for t in tokens):
-                rows.append(tokens)
-            elif rows:
-                break
+        return self._successors(self._read_board(written))
+
+    def _read_board(self, text: str) -> list[tuple[int, int]]:
+        """The squares in visiting order, from the first board of numbers in ``text`` (its
+        frame skipped): the board's shape, ``x`` on its blocked squares and on no other,
+        and each of the visiting numbers ``1..N`` once, else a ``ValueError`` says where."""
+        n = len(self.squares)
+        blocked = ", x on a blocked square" if self.shape[0] * self.shape[1] > n else ""
+        rows = board_rows(text.splitlines(), self.shape,
+                          lambda t: t == "x" or (t.isascii() and t.isdigit()),
+                          f"the visiting numbers 1 to {n}{blocked}", "square")
+        open_squares = set(self.squares)
+        at: dict[int, tuple[int, int]] = {}  # the square of each visiting number
         for r, row in enumerate(rows):
             for c, t in enumerate(row):
-                if t.isdigit():
-                    numbered[int(t)] = (r, c)
-        return self._successors([numbered[k] for k in sorted(numbered)])
+                where = cell_name((r, c))
+                if (t == "x") == ((r, c) in open_squares):
+                    raise ValueError(f"{where} holds {t}, but it is "
+                                     + ("a square to visit" if t == "x" else "blocked (x)"))
+                if t == "x":
+                    continue
+                k = int(t)
+                if not 1 <= k <= n:
+                    raise ValueError(f"{where} holds {t}: the visiting numbers are 1 to {n}")
+                if at.setdefault(k, (r, c)) != (r, c):
+                    raise ValueError(f"{k} is written twice, on {cell_name(at[k])} and {where}")
+        return [at[k] for k in range(1, n + 1)]
 
     def _successors(self, path: list[tuple[int, int]]) -> dict[str, int]:
         """The successor variables of a path of squares (visited in this order)."""
@@ -196,6 +211,9 @@ class TourPuzzle(Puzzle):
         nodes = [index[sq] for sq in path]
         if not nodes:
             raise ValueError("the tour visits no square")
+        if len(set(nodes)) < len(nodes):
+            twice = next(sq for k, sq in enumerate(path) if sq in path[:k])
+            raise ValueError(f"square {list(twice)} comes twice in the tour")
         n = len(self.squares)
         if self.closed and 0 in nodes and _backwards(nodes):
             nodes.reverse()  # the same closed tour, in the one direction the model keeps

@@ -384,6 +384,20 @@ def test_a_knights_tour_as_numbers_on_the_board(cli, tmp_path):
     assert cli("validate", "knight_open_5x5", board).code == 0, solved.out
 
 
+def test_a_tour_board_with_a_row_short_is_unreadable_not_invalid(cli, tmp_path):
+    """Problem A's tour with the last number of its last row left out: the board is not 5
+    rows of 4 squares, so the file is bad input (one line, exit 2; ``--json`` one error
+    document), not a tour whose leaps are checked (exit 1, a leap blamed)."""
+    answer = tmp_path / "tour.txt"
+    answer.write_text(" x  1  8  x\n 9  4 11  2\n14  x  x  7\n 5 10  3 12\n x 13  6\n")
+    run = cli("validate", "knight_problem_a", answer)
+    assert run.code == 2 and len(run.err_lines) == 1 and not run.out, run.out + run.err
+    assert "expected 5 rows of 4 squares" in run.err and "row 5 has 3 squares" in run.err
+    as_json = cli("validate", "knight_problem_a", answer, "--json")
+    error = json.loads(as_json.out)
+    assert as_json.code == 2 and error["status"] == "error" and error["exit"] == 2
+
+
 @pytest.mark.parametrize("text", [
     "(unclosed\n", "pick a b\n(pick a b\n", "{\"plan\": 3}", "[" * 100_000,
     "{\"status\": \"infeasible\", \"answer\": null}", "\x00\x01binary", "move\x1b[2J\n",

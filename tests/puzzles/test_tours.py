@@ -459,6 +459,46 @@ def test_a_broken_tour_is_said_in_squares_and_leaps(cli, tmp_path):
     assert violations(puzzle.model, cut, puzzle.words()) == ["the leap from r2c2 has no value"]
 
 
+PROBLEM_A_TOUR = [" x  1  8  x", " 9  4 11  2", "14  x  x  7", " 5 10  3 12", " x 13  6  x"]
+"""Problem A's tour as a board of visiting numbers (the article's, read in rows)."""
+
+
+def changed(row: int, text: str) -> str:
+    """:data:`PROBLEM_A_TOUR` with row ``row`` (from 0) written as ``text``."""
+    return "\n".join(text if r == row else line for r, line in enumerate(PROBLEM_A_TOUR))
+
+
+@pytest.mark.parametrize("text, said", [
+    (changed(4, " x 13  6"), "expected 5 rows of 4 squares (the visiting numbers 1 to 14, x "
+                             "on a blocked square): row 5 has 3 squares"),
+    ("1 2\n3 4", "row 1 has 2 squares"),
+    ("\n".join(PROBLEM_A_TOUR[:4]), "found 4 such rows"),
+    ("\n".join([*PROBLEM_A_TOUR, " x  1  2  x"]), "found 6 such rows"),
+    (changed(2, "14  x  y  7"), "row 3, column 3: 'y' is not one of them"),
+    (changed(4, " x 13  x  6"), "r5c3 holds x, but it is a square to visit"),
+    (changed(4, " 6 13  x  x"), "r5c1 holds 6, but it is blocked (x)"),
+    (changed(4, " x 13 15  x"), "r5c3 holds 15: the visiting numbers are 1 to 14"),
+    (changed(4, " x 13  1  x"), "1 is written twice, on r1c2 and r5c3"),
+], ids=["row-short", "2x2", "rows-short", "row-more", "not-a-number", "x-on-a-square",
+        "number-on-x", "past-n", "twice"])
+def test_a_board_of_the_wrong_shape_or_numbers_is_unreadable(text, said):
+    """Problem A is 5 rows of 4 squares, 14 of them open: a board of numbers is read only in
+    that shape, ``x`` exactly on the blocked squares, each of 1..14 once; anything else is
+    not a tour to check (the squares a short row leaves out were read as a tour and blamed
+    for a leap)."""
+    with pytest.raises(ValueError) as caught:
+        model_file("knight_problem_a").read_solution(text)
+    assert said in str(caught.value)
+
+
+def test_a_tour_that_visits_a_square_twice_is_unreadable():
+    """A path given as squares: one repeated cannot be one successor per square."""
+    puzzle = model_file("knight_problem_a")
+    path = [list(puzzle.squares[k]) for k in [0, 5, 10, 3, 8, 13, 7, 1, 2, 9, 4, 11, 12, 6]]
+    with pytest.raises(ValueError, match=r"square \[0, 1\] comes twice in the tour"):
+        puzzle.read_solution({"tour": [*path, path[0]]})
+
+
 def test_a_tour_against_the_kept_direction_is_said_in_squares(cli, tmp_path):
     """Problem A's tour walked backwards, as a JSON assignment, breaks the direction the
     model keeps (square 0's successor below its predecessor); the constraint said ``the

@@ -147,11 +147,28 @@ def found(task: Task, path: list[State], status: Status, explored: int,
 
 
 def infeasible(task: Task, explored: int, message: str = "", **details: object) -> Result:
-    """The goal is unreachable: every reachable state was examined (``message``: how)."""
+    """The goal is unreachable, proven by a search that ran out of states; ``explored`` is
+    the states or nodes it examined (docs/json.md), ``message`` what it exhausted.
+
+    Without ``message`` the words are "all N reachable states explored": true only of a
+    search whose ``explored`` counts each state reachable from the start once (bfs, dfs,
+    dijkstra, A*).  A search that merges symmetric states says so
+    (:func:`exhausted_up_to_symmetry`), one that expands states again says what it did."""
     return Result(status=Status.INFEASIBLE, engine="search", explored=explored,
                   proof="exhausted search",
                   message=message or f"goal unreachable: all {plural(explored, 'reachable state')} "
                   f"explored", details=details)
+
+
+def exhausted_up_to_symmetry(classes: int, symmetries: int) -> str:
+    """The words for a search over canonical states that ran out: ``classes`` reachable
+    states, each standing for itself and its images under ``symmetries`` (the model's
+    symmetries that keep the goal, the identity left out)."""
+    reached = f"goal unreachable: all {plural(classes, 'reachable state')} explored"
+    if not symmetries:
+        return reached
+    return (f"{reached}, up to the model's {plural(symmetries, 'symmetry', 'symmetries')} "
+            f"that {'keeps' if symmetries == 1 else 'keep'} the goal")
 
 
 def stopped(budget: Budget, explored: int, bound: int | None, what: str = "steps",

@@ -132,6 +132,6 @@ def informed_result(task: Task, budget: Budget, estimate: Estimate, out: Outcome
         result = found(task, out.path, Status.SOLVED, out.explored, message, **details)
         return result.but(bound=out.bound)
     if out.stop == "exhausted":
-        return infeasible(task, out.explored, **details)
+        return infeasible(task, out.explored, out.message, **details)
     return stopped(budget, out.explored, out.bound, "cost" if not task.unit_costs else "steps",
                    **details)

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ....answers.result import Unsupported
+from ....answers.words import plural
 from ....language.expr import Binary, Const, Expr, Unary
 from ....language.walk import variables
 from ....model.facts import plan_parity
@@ -237,7 +238,9 @@ class Outcome:
     * ``stop`` — ``"goal"``, ``"exhausted"`` (no plan at all, or none cheaper
       than the caller's ``upper``), ``"limit"`` (the caller's budget) or
       ``"cap"`` (the search's own memory cap);
-    * ``explored`` — states stored (A*) or expanded (IDA*).
+    * ``explored`` — states stored (A*) or expanded (IDA*);
+    * ``message`` — how a search that ended ``"exhausted"`` without an ``upper`` proved
+      there is no plan, in words ("": by storing every reachable state once, as A* does).
     """
 
     path: list[State] | None
@@ -246,3 +249,16 @@ class Outcome:
     stop: str
     explored: int
     details: dict[str, object] = field(default_factory=dict)
+    message: str = ""
+
+
+def no_plan(expanded: int, iterations: int, threshold: int, paths: str) -> Outcome:
+    """The end of an IDA* whose iteration at ``threshold`` pruned nothing and met no goal:
+    no plan exists, since ``paths`` (the paths it follows, in words) all ended short of one.
+    ``expanded`` counts a state again for each path to it, in every iteration."""
+    return Outcome(None, None, None, "exhausted", expanded,
+                   {"iterations": iterations, "threshold": threshold},
+                   f"goal unreachable: IDA*'s iteration at threshold {threshold} pruned "
+                   f"nothing: {paths} were followed to their ends without meeting a goal; "
+                   f"{plural(expanded, 'state')} expanded over "
+                   f"{plural(iterations, 'iteration')}, a state again for each path to it")

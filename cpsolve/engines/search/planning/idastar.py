@@ -8,7 +8,7 @@ from ....answers.result import Result, Unsupported
 from ..common import Budget
 from ..compile import State, Task
 from .astar import informed_result
-from .heuristic import Estimate, Outcome, compile_estimate
+from .heuristic import Estimate, Outcome, compile_estimate, no_plan
 
 
 def idastar(task: Task, budget: Budget) -> Result:
@@ -60,7 +60,8 @@ def ida(task: Task, budget: Budget, estimate: Estimate, threshold: int | None = 
         if search.stopped:
             return Outcome(None, None, bound, "limit", expanded, details)
         if search.next == math.inf:
-            return Outcome(None, None, None, "exhausted", expanded, details)
+            return no_plan(expanded, iterations, bound,
+                           "all paths from the start that do not revisit a state")
         bound = estimate.round_up(int(search.next))
         budget.report(_line, bound, expanded)
     return Outcome(None, None, upper, "exhausted", expanded, {"iterations": iterations})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result
+from ....answers.words import plural
 from ..common import Budget, fewest_moves, infeasible, stopped
 from ..compile import State, Task
 
@@ -52,8 +53,18 @@ def iddfs(task: Task, budget: Budget) -> Result:
                     return stopped(budget, expanded, limit, iterations=limit)
                 countdown = budget.interval(expanded)
         if not cut:
-            return infeasible(task, expanded, iterations=limit)
+            return infeasible(task, expanded, _exhausted(limit, expanded), iterations=limit)
         budget.report(_line, limit, expanded)
+
+
+def _exhausted(limit: int, expanded: int) -> str:
+    """Why no plan exists once the depth ``limit`` cut no path: every path that does not
+    revisit a state ends within ``limit - 1`` moves, and none met a goal (``expanded``
+    counts a state once per path to it, in every iteration)."""
+    return (f"goal unreachable: every path from the start that does not revisit a state "
+            f"was followed to its end (none is longer than {plural(limit - 1, 'move')}); "
+            f"{plural(expanded, 'state')} expanded over {plural(limit, 'iteration')}, a "
+            "state again for each path to it")
 
 
 def _line(limit: int, expanded: int) -> str:

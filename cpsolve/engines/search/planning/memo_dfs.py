@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ....answers.result import Result
 from ....model.moves import goal_symmetries
-from ..common import Budget, infeasible, plan_found, stopped
+from ..common import Budget, exhausted_up_to_symmetry, infeasible, plan_found, stopped
 from ..compile import State, Task
 from .symmetric_states import canonical_form
 
@@ -66,7 +66,8 @@ def memo_dfs(task: Task, budget: Budget) -> Result:
             if budget.exceeded(len(visited), _line, visited, path):
                 return stopped(budget, len(visited), None)
             countdown = budget.interval(len(visited))
-    return infeasible(task, len(visited))
+    return infeasible(task, len(visited), exhausted_up_to_symmetry(len(visited), len(mappings)),
+                      symmetries=len(mappings))
 
 
 def _line(visited: set, path: list) -> str:

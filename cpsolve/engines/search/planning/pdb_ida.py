@@ -31,7 +31,7 @@ from ..common import Budget
 from ..compile import Task
 from ..statespace.backward import relation
 from ..statespace.packing import Packed
-from .heuristic import Estimate, Outcome
+from .heuristic import Estimate, Outcome, no_plan
 from .pdb import PatternSet
 from .pdb_mirror import Mirror, find_mirror
 from .pdb_walk import Stop, Walk, max_loop, mirror_loop, progress_line, tables_loop
@@ -216,7 +216,8 @@ def _deepen(walk: Walk, estimate: Estimate, search: Callable[[int], bool], bound
                 return Outcome(_path(walk.task, trail), len(trail), len(trail), "goal", done,
                                {"iterations": iterations, "threshold": bound})
             if walk.least[0] >= 1 << 30:
-                return Outcome(None, None, None, "exhausted", done, {"iterations": iterations})
+                return no_plan(done, iterations, bound,
+                               "all paths from the start that never undo their last move")
             bound = estimate.round_up(walk.least[0])
             walk.budget.report(progress_line, bound, done)
     finally:

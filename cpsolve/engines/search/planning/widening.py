@@ -23,8 +23,17 @@ and cost (:func:`cpsolve.model.facts.any_plan_is_optimal`), the plan is ``OPTIMA
 from __future__ import annotations
 
 from ....answers.result import Result, Status
+from ....answers.words import plural
 from ....model.moves import goal_symmetries
-from ..common import Budget, found, infeasible, path_to, plan_found, stopped
+from ..common import (
+    Budget,
+    exhausted_up_to_symmetry,
+    found,
+    infeasible,
+    path_to,
+    plan_found,
+    stopped,
+)
 from ..compile import State, Task
 from .symmetric_states import Canon, canonical_form
 
@@ -42,10 +51,11 @@ def widening(task: Task, budget: Budget) -> Result:
     canon = canonical_form(task.model, mappings)
     if task.is_goal(task.initial):
         return plan_found(task, [task.initial], 1, "widening beam search")
-    width, explored = FIRST_WIDTH, [0]
+    width, explored, rounds = FIRST_WIDTH, [0], 0
     while True:
+        rounds += 1
         try:
-            path, cut = _round(task, canon, width, budget, explored)
+            path, cut, kept = _round(task, canon, width, budget, explored)
         except _Stop:
             return stopped(budget, explored[0], None, width=width)
         details = {"width": width, "symmetries": len(mappings)}
@@ -57,13 +67,24 @@ def widening(task: Task, budget: Budget) -> Result:
             return plan_found(task, path, explored[0], f"widening beam search (width {width})",
                               **details)
         if not cut:
-            return infeasible(task, explored[0], **details)
+            return infeasible(task, explored[0], _exhausted(kept, len(mappings), width, rounds,
+                                                            explored[0]), **details)
         width *= 2
 
 
+def _exhausted(kept: int, symmetries: int, width: int, rounds: int, explored: int) -> str:
+    """Why no plan exists, after a round of ``width`` that cut no layer and kept ``kept``
+    canonical states: it was a whole breadth-first search over them (``explored``, the
+    expansions of every round, counts the earlier rounds' states again)."""
+    return (f"{exhausted_up_to_symmetry(kept, symmetries)}; the last beam round (width "
+            f"{width}) cut no layer: {plural(explored, 'state')} expanded over "
+            f"{plural(rounds, 'round')}")
+
+
 def _round(task: Task, canon: Canon, width: int, budget: Budget,
-           explored: list[int]) -> tuple[list[State] | None, bool]:
-    """One beam round: ``(path to a goal or None, whether some layer was cut)``."""
+           explored: list[int]) -> tuple[list[State] | None, bool, int]:
+    """One beam round: ``(path to a goal or None, whether some layer was cut, how many
+    canonical states it kept)``."""
     next_states, is_goal = task.next_states, task.is_goal
     start = task.initial
     parent: dict[State, State | None] = {start: None}
@@ -78,7 +99,7 @@ def _round(task: Task, canon: Canon, width: int, budget: Budget,
                     continue
                 if is_goal(t):
                     parent[t] = s
-                    return path_to(parent, t), cut
+                    return path_to(parent, t), cut, len(seen)
                 kids[c] = (t, s)
             explored[0] += 1
             countdown -= 1
@@ -95,7 +116,7 @@ def _round(task: Task, canon: Canon, width: int, budget: Budget,
             seen.add(c)
             parent[t] = s
             layer.append(t)
-    return None, cut
+    return None, cut, len(seen)
 
 
 def _line(width: int, explored: int) -> str:
