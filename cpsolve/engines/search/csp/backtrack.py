@@ -228,10 +228,11 @@ class Backtracker:
         doms, vals = list(self.doms), [None] * n
         if self.constant_false or any(not d for d in doms):
             return
-        for fn, xs in self.conds:  # single-variable conditions (givens) filter domains
-            if len(xs) == 1:
-                doms[xs[0]] = satisfying(fn, vals, xs[0], doms[xs[0]],
-                                               self.base)
+        for fn, xs in self.conds:  # single-variable conditions (givens) filter domains,
+            if len(xs) == 1:  # a look between two (a domain may hold a million values)
+                if budget.exceeded(0):
+                    raise Stop
+                doms[xs[0]] = satisfying(fn, vals, xs[0], doms[xs[0]], self.base)
         for x in range(n):
             d = doms[x]
             if not d:
