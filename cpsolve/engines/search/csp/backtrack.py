@@ -230,9 +230,7 @@ class Backtracker:
             return
         for fn, xs in self.conds:  # single-variable conditions (givens) filter domains,
             if len(xs) == 1:  # a look between two (a domain may hold a million values)
-                if budget.exceeded(0):
-                    raise Stop
-                doms[xs[0]] = satisfying(fn, vals, xs[0], doms[xs[0]], self.base)
+                doms[xs[0]] = satisfying(fn, vals, xs[0], doms[xs[0]], self.base, budget)
         for x in range(n):
             d = doms[x]
             if not d:

@@ -7,7 +7,9 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from ....model import AllDifferent, Circuit, Csp
+from ..common import Budget
 from ..emit import build
+from .tally import Stop
 
 _COMPILED: dict[str, Callable[[list], object]] = {}
 """Condition functions by their emitted text: models of one family share most of them."""
@@ -51,9 +53,13 @@ def mask(values: Sequence[int], base: int) -> int:
     return sum(1 << (v - base) for v in values)
 
 
-def satisfying(fn: Callable[[list], object], vals: list, y: int, d: int, base: int) -> int:
+def satisfying(fn: Callable[[list], object], vals: list, y: int, d: int, base: int,
+               budget: Budget | None = None) -> int:
     """The values of ``y``'s domain ``d`` (a bit mask over ``base``) for which the
-    condition ``fn`` holds, the other variables as in ``vals``."""
+    condition ``fn`` holds, the other variables as in ``vals``; ``budget``: looked at first
+    (:class:`~.tally.Stop` when it is spent)."""
+    if budget is not None and budget.exceeded(0):
+        raise Stop
     if d.bit_length() > WIDE:
         return _satisfying_wide(fn, vals, y, d, base)
     keep, rest = 0, d
