@@ -86,8 +86,10 @@ def _serve(work: Work, channel: Channel) -> None:
     until ``None``; each answer goes back as ``(index, answer)``."""
     while (job := channel.receive()) is not None:
         index, time_limit = job
-        channel.send((index, work(index, time_limit)))
-        if interrupt.requested():  # stopped (Ctrl-C, the deadline): it takes no more work
+        answer = work(index, time_limit)
+        leaving = interrupt.requested()  # stopped (Ctrl-C, the deadline, the memory limit):
+        channel.send((index, answer, leaving))  # it takes no more work, and says so
+        if leaving:
             return
 
 
@@ -153,7 +155,10 @@ class _Pool:
         if len(self.idle) + len(self.running) >= self.workers:
             stale = self.idle.pop()
             del self.knows[stale]
-            stale.send(None)
+            try:
+                stale.send(None)
+            except (OSError, ValueError):  # it has ended already
+                pass
             stop([stale], self.grace / 2)
         worker = start(_serve, self.work, name="worker", share=self.workers)
         self.knows[worker] = self.count
@@ -190,9 +195,13 @@ class _Pool:
         if index is None:
             return
         if message.kind is Kind.NOTE:
-            number, answer = message.value
+            number, answer, leaving = message.value
             self.answers[number] = answer
-            self.idle.append(message.child)
+            if leaving:  # it ends: never handed more work (its pipe would be broken)
+                message.child.reap(self.grace / 2)
+                del self.knows[message.child]
+            else:
+                self.idle.append(message.child)
             return
         why = (f"the worker failed: {message.value.kind.__name__}: {message.value.text}"
                if message.kind is Kind.FAILED

@@ -47,6 +47,21 @@ def test_a_worker_that_dies_is_a_failed_piece_and_is_replaced():
     assert [a for i, a in enumerate(answers) if i != 1] == [(i, "done") for i in (0, 2, 3, 4)]
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_worker_stopped_in_its_piece_answers_and_the_next_pieces_go_to_others(workers):
+    """A piece whose own stop was asked for in its worker (its memory limit): the worker
+    answered, then ended; it was kept idle, and the next piece sent to it broke its pipe,
+    which the command took for a closed stdout: exit 0, the batch's other rows and summary
+    lost (``solve A B C --jobs 2 --memory-limit 1G``)."""
+    def work(index, time_limit):
+        if index == 0:
+            interrupt.request()  # in the worker only, as its memory watch asks
+        return index, "done"
+
+    answers = list(in_order(4, work, failed, workers=workers))
+    assert answers == [(i, "done") for i in range(4)]
+
+
 def test_a_piece_that_raises_is_a_failed_piece():
     def work(index, time_limit):
         if index == 0:
