@@ -608,3 +608,32 @@ def test_auto_keeps_cpsats_answer_where_searchs_fails_the_check(cli, wrong_csp_s
         jsonschema.validate(row, schema())
     told = [line for line in run.err.splitlines() if "engine bug" in line]
     assert len(told) == 1 and told[0].startswith(f"error: {files[0]}: search: engine bug")
+
+
+def test_an_instance_stopped_at_the_memory_limit_leaves_the_next_its_own_run(monkeypatch):
+    """One instance stopped at the memory limit left the stop asked for: every later file
+    was 'not loaded: memory limit reached', the small ones too.  The next instance is run
+    (and stopped again only if its own run passes the limit)."""
+    from cpsolve.engines import Options
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.stop import Stop
+    from cpsolve.puzzles.files import load, resolve
+    from cpsolve.workflows.batch import solving
+    from cpsolve.workflows.batch.items import Item
+
+    real = solving.solve_one
+
+    def one(item, engine, options):
+        row = real(item, engine, options)
+        if item.source == "first":  # as the memory watch asks during a run
+            interrupt.request("memory limit 200 MiB reached", Stop.MEMORY)
+        return row
+
+    monkeypatch.setattr(solving, "solve_one", one)
+    jugs = load(resolve("water_jugs"))
+    try:
+        rows = list(solving.solve_all([Item("first", jugs), Item("second", jugs)], "search",
+                                      Options()))
+    finally:
+        interrupt.clear()
+    assert [row.result.steps for row in rows] == [10, 10]  # DESIGN.md: jugs in 10 moves

@@ -82,6 +82,13 @@ def by_user() -> bool:
     return requested() and kind() is Stop.INTERRUPT
 
 
+def spent(stop: Stop) -> None:
+    """Forget a request of kind ``stop`` once the work it stopped has ended (a batch's
+    instance stopped at the memory limit: the next one is asked on its own account)."""
+    if requested() and kind() is stop:
+        clear()
+
+
 def clear() -> None:
     """Forget an earlier request (before the next command or test)."""
     _requested.clear()
