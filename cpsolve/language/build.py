@@ -158,9 +158,8 @@ class Builder(Unrolling):
         value = evaluate(expr, {})
         if value not in (0, 1):
             said = ast.unparse(node)
-            raise self.fail(f"{said!r}{'' if said == str(value) else f' ({value})'} is a "
-                            "number, not a condition: compare it (==, !=, <, ...) or combine "
-                            "conditions (and, or, not)")
+            value_said = "" if said == str(value) else f" ({value})"
+            raise self.fail(slips.not_a_condition(f"{said!r}{value_said}"))
 
     def compare(self, node: ast.Compare) -> Expr:
         """A comparison; a chain ``a < b < c`` is the conjunction of its links, and, as in

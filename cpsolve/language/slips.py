@@ -62,3 +62,10 @@ def not_allowed(node: ast.AST) -> str:
         return (f"{ast.unparse(node)!r}: tuples are not values in expressions: compare each "
                 "part (i != k or j != l, not (i, j) != (k, l))")
     return f"{ast.unparse(node)!r} is not allowed in an expression"
+
+
+def not_a_condition(said: str, combine: str = "and, or, not") -> str:
+    """The words for a number standing where a condition must (``said``: it, quoted), in
+    a file's operators or, with ``combine="&, |, ~"``, the Python API's."""
+    return (f"{said} is a number, not a condition: compare it (==, !=, <, ...) or combine "
+            f"conditions ({combine})")

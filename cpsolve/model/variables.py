@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..language.expr import Expr, ExprLike, Nary, Unary, Var, children, is_boolean, readable, wrap
 from ..language.intervals import bounds
 from ..language.quoting import figure, short_number, shown
+from ..language.slips import not_a_condition
 from ..language.walk import bad_divisors, variables
 
 
@@ -151,8 +152,7 @@ class Variables:
         expr = self._check_expr(wrap(value), what)
         number = self.number_in(expr)
         if number is not None:
-            raise ModelError(f"{what}: {shown(readable(number))} is a number, not a condition: "
-                             "compare it (==, !=, <, ...) or combine conditions (&, |, ~)")
+            raise ModelError(f"{what}: {not_a_condition(shown(readable(number)), '&, |, ~')}")
         return expr
 
     def number_in(self, expr: Expr) -> Expr | None:

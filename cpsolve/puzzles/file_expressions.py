@@ -13,6 +13,7 @@ from ..language.expr import Const, Expr
 from ..language.interpret import evaluate
 from ..language.parse import parse
 from ..language.quoting import shown
+from ..language.slips import not_a_condition
 from ..language.syntax import ExprError, one_line
 from ..language.walk import variables
 from ..model import Csp, Planning
@@ -42,8 +43,7 @@ def condition_in(data: Data, key: str, text: Any, scope: dict,
     number = model.number_in(expr)
     if number is not None:
         said = str(text).strip() if number is expr else str(number)
-        raise data.error(key, f"{shown(said)} is a number, not a condition: compare it (==, !=, "
-                         "<, ...) or combine conditions (and, or, not)")
+        raise data.error(key, not_a_condition(shown(said)))
     return expr
 
 
