@@ -306,17 +306,32 @@ def _looking(look) -> Iterator[None]:
         look()
 
     previous = signal.signal(signal.SIGPROF, handler)
-    pass  # TEMP
     outer = signal.setitimer(signal.ITIMER_PROF, LOADING_EVERY, LOADING_EVERY)
     try:
         yield
     finally:
         active[0] = False
         signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, signal.SIG_DFL if previous is None else previous)
+        signal.signal(signal.SIGPROF, _left(previous))
         _state["peak"] = max(_state["peak"], peak() or 0)  # answered here: no engine's peak
         if outer[0] > 0:  # an outer block's watch goes on
             signal.setitimer(signal.ITIMER_PROF, *outer)
+
+
+def _spent(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    """What answers ``SIGPROF`` after a watch (:func:`_left`): nothing."""
+
+
+def _left(previous):
+    """The ``SIGPROF`` handler to leave after a watch: the one before it, unless that was
+    the default (which ends the process) or none, then :func:`_spent`.  The timer may have
+    sent a signal just before it stopped that a thread busy in C (CP-SAT's) takes only
+    later: under the default it would kill the process (an ``auto`` racer, a batch worker
+    gone without a word), and under ``SIG_IGN`` Python would print "Signal 27 ignored due
+    to race condition" on stderr."""
+    if previous is None or previous == signal.SIG_DFL:
+        return _spent
+    return previous
 
 
 def size_text(nbytes: int) -> str:

@@ -191,7 +191,7 @@ def test_work_that_never_looks_is_stopped_at_the_limit_while_it_loads():
     assert str(info.value) == (f"the memory limit ({memory.size_text(used + 64 * MB)}) was "
                                "reached while loading big.py")
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the watch has ended
-    assert signal.getsignal(signal.SIGPROF) == before
+    assert signal.getsignal(signal.SIGPROF) in (before, memory._spent)  # harmless after
 
 
 def test_loading_within_the_limit_or_without_one_is_not_stopped():
@@ -250,7 +250,39 @@ def test_an_engine_run_that_never_looks_is_asked_to_stop_then_cut_a_tenth_past_t
     assert limit - used < len(held) * 8 * MB  # it went past the limit, asked to stop...
     assert len(held) * 8 * MB <= ceiling - used + 64 * MB  # ...and was cut near the ceiling
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the watch has ended
-    assert signal.getsignal(signal.SIGPROF) == before
+    assert signal.getsignal(signal.SIGPROF) in (before, memory._spent)  # harmless after
+
+
+STRESS = """
+import hashlib, os, signal, sys, threading
+from cpsolve.engines.runtime import memory
+memory.set_limit(10**12)
+stop = []
+def busy():  # in C with the GIL released, as CP-SAT's threads are
+    while not stop:
+        hashlib.sha256(b"x" * 10**6).digest()
+for _ in range(3):
+    threading.Thread(target=busy, daemon=True).start()
+for _ in range(1500):
+    with memory.holding("running search"):
+        sum(range(20000))
+stop.append(1)
+os.kill(os.getpid(), signal.SIGPROF)  # one sent after the watches: harmless
+print("ok")
+"""
+
+
+def test_a_signal_the_timer_sent_as_the_watch_ended_neither_kills_nor_speaks():
+    """A ``SIGPROF`` sent just before the timer stopped may reach a thread busy in C only
+    after the watch has put its handler back: under the default the process died (an xdist
+    worker in CI), under ``SIG_IGN`` Python printed "Signal 27 ignored due to race
+    condition".  Many short watches beside busy threads: a clean exit, nothing on stderr."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", STRESS], capture_output=True, text=True,
+                          timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
 
 
 def test_an_engine_that_stops_when_asked_keeps_its_run():
@@ -263,13 +295,14 @@ def test_an_engine_that_stops_when_asked_keeps_its_run():
     try:
         memory.set_limit(used + 64 * MB)
         with memory.holding("running search"):
-            while not interrupt.requested() and len(held) < 2048 // 8:
-                held.append(b"x" * (8 * MB))
+            while not interrupt.requested() and len(held) < 2048:
+                held.append(b"x" * MB)
+                sum(range(100_000))  # a step's work: a look (every 10 ms of CPU) every few
         assert interrupt.kind() is Stop.MEMORY
     finally:
         memory.set_limit(None)
         interrupt.clear()
-    assert 64 * MB < len(held) * 8 * MB < 2048 * MB
+    assert 64 * MB <= len(held) * MB < 2048 * MB  # asked at the first look past it
 
 
 def _tour(side: int) -> str:
