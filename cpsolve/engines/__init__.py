@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib
 import time
-from contextlib import nullcontext
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:  # the door itself imports them when an engine runs: --help needs none
@@ -195,7 +194,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         options = replace(options, on_solution=streamed)
     passed = None if streamed is None else streamed.passed
     audited, options = _audited(model, task, options, start)
-    result: Result = _engine(module, name, task, model, options, start, streamed is None)
+    result: Result = _engine(module, name, task, model, options, start)
     if audited is not False:
         from .estimates import qualified
 
@@ -208,13 +207,11 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
 
 
 def _engine(module, name: str, task: str, model: Csp | Planning, options: Options,
-            start: float, watched: bool = True) -> Result:
+            start: float) -> Result:
     """The engine's own answer, its run holding the memory limit
-    (:func:`.runtime.memory.holding`; not ``watched``: a run that streams its solutions to
-    stdout, whose cut by a second Ctrl-C to a slow reader then went unsaid in about half
-    the runs, for a reason not found yet: it keeps the engines' own looks): one cut off
-    past it says so, having nothing to show; a first Ctrl-C it does not answer in time is
-    followed by a second (:func:`.runtime.interrupt.escalating`)."""
+    (:func:`.runtime.memory.holding`): one cut off past it says so, having nothing to
+    show; a first Ctrl-C it does not answer in time is followed by a second
+    (:func:`.runtime.interrupt.escalating`)."""
     from ..answers.result import Result
     from .runtime import interrupt, memory
 
@@ -222,7 +219,7 @@ def _engine(module, name: str, task: str, model: Csp | Planning, options: Option
         with interrupt.escalating():
             if name in START_COST:
                 importlib.import_module(START_COST[name][0])
-            with memory.holding(f"running {name}") if watched else nullcontext():
+            with memory.holding(f"running {name}"):
                 return getattr(module, task)(model, options)
     except memory.MemoryUp:
         why = (f"{memory.reason(memory.limit() or 0)}; {name} did not stop within a tenth "

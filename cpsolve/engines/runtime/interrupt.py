@@ -94,7 +94,7 @@ def clear() -> None:
     _requested.clear()
     _why[:] = [REASON, Stop.INTERRUPT]
     _first[0] = _busy[0] = -float("inf")
-    _raised[0] = False
+    _raised[0] = _cut[0] = False
     _due[0] = None
 
 
@@ -156,6 +156,9 @@ output under way is written whole (a real second signal still cuts it)."""
 _raised = [False]
 """True once ``KeyboardInterrupt`` was raised into loading (a model's code may catch it)."""
 
+_cut = [False]
+"""True once the output was cut (:class:`OutputCut`): the command is ending with that line."""
+
 _abandon: list[Callable[[str], object]] = []
 """What ends the process when loading goes on :data:`ESCALATE` seconds after
 ``KeyboardInterrupt`` was raised into it (:func:`abandoning`): the CLI's process only."""
@@ -176,6 +179,7 @@ class OutputCut(BaseException):
     (:func:`cpsolve.cli.main`)."""
 
     def __init__(self) -> None:
+        _cut[0] = True  # from now on no signal raises anything else (:func:`on_signal`)
         super().__init__("interrupted while the output was being written: it is cut short")
 
 
@@ -199,7 +203,17 @@ def on_signal(signum: int, frame: object) -> None:  # noqa: ARG001 - handler sig
             raise KeyboardInterrupt
     elif now - _first[0] >= REPEAT:
         _raised[0] = _raised[0] or bool(_loading)
-        raise KeyboardInterrupt
+        _interrupt()
+
+
+def _interrupt() -> None:
+    """``KeyboardInterrupt`` for a second signal — or, once the output was cut, the cut
+    again: a ``KeyboardInterrupt`` raised while the cut travels up (in a ``finally`` on
+    its way) would replace it, and an engine's stop would then end the command with exit
+    130 and no line."""
+    if _cut[0]:
+        raise OutputCut
+    raise KeyboardInterrupt
 
 
 def on_look(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signature
@@ -215,7 +229,7 @@ def on_look(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signa
     if now - due > LATE:  # the main thread was in one call all that time
         _busy[0] = now
     if now - _busy[0] >= ESCALATE:
-        raise KeyboardInterrupt
+        _interrupt()
     _second_later(EVERY)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 
 import pytest
 
@@ -31,6 +32,33 @@ def test_a_first_signal_asks_a_second_interrupts(sig, monkeypatch):
         assert interrupt.requested() and interrupt.by_user()
         with pytest.raises(KeyboardInterrupt):
             signal_self(sig)
+
+
+def test_once_the_output_is_cut_a_later_signal_or_look_raises_the_cut_again(monkeypatch):
+    """A second signal cut the output (:class:`interrupt.OutputCut`, on its way up to the
+    command's last line); a signal, or the escalation's look, that comes in a ``finally``
+    on that way must not replace it by ``KeyboardInterrupt``, which an engine's stop takes
+    for its own (then exit 130 and no line: the streamed ``count --list`` in CI)."""
+    monkeypatch.setattr(interrupt, "REPEAT", 0.0)
+    with interrupt.installed():
+        signal_self()
+        interrupt.OutputCut()  # the cut, as the printer raises it
+        with pytest.raises(BaseException) as info:  # not KeyboardInterrupt, which
+            signal_self()  # would end the test session
+        assert type(info.value) is interrupt.OutputCut
+        interrupt._due[0] = time.monotonic()  # a look come on time...
+        interrupt._busy[0] = time.monotonic() - 10  # ...to an engine busy since long
+        interrupt._engines[0] += 1
+        try:
+            with pytest.raises(BaseException) as info:
+                interrupt.on_look(interrupt.LOOK, None)
+            assert type(info.value) is interrupt.OutputCut
+        finally:
+            interrupt._engines[0] -= 1
+    interrupt.clear()
+    with interrupt.installed(), pytest.raises(KeyboardInterrupt):  # the next command's own
+        signal_self()
+        signal_self()
 
 
 def test_one_signal_delivered_twice_is_one_interruption():
