@@ -164,16 +164,34 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     for :class:`Options`), saying what it takes; :class:`Unsupported` when the engine
     cannot do the task and :class:`~cpsolve.answers.result.EngineBug` when its answer
     fails the check.
+
+    Outside the command line (which states its own), the run's messages name
+    ``options.time_limit`` as the limit, whatever share of it an engine had, and
+    ``options.memory_limit`` holds the process as ``--memory-limit`` does
+    (:func:`.runtime.memory.adopted`).
     """
     from dataclasses import replace
 
-    from ..answers.result import Unsupported
     from .options import Options
-    from .runtime import release
+    from .runtime import clock, memory
 
     _arguments(task, model, options)
-    release.now(before_next=True)  # what earlier runs left: before this one's clock starts
     options = options or Options()
+    with clock.naming(options.time_limit), memory.adopted(options.memory_limit) as own:
+        if own:  # an on-disk analysis's arrays: half of it, as the command line gives them
+            options = replace(options, memory_limit=max(1, own // 2))
+        return _run(name, task, model, options, late)
+
+
+def _run(name: str, task: str, model: Csp | Planning, options: Options,
+         late: str | None) -> Result:
+    """:func:`run`, its arguments checked and its limits in force."""
+    from dataclasses import replace
+
+    from ..answers.result import Unsupported
+    from .runtime import release
+
+    release.now(before_next=True)  # what earlier runs left: before this one's clock starts
     module = load(name)
     if (kind_of(model), task) not in module.CAPABILITIES:
         raise Unsupported(f"engine {name!r} cannot {task} a {kind_of(model)} model")

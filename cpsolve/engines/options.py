@@ -39,10 +39,13 @@ class Options:
     * ``progress`` — called with a short line of text on long work;
     * ``satisficing`` — ``fd``: a satisficing planner configuration instead of the
       optimal one (its plans are not claimed optimal);
-    * ``work_dir``, ``resume``, ``memory_limit`` — analyze on disk
+    * ``work_dir``, ``resume`` — analyze on disk
       (:mod:`~cpsolve.engines.search.statespace.external`): where the layers
-      go, whether the finished ones found there are kept, and the bytes its
-      big arrays may take;
+      go, whether the finished ones found there are kept;
+    * ``memory_limit`` — the bytes an on-disk analysis's big arrays may take; given to
+      :func:`~cpsolve.engines.run` outside a command (the API), the process's memory
+      limit for the run as well (:func:`~cpsolve.engines.runtime.memory.adopted`), its
+      arrays then taking half, as ``--memory-limit`` gives them;
     * ``cluster`` — analyze on Dask: a number of local workers, or the address
       of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`);
     * ``hint`` — planning: a plan believed to reach the goal, as action names (a list or

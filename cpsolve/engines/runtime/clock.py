@@ -55,6 +55,21 @@ def state_limit(limit: float | None) -> None:
     alarms.printed[0] = alarms.held[0] = False
 
 
+@contextmanager
+def naming(limit: float | None) -> Iterator[None]:
+    """Outside a command (the API's :func:`cpsolve.engines.run`), the run's own time limit
+    is the one its messages name while the block runs, as a command's is; within one, the
+    command's stays."""
+    if _stated[0] is not None or limit is None:
+        yield
+        return
+    _stated[0] = limit
+    try:
+        yield
+    finally:
+        _stated[0] = None
+
+
 def stated(limit: float | None) -> float | None:
     """The limit a message names for a clock of ``limit`` seconds: the command's
     (:func:`state_limit`) when there is one, else ``limit``."""

@@ -65,6 +65,22 @@ def set_limit(nbytes: int | None, whole: int | None = None) -> None:
                   rise=0, peak=peak() or 0)  # a peak before the limit has no bearing on it
 
 
+@contextmanager
+def adopted(nbytes: int | None) -> Iterator[int | None]:
+    """Outside a command, which sets the limit itself (the API's :func:`cpsolve.engines.run`
+    with ``Options(memory_limit=...)``), ``nbytes`` is the process's limit while the block
+    runs, as ``--memory-limit`` would make it; yields it, or None when a limit was in force
+    already (a command's) or none is given."""
+    if nbytes is None or _state["limit"] is not None:
+        yield None
+        return
+    set_limit(nbytes)
+    try:
+        yield _state["limit"]
+    finally:
+        set_limit(None)
+
+
 def limit() -> int | None:
     """The limit in bytes, or None."""
     return _state["limit"]
