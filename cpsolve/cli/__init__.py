@@ -7,7 +7,8 @@ Clashing options are refused by the declared rules of :mod:`.arguments`
 :data:`.version.VERSION`.
 
 Exit codes: 0 an answer (a solution, a count, an analysis, or a proof that
-there is none; also when stdout's reader has gone, ``| head``); 1 no answer within the
+there is none; also when stdout's reader has gone, ``| head`` — stdout's own pipe, not
+another one: :func:`~.printer.stdout_gone`); 1 no answer within the
 limits, or engines that disagree; 2 a bad command line or model file, or stdout that
 cannot be written (a full disk); 3 an engine bug caught by the checker, an engine that
 cannot be imported (a broken installation) or an internal error; 130 interrupted (Ctrl-C
@@ -111,9 +112,12 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
     try:
         interrupt.replay(early)
         return _main(argv, printer, started)
-    except BrokenPipeError:  # `cpsolve ... | head`: the reader has gone
-        from .printer import reader_gone
+    except BrokenPipeError as err:  # `cpsolve ... | head`: the reader has gone — if stdout
+        from .printer import reader_gone, stdout_gone  # is the pipe that broke
 
+        if not stdout_gone():  # a pipe of cpsolve's own (a worker's, a racer's, a tool's)
+            return _internal(printer, err, f"a pipe other than stdout broke: {err}, "
+                             f"{_broken_at(err)}")
         reader_gone()
         return 0
     except OutputLost as err:  # stdout on a full disk, an I/O error: not a bug
@@ -133,10 +137,28 @@ def _ended(argv: list[str], printer, started: float | None, early: list[float]) 
         return printer.fail("out of memory (the memory limit was not reached in time: lower "
                             "--memory-limit)", 1)
     except Exception as err:  # noqa: BLE001 - the last line of defence
-        if os.environ.get("CPSOLVE_DEBUG"):
-            raise
-        return printer.fail(f"internal error ({type(err).__name__}: {err}); this is a bug "
-                            "in cpsolve — set CPSOLVE_DEBUG=1 to see the traceback", 3)
+        return _internal(printer, err, f"{type(err).__name__}: {err}")
+
+
+def _internal(printer, err: Exception, what: str) -> int:
+    """A bug in cpsolve (``what`` went wrong, ``err`` raised): one line, exit 3 — or, with
+    ``CPSOLVE_DEBUG`` set, ``err`` raised on with its traceback."""
+    if os.environ.get("CPSOLVE_DEBUG"):
+        raise err
+    return printer.fail(f"internal error ({what}); this is a bug in cpsolve — set "
+                        "CPSOLVE_DEBUG=1 to see the traceback", 3)
+
+
+def _broken_at(err: BaseException) -> str:
+    """Where ``err`` was raised: its innermost frame (``module.function``) and, when that is
+    not cpsolve's (a library's write to a pipe), the innermost of cpsolve's that led there."""
+    import traceback
+
+    names = [f"{frame.f_globals.get('__name__', '?')}.{frame.f_code.co_name}"
+             for frame, _ in traceback.walk_tb(err.__traceback__)] or ["?"]
+    own = [name for name in names if name.split(".")[0] == __name__.split(".")[0]]
+    where = f"in {names[-1]}"
+    return where if not own or own[-1] == names[-1] else f"{where}, from {own[-1]}"
 
 
 def _delivered(argv: list[str], printer, started: float | None, early: list[float]) -> int:

@@ -64,13 +64,15 @@ def cut_before_rows(cli: Cli, pairs: list[tuple[str, str]] | None) -> int:
 def _batch_end(cli: Cli, table: _Table, start: float) -> int:
     """A batch's figures (unless stdout's reader has gone) after its rows, and its exit
     code; ``start``: when the batch began (``time.monotonic``)."""
-    from .printer import reader_gone
+    from .printer import reader_gone, stdout_gone
 
     if not table.gone:
         try:
             with printing(answer=True):
                 _batch_summary(cli, table.rows, time.monotonic() - start)
         except BrokenPipeError:  # the table or the last line: the rows were all solved
+            if not stdout_gone():
+                raise
             reader_gone()
     if table.gone:
         reader_gone()
@@ -97,7 +99,7 @@ class _Table:
 def _batch_rows(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) -> int | None:
     """:func:`batch`'s rows, each written as it comes into ``table``; an exit code when the
     batch ends before any row (an option that applies to none of its models)."""
-    from .printer import watch_reader
+    from .printer import stdout_gone, watch_reader
 
     table.lineup, table.widest = _batch_lineup(cli, pairs)
     if kind_options_given(cli.args):
@@ -124,6 +126,8 @@ def _batch_rows(cli: Cli, pairs: list[tuple[str, str]] | None, table: _Table) ->
         except KeyboardInterrupt:  # a second Ctrl-C: the instances under way are lost
             table.hard = True
         except BrokenPipeError:
+            if not stdout_gone():  # another pipe (a worker's): a failure, not the reader's
+                raise
             table.gone = True
     return None
 

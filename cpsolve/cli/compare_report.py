@@ -21,7 +21,7 @@ def report(cli: Cli, done: list[Compared], verdict: str) -> None:
     """The comparison on stdout (JSON or text); when stdout's reader has gone
     (``| head``), what is left to write goes nowhere and the command ends as it would
     have (the lines on stderr still come, the exit code is the comparison's)."""
-    from .printer import reader_gone
+    from .printer import reader_gone, stdout_gone
 
     try:
         with printing(answer=True):  # the work is done: the clock no longer cuts it
@@ -30,6 +30,8 @@ def report(cli: Cli, done: list[Compared], verdict: str) -> None:
             else:
                 _print_text(cli, done, verdict)
     except BrokenPipeError:
+        if not stdout_gone():
+            raise
         reader_gone()
     if not cli.args.json:
         _tell_unanswered(done, verdict)

@@ -1,6 +1,7 @@
 """The one printer of an invocation's output: ``--json`` is one JSON object whatever the
 ending (:class:`Printer`), and an error is one plain line on stderr (:func:`fail`); stdout
-that cannot be written is one such error too (:func:`guarded`), a closed pipe none."""
+that cannot be written is one such error too (:func:`guarded`), its closed pipe none
+(stdout's own, :func:`stdout_gone`: another pipe that breaks is a bug in cpsolve)."""
 
 from __future__ import annotations
 
@@ -197,13 +198,44 @@ def _model_thread() -> bool:
 
 @contextmanager
 def _losing() -> Iterator[None]:
-    """An ``OSError`` of the block, a closed pipe's but, as :class:`OutputLost`."""
+    """An ``OSError`` of the block (a write to stdout), a closed pipe's but, as
+    :class:`OutputLost`; a closed pipe is marked as stdout's (:func:`stdout_gone`)."""
     try:
         yield
     except BrokenPipeError:
+        _gone[0] = True
         raise
     except OSError as err:
         raise OutputLost(err) from None
+
+
+_gone = [False]
+"""True once stdout itself was found a closed pipe in the command under way (its write or
+flush failed so, :func:`_losing`), or was sent nowhere (:func:`reader_gone`)."""
+
+
+def stdout_gone() -> bool:
+    """Whether a ``BrokenPipeError`` that reached the command is stdout's own — its reader
+    has gone (``| head``: no error, the reader had what it wanted) — as stdout itself says:
+    one of its writes or flushes failed so (:func:`_losing`), it was sent nowhere already
+    (:func:`reader_gone`), or it is a pipe or socket without a reader now (``POLLERR``,
+    ``POLLHUP``).  Else the pipe that broke is another one (to a worker of ``--jobs``, a
+    racer of ``auto``, an external tool, a socket): a failure of cpsolve, not the reader's
+    leave."""
+    if _gone[0]:
+        return True
+    try:
+        fd = sys.stdout.fileno()  # none: a stream of its own (a test's), not a pipe
+    except (AttributeError, OSError, ValueError):
+        return False
+    try:
+        import select
+
+        poll = select.poll()
+        poll.register(fd, select.POLLERR)
+        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poll.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll here, or fd 1 closed
+        return False
 
 
 class Unheard:
@@ -248,6 +280,7 @@ def guarded() -> Iterator[None]:
     nowhere meanwhile (:func:`reader_gone`)."""
     guard, unheard = Guarded(sys.stdout), Unheard(sys.stderr)
     sys.stdout, sys.stderr = guard, unheard
+    _gone[0] = False
     try:
         yield
     finally:
@@ -304,6 +337,7 @@ def _watch(done: threading.Event) -> None:
 def reader_gone() -> None:
     """Stdout's reader has gone (or stdout cannot be written at all): what is still to be
     written goes nowhere (the interpreter's last flush included, which would fail again)."""
+    _gone[0] = True
     try:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - kept to the end of the process
     except OSError:

@@ -939,3 +939,35 @@ def test_a_model_whose_estimate_the_engines_refuse_is_its_own_entry(cli, overest
     alone = cli("compare", overestimating)
     assert alone.code == 2
     assert alone.err.startswith(f"error: {overestimating}: the estimate is not admissible")
+
+
+def test_a_model_stopped_at_the_memory_limit_leaves_the_next_engine_and_model_their_own_run(
+        cli, monkeypatch):
+    """Each engine run on the first model is stopped at the memory limit (as the memory
+    watch asks during a run): that stop was kept for the rest, so its later engines were
+    'not run: memory limit ... reached' and every later file 'not loaded: memory limit ...
+    reached', the smallest too.  Each run is now stopped only on its own account: every
+    engine of both models runs, and the water jugs are 10 moves (DESIGN.md)."""
+    import cpsolve.workflows.batch.comparing
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.stop import Stop
+
+    real = cpsolve.workflows.batch.comparing.run
+
+    def run(engine, task, model, options):
+        result = real(engine, task, model, options)
+        if "Blocks" in model.name:  # the large one
+            interrupt.request("memory limit 150 MiB reached", Stop.MEMORY)
+        return result
+
+    monkeypatch.setattr(cpsolve.workflows.batch.comparing, "run", run)
+    try:
+        done = cli("compare", "blocks", "water_jugs", "--json")
+    finally:
+        interrupt.clear()
+    large, small = json.loads(done.out)["models"]
+    for compared in (large, small):
+        assert not [s for s in compared["skipped"] if s["reason"].startswith("not run")]
+        assert len(compared["results"]) >= 2, compared
+    assert {r["steps"] for r in small["results"]} == {10}
+    assert done.code == 0, done.err

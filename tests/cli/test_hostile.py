@@ -188,11 +188,15 @@ def test_a_text_batch_whose_reader_goes_at_its_table_keeps_its_error_and_exit(
 
     from cpsolve.output import text
 
-    def gone(*rows):
-        raise BrokenPipeError
+    stdout = GoneAfter(10**6)
+    made = getattr(text, table)
+
+    def gone(*rows):  # the reader goes as the table is made: its writes find it gone
+        stdout.left = 0
+        return made(*rows)
 
     monkeypatch.setattr(text, table, gone)
-    monkeypatch.setattr(sys, "stdout", sys.stdout)  # the reader's end is restored after
+    monkeypatch.setattr(sys, "stdout", stdout)
     bad = tmp_path / "bad.toml"
     bad.write_text('family = "csp"\nname = broken\n')
     extra = ["--engine", "search"] if command == "solve" else []

@@ -1,11 +1,13 @@
 """Stdout that cannot be written (a full disk, an I/O error, stdout closed) is one line on
 stderr and exit 2 in every command, with or without ``--json``: the user's system, not a
 bug in cpsolve (exit 3), and never a traceback.  A closed pipe (``| head``) stays quiet,
-exit 0 (tests/cli/test_hostile.py)."""
+exit 0 (tests/cli/test_hostile.py), when it is stdout's: another pipe that breaks is a bug
+in cpsolve, exit 3."""
 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shlex
 import subprocess
@@ -150,3 +152,55 @@ def test_an_error_line_with_a_line_separator_a_bidi_override_and_an_escape(cli, 
     assert run.code == 2
     assert run.err.count("\n") == 1 and not any(ch in run.err for ch in "\u2028\u202e\x1b")
     assert run.err.startswith("error: ") and "a\\u2028b\\u202ec\\x1b[31md.toml" in run.err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "water_jugs", "--engine", "search"],
+    ["solve", "water_jugs", "--engine", "search", "--json"],
+    ["solve", "water_jugs", "blocks", "--engine", "search"],  # a batch catches it itself
+    ["solve", "water_jugs", "blocks", "--engine", "search", "--json"],
+    ["compare", "water_jugs", "--json"],
+])
+def test_a_broken_pipe_that_is_not_stdouts_is_a_bug_not_a_quiet_exit_0(cli, monkeypatch, argv):
+    """A ``BrokenPipeError`` from a pipe other than stdout (here the engine's, as a pipe to a
+    worker of ``--jobs``, a racer or an external tool would raise it) was taken for stdout's
+    reader gone: exit 0, nothing said, no JSON.  Stdout is fine here, so it is a failure of
+    cpsolve: one line naming the pipe and where it broke, exit 3, and with ``--json`` the
+    error object as the one document (docs/json.md)."""
+    import cpsolve.engines.search.engine as search
+
+    def broken(model, options):
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    monkeypatch.setattr(search, "solve", broken)
+    run = cli(*argv)
+    assert run.code == 3
+    said = run.err.splitlines()
+    assert len(said) == 1 and said[0].startswith(
+        "error: internal error (a pipe other than stdout broke"), run.err
+    assert "test_printer.broken" in said[0]  # where it broke
+    if "--json" in argv:
+        objects = [json.loads(line) for line in run.out.splitlines()]
+        assert len(objects) == 1 and objects[0]["status"] == "error"
+        assert objects[0]["exit"] == 3 and objects[0]["error"] == said[0][len("error: "):]
+
+
+def test_stdout_is_the_broken_pipe_only_when_stdout_says_so(monkeypatch):
+    """:func:`stdout_gone` looks at stdout itself: a pipe whose reader is there is not gone,
+    one whose reader has closed it is; a stream that is no file (a test's capture) is gone
+    only once one of its own writes said so."""
+    from cpsolve.cli import printer
+
+    monkeypatch.setattr(printer, "_gone", [False])
+    read, write = os.pipe()
+    with os.fdopen(write, "w") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        assert printer.stdout_gone() is False
+        os.close(read)
+        assert printer.stdout_gone() is True
+        monkeypatch.setattr(sys, "stdout", Failing(BrokenPipeError(errno.EPIPE, "")))
+        assert printer.stdout_gone() is False  # no file to look at, no write yet
+        with pytest.raises(BrokenPipeError):
+            Guarded(sys.stdout).write("x")
+        assert printer.stdout_gone() is True
+        monkeypatch.setattr(sys, "stdout", sys.__stdout__)  # before the pipe's file closes

@@ -418,3 +418,33 @@ def test_in_turn_keeps_what_search_knew_when_cp_sat_knew_less(monkeypatch, cpsat
     monkeypatch.setattr(turns, "run", run)
     race = turns.in_turn("solve", load(resolve("water_jugs")).model, Options(time_limit=10))
     assert race.result.engine == kept
+
+
+def test_in_turn_starts_cpsat_after_search_was_stopped_at_the_memory_limit(monkeypatch):
+    """Search stopped at the memory limit proved nothing, so CP-SAT runs (a batch's
+    ``auto``: docs/how-to/batches.md) on its own account: the stop asked during search's
+    run left CP-SAT 'not started: memory limit ... reached'.  Here CP-SAT's run is the real
+    one: the water jugs in 10 moves (DESIGN.md)."""
+    from cpsolve.answers.result import Result, Status
+    from cpsolve.engines import Options
+    from cpsolve.engines.auto import turns
+    from cpsolve.engines.runtime import interrupt
+    from cpsolve.engines.runtime.stop import Stop
+    from cpsolve.puzzles.files import load, resolve
+
+    real = turns.run
+
+    def run(engine, task, model, options):
+        if engine == "search":  # as the memory watch asks during its run
+            interrupt.request("memory limit 150 MiB reached", Stop.MEMORY)
+            return Result(Status.UNKNOWN, "search", task, message="memory limit reached")
+        return real(engine, task, model, options)
+
+    monkeypatch.setattr(turns, "run", run)
+    try:
+        race = turns.in_turn("solve", load(resolve("water_jugs")).model,
+                             Options(time_limit=30))
+    finally:
+        interrupt.clear()
+    assert [(c.engine, c.started) for c in race.checks] == [("search", True), ("cpsat", True)]
+    assert race.result.engine == "cpsat" and race.result.answer.cost == 10

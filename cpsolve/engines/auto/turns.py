@@ -34,7 +34,7 @@ def in_turn(task: str, model: Csp | Planning, options: Options,
     when no engine can do the task."""
     clock = Clock(options.time_limit)
     checks: dict[str, Check] = {}
-    for i, name in enumerate(engines):
+    for i, name in interrupt.each_on_its_own(enumerate(engines)):  # a memory stop: its own
         why = _not_now(checks)
         if why:
             checks[name] = Check(name, note=f"not started: {why}", started=False)

@@ -27,8 +27,9 @@ import _thread
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from .stop import Stop
 from .waits import waitable
@@ -87,6 +88,19 @@ def spent(stop: Stop) -> None:
     instance stopped at the memory limit: the next one is asked on its own account)."""
     if requested() and kind() is stop:
         clear()
+
+
+T = TypeVar("T")
+
+
+def each_on_its_own(runs: Iterable[T], stop: Stop = Stop.MEMORY) -> Iterator[T]:
+    """``runs`` one at a time, a request of kind ``stop`` asked during one forgotten
+    (:func:`spent`) before the next is taken: an instance of a batch, or an engine that
+    ``compare`` runs, stopped at the memory limit leaves the next one (its file loaded, its
+    engine started) its own run, stopped too only if that run passes the limit."""
+    for run in runs:
+        yield run
+        spent(stop)
 
 
 def clear() -> None:

@@ -92,7 +92,7 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     stopped = False
     clock = Clock(time_limit)
     order = running_order(engines)
-    for i, engine in enumerate(order):
+    for i, engine in interrupt.each_on_its_own(enumerate(order)):  # a memory stop: its own
         if interrupt.requested():
             ran[engine] = Skipped(engine, f"not run: {interrupt.reason()}")
             continue

@@ -16,7 +16,6 @@ from ...engines.auto.turns import in_turn
 from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
-from ...engines.runtime.stop import Stop
 from ...model import ModelError
 from ..impossible import by_invariant
 from ..jobs import in_order, not_started
@@ -91,13 +90,12 @@ def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 
     if jobs > 1:
         yield from _in_workers(iter(items), engine, options, jobs, deadline, clock)
         return
-    for item in items:
+    for item in interrupt.each_on_its_own(items):  # a memory stop is its instance's only
         why = not_started(deadline)
         if why:
             yield unloaded(item) or Row(item.source, item.puzzle, None, why, started=False)
             continue
         yield _solved_within(item, engine, options, deadline, clock)
-        interrupt.spent(Stop.MEMORY)  # one instance's memory stop is not the next one's
 
 
 def _in_workers(items: Iterator[Item], engine: str, options: Options, jobs: int,
