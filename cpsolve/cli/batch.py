@@ -233,7 +233,8 @@ def _batch_code(rows: list, loaded: list, hard: bool) -> int:
     """A batch's exit code from its ``rows`` delivered; the files and collection lines of
     ``loaded`` (rows or items) that did not load get their line on stderr (exit 2), and so
     do the instances whose model the engines refused (:func:`tell_refused`) and those whose
-    engine's answer failed the check (a bug in cpsolve: exit 3, whatever else happened)."""
+    engine's answer failed the check (a bug in cpsolve: exit 3, whatever else happened); an
+    instance whose engines disagree is exit 1, as under ``solve``."""
     bad = tell_bad(loaded) + tell_refused(rows)
     bugs = [r for r in rows if r.bug]
     for row in bugs:
@@ -244,7 +245,7 @@ def _batch_code(rows: list, loaded: list, hard: bool) -> int:
         return INTERRUPTED
     if bad:  # bad input; a file still loading at the time limit is a limit (below)
         return 2
-    if any(r.result is None for r in rows):
+    if any(r.result is None or r.disagreements for r in rows):
         return 1
     return max((exit_code(r.result) for r in rows), default=0)
 

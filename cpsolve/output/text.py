@@ -378,12 +378,12 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
     says what backs it), laid out as every other row.  A row without a result (an error,
     not started) says why on the line under it, indented, as wide as the screen: a
     message is never squeezed into a column; so does a row with a result and an error (an
-    engine of ``auto`` whose answer failed the check, the other engine's answer kept)."""
+    engine of ``auto`` whose answer failed the check, the other engine's answer kept), and
+    one whose engines disagree (``auto``): each disagreement, as ``solve`` says it."""
     if row.result is None:
         status = row.status.replace("_", " ")
         cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), "", "", ""]
-        return Group(Legible(columns, [cells], header=False, fixed=True),
-                     Padding(Text(row.error, style=ROW_STYLE[status]), (0, 0, 0, 3)))
+        under = [Text(row.error, style=ROW_STYLE[status])]
     else:
         result = row.result
         cells = [Text(row.source), result.engine,
@@ -391,10 +391,11 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
                       style=STATUS_STYLE[result.status]),
                  Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
                  check_text(result)]
+        under = [Text(row.error, style=ROW_STYLE["error"])] if row.error else []
+        under += [Text(f"DISAGREEMENT: {problem}", style="bold red")
+                  for problem in row.disagreements]
     table = Legible(columns, [cells], header=False, fixed=True)
-    if row.result is not None and row.error:
-        return Group(table, Padding(Text(row.error, style=ROW_STYLE["error"]), (0, 0, 0, 3)))
-    return table
+    return Group(table, *(Padding(line, (0, 0, 0, 3)) for line in under)) if under else table
 
 
 def race_text(race: Race) -> Group:

@@ -145,6 +145,7 @@ def test_rows_printed_apart_line_up_under_their_headers():
         def __init__(self, source, result=None, error=""):
             self.source, self.puzzle, self.result, self.error = source, puzzle, result, error
             self.status = "error"  # a row without a result here: a bad file
+            self.disagreements = ()
 
     from cpsolve.engines import run
 

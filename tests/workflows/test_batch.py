@@ -637,3 +637,49 @@ def test_an_instance_stopped_at_the_memory_limit_leaves_the_next_its_own_run(mon
     finally:
         interrupt.clear()
     assert [row.result.steps for row in rows] == [10, 10]  # DESIGN.md: jugs in 10 moves
+
+
+@pytest.fixture
+def overclaiming_search(monkeypatch) -> None:
+    """A disagreement made on purpose: the search engine throws away every plan it finds
+    and claims instead that no plan is shorter than one step more (a bound CP-SAT's
+    optimal plan then contradicts); csp models it solves as it does."""
+    import cpsolve.engines.search.engine as search
+    from cpsolve.answers.result import Status
+    from cpsolve.model import Planning
+
+    solve = search.solve
+
+    def overclaiming(model, options):
+        result = solve(model, options)
+        if not isinstance(model, Planning) or result.answer is None:
+            return result
+        return result.but(status=Status.UNKNOWN, answer=None, bound=result.answer.cost + 1)
+
+    monkeypatch.setattr(search, "solve", overclaiming)
+    monkeypatch.setattr("cpsolve.workflows.batch.solving.by_invariant",
+                        lambda puzzle, task: None)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_batch_row_says_its_engines_disagree(cli, overclaiming_search, jobs):
+    """Under ``auto`` search proves nothing (here: a wrong bound of 11 for the water jugs'
+    10 moves, DESIGN.md), CP-SAT then proves 10: the race's verdict holds a disagreement,
+    which ``solve`` prints and exits 1 for, but the batch's row said nothing of it and the
+    batch exited 0.  Its row now carries it, in JSON and in text, and the batch exits 1."""
+    files = [ROOT / "models" / "water_jugs.toml"]
+    alone = cli("solve", *files, "--json")
+    assert alone.code == 1
+    said = json.loads(alone.out)["race"]["disagreements"]
+    assert len(said) == 1 and said[0].startswith("search vs cpsat: ")
+    run = cli("solve", *files, ROOT / "models" / "xsudoku5.toml", "--jobs", jobs, "--json")
+    assert run.code == 1, run.err
+    jugs, grid, figures = lines(run.out)
+    assert (jugs["engine"], jugs["moves"], jugs["disagreements"]) == ("cpsat", 10, said)
+    assert "disagreements" not in grid  # a csp: search answers as it does, nothing to say
+    for row in (jugs, grid, figures):
+        jsonschema.validate(row, schema())
+    text = cli("solve", *files, ROOT / "models" / "xsudoku5.toml", "--jobs", jobs)
+    assert text.code == 1
+    under = [line.strip() for line in text.out.splitlines() if "DISAGREEMENT" in line]
+    assert under == [f"DISAGREEMENT: {said[0]}"]
