@@ -303,15 +303,19 @@ def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group
     """Engines side by side: answer, status, time, check (and the hint a result had, and why
     one was cut short); an engine that did not run, and why.  A note on a model (a
     disagreement, an error) is a line of its own under the table, whole at any width:
-    ``model: note``.  The rows of one model go under its name, without a model column."""
+    ``model: note``, never wrapped (print the group with ``crop=False``): one line, as
+    cpsolve's every error, whose paths copy and paste whole.  The rows of one model go
+    under its name, without a model column."""
     cells: list[list[Any]] = []
     notes: list[Text] = []
     models: list[Puzzle] = []  # each model once, in order (two files may share a name)
     for puzzle, result in rows:
         first = not models or models[-1] is not puzzle
         if isinstance(result, str):  # a disagreement, or an error
-            notes.append(Text.assemble((puzzle.name, "bold"), ": ", result)
-                         if puzzle.name else Text(result))
+            note = Text.assemble((puzzle.name, "bold"), ": ", result) if puzzle.name \
+                else Text(result)
+            note.no_wrap, note.overflow = True, "ignore"
+            notes.append(note)
             continue
         models += [puzzle] if first else []
         name = Text(puzzle.name) if first else ""  # a model's name on its first row only
