@@ -361,9 +361,11 @@ def batch_columns(sources: list[str], engines: list[str]) -> tuple[Column, ...]:
     printed as they come): the instance as wide as the longest of ``sources`` (a file name
     is a word: never cut), the engine as the longest of ``engines`` (those that can
     answer), the status as the longest status; on a narrow screen the answer and check
-    wrap, the others never do (a screen too narrow for them all gets blocks)."""
+    wrap, the others never do, and the instance takes what the others leave it, a name
+    wider than that on a line of its own above its row (a screen too narrow for the
+    others gets blocks)."""
     statuses = [status.value.replace("_", " ") for status in Status] + [*ROW_STYLE]
-    return (Column("instance", words=True,
+    return (Column("instance", words=True, spills=True,
                    width=max((cell_len(escaped(s)) for s in sources), default=0)),
             Column("engine", words=True, width=max(map(cell_len, engines), default=0)),
             Column("status", words=True, width=max(map(cell_len, statuses))),
