@@ -221,7 +221,7 @@ def _row_out(cli: Cli, row, columns) -> None:
         else:
             from ..output.text import batch_row
 
-            cli.out.print(batch_row(row, columns))
+            cli.out.print(batch_row(row, columns), crop=False)  # its lines under it whole
 
 
 def kinds_of(items: list) -> dict[str, str]:

@@ -382,7 +382,8 @@ def batch_head(columns: tuple[Column, ...]) -> Legible:
 def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
     """One instance's row of the batch table (its status in one word: the check column
     says what backs it), laid out as every other row.  A row without a result (an error,
-    not started) says why on the line under it, indented, as wide as the screen: a
+    not started) says why on the line under it, indented, one line whatever its length (as
+    cpsolve's every error: print it with ``crop=False``; a path in it copies whole): a
     message is never squeezed into a column; so does a row with a result and an error (an
     engine of ``auto`` whose answer failed the check, the other engine's answer kept), and
     one whose engines disagree (``auto``): each disagreement, as ``solve`` says it."""
@@ -401,7 +402,12 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
         under += [Text(f"DISAGREEMENT: {problem}", style="bold red")
                   for problem in row.disagreements]
     table = Legible(columns, [cells], header=False, fixed=True)
-    return Group(table, *(Padding(line, (0, 0, 0, 3)) for line in under)) if under else table
+    return Group(table, *map(_whole_line, under)) if under else table
+
+
+def _whole_line(line: Text) -> Text:
+    """``line`` under a batch row: indented, never wrapped (the terminal wraps it)."""
+    return Text.assemble("   ", line, no_wrap=True, overflow="ignore")
 
 
 def race_text(race: Race) -> Group:
