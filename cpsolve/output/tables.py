@@ -12,11 +12,11 @@ A table printed a row at a time (a batch: each instance as it is solved) keeps o
 for all its rows (``fixed``): each column as wide as its declared ``width`` (a text column
 without one as wide as the screen allows), whatever the rows hold.
 
-A table without lines may let its first column ``spill``: when the screen cannot give it
+A table without lines may let its first column ``spills``: when the screen cannot give it
 its widest cell (a batch's file names) beside the others, it takes what they leave it (its
 header's width at least) and a cell wider than that goes whole on a line of its own, the
-rest of its row on the next line, under the headers — the table kept, every character of
-the name kept on one line (it copies whole), rather than every row as a block.
+rest of its row on the next line, under the headers — the table kept, and the name on one
+line when the screen holds it (it copies whole), rather than every row as a block.
 """
 
 from __future__ import annotations
@@ -133,8 +133,8 @@ class Legible:
 
     def spilled(self, natural: list[int | None], short: int) -> int:
         """The cells the first column gives up (``natural`` changed in place) when the
-        others are ``short`` of that many: a column that ``spills`` narrows down to its
-        header's width at most (its wider cells then go on lines of their own)."""
+        others are ``short`` of that many: a column that ``spills`` narrows, never below its
+        header's width (its wider cells then go on lines of their own)."""
         column = self.columns[0]
         if short <= 0 or not column.spills or self.boxed or natural[0] is None:
             return 0
