@@ -225,7 +225,7 @@ def _row_out(cli: Cli, row, columns) -> None:
         else:
             from ..output.text import batch_row
 
-            cli.out.print(batch_row(row, columns))
+            cli.out.print(batch_row(row, columns), crop=False)  # its lines under it whole
 
 
 def kinds_of(items: list) -> dict[str, str]:
@@ -237,7 +237,8 @@ def _batch_code(rows: list, loaded: list, hard: bool) -> int:
     """A batch's exit code from its ``rows`` delivered; the files and collection lines of
     ``loaded`` (rows or items) that did not load get their line on stderr (exit 2), and so
     do the instances whose model the engines refused (:func:`tell_refused`) and those whose
-    engine's answer failed the check (a bug in cpsolve: exit 3, whatever else happened)."""
+    engine's answer failed the check (a bug in cpsolve: exit 3, whatever else happened); an
+    instance whose engines disagree is exit 1, as under ``solve``."""
     bad = tell_bad(loaded) + tell_refused(rows)
     bugs = [r for r in rows if r.bug]
     for row in bugs:
@@ -248,7 +249,7 @@ def _batch_code(rows: list, loaded: list, hard: bool) -> int:
         return INTERRUPTED
     if bad:  # bad input; a file still loading at the time limit is a limit (below)
         return 2
-    if any(r.result is None for r in rows):
+    if any(r.result is None or r.disagreements for r in rows):
         return 1
     return max((exit_code(r.result) for r in rows), default=0)
 

@@ -94,7 +94,7 @@ def _summary(cli: Cli, instances: int, seconds: float, counts: dict[str, int],
         return
     from ..output.text import comparison_table
 
-    cli.out.print(comparison_table(rows))
+    cli.out.print(comparison_table(rows), crop=False)  # its notes are whole lines
     cli.out.print(f"{instances:,} instances in {seconds:.2f} s on the cluster: "
                    f"{counts['agree']:,} agree, {counts['unchecked']:,} not cross-checked, "
                    f"{counts['disagree']:,} disagree, {counts['error']:,} errors")

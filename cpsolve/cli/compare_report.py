@@ -60,7 +60,8 @@ def _print_text(cli: Cli, done: list[Compared], verdict: str) -> None:
 
     from ..output.text import comparison_table
 
-    cli.out.print(comparison_table([row for d in done for row in table_rows(d)]))
+    cli.out.print(comparison_table([row for d in done for row in table_rows(d)]),
+                  crop=False)  # its notes are whole lines
     cli.out.print(Text(*VERDICTS[verdict]))
 
 

@@ -184,10 +184,14 @@ def error_json(command: str | None, message: str, code: int) -> dict[str, Any]:
 
 def result_line(row) -> dict[str, Any]:
     """One batch row as a JSON object: the result's own object plus ``source``; without a
-    result, the row's ``error``, or (not started: a limit, no error) its status and why.
-    (Here, not beside the text table: a ``--json`` batch never loads rich.)"""
+    result, the row's ``error``, or (not started: a limit, no error) its status and why;
+    with ``disagreements`` when its engines (``auto``) disagree, as ``solve``'s ``race``
+    has them.  (Here, not beside the text table: a ``--json`` batch never loads rich.)"""
     if row.result is None and row.started:
         return {"source": row.source, "error": row.error}
     if row.result is None:
         return {"source": row.source, "status": row.status, "message": row.error}
-    return {"source": row.source, **result_json(row.puzzle, row.result)}
+    line = {"source": row.source, **result_json(row.puzzle, row.result)}
+    if row.disagreements:
+        line["disagreements"] = list(row.disagreements)
+    return line

@@ -197,6 +197,10 @@ RACE = {
 
 
 SOURCE = {"type": "string", "description": "Batches: the file (and #instance) of this line."}
+DISAGREEMENTS = {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                 "description": "Batches under auto: where the instance's engines' answers "
+                 "cannot both be right, one line each (as race.disagreements of solve; exit "
+                 "1); absent when they agree."}
 EXPECTED_MISMATCH = {"type": "array", "items": {"type": "string"},
                      "description": "What the proven answer contradicts in the model "
                      "file's [expected] table, one line each (also on stderr); absent when "
@@ -227,6 +231,7 @@ def error() -> dict[str, Any]:
 def result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
     properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE,
+                                  "disagreements": DISAGREEMENTS,
                                   "expected_mismatch": EXPECTED_MISMATCH, "encoding": ENCODING}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)

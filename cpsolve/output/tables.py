@@ -11,6 +11,12 @@ value``) — what a table of slivers would have held, readable at any width.
 A table printed a row at a time (a batch: each instance as it is solved) keeps one layout
 for all its rows (``fixed``): each column as wide as its declared ``width`` (a text column
 without one as wide as the screen allows), whatever the rows hold.
+
+A table without lines may let its first column ``spills``: when the screen cannot give it
+its widest cell (a batch's file names) beside the others, it takes what they leave it (its
+header's width at least) and a cell wider than that goes whole on a line of its own, the
+rest of its row on the next line, under the headers — the table kept, and the name on one
+line when the screen holds it (it copies whole), rather than every row as a block.
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ class Column:
     words: bool = False
     justify: Literal["left", "right"] = "left"
     width: int | None = None
+    spills: bool = False
+    """The first column of a table without lines, whose cell wider than the column goes on
+    a line of its own above its row (see the module)."""
 
 
 def plain(cell: Cell) -> str:
@@ -73,7 +82,7 @@ class Legible:
         if widths is None:
             yield from legible.blocks()
         else:
-            yield legible.table(widths)
+            yield from legible.tables(widths)
 
     def as_written(self, written) -> Legible:
         """This table with its cells as its console writes them, when the console says
@@ -112,6 +121,7 @@ class Legible:
         texts = [i for i, c in enumerate(self.columns) if not c.words]
         least = {i: NARROWEST if natural[i] is None else min(natural[i], NARROWEST)
                  for i in texts}
+        room += self.spilled(natural, sum(least.values()) - room)
         if room < sum(least.values()):
             return None
         if not self.fixed:
@@ -120,6 +130,17 @@ class Legible:
                 return None  # a table would cut a word that the blocks keep whole
             least = words or least
         return [max(w or 0, 1) for w in self.shared(natural, least, texts, room)]
+
+    def spilled(self, natural: list[int | None], short: int) -> int:
+        """The cells the first column gives up (``natural`` changed in place) when the
+        others are ``short`` of that many: a column that ``spills`` narrows, never below its
+        header's width (its wider cells then go on lines of their own)."""
+        column = self.columns[0]
+        if short <= 0 or not column.spills or self.boxed or natural[0] is None:
+            return 0
+        given = max(0, min(short, natural[0] - cell_len(column.header)))
+        natural[0] -= given
+        return given
 
     def whole_words(self, natural: list[int | None], texts: list[int],
                     room: int) -> dict[int, int] | None:
@@ -171,14 +192,36 @@ class Legible:
         does (between words, a number never parted from the word after it)."""
         return cell if self.columns[index].words else Prose(cell)
 
-    def table(self, widths: list[int]) -> Table:
-        """The rows as a table, each column ``widths`` cells wide."""
-        table = Table(box=box.HEAVY_HEAD if self.boxed else None, show_header=self.header,
+    def tables(self, widths: list[int]) -> list:
+        """The rows as a table, each column ``widths`` cells wide; a first cell wider than
+        its column that ``spills`` is a line of its own, the rest of its row under it (the
+        table goes on after it, its columns as wide as before)."""
+        if not self.columns[0].spills:
+            return [self.table(widths, self.rows, self.header)]
+        parts: list = []
+        rows: list[list[Cell]] = []
+        header = self.header
+        for first, *rest in self.rows:
+            if width_of(first) > widths[0]:
+                if rows or header:
+                    parts.append(self.table(widths, rows, header))
+                parts.append(Padding(Text(first) if isinstance(first, str) else first,
+                                     (0, 0, 0, 1)))
+                rows, header, first = [], False, ""
+            rows.append([first, *rest])
+        if rows or header:
+            parts.append(self.table(widths, rows, header))
+        return parts
+
+    def table(self, widths: list[int], rows: list[list[Cell]], header: bool) -> Table:
+        """``rows`` as a table (under the headers when ``header``), each column ``widths``
+        cells wide."""
+        table = Table(box=box.HEAVY_HEAD if self.boxed else None, show_header=header,
                       header_style="bold")
         for column, width in zip(self.columns, widths):
             table.add_column(column.header, justify=column.justify, width=width,
                              overflow="fold")
-        for row in self.rows:
+        for row in rows:
             table.add_row(*(self.cell(i, cell) for i, cell in enumerate(row)))
         return table
 

@@ -303,15 +303,19 @@ def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group
     """Engines side by side: answer, status, time, check (and the hint a result had, and why
     one was cut short); an engine that did not run, and why.  A note on a model (a
     disagreement, an error) is a line of its own under the table, whole at any width:
-    ``model: note``.  The rows of one model go under its name, without a model column."""
+    ``model: note``, never wrapped (print the group with ``crop=False``): one line, as
+    cpsolve's every error, whose paths copy and paste whole.  The rows of one model go
+    under its name, without a model column."""
     cells: list[list[Any]] = []
     notes: list[Text] = []
     models: list[Puzzle] = []  # each model once, in order (two files may share a name)
     for puzzle, result in rows:
         first = not models or models[-1] is not puzzle
         if isinstance(result, str):  # a disagreement, or an error
-            notes.append(Text.assemble((puzzle.name, "bold"), ": ", result)
-                         if puzzle.name else Text(result))
+            note = Text.assemble((puzzle.name, "bold"), ": ", result) if puzzle.name \
+                else Text(result)
+            note.no_wrap, note.overflow = True, "ignore"
+            notes.append(note)
             continue
         models += [puzzle] if first else []
         name = Text(puzzle.name) if first else ""  # a model's name on its first row only
@@ -357,9 +361,11 @@ def batch_columns(sources: list[str], engines: list[str]) -> tuple[Column, ...]:
     printed as they come): the instance as wide as the longest of ``sources`` (a file name
     is a word: never cut), the engine as the longest of ``engines`` (those that can
     answer), the status as the longest status; on a narrow screen the answer and check
-    wrap, the others never do (a screen too narrow for them all gets blocks)."""
+    wrap, the others never do, and the instance takes what the others leave it, a name
+    wider than that on a line of its own above its row (a screen too narrow for the
+    others gets blocks)."""
     statuses = [status.value.replace("_", " ") for status in Status] + [*ROW_STYLE]
-    return (Column("instance", words=True,
+    return (Column("instance", words=True, spills=True,
                    width=max((cell_len(escaped(s)) for s in sources), default=0)),
             Column("engine", words=True, width=max(map(cell_len, engines), default=0)),
             Column("status", words=True, width=max(map(cell_len, statuses))),
@@ -376,14 +382,15 @@ def batch_head(columns: tuple[Column, ...]) -> Legible:
 def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
     """One instance's row of the batch table (its status in one word: the check column
     says what backs it), laid out as every other row.  A row without a result (an error,
-    not started) says why on the line under it, indented, as wide as the screen: a
+    not started) says why on the line under it, indented, one line whatever its length (as
+    cpsolve's every error: print it with ``crop=False``; a path in it copies whole): a
     message is never squeezed into a column; so does a row with a result and an error (an
-    engine of ``auto`` whose answer failed the check, the other engine's answer kept)."""
+    engine of ``auto`` whose answer failed the check, the other engine's answer kept), and
+    one whose engines disagree (``auto``): each disagreement, as ``solve`` says it."""
     if row.result is None:
         status = row.status.replace("_", " ")
         cells = [Text(row.source), "", Text(status, style=ROW_STYLE[status]), "", "", ""]
-        return Group(Legible(columns, [cells], header=False, fixed=True),
-                     Padding(Text(row.error, style=ROW_STYLE[status]), (0, 0, 0, 3)))
+        under = [Text(row.error, style=ROW_STYLE[status])]
     else:
         result = row.result
         cells = [Text(row.source), result.engine,
@@ -391,10 +398,16 @@ def batch_row(row, columns: tuple[Column, ...]) -> Legible | Group:
                       style=STATUS_STYLE[result.status]),
                  Text(answer_words(row.puzzle, result)), f"{result.seconds:.3f}",
                  check_text(result)]
+        under = [Text(row.error, style=ROW_STYLE["error"])] if row.error else []
+        under += [Text(f"DISAGREEMENT: {problem}", style="bold red")
+                  for problem in row.disagreements]
     table = Legible(columns, [cells], header=False, fixed=True)
-    if row.result is not None and row.error:
-        return Group(table, Padding(Text(row.error, style=ROW_STYLE["error"]), (0, 0, 0, 3)))
-    return table
+    return Group(table, *map(_whole_line, under)) if under else table
+
+
+def _whole_line(line: Text) -> Text:
+    """``line`` under a batch row: indented, never wrapped (the terminal wraps it)."""
+    return Text.assemble("   ", line, no_wrap=True, overflow="ignore")
 
 
 def race_text(race: Race) -> Group:

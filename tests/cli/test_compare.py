@@ -192,6 +192,21 @@ def test_the_table_puts_a_skipped_engine_in_its_column_and_a_note_under_the_tabl
     assert str(Skipped("fd", "not applicable")) == "fd: not applicable"
 
 
+def test_an_error_under_the_table_is_one_line_at_80_columns(cli, tmp_path):
+    """``compare bad.toml water_jugs | cat`` (80 columns): the bad file's error, 180
+    characters, was broken by rich into three lines mid-sentence (its path could not be
+    copied whole); it is one line, as on stderr and as every other error of cpsolve."""
+    bad = tmp_path / "some" / "longer" / "directory" / "bad_model_file.toml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text('family = "grid"\nsize = 4\ngroups = ["rows"]\nbogus_key_here = 1\n')
+    run = cli("compare", bad, "water_jugs", width="80")
+    told = [line for line in run.err.splitlines() if "bogus_key_here" in line]
+    assert len(told) == 1 and len(told[0]) > 80 and told[0].startswith(f"error: {bad}: ")
+    assert told[0] in run.out.splitlines()  # the same line, whole, under the table
+    table = run.out.split(told[0])[0].splitlines()
+    assert table and all(len(line) <= 80 for line in table)  # the table still fits
+
+
 # ------------------------------------------------------------ compare: engines and budgets
 
 

@@ -164,13 +164,17 @@ def test_an_engine_the_commands_clock_stops_keeps_the_other_results():
 def test_the_table_stays_readable_at_80_columns(cli, tmp_path):
     """Output that is not a terminal is 80 columns wide: the short texts stay whole (an
     answer column squeezed to two letters a line once made a batch unreadable).  A file
-    name is a word: this one, longer than the screen, leaves no room for a table, so each
-    row is a block (its instance first, then each cell under its header's name)."""
+    name is a word: this one, longer than the screen, goes on a line of its own above its
+    row (on over the next line, every character kept); the error under its row is one
+    line, as on stderr, its path whole."""
     path = tmp_path / "with-a-very-long-name-for-a-collection-of-sudokus.toml"
     path.write_text(SUDOKUS.replace("97.. inkala", "97. short"))
     run = cli("solve", path, "--engine", "search", width="80")
     assert run.code == 2
-    assert max(map(len, run.out.splitlines())) <= 80
+    lines = run.out.splitlines()
+    error = [line for line in lines if "is not a symbol" in line]
+    assert len(error) == 1 and error[0].strip().startswith(f"{path}: instances line 2")
+    assert max(len(line) for line in lines if line not in error) <= 80
     words = run.out.split()
     for word in ("engine", "status", "answer", "seconds", "check", "error",
                  "solved", "verified", "symbol"):
@@ -637,3 +641,49 @@ def test_an_instance_stopped_at_the_memory_limit_leaves_the_next_its_own_run(mon
     finally:
         interrupt.clear()
     assert [row.result.steps for row in rows] == [10, 10]  # DESIGN.md: jugs in 10 moves
+
+
+@pytest.fixture
+def overclaiming_search(monkeypatch) -> None:
+    """A disagreement made on purpose: the search engine throws away every plan it finds
+    and claims instead that no plan is shorter than one step more (a bound CP-SAT's
+    optimal plan then contradicts); csp models it solves as it does."""
+    import cpsolve.engines.search.engine as search
+    from cpsolve.answers.result import Status
+    from cpsolve.model import Planning
+
+    solve = search.solve
+
+    def overclaiming(model, options):
+        result = solve(model, options)
+        if not isinstance(model, Planning) or result.answer is None:
+            return result
+        return result.but(status=Status.UNKNOWN, answer=None, bound=result.answer.cost + 1)
+
+    monkeypatch.setattr(search, "solve", overclaiming)
+    monkeypatch.setattr("cpsolve.workflows.batch.solving.by_invariant",
+                        lambda puzzle, task: None)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_batch_row_says_its_engines_disagree(cli, overclaiming_search, jobs):
+    """Under ``auto`` search proves nothing (here: a wrong bound of 11 for the water jugs'
+    10 moves, DESIGN.md), CP-SAT then proves 10: the race's verdict holds a disagreement,
+    which ``solve`` prints and exits 1 for, but the batch's row said nothing of it and the
+    batch exited 0.  Its row now carries it, in JSON and in text, and the batch exits 1."""
+    files = [ROOT / "models" / "water_jugs.toml"]
+    alone = cli("solve", *files, "--json")
+    assert alone.code == 1
+    said = json.loads(alone.out)["race"]["disagreements"]
+    assert len(said) == 1 and said[0].startswith("search vs cpsat: ")
+    run = cli("solve", *files, ROOT / "models" / "xsudoku5.toml", "--jobs", jobs, "--json")
+    assert run.code == 1, run.err
+    jugs, grid, figures = lines(run.out)
+    assert (jugs["engine"], jugs["moves"], jugs["disagreements"]) == ("cpsat", 10, said)
+    assert "disagreements" not in grid  # a csp: search answers as it does, nothing to say
+    for row in (jugs, grid, figures):
+        jsonschema.validate(row, schema())
+    text = cli("solve", *files, ROOT / "models" / "xsudoku5.toml", "--jobs", jobs)
+    assert text.code == 1
+    under = [line.strip() for line in text.out.splitlines() if "DISAGREEMENT" in line]
+    assert under == [f"DISAGREEMENT: {said[0]}"]

@@ -34,6 +34,10 @@ class Row:
     """The ``error`` is the engines' refusal of the instance's model as not well formed
     (an estimate above the cost still to pay: :func:`.items.refusal`): bad input (exit 2),
     as a file that did not load."""
+    disagreements: tuple[str, ...] = ()
+    """With ``auto``, where its two engines' answers cannot both be right, one line each
+    (the race's :attr:`~cpsolve.engines.auto.Race.problems`, as ``solve`` says them): the
+    row's result is the race's verdict all the same, and the batch exits 1."""
 
     @property
     def status(self) -> str:

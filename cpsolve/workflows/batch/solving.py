@@ -62,12 +62,14 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
 def _auto_row(item: Item, race: Race) -> Row:
     """The row of ``auto``'s answer: an engine whose answer failed the check is the row's
     bug (a bug in cpsolve, exit 3; its message says so too), and the other engine's answer
-    stands, as in ``solve``'s race."""
+    stands, as in ``solve``'s race; the engines' disagreements are the row's, as they are
+    ``solve``'s (exit 1)."""
     bugs = "; ".join(f"{check.engine}: {check.bug}" for check in race.bugs)
     result = race.result
     if bugs:
         result = result.but(message="; ".join(m for m in (result.message, bugs) if m))
-    return Row(item.source, item.puzzle, result, bugs, bug=bool(bugs))
+    return Row(item.source, item.puzzle, result, bugs, bug=bool(bugs),
+               disagreements=race.problems)
 
 
 def solve_all(items: Iterable[Item], engine: str, options: Options, jobs: int = 1,
@@ -112,29 +114,30 @@ def _in_workers(items: Iterator[Item], engine: str, options: Options, jobs: int,
 
     def work(index: int, time_limit: float | None) -> _Done:
         row = solve_one(known[index], engine, _limited(options, time_limit))
-        return row.result, row.error, True, row.bug, row.refused
+        return row.result, row.error, True, row.bug, row.refused, row.disagreements
 
     def failed(index: int, why: str) -> _Done:
-        return None, why, True, False, False
+        return None, why, True, False, False, ()
 
     def unstarted(index: int, why: str) -> _Done:
-        return None, why, False, False, False
+        return None, why, False, False, False, ()
 
     def stopped(index: int, why: str) -> _Done:
-        return Result.stopped("solve", engine, why), "", True, False, False
+        return Result.stopped("solve", engine, why), "", True, False, False, ()
 
     grace = None if clock is None else clock.grace()
     answers = in_order(0, work, failed, jobs, deadline, grace, unstarted, stopped, more)
-    for index, (result, error, started, bug, refused) in enumerate(answers):
+    for index, (result, error, started, bug, refused, problems) in enumerate(answers):
         item = known[index]
         # an item that did not load keeps its own error, even past the deadline
         yield unloaded(item) or Row(item.source, item.puzzle, result, error, started=started,
-                                    bug=bug, refused=refused)
+                                    bug=bug, refused=refused, disagreements=problems)
 
 
-_Done = tuple[Result | None, str, bool, bool, bool]
-"""What a worker sends back of a :class:`Row`: its result, error, whether it started, and
-whether its error is an engine bug or the engines' refusal of the model."""
+_Done = tuple[Result | None, str, bool, bool, bool, tuple[str, ...]]
+"""What a worker sends back of a :class:`Row`: its result, error, whether it started,
+whether its error is an engine bug or the engines' refusal of the model, and its engines'
+disagreements."""
 
 
 def _solved_within(item: Item, engine: str, options: Options, deadline: float | None,
