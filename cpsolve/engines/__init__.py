@@ -162,12 +162,14 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
 
     Raises ``TypeError`` for arguments of the wrong kind (a puzzle for its model, a dict
     for :class:`Options`), saying what it takes; :class:`Unsupported` when the engine
-    cannot do the task and :class:`~cpsolve.answers.result.EngineBug` when its answer
-    fails the check.
+    cannot do the task, or an option chooses what only another engine has
+    (:func:`.option_choices.lacking`: ``algorithm`` for ``cpsat``), and
+    :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
     """
     from dataclasses import replace
 
     from ..answers.result import Unsupported
+    from .option_choices import lacking
     from .options import Options
     from .runtime import release
 
@@ -178,6 +180,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     if (kind_of(model), task) not in module.CAPABILITIES:
         raise Unsupported(f"engine {name!r} cannot {task} a {kind_of(model)} model")
     reason = module.supports(model) if hasattr(module, "supports") else None
+    reason = reason or lacking(name, options)
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()
