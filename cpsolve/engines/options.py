@@ -138,8 +138,8 @@ def checked(options: Options) -> None:
     ``TypeError`` for a figure that is no number (``time_limit="5"``, ``True``) or a choice
     that is no text, ``ValueError`` for a figure out of range (``nan``, ``0``, ``-1``, more
     workers than :func:`~.runtime.cpu.max_processes`) or a choice not among the command
-    line's (``direction="sideways"``), each naming the field and what it may be
-    (:data:`RULES`)."""
+    line's (``direction="sideways"``) or ``resume`` without a ``work_dir`` (``--resume``
+    needs ``--work-dir``), each naming the field and what it may be (:data:`RULES`)."""
     for name, whole, least, infinite in (("time_limit", False, 0, True),
                                          ("limit", True, 1, True),
                                          ("workers", True, 1, False),
@@ -159,6 +159,9 @@ def checked(options: Options) -> None:
         if not (value > least if name == "time_limit" else value >= least) or (
                 name in ("workers", "cluster") and value > max_processes()):
             raise ValueError(f"Options: {name} must be {RULES[name]}; got {value!r}")
+    if options.resume and options.work_dir is None:
+        raise ValueError("Options: resume must be False without a work_dir (it goes on "
+                         "from the layers kept there, as --resume needs --work-dir DIR)")
     for name, allowed in (("direction", DIRECTIONS), ("encoding", ENCODINGS)):
         value = getattr(options, name)
         if value is not None and value not in allowed:

@@ -47,6 +47,7 @@ def test_an_infinite_time_limit_is_no_limit_and_says_so():
     ({"direction": "sideways"}, ValueError, "direction"),
     ({"direction": 1}, TypeError, "direction"),
     ({"encoding": "graph"}, ValueError, "encoding"),
+    ({"resume": True}, ValueError, "resume"),  # --resume needs --work-dir DIR
 ])
 def test_options_refuse_what_the_command_line_refuses(fields, error, field):
     # --time-limit takes seconds > 0 (nan, 0 and -1 are refused), --limit an integer >= 1
