@@ -13,13 +13,8 @@ import re
 import stat
 from collections.abc import Sequence
 
+from ..engines.runtime.cpu import max_processes
 from ..language.quoting import figure, shorten, shown
-
-
-def max_processes() -> int:
-    """Most worker processes ``--jobs`` or ``--workers`` may start: four per core (at
-    least 8); more only thrash the machine and its memory."""
-    return max(8, 4 * (os.cpu_count() or 1))
 
 
 def processes(text: str) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..engines import ENGINES, TASKS, every
+from ..engines.option_choices import DIRECTIONS
 from ..engines.runtime import memory
 from ..interop import FORMATS
 from .checks import (
@@ -140,7 +141,7 @@ def _analyze(sub: Commands) -> None:
                    f"{search_registry.ANALYZE_LIMIT:,} for the numpy and python analyses in "
                    "memory; none for the bit map, on disk and on a cluster, whether asked for "
                    "or chosen by themselves: see --algorithm and --work-dir)")
-    a.add_argument("--from", choices=["start", "goal"], dest="direction",
+    a.add_argument("--from", choices=list(DIRECTIONS), dest="direction",
                    help="explore the states reachable from the start, or the states that can "
                    "reach the goal (default: the goal when it is one state, else the start; "
                    "on disk always the start)")

@@ -1,10 +1,13 @@
 """Options that do not go together, or need another (:data:`OPTION_RULES`), checked by
-:func:`clash` on the parsed command line before any command runs."""
+:func:`clash` on the parsed command line before any command runs.  Which engine an option
+needs is the engines' rule (:data:`cpsolve.engines.option_choices.OWNERS`), which the Python
+API's :func:`cpsolve.engines.run` holds too."""
 
 from __future__ import annotations
 
 import argparse
 
+from ..engines.option_choices import owner
 from .checks import over_input
 
 
@@ -66,18 +69,18 @@ OPTION_RULES: tuple[OptionRule, ...] = (
                "--scheduler the cluster's workers do the work: give one of them",
                excludes=("workers", "scheduler")),
     OptionRule("solve", "algorithm", "--algorithm chooses a search algorithm; --engine "
-               "{engine} has none (drop --engine, or use --engine search)",
-               needs=("engine=auto", "engine=search")),
+               f"{{engine}} has none (drop --engine, or use --engine {owner('algorithm')})",
+               needs=("engine=auto", f"engine={owner('algorithm')}")),
     OptionRule("solve", "satisficing", "--satisficing chooses Fast Downward's satisficing "
-               "planner: use it with --engine fd", needs=("engine=fd",)),
+               f"planner: use it with --engine {owner('satisficing')}",
+               needs=(f"engine={owner('satisficing')}",)),
     OptionRule("solve", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
                "--engine {engine}", needs=("engine=auto",)),
     OptionRule("count", "confirm", "--confirm asks auto for CP-SAT's cross-check: drop "
                "--engine {engine}", needs=("engine=auto",)),
-    OptionRule("solve", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
-               "minizinc", needs=("engine=minizinc",)),
-    OptionRule("count", "solver", "--solver chooses MiniZinc's solver: use it with --engine "
-               "minizinc", needs=("engine=minizinc",)),
+    *(OptionRule(command, "solver", "--solver chooses MiniZinc's solver: use it with "
+                 f"--engine {owner('solver')}", needs=(f"engine={owner('solver')}",))
+      for command in ("solve", "count")),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
     OptionRule("show", "gallery", "--gallery writes a page of the solutions found: use "

@@ -162,8 +162,9 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
 
     Raises ``TypeError`` for arguments of the wrong kind (a puzzle for its model, a dict
     for :class:`Options`), saying what it takes; :class:`Unsupported` when the engine
-    cannot do the task and :class:`~cpsolve.answers.result.EngineBug` when its answer
-    fails the check.
+    cannot do the task, or an option chooses what only another engine has
+    (:func:`.option_choices.lacking`: ``algorithm`` for ``cpsat``), and
+    :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
 
     Outside the command line (which states its own), the run's messages name
     ``options.time_limit`` as the limit, whatever share of it an engine had, and
@@ -189,6 +190,7 @@ def _run(name: str, task: str, model: Csp | Planning, options: Options,
     from dataclasses import replace
 
     from ..answers.result import Unsupported
+    from .option_choices import lacking
     from .runtime import release
 
     release.now(before_next=True)  # what earlier runs left: before this one's clock starts
@@ -196,6 +198,7 @@ def _run(name: str, task: str, model: Csp | Planning, options: Options,
     if (kind_of(model), task) not in module.CAPABILITIES:
         raise Unsupported(f"engine {name!r} cannot {task} a {kind_of(model)} model")
     reason = module.supports(model) if hasattr(module, "supports") else None
+    reason = reason or lacking(name, options)
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()

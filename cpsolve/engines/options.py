@@ -8,14 +8,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
 
+from .option_choices import DIRECTIONS, ENCODINGS
 from .runtime.clock import LONGEST
+from .runtime.cpu import max_processes
 
 Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
 class Options:
-    """What a caller may ask of any engine; engines ignore what does not apply.
+    """What a caller may ask of any engine; engines ignore what they do not need (``keep``
+    for a solve), but refuse one that chooses what only another engine has — ``algorithm``,
+    ``satisficing``, ``solver`` (:data:`~.option_choices.OWNERS`): :func:`~cpsolve.engines.run`
+    raises :class:`~cpsolve.answers.result.Unsupported`, as the command line refuses
+    ``--engine cpsat --algorithm astar``.
 
     * ``time_limit`` — seconds; an engine stops and returns ``UNKNOWN`` with
       what it proved.  ``None``: none was given, and an engine may bound work that
@@ -28,11 +34,12 @@ class Options:
       only with ``time_limit`` ``None``;
     * ``limit`` — count at most this many solutions / explore at most this
       many states;
-    * ``algorithm`` — an engine-specific choice (search: ``bfs``, ``bidir``,
-      ``iddfs``, ``dfs``, ``dijkstra``);
+    * ``algorithm`` — the search engine's algorithm (``bfs``, ``bidir``, ``iddfs``,
+      ``dfs``, ``dijkstra``, …; ``analyze``: its analysis, ``numpy``, ``bitmap``, …);
     * ``keep`` — keep the enumerated solutions (planning: the optimal plans)
       in the result (``count``);
-    * ``workers`` — CP-SAT workers (counting always uses one);
+    * ``workers`` — CP-SAT workers (counting always uses one), at most
+      :func:`~.runtime.cpu.max_processes`;
     * ``direction`` — analyze: ``"start"`` (states reachable from the initial
       state) or ``"goal"`` (states that can reach the goal); ``None``: the
       goal when it is one state, else the start;
@@ -46,7 +53,8 @@ class Options:
       :func:`~cpsolve.engines.run` outside a command (the API), the process's memory
       limit for the run as well (:func:`~cpsolve.engines.runtime.memory.adopted`), its
       arrays then taking half, as ``--memory-limit`` gives them;
-    * ``cluster`` — analyze on Dask: a number of local workers, or the address
+    * ``cluster`` — analyze on Dask: a number of local workers (at most
+      :func:`~.runtime.cpu.max_processes`), or the address
       of a running scheduler (:mod:`~cpsolve.engines.search.statespace.cluster`);
     * ``hint`` — planning: a plan believed to reach the goal, as action names (a list or
       tuple of strings; a :class:`~cpsolve.answers.kinds.Plan`, such as another
@@ -110,29 +118,40 @@ class Options:
             object.__setattr__(self, "no_time_limit", False)
 
 
+_PROCESSES = f"an integer from 1 to {max_processes()} (4 per core, at least 8)"
+
 RULES: dict[str, str] = {
     "time_limit": "a number of seconds > 0, None (none given) or math.inf (no limit)",
     "limit": "an integer >= 1, None (none given) or math.inf (no limit)",
-    "workers": "an integer >= 1",
+    "workers": _PROCESSES,
     "memory_limit": "a number of bytes (an integer >= 1) or None",
     "hint": "None, a plan's action names (a list or tuple of str) or a Plan",
+    "cluster": f"None, a number of local workers ({_PROCESSES}) or a scheduler's address (a str)",
+    "direction": f"None or one of {', '.join(map(repr, DIRECTIONS))}",
+    "encoding": f"None or one of {', '.join(map(repr, ENCODINGS))}",
 }
-"""What each figure of :class:`Options` may be: the command line's rules
-(``--time-limit``, ``--limit``, ``--memory-limit``), said in the error that refuses one."""
+"""What each figure or choice of :class:`Options` may be: the command line's rules
+(``--time-limit``, ``--limit``, ``--memory-limit``, ``--workers`` and ``--jobs``: at most
+:func:`~.runtime.cpu.max_processes`, ``analyze --from``, ``--time-indexed``), said in the
+error that refuses one."""
 
 
 def checked(options: Options) -> None:
-    """Refuse a figure of ``options`` that the command line would refuse: ``TypeError``
-    for one that is no number (``time_limit="5"``, ``True``), ``ValueError`` for one out
-    of range (``nan``, ``0``, ``-1``), each naming the field and what it may be
-    (:data:`RULES`)."""
+    """Refuse a figure or choice of ``options`` that the command line would refuse:
+    ``TypeError`` for a figure that is no number (``time_limit="5"``, ``True``) or a choice
+    that is no text, ``ValueError`` for a figure out of range (``nan``, ``0``, ``-1``, more
+    workers than :func:`~.runtime.cpu.max_processes`) or a choice not among the command
+    line's (``direction="sideways"``) or ``resume`` without a ``work_dir`` (``--resume``
+    needs ``--work-dir``), each naming the field and what it may be (:data:`RULES`)."""
     for name, whole, least, infinite in (("time_limit", False, 0, True),
                                          ("limit", True, 1, True),
                                          ("workers", True, 1, False),
-                                         ("memory_limit", True, 1, False)):
+                                         ("memory_limit", True, 1, False),
+                                         ("cluster", True, 1, False)):
         value = getattr(options, name)
-        if value is None and name != "workers":
-            continue
+        if (value is None and name != "workers") or (name == "cluster"
+                                                     and isinstance(value, str)):
+            continue  # a scheduler's address
         kind = Integral if whole else Real
         number = isinstance(value, kind) and not isinstance(value, bool)
         if infinite and value == math.inf and not isinstance(value, bool):
@@ -140,8 +159,17 @@ def checked(options: Options) -> None:
         if not number:
             raise TypeError(f"Options: {name} must be {RULES[name]}, not "
                             f"{type(value).__name__} {value!r}")
-        if not (value > least if name == "time_limit" else value >= least):
+        if not (value > least if name == "time_limit" else value >= least) or (
+                name in ("workers", "cluster") and value > max_processes()):
             raise ValueError(f"Options: {name} must be {RULES[name]}; got {value!r}")
+    if options.resume and options.work_dir is None:
+        raise ValueError("Options: resume must be False without a work_dir (it goes on "
+                         "from the layers kept there, as --resume needs --work-dir DIR)")
+    for name, allowed in (("direction", DIRECTIONS), ("encoding", ENCODINGS)):
+        value = getattr(options, name)
+        if value is not None and value not in allowed:
+            error = ValueError if isinstance(value, str) else TypeError
+            raise error(f"Options: {name} must be {RULES[name]}; got {value!r}")
 
 
 def hint_names(hint: object) -> tuple[str, ...]:

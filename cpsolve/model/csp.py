@@ -43,6 +43,19 @@ class Circuit:
 Constraint = AllDifferent | Condition | Circuit
 
 
+def named(constraint: Constraint) -> str:
+    """How a message names ``constraint``: its label, else what it says — a condition's
+    readable text (as a model file's condition is labelled by its text), an all-different
+    group's or a circuit's variables — never its class (an unlabelled condition built in
+    Python)."""
+    if constraint.label:
+        return constraint.label
+    if isinstance(constraint, Condition):
+        return readable(constraint.expr)
+    kind = "all-different" if isinstance(constraint, AllDifferent) else "circuit"
+    return f"{kind} {', '.join(constraint.names)}"
+
+
 @dataclass(frozen=True)
 class CspSymmetry:
     """A declared symmetry of a CSP's rules: the value of variable ``x`` moves to

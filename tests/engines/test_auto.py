@@ -398,6 +398,20 @@ def test_in_turn_asks_cpsat_only_for_what_search_did_not_prove():
     assert race.bugs == ()
 
 
+def test_in_turn_gives_cpsat_its_turn_without_searchs_algorithm():
+    """A batch's ``--algorithm`` is search's: CP-SAT, which has none and refuses one through
+    the API, runs without it.  ``bidir`` needs one goal state and the water jugs have many,
+    so search refuses it and CP-SAT answers the 10 moves."""
+    from cpsolve.engines import Options
+    from cpsolve.engines.auto.turns import in_turn
+    from cpsolve.puzzles.files import load, resolve
+
+    race = in_turn("solve", load(resolve("water_jugs")).model,
+                   Options(time_limit=30, algorithm="bidir"))
+    assert race.result.engine == "cpsat" and race.result.answer.cost == 10
+    assert race.bugs == ()
+
+
 @pytest.mark.parametrize(("cpsat", "kept"), [
     ({"message": "time limit reached before cpsat started"}, "search"),
     ({"bound": 31}, "cpsat"),

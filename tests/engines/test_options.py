@@ -9,6 +9,7 @@ import pytest
 
 from cpsolve.engines import Options
 from cpsolve.engines.runtime.clock import LONGEST
+from cpsolve.engines.runtime.cpu import max_processes
 
 
 def test_an_infinite_time_limit_is_no_limit_and_says_so():
@@ -38,6 +39,15 @@ def test_an_infinite_time_limit_is_no_limit_and_says_so():
     ({"workers": 0}, ValueError, "workers"),
     ({"memory_limit": 0}, ValueError, "memory_limit"),
     ({"memory_limit": "1G"}, TypeError, "memory_limit"),
+    # --workers N and --jobs N: at most 4 per core (at least 8); analyze --from start|goal
+    ({"workers": max_processes() + 1}, ValueError, "workers"),
+    ({"cluster": max_processes() + 1}, ValueError, "cluster"),
+    ({"cluster": 0}, ValueError, "cluster"),
+    ({"cluster": 2.5}, TypeError, "cluster"),
+    ({"direction": "sideways"}, ValueError, "direction"),
+    ({"direction": 1}, TypeError, "direction"),
+    ({"encoding": "graph"}, ValueError, "encoding"),
+    ({"resume": True}, ValueError, "resume"),  # --resume needs --work-dir DIR
 ])
 def test_options_refuse_what_the_command_line_refuses(fields, error, field):
     # --time-limit takes seconds > 0 (nan, 0 and -1 are refused), --limit an integer >= 1
@@ -49,6 +59,11 @@ def test_options_take_what_the_command_line_takes():
     assert Options(time_limit=0.5, limit=1, workers=1, memory_limit=1).time_limit == 0.5
     assert Options(limit=math.inf).limit == math.inf  # --limit none
     assert Options(time_limit=None, limit=None, memory_limit=None).limit is None
+    assert Options(workers=max_processes(), cluster=max_processes()).workers == max_processes()
+    assert Options(cluster="tcp://localhost:8786").cluster == "tcp://localhost:8786"
+    assert [Options(direction=d).direction for d in ("start", "goal", None)] == \
+        ["start", "goal", None]
+    assert Options(encoding="time-indexed").encoding == "time-indexed"
     with pytest.raises(ValueError, match="time_limit"):  # replace() checks the new value too
         replace(Options(), time_limit=-2)
 

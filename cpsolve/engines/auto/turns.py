@@ -16,6 +16,7 @@ from dataclasses import replace
 from ...answers.result import EngineBug, Unanswerable, Unsupported
 from ...model import Csp, Planning
 from .. import Options, run
+from ..option_choices import usable
 from ..runtime import interrupt
 from ..runtime.clock import Clock
 from ..runtime.processes import Failure
@@ -28,7 +29,9 @@ from .waiting import failed
 def in_turn(task: str, model: Csp | Planning, options: Options,
             engines: tuple[str, ...] = RACERS) -> Race:
     """``engines`` on ``task``, one after the other within ``options.time_limit`` (each an
-    equal share of what is left when its turn comes), until one proves its answer; the
+    equal share of what is left when its turn comes; each without the options that choose
+    what only another engine has, :func:`~..option_choices.usable`: a batch's ``--algorithm``
+    is search's), until one proves its answer; the
     answer is the race's verdict on what they did, its seconds all of theirs.  Raises what
     the race raises: ``ModelError`` for a model the engines refuse, :class:`Unsupported`
     when no engine can do the task."""
@@ -39,7 +42,7 @@ def in_turn(task: str, model: Csp | Planning, options: Options,
         if why:
             checks[name] = Check(name, note=f"not started: {why}", started=False)
             continue
-        asked = replace(options, time_limit=clock.share(len(engines) - i))
+        asked = replace(usable(name, options), time_limit=clock.share(len(engines) - i))
         try:
             checks[name] = Check(name, run(name, task, model, asked))
         except (EngineBug, Unanswerable, Unsupported) as err:  # in a racer's words

@@ -1,10 +1,18 @@
 """How much of a core this process has had, and when it started: what a limit counted from
-the process's start, or a second of work on a loaded machine, costs in wall time."""
+the process's start, or a second of work on a loaded machine, costs in wall time; and how
+many processes (or solver threads) this machine can run usefully."""
 
 from __future__ import annotations
 
 import os
 import time
+
+
+def max_processes() -> int:
+    """Most worker processes (``--jobs``, ``--workers``; ``Options.workers`` and
+    ``Options.cluster`` alike) a run may start: four per core (at least 8); more only thrash
+    the machine and its memory."""
+    return max(8, 4 * (os.cpu_count() or 1))
 
 
 def process_start() -> float:

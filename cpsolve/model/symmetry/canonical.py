@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..csp import AllDifferent, Condition, Csp, CspSymmetry
+from ..csp import AllDifferent, Condition, Csp, CspSymmetry, named
 from .rules import breaks
 
 
@@ -123,7 +123,7 @@ def problems(csp: Csp, sym: Symmetry) -> list[str]:
         for c in csp.constraints:
             if not isinstance(c, AllDifferent) and not (isinstance(c, Condition)
                                                         and c.label == "given"):
-                out.append(f"constraint {c.label or type(c).__name__} is not an all-different "
+                out.append(f"constraint {named(c)} is not an all-different "
                            "group, so the symbols cannot be renamed freely")
         if any(tuple(csp.values(n)) != sym.values for n in csp.domains):
             out.append("renaming symbols needs every variable to range over the same values")

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from ...language.expr import Expr, Var, conjuncts, readable
 from ...language.interpret import evaluate
 from ...language.walk import normal_text, substitute, variables
-from ..csp import AllDifferent, Circuit, Condition, Csp, CspSymmetry
+from ..csp import AllDifferent, Circuit, Condition, Csp, CspSymmetry, named
 
 MAX_TABLE = 1 << 16
 """Most value combinations of one condition's variables compared by truth table."""
@@ -36,9 +36,10 @@ def breaks(csp: Csp, sym: CspSymmetry) -> str:
             for part in conjuncts(c.expr):
                 conditions.setdefault(frozenset(variables(part)), []).append(part)
     for c in csp.constraints:
-        label = c.label or type(c).__name__
+        label = named(c)
         if isinstance(c, Circuit):
-            return f"{sym.name}: the circuit {label} cannot be checked (circuits take no symmetry)"
+            return f"{sym.name}: the circuit {c.label or ', '.join(c.names)} cannot be " \
+                   "checked (circuits take no symmetry)"
         if isinstance(c, AllDifferent):
             if frozenset(perm.get(n, n) for n in c.names) not in groups:
                 return f"{sym.name} breaks the constraint {label}: its image is no " \

@@ -1,0 +1,53 @@
+"""What an option may choose, and which engine has each choice: one rule for the Python
+API (:class:`~.options.Options`, and :func:`~cpsolve.engines.run`, which refuses an option
+that chooses what the engine lacks) and for the command line (its choices and option rules,
+:mod:`cpsolve.cli.option_rules`).
+
+Plain data and functions: the command line reads this at every start-up, before any
+dataclass is imported; :mod:`.options` reads it too, so it names no ``Options`` type.
+"""
+
+from __future__ import annotations
+
+OWNERS: dict[str, tuple[str, str]] = {
+    "algorithm": ("search", "a search algorithm"),
+    "satisficing": ("fd", "Fast Downward's satisficing planner"),
+    "solver": ("minizinc", "MiniZinc's solver"),
+}
+"""Options that choose something one engine alone has: field → (that engine, what it
+chooses).  Another engine given one refuses it (:func:`lacking`); an option an engine merely
+does not need (``keep`` for a solve, ``direction`` outside ``analyze``) is no choice of its
+own, and is not here."""
+
+DIRECTIONS = ("start", "goal")
+"""What ``Options.direction`` (``analyze --from``) may be, besides ``None``."""
+
+ENCODINGS = ("time-indexed",)
+"""What ``Options.encoding`` (``--time-indexed``) may be, besides ``None``."""
+
+
+def owner(field: str) -> str:
+    """The engine that alone has what option ``field`` chooses (:data:`OWNERS`)."""
+    return OWNERS[field][0]
+
+
+def lacking(name: str, options: object) -> str | None:
+    """Why engine ``name`` cannot run with ``options`` (an :class:`~.options.Options`, which
+    imports this module; None: it can): one of them chooses
+    what only another engine has (:data:`OWNERS`), which ``name`` would silently ignore."""
+    for field, (engine, what) in OWNERS.items():
+        value = getattr(options, field)
+        if value is not None and value is not False and name != engine:
+            return (f"Options.{field}={value!r} chooses {what}, which only engine "
+                    f"{engine!r} has (run {engine!r}, or leave {field} out)")
+    return None
+
+
+def usable(name: str, options: object) -> object:
+    """``options`` without what engine ``name`` lacks (:func:`lacking`): what a caller that
+    runs several engines on one set of options (``auto`` in turn) gives each of them."""
+    from dataclasses import fields, replace
+
+    defaults = {f.name: f.default for f in fields(options) if f.name in OWNERS}
+    return replace(options, **{field: defaults[field] for field, (engine, _) in OWNERS.items()
+                               if engine != name})
