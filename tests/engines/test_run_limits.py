@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cpsolve.engines import Options, run
-from cpsolve.engines.runtime import clock, memory
+from cpsolve.engines.runtime import clock, interrupt, memory
 from cpsolve.puzzles.files import load
 
 MB = 2**20
@@ -23,7 +23,8 @@ def test_a_memory_limit_in_options_stops_the_engines_and_ends_with_the_run():
     result = run("search", "analyze", model, Options(time_limit=60, memory_limit=limit))
     assert result.status.value == "partial"
     assert f"memory limit {memory.size_text(limit)} reached" in result.message
-    assert memory.limit() is None  # the caller's process is left as it was
+    assert memory.limit() is None  # the caller's process is left as it was...
+    assert not interrupt.requested()  # ...and its next run is not stopped at once
 
 
 def test_a_limit_in_force_stays_and_the_options_give_the_arrays_their_half():

@@ -69,8 +69,8 @@ def set_limit(nbytes: int | None, whole: int | None = None) -> None:
 def adopted(nbytes: int | None) -> Iterator[int | None]:
     """Outside a command, which sets the limit itself (the API's :func:`cpsolve.engines.run`
     with ``Options(memory_limit=...)``), ``nbytes`` is the process's limit while the block
-    runs, as ``--memory-limit`` would make it; yields it, or None when a limit was in force
-    already (a command's) or none is given."""
+    runs, as ``--memory-limit`` would make it, and a stop it asked for ends with the block;
+    yields it, or None when a limit was in force already (a command's) or none is given."""
     if nbytes is None or _state["limit"] is not None:
         yield None
         return
@@ -79,6 +79,7 @@ def adopted(nbytes: int | None) -> Iterator[int | None]:
         yield _state["limit"]
     finally:
         set_limit(None)
+        interrupt.spent(Stop.MEMORY)  # its stop ends with it: the caller's next run is free
 
 
 def limit() -> int | None:
