@@ -38,7 +38,7 @@ class Puzzle:
     description: str = ""
     metric: str = "one move = one action"
     expected: dict[str, Any] = field(default_factory=dict)
-    """Known answers from the file's ``[expected]`` table (see ``files.EXPECTED``)."""
+    """Known answers from the file's ``[expected]`` table (see ``expected_table.EXPECTED``)."""
 
     def render_state(self, state: tuple[int, ...]) -> str:
         """A state drawn for people."""

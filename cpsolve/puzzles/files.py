@@ -24,26 +24,10 @@ from ..language.syntax import ExprError
 from ..model import ModelError
 from . import FAMILIES
 from .data import Data, ModelFileError, note_read, read_text, regular_file
+from .expected_table import check_applies, read_expected
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 """The bundled models: package data (in a checkout, ``cpsolve/models`` links to ``models/``)."""
-
-EXPECTED: dict[str, tuple[type, ...]] = {
-    "solve": (str,),         # "optimal" | "solved" | "infeasible": what solving must prove
-    "steps": (int,),         # actions in an optimal plan
-    "cost": (int,),          # the least total cost of a plan
-    "unique": (bool,),       # the CSP has exactly one solution
-    "objective": (int,),     # the optimum of a CSP's minimize / maximize (may be < 0)
-    "count": (int,),         # solutions of a CSP; optimal plans of a planning model
-    "classes": (int,),       # solutions of a CSP up to its symmetries (count --up-to symmetry)
-    "states": (int,),        # states that can reach the goal
-    "max_distance": (int,),  # the largest distance to the goal
-    "farthest": (int,),      # how many states lie at max_distance
-}
-"""Keys of a model file's ``[expected]`` table (known answers, checked by the tests)."""
-
-SOLVE_STATUSES = ("optimal", "solved", "infeasible")
-
 
 MODEL_FILES = "cpsolve reads .toml and .py models, and PDDL as DOMAIN.pddl PROBLEM.pddl"
 """What cpsolve reads, said when a file of another kind is given (a MiniZinc ``.mzn``)."""
@@ -104,6 +88,7 @@ def load_many(path: str | Path) -> Iterator:
         for puzzle in puzzles:
             if not isinstance(puzzle, ModelFileError):
                 _validate(puzzle.model)
+                check_applies(data, expected, puzzle.model)
     except (ModelError, ExprError) as err:
         raise ModelFileError(path, str(err)) from None
     if all(isinstance(p, ModelFileError) for p in puzzles):
@@ -112,22 +97,6 @@ def load_many(path: str | Path) -> Iterator:
         puzzles = [p if isinstance(p, ModelFileError) else dataclasses.replace(p, expected=expected)
                    for p in puzzles]
     return iter(puzzles)
-
-
-def read_expected(data: Data) -> dict[str, Any]:
-    """Take the ``[expected]`` table out of ``data`` (families never see it), checked."""
-    table = data.get("expected", dict, {})
-    data.table.pop("expected", None)
-    data.unknown_keys(set(EXPECTED), table, prefix="expected.")
-    out = {key: data.get(key, kind, table=table, prefix="expected.")
-           for key, kind in EXPECTED.items() if key in table}
-    if out.get("solve", "optimal") not in SOLVE_STATUSES:
-        raise data.error("expected.solve", f"expected one of {', '.join(SOLVE_STATUSES)}")
-    for key, value in out.items():  # an optimum may be negative; steps, costs, counts not
-        if key != "objective" and isinstance(value, int) and not isinstance(value, bool) \
-                and value < 0:
-            raise data.error(f"expected.{key}", f"must be >= 0, got {value}")
-    return out
 
 
 def _validate(model) -> None:

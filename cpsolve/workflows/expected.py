@@ -1,9 +1,10 @@
 """A model file's ``[expected]`` table against the answer a run found.
 
-The table (:data:`cpsolve.puzzles.files.EXPECTED`) records known answers; a run whose
+The table (:data:`cpsolve.puzzles.expected_table.EXPECTED`) records known answers; a run whose
 proven answer contradicts one is told so (on stderr, and in ``--json`` as
-``expected_mismatch``).  Only what the run proved is compared: an answer cut short by a
-limit contradicts nothing.
+``expected_mismatch``).  Only what the run proved is compared: a status it proved, a value
+it proved optimal, a count it finished, and what an answer it found proves (a solution
+exists; an optimum is no worse than its value) — never what a limit kept it from proving.
 """
 
 from __future__ import annotations
@@ -30,24 +31,36 @@ def mismatched(expected: Mapping[str, Any], result: Result) -> dict[str, str]:
     found = _found(result)
     return {key: f"the model's [expected] says {key} = {_show(want)}; this run found "
                  f"{_show(found[key])}" for key, want in expected.items()
-            if key in found and _differ(key, want, found[key])}
+            if key in found and _differ(want, found[key])}
 
 
 @dataclass(frozen=True)
-class AtLeast:
-    """A count proven to be ``least`` or more (a solve that found a second solution)."""
+class Between:
+    """A number the run bounds without knowing it: ``least`` or more, ``most`` or less
+    (``None``: no bound that side).  A second solution bounds a count from below; a found
+    solution bounds a minimum from above, a proven bound from below (a maximum the other
+    way round)."""
 
-    least: int
+    least: int | None = None
+    most: int | None = None
 
 
-def _differ(key: str, want: Any, found: Any) -> bool:
-    """``solve``: only infeasible against an answer contradicts (an answer without an
-    optimality proof agrees with ``optimal``, an optimal one with ``solved``); a count of
-    ``AtLeast(n)``: any count below ``n``."""
-    if key == "solve":
-        return (want == "infeasible") != (found == "infeasible")
-    if isinstance(found, AtLeast):
-        return want < found.least
+@dataclass(frozen=True)
+class Unproven:
+    """A solve that found an answer that may be optimal, but stopped short of the proof
+    that would say so (a limit, or an engine that proves no optimum): it contradicts
+    ``infeasible`` only."""
+
+
+def _differ(want: Any, found: Any) -> bool:
+    """``solve``: a proven status other than the expected one (an answer without the
+    optimality proof contradicts ``infeasible`` only); a number known to lie
+    :class:`Between` two bounds: any number outside them."""
+    if isinstance(found, Unproven):
+        return want == "infeasible"
+    if isinstance(found, Between):
+        return (found.least is not None and want < found.least) or \
+            (found.most is not None and want > found.most)
     return want != found
 
 
@@ -56,17 +69,7 @@ def _found(result: Result) -> dict[str, Any]:
     answer, status = result.answer, result.status
     out: dict[str, Any] = {}
     if result.task == "solve" and status in PROVEN_SOLVE:
-        out["solve"] = PROVEN_SOLVE[status]
-        if status is Status.OPTIMAL and isinstance(answer, Plan):
-            out.update(steps=len(answer.steps), cost=answer.cost)
-        if isinstance(answer, Assignment) and answer.unique is not None:
-            # a proven unique solution is a count of 1; a second one, of 2 or more
-            out.update(unique=answer.unique, count=1 if answer.unique else AtLeast(2))
-        if status is Status.INFEASIBLE:
-            out["count"] = 0  # no solution, so no optimal plan either
-        if status is Status.OPTIMAL and isinstance(answer, Assignment) and \
-                answer.objective is not None:
-            out["objective"] = answer.objective
+        out.update(_solved(result))
     if result.task == "count" and status is Status.EXACT and isinstance(answer, Count):
         out.update(_counted(result, answer))
     if result.task == "analyze" and status is Status.COMPLETE and \
@@ -74,6 +77,43 @@ def _found(result: Result) -> dict[str, Any]:
         out.update(states=answer.states, max_distance=answer.max_distance,
                    farthest=answer.layers[-1] if answer.layers else 0)
     return out
+
+
+def _solved(result: Result) -> dict[str, Any]:
+    """What a solve that ended ``optimal``, ``solved`` or ``infeasible`` proves.  An answer
+    found is a count of 1 or more (of solutions, or of optimal plans: a plan proves that an
+    optimal one exists) and bounds the optimum (a plan's least cost, a csp's objective);
+    a ``solved`` csp without an objective has proven all it can."""
+    answer, status = result.answer, result.status
+    if status is Status.INFEASIBLE:
+        return {"solve": "infeasible", "count": 0}  # no solution, so no optimal plan either
+    out: dict[str, Any] = {"solve": PROVEN_SOLVE[status], "count": Between(least=1)}
+    if status is Status.SOLVED and (isinstance(answer, Plan) or
+                                    getattr(answer, "objective", None) is not None):
+        out["solve"] = Unproven()
+    if status is Status.OPTIMAL and isinstance(answer, Plan):
+        out.update(steps=len(answer.steps), cost=answer.cost)
+    elif isinstance(answer, Plan):  # the least cost is no more than this plan's
+        out["cost"] = Between(most=answer.cost)  # (steps: an optimal plan may take more)
+    if isinstance(answer, Assignment) and answer.unique is not None:
+        # a proven unique solution is a count of 1; a second one, of 2 or more
+        out.update(unique=answer.unique, count=1 if answer.unique else Between(least=2))
+    if isinstance(answer, Assignment) and answer.objective is not None:
+        out["objective"] = _optimum(result, answer)
+    return out
+
+
+def _optimum(result: Result, answer: Assignment) -> int | Between:
+    """What a solve proves of a csp's optimum: the value itself (``optimal``), or bounds —
+    the found solution's value on one side (the optimum is no worse), the engine's proven
+    bound (``result.bound``) on the other."""
+    value = answer.objective
+    assert value is not None
+    if result.status is Status.OPTIMAL:
+        return value
+    if answer.minimizing:
+        return Between(least=result.bound, most=value)
+    return Between(least=value, most=result.bound)
 
 
 def _counted(result: Result, answer: Count) -> dict[str, int]:
@@ -90,7 +130,11 @@ def _counted(result: Result, answer: Count) -> dict[str, int]:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, AtLeast):
-        return f"{value.least:,} or more"
+    if isinstance(value, Unproven):
+        return "'solved'"
+    if isinstance(value, Between):
+        return f"{value.least:,} or more" if value.most is None else \
+            f"{value.most:,} or less" if value.least is None else \
+            f"{value.least:,} to {value.most:,}"
     return str(value).lower() if isinstance(value, bool) else repr(value) \
         if isinstance(value, str) else f"{value:,}" if isinstance(value, int) else str(value)

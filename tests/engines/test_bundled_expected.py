@@ -1,7 +1,7 @@
 """Every bundled model, through every engine that applies, against its ``[expected]`` table.
 
 The known answers live in the model files (``[expected]``; keys in
-``cpsolve.puzzles.files.EXPECTED``); they come from reasoning, the literature or an
+``cpsolve.puzzles.expected_table.EXPECTED``); they come from reasoning, the literature or an
 independent count, never from the engines' own output.  Tasks: ``solve``
 (status, steps, cost, uniqueness), ``count`` (where ``count`` is expected),
 ``classes`` (solutions up to the model's symmetries, where ``classes`` is
@@ -19,6 +19,7 @@ import pytest
 from cpsolve.engines import ENGINES, Options, engines_for, run
 from cpsolve.engines import load as load_engine
 from cpsolve.puzzles.files import ModelFileError, bundled, load
+from cpsolve.workflows.expected import mismatches
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [*bundled(), *sorted((ROOT / "examples").glob("*.toml"))]
@@ -135,19 +136,23 @@ def classes(engine: str, puzzle, time_limit: float) -> dict:
     result = count_up_to(puzzle.model, puzzle.symmetry(), "symmetry", engine,
                          Options(time_limit=time_limit))
     return {"status": result.status.value, "classes": result.count,
-            "count": result.details.get("total")}
+            "count": result.details.get("total"),
+            "mismatch": mismatches(puzzle.expected, result)}
 
 
-def answer(engine: str, task: str, model, time_limit: float) -> dict:
+def answer(engine: str, task: str, puzzle, time_limit: float) -> dict:
     """Run one engine and return its answer in the ``[expected]`` vocabulary.
 
     Statuses are named per task: solve ``optimal|solved|infeasible|unknown``,
     count ``exact|at_least|unknown``, analyze ``complete|partial``.  ``bound``
-    is what a stopped engine proved.
+    is what a stopped engine proved; ``mismatch``: the warnings the CLI would give
+    against the puzzle's ``[expected]`` table.
     """
     direction = "goal" if task == "analyze" else None  # [expected] counts distances to the goal
-    result = run(engine, task, model, Options(time_limit=time_limit, direction=direction))
-    out: dict = {"status": result.status.value, "bound": result.bound}
+    result = run(engine, task, puzzle.model, Options(time_limit=time_limit,
+                                                     direction=direction))
+    out: dict = {"status": result.status.value, "bound": result.bound,
+                 "mismatch": mismatches(puzzle.expected, result)}
     if result.plan is not None:
         out.update(steps=len(result.plan), cost=result.cost)
     if task == "solve" and result.unique is not None:
@@ -176,11 +181,13 @@ def test_expected(path: Path, engine: str, task: str):
     if task == "classes":
         got = classes(engine, puzzle, limit)
         assert got["status"] == "exact", got
+        assert got["mismatch"] == [], got
         assert got["classes"] == want["classes"]
         if "count" in want:
             assert got["count"] == want["count"]
         return
-    got = answer(engine, task, puzzle.model, limit)
+    got = answer(engine, task, puzzle, limit)
+    assert got["mismatch"] == [], got  # no bundled model warns, whatever the engine proved
     if key in OUT_OF_REACH:
         check_unfinished(want, got)
         if want["solve"] == "infeasible" and got["status"] != "infeasible":

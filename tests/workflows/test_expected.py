@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.kinds import Assignment, Count
+from cpsolve.answers.kinds import Assignment, Count, Plan, Step
 from cpsolve.answers.result import Result, Status
 from cpsolve.workflows.expected import mismatches
 
@@ -32,6 +32,99 @@ def test_the_expected_objective_agrees_with_the_proven_optimum():
 def test_an_objective_without_an_optimality_proof_contradicts_nothing():
     """A limit stopped the search at 20: the optimum may still be 17."""
     assert mismatches({"objective": 17}, ruler(Status.SOLVED, objective=20)) == []
+
+
+def stopped(value: int, bound: int | None, minimizing: bool = True) -> Result:
+    """A solve of a csp with an objective stopped by a limit: a solution of ``value``
+    found, ``bound`` proven on the optimum (below a minimum, above a maximum)."""
+    return Result(Status.SOLVED, "cpsat", answer=Assignment({"m": 0}, objective=value,
+                                                            minimizing=minimizing),
+                  bound=bound)
+
+
+def test_a_stopped_run_bounds_the_optimum_by_its_solution_and_its_proven_bound():
+    """queens_dominate8 stopped with 5 queens found and 4 proven needed: the least number
+    of queens is 4 or 5, so 0 and 99 are contradicted; 4 and 5 are not."""
+    said = "the model's [expected] says objective = {}; this run found 4 to 5"
+    assert mismatches({"objective": 0}, stopped(5, 4)) == [said.format(0)]
+    assert mismatches({"objective": 99}, stopped(5, 4)) == [said.format(99)]
+    assert mismatches({"objective": 4}, stopped(5, 4)) == []
+    assert mismatches({"objective": 5}, stopped(5, 4)) == []
+
+
+def test_a_found_solution_alone_bounds_the_optimum_on_one_side():
+    """No proven bound: a minimum is no more than the solution found, a maximum no less;
+    the other side is open."""
+    assert mismatches({"objective": 99}, stopped(5, None)) == [
+        "the model's [expected] says objective = 99; this run found 5 or less"]
+    assert mismatches({"objective": -3}, stopped(5, None)) == []
+    assert mismatches({"objective": 2}, stopped(5, None, minimizing=False)) == [
+        "the model's [expected] says objective = 2; this run found 5 or more"]
+    assert mismatches({"objective": 99}, stopped(5, None, minimizing=False)) == []
+    assert mismatches({"objective": 9}, stopped(5, 8, minimizing=False)) == [
+        "the model's [expected] says objective = 9; this run found 5 to 8"]
+
+
+def plan(status: Status, steps: int = 2) -> Result:
+    """A solve of a planning model that found a plan of ``steps`` unit steps."""
+    return Result(status, "search", answer=Plan.of([Step("inc", (i + 1,)) for i in
+                                                    range(steps)]))
+
+
+@pytest.mark.parametrize("status", [Status.OPTIMAL, Status.SOLVED])
+def test_a_plan_found_contradicts_a_count_of_none(status):
+    """A plan, optimal or not, proves that the goal can be reached, so that an optimal plan
+    exists: ``count = 0`` (no optimal plan) is contradicted; any count from 1 is not."""
+    assert mismatches({"count": 0}, plan(status)) == [
+        "the model's [expected] says count = 0; this run found 1 or more"]
+    assert mismatches({"count": 1}, plan(status)) == mismatches({"count": 7},
+                                                                plan(status)) == []
+
+
+def test_a_plan_found_without_proof_bounds_the_least_cost_from_above():
+    """A 2-step plan of unit costs, not proven optimal: the least cost is 2 or less, so
+    ``cost = 5`` is contradicted; ``steps`` is not bounded (with other costs, an optimal
+    plan may take more steps than a dearer one)."""
+    assert mismatches({"cost": 5}, plan(Status.SOLVED)) == [
+        "the model's [expected] says cost = 5; this run found 2 or less"]
+    assert mismatches({"cost": 1}, plan(Status.SOLVED)) == []
+    assert mismatches({"cost": 2, "steps": 5}, plan(Status.SOLVED)) == []
+
+
+def test_a_csp_solution_found_contradicts_a_count_of_none():
+    """Uniqueness not decided (a limit): the one solution found is still a count of 1 or
+    more."""
+    assert mismatches({"count": 0}, solved(None)) == [
+        "the model's [expected] says count = 0; this run found 1 or more"]
+    assert mismatches({"count": 0}, ruler(Status.SOLVED)) != []
+
+
+def test_a_proven_status_other_than_the_expected_one_is_a_mismatch():
+    """``optimal`` proven against ``solved``, and ``solved`` of a csp without an objective
+    (all it can prove) against ``optimal``; ``infeasible`` against either, either against
+    ``infeasible``."""
+    said = "the model's [expected] says solve = '{}'; this run found '{}'"
+    assert mismatches({"solve": "solved"}, plan(Status.OPTIMAL)) == [
+        said.format("solved", "optimal")]
+    assert mismatches({"solve": "solved"}, ruler(Status.OPTIMAL)) == [
+        said.format("solved", "optimal")]
+    assert mismatches({"solve": "optimal"}, solved(True)) == [
+        said.format("optimal", "solved")]
+    assert mismatches({"solve": "optimal"}, Result(Status.INFEASIBLE, "search")) == [
+        said.format("optimal", "infeasible")]
+    assert mismatches({"solve": "infeasible"}, plan(Status.SOLVED)) == [
+        said.format("infeasible", "solved")]
+    assert mismatches({"solve": "optimal"}, plan(Status.OPTIMAL)) == []
+    assert mismatches({"solve": "solved"}, solved(False)) == []
+
+
+@pytest.mark.parametrize("stopped_short", [plan(Status.SOLVED), ruler(Status.SOLVED)])
+def test_a_run_stopped_short_of_an_optimality_proof_contradicts_neither_status(stopped_short):
+    """A plan or a csp's solution found without the proof that it is optimal (a limit, an
+    engine that proves no optimum): the expected ``optimal`` may still hold, and so may
+    ``solved``."""
+    assert mismatches({"solve": "optimal"}, stopped_short) == []
+    assert mismatches({"solve": "solved"}, stopped_short) == []
 
 
 @pytest.mark.parametrize("engine", ["search", "cpsat"])
@@ -85,6 +178,35 @@ def test_solve_warns_when_its_uniqueness_contradicts_the_expected_count(cli, tmp
     assert run.code == 0 and "unique" in run.out
     assert run.err.splitlines() == [
         "warning: the model's [expected] says count = 2; this run found 1"]
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_solve_warns_when_a_plan_contradicts_an_expected_count_of_none(cli, tmp_path, engine):
+    """x goes 0 -> 1 -> 2 by "inc": a 2-step plan, so there is an optimal plan and
+    ``count = 0`` is contradicted; the plan is still printed, exit 0."""
+    model = tmp_path / "c.toml"
+    model.write_text('family = "transition"\ngoal = "x == 2"\n[variables]\nx = [0, 3]\n'
+                     '[initial]\nx = 0\n[[actions]]\nname = "inc"\nguard = "x < 3"\n'
+                     'effects = { x = "x + 1" }\n[expected]\nsolve = "optimal"\ncount = 0\n')
+    run = cli("solve", model, "--engine", engine, "--json")
+    out = json.loads(run.out)
+    said = "the model's [expected] says count = 0; this run found 1 or more"
+    assert run.code == 0 and out["status"] == "optimal" and out["steps"] == 2
+    assert out["expected_mismatch"] == [said]
+    assert run.err.splitlines() == [f"warning: {said}"]
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_solve_warns_when_it_proves_optimal_against_an_expected_solved(cli, tmp_path, engine):
+    """Water jugs: every engine here proves its 10 steps optimal, which ``solve = "solved"``
+    (an answer, no optimality proof) contradicts; the plan is still printed, exit 0."""
+    model = tmp_path / "wj.toml"
+    model.write_text((MODELS / "water_jugs.toml").read_text().replace(
+        'solve = "optimal"', 'solve = "solved"'))
+    run = cli("solve", model, "--engine", engine)
+    assert run.code == 0 and "10" in run.out
+    assert run.err.splitlines() == [
+        "warning: the model's [expected] says solve = 'solved'; this run found 'optimal'"]
 
 
 def up_to(kind: str, classes: int, total: int | None) -> Result:
