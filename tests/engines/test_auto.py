@@ -453,9 +453,14 @@ def test_racers_stopped_at_the_budget_without_an_answer_say_the_limit_s_figure(m
 
 
 def test_a_race_stopped_at_its_budget_outside_a_command_names_the_budget():
-    """Without a command's limit (the Python API), the figure is the race's budget."""
+    """Without a command's limit (the Python API), the figure is the race's budget: in the
+    racers' notes, and in what the racers still running are told stopped them (which they
+    said as "time limit reached")."""
     from cpsolve.engines.auto.outcome import Ending, Watch
     from cpsolve.engines.auto.verdict import stopped_note
+    from cpsolve.engines.auto.waiting import why_stopped
+    from cpsolve.engines.runtime.stop import Stop
 
-    assert stopped_note(Watch(ending=Ending.LIMIT, limit=60.0)) == \
-        "stopped at the time limit (60 s)"
+    watch = Watch(ending=Ending.LIMIT, limit=60.0)
+    assert stopped_note(watch) == "stopped at the time limit (60 s)"
+    assert why_stopped(watch) == (Stop.TIME, "time limit 60 s reached")
