@@ -76,6 +76,7 @@ from typing import Any
 
 from ..language.combine import If
 from ..language.expr import Const, Expr, Var
+from ..language.fold import keeps
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.quoting import figure
@@ -329,8 +330,8 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
                     continue
             else:
                 new = If(cond, new, var)
-        if isinstance(new, Var) and new.name == var.name:
-            continue  # the cell keeps its value: no effect
+        if keeps(new, var.name):
+            continue  # the cell keeps its value (x, x + 0, ...: as the model sees it): no effect
         if var.name in eff:
             raise data.error(key, f"action {echoed(label)}: a second effect on {var.name} (one "
                              "effect per variable; `where` can leave out such parameter values)")

@@ -185,6 +185,20 @@ def test_an_effect_that_keeps_its_variable_is_no_effect():
     assert [(name, str(value)) for name, value in effects] == [("y", "y + 1")]
 
 
+@pytest.mark.parametrize("keep", [lambda x: x + 0, lambda x: x * 1, lambda x: x - 0,
+                                  lambda x: 1 * x, lambda x: x // 1, lambda x: (x + 0) * 1,
+                                  lambda x: If(x > 2, x, x + 0)])
+def test_an_effect_that_folds_to_its_variable_is_no_effect(keep):
+    """``{x: x + 0}`` was a change where ``{x: x}`` is none: the model's folding of the
+    effect (``cpsolve.language.fold``) sees both keep ``x``."""
+    model, x = _jug()
+    with pytest.raises(ModelError, match="action 'keep' changes nothing"):
+        model.add_action("keep", x < 3, {x: keep(x)})
+    y = model.add_variable("y", 0, 3)
+    effects = model.add_action("bump", y < 3, {x: keep(x), "y": y + 0 + 1}).effects
+    assert [name for name, _ in effects] == ["y"]
+
+
 def test_0_and_1_are_conditions_as_in_a_file():
     """A file's ``goal = "1"`` was accepted where ``set_goal(1)`` was refused."""
     model, x = _jug()
