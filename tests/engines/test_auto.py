@@ -427,7 +427,8 @@ def test_racers_stopped_at_the_budget_without_an_answer_say_the_limit_s_figure(m
     """Both racers still running at the race's end (deaf to the stop asked for: each is
     killed past its grace) said "stopped at the time limit", the one stop whose words did
     not name the limit, as every other stop does (``time limit 2 s reached``).  The figure
-    is the user's limit (2 s here), not the race's budget, a little less (1.7 s)."""
+    is the user's limit (2 s here), not the race's budget, a little less (1.7 s).  Both
+    start at once (``confirm``: no head start for search)."""
     import time
 
     from cpsolve.engines import Options
@@ -444,7 +445,7 @@ def test_racers_stopped_at_the_budget_without_an_answer_say_the_limit_s_figure(m
     model = load(ROOT / "models" / "water_jugs.toml").model
     state_limit(2.0)
     try:
-        outcome = racing.race("solve", model, Options(), budget=1.7)
+        outcome = racing.race("solve", model, Options(), budget=1.7, confirm=True)
     finally:
         state_limit(None)
     stopped = "stopped at the time limit (2 s) without an answer"
