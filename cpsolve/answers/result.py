@@ -118,10 +118,11 @@ class Hint:
         return replace(self, verdict="rejected", note=f"refused by the replay: {why}")
 
 
-def cut_off_words(what: str) -> str:
+def cut_off_words(what: str, reached: str) -> str:
     """Why ``what`` (an engine, the generation) has nothing: the command's clock cut it off
-    past the grace it had to stop itself."""
-    return f"time limit reached ({what} did not stop within the grace)"
+    past the grace it had to stop itself, ``reached`` naming its limit as the user gave it
+    (:func:`cpsolve.engines.runtime.clock.reached`: ``time limit 5 s reached``)."""
+    return f"{reached} ({what} did not stop within the grace)"
 
 
 def lost_words(what: str) -> str:
@@ -208,9 +209,10 @@ class Result:
         return cls(status, engine, task, seconds=seconds, message=why)
 
     @classmethod
-    def cut_off(cls, task: str, engine: str, seconds: float = 0.0) -> Result:
-        """An engine cut off by the command's clock, past the grace it had to stop itself."""
-        return cls.stopped(task, engine, cut_off_words(engine), seconds)
+    def cut_off(cls, task: str, engine: str, reached: str, seconds: float = 0.0) -> Result:
+        """An engine cut off by the command's clock, past the grace it had to stop itself
+        (``reached``: that limit in words, :func:`cut_off_words`)."""
+        return cls.stopped(task, engine, cut_off_words(engine, reached), seconds)
 
     @classmethod
     def lost(cls, task: str, engine: str, seconds: float = 0.0) -> Result:

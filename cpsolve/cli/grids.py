@@ -106,7 +106,7 @@ def _generations(cli: Cli, puzzle) -> tuple:
         if gen is None:
             raise
         why = lost_words("generation") if isinstance(err, KeyboardInterrupt) else \
-            cut_off_words("generation")
+            cut_off_words("generation", err.reached_words())
         method = "exhaustive" if args.random is None else "random"
         gens += [Generation(k, method, (), message="not finished", short=why)
                  for k in args.givens[len(gens):]]

@@ -148,8 +148,9 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
                                 confirm=getattr(cli.args, "confirm", False))
                 return race.result, race, False
             return run(engine, task, puzzle.model, options), None, False
-    except TimeUp:
-        return _lost(stream, task, engine, cut_off_words(engine), start), None, False
+    except TimeUp as err:
+        return _lost(stream, task, engine, cut_off_words(engine, err.reached_words()), start), \
+            None, False
     except KeyboardInterrupt:
         return _lost(stream, task, engine, lost_words(engine), start), None, True
 

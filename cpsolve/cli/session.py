@@ -23,7 +23,7 @@ from ..answers.kinds import Count
 from ..answers.result import Result, Status
 from ..engines import Options
 from ..engines.runtime import interrupt, memory
-from ..engines.runtime.clock import FLOOR, Clock, state_limit
+from ..engines.runtime.clock import FLOOR, Clock, reached, state_limit
 from ..engines.runtime.cpu import cpu_share
 from ..puzzles.data import reading
 from ..puzzles.files import load, resolve
@@ -127,8 +127,8 @@ class Cli:
 
         left = self.clock.left()
         if left <= self.tail():
-            return f"time limit reached before {engine} started"
-        return late_start(engine, left - self.tail(), self.share())
+            return f"{reached(self.clock.limit)} before {engine} started"
+        return late_start(engine, left - self.tail(), self.share(), self.clock.limit)
 
     def load(self, name: str | tuple[str, str], whole: bool = False):
         """The puzzle of a model file (or bundled model name), or of a PDDL ``(domain,

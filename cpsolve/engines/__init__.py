@@ -59,11 +59,14 @@ def start_cost(name: str) -> float:
     return seconds if library and library not in sys.modules else 0.0
 
 
-def late_start(name: str, seconds: float | None, share: float | None = None) -> str | None:
+def late_start(name: str, seconds: float | None, share: float | None = None,
+               limit: float | None = None) -> str | None:
     """Why engine ``name`` must not start with ``seconds`` left (``None``: it may): its start
     (:func:`start_cost`), at ``share`` of a core (default: what this process has had,
     :func:`~.runtime.cpu.process_share`), would take them all — an import of compiled
-    code cannot be stopped, and the time limit would not hold."""
+    code cannot be stopped, and the time limit would not hold.  The words name the time
+    limit ``seconds`` are left of (``limit``, by default ``seconds``) as the user gave it
+    (:func:`~.runtime.clock.reached`: ``time limit 5 s reached before cpsat started``)."""
     cost = start_cost(name)
     if seconds is None or not cost:
         return None
@@ -73,8 +76,10 @@ def late_start(name: str, seconds: float | None, share: float | None = None) -> 
         share = process_share()
     if cost / share < seconds:
         return None
-    return (f"time limit reached before {name} started (its start would take about "
-            f"{cost / share:.1f} s here, {seconds:.1f} s was left)")
+    from .runtime.clock import reached
+
+    return (f"{reached(seconds if limit is None else limit)} before {name} started (its start "
+            f"would take about {cost / share:.1f} s here, {seconds:.1f} s was left)")
 
 
 def every() -> dict[str, str]:

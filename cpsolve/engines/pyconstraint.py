@@ -186,13 +186,13 @@ def optimize(model: Csp, options) -> Result:
             return Result(Status.INFEASIBLE, "pyconstraint", proof="exhausted search",
                           message="no assignment satisfies every constraint")
         return Result(Status.UNKNOWN, "pyconstraint",
-                      message=f"{clock.why('time limit')}: no solution found")
+                      message=f"{clock.why()}: no solution found")
     answer = Assignment(best[1], objective=sign * best[0], minimizing=sign > 0)
     if complete:
         return Result(Status.OPTIMAL, "pyconstraint", answer=answer,
                       message=f"{what}: {answer.objective}, every solution seen")
     return Result(Status.SOLVED, "pyconstraint", answer=answer,
-                  message=f"{clock.why('time limit')}: {what}: best {answer.objective} found")
+                  message=f"{clock.why()}: {what}: best {answer.objective} found")
 
 
 def solve(model: Csp, options) -> Result:
@@ -209,9 +209,9 @@ def solve(model: Csp, options) -> Result:
     except _Stopped:
         if not found:
             return Result(Status.UNKNOWN, "pyconstraint",
-                          message=f"{clock.why('time limit reached')}: no solution found yet")
+                          message=f"{clock.why()}: no solution found yet")
         return Result(Status.SOLVED, "pyconstraint", answer=Assignment(found[0], None, None),
-                      message=f"{clock.why('time limit reached')} before uniqueness was known")
+                      message=f"{clock.why()} before uniqueness was known")
     if not found:
         return Result(Status.INFEASIBLE, "pyconstraint", proof="exhausted search",
                       message="no assignment satisfies every constraint")

@@ -94,7 +94,7 @@ class Builder(Unrolling):
         if isinstance(node, ast.Compare):
             return self.compare(node)
         if isinstance(node, ast.IfExp):
-            return self.choice(self.build(node.test), node.body, node.orelse)
+            return self.choice(node.test, node.body, node.orelse)
         if isinstance(node, ast.Call):
             return self.call(node)
         raise self.fail(slips.not_allowed(node))
@@ -109,8 +109,11 @@ class Builder(Unrolling):
         finally:
             self.constant_only = outer
 
-    def choice(self, test: Expr, body: ast.AST, orelse: ast.AST) -> Expr:
-        """``body if test else orelse``; a constant ``test`` keeps only the chosen branch."""
+    def choice(self, node: ast.AST, body: ast.AST, orelse: ast.AST) -> Expr:
+        """``body if test else orelse``; a constant ``test`` keeps only the chosen branch,
+        and must be a condition (0 or 1: a number is refused, as an operand of ``and``)."""
+        test = self.build(node)
+        self._no_number(node, test)
         if not variables(test):
             return self.build(body if evaluate(test, {}) else orelse)
         return If(test, self.build(body), self.build(orelse))
@@ -149,10 +152,10 @@ class Builder(Unrolling):
         return built[0] if len(built) == 1 else Nary(op, tuple(built))
 
     def _no_number(self, node: ast.AST, expr: Expr) -> None:
-        """Refuse an ``and``/``or`` operand without variables whose value is a number other
-        than 0 or 1 (``x == 3 or 5``): it would decide the whole as true, where a number
-        standing as a condition is refused (the operands over variables are checked by the
-        model, which knows their domains)."""
+        """Refuse an ``and``/``or`` operand or an ``if``'s condition without variables whose
+        value is a number other than 0 or 1 (``x == 3 or 5``, ``a if 2 else b``): it would
+        decide the whole as true, where a number standing as a condition is refused (the
+        operands over variables are checked by the model, which knows their domains)."""
         if variables(expr):
             return
         value = evaluate(expr, {})

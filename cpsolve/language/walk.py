@@ -21,6 +21,19 @@ def bad_divisors(expr: Expr) -> list[Expr]:
     return out
 
 
+def if_conditions(expr: Expr) -> list[Expr]:
+    """The condition of every ``if`` in ``expr`` (``If(c, a, b)``, a file's ``a if c else b``
+    and ``ite(c, a, b)``: ``c``), outer ones first."""
+    out: list[Expr] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, IfThenElse):
+            out.append(node.cond)
+        stack.extend(reversed(children(node)))
+    return out
+
+
 def variables(expr: Expr) -> set[str]:
     """Names of the variables that occur in ``expr``."""
     out: set[str] = set()

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..language.expr import Const, Expr, ExprLike, Unary, Var, readable, wrap
+from ..language.fold import keeps
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.quoting import figure
@@ -99,8 +100,9 @@ class Planning(Variables):
         """Add one ground action (a :class:`ModelError` says which argument is wrong in its
         ``part``: ``name``, ``guard``, ``effects`` or ``cost``).
 
-        An action changes the state: one without ``effects`` (an effect ``{x: x}`` keeps
-        ``x`` and is left out) is refused, unless
+        An action changes the state: one without ``effects`` (an effect that keeps its
+        variable, ``{x: x}``, ``{x: x + 0}``, whatever folds to ``x``:
+        :func:`~cpsolve.language.fold.keeps`, is left out) is refused, unless
         ``no_effect_ok`` (a reader of another system's tasks, whose actions may change
         nothing: a PDDL action with only static effects, or none).
         """
@@ -114,7 +116,7 @@ class Planning(Variables):
                 raise ModelError(f"action {name!r}: effect on unknown variable {vname!r}",
                                  "effects")
             new = self._part_checked(value, f"action {name!r}", "effects")
-            if not (isinstance(new, Var) and new.name == vname):  # x := x changes nothing
+            if not keeps(new, vname):  # x := x (or x + 0, x * 1...) changes nothing
                 eff.append((vname, new))
         if not eff and not no_effect_ok:
             raise ModelError(f"action {name!r} changes nothing: an action must change the "

@@ -11,7 +11,7 @@ from ..language.expr import Expr, ExprLike, Nary, Unary, Var, children, is_boole
 from ..language.intervals import bounds
 from ..language.quoting import figure, short_number, shown
 from ..language.slips import not_a_condition
-from ..language.walk import bad_divisors, variables
+from ..language.walk import bad_divisors, if_conditions, variables
 
 
 class ModelError(ValueError):
@@ -140,6 +140,7 @@ class Variables:
             raise ModelError(f"{what}: {readable(wrong[0])}: // and % divide by a positive "
                              "constant only")
         _check_magnitude(expr, self.domain, what)
+        self._no_number(expr, what, whole=False)
         return expr
 
     def _condition(self, value: ExprLike, what: str) -> Expr:
@@ -150,18 +151,30 @@ class Variables:
         if not isinstance(value, (Expr, bool)) and hasattr(value, "__index__"):
             value = int(value)  # 0 and 1 are false and true, as a file's "0" and "1"
         expr = self._check_expr(wrap(value), what)
-        number = self.number_in(expr)
-        if number is not None:
-            raise ModelError(f"{what}: {not_a_condition(shown(readable(number)), '&, |, ~')}")
+        self._no_number(expr, what)
         return expr
 
-    def number_in(self, expr: Expr) -> Expr | None:
-        """The first part of ``expr`` that stands where a condition must but can be a number
-        other than 0 or 1 (None: every part is a condition)."""
+    def _no_number(self, expr: Expr, what: str, whole: bool = True) -> None:
+        """Refuse a number standing where a condition must in ``expr`` (:meth:`number_in`)."""
+        number = self.number_in(expr, whole)
+        if number is not None:
+            raise ModelError(f"{what}: {not_a_condition(shown(readable(number)), '&, |, ~')}")
+
+    def number_in(self, expr: Expr, whole: bool = True) -> Expr | None:
+        """The first part of ``expr`` that stands where a condition must — ``expr`` itself
+        (``whole``: a goal, a guard, a constraint...) and the condition of each ``if`` in
+        it (:func:`~cpsolve.language.walk.if_conditions`), in any expression — but can be a
+        number other than 0 or 1 (None: every such part is a condition)."""
+        parts = ([expr] if whole else []) + if_conditions(expr)
+        return next((n for part in parts if (n := self._number(part)) is not None), None)
+
+    def _number(self, expr: Expr) -> Expr | None:
+        """The first part of the condition ``expr`` (itself, or an operand of its
+        ``and``/``or``/``not``) that can be a number other than 0 or 1."""
         if isinstance(expr, Nary) and expr.op in ("and", "or"):
-            return next((n for a in expr.args if (n := self.number_in(a)) is not None), None)
+            return next((n for a in expr.args if (n := self._number(a)) is not None), None)
         if isinstance(expr, Unary) and expr.op == "not":
-            return self.number_in(expr.arg)
+            return self._number(expr.arg)
         if is_boolean(expr):
             return None
         try:

@@ -51,7 +51,7 @@ from .base import Puzzle
 from .constants import integer
 from .data import Data
 from .declare import constants_and_variables
-from .file_expressions import condition_in, free_indices, parse_in
+from .file_expressions import condition_in, free_indices, parse_in, value_in
 from .show_template import Template, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "all_different",
@@ -143,7 +143,7 @@ def _objective(data: Data, model: Csp, scope: dict) -> None:
         raise data.error("maximize", "give minimize or maximize, not both")
     for key in given:
         text = data.get(key, str)
-        expr = parse_in(data, key, text, scope)
+        expr = value_in(data, key, text, scope, model)
         try:
             (model.minimize if key == "minimize" else model.maximize)(expr, text.strip())
         except ModelError as err:

@@ -40,11 +40,29 @@ def condition_in(data: Data, key: str, text: Any, scope: dict,
     expr = parse_in(data, key, text, scope)
     if not isinstance(expr, Expr):
         raise data.error(key, f"expected a condition, got {shown(text)}")
-    number = model.number_in(expr)
+    _no_number(data, key, text, expr, model)
+    return expr
+
+
+def value_in(data: Data, key: str, text: Any, scope: dict, model: Planning | Csp) -> Any:
+    """Parse an expression of the file that is a value (an effect, a cost, an objective):
+    the condition of an ``if`` in it (``a if c else b``, ``ite(c, a, b)``) that is a number
+    other than 0 or 1 is refused, as a condition's is (:func:`condition_in`)."""
+    expr = parse_in(data, key, text, scope)
+    if isinstance(expr, Expr):
+        _no_number(data, key, text, expr, model, whole=False)
+    return expr
+
+
+def _no_number(data: Data, key: str, text: Any, expr: Expr, model: Planning | Csp,
+               whole: bool = True) -> None:
+    """Refuse a number standing where a condition must in ``expr``, parsed from ``text``
+    (the model's check, :meth:`~cpsolve.model.variables.Variables.number_in`, in the
+    file's words)."""
+    number = model.number_in(expr, whole)
     if number is not None:
         said = str(text).strip() if number is expr else str(number)
         raise data.error(key, not_a_condition(shown(said)))
-    return expr
 
 
 def free_indices(data: Data, key: str, target: str, local: dict) -> list[dict[str, int]]:

@@ -76,6 +76,7 @@ from typing import Any
 
 from ..language.combine import If
 from ..language.expr import Const, Expr, Var
+from ..language.fold import keeps
 from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.quoting import figure
@@ -90,7 +91,7 @@ from .constants import integers, read_values
 from .data import Data, key_part
 from .declare import constants_and_variables
 from .drawing import Drawing, drawing
-from .file_expressions import condition_in, free_indices, parse_in
+from .file_expressions import condition_in, free_indices, parse_in, value_in
 from .show_template import Template, check_show, labels_problem, read_labels, template
 
 KEYS = {"family", "name", "description", "constants", "variables", "initial", "goal",
@@ -281,12 +282,12 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
         except ModelError as err:
             raise data.error(prefix + "name", str(err)) from None
         guard = condition_in(data, prefix + "guard", table.get("guard", "True"), local, model)
-        cost = parse_in(data, prefix + "cost", table.get("cost", "1"), local)
+        cost = value_in(data, prefix + "cost", table.get("cost", "1"), local, model)
         eff: dict[str, Expr] = {}
         for target, value in effects.items():
             key = f"{prefix}effects.{key_part(target)}"
             with data.entry(key):
-                _effect(data, key, target, value, local, eff, label)
+                _effect(data, key, target, value, local, eff, label, model)
         try:
             model.add_action(label, guard, eff, cost)
             if bounds(model.actions[-1].cost, model.domain)[0] < 0:
@@ -306,7 +307,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
 
 
 def _effect(data: Data, key: str, target: str, value: Any, local: dict,
-            eff: dict[str, Expr], label: str) -> None:
+            eff: dict[str, Expr], label: str, model: Planning) -> None:
     """Add the effects one ``effects`` entry stands for (one per free index binding) to
     those of the action ``label``."""
     when: Any = None
@@ -321,16 +322,16 @@ def _effect(data: Data, key: str, target: str, value: Any, local: dict,
         var = parse_in(data, key, target, inner)
         if not isinstance(var, Var):
             raise data.error(key, f"{echoed(target)} is not a variable")
-        new = parse_in(data, key, value, inner)
+        new = value_in(data, key, value, inner, model)
         if when is not None:
-            cond = parse_in(data, key + ".when", when, inner)
+            cond = condition_in(data, key + ".when", when, inner, model)
             if not variables(cond):
                 if not evaluate(cond, {}):
                     continue
             else:
                 new = If(cond, new, var)
-        if isinstance(new, Var) and new.name == var.name:
-            continue  # the cell keeps its value: no effect
+        if keeps(new, var.name):
+            continue  # the cell keeps its value (x, x + 0, ...: as the model sees it): no effect
         if var.name in eff:
             raise data.error(key, f"action {echoed(label)}: a second effect on {var.name} (one "
                              "effect per variable; `where` can leave out such parameter values)")

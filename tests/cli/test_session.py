@@ -16,6 +16,16 @@ from cpsolve.engines.runtime import cpu as cpus
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
+@pytest.fixture(autouse=True)
+def _no_limit_stated_after():
+    """A :class:`Cli` made here states its limit for every message (``clock.state_limit``),
+    as a command does; the command's end unsays it, and so does each test's here."""
+    from cpsolve.engines.runtime.clock import state_limit
+
+    yield
+    state_limit(None)
+
+
 def command(limit: float | None) -> Cli:
     return Cli(argparse.Namespace(command="solve", json=True, time_limit=limit))
 
@@ -50,7 +60,8 @@ def test_an_engine_whose_import_would_not_fit_is_not_started(monkeypatch):
     monkeypatch.setattr(session, "cpu_share", lambda elapsed, before: 0.1)
     monkeypatch.setattr(engines, "START_COST", {"slow": ("not_a_loaded_library", 0.25)})
     cli = command(2.0)  # 2 s left: the tail (0.5 s) and 2.5 s of start do not fit
-    assert "its start would take about 2.5 s" in cli.too_late_for("slow")
+    assert cli.too_late_for("slow").startswith("time limit 2 s reached before slow started "
+                                               "(its start would take about 2.5 s")
     assert cli.too_late_for("search") is None  # nothing to import: it starts
     assert command(None).too_late_for("slow") is None  # no limit, no refusal
 
@@ -71,7 +82,7 @@ def test_auto_with_no_time_left_after_loading_starts_no_racer(cli, monkeypatch, 
     assert run.code == 1, run.err
     data = json.loads(run.out)
     assert (data["status"], data["engine"]) == ("unknown", "auto")
-    assert data["message"] == "time limit reached before auto started"
+    assert data["message"] == "time limit 30 s reached before auto started"
     assert [(e["engine"], e["note"]) for e in data["race"]["engines"]] == \
         [("search", "not started"), ("cpsat", "not started")]
 

@@ -462,3 +462,50 @@ def test_in_turn_starts_cpsat_after_search_was_stopped_at_the_memory_limit(monke
         interrupt.clear()
     assert [(c.engine, c.started) for c in race.checks] == [("search", True), ("cpsat", True)]
     assert race.result.engine == "cpsat" and race.result.answer.cost == 10
+
+
+# --------------------------------------------------------------- stopped at the time limit
+
+
+def test_racers_stopped_at_the_budget_without_an_answer_say_the_limit_s_figure(monkeypatch):
+    """Both racers still running at the race's end (deaf to the stop asked for: each is
+    killed past its grace) said "stopped at the time limit", the one stop whose words did
+    not name the limit, as every other stop does (``time limit 2 s reached``).  The figure
+    is the user's limit (2 s here), not the race's budget, a little less (1.7 s).  Both
+    start at once (``confirm``: no head start for search)."""
+    import time
+
+    from cpsolve.engines import Options
+    from cpsolve.engines.auto import racing
+    from cpsolve.engines.runtime.clock import state_limit
+    from cpsolve.puzzles.files import load
+
+    def deaf(*args, **kwargs):  # the racers are forked: they run this
+        end = time.monotonic() + 30  # never looks at the stop asked for
+        while time.monotonic() < end:
+            time.sleep(0.01)
+
+    monkeypatch.setattr(racing, "run", deaf)
+    model = load(ROOT / "models" / "water_jugs.toml").model
+    state_limit(2.0)
+    try:
+        outcome = racing.race("solve", model, Options(), budget=1.7, confirm=True)
+    finally:
+        state_limit(None)
+    stopped = "stopped at the time limit (2 s) without an answer"
+    assert outcome.result.message == f"search: {stopped}; cpsat: {stopped}"
+    assert [c.note for c in outcome.checks] == [stopped, stopped]
+
+
+def test_a_race_stopped_at_its_budget_outside_a_command_names_the_budget():
+    """Without a command's limit (the Python API), the figure is the race's budget: in the
+    racers' notes, and in what the racers still running are told stopped them (which they
+    said as "time limit reached")."""
+    from cpsolve.engines.auto.outcome import Ending, Watch
+    from cpsolve.engines.auto.verdict import stopped_note
+    from cpsolve.engines.auto.waiting import why_stopped
+    from cpsolve.engines.runtime.stop import Stop
+
+    watch = Watch(ending=Ending.LIMIT, limit=60.0)
+    assert stopped_note(watch) == "stopped at the time limit (60 s)"
+    assert why_stopped(watch) == (Stop.TIME, "time limit 60 s reached")

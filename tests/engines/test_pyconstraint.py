@@ -42,3 +42,21 @@ def test_a_false_constant_constraint_leaves_no_solution(engine):
     assert run(engine, "solve", csp, Options(time_limit=60)).status is Status.INFEASIBLE
     counted = run(engine, "count", csp, Options(time_limit=60))
     assert (counted.status, counted.answer.count) == (Status.EXACT, 0)
+
+
+@pytest.mark.parametrize("task", ["solve", "count"])
+def test_a_run_stopped_at_its_limit_names_the_limit_s_figure(task):
+    """Stopped at once (a limit of a millionth of a second), a solve said "time limit
+    reached: no solution found yet", without the figure every other engine names; it names
+    the command's limit (4 s here) as a count already did."""
+    from cpsolve.engines.runtime.clock import state_limit
+    from cpsolve.puzzles.files import load, resolve
+
+    queens = load(resolve("queens8")).model
+    state_limit(4.0)
+    try:
+        result = run("pyconstraint", task, queens, Options(time_limit=1e-6))
+    finally:
+        state_limit(None)
+    assert result.status in (Status.UNKNOWN, Status.AT_LEAST), result.message
+    assert "time limit 4 s reached" in result.message

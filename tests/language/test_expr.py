@@ -406,3 +406,19 @@ def test_readable_takes_a_parts_own_words_where_it_has_them():
     assert readable((a == 1) + b >= 1, words) == "(A holds) + b >= 1"
     assert readable(((a == 1) + b) * 2, lambda e: "S" if getattr(e, "op", "") == "+"
                     else None) == "(S) * 2"
+
+
+def test_fold_drops_an_operation_with_its_identity():
+    """``x + 0``, ``x * 1``... fold to ``x`` (an effect of them keeps its variable), an
+    ``if`` of two equal branches to that branch; ``x * 0``, ``0 - x`` and ``x + 1 - 1`` stay
+    (folding computes constants and drops identities, it does not rewrite algebra)."""
+    from cpsolve.language.combine import If
+    from cpsolve.language.fold import fold, keeps
+
+    x, y = Var("x"), Var("y")
+    for kept in (x + 0, 0 + x, x - 0, x * 1, 1 * x, x // 1, (x * 1 + 0) // 1 - (3 - 3),
+                 If(y > 1, x, x * 1)):
+        assert same(fold(kept, {}), x) and keeps(kept, "x"), kept
+    for changed in (x * 0, 0 - x, x + 1 - 1, x + y, If(y > 1, x, x + 1)):
+        assert not keeps(changed, "x"), changed
+    assert fold(x * 1 + y, {"y": 0}) is x

@@ -308,3 +308,17 @@ def test_a_constant_number_in_and_or_is_no_condition(text, said):
     with pytest.raises(ExprError, match=re.escape(said) + ", not a condition"):
         parse(text, JUGS)
     assert to_text(parse("jug[0] == 3 or 1", JUGS)) == "jug[0] == 3 or 1"  # 1 is true
+
+
+@pytest.mark.parametrize("text, said", [
+    ("jug[0] if 2 else jug[1]", "'2' is a number"),  # chose jug[0] before
+    ("jug[1] + (1 if n else 0)", "'n' (3) is a number"),
+])
+def test_a_constant_number_as_an_if_s_condition_is_no_condition(text, said):
+    """A constant condition chooses the branch as the file is read: a number other than 0
+    or 1 chose the first, read as true, where the model refuses a variable ``k`` in 0..5
+    there; 0 and 1 still choose."""
+    with pytest.raises(ExprError, match=re.escape(said) + ", not a condition"):
+        parse(text, JUGS)
+    assert to_text(parse("jug[0] if 1 else jug[1]", JUGS)) == "jug[0]"
+    assert to_text(parse("jug[0] if 3 > 2 else jug[1]", JUGS)) == "jug[0]"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cpsolve.language.combine import If
 from cpsolve.model import Csp
 from cpsolve.model.variables import ModelError
 
@@ -18,6 +19,19 @@ def test_a_bare_number_is_no_constraint(number):
                                          r"condition: compare it \(==, !=, <, \.\.\.\)"):
         csp.require(number)
     assert csp.constraints == []
+
+
+@pytest.mark.parametrize("call, what", [
+    (lambda csp, x, y: csp.require(If(x, y, 3) == 2, "mixed"), "constraint mixed"),
+    (lambda csp, x, y: csp.minimize(If(x, y, 0)), "objective"),
+])
+def test_an_if_on_a_number_is_refused_in_a_constraint_and_an_objective(call, what):
+    """``If(x, ...)`` with ``x`` in 0..3 read ``x`` as true when non-zero."""
+    csp = Csp("numbers")
+    x, y = csp.add_variable("x", 0, 3), csp.add_variable("y", 0, 3)
+    with pytest.raises(ModelError, match=rf"^{what}: 'x' is a number, not a condition"):
+        call(csp, x, y)
+    assert (csp.constraints, csp.objective) == ([], None)
 
 
 def test_true_false_and_comparisons_are_constraints():

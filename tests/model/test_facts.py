@@ -129,14 +129,15 @@ def conditions(draw, model: Planning, pinned_only: bool = False) -> Expr:
 @st.composite
 def effects(draw, model: Planning) -> dict[str, Expr]:
     out: dict[str, Expr] = {}
-    # at least one effect: an action must change the state (v + 0 may still change nothing)
+    # at least one effect: an action must change the state (v + 0, v - 0 keep v: the model
+    # leaves them out, so a step is never 0)
     for name in draw(st.lists(st.sampled_from(model.names), min_size=1, max_size=2,
                               unique=True)):
-        v, c = Var(name), draw(st.integers(-2, 2))
+        v, c = Var(name), draw(st.sampled_from([-2, -1, 1, 2]))
         other = Var(draw(st.sampled_from([n for n in model.names if n != name])))  # x := x
         # is no effect
         kind = draw(st.sampled_from(["+", "c+", "-", "const", "copy", "copy+1"]))
-        out[name] = {"+": v + c, "c+": c + v, "-": v - c, "const": Const(abs(c)),
+        out[name] = {"+": v + c, "c+": c + v, "-": v - c, "const": Const(abs(c) - 1),
                      "copy": other, "copy+1": other + 1}[kind]
     return out
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cpsolve.language.combine import And, Not, Or
+from cpsolve.language.combine import And, If, Not, Or
 from cpsolve.model import Planning
 from cpsolve.model.variables import ModelError
 
@@ -127,6 +127,45 @@ def test_a_number_inside_and_or_not_is_no_condition(call, said):
         call(model, x)
 
 
+def _jug_and_step() -> tuple[Planning, object, object]:
+    """The jug, and a step counter of domain 0..3 (a number, not a condition)."""
+    model, x = _jug()
+    return model, x, model.add_variable("k", 0, 3)
+
+
+@pytest.mark.parametrize("call, what, part", [
+    (lambda m, x, k: m.add_action("pour", True, {x: If(k, x - 1, x)}), "action 'pour'",
+     "effects"),
+    (lambda m, x, k: m.add_action("pour", If(k, x > 0, x > 1), {x: 0}), "action 'pour'",
+     "guard"),
+    (lambda m, x, k: m.add_action("pour", True, {x: 0}, If(k + 1, 1, 2)), "action 'pour' cost",
+     "cost"),
+    (lambda m, x, k: m.set_goal(If(k, x, 4) == 4), "goal", None),
+    (lambda m, x, k: m.add_action("pour", True, {x: If(x == 1, If(k, 0, 1), 2)}),
+     "action 'pour'", "effects"),  # an if inside an if's branch
+])
+def test_an_if_whose_condition_is_a_number_is_refused(call, what, part):
+    """``If(k, a, b)`` with ``k`` in 0..3 read ``k`` as true when non-zero, where a number
+    standing as a condition is refused everywhere else (``And(x == 4, 5)``): in any
+    expression, an effect, a cost or a condition, its condition is one."""
+    model, x, k = _jug_and_step()
+    with pytest.raises(ModelError) as info:
+        call(model, x, k)
+    said = "'k + 1'" if "cost" in what else "'k'"
+    assert str(info.value) == (f"{what}: {said} is a number, not a condition: compare it "
+                               "(==, !=, <, ...) or combine conditions (&, |, ~)")
+    assert info.value.part == part
+
+
+def test_an_if_on_a_comparison_a_0_1_variable_or_a_constant_0_1_stands():
+    model, x, k = _jug_and_step()
+    flag = model.add_variable("flag", 0, 1)
+    model.add_action("pour", True, {x: If(k == 2, x - 1, x), k: If(flag, 0, k)},
+                     If(True, 1, 2))
+    model.add_action("drain", If(1, x > 0, False) & If(k > 0, True, 0), {x: If(0, 1, 0)})
+    assert [a.name for a in model.actions] == ["fill", "pour", "drain"]
+
+
 def test_conditions_of_0_1_parts_are_conditions():
     """A 0/1 variable, True and 1 are conditions inside ``And`` (their value is 0 or 1)."""
     model = Planning("flags")
@@ -144,6 +183,20 @@ def test_an_effect_that_keeps_its_variable_is_no_effect():
     y = model.add_variable("y", 0, 3)
     effects = model.add_action("bump", y < 3, {x: x, "y": y + 1}).effects
     assert [(name, str(value)) for name, value in effects] == [("y", "y + 1")]
+
+
+@pytest.mark.parametrize("keep", [lambda x: x + 0, lambda x: x * 1, lambda x: x - 0,
+                                  lambda x: 1 * x, lambda x: x // 1, lambda x: (x + 0) * 1,
+                                  lambda x: If(x > 2, x, x + 0)])
+def test_an_effect_that_folds_to_its_variable_is_no_effect(keep):
+    """``{x: x + 0}`` was a change where ``{x: x}`` is none: the model's folding of the
+    effect (``cpsolve.language.fold``) sees both keep ``x``."""
+    model, x = _jug()
+    with pytest.raises(ModelError, match="action 'keep' changes nothing"):
+        model.add_action("keep", x < 3, {x: keep(x)})
+    y = model.add_variable("y", 0, 3)
+    effects = model.add_action("bump", y < 3, {x: keep(x), "y": y + 0 + 1}).effects
+    assert [name for name, _ in effects] == ["y"]
 
 
 def test_0_and_1_are_conditions_as_in_a_file():

@@ -370,6 +370,28 @@ def test_an_action_whose_only_effect_keeps_its_variable_is_refused_without_a_whe
     assert "changes nothing" in info.value.message and "where" not in info.value.message
 
 
+@pytest.mark.parametrize("value", ["x[i] + 0", "x[i] * 1", "x[i] - 0", "0 + x[i]",
+                                   "x[i] + (n - 3)", "x[i] if x[0] > 0 else x[i] * 1"])
+def test_an_effect_that_folds_to_its_variable_keeps_it(write_model, value):
+    """``x = "x + 0"`` (or ``* 1``, ``- 0``, an ``if`` whose two branches are both) was a
+    change, where ``x = "x"`` is none: the model's folding sees that each keeps the
+    variable, so the action, without another effect, changes nothing."""
+    text = tiny().replace('effects = { "x[i]" = "x[i] + d" }',
+                          f'effects = {{ "x[i]" = "{value}" }}')
+    with pytest.raises(ModelFileError) as info:
+        load(write_model("m.toml", text))
+    assert info.value.key == "actions[0].effects"
+    assert "action 'step 0 by -1' changes nothing" in info.value.message
+
+
+def test_an_effect_that_folds_to_its_variable_is_left_out_beside_a_change(write_model):
+    text = tiny().replace('effects = { "x[i]" = "x[i] + d" }',
+                          'effects = { "x[i]" = "x[i] * 1", '
+                          '"x[(i + 1) % n]" = "x[(i + 1) % n] + d" }')
+    model = load(write_model("m.toml", text)).model
+    assert [v for v, _ in model.actions[0].effects] == ["x[1]"]
+
+
 RISE = """family = "transition"
 goal = "x == GOAL"
 [variables]

@@ -153,3 +153,17 @@ def test_bad_objectives_are_one_line(write_model, cli, text, args, key):
     result = cli("count" if args else "solve", path, *args)
     assert result.code == 2 and len(result.err_lines) == 1, result.err
     assert key in result.err
+
+
+@pytest.mark.parametrize("part, key", [
+    ('minimize = "y if x else 0"\n', "minimize"),
+    ('constraints = ["(y if x else 3) == 2"]\n', "constraints[0]"),
+])
+def test_an_if_whose_condition_is_a_number_is_one_line(write_model, cli, part, key):
+    """``y if x else 0`` with ``x`` in 0..3 read ``x`` as true when non-zero."""
+    path = write_model("o.toml", f'family = "csp"\n{part}[variables]\nx = [0, 3]\ny = [0, 3]\n')
+    result = cli("solve", path)
+    assert result.code == 2 and len(result.err_lines) == 1, result.err
+    assert result.err_lines[0] == (f"error: {path}: {key}: 'x' is a number, not a condition: "
+                                   "compare it (==, !=, <, ...) or combine conditions (and, "
+                                   "or, not)")

@@ -96,3 +96,41 @@ def test_a_blank_key_is_quoted_in_the_key_path(write_model, table, line, key):
     else:
         text = text.replace(f"[{table}]\n", f"[{table}]\n{line}\n")
     assert refused(write_model, text).key == key
+
+
+STEPS = """family = "transition"
+goal = "x[0] == 3"
+[variables]
+x = {{ size = 1, domain = [0, 3] }}
+k = {{ size = 1, domain = [0, 3] }}
+[initial]
+x = 0
+k = 2
+[[actions]]
+name = "step"
+guard = "x[0] < 3"
+{part}
+"""
+
+
+@pytest.mark.parametrize("part, key", [
+    ('effects = { "x[0]" = "x[0] + 1 if k[0] else x[0]" }', "actions[0].effects.x[0]"),
+    ('effects = { "x[0]" = "ite(k[0], x[0] + 1, x[0])" }', "actions[0].effects.x[0]"),
+    ('effects = { "x[0]" = { value = "x[0] + 1", when = "k[0]" } }',
+     "actions[0].effects.x[0].when"),
+    ('effects = { "x[0]" = "x[0] + 1" }\ncost = "1 if k[0] else 2"', "actions[0].cost"),
+])
+def test_an_if_whose_condition_is_a_number_is_refused(write_model, part, key):
+    """``a if k else b`` with ``k`` in 0..3 read ``k`` as true when non-zero, where a number
+    standing as a condition is refused everywhere else (``x == 3 or k``): in an effect, its
+    ``when`` and a cost too, in the file's words."""
+    error = refused(write_model, STEPS.format(part=part))
+    assert error.key == key
+    assert error.message == ("'k[0]' is a number, not a condition: compare it (==, !=, <, "
+                             "...) or combine conditions (and, or, not)")
+
+
+def test_an_if_on_a_comparison_stands(write_model):
+    text = STEPS.format(part='effects = { "x[0]" = "x[0] + 1 if k[0] == 2 else x[0]" }\n'
+                             'cost = "ite(k[0] > 1, 1, 2)"')
+    assert [a.name for a in load(write_model("m.toml", text)).model.actions] == ["step"]

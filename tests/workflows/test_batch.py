@@ -156,7 +156,7 @@ def test_an_engine_the_commands_clock_stops_keeps_the_other_results():
     done = compare_model(item, "solve", 60, running=running)
     by = {r.engine: r for r in done.results}
     assert by["cpsat"].status.value == "unknown" and by["cpsat"].answer is None
-    assert "cpsat did not stop within the grace" in by["cpsat"].message
+    assert by["cpsat"].message == "time limit 1 s reached (cpsat did not stop within the grace)"
     assert by["search"].status.value == "optimal" and by["search"].steps == 7
     assert not done.problems
 
@@ -219,8 +219,10 @@ def test_an_engine_whose_start_does_not_fit_the_time_left_is_not_started(monkeyp
     monkeypatch.delitem(sys.modules, "cpsolve.engines.cpsat.library",  # as in a fresh
                         raising=False)  # process, where OR-Tools is not imported yet
     why = late_start("cpsat", 1.0, share=0.1)
-    assert why == ("time limit reached before cpsat started (its start would take about "
+    assert why == ("time limit 1 s reached before cpsat started (its start would take about "
                    "3.5 s here, 1.0 s was left)")
+    assert late_start("cpsat", 1.0, share=0.1, limit=4.0).startswith(  # 1 s left of 4 s
+        "time limit 4 s reached before cpsat started")
     assert late_start("cpsat", 1.0, share=1.0) is None
     assert late_start("search", 0.01, share=0.1) is None  # nothing to import first
     assert late_start("cpsat", None, share=0.1) is None

@@ -91,6 +91,9 @@ class Watch:
     """The engines still running when the waiting ended."""
     head_start: float | None = None
     """The head start within which the winner proved its answer (the others not started)."""
+    limit: float | None = None
+    """The race's budget (seconds; ``None``: none), which a stop at it names as the user
+    gave it (:func:`cpsolve.engines.runtime.clock.stated`)."""
 
 
 def proven(result: Result) -> bool:

@@ -59,7 +59,7 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     asked = _child_options(options, math.inf if budget is None else budget - ahead)
     racers: list[Child] = []
     checks: dict[str, Check] = {}
-    watch = Watch()
+    watch = Watch(limit=clock.limit)
     head = head_start(model, budget, engines, confirm)
     try:
         for name in engines:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from ...answers.agreement import same_proof
 from ...answers.kinds import Count, Plan
 from ...answers.result import Result, Status, Unanswerable, Unsupported
+from ..runtime.clock import seconds, stated
 from .outcome import Check, Confirmation, Ending, Race, Watch, proven
 
 
@@ -15,8 +16,9 @@ def stopped_note(watch: Watch) -> str:
     """What a racer stopped by the race (not by itself) did."""
     if watch.ending is Ending.WINDOW:
         return f"stopped after its {watch.window:.1f} s cross-check window"
-    if watch.ending is Ending.LIMIT:
-        return "stopped at the time limit"
+    if watch.ending is Ending.LIMIT:  # the figure the user gave, not the race's budget
+        said = stated(watch.limit)
+        return "stopped at the time limit" + ("" if said is None else f" ({seconds(said)} s)")
     if watch.ending is Ending.INTERRUPT:
         return "interrupted"
     return "stopped"

@@ -9,7 +9,7 @@ from ...answers.result import EngineBug, Unanswerable, Unsupported
 from ...model import ModelError
 from .. import Options
 from ..runtime import interrupt, processes
-from ..runtime.clock import Clock
+from ..runtime.clock import Clock, reached
 from ..runtime.processes import Child, Failure, Kind, Message
 from ..runtime.stop import Stop
 from .outcome import Check, Ending, Found, Watch, proven
@@ -45,11 +45,12 @@ def margin(budget: float | None) -> float:
 
 def why_stopped(watch: Watch) -> tuple[Stop | None, str]:
     """What the racers still running are told stopped them: the window's end or the budget
-    (a time limit, in their words), or nothing (an interruption, or every racer ended)."""
+    (a time limit, in their words: the user's limit, else the race's budget), or nothing (an
+    interruption, or every racer ended)."""
     if watch.ending is Ending.WINDOW:
         return Stop.TIME, f"cross-check window of {watch.window:.1f} s reached"
     if watch.ending is Ending.LIMIT and not interrupt.by_user():
-        return Stop.TIME, ""
+        return Stop.TIME, reached(watch.limit)
     return None, ""
 
 

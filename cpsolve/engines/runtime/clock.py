@@ -111,6 +111,11 @@ class TimeUp(BaseException):
         self.what, self.limit, self.armed = what, limit, armed  # armed: :func:`absorb`
         super().__init__(f"the time limit ({seconds(limit)} s) was reached while {what}")
 
+    def reached_words(self) -> str:
+        """The limit reached, in words, as the user gave it (:func:`reached`): ``time limit
+        5 s reached``."""
+        return reached(self.limit)
+
 
 def absorb(err: TimeUp) -> None:
     """The work that ``err`` cut has caught it and returns at once with what it knows (a

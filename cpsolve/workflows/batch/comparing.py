@@ -16,7 +16,7 @@ from ...answers.result import EngineBug, EngineFailed, Result, Skipped, Unsuppor
 from ...engines import PEERS, Options, engines_for, not_applicable, run
 from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
-from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
+from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share, reached
 from ...model import ModelError
 from ...puzzles.base import Puzzle
 from ..impossible import by_invariant
@@ -145,7 +145,8 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
     except (TimeUp, ImportError) as err:  # pybind11 makes the clock's stop an ImportError
         if isinstance(err, ImportError) and not interrupt.requested():
             raise  # a broken installation
-        return Result.cut_off(task, engine, time.perf_counter() - began), False
+        said = err.reached_words() if isinstance(err, TimeUp) else reached()
+        return Result.cut_off(task, engine, said, time.perf_counter() - began), False
     except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not answer
         interrupt.request()  # within a second (:func:`interrupt.escalating`)
         return Result.lost(task, engine, time.perf_counter() - began), True

@@ -152,9 +152,9 @@ def _solved_within(item: Item, engine: str, options: Options, deadline: float | 
     try:
         with clock.guard(f"solving {item.source}", clock.grace()):
             return solve_one(item, engine, _limited(options, left))
-    except TimeUp:
-        return Row(item.source, item.puzzle,
-                   Result.cut_off("solve", engine, time.monotonic() - start))
+    except TimeUp as err:
+        return Row(item.source, item.puzzle, Result.cut_off("solve", engine, err.reached_words(),
+                                                            time.monotonic() - start))
 
 
 def _limited(options: Options, time_limit: float | None) -> Options:

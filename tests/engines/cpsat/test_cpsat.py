@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from cpsolve import And, Csp, If, Max, Min, Planning, Status, Sum
 from cpsolve.engines import Options, run
 from cpsolve.language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var
+from cpsolve.language.fold import keeps
 from cpsolve.language.interpret import evaluate
 from cpsolve.language.walk import variables
 
@@ -203,8 +204,8 @@ def trees() -> st.SearchStrategy[Expr]:
                       sub, sub),
             st.builds(lambda op, a, b: Nary(op, (a, b)),
                       st.sampled_from(["and", "or", "min", "max"]), sub, sub),
-            st.builds(IfThenElse, sub, sub, sub),
-        )
+            st.builds(lambda c, a, b: IfThenElse(truthy(c), a, b), sub, sub, sub),
+        )  # an if's condition is a condition: a model refuses a number there
 
     return st.recursive(leaves, grow, max_leaves=6)
 
@@ -213,10 +214,6 @@ def truthy(expr: Expr) -> Expr:
     """``expr`` as a condition, true where its value is not 0 (a model refuses a number
     where a condition must stand: the random trees are numbers as often as not)."""
     return Binary("!=", expr, Const(0))
-
-
-def _is_var(expr: Expr, name: str) -> bool:
-    return isinstance(expr, Var) and expr.name == name
 
 
 def assignments() -> list[dict[str, int]]:
@@ -484,8 +481,8 @@ def planning_models(draw: st.DrawFn, unit: bool) -> Planning:
     for k in range(draw(st.integers(1, 4))):
         written = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True))
         guard = draw(st.one_of(st.just(Const(1)), exprs.map(truthy)))
-        effects = {n: draw(st.one_of(steps, exprs).filter(lambda e, n=n: not _is_var(e, n)))
-                   for n in written}  # x := x is no effect: an action must change the state
+        effects = {n: draw(st.one_of(steps, exprs).filter(lambda e, n=n: not keeps(e, n)))
+                   for n in written}  # x := x (x + 0...) is no effect: an action must change
         p.add_action(f"a{k}", guard, effects, 1 if unit else Unary("abs", draw(exprs)))
     return p
 

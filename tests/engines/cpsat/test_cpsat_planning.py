@@ -23,6 +23,7 @@ from cpsolve import And, Planning, Status, Sum
 from cpsolve.engines import Options, run
 from cpsolve.engines.cpsat.pairs import commuting, shortcuts, undoing  # noqa: E402
 from cpsolve.language.expr import Const, Expr, Var
+from cpsolve.language.fold import keeps
 from cpsolve.language.interpret import evaluate
 from cpsolve.model.facts import estimate_bound, plan_parity  # noqa: E402
 from cpsolve.puzzles import sliding
@@ -174,7 +175,7 @@ def one_variable_moves(draw: st.DrawFn) -> Planning:
         if draw(st.booleans()):
             effect = Const(draw(st.integers(*DOMAINS[n])))
         else:
-            effect = Var(n) + draw(st.integers(-1, 1))
+            effect = Var(n) + draw(st.sampled_from([-1, 1]))  # x + 0 keeps x: no effect
         guard = draw(st.one_of(st.just(Const(1)), conditions))
         p.add_action(f"a{k}", guard, {Var(n): effect}, 1)
     return p
@@ -290,8 +291,9 @@ def estimated_models(draw: st.DrawFn) -> Planning:
     unit = draw(st.booleans())
     for k in range(draw(st.integers(2, 6))):
         written = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True))
-        effects = {n: Var(draw(st.sampled_from(names))) + draw(st.integers(-2, 2))
-                   for n in written}
+        effects = {n: draw(st.builds(lambda m, c: Var(m) + c, st.sampled_from(names),
+                                     st.integers(-2, 2)).filter(lambda e, n=n: not keeps(e, n)))
+                   for n in written}  # x + 0 keeps x: no effect (an action must change)
         guard = draw(st.one_of(st.just(Const(1)), conditions))
         p.add_action(f"a{k}", guard, effects, 1 if unit else draw(st.integers(0, 3)))
     kind = draw(st.sampled_from(["zero", "half", "exact", "one variable"]))

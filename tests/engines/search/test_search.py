@@ -24,6 +24,7 @@ from cpsolve.engines.search.compile import compile_planning
 from cpsolve.engines.search.emit import build, source
 from cpsolve.engines.search.registry import Finds, Need
 from cpsolve.language.expr import Binary, Const, Expr, IfThenElse, Nary, Unary, Var
+from cpsolve.language.fold import keeps
 from cpsolve.language.interpret import evaluate
 from cpsolve.model import ModelError
 
@@ -544,8 +545,9 @@ def trees(names: tuple[str, ...] = ("x", "y")):
                       inner, inner),
             st.builds(Nary, st.sampled_from(["and", "or", "min", "max"]),
                       st.lists(inner, min_size=2, max_size=3).map(tuple)),
-            st.builds(IfThenElse, inner, inner, inner),
-        )
+            st.builds(lambda c, a, b: IfThenElse(Binary("!=", c, Const(0)), a, b),
+                      inner, inner, inner),
+        )  # an if's condition is a condition: a model refuses a number there
 
     return st.recursive(leaves, extend, max_leaves=8)
 
@@ -557,9 +559,9 @@ def conditions(names: tuple[str, ...] = ("x", "y")):
 
 
 def changes(name: str, names: tuple[str, ...]):
-    """Random trees as the new value of ``name``, never ``name`` itself (``x := x`` is no
-    effect: an action must change the state)."""
-    return trees(names).filter(lambda e: not (isinstance(e, Var) and e.name == name))
+    """Random trees as the new value of ``name``, never ``name`` itself (``x := x``, or
+    ``x + 0``, is no effect: an action must change the state)."""
+    return trees(names).filter(lambda e: not keeps(e, name))
 
 
 @settings(max_examples=300, deadline=None)

@@ -79,14 +79,15 @@ def local_client(Client, LocalCluster, workers: int, memory_limit: int | None,
 def start_ends(called: float, connect: float | None,
                 stop: Callable[[], bool] | None) -> Callable[[], str | None]:
     """Why a local cluster's start stops now (None: it goes on): Ctrl-C, ``stop()``, or
-    ``connect`` seconds past ``called``."""
+    ``connect`` seconds past ``called`` (the time left of the caller's limit, which the
+    words name as the user gave it: ``time limit 4 s reached``)."""
     def ended() -> str | None:
         if stop is not None and stop():  # first: the caller then knows why
             return "stopped"
         if interrupt.requested():
             return interrupt.reason()
         if connect is not None and time.monotonic() - called > connect:
-            return "time limit reached"
+            return reached(connect)
         return None
     return ended
 
