@@ -151,8 +151,17 @@ def test_unsolvable_start_counts_both_halves():
 
 
 def test_map_on_disk_gives_the_same_layers(tmp_path):
+    """A map larger than its budget goes on disk.  The budget is ``Options.memory_limit``
+    under a command's memory limit (``--memory-limit`` gives the arrays half of it); a run
+    without one takes it for the process's limit, which 1,000 bytes would stop at once."""
+    from cpsolve.engines.runtime import memory
+
     model = board(2, 4, (*range(1, 8), 0))
-    result = analyze(model, memory_limit=1000, work_dir=str(tmp_path))
+    memory.set_limit(1 << 40)  # as a command sets it
+    try:
+        result = analyze(model, memory_limit=1000, work_dir=str(tmp_path))
+    finally:
+        memory.set_limit(None)
     assert result.details["map_on_disk"] is True
     assert list(result.layers) == plain_layers(2, 4, (*range(1, 8), 0))
     assert list(tmp_path.iterdir()) == []  # the map's file is removed
