@@ -344,10 +344,17 @@ def _checkable_in_time(model: Csp | Planning, result: Result, deadline: float,
     if fit >= len(fresh):
         return result
     keep = fresh[fit]  # the first solution still to re-check that does not fit
-    cut = (f"only the first {keep:,} of the solutions are listed: the checker could re-check "
-           "no more within the time limit")
     return result.but(answer=replace(answer, solutions=answer.solutions[:keep]),
-                      message="; ".join(m for m in (result.message, cut) if m))
+                      message="; ".join(m for m in (result.message, list_cut(keep)) if m))
+
+
+def list_cut(kept: int) -> str:
+    """The words that end the message of a count whose list :func:`run` cut to its first
+    ``kept`` solutions (:func:`_checkable_in_time`); a caller that asked for the solutions
+    for its own use, not to list them (:func:`~cpsolve.workflows.grids.counting.count_up_to`
+    sorts them into classes), says in its own words what the cut leaves it."""
+    return (f"only the first {kept:,} of the solutions are listed: the checker could re-check "
+            "no more within the time limit")
 
 
 def count_optimal(name: str, model: Csp, options: Options) -> Result:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...answers.result import Count, Result, Status
 from ...answers.words import plural
-from ...engines import Options, run
+from ...engines import Options, list_cut, run
 from ...engines.runtime.clock import Clock
 from ...model import AllDifferent, Condition, Csp
 from ...model.symmetry.canonical import (
@@ -43,8 +43,9 @@ from ...model.symmetry.declared import SymmetryError
 ENUMERATE_SHARE = 0.8
 """Of a time limit, what the enumeration of ``count --up-to`` may take: the rest checks
 and sorts into classes the solutions it found (those the checker could re-check in time:
-:func:`cpsolve.engines.run` cuts the list at the limit, and the classes are then a lower
-bound)."""
+:func:`cpsolve.engines.run` cuts the list at the limit).  A stopped count's classes are a
+lower bound: those its sorted solutions fall into, or more, ``ceil(n / order)``, when the
+``n`` solutions the engine found (listed or not) say so (:func:`_order`)."""
 
 UP_TO = ("relabel", "symmetry")
 """What ``count --up-to`` accepts: renaming of the symbols, or that and the board symmetries."""
@@ -161,17 +162,46 @@ def _distinct_in_time(clock: Clock, sym: Symmetry, reps: np.ndarray) -> tuple[np
 
 def _unfinished(res: Result, classes: int, sorted_out: int, found: int) -> str:
     """Why a count up to symmetry is only a lower bound, in words: ``sorted_out`` of the
-    ``found`` solutions were brought to their canonical forms in time."""
+    ``found`` solutions were brought to their canonical forms in time, and fell into
+    ``classes`` classes."""
     answer = res.answer
     if sorted_out < found:
         return (f"the time limit came before every grid found was sorted into its class "
                 f"({sorted_out:,} of {found:,}): at least {plural(classes, 'class')} among them")
-    if res.status is Status.EXACT and isinstance(answer, Count):  # a list cut at the limit
+    listed, counted = (answer.listed(), answer.count) if isinstance(answer, Count) else (0, 0)
+    if res.status is Status.EXACT:  # a list cut at the limit
         return (f"the time limit came before every solution was re-checked ("
-                f"{answer.listed():,} of {answer.count:,}): at least "
-                f"{plural(classes, 'class')} among them")
-    said = res.message  # an engine's count says "stopped: why; at least N": once is enough
+                f"{listed:,} of {counted:,}): at least {plural(classes, 'class')} among them")
+    said = res.message.removesuffix(list_cut(listed)).rstrip("; ")  # the list is no answer
+    if listed < counted:  # the door cut it to what the checker could re-check in time
+        said += (f"; the checker re-checked {listed:,} of them within the time limit "
+                 f"({plural(classes, 'class')} among those)")
+    # an engine's count says "stopped: why; at least N": once is enough
     return f"enumeration {said}" if said.startswith("stopped") else f"enumeration stopped: {said}"
+
+
+def _order(csp: Csp, sym: Symmetry, up_to: str) -> int:
+    """How many members the group has that may map one solution the engine counted onto
+    another: the board symmetries (``symmetry``) times the renamings of the symbols (unless
+    :func:`full_group` fixed those already), so that ``n`` such solutions hold at least
+    ``ceil(n / order)`` classes."""
+    board = len(sym.perms) if up_to == "symmetry" else 1
+    rename = sym.relabel and full_group(csp, sym) is None
+    return board * (math.factorial(len(sym.values)) if rename else 1)
+
+
+def _at_least(res: Result, order: int) -> int:
+    """The classes the solutions ``res`` counted hold at least, none of them sorted into
+    its class: a class holds at most ``order`` of them."""
+    counted = res.answer.count if isinstance(res.answer, Count) else 0
+    return -(-counted // order)
+
+
+def _bound_words(least: int, order: int, res: Result) -> str:
+    """Where the bound ``least`` on the classes comes from, in words."""
+    counted = res.answer.count if isinstance(res.answer, Count) else 0
+    return (f"at least {plural(least, 'class')}, as a class holds at most {order:,} of the "
+            f"{plural(counted, 'solution')} found")
 
 
 def _group_text(names: tuple[str, ...]) -> str:
@@ -209,11 +239,18 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
         exact = exact and sorted_out == len(grids.reps)
     what = ("renaming of the symbols" if up_to == "relabel"
             else sym.describe())
-    message = (f"{plural(len(reps), 'class')} under {what}; "
-               f"{plural(grids.total, 'solution')} in all"
-               if exact else _unfinished(res, len(reps), sorted_out, len(grids.reps)))
+    classes = len(reps)
+    if exact:
+        message = (f"{plural(classes, 'class')} under {what}; "
+                   f"{plural(grids.total, 'solution')} in all")
+    else:  # the classes sorted out, or more by the number of solutions found
+        message = _unfinished(res, classes, sorted_out, len(grids.reps))
+        order = _order(csp, sym, up_to)
+        if _at_least(res, order) > classes:
+            classes = _at_least(res, order)
+            message = f"{message}; {_bound_words(classes, order, res)}"
     listing = tuple(dict(zip(sym.variables, map(int, r))) for r in reps) if options.keep else None
-    return Result.counted(res.engine, Count(len(reps), listing), exact, seconds=res.seconds,
+    return Result.counted(res.engine, Count(classes, listing), exact, seconds=res.seconds,
                           explored=res.explored, message=message, verified=False,
                           details={**res.details, "total": grids.total if exact else None,
                                    "up_to": up_to, "method": grids.method})

@@ -36,3 +36,44 @@ def test_an_enumeration_stopped_says_stopped_once():
     assert _unfinished(stopped, 0, 0, 0) == "enumeration stopped: interrupted; at least 0 solutions"
     other = Result(Status.UNKNOWN, "search", "count", message="interrupted")
     assert _unfinished(other, 0, 0, 0) == "enumeration stopped: interrupted"
+
+
+class Late:
+    """The door's clock (:func:`cpsolve.engines.run`): the engine starts at 0 s and every
+    later look is a million seconds on — past any deadline of its check, so that the check
+    cuts the list of solutions to none, whatever the machine's speed."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+
+    def perf_counter(self) -> float:
+        self.looks += 1
+        return 0.0 if self.looks == 1 else 1e6 + self.looks
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "search"])
+@pytest.mark.parametrize(("limit", "status", "least"), [
+    ("40", "at_least", 5),  # 40 of the 92 placements found: 40 / 8 symmetries, 5 classes
+    (None, "at_least", 12),  # all 92 counted, none re-checked: ceil(92 / 8) = 12 classes
+])
+def test_classes_of_a_count_whose_list_the_checker_cut_are_bounded_by_its_solutions(
+        cli, monkeypatch, engine, limit, status, least):
+    """8 queens (92 placements, 8 symmetries of the board): the time limit left the checker
+    no time to re-check any solution found (the door's clock is turned past it), so none was
+    sorted into its class.  The count up to symmetry is not "0 classes": a class holds at
+    most 8 placements, so n found hold at least ceil(n / 8) classes, and the message says
+    that the bound comes from there.  Nothing asked for a list: no word of listing."""
+    import json
+
+    import cpsolve.engines as door
+
+    monkeypatch.setattr(door, "time", Late())
+    argv = ["count", ROOT / "models" / "queens8.toml", "--up-to", "symmetry", "--engine",
+            engine, "--time-limit", "600", "--json", *(["-n", limit] if limit else [])]
+    ran = cli(*argv)
+    data = json.loads(ran.out)
+    assert ran.code == 1, ran.err
+    assert (data["status"], data["count"], data["listed"]) == (status, least, 0)
+    assert f"at least {least} classes" in data["message"]
+    assert "a class holds at most 8" in data["message"]
+    assert "listed" not in data["message"]
