@@ -3,8 +3,10 @@
 The table (:data:`cpsolve.puzzles.expected_table.EXPECTED`) records known answers; a run whose
 proven answer contradicts one is told so (on stderr, and in ``--json`` as
 ``expected_mismatch``).  Only what the run proved is compared: a status it proved, a value
-it proved optimal, a count it finished, and what an answer it found proves (a solution
-exists; an optimum is no worse than its value) — never what a limit kept it from proving.
+it proved optimal, a count it finished, what an answer
+it found proves (a solution exists; an optimum is no worse than its value), and what a proof
+that there is none proves (no plan has steps or a cost) — never what a limit kept it from
+proving.
 """
 
 from __future__ import annotations
@@ -46,6 +48,23 @@ class Between:
 
 
 @dataclass(frozen=True)
+class Absent:
+    """What a proof that there is no answer finds for a key that measures one (the steps
+    of a plan, a csp's optimum): no expected value agrees with it but ``agrees`` (``unique
+    = false``: not exactly one solution)."""
+
+    what: str
+    agrees: Any = None
+
+
+NOTHING: dict[str, Any] = {
+    "count": 0, "classes": 0, "unique": Absent("no solution", agrees=False),
+    "steps": Absent("no plan"), "cost": Absent("no plan"), "objective": Absent("no solution")}
+"""What a proof that no solution (no plan) exists proves, under the keys of ``[expected]``:
+no solution or optimal plan to count, none unique, no plan to measure, no optimum."""
+
+
+@dataclass(frozen=True)
 class Unproven:
     """A solve that found an answer that may be optimal, but stopped short of the proof
     that would say so (a limit, or an engine that proves no optimum): it contradicts
@@ -55,9 +74,11 @@ class Unproven:
 def _differ(want: Any, found: Any) -> bool:
     """``solve``: a proven status other than the expected one (an answer without the
     optimality proof contradicts ``infeasible`` only); a number known to lie
-    :class:`Between` two bounds: any number outside them."""
+    :class:`Between` two bounds: any number outside them; an :class:`Absent` one: any."""
     if isinstance(found, Unproven):
         return want == "infeasible"
+    if isinstance(found, Absent):
+        return want != found.agrees
     if isinstance(found, Between):
         return (found.least is not None and want < found.least) or \
             (found.most is not None and want > found.most)
@@ -86,7 +107,7 @@ def _solved(result: Result) -> dict[str, Any]:
     a ``solved`` csp without an objective has proven all it can."""
     answer, status = result.answer, result.status
     if status is Status.INFEASIBLE:
-        return {"solve": "infeasible", "count": 0}  # no solution, so no optimal plan either
+        return {"solve": "infeasible", **NOTHING}  # no solution, so no optimal plan either
     out: dict[str, Any] = {"solve": PROVEN_SOLVE[status], "count": Between(least=1)}
     if status is Status.SOLVED and (isinstance(answer, Plan) or
                                     getattr(answer, "objective", None) is not None):
@@ -116,10 +137,13 @@ def _optimum(result: Result, answer: Assignment) -> int | Between:
     return Between(least=value, most=result.bound)
 
 
-def _counted(result: Result, answer: Count) -> dict[str, int]:
+def _counted(result: Result, answer: Count) -> dict[str, Any]:
     """What an exact count proves: ``count``; a count up to symmetry (``count --up-to``)
     counts classes, with every solution's ``count`` as its total, and ``classes`` when the
-    classes are those of the model's symmetries (``--up-to symmetry``, not ``relabel``)."""
+    classes are those of the model's symmetries (``--up-to symmetry``, not ``relabel``).
+    A count of none proves that there is no solution (no plan)."""
+    if answer.count == 0:
+        return dict(NOTHING)
     up_to = result.details.get("up_to")
     if up_to is None:
         return {"count": answer.count}
@@ -132,6 +156,8 @@ def _counted(result: Result, answer: Count) -> dict[str, int]:
 def _show(value: Any) -> str:
     if isinstance(value, Unproven):
         return "'solved'"
+    if isinstance(value, Absent):
+        return value.what
     if isinstance(value, Between):
         return f"{value.least:,} or more" if value.most is None else \
             f"{value.most:,} or less" if value.least is None else \

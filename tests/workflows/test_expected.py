@@ -312,3 +312,46 @@ def test_compare_checks_every_engine_against_expected_and_warns_once(cli, tmp_pa
         assert len(optimal) >= 2  # cpsat and search at least
         assert all(r.get("expected_mismatch") == [said] for r in optimal)
         assert all("expected_mismatch" not in r for r in results if r["status"] != "optimal")
+
+
+@pytest.mark.parametrize("none", [Result(Status.INFEASIBLE, "search"),
+                                  Result.counted("search", Count(0), True)],
+                         ids=["infeasible", "exact count of 0"])
+def test_a_proof_that_there_is_none_contradicts_every_key_that_says_there_is_one(none):
+    said = "the model's [expected] says {} = {}; this run found {}"
+    assert mismatches({"steps": 5, "cost": 5}, none) == [
+        said.format("steps", 5, "no plan"), said.format("cost", 5, "no plan")]
+    assert mismatches({"objective": 10}, none) == [said.format("objective", 10, "no solution")]
+    assert mismatches({"unique": True}, none) == [said.format("unique", "true", "no solution")]
+    assert mismatches({"classes": 1}, none) == [said.format("classes", 1, 0)]
+    assert mismatches({"unique": False, "classes": 0, "count": 0}, none) == []
+
+
+UNREACHABLE = """family = "transition"
+goal = "x == 7"
+[variables]
+x = [0, 6]
+[initial]
+x = 0
+[[actions]]
+name = "inc"
+guard = "x < 6"
+effects = { x = "x + 1" }
+[expected]
+steps = 7
+cost = 7
+"""
+"""x can never pass 6, so the goal x == 7 is never reached, yet it expects a 7-step plan."""
+
+
+@pytest.mark.parametrize("command", [["solve"], ["count", "--optimal"]])
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_a_proof_of_no_plan_warns_against_expected_steps_and_cost(cli, tmp_path, engine,
+                                                                   command):
+    model = tmp_path / "unreachable.toml"
+    model.write_text(UNREACHABLE)
+    run = cli(*command, model, "--engine", engine)
+    assert run.code == 0 and ("no plan" in run.out or "infeasible" in run.out)
+    assert run.err.splitlines() == [
+        "warning: the model's [expected] says steps = 7; this run found no plan",
+        "warning: the model's [expected] says cost = 7; this run found no plan"]
