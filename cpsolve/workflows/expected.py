@@ -141,15 +141,24 @@ def _counted(result: Result, answer: Count) -> dict[str, Any]:
     """What an exact count proves: ``count``; a count up to symmetry (``count --up-to``)
     counts classes, with every solution's ``count`` as its total, and ``classes`` when the
     classes are those of the model's symmetries (``--up-to symmetry``, not ``relabel``).
-    A count of none proves that there is no solution (no plan)."""
+    A count of a csp's optimal solutions (``count --optimal``, ``details["optimum"]``)
+    proves the ``objective`` and is only a lower bound on ``count`` (every solution); a
+    count of optimal plans proves their ``cost``.  A count of none proves that there is no
+    solution (no plan)."""
     if answer.count == 0:
         return dict(NOTHING)
-    up_to = result.details.get("up_to")
-    if up_to is None:
-        return {"count": answer.count}
-    out = {} if result.details.get("total") is None else {"count": result.details["total"]}
-    if up_to == "symmetry":
-        out["classes"] = answer.count
+    details = result.details
+    if details.get("up_to") is not None:
+        out: dict[str, Any] = {} if details.get("total") is None else \
+            {"count": details["total"]}
+        if details["up_to"] == "symmetry":
+            out["classes"] = answer.count
+        return out
+    if details.get("optimum") is not None:
+        return {"count": Between(least=answer.count), "objective": details["optimum"]}
+    out = {"count": answer.count}
+    if answer.cost is not None:
+        out["cost"] = answer.cost
     return out
 
 

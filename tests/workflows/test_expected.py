@@ -355,3 +355,57 @@ def test_a_proof_of_no_plan_warns_against_expected_steps_and_cost(cli, tmp_path,
     assert run.err.splitlines() == [
         "warning: the model's [expected] says steps = 7; this run found no plan",
         "warning: the model's [expected] says cost = 7; this run found no plan"]
+
+
+def optimal_solutions(n: int) -> Result:
+    """``count --optimal`` of a csp: ``n`` solutions of the proven optimum 10."""
+    return Result.counted("search", Count(n), True, details={"optimum": 10})
+
+
+def test_a_count_of_optimal_solutions_is_not_the_count_of_every_solution():
+    """The optimal solutions are some of the solutions: their number bounds ``count`` from
+    below only; the optimum it proved is checked against ``objective``."""
+    assert mismatches({"count": 24, "objective": 10}, optimal_solutions(1)) == []
+    assert mismatches({"count": 1}, optimal_solutions(2)) == [
+        "the model's [expected] says count = 1; this run found 2 or more"]
+    assert mismatches({"objective": 11}, optimal_solutions(1)) == [
+        "the model's [expected] says objective = 11; this run found 10"]
+
+
+def test_a_count_of_optimal_plans_checks_count_and_the_least_cost():
+    """For a planning model ``count`` is the number of optimal plans: counted, it is
+    compared as it is, and their cost is the least cost."""
+    counted = Result.counted("search", Count(72, cost=7), True)
+    assert mismatches({"count": 72, "cost": 7}, counted) == []
+    assert mismatches({"count": 18, "cost": 6}, counted) == [
+        "the model's [expected] says count = 18; this run found 72",
+        "the model's [expected] says cost = 6; this run found 7"]
+
+
+THREE_WEIGHTS = """family = "csp"
+all_different = [["x", "y", "z"]]
+minimize = "x + 2 * y + 3 * z"
+[variables]
+x = [1, 4]
+y = [1, 4]
+z = [1, 4]
+[expected]
+objective = 10
+count = 24
+"""
+"""4 * 3 * 2 = 24 solutions; the least weighted sum puts the largest value on the smallest
+weight: z = 1, y = 2, x = 3, 3 + 4 + 3 = 10, and only there (any swap costs more)."""
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_count_optimal_of_a_csp_agrees_with_the_count_of_every_solution(cli, tmp_path,
+                                                                        engine):
+    model = tmp_path / "weights.toml"
+    model.write_text(THREE_WEIGHTS)
+    run = cli("count", "--optimal", model, "--engine", engine)
+    assert run.code == 0 and run.err == ""
+    assert "1 optimal solution (objective 10)" in run.out
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(THREE_WEIGHTS.replace("objective = 10", "objective = 9"))
+    assert cli("count", "--optimal", wrong, "--engine", engine).err.splitlines() == [
+        "warning: the model's [expected] says objective = 9; this run found 10"]
