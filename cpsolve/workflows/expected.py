@@ -3,7 +3,7 @@
 The table (:data:`cpsolve.puzzles.expected_table.EXPECTED`) records known answers; a run whose
 proven answer contradicts one is told so (on stderr, and in ``--json`` as
 ``expected_mismatch``).  Only what the run proved is compared: a status it proved, a value
-it proved optimal, a count it finished, what an answer
+it proved optimal, a count it finished or the least it reached when stopped, what an answer
 it found proves (a solution exists; an optimum is no worse than its value), and what a proof
 that there is none proves (no plan has steps or a cost) — never what a limit kept it from
 proving.
@@ -91,7 +91,8 @@ def _found(result: Result) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if result.task == "solve" and status in PROVEN_SOLVE:
         out.update(_solved(result))
-    if result.task == "count" and status is Status.EXACT and isinstance(answer, Count):
+    if result.task == "count" and status in (Status.EXACT, Status.AT_LEAST) and \
+            isinstance(answer, Count):
         out.update(_counted(result, answer))
     if result.task == "analyze" and status is Status.COMPLETE and \
             isinstance(answer, Analysis) and answer.direction == "goal":
@@ -138,25 +139,31 @@ def _optimum(result: Result, answer: Assignment) -> int | Between:
 
 
 def _counted(result: Result, answer: Count) -> dict[str, Any]:
-    """What an exact count proves: ``count``; a count up to symmetry (``count --up-to``)
-    counts classes, with every solution's ``count`` as its total, and ``classes`` when the
-    classes are those of the model's symmetries (``--up-to symmetry``, not ``relabel``).
-    A count of a csp's optimal solutions (``count --optimal``, ``details["optimum"]``)
-    proves the ``objective`` and is only a lower bound on ``count`` (every solution); a
-    count of optimal plans proves their ``cost``.  A count of none proves that there is no
-    solution (no plan)."""
-    if answer.count == 0:
+    """What a count proves: exact, ``count``; stopped by a limit (``at_least``), that it is
+    no less than the count reached.  A count up to symmetry (``count --up-to``) counts
+    classes, with every solution's ``count`` as its total (``details["total_at_least"]``
+    when stopped), and ``classes`` when the classes are those of the model's symmetries
+    (``--up-to symmetry``, not ``relabel``).  A count of a csp's optimal solutions
+    (``count --optimal``, ``details["optimum"]``) proves the ``objective`` and is only a
+    lower bound on ``count`` (every solution); a count of optimal plans proves their
+    ``cost``.  An exact count of none proves that there is no solution (no plan)."""
+    exact = result.status is Status.EXACT
+    if exact and answer.count == 0:
         return dict(NOTHING)
+
+    def counted(n: int) -> int | Between:
+        return n if exact else Between(least=n)
+
     details = result.details
     if details.get("up_to") is not None:
-        out: dict[str, Any] = {} if details.get("total") is None else \
-            {"count": details["total"]}
+        total = details.get("total" if exact else "total_at_least")
+        out: dict[str, Any] = {} if total is None else {"count": counted(total)}
         if details["up_to"] == "symmetry":
-            out["classes"] = answer.count
+            out["classes"] = counted(answer.count)
         return out
     if details.get("optimum") is not None:
         return {"count": Between(least=answer.count), "objective": details["optimum"]}
-    out = {"count": answer.count}
+    out = {"count": counted(answer.count)}
     if answer.cost is not None:
         out["cost"] = answer.cost
     return out

@@ -230,10 +230,33 @@ def test_classes_under_renaming_alone_are_not_the_expected_classes():
     assert mismatches({"classes": 5, "count": 288}, up_to("relabel", 12, 288)) == []
 
 
-def test_a_count_up_to_cut_short_contradicts_nothing():
+def test_a_count_up_to_cut_short_below_the_expected_contradicts_nothing():
     stopped = Result.counted("cpsat", Count(3), False, details={"up_to": "symmetry",
                                                                  "total": None})
     assert mismatches({"classes": 12, "count": 92}, stopped) == []
+
+
+def test_a_count_up_to_cut_short_above_the_expected_is_a_mismatch():
+    """Stopped with 12 classes among 20 solutions counted: there are at least that many,
+    so ``classes = 10`` and ``count = 19`` are contradicted; 12 and 20 or more are not."""
+    stopped = Result.counted("cpsat", Count(12), False, details={
+        "up_to": "symmetry", "total": None, "total_at_least": 20})
+    assert mismatches({"classes": 10, "count": 19}, stopped) == [
+        "the model's [expected] says classes = 10; this run found 12 or more",
+        "the model's [expected] says count = 19; this run found 20 or more"]
+    assert mismatches({"classes": 12, "count": 20}, stopped) == []
+    assert mismatches({"classes": 99, "count": 92}, stopped) == []
+
+
+def test_a_count_stopped_by_a_limit_proves_at_least_its_count():
+    """``count -n 5`` stopped at 5 solutions: ``count = 0`` or 4 is contradicted, 5 or
+    more is not."""
+    stopped = Result.counted("search", Count(5), False)
+    assert mismatches({"count": 0}, stopped) == [
+        "the model's [expected] says count = 0; this run found 5 or more"]
+    assert mismatches({"count": 4}, stopped) != []
+    assert mismatches({"count": 5}, stopped) == mismatches({"count": 24}, stopped) == []
+    assert mismatches({"count": 0}, Result.counted("search", Count(0), False)) == []
 
 
 def test_count_up_to_symmetry_says_an_expected_classes_mismatch(cli, tmp_path):
@@ -409,3 +432,38 @@ def test_count_optimal_of_a_csp_agrees_with_the_count_of_every_solution(cli, tmp
     wrong.write_text(THREE_WEIGHTS.replace("objective = 10", "objective = 9"))
     assert cli("count", "--optimal", wrong, "--engine", engine).err.splitlines() == [
         "warning: the model's [expected] says objective = 9; this run found 10"]
+
+
+def test_count_stopped_by_its_limit_warns_against_a_smaller_expected_count(cli, tmp_path):
+    """The 24 solutions of THREE_WEIGHTS (any objective aside): ``-n 5`` proves 5 or more,
+    which ``count = 0`` contradicts; the exit stays 1 (a count stopped short)."""
+    model = tmp_path / "none.toml"
+    model.write_text(THREE_WEIGHTS.replace("objective = 10\n", "").replace(
+        "count = 24", "count = 0"))
+    run = cli("count", model, "-n", "5", "--engine", "search", "--json")
+    out = json.loads(run.out)
+    said = "the model's [expected] says count = 0; this run found 5 or more"
+    assert run.code == 1 and out["status"] == "at_least" and out["count"] == 5
+    assert out["expected_mismatch"] == [said]
+    assert run.err.splitlines() == [f"warning: {said}"]
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_count_up_to_stopped_by_its_limit_checks_classes_and_count(cli, tmp_path, engine):
+    """queens8 stopped after 20 of its solutions: a class holds at most 8 (the board's
+    symmetries), so the 20 fall in 3 or more classes, and ``classes = 2`` and
+    ``count = 10`` are contradicted; queens8's own 12 and 92 are not."""
+    model = tmp_path / "q.toml"
+    model.write_text((MODELS / "queens8.toml").read_text().replace(
+        "classes = 12", "classes = 2").replace("count = 92", "count = 10"))
+    run = cli("count", model, "--up-to", "symmetry", "--limit", "20", "--engine", engine,
+              "--json")
+    out = json.loads(run.out)
+    assert out["status"] == "at_least" and out["count"] >= 3
+    assert out["details"]["total_at_least"] == 20
+    assert out["expected_mismatch"] == [
+        "the model's [expected] says count = 10; this run found 20 or more",
+        f"the model's [expected] says classes = 2; this run found {out['count']} or more"]
+    agreed = cli("count", MODELS / "queens8.toml", "--up-to", "symmetry", "--limit", "20",
+                 "--engine", engine)
+    assert "warning" not in agreed.err
