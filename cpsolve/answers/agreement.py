@@ -58,12 +58,14 @@ def answer_of(result: Result, unit: str = "") -> str:
         at_least = "" if result.status is Status.EXACT else "at least "
         if result.proof is not None:  # planning: a proof that there is no plan at all
             return "0 optimal plans (no plan exists)"
+        optimum = result.details.get("optimum")  # a csp's count --optimal: of that value
+        what = "optimal plan" if answer.cost is not None else \
+            "solution" if optimum is None else "optimal solution"
         if at_least and answer.count == 0:
-            what = "optimal plan" if answer.cost is not None else "solution"
             return f"at least 0 {what}s (none found before it stopped)"
-        if answer.cost is not None:  # planning: the plans of least cost
-            return f"{at_least}{plural(answer.count, 'optimal plan')} (cost {answer.cost:,})"
-        return f"{at_least}{plural(answer.count, 'solution')}"
+        of = f" (cost {answer.cost:,})" if answer.cost is not None else \
+            "" if optimum is None else f" (objective {optimum:,})"
+        return f"{at_least}{plural(answer.count, what)}{of}"
     if isinstance(answer, Analysis):
         which = "that can reach the goal" if answer.direction == "goal" \
             else "reachable from the start"

@@ -3,8 +3,10 @@
 The table (:data:`cpsolve.puzzles.expected_table.EXPECTED`) records known answers; a run whose
 proven answer contradicts one is told so (on stderr, and in ``--json`` as
 ``expected_mismatch``).  Only what the run proved is compared: a status it proved, a value
-it proved optimal, a count it finished, and what an answer it found proves (a solution
-exists; an optimum is no worse than its value) — never what a limit kept it from proving.
+it proved optimal, a count it finished or the least it reached when stopped, what an answer
+it found proves (a solution exists; an optimum is no worse than its value), and what a proof
+that there is none proves (no plan has steps or a cost) — never what a limit kept it from
+proving.
 """
 
 from __future__ import annotations
@@ -46,6 +48,23 @@ class Between:
 
 
 @dataclass(frozen=True)
+class Absent:
+    """What a proof that there is no answer finds for a key that measures one (the steps
+    of a plan, a csp's optimum): no expected value agrees with it but ``agrees`` (``unique
+    = false``: not exactly one solution)."""
+
+    what: str
+    agrees: Any = None
+
+
+NOTHING: dict[str, Any] = {
+    "count": 0, "classes": 0, "unique": Absent("no solution", agrees=False),
+    "steps": Absent("no plan"), "cost": Absent("no plan"), "objective": Absent("no solution")}
+"""What a proof that no solution (no plan) exists proves, under the keys of ``[expected]``:
+no solution or optimal plan to count, none unique, no plan to measure, no optimum."""
+
+
+@dataclass(frozen=True)
 class Unproven:
     """A solve that found an answer that may be optimal, but stopped short of the proof
     that would say so (a limit, or an engine that proves no optimum): it contradicts
@@ -55,9 +74,11 @@ class Unproven:
 def _differ(want: Any, found: Any) -> bool:
     """``solve``: a proven status other than the expected one (an answer without the
     optimality proof contradicts ``infeasible`` only); a number known to lie
-    :class:`Between` two bounds: any number outside them."""
+    :class:`Between` two bounds: any number outside them; an :class:`Absent` one: any."""
     if isinstance(found, Unproven):
         return want == "infeasible"
+    if isinstance(found, Absent):
+        return want != found.agrees
     if isinstance(found, Between):
         return (found.least is not None and want < found.least) or \
             (found.most is not None and want > found.most)
@@ -70,7 +91,8 @@ def _found(result: Result) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if result.task == "solve" and status in PROVEN_SOLVE:
         out.update(_solved(result))
-    if result.task == "count" and status is Status.EXACT and isinstance(answer, Count):
+    if result.task == "count" and status in (Status.EXACT, Status.AT_LEAST) and \
+            isinstance(answer, Count):
         out.update(_counted(result, answer))
     if result.task == "analyze" and status is Status.COMPLETE and \
             isinstance(answer, Analysis) and answer.direction == "goal":
@@ -86,7 +108,7 @@ def _solved(result: Result) -> dict[str, Any]:
     a ``solved`` csp without an objective has proven all it can."""
     answer, status = result.answer, result.status
     if status is Status.INFEASIBLE:
-        return {"solve": "infeasible", "count": 0}  # no solution, so no optimal plan either
+        return {"solve": "infeasible", **NOTHING}  # no solution, so no optimal plan either
     out: dict[str, Any] = {"solve": PROVEN_SOLVE[status], "count": Between(least=1)}
     if status is Status.SOLVED and (isinstance(answer, Plan) or
                                     getattr(answer, "objective", None) is not None):
@@ -116,22 +138,42 @@ def _optimum(result: Result, answer: Assignment) -> int | Between:
     return Between(least=value, most=result.bound)
 
 
-def _counted(result: Result, answer: Count) -> dict[str, int]:
-    """What an exact count proves: ``count``; a count up to symmetry (``count --up-to``)
-    counts classes, with every solution's ``count`` as its total, and ``classes`` when the
-    classes are those of the model's symmetries (``--up-to symmetry``, not ``relabel``)."""
-    up_to = result.details.get("up_to")
-    if up_to is None:
-        return {"count": answer.count}
-    out = {} if result.details.get("total") is None else {"count": result.details["total"]}
-    if up_to == "symmetry":
-        out["classes"] = answer.count
+def _counted(result: Result, answer: Count) -> dict[str, Any]:
+    """What a count proves: exact, ``count``; stopped by a limit (``at_least``), that it is
+    no less than the count reached.  A count up to symmetry (``count --up-to``) counts
+    classes, with every solution's ``count`` as its total (``details["total_at_least"]``
+    when stopped), and ``classes`` when the classes are those of the model's symmetries
+    (``--up-to symmetry``, not ``relabel``).  A count of a csp's optimal solutions
+    (``count --optimal``, ``details["optimum"]``) proves the ``objective`` and is only a
+    lower bound on ``count`` (every solution); a count of optimal plans proves their
+    ``cost``.  An exact count of none proves that there is no solution (no plan)."""
+    exact = result.status is Status.EXACT
+    if exact and answer.count == 0:
+        return dict(NOTHING)
+
+    def counted(n: int) -> int | Between:
+        return n if exact else Between(least=n)
+
+    details = result.details
+    if details.get("up_to") is not None:
+        total = details.get("total" if exact else "total_at_least")
+        out: dict[str, Any] = {} if total is None else {"count": counted(total)}
+        if details["up_to"] == "symmetry":
+            out["classes"] = counted(answer.count)
+        return out
+    if details.get("optimum") is not None:
+        return {"count": Between(least=answer.count), "objective": details["optimum"]}
+    out = {"count": counted(answer.count)}
+    if answer.cost is not None:
+        out["cost"] = answer.cost
     return out
 
 
 def _show(value: Any) -> str:
     if isinstance(value, Unproven):
         return "'solved'"
+    if isinstance(value, Absent):
+        return value.what
     if isinstance(value, Between):
         return f"{value.least:,} or more" if value.most is None else \
             f"{value.most:,} or less" if value.least is None else \

@@ -230,10 +230,33 @@ def test_classes_under_renaming_alone_are_not_the_expected_classes():
     assert mismatches({"classes": 5, "count": 288}, up_to("relabel", 12, 288)) == []
 
 
-def test_a_count_up_to_cut_short_contradicts_nothing():
+def test_a_count_up_to_cut_short_below_the_expected_contradicts_nothing():
     stopped = Result.counted("cpsat", Count(3), False, details={"up_to": "symmetry",
                                                                  "total": None})
     assert mismatches({"classes": 12, "count": 92}, stopped) == []
+
+
+def test_a_count_up_to_cut_short_above_the_expected_is_a_mismatch():
+    """Stopped with 12 classes among 20 solutions counted: there are at least that many,
+    so ``classes = 10`` and ``count = 19`` are contradicted; 12 and 20 or more are not."""
+    stopped = Result.counted("cpsat", Count(12), False, details={
+        "up_to": "symmetry", "total": None, "total_at_least": 20})
+    assert mismatches({"classes": 10, "count": 19}, stopped) == [
+        "the model's [expected] says classes = 10; this run found 12 or more",
+        "the model's [expected] says count = 19; this run found 20 or more"]
+    assert mismatches({"classes": 12, "count": 20}, stopped) == []
+    assert mismatches({"classes": 99, "count": 92}, stopped) == []
+
+
+def test_a_count_stopped_by_a_limit_proves_at_least_its_count():
+    """``count -n 5`` stopped at 5 solutions: ``count = 0`` or 4 is contradicted, 5 or
+    more is not."""
+    stopped = Result.counted("search", Count(5), False)
+    assert mismatches({"count": 0}, stopped) == [
+        "the model's [expected] says count = 0; this run found 5 or more"]
+    assert mismatches({"count": 4}, stopped) != []
+    assert mismatches({"count": 5}, stopped) == mismatches({"count": 24}, stopped) == []
+    assert mismatches({"count": 0}, Result.counted("search", Count(0), False)) == []
 
 
 def test_count_up_to_symmetry_says_an_expected_classes_mismatch(cli, tmp_path):
@@ -312,3 +335,135 @@ def test_compare_checks_every_engine_against_expected_and_warns_once(cli, tmp_pa
         assert len(optimal) >= 2  # cpsat and search at least
         assert all(r.get("expected_mismatch") == [said] for r in optimal)
         assert all("expected_mismatch" not in r for r in results if r["status"] != "optimal")
+
+
+@pytest.mark.parametrize("none", [Result(Status.INFEASIBLE, "search"),
+                                  Result.counted("search", Count(0), True)],
+                         ids=["infeasible", "exact count of 0"])
+def test_a_proof_that_there_is_none_contradicts_every_key_that_says_there_is_one(none):
+    said = "the model's [expected] says {} = {}; this run found {}"
+    assert mismatches({"steps": 5, "cost": 5}, none) == [
+        said.format("steps", 5, "no plan"), said.format("cost", 5, "no plan")]
+    assert mismatches({"objective": 10}, none) == [said.format("objective", 10, "no solution")]
+    assert mismatches({"unique": True}, none) == [said.format("unique", "true", "no solution")]
+    assert mismatches({"classes": 1}, none) == [said.format("classes", 1, 0)]
+    assert mismatches({"unique": False, "classes": 0, "count": 0}, none) == []
+
+
+UNREACHABLE = """family = "transition"
+goal = "x == 7"
+[variables]
+x = [0, 6]
+[initial]
+x = 0
+[[actions]]
+name = "inc"
+guard = "x < 6"
+effects = { x = "x + 1" }
+[expected]
+steps = 7
+cost = 7
+"""
+"""x can never pass 6, so the goal x == 7 is never reached, yet it expects a 7-step plan."""
+
+
+@pytest.mark.parametrize("command", [["solve"], ["count", "--optimal"]])
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_a_proof_of_no_plan_warns_against_expected_steps_and_cost(cli, tmp_path, engine,
+                                                                   command):
+    model = tmp_path / "unreachable.toml"
+    model.write_text(UNREACHABLE)
+    run = cli(*command, model, "--engine", engine)
+    assert run.code == 0 and ("no plan" in run.out or "infeasible" in run.out)
+    assert run.err.splitlines() == [
+        "warning: the model's [expected] says steps = 7; this run found no plan",
+        "warning: the model's [expected] says cost = 7; this run found no plan"]
+
+
+def optimal_solutions(n: int) -> Result:
+    """``count --optimal`` of a csp: ``n`` solutions of the proven optimum 10."""
+    return Result.counted("search", Count(n), True, details={"optimum": 10})
+
+
+def test_a_count_of_optimal_solutions_is_not_the_count_of_every_solution():
+    """The optimal solutions are some of the solutions: their number bounds ``count`` from
+    below only; the optimum it proved is checked against ``objective``."""
+    assert mismatches({"count": 24, "objective": 10}, optimal_solutions(1)) == []
+    assert mismatches({"count": 1}, optimal_solutions(2)) == [
+        "the model's [expected] says count = 1; this run found 2 or more"]
+    assert mismatches({"objective": 11}, optimal_solutions(1)) == [
+        "the model's [expected] says objective = 11; this run found 10"]
+
+
+def test_a_count_of_optimal_plans_checks_count_and_the_least_cost():
+    """For a planning model ``count`` is the number of optimal plans: counted, it is
+    compared as it is, and their cost is the least cost."""
+    counted = Result.counted("search", Count(72, cost=7), True)
+    assert mismatches({"count": 72, "cost": 7}, counted) == []
+    assert mismatches({"count": 18, "cost": 6}, counted) == [
+        "the model's [expected] says count = 18; this run found 72",
+        "the model's [expected] says cost = 6; this run found 7"]
+
+
+THREE_WEIGHTS = """family = "csp"
+all_different = [["x", "y", "z"]]
+minimize = "x + 2 * y + 3 * z"
+[variables]
+x = [1, 4]
+y = [1, 4]
+z = [1, 4]
+[expected]
+objective = 10
+count = 24
+"""
+"""4 * 3 * 2 = 24 solutions; the least weighted sum puts the largest value on the smallest
+weight: z = 1, y = 2, x = 3, 3 + 4 + 3 = 10, and only there (any swap costs more)."""
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_count_optimal_of_a_csp_agrees_with_the_count_of_every_solution(cli, tmp_path,
+                                                                        engine):
+    model = tmp_path / "weights.toml"
+    model.write_text(THREE_WEIGHTS)
+    run = cli("count", "--optimal", model, "--engine", engine)
+    assert run.code == 0 and run.err == ""
+    assert "1 optimal solution (objective 10)" in run.out
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(THREE_WEIGHTS.replace("objective = 10", "objective = 9"))
+    assert cli("count", "--optimal", wrong, "--engine", engine).err.splitlines() == [
+        "warning: the model's [expected] says objective = 9; this run found 10"]
+
+
+def test_count_stopped_by_its_limit_warns_against_a_smaller_expected_count(cli, tmp_path):
+    """The 24 solutions of THREE_WEIGHTS (any objective aside): ``-n 5`` proves 5 or more,
+    which ``count = 0`` contradicts; the exit stays 1 (a count stopped short)."""
+    model = tmp_path / "none.toml"
+    model.write_text(THREE_WEIGHTS.replace("objective = 10\n", "").replace(
+        "count = 24", "count = 0"))
+    run = cli("count", model, "-n", "5", "--engine", "search", "--json")
+    out = json.loads(run.out)
+    said = "the model's [expected] says count = 0; this run found 5 or more"
+    assert run.code == 1 and out["status"] == "at_least" and out["count"] == 5
+    assert out["expected_mismatch"] == [said]
+    assert run.err.splitlines() == [f"warning: {said}"]
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_count_up_to_stopped_by_its_limit_checks_classes_and_count(cli, tmp_path, engine):
+    """queens8 stopped after 20 of its solutions: a class holds at most 8 (the board's
+    symmetries), so the 20 fall in 3 or more classes, and ``classes = 2`` and
+    ``count = 10`` are contradicted; queens8's own 12 and 92 are not."""
+    model = tmp_path / "q.toml"
+    model.write_text((MODELS / "queens8.toml").read_text().replace(
+        "classes = 12", "classes = 2").replace("count = 92", "count = 10"))
+    run = cli("count", model, "--up-to", "symmetry", "--limit", "20", "--engine", engine,
+              "--json")
+    out = json.loads(run.out)
+    assert out["status"] == "at_least" and out["count"] >= 3
+    assert out["details"]["total_at_least"] == 20
+    assert out["expected_mismatch"] == [
+        "the model's [expected] says count = 10; this run found 20 or more",
+        f"the model's [expected] says classes = 2; this run found {out['count']} or more"]
+    agreed = cli("count", MODELS / "queens8.toml", "--up-to", "symmetry", "--limit", "20",
+                 "--engine", engine)
+    assert "warning" not in agreed.err

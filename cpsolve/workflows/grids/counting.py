@@ -103,7 +103,8 @@ class Grids:
 
     ``reps`` has one row of values per class (columns: ``sym.variables``);
     ``used[i]`` is the number of distinct values in row ``i``; ``total`` is
-    the number of solutions; ``result`` is the engine's checked count.
+    the number of solutions; ``result`` is the engine's checked count, and ``counted``
+    the solutions it counted (all of them, or those it reached before a limit).
     """
 
     sym: Symmetry
@@ -112,6 +113,7 @@ class Grids:
     total: int
     result: Result
     method: str
+    counted: int
 
 
 def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
@@ -133,7 +135,8 @@ def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
         n = len(sym.values)
         return Grids(sym, reps, np.full(len(reps), n), len(reps) * math.factorial(n), result,
                      f"solutions with {_group_text(group)} fixed to "
-                     f"{' '.join(map(str, sym.values))}, times {n}! renamings")
+                     f"{' '.join(map(str, sym.values))}, times {n}! renamings",
+                     _counted(result) * math.factorial(n))
     result = run(engine, "count", csp, opts)
     rows = as_rows(sym, result.solutions or ())
     if sym.relabel and len(rows):
@@ -141,7 +144,12 @@ def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
         rows = rows[np.sort(first)]
     used = np.array([len(set(r)) for r in rows.tolist()], dtype=np.int64)
     return Grids(sym, rows, used, len(result.solutions or ()), result,
-                 "every solution, brought to its canonical form")
+                 "every solution, brought to its canonical form", _counted(result))
+
+
+def _counted(result: Result) -> int:
+    """The solutions an engine's count reached, listed or not (0: it gave no count)."""
+    return result.answer.count if isinstance(result.answer, Count) else 0
 
 
 CANONICAL_CHUNK = 4096
@@ -214,7 +222,8 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
 
     The result's ``count`` is the number of classes, ``solutions`` (with
     ``options.keep``) one representative per class, and
-    ``details["total"]`` the number of solutions.
+    ``details["total"]`` the number of solutions; a count stopped short has
+    ``details["total_at_least"]`` instead: the solutions the engine counted, a lower bound.
     """
     if up_to not in UP_TO:
         raise ValueError(f"--up-to takes {' or '.join(UP_TO)}, not {up_to!r}")
@@ -253,4 +262,5 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
     return Result.counted(res.engine, Count(classes, listing), exact, seconds=res.seconds,
                           explored=res.explored, message=message, verified=False,
                           details={**res.details, "total": grids.total if exact else None,
+                                   **({} if exact else {"total_at_least": grids.counted}),
                                    "up_to": up_to, "method": grids.method})

@@ -111,6 +111,8 @@ def test_sorting_into_classes_stops_at_the_limit_with_a_lower_bound(monkeypatch)
     assert (result.status, result.count) == (Status.AT_LEAST, 3)
     assert "sorted into its class (1 of 24)" in result.message
     assert "at least 3 classes, as a class holds at most 8 of the 24 solutions" in result.message
+    # the engine counted all 24, so the 24 × 4! = 576 squares are still a proven lower bound
+    assert result.details["total"] is None and result.details["total_at_least"] == 576
 
 
 def test_cpsat_counts_exactly_whatever_the_workers():
