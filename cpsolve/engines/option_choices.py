@@ -9,6 +9,8 @@ dataclass is imported; :mod:`.options` reads it too, so it names no ``Options`` 
 
 from __future__ import annotations
 
+import re
+
 OWNERS: dict[str, tuple[str, str]] = {
     "algorithm": ("search", "a search algorithm"),
     "satisficing": ("fd", "Fast Downward's satisficing planner"),
@@ -24,6 +26,21 @@ DIRECTIONS = ("start", "goal")
 
 ENCODINGS = ("time-indexed",)
 """What ``Options.encoding`` (``--time-indexed``) may be, besides ``None``."""
+
+
+_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)"
+                      r"(?::(\d{1,5}))?")
+
+ADDRESS_FORM = "tcp://host:8786"
+"""What a scheduler's address looks like, as the errors that refuse one show it."""
+
+
+def scheduler_address(text: str) -> bool:
+    """Whether ``text`` is a Dask scheduler's address (``Options.cluster`` as text,
+    ``analyze --scheduler``): ``[tcp://|tls://]host[:port]``, an IPv6 host in brackets,
+    a port from 1 to 65535."""
+    match = _ADDRESS.fullmatch(text)
+    return match is not None and (match[1] is None or 0 < int(match[1]) < 65536)
 
 
 def owner(field: str) -> str:
