@@ -167,8 +167,9 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
 
     Raises ``TypeError`` for arguments of the wrong kind (a puzzle for its model, a dict
     for :class:`Options`), saying what it takes; :class:`Unsupported` when the engine
-    cannot do the task, or an option chooses what only another engine has
-    (:func:`.option_choices.lacking`: ``algorithm`` for ``cpsat``), and
+    cannot do the task, an option chooses what only another engine has
+    (:func:`.option_choices.lacking`: ``algorithm`` for ``cpsat``) or applies to the other
+    kind of model (:func:`.option_choices.wrong_kind`: ``unique`` for a planning model), and
     :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
 
     Outside the command line (which states its own), the run's messages name
@@ -195,7 +196,7 @@ def _run(name: str, task: str, model: Csp | Planning, options: Options,
     from dataclasses import replace
 
     from ..answers.result import Unsupported
-    from .option_choices import lacking
+    from .option_choices import lacking, wrong_kind
     from .runtime import release
 
     release.now(before_next=True)  # what earlier runs left: before this one's clock starts
@@ -203,7 +204,7 @@ def _run(name: str, task: str, model: Csp | Planning, options: Options,
     if (kind_of(model), task) not in module.CAPABILITIES:
         raise Unsupported(f"engine {name!r} cannot {task} a {kind_of(model)} model")
     reason = module.supports(model) if hasattr(module, "supports") else None
-    reason = reason or lacking(name, options)
+    reason = reason or lacking(name, options) or wrong_kind(kind_of(model), options)
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()

@@ -19,9 +19,11 @@ Progress = Callable[[str], None]
 class Options:
     """What a caller may ask of any engine; engines ignore what they do not need (``keep``
     for a solve), but refuse one that chooses what only another engine has — ``algorithm``,
-    ``satisficing``, ``solver`` (:data:`~.option_choices.OWNERS`): :func:`~cpsolve.engines.run`
-    raises :class:`~cpsolve.answers.result.Unsupported`, as the command line refuses
-    ``--engine cpsat --algorithm astar``.
+    ``satisficing``, ``solver`` (:data:`~.option_choices.OWNERS`) — or that applies to the
+    other kind of model — ``unique``, ``encoding``, ``hint`` (:data:`~.option_choices.KINDS`):
+    :func:`~cpsolve.engines.run` raises :class:`~cpsolve.answers.result.Unsupported`, as the
+    command line refuses ``--engine cpsat --algorithm astar`` or ``--unique`` for a planning
+    model.
 
     * ``time_limit`` — seconds; an engine stops and returns ``UNKNOWN`` with
       what it proved.  ``None``: none was given, and an engine may bound work that
