@@ -166,7 +166,8 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     built (not in a process that ends right after its answer, :func:`~.release.until_exit`).
 
     Raises ``TypeError`` for arguments of the wrong kind (a puzzle for its model, a dict
-    for :class:`Options`), saying what it takes; :class:`Unsupported` when the engine
+    for :class:`Options`), saying what it takes; ``ValueError`` for an unknown task (one
+    of :data:`TASKS`); :class:`Unsupported` when the engine
     cannot do the task, an option chooses what only another engine has
     (:func:`.option_choices.lacking`: ``algorithm`` for ``cpsat``) or applies to the other
     kind of model (:func:`.option_choices.wrong_kind`: ``unique`` for a planning model), and
@@ -277,7 +278,8 @@ def _audited(model: Csp | Planning, task: str, options: Options, start: float
 def _arguments(task: object, model: object, options: object) -> None:
     """``TypeError`` for an argument of :func:`run` of the wrong kind, in a sentence that
     says what it takes (a puzzle has no ``kind``, a dict no ``time_limit``: the error
-    would come from deep inside, naming neither)."""
+    would come from deep inside, naming neither); ``ValueError`` for a task that is none
+    of :data:`TASKS` (``"Solve"``), listing them."""
     from ..model import Csp, Planning
     from .options import Options
 
@@ -291,6 +293,10 @@ def _arguments(task: object, model: object, options: object) -> None:
     if not isinstance(task, str):
         raise TypeError(f"run() takes a task name ({', '.join(TASKS)}), not "
                         f"a {type(task).__name__}")
+    if task not in TASKS:  # as an unknown engine is named (load): not "cannot Solve"
+        from ..language.quoting import shown
+
+        raise ValueError(f"unknown task {shown(task)} (known: {', '.join(TASKS)})")
 
 
 def not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,
