@@ -13,6 +13,7 @@ import re
 import stat
 from collections.abc import Sequence
 
+from ..engines import option_choices
 from ..engines.runtime.cpu import max_processes
 from ..language.quoting import figure, shorten, shown
 
@@ -32,17 +33,13 @@ def processes(text: str) -> int:
     return value
 
 
-_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)"
-                      r"(?::(\d{1,5}))?")
-
-
 def scheduler_address(text: str) -> str:
     """A Dask scheduler's address: ``[tcp://|tls://]host[:port]`` (an IPv6 host in
-    brackets), refused at once when it is not one."""
-    match = _ADDRESS.fullmatch(text)
-    if match is None or (match[1] is not None and not 0 < int(match[1]) < 65536):
+    brackets), refused at once when it is not one (the engines' rule, which
+    ``Options.cluster`` holds too: :func:`~cpsolve.engines.option_choices.scheduler_address`)."""
+    if not option_choices.scheduler_address(text):
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a Dask scheduler address "
-                                         "(tcp://host:8786)")
+                                         f"({option_choices.ADDRESS_FORM})")
     return text
 
 

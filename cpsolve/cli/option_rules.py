@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..engines.option_choices import owner
+from ..engines.option_choices import KINDS, owner
 from .checks import over_input
 
 
@@ -97,13 +97,14 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 
 
 KIND_OPTIONS: dict[str, tuple[str, str]] = {
-    "unique": ("--unique", "csp"),
-    "time_indexed": ("--time-indexed", "planning"),
-    "no_hint": ("--no-hint", "planning"),
+    **{option[2:].replace("-", "_"): (option, kind) for kind, option in KINDS.values() if option},
+    "no_hint": ("--no-hint", "planning"),  # the engines' find_hint=False: a csp's too
     "plan_file": ("--plan-file", "planning"),
 }
-"""Options that apply to one kind of model: destination → (option, kind).  Checked once the
-models are loaded (:func:`wrong_kind`)."""
+"""Options that apply to one kind of model: destination → (option, kind); those that set an
+engine's option are the engines' rule (:data:`cpsolve.engines.option_choices.KINDS`), which
+the Python API's :func:`cpsolve.engines.run` holds too.  Checked once the models are loaded
+(:func:`wrong_kind`)."""
 
 
 def _kinds_given(args: argparse.Namespace) -> list[tuple[str, str, str]]:

@@ -166,9 +166,11 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     built (not in a process that ends right after its answer, :func:`~.release.until_exit`).
 
     Raises ``TypeError`` for arguments of the wrong kind (a puzzle for its model, a dict
-    for :class:`Options`), saying what it takes; :class:`Unsupported` when the engine
-    cannot do the task, or an option chooses what only another engine has
-    (:func:`.option_choices.lacking`: ``algorithm`` for ``cpsat``), and
+    for :class:`Options`), saying what it takes; ``ValueError`` for an unknown task (one
+    of :data:`TASKS`); :class:`Unsupported` when the engine
+    cannot do the task, an option chooses what only another engine has
+    (:func:`.option_choices.lacking`: ``algorithm`` for ``cpsat``) or applies to the other
+    kind of model (:func:`.option_choices.wrong_kind`: ``unique`` for a planning model), and
     :class:`~cpsolve.answers.result.EngineBug` when its answer fails the check.
 
     Outside the command line (which states its own), the run's messages name
@@ -195,7 +197,7 @@ def _run(name: str, task: str, model: Csp | Planning, options: Options,
     from dataclasses import replace
 
     from ..answers.result import Unsupported
-    from .option_choices import lacking
+    from .option_choices import lacking, wrong_kind
     from .runtime import release
 
     release.now(before_next=True)  # what earlier runs left: before this one's clock starts
@@ -203,7 +205,7 @@ def _run(name: str, task: str, model: Csp | Planning, options: Options,
     if (kind_of(model), task) not in module.CAPABILITIES:
         raise Unsupported(f"engine {name!r} cannot {task} a {kind_of(model)} model")
     reason = module.supports(model) if hasattr(module, "supports") else None
-    reason = reason or lacking(name, options)
+    reason = reason or lacking(name, options) or wrong_kind(kind_of(model), options)
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
     start = time.perf_counter()
@@ -276,7 +278,8 @@ def _audited(model: Csp | Planning, task: str, options: Options, start: float
 def _arguments(task: object, model: object, options: object) -> None:
     """``TypeError`` for an argument of :func:`run` of the wrong kind, in a sentence that
     says what it takes (a puzzle has no ``kind``, a dict no ``time_limit``: the error
-    would come from deep inside, naming neither)."""
+    would come from deep inside, naming neither); ``ValueError`` for a task that is none
+    of :data:`TASKS` (``"Solve"``), listing them."""
     from ..model import Csp, Planning
     from .options import Options
 
@@ -290,6 +293,10 @@ def _arguments(task: object, model: object, options: object) -> None:
     if not isinstance(task, str):
         raise TypeError(f"run() takes a task name ({', '.join(TASKS)}), not "
                         f"a {type(task).__name__}")
+    if task not in TASKS:  # as an unknown engine is named (load): not "cannot Solve"
+        from ..language.quoting import shown
+
+        raise ValueError(f"unknown task {shown(task)} (known: {', '.join(TASKS)})")
 
 
 def not_started(name: str, task: str, model: Csp | Planning, options: Options, late: str,

@@ -9,6 +9,8 @@ dataclass is imported; :mod:`.options` reads it too, so it names no ``Options`` 
 
 from __future__ import annotations
 
+import re
+
 OWNERS: dict[str, tuple[str, str]] = {
     "algorithm": ("search", "a search algorithm"),
     "satisficing": ("fd", "Fast Downward's satisficing planner"),
@@ -19,11 +21,37 @@ chooses).  Another engine given one refuses it (:func:`lacking`); an option an e
 does not need (``keep`` for a solve, ``direction`` outside ``analyze``) is no choice of its
 own, and is not here."""
 
+KINDS: dict[str, tuple[str, str | None]] = {
+    "unique": ("csp", "--unique"),
+    "encoding": ("planning", "--time-indexed"),
+    "hint": ("planning", None),
+}
+"""Options that apply to one kind of model: field → (that kind, the command line's option
+that sets it, if one does).  Given (other than its default) for a model of the other kind it is
+refused (:func:`wrong_kind`) — it would be silently ignored — by :func:`~cpsolve.engines.run`
+and by the command line (:data:`cpsolve.cli.option_rules.KIND_OPTIONS`), whose batches and
+``compare`` hand each model only the ones of its kind (:func:`for_kind`)."""
+
 DIRECTIONS = ("start", "goal")
 """What ``Options.direction`` (``analyze --from``) may be, besides ``None``."""
 
 ENCODINGS = ("time-indexed",)
 """What ``Options.encoding`` (``--time-indexed``) may be, besides ``None``."""
+
+
+_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*)"
+                      r"(?::(\d{1,5}))?")
+
+ADDRESS_FORM = "tcp://host:8786"
+"""What a scheduler's address looks like, as the errors that refuse one show it."""
+
+
+def scheduler_address(text: str) -> bool:
+    """Whether ``text`` is a Dask scheduler's address (``Options.cluster`` as text,
+    ``analyze --scheduler``): ``[tcp://|tls://]host[:port]``, an IPv6 host in brackets,
+    a port from 1 to 65535."""
+    match = _ADDRESS.fullmatch(text)
+    return match is not None and (match[1] is None or 0 < int(match[1]) < 65536)
 
 
 def owner(field: str) -> str:
@@ -51,3 +79,37 @@ def usable(name: str, options: object) -> object:
     defaults = {f.name: f.default for f in fields(options) if f.name in OWNERS}
     return replace(options, **{field: defaults[field] for field, (engine, _) in OWNERS.items()
                                if engine != name})
+
+
+def _given(options: object, names) -> dict[str, object]:
+    """The fields among ``names`` that ``options`` sets other than to their default, each
+    with that default."""
+    from dataclasses import fields
+
+    defaults = {f.name: f.default for f in fields(options) if f.name in names}
+    return {name: default for name, default in defaults.items()
+            if getattr(options, name) != default}
+
+
+def wrong_kind(kind: str, options: object) -> str | None:
+    """Why ``options`` cannot be used on a model of ``kind`` (None: they can): one of them
+    applies to the other kind of model only (:data:`KINDS`), as ``--unique`` on a planning
+    model or ``--time-indexed`` on a csp is refused on the command line."""
+    from ..language.quoting import shown
+
+    for field in _given(options, KINDS):
+        applies = KINDS[field][0]
+        if applies != kind:
+            return (f"Options.{field}={shown(getattr(options, field))} applies to {applies} "
+                    f"models; this is a {kind} model (leave {field} out)")
+    return None
+
+
+def for_kind(kind: str, options: object) -> object:
+    """``options`` without what applies to the other kind of model than ``kind``
+    (:func:`wrong_kind`): what a batch or ``compare`` of models of both kinds hands each
+    model, as the command line keeps an option that some of its models use."""
+    from dataclasses import replace
+
+    return replace(options, **{field: default for field, default in _given(options, KINDS).items()
+                               if KINDS[field][0] != kind})

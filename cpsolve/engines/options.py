@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-from .option_choices import DIRECTIONS, ENCODINGS
+from .option_choices import ADDRESS_FORM, DIRECTIONS, ENCODINGS, scheduler_address
 from .runtime.clock import LONGEST
 from .runtime.cpu import max_processes
 
@@ -19,9 +19,11 @@ Progress = Callable[[str], None]
 class Options:
     """What a caller may ask of any engine; engines ignore what they do not need (``keep``
     for a solve), but refuse one that chooses what only another engine has — ``algorithm``,
-    ``satisficing``, ``solver`` (:data:`~.option_choices.OWNERS`): :func:`~cpsolve.engines.run`
-    raises :class:`~cpsolve.answers.result.Unsupported`, as the command line refuses
-    ``--engine cpsat --algorithm astar``.
+    ``satisficing``, ``solver`` (:data:`~.option_choices.OWNERS`) — or that applies to the
+    other kind of model — ``unique``, ``encoding``, ``hint`` (:data:`~.option_choices.KINDS`):
+    :func:`~cpsolve.engines.run` raises :class:`~cpsolve.answers.result.Unsupported`, as the
+    command line refuses ``--engine cpsat --algorithm astar`` or ``--unique`` for a planning
+    model.
 
     * ``time_limit`` — seconds; an engine stops and returns ``UNKNOWN`` with
       what it proved.  ``None``: none was given, and an engine may bound work that
@@ -126,7 +128,8 @@ RULES: dict[str, str] = {
     "workers": _PROCESSES,
     "memory_limit": "a number of bytes (an integer >= 1) or None",
     "hint": "None, a plan's action names (a list or tuple of str) or a Plan",
-    "cluster": f"None, a number of local workers ({_PROCESSES}) or a scheduler's address (a str)",
+    "cluster": f"None, a number of local workers ({_PROCESSES}) or a Dask scheduler's "
+               f"address ([tcp://|tls://]host[:port], as {ADDRESS_FORM})",
     "direction": f"None or one of {', '.join(map(repr, DIRECTIONS))}",
     "encoding": f"None or one of {', '.join(map(repr, ENCODINGS))}",
 }
@@ -141,7 +144,8 @@ def checked(options: Options) -> None:
     ``TypeError`` for a figure that is no number (``time_limit="5"``, ``True``) or a choice
     that is no text, ``ValueError`` for a figure out of range (``nan``, ``0``, ``-1``, more
     workers than :func:`~.runtime.cpu.max_processes`) or a choice not among the command
-    line's (``direction="sideways"``) or ``resume`` without a ``work_dir`` (``--resume``
+    line's (``direction="sideways"``, a ``cluster`` text that is no scheduler's address, as
+    ``analyze --scheduler`` refuses it) or ``resume`` without a ``work_dir`` (``--resume``
     needs ``--work-dir``), each naming the field and what it may be (:data:`RULES`)."""
     for name, whole, least, infinite in (("time_limit", False, 0, True),
                                          ("limit", True, 1, True),
@@ -149,9 +153,13 @@ def checked(options: Options) -> None:
                                          ("memory_limit", True, 1, False),
                                          ("cluster", True, 1, False)):
         value = getattr(options, name)
-        if (value is None and name != "workers") or (name == "cluster"
-                                                     and isinstance(value, str)):
-            continue  # a scheduler's address
+        if name == "cluster" and isinstance(value, str):
+            if not scheduler_address(value):  # as analyze --scheduler refuses it
+                raise ValueError(f"Options: {name} must be {RULES[name]}; {value!r} is not a "
+                                 "Dask scheduler address")
+            continue
+        if value is None and name != "workers":
+            continue
         kind = Integral if whole else Real
         number = isinstance(value, kind) and not isinstance(value, bool)
         if infinite and value == math.inf and not isinstance(value, bool):

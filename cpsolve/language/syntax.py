@@ -46,6 +46,16 @@ def as_said(text: str) -> str:
     return " ".join(one_line(text).split())
 
 
+def error_column(text: str, err: SyntaxError) -> tuple[int, str]:
+    """Where in ``text`` (one line) Python's parser found ``err``: its column (from 1), and
+    those words for the message.  The parser gives no column (offset 0) for an input that
+    ends too soon (``x >``, ``x == 1 and``): the mistake is then at the end, the column
+    past the last character, said as ``unexpected end``."""
+    if err.offset:
+        return err.offset, f"column {err.offset}"
+    return len(text) + 1, f"unexpected end, column {len(text) + 1}"
+
+
 class ExprError(ValueError):
     """An expression text that cannot be read; the message says where and why."""
 
@@ -60,9 +70,10 @@ def syntax_tree(text: str) -> tuple[str, ast.expr]:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as err:
-        raise ExprError(f"syntax error in {shorten(text, (err.offset or 1) - 1)}: "
-                        f"{err.msg} (column {err.offset or 1})"
-                        f"{slips.syntax(text, err.offset or 1, err.msg)}") from None
+        column, where = error_column(text, err)
+        raise ExprError(f"syntax error in {shorten(text, column - 1)}: "
+                        f"{err.msg} ({where})"
+                        f"{slips.syntax(text, column, err.msg)}") from None
     except (RecursionError, MemoryError):
         raise ExprError(f"expression nested too deeply: {shorten(text)}") from None
     if _depth(tree.body) > MAX_DEPTH:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from cpsolve import Csp
+from cpsolve import Csp, Planning
 from cpsolve.answers.result import Unsupported
 from cpsolve.engines import Options, run
-from cpsolve.engines.option_choices import OWNERS, lacking, usable
+from cpsolve.engines.option_choices import KINDS, OWNERS, for_kind, lacking, usable, wrong_kind
 
 
 def small_csp() -> Csp:
@@ -37,7 +37,7 @@ def test_an_option_for_another_engine_is_refused_naming_it(engine, fields, field
 def test_an_option_an_engine_does_not_need_is_still_taken():
     """``keep`` (count's) and ``direction`` (analyze's) choose nothing the solve lacks."""
     result = run("cpsat", "solve", small_csp(),
-                 Options(time_limit=30, keep=True, direction="goal", encoding="time-indexed"))
+                 Options(time_limit=30, keep=True, direction="goal"))
     assert result.verified and result.answer.values == {"x": 0, "y": 1}
 
 
@@ -57,3 +57,60 @@ def test_usable_leaves_out_only_what_the_engine_lacks():
     assert (for_cpsat.time_limit, for_cpsat.keep) == (7, True)
     assert lacking("cpsat", for_cpsat) is None
     assert usable("minizinc", asked).solver == "gecode"
+
+
+def small_planning() -> Planning:
+    """One counter from 0 to 1 by one action ``up``: the plan is ``up``."""
+    plan = Planning("one step")
+    n = plan.add_variable("n", 0, 1)
+    plan.set_initial({"n": 0})
+    plan.set_goal(n == 1)
+    plan.add_action("up", n == 0, {n: n + 1})
+    return plan
+
+
+@pytest.mark.parametrize(("engine", "model", "fields", "field"), [
+    ("cpsat", small_csp, {"encoding": "time-indexed"}, "encoding"),  # --time-indexed
+    ("cpsat", small_csp, {"hint": ["up"]}, "hint"),
+    ("search", small_planning, {"unique": True}, "unique"),         # --unique
+    ("cpsat", small_planning, {"unique": True}, "unique"),
+])
+def test_an_option_for_the_other_kind_of_model_is_refused_naming_it(engine, model, fields,
+                                                                     field):
+    """The engine would ignore it, as the command line refuses ``--unique`` on a planning
+    model: refused before it runs, naming the field and the kind it applies to."""
+    built = model()
+    kind = KINDS[field][0]
+    with pytest.raises(Unsupported, match=rf"^engine '{engine}': Options\.{field}=.* applies "
+                       rf"to {kind} models; this is a {built.kind} model"):
+        run(engine, "solve", built, Options(time_limit=30, **fields))
+
+
+def test_an_option_for_the_kind_of_model_is_taken():
+    solved = run("cpsat", "solve", small_csp(), Options(time_limit=30, unique=True))
+    assert solved.verified and solved.answer.values == {"x": 0, "y": 1}
+    planned = run("cpsat", "solve", small_planning(),
+                  Options(time_limit=30, encoding="time-indexed", find_hint=False))
+    assert planned.verified and [s.action for s in planned.answer.steps] == ["up"]
+
+
+def test_for_kind_leaves_out_only_what_applies_to_the_other_kind():
+    """What a batch of models of both kinds hands each model: ``--unique`` to its csp
+    models, ``--time-indexed`` to its planning ones; ``--no-hint`` (``find_hint``, which
+    CP-SAT also reads for a csp's circuit) and the rest to both."""
+    asked = Options(time_limit=7, unique=True, encoding="time-indexed", find_hint=False)
+    for_csp, for_planning = for_kind("csp", asked), for_kind("planning", asked)
+    assert (for_csp.unique, for_csp.encoding) == (True, None)
+    assert (for_planning.unique, for_planning.encoding) == (False, "time-indexed")
+    assert for_csp.time_limit == for_planning.time_limit == 7
+    assert for_csp.find_hint is for_planning.find_hint is False
+    assert wrong_kind("csp", for_csp) is None and wrong_kind("planning", for_planning) is None
+    assert wrong_kind("csp", asked) is not None and wrong_kind("planning", asked) is not None
+
+
+def test_the_command_line_refuses_by_the_same_table():
+    """Every engine option of one kind of model is a command-line option of that kind."""
+    from cpsolve.cli.option_rules import KIND_OPTIONS
+
+    shared = {(option, kind) for kind, option in KINDS.values() if option}
+    assert shared <= set(KIND_OPTIONS.values())

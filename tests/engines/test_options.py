@@ -44,6 +44,11 @@ def test_an_infinite_time_limit_is_no_limit_and_says_so():
     ({"cluster": max_processes() + 1}, ValueError, "cluster"),
     ({"cluster": 0}, ValueError, "cluster"),
     ({"cluster": 2.5}, TypeError, "cluster"),
+    # analyze --scheduler ADDRESS: no port, an empty host, a port past 65535
+    ({"cluster": "host:notaport"}, ValueError, "cluster"),
+    ({"cluster": "tcp://"}, ValueError, "cluster"),
+    ({"cluster": "host:65536"}, ValueError, "cluster"),
+    ({"cluster": ""}, ValueError, "cluster"),
     ({"direction": "sideways"}, ValueError, "direction"),
     ({"direction": 1}, TypeError, "direction"),
     ({"encoding": "graph"}, ValueError, "encoding"),
@@ -60,7 +65,8 @@ def test_options_take_what_the_command_line_takes():
     assert Options(limit=math.inf).limit == math.inf  # --limit none
     assert Options(time_limit=None, limit=None, memory_limit=None).limit is None
     assert Options(workers=max_processes(), cluster=max_processes()).workers == max_processes()
-    assert Options(cluster="tcp://localhost:8786").cluster == "tcp://localhost:8786"
+    for address in ("tcp://localhost:8786", "tls://10.0.0.1:8786", "[::1]:8786", "host"):
+        assert Options(cluster=address).cluster == address
     assert [Options(direction=d).direction for d in ("start", "goal", None)] == \
         ["start", "goal", None]
     assert Options(encoding="time-indexed").encoding == "time-indexed"

@@ -34,3 +34,19 @@ def test_run_says_what_it_takes_when_given_a_puzzle_or_a_dict(models_dir):
         engines.run("search", "solve", puzzle.model, {"time_limit": 5})
     with pytest.raises(TypeError, match=r"run\(\) takes a model .*, not a NoneType"):
         engines.run("search", "solve", None)
+
+
+@pytest.mark.parametrize("task", ["Solve", "bogus", ""])
+def test_run_names_an_unknown_task_as_unknown(models_dir, task):
+    """As an unknown engine is named (``unknown engine 'nope' (known: ...)``): not an engine
+    that "cannot Solve a csp model", which would say the task exists."""
+    from cpsolve.puzzles.files import load
+
+    model = load(str(models_dir / "water_jugs.toml")).model
+    known = r"\(known: solve, count, analyze\)"
+    with pytest.raises(ValueError, match=rf"^unknown task '{task}' {known}$"):
+        engines.run("search", task, model)
+    csp = Csp("one variable")
+    csp.add_variable("x", 0, 1)
+    with pytest.raises(ValueError, match=rf"^unknown task '{task}' {known}$"):
+        engines.run("cpsat", task, csp)

@@ -191,6 +191,21 @@ def test_refused(text, scope, fragment):
         assert repr(text) in message  # the message quotes the whole expression
 
 
+@pytest.mark.parametrize("text, where", [
+    ("jug[0] >", "unexpected end, column 9"),        # 8 characters: the end is column 9
+    ("jug[0] == 1 and", "unexpected end, column 16"),
+    ("jug[0] + * 2 == 1", "(column 10)"),            # the '*' is the 10th character
+    ("1 2", "(column 3)"),                           # the '2'
+])
+def test_a_syntax_error_names_the_column_of_the_mistake(text, where):
+    """An input that ends too soon is wrong at its end, not at column 1 (Python's parser
+    gives no column for it)."""
+    with pytest.raises(ExprError) as info:
+        parse(text, JUGS)
+    message = str(info.value)
+    assert where in message and "column 1)" not in message, message
+
+
 ONLY_CONSTANTS = "(known: cap, n; a variable cannot be used here)"
 
 

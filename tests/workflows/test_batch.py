@@ -68,6 +68,31 @@ def test_several_files_and_a_directory(cli, tmp_path):
     assert run.err == ""  # not even a blank line: the progress bar is for terminals
 
 
+@pytest.mark.parametrize("option", ["--unique", "--time-indexed"])
+def test_an_option_of_one_kind_goes_to_the_batch_s_models_of_that_kind(cli, option):
+    """A batch of both kinds keeps ``--unique`` (csp) and ``--time-indexed`` (planning)
+    for the models it applies to; the others run without it, as the engines refuse it
+    for the other kind of model (:func:`cpsolve.engines.option_choices.for_kind`)."""
+    run = cli("solve", "queens8", "water_jugs", option, "--engine", "cpsat",
+              "--time-limit", "60", "--json")
+    rows = {Path(r["source"]).stem: r for r in lines(run.out)[:-1]}
+    assert run.code == 0, run.out + run.err
+    assert rows["water_jugs"]["steps"] == 10 and rows["water_jugs"]["verified"]
+    assert rows["queens8"]["verified"] and "error" not in rows["queens8"]
+
+
+def test_compare_gives_an_option_of_one_kind_to_the_models_of_that_kind(cli):
+    """``compare`` of a csp and a planning model with ``--time-indexed``: CP-SAT solves the
+    csp without it (not skipped as given an option for planning models)."""
+    run = cli("compare", "queens8", "water_jugs", "--time-indexed", "--time-limit", "60",
+              "--json")
+    models = {m["file"]: m for m in json.loads(run.out)["models"]}
+    assert "applies to" not in run.out, run.out
+    for name in ("queens8", "water_jugs"):
+        cpsat = [r for r in models[name]["results"] if r["engine"] == "cpsat"]
+        assert cpsat and cpsat[0]["verified"], models[name]
+
+
 SLOW_BUILD = "import time\n\ndef build():\n    time.sleep(60)  # the clock stops it\n"
 
 

@@ -13,6 +13,7 @@ from ...answers.result import EngineBug, Result, Unsupported
 from ...engines import Options, run
 from ...engines.auto import Race
 from ...engines.auto.turns import in_turn
+from ...engines.option_choices import for_kind
 from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
@@ -44,6 +45,7 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
 def _solved(item: Item, engine: str, options: Options) -> Row:
     """:func:`solve_one` of a loaded instance."""
     model = item.puzzle.model
+    options = for_kind(model.kind, options)  # a batch's --unique is its csp models'
     try:
         proof = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
         if proof is not None:
