@@ -146,7 +146,8 @@ def _counted(result: Result, answer: Count) -> dict[str, Any]:
     (``--up-to symmetry``, not ``relabel``).  A count of a csp's optimal solutions
     (``count --optimal``, ``details["optimum"]``) proves the ``objective`` and is only a
     lower bound on ``count`` (every solution); a count of optimal plans proves their
-    ``cost``.  An exact count of none proves that there is no solution (no plan)."""
+    ``cost``.  An exact count of none proves that there is no solution (no plan); a count
+also proves ``unique`` when it says one solution exactly, or two found."""
     exact = result.status is Status.EXACT
     if exact and answer.count == 0:
         return dict(NOTHING)
@@ -157,16 +158,26 @@ def _counted(result: Result, answer: Count) -> dict[str, Any]:
     details = result.details
     if details.get("up_to") is not None:
         total = details.get("total" if exact else "total_at_least")
-        out: dict[str, Any] = {} if total is None else {"count": counted(total)}
+        out: dict[str, Any] = {} if total is None else \
+            {"count": counted(total), **_unique(total, exact)}
         if details["up_to"] == "symmetry":
             out["classes"] = counted(answer.count)
         return out
     if details.get("optimum") is not None:
-        return {"count": Between(least=answer.count), "objective": details["optimum"]}
-    out = {"count": counted(answer.count)}
+        return {"count": Between(least=answer.count), "objective": details["optimum"],
+                **_unique(answer.count, False)}
+    out = {"count": counted(answer.count), **_unique(answer.count, exact)}
     if answer.cost is not None:
         out["cost"] = answer.cost
     return out
+
+
+def _unique(solutions: int, exact: bool) -> dict[str, bool]:
+    """What ``solutions`` counted (all of them when ``exact``, else at least so many) prove
+    of ``unique`` (a csp's key): one exactly, yes; two found, no; else nothing."""
+    if solutions >= 2:
+        return {"unique": False}
+    return {"unique": True} if exact and solutions == 1 else {}
 
 
 def _show(value: Any) -> str:

@@ -259,6 +259,21 @@ def test_a_count_stopped_by_a_limit_proves_at_least_its_count():
     assert mismatches({"count": 0}, Result.counted("search", Count(0), False)) == []
 
 
+def test_a_count_decides_unique_when_it_says_one_exactly_or_finds_two():
+    """A count of every solution proves ``unique``: exactly 1, yes; 2 found (exact or
+    stopped), no; 1 found before a limit, nothing.  It warned only from ``solve``'s own
+    search for a second solution."""
+    def warns(unique: bool, n: int, exact: bool) -> bool:
+        return mismatches({"unique": unique}, Result.counted("search", Count(n), exact)) != []
+
+    assert warns(True, 24, True) and warns(True, 2, False) and warns(False, 1, True)
+    assert not warns(False, 24, True) and not warns(True, 1, True)
+    assert not warns(True, 1, False) and not warns(False, 1, False)  # one, then stopped
+    classes = Result.counted("cpsat", Count(12), True, details={"up_to": "symmetry",
+                                                                 "total": 92})
+    assert mismatches({"unique": True}, classes) != []  # 92 solutions sorted into 12
+
+
 def test_count_up_to_symmetry_says_an_expected_classes_mismatch(cli, tmp_path):
     """queens8's 92 solutions fall in 12 classes under the 8 symmetries of the board (the
     classic count of "fundamental solutions"): ``classes = 99`` is a warning and an
