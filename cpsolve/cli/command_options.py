@@ -265,12 +265,13 @@ def cluster(cmd: argparse.ArgumentParser) -> None:
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:
-    """``--no-hint``: CP-SAT planning without the first plan of weighted A*
-    (:mod:`cpsolve.engines.hints`)."""
+    """``--no-hint``: CP-SAT without the first plan of weighted A* (planning,
+    :mod:`cpsolve.engines.hints`) or the circuit search's tour (a csp with a circuit)."""
     cmd.add_argument("--no-hint", action="store_true", dest="no_hint",
-                     help="CP-SAT planning: do not first look for a plan with weighted A* "
-                     "(at most 2 s, a tenth of the time limit) to bound the proof; CP-SAT "
-                     "proves the optimum either way")
+                     help="CP-SAT: do not first look for a plan with weighted A* (planning) "
+                     "or a tour with the circuit search (a csp with a circuit), at most 2 s "
+                     "and a tenth of the time limit, to start from; CP-SAT proves its answer "
+                     "either way")
     cmd.add_argument("--time-indexed", action="store_true", dest="time_indexed",
                      help="CP-SAT planning: keep the time-indexed model even where the "
                      "transition graph of a small state space applies (one automaton "

@@ -98,7 +98,6 @@ OPTION_RULES: tuple[OptionRule, ...] = (
 
 KIND_OPTIONS: dict[str, tuple[str, str]] = {
     **{option[2:].replace("-", "_"): (option, kind) for kind, option in KINDS.values() if option},
-    "no_hint": ("--no-hint", "planning"),  # the engines' find_hint=False: a csp's too
     "plan_file": ("--plan-file", "planning"),
 }
 """Options that apply to one kind of model: destination → (option, kind); those that set an

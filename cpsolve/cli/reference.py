@@ -73,8 +73,8 @@ def cli_page() -> str:
              "model file, or stdout that cannot be written (one line on stderr), 3 an engine "
              "bug caught by the checker or an "
              "internal error, 130 interrupted.", "",
-             "Options for one kind of model — `--unique` (csp models); `--time-indexed`, "
-             "`--no-hint` and `--plan-file` (planning models) — are refused (exit 2) on a "
+             "Options for one kind of model — `--unique` (csp models); `--time-indexed` "
+             "and `--plan-file` (planning models) — are refused (exit 2) on a "
              "model of the other kind. In a batch or a `compare` of several models, such an "
              "option is refused only when none of the models is of its kind; otherwise it is "
              "used where it applies and the other models run without it.", ""]

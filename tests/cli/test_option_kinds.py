@@ -1,5 +1,5 @@
-"""Options for one kind of model (``--unique``: csps; ``--time-indexed``, ``--no-hint``,
-``--plan-file``: planning models; ``--algorithm NAME`` by its name, and the ``analyze``
+"""Options for one kind of model (``--unique``: csps; ``--time-indexed``, ``--plan-file``:
+planning models; ``--algorithm NAME`` by its name, and the ``analyze``
 command: planning models) are refused on models of the other kind; in a batch they are
 kept when some of its models are of their kind."""
 
@@ -17,7 +17,6 @@ PLANNING, CSP = MODELS / "water_jugs.toml", MODELS / "sudoku4.toml"
 @pytest.mark.parametrize("command, model, option, kind", [
     ("solve", PLANNING, ["--unique"], "csp"),
     ("solve", CSP, ["--time-indexed"], "planning"),
-    ("solve", CSP, ["--no-hint"], "planning"),
     ("compare", CSP, ["--time-indexed"], "planning"),
 ])
 def test_an_option_for_the_other_kind_is_one_line_and_exit_2(cli, command, model, option,
@@ -50,9 +49,21 @@ def test_a_mixed_batch_uses_an_option_where_it_applies(cli):
 
 
 def test_a_batch_none_of_whose_models_an_option_fits_is_refused(cli):
-    run = cli("solve", CSP, MODELS / "xsudoku5.toml", "--no-hint", "--json")
+    run = cli("solve", CSP, MODELS / "xsudoku5.toml", "--time-indexed", "--json")
     assert run.code == 2 and len(run.err_lines) == 1
-    assert "--no-hint applies to planning models; none of the 2 models" in run.err
+    assert "--time-indexed applies to planning models; none of the 2 models" in run.err
+
+
+def test_no_hint_turns_off_a_tour_s_hint_too(cli):
+    """docs/speed.md: a circuit is first given to the circuit search, whose tour is CP-SAT's
+    solution hint, and ``--no-hint`` turns it off — the command line refused it on a csp."""
+    tour = MODELS / "knight_6x6.toml"
+    hinted = json.loads(cli("solve", tour, "--engine", "cpsat", "--json").out)
+    assert "solution_hint" in hinted["details"]
+    run = cli("solve", tour, "--engine", "cpsat", "--no-hint", "--json")
+    assert run.code == 0, run.err
+    alone = json.loads(run.out)
+    assert alone["status"] == "solved" and "solution_hint" not in alone["details"]
 
 
 @pytest.mark.parametrize("model, name, kind, other, listed", [
