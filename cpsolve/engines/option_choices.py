@@ -63,22 +63,21 @@ def lacking(name: str, options: object) -> str | None:
     """Why engine ``name`` cannot run with ``options`` (an :class:`~.options.Options`, which
     imports this module; None: it can): one of them chooses
     what only another engine has (:data:`OWNERS`), which ``name`` would silently ignore."""
-    for field, (engine, what) in OWNERS.items():
-        value = getattr(options, field)
-        if value is not None and value is not False and name != engine:
-            return (f"Options.{field}={value!r} chooses {what}, which only engine "
-                    f"{engine!r} has (run {engine!r}, or leave {field} out)")
+    for field in _given(options, OWNERS):
+        engine, what = OWNERS[field]
+        if name != engine:
+            return (f"Options.{field}={getattr(options, field)!r} chooses {what}, which only "
+                    f"engine {engine!r} has (run {engine!r}, or leave {field} out)")
     return None
 
 
 def usable(name: str, options: object) -> object:
     """``options`` without what engine ``name`` lacks (:func:`lacking`): what a caller that
     runs several engines on one set of options (``auto`` in turn) gives each of them."""
-    from dataclasses import fields, replace
+    from dataclasses import replace
 
-    defaults = {f.name: f.default for f in fields(options) if f.name in OWNERS}
-    return replace(options, **{field: defaults[field] for field, (engine, _) in OWNERS.items()
-                               if engine != name})
+    return replace(options, **{field: default for field, default in _given(options, OWNERS).items()
+                               if OWNERS[field][0] != name})
 
 
 def _given(options: object, names) -> dict[str, object]:

@@ -198,18 +198,14 @@ def _order(csp: Csp, sym: Symmetry, up_to: str) -> int:
     return board * (math.factorial(len(sym.values)) if rename else 1)
 
 
-def _at_least(res: Result, order: int) -> int:
+def _bound(res: Result, order: int) -> tuple[int, str]:
     """The classes the solutions ``res`` counted hold at least, none of them sorted into
-    its class: a class holds at most ``order`` of them."""
-    counted = res.answer.count if isinstance(res.answer, Count) else 0
-    return -(-counted // order)
-
-
-def _bound_words(least: int, order: int, res: Result) -> str:
-    """Where the bound ``least`` on the classes comes from, in words."""
-    counted = res.answer.count if isinstance(res.answer, Count) else 0
-    return (f"at least {plural(least, 'class')}, as a class holds at most {order:,} of the "
-            f"{plural(counted, 'solution')} found")
+    its class — a class holds at most ``order`` of them — and where that comes from, in
+    words."""
+    counted = _counted(res)
+    least = -(-counted // order)
+    return least, (f"at least {plural(least, 'class')}, as a class holds at most {order:,} "
+                   f"of the {plural(counted, 'solution')} found")
 
 
 def _group_text(names: tuple[str, ...]) -> str:
@@ -254,10 +250,9 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
                    f"{plural(grids.total, 'solution')} in all")
     else:  # the classes sorted out, or more by the number of solutions found
         message = _unfinished(res, classes, sorted_out, len(grids.reps))
-        order = _order(csp, sym, up_to)
-        if _at_least(res, order) > classes:
-            classes = _at_least(res, order)
-            message = f"{message}; {_bound_words(classes, order, res)}"
+        least, why = _bound(res, _order(csp, sym, up_to))
+        if least > classes:
+            classes, message = least, f"{message}; {why}"
     listing = tuple(dict(zip(sym.variables, map(int, r))) for r in reps) if options.keep else None
     return Result.counted(res.engine, Count(classes, listing), exact, seconds=res.seconds,
                           explored=res.explored, message=message, verified=False,
