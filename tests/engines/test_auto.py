@@ -509,3 +509,18 @@ def test_a_race_stopped_at_its_budget_outside_a_command_names_the_budget():
     watch = Watch(ending=Ending.LIMIT, limit=60.0)
     assert stopped_note(watch) == "stopped at the time limit (60 s)"
     assert why_stopped(watch) == (Stop.TIME, "time limit 60 s reached")
+
+
+def test_a_racer_gets_the_callers_options_a_hint_too():
+    """A hint handed to ``auto`` through the Python API reaches CP-SAT's racer (it was
+    dropped, with every option the race did not list): the result reports it, refused here
+    by the replay since no action has its name."""
+    from cpsolve.engines import Options
+    from cpsolve.engines.auto import race
+    from cpsolve.puzzles.files import load
+
+    model = load(ROOT / "models" / "water_jugs.toml").model
+    outcome = race("solve", model, Options(hint=("no such action",)), budget=60,
+                   engines=("cpsat",))
+    assert outcome.result.hint is not None and outcome.result.hint.source == "given"
+    assert outcome.result.hint.verdict == "rejected"

@@ -109,12 +109,11 @@ def _alone(racers: list[Child], checks: dict[str, Check], watch: Watch, clock: C
 
 
 def _child_options(options: Options, time_limit: float | None) -> Options:
-    """What a racer is asked: the caller's limits on one worker (its progress goes back
-    through the pipe, :func:`_racer`; so do its solutions when the caller streams them)."""
-    return Options(time_limit=time_limit, limit=options.limit, keep=options.keep, workers=1,
-                   find_hint=options.find_hint, encoding=options.encoding,
-                   unique=options.unique, optimal=options.optimal,
-                   on_solution=options.on_solution)  # see _racer
+    """What a racer is asked: the caller's options (a ``hint`` too) with the racer's share of
+    the time on one worker; its progress goes back through the pipe, and so do its solutions
+    when the caller streams them (:func:`_racer`); the memory limit is the whole race's, held
+    by the caller's process (its children's memory counts)."""
+    return replace(options, time_limit=time_limit, workers=1, progress=None, memory_limit=None)
 
 
 def _racer(name: str, task: str, model: Csp | Planning, options: Options,
