@@ -23,9 +23,11 @@ def refused(run, code: int, start: str) -> None:
     # Inkala's sudoku has givens: a rotation moves them, so it is no symmetry of the puzzle
     (("count", "sudoku_inkala.toml", "--up-to", "symmetry"), 2,
      "the givens break the symmetry"),
-    # queens' columns are numbers on the board: renaming them is no symmetry
+    # queens' columns are numbers on the board: renaming them is no symmetry; a csp says
+    # what it may declare instead
     (("count", "queens8.toml", "--up-to", "relabel"), 2,
-     "this model does not declare that its symbols can be renamed"),
+     "--up-to relabel renames the symbols of a grid (family = \"grid\"); declare a csp's "
+     "renaming of values in [[symmetries]] and count with --up-to symmetry"),
     # no closed knight's tour exists on 4 x 4
     (("generate", "knight_4x4.toml", "--givens", "2"), 2,
      "nothing to generate: the model has no solution"),

@@ -228,7 +228,9 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
                             "without givens")
     sym = checked_symmetry(csp, sym)
     if up_to == "relabel" and not sym.relabel:
-        raise SymmetryError("this model does not declare that its symbols can be renamed")
+        raise SymmetryError("--up-to relabel renames the symbols of a grid (family = \"grid\"); "
+                            "declare a csp's renaming of values in [[symmetries]] and count "
+                            "with --up-to symmetry (docs/families/csp.md#symmetries)")
     options = options or Options()
     clock = Clock(options.time_limit)
     if options.time_limit is not None:  # a stopped count leaves time to sort its classes
