@@ -30,6 +30,7 @@ reference is ``docs/families/tour.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -108,6 +109,15 @@ class TourPuzzle(Puzzle):
             return f"the path ends after {plural(len(cycle) - 1, 'square')}, not all {n:,}"
         return (f"the leaps from {self.square_text(0)} come back to it after "
                 f"{plural(len(cycle), 'square')}, not all {n:,}")
+
+    def message_text(self, result) -> str:
+        """An engine's words on its circuit in the tour's: ``no open tour: no arc leads out
+        of r2c2`` for ``no circuit: no arc leads out of node 4`` (node ``i`` is
+        :meth:`square_text`'s ``i``; an open tour's circuit runs through its end)."""
+        tour = "closed tour" if self.closed else "open tour"
+        text = super().message_text(result).replace("no circuit", f"no {tour}")
+        text = re.sub(r"\bnode (\d+)\b", lambda m: self.square_text(int(m[1])), text)
+        return re.sub(r"\b(\d+|other) nodes\b", r"\1 squares", text)
 
     def order(self, solution: Mapping[str, int]) -> list[int]:
         """The squares in visiting order (from square 0, or the path's start)."""

@@ -559,3 +559,21 @@ def test_a_closed_tour_read_in_either_direction_is_the_same_tour():
     path = [list(puzzle.squares[k]) for k in
             [0, 5, 10, 3, 8, 13, 7, 1, 2, 9, 4, 11, 12, 6][::-1]]
     assert puzzle.read_solution({"tour": path}) == by_board
+
+
+@pytest.mark.parametrize("rows, cols, keys, said", [
+    # the centre of 3x3 is no knight's leap from any square: r2c2, not "node 4"
+    (3, 3, {}, "no closed tour: no arc leads out of r2c2"),
+    # 5x5 has 13 squares of one colour and 12 of the other; a knight changes colour
+    (5, 5, {}, "no closed tour: every arc joins two sides of 13 and 12 squares"),
+    # no knight's path visits all of 4x4 (a known fact, found by the whole search here)
+    (4, 4, {"closed": False}, "no open tour: "),
+])
+def test_no_tour_is_said_of_the_tour_and_its_squares(rows, cols, keys, said):
+    """A tour with none said as one: an open tour is no circuit to its author (the engine's
+    circuit runs through an extra node), and a node is a square."""
+    puzzle = board(rows, cols, **keys)
+    result = solve("search", puzzle.model, algorithm="circuit")
+    assert result.status is Status.INFEASIBLE
+    assert puzzle.message_text(result).startswith(said), puzzle.message_text(result)
+    assert "node" not in puzzle.message_text(result)
