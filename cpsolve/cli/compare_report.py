@@ -47,8 +47,8 @@ def warn_expected_once(done: Compared) -> None:
         return
     told: dict[str, str] = {}
     for result in done.results:
-        for key, line in mismatched(getattr(done.puzzle, "expected", None) or {},
-                                    result).items():
+        for key, line in mismatched(getattr(done.puzzle, "expected", None) or {}, result,
+                                    getattr(done.puzzle, "model", None)).items():
             told.setdefault(key, line)
     for line in told.values():
         warn_expected(line, done.source)

@@ -23,7 +23,8 @@ def expected_mismatch(puzzle, result: Result) -> list[str]:
     """What ``result`` contradicts in ``puzzle``'s ``[expected]`` table (nothing said)."""
     from ..workflows.expected import mismatches
 
-    return mismatches(getattr(puzzle, "expected", None) or {}, result)
+    return mismatches(getattr(puzzle, "expected", None) or {}, result,
+                      getattr(puzzle, "model", None))
 
 
 def with_mismatch(out: dict, mismatch: list[str]) -> dict:

@@ -7,6 +7,11 @@ it proved optimal, a count it finished or the least it reached when stopped, wha
 it found proves (a solution exists; an optimum is no worse than its value), and what a proof
 that there is none proves (no plan has steps or a cost) — never what a limit kept it from
 proving.
+
+An analysis is held against ``states``, ``max_distance`` and ``farthest`` only when it ran in
+the model's default direction (:func:`default_direction`: the one ``analyze`` takes
+without ``--from``), which the keys describe; one from the other end counts other states
+(their figures differ when not every move can be undone) and proves nothing of them.
 """
 
 from __future__ import annotations
@@ -15,22 +20,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..answers.kinds import Analysis, Assignment, Count, Plan
+from ..answers.kinds import Analysis, Assignment, Count, Direction, Plan
 from ..answers.result import Result, Status
+from ..model.csp import Csp
+from ..model.pins import goal_state
+from ..model.planning import Planning
 
 PROVEN_SOLVE = {Status.OPTIMAL: "optimal", Status.SOLVED: "solved",
                 Status.INFEASIBLE: "infeasible"}
 
 
-def mismatches(expected: Mapping[str, Any], result: Result) -> list[str]:
-    """One line per key of ``expected`` that ``result`` contradicts (``[]``: none)."""
-    return list(mismatched(expected, result).values())
+def mismatches(expected: Mapping[str, Any], result: Result,
+               model: Csp | Planning | None = None) -> list[str]:
+    """One line per key of ``expected`` that ``result`` contradicts (``[]``: none).
+    ``model``: the model ``result`` answers, which says the direction an analysis is held
+    in (:func:`default_direction`); without it no analysis is held."""
+    return list(mismatched(expected, result, model).values())
 
 
-def mismatched(expected: Mapping[str, Any], result: Result) -> dict[str, str]:
+def mismatched(expected: Mapping[str, Any], result: Result,
+               model: Csp | Planning | None = None) -> dict[str, str]:
     """:func:`mismatches` by key of ``expected`` (several engines' results of one model
     are then told once per key)."""
-    found = _found(result)
+    found = _found(result, model)
     return {key: f"the model's [expected] says {key} = {_show(want)}; this run found "
                  f"{_show(found[key])}" for key, want in expected.items()
             if key in found and _differ(want, found[key])}
@@ -85,7 +97,20 @@ def _differ(want: Any, found: Any) -> bool:
     return want != found
 
 
-def _found(result: Result) -> dict[str, Any]:
+def default_direction(model: Csp | Planning) -> Direction | None:
+    """The direction ``analyze`` explores ``model`` in without ``--from``, which the keys
+    ``states``, ``max_distance`` and ``farthest`` describe: back from the goal when the goal
+    is one state (:func:`~cpsolve.model.pins.goal_state`, within the domains), else from the
+    start; ``None`` for a csp (it has no states to analyze)."""
+    if not isinstance(model, Planning):
+        return None
+    goal = goal_state(model)
+    if goal is None or any(v not in d for v, d in zip(goal, model.domains.values())):
+        return "start"
+    return "goal"
+
+
+def _found(result: Result, model: Csp | Planning | None = None) -> dict[str, Any]:
     """What ``result`` proves, under the keys of ``[expected]``."""
     answer, status = result.answer, result.status
     out: dict[str, Any] = {}
@@ -94,10 +119,22 @@ def _found(result: Result) -> dict[str, Any]:
     if result.task == "count" and status in (Status.EXACT, Status.AT_LEAST) and \
             isinstance(answer, Count):
         out.update(_counted(result, answer))
-    if result.task == "analyze" and status is Status.COMPLETE and \
-            isinstance(answer, Analysis) and answer.direction == "goal":
-        out.update(states=answer.states, max_distance=answer.max_distance,
-                   farthest=answer.layers[-1] if answer.layers else 0)
+    if result.task == "analyze" and isinstance(answer, Analysis) and model is not None and \
+            answer.direction == default_direction(model):
+        out.update(_analysed(result, answer))
+    return out
+
+
+def _analysed(result: Result, answer: Analysis) -> dict[str, Any]:
+    """What an analysis in the default direction proves: complete, its figures; stopped by
+    a limit (``partial``), that there are no fewer states than it found, and a maximum
+    distance no less than its last complete layer's (``result.bound``)."""
+    if result.status is Status.COMPLETE:
+        return {"states": answer.states, "max_distance": answer.max_distance,
+                "farthest": answer.layers[-1] if answer.layers else 0}
+    out: dict[str, Any] = {"states": Between(least=answer.states)}
+    if result.bound is not None and result.bound >= 0:
+        out["max_distance"] = Between(least=result.bound)
     return out
 
 
