@@ -19,7 +19,7 @@ import pytest
 from cpsolve.engines import ENGINES, Options, engines_for, run
 from cpsolve.engines import load as load_engine
 from cpsolve.puzzles.files import ModelFileError, bundled, load
-from cpsolve.workflows.expected import mismatches
+from cpsolve.workflows.expected import default_direction, mismatches
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [*bundled(), *sorted((ROOT / "examples").glob("*.toml"))]
@@ -137,7 +137,7 @@ def classes(engine: str, puzzle, time_limit: float) -> dict:
                          Options(time_limit=time_limit))
     return {"status": result.status.value, "classes": result.count,
             "count": result.details.get("total"),
-            "mismatch": mismatches(puzzle.expected, result)}
+            "mismatch": mismatches(puzzle.expected, result, puzzle.model)}
 
 
 def answer(engine: str, task: str, puzzle, time_limit: float) -> dict:
@@ -148,11 +148,9 @@ def answer(engine: str, task: str, puzzle, time_limit: float) -> dict:
     is what a stopped engine proved; ``mismatch``: the warnings the CLI would give
     against the puzzle's ``[expected]`` table.
     """
-    direction = "goal" if task == "analyze" else None  # [expected] counts distances to the goal
-    result = run(engine, task, puzzle.model, Options(time_limit=time_limit,
-                                                     direction=direction))
+    result = run(engine, task, puzzle.model, Options(time_limit=time_limit))
     out: dict = {"status": result.status.value, "bound": result.bound,
-                 "mismatch": mismatches(puzzle.expected, result)}
+                 "mismatch": mismatches(puzzle.expected, result, puzzle.model)}
     if result.plan is not None:
         out.update(steps=len(result.plan), cost=result.cost)
     if task == "solve" and result.unique is not None:
@@ -163,8 +161,9 @@ def answer(engine: str, task: str, puzzle, time_limit: float) -> dict:
         out["sign"] = 1 if result.answer.minimizing else -1
     if task == "count":
         out.update(count=result.count, cost=result.cost)
-    if task == "analyze":
-        out.update(states=result.states, max_distance=result.max_distance,
+    if task == "analyze":  # [expected] holds analyze's figures in its default direction
+        out.update(direction=result.answer.direction, default=default_direction(puzzle.model),
+                   states=result.states, max_distance=result.max_distance,
                    farthest=None if result.farthest is None else len(result.farthest))
     return out
 
@@ -200,7 +199,7 @@ def test_expected(path: Path, engine: str, task: str):
         if got.get("cost") is not None and "cost" in want:
             assert got["cost"] == want["cost"]
     else:
-        assert got["status"] == "complete", got
+        assert got["status"] == "complete" and got["direction"] == got["default"], got
         assert {k: got[k] for k in ANALYSIS_KEYS if k in want} == \
             {k: want[k] for k in ANALYSIS_KEYS if k in want}
 
