@@ -19,11 +19,14 @@ EXPECTED: dict[str, tuple[type, ...]] = {
     "objective": (int,),     # the optimum of a CSP's minimize / maximize (may be < 0)
     "count": (int,),         # solutions of a CSP; optimal plans of a planning model
     "classes": (int,),       # solutions of a CSP up to its symmetries (count --up-to symmetry)
-    "states": (int,),        # states that can reach the goal
-    "max_distance": (int,),  # the largest distance to the goal
+    "states": (int,),        # states analyze counts in its default direction (below)
+    "max_distance": (int,),  # the largest distance there
     "farthest": (int,),      # how many states lie at max_distance
 }
-"""Keys of a model file's ``[expected]`` table (known answers, checked by the tests)."""
+"""Keys of a model file's ``[expected]`` table (known answers, checked by the tests).
+``states``, ``max_distance`` and ``farthest`` are ``analyze``'s figures in its default
+direction: back from the goal when the goal is one state (distances to it), else from the
+start (distances from it)."""
 
 SOLVE_STATUSES = ("optimal", "solved", "infeasible")
 
