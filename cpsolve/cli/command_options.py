@@ -94,7 +94,10 @@ def _count(sub: Commands) -> None:
     common(n, ["auto", *every()], "auto")
     n.add_argument("-n", "--limit", type=positive, metavar="N",
                    help="stop after N solutions: at least N, exit 1 as for any count "
-                   "stopped short (default: count them all)")
+                   "stopped short; fewer than N found is the exact count (default: count "
+                   "them all). With --up-to, N counts the solutions the engine enumerates "
+                   "(a grid's: those with one row fixed, one per renaming), not classes: "
+                   "stopped at N, the count is at least the classes among them")
     n.add_argument("--all", action="store_true", dest="all_solutions",
                    help="count every solution (the default; as MiniZinc's -a / --all)")
     n.add_argument("--list", action="store_true", help="print the solutions too")

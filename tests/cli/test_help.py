@@ -92,3 +92,11 @@ def test_solve_help_states_the_engines_own_defaults():
     assert f"search engine's {PROOF_SECONDS:g} s for an optimality proof" \
         in options["--time-limit"]
     assert f"runs alone for {HEAD_START:g} s" in options["--confirm"]
+
+
+def test_count_help_says_what_the_limit_counts_with_up_to(cli):
+    said = " ".join(cli("count", "--help").out.split())
+    assert "With --up-to, N counts the solutions the engine enumerates" in said
+    path = Path(__file__).resolve().parents[2] / "docs" / "how-to" / "count-up-to-symmetry.md"
+    page = " ".join(path.read_text(encoding="utf-8").split())
+    assert "N counts the solutions the engine enumerates, never classes" in page

@@ -4,7 +4,8 @@ Standard library only.  Engines never import this package and families do
 not draw pictures themselves: :func:`picture` dispatches on the puzzle's
 class and draws from the family's own typed fields.  Modules:
 
-* :mod:`.svg` — the tiny SVG writer (escaping, deterministic numbers);
+* :mod:`.svg` — the tiny SVG writer (escaping, deterministic numbers), and a picture
+  nested under a caption (what a run without an answer found instead);
 * :mod:`.grid`, :mod:`.tour`, :mod:`.pegs`, :mod:`.sliding`, :mod:`.sokoban` — one board
   each;
 * :mod:`.transition` — a transition file's declared ``[draw]``: a board, stacks, levels;

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 
 from ...answers.words import plural
-from .svg import ACCENT, BLUE, INK, LINE, MUTED, Svg, num
+from .svg import ACCENT, BLUE, INK, LINE, MUTED, Svg, num, size
 
 LEFT, TOP, BOTTOM, RIGHT = 70, 40, 46, 16
 HEIGHT = 220
@@ -34,7 +34,7 @@ def layers_svg(layers: Sequence[int], title: str, caption: str,
     """
     n = max(len(layers), 1)
     bar = max(6.0, min(28.0, 720 / n))
-    sizes = [_size(b) for b in boards]
+    sizes = [size(b) for b in boards]
     row_w = sum(w for w, _ in sizes) + 12 * max(len(sizes) - 1, 0)
     row_h = max((h for _, h in sizes), default=0)
     width = max(LEFT + n * bar + RIGHT, row_w + 2 * RIGHT, 360)
@@ -71,14 +71,6 @@ def _axes(svg: Svg, marks: list[int], scale: float, n: int, bar: float) -> None:
         svg.add("text", f"{value:,}", x=float(LEFT - 6), y=float(y + 4), font_size="10",
                 fill=MUTED, text_anchor="end")
     svg.line(LEFT, TOP + HEIGHT, LEFT + n * bar, TOP + HEIGHT, stroke=INK)
-
-
-def _size(board: str) -> tuple[float, float]:
-    """Width and height of a picture written by :class:`~cpsolve.output.draw.svg.Svg`."""
-    head = board.split(">", 1)[0]
-    width = float(head.split(' width="', 1)[1].split('"', 1)[0])
-    height = float(head.split(' height="', 1)[1].split('"', 1)[0])
-    return width, height
 
 
 def _boards(svg: Svg, boards: Sequence[str], sizes: list, top: float, caption: str) -> None:

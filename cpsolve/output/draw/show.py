@@ -14,9 +14,11 @@ from pathlib import Path
 
 from ...answers.kinds import Analysis, Assignment, Count, Plan
 from ...answers.result import Result
+from ...model import Planning
 from ...puzzles.base import Puzzle
 from . import page, picture, results
 from .chart import layers_svg
+from .svg import captioned
 
 FARTHEST_DRAWN = 6
 
@@ -33,8 +35,11 @@ def analysis_svg(puzzle: Puzzle, result: Result) -> str:
                       f"The farthest states{more}:" if boards else "", unit)
 
 
-def answer_svg(puzzle: Puzzle, result: Result) -> str:
-    """One SVG for any result: the solved board, the plan's last state, the chart, the start."""
+def answer_svg(puzzle: Puzzle, result: Result, message: bool = True) -> str:
+    """One SVG for any result: the solved board, the plan's last state, the chart, the start
+    (a plan of no steps); a run that ended with nothing to draw, its puzzle or start under
+    what the run found instead (:func:`unanswered`; without the message when not
+    ``message``: a page's header says it)."""
     answer = result.answer
     if isinstance(answer, Assignment):
         return picture(puzzle, answer.values).svg
@@ -44,7 +49,29 @@ def answer_svg(puzzle: Puzzle, result: Result) -> str:
         return analysis_svg(puzzle, result)
     if isinstance(answer, Count) and answer.solutions:
         return picture(puzzle, answer.solutions[0]).svg
-    return picture(puzzle).svg
+    said = unanswered(puzzle, result)
+    if said is None:
+        return picture(puzzle).svg
+    return captioned(picture(puzzle).svg, f"{puzzle.name}: {said[0]}",
+                     said[1] if message else said[0])
+
+
+def unanswered(puzzle: Puzzle, result: Result) -> tuple[str, str] | None:
+    """What a picture of a run that ended with nothing to draw says above the puzzle (a
+    csp's, or a planning model's start), in short (for its title) and in whole: no answer —
+    ``infeasible (proven)``, ``unknown (stopped before a proof)`` —, with the message in the
+    puzzle's words (:meth:`~.Puzzle.message_text`: why there is none, the limit that stopped
+    it), or a count that listed no solution (``exactly 0 solutions``).  ``None`` when there
+    is an answer to draw (a plan of no steps too: the start is a goal)."""
+    answer = result.answer
+    if isinstance(answer, (Assignment, Plan, Analysis)) or results.listed_solutions(result):
+        return None
+    said = answer_words(puzzle, result) if isinstance(answer, Count) else \
+        results.status_words(result)
+    message = puzzle.message_text(result)
+    if not message or message in said:
+        return said, said
+    return said, f"{said}: {message}"
 
 
 def answer_page(puzzle: Puzzle, result: Result) -> str:
@@ -56,9 +83,10 @@ def answer_page(puzzle: Puzzle, result: Result) -> str:
         return page.gallery_page(puzzle, result)
     if isinstance(answer, Analysis):
         return page.analysis_page(puzzle, result, analysis_svg(puzzle, result))
-    words = "a solution" if isinstance(answer, Assignment) else \
-        f"the puzzle ({results.status_words(result)})"
-    return page.board_page(puzzle, answer_svg(puzzle, result), result, words)
+    drawn = "the start" if isinstance(puzzle.model, Planning) else "the puzzle"
+    said = unanswered(puzzle, result)
+    words = "a solution" if said is None else f"{drawn} ({said[0]})"
+    return page.board_page(puzzle, answer_svg(puzzle, result, False), result, words)
 
 
 def answer_words(puzzle: Puzzle, result: Result) -> str:
@@ -95,7 +123,8 @@ class Shown:
             root = f"cpsolve-plan-{digest}"
             body = page.player(self.puzzle, self.result, root)
         else:
-            body = page.header(self.puzzle, self.result) + answer_svg(self.puzzle, self.result)
+            body = page.header(self.puzzle, self.result) + answer_svg(self.puzzle, self.result,
+                                                                      False)
         return page.xml_safe(f"<div class=\"cpsolve\"><style>{page.style('.cpsolve')}</style>"
                              f"{body}</div>")
 

@@ -150,6 +150,33 @@ class Svg:
         return xml_safe("".join([head, title, desc, *self.parts, "</svg>"])) + "\n"
 
 
+def size(svg: str) -> tuple[float, float]:
+    """Width and height of a picture written by :class:`Svg` (read from its first tag)."""
+    head = svg.split(">", 1)[0]
+    width = float(head.split(' width="', 1)[1].split('"', 1)[0])
+    height = float(head.split(' height="', 1)[1].split('"', 1)[0])
+    return width, height
+
+
+CAPTION_WIDTH = 320.0
+"""Least width of a captioned picture, so that a small board's caption is not one word a
+line."""
+
+
+def captioned(picture: str, title: str, caption: str, font: float = 14) -> str:
+    """``picture`` (an SVG written by :class:`Svg`) under ``caption``, wrapped to its width,
+    as one SVG titled ``title``: the picture is nested whole, its own title kept."""
+    width, height = size(picture)
+    svg = Svg(max(width, CAPTION_WIDTH), 0.0, title, caption)
+    below = svg.caption(12, 12 + font, caption, font, svg.width - 24, fill=ACCENT,
+                        font_weight="bold", class_="verdict")
+    top = 12 + font + below + 10
+    svg.height = top + height
+    svg.parts.append(picture.strip().replace("<svg ", f'<svg x="{num((svg.width - width) / 2)}"'
+                                                      f' y="{num(top)}" ', 1))
+    return svg.text_of()
+
+
 def points(coords: list[tuple[float, float]]) -> str:
     """``x,y x,y ...`` for polylines and polygons."""
     return " ".join(f"{num(x)},{num(y)}" for x, y in coords)

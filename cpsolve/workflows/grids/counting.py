@@ -104,7 +104,10 @@ class Grids:
     ``reps`` has one row of values per class (columns: ``sym.variables``);
     ``used[i]`` is the number of distinct values in row ``i``; ``total`` is
     the number of solutions; ``result`` is the engine's checked count, and ``counted``
-    the solutions it counted (all of them, or those it reached before a limit).
+    the solutions it counted (all of them, or those it reached before a limit).  ``fixed``
+    names the group the engine's solutions have fixed (:func:`full_group`, ``cell[0][0] ..
+    cell[0][4] fixed to 1 2 3 4 5``: each stands for ``n!`` solutions), ``""`` when every
+    solution was enumerated: what ``result`` counts, and a limit on it (``count -n``).
     """
 
     sym: Symmetry
@@ -114,6 +117,7 @@ class Grids:
     result: Result
     method: str
     counted: int
+    fixed: str = ""
 
 
 def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
@@ -133,10 +137,10 @@ def enumerate_classes(csp: Csp, sym: Symmetry, engine: str,
         result = run(engine, "count", fixed, opts)
         reps = as_rows(sym, result.solutions or ())
         n = len(sym.values)
+        fixed_to = f"{_group_text(group)} fixed to {' '.join(map(str, sym.values))}"
         return Grids(sym, reps, np.full(len(reps), n), len(reps) * math.factorial(n), result,
-                     f"solutions with {_group_text(group)} fixed to "
-                     f"{' '.join(map(str, sym.values))}, times {n}! renamings",
-                     _counted(result) * math.factorial(n))
+                     f"solutions with {fixed_to}, times {n}! renamings",
+                     _counted(result) * math.factorial(n), fixed_to)
     result = run(engine, "count", csp, opts)
     rows = as_rows(sym, result.solutions or ())
     if sym.relabel and len(rows):
@@ -186,6 +190,16 @@ def _unfinished(res: Result, classes: int, sorted_out: int, found: int) -> str:
                  f"({plural(classes, 'class')} among those)")
     # an engine's count says "stopped: why; at least N": once is enough
     return f"enumeration {said}" if said.startswith("stopped") else f"enumeration stopped: {said}"
+
+
+def _fixed_words(grids: Grids) -> str:
+    """What the solutions the engine counted (and ``-n`` limits) are, when not every
+    solution: those with a group fixed, each standing for ``n!`` renamed ones."""
+    if not grids.fixed:
+        return ""
+    n = len(grids.sym.values)
+    return (f"; the solutions counted have {grids.fixed}, each standing for {n}! = "
+            f"{math.factorial(n):,} renamed ones: {plural(grids.counted, 'solution')} found")
 
 
 def _order(csp: Csp, sym: Symmetry, up_to: str) -> int:
@@ -251,7 +265,7 @@ def count_up_to(csp: Csp, sym: Symmetry | None, up_to: str, engine: str,
         message = (f"{plural(classes, 'class')} under {what}; "
                    f"{plural(grids.total, 'solution')} in all")
     else:  # the classes sorted out, or more by the number of solutions found
-        message = _unfinished(res, classes, sorted_out, len(grids.reps))
+        message = _unfinished(res, classes, sorted_out, len(grids.reps)) + _fixed_words(grids)
         least, why = _bound(res, _order(csp, sym, up_to))
         if least > classes:
             classes, message = least, f"{message}; {why}"

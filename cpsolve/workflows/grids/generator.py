@@ -226,9 +226,11 @@ class Generator:
         if not found and not stop_reason():
             self.solvable()
         puzzles = tuple(Generated(g, s, True if minimal else None) for g, s in found)
+        how = "every given tried: minimal" if minimal else \
+            "not tried for minimality (--minimal keeps only minimal ones)"
         return Generation(k, "random", puzzles, None, 0.0,
                           "givens removed at random from random solutions while the "
-                          "puzzle stays unique", {"engine": self.engine}, short)
+                          f"puzzle stays unique; {how}", {"engine": self.engine}, short)
 
     def canonical(self, givens: dict[str, int]) -> object:
         """A key equal for two puzzles exactly when they are the same up to symmetry."""

@@ -77,3 +77,32 @@ def test_classes_of_a_count_whose_list_the_checker_cut_are_bounded_by_its_soluti
     assert f"at least {least} classes" in data["message"]
     assert "a class holds at most 8" in data["message"]
     assert "listed" not in data["message"]
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "search"])
+def test_the_limit_of_a_count_up_to_symmetry_counts_what_the_engine_enumerates(cli, engine):
+    """5x5 X-sudoku: 960 grids, 8 with the first row fixed to 1 2 3 4 5 (DESIGN.md), each
+    standing for 5! = 120 renamings; 3 classes under the board's symmetries too
+    (docs/grids.md).  ``-n N`` counts those 8, not classes nor the 960: 9 lets the
+    enumeration end below the limit (exact, exit 0); 8 stops it at the limit, which cannot
+    know there are no more (at least the 3 classes among them, exit 1); the message said
+    "the limit of 8 solutions" beside "960 solutions", and now says which solutions."""
+    import json
+
+    def count(limit: int) -> tuple[int, dict]:
+        ran = cli("count", "xsudoku5", "--up-to", "symmetry", "--engine", engine, "-n",
+                  str(limit), "--json")
+        return ran.code, json.loads(ran.out)
+
+    code, data = count(9)
+    assert (code, data["status"], data["count"], data["total"]) == (0, "exact", 3, 960)
+    code, data = count(8)
+    assert (code, data["status"], data["count"]) == (1, "at_least", 3)
+    assert data["details"]["total_at_least"] == 960
+    assert data["message"].endswith(
+        "the solutions counted have cell[0][0] .. cell[0][4] fixed to 1 2 3 4 5, each "
+        "standing for 5! = 120 renamed ones: 960 solutions found")
+    code, data = count(1)
+    assert (code, data["status"], data["count"]) == (1, "at_least", 1)
+    assert "120 solutions found" in data["message"]
+

@@ -384,6 +384,26 @@ def test_a_random_puzzle_not_tried_for_minimality_says_null_in_valid_json(cli, t
     jsonschema.validate(out, schema())
     assert out["givens"][0]["method"] == "random"
     assert [p["minimal"] for p in out["givens"][0]["puzzles"]] == [None]
+    assert out["givens"][0]["message"].endswith("not tried for minimality (--minimal keeps "
+                                                "only minimal ones)")
+    text = cli("generate", model, "--givens", "12", "--random", "1", "--seed", "2")
+    assert "not tried for minimality" in " ".join(text.out.split())
+
+
+def test_a_random_draw_from_the_enumeration_has_minimality_decided(xsudoku):
+    """On a board that is enumerated, ``--random`` draws from the list of every class, whose
+    minimality enumeration decided for the figures: each puzzle drawn is ``True`` or
+    ``False`` (JSON: never ``null``), as a second engine finds by removing each given."""
+    puzzle, gen = xsudoku
+    engine = checker(puzzle.model)
+    drawn = gen.random(5, 12, seed=1)
+    assert drawn.message.startswith("drawn from the 10,090 classes")
+    assert {p.minimal for p in drawn.puzzles} == {True, False}
+    for p in drawn.puzzles:
+        removable = [run(engine, "solve", with_givens(gen.board, {n: v for n, v in
+                                                                  p.givens.items() if n != drop})
+                         ).unique for drop in p.givens]
+        assert any(removable) == (not p.minimal)
 
 
 def test_cli_count_up_to(cli):
