@@ -15,10 +15,6 @@ def show(cli: Cli) -> int:
     """``show``: the puzzle drawn, or its answer (a solved board, a plan page, a gallery)."""
     from dataclasses import replace
 
-    from ..output.draw import picture
-    from ..output.draw.page import board_page
-    from ..output.draw.show import Shown, answer_words
-
     args = cli.args
     puzzle = cli.load(args.file)
     kind = puzzle.model.kind
@@ -29,6 +25,9 @@ def show(cli: Cli) -> int:
     task = "count" if args.gallery else \
         "solve" if args.plan or (kind == "csp" and not args.unsolved) else None
     if task is None:
+        from ..output.draw import picture
+        from ..output.draw.page import board_page
+
         svg = picture(puzzle).svg
         words = "the start" if kind == "planning" else "the puzzle, unsolved"
         text = board_page(puzzle, svg, None, words) if args.html else svg
@@ -46,6 +45,8 @@ def show(cli: Cli) -> int:
             options = replace(options, limit=limit, keep=bool(args.gallery))
             result = _drawn(run(engine, task, puzzle.model, options), args.gallery)
     with printing(answer=True):  # the work is done: the clock no longer cuts the picture
+        from ..output.draw.show import Shown, answer_words  # nor the import of its drawing
+
         save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
         say_wrote(cli, args.svg or args.html, f"{answer_words(puzzle, result)}, by {engine}")
     return exit_code(result, args.gallery)
