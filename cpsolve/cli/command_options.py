@@ -65,8 +65,10 @@ def _solve(sub: Commands) -> None:
     statistics(s)
     s.add_argument("--plan-file", type=output_file, metavar="FILE", dest="plan_file",
                    help="planning models: write the plan in the IPC format, one "
-                   "(action arg ...) per line (PDDL inputs: the PDDL action names; - for "
-                   "stdout, which then holds the plan file alone; default: none)")
+                   "(action arg ...) per line (PDDL inputs: the PDDL action names, in lower "
+                   "case; - for stdout, which then holds the plan file alone; default: "
+                   "none); with no plan, nothing is written and an existing FILE is left as "
+                   "it was, both said beside the answer")
     no_hint(s)
     s.add_argument("--unique", action="store_true",
                    help="csp: decide uniqueness even where it costs CP-SAT a second full "

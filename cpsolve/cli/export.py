@@ -49,7 +49,8 @@ def export(cli: Cli) -> int:
 
 
 def _written(cli: Cli, exported) -> int:
-    """``exported``'s files written into ``--output`` and named on stdout; the exit code
+    """``exported``'s files written into ``--output`` and named on stdout, each that replaced
+    a file already there (never an input: refused before) said to have; the exit code
     (:class:`ExportStopped` when a stop came before they were in place)."""
     from pathlib import Path
 
@@ -61,11 +62,13 @@ def _written(cli: Cli, exported) -> int:
     why = over_input(args, [("--output", str(out / name)) for name in files], cli.read)
     if why:
         return cli.fail(why, 2)
+    replaced = {name for name in files if (out / name).exists()}  # said: never silently
     failed = _put(cli, out, files)
     if failed is not None:
         return failed
     for name in files:
-        cli.out.print(str(out / name), soft_wrap=True)
+        said = " (replaced the file that was there)" if name in replaced else ""
+        cli.out.print(f"{out / name}{said}", soft_wrap=True)
     if args.to == "pddl":
         cli.out.print(f"requirements: domain {' '.join(exported.domain_requirements)}; "
                       f"problem {' '.join(exported.problem_requirements) or '(none of its own)'}"

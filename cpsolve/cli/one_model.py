@@ -90,11 +90,13 @@ def _tell_bugs(cli: Cli, race: Race) -> int:
 
 
 def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:
-    """The files asked for beside the output: ``--plan-file``, ``--svg`` / ``--html`` (a
-    picture or page said in a ``wrote`` line as ``show`` says it, when ``say``: stdout is
-    still there)."""
+    """The files asked for beside the output: ``--plan-file`` (what became of it said in a
+    line, :mod:`.plan_file`), ``--svg`` / ``--html`` (a picture or page said in a ``wrote``
+    line as ``show`` says it), each line when ``say``: stdout is still there."""
     if getattr(cli.args, "plan_file", None):
-        _write_plan(puzzle, result, cli.args.plan_file)
+        from .plan_file import write_plan
+
+        write_plan(cli, puzzle, result, cli.args.plan_file, say)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
         from ..output.draw.show import Shown, answer_words
 
@@ -102,17 +104,6 @@ def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:
         save(Shown(puzzle, result), path, bool(cli.args.svg))
         if say and not cli.args.json:
             say_wrote(cli, path, f"{answer_words(puzzle, result)}, by {result.engine}")
-
-
-def _write_plan(puzzle, result: Result, path: str) -> None:
-    """``--plan-file``: the plan in the IPC format (PDDL inputs: the PDDL action names)."""
-    from ..answers.kinds import Plan
-    from ..output.ipc import ipc_plan
-    from .writing import write_text
-
-    if not isinstance(result.answer, Plan):
-        return  # no plan found: no file (the status says why)
-    write_text(path, ipc_plan(result.answer, puzzle.model.unit_costs()), False)
 
 
 def _answer(cli: Cli, puzzle, task: str, engine: str,
@@ -170,6 +161,10 @@ def _print(cli: Cli, puzzle, result: Result, race, mismatch: list[str] = ()) -> 
         out = with_mismatch(result_json(puzzle, result), mismatch)
         if race is not None:
             out["race"] = race_json(race, puzzle)
+        if getattr(cli.args, "plan_file", None):  # written or not, and why
+            from .plan_file import plan_file_json
+
+            out["plan_file"] = plan_file_json(result, cli.args.plan_file)
         cli.emit(out)
         return
     if to_stdout(cli.args):  # stdout holds the picture, page or plan file only

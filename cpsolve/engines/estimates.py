@@ -169,7 +169,7 @@ def qualified(result: Result, audited: int | None) -> Result:
     """``result`` saying what its proof rests on: ``details["estimate_audited"]`` (the
     states checked) when the audit passed; ``details["proof_rests_on"]`` and a message
     when an engine's proof used an estimate the audit could not check — or when a run
-    stopped before its proof reports a lower bound (``no plan shorter than N``), which
+    stopped before its proof reports a lower bound (``no plan has fewer than N steps``), which
     A* and CP-SAT's first horizon draw from the estimate."""
     used = bool(result.details.get("proof_uses_estimate")) and result.status in PROVEN
     bounded = result.bound is not None and result.status not in PROVEN

@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 from ..answers.result import Plan, Result, Status, Step, Unsupported
+from ..answers.words import lower_bound
 from ..model import Planning
 from . import Options
 from .runtime.clock import Clock
@@ -113,7 +114,8 @@ def solve(model: Planning, options: Options) -> Result:
                "ground_actions": len(task.variants)}
     bound = _bound(done.stdout) if optimal else None
     if done.stopped:
-        return Result(Status.UNKNOWN, "fd", bound=bound, message=done.stopped, details=details)
+        return Result(Status.UNKNOWN, "fd", bound=bound, details=details,
+                      message=_with_bound(done.stopped, bound, model))
     if done.returncode in UNSOLVABLE:
         return Result(Status.INFEASIBLE, "fd", proof="exhausted search", details=details,
                       message=f"Fast Downward: {UNSOLVABLE[done.returncode]} proved that no "
@@ -124,7 +126,8 @@ def solve(model: Planning, options: Options) -> Result:
                       answer=Plan.of(steps), details=details)
     if done.returncode in LIMITS:
         return Result(Status.UNKNOWN, "fd", bound=bound, details=details,
-                      message=f"Fast Downward: {LIMITS[done.returncode]}")
+                      message=_with_bound(f"Fast Downward: {LIMITS[done.returncode]}", bound,
+                                          model))
     last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["no output"]
     raise RuntimeError(f"Fast Downward failed (exit {done.returncode}): {last[0]}")
 
@@ -133,6 +136,13 @@ def _bound(stdout: str) -> int | None:
     """The last f-layer A* reported: no plan costs less (``None`` when none was reported)."""
     layers = re.findall(r"\bf = (\d+)", stdout)
     return int(layers[-1]) if layers else None
+
+
+def _with_bound(why: str, bound: int | None, model: Planning) -> str:
+    """Why the planner stopped, and the bound it proved in the words every engine says it
+    with (``time limit 3 s reached; no plan has fewer than 31 steps``): the text shows the
+    message, not ``bound``."""
+    return why if bound is None else f"{why}; {lower_bound(bound, model.unit_costs())}"
 
 
 def _steps(model: Planning, variants, text: str) -> list[Step]:

@@ -207,6 +207,21 @@ EXPECTED_MISMATCH = {"type": "array", "items": {"type": "string"},
                      "nothing does."}
 
 
+PLAN_FILE = {
+    "type": "object",
+    "description": "solve --plan-file FILE: whether the plan was written to FILE; when not "
+                   "(no plan), why, and whether an existing FILE was kept as it was.",
+    "required": ["path", "written", "kept", "note"],
+    "additionalProperties": False,
+    "properties": {"path": {"type": "string"}, "written": {"type": "boolean"},
+                   "kept": {"type": "boolean",
+                            "description": "No plan to write: FILE existed and still holds "
+                                           "what it held before this run."},
+                   "note": {"type": "string",
+                            "description": "Why nothing was written (empty when it was)."}},
+}
+
+
 EXIT_CODES = [1, 2, 3, 130, 137]
 """The exit codes of a command that ends without its answer (see :mod:`cpsolve.cli`)."""
 
@@ -232,7 +247,8 @@ def result() -> dict[str, Any]:
     """One result of solve, count or analyze (``race`` only with ``--engine auto``)."""
     properties: dict[str, Any] = {**COMMON, "race": RACE, "source": SOURCE,
                                   "disagreements": DISAGREEMENTS,
-                                  "expected_mismatch": EXPECTED_MISMATCH, "encoding": ENCODING}
+                                  "expected_mismatch": EXPECTED_MISMATCH, "encoding": ENCODING,
+                                  "plan_file": PLAN_FILE}
     for keys in ANSWER_KEYS.values():
         properties.update(keys)
     rules: list[dict[str, Any]] = [

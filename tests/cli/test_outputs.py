@@ -321,6 +321,21 @@ def test_the_plan_file_is_written_when_the_reader_of_stdout_has_gone(cli, monkey
     assert len(lines) == 16 and lines[-1] == "; cost = 15 (unit cost)"
 
 
+def test_export_says_each_file_it_replaced(cli, tmp_path):
+    """An export replaces the files of the same names in its folder (a re-export is
+    expected to), never silently: each replaced file's line says so; a new one's does
+    not.  The user's old text is gone, the exported domain in its place."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "hoppers-domain.pddl").write_text("keep\n")
+    run = cli("export", "hoppers", "--to", "pddl", "-o", out)
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    assert lines[0] == f"{out / 'hoppers-domain.pddl'} (replaced the file that was there)"
+    assert lines[1] == str(out / "hoppers-problem.pddl")
+    assert "(define (domain" in (out / "hoppers-domain.pddl").read_text()
+
+
 def test_export_writes_every_file_when_the_reader_of_stdout_has_gone(cli, monkeypatch,
                                                                      tmp_path):
     """``export ... -o DIR | true``: the domain and the problem both, though no file name

@@ -126,14 +126,14 @@ def test_a_familys_estimate_vouched_for_is_neither_audited_nor_qualified():
 
 
 def test_a_lower_bound_of_a_stopped_run_says_it_may_rest_on_an_unaudited_estimate():
-    """A run stopped before its proof reports 'no plan shorter than N'; A* and CP-SAT's
+    """A run stopped before its proof reports 'no plan has fewer than N steps'; A* and CP-SAT's
     first horizon draw N from the estimate, so where the audit could not run the bound
     says it may rest on it (an inadmissible estimate gave a false 126); where it ran, the
     bound stands as it is."""
     from cpsolve.answers.result import Result
 
     stopped = Result(Status.UNKNOWN, "cpsat", "solve", bound=126,
-                     message="time limit 5 s reached: no plan shorter than 126 steps")
+                     message="time limit 5 s reached; no plan has fewer than 126 steps")
     said = estimates.qualified(stopped, None)
     assert said.details["proof_rests_on"] == "the model's estimate"
     assert "its lower bound may rest on the model's estimate" in said.message

@@ -552,6 +552,30 @@ def test_the_bound_is_the_last_f_layer_a_star_completed():
     assert fd_engine._bound("no search yet") is None
 
 
+@pytest.mark.parametrize("stopped, code, why", [
+    ("time limit 3 s reached", -9, "time limit 3 s reached"),
+    ("", 23, "Fast Downward: out of time"),
+])
+def test_a_stopped_fd_says_its_bound_in_the_words_every_engine_uses(monkeypatch, stopped,
+                                                                     code, why):
+    """fd's text said only ``time limit 3 s reached`` where its JSON had ``bound``: the
+    text shows the message, so the bound is said there, as search and CP-SAT say theirs
+    (``no plan has fewer than N steps``; in cost where steps cost other than 1).  The
+    planner's run is stood in for: A* reported its f = 7 layer, then stopped."""
+    from cpsolve.engines.runtime.processes.tools import Finished
+
+    def planner(*args, **kwargs):
+        return Finished(code, "[t=0.1s] f = 6, 9 evaluated\n[t=0.2s] f = 7, 40 evaluated\n",
+                        "", stopped)
+
+    monkeypatch.setattr(fd_engine, "run_tool", planner)
+    unit = fd_engine.solve(load(ROOT / "models" / "water_jugs.toml").model, Options())
+    assert (unit.status, unit.bound) == (Status.UNKNOWN, 7)
+    assert unit.message == f"{why}; no plan has fewer than 7 steps"
+    costs = fd_engine.solve(counter_model(), Options())
+    assert costs.message == f"{why}; no plan costs less than 7"
+
+
 def test_minizinc_stops_at_the_time_limit_with_what_it_counted():
     result = run("minizinc", "count", load(ROOT / "models" / "knight_8x8.toml").model,
                  Options(time_limit=1.0))

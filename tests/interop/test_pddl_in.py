@@ -149,6 +149,29 @@ def test_plan_file_is_in_the_ipc_format_with_the_pddl_names(cli, roads, tmp_path
     assert checked.code == 0 and json.loads(checked.out)["cost"] == cases.EQ_COST
 
 
+MIXED_DOMAIN = """(define (domain Carry) (:requirements :strips)
+ (:predicates (at ?b ?r) (Hand-Empty))
+ (:action Pick-Up :parameters (?b ?r) :precondition (and (at ?b ?r) (Hand-Empty))
+   :effect (and (not (at ?b ?r)) (not (Hand-Empty)))))"""
+MIXED_PROBLEM = """(define (problem one) (:domain CARRY) (:objects Ball_One Room-A)
+ (:init (at Ball_One Room-A) (Hand-Empty)) (:goal (not (Hand-Empty))))"""
+
+
+def test_plan_file_names_are_lower_case_and_validate_takes_either_spelling(cli, tmp_path):
+    """PDDL names ignore case and are read in lower case (docs/interop.md): one step picks
+    the ball up, written as the translator names it; the file's own spelling (a plan
+    written by hand, or by a planner that keeps it) is as valid."""
+    (tmp_path / "d.pddl").write_text(MIXED_DOMAIN)
+    (tmp_path / "p.pddl").write_text(MIXED_PROBLEM)
+    plan = tmp_path / "plan"
+    files = (tmp_path / "d.pddl", tmp_path / "p.pddl")
+    assert cli("solve", *files, "--engine", "search", "--plan-file", plan).code == 0
+    assert plan.read_text().splitlines()[0] == "(pick-up ball_one room-a)"
+    assert cli("validate", *files, plan).code == 0
+    plan.write_text("(Pick-Up Ball_One Room-A)\n")
+    assert cli("validate", *files, plan).code == 0
+
+
 def test_plan_file_of_a_bundled_model_reads_back(cli, tmp_path):
     plan = tmp_path / "plan"
     assert cli("solve", "hanoi4", "--engine", "search", "--plan-file", plan).code == 0

@@ -153,3 +153,9 @@ def test_klotski_words(cli):
     assert data["status"] == "optimal" and (data["moves"], data["cost"]) == (81, 81)
     assert len(data["runs"]) == 81 and sum(data["runs"]) == data["steps"] == len(data["plan"])
     assert "any route through empty cells" in data["metric"]
+
+
+def test_the_plan_file_said_in_json_is_in_the_schema(cli, tmp_path):
+    data = valid(cli, "solve", "water_jugs", "--engine", "search", "--plan-file",
+                 str(tmp_path / "p.plan"))
+    assert data["plan_file"]["written"] is True

@@ -229,7 +229,7 @@ def test_a_plan_a_limit_left_unproven_says_which_limit():
 
     puzzle = load(MODELS_DIR / "water_jugs.toml")
     plan = Plan.of((Step("fill the 5 L jug", (0, 5)),))
-    why = "time limit 4 s reached (its share: 1.57 s): no plan shorter than 1 step"
+    why = "time limit 4 s reached (its share: 1.57 s); no plan has fewer than 1 step"
     stopped = Result(Status.SOLVED, "cpsat", answer=plan, bound=1, message=why)
     proven = Result(Status.OPTIMAL, "search", answer=plan, message="shortest plan")
     text = squeezed("\n".join(printed(comparison_table([(puzzle, stopped), (puzzle, proven)]),

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...answers.agreement import PROOF_BY
 from ...answers.result import EngineBug, Plan, Result, Status, Step
-from ...answers.words import plural
+from ...answers.words import lower_bound, plural
 from ...model import Planning
 from ...model.facts import goal_at_start
 from .. import Options
@@ -218,7 +218,7 @@ def _steps(planning: Planning, graph: Graph, labels: list[int]) -> tuple[Step, .
 
 def _unknown(budget: Clock, details: dict[str, object], shortest: int,
              words: str = "shorter than") -> Result:
-    """The limit came first: every plan has at least ``shortest`` steps (or costs)."""
-    least = plural(shortest, "step") if words == "shorter than" else f"{shortest}"
+    """The limit came first: every plan has at least ``shortest`` steps (or costs), said as
+    every engine says a bound (:func:`~cpsolve.answers.words.lower_bound`)."""
     return Result(Status.UNKNOWN, "cpsat", bound=shortest, details=details,
-                  message=f"{budget.why()}: no plan {words} {least}")
+                  message=f"{budget.why()}; {lower_bound(shortest, words == 'shorter than')}")

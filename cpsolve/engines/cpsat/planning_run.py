@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...answers.result import Hint, Plan, Result, Status, Step
-from ...answers.words import number, plural
+from ...answers.words import lower_bound, number, plural
 from ...model import Planning
 from .. import Options
 from ..runtime.clock import Clock
@@ -103,7 +103,7 @@ class Run:
                 floor: int = 1) -> Result:
         """The limit was hit before a plan was proven: every plan has at least ``shortest``
         steps (each costing at least ``floor``); ``known``: a plan found all the same."""
-        message = f"{self.budget.why()}: no plan shorter than {plural(shortest, 'step')}"
+        message = f"{self.budget.why()}; {lower_bound(shortest)}"
         # a bound on the cost: with costs, steps bound it only through the least step cost
         bound = shortest if self.unit else max(floor * shortest, self.estimated, 0)
         if known is None:

@@ -67,7 +67,7 @@ def test_time_limit_keeps_the_proven_bound(cp_sat_loaded) -> None:
     result = cpsat(model, time_limit=0.5, find_hint=False)
     assert result.status is Status.UNKNOWN
     assert 41 <= result.bound <= 57   # the start's Manhattan distance is 41
-    assert f"shorter than {result.bound} step" in result.message  # 1 step, 2 steps
+    assert f"no plan has fewer than {result.bound} step" in result.message  # 1 step, 2 steps
     hinted = cpsat(model, time_limit=0.5)  # weighted A*'s plan, if found, comes back unproven
     assert hinted.status in (Status.UNKNOWN, Status.SOLVED) and 41 <= hinted.bound <= 57
     assert hinted.steps is None or hinted.steps >= 57
@@ -379,8 +379,8 @@ def test_a_bound_of_one_step_is_said_in_the_singular() -> None:
         def why(self) -> str:
             return "time limit 1 s reached"
 
-    assert _unknown(Stopped(), {}, 1).message.endswith("no plan shorter than 1 step")
-    assert _unknown(Stopped(), {}, 2).message.endswith("no plan shorter than 2 steps")
+    assert _unknown(Stopped(), {}, 1).message.endswith("no plan has fewer than 1 step")
+    assert _unknown(Stopped(), {}, 2).message.endswith("no plan has fewer than 2 steps")
 
 
 # ---------------------------------------------------------------- counting optimal plans

@@ -1,0 +1,105 @@
+"""``solve --plan-file``: what became of the file is always said.  A run without a plan
+writes none (an empty plan file would be the plan of no steps), and says so beside its
+verdict: in the text under the report, in ``--json`` as ``plan_file``, and on stderr when
+stdout holds the plan file alone (``-``), where the report is left out; an existing FILE
+is kept as it was, and named as such."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+JUGS_6_4 = """family = "transition"
+name = "Jugs 6 L and 4 L"
+goal = "jug[0] == 3 or jug[1] == 3"
+show = "{jug[0]} {jug[1]}"
+
+[constants]
+cap = [6, 4]
+
+[variables]
+jug = { size = 2, domain = [0, 6] }
+
+[initial]
+jug = [0, 0]
+
+[[actions]]
+name = "fill {i}"
+params = { i = [0, 1] }
+guard = "jug[i] < cap[i]"
+effects = { "jug[i]" = "cap[i]" }
+
+[[actions]]
+name = "empty {i}"
+params = { i = [0, 1] }
+guard = "jug[i] > 0"
+effects = { "jug[i]" = "0" }
+
+[[actions]]
+name = "pour {i} into {j}"
+params = { i = [0, 1], j = [0, 1] }
+where = "i != j"
+guard = "jug[i] > 0 and jug[j] < cap[j]"
+[actions.effects]
+"jug[i]" = "jug[i] - min(jug[i], cap[j] - jug[j])"
+"jug[j]" = "jug[j] + min(jug[i], cap[j] - jug[j])"
+"""
+"""Jugs of 6 L and 4 L hold even amounts only (every fill, empty and pour keeps each jug
+a multiple of gcd(6, 4) = 2): 3 L is out of reach, so there is no plan."""
+
+
+@pytest.fixture
+def stuck(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    model = tmp_path / "jugs64.toml"
+    model.write_text(JUGS_6_4)
+    return model
+
+
+def test_no_plan_on_stdout_says_the_verdict_on_stderr(cli, stuck):
+    """``--plan-file -`` with no plan: stdout stays empty (no plan file), and stderr says
+    in one line the model, the verdict and that nothing was written; exit 0, as for any
+    proof that there is no plan."""
+    run = cli("solve", stuck, "--engine", "search", "--plan-file", "-")
+    assert run.code == 0 and run.out == ""
+    assert len(run.err.splitlines()) == 1, run.err
+    assert "Jugs 6 L and 4 L" in run.err and "infeasible (proven)" in run.err
+    assert "--plan-file - wrote nothing" in run.err
+
+
+def test_no_plan_leaves_an_existing_file_and_says_so(cli, stuck):
+    (stuck.parent / "old.plan").write_text("(fill 0)\n")
+    run = cli("solve", stuck, "--engine", "search", "--plan-file", "old.plan")
+    assert run.code == 0 and (stuck.parent / "old.plan").read_text() == "(fill 0)\n"
+    assert "--plan-file old.plan not written: no plan (infeasible (proven)); old.plan " \
+        "still holds what it held" in run.out
+
+
+def test_no_plan_and_no_file_writes_none_and_says_so(cli, stuck):
+    run = cli("solve", stuck, "--engine", "search", "--plan-file", "new.plan")
+    assert run.code == 0 and not (stuck.parent / "new.plan").exists()
+    assert "--plan-file new.plan not written: no plan (infeasible (proven))" in run.out
+    assert "still holds" not in run.out
+
+
+def test_json_says_whether_the_plan_file_was_written(cli, stuck):
+    (stuck.parent / "old.plan").write_text("old\n")
+    run = cli("solve", stuck, "--engine", "search", "--plan-file", "old.plan", "--json")
+    assert run.code == 0 and run.err == ""
+    said = json.loads(run.out)["plan_file"]
+    assert said["path"] == "old.plan" and said["written"] is False and said["kept"] is True
+    assert "no plan (infeasible (proven))" in said["note"]
+    run = cli("solve", "water_jugs", "--engine", "search", "--plan-file", "jugs.plan", "--json")
+    assert json.loads(run.out)["plan_file"] == {"path": "jugs.plan", "written": True,
+                                                "kept": False, "note": ""}
+    assert len((stuck.parent / "jugs.plan").read_text().splitlines()) == 11  # 10 moves, cost
+
+
+def test_a_written_plan_file_is_said_as_pictures_are(cli, stuck):
+    """``wrote FILE (...)``, as --svg and --html say theirs: 10 moves for the jugs of 8 L
+    and 5 L (DESIGN.md)."""
+    run = cli("solve", "water_jugs", "--engine", "search", "--plan-file", "jugs.plan")
+    assert run.code == 0
+    assert run.out.splitlines()[-1] == "wrote jugs.plan (the plan: 10 moves, by search)"
