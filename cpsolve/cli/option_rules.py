@@ -81,6 +81,13 @@ OPTION_RULES: tuple[OptionRule, ...] = (
     *(OptionRule(command, "solver", "--solver chooses MiniZinc's solver: use it with "
                  f"--engine {owner('solver')}", needs=(f"engine={owner('solver')}",))
       for command in ("solve", "count")),
+    *(OptionRule(command, dest, f"{option} {what}: use it with --engine "
+                 f"{owner(field)}" + (" or auto (the default)" if command == "solve" else ""),
+                 needs=(f"engine={owner(field)}", "engine=auto"))
+      for command in ("solve", "show")
+      for dest, option, field, what in (
+          ("no_hint", "--no-hint", "find_hint", "turns off CP-SAT's first look for a plan or tour"),
+          ("time_indexed", "--time-indexed", "encoding", "chooses CP-SAT's time-indexed model"))),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
     OptionRule("show", "gallery", "--gallery writes a page of the solutions found: use "

@@ -54,7 +54,7 @@ def look(model: Planning, time_limit: float | None = None) -> tuple[tuple[str, .
     start = time.perf_counter()
     try:
         result = run("search", "solve", model,
-                     Options(time_limit=seconds, algorithm=ALGORITHM, find_hint=False))
+                     Options(time_limit=seconds, algorithm=ALGORITHM))
     except (Unsupported, EngineBug) as err:  # no hint; a bug is the search engine's to report
         return None, Hint.missing(SOURCE, time.perf_counter() - start, f"no hint: {err}")
     took = time.perf_counter() - start
@@ -112,7 +112,7 @@ def assignment(model: Csp, options: Options) -> tuple[Options, dict[str, int] | 
     clock = Clock(options.time_limit)
     seconds = slice_for(options.time_limit)
     try:
-        result = run("search", "solve", model, Options(time_limit=seconds, find_hint=False))
+        result = run("search", "solve", model, Options(time_limit=seconds))
     except (Unsupported, EngineBug) as err:
         return replace(options, time_limit=clock.left()), None, f"no hint: {err}"
     left = replace(options, time_limit=clock.left())

@@ -15,6 +15,9 @@ OWNERS: dict[str, tuple[str, str]] = {
     "algorithm": ("search", "a search algorithm"),
     "satisficing": ("fd", "Fast Downward's satisficing planner"),
     "solver": ("minizinc", "MiniZinc's solver"),
+    "encoding": ("cpsat", "CP-SAT's time-indexed model"),
+    "hint": ("cpsat", "a plan for CP-SAT to start from"),
+    "find_hint": ("cpsat", "whether CP-SAT first looks for a plan or tour found by search"),
 }
 """Options that choose something one engine alone has: field → (that engine, what it
 chooses).  Another engine given one refuses it (:func:`lacking`); an option an engine merely

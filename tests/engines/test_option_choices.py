@@ -25,6 +25,9 @@ def small_csp() -> Csp:
     ("search", {"solver": "gecode"}, "solver"),
     ("pyconstraint", {"satisficing": True}, "satisficing"),
     ("cpsat", {"satisficing": True}, "satisficing"),
+    # CP-SAT's own: search ran as if they had not been given (--no-hint, --time-indexed)
+    ("search", {"find_hint": False}, "find_hint"),
+    ("pyconstraint", {"find_hint": False}, "find_hint"),
 ])
 def test_an_option_for_another_engine_is_refused_naming_it(engine, fields, field):
     """The engine would ignore it and answer as if it had not been given: refused before it
@@ -114,3 +117,13 @@ def test_the_command_line_refuses_by_the_same_table():
 
     shared = {(option, kind) for kind, option in KINDS.values() if option}
     assert shared <= set(KIND_OPTIONS.values())
+
+
+@pytest.mark.parametrize("fields", [{"encoding": "time-indexed"}, {"hint": ("up",)}])
+def test_cp_sat_s_planning_options_are_refused_by_search(fields):
+    """A time-indexed model and a hint to start from are CP-SAT's: search would answer as
+    if they had not been given; CP-SAT takes them."""
+    field = next(iter(fields))
+    with pytest.raises(Unsupported, match=rf"Options\.{field}=.*only engine 'cpsat' has"):
+        run("search", "solve", small_planning(), Options(time_limit=30, **fields))
+    assert run("cpsat", "solve", small_planning(), Options(time_limit=30, **fields)).steps == 1

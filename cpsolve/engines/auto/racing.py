@@ -11,6 +11,7 @@ from ...answers.result import Result
 from ...model import Csp, Planning
 from ...model.facts import state_count
 from .. import Options, not_started, run
+from ..option_choices import usable
 from ..runtime import interrupt, processes
 from ..runtime.clock import Clock
 from ..runtime.processes import Channel, Child
@@ -122,4 +123,5 @@ def _racer(name: str, task: str, model: Csp | Planning, options: Options,
     caller streams solutions, each solution as a :class:`Found` note)."""
     found = None if options.on_solution is None else \
         (lambda values: channel.send(Found(dict(values))))
-    return run(name, task, model, replace(options, progress=channel.send, on_solution=found))
+    return run(name, task, model,
+               replace(usable(name, options), progress=channel.send, on_solution=found))

@@ -14,7 +14,7 @@ from functools import partial
 from ...answers.agreement import cross_check, disagreements
 from ...answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
 from ...engines import PEERS, Options, engines_for, not_applicable, run
-from ...engines.option_choices import for_kind
+from ...engines.option_choices import for_kind, usable
 from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share, reached
@@ -136,7 +136,8 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
     began = time.perf_counter()
     try:
         with running() as given:
-            asked = for_kind(model.kind, given)  # a batch's --time-indexed: its planning models'
+            # a batch's --time-indexed: its planning models', and CP-SAT's alone
+            asked = usable(engine, for_kind(model.kind, given))
             return run(engine, task, model, replace(asked, time_limit=seconds)), False
     except Unsupported as err:
         return Skipped(engine, str(err)), False
