@@ -61,7 +61,7 @@ class PddlPuzzle(Puzzle):
         return [f"({a})" for a in true]
 
     def render_state(self, state: tuple[int, ...]) -> str:
-        """The atoms that hold, one line."""
+        """The tracked atoms that hold, one line (:data:`NO_ATOM` when none does)."""
         return " ".join(self.holds(state)) or NO_ATOM
 
     def json_state(self, state: tuple[int, ...]) -> list[str]:
@@ -107,7 +107,10 @@ class PddlPuzzle(Puzzle):
         return "none of " + " ".join(f"({a})" for a in every)
 
 
-NO_ATOM = "(no atom holds)"
+NO_ATOM = "(none of the tracked atoms holds)"
+"""A state in which no atom a state variable stands for holds.  Atoms that never change
+(the problem's static facts: ``(tok o1)``) and, but for ``validate``, atoms the goal does
+not depend on have no state variable (the translator leaves them out), and may hold."""
 
 
 Variant = tuple[Expr, Mapping[str, Expr], ExprLike]

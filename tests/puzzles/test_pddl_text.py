@@ -117,9 +117,26 @@ def test_a_goal_true_at_the_start_draws_the_start_and_no_cost_metric(cli, tmp_pa
     d, p = cases.write(tmp_path, GRIPPER, at_start)
     out = cli("solve", d, p, "--engine", "search")
     assert out.code == 0, out.err
-    assert "(no atom holds)" not in out.out and "total-cost" not in out.out, out.out
+    assert "(none of the tracked atoms holds)" not in out.out, out.out
+    assert "total-cost" not in out.out, out.out
     start = next(ln for ln in out.out.splitlines() if ln.split()[:2] == ["0", "start"])
     assert set(start.split(None, 2)[2].strip().replace(") (", ")|(").split("|")) == START
+
+
+def test_a_start_of_static_atoms_only_is_not_said_to_have_none(cli, tmp_path):
+    """Every atom of the start is static (no action changes it), so none has a state
+    variable: the start was drawn "(no atom holds)" while four atoms held."""
+    domain = """(define (domain st) (:requirements :strips)
+     (:predicates (tok ?x) (a) (g))
+     (:action win :parameters (?x) :precondition (and (tok ?x) (a)) :effect (g)))"""
+    problem = """(define (problem st1) (:domain st) (:objects o1 o2)
+     (:init (tok o1) (tok o2) (a)) (:goal (g)))"""
+    d, p = cases.write(tmp_path, domain, problem)
+    out = cli("solve", d, p, "--engine", "search")
+    assert out.code == 0, out.err
+    start = next(ln for ln in out.out.splitlines() if ln.split()[:2] == ["0", "start"])
+    assert start.split(None, 2)[2].strip() == "(none of the tracked atoms holds)"
+    assert "no atom holds" not in out.out
 
 
 def test_action_costs_are_still_said_for_a_task_the_translator_settles(tmp_path):
