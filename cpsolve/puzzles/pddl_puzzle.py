@@ -12,6 +12,7 @@ from ..language.expr import Binary, Const, Expr, ExprLike, Var, readable, wrap
 from ..language.walk import same
 from ..model import Action, Planning
 from .base import Puzzle
+from .pddl_schemas import Schemas, StepFault, step_fault
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -27,6 +28,9 @@ class PddlPuzzle(Puzzle):
     settled: bool = False
     """The translator settled the task itself: its one variable is a stand-in, whose
     conditions read as they are."""
+    schemas: Schemas | None = None
+    """The task as its files write it (through the translator; none from the fallback
+    grounder): what a plan's step that is no ground action is (:meth:`step_fault`)."""
     idle: tuple[Action, ...] = ()
     """Ground actions that change nothing (``move rooma rooma``), without effects: kept out
     of the model, as they never help a plan, but legal steps of a plan (:meth:`checking_model`)."""
@@ -59,6 +63,15 @@ class PddlPuzzle(Puzzle):
         else:
             true = [n for n, v in zip(self.model.names, state) if v]
         return [f"({a})" for a in true]
+
+    def step_fault(self, written: str, state: tuple[int, ...]) -> StepFault | None:
+        """Why the step ``written`` is no ground action in ``state``
+        (:func:`~.pddl_schemas.step_fault`), or ``None`` when no reason is found."""
+        if self.settled or self.schemas is None:
+            return None
+        changing = [f"({a})" for m in self.atoms for atoms in m for a in atoms] \
+            if self.atoms else [f"({n})" for n in self.model.names]
+        return step_fault(self.schemas, written, self.holds(state), changing)
 
     def render_state(self, state: tuple[int, ...]) -> str:
         """The tracked atoms that hold, one line (:data:`NO_ATOM` when none does)."""

@@ -38,6 +38,7 @@ from ..language.quoting import shorten, shown
 from ..model import Action, ModelError, Planning
 from .data import ModelFileError, read_text
 from .pddl_puzzle import Variant, merged
+from .pddl_schemas import Schemas, schemas_of
 
 SETTLED_LINE = re.compile(r"^(.*)! Generating (?:un)?solvable task\.\.\.$", re.M)
 """The translator's line when it settles the task itself, returning a stand-in task of one
@@ -71,6 +72,8 @@ class Translated:
     settled: str
     costs: bool
     start: tuple[str, ...]
+    schemas: Schemas | None = None
+    """The task as the files write it (action schemas, objects, init, goal)."""
 
 
 def available() -> bool:
@@ -116,11 +119,12 @@ def translate(domain_path, problem_path, whole: bool = False) -> Translated:
             except ParseError as err:
                 raise _parse_error(str(err), domain_path, problem_path) from None
             where = problem_path
+            schemas = schemas_of(task)  # before normalize rewrites it
             normalize.normalize(task)
             sas = translator.pddl_to_sas(task)
         settled = SETTLED_LINE.search(chatter.getvalue())
         return Translated(sas, settled.group(1).strip() if settled else "",
-                          bool(task.use_min_cost_metric), _start_atoms(task))
+                          bool(task.use_min_cost_metric), _start_atoms(task), schemas)
     except (MemoryError, ModelFileError):
         raise
     except RecursionError:

@@ -60,7 +60,8 @@ def load_translated(domain_path: str | Path, problem_path: str | Path, whole: bo
                       metric="one move = one PDDL action" + (
                           "; cost = the increase of total-cost" if translated.costs else ""),
                       domain_file=str(domain_path), problem_file=str(problem_path),
-                      atoms=atoms, settled=bool(translated.settled), idle=idle)
+                      atoms=atoms, settled=bool(translated.settled), idle=idle,
+                      schemas=translated.schemas)
 
 
 def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:
