@@ -31,6 +31,9 @@ class PddlPuzzle(Puzzle):
     schemas: Schemas | None = None
     """The task as its files write it (through the translator; none from the fallback
     grounder): what a plan's step that is no ground action is (:meth:`step_fault`)."""
+    unreachable: str = ""
+    """For a task the translator settled as having no plan: its goal as the problem's
+    atoms, and why no plan reaches it (the stand-in variable says nothing of the atoms)."""
     idle: tuple[Action, ...] = ()
     """Ground actions that change nothing (``move rooma rooma``), without effects: kept out
     of the model, as they never help a plan, but legal steps of a plan (:meth:`checking_model`)."""
@@ -91,9 +94,9 @@ class PddlPuzzle(Puzzle):
         return readable(condition, self._atom_test)
 
     def goal_text(self) -> str:
-        """The goal as its atoms."""
+        """The goal as its atoms (:attr:`unreachable` when the translator proved it so)."""
         assert isinstance(self.model, Planning)
-        return self.condition_text(self.model.goal)
+        return self.unreachable or self.condition_text(self.model.goal)
 
     def _atom_test(self, expr: Expr) -> str | None:
         """``x == v`` (or ``x != v`` of a 0/1 variable) as the atom it means, or None."""

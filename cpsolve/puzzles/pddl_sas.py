@@ -135,6 +135,20 @@ def translate(domain_path, problem_path, whole: bool = False) -> Translated:
             from None
 
 
+def settled_name(reason: str) -> str:
+    """The stand-in variable's name for the translator's ``reason`` (:data:`SETTLED`)."""
+    return SETTLED.get(reason, f"whether the goal can be reached (the translator: {reason})")
+
+
+def unreachable(translated: Translated) -> str:
+    """A goal the translator proved unreachable, as the problem's atoms and the proof:
+    ``(at b1 rb) and (at b2 rb), which no plan reaches (the translator proves ...)``."""
+    why = re.search(r"\((the translator.*)\)$", settled_name(translated.settled))
+    goal = translated.schemas.goal if translated.schemas else "the goal"
+    return f"{goal}, which no plan reaches" + \
+        (f" ({why.group(1)})" if why else "")
+
+
 def _start_atoms(task) -> tuple[str, ...]:
     """The atoms of the initial state whose predicates some action or axiom changes (the
     static ones, like the translator's variables, left out)."""
@@ -220,8 +234,7 @@ def model_of(translated: Translated, name: str
     layers = sas.variables.axiom_layers
     state = [v for v in range(len(layers)) if layers[v] < 0]
     if settled:
-        why = SETTLED.get(settled, f"whether the goal can be reached (the translator: "
-                                   f"{settled})")
+        why = settled_name(settled)
         rest: tuple[tuple[str, ...], ...] = ((),) * (sas.variables.ranges[0] - 1)
         names, atoms, flip = [why], ((translated.start, *rest),), [False]
     else:
