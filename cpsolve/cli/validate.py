@@ -67,7 +67,7 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
             message = verdict.message if verdict.reached is None else \
                 _goal_missed(puzzle, verdict.reached)
             if verdict.step and names[verdict.step - 1] not in {a.name for a in model.actions}:
-                message += f"; {_listed(playable)}"
+                message = _no_action(puzzle, model, names[:verdict.step], message, playable)
             return dict(ok=verdict.ok, message=message, form=answer.form, steps=len(names),
                         cost=verdict.cost if verdict.ok else None, step=verdict.step)
         assignment = puzzle.read_solution(answer.value)
@@ -172,6 +172,26 @@ def _goal_missed(puzzle, reached: tuple[int, ...]) -> str:
     if any("\n" in text for _, text in parts):
         return "\n".join([head, *(f"{label}:\n{text}" for label, text in parts)])
     return f"{head}: " + "; ".join(f"{label} {text}" for label, text in parts)
+
+
+def _no_action(puzzle, model, steps: list[str], message: str, playable: list[str]) -> str:
+    """The message on a plan whose last step of ``steps`` names no action of ``model``: for
+    PDDL, a ground action the grounding left out (its precondition never holds) is said
+    as one that cannot be played, by the atoms it needs; any other step as no action, and
+    why (no such action in the domain, the wrong number of objects, an unknown or
+    mistyped object), with the steps that could be played there."""
+    fault = None
+    if puzzle.family == "pddl":
+        env = dict(model.initial)
+        actions = {a.name: a for a in model.actions}
+        for name in steps[:-1]:  # each legal: the checker's replay played them
+            env = {**env, **{var: evaluate(value, env) for var, value in actions[name].effects}}
+        fault = puzzle.step_fault(steps[-1], model.state(env))
+    if fault is not None and fault.exists:
+        return f"step {len(steps)} ({steps[-1]}) cannot be played: its guard needs " \
+            f"{fault.needs}"
+    why = f": {fault.needs}" if fault is not None else ""
+    return f"{message}{why}; {_listed(playable)}"
 
 
 PLAYABLE_SHOWN = 8

@@ -25,7 +25,11 @@ one or more *variants*:
 The goal becomes a conjunction of facts when it is one; any other goal (a
 disjunction, a negation, a comparison of several variables) becomes zero-cost
 actions ``reach-goal`` that add ``(goal-reached)`` — planners would otherwise
-compile it into axioms, which admissible heuristics such as LM-cut reject.
+compile it into axioms, which admissible heuristics such as LM-cut reject.  Every
+action, ``reach-goal`` included, then needs ``(not (goal-reached))``: a plan ends
+with the one step ``reach-goal``, so the export has the model's plans, each with that
+step added, and no more (a ``reach-goal`` that could be played again, or moves played
+after it, would make more plans of the same cost: infinitely many, for a count).
 Costs other than 1 use ``:action-costs`` (``(increase (total-cost) k)``
 and ``(:metric minimize (total-cost))``).
 :class:`PddlTask` carries both files, the requirements each uses, and every
@@ -121,20 +125,18 @@ def export(model: Planning, stop: Callable[[], object] | None = None) -> PddlTas
     if why:
         raise TooLarge(why)
     w = Writer(model, stop)
+    goal = w.condition(fold(model.goal, {})) if _goal_facts(model) else None
+    goal_needs = goal is None or goal is False or bool(w.uses)
+    problem_uses, w.uses = set(w.uses), set()
+    if goal_needs:  # not a conjunction of facts: planners would compile it into axioms
+        w.goal_action, problem_uses = True, set()  # (goal-reached) ends every plan
+        goal = "(goal-reached)"
     for action in model.actions:
         w.add(action.name, action.name,
               w.ground(action.guard, action.effects, action.cost, f"action {action.name!r}"))
-    domain_uses = set(w.uses)
-    w.uses = set()
-    goal = w.condition(fold(model.goal, {})) if _goal_facts(model) else None
-    goal_needs = goal is None or goal is False or bool(w.uses)
-    if goal_needs:  # not a conjunction of facts: planners would compile it into axioms
-        w.uses, w.goal_action = set(), True  # a goal that never holds: no variant at all
+    if goal_needs:  # a goal that never holds: no variant at all
         w.add(GOAL_ACTION, None, w.ground(model.goal, (), Const(0), "the goal"))
-        goal = "(goal-reached)"
-        domain_uses |= w.uses
-        w.uses = set()
-    problem_uses = set(w.uses)
+    domain_uses = set(w.uses)
     costs = {v.cost for v in w.variants.values()}
     if costs - {1} or goal_needs:
         domain_uses.add(":action-costs")

@@ -103,6 +103,8 @@ class Writer:
         self.written = 0
         """Characters of the actions written so far."""
         self.goal_action = False
+        """Whether the goal is the action :data:`GOAL_ACTION` (every action then needs
+        ``(not (goal-reached))``)."""
 
     # -- conditions
 
@@ -264,6 +266,17 @@ class Writer:
         text = facts[0] if len(facts) == 1 else "(and " + " ".join(facts) + ")"
         yield text, tuple(assigned), literals, cost
 
+    def _before_goal(self, pre: str) -> str:
+        """``pre``, and with a goal action ``(not (goal-reached))``: nothing is played
+        once the goal action is."""
+        if not self.goal_action:
+            return pre or "(and)"
+        self.uses.add(":negative-preconditions")
+        if not pre:
+            return "(not (goal-reached))"
+        inner = pre[len("(and "):-1].strip() if pre.startswith("(and ") else pre
+        return f"(and (not (goal-reached)) {inner})" if inner else "(not (goal-reached))"
+
     def add(self, label: str, action: str | None, variants) -> None:
         """Write the PDDL actions of one model action (or of the goal)."""
         for pre, assigned, literals, cost in variants:
@@ -281,6 +294,6 @@ class Writer:
             if action is None:
                 effect.append("(goal-reached)")
             effect.append(f"(increase (total-cost) {cost})")
-            self.actions.append(ACTION_TEXT.format(name=name, pre=pre or "(and)",
+            self.actions.append(ACTION_TEXT.format(name=name, pre=self._before_goal(pre),
                                                    effect=" ".join(effect)))
             self.written += len(self.actions[-1]) + 1

@@ -12,6 +12,7 @@ from ..language.expr import Binary, Const, Expr, ExprLike, Var, readable, wrap
 from ..language.walk import same
 from ..model import Action, Planning
 from .base import Puzzle
+from .pddl_schemas import Schemas, StepFault, step_fault
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -27,6 +28,12 @@ class PddlPuzzle(Puzzle):
     settled: bool = False
     """The translator settled the task itself: its one variable is a stand-in, whose
     conditions read as they are."""
+    schemas: Schemas | None = None
+    """The task as its files write it (through the translator; none from the fallback
+    grounder): what a plan's step that is no ground action is (:meth:`step_fault`)."""
+    unreachable: str = ""
+    """For a task the translator settled as having no plan: its goal as the problem's
+    atoms, and why no plan reaches it (the stand-in variable says nothing of the atoms)."""
     idle: tuple[Action, ...] = ()
     """Ground actions that change nothing (``move rooma rooma``), without effects: kept out
     of the model, as they never help a plan, but legal steps of a plan (:meth:`checking_model`)."""
@@ -60,8 +67,17 @@ class PddlPuzzle(Puzzle):
             true = [n for n, v in zip(self.model.names, state) if v]
         return [f"({a})" for a in true]
 
+    def step_fault(self, written: str, state: tuple[int, ...]) -> StepFault | None:
+        """Why the step ``written`` is no ground action in ``state``
+        (:func:`~.pddl_schemas.step_fault`), or ``None`` when no reason is found."""
+        if self.settled or self.schemas is None:
+            return None
+        changing = [f"({a})" for m in self.atoms for atoms in m for a in atoms] \
+            if self.atoms else [f"({n})" for n in self.model.names]
+        return step_fault(self.schemas, written, self.holds(state), changing)
+
     def render_state(self, state: tuple[int, ...]) -> str:
-        """The atoms that hold, one line."""
+        """The tracked atoms that hold, one line (:data:`NO_ATOM` when none does)."""
         return " ".join(self.holds(state)) or NO_ATOM
 
     def json_state(self, state: tuple[int, ...]) -> list[str]:
@@ -78,9 +94,9 @@ class PddlPuzzle(Puzzle):
         return readable(condition, self._atom_test)
 
     def goal_text(self) -> str:
-        """The goal as its atoms."""
+        """The goal as its atoms (:attr:`unreachable` when the translator proved it so)."""
         assert isinstance(self.model, Planning)
-        return self.condition_text(self.model.goal)
+        return self.unreachable or self.condition_text(self.model.goal)
 
     def _atom_test(self, expr: Expr) -> str | None:
         """``x == v`` (or ``x != v`` of a 0/1 variable) as the atom it means, or None."""
@@ -107,7 +123,10 @@ class PddlPuzzle(Puzzle):
         return "none of " + " ".join(f"({a})" for a in every)
 
 
-NO_ATOM = "(no atom holds)"
+NO_ATOM = "(none of the tracked atoms holds)"
+"""A state in which no atom a state variable stands for holds.  Atoms that never change
+(the problem's static facts: ``(tok o1)``) and, but for ``validate``, atoms the goal does
+not depend on have no state variable (the translator leaves them out), and may hold."""
 
 
 Variant = tuple[Expr, Mapping[str, Expr], ExprLike]

@@ -38,6 +38,7 @@ from ..language.quoting import shorten, shown
 from ..model import Action, ModelError, Planning
 from .data import ModelFileError, read_text
 from .pddl_puzzle import Variant, merged
+from .pddl_schemas import Schemas, schemas_of
 
 SETTLED_LINE = re.compile(r"^(.*)! Generating (?:un)?solvable task\.\.\.$", re.M)
 """The translator's line when it settles the task itself, returning a stand-in task of one
@@ -71,6 +72,8 @@ class Translated:
     settled: str
     costs: bool
     start: tuple[str, ...]
+    schemas: Schemas | None = None
+    """The task as the files write it (action schemas, objects, init, goal)."""
 
 
 def available() -> bool:
@@ -116,11 +119,12 @@ def translate(domain_path, problem_path, whole: bool = False) -> Translated:
             except ParseError as err:
                 raise _parse_error(str(err), domain_path, problem_path) from None
             where = problem_path
+            schemas = schemas_of(task)  # before normalize rewrites it
             normalize.normalize(task)
             sas = translator.pddl_to_sas(task)
         settled = SETTLED_LINE.search(chatter.getvalue())
         return Translated(sas, settled.group(1).strip() if settled else "",
-                          bool(task.use_min_cost_metric), _start_atoms(task))
+                          bool(task.use_min_cost_metric), _start_atoms(task), schemas)
     except (MemoryError, ModelFileError):
         raise
     except RecursionError:
@@ -129,6 +133,20 @@ def translate(domain_path, problem_path, whole: bool = False) -> Translated:
     except (Exception, SystemExit) as err:  # noqa: BLE001 - the translator's many ways
         raise ModelFileError(where, f"the translator refuses it: {_line(err, chatter)}") \
             from None
+
+
+def settled_name(reason: str) -> str:
+    """The stand-in variable's name for the translator's ``reason`` (:data:`SETTLED`)."""
+    return SETTLED.get(reason, f"whether the goal can be reached (the translator: {reason})")
+
+
+def unreachable(translated: Translated) -> str:
+    """A goal the translator proved unreachable, as the problem's atoms and the proof:
+    ``(at b1 rb) and (at b2 rb), which no plan reaches (the translator proves ...)``."""
+    why = re.search(r"\((the translator.*)\)$", settled_name(translated.settled))
+    goal = translated.schemas.goal if translated.schemas else "the goal"
+    return f"{goal}, which no plan reaches" + \
+        (f" ({why.group(1)})" if why else "")
 
 
 def _start_atoms(task) -> tuple[str, ...]:
@@ -216,8 +234,7 @@ def model_of(translated: Translated, name: str
     layers = sas.variables.axiom_layers
     state = [v for v in range(len(layers)) if layers[v] < 0]
     if settled:
-        why = SETTLED.get(settled, f"whether the goal can be reached (the translator: "
-                                   f"{settled})")
+        why = settled_name(settled)
         rest: tuple[tuple[str, ...], ...] = ((),) * (sas.variables.ranges[0] - 1)
         names, atoms, flip = [why], ((translated.start, *rest),), [False]
     else:

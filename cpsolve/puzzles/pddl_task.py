@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..language.interpret import evaluate
 from ..language.quoting import shown
 from ..model import ModelError
 from .data import ModelFileError
@@ -60,7 +61,10 @@ def load_translated(domain_path: str | Path, problem_path: str | Path, whole: bo
                       metric="one move = one PDDL action" + (
                           "; cost = the increase of total-cost" if translated.costs else ""),
                       domain_file=str(domain_path), problem_file=str(problem_path),
-                      atoms=atoms, settled=bool(translated.settled), idle=idle)
+                      atoms=atoms, settled=bool(translated.settled), idle=idle,
+                      schemas=translated.schemas,
+                      unreachable=pddl_sas.unreachable(translated) if translated.settled
+                      and not evaluate(model.goal, model.initial) else "")
 
 
 def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:

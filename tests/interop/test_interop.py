@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cpsolve import Csp, Planning
-from cpsolve.answers.result import Status
+from cpsolve.answers.result import Status, Unanswerable
 from cpsolve.engines import Options, engines_for, not_applicable, run
 from cpsolve.engines import fd as fd_engine
 from cpsolve.engines import minizinc as mzn_engine
@@ -430,6 +430,33 @@ def test_exported_pddl_read_back_has_the_same_optimum(name, tmp_path):
     assert result.status is Status.OPTIMAL and result.cost == puzzle.expected["cost"]
 
 
+COUNT_SLOW = {"eight_puzzle", "line_puzzle", "klotski"}
+"""Bundled planning models whose optimal plans take seconds to count (klotski: both say
+infinitely many)."""
+COUNT_OUT_OF_REACH = {p.stem for p in PLANNING if p.stem.startswith(("english33", "fifteen"))}
+
+
+def optimal_plans(model: Planning) -> tuple[Status, int | None, int | None] | str:
+    """What search says of the optimal plans: status, count and cost, or why it refused."""
+    try:
+        result = run("search", "count", model, Options(time_limit=120))
+    except Unanswerable as exc:
+        return str(exc)
+    return result.status, result.count, result.cost
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in COUNT_SLOW else [])
+    for p in PLANNING if p.stem not in COUNT_OUT_OF_REACH and not load(p).model.forbidden])
+def test_exported_pddl_read_back_has_as_many_optimal_plans(path, tmp_path):
+    """The export is the same model: water jugs' goal "jug[0] == 4 or jug[1] == 4" is the
+    action reach-goal, which cost 0 and could be played again once the goal held, so the
+    export had infinitely many optimal plans where the model has one."""
+    model = load(path).model
+    want = optimal_plans(model)
+    assert optimal_plans(round_trip(model, tmp_path)) == want
+
+
 @st.composite
 def small_models(draw) -> Planning:
     """Two or three counters with random guards, effects and ite costs."""
@@ -456,9 +483,11 @@ def test_random_models_keep_their_optimum_through_pddl(tmp_path, model):
     """Two groundings that share no code (the export's variants, the reader's atoms) must
     give the same optimum, or both prove that there is none."""
     want = run("search", "solve", model, Options(time_limit=30))
-    got = run("search", "solve", round_trip(model, tmp_path), Options(time_limit=30))
+    back = round_trip(model, tmp_path)
+    got = run("search", "solve", back, Options(time_limit=30))
     assert got.status == want.status
     assert got.cost == want.cost
+    assert optimal_plans(back) == optimal_plans(model)  # the same plans, reach-goal added
 
 
 def test_a_goal_that_never_holds_is_infeasible_for_fd():

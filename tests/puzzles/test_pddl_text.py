@@ -117,9 +117,55 @@ def test_a_goal_true_at_the_start_draws_the_start_and_no_cost_metric(cli, tmp_pa
     d, p = cases.write(tmp_path, GRIPPER, at_start)
     out = cli("solve", d, p, "--engine", "search")
     assert out.code == 0, out.err
-    assert "(no atom holds)" not in out.out and "total-cost" not in out.out, out.out
+    assert "(none of the tracked atoms holds)" not in out.out, out.out
+    assert "total-cost" not in out.out, out.out
     start = next(ln for ln in out.out.splitlines() if ln.split()[:2] == ["0", "start"])
     assert set(start.split(None, 2)[2].strip().replace(") (", ")|(").split("|")) == START
+
+
+def test_a_start_of_static_atoms_only_is_not_said_to_have_none(cli, tmp_path):
+    """Every atom of the start is static (no action changes it), so none has a state
+    variable: the start was drawn "(no atom holds)" while four atoms held."""
+    domain = """(define (domain st) (:requirements :strips)
+     (:predicates (tok ?x) (a) (g))
+     (:action win :parameters (?x) :precondition (and (tok ?x) (a)) :effect (g)))"""
+    problem = """(define (problem st1) (:domain st) (:objects o1 o2)
+     (:init (tok o1) (tok o2) (a)) (:goal (g)))"""
+    d, p = cases.write(tmp_path, domain, problem)
+    out = cli("solve", d, p, "--engine", "search")
+    assert out.code == 0, out.err
+    start = next(ln for ln in out.out.splitlines() if ln.split()[:2] == ["0", "start"])
+    assert start.split(None, 2)[2].strip() == "(none of the tracked atoms holds)"
+    assert "no atom holds" not in out.out
+
+
+@pytest.mark.parametrize("goal, why", [
+    ("(and (at ball1 roomb) (at ball2 roomb))",  # ball2 is in roomc, where robby never goes
+     "(at ball1 roomb) and (at ball2 roomb), which no plan reaches (the translator proves "
+     "that no actions reach some of its facts, even ignoring what they delete)"),
+    ("(and (at ball1 roomb) (at ball1 rooma))",  # one ball in two rooms
+     "(at ball1 roomb) and (at ball1 rooma), which no plan reaches (the translator proves "
+     "that two of them exclude each other)"),
+])
+def test_a_goal_the_translator_proves_unreachable_is_said_by_its_atoms(cli, tmp_path, goal,
+                                                                       why):
+    """validate of the empty plan: the goal was said as the translator's stand-in
+    variable, "whether the goal can be reached (...) == 1"."""
+    problem = ONE_BALL.replace("rooma roomb - room ball1 - ball",
+                               "rooma roomb roomc - room ball1 ball2 - ball").replace(
+        "(free left))", "(free left) (at ball2 roomc) (door rooma) (door roomb))").replace(
+        "(:goal (at ball1 roomb))", f"(:goal {goal})")
+    fenced = GRIPPER.replace(":precondition (at-robby ?from)", ":precondition (and "
+                             "(at-robby ?from) (door ?to))").replace(
+        "(free ?g - gripper)", "(free ?g - gripper) (door ?r - room)")
+    d, p = cases.write(tmp_path, fenced, problem)
+    plan = tmp_path / "plan"
+    plan.write_text("")
+    out = cli("validate", d, p, plan, "--json")
+    assert out.code == 1, out.out
+    message = json.loads(out.out)["message"]
+    assert message.endswith(f"; the goal is {why}"), message
+    assert "==" not in message and "whether" not in message, message
 
 
 def test_action_costs_are_still_said_for_a_task_the_translator_settles(tmp_path):
