@@ -58,7 +58,8 @@ def _solve(sub: Commands) -> None:
                    help="--engine fd: a satisficing planner (lama-first) instead of the "
                    "optimal A* with LM-cut; its plans are not claimed optimal")
     s.add_argument("--jobs", type=processes, metavar="N",
-                   help="batches: solve with N worker processes (default 1)")
+                   help="batches: solve with N worker processes (default 1; a single "
+                   "model is no batch and runs in this process)")
     s.add_argument("--algorithm", choices=search_registry.choices(),
                    help=search_registry.help_text())
     mzn_solver(s)
