@@ -5,6 +5,8 @@ from __future__ import annotations
 from ....answers.result import Result, Unsupported
 from ....answers.words import plural
 from ..common import Budget, fewest_moves, infeasible, path_to, stopped
+from ....model.pins import goal_beyond_domains
+from ...unsolvable import none_exists
 from ..compile import State, Task
 
 
@@ -24,8 +26,10 @@ def bidir(task: Task, budget: Budget) -> Result:
     start = task.initial
     if start == goal:
         return fewest_moves(task, [start], 1)
-    if not task.in_domain(goal):
-        return infeasible(task, 1, reason="the goal state lies outside the domains")
+    if not task.in_domain(goal):  # the search engine proves this first (before_search)
+        return none_exists("search", "solve", "invariant",
+                           goal_beyond_domains(task.model) or "no plan: the goal state lies "
+                           "outside the domains", explored=0)
     fwd: dict[State, State | None] = {start: None}
     bwd: dict[State, State | None] = {goal: None}
     f_front, b_front = [start], [goal]
