@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..answers.result import Count, Result, Status
 from ..model import Planning
 from ..model.invariants import Invariant, find
+from ..model.pins import goal_beyond_domains
 
 
 def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = False,
@@ -27,10 +28,18 @@ def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = F
 def before_search(model: Planning, engine: str, task: str, keep: bool = False) -> Result | None:
     """The answer when an invariant proves that no plan exists; None when none does.
 
+    The domains are the first invariant tried: every state keeps each variable in its
+    domain, so a goal that pins one outside it, or one variable to two values
+    (:func:`~cpsolve.model.pins.goal_beyond_domains`), holds nowhere — proof
+    ``invariant``, nothing explored.  Then a weighted sum no action changes
+    (:func:`~cpsolve.model.invariants.find`).
+
     The model is validated first (:meth:`~cpsolve.model.planning.Planning.validate`), so a
     malformed model is refused as it would be by any search.
     """
     model.validate()
+    if (beyond := goal_beyond_domains(model)) is not None:
+        return none_exists(engine, task, "invariant", beyond, keep, explored=0)
     invariant = find(model)
     if invariant is None:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..language.expr import BOUNDING, MIRRORED, Binary, Const, Expr, Unary, Var, conjuncts
+from ..language.expr import BOUNDING, MIRRORED, Binary, Const, Expr, Unary, Var, conjuncts, readable
 from .planning import Planning
 
 Domain = Callable[[str], tuple[int, int]]
@@ -135,3 +135,25 @@ def goal_state(model: Planning) -> tuple[int, ...] | None:
     if len(pinned) != len(set(found)) or pinned.keys() != model.domains.keys():
         return None
     return model.state(pinned)
+
+
+def goal_beyond_domains(model: Planning) -> str | None:
+    """Why the goal holds in no state, read off its pins (:func:`pins`): a conjunct pins a
+    variable to a value outside its domain (``x == 9`` where ``x`` takes ``0..6``), or two
+    conjuncts pin one variable to two values (``x == 3 and x == 4``).  Every state keeps
+    each variable in its domain (an action that would leave it does not apply), so no
+    plan exists, and no state needs to be explored to know it.  The reason in the
+    model's words (its conditions as written), or None when the pins show no such thing
+    (the goal may still hold nowhere)."""
+    first: dict[str, tuple[Expr, int]] = {}  # each pinned variable's first pin
+    for part in conjuncts(model.goal):
+        for name, value in conjunct_pins(part, model.domain) or ():
+            lo, hi = model.domain(name)
+            if not lo <= value <= hi:
+                return (f"no plan: the goal asks {readable(part)}, but {name} takes only the "
+                        f"values {lo}..{hi} (its domain)")
+            earlier, pinned = first.setdefault(name, (part, value))
+            if pinned != value:
+                return (f"no plan: the goal asks both {readable(earlier)} and "
+                        f"{readable(part)}, which no value of {name} satisfies")
+    return None

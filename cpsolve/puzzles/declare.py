@@ -17,6 +17,7 @@ constant values, :mod:`~cpsolve.puzzles.arrays` an array's cells,
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from typing import Any
@@ -69,9 +70,12 @@ def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: A
     elif isinstance(spec, dict):
         data.unknown_keys({"size", "shape", "domain"}, spec, key + ".")
         where = key + ".domain"
+        if "domain" not in spec:
+            raise data.error(where, f"missing: {_ARRAY}; a scalar variable is written "
+                                    f"{name} = [lo, hi]")
         lo, hi = _interval(data, where, data.get("domain", list, table=spec, prefix=key + "."),
                            scope)
-        shape = _shape(data, key, spec, scope) or [_size(data, key, spec, scope, lo, hi)]
+        shape = _shape(data, key, spec, scope) or [_size(data, name, key, spec, scope, lo, hi)]
         try:  # before any list of that size is built
             check_size(f"array {name}: variables", len(model.domains) + math.prod(shape),
                        MAX_VARIABLES)
@@ -89,14 +93,22 @@ def _declare_one(data: Data, model: Planning | Csp, name: str, key: str, spec: A
         raise data.error(key, "expected [lo, hi] or {size = n, domain = [lo, hi]}")
 
 
-def _size(data: Data, key: str, spec: dict, scope: Scope, lo: Any, hi: Any) -> int:
-    """The size of a 1-D array: ``size``, else the length of a per-cell bound's list."""
+_ARRAY = "a table declares an array, {size = n, domain = [lo, hi]} (shape = [rows, cols] for size)"
+"""What a table in ``[variables]`` is, said where one lacks a key."""
+
+
+def _size(data: Data, name: str, key: str, spec: dict, scope: Scope, lo: Any, hi: Any) -> int:
+    """The size of a 1-D array: ``size``, else the length of a per-cell bound's list.
+    Without either, the table may have been meant as a scalar ``name``'s domain: the error
+    says how that one is written, with the table's own domain."""
     if "size" in spec:
         size = integer(data, key + ".size", spec["size"], scope)
     elif isinstance(lo, list) or isinstance(hi, list):
         size = len(lo if isinstance(lo, list) else hi)
     else:
-        raise data.error(key + ".size", "missing")
+        domain = json.dumps(spec["domain"], ensure_ascii=False)
+        raise data.error(key + ".size", f"missing: {_ARRAY}; a scalar variable is written "
+                                        f"{name} = {domain}")
     if size < 1:
         raise data.error(key + ".size", "must be at least 1")
     return size

@@ -246,3 +246,44 @@ def test_an_engine_that_cannot_start_still_gives_the_proof_that_needs_none():
     jugs = load(resolve("water_jugs")).model
     stopped = run("cpsat", "solve", jugs, late="time limit reached before cpsat started")
     assert stopped.status is Status.UNKNOWN and "before cpsat started" in stopped.message
+
+
+WALK = """
+family = "transition"
+name = "walk on a line"
+goal = "{goal}"
+[variables]
+x = [0, 6]
+[initial]
+x = 0
+[[actions]]
+name = "right"
+guard = "x < 6"
+effects = {{ x = "x + 1" }}
+[[actions]]
+name = "left"
+guard = "x > 0"
+effects = {{ x = "x - 1" }}
+"""
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat", "auto"])
+@pytest.mark.parametrize("command", [["solve"], ["count", "--optimal"]])
+@pytest.mark.parametrize("goal, words", [
+    ("x == 9", "the goal asks x == 9, but x takes only the values 0..6"),
+    ("x == 3 and x == 4", "the goal asks both x == 3 and x == 4"),
+])
+def test_a_goal_no_state_in_the_domains_meets_is_proven_without_search(
+        cli, tmp_path, engine, command, goal, words):
+    # x walks 0..6 (7 states reachable), but the goal asks for 9, or for two values at
+    # once: no state is one, and no search is needed to know it; before the fix search
+    # said "exhausted search", "all 1 reachable state explored" (explored 1), and CP-SAT
+    # exhausted the 7 states
+    path = tmp_path / "walk.toml"
+    path.write_text(WALK.format(goal=goal), encoding="utf-8")
+    run = cli(*command, path, "--engine", engine, "--json")
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    assert data["proof"] == "invariant" and data["explored"] == 0
+    assert words in data["message"] and "explored" not in data["message"]
+    assert data["status"] == ("infeasible" if command == ["solve"] else "exact")

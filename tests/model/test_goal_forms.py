@@ -111,3 +111,24 @@ def test_a_summed_total_bounds_the_potential_of_a_transition_model():
     assert potential_bounds(model) == (4, 4)
     for engine in ("cpsat", "search"):
         assert run(engine, "solve", model, Options(time_limit=60)).steps == 4
+
+
+def test_a_goal_beyond_the_domains_says_which_pin_no_state_meets():
+    from cpsolve.model.pins import goal_beyond_domains
+
+    def walk(goal_of) -> Planning:
+        model = Planning("walk")
+        x = model.add_variable("x", 0, 6)
+        y = model.add_variable("y", 0, 1)
+        model.set_initial({"x": 0, "y": 0})
+        model.set_goal(goal_of(x, y))
+        model.add_action("right", guard=x < 6, effects={"x": x + 1})
+        return model
+
+    assert "x == 9, but x takes only the values 0..6" in goal_beyond_domains(
+        walk(lambda x, y: And(y == 1, x == 9)))
+    assert "both x == 3 and x == 4" in goal_beyond_domains(
+        walk(lambda x, y: And(x == 3, y == 1, x == 4)))
+    # a sum at its extreme pins every summand within its domain: no contradiction
+    assert goal_beyond_domains(walk(lambda x, y: And(x + y == 7, x == 6))) is None
+    assert goal_beyond_domains(walk(lambda x, y: x >= 9)) is None  # no pin: nothing said

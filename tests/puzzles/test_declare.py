@@ -104,3 +104,50 @@ def test_labels_are_padded_to_the_widest_label_of_the_domain(write_model):
     puzzle = load(write_model("l.toml", text))
     assert puzzle.render_state((0, 0)) == " no  no"
     assert puzzle.render_state((1, 0)) == "yes  no"
+
+
+VARIABLES = {
+    "transition": """family = "transition"
+goal = "x == 3"
+[constants]
+n = 6
+[variables]
+x = {spec}
+[initial]
+x = 0
+[[actions]]
+name = "up"
+guard = "x < 6"
+effects = {{ x = "x + 1" }}
+""",
+    "csp": """family = "csp"
+constraints = ["x == 3"]
+[constants]
+n = 6
+[variables]
+x = {spec}
+""",
+}
+
+
+@pytest.mark.parametrize("family", list(VARIABLES))
+@pytest.mark.parametrize("spec, key, scalar", [
+    ("{ domain = [0, 6] }", "variables.x.size", "x = [0, 6]"),
+    ('{ domain = [0, "n"] }', "variables.x.size", 'x = [0, "n"]'),
+    ("{ size = 3 }", "variables.x.domain", "x = [lo, hi]"),
+    ("{}", "variables.x.domain", "x = [lo, hi]"),
+])
+def test_a_table_without_an_arrays_keys_says_how_a_scalar_is_written(write_model, family,
+                                                                       spec, key, scalar):
+    # a table declares an array; written for a scalar's domain it lacked "size" and the
+    # error said only "missing"
+    error = refused(write_model, VARIABLES[family].format(spec=spec))
+    assert error.key == key
+    assert "a table declares an array, {size = n, domain = [lo, hi]}" in error.message
+    assert error.message.endswith(f"a scalar variable is written {scalar}")
+
+
+@pytest.mark.parametrize("family", list(VARIABLES))
+def test_the_scalar_the_error_proposes_is_read(write_model, family):
+    puzzle = load(write_model("m.toml", VARIABLES[family].format(spec="[0, 6]")))
+    assert puzzle.model.domain("x") == (0, 6)

@@ -14,7 +14,8 @@ def bfs(task: Task, budget: Budget) -> Result:
     With other costs the move count is still minimal but the cost is not,
     so the status is ``SOLVED``.  ``INFEASIBLE`` once every reachable state
     was generated; on a limit, ``bound`` is the first depth not yet proven
-    free of goals.
+    free of goals.  ``details["depth"]``: the greatest distance from the start of a state
+    generated (when infeasible, that of the farthest reachable state).
     """
     start = task.initial
     parent: dict[State, State | None] = {start: None}
@@ -23,7 +24,7 @@ def bfs(task: Task, budget: Budget) -> Result:
     next_states, is_goal = task.next_states, task.is_goal
     frontier, depth = [start], 0
     countdown = budget.interval(1)
-    while frontier:
+    while True:  # ends when a layer is empty, or at a goal or a limit
         layer: list[State] = []
         for s in frontier:
             for t in next_states(s):
@@ -35,12 +36,14 @@ def bfs(task: Task, budget: Budget) -> Result:
             countdown -= 1
             if not countdown:
                 if budget.exceeded(len(parent), _line, depth + 1, layer, parent):
-                    return stopped(budget, len(parent), depth + 1, depth=depth)
+                    return stopped(budget, len(parent), depth + 1,
+                                   depth=depth + 1 if layer else depth)
                 countdown = budget.interval(len(parent))
+        if not layer:  # the frontier, at distance ``depth``, was the last layer
+            return infeasible(task, len(parent), depth=depth)
         depth += 1
         frontier = layer
         budget.report(_line, depth, layer, parent)
-    return infeasible(task, len(parent), depth=depth)
 
 
 def _line(depth: int, layer: list, parent: dict) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ....answers.result import Result, Unsupported
 from ....answers.words import plural
+from ....model.pins import goal_beyond_domains
+from ...unsolvable import none_exists
 from ..common import Budget, fewest_moves, infeasible, path_to, stopped
 from ..compile import State, Task
 
@@ -15,7 +17,9 @@ def bidir(task: Task, budget: Budget) -> Result:
     round expands one whole layer of the smaller frontier; the first state
     seen from both sides closes a shortest plan (``OPTIMAL`` with unit
     costs).  ``INFEASIBLE`` when either side runs out of states.  On a limit,
-    ``bound`` = depth reached forwards + backwards + 1.
+    ``bound`` = the depths of the two frontiers + 1, and ``details`` give the greatest
+    distance of a state generated from the start (``forward_depth``) and to the goal
+    (``backward_depth``).
     """
     goal = task.goal_state
     if goal is None:
@@ -24,8 +28,9 @@ def bidir(task: Task, budget: Budget) -> Result:
     start = task.initial
     if start == goal:
         return fewest_moves(task, [start], 1)
-    if not task.in_domain(goal):
-        return infeasible(task, 1, reason="the goal state lies outside the domains")
+    if not task.in_domain(goal):  # the engine's before_search proves this first, in words
+        return none_exists("search", "solve", "invariant", str(goal_beyond_domains(task.model)),
+                           explored=0)
     fwd: dict[State, State | None] = {start: None}
     bwd: dict[State, State | None] = {goal: None}
     f_front, b_front = [start], [goal]
@@ -54,15 +59,21 @@ def bidir(task: Task, budget: Budget) -> Result:
             if not countdown:
                 seen = len(fwd) + len(bwd)
                 if budget.exceeded(seen, _line, f_depth, b_depth, seen):
+                    grown = 1 if layer else 0  # the layer under way, one step deeper
                     return stopped(budget, seen, f_depth + b_depth + 1,
-                                   forward_depth=f_depth, backward_depth=b_depth)
+                                   forward_depth=f_depth + (grown if forward else 0),
+                                   backward_depth=b_depth + (0 if forward else grown))
                 countdown = budget.interval(seen)
         if forward:
             f_front, f_depth = layer, f_depth + 1
         else:
             b_front, b_depth = layer, b_depth + 1
         budget.report(_line, f_depth, b_depth, len(fwd) + len(bwd))
-    side = "forward" if not f_front else "backward"
+    return _exhausted(task, fwd, bwd, "forward" if not f_front else "backward")
+
+
+def _exhausted(task: Task, fwd: dict, bwd: dict, side: str) -> Result:
+    """No plan: the ``side`` search (``forward`` or ``backward``) ran out of states."""
     reached = len(fwd) if side == "forward" else len(bwd)
     where = "reachable from the start" if side == "forward" else "that can reach the goal"
     return infeasible(task, len(fwd) + len(bwd), exhausted=side,

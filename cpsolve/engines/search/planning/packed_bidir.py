@@ -75,7 +75,9 @@ def _rearranges(relation) -> bool:
 
 def packed_bidir(task: Task, budget: Budget) -> Result:
     """A shortest plan by bidirectional breadth-first layers of packed codes; ``INFEASIBLE``
-    when a side runs out of states; on a limit, a bound (depths reached + 1)."""
+    when a side runs out of states; on a limit, a bound (depths reached + 1).  With a plan
+    and at a limit, ``details`` give the depth of each side's newest layer: the greatest
+    distance from the start (``forward_depth``) and to the goal (``backward_depth``)."""
     ready = prepared(task)
     packed, backward = ready.packed, ready.backward()
     if backward is None or packed.words != 1 or task.goal_state is None:
@@ -88,7 +90,8 @@ def packed_bidir(task: Task, budget: Budget) -> Result:
     while True:
         seen = sum(layer.size for side in sides for layer in side)
         if budget.exceeded(seen, _line, len(sides[0]) - 1, len(sides[1]) - 1, seen):
-            return stopped(budget, seen, len(sides[0]) + len(sides[1]) - 1)
+            return stopped(budget, seen, len(sides[0]) + len(sides[1]) - 1,
+                           forward_depth=len(sides[0]) - 1, backward_depth=len(sides[1]) - 1)
         k = 0 if sides[0][-1].size <= sides[1][-1].size else 1
         own, other = sides[k], sides[1 - k]
         new = fresh(steps[k](own[-1]), own[-keep:] if keep else own, room)
