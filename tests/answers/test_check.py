@@ -562,3 +562,28 @@ def test_verify_re_derives_a_parity_and_refuses_a_forged_one():
         verify(two_by_two(), forged)
     with pytest.raises(ValueError):  # a parity comes with the proof that names it
         Result(Status.INFEASIBLE, "invariant", proof="invariant", parity=claim)
+
+
+def walk(goal) -> Planning:
+    """x in 0..6 from 0, one step right or left at a time, to ``goal(x)``."""
+    model = Planning("walk")
+    x = model.add_variable("x", 0, 6)
+    model.set_initial({"x": 0})
+    model.set_goal(goal(x))
+    model.add_action("right", x < 6, {x: x + 1})
+    model.add_action("left", x > 0, {x: x - 1})
+    return model
+
+
+@pytest.mark.parametrize("goal, met_nowhere", [
+    (lambda x: x == 9, True),                 # 9 is no value of x
+    (lambda x: (x == 3) & (x == 4), True),    # one value cannot be both
+    (lambda x: x == 6, False),                # reachable: no proof of none to re-derive
+    (lambda x: (x > 2) & (x < 4), False),     # x = 3 meets it
+])
+def test_a_goal_no_values_meet_is_re_derived_whatever_the_engines_proof(goal, met_nowhere):
+    """An engine's "no plan" whose goal no values within the domains meet is verified by
+    the checker's own evaluation of the goal over every value, not taken on trust; any
+    other proof without an invariant or parity object stays unverified."""
+    said = Result(Status.INFEASIBLE, "search", "solve", proof="exhausted search")
+    assert verify(walk(goal), said).verified is (True if met_nowhere else None)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...model import Csp, Planning
-from .proofs import invariant_problem, parity_problem
+from .proofs import goal_met_nowhere, invariant_problem, parity_problem
 
 
 class EngineBug(RuntimeError):
@@ -41,14 +41,16 @@ def verify(model: Csp | Planning, result: Any,
     answer (a proof of infeasibility, a limit hit) has nothing to verify and keeps ``None``,
     except a proof by an invariant (``result.invariant``) or by a permutation parity
     (``result.parity``): that is re-verified here (:func:`invariant_problem`,
-    :func:`parity_problem`) and then ``verified``, as is a count of 0 it proves.
+    :func:`parity_problem`) and then ``verified``, as is a count of 0 it proves; and so is
+    a proof that no plan exists of a model whose goal no values within the domains meet
+    (:func:`goal_met_nowhere`, re-derived whatever the engine's proof).
     """
     problem = _proof_problem(model, result)
     if problem:
         raise EngineBug(f"engine {result.engine} claims {problem}")
     answer = result.answer
     proven = getattr(result, "invariant", None) is not None or \
-        getattr(result, "parity", None) is not None
+        getattr(result, "parity", None) is not None or _nowhere(model, result)
     if answer is None:
         if result.found:
             raise EngineBug(f"engine {result.engine} claims an answer but returned none")
@@ -57,6 +59,13 @@ def verify(model: Csp | Planning, result: Any,
     if problem:
         raise EngineBug(f"engine {result.engine} returned {problem}")
     return result.but(verified=answer.checkable or (proven and result.none_exists))
+
+
+def _nowhere(model: Csp | Planning, result: Any) -> bool:
+    """Whether ``result`` proves no plan exists of a planning model whose goal no values
+    within the domains meet (:func:`goal_met_nowhere`): re-derived here, whatever the
+    engine's own proof."""
+    return isinstance(model, Planning) and result.none_exists and goal_met_nowhere(model)
 
 
 def _proof_problem(model: Csp | Planning, result: Any) -> str | None:

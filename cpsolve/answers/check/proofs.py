@@ -243,3 +243,23 @@ def _rearranged(env: Mapping[str, int], after: Sequence[tuple[str, int]],
     if moved != now:
         return "changes the parity"
     return ""
+
+
+GOAL_VALUES = 1 << 16
+"""Most value combinations of the goal's variables :func:`goal_met_nowhere` evaluates."""
+
+
+def goal_met_nowhere(model: Planning) -> bool:
+    """Whether no values within the domains meet ``model``'s goal, whatever the actions (so
+    no plan exists): the goal evaluated over every combination of its variables' values, when
+    there are at most :data:`GOAL_VALUES` of them (False beyond, or when the goal cannot be
+    evaluated somewhere: not re-derived)."""
+    names = sorted(variables(model.goal))
+    ranges = [range(model.domains[n].lo, model.domains[n].hi + 1) for n in names]
+    if math.prod(len(r) for r in ranges) > GOAL_VALUES:
+        return False
+    try:
+        return not any(evaluate(model.goal, dict(zip(names, values, strict=True)))
+                       for values in itertools.product(*ranges))
+    except (ArithmeticError, ValueError):
+        return False
