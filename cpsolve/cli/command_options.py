@@ -274,12 +274,15 @@ def no_hint(cmd: argparse.ArgumentParser) -> None:
     """``--no-hint``: CP-SAT without the first plan of weighted A* (planning,
     :mod:`cpsolve.engines.hints`) or the circuit search's tour (a csp with a circuit)."""
     cmd.add_argument("--no-hint", action="store_true", dest="no_hint",
-                     help="CP-SAT: do not first look for a plan with weighted A* (planning) "
+                     help="CP-SAT's (--engine cpsat; auto and compare hand it to CP-SAT; "
+                     "other engines refuse it): do not first look for a plan "
+                     "with weighted A* (planning) "
                      "or a tour with the circuit search (a csp with a circuit), at most 2 s "
                      "and a tenth of the time limit, to start from; CP-SAT proves its answer "
                      "either way")
     cmd.add_argument("--time-indexed", action="store_true", dest="time_indexed",
-                     help="CP-SAT planning: keep the time-indexed model even where the "
+                     help="CP-SAT planning's (as --no-hint): keep the "
+                     "time-indexed model even where the "
                      "transition graph of a small state space applies (one automaton "
                      "constraint; see docs/speed.md)")
 
