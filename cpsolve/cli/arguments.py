@@ -44,6 +44,9 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-(\.?\d|(inf|infinity|nan)$)", re.I)
+        for name in ("store", "store_const", "store_true", "store_false"):
+            self.register("action", name, _once(self._registry_get("action", name)))
+        self.register("action", None, self._registry_get("action", "store"))
 
     def _parse_optional(self, arg_string):
         """As argparse's, but a negative-looking value (above) is never read as a short
@@ -60,6 +63,7 @@ class _Parser(argparse.ArgumentParser):
         self.misplaced(sys.argv[1:] if args is None else list(args))
         self.dashed(sys.argv[1:] if args is None else list(args))
         parsed, extra = self.parse_known_args(args, namespace)
+        vars(parsed).pop(_GIVEN, None)
         if extra:
             self._command(parsed).error(f"unrecognized arguments: {' '.join(extra)}")
         why = extra_model(parsed)
@@ -103,6 +107,29 @@ class _Parser(argparse.ArgumentParser):
         line = f"{printable(self.prog)}: {printable(message)} (see {self.prog} --help)"
         self._print_message(f"error: {line}\n", sys.stderr)
         raise BadCommandLine(line)
+
+
+_GIVEN = "_options_given"
+"""The namespace's record of the options given so far (:func:`_once`), gone once parsed."""
+
+
+def _once(action: type[argparse.Action]) -> type[argparse.Action]:
+    """``action`` refusing to be given twice on one command line: argparse keeps the last of
+    ``--svg a.svg --svg b.svg`` (or ``--givens 4 --givens 5``) and drops the first without a
+    word; a second one is a bad command line that says so."""
+
+    class Once(action):  # type: ignore[misc, valid-type]
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = vars(namespace).setdefault(_GIVEN, {})
+            if option_string is not None and self.dest in given:
+                first = given[self.dest]
+                also = "" if first == option_string else f" (as {first})"
+                parser.error(f"{option_string} given twice{also}: give it once"
+                             + (", with all its values" if self.nargs in ("+", "*") else ""))
+            given[self.dest] = option_string
+            super().__call__(parser, namespace, values, option_string)
+
+    return Once
 
 
 def _subparsers(p: argparse.ArgumentParser) -> argparse._SubParsersAction | None:

@@ -268,7 +268,26 @@ def output_name(text: str) -> str:
     blank (``' '``): a name of spaces only is a slip, and its file would hide from ``ls``."""
     path_name(text)
     if not text.strip():
-        raise argparse.ArgumentTypeError(f"a blank file name ({text!r})")
+        count = f"{len(text)} blank characters" if len(text) > 1 else "one blank character"
+        raise argparse.ArgumentTypeError(f"a blank file name ({count}: {_escaped(text)})")
+    return text
+
+
+def _escaped(text: str) -> str:
+    """``text`` in quotes with every character that does not show as itself escaped (a
+    tab as ``\\t``, a space as ``\\x20``): a blank name said so that it can be read."""
+    return "'" + "".join(f"\\x{ord(c):02x}" if c == " " else c.encode("unicode_escape").decode()
+                         for c in text) + "'"
+
+
+def output_folder(text: str) -> str:
+    """A folder the command writes its files into (``export -o``): :func:`output_name`, and
+    refused when it is ``-``, which means stdout to every other output option."""
+    output_name(text)
+    if text == "-":
+        raise argparse.ArgumentTypeError("- is stdout to the other output options; export "
+                                         "writes its files into a folder: name one (./- "
+                                         "for a folder called -)")
     return text
 
 

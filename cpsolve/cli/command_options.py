@@ -15,7 +15,7 @@ from .checks import (
     memory_size,
     natural,
     output_file,
-    output_name,
+    output_folder,
     path_name,
     positive,
     processes,
@@ -196,7 +196,7 @@ def _export(sub: Commands) -> None:
     pddl_problem(x)
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")
-    x.add_argument("-o", "--output", metavar="DIR", default=".", type=output_name,
+    x.add_argument("-o", "--output", metavar="DIR", default=".", type=output_folder,
                    help="directory to write the files into, created if its parent exists "
                    "(default: the current one)")
 

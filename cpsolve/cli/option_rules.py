@@ -88,6 +88,9 @@ OPTION_RULES: tuple[OptionRule, ...] = (
       for dest, option, field, what in (
           ("no_hint", "--no-hint", "find_hint", "turns off CP-SAT's first look for a plan or tour"),
           ("time_indexed", "--time-indexed", "encoding", "chooses CP-SAT's time-indexed model"))),
+    *(OptionRule("compare", dest, f"{option} is CP-SAT's, and no engine of compare --task "
+                 "analyze is CP-SAT: drop it", excludes=("task=analyze",))
+      for dest, option in (("no_hint", "--no-hint"), ("time_indexed", "--time-indexed"))),
     OptionRule("show", "plan", "--plan writes a page that steps through the plan: use --html",
                excludes=("svg",)),
     OptionRule("show", "gallery", "--gallery writes a page of the solutions found: use "

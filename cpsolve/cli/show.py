@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..engines import run
 from ..engines.runtime.alarms import printing
 from ..workflows.impossible import by_invariant
+from .option_rules import wrong_kind
 from .session import Cli, exit_code
 from .sources import file_name
 from .writing import save, say_wrote, write_text
@@ -18,10 +19,9 @@ def show(cli: Cli) -> int:
     args = cli.args
     puzzle = cli.load(args.file)
     kind = puzzle.model.kind
-    if (args.plan and kind != "planning") or (args.gallery and kind != "csp"):
-        flag = "--plan" if args.plan else "--gallery"
-        return cli.fail(f"{flag} needs a {'planning' if args.plan else 'csp'} model; "
-                         f"{file_name(args.file)} is a {kind} model", 2)
+    why = wrong_kind(args, {file_name(args.file): kind}) or _wrong_flag(args, kind)
+    if why:
+        return cli.fail(why, 2)
     task = "count" if args.gallery else \
         "solve" if args.plan or (kind == "csp" and not args.unsolved) else None
     if task is None:
@@ -51,6 +51,18 @@ def show(cli: Cli) -> int:
         say_wrote(cli, args.svg or args.html, f"{answer_words(puzzle, result)}, by {engine}")
     return exit_code(result, args.gallery)
 
+
+
+def _wrong_flag(args, kind: str) -> str | None:
+    """Why a flag of ``show`` that draws one kind of model's answer is refused for a model of
+    ``kind`` (None: it is not): ``--plan`` a planning model's, ``--gallery`` and
+    ``--unsolved`` a csp's (a planning model's picture is its start, unsolved anyway)."""
+    for flag, given, needs in (("--plan", args.plan, "planning"),
+                               ("--gallery", args.gallery, "csp"),
+                               ("--unsolved", args.unsolved, "csp")):
+        if given and kind != needs:
+            return f"{flag} needs a {needs} model; {file_name(args.file)} is a {kind} model"
+    return None
 
 
 def _drawn(result, gallery: int | None):

@@ -48,3 +48,35 @@ def test_seed_says_what_other_integers_say(cli):
     assert run.code == 2
     assert run.err_lines == ["error: cpsolve generate: argument --seed: expected an integer, "
                              "got '2.5' (see cpsolve generate --help)"]
+
+
+@pytest.mark.parametrize("argv, said", [
+    (("generate", "sudoku4", "--givens", "4", "--givens", "5", "--count"),
+     "--givens given twice: give it once, with all its values"),
+    (("analyze", "hanoi4", "--svg", "a1.svg", "--svg", "a2.svg"), "--svg given twice"),
+    (("solve", "water_jugs", "--engine", "search", "--eng", "cpsat"), "--engine given twice"),
+    (("solve", "water_jugs", "--unique", "--unique"), "--unique given twice"),
+])
+def test_an_option_given_twice_is_refused_not_half_dropped(cli, tmp_path, monkeypatch, argv,
+                                                           said):
+    """argparse keeps the last of an option given twice and drops the first without a
+    word (``--givens 4 --givens 5`` counted 5 givens alone; ``--svg a1 --svg a2`` wrote a2
+    only): one line, exit 2, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    run = cli(*argv)
+    assert run.code == 2 and len(run.err_lines) == 1 and said in run.err_lines[0], run.err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, said", [
+    (("export", "hoppers", "--to", "pddl", "-o", "-"), "- is stdout to the other output"),
+    (("analyze", "hanoi4", "--svg", "   "), "a blank file name (3 blank characters: "
+                                             "'\\x20\\x20\\x20')"),
+])
+def test_output_names_that_are_slips(cli, tmp_path, monkeypatch, argv, said):
+    """``export -o -`` made a folder named ``-`` (every other output takes ``-`` for
+    stdout); a blank name is shown as it was given, not as one space."""
+    monkeypatch.chdir(tmp_path)
+    run = cli(*argv)
+    assert run.code == 2 and said in run.err, run.err
+    assert list(tmp_path.iterdir()) == []

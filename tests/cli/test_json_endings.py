@@ -69,7 +69,7 @@ def test_a_bad_model_file(cli, bad_model):
     (("solve", "water_jugs", "--engine", "gecode"), "invalid choice"),
     (("solve", "water_jugs", "--frobnicate"), "unrecognized arguments"),
     (("solve",), "required"),
-    (("analyze", "--js"), "required"),  # a prefix argparse takes for --json
+    (("analyze", "--js"), "--json given twice"),  # a prefix argparse takes for --json
 ])
 def test_a_bad_command_line(cli, argv, words):
     data = error_object(cli(*argv, "--json"), 2, argv[0])

@@ -46,3 +46,24 @@ def test_compare_gives_cp_sat_its_options_and_the_others_none(cli):
     assert rows["search"]["status"] == "optimal" and rows["cpsat"]["status"] == "optimal"
     assert rows["cpsat"]["details"]["encoding"] == "time-indexed"
     assert rows["cpsat"]["hint"] is None  # --no-hint: none looked for
+
+
+@pytest.mark.parametrize("argv, said", [
+    # a planning model's picture is its start, unsolved anyway: --unsolved was ignored
+    (("show", "hoppers", "--unsolved", "--svg", "x.svg"),
+     "--unsolved needs a csp model; hoppers is a planning model"),
+    # said in the command line's words, not the API's (Options.encoding=...)
+    (("show", "xsudoku5", "--svg", "x.svg", "--engine", "cpsat", "--time-indexed"),
+     "--time-indexed applies to planning models; xsudoku5 is a csp model"),
+    # no engine of an analysis is CP-SAT: the options changed nothing
+    (("compare", "water_jugs", "--task", "analyze", "--no-hint"), "--no-hint is CP-SAT's"),
+    (("compare", "water_jugs", "--task", "analyze", "--time-indexed"),
+     "--time-indexed is CP-SAT's"),
+])
+def test_an_option_that_would_change_nothing_is_refused(cli, tmp_path, monkeypatch, argv,
+                                                        said):
+    monkeypatch.chdir(tmp_path)
+    run = cli(*argv)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert run.err_lines[0].startswith(f"error: {said}"), run.err
+    assert list(tmp_path.iterdir()) == []
