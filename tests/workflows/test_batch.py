@@ -714,3 +714,17 @@ def test_a_batch_row_says_its_engines_disagree(cli, overclaiming_search, jobs):
     assert text.code == 1
     under = [line.strip() for line in text.out.splitlines() if "DISAGREEMENT" in line]
     assert under == [f"DISAGREEMENT: {said[0]}"]
+
+
+def test_an_empty_directory_is_a_row_of_its_own_the_others_solved(cli, tmp_path):
+    """A directory with no model files among other names is an error row, as a bad file
+    is (the whole batch was refused with no row solved); alone, it is one line, exit 2."""
+    models, empty = tmp_path / "models", tmp_path / "empty"
+    models.mkdir()
+    empty.mkdir()
+    (models / "water_jugs.toml").write_text((ROOT / "models" / "water_jugs.toml").read_text())
+    rows = lines(cli("solve", models, empty, "--engine", "search", "--json").out)
+    assert [row.get("status") for row in rows[:-1]] == ["optimal", None]
+    assert rows[1]["error"].endswith("a directory with no model files (*.toml, *.py)")
+    alone = cli("solve", empty)
+    assert alone.code == 2 and "a directory with no model files" in alone.err

@@ -95,19 +95,28 @@ def files_of(names: Iterable[str]) -> list[tuple[str, Path]]:
     directory as given and the file's name).  A directory's model files are its entries
     named ``*.toml`` or ``*.py`` that are not directories: one that is no regular file (a
     pipe, a device, a link that leads nowhere or round in a loop) is listed too, and its
-    loading says why it is refused — a row of its own, never silently left out."""
+    loading says why it is refused — a row of its own, never silently left out; so is a
+    directory with no model files among other names (alone, it is :class:`ModelFileError`:
+    nothing to solve)."""
     out: list[tuple[str, Path]] = []
+    names = list(names)
     for name in names:
         path = resolve(name)
         if path.is_dir():
             found = sorted(p for p in path.iterdir()
                            if p.suffix in (".toml", ".py") and not p.is_dir())
-            if not found:
-                raise ModelFileError(path, "a directory with no model files (*.toml, *.py)")
+            if not found and len(names) == 1:  # nothing to solve at all
+                raise ModelFileError(path, EMPTY)
             out.extend((os.path.join(name, p.name), p) for p in found)
+            if not found:  # a row of its own: the other names are solved
+                out.append((name, path))
         else:
             out.append((name, path))
     return out
+
+
+EMPTY = "a directory with no model files (*.toml, *.py)"
+"""Why a directory named in a batch gives no instance."""
 
 
 def instances(names: Iterable[str] | list[tuple[str, str]],
@@ -169,6 +178,8 @@ def _of_path(name: str, path: Path, loading: Callable[[str], AbstractContextMana
              ) -> tuple[list[Item], str]:
     """The items of one file, loaded now (:func:`by_file`), and why the files after it
     must not be loaded (its loading stopped by the time limit or Ctrl-C), or ``""``."""
+    if path.is_dir():  # one with no model files (files_of)
+        return [Item(name, error=str(ModelFileError(path, EMPTY)))], ""
     try:
         with loading(f"loading {name}") if loading else nullcontext():
             puzzles = _apart(path, f"loading {name}") if path.suffix == ".py" else None
