@@ -113,10 +113,16 @@ _GIVEN = "_options_given"
 """The namespace's record of the options given so far (:func:`_once`), gone once parsed."""
 
 
+_ONCE: dict[type, type] = {}
+""":func:`_once`'s classes, made once per process (every command's parser registers them)."""
+
+
 def _once(action: type[argparse.Action]) -> type[argparse.Action]:
     """``action`` refusing to be given twice on one command line: argparse keeps the last of
     ``--svg a.svg --svg b.svg`` (or ``--givens 4 --givens 5``) and drops the first without a
     word; a second one is a bad command line that says so."""
+    if action in _ONCE:
+        return _ONCE[action]
 
     class Once(action):  # type: ignore[misc, valid-type]
         def __call__(self, parser, namespace, values, option_string=None):
@@ -129,6 +135,7 @@ def _once(action: type[argparse.Action]) -> type[argparse.Action]:
             given[self.dest] = option_string
             super().__call__(parser, namespace, values, option_string)
 
+    _ONCE[action] = Once
     return Once
 
 
