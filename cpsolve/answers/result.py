@@ -130,6 +130,13 @@ def lost_words(what: str) -> str:
     return f"interrupted ({what} stopped at once: what it had is lost)"
 
 
+CIRCUIT_GRAPH = "circuit graph"
+"""The proof that no circuit exists from its graph alone (the arcs its successor variables
+allow), before any search: a node no arc leaves or enters, nodes that cannot reach each
+other, two sides of unequal size that every arc crosses, or such a cut of the nodes but one
+(:func:`cpsolve.engines.search.csp.circuit.obstacle`)."""
+
+
 @dataclass(frozen=True)
 class Result:
     """An engine's answer to one task.
@@ -140,8 +147,8 @@ class Result:
       analyze, the last distance whose layer is complete;
     * ``explored`` — states or search nodes examined;
     * ``proof`` — how an infeasibility was proven (``"parity"``,
-      ``"invariant"``, ``"exhausted search"``, ``"cp-sat"``): a solve that is
-      ``INFEASIBLE``, or an exact count of 0 optimal plans;
+      ``"invariant"``, :data:`CIRCUIT_GRAPH`, ``"exhausted search"``, ``"cp-sat"``): a
+      solve that is ``INFEASIBLE``, or an exact count of 0 (optimal plans, or circuits);
     * ``invariant`` — with proof ``"invariant"`` from an engine: the invariant
       itself, re-verified by the checker;
     * ``parity`` — with proof ``"parity"`` (a family's own argument,

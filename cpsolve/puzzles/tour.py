@@ -111,13 +111,22 @@ class TourPuzzle(Puzzle):
                 f"{plural(len(cycle), 'square')}, not all {n:,}")
 
     def message_text(self, result) -> str:
-        """An engine's words on its circuit in the tour's: ``no open tour: no arc leads out
+        """An engine's words on its circuit in the tour's: ``no open tour: no leap leads out
         of r2c2`` for ``no circuit: no arc leads out of node 4`` (node ``i`` is
-        :meth:`square_text`'s ``i``; an open tour's circuit runs through its end)."""
+        :meth:`square_text`'s ``i``; an open tour's circuit runs through its end; arcs are
+        leaps); ``no closed tour exists`` for ``no solution exists`` and for a count's
+        ``exactly 0 solutions`` (then with the engine's reason, when it has one)."""
         tour = "closed tour" if self.closed else "open tour"
-        text = super().message_text(result).replace("no circuit", f"no {tour}")
+        text = super().message_text(result)
+        if result.task == "count" and result.none_exists:
+            text = re.sub(r"^exactly 0 solutions\b", f"no {tour} exists", text)
+        text = text.replace("no circuit", f"no {tour}").replace(
+            "no solution exists", f"no {tour} exists")
+        if self.closed:
+            text = text.replace("a circuit alternates", "a closed tour alternates")
         text = re.sub(r"\bnode (\d+)\b", lambda m: self.square_text(int(m[1])), text)
-        return re.sub(r"\b(\d+|other) nodes\b", r"\1 squares", text)
+        text = re.sub(r"\bnode(s?)\b", r"square\1", text)
+        return re.sub(r"\barc(s?)\b", r"leap\1", text)
 
     def order(self, solution: Mapping[str, int]) -> list[int]:
         """The squares in visiting order (from square 0, or the path's start)."""

@@ -563,11 +563,19 @@ def test_a_closed_tour_read_in_either_direction_is_the_same_tour():
 
 @pytest.mark.parametrize("rows, cols, keys, said", [
     # the centre of 3x3 is no knight's leap from any square: r2c2, not "node 4"
-    (3, 3, {}, "no closed tour: no arc leads out of r2c2"),
+    (3, 3, {}, "no closed tour: no leap leads out of r2c2"),
     # 5x5 has 13 squares of one colour and 12 of the other; a knight changes colour
-    (5, 5, {}, "no closed tour: every arc joins two sides of 13 and 12 squares"),
+    (5, 5, {}, "no closed tour: every leap joins two sides of 13 and 12 squares; a closed "
+               "tour alternates sides"),
     # no knight's path visits all of 4x4 (a known fact, found by the whole search here)
     (4, 4, {"closed": False}, "no open tour: "),
+    # an open tour's circuit without its end is the path: on 3x3 the centre has no leap
+    (3, 3, {"closed": False}, "no open tour: without the end the other squares are not "
+                              "connected: no leap joins r2c2 to any of them"),
+    # on 2x5 the knight's leaps join r1c2 to r2c4 alone (r1c1-r2c3-r1c5, r1c2-r2c4,
+    # r1c3-r2c1-r2c5, r1c4-r2c2): r1c2 is the first square of a smallest part
+    (2, 5, {"closed": False}, "no open tour: without the end the other squares are not "
+                              "connected: paths of leaps join r1c2 to only 1 of the other 9"),
 ])
 def test_no_tour_is_said_of_the_tour_and_its_squares(rows, cols, keys, said):
     """A tour with none said as one: an open tour is no circuit to its author (the engine's
@@ -577,3 +585,30 @@ def test_no_tour_is_said_of_the_tour_and_its_squares(rows, cols, keys, said):
     assert result.status is Status.INFEASIBLE
     assert puzzle.message_text(result).startswith(said), puzzle.message_text(result)
     assert "node" not in puzzle.message_text(result)
+    assert " arc" not in puzzle.message_text(result)
+
+
+@pytest.mark.parametrize("keys, tour_words", [({}, "closed tour"), ({"closed": False},
+                                                                      "open tour")])
+@pytest.mark.parametrize("engine", BOTH)
+def test_none_on_4x4_is_said_as_a_tour_by_every_engine_and_task(engine, keys, tour_words):
+    """No knight's tour of 4x4, closed or open (a known fact): every engine says so as the
+    tour it is, and a count of none too, with the engine's reason when it has one."""
+    puzzle = board(4, 4, **keys)
+    solved, counted = solve(engine, puzzle.model), count(engine, puzzle.model)
+    assert solved.status is Status.INFEASIBLE and counted.count == 0
+    assert puzzle.message_text(solved).startswith(f"no {tour_words}")
+    assert puzzle.message_text(counted).startswith(f"no {tour_words} exists")
+    assert "solution" not in puzzle.message_text(solved) + puzzle.message_text(counted)
+
+
+def test_a_csp_of_one_circuit_keeps_the_engines_words():
+    """Only a tour says leaps and squares: a csp made of one circuit is said as the engine
+    says it (node 4 has no arc out, as the centre of 3x3 has no knight's leap)."""
+    from cpsolve.puzzles.base import Puzzle
+
+    model = board(3, 3).model
+    plain = Puzzle("c", "csp", model, "", "")
+    result = solve("search", model)
+    assert plain.message_text(result) == result.message == \
+        "no circuit: no arc leads out of node 4"

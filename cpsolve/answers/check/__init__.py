@@ -6,8 +6,10 @@ with, and each constraint kind is checked by its plain definition.
 
 :func:`verify` is the door every result passes; the checks it relies on live beside it:
 :mod:`~cpsolve.answers.check.plans` replays a plan, :mod:`~cpsolve.answers.check.assignments`
-checks an assignment against every constraint, and :mod:`~cpsolve.answers.check.proofs`
-re-derives an invariant or a permutation parity that proves no plan exists.
+checks an assignment against every constraint, :mod:`~cpsolve.answers.check.proofs`
+re-derives an invariant or a permutation parity that proves no plan exists, and
+:mod:`~cpsolve.answers.check.circuits` a reason from a circuit's graph that no csp solution
+exists.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...model import Csp, Planning
+from .circuits import no_circuit
 from .proofs import goal_met_nowhere, invariant_problem, parity_problem
 
 
@@ -43,14 +46,16 @@ def verify(model: Csp | Planning, result: Any,
     (``result.parity``): that is re-verified here (:func:`invariant_problem`,
     :func:`parity_problem`) and then ``verified``, as is a count of 0 it proves; and so is
     a proof that no plan exists of a model whose goal no values within the domains meet
-    (:func:`goal_met_nowhere`, re-derived whatever the engine's proof).
+    (:func:`goal_met_nowhere`, re-derived whatever the engine's proof), and a proof that a
+    csp has no solution whose circuit's graph admits none (:func:`no_circuit`, likewise).
     """
     problem = _proof_problem(model, result)
     if problem:
         raise EngineBug(f"engine {result.engine} claims {problem}")
     answer = result.answer
     proven = getattr(result, "invariant", None) is not None or \
-        getattr(result, "parity", None) is not None or _nowhere(model, result)
+        getattr(result, "parity", None) is not None or _nowhere(model, result) or \
+        (isinstance(model, Csp) and result.none_exists and no_circuit(model))
     if answer is None:
         if result.found:
             raise EngineBug(f"engine {result.engine} claims an answer but returned none")

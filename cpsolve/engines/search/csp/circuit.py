@@ -12,7 +12,9 @@ the general backtracking of
 one, for a second opinion, and ``"circuit"`` insists on this one.
 
 Before searching, :func:`obstacle` looks for a proof that no circuit exists
-(connectivity, two sides of unequal size).  ``solve`` answers like
+(connectivity, two sides of unequal size): the proof
+:data:`~cpsolve.answers.result.CIRCUIT_GRAPH`, which the checker re-derives from the
+model on its own (:mod:`cpsolve.answers.check.circuits`).  ``solve`` answers like
 :func:`.csp.solve_csp` (a circuit, then a second one to decide uniqueness);
 ``count`` like :func:`.csp.count_csp` (limit, time limit, ``keep``).
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ....answers.result import Assignment, Count, Result, Status, Unsupported
+from ....answers.result import CIRCUIT_GRAPH, Assignment, Count, Result, Status, Unsupported
 from ....answers.words import counted
 from ....model import AllDifferent, Circuit, Condition, Csp
 from ... import Options
@@ -110,7 +112,7 @@ def obstacle(ham: Hamilton) -> str:
         rest = full & ~(1 << d)
         sides = _sides(ham, rest)
         if sides == ():
-            return f"without node {d} the other nodes are not connected"
+            return f"without node {d} the other nodes are not connected: " + _cut_off(ham, rest)
         if sides is None:
             continue
         big, small = sorted(sides, key=lambda m: -m.bit_count())
@@ -130,23 +132,44 @@ def obstacle(ham: Hamilton) -> str:
     return ""
 
 
+def _cut_off(ham: Hamilton, nodes: int) -> str:
+    """Which of ``nodes`` (not connected) shows it: the first node of their smallest part
+    (arcs taken either way), and how many others that part holds."""
+    parts, left = [], nodes
+    while left:
+        part = frontier = left & -left
+        while frontier:
+            near = 0
+            for u in bits(frontier):
+                near |= ham.out[u] | ham.inn[u]
+            frontier = near & nodes & ~part
+            part |= frontier
+        parts.append(part)
+        left &= ~part
+    part = min(parts, key=lambda m: (m.bit_count(), m & -m))
+    first, size = bits(part)[0], part.bit_count()
+    if size == 1:
+        return f"no arc joins node {first} to any of them"
+    return (f"paths of arcs join node {first} to only {size - 1} of the other "
+            f"{nodes.bit_count() - 1}")
+
+
 def _sides(ham: Hamilton, nodes: int) -> tuple[int, ...] | None:
     """The two sides of ``nodes`` when every arc among them crosses sides.
 
-    ``None`` when an odd cycle forbids it, ``()`` when ``nodes`` is not connected.
+    ``()`` when ``nodes`` is not connected, else ``None`` when an odd cycle forbids it.
     """
     first = nodes & -nodes
-    side, todo, seen = [first, 0], [first.bit_length() - 1], first
+    side, todo, seen, odd = [first, 0], [first.bit_length() - 1], first, False
     for u in todo:
         here = 0 if side[0] >> u & 1 else 1
         near = (ham.out[u] | ham.inn[u]) & nodes
-        if near & side[here]:
-            return None
+        odd = odd or bool(near & side[here])
         new = near & ~seen
         side[1 - here] |= new
         seen |= new
         todo.extend(bits(new))
-    return tuple(side) if seen == nodes else ()
+    return () if seen != nodes else None if odd else tuple(side)
 
 
 @dataclass
@@ -176,6 +199,15 @@ def _search(model: Csp, circuit: Circuit, options: Options, ordered: bool,
     return _Run(ham, budget, True, "")
 
 
+def _none_proof(done: _Run) -> tuple[str, str]:
+    """How a complete search that found no circuit proves there is none, and why in words:
+    :data:`~cpsolve.answers.result.CIRCUIT_GRAPH` and :func:`obstacle`'s reason, else the
+    exhausted search."""
+    if done.proof:
+        return CIRCUIT_GRAPH, done.proof
+    return "exhausted search", "the whole search tree was explored"
+
+
 def solve_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     """A circuit, and a second one if it exists (which decides uniqueness).
 
@@ -193,10 +225,9 @@ def solve_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     nodes, details = done.ham.nodes, done.details()
     if not found:
         if done.complete:
-            why = done.proof or "the whole search tree was explored"
+            proof, why = _none_proof(done)
             return Result(status=Status.INFEASIBLE, engine="search", explored=nodes,
-                          proof="invariant" if done.proof else "exhausted search",
-                          message=f"no circuit: {why}", details=details)
+                          proof=proof, message=f"no circuit: {why}", details=details)
         return Result(status=Status.UNKNOWN, engine="search", explored=nodes,
                       message=f"stopped: {done.budget.reason}; no circuit found yet",
                       details=details)
@@ -226,7 +257,7 @@ def count_circuit(model: Csp, circuit: Circuit, options: Options) -> Result:
     n, nodes, details = done.ham.found, done.ham.nodes, done.details()
     message = counted(n, done.complete, done.budget.reason,
                       None if done.complete or done.budget.stop is not None else n)
-    if done.complete and done.proof:
-        message += f": {done.proof}"
+    proof, why = _none_proof(done) if done.complete and n == 0 else (None, "")
+    message += f": {why}" if why else ""
     return Result.counted("search", Count(n, solutions), done.complete, explored=nodes,
-                          message=message, details=details)
+                          message=message, details=details, proof=proof)
