@@ -150,6 +150,11 @@ UNREACHABLE = [
 ]
 """Goals of :func:`_fenced` that the translator proves no plan reaches: the goal, its atoms
 and the proof."""
+LEGAL = "pick ball1 rooma left\nmove rooma roomb\ndrop ball1 roomb left\n"
+"""A plan of :func:`_fenced` each of whose steps is legal where it stands (robby takes
+ball1 through the door of roomb)."""
+
+
 def _fenced(tmp_path, goal: str) -> tuple[Path, Path]:
     """Gripper whose robby enters only rooms with a door (rooma, roomb), ball2 in roomc."""
     problem = ONE_BALL.replace("rooma roomb - room ball1 - ball",
@@ -175,6 +180,26 @@ def test_a_goal_the_translator_proves_unreachable_is_said_by_its_atoms(cli, tmp_
     message = json.loads(out.out)["message"]
     assert message.endswith(f"; the goal is {atoms}, which no plan reaches ({why})"), message
     assert "==" not in message and "whether" not in message, message
+
+
+@pytest.mark.parametrize("goal, atoms, why", UNREACHABLE)
+def test_a_plan_of_legal_steps_to_an_unreachable_goal_misses_the_goal(cli, tmp_path, goal,
+                                                                      atoms, why):
+    """The translator's stand-in task has none of the PDDL's actions: the first of these
+    legal steps was said to be "no action named 'pick ball1 rooma left'; no step can be
+    played there".  Whatever the steps, the goal is what no plan reaches."""
+    d, p = _fenced(tmp_path, goal)
+    plan = tmp_path / "plan"
+    plan.write_text(LEGAL)
+    out = cli("validate", d, p, plan, "--json")
+    assert out.code == 1, out.out
+    verdict = json.loads(out.out)
+    assert verdict["valid"] is False and verdict["step"] is None and verdict["steps"] == 3
+    assert verdict["message"].endswith(f": the goal is {atoms}, which no plan reaches ({why})")
+    assert "no action named" not in verdict["message"], verdict["message"]
+    text = cli("validate", d, p, plan)
+    assert text.code == 1 and "no action named" not in text.out and "which no plan reaches" in \
+        " ".join(text.out.split()), text.out
 
 
 @pytest.mark.parametrize("command", [("solve",), ("count", "--optimal"),
