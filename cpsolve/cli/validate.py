@@ -61,6 +61,8 @@ def _verdict(puzzle, answer_file: str) -> dict | str:
     try:
         answer = puzzle.read_plan(text) if model.kind == "planning" else None
         answer = answer or read_answer(text, model.kind)
+        if isinstance(answer, PlanAnswer) and answer.names and puzzle.unreachable_goal():
+            return _unreachable(puzzle, answer)
         if isinstance(answer, PlanAnswer):
             names, playable = _resolved(puzzle, model, answer)
             verdict = replay(model, names, puzzle.condition_text)
@@ -158,6 +160,16 @@ def _as_ascii(texts: list[tuple[str, object, dict]], written: str) -> tuple | No
 
     found = [item for item in texts if as_ascii(item[0]) == written]
     return found[0] if len({id(item[1]) for item in found}) == 1 else None
+
+
+def _unreachable(puzzle, answer: PlanAnswer) -> dict:
+    """The verdict on a plan of some steps whose goal no plan reaches, as the puzzle's
+    reading proved (a PDDL goal the translator proves unreachable: its task is a stand-in
+    without the PDDL's actions, so a step is said as no action, falsely): whatever its
+    steps, the goal does not hold after it.  No step is named illegal (step null)."""
+    return dict(ok=False, message="the goal cannot hold after the plan, whatever its "
+                f"steps: the goal is {puzzle.unreachable_goal()}", form=answer.form,
+                steps=len(answer.names), cost=None, step=None)
 
 
 def _goal_missed(puzzle, reached: tuple[int, ...]) -> str:

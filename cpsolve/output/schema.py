@@ -177,7 +177,8 @@ def _validate() -> dict[str, Any]:
                            "step": {"type": ["integer", "null"], "description": "The "
                                     "first illegal step, counted from 1 (0: the initial state "
                                     "is forbidden); null when no step is illegal (valid, or "
-                                    "every step legal but the goal missed)."}}}
+                                    "every step legal but the goal missed) or none is "
+                                    "named (a goal no plan reaches)."}}}
 
 
 def schema() -> dict[str, Any]:

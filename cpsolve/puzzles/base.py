@@ -148,6 +148,12 @@ class Puzzle:
             return None
         return self.render_state(state)
 
+    def unreachable_goal(self) -> str | None:
+        """The goal and why no plan reaches it, when the puzzle's reading proved so before
+        any engine runs (a PDDL goal Fast Downward's translator proves unreachable), said
+        as :meth:`goal_text` says it; None (the default): not known."""
+        return None
+
     def count_moves(self, plan: tuple[Step, ...]) -> int:
         """The plan's length in the family's metric (``moves``); one action is one move
         unless the family says otherwise (peg solitaire: a chain of jumps)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..language.combine import If, Or
 from ..language.expr import Binary, Const, Expr, ExprLike, Var, readable, wrap
@@ -13,6 +14,9 @@ from ..language.walk import same
 from ..model import Action, Planning
 from .base import Puzzle
 from .pddl_schemas import Schemas, StepFault, step_fault
+
+if TYPE_CHECKING:
+    from ..answers.result import Result
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,9 +35,10 @@ class PddlPuzzle(Puzzle):
     schemas: Schemas | None = None
     """The task as its files write it (through the translator; none from the fallback
     grounder): what a plan's step that is no ground action is (:meth:`step_fault`)."""
-    unreachable: str = ""
+    unreachable: tuple[str, ...] = ()
     """For a task the translator settled as having no plan: its goal as the problem's
-    atoms, and why no plan reaches it (the stand-in variable says nothing of the atoms)."""
+    atoms, and why no plan reaches it (``the translator proves that ...``; ``""``: its
+    reason says none) — the stand-in variable says nothing of the atoms."""
     idle: tuple[Action, ...] = ()
     """Ground actions that change nothing (``move rooma rooma``), without effects: kept out
     of the model, as they never help a plan, but legal steps of a plan (:meth:`checking_model`)."""
@@ -94,9 +99,28 @@ class PddlPuzzle(Puzzle):
         return readable(condition, self._atom_test)
 
     def goal_text(self) -> str:
-        """The goal as its atoms (:attr:`unreachable` when the translator proved it so)."""
+        """The goal as its atoms (and, when the translator proved it unreachable, that no
+        plan reaches it and why: :attr:`unreachable`)."""
         assert isinstance(self.model, Planning)
-        return self.unreachable or self.condition_text(self.model.goal)
+        return self.unreachable_goal() or self.condition_text(self.model.goal)
+
+    def unreachable_goal(self) -> str | None:
+        """``(at b1 rb), which no plan reaches (the translator proves that ...)`` when the
+        translator proved the goal unreachable (:attr:`unreachable`), else None."""
+        if not self.unreachable:
+            return None
+        goal, why = self.unreachable
+        return f"{goal}, which no plan reaches" + (f" ({why})" if why else "")
+
+    def message_text(self, result: Result) -> str:
+        """A proof that no plan exists of a task the translator settled as having none is
+        an invariant of its stand-in variable (``whether the goal can be reached (...) is
+        preserved exactly by every action, but it is 0 at the start...``): said instead as
+        the translator's proof, by the goal's atoms."""
+        if not self.unreachable or result.invariant is None:
+            return super().message_text(result)
+        goal, why = self.unreachable
+        return f"no plan: the goal {goal} cannot be reached" + (f": {why}" if why else "")
 
     def _atom_test(self, expr: Expr) -> str | None:
         """``x == v`` (or ``x != v`` of a 0/1 variable) as the atom it means, or None."""

@@ -140,13 +140,13 @@ def settled_name(reason: str) -> str:
     return SETTLED.get(reason, f"whether the goal can be reached (the translator: {reason})")
 
 
-def unreachable(translated: Translated) -> str:
-    """A goal the translator proved unreachable, as the problem's atoms and the proof:
-    ``(at b1 rb) and (at b2 rb), which no plan reaches (the translator proves ...)``."""
+def unreachable(translated: Translated) -> tuple[str, str]:
+    """A goal the translator proved unreachable, as the problem's atoms (``(at b1 rb) and
+    (at b2 rb)``), and the proof (``the translator proves that ...``; ``""`` when its
+    reason says none)."""
     why = re.search(r"\((the translator.*)\)$", settled_name(translated.settled))
     goal = translated.schemas.goal if translated.schemas else "the goal"
-    return f"{goal}, which no plan reaches" + \
-        (f" ({why.group(1)})" if why else "")
+    return goal, why.group(1) if why else ""
 
 
 def _start_atoms(task) -> tuple[str, ...]:

@@ -64,7 +64,7 @@ def load_translated(domain_path: str | Path, problem_path: str | Path, whole: bo
                       atoms=atoms, settled=bool(translated.settled), idle=idle,
                       schemas=translated.schemas,
                       unreachable=pddl_sas.unreachable(translated) if translated.settled
-                      and not evaluate(model.goal, model.initial) else "")
+                      and not evaluate(model.goal, model.initial) else ())
 
 
 def load_grounded(domain_path: str | Path, problem_path: str | Path) -> PddlPuzzle:

@@ -96,7 +96,8 @@ def test_a_goal_that_contradicts_itself_is_explained_in_the_files_terms(cli, tmp
     out = cli("solve", d, p, "--engine", engine, "--json")
     result = json.loads(out.out)
     assert result["status"] == "infeasible" and result["verified"], out.out
-    assert "the goal's facts can hold together" in result["message"]
+    assert result["message"] == "no plan: the goal (at c1 c) and (at c2 a) and (on c1) " \
+        "cannot be reached: the translator proves that two of them exclude each other"
     assert "dummy" not in out.out and "var0" not in out.out
 
 

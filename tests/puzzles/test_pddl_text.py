@@ -139,18 +139,24 @@ def test_a_start_of_static_atoms_only_is_not_said_to_have_none(cli, tmp_path):
     assert "no atom holds" not in out.out
 
 
-@pytest.mark.parametrize("goal, why", [
+UNREACHABLE = [
     ("(and (at ball1 roomb) (at ball2 roomb))",  # ball2 is in roomc, where robby never goes
-     "(at ball1 roomb) and (at ball2 roomb), which no plan reaches (the translator proves "
-     "that no actions reach some of its facts, even ignoring what they delete)"),
+     "(at ball1 roomb) and (at ball2 roomb)",
+     "the translator proves that no actions reach some of its facts, even ignoring what they "
+     "delete"),
     ("(and (at ball1 roomb) (at ball1 rooma))",  # one ball in two rooms
-     "(at ball1 roomb) and (at ball1 rooma), which no plan reaches (the translator proves "
-     "that two of them exclude each other)"),
-])
-def test_a_goal_the_translator_proves_unreachable_is_said_by_its_atoms(cli, tmp_path, goal,
-                                                                       why):
-    """validate of the empty plan: the goal was said as the translator's stand-in
-    variable, "whether the goal can be reached (...) == 1"."""
+     "(at ball1 roomb) and (at ball1 rooma)",
+     "the translator proves that two of them exclude each other"),
+]
+"""Goals of :func:`_fenced` that the translator proves no plan reaches: the goal, its atoms
+and the proof."""
+LEGAL = "pick ball1 rooma left\nmove rooma roomb\ndrop ball1 roomb left\n"
+"""A plan of :func:`_fenced` each of whose steps is legal where it stands (robby takes
+ball1 through the door of roomb)."""
+
+
+def _fenced(tmp_path, goal: str) -> tuple[Path, Path]:
+    """Gripper whose robby enters only rooms with a door (rooma, roomb), ball2 in roomc."""
     problem = ONE_BALL.replace("rooma roomb - room ball1 - ball",
                                "rooma roomb roomc - room ball1 ball2 - ball").replace(
         "(free left))", "(free left) (at ball2 roomc) (door rooma) (door roomb))").replace(
@@ -158,14 +164,72 @@ def test_a_goal_the_translator_proves_unreachable_is_said_by_its_atoms(cli, tmp_
     fenced = GRIPPER.replace(":precondition (at-robby ?from)", ":precondition (and "
                              "(at-robby ?from) (door ?to))").replace(
         "(free ?g - gripper)", "(free ?g - gripper) (door ?r - room)")
-    d, p = cases.write(tmp_path, fenced, problem)
+    return cases.write(tmp_path, fenced, problem)
+
+
+@pytest.mark.parametrize("goal, atoms, why", UNREACHABLE)
+def test_a_goal_the_translator_proves_unreachable_is_said_by_its_atoms(cli, tmp_path, goal,
+                                                                       atoms, why):
+    """validate of the empty plan: the goal was said as the translator's stand-in
+    variable, "whether the goal can be reached (...) == 1"."""
+    d, p = _fenced(tmp_path, goal)
     plan = tmp_path / "plan"
     plan.write_text("")
     out = cli("validate", d, p, plan, "--json")
     assert out.code == 1, out.out
     message = json.loads(out.out)["message"]
-    assert message.endswith(f"; the goal is {why}"), message
+    assert message.endswith(f"; the goal is {atoms}, which no plan reaches ({why})"), message
     assert "==" not in message and "whether" not in message, message
+
+
+@pytest.mark.parametrize("goal, atoms, why", UNREACHABLE)
+def test_a_plan_of_legal_steps_to_an_unreachable_goal_misses_the_goal(cli, tmp_path, goal,
+                                                                      atoms, why):
+    """The translator's stand-in task has none of the PDDL's actions: the first of these
+    legal steps was said to be "no action named 'pick ball1 rooma left'; no step can be
+    played there".  Whatever the steps, the goal is what no plan reaches."""
+    d, p = _fenced(tmp_path, goal)
+    plan = tmp_path / "plan"
+    plan.write_text(LEGAL)
+    out = cli("validate", d, p, plan, "--json")
+    assert out.code == 1, out.out
+    verdict = json.loads(out.out)
+    assert verdict["valid"] is False and verdict["step"] is None and verdict["steps"] == 3
+    assert verdict["message"].endswith(f": the goal is {atoms}, which no plan reaches ({why})")
+    assert "no action named" not in verdict["message"], verdict["message"]
+    text = cli("validate", d, p, plan)
+    assert text.code == 1 and "no action named" not in text.out and "which no plan reaches" in \
+        " ".join(text.out.split()), text.out
+
+
+@pytest.mark.parametrize("command", [("solve",), ("count", "--optimal"),
+                                     ("solve", "--engine", "cpsat")])
+def test_no_plan_to_an_unreachable_goal_is_the_translators_proof(cli, tmp_path, command):
+    """The proof read "whether the goal can be reached (...) is preserved exactly by every
+    action, but it is 0 at the start and 1 in every goal state": an invariant of the
+    stand-in variable, which says nothing a person can act on."""
+    goal, atoms, why = UNREACHABLE[0]
+    d, p = _fenced(tmp_path, goal)
+    said = f"no plan: the goal {atoms} cannot be reached: {why}"
+    out = cli(*command, d, p, "--json")
+    assert out.code == 0, out.err
+    data = json.loads(out.out)
+    assert data["message"] == said, data["message"]
+    notes = [e["note"] for e in data.get("race", {}).get("engines", []) if e["status"]]
+    assert all(note == said for note in notes), notes
+    text = cli(*command, d, p)
+    assert said in " ".join(text.out.split()) and "preserved" not in text.out, text.out
+
+
+def test_compare_says_no_plan_to_an_unreachable_goal_by_its_atoms(cli, tmp_path):
+    goal, atoms, why = UNREACHABLE[1]
+    d, p = _fenced(tmp_path, goal)
+    out = cli("compare", d, p, "--json")
+    assert out.code == 0, out.err
+    results = json.loads(out.out)["models"][0]["results"]
+    said = f"no plan: the goal {atoms} cannot be reached: {why}"
+    mine = [r["message"] for r in results if r["engine"] in ("cpsat", "search")]
+    assert mine == [said, said], results
 
 
 def test_action_costs_are_still_said_for_a_task_the_translator_settles(tmp_path):
