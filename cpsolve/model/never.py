@@ -9,7 +9,7 @@ bounded to their one value, so they count as folded.
 
 from __future__ import annotations
 
-from ..language.expr import COMPARE, Binary, Expr, Nary, Unary
+from ..language.expr import COMPARE, Binary, Expr, Nary, Unary, children
 from ..language.intervals import Domain, bounds
 
 
@@ -26,7 +26,7 @@ def never(cond: Expr, domain: Domain) -> bool:
         return always(cond.arg, domain)
     if isinstance(cond, Binary) and cond.op in COMPARE:
         return _compared(cond, domain) is False
-    return bounds(cond, domain) == (0, 0)
+    return _bounds(cond, domain) == (0, 0)
 
 
 def always(cond: Expr, domain: Domain) -> bool:
@@ -40,15 +40,15 @@ def always(cond: Expr, domain: Domain) -> bool:
         return never(cond.arg, domain)
     if isinstance(cond, Binary) and cond.op in COMPARE:
         return _compared(cond, domain) is True
-    lo, hi = bounds(cond, domain)
+    lo, hi = _bounds(cond, domain)
     return lo > 0 or hi < 0
 
 
 def _compared(cond: Binary, domain: Domain) -> bool | None:
     """The value of the comparison ``cond`` when the bounds of its two sides decide it
     (the same for every value within ``domain``), else None."""
-    a_lo, a_hi = bounds(cond.left, domain)
-    b_lo, b_hi = bounds(cond.right, domain)
+    a_lo, a_hi = _bounds(cond.left, domain)
+    b_lo, b_hi = _bounds(cond.right, domain)
     below, above = a_hi < b_lo, a_lo > b_hi  # every left value below / above every right one
     one = a_lo == a_hi == b_lo == b_hi  # both sides one and the same value
     decided = {
@@ -61,3 +61,17 @@ def _compared(cond: Binary, domain: Domain) -> bool | None:
     }
     return decided[cond.op]
 
+
+
+def _bounds(expr: Expr, domain: Domain) -> tuple[int, int]:
+    """:func:`bounds` of ``expr``, its nodes bounded children first, so that a long chain
+    (a sum of 600 variables) needs no deep recursion."""
+    order, stack = [], [expr]
+    while stack:  # every node, each before its children
+        node = stack.pop()
+        order.append(node)
+        stack.extend(children(node))
+    memo: dict[int, tuple[int, int]] = {}
+    for node in reversed(order):
+        bounds(node, domain, memo)
+    return memo[id(expr)]
