@@ -29,7 +29,8 @@ def before_search(model: Planning, engine: str, task: str, keep: bool = False) -
     """The answer when an invariant proves that no plan exists; None when none does.
 
     The domains are the first invariant tried: every state keeps each variable in its
-    domain, so a goal that pins one outside it, or one variable to two values
+    domain, so a goal with a conjunct whose bounds no values within the domains meet
+    (``x >= 7`` where ``x`` takes ``0..6``), or that pins one variable to two values
     (:func:`~cpsolve.model.pins.goal_beyond_domains`), holds nowhere — proof
     ``invariant``, nothing explored.  Then a weighted sum no action changes
     (:func:`~cpsolve.model.invariants.find`).

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..language.expr import BOUNDING, MIRRORED, Binary, Const, Expr, Unary, Var, conjuncts, readable
+from ..language.walk import variables
+from .never import never
 from .planning import Planning
 
 Domain = Callable[[str], tuple[int, int]]
@@ -138,22 +140,34 @@ def goal_state(model: Planning) -> tuple[int, ...] | None:
 
 
 def goal_beyond_domains(model: Planning) -> str | None:
-    """Why the goal holds in no state, read off its pins (:func:`pins`): a conjunct pins a
-    variable to a value outside its domain (``x == 9`` where ``x`` takes ``0..6``), or two
-    conjuncts pin one variable to two values (``x == 3 and x == 4``).  Every state keeps
-    each variable in its domain (an action that would leave it does not apply), so no
-    plan exists, and no state needs to be explored to know it.  The reason in the
-    model's words (its conditions as written), or None when the pins show no such thing
-    (the goal may still hold nowhere)."""
+    """Why the goal holds in no state: a conjunct that no values within the domains meet
+    (:func:`~cpsolve.model.never.never`: ``x == 9`` or ``x >= 7`` where ``x`` takes
+    ``0..6``, ``v[0] == 50 + 51 or v[1] == 101`` where both take ``0..100``), or two
+    conjuncts that pin one variable to two values (``x == 3 and x == 4``, :func:`pins`).
+    Every state keeps each variable in its domain (an action that would leave it does not
+    apply), so no plan exists, and no state needs to be explored to know it.  The reason
+    in the model's words (the conjunct as written, and the domains of its variables), or
+    None when neither shows (the goal may still hold nowhere)."""
     first: dict[str, tuple[Expr, int]] = {}  # each pinned variable's first pin
     for part in conjuncts(model.goal):
+        if never(part, model.domain):
+            return f"no plan: the goal asks {readable(part)}, but {_domains(part, model)}"
         for name, value in conjunct_pins(part, model.domain) or ():
-            lo, hi = model.domain(name)
-            if not lo <= value <= hi:
-                return (f"no plan: the goal asks {readable(part)}, but {name} takes only the "
-                        f"values {lo}..{hi} (its domain)")
             earlier, pinned = first.setdefault(name, (part, value))
             if pinned != value:
                 return (f"no plan: the goal asks both {readable(earlier)} and "
                         f"{readable(part)}, which no value of {name} satisfies")
     return None
+
+
+def _domains(part: Expr, model: Planning) -> str:
+    """Why ``part`` fails, in words: the domains of its variables."""
+    names = sorted(variables(part), key=list(model.domains).index)
+    spans = [(n, *model.domain(n)) for n in names]
+    if len(spans) == 1:
+        name, lo, hi = spans[0]
+        return f"{name} takes only the values {lo}..{hi} (its domain)"
+    if not spans:
+        return "it holds for no values"
+    listed = ", ".join(f"{n} {lo}..{hi}" for n, lo, hi in spans)
+    return f"it holds for no values within the domains ({listed})"

@@ -587,3 +587,33 @@ def test_a_goal_no_values_meet_is_re_derived_whatever_the_engines_proof(goal, me
     other proof without an invariant or parity object stays unverified."""
     said = Result(Status.INFEASIBLE, "search", "solve", proof="exhausted search")
     assert verify(walk(goal), said).verified is (True if met_nowhere else None)
+
+
+def counters(goal) -> Planning:
+    """v[0..3] in 0..100 from 0, each counted up one at a time, to ``goal(v)``: 101^4
+    combinations, more than the checker evaluates at once."""
+    model = Planning("counters")
+    v = model.add_array("v", 4, 0, 100)
+    model.set_initial({c.name: 0 for c in v})
+    model.set_goal(goal(v))
+    for i, c in enumerate(v):
+        model.add_action(f"inc {i}", c < 100, {c: c + 1})
+    return model
+
+
+@pytest.mark.parametrize("goal, met_nowhere", [
+    # one conjunct met nowhere, evaluated over v[0] alone (before the fix: unverified)
+    (lambda v: (v[0] == 101) & (v[1] == 101) & (v[2] == 0) & (v[3] == 0), True),
+    (lambda v: (v[2] == 0) & (v[3] == 0) & ((v[0] > 100) | (v[1] < 0)) & (v[1] == 3), True),
+    # every disjunct met nowhere, each over its own variables
+    (lambda v: ((v[0] + v[1] == 201) & (v[2] == 0)) | (v[3] + v[2] == 201), True),
+    # v = (100, 100, 0, 0) meets it: nothing to re-derive
+    (lambda v: (v[0] == 100) & (v[1] == 100) & (v[2] == 0) & (v[3] == 0), False),
+    # too many values to decide, and no part met nowhere: not re-derived (no claim of none)
+    (lambda v: v[0] + v[1] + v[2] + v[3] == 401, False),
+])
+def test_a_goal_met_nowhere_is_re_derived_part_by_part(goal, met_nowhere):
+    """A conjunction is met nowhere when one conjunct is, a disjunction when every
+    disjunct is, each evaluated over its own variables only."""
+    said = Result(Status.INFEASIBLE, "search", "solve", proof="exhausted search")
+    assert verify(counters(goal), said).verified is (True if met_nowhere else None)

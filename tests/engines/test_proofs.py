@@ -287,3 +287,56 @@ def test_a_goal_no_state_in_the_domains_meets_is_proven_without_search(
     assert data["proof"] == "invariant" and data["explored"] == 0
     assert words in data["message"] and "explored" not in data["message"]
     assert data["status"] == ("infeasible" if command == ["solve"] else "exact")
+
+
+COUNTERS = """
+family = "transition"
+name = "four counters"
+goal = "{goal}"
+[variables]
+v = {{ size = 4, domain = [0, 100] }}
+[initial]
+v = [0, 0, 0, 0]
+[[actions]]
+name = "inc {{i}}"
+params = {{ i = "range(4)" }}
+guard = "v[i] < 100"
+effects = {{ "v[i]" = "v[i] + 1" }}
+"""
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat", "auto"])
+@pytest.mark.parametrize("command", [["solve"], ["count", "--optimal"]])
+@pytest.mark.parametrize("goal, words", [
+    ("v[0] == 50 + 51", "the goal asks v[0] == 50 + 51, but v[0] takes only the values 0..100"),
+    ("v[0] >= 101", "the goal asks v[0] >= 101, but v[0] takes only the values 0..100"),
+    ("v[0] == 101 or v[1] == 101", "the goal asks v[0] == 101 or v[1] == 101, but it holds "
+                                   "for no values within the domains (v[0] 0..100, v[1] 0..100)"),
+    ("v[0] == 101 and v[1] == 101 and v[2] == 0 and v[3] == 0",
+     "the goal asks v[0] == 101, but v[0] takes only the values 0..100"),
+])
+def test_a_goal_the_bounds_show_no_state_meets_is_proven_without_search(
+        cli, tmp_path, engine, command, goal, words):
+    # 101^4 states: each counter stops at 100, so 101 is out of reach however the goal
+    # writes or compares it; before the fix only a literal v[0] == 101 was seen, and search
+    # ran to its limit (2.5 M states), and the checker left the four-variable goal
+    # unverified (101^4 combinations); now the conjunct v[0] == 101 alone is re-derived
+    path = tmp_path / "counters.toml"
+    path.write_text(COUNTERS.format(goal=goal), encoding="utf-8")
+    run = cli(*command, path, "--engine", engine, "--json", "--time-limit", "20")
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    assert data["proof"] == "invariant" and data["explored"] == 0, data["message"]
+    assert words in data["message"] and data["verified"] is True
+    assert data["status"] == ("infeasible" if command == ["solve"] else "exact")
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat", "auto"])
+def test_a_small_space_is_refused_by_the_domains_not_by_exhaustion(cli, tmp_path, engine):
+    # x walks 0..6: x >= 7 never holds; before the fix each engine exhausted the 7 states
+    path = tmp_path / "walk.toml"
+    path.write_text(WALK.format(goal="x >= 7"), encoding="utf-8")
+    data = json.loads(cli("solve", path, "--engine", engine, "--json").out)
+    assert data["proof"] == "invariant" and data["explored"] == 0
+    assert data["message"] == ("no plan: the goal asks x >= 7, but x takes only the values "
+                               "0..6 (its domain)")

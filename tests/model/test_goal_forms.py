@@ -15,6 +15,7 @@ from cpsolve import Planning
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.language.combine import And, Sum
+from cpsolve.language.expr import Const
 from cpsolve.model.pins import extreme, goal_state
 
 
@@ -131,4 +132,14 @@ def test_a_goal_beyond_the_domains_says_which_pin_no_state_meets():
         walk(lambda x, y: And(x == 3, y == 1, x == 4)))
     # a sum at its extreme pins every summand within its domain: no contradiction
     assert goal_beyond_domains(walk(lambda x, y: And(x + y == 7, x == 6))) is None
-    assert goal_beyond_domains(walk(lambda x, y: x >= 9)) is None  # no pin: nothing said
+    # no pin, but the bounds decide it: x >= 9 and x == 4 + 5 never hold (before the fix: None)
+    assert goal_beyond_domains(walk(lambda x, y: x >= 9)) == (
+        "no plan: the goal asks x >= 9, but x takes only the values 0..6 (its domain)")
+    assert "x == 4 + 5, but x takes only the values 0..6" in goal_beyond_domains(
+        walk(lambda x, y: x == Const(4) + 5))
+    # an or none of whose parts can hold is named whole, with the domains of its variables
+    assert goal_beyond_domains(walk(lambda x, y: And(x == 2, (x > 6) | (y == 2)))) == (
+        "no plan: the goal asks x > 6 or y == 2, but it holds for no values within the "
+        "domains (x 0..6, y 0..1)")
+    # one part of the or can hold (x == 6): the goal may be met, nothing said
+    assert goal_beyond_domains(walk(lambda x, y: (x >= 6) | (y == 2))) is None

@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...language.expr import Binary, Const, Expr, Unary, Var, conjuncts
+from ...language.expr import Binary, Const, Expr, Nary, Unary, Var, conjuncts
 from ...language.interpret import evaluate
 from ...language.walk import variables
 from ...model import Planning
@@ -251,15 +251,26 @@ GOAL_VALUES = 1 << 16
 
 def goal_met_nowhere(model: Planning) -> bool:
     """Whether no values within the domains meet ``model``'s goal, whatever the actions (so
-    no plan exists): the goal evaluated over every combination of its variables' values, when
-    there are at most :data:`GOAL_VALUES` of them (False beyond, or when the goal cannot be
-    evaluated somewhere: not re-derived)."""
-    names = sorted(variables(model.goal))
+    no plan exists), by :func:`_met_nowhere` (False: not re-derived)."""
+    return _met_nowhere(model.goal, model)
+
+
+def _met_nowhere(condition: Expr, model: Planning) -> bool:
+    """Whether ``condition`` is false for every combination of its own variables' values
+    within the domains: evaluated over all of them when there are at most
+    :data:`GOAL_VALUES`; beyond, an ``and`` is met nowhere when one of its parts is, an
+    ``or`` when every part is, each part evaluated over its own variables only (False when
+    none of these shows it, or the condition cannot be evaluated somewhere)."""
+    names = sorted(variables(condition))
     ranges = [range(model.domains[n].lo, model.domains[n].hi + 1) for n in names]
-    if math.prod(len(r) for r in ranges) > GOAL_VALUES:
-        return False
-    try:
-        return not any(evaluate(model.goal, dict(zip(names, values, strict=True)))
-                       for values in itertools.product(*ranges))
-    except (ArithmeticError, ValueError):
-        return False
+    if math.prod(len(r) for r in ranges) <= GOAL_VALUES:
+        try:
+            return not any(evaluate(condition, dict(zip(names, values, strict=True)))
+                           for values in itertools.product(*ranges))
+        except (ArithmeticError, ValueError):
+            return False
+    if isinstance(condition, Nary) and condition.op == "and":
+        return any(_met_nowhere(part, model) for part in condition.args)
+    if isinstance(condition, Nary) and condition.op == "or":
+        return all(_met_nowhere(part, model) for part in condition.args)
+    return False
