@@ -131,7 +131,7 @@ def cpsolve(*argv: str, limit: float) -> tuple[int, str, str, float]:
                               text=True, timeout=limit + 60)
         code, out, err = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired:
-        code, out, err = -1, "", "did not stop within the grace"
+        code, out, err = -1, "", "did not stop within 60 s of the limit; cut off"
     return code, out, err, time.perf_counter() - start
 
 

@@ -118,11 +118,15 @@ class Hint:
         return replace(self, verdict="rejected", note=f"refused by the replay: {why}")
 
 
-def cut_off_words(what: str, reached: str) -> str:
+def cut_off_words(what: str, reached: str, grace: float | None = None) -> str:
     """Why ``what`` (an engine, the generation) has nothing: the command's clock cut it off
-    past the grace it had to stop itself, ``reached`` naming its limit as the user gave it
+    ``grace`` seconds past its limit (the time it had to stop by itself and return what it
+    had; 0 or None: none, or not known), ``reached`` naming that limit as the user gave it
     (:func:`cpsolve.engines.runtime.clock.reached`: ``time limit 5 s reached``)."""
-    return f"{reached} ({what} did not stop within the grace)"
+    if not grace:
+        return f"{reached} ({what} did not stop at the limit; cut off)"
+    said = f"{grace:.2g}" if grace < 100 else f"{grace:.0f}"
+    return f"{reached} ({what} did not stop within {said} s of the limit; cut off)"
 
 
 def lost_words(what: str) -> str:
@@ -216,10 +220,11 @@ class Result:
         return cls(status, engine, task, seconds=seconds, message=why)
 
     @classmethod
-    def cut_off(cls, task: str, engine: str, reached: str, seconds: float = 0.0) -> Result:
-        """An engine cut off by the command's clock, past the grace it had to stop itself
-        (``reached``: that limit in words, :func:`cut_off_words`)."""
-        return cls.stopped(task, engine, cut_off_words(engine, reached), seconds)
+    def cut_off(cls, task: str, engine: str, reached: str, seconds: float = 0.0,
+                grace: float | None = None) -> Result:
+        """An engine cut off by the command's clock, ``grace`` seconds past its limit (the
+        time it had to stop by itself), ``reached`` that limit in words (:func:`cut_off_words`)."""
+        return cls.stopped(task, engine, cut_off_words(engine, reached, grace), seconds)
 
     @classmethod
     def lost(cls, task: str, engine: str, seconds: float = 0.0) -> Result:

@@ -238,8 +238,13 @@ def _running(cli: Cli, name: str, end: Clock | None, engine: str) -> Iterator[Op
     import takes the time that is left: :class:`TimeUp`); and the model's own ``end``
     (:func:`_model_end`), which cuts it off when it has not stopped a grace past the
     model's budget — a model whose engine overruns its share never takes the time of the
-    models after it."""
+    models after it (its :class:`TimeUp` then says how far past the budget: that grace)."""
     with cli.progress(f"{name}: {engine}") as options, \
-            cli.clock.guard(f"running {engine}", cli.clock.grace()), \
-            end.guard(f"running {engine}") if end is not None else nullcontext():
-        yield options
+            cli.clock.guard(f"running {engine}", cli.clock.grace()):
+        try:
+            with end.guard(f"running {engine}") if end is not None else nullcontext():
+                yield options
+        except TimeUp as err:
+            if end is not None and err.limit == end.limit:  # ``end``'s: cut off the grace
+                err.grace = cli.clock.grace()  # past the budget (its limit holds both)
+            raise

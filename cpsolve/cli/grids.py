@@ -3,6 +3,7 @@ solutions under symmetry; puzzles with a unique solution)."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from ..engines import Options
@@ -89,13 +90,14 @@ def _generations(cli: Cli, puzzle) -> tuple:
 
     args = cli.args
     check = None if args.check in (None, "auto") else args.check
-    gen, gens = None, []
+    gen, gens, began = None, [], time.perf_counter()
     try:
         with cli.progress(f"{args.engine} generate") as options, \
                 cli.clock.guard("generating", cli.clock.grace()), interrupt.escalating():
             gen = Generator(puzzle.model, puzzle.symmetry(), args.engine,
                             Options(time_limit=options.time_limit, progress=options.progress))
             for k in args.givens:
+                began = time.perf_counter()  # the seconds of one cut off
                 if args.random is not None:
                     gens.append(gen.random(k, args.random, args.seed, args.minimal,
                                            check=check))
@@ -106,10 +108,11 @@ def _generations(cli: Cli, puzzle) -> tuple:
         if gen is None:
             raise
         why = lost_words("generation") if isinstance(err, KeyboardInterrupt) else \
-            cut_off_words("generation", err.reached_words())
+            cut_off_words("generation", err.reached_words(), err.grace)
         method = "exhaustive" if args.random is None else "random"
-        gens += [Generation(k, method, (), message="not finished", short=why)
-                 for k in args.givens[len(gens):]]
+        ran = time.perf_counter() - began  # the one under way; those after it never began
+        gens += [Generation(k, method, (), seconds=0.0 if i else ran, message="not finished",
+                            short=why) for i, k in enumerate(args.givens[len(gens):])]
     return gen, gens
 
 

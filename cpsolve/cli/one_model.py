@@ -140,8 +140,8 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
                 return race.result, race, False
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp as err:
-        return _lost(stream, task, engine, cut_off_words(engine, err.reached_words()), start), \
-            None, False
+        why = cut_off_words(engine, err.reached_words(), err.grace)
+        return _lost(stream, task, engine, why, start), None, False
     except KeyboardInterrupt:
         return _lost(stream, task, engine, lost_words(engine), start), None, True
 

@@ -102,3 +102,30 @@ def test_a_seed_with_random_is_taken(cli):
     run = cli("generate", MODELS / "latin4.toml", "--givens", "4", "--random", "1", "--seed",
               "0", "--count")
     assert run.code == 0, run.err
+
+
+def test_a_generation_cut_off_says_how_late_and_how_long_it_ran(cli, monkeypatch):
+    """A generation that does not stop at the limit is cut off: its `short` says how long
+    past the limit it was left to stop (it said "within the grace", explained nowhere), and
+    its seconds are the time it ran (it said 0.000 s after running 3 s); a number of givens
+    after it never began (0 s)."""
+    import time
+
+    from cpsolve.workflows.grids.generator import Generator
+
+    def deaf(*args, **kwargs):
+        end = time.monotonic() + 30  # never looks at the stop asked for at the limit
+        while time.monotonic() < end:
+            time.sleep(0.01)
+        raise AssertionError("not cut off")
+
+    monkeypatch.setattr(Generator, "every", deaf)
+    run = cli("generate", MODELS / "xsudoku5.toml", "--givens", "7", "8", "--count",
+              "--time-limit", "0.5", "--json")
+    assert run.code == 1, run.err
+    seven, eight = json.loads(run.out)["givens"]
+    # the grace: 60 % of the 0.5 s a command may run past a limit under 5 s
+    why = "time limit 0.5 s reached (generation did not stop within 0.3 s of the limit; cut off)"
+    assert seven["short"] == eight["short"] == why
+    assert seven["message"] == eight["message"] == "not finished"
+    assert seven["seconds"] > 0 and eight["seconds"] == 0

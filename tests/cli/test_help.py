@@ -68,7 +68,7 @@ def test_analyze_defaults_spelled_out_change_nothing(cli, model, spelled):
     written out, run the same analysis from the same side: one second of each is enough
     to see which — on a machine so loaded that the analysis did not start within it
     ("time limit reached before search started") or was cut before it said which ("search
-    did not stop within the grace"), the runs are made again with more."""
+    did not stop within 0.6 s of the limit; cut off"), the runs are made again with more."""
     for limit in ("1", "10", "60"):
         runs = [cli("analyze", model, *extra, "--time-limit", limit, "--json")
                 for extra in ((), spelled)]

@@ -105,10 +105,13 @@ class TimeUp(BaseException):
 
     A ``BaseException``, as ``KeyboardInterrupt``: code that catches every ``Exception``
     (a user's model file being loaded, an engine's last line of defence) must not turn
-    the clock's stop into an error of its own."""
+    the clock's stop into an error of its own.  ``grace``: how long past the limit the
+    work was left to stop by itself before this cut it off (0: none, cut at the limit)."""
 
-    def __init__(self, what: str, limit: float, armed: alarms.Armed | None = None):
+    def __init__(self, what: str, limit: float, armed: alarms.Armed | None = None,
+                 grace: float = 0.0):
         self.what, self.limit, self.armed = what, limit, armed  # armed: :func:`absorb`
+        self.grace = grace
         super().__init__(f"the time limit ({seconds(limit)} s) was reached while {what}")
 
     def reached_words(self) -> str:
@@ -306,7 +309,7 @@ class Clock:
             signal.setitimer(signal.ITIMER_REAL, 0.05)
             if isinstance(sys.exc_info()[1], TimeUp):  # one is leaving the blocks already:
                 return  # another, raised in a guard's exit, would skip that guard's ending
-            raise TimeUp(under_way(what, frame), self.limit, armed)
+            raise TimeUp(under_way(what, frame), self.limit, armed, wait)
 
         return alarm
 

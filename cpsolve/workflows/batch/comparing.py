@@ -148,8 +148,10 @@ def _one_engine(engine: str, task: str, model, seconds: float | None,
     except (TimeUp, ImportError) as err:  # pybind11 makes the clock's stop an ImportError
         if isinstance(err, ImportError) and not interrupt.requested():
             raise  # a broken installation
-        said = err.reached_words() if isinstance(err, TimeUp) else reached()
-        return Result.cut_off(task, engine, said, time.perf_counter() - began), False
+        cut = err if isinstance(err, TimeUp) else None  # an import cut: how late, not known
+        said = reached() if cut is None else cut.reached_words()
+        return Result.cut_off(task, engine, said, time.perf_counter() - began,
+                              None if cut is None else cut.grace), False
     except KeyboardInterrupt:  # a second Ctrl-C, or a first one the engine did not answer
         interrupt.request()  # within a second (:func:`interrupt.escalating`)
         return Result.lost(task, engine, time.perf_counter() - began), True

@@ -155,8 +155,8 @@ def _solved_within(item: Item, engine: str, options: Options, deadline: float | 
         with clock.guard(f"solving {item.source}", clock.grace()):
             return solve_one(item, engine, _limited(options, left))
     except TimeUp as err:
-        return Row(item.source, item.puzzle, Result.cut_off("solve", engine, err.reached_words(),
-                                                            time.monotonic() - start))
+        return Row(item.source, item.puzzle, Result.cut_off(
+            "solve", engine, err.reached_words(), time.monotonic() - start, err.grace))
 
 
 def _limited(options: Options, time_limit: float | None) -> Options:

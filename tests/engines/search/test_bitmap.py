@@ -167,11 +167,49 @@ def test_map_on_disk_gives_the_same_layers(tmp_path):
     assert list(tmp_path.iterdir()) == []  # the map's file is removed
 
 
-def test_a_limit_stops_after_complete_layers():
-    result = analyze(board(3, 3, (*range(1, 9), 0)), limit=1000)
-    assert result.status is Status.PARTIAL and result.states >= 1000
-    assert list(result.layers) == plain_layers(3, 3, (*range(1, 9), 0))[:len(result.layers)]
-    assert result.bound == len(result.layers) - 1
+def limited(layers: list[int], limit: int) -> tuple[list[int], bool]:
+    """The layers an analysis stopped by ``--limit`` keeps: whole ones while they fit, then
+    the states up to the limit as a partial last one (True) (docs/json.md ``layers``)."""
+    kept, seen = [], 0
+    for size in layers:
+        if seen + size > limit:
+            if limit > seen:
+                kept.append(limit - seen)
+            return kept, limit > seen
+        kept.append(size)
+        seen += size
+    return kept, False
+
+
+@pytest.mark.parametrize("limit", [1, 7, 1000, 1102])
+def test_a_limit_is_held_exactly(limit):
+    """At most ``limit`` states, as the numpy analysis: a layer the limit falls inside keeps
+    the states up to it as a partial last layer, which ``bound`` does not count (8-puzzle
+    from the goal: 1, 2, 4, ... so 7 and 1,102 end whole layers, 1,000 cuts distance 11)."""
+    whole = plain_layers(3, 3, (*range(1, 9), 0))
+    expected, cut = limited(whole, limit)
+    result = analyze(board(3, 3, (*range(1, 9), 0)), limit=limit)
+    assert result.status is Status.PARTIAL and result.states == result.explored == limit
+    assert list(result.layers) == expected
+    assert (result.details.get("last_layer") == "partial") is cut
+    assert result.bound == len(expected) - 1 - cut
+    numpy = run("search", "analyze", board(3, 3, (*range(1, 9), 0)),
+                Options(algorithm="numpy", limit=limit))
+    assert numpy.layers == result.layers and numpy.message == result.message
+
+
+def test_a_limit_is_held_exactly_with_the_map_on_disk(tmp_path):
+    from cpsolve.engines.runtime import memory
+
+    memory.set_limit(1 << 40)  # as a command sets it
+    try:
+        result = analyze(board(2, 4, (*range(1, 8), 0)), memory_limit=1000,
+                         work_dir=str(tmp_path), limit=100)
+    finally:
+        memory.set_limit(None)
+    assert result.details["map_on_disk"] is True and result.states == 100
+    expected, cut = limited(plain_layers(2, 4, (*range(1, 8), 0)), 100)
+    assert list(result.layers) == expected and cut
 
 
 def test_models_that_are_not_permutations_fall_back():
@@ -246,9 +284,11 @@ def test_cli_names_the_bitmap_analysis(cli, tmp_path):
                   "--limit", "5000", "--json")
     partial = json.loads(stopped.out.strip().splitlines()[-1])
     assert partial["status"] == "partial" and partial["details"]["algorithm"] == "bitmap"
-    # complete layers until 5,000 states are seen: OEIS A090166, the 3x4 from a corner blank
-    assert partial["layers"] == [1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1392, 2494]
-    assert partial["bound"] == 12 and partial["states"] == 5588
+    # OEIS A090166, the 3x4 from a corner blank, complete up to distance 11 (3,094 states),
+    # then the 1,906 states of distance 12 up to the limit
+    assert partial["layers"] == [1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1392, 1906]
+    assert partial["bound"] == 11 and partial["states"] == 5000
+    assert partial["details"]["last_layer"] == "partial"
 
 
 def test_moves_that_cannot_be_undone_count_from_the_start():

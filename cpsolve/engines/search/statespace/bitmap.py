@@ -31,11 +31,13 @@ import numpy as np
 from ....answers.kinds import Analysis, Direction
 from ....answers.result import Result, Status, Unsupported
 from ....model.moves import reversible
+from ...runtime.stop import Stop
 from ..common import Budget, Inapplicable
 from ..compile import Task
 from ..emit import TooDeep
 from .backward import TooLarge, relation
 from .external import DEFAULT_MEMORY, FARTHEST_MAX
+from .layers import WHAT, partial_analysis
 from .packing import SIGN, Packed, Unpackable
 from .permrank import MAX_VALUES, Ranker
 from .twobits import CURRENT, TwoBitMap
@@ -141,6 +143,8 @@ class Sweep:
         self.last = np.empty(0, np.int64)
         self.watched_at: int | None = None
         self.stopped = False
+        self.partial = False
+        """The last of :attr:`sizes` is a layer cut short by the state limit."""
         self.expanded = 0
         self.started = time.perf_counter()
 
@@ -158,8 +162,11 @@ class Sweep:
 
 
 def sweep(space: Space, bits: TwoBitMap, root: tuple[int, ...], budget: Budget, label: str,
-          chunk: int, watch: tuple[int, ...] | None = None) -> Sweep:
-    """Layers from ``root`` on an empty map; ``watch``: the distance of that state."""
+          chunk: int, watch: tuple[int, ...] | None = None, offset: int = 0) -> Sweep:
+    """Layers from ``root`` on an empty map; ``watch``: the distance of that state;
+    ``offset`` states already count against the state limit.  A layer that takes the count
+    past the limit is kept as a partial last layer of the states up to it, as the other
+    analyses keep it (:meth:`.layers.Sweep.cut`)."""
     out = Sweep()
     target = None if watch is None else space.rank(watch)
     bits.put(space.rank(root), CURRENT)
@@ -173,7 +180,7 @@ def sweep(space: Space, bits: TwoBitMap, root: tuple[int, ...], budget: Budget, 
             if keep:
                 kept.append(ranks)
             for i in range(0, ranks.size, chunk):
-                if budget.exceeded(out.seen, out.line, label, done):
+                if budget.exceeded(offset + out.seen, out.line, label, done):
                     out.stopped = True
                     return out
                 part = ranks[i:i + chunk]
@@ -184,6 +191,14 @@ def sweep(space: Space, bits: TwoBitMap, root: tuple[int, ...], budget: Budget, 
         new = bits.advance()
         if not new:
             out.last = np.concatenate(kept) if kept else np.empty(0, np.int64)
+            return out
+        if budget.limit is not None and offset + out.seen + new > budget.limit:
+            keep = max(0, budget.limit - offset - out.seen)
+            if keep:  # the states up to the limit (a map's marks come in no order of finding)
+                out.sizes.append(keep)
+                out.partial = True
+            out.stopped = True
+            budget.halt(Stop.STATES, f"state limit {budget.limit:,} reached")
             return out
         out.sizes.append(new)
         budget.report(out.line, label, 0)
@@ -222,7 +237,8 @@ def bitmap_layers(task: Task, budget: Budget, direction: Direction | None = None
         if first.stopped or first.watched_at is not None:
             reach = first.seen if first.watched_at is not None else None
             return _result(space, first, "goal", budget, maps.details(), reach)
-        second = sweep(space, maps.fresh(), task.initial, budget, "reachable", chunk)
+        second = sweep(space, maps.fresh(), task.initial, budget, "reachable", chunk,
+                       offset=first.seen)
         if second.stopped:
             return _result(space, second, "start", budget, maps.details())
         return _result(space, first, "goal", budget, maps.details(), second.seen)
@@ -285,12 +301,8 @@ def _result(space: Space, done: Sweep, direction: Direction, budget: Budget, det
     """The analysis of ``done``: complete, or partial with its complete layers."""
     seen, layers = done.seen, tuple(done.sizes)
     if done.stopped:
-        depth = len(layers) - 1
-        return Result(status=Status.PARTIAL, engine="search", task="analyze",
-                      answer=Analysis(seen, layers, direction), explored=seen, bound=depth,
-                      details=details, message=f"stopped: {budget.reason}; {seen:,} states "
-                      f"found so far, all within distance {depth} known (layers are complete "
-                      "up to there)")
+        return partial_analysis(budget.reason, seen, layers, direction, WHAT[direction],
+                                details, done.partial)
     farthest = tuple(sorted(space.state(int(r)) for r in done.last))
     more: dict = {"reachable": seen if direction == "start" else reachable}
     if direction == "goal":

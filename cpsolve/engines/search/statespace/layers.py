@@ -105,6 +105,10 @@ class Sweep:
                                 details, self.partial)
 
 
+WHAT = {"start": "reachable from the initial state", "goal": "that can reach the goal"}
+"""What the states of an analysis from each side are, in its messages."""
+
+
 def partial_analysis(reason: str, seen: int, sizes: tuple[int, ...], direction: Direction,
                      what: str, details: dict, partial: bool = False, hint: str = "") -> Result:
     """An analysis a limit stopped (``PARTIAL``) with ``seen`` states, ``sizes`` per

@@ -9,7 +9,7 @@ import numpy as np
 from ....answers.kinds import Analysis, Direction
 from ....answers.result import Result, Status
 from ...runtime.stop import Stop
-from .layers import partial_analysis
+from .layers import WHAT, partial_analysis
 from .packing import Packed
 from .symmetry import Orbits
 
@@ -44,7 +44,7 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
                        orbit_layers=[o for o, _ in sizes])
     details.update(more)
     if stop is not None:
-        return partial_analysis(stop, seen, layers, side, _WHAT[side], details, partial, hint)
+        return partial_analysis(stop, seen, layers, side, WHAT[side], details, partial, hint)
     farthest: tuple = ()
     if last is not None:
         farthest = tuple(sorted(packed.states(np.unique(np.concatenate(orbits.images(last))))))
@@ -52,9 +52,6 @@ def layered(packed: Packed, orbits: Orbits, sizes: list[tuple[int, int]],
                   answer=Analysis(seen, layers, side, len(layers) - 1, farthest),
                   explored=seen,
                   details={"reachable": seen, **details} if side == "start" else details)
-
-
-_WHAT = {"start": "reachable from the initial state", "goal": "that can reach the goal"}
 
 
 def go_on(stop: Stop | None) -> str:
