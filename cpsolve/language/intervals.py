@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
-from .expr import DIVIDE, MIRRORED, Binary, Const, Expr, IfThenElse, Nary, Unary, Var, is_boolean
+from .expr import (
+    DIVIDE,
+    MIRRORED,
+    Binary,
+    Const,
+    Expr,
+    IfThenElse,
+    Nary,
+    Unary,
+    Var,
+    children,
+    is_boolean,
+)
 
 
 def bounds(expr: Expr, domain: Callable[[str], tuple[int, int]],
@@ -136,3 +148,17 @@ def _divide_bounds(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int
         return 0, b_hi - 1
     quotients = [a_lo // b_lo, a_lo // b_hi, a_hi // b_lo, a_hi // b_hi]
     return min(quotients), max(quotients)
+
+
+def bounds_bottom_up(expr: Expr, domain: Callable[[str], tuple[int, int]]
+                     ) -> Iterator[tuple[Expr, tuple[int, int]]]:
+    """Every node of ``expr`` with its :func:`bounds`, each after its children (``expr``
+    itself last): one pass, never a deep recursion (a sum of 600 variables)."""
+    order, stack = [], [expr]
+    while stack:  # every node, each before its children
+        node = stack.pop()
+        order.append(node)
+        stack.extend(children(node))
+    memo: dict[int, tuple[int, int]] = {}
+    for node in reversed(order):
+        yield node, bounds(node, domain, memo)

@@ -9,8 +9,8 @@ bounded to their one value, so they count as folded.
 
 from __future__ import annotations
 
-from ..language.expr import COMPARE, Binary, Expr, Nary, Unary, children
-from ..language.intervals import Domain, bounds
+from ..language.expr import COMPARE, Binary, Expr, Nary, Unary
+from ..language.intervals import Domain, bounds_bottom_up
 
 
 def never(cond: Expr, domain: Domain) -> bool:
@@ -64,14 +64,7 @@ def _compared(cond: Binary, domain: Domain) -> bool | None:
 
 
 def _bounds(expr: Expr, domain: Domain) -> tuple[int, int]:
-    """:func:`bounds` of ``expr``, its nodes bounded children first, so that a long chain
-    (a sum of 600 variables) needs no deep recursion."""
-    order, stack = [], [expr]
-    while stack:  # every node, each before its children
-        node = stack.pop()
-        order.append(node)
-        stack.extend(children(node))
-    memo: dict[int, tuple[int, int]] = {}
-    for node in reversed(order):
-        bounds(node, domain, memo)
-    return memo[id(expr)]
+    """:func:`bounds` of ``expr``, its nodes bounded children first (:func:`bounds_bottom_up`),
+    so that a long chain (a sum of 600 variables) needs no deep recursion."""
+    *_, (_, found) = bounds_bottom_up(expr, domain)
+    return found

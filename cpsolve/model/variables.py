@@ -7,8 +7,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..language.expr import Expr, ExprLike, Nary, Unary, Var, children, is_boolean, readable, wrap
-from ..language.intervals import bounds
+from ..language.expr import Expr, ExprLike, Nary, Unary, Var, is_boolean, readable, wrap
+from ..language.intervals import bounds, bounds_bottom_up
 from ..language.quoting import figure, short_number, shown
 from ..language.slips import not_a_condition
 from ..language.walk import bad_divisors, if_conditions, variables
@@ -45,14 +45,7 @@ MAX_MAGNITUDE = 2 ** 62
 
 def _check_magnitude(expr: Expr, domain: Callable[[str], tuple[int, int]], what: str) -> None:
     """Raise :class:`ModelError` when some subexpression can leave ±:data:`MAX_MAGNITUDE`."""
-    order, stack = [], [expr]
-    while stack:  # every node, each before its children
-        node = stack.pop()
-        order.append(node)
-        stack.extend(children(node))
-    memo: dict[int, tuple[int, int]] = {}
-    for node in reversed(order):  # children first: each node's bounds from its children's,
-        lo, hi = bounds(node, domain, memo)  # one pass, never a deep recursion
+    for _, (lo, hi) in bounds_bottom_up(expr, domain):  # children first: one pass
         if max(-lo, hi) > MAX_MAGNITUDE:
             raise ModelError(f"{what}: values up to {short_number(max(-lo, hi))} do not fit "
                              "in 64-bit integers (at most 2**62 in absolute value)")
