@@ -3,7 +3,7 @@ beside the answer — ``wrote FILE (...)``, or why nothing was written (no plan:
 and that an existing FILE still holds what it held (it is never deleted nor emptied: an
 empty plan file is the plan of no steps).  ``--json`` carries the same as ``plan_file``;
 when stdout holds a file alone (``--plan-file -``), the line goes to stderr, so that the
-verdict of a run without a plan still reaches the user."""
+verdict still reaches the user: of a run without a plan, and of a plan not proven optimal."""
 
 from __future__ import annotations
 
@@ -43,15 +43,17 @@ def write_plan(cli, puzzle, result: Result, path: str, say: bool = True) -> None
     """Write the plan to ``path`` in the IPC format (PDDL inputs: the PDDL action names),
     or nothing when there is none; then, when ``say`` and not ``--json``, one line on what
     became of it: on stdout under the text report, or on stderr when stdout holds a file
-    alone (``-``; the report is left out, so the line names the model and the verdict)."""
+    alone (``-``; the report is left out, so the line names the model and the verdict,
+    also of a plan written there: whether it is proven optimal is in no plan file)."""
     from ..output.ipc import ipc_plan
     from .writing import to_stdout, write_text
 
     if isinstance(result.answer, Plan):
         write_text(path, ipc_plan(result.answer, puzzle.model.unit_costs()), False)
-    if not say or cli.args.json or (isinstance(result.answer, Plan) and _on_stdout(path)):
+    if not say or cli.args.json:
         return
-    if to_stdout(cli.args):  # the report is left out: the verdict, and the file's fate
+    if to_stdout(cli.args):  # the report is left out: the verdict (a plan not proven
+        # optimal too), and the file's fate
         message = f": {result.message}" if result.message else ""
         print(printable(f"{puzzle.name} [{result.engine}] {status_words(result)}{message}; "
                         f"{_line(puzzle, result, path)}"), file=sys.stderr)

@@ -103,3 +103,12 @@ def test_a_written_plan_file_is_said_as_pictures_are(cli, stuck):
     run = cli("solve", "water_jugs", "--engine", "search", "--plan-file", "jugs.plan")
     assert run.code == 0
     assert run.out.splitlines()[-1] == "wrote jugs.plan (the plan: 10 moves, by search)"
+
+
+def test_a_plan_on_stdout_has_its_verdict_on_stderr(cli):
+    """No plan file says whether its plan is proven optimal: with ``--plan-file -`` (stdout
+    holds the plan alone) the verdict goes to stderr, for a plan written too."""
+    run = cli("solve", "water_jugs", "--engine", "search", "--plan-file", "-")
+    assert run.code == 0 and run.out.splitlines()[-1] == "; cost = 10 (unit cost)"
+    assert run.err_lines == ["Water jugs 8 L and 5 L [search] optimal (proven); wrote - "
+                             "(the plan: 10 moves, by search)"]
