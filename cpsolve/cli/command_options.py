@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..engines import ENGINES, TASKS, every
-from ..engines.option_choices import DIRECTIONS
+from ..engines.option_choices import AUTO_BUDGET, DIRECTIONS
 from ..engines.runtime import memory
 from ..interop import FORMATS
 from .checks import (
@@ -30,9 +30,6 @@ from .interop_options import (
     statistics,
     validate_command,
 )
-
-AUTO_BUDGET = 60.0
-"""Seconds ``--engine auto`` may take without ``--time-limit`` (see cpsolve.engines.auto)."""
 
 ANALYZERS = ["search"]
 """Engines that can analyze a state space."""

@@ -35,6 +35,11 @@ refused (:func:`wrong_kind`) — it would be silently ignored — by :func:`~cps
 and by the command line (:data:`cpsolve.cli.option_rules.KIND_OPTIONS`), whose batches and
 ``compare`` hand each model only the ones of its kind (:func:`for_kind`)."""
 
+AUTO_BUDGET = 60.0
+"""Seconds ``auto`` (the race of :mod:`cpsolve.engines.auto`) may take when no time limit is
+given: ``--engine auto`` without ``--time-limit``, ``run("auto", ...)`` with
+``Options.time_limit`` ``None``."""
+
 DIRECTIONS = ("start", "goal")
 """What ``Options.direction`` (``analyze --from``) may be, besides ``None``."""
 
