@@ -12,15 +12,17 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 
-from ..language.expr import Expr, Var, conjuncts
+from ..language.expr import Expr, Var, children, conjuncts
 from ..language.walk import normal_text, substitute
 from .facts import changes, tracked
 from .pins import pins
 from .planning import Action, Planning
 from .values import value_at
 
-MAX_COMBINATIONS = 1 << 17
-"""Most value combinations :func:`reversible` evaluates over all actions together."""
+MAX_WORK = 1 << 20
+"""Most expression nodes :func:`reversible` may evaluate over all actions together (a value
+combination of an action's used variables costs the nodes of its guard and effects): about
+half a second of this module's interpreter."""
 
 
 def _used(action: Action, model: Planning) -> tuple[str, ...]:
@@ -57,19 +59,29 @@ def reversible(model: Planning) -> bool:
     that set, on those variables, form a symmetric relation.  An action only
     looks at its used variables and leaves the others alone, so each move is
     then undone by an action of its own set (a slide by the opposite slide).
-    False when the condition fails, and when the actions have more than
-    :data:`MAX_COMBINATIONS` value combinations of their used variables in all.
+    False when the condition fails, and when deciding it would evaluate more than
+    :data:`MAX_WORK` expression nodes (:func:`_work`, summed over the actions).
     """
+    used = [_used(action, model) for action in model.actions]
+    if sum(_work(action, model, names) for action, names in zip(model.actions, used)) > MAX_WORK:
+        return False  # known before any is evaluated: a model past it costs nothing here
     groups: dict[tuple[str, ...], set[tuple]] = {}
-    budget = MAX_COMBINATIONS
-    for action in model.actions:
-        used = _used(action, model)
-        fixed = pins(action.guard, model.domain)
-        budget -= math.prod(1 if n in fixed else model.domains[n].size for n in used)
-        if budget < 0:
-            return False
-        groups.setdefault(used, set()).update(_moves(action, model, used))
+    for action, names in zip(model.actions, used):
+        groups.setdefault(names, set()).update(_moves(action, model, names))
     return all((t, s) in moves for moves in groups.values() for s, t in moves)
+
+
+def _work(action: Action, model: Planning, used: tuple[str, ...]) -> int:
+    """The nodes :func:`_moves` may evaluate for ``action``: its value combinations times
+    the nodes of its guard and effects."""
+    fixed = pins(action.guard, model.domain)
+    combinations = math.prod(1 if n in fixed else model.domains[n].size for n in used)
+    return combinations * sum(map(_nodes, (action.guard, *(e for _, e in action.effects))))
+
+
+def _nodes(expr: Expr) -> int:
+    """The nodes of ``expr``'s tree."""
+    return 1 + sum(map(_nodes, children(expr)))
 
 
 def _renamed(expr: Expr, mapping: Mapping[str, str]) -> str:

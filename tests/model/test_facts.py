@@ -362,3 +362,30 @@ def test_known_facts_of_bundled_models() -> None:
     assert goal_state(eight) is not None and facts.fixed_length(eight) is None
     jugs = load(MODELS / "water_jugs.toml").model
     assert not reversible(jugs) and facts.cost_floor(jugs) == 1
+
+
+def test_reversibility_past_its_work_is_not_tried(monkeypatch) -> None:
+    """Eight queens placed row by row: the actions of the last rows read up to eight
+    variables of eight values (8^8 combinations), far past the work allowed; the answer
+    "not proven" comes at once, before any guard is evaluated (it took seconds when the
+    work was counted as it went)."""
+    import cpsolve.model.moves as moves
+
+    model = Planning("queens placed row by row")
+    q = [model.add_variable(f"q{i}", 0, 7) for i in range(8)]
+    placed = model.add_variable("placed", 0, 8)
+    model.set_initial({**{f"q{i}": 0 for i in range(8)}, "placed": 0})
+    model.set_goal(placed == 8)
+    for k in range(8):
+        for c in range(8):
+            safe = [(q[j] != c) & (q[j] - c != k - j) & (c - q[j] != k - j) for j in range(k)]
+            guard = placed == k
+            for condition in safe:
+                guard = guard & condition
+            model.add_action(f"row {k} col {c}", guard, {q[k]: c, placed: k + 1})
+
+    def never(*_):
+        raise AssertionError("a guard was evaluated")
+
+    monkeypatch.setattr(moves, "value_at", never)
+    assert not reversible(model)
