@@ -1,19 +1,15 @@
 """The process's entry point: ``cpsolve`` (the console script) and ``python -m cpsolve``.
 
-:func:`run` catches SIGINT and SIGTERM before anything heavy is imported — a Ctrl-C
-while the engines load must end as any other interruption does (exit 130, what was
-found printed), not with a traceback — and hands the signals that came meanwhile to
-the command's own handler (:func:`cpsolve.cli.main`).  Once the command has ended, its
-output flushed and the exit handlers run, the process leaves without tearing down
-every module (a few tenths of a second on a loaded machine with OR-Tools loaded, past
-the time limit the answer kept to).
+:func:`run` catches SIGINT and SIGTERM — from this module's import on, before anything
+heavy is imported: a Ctrl-C while the engines load must end as any other interruption
+does (exit 130, what was found printed), not with a traceback — and hands the signals
+that came meanwhile to the command's own handler (:func:`cpsolve.cli.main`).  Once the
+command has ended, its output flushed and the exit handlers run, the process leaves
+without tearing down every module (a few tenths of a second on a loaded machine with
+OR-Tools loaded, past the time limit the answer kept to).
 """
 
-import atexit
-import os
 import signal
-import sys
-import threading
 import time
 
 _early: list[float] = []
@@ -24,11 +20,27 @@ def _catch(signum: int, frame: object) -> None:  # noqa: ARG001 - handler signat
     _early.append(time.monotonic())
 
 
-def run() -> int:
-    """Run the command line of this process; its exit code."""
-    if threading.current_thread() is threading.main_thread():
+def _catching() -> None:
+    """Take SIGINT and SIGTERM with :func:`_catch` (in the main thread only: elsewhere
+    signals cannot be handled, and the command's own handler says so)."""
+    try:
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _catch)
+    except ValueError:  # not the main thread
+        pass
+
+
+_catching()  # first of all: this module is imported by the console script and ``-m``
+# alone, and a signal during the imports below would otherwise be a traceback
+
+import atexit  # noqa: E402 - after the handler, on purpose
+import os  # noqa: E402
+import sys  # noqa: E402
+
+
+def run() -> int:
+    """Run the command line of this process; its exit code."""
+    _catching()  # again: a caller may have imported this module long before
     if sys.stderr is None:  # closed when the process started (2>&-): its lines are lost,
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # and nothing else changes
     from .cli import main
