@@ -76,3 +76,23 @@ def test_unreachable_goal_exhausts_a_side() -> None:
     result = packed_bidir(task, Budget())
     assert result.status is Status.INFEASIBLE
     assert result.explored >= math.factorial(9) // 2          # one side: a whole half
+
+
+def test_a_space_of_four_million_states_is_packed() -> None:
+    """Eleven dials of four positions (4^11 = 4,194,304 states, as 4-peg Hanoi with 11
+    discs): small enough for packed layers, which took 2.8 s where ``bidir`` took 17 s."""
+    from cpsolve import Planning
+    from cpsolve.engines.search.registry import default_algorithm
+
+    model = Planning("dials")
+    dials = [model.add_variable(f"d{i}", 0, 3) for i in range(11)]
+    model.set_initial({f"d{i}": 0 for i in range(11)})
+    model.set_goal(dials[0] == 3)
+    for d in dials[1:]:
+        model.set_goal(model.goal & (d == 3))
+    for i, d in enumerate(dials):
+        model.add_action(f"turn {i} up", d <= 2, {d: d + 1})
+        model.add_action(f"turn {i} down", d >= 1, {d: d - 1})
+    task = compile_planning(model)
+    assert space_bound(task) == 4**11 <= SMALL_SPACE
+    assert default_algorithm(model, task) == "packed_bidir"
