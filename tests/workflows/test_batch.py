@@ -81,6 +81,25 @@ def test_an_option_of_one_kind_goes_to_the_batch_s_models_of_that_kind(cli, opti
     assert rows["queens8"]["verified"] and "error" not in rows["queens8"]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(("algorithm", "kind"), [("iddfs", "planning"),
+                                                 ("backtracking", "csp")])
+def test_an_algorithm_of_one_kind_goes_to_the_batch_s_models_of_that_kind_under_search(
+        cli, algorithm, kind, jobs):
+    """``--engine search --algorithm`` in a batch of both kinds: the models of the
+    algorithm's kind run it, the others run as without it (docs/how-to/batches.md), as
+    under ``auto`` -- not an error row each (the tester's ``bfs`` on sudoku4)."""
+    run = cli("solve", "water_jugs", "sudoku4", "--engine", "search", "--algorithm",
+              algorithm, "--jobs", jobs, "--time-limit", "60", "--json")
+    rows = {Path(r["source"]).stem: r for r in lines(run.out)[:-1]}
+    assert run.code == 0, run.out + run.err
+    assert all("error" not in r and r["verified"] for r in rows.values()), rows
+    assert rows["water_jugs"]["steps"] == 10  # DESIGN.md's known answer
+    assert rows["sudoku4"]["engine"] == "search"
+    if kind == "planning":  # the planning model ran the algorithm given
+        assert rows["water_jugs"]["details"]["algorithm"] == algorithm
+
+
 def test_compare_gives_an_option_of_one_kind_to_the_models_of_that_kind(cli):
     """``compare`` of a csp and a planning model with ``--time-indexed``: CP-SAT solves the
     csp without it (not skipped as given an option for planning models)."""
