@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -66,6 +67,21 @@ def test_several_files_and_a_directory(cli, tmp_path):
     run = cli("solve", "water_jugs", "blocks")
     assert run.code == 0 and "2 instances" in run.out
     assert run.err == ""  # not even a blank line: the progress bar is for terminals
+
+
+@pytest.mark.parametrize("broken", [1, 2])
+def test_the_summary_line_counts_errors_in_words(cli, tmp_path, broken):
+    """``1 error``, ``2 errors`` (it said "2 error"); the statuses stay as they are named
+    (``1 optimal``)."""
+    files = [tmp_path / f"broken{i}.toml" for i in range(broken)]
+    for file in files:
+        file.write_text("family = 3\n")
+    run = cli("solve", *files, "water_jugs", "--engine", "search")
+    assert run.code == 2
+    errors = "1 error" if broken == 1 else f"{broken} errors"
+    last = run.out.strip().splitlines()[-1]
+    assert re.fullmatch(rf"{broken + 1} instances in [\d.]+ s \([\d.,]+ per second, "
+                        rf"search\): {errors}, 1 optimal", last), last
 
 
 @pytest.mark.parametrize("option", ["--unique", "--time-indexed"])
