@@ -193,11 +193,13 @@ def _flushed(printer, code: int) -> int:
 
 def _printer(argv: list[str]):
     """The invocation's printer, before its command line is read: the command (the first
-    word naming one) and whether ``--json`` (or a prefix argparse takes for it) is asked."""
+    word naming one) and whether ``--json`` (or a prefix argparse takes for it) is asked,
+    also as ``--json=...``, which argparse refuses: that error is JSON's too."""
     from .printer import Printer
 
     command = next((a for a in argv if a in COMMANDS), None)
-    json_wanted = any(len(a) > 3 and "--json".startswith(a) for a in argv)
+    names = (a.split("=", 1)[0] for a in argv if a.startswith("--"))
+    json_wanted = any(len(a) > 3 and "--json".startswith(a) for a in names)
     return Printer(command, json_wanted)
 
 

@@ -84,7 +84,11 @@ class _Parser(argparse.ArgumentParser):
             if arg.split("=", 1)[0] in known and arg not in self._option_string_actions:
                 import shlex
 
-                self.error(f"{arg.split('=', 1)[0]} is an option of the command: it goes "
+                name = arg.split("=", 1)[0]
+                if name in {a.split("=", 1)[0] for a in args[at + 1:]}:  # moved: twice
+                    self.error(f"{name} is an option of the command, given after it too: "
+                               "give it once, after the command")
+                self.error(f"{name} is an option of the command: it goes "
                            f"after it ({shlex.join([self.prog, *args[at:], *args[:at]])})")
 
     def dashed(self, args: list[str]) -> None:

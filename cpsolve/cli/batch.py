@@ -314,8 +314,8 @@ def _batch_summary(cli: Cli, rows: list, seconds: float) -> None:
     from ..output.prose import Prose
 
     rate = f"{figures['per_second']:,.1f}" if figures["per_second"] else "-"
-    counts = ", ".join(f"{n:,} {k.replace('_', ' ')}"
-                       for k, n in sorted(figures["statuses"].items()))
+    counts = ", ".join(plural(n, "error") if k == "error" else f"{n:,} {k.replace('_', ' ')}"
+                       for k, n in sorted(figures["statuses"].items()))  # the rest: adjectives
     done = plural(figures["instances"], "instance")
     cli.out.print(Prose(f"{done} in {figures['seconds']:.2f} s "
                         f"({rate} per second, {cli.args.engine}): {counts}"))

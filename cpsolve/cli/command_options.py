@@ -71,7 +71,7 @@ def _solve(sub: Commands) -> None:
     s.add_argument("--unique", action="store_true",
                    help="csp: decide uniqueness even where it costs CP-SAT a second full "
                    "solve (a tour); grids and other csps decide it anyway")
-    cluster(s)
+    cluster(s, batches=True)
 
 
 def _compare(sub: Commands) -> None:
@@ -256,15 +256,19 @@ def common(cmd: argparse.ArgumentParser, engines: list[str] | None = None,
         cmd.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def cluster(cmd: argparse.ArgumentParser) -> None:
-    """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster."""
+def cluster(cmd: argparse.ArgumentParser, batches: bool = False) -> None:
+    """``--workers N`` or ``--scheduler ADDRESS``: run on a Dask cluster; ``batches``:
+    only a batch does (``solve``, which refuses them for one instance), as its help says."""
     where = cmd.add_mutually_exclusive_group()
+    what = "batches: solve on" if batches else "run on"
+    task = ", one task per instance" if batches else ""
+    alone = "a single model is no batch and is refused; " if batches else ""
     where.add_argument("--workers", type=processes, metavar="N",
-                       help="run on a local Dask cluster of N worker processes "
-                       "(needs the [dask] extra; default: no cluster)")
+                       help=f"{what} a local Dask cluster of N worker processes{task} "
+                       f"({alone}needs the [dask] extra; default: no cluster)")
     where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
-                       help="run on the Dask cluster whose scheduler is at ADDRESS "
-                       "(tcp://host:8786; needs the [dask] extra; default: none)")
+                       help=f"{what} the Dask cluster whose scheduler is at ADDRESS{task} "
+                       f"(tcp://host:8786; {alone}needs the [dask] extra; default: none)")
 
 
 def no_hint(cmd: argparse.ArgumentParser) -> None:

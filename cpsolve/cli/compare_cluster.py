@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..answers.words import plural
 from ..engines import Options
 from ..engines.runtime import interrupt
 from ..engines.runtime.alarms import printing
@@ -95,6 +96,6 @@ def _summary(cli: Cli, instances: int, seconds: float, counts: dict[str, int],
     from ..output.text import comparison_table
 
     cli.out.print(comparison_table(rows), crop=False)  # its notes are whole lines
-    cli.out.print(f"{instances:,} instances in {seconds:.2f} s on the cluster: "
+    cli.out.print(f"{plural(instances, 'instance')} in {seconds:.2f} s on the cluster: "
                    f"{counts['agree']:,} agree, {counts['unchecked']:,} not cross-checked, "
-                   f"{counts['disagree']:,} disagree, {counts['error']:,} errors")
+                   f"{counts['disagree']:,} disagree, {plural(counts['error'], 'error')}")

@@ -114,9 +114,24 @@ def wrong_kind(kind: str, options: object) -> str | None:
 
 def for_kind(kind: str, options: object) -> object:
     """``options`` without what applies to the other kind of model than ``kind``
-    (:func:`wrong_kind`): what a batch or ``compare`` of models of both kinds hands each
-    model, as the command line keeps an option that some of its models use."""
+    (:func:`wrong_kind`, and an ``algorithm`` of the other kind's: ``bfs`` for a csp,
+    ``backtracking`` for a planning model): what a batch or ``compare`` of models of both
+    kinds hands each model, as the command line keeps an option that some of its models
+    use; the others run as without it, whatever the engine."""
     from dataclasses import replace
 
-    return replace(options, **{field: default for field, default in _given(options, KINDS).items()
-                               if KINDS[field][0] != kind})
+    others = {field: default for field, default in _given(options, KINDS).items()
+              if KINDS[field][0] != kind}
+    if _algorithm_kind(getattr(options, "algorithm", None)) not in (None, kind):
+        others["algorithm"] = None
+    return replace(options, **others)
+
+
+def _algorithm_kind(name: str | None) -> str | None:
+    """The kind of model the search algorithm ``name`` is for (its registry's word); None
+    for no algorithm, or an analysis (which is neither kind's)."""
+    if not name:
+        return None
+    from .search.choosing import algorithm_kind
+
+    return algorithm_kind(name)

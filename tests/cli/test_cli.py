@@ -482,6 +482,41 @@ def test_a_commands_option_given_before_the_command_says_where_it_goes(cli, befo
     assert "unrecognized" not in line
 
 
+@pytest.mark.parametrize(("argv", "command"), [
+    (["--json"], None),                        # no command: argparse's "required: COMMAND"
+    (["--json", "bogus"], None),               # no such command
+    (["--json", "--bogus"], None),
+    (["--json", "count"], "count"),            # a command's option before it
+    (["--json=1"], None),                      # argparse refuses a value for --json,
+    (["solve", "water_jugs", "--json=1"], "solve"),  # but --json was asked all the same
+    (["--jso=yes", "models"], "models"),
+])
+def test_a_command_line_argparse_refuses_with_json_is_a_json_error_too(cli, argv, command):
+    """With ``--json`` every error is also one JSON error object on stdout (docs/json.md),
+    the command line's own before any command runs too: the same shape as a command's
+    bad option (``solve water_jugs --json --engine nope``), with the stderr line's words."""
+    shape = json.loads(cli("solve", "water_jugs", "--json", "--engine", "nope").out)
+    run = cli(*argv)
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    error = json.loads(run.out)
+    assert error.keys() == shape.keys()
+    assert (error["command"], error["status"], error["exit"]) == (command, "error", 2)
+    assert run.err_lines[0] == f"error: {error['error']}"
+
+
+def test_a_commands_option_before_it_and_after_it_too_is_said_given_twice(cli):
+    """``cpsolve --json solve water_jugs --json``: the command line shown as the fix must
+    not give it twice (that one is refused as given twice); it says to give it once."""
+    run = cli("--json", "solve", "water_jugs", "--json")
+    assert run.code == 2 and len(run.err_lines) == 1, run.err
+    assert "--json is an option of the command, given after it too: give it once" \
+        in run.err_lines[0]
+    assert json.loads(run.out)["error"] in run.err_lines[0]
+    run = cli("--time-limit", "5", "solve", "water_jugs", "--time-limit=3")
+    assert run.code == 2 and "--time-limit is an option of the command, given after it " \
+        "too" in run.err
+
+
 def test_an_option_no_command_knows_is_still_unrecognized(cli):
     run = cli("--bogus", "solve", "water_jugs")
     assert run.code == 2 and "unrecognized arguments: --bogus" in run.err

@@ -100,3 +100,18 @@ def test_count_help_says_what_the_limit_counts_with_up_to(cli):
     path = Path(__file__).resolve().parents[2] / "docs" / "how-to" / "count-up-to-symmetry.md"
     page = " ".join(path.read_text(encoding="utf-8").split())
     assert "N counts the solutions the engine enumerates, never classes" in page
+
+
+@pytest.mark.parametrize("option", ["--workers", "--scheduler"])
+def test_solve_help_says_the_cluster_options_run_batches(cli, option):
+    """``solve water_jugs --workers 2`` is refused ("--workers and --scheduler run
+    batches"): the help says so, as ``--jobs``'s does, where ``compare``'s (which runs
+    one model on a cluster) does not."""
+    said = {name: next(" ".join(a.help.split()) for a in commands()[name]._actions
+                       if option in a.option_strings) for name in ("solve", "compare")}
+    assert said["solve"].startswith("batches: solve on ")
+    assert "a single model is no batch and is refused" in said["solve"]
+    assert "batch" not in said["compare"]
+    refused = cli("solve", "water_jugs", option, "2" if option == "--workers" else
+                  "tcp://localhost:8786")
+    assert refused.code == 2 and "--workers and --scheduler run batches" in refused.err

@@ -111,6 +111,20 @@ def test_for_kind_leaves_out_only_what_applies_to_the_other_kind():
     assert wrong_kind("csp", asked) is not None and wrong_kind("planning", asked) is not None
 
 
+@pytest.mark.parametrize(("algorithm", "kind", "other"), [
+    ("bfs", "planning", "csp"), ("backtracking", "csp", "planning")])
+def test_for_kind_leaves_out_an_algorithm_of_the_other_kind(algorithm, kind, other):
+    """A batch's ``--algorithm`` goes to the models of its kind only, whatever the engine:
+    the others run as without it (search would refuse it: ``bfs`` is no csp algorithm)."""
+    asked = Options(time_limit=7, algorithm=algorithm)
+    assert for_kind(kind, asked).algorithm == algorithm
+    assert for_kind(other, asked).algorithm is None
+    assert for_kind(other, Options(algorithm="numpy")).algorithm == "numpy"  # an analysis's
+    solved = run("search", "solve", small_csp() if other == "csp" else small_planning(),
+                 for_kind(other, asked))
+    assert solved.verified
+
+
 def test_the_command_line_refuses_by_the_same_table():
     """Every engine option of one kind of model is a command-line option of that kind."""
     from cpsolve.cli.option_rules import KIND_OPTIONS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -68,6 +69,21 @@ def test_several_files_and_a_directory(cli, tmp_path):
     assert run.err == ""  # not even a blank line: the progress bar is for terminals
 
 
+@pytest.mark.parametrize("broken", [1, 2])
+def test_the_summary_line_counts_errors_in_words(cli, tmp_path, broken):
+    """``1 error``, ``2 errors`` (it said "2 error"); the statuses stay as they are named
+    (``1 optimal``)."""
+    files = [tmp_path / f"broken{i}.toml" for i in range(broken)]
+    for file in files:
+        file.write_text("family = 3\n")
+    run = cli("solve", *files, "water_jugs", "--engine", "search")
+    assert run.code == 2
+    errors = "1 error" if broken == 1 else f"{broken} errors"
+    last = run.out.strip().splitlines()[-1]
+    assert re.fullmatch(rf"{broken + 1} instances in [\d.]+ s \([\d.,]+ per second, "
+                        rf"search\): {errors}, 1 optimal", last), last
+
+
 @pytest.mark.parametrize("option", ["--unique", "--time-indexed"])
 def test_an_option_of_one_kind_goes_to_the_batch_s_models_of_that_kind(cli, option):
     """A batch of both kinds keeps ``--unique`` (csp) and ``--time-indexed`` (planning)
@@ -79,6 +95,25 @@ def test_an_option_of_one_kind_goes_to_the_batch_s_models_of_that_kind(cli, opti
     assert run.code == 0, run.out + run.err
     assert rows["water_jugs"]["steps"] == 10 and rows["water_jugs"]["verified"]
     assert rows["queens8"]["verified"] and "error" not in rows["queens8"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(("algorithm", "kind"), [("iddfs", "planning"),
+                                                 ("backtracking", "csp")])
+def test_an_algorithm_of_one_kind_goes_to_the_batch_s_models_of_that_kind_under_search(
+        cli, algorithm, kind, jobs):
+    """``--engine search --algorithm`` in a batch of both kinds: the models of the
+    algorithm's kind run it, the others run as without it (docs/how-to/batches.md), as
+    under ``auto`` -- not an error row each (the tester's ``bfs`` on sudoku4)."""
+    run = cli("solve", "water_jugs", "sudoku4", "--engine", "search", "--algorithm",
+              algorithm, "--jobs", jobs, "--time-limit", "60", "--json")
+    rows = {Path(r["source"]).stem: r for r in lines(run.out)[:-1]}
+    assert run.code == 0, run.out + run.err
+    assert all("error" not in r and r["verified"] for r in rows.values()), rows
+    assert rows["water_jugs"]["steps"] == 10  # DESIGN.md's known answer
+    assert rows["sudoku4"]["engine"] == "search"
+    if kind == "planning":  # the planning model ran the algorithm given
+        assert rows["water_jugs"]["details"]["algorithm"] == algorithm
 
 
 def test_compare_gives_an_option_of_one_kind_to_the_models_of_that_kind(cli):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -128,6 +129,24 @@ def test_compare_streams_a_line_per_model_and_a_summary(cli, scheduler, tmp_path
     jugs = models[str(tmp_path / "water_jugs.toml")]
     assert {r["steps"] for r in jugs["results"]} == {10}  # docs/design.md: 10 moves
     assert [r["source"] for r in rows if "error" in r] == [str(tmp_path / "broken.toml")]
+
+
+@pytest.mark.parametrize("broken", [0, 1])
+def test_compare_s_summary_line_on_the_cluster_counts_in_words(cli, scheduler, tmp_path,
+                                                               broken):
+    """The text summary agrees in number: ``1 instance``, ``1 error``, ``0 errors`` (it
+    said "1 instances" and "1 errors")."""
+    files = [MODELS / "water_jugs.toml"]
+    for i in range(broken):
+        files.append(tmp_path / f"broken{i}.toml")
+        files[-1].write_text('family = "pegs"\nboard = 3\n')
+    run = cli("compare", *files, "--scheduler", scheduler)
+    assert run.code == (1 if broken else 0), run.out + run.err
+    last = run.out.strip().splitlines()[-1]
+    instances = "1 instance" if not broken else f"{1 + broken} instances"
+    errors = "1 error" if broken == 1 else f"{broken} errors"
+    assert re.fullmatch(rf"{instances} in [\d.]+ s on the cluster: 1 agree, 0 not "
+                        rf"cross-checked, 0 disagree, {errors}", last), last
 
 
 def test_solve_batch_on_the_cluster(cli, scheduler):

@@ -45,7 +45,7 @@ def solve_one(item: Item, engine: str, options: Options) -> Row:
 def _solved(item: Item, engine: str, options: Options) -> Row:
     """:func:`solve_one` of a loaded instance."""
     model = item.puzzle.model
-    options = for_kind(model.kind, options)  # a batch's --unique is its csp models'
+    options = for_kind(model.kind, options)  # a batch's --unique, --algorithm bfs: its kind's
     try:
         proof = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
         if proof is not None:
