@@ -764,3 +764,15 @@ def test_an_empty_directory_is_a_row_of_its_own_the_others_solved(cli, tmp_path)
     assert rows[1]["error"].endswith("a directory with no model files (*.toml, *.py)")
     alone = cli("solve", empty)
     assert alone.code == 2 and "a directory with no model files" in alone.err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_model_the_engine_cannot_take_is_bad_input_as_under_solve(cli, jobs):
+    """python-constraint solves csps only: the batch's planning model is an error row, told
+    on stderr naming its file, exit 2 — what `solve water_jugs --engine pyconstraint` says of
+    it alone — and the csp is still solved."""
+    run = cli("solve", "water_jugs", "sudoku4", "--engine", "pyconstraint", "--jobs", jobs)
+    assert run.code == 2
+    assert run.err_lines == ["error: water_jugs: engine 'pyconstraint' cannot solve a "
+                             "planning model"]
+    assert "verified" in run.out

@@ -53,8 +53,9 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
         if engine != "auto":
             return Row(item.source, item.puzzle, run(engine, "solve", model, options))
         return _auto_row(item, in_turn("solve", model, options))
-    except Unsupported as err:
-        return Row(item.source, item.puzzle, None, str(err))
+    except Unsupported as err:  # no engine takes it: a bad command line for this model, as
+        return Row(item.source, item.puzzle, None, refusal(item.source, err),  # under solve
+                   refused=True)
     except EngineBug as err:  # the instance's row; the batch goes on, and exits 3
         return Row(item.source, item.puzzle, None, err.said(), bug=True)
     except ModelError as err:  # the engines refused the model (an estimate over the cost):
