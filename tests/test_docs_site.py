@@ -213,6 +213,20 @@ def test_links_to_generated_pages_say_they_are_generated():
                 assert target.is_file() or target.is_dir(), (path, found.group(1))
 
 
+def test_the_test_files_named_by_docs_models_and_examples_exist():
+    """A page, model or example that sends its reader to a test file (``tests/...py``: "checked
+    for every engine by tests/engines/test_bundled_expected.py") names one that is there: a
+    renamed test leaves no reference behind."""
+    named = re.compile(r"\btests/[a-z0-9_/]+\.py\b")  # not a pattern (test_NAME.py)
+    texts = [README, *(ROOT / "docs").rglob("*.md"),
+             *(p for folder in LINKED for p in (ROOT / folder).rglob("*")
+               if p.suffix in (".toml", ".py", ".md"))]
+    cited = {(path.name, found) for path in texts
+             for found in named.findall(path.read_text(encoding="utf-8"))}
+    assert any(found == "tests/engines/test_bundled_expected.py" for _, found in cited)
+    assert [(name, found) for name, found in sorted(cited) if not (ROOT / found).is_file()] == []
+
+
 def test_the_site_builds_in_strict_mode(tmp_path):
     pytest.importorskip("material")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d",

@@ -25,6 +25,7 @@ from .checks import (
     work_folder,
 )
 from .interop_options import (
+    MODEL_FILE,
     mzn_solver,
     pddl_problem,
     statistics,
@@ -34,8 +35,8 @@ from .interop_options import (
 ANALYZERS = ["search"]
 """Engines that can analyze a state space."""
 
-FILE_HELP = "a model file (.toml) or a bundled model's name (see cpsolve models)"
-"""The help of a command's one model file."""
+FILE_HELP = f"{MODEL_FILE}, or a PDDL domain (DOMAIN.pddl, its problem next)"
+"""The help of a command's one model file (one that takes a PDDL pair: :func:`pddl_problem`)."""
 
 Commands = argparse._SubParsersAction
 """The subparsers of :func:`.arguments.parser` (argparse's own type for them)."""
@@ -47,7 +48,7 @@ def _solve(sub: Commands) -> None:
     from ..engines.search import registry as search_registry  # only when solve is named
 
     s.add_argument("files", nargs="+", metavar="FILE", type=path_name,
-                   help="model file(s), bundled model name(s) or directories; several "
+                   help=f"each {MODEL_FILE}, or a directory of them; several "
                    "instances make a batch: one table, or JSON lines with --json; or a PDDL "
                    "domain and problem (DOMAIN.pddl PROBLEM.pddl)")
     common(s, ["auto", *every()], "auto")
@@ -77,7 +78,7 @@ def _solve(sub: Commands) -> None:
 def _compare(sub: Commands) -> None:
     c = sub.add_parser("compare", help="every engine that applies, side by side")
     c.add_argument("files", nargs="+", metavar="FILE", type=path_name,
-                   help="model files, bundled names, directories or collections (each "
+                   help=f"each {MODEL_FILE}, a directory of them or a collection (each "
                    "instance compared in turn; with --workers or --scheduler, one task per "
                    "instance); or a PDDL domain and problem")
     c.add_argument("--task", choices=TASKS, default="solve",
@@ -116,7 +117,7 @@ def _count(sub: Commands) -> None:
 def _generate(sub: Commands) -> None:
     g = sub.add_parser("generate", help="puzzles with a unique solution, up to symmetry")
     g.add_argument("file", metavar="FILE", type=path_name,
-                   help=FILE_HELP + " (a grid or csp model)")
+                   help=MODEL_FILE + " (a grid or csp model)")
     common(g, list(ENGINES), "cpsat")
     g.add_argument("--givens", type=natural, nargs="+", required=True, metavar="K",
                    help="number(s) of givens")
@@ -136,7 +137,9 @@ def _analyze(sub: Commands) -> None:
     a = sub.add_parser("analyze", help="state space of a planning model")
     from ..engines.search import registry as search_registry  # only when analyze is named
 
-    a.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP + " (a planning model)")
+    a.add_argument("file", metavar="FILE", type=path_name,
+                   help=f"{MODEL_FILE} (a planning model), or a PDDL domain (DOMAIN.pddl, its "
+                   "problem next)")
     pddl_problem(a)
     common(a, ANALYZERS, "search")
     a.add_argument("--limit", type=states, metavar="N",
@@ -188,8 +191,7 @@ def _show(sub: Commands) -> None:
 
 def _export(sub: Commands) -> None:
     x = sub.add_parser("export", help="write a model as PDDL (planning) or MiniZinc (csp)")
-    x.add_argument("file", metavar="FILE", type=path_name,
-                   help="a model file or bundled model name")
+    x.add_argument("file", metavar="FILE", type=path_name, help=FILE_HELP)
     pddl_problem(x)
     x.add_argument("--to", choices=FORMATS, required=True,
                    help="pddl: domain and problem files; minizinc: model and data files")

@@ -1,5 +1,6 @@
 """The interop commands' options (PDDL pairs, ``validate``, MiniZinc's solver, statistics),
-added to :mod:`.arguments`' parser by :mod:`.command_options` in small blocks of their own."""
+added to :mod:`.arguments`' parser by :mod:`.command_options` in small blocks of their own,
+and the words every command's FILE help says a model in (:data:`MODEL_FILE`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,17 @@ from collections.abc import Callable
 
 from .checks import path_name, solver_name
 
+MODEL_FILE = "a model file (.toml or .py) or a bundled model's name (see cpsolve models)"
+"""What every command takes as a model (a Python model file as well as a TOML one): the
+start of each command's FILE help, here and in :mod:`.command_options`."""
+
 
 def validate_command(sub: argparse._SubParsersAction,
                      seconds_type: Callable[[str], float]) -> None:
     """``validate MODEL ANSWER`` (``seconds_type``: the parser of --time-limit)."""
     v = sub.add_parser("validate", help="check a plan or solution of your own against a model")
     v.add_argument("files", nargs="+", metavar="FILE", type=path_name,
-                   help="MODEL ANSWER (a model file or bundled name, then the answer), or "
+                   help=f"MODEL ANSWER (MODEL: {MODEL_FILE}; then the answer), or "
                    "DOMAIN.pddl PROBLEM.pddl PLAN; a plan: cpsolve's text or JSON output, an "
                    "IPC plan file, action names one per line (an empty file: no steps) or a "
                    "sokoban level's lurd line; a solution: a JSON "

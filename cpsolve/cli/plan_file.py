@@ -44,7 +44,8 @@ def write_plan(cli, puzzle, result: Result, path: str, say: bool = True) -> None
     or nothing when there is none; then, when ``say`` and not ``--json``, one line on what
     became of it: on stdout under the text report, or on stderr when stdout holds a file
     alone (``-``; the report is left out, so the line names the model and the verdict,
-    also of a plan written there: whether it is proven optimal is in no plan file)."""
+    also of a plan written there: whether it is proven optimal is in no plan file), its
+    message in the puzzle's words as the report says it (:meth:`~.Puzzle.message_text`)."""
     from ..output.ipc import ipc_plan
     from .writing import to_stdout, write_text
 
@@ -54,7 +55,7 @@ def write_plan(cli, puzzle, result: Result, path: str, say: bool = True) -> None
         return
     if to_stdout(cli.args):  # the report is left out: the verdict (a plan not proven
         # optimal too), and the file's fate
-        message = f": {result.message}" if result.message else ""
+        message = f": {puzzle.message_text(result)}" if result.message else ""
         print(printable(f"{puzzle.name} [{result.engine}] {status_words(result)}{message}; "
                         f"{_line(puzzle, result, path)}"), file=sys.stderr)
     else:

@@ -67,8 +67,9 @@ def cli_page() -> str:
              "`cpsolve/cli/command_options.py`) when the site is built: "
              "what `cpsolve COMMAND --help` prints, one section per command. Every example "
              "here is run by `tests/test_docs.py`.", "",
-             "Every command takes a model file or a bundled model's name (`cpsolve models` "
-             "lists them). Exit codes: 0 an answer (a proof that there is none included), 1 "
+             "Every command takes a model file (`.toml`, or a Python model's `.py`) or a "
+             "bundled model's name (`cpsolve models` lists them). Exit codes: 0 an answer (a "
+             "proof that there is none included), 1 "
              "no answer within the limits or engines that disagree, 2 a bad command line or "
              "model file, or stdout that cannot be written (one line on stderr), 3 an engine "
              "bug caught by the checker or an "

@@ -33,7 +33,7 @@ class Options:
       no limit at all, not even such a default — kept as ``None`` with
       ``no_time_limit`` set;
     * ``no_time_limit`` — the caller lifted every time limit (``--time-limit none``);
-      only with ``time_limit`` ``None``;
+      only with ``time_limit`` ``None``; internal: set from ``time_limit=math.inf``;
     * ``limit`` — count at most this many solutions / explore at most this
       many states;
     * ``algorithm`` — the search engine's algorithm (``bfs``, ``bidir``, ``iddfs``,
@@ -71,7 +71,9 @@ class Options:
       already answers).  ``--no-hint`` on the command line turns it off;
     * ``optimal`` — ``count`` of a csp with an objective: the optimum is found (and
       must be proven) by the same engine first, then the solutions of that value
-      are counted (:func:`cpsolve.engines.count_optimal`);
+      are counted (:func:`cpsolve.engines.count_optimal`); a planning model's count is
+      of its optimal plans whether it is set or not;
+    * ``on_solution`` — ``count`` of a csp: called with each solution as it is found;
     * ``encoding`` — planning, ``cpsat``: ``"time-indexed"`` keeps the time-indexed
       model even where the transition graph (:mod:`cpsolve.engines.cpsat.graph`)
       applies; ``None``: the graph when it applies;

@@ -39,8 +39,20 @@ class Builder(Unrolling):
         self.constant_only = False
         """Building a part that must be constant: an unknown name lists the constants."""
 
-    def fail(self, message: str) -> ExprError:
+    def fail(self, message: str, part: ast.AST | None = None) -> ExprError:
+        """The error of this text: ``message``, about ``part`` of it when given, that part
+        quoted before it (``'(a, a)': tuples are ...``) unless it is the whole text, which
+        the error quotes already (``in '(a, a) != (b, b)': tuples are ...``, said once)."""
+        if part is not None and not self._whole(part):
+            message = f"{ast.unparse(part)!r}: {message}"
         return ExprError(f"in {shorten(self.text)}: {message}")
+
+    def _whole(self, part: ast.AST) -> bool:
+        """Whether ``part`` is the whole text (its outer brackets aside)."""
+        try:
+            return ast.unparse(part) == ast.unparse(ast.parse(self.text, mode="eval").body)
+        except SyntaxError:  # a text the builder was not given as parsed
+            return False
 
     def build(self, node: ast.AST) -> Expr:
         value = self.value(node)
@@ -97,6 +109,8 @@ class Builder(Unrolling):
             return self.choice(node.test, node.body, node.orelse)
         if isinstance(node, ast.Call):
             return self.call(node)
+        if isinstance(node, ast.Tuple):
+            raise self.fail(slips.TUPLE_VALUE, node)
         raise self.fail(slips.not_allowed(node))
 
     def build_constant(self, node: ast.AST, make: Callable[[ast.AST], ScopeValue] | None = None
@@ -121,7 +135,7 @@ class Builder(Unrolling):
     def subscript(self, node: ast.Subscript) -> ScopeValue:
         base = self.value(node.value)
         if isinstance(node.slice, ast.Tuple):
-            raise self.fail(slips.subscript(node))
+            raise self.fail(slips.subscript(node), node)
         if isinstance(base, Expr):
             raise self.fail(f"{ast.unparse(node.value)!r} is not an array")
         index_expr = self.build_constant(node.slice)
@@ -169,7 +183,7 @@ class Builder(Unrolling):
         Python, a link without variables that is false ends it (the rest is not read)."""
         tuples = slips.tuple_comparison(node)
         if tuples is not None:
-            raise self.fail(tuples)
+            raise self.fail(tuples, node)
         left = self.build(node.left)
         parts: list[Expr] = []
         for op_node, right_node in zip(node.ops, node.comparators):

@@ -1,7 +1,10 @@
 """Hints for the common slips in an expression, added to the parser's messages.
 
 Each function returns the words that say what to write instead: ``/`` for ``//``, ``=``
-for ``==``, ``x[1, 0]`` for ``x[1][0]``, a tuple compared where each part must be.
+for ``==``, ``x[1, 0]`` for ``x[1][0]``, a tuple compared where each part must be.  Words
+about one part of the expression (a subscript, a tuple) do not quote it: the builder puts
+the part before them, unless it is the whole expression, which its error quotes already
+(:meth:`cpsolve.language.build.Builder.fail`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,12 @@ import ast
 
 OPERATOR_HINTS = {ast.Div: "use // (integer division)"}
 """What to write instead of an operator the language does not have."""
+
+TUPLES = "tuples are not values in expressions: compare each part"
+"""What is wrong with a tuple in an expression (a hint of what to write follows it)."""
+
+TUPLE_VALUE = f"{TUPLES} (i != k or j != l, not (i, j) != (k, l))"
+"""The words for a tuple anywhere in an expression, or compared other than part by part."""
 
 
 def operator(op: ast.operator) -> str:
@@ -32,35 +41,31 @@ def syntax(text: str, column: int, message: str) -> str:
 
 
 def subscript(node: ast.Subscript) -> str:
-    """The message for ``x[1, 0]``: one index per pair of brackets."""
+    """The words for ``x[1, 0]`` (the part, unquoted): one index per pair of brackets."""
     assert isinstance(node.slice, ast.Tuple)
     indices = "".join(f"[{ast.unparse(e)}]" for e in node.slice.elts)
-    return (f"{ast.unparse(node)!r}: index one dimension at a time: write "
-            f"{ast.unparse(node.value)}{indices}")
+    return f"index one dimension at a time: write {ast.unparse(node.value)}{indices}"
 
 
 def tuple_comparison(node: ast.Compare) -> str | None:
-    """The message for a comparison of tuples (``(i, j) != (k, l)``): compare each part;
-    None when no tuple is compared."""
+    """The words for a comparison of tuples (``(i, j) != (k, l)``, the part, unquoted):
+    compare each part; None when no tuple is compared."""
     sides = [node.left, *node.comparators]
     if not any(isinstance(s, ast.Tuple) for s in sides):
         return None
-    said = f"{ast.unparse(node)!r}: tuples are not values in expressions: compare each part"
     if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)) \
             and all(isinstance(s, ast.Tuple) for s in sides) \
             and len(node.left.elts) == len(node.comparators[0].elts):  # type: ignore[attr-defined]
         op, join = ("==", " and ") if isinstance(node.ops[0], ast.Eq) else ("!=", " or ")
         parts = [f"{ast.unparse(a)} {op} {ast.unparse(b)}"
                  for a, b in zip(node.left.elts, node.comparators[0].elts)]  # type: ignore
-        return f"{said} ({join.join(parts)})"
-    return f"{said} (i != k or j != l, not (i, j) != (k, l))"
+        return f"{TUPLES} ({join.join(parts)})"
+    return TUPLE_VALUE
 
 
 def not_allowed(node: ast.AST) -> str:
-    """The message for a part of an expression that the language does not have."""
-    if isinstance(node, ast.Tuple):
-        return (f"{ast.unparse(node)!r}: tuples are not values in expressions: compare each "
-                "part (i != k or j != l, not (i, j) != (k, l))")
+    """The message for a part of an expression that the language does not have (a tuple:
+    :data:`TUPLE_VALUE`, after the part)."""
     return f"{ast.unparse(node)!r} is not allowed in an expression"
 
 

@@ -6,7 +6,9 @@ never parted from the word after it when they fit a line: ``8 L``), and a word l
 its column goes on over the next lines (folded), never cut short.  When the screen cannot
 give each text column :data:`NARROWEST` cells, or its longest word, beside the words, each
 row comes as a block instead: its first cell, then one line per other cell (``header
-value``) — what a table of slivers would have held, readable at any width.
+value``) — what a table of slivers would have held, readable at any width.  A table whose
+rows have no title of their own (``titled=False``: compare's engines of one model, printed
+under its name) gives every cell such a line, the first too (``engine  cpsat``).
 
 A table printed a row at a time (a batch: each instance as it is solved) keeps one layout
 for all its rows (``fixed``): each column as wide as its declared ``width`` (a text column
@@ -69,12 +71,16 @@ class Legible:
     """Rows under their columns' headers: a table when the screen is wide enough for every
     word and :data:`NARROWEST` cells of every text column, else one block per row.
     ``header``: the headers are printed (a row printed on its own has none); ``boxed``:
-    lines around the cells; ``fixed``: the layout from the columns alone (see the module)."""
+    lines around the cells; ``fixed``: the layout from the columns alone (see the module);
+    ``titled``: a row's block opens with its first cell on a line of its own (else with
+    ``header  value`` for it, as for the others)."""
 
     def __init__(self, columns: Sequence[Column], rows: Sequence[Sequence[Cell]], *,
-                 header: bool = True, boxed: bool = False, fixed: bool = False) -> None:
+                 header: bool = True, boxed: bool = False, fixed: bool = False,
+                 titled: bool = True) -> None:
         self.columns, self.rows = list(columns), [list(row) for row in rows]
         self.header, self.boxed, self.fixed = header, boxed, fixed
+        self.titled = titled
 
     def __rich_console__(self, console, options):
         legible = self.as_written(getattr(console, "written", None))
@@ -94,7 +100,7 @@ class Legible:
         rows = [[written(shown(cell) if isinstance(cell, Text) else escaped(cell))
                  for cell in row] for row in self.rows]
         return Legible(self.columns, rows, header=self.header, boxed=self.boxed,
-                       fixed=self.fixed)
+                       fixed=self.fixed, titled=self.titled)
 
     def natural(self, index: int) -> int | None:
         """How wide column ``index`` would be with room enough (``None``: as wide as the
@@ -155,11 +161,13 @@ class Legible:
 
     def blocks_keep_words(self, screen: int) -> bool:
         """Whether the rows as blocks (:meth:`blocks`) hold every word whole on a screen
-        this wide: the first cell on a line of its own, each other after its header."""
+        this wide: the first cell on a line of its own (when ``titled``), each other after
+        its header."""
         widest = max(cell_len(column.header) for column in self.columns)
         room = screen - 2 - widest - 1  # the indent, the header and the space after it
-        return self.longest_word(0, False) <= screen and \
-            all(self.longest_word(i, False) <= room for i in range(1, len(self.columns)))
+        title = int(self.titled)
+        return (not self.titled or self.longest_word(0, False) <= screen) and \
+            all(self.longest_word(i, False) <= room for i in range(title, len(self.columns)))
 
     def shared(self, natural: list[int | None], least: dict[int, int], texts: list[int],
                room: int) -> list[int | None]:
@@ -226,18 +234,20 @@ class Legible:
         return table
 
     def blocks(self) -> list:
-        """The rows for a narrow screen: each its first cell, then one line per other cell
-        that holds something (``header  value``), indented."""
+        """The rows for a narrow screen: each its first cell (when ``titled``), then one
+        line per other cell that holds something (``header  value``), indented."""
         parts: list = []
         widest = max(cell_len(column.header) for column in self.columns)
-        for first, *rest in self.rows:
-            if plain(first):
+        title = int(self.titled)
+        for row in self.rows:
+            first = row[0]
+            if self.titled and plain(first):
                 parts.append(Text(first, style="bold") if isinstance(first, str) else first)
             lines = Table.grid(padding=(0, 1))
             lines.add_column(style="dim", no_wrap=True, min_width=widest)
             lines.add_column(overflow="fold")
-            for i, (column, cell) in enumerate(zip(self.columns[1:], rest), 1):
-                if plain(cell):
-                    lines.add_row(column.header, self.cell(i, cell))
+            for i in range(title, len(self.columns)):
+                if plain(row[i]):
+                    lines.add_row(self.columns[i].header, self.cell(i, row[i]))
             parts.append(Padding(lines, (0, 0, 0, 2)))
         return parts

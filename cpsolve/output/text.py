@@ -324,8 +324,9 @@ def comparison_table(rows: list[tuple[Puzzle, Result | Skipped | str]]) -> Group
         else:
             cells.extend(_compared_cells(name, puzzle, result))
     if len({id(puzzle) for puzzle in models}) == 1:  # one model: its name above the table,
-        table = [Text(models[0].name, style="bold"),  # its width for the other columns
-                 Legible(COMPARE_COLUMNS[1:], [row[1:] for row in cells], boxed=True)]
+        table = [Text(models[0].name, style="bold"),  # its width for the other columns; as
+                 Legible(COMPARE_COLUMNS[1:], [row[1:] for row in cells], boxed=True,
+                         titled=False)]  # blocks, ``engine  cpsat`` as with several models
         return Group(*table, *notes)
     table = [Legible(COMPARE_COLUMNS, cells, boxed=True)] if cells else []
     return Group(*table, *notes)

@@ -115,3 +115,21 @@ def test_solve_help_says_the_cluster_options_run_batches(cli, option):
     refused = cli("solve", "water_jugs", option, "2" if option == "--workers" else
                   "tcp://localhost:8786")
     assert refused.code == 2 and "--workers and --scheduler run batches" in refused.err
+
+
+@pytest.mark.parametrize("name", ["solve", "compare", "count", "generate", "analyze", "show",
+                                  "export", "validate"])
+def test_every_model_file_help_says_a_python_model_is_one(cli, name):
+    """Every command that reads a model takes a Python model file as well as a TOML one
+    (``count examples/queens.py`` counts 92 queens' solutions), and its FILE help says so in
+    the same words; one that takes a PDDL pair says so too."""
+    action = next(a for a in commands()[name]._actions if a.metavar == "FILE")
+    assert "a model file (.toml or .py) or a bundled model's name" in action.help
+    assert ("pddl" in action.help.lower()) == (name != "generate")
+
+
+def test_a_python_model_file_is_counted(cli):
+    """The FILE help's ``.py``: 92 placements of 8 non-attacking queens (the classic count)."""
+    run = cli("count", Path(__file__).resolve().parents[2] / "examples" / "queens.py",
+              "--engine", "search")
+    assert run.code == 0 and "exactly 92 solutions" in run.out

@@ -112,3 +112,14 @@ def test_a_plan_on_stdout_has_its_verdict_on_stderr(cli):
     assert run.code == 0 and run.out.splitlines()[-1] == "; cost = 10 (unit cost)"
     assert run.err_lines == ["Water jugs 8 L and 5 L [search] optimal (proven); wrote - "
                              "(the plan: 10 moves, by search)"]
+
+
+def test_the_verdict_on_stderr_is_in_the_puzzles_words(cli):
+    """The stderr verdict of ``--plan-file -`` says why there is no plan as the report and
+    ``--json`` say it: French 37-hole solitaire's parity proof names the pegs of the board
+    (``the peg in r1c3``), not the model's variables (``hole[0]``)."""
+    said = json.loads(cli("solve", "french37", "--engine", "search", "--json").out)["message"]
+    assert "the peg in r1c3" in said and "hole[" not in said
+    run = cli("solve", "french37", "--engine", "search", "--plan-file", "-")
+    assert run.code == 0 and run.out == ""
+    assert f"infeasible (proven): {said}; no plan, so --plan-file -" in run.err, run.err

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from cpsolve.engines import Options
+from cpsolve import Planning
+from cpsolve.engines import Options, run
 from cpsolve.engines.runtime.clock import LONGEST
 from cpsolve.engines.runtime.cpu import max_processes
 
@@ -89,3 +90,27 @@ def test_a_hint_is_action_names_or_a_plan():
     plan = Plan.of([Step("fill", (8, 0), 1), Step("pour", (3, 5), 1)])
     assert Options(hint=plan).hint == ("fill", "pour")  # a result's answer, as it comes
     assert replace(Options(), hint=plan).hint == ("fill", "pour")
+
+
+def two_steps() -> Planning:
+    """a and b from 0 to 1, each by its own step up (a step down too, so that longer plans
+    go round in loops: there are infinitely many plans, and exactly 2 optimal ones, a
+    before b and b before a)."""
+    p = Planning("two steps")
+    a, b = p.add_variable("a", 0, 2), p.add_variable("b", 0, 2)
+    p.set_initial({"a": 0, "b": 0})
+    p.set_goal((a == 1) & (b == 1))
+    p.add_action("a up", a < 2, {a: a + 1})
+    p.add_action("b up", b < 2, {b: b + 1})
+    p.add_action("a down", a > 0, {a: a - 1})
+    return p
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat"])
+def test_a_planning_count_is_of_the_optimal_plans_with_or_without_optimal(engine):
+    """What the tutorial says of ``Options.optimal``: through ``run`` a planning model's
+    count is always of its optimal plans (``optimal`` is a csp's choice; the command line
+    asks for ``count --optimal`` to say it)."""
+    plain = run(engine, "count", two_steps(), Options(time_limit=30))
+    asked = run(engine, "count", two_steps(), Options(time_limit=30, optimal=True))
+    assert plain.count == asked.count == 2

@@ -54,6 +54,24 @@ def test_any_other_tuple_says_to_compare_each_part(text):
     assert "tuples are not values in expressions: compare each part" in said
 
 
+@pytest.mark.parametrize("text", ["(a, a) != (x[0][0], x[0][1])", "(a, b) < (1, 2)",
+                                  "(a, b)", "x[1, 0]", "(a,b)==(b,a)"])
+def test_a_slip_in_the_whole_expression_quotes_it_once(text):
+    """``in '(a, a) != (x[0], x[1])': '(a, a) != (x[0], x[1])': tuples are ...`` said the
+    expression twice: a slip that is the whole expression is quoted by the ``in`` alone
+    (however it was spaced)."""
+    said = message(text)
+    assert said.startswith(f"in {text!r}: ") and said.count("'") == 2, said
+
+
+@pytest.mark.parametrize("text, part", [("a + (a, b) == 1", "(a, b)"),
+                                        ("x[1, 0] == a", "x[1, 0]"),
+                                        ("a == 1 or (a, b) != (b, a)", "(a, b) != (b, a)")])
+def test_a_slip_in_a_part_names_the_part(text, part):
+    said = message(text)
+    assert said.startswith(f"in {text!r}: {part!r}: "), said
+
+
 def test_the_right_forms_parse():
     for text in ("a // 2 == 1", "a == 1", "x[1][0] == 1", "a != b or b != a"):
         parse(text, SCOPE)

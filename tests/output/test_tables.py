@@ -41,10 +41,28 @@ def test_a_skipped_engine_keeps_its_name_and_its_whole_reason(width):
         cells = [line.split("│")[1:-1] for line in lines if line.startswith("│")]
         assert [c[0].strip() for c in cells if c[0].strip()] == ["pyconstraint"]
         assert "".join(squeezed(c[1]) for c in cells) == squeezed(REASON)
-    else:  # blocks: the engine, then one line per cell that holds something
-        assert lines[1].strip() == "pyconstraint"
+    else:  # blocks: one line per cell that holds something, the engine's first
+        assert lines[1].split() == ["engine", "pyconstraint"]
         assert lines[2].split()[0] == "answer"
         assert squeezed(" ".join(lines[2:]))[len("answer"):] == squeezed(REASON)
+
+
+def test_blocks_of_one_model_say_engine_as_blocks_of_several_do():
+    """``COLUMNS=40 compare water_jugs`` began each block with a bare ``cpsat`` line (one
+    model's table has no model column, and a block took its first cell as a title), where
+    ``compare water_jugs blocks`` says ``engine  cpsat``: each engine's block now opens
+    with its ``engine`` line both ways, under the model's name."""
+    from cpsolve.engines import run
+
+    jugs, blocks = load(MODELS_DIR / "water_jugs.toml"), load(MODELS_DIR / "blocks.toml")
+    one = [(jugs, run("search", "solve", jugs.model)), (jugs, Skipped("pyconstraint", REASON))]
+    two = [*one, (blocks, run("search", "solve", blocks.model))]
+    for rows in (one, two):
+        lines = printed(comparison_table(rows), width=40)
+        assert lines[0] == jugs.name
+        opening = [line.split()[:2] for line in lines if line.split()[0] in ("engine", "search",
+                                                                             "pyconstraint")]
+        assert opening[:2] == [["engine", "search"], ["engine", "pyconstraint"]], lines
 
 
 def test_words_keep_their_width_and_text_shares_the_rest():
