@@ -32,6 +32,9 @@ ENGINES: dict[str, str] = {
 }
 """Built-in engine name -> module; the CLI, the docs and the tests all read this."""
 
+AUTO = "cpsolve.engines.auto"
+"""The module of ``auto``, the race of the engines (:func:`run` takes its name too)."""
+
 PEERS: dict[str, str] = {
     "fd": "cpsolve.engines.fd",
     "minizinc": "cpsolve.engines.minizinc",
@@ -157,7 +160,7 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
         late: str | None = None) -> Result:
     """Run one engine on one task and return its checked result; ``"auto"`` races CP-SAT
     and search as the command line's default does, and returns the race's answer
-    (:func:`_raced`).
+    (:func:`cpsolve.engines.auto.racing.answer`).
 
     ``late``: the caller knows the engine cannot start in the time left (why, in words);
     :func:`late_start` may find so too.  The engine is then not started, but a proof that
@@ -190,31 +193,9 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     with clock.naming(options.time_limit), memory.adopted(options.memory_limit) as own:
         if own:  # an on-disk analysis's arrays: half of it, as the command line gives them
             options = replace(options, memory_limit=max(1, own // 2))
-        if name == "auto":
-            return _raced(task, model, options, late)
+        if name == "auto":  # the race, loaded by name as the engines are: it runs them here
+            return importlib.import_module(AUTO).answer(task, model, options, late)
         return _run(name, task, model, options, late)
-
-
-def _raced(task: str, model: Csp | Planning, options: Options, late: str | None) -> Result:
-    """``auto``'s answer, as the command line's default engine gives it (:mod:`.auto`):
-    the race's result, within ``options.time_limit`` (``None``: :data:`AUTO_BUDGET` seconds;
-    ``no_time_limit``: none).  A racer whose answer failed the check, or engines that
-    disagree, raise :class:`~cpsolve.answers.result.EngineBug` (the command exits 3 or 1)."""
-    from ..answers.result import EngineBug
-    from . import auto
-    from .option_choices import AUTO_BUDGET
-
-    if late is not None:
-        return auto.not_raced(task, model, options, late).result
-    budget = options.time_limit
-    if budget is None and not options.no_time_limit:
-        budget = AUTO_BUDGET
-    raced = auto.race(task, model, options, budget)
-    if raced.bugs:
-        raise EngineBug("; ".join(f"{c.engine}: {c.bug}" for c in raced.bugs))
-    if raced.problems:
-        raise EngineBug("engines disagree: " + "; ".join(raced.problems))
-    return raced.result
 
 
 def _run(name: str, task: str, model: Csp | Planning, options: Options,

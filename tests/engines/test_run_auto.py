@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import cpsolve.engines.auto as auto
+import cpsolve.engines.auto.racing as racing
 from cpsolve import Csp, Planning
 from cpsolve.answers.result import EngineBug, Status
 from cpsolve.engines import Options, run
@@ -50,7 +50,7 @@ def _spy(monkeypatch, race: Race) -> list:
         asked.append(budget)
         return race
 
-    monkeypatch.setattr(auto, "race", fake)
+    monkeypatch.setattr(racing, "race", fake)
     return asked
 
 

@@ -52,7 +52,7 @@ other in this process, as a batch runs them, answered by the same verdict).
 """
 
 from .outcome import PROVEN, Check, Confirmation, Ending, Found, Race, proven
-from .racing import HEAD_START, RACERS, SMALL_SPACE, head_start, not_raced, race
+from .racing import HEAD_START, RACERS, SMALL_SPACE, answer, head_start, not_raced, race
 from .waiting import (
     INTERRUPT_GRACE,
     LIMIT_GRACE,
@@ -65,4 +65,5 @@ from .waiting import (
 
 __all__ = ["HEAD_START", "INTERRUPT_GRACE", "LIMIT_GRACE", "POLL", "PROVEN", "RACERS",
            "SMALL_SPACE", "WINDOW_GRACE", "WINDOW_MIN", "WINDOW_SHARE", "Check", "Confirmation",
-           "Ending", "Found", "Race", "head_start", "margin", "not_raced", "proven", "race"]
+           "Ending", "Found", "Race", "answer", "head_start", "margin", "not_raced", "proven",
+           "race"]

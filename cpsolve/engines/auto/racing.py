@@ -7,11 +7,11 @@ import math
 import time
 from dataclasses import replace
 
-from ...answers.result import Result
+from ...answers.result import EngineBug, Result
 from ...model import Csp, Planning
 from ...model.facts import state_count
 from .. import Options, not_started, run
-from ..option_choices import usable
+from ..option_choices import AUTO_BUDGET, usable
 from ..runtime import interrupt, processes
 from ..runtime.clock import Clock
 from ..runtime.processes import Channel, Child
@@ -82,6 +82,26 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
         for message in processes.stop(racers, grace(watch, clock), *why_stopped(watch)):
             record(message, checks, options)
     return verdict(engines, checks, watch, task, time.monotonic() - clock.start)
+
+
+def answer(task: str, model: Csp | Planning, options: Options, late: str | None = None
+           ) -> Result:
+    """``run("auto", ...)``: the race's result, within ``options.time_limit`` (``None``:
+    :data:`~cpsolve.engines.option_choices.AUTO_BUDGET` seconds, as the command line gives
+    it; ``no_time_limit``: none), or :func:`not_raced` when the caller knows it is ``late``.
+    A racer whose answer failed the check, or engines that disagree, raise
+    :class:`~cpsolve.answers.result.EngineBug` (the command exits 3 or 1)."""
+    if late is not None:
+        return not_raced(task, model, options, late).result
+    budget = options.time_limit
+    if budget is None and not options.no_time_limit:
+        budget = AUTO_BUDGET
+    raced = race(task, model, options, budget)
+    if raced.bugs:
+        raise EngineBug("; ".join(f"{c.engine}: {c.bug}" for c in raced.bugs))
+    if raced.problems:
+        raise EngineBug("engines disagree: " + "; ".join(raced.problems))
+    return raced.result
 
 
 def not_raced(task: str, model: Csp | Planning, options: Options, late: str,
