@@ -188,8 +188,19 @@ def _forbidden(data: Data, model: Planning, scope: dict) -> None:
             except ModelError as err:
                 raise data.error(where, str(err)) from None
             if evaluate(item.expr, model.initial):
-                raise data.error(where, "the initial state is forbidden by "
-                                 f"{echoed(as_said(text))}")
+                raise data.error(where, _initial_refused(key, text, expr, model))
+
+
+def _initial_refused(key: str, text: str, condition: Expr, model: Planning) -> str:
+    """Why the initial state is refused by ``condition`` (``text`` as the file wrote it):
+    a ``forbid`` entry forbids it; an ``invariant`` is what must hold, so the initial
+    state breaks it, with the values of the variables it reads."""
+    if key == "forbid":
+        return f"the initial state is forbidden by {echoed(as_said(text))}"
+    read = variables(condition)
+    values = ", ".join(f"{n} = {figure(model.initial[n], False)}"
+                       for n in model.names if n in read)
+    return f"the initial state breaks the invariant {echoed(as_said(text))} ({values})"
 
 
 def _initial(data: Data, model: Planning, scope: dict) -> None:

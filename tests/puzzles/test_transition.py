@@ -134,3 +134,36 @@ def test_an_if_on_a_comparison_stands(write_model):
     text = STEPS.format(part='effects = { "x[0]" = "x[0] + 1 if k[0] == 2 else x[0]" }\n'
                              'cost = "ite(k[0] > 1, 1, 2)"')
     assert [a.name for a in load(write_model("m.toml", text)).model.actions] == ["step"]
+
+
+COUNTER = """family = "transition"
+goal = "x == 3"
+{rule}
+[variables]
+x = [0, 3]
+y = [0, 3]
+[initial]
+x = 0
+y = 2
+[[actions]]
+name = "inc"
+effects = {{ x = "x + 1" }}
+"""
+
+
+@pytest.mark.parametrize("rule, key, said", [
+    # an invariant is what must hold: x = 0 breaks x >= 1, nothing "forbids" by it
+    ('invariant = ["x >= 1"]', "invariant[0]",
+     "the initial state breaks the invariant 'x >= 1' (x = 0)"),
+    # the values of the variables it reads, in the variables' order
+    ('invariant = ["y + x != 2"]', "invariant[0]",
+     "the initial state breaks the invariant 'y + x != 2' (x = 0, y = 2)"),
+    # a forbid entry does forbid the initial state
+    ('forbid = ["x == 0"]', "forbid[0]", "the initial state is forbidden by 'x == 0'"),
+])
+def test_an_initial_state_an_invariant_or_forbid_refuses_is_said_as_each_means(
+        write_model, rule, key, said):
+    """An invariant the initial state broke was said "the initial state is forbidden by
+    'x >= 1'", the words of a ``forbid`` entry, as if ``x >= 1`` were what is forbidden."""
+    error = refused(write_model, COUNTER.format(rule=rule))
+    assert (error.key, error.message) == (key, said)
