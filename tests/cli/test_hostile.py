@@ -60,7 +60,7 @@ CASES = {
         transition().replace("i = [0, 1]", "i = [0, 1], j = " + str(list(range(1000))),
                              ).replace("i = [0, 1], j", "i = " + str(list(range(1000))) + ", j"),
         "params"),
-    "action declared twice": (transition(name="inc"), "declared twice"),
+    "a name that leaves out a parameter": (transition(name="inc"), "put {i} in the name"),
     "negative cost": (transition().replace('effects = {', 'cost = "a - 3"\neffects = {'),
                       "cost"),
 }
