@@ -98,12 +98,12 @@ def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:
 
         write_plan(cli, puzzle, result, cli.args.plan_file, say)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
-        from ..output.draw.show import Shown, answer_words
+        from ..output.draw.show import Shown, wrote_words
 
         path = cli.args.svg or cli.args.html
         save(Shown(puzzle, result), path, bool(cli.args.svg))
         if say and not cli.args.json:
-            say_wrote(cli, path, f"{answer_words(puzzle, result)}, by {result.engine}")
+            say_wrote(cli, path, wrote_words(puzzle, result))
 
 
 def _answer(cli: Cli, puzzle, task: str, engine: str,
