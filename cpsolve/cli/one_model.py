@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..answers.result import Result, cut_off_words, lost_words
+from ..answers.words import plural
 from ..engines import Options, run
 from ..engines.runtime import interrupt
 from ..engines.runtime.alarms import printing
@@ -184,7 +185,7 @@ def statistics_line(result: Result) -> str:
     (``--json`` always carries them: ``explored``, ``details``, ``seconds``)."""
     parts = [f"{result.engine}: {result.seconds:.3f} s"]
     if result.explored is not None:
-        parts.append(f"{result.explored:,} states or nodes explored")
+        parts.append(f"{plural(result.explored, 'state or node', 'states or nodes')} explored")
     parts += [f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} {v}"
               for k, v in result.details.items()]
     return "statistics: " + "; ".join(parts)

@@ -362,7 +362,7 @@ def test_bidirectional_search_counts_the_states_of_one_side(cli, tmp_path):
     out = json.loads(cli("solve", path, "--engine", "search", "--algorithm", "bidir",
                          "--json").out)
     assert out["status"] == "infeasible"
-    assert "all 1 state reachable from the start" in out["message"]
+    assert "the 1 state reachable from the start explored" in out["message"]  # not "all 1"
 
 
 def test_algorithm_selects_the_search_engine_or_is_refused(cli):

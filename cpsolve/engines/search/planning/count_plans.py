@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from ....answers.result import Count, Result, Status, Step, Unanswerable, Unsupported
-from ....answers.words import plural
+from ....answers.words import all_of, plural
 from ..common import Budget
 from ..compile import State, Task
 
@@ -50,7 +50,7 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
         none = Count(0, plans=() if keep else None, of="plans")
         return Result(Status.EXACT, "search", "count", none, explored=len(g),
                       proof="exhausted search",
-                      message=f"no plan exists: all {len(g):,} reachable states explored, "
+                      message=f"no plan exists: {all_of(len(g), 'reachable state')} explored, "
                       "none is a goal")
     goals = [s for s, cost in g.items() if cost == optimum and task.is_goal(s)]
     into = _tight_steps(task, g)
