@@ -56,10 +56,10 @@ def answer_of(result: Result, unit: str = "") -> str:
         return f"unknown{bound}"
     if isinstance(answer, Count):
         at_least = "" if result.status is Status.EXACT else "at least "
-        if result.proof is not None:  # planning: a proof that there is no plan at all
+        if answer.of == "plans" and result.none_exists:  # no plan at all, so no cost
             return "0 optimal plans (no plan exists)"
         optimum = result.details.get("optimum")  # a csp's count --optimal: of that value
-        what = "optimal plan" if answer.cost is not None else \
+        what = "optimal plan" if answer.of == "plans" else \
             "solution" if optimum is None else "optimal solution"
         if at_least and answer.count == 0:
             return f"at least 0 {what}s (none found before it stopped)"

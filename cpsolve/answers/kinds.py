@@ -117,10 +117,15 @@ class Assignment:
         return True
 
 
+Counted = Literal["solutions", "plans"]
+"""What a count counts: the solutions of a csp, or the optimal plans of a planning model."""
+
+
 @dataclass(frozen=True)
 class Count:
     """How many solutions (csp) or optimal plans (planning) there are.
 
+    ``of`` says which, so that a count of 0 with nothing listed still knows its words;
     ``solutions`` / ``plans`` list some or all of them when asked for;
     ``cost`` is the least cost of a plan (counts of optimal plans only).
     """
@@ -129,8 +134,15 @@ class Count:
     solutions: tuple[Mapping[str, int], ...] | None = None
     plans: tuple[tuple[Step, ...], ...] | None = None
     cost: int | None = None
+    of: Counted = "solutions"
 
     kind = "count"
+
+    def __post_init__(self) -> None:
+        if self.of == "solutions" and (self.plans is not None or self.cost is not None):
+            raise ValueError("a count of solutions has no plans and no cost (of='plans')")
+        if self.of == "plans" and self.solutions is not None:
+            raise ValueError("a count of plans lists no solutions")
 
     def listed(self) -> int:
         """How many solutions or plans are listed."""
@@ -142,6 +154,8 @@ class Count:
         :mod:`cpsolve.engines.streamed`): those are not checked a second time."""
         if self.listed() > self.count:
             return f"a list of {self.listed()} but a count of {self.count}"
+        if self.of != ("plans" if isinstance(model, Planning) else "solutions"):
+            return f"a count of {self.of} for a {model.kind} model"
         if self.solutions is not None:
             if not isinstance(model, Csp):
                 return "solutions listed for a planning model"

@@ -25,6 +25,13 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
     return f"{figure(n)} {noun if n == 1 else nouns or IRREGULAR.get(noun, noun + 's')}"
 
 
+def all_of(n: int, noun: str, nouns: str | None = None) -> str:
+    """The whole of ``n`` things in words, agreeing in number: ``all 1,234 states``, but
+    ``the 1 state`` ("all 1 state" reads wrong, "all 1 states" worse); ``nouns`` as in
+    :func:`plural`."""
+    return f"{'the' if n == 1 else 'all'} {plural(n, noun, nouns)}"
+
+
 def noun(n: int, singular: str, nouns: str | None = None) -> str:
     """The noun alone, agreeing with ``n`` (for phrases that place the count elsewhere)."""
     return singular if n == 1 else nouns or IRREGULAR.get(singular, singular + "s")

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..answers.result import Result, cut_off_words, lost_words
+from ..answers.words import plural
 from ..engines import Options, run
 from ..engines.runtime import interrupt
 from ..engines.runtime.alarms import printing
@@ -98,12 +99,12 @@ def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:
 
         write_plan(cli, puzzle, result, cli.args.plan_file, say)
     if getattr(cli.args, "svg", None) or getattr(cli.args, "html", None):
-        from ..output.draw.show import Shown, answer_words
+        from ..output.draw.show import Shown, wrote_words
 
         path = cli.args.svg or cli.args.html
         save(Shown(puzzle, result), path, bool(cli.args.svg))
         if say and not cli.args.json:
-            say_wrote(cli, path, f"{answer_words(puzzle, result)}, by {result.engine}")
+            say_wrote(cli, path, wrote_words(puzzle, result))
 
 
 def _answer(cli: Cli, puzzle, task: str, engine: str,
@@ -184,7 +185,7 @@ def statistics_line(result: Result) -> str:
     (``--json`` always carries them: ``explored``, ``details``, ``seconds``)."""
     parts = [f"{result.engine}: {result.seconds:.3f} s"]
     if result.explored is not None:
-        parts.append(f"{result.explored:,} states or nodes explored")
+        parts.append(f"{plural(result.explored, 'state or node', 'states or nodes')} explored")
     parts += [f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k} {v}"
               for k, v in result.details.items()]
     return "statistics: " + "; ".join(parts)

@@ -45,10 +45,10 @@ def show(cli: Cli) -> int:
             options = replace(options, limit=limit, keep=bool(args.gallery))
             result = _drawn(run(engine, task, puzzle.model, options), args.gallery)
     with printing(answer=True):  # the work is done: the clock no longer cuts the picture
-        from ..output.draw.show import Shown, answer_words  # nor the import of its drawing
+        from ..output.draw.show import Shown, wrote_words  # nor the import of its drawing
 
         save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
-        say_wrote(cli, args.svg or args.html, f"{answer_words(puzzle, result)}, by {engine}")
+        say_wrote(cli, args.svg or args.html, wrote_words(puzzle, result))
     return exit_code(result, args.gallery)
 
 

@@ -18,9 +18,9 @@ def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = F
     """The result of ``task`` when ``proof`` shows there is no plan: ``infeasible`` (solve),
     or an exact count of 0 (count; ``keep``: with the empty list of plans)."""
     if task == "count":
-        return Result(Status.EXACT, engine, "count", Count(0, plans=() if keep else None),
-                      proof=proof, message=message, invariant=invariant,
-                      **fields)  # type: ignore[arg-type]
+        none = Count(0, plans=() if keep else None, of="plans")
+        return Result(Status.EXACT, engine, "count", none, proof=proof, message=message,
+                      invariant=invariant, **fields)  # type: ignore[arg-type]
     return Result(Status.INFEASIBLE, engine, task, proof=proof, message=message,
                   invariant=invariant, **fields)  # type: ignore[arg-type]
 

@@ -29,7 +29,7 @@ the costs' bounds), so that optimality claims mean what they say.
 """
 
 from .csp import AllDifferent, Circuit, Condition, Csp, CspSymmetry, Objective
-from .naming import MAX_NAME_WIDTH, combinations, expand, format_name
+from .naming import MAX_NAME_WIDTH, combinations, expand, format_name, same_name
 from .planning import Action, Forbidden, Planning
 from .variables import (
     MAX_ACTIONS,
@@ -49,4 +49,4 @@ __all__ = ["MAX_ACTIONS", "MAX_DOMAIN", "MAX_MAGNITUDE", "MAX_NAME_WIDTH",
            "MAX_PATTERN_ENTRIES", "MAX_VARIABLES", "Action", "AllDifferent", "Circuit",
            "Condition", "Csp", "CspSymmetry", "Domain", "Forbidden", "ModelError", "Objective",
            "Planning",
-           "Model", "check_size", "combinations", "expand", "format_name"]
+           "Model", "check_size", "combinations", "expand", "format_name", "same_name"]

@@ -9,6 +9,7 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 
+from ..language.quoting import shown
 from .variables import ModelError
 
 _SPEC = re.compile(r"[<>^]?\d{0,3}\Z")
@@ -42,6 +43,32 @@ def format_name(template: str, values: Mapping[str, object]) -> str:
                              f"with WIDTH <= {MAX_NAME_WIDTH} is allowed")
         out.append(format(values[field_name], spec or ""))
     return "".join(out)
+
+
+def placeholders(template: str) -> set[str]:
+    """The names ``template``'s ``{name}`` placeholders use (none for a malformed one:
+    :func:`format_name` says what is wrong with it)."""
+    try:
+        return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+    except ValueError:
+        return set()
+
+
+def same_name(template: str, name: str, first: Mapping[str, object],
+              second: Mapping[str, object]) -> str:
+    """Why two bindings that expand ``template`` to one ``name`` are refused: each expanded
+    name must differ.  The parameters the bindings differ in are said with their values;
+    those the template leaves out are the ones to put in it (when it has them all, labels
+    or digits run together make the names alike)."""
+    differ = [p for p in first if first[p] != second.get(p)]
+    missing = [p for p in differ if p not in placeholders(template)]
+    values = [", ".join(f"{p} = {b[p]}" for p in differ) for b in (first, second)]
+    both = f"{values[0]} and {values[1]} both give {shown(name)}"
+    if missing:
+        return (f"{shown(template)} gives every {' and '.join(missing)} the same name "
+                f"({both}): put {', '.join('{' + p + '}' for p in missing)} in the name")
+    return (f"{shown(template)} gives two actions the same name ({both}): each expanded "
+            "name must differ")
 
 
 def combinations(over: Mapping[str, Iterable[int]]) -> int:

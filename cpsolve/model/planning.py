@@ -12,7 +12,7 @@ from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.quoting import figure
 from ..language.walk import variables
-from .naming import combinations, expand, format_name
+from .naming import combinations, expand, format_name, same_name
 from .variables import MAX_ACTIONS, MAX_PATTERN_ENTRIES, ModelError, Variables, check_size
 
 
@@ -155,16 +155,20 @@ class Planning(Variables):
 
         ``name`` is a format string (``"pour {i} into {j}"``); ``build(**params)``
         returns ``(guard, effects)`` or ``(guard, effects, cost)``; ``where``
-        filters combinations (``lambda i, j: i != j``).
+        filters combinations (``lambda i, j: i != j``).  The expanded names must differ: a
+        ``name`` that leaves out a parameter that varies is refused (:func:`same_name`)
+        before any action is added.
         """
-        out = []
         check_size(f"actions {name!r}: parameter combinations", combinations(over), MAX_ACTIONS)
+        named: dict[str, dict[str, int]] = {}  # each name given, by its binding
         for binding in expand(over):
             if where is not None and not where(**binding):
                 continue
-            parts = build(**binding)
-            out.append(self.add_action(format_name(name, binding), *parts))
-        return out
+            label = format_name(name, binding)
+            if label in named:  # before any is added: a refused name leaves the model as it was
+                raise ModelError(same_name(name, label, named[label], binding), "name")
+            named[label] = binding
+        return [self.add_action(label, *build(**binding)) for label, binding in named.items()]
 
     def forbid(self, condition: ExprLike, label: str = "") -> Forbidden:
         """Declare a condition no state may satisfy (the initial state included).

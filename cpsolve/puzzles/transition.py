@@ -84,7 +84,7 @@ from ..language.quoting import shown as echoed
 from ..language.scope import variable_scope
 from ..language.syntax import as_said
 from ..language.walk import variables
-from ..model import MAX_ACTIONS, ModelError, Planning, format_name
+from ..model import MAX_ACTIONS, ModelError, Planning, format_name, same_name
 from .arrays import array_values, cell_names, shape_of
 from .base import Puzzle
 from .constants import integers, read_values
@@ -188,8 +188,19 @@ def _forbidden(data: Data, model: Planning, scope: dict) -> None:
             except ModelError as err:
                 raise data.error(where, str(err)) from None
             if evaluate(item.expr, model.initial):
-                raise data.error(where, "the initial state is forbidden by "
-                                 f"{echoed(as_said(text))}")
+                raise data.error(where, _initial_refused(key, text, expr, model))
+
+
+def _initial_refused(key: str, text: str, condition: Expr, model: Planning) -> str:
+    """Why the initial state is refused by ``condition`` (``text`` as the file wrote it):
+    a ``forbid`` entry forbids it; an ``invariant`` is what must hold, so the initial
+    state breaks it, with the values of the variables it reads."""
+    if key == "forbid":
+        return f"the initial state is forbidden by {echoed(as_said(text))}"
+    read = variables(condition)
+    values = ", ".join(f"{n} = {figure(model.initial[n], False)}"
+                       for n in model.names if n in read)
+    return f"the initial state breaks the invariant {echoed(as_said(text))} ({values})"
 
 
 def _initial(data: Data, model: Planning, scope: dict) -> None:
@@ -266,7 +277,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
     effects = data.get("effects", dict, {}, table=table, prefix=prefix)
     labels = read_labels(data)
     bindings, none = _bindings(data, params, scope, prefix)
-    kept = 0
+    named: dict[str, dict[str, int]] = {}  # each name given, by its first binding
     for binding in bindings:
         local = {**scope, **{k: Const(v) for k, v in binding.items()}}
         if "where" in table:
@@ -275,12 +286,14 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
                 raise data.error(prefix + "where", "may only use parameters and constants")
             if not evaluate(where, {}):
                 continue
-        kept += 1
         shown_values = {k: _name_of(data, labels, k, v) for k, v in binding.items()}
         try:
             label = format_name(name, shown_values)
         except ModelError as err:
             raise data.error(prefix + "name", str(err)) from None
+        if label in named:
+            raise data.error(prefix + "name", same_name(name, label, named[label], binding))
+        named[label] = binding
         guard = condition_in(data, prefix + "guard", table.get("guard", "True"), local, model)
         cost = value_in(data, prefix + "cost", table.get("cost", "1"), local, model)
         eff: dict[str, Expr] = {}
@@ -298,7 +311,7 @@ def _actions(data: Data, model: Planning, scope: dict, table: dict, prefix: str
                 "; or leave out, with where, the parameters whose when drops every effect"
                 if not eff and any(isinstance(v, dict) and "when" in v
                                    for v in effects.values()) else "")) from None
-    if kept:
+    if named:
         return []
     if bindings:
         return [(prefix + "where", f"{echoed(str(table['where']).strip())} leaves no combination "

@@ -433,6 +433,17 @@ def test_a_bare_count_is_not_verified(xsudoku):
     assert bare.verified is False
 
 
+def test_a_count_must_count_what_its_model_has(xsudoku, jugs):
+    """A csp has solutions and a planning model plans: a count of the other kind is an
+    engine's bug (its words, "0 optimal plans" or "0 solutions", would be wrong too)."""
+    with pytest.raises(EngineBug, match="a count of plans for a csp model"):
+        verify(xsudoku, Result(Status.EXACT, "t", task="count", answer=Count(0, of="plans")))
+    with pytest.raises(EngineBug, match="a count of solutions for a planning model"):
+        verify(jugs, Result(Status.EXACT, "t", task="count", answer=Count(0)))
+    assert verify(jugs, Result(Status.EXACT, "t", task="count",
+                               answer=Count(0, of="plans"))).verified is False
+
+
 def test_verify_does_not_claim_what_it_cannot_check(jugs):
     """An infeasibility proof carries nothing to replay: not verified, its proof says how."""
     checked = verify(jugs, Result(Status.INFEASIBLE, "t", proof="exhausted search"))
@@ -553,7 +564,8 @@ def test_verify_re_derives_a_parity_and_refuses_a_forged_one():
     claim = Parity(CELLS, COLOURS, 0, 1, 0, "odd permutation, blank at home")
     proof = Result(Status.INFEASIBLE, "invariant", proof="parity", parity=claim)
     assert verify(two_by_two(), proof).verified is True
-    count = Result(Status.EXACT, "invariant", "count", Count(0), proof="parity", parity=claim)
+    count = Result(Status.EXACT, "invariant", "count", Count(0, of="plans"), proof="parity",
+                   parity=claim)
     assert verify(two_by_two(), count).verified is True
     with pytest.raises(EngineBug, match="claims a parity proof, but action 'swap a b'"):
         verify(two_by_two("swap"), proof)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsolve.answers.words import noun, plural
+from cpsolve.answers.words import all_of, noun, plural
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -57,7 +57,34 @@ def test_an_analysis_stopped_at_its_first_state(cli):
     assert not ONE_PLURAL.search(run.out), run.out
 
 
-def test_a_huge_number_is_a_power_of_two():
+def test_the_whole_of_one_thing_is_the_one_thing():
+    """"all 1 reachable states explored" (a peg board where no jump applies) is "the 1
+    reachable state"; more are "all" of them."""
+    assert all_of(1, "reachable state") == "the 1 reachable state"
+    assert all_of(9, "reachable state") == "all 9 reachable states"
+    assert all_of(181_440, "state") == "all 181,440 states"
+
+
+PEGS_STUCK = 'family = "pegs"\npegs_left = 7\nboard = """\nooo\no.o\nooo\n"""\n'
+"""Eight pegs round an empty centre: a jump lands two holes away, and the only empty hole
+is one hole from every peg, so no jump applies and the start is the one reachable state;
+the goal (7 pegs left, one jump away) is never reached, and no invariant proves it
+(the start's 8 pegs leave every weighted sum a goal state may reach)."""
+
+
+@pytest.mark.parametrize("args", [["count", "--optimal"],
+                                  ["solve", "--engine", "search", "--algorithm", "bfs"],
+                                  ["solve", "--engine", "search", "--algorithm", "dfs"],
+                                  ["solve", "--engine", "cpsat"],
+                                  ["solve", "--engine", "search", "--statistics"]])
+def test_a_board_with_one_reachable_state_says_one_state(cli, write_model, args):
+    path = write_model("stuck.toml", PEGS_STUCK)
+    run = cli(*args[:1], path, *args[1:])
+    assert run.code == 0, run.err
+    assert not ONE_PLURAL.search(run.out) and "all 1 " not in run.out, run.out
+    if "--statistics" not in args:
+        assert "the 1 " in run.out and "state" in run.out, run.out
+
     from cpsolve.answers.words import number
 
     assert number(2 ** 100 - 1) == "about 2^100"  # the horizon a message once printed whole

@@ -60,7 +60,7 @@ CASES = {
         transition().replace("i = [0, 1]", "i = [0, 1], j = " + str(list(range(1000))),
                              ).replace("i = [0, 1], j", "i = " + str(list(range(1000))) + ", j"),
         "params"),
-    "action declared twice": (transition(name="inc"), "declared twice"),
+    "a name that leaves out a parameter": (transition(name="inc"), "put {i} in the name"),
     "negative cost": (transition().replace('effects = {', 'cost = "a - 3"\neffects = {'),
                       "cost"),
 }
@@ -362,7 +362,7 @@ def test_bidirectional_search_counts_the_states_of_one_side(cli, tmp_path):
     out = json.loads(cli("solve", path, "--engine", "search", "--algorithm", "bidir",
                          "--json").out)
     assert out["status"] == "infeasible"
-    assert "all 1 state reachable from the start" in out["message"]
+    assert "the 1 state reachable from the start explored" in out["message"]  # not "all 1"
 
 
 def test_algorithm_selects_the_search_engine_or_is_refused(cli):

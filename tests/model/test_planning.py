@@ -38,6 +38,20 @@ def test_a_refused_action_names_the_part_that_is_wrong(part, call):
     assert [a.name for a in model.actions] == ["fill"]  # nothing added
 
 
+def test_add_actions_says_which_parameter_its_name_leaves_out():
+    """``add_actions("step", {"k": ...})`` made two actions named 'step' and refused the
+    second as "declared twice": it is one declaration, whose name leaves out ``{k}``."""
+    model, x = _jug()
+    with pytest.raises(ModelError) as info:
+        model.add_actions("step", {"k": range(1, 3)}, lambda k: (x < 8, {"x": x + k}))
+    assert info.value.part == "name"
+    assert str(info.value) == ("'step' gives every k the same name (k = 1 and k = 2 both "
+                               "give 'step'): put {k} in the name")
+    assert [a.name for a in model.actions] == ["fill"]  # refused before any was added
+    added = model.add_actions("step {k}", {"k": range(1, 3)}, lambda k: (x < 8, {"x": x + k}))
+    assert [a.name for a in added] == ["step 1", "step 2"]
+
+
 def test_other_refusals_name_no_part():
     model, _ = _jug()
     with pytest.raises(ModelError) as info:

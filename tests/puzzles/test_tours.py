@@ -612,3 +612,30 @@ def test_a_csp_of_one_circuit_keeps_the_engines_words():
     result = solve("search", model)
     assert plain.message_text(result) == result.message == \
         "no circuit: no arc leads out of node 4"
+
+
+ZEBRA_5X5 = 'family = "tour"\nleaper = [2, 3]\nclosed = false\nboard = """\n' + \
+    ".....\n" * 5 + '"""\n'
+"""An open zebra's tour of 5x5: from the centre a (2, 3) leap leaves the board, so the
+circuit's graph alone proves that there is none."""
+OPEN_4X4 = 'family = "tour"\nclosed = false\nboard = """\n' + "....\n" * 4 + '"""\n'
+"""No open knight's tour of 4x4 (a known fact): the whole search proves it."""
+
+
+@pytest.mark.parametrize("text, proof", [(ZEBRA_5X5, "circuit graph"),
+                                         (OPEN_4X4, "exhausted search")])
+def test_a_count_of_no_tour_is_of_solutions_not_of_plans(cli, write_model, text, proof):
+    """A tour is a csp: a count of none is "0 solutions" by search too, as by CP-SAT and
+    MiniZinc; search's proof (the circuit's graph, or the exhausted search) made it say
+    "0 optimal plans (no plan exists)", the words of a planning model's count."""
+    path = write_model("none.toml", text)
+    out = cli("count", path, "--engine", "search")
+    assert out.code == 0, out.err
+    assert "exact  0 solutions" in out.out and f"proof: {proof}" in out.out
+    assert "plan" not in out.out
+    data = json.loads(cli("count", path, "--engine", "search", "--list", "--json").out)
+    assert (data["count"], data["solutions"], data["proof"]) == (0, [], proof)
+    assert "plans" not in data and "metric" not in data
+    compared = cli("compare", path, "--task", "count")
+    assert compared.code == 0, compared.err
+    assert compared.out.count("0 solutions") >= 2 and "plan" not in compared.out

@@ -134,3 +134,77 @@ def test_an_if_on_a_comparison_stands(write_model):
     text = STEPS.format(part='effects = { "x[0]" = "x[0] + 1 if k[0] == 2 else x[0]" }\n'
                              'cost = "ite(k[0] > 1, 1, 2)"')
     assert [a.name for a in load(write_model("m.toml", text)).model.actions] == ["step"]
+
+
+COUNTER = """family = "transition"
+goal = "x == 3"
+{rule}
+[variables]
+x = [0, 3]
+y = [0, 3]
+[initial]
+x = 0
+y = 2
+[[actions]]
+name = "inc"
+effects = {{ x = "x + 1" }}
+"""
+
+
+@pytest.mark.parametrize("rule, key, said", [
+    # an invariant is what must hold: x = 0 breaks x >= 1, nothing "forbids" by it
+    ('invariant = ["x >= 1"]', "invariant[0]",
+     "the initial state breaks the invariant 'x >= 1' (x = 0)"),
+    # the values of the variables it reads, in the variables' order
+    ('invariant = ["y + x != 2"]', "invariant[0]",
+     "the initial state breaks the invariant 'y + x != 2' (x = 0, y = 2)"),
+    # a forbid entry does forbid the initial state
+    ('forbid = ["x == 0"]', "forbid[0]", "the initial state is forbidden by 'x == 0'"),
+])
+def test_an_initial_state_an_invariant_or_forbid_refuses_is_said_as_each_means(
+        write_model, rule, key, said):
+    """An invariant the initial state broke was said "the initial state is forbidden by
+    'x >= 1'", the words of a ``forbid`` entry, as if ``x >= 1`` were what is forbidden."""
+    error = refused(write_model, COUNTER.format(rule=rule))
+    assert (error.key, error.message) == (key, said)
+
+
+STEPPER = """family = "transition"
+goal = "x == 3"
+[variables]
+x = [0, 3]
+[initial]
+x = 0
+[[actions]]
+name = "{name}"
+params = {params}
+effects = {{ x = "x + k" }}
+"""
+
+
+@pytest.mark.parametrize("name, params, said", [
+    # declared once: its two expansions, k = 1 and k = 2, both are named 'step'
+    ("step", '{ k = "range(1, 3)" }',
+     "'step' gives every k the same name (k = 1 and k = 2 both give 'step'): put {k} in "
+     "the name"),
+    # {j} is there, {k} is not: the first two combinations j = 0, k = 1 and j = 0, k = 2
+    ("step {j}", '{ j = "range(2)", k = "range(1, 3)" }',
+     "'step {j}' gives every k the same name (k = 1 and k = 2 both give 'step 0'): put {k} "
+     "in the name"),
+    # both are there, run together: k = 1, j = 12 and k = 11, j = 2 both make 'step 112'
+    ("step {k}{j}", '{ k = [1, 11], j = [12, 2] }',
+     "'step {k}{j}' gives two actions the same name (k = 1, j = 12 and k = 11, j = 2 both "
+     "give 'step 112'): each expanded name must differ"),
+])
+def test_expansions_of_one_action_that_share_a_name_say_so(write_model, name, params, said):
+    """An action declared once whose expansions get the same name was refused as
+    "action 'step' is declared twice"."""
+    error = refused(write_model, STEPPER.format(name=name, params=params))
+    assert (error.key, error.message) == ("actions[0].name", said)
+
+
+def test_two_tables_of_one_name_are_declared_twice(write_model):
+    text = STEPPER.format(name="step {k}", params='{ k = [1] }') + \
+        '[[actions]]\nname = "step 1"\neffects = { x = "x + 2" }\n'
+    error = refused(write_model, text)
+    assert (error.key, error.message) == ("actions[1].name", "action 'step 1' is declared twice")

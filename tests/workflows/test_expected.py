@@ -413,7 +413,7 @@ def test_a_count_of_optimal_solutions_is_not_the_count_of_every_solution():
 def test_a_count_of_optimal_plans_checks_count_and_the_least_cost():
     """For a planning model ``count`` is the number of optimal plans: counted, it is
     compared as it is, and their cost is the least cost."""
-    counted = Result.counted("search", Count(72, cost=7), True)
+    counted = Result.counted("search", Count(72, cost=7, of="plans"), True)
     assert mismatches({"count": 72, "cost": 7}, counted) == []
     assert mismatches({"count": 18, "cost": 6}, counted) == [
         "the model's [expected] says count = 18; this run found 72",

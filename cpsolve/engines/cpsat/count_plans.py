@@ -141,5 +141,5 @@ def count(planning: Planning, options: Options) -> Result:
         message = f"exact: {plural(n, 'plan')} of the least cost {optimum}"
     else:
         message = f"{budget.why()}: at least {plural(n, 'optimal plan')}"
-    return Result.counted("cpsat", Count(n, plans=plans, cost=optimum), complete,
+    return Result.counted("cpsat", Count(n, plans=plans, cost=optimum, of="plans"), complete,
                           details=details, message=message)

@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from ...answers.agreement import PROOF_BY
 from ...answers.result import Result, Status, Unsupported
-from ...answers.words import plural
+from ...answers.words import all_of
 from ...model import Planning
 from .. import Options
 from ..runtime.clock import Clock
@@ -73,7 +73,7 @@ def before_horizons(model: Planning, task: str, options: Options) -> tuple[Resul
     if result is None or result.status is not Status.INFEASIBLE:
         return None, options
     message = (f"no plan: before any horizon, an exhaustive breadth-first search (the search "
-               f"engine's) generated all {plural(result.explored, 'state')} reachable from the "
+               f"engine's) generated {all_of(result.explored, 'state')} reachable from the "
                "start, and none is a goal")
     return none_exists("cpsat", task, "exhausted search", message, options.keep,
                        explored=result.explored,

@@ -148,7 +148,7 @@ def _optimal(planning: Planning, options: Options, graph: Graph, fewest: int, bu
     """Refute ``fewest - 1`` steps, then find a plan of ``fewest`` steps."""
     actions = len(planning.actions)
     if options.progress is not None:
-        options.progress(f"transition graph: {graph.size:,} states; no plan of at most "
+        options.progress(f"transition graph: {plural(graph.size, 'state')}; no plan of at most "
                          f"{fewest - 1} steps?")
     refute = _Automaton(graph, actions, fewest - 1, np.ones(graph.tails.size, bool))
     solver, status = _solve(refute, budget)
@@ -169,7 +169,7 @@ def _optimal(planning: Planning, options: Options, graph: Graph, fewest: int, bu
     return Result(Status.OPTIMAL, "cpsat", answer=Plan.of(_steps(planning, graph, labels)),
                   details=details, message=(
                       f"shortest plan: no plan of fewer than {fewest} steps exists (refuted "
-                      f"by CP-SAT over the transition graph of {graph.size:,} states, one "
+                      f"by CP-SAT over the transition graph of {plural(graph.size, 'state')}, one "
                       "automaton constraint)"))
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...answers.result import EngineBug, Plan, Result, Status, Step
+from ...answers.words import plural
 from ...language.expr import Const
 from ...model import Planning
 from ..runtime.clock import Clock
@@ -172,5 +173,5 @@ def optimal(plan_: Plan, fewest: int, graph: Graph, details: dict[str, object]) 
     """The result: cost ``fewest`` proven least by the refutation."""
     return Result(Status.OPTIMAL, "cpsat", answer=plan_, details=details, message=(
         f"cheapest plan: no plan costs less than {fewest} (refuted by CP-SAT over the "
-        f"transition graph of {graph.size:,} states, its free moves closed, one automaton "
+        f"transition graph of {plural(graph.size, 'state')}, its free moves closed, one automaton "
         "constraint)"))

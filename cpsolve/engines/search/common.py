@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ...answers.result import Plan, Result, Status, Unsupported
-from ...answers.words import lower_bound, plural
+from ...answers.words import all_of, lower_bound, plural
 from ...model.facts import any_plan_is_optimal
 from ..runtime.clock import Clock
 from ..runtime.stop import Stop
@@ -150,13 +150,14 @@ def infeasible(task: Task, explored: int, message: str = "", **details: object) 
     """The goal is unreachable, proven by a search that ran out of states; ``explored`` is
     the states or nodes it examined (docs/json.md), ``message`` what it exhausted.
 
-    Without ``message`` the words are "all N reachable states explored": true only of a
+    Without ``message`` the words are "all N reachable states explored" (:func:`all_of`:
+    "the 1 reachable state" when there is one): true only of a
     search whose ``explored`` counts each state reachable from the start once (bfs, dfs,
     dijkstra, A*).  A search that merges symmetric states says so
     (:func:`exhausted_up_to_symmetry`), one that expands states again says what it did."""
     return Result(status=Status.INFEASIBLE, engine="search", explored=explored,
                   proof="exhausted search",
-                  message=message or f"goal unreachable: all {plural(explored, 'reachable state')} "
+                  message=message or f"goal unreachable: {all_of(explored, 'reachable state')} "
                   f"explored", details=details)
 
 
@@ -164,7 +165,7 @@ def exhausted_up_to_symmetry(classes: int, symmetries: int) -> str:
     """The words for a search over canonical states that ran out: ``classes`` reachable
     states, each standing for itself and its images under ``symmetries`` (the model's
     symmetries that keep the goal, the identity left out)."""
-    reached = f"goal unreachable: all {plural(classes, 'reachable state')} explored"
+    reached = f"goal unreachable: {all_of(classes, 'reachable state')} explored"
     if not symmetries:
         return reached
     return (f"{reached}, up to the model's {plural(symmetries, 'symmetry', 'symmetries')} "

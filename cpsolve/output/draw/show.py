@@ -108,6 +108,14 @@ def answer_words(puzzle: Puzzle, result: Result) -> str:
     return words
 
 
+def wrote_words(puzzle: Puzzle, result: Result) -> str:
+    """What the line after a written picture or page says of it, ``wrote FILE (...)``: the
+    answer in words (:func:`answer_words`) and what answered it, named as ``solve`` names
+    it: the engine, or ``invariant`` for the family's own proof (a sliding puzzle's
+    parity) that no engine was run for."""
+    return f"{answer_words(puzzle, result)}, by {result.engine}"
+
+
 @dataclass(frozen=True)
 class Shown:
     """A result with its puzzle: displays in a notebook, saves as SVG or HTML."""

@@ -10,6 +10,7 @@ carries the verdict in visible text, and an SVG its message in the puzzle's word
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -91,6 +92,22 @@ def test_an_infeasible_plan_says_so_in_its_page_and_its_svg(tmp_path):
     page = answer_page(puzzle, result)
     assert 'class="verdict">infeasible (proven)</text>' in page
     assert "<figcaption>the start (infeasible (proven))" in page
+
+
+@pytest.mark.parametrize("engine", [[], ["--engine", "cpsat"]])
+def test_a_plan_the_familys_parity_rules_out_is_said_as_proved_by_it(cli, tmp_path, engine):
+    """The 15-puzzle with 14 and 15 swapped is one transposition from its goal with the
+    blank at home: odd against even, no plan (DESIGN.md).  ``solve`` says it was proved by
+    ``invariant`` (the family's parity), and no engine ran; ``show --plan`` said
+    ``by search`` (or ``by cpsat``: the engine asked for, not what answered)."""
+    page = tmp_path / "f.html"
+    solved = cli("solve", "fifteen_unsolvable", "--json")
+    assert (json.loads(solved.out)["engine"], json.loads(solved.out)["proof"]) == \
+        ("invariant", "parity")
+    shown = cli("show", "fifteen_unsolvable", "--plan", "--html", page, *engine)
+    assert shown.code == 0, shown.err
+    assert shown.out.strip() == f"wrote {page} (infeasible (proven), by invariant)"
+    assert "by engine invariant" in page.read_text(encoding="utf-8")
 
 
 def test_a_count_of_none_says_so_in_its_picture(tmp_path):

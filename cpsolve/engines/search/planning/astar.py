@@ -6,6 +6,7 @@ import heapq
 import math
 
 from ....answers.result import Result, Status, Unsupported
+from ....answers.words import plural
 from ...runtime import release
 from ..common import Budget, found, infeasible, path_to, stopped
 from ..compile import State, Task
@@ -113,7 +114,7 @@ def _bound(estimate: Estimate, cost: int, h0: int, weight: float, heap: list,
 
 def _line(weight: float, floor: int, best: dict) -> str:
     name = "A*" if weight == 1 else f"weighted A* (w={weight:g})"
-    return f"{name}: {len(best):,} states, f >= {floor}"
+    return f"{name}: {plural(len(best), 'state')}, f >= {floor}"
 
 
 def informed_result(task: Task, budget: Budget, estimate: Estimate, out: Outcome,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result
+from ....answers.words import plural
 from ..common import Budget, fewest_moves, infeasible, path_to, stopped
 from ..compile import State, Task
 
@@ -47,5 +48,5 @@ def bfs(task: Task, budget: Budget) -> Result:
 
 
 def _line(depth: int, layer: list, parent: dict) -> str:
-    return f"bfs depth {depth}: {len(layer):,} states, {len(parent):,} seen"
+    return f"bfs depth {depth}: {plural(len(layer), 'state')}, {len(parent):,} seen"
 

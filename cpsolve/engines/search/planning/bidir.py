@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result, Unsupported
-from ....answers.words import plural
+from ....answers.words import all_of, plural
 from ....model.pins import goal_beyond_domains
 from ...unsolvable import none_exists
 from ..common import Budget, fewest_moves, infeasible, path_to, stopped
@@ -77,12 +77,12 @@ def _exhausted(task: Task, fwd: dict, bwd: dict, side: str) -> Result:
     reached = len(fwd) if side == "forward" else len(bwd)
     where = "reachable from the start" if side == "forward" else "that can reach the goal"
     return infeasible(task, len(fwd) + len(bwd), exhausted=side,
-                      message=f"goal unreachable: all {plural(reached, 'state')} {where} explored "
+                      message=f"goal unreachable: {all_of(reached, 'state')} {where} explored "
                       f"({len(fwd) + len(bwd):,} by both searches together)")
 
 
 def _line(f_depth: int, b_depth: int, seen: int) -> str:
-    return f"bidir depth {f_depth} forwards + {b_depth} backwards: {seen:,} states"
+    return f"bidir depth {f_depth} forwards + {b_depth} backwards: {plural(seen, 'state')}"
 
 
 def _meet(task: Task, fwd: dict, bwd: dict, middle: State) -> Result:

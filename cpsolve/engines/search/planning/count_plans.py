@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from ....answers.result import Count, Result, Status, Step, Unanswerable, Unsupported
-from ....answers.words import plural
+from ....answers.words import all_of, plural
 from ..common import Budget
 from ..compile import State, Task
 
@@ -47,9 +47,10 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
                       message=f"stopped: {budget.reason} after {plural(len(g), 'state')}, before "
                       "every state that could lie on an optimal plan was settled")
     if optimum is None:
-        return Result(Status.EXACT, "search", "count", Count(0, plans=() if keep else None),
-                      explored=len(g), proof="exhausted search",
-                      message=f"no plan exists: all {len(g):,} reachable states explored, "
+        none = Count(0, plans=() if keep else None, of="plans")
+        return Result(Status.EXACT, "search", "count", none, explored=len(g),
+                      proof="exhausted search",
+                      message=f"no plan exists: {all_of(len(g), 'reachable state')} explored, "
                       "none is a goal")
     goals = [s for s, cost in g.items() if cost == optimum and task.is_goal(s)]
     into = _tight_steps(task, g)
@@ -65,8 +66,8 @@ def count_optimal(task: Task, budget: Budget, keep: bool = False,
         plans = tuple(_listed(task, goals, into, useful, g, limit))
     shown = "" if plans is None or len(plans) == total else \
         f"; {len(plans):,} of them listed"
-    return Result(Status.EXACT, "search", "count", Count(total, plans=plans, cost=optimum),
-                  explored=len(g),
+    counted = Count(total, plans=plans, cost=optimum, of="plans")
+    return Result(Status.EXACT, "search", "count", counted, explored=len(g),
                   message=f"exact: {plural(total, 'plan')} of the least cost {optimum}{shown}",
                   details={"optimal_cost": optimum, "states_settled": len(g),
                            "states_on_optimal_plans": len(useful)})

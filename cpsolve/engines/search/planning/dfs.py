@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....answers.result import Result, Status
+from ....answers.words import plural
 from ..common import Budget, found, infeasible, stopped
 from ..compile import Task
 
@@ -44,4 +45,4 @@ def dfs(task: Task, budget: Budget) -> Result:
 
 
 def _line(visited: set, path: list) -> str:
-    return f"dfs: {len(visited):,} states, depth {len(path) - 1}"
+    return f"dfs: {plural(len(visited), 'state')}, depth {len(path) - 1}"

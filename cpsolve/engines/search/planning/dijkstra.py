@@ -6,6 +6,7 @@ import heapq
 from collections import deque
 
 from ....answers.result import Result, Status, Unsupported
+from ....answers.words import plural
 from ..common import Budget, found, infeasible, path_to, stopped
 from ..compile import State, Task
 
@@ -102,7 +103,7 @@ def zero_one_bfs(task: Task, budget: Budget) -> Result:
 
 
 def _line(name: str, g: int, best: dict) -> str:
-    return f"{name} cost {g}: {len(best):,} states"
+    return f"{name} cost {g}: {plural(len(best), 'state')}"
 
 
 def _done(task: Task, parent: dict, goal: State, explored: int) -> Result:

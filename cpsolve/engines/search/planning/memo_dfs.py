@@ -18,6 +18,7 @@ cost (:func:`cpsolve.model.facts.any_plan_is_optimal`), else ``SOLVED``.
 from __future__ import annotations
 
 from ....answers.result import Result
+from ....answers.words import plural
 from ....model.moves import goal_symmetries
 from ..common import Budget, exhausted_up_to_symmetry, infeasible, plan_found, stopped
 from ..compile import State, Task
@@ -71,4 +72,4 @@ def memo_dfs(task: Task, budget: Budget) -> Result:
 
 
 def _line(visited: set, path: list) -> str:
-    return f"memo dfs: {len(visited):,} canonical states, depth {len(path) - 1}"
+    return f"memo dfs: {plural(len(visited), 'canonical state')}, depth {len(path) - 1}"

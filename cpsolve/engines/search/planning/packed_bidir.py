@@ -21,7 +21,7 @@ from collections import Counter
 import numpy as np
 
 from ....answers.result import Result
-from ....answers.words import plural
+from ....answers.words import all_of, plural
 from ....model.facts import state_count
 from ..common import Budget, Inapplicable, fewest_moves, infeasible, stopped
 from ..compile import Task
@@ -101,7 +101,7 @@ def packed_bidir(task: Task, budget: Budget) -> Result:
             where = "reachable from the start" if k == 0 else "that can reach the goal"
             total = sum(layer.size for layer in own)
             return infeasible(task, seen, exhausted=("forward", "backward")[k],
-                              message=f"goal unreachable: all {plural(total, 'state')} "
+                              message=f"goal unreachable: {all_of(total, 'state')} "
                               f"{where} explored, layer by layer")
         own.append(new)
         meet = np.intersect1d(new, other[-1], assume_unique=True)
@@ -127,4 +127,4 @@ def _path(sides: tuple[list, list], steps: tuple, middle: int) -> list[int]:
 
 
 def _line(forward: int, backward: int, seen: int) -> str:
-    return f"packed bidir depth {forward} forwards + {backward} backwards: {seen:,} states"
+    return f"packed bidir depth {forward} forwards + {backward} backwards: {plural(seen, 'state')}"

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ....answers.words import plural
 from ...runtime import memory
 from ...runtime.clock import Clock
 from ...runtime.cpu import process_share
@@ -283,7 +284,7 @@ class OneTable:
 
     def _progress(self, d: int, states: int) -> None:
         self._say(f"pattern database {self.number}/{self.count} ({len(self.ab.pattern)} "
-                  f"values): distance {d}, {states:,} abstract states")
+                  f"values): distance {d}, {plural(states, 'abstract state')}")
         got = self._latest
         if isinstance(self.budget, BuildBudget) and got is not None:
             seconds = time.perf_counter() - self._began[0]

@@ -120,4 +120,4 @@ def _round(task: Task, canon: Canon, width: int, budget: Budget,
 
 
 def _line(width: int, explored: int) -> str:
-    return f"widening: width {width}, {explored:,} states expanded"
+    return f"widening: width {width}, {plural(explored, 'state')} expanded"

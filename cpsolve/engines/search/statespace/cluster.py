@@ -47,6 +47,7 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
+from ....answers.words import plural
 from ...runtime.dask.client import client_for
 from ...runtime.dask.local import NotStarted, abandon
 from ...runtime.dask.waiting import Cancelled, finished, gather
@@ -280,7 +281,7 @@ def _line(sizes: list[int], seen: int, begun: float, parts: int) -> str:
     rate = seen / max(1e-9, time.perf_counter() - begun)
     guess = f"; next layer ~{sizes[-1] * sizes[-1] / sizes[-2]:,.0f}" \
         if len(sizes) > 1 and sizes[-2] else ""
-    return (f"depth {len(sizes) - 1}: {sizes[-1]:,} states, {seen:,} seen, {rate:,.0f} "
+    return (f"depth {len(sizes) - 1}: {plural(sizes[-1], 'state')}, {seen:,} seen, {rate:,.0f} "
             f"states/s on {parts} partitions{guess}")
 
 

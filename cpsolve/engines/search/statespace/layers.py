@@ -171,4 +171,5 @@ def sweep(roots: list[State], neighbours: Neighbours, budget: Budget, label: str
 
 
 def _line(label: str, out: Sweep, seen: set) -> str:
-    return f"{label} depth {len(out.sizes) - 1}: {out.sizes[-1]:,} states, {len(seen):,} seen"
+    return (f"{label} depth {len(out.sizes) - 1}: {plural(out.sizes[-1], 'state')}, "
+            f"{len(seen):,} seen")

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ....answers.result import Unsupported
+from ....answers.words import plural
 from ....language.expr import to_text
 from ...runtime.output_files import write_output
 from .codesets import is_set
@@ -111,8 +112,8 @@ class Store:
                 orbits += codes.size
                 states += count(codes)
             if (orbits, states) != (record["orbits"], record["states"]):
-                self._mismatch(d, f"{states:,} states on disk, {record['states']:,} recorded"
-                               if states != record["states"] else
+                self._mismatch(d, f"{plural(states, 'state')} on disk, "
+                               f"{record['states']:,} recorded" if states != record["states"] else
                                f"{orbits:,} codes on disk, {record['orbits']:,} recorded")
         self.complete = False  # the last layer is expanded again: is it the last?
 

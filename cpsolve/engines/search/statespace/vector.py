@@ -27,6 +27,7 @@ import numpy as np
 
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
+from ....answers.words import plural
 from ....model import moves as model_moves
 from ..common import Budget, Inapplicable
 from ..compile import Task
@@ -262,4 +263,4 @@ def _expand(step, frontier: np.ndarray, budget: Budget, seen: int) -> np.ndarray
 
 
 def _line(label: str, sizes: list[int], seen: int) -> str:
-    return f"{label} depth {len(sizes) - 1}: {sizes[-1]:,} states, {seen:,} seen"
+    return f"{label} depth {len(sizes) - 1}: {plural(sizes[-1], 'state')}, {seen:,} seen"
