@@ -188,10 +188,19 @@ def _close_cluster(local) -> None:
 def _kill_workers(local) -> None:
     """Kill the worker processes of the local cluster ``local`` at once: after Ctrl-C their
     tasks are abandoned (what they returned is out), and a graceful close of a busy worker
-    takes seconds on a loaded machine.  Dask's loggers are silenced first
-    (:func:`.logs.silence`)."""
+    takes seconds on a loaded machine.  Each nanny is told first that its worker's end is
+    the nanny's too (``closing_gracefully``: it closes itself when its worker exits):
+    otherwise it starts a new worker at once, which the cluster's close then had to wait
+    for and stop (seconds on a loaded machine, past a limit's cut-off), or which was left
+    running.  Dask's loggers are silenced first (:func:`.logs.silence`)."""
+    from distributed.core import Status
+
     silence()
-    tracking.kill_now(getattr(nanny, "pid", None) for nanny in list(local.workers.values()))
+    nannies = list(local.workers.values())
+    for nanny in nannies:
+        if getattr(nanny, "status", None) is Status.running:
+            nanny.status = Status.closing_gracefully
+    tracking.kill_now(getattr(nanny, "pid", None) for nanny in nannies)
 
 
 def _loop_without_group_signals():
