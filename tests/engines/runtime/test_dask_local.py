@@ -1,5 +1,5 @@
 """A local Dask cluster: why its start stops before it is up; what it leaves behind (no
-workers started again after a stop)."""
+scratch files, no workers started again after a stop)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from cpsolve.engines.runtime.clock import state_limit
 from cpsolve.engines.runtime.dask.client import client_for
-from cpsolve.engines.runtime.dask.local import _kill_workers, start_ends
+from cpsolve.engines.runtime.dask.local import SCRATCH, _kill_workers, abandon, start_ends
 from cpsolve.engines.runtime.processes import tracking
 
 
@@ -33,6 +33,21 @@ def _local_tmp(monkeypatch, tmp_path):
     monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
     return tmp
+
+
+@pytest.mark.parametrize("stopped", [False, True], ids=["closed", "workers-killed"])
+def test_a_local_cluster_leaves_no_scratch_files_behind(stopped, monkeypatch, tmp_path):
+    """Dask's scratch space (``dask-scratch-space``: ``global.lock``, ``purge.lock``, and a
+    ``worker-*.dirlock`` per worker killed after a stop) was left in $TMPDIR by every run
+    with --workers; the cluster now keeps it in a directory of its own, removed at the end."""
+    pytest.importorskip("distributed")
+    tmp = _local_tmp(monkeypatch, tmp_path)
+    with client_for(2) as client:
+        held = [p.name for p in tmp.iterdir()]
+        if stopped:
+            abandon(client)
+    assert len(held) == 1 and held[0].startswith(SCRATCH)  # its own, while it runs
+    assert list(tmp.iterdir()) == []
 
 
 def test_killed_workers_are_not_started_again(monkeypatch, tmp_path):
