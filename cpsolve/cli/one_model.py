@@ -101,7 +101,7 @@ def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:
         from ..output.draw.show import Shown, answer_words
 
         path = cli.args.svg or cli.args.html
-        save(Shown(puzzle, result), path, bool(cli.args.svg))
+        save(cli, Shown(puzzle, result), path, bool(cli.args.svg))
         if say and not cli.args.json:
             say_wrote(cli, path, f"{answer_words(puzzle, result)}, by {result.engine}")
 

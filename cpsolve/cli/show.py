@@ -44,12 +44,16 @@ def show(cli: Cli) -> int:
             limit = args.gallery + 1 if args.gallery else None
             options = replace(options, limit=limit, keep=bool(args.gallery))
             result = _drawn(run(engine, task, puzzle.model, options), args.gallery)
-    with printing(answer=True):  # the work is done: the clock no longer cuts the picture
-        from ..output.draw.show import Shown, answer_words  # nor the import of its drawing
+    with printing(answer=True):  # the engine's work is done: the clock no longer cuts the
+        from ..output.draw.show import Shown, answer_words  # picture; it stops the drawing
 
-        save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
-        say_wrote(cli, args.svg or args.html, f"{answer_words(puzzle, result)}, by {engine}")
-    return exit_code(result, args.gallery)
+        drawing = save(cli, Shown(puzzle, result), args.svg or args.html, bool(args.svg))
+        cut = f"; {drawing.said()}" if drawing.cut else ""
+        say_wrote(cli, args.svg or args.html,
+                  f"{answer_words(puzzle, result)}, by {engine}{cut}")
+    # a page cut short by a limit fell short of the answer (Ctrl-C: 130, by the caller)
+    return max(1, exit_code(result, args.gallery)) if drawing.cut else \
+        exit_code(result, args.gallery)
 
 
 
