@@ -21,7 +21,7 @@ from ...answers.result import Result
 from ...puzzles.base import Puzzle
 from . import picture, results
 from .boards import Boards, Stop, drawn
-from .svg import xml_safe
+from .svg import shared_styles, xml_safe
 
 BODY = ("body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
         "color:#1f2430;margin:24px auto;max-width:980px;padding:0 16px;line-height:1.45}")
@@ -179,7 +179,7 @@ def player(puzzle: Puzzle, result: Result, root: str, keys_on_page: bool = False
         header(puzzle, result, facts),
         f"<div class=\"controls\" role=\"toolbar\" aria-label=\"plan player\">{buttons}"
         "<output class=\"where\" aria-live=\"polite\"></output></div>",
-        "<div class=\"player\"><div>", *frames.pictures, "</div>",
+        "<div class=\"player\"><div>", *shared_styles(frames.pictures), "</div>",
         "" if frames.cut else _goal(puzzle, steps),
         f"<ol class=\"steps\" start=\"0\">{''.join(items)}</ol></div>",
         f"<pre class=\"summary\">{escape(summary)}</pre>" if summary else "",
@@ -259,7 +259,7 @@ def gallery_page(puzzle: Puzzle, result: Result, cards: Boards | None = None) ->
     facts = (f"{'' if exact else 'at least '}<b>{figure}</b> solution{'s' if counted != 1 else ''}"
              f"{'' if exact else ' (the count stopped at the limit)'}; {drawn_words}")
     body = (f"{header(puzzle, result, facts)}\n"
-            f"<div class=\"gallery\">{''.join(cards.pictures)}</div>")
+            f"<div class=\"gallery\">{''.join(shared_styles(cards.pictures))}</div>")
     return document(f"{puzzle.name}: solutions", body)
 
 
