@@ -51,9 +51,9 @@ def show(cli: Cli) -> int:
         cut = f"; {drawing.said()}" if drawing.cut else ""
         say_wrote(cli, args.svg or args.html,
                   f"{answer_words(puzzle, result)}, by {engine}{cut}")
+    code = exit_code(result, args.gallery)
     # a page cut short by a limit fell short of the answer (Ctrl-C: 130, by the caller)
-    return max(1, exit_code(result, args.gallery)) if drawing.cut else \
-        exit_code(result, args.gallery)
+    return max(1, code) if drawing.cut else code
 
 
 

@@ -4,11 +4,11 @@
   keys, a list of steps), naming each move, with the metric and whether
   the plan is proven optimal;
 * :func:`gallery_page` — the first solutions of a count;
-
-a player's states (:func:`plan_frames`) and a gallery's solutions (:func:`gallery_cards`)
-are drawn while the command may go on (:mod:`.boards`), and their page says how many were;
 * :func:`board_page` — one picture, with what the answer says;
 * :func:`analysis_page` — the chart of a state space.
+
+A player's states (:func:`plan_frames`) and a gallery's solutions (:func:`gallery_cards`)
+are drawn while the command may go on (:mod:`.boards`), and their page says how many were.
 """
 
 from __future__ import annotations
