@@ -44,12 +44,15 @@ def show(cli: Cli) -> int:
             limit = args.gallery + 1 if args.gallery else None
             options = replace(options, limit=limit, keep=bool(args.gallery))
             result = _drawn(run(engine, task, puzzle.model, options), args.gallery)
-    with printing(answer=True):  # the work is done: the clock no longer cuts the picture
-        from ..output.draw.show import Shown, wrote_words  # nor the import of its drawing
+    with printing(answer=True):  # the engine's work is done: the clock no longer cuts the
+        from ..output.draw.show import Shown, wrote_words  # picture; it stops the drawing
 
-        save(Shown(puzzle, result), args.svg or args.html, bool(args.svg))
-        say_wrote(cli, args.svg or args.html, wrote_words(puzzle, result))
-    return exit_code(result, args.gallery)
+        drawing = save(cli, Shown(puzzle, result), args.svg or args.html, bool(args.svg))
+        cut = f"; {drawing.said()}" if drawing.cut else ""
+        say_wrote(cli, args.svg or args.html, f"{wrote_words(puzzle, result)}{cut}")
+    code = exit_code(result, args.gallery)
+    # a page cut short by a limit fell short of the answer (Ctrl-C: 130, by the caller)
+    return max(1, code) if drawing.cut else code
 
 
 

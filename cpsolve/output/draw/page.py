@@ -6,6 +6,9 @@
 * :func:`gallery_page` — the first solutions of a count;
 * :func:`board_page` — one picture, with what the answer says;
 * :func:`analysis_page` — the chart of a state space.
+
+A player's states (:func:`plan_frames`) and a gallery's solutions (:func:`gallery_cards`)
+are drawn while the command may go on (:mod:`.boards`), and their page says how many were.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from ...answers.kinds import Step
 from ...answers.result import Result
 from ...puzzles.base import Puzzle
 from . import picture, results
-from .svg import xml_safe
+from .boards import Boards, Stop, drawn
+from .svg import shared_styles, xml_safe
 
 BODY = ("body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
         "color:#1f2430;margin:24px auto;max-width:980px;padding:0 16px;line-height:1.45}")
@@ -134,33 +138,35 @@ def header(puzzle: Puzzle, result: Result | None, facts: str = "") -> str:
     return "\n".join(parts)
 
 
-def plan_page(puzzle: Puzzle, result: Result) -> str:
-    """A page with the player of the result's plan; arrow keys work anywhere on it."""
+def plan_page(puzzle: Puzzle, result: Result, frames: Boards | None = None) -> str:
+    """A page with the player of the result's plan; arrow keys work anywhere on it
+    (``frames``: its states drawn, :func:`plan_frames`; by default all)."""
     return document(f"{puzzle.name}: plan",
-                    player(puzzle, result, "player", keys_on_page=True) + HINT)
+                    player(puzzle, result, "player", keys_on_page=True, frames=frames) + HINT)
 
 
 HINT = "<p class=\"hint\">Keys: ← → step, Home / End jump to the start / the goal.</p>"
 
 
-def player(puzzle: Puzzle, result: Result, root: str, keys_on_page: bool = False) -> str:
+def player(puzzle: Puzzle, result: Result, root: str, keys_on_page: bool = False,
+           frames: Boards | None = None) -> str:
     """The plan player as one ``<div id=root>`` with its script (frame 0: the start).
 
     Keys act on the whole page when ``keys_on_page``, else while the player
-    has the focus (several players can share a notebook).
+    has the focus (several players can share a notebook).  ``frames``: the states drawn
+    (:func:`plan_frames`; by default all); a player cut short plays the steps drawn, and
+    says so.
     """
     steps = results.plan_steps(result) or ()
     cost = results.plan_cost(result)
+    frames = frames or plan_frames(puzzle, result)
     facts = (f"<b>{len(steps)}</b> step{'s' if len(steps) != 1 else ''}, cost <b>{cost}</b>"
-             f" · metric: {escape(puzzle.metric)}")
-    frames = [_frame(puzzle, None, 0, steps, 0)]
-    total = 0
-    for i, step in enumerate(steps, start=1):
-        total += step.cost
-        frames.append(_frame(puzzle, step, i, steps, total))
+             f" · metric: {escape(puzzle.metric)}"
+             + (f" · {escape(frames.said('states'))}" if frames.cut else ""))
+    shown = len(frames.pictures)
     items = ["<li><button type=\"button\">start</button></li>"]
     items += [f"<li><button type=\"button\">{escape(puzzle.step_text(s))}</button></li>"
-              for s in steps]
+              for s in steps[:shown - 1]]
     summary = "\n".join(puzzle.plan_summary(steps)) if steps else ""
     buttons = "".join(f"<button class=\"{name}\" type=\"button\">{escape(text)}</button>"
                       for name, text in (("first", "« first"), ("prev", "◀ back"),
@@ -173,7 +179,8 @@ def player(puzzle: Puzzle, result: Result, root: str, keys_on_page: bool = False
         header(puzzle, result, facts),
         f"<div class=\"controls\" role=\"toolbar\" aria-label=\"plan player\">{buttons}"
         "<output class=\"where\" aria-live=\"polite\"></output></div>",
-        "<div class=\"player\"><div>", *frames, "</div>", _goal(puzzle, steps),
+        "<div class=\"player\"><div>", *shared_styles(frames.pictures), "</div>",
+        "" if frames.cut else _goal(puzzle, steps),
         f"<ol class=\"steps\" start=\"0\">{''.join(items)}</ol></div>",
         f"<pre class=\"summary\">{escape(summary)}</pre>" if summary else "",
         "</div>",
@@ -208,6 +215,17 @@ def _goal(puzzle: Puzzle, steps: tuple[Step, ...]) -> str:
             "</figcaption></figure>")
 
 
+def plan_frames(puzzle: Puzzle, result: Result, stop: Stop | None = None) -> Boards:
+    """The player's frames: the start, then the state after each step of the result's plan,
+    drawn while ``stop`` lets the drawing go on (:func:`.boards.drawn`)."""
+    steps = results.plan_steps(result) or ()
+    totals = [0]
+    for step in steps:
+        totals.append(totals[-1] + step.cost)
+    return drawn(lambda i, step: _frame(puzzle, step, i, steps, totals[i]),
+                 (None, *steps), stop)
+
+
 def _frame(puzzle: Puzzle, step: Step | None, i: int, steps: tuple[Step, ...],
            total: int) -> str:
     state = puzzle.model.initial_state() if step is None else step.state  # type: ignore[union-attr]
@@ -229,20 +247,30 @@ def board_page(puzzle: Puzzle, svg: str, result: Result | None, caption: str) ->
     return document(puzzle.name, body)
 
 
-def gallery_page(puzzle: Puzzle, result: Result) -> str:
-    """The solutions a count listed, each drawn, numbered."""
-    shown = results.listed_solutions(result)
+def gallery_page(puzzle: Puzzle, result: Result, cards: Boards | None = None) -> str:
+    """The solutions a count listed, each drawn, numbered (``cards``: those drawn,
+    :func:`gallery_cards`; by default all)."""
+    cards = cards or gallery_cards(puzzle, result)
     counted = results.count(result)
     figure = "?" if counted is None else f"{counted:,}"
     exact = result.exact
+    drawn_words = f"the first {len(cards.pictures):,}" + \
+        (f" of {cards.total:,} drawn ({escape(cards.why or '')})" if cards.cut else " drawn")
     facts = (f"{'' if exact else 'at least '}<b>{figure}</b> solution{'s' if counted != 1 else ''}"
-             f"{'' if exact else ' (the count stopped at the limit)'}; "
-             f"the first {len(shown)} drawn")
-    cards = [f"<figure>{picture(puzzle, s, title=f'{puzzle.name}: solution {i}').svg}"
-             f"<figcaption>#{i}</figcaption></figure>"
-             for i, s in enumerate(shown, start=1)]
-    body = f"{header(puzzle, result, facts)}\n<div class=\"gallery\">{''.join(cards)}</div>"
+             f"{'' if exact else ' (the count stopped at the limit)'}; {drawn_words}")
+    body = (f"{header(puzzle, result, facts)}\n"
+            f"<div class=\"gallery\">{''.join(shared_styles(cards.pictures))}</div>")
     return document(f"{puzzle.name}: solutions", body)
+
+
+def gallery_cards(puzzle: Puzzle, result: Result, stop: Stop | None = None) -> Boards:
+    """The gallery's solutions, each drawn and numbered, while ``stop`` lets the drawing go
+    on (:func:`.boards.drawn`)."""
+    def card(i: int, solution) -> str:
+        svg = picture(puzzle, solution, title=f"{puzzle.name}: solution {i + 1}").svg
+        return f"<figure>{svg}<figcaption>#{i + 1}</figcaption></figure>"
+
+    return drawn(card, results.listed_solutions(result), stop)
 
 
 def analysis_page(puzzle: Puzzle, result: Result, svg: str) -> str:

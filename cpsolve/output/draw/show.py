@@ -17,6 +17,7 @@ from ...answers.result import Result
 from ...model import Planning
 from ...puzzles.base import Puzzle
 from . import page, picture, results
+from .boards import Boards, Stop
 from .chart import layers_svg
 from .svg import captioned
 
@@ -76,11 +77,50 @@ def unanswered(puzzle: Puzzle, result: Result) -> tuple[str, str] | None:
 
 def answer_page(puzzle: Puzzle, result: Result) -> str:
     """One HTML page for any result: a player, a gallery, a chart or a board."""
+    return answer_drawing(puzzle, result).text
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A picture or page of an answer, and the boards of it drawn one by one (a player's
+    states, a gallery's solutions: :mod:`.boards`), if any; ``what`` names them in words."""
+
+    text: str
+    boards: Boards | None = None
+    what: str = ""
+
+    @property
+    def cut(self) -> bool:
+        """True when the drawing stopped before the last board (a limit, Ctrl-C)."""
+        return self.boards is not None and self.boards.cut
+
+    def said(self) -> str:
+        """How many boards of how many were drawn, when not all (``57 of 2,000 drawn: time
+        limit 1 s reached``, a plan's ``... states drawn ...``); else nothing."""
+        return "" if self.boards is None else self.boards.said(self.what)
+
+
+def answer_drawing(puzzle: Puzzle, result: Result, svg: bool = False,
+                   stop: Stop | None = None) -> Drawing:
+    """:func:`answer_svg` (``svg``; no XML declaration) or :func:`answer_page`, with the
+    boards a page draws one by one — a plan's states, a gallery's solutions — drawn while
+    ``stop`` lets the drawing go on (:func:`.boards.drawn`): a page cut short says how many
+    it drew."""
     answer = result.answer
+    if svg:
+        return Drawing(answer_svg(puzzle, result))
     if isinstance(answer, Plan):
-        return page.plan_page(puzzle, result)
+        frames = page.plan_frames(puzzle, result, stop)
+        return Drawing(page.plan_page(puzzle, result, frames), frames, "states")
     if isinstance(answer, Count) and answer.solutions:
-        return page.gallery_page(puzzle, result)
+        cards = page.gallery_cards(puzzle, result, stop)
+        return Drawing(page.gallery_page(puzzle, result, cards), cards)
+    return Drawing(_board_page(puzzle, result))
+
+
+def _board_page(puzzle: Puzzle, result: Result) -> str:
+    """The page of a result with one picture: a chart, a board, the puzzle or its start."""
+    answer = result.answer
     if isinstance(answer, Analysis):
         return page.analysis_page(puzzle, result, analysis_svg(puzzle, result))
     drawn = "the start" if isinstance(puzzle.model, Planning) else "the puzzle"
@@ -139,14 +179,11 @@ class Shown:
     def save(self, path: str | Path) -> None:
         """``.html``: the page of :func:`answer_page`; ``.svg``: :func:`answer_svg`."""
         target = Path(path)
-        if target.suffix.lower() == ".svg":
-            text = '<?xml version="1.0" encoding="UTF-8"?>\n' + answer_svg(self.puzzle,
-                                                                            self.result)
-        else:
-            text = answer_page(self.puzzle, self.result)
+        svg = target.suffix.lower() == ".svg"
+        text = answer_drawing(self.puzzle, self.result, svg).text
         from ...engines.runtime.output_files import write_output
 
-        write_output(target, text)
+        write_output(target, ('<?xml version="1.0" encoding="UTF-8"?>\n' if svg else "") + text)
 
 
 def shown(puzzle: Puzzle, result: Result) -> Shown:

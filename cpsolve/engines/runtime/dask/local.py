@@ -2,12 +2,15 @@
 started while a limit or Ctrl-C allows (:class:`NotStarted` otherwise, the processes it
 spawned killed), made to share the command's memory limit and to cost little CPU of their
 own (:data:`LOCAL`), its workers killed rather than closed once its tasks are abandoned
-(:func:`abandon`) or after Ctrl-C.  Each worker runs :mod:`.worker`'s preload hook."""
+(:func:`abandon`) or after Ctrl-C, its scratch files in a directory of its own that goes
+with it (:func:`scratch`).  Each worker runs :mod:`.worker`'s preload hook."""
 
 from __future__ import annotations
 
 import logging
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -63,17 +66,37 @@ def local_client(Client, LocalCluster, workers: int, memory_limit: int | None,
     Dask is imported (a generator: its one value); the workers are killed on the way out
     when the client was :func:`abandon` ed."""
     ended = start_ends(time.monotonic(), connect, stop)
-    runner = _loop_without_group_signals()
+    with scratch() as directory:
+        runner = _loop_without_group_signals()
+        try:
+            with _local_cluster(LocalCluster, workers, runner.loop, memory_limit,
+                                ended, directory) as local, Client(local) as client:
+                try:
+                    yield client
+                finally:
+                    if _ABANDONED.pop(id(client), None) is client:
+                        _kill_workers(local)
+        finally:
+            runner.stop()
+
+
+SCRATCH = "cpsolve-dask-"
+"""How the name of a local cluster's scratch directory (:func:`scratch`) begins."""
+
+
+@contextmanager
+def scratch() -> Iterator[str]:
+    """A new directory in the system's temporary directory (``$TMPDIR``) for a local
+    cluster's scratch files — Dask's ``dask-scratch-space``: its locks, a directory per
+    worker, the data a worker spills past its memory limit —, removed with all it holds
+    when the block ends, however it ends (a limit's cut-off, Ctrl-C, a start that was
+    stopped: the workers are killed first, and their lock files, which a killed worker
+    cannot remove, go with it)."""
+    directory = tempfile.mkdtemp(prefix=SCRATCH)
     try:
-        with _local_cluster(LocalCluster, workers, runner.loop, memory_limit,
-                            ended) as local, Client(local) as client:
-            try:
-                yield client
-            finally:
-                if _ABANDONED.pop(id(client), None) is client:
-                    _kill_workers(local)
+        yield directory
     finally:
-        runner.stop()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def start_ends(called: float, connect: float | None,
@@ -94,15 +117,17 @@ def start_ends(called: float, connect: float | None,
 
 @contextmanager
 def _local_cluster(make, workers: int, loop, memory_limit: int | None,
-                   ended: Callable[[], str | None] = lambda: None) -> Iterator:
+                   ended: Callable[[], str | None] = lambda: None,
+                   directory: str | None = None) -> Iterator:
     """A LocalCluster of ``workers`` single-threaded processes on ``loop``, sharing
-    ``memory_limit`` (see :func:`.client.client_for`), started while ``ended()`` says
-    nothing (:func:`started`); shut down on exit, its workers killed first after Ctrl-C
-    (:func:`_kill_workers`)."""
+    ``memory_limit`` (see :func:`.client.client_for`), its scratch files in ``directory``
+    (:func:`scratch`), started while ``ended()`` says nothing (:func:`started`); shut down
+    on exit, its workers killed first after Ctrl-C or a limit (:func:`_kill_workers`)."""
     import dask
 
     total = memory_limit if memory_limit is not None else memory.limit()
-    with dask.config.set(LOCAL):  # read when the scheduler and nannies are made
+    # read when the scheduler and nannies are made (each makes its scratch space there)
+    with dask.config.set({**LOCAL, "temporary-directory": directory}):
         local = started(lambda: make(
             n_workers=workers, threads_per_worker=1, processes=True, loop=loop,
             # any free port on loopback (None would try 8787 and warn)
@@ -188,10 +213,19 @@ def _close_cluster(local) -> None:
 def _kill_workers(local) -> None:
     """Kill the worker processes of the local cluster ``local`` at once: after Ctrl-C their
     tasks are abandoned (what they returned is out), and a graceful close of a busy worker
-    takes seconds on a loaded machine.  Dask's loggers are silenced first
-    (:func:`.logs.silence`)."""
+    takes seconds on a loaded machine.  Each nanny is told first that its worker's end is
+    the nanny's too (``closing_gracefully``: it closes itself when its worker exits):
+    otherwise it starts a new worker at once, which the cluster's close then had to wait
+    for and stop (seconds on a loaded machine, past a limit's cut-off), or which was left
+    running.  Dask's loggers are silenced first (:func:`.logs.silence`)."""
+    from distributed.core import Status
+
     silence()
-    tracking.kill_now(getattr(nanny, "pid", None) for nanny in list(local.workers.values()))
+    nannies = list(local.workers.values())
+    for nanny in nannies:
+        if getattr(nanny, "status", None) is Status.running:
+            nanny.status = Status.closing_gracefully
+    tracking.kill_now(getattr(nanny, "pid", None) for nanny in nannies)
 
 
 def _loop_without_group_signals():
