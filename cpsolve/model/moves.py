@@ -12,8 +12,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from itertools import product
 
-from ..language.expr import Expr, Var, children, conjuncts
+from ..language.expr import Expr, Var, conjuncts
 from ..language.walk import normal_text, substitute
+from . import undo
 from .facts import changes, tracked
 from .pins import pins
 from .planning import Action, Planning
@@ -54,14 +55,34 @@ def reversible(model: Planning) -> bool:
     """True when every move can be undone by a move: whenever an action leads from state
     ``s`` to ``t``, some action leads from ``t`` back to ``s``.
 
-    Decided exactly on the following sufficient condition: for each set of
+    Proven by parts (:mod:`.undo`: the side conditions of a guard one variable at a time,
+    Tower of Hanoi's smaller discs) or, failing that, on the following sufficient
+    condition: for each set of
     used variables (read or written), the moves of the actions using exactly
     that set, on those variables, form a symmetric relation.  An action only
     looks at its used variables and leaves the others alone, so each move is
     then undone by an action of its own set (a slide by the opposite slide).
-    False when the condition fails, and when deciding it would evaluate more than
-    :data:`MAX_WORK` expression nodes (:func:`_work`, summed over the actions).
+    False when neither holds, and when deciding either would evaluate more than
+    :data:`MAX_WORK` expression nodes (summed over the actions).
     """
+    return _by_parts(model) or _by_groups(model)
+
+
+def _by_parts(model: Planning) -> bool:
+    """Every action's moves undone by an action of the same core (:mod:`.undo`)."""
+    split = [undo.split(action, model) for action in model.actions]
+    if not split or any(parts is None for parts in split):
+        return False
+    same: dict[tuple[str, ...], list[undo.Parts]] = {}
+    for parts in split:
+        same.setdefault(parts.core, []).append(parts)  # type: ignore[union-attr]
+    if sum(undo.work(p, model, len(same[p.core])) for p in split) > MAX_WORK:  # type: ignore
+        return False
+    return all(undo.undone(p, same[p.core], model) for p in split)  # type: ignore[union-attr]
+
+
+def _by_groups(model: Planning) -> bool:
+    """The used-variable groups' moves form symmetric relations (:func:`reversible`)."""
     used = [_used(action, model) for action in model.actions]
     if sum(_work(action, model, names) for action, names in zip(model.actions, used)) > MAX_WORK:
         return False  # known before any is evaluated: a model past it costs nothing here
@@ -76,12 +97,7 @@ def _work(action: Action, model: Planning, used: tuple[str, ...]) -> int:
     the nodes of its guard and effects."""
     fixed = pins(action.guard, model.domain)
     combinations = math.prod(1 if n in fixed else model.domains[n].size for n in used)
-    return combinations * sum(map(_nodes, (action.guard, *(e for _, e in action.effects))))
-
-
-def _nodes(expr: Expr) -> int:
-    """The nodes of ``expr``'s tree."""
-    return 1 + sum(map(_nodes, children(expr)))
+    return combinations * sum(map(undo.nodes, (action.guard, *(e for _, e in action.effects))))
 
 
 def _renamed(expr: Expr, mapping: Mapping[str, str]) -> str:
