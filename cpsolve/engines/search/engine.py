@@ -50,14 +50,32 @@ def solve(model: Csp | Planning, options: Options) -> Result:
     except Stopped as stop:
         return stopped_compiling(stop, "solve")
     budget.width = max(1, len(task.actions))
-    entry = ALGORITHMS[options.algorithm or default_algorithm(model, task)]
-    refusal = entry.refusal(task)
-    while refusal and options.algorithm is None and entry.fallback:
-        entry = ALGORITHMS[entry.fallback]  # only the default: what stands in for it runs
+    return _planned(task, options.algorithm or default_algorithm(model, task),
+                    options.algorithm is None, budget)
+
+
+def _planned(task: Task, name: str, default: bool, budget: Budget) -> Result:
+    """The plan of algorithm ``name``; when it was only the ``default``, what stands in for it
+    (its ``fallback``) runs when it cannot: refused before it starts, or found inapplicable
+    once under way (packed layers with no predecessor tables: their relations too large)."""
+    from .common import Inapplicable
+
+    entry, why = ALGORITHMS[name], ""
+    while True:
         refusal = entry.refusal(task)
-    if refusal:
-        raise Unsupported(refusal)
-    return _finish(task, entry.name, entry.function(task, budget))
+        if not refusal:
+            try:
+                result = _finish(task, entry.name, entry.function(task, budget))
+            except Inapplicable as exc:
+                if not default or entry.fallback is None:
+                    raise
+                refusal = why = str(exc)  # found once under way: the result says so
+            else:
+                return result.but(details={**result.details, "fallback": why}) if why \
+                    else result
+        if not default or entry.fallback is None:
+            raise Unsupported(refusal)
+        entry = ALGORITHMS[entry.fallback]
 
 
 def count(model: Csp | Planning, options: Options) -> Result:

@@ -13,6 +13,8 @@ import json
 import math
 from pathlib import Path
 
+import pytest
+
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.compile import compile_planning
@@ -96,3 +98,24 @@ def test_a_space_of_four_million_states_is_packed() -> None:
     task = compile_planning(model)
     assert space_bound(task) == 4**11 <= SMALL_SPACE
     assert default_algorithm(model, task) == "packed_bidir"
+
+
+def test_the_default_that_cannot_run_after_all_hands_over_to_its_fallback(monkeypatch) -> None:
+    """Packed layers may find once under way that they cannot run (their predecessor tables
+    too large to build: Tower of Hanoi with 14 discs); as the default they hand the plan to
+    their fallback, ``bidir``, and the result says why — asked for by name, they are refused."""
+    import cpsolve.engines.search.planning.packed_bidir as packed
+    from cpsolve.answers.result import Unsupported
+    from cpsolve.engines.search.common import Inapplicable
+
+    def cannot(task, budget):
+        raise Inapplicable("search: packed_bidir needs one-word codes and predecessor tables")
+
+    monkeypatch.setattr(packed, "packed_bidir", cannot)
+    model = load(MODELS / "eight_puzzle.toml").model
+    result = run("search", "solve", model)
+    assert result.status is Status.OPTIMAL and result.steps == 31
+    assert result.details["algorithm"] == "bidir"
+    assert "predecessor tables" in result.details["fallback"]
+    with pytest.raises((Unsupported, Inapplicable)):
+        run("search", "solve", model, Options(algorithm="packed_bidir"))
