@@ -222,12 +222,20 @@ def solution_panel(puzzle: Puzzle, values: Mapping[str, int], index: int) -> Boa
 def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:
     """State-space figures: the direction, per-distance counts, the farthest states."""
     unit = puzzle.distance_unit
-    table = Table(title=DIRECTION_WORDS[answer.direction], box=None)
+    table = Table(box=None)  # its title on a line of its own: a narrow table would wrap it
     table.add_column(f"distance ({unit})", justify="right")
     table.add_column("states", justify="right")
-    for d, n in enumerate(answer.layers):
-        table.add_row(str(d), f"{n:,}")
-    parts: list[Any] = [table]
+    shown = _shown_layers(len(answer.layers))
+    for d in shown:
+        if d is None:
+            table.add_row("...", "...")
+        else:
+            table.add_row(str(d), f"{answer.layers[d]:,}")
+    parts: list[Any] = [Text(DIRECTION_WORDS[answer.direction], style="italic"), table]
+    if len(shown) < len(answer.layers):
+        parts.append(Text(f"{len(answer.layers):,} distances: the {NEAREST_LAYERS} nearest and "
+                          f"the {FARTHEST_LAYERS} farthest shown (--json lists every one)",
+                          style="dim"))
     if answer.farthest:
         parts.append(Text(f"{plural(len(answer.farthest), 'farthest state')}, at distance "
                           f"{answer.max_distance} {unit}:", style="bold"))
@@ -236,6 +244,20 @@ def draw_analysis(puzzle: Puzzle, answer: Analysis) -> list[Any]:
         if len(answer.farthest) > 20:
             parts.append(Text(f"... and {len(answer.farthest) - 20:,} more"))
     return parts
+
+
+NEAREST_LAYERS = 30
+FARTHEST_LAYERS = 20
+"""An analysis' table of states by distance shows every distance up to the sum of these,
+else the nearest and the farthest with ``...`` between (Tower of Hanoi with 12 discs: 4,096
+distances)."""
+
+
+def _shown_layers(count: int) -> list[int | None]:
+    """The distances an analysis' table shows, ``None`` for the ones left out."""
+    if count <= NEAREST_LAYERS + FARTHEST_LAYERS:
+        return list(range(count))
+    return [*range(NEAREST_LAYERS), None, *range(count - FARTHEST_LAYERS, count)]
 
 
 DRAW: dict[type, Callable[[Puzzle, Any], list[Any]]] = {

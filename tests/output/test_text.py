@@ -188,3 +188,20 @@ def test_a_familys_summary_keeps_its_own_line_breaks(cli):
     head = next(i for i, line in enumerate(lines) if line.endswith("upper case a push:"))
     assert lines[head + 1].startswith("  ") and set(lines[head + 1].strip()) <= set("udlrUDLR")
     assert "\\n" not in run.out
+
+
+def test_an_analysis_of_many_distances_shows_the_nearest_and_the_farthest(cli, tmp_path):
+    """Tower of Hanoi with 7 discs: 2^7 = 128 distances (0 to 127 moves) — too many rows to
+    read; the table shows the 30 nearest and the 20 farthest (127 the last) and says where
+    every one is; its title stays on one line."""
+    hanoi = (resolve("hanoi4").read_text().replace("discs = 4", "discs = 7")
+             .split("[expected]")[0])
+    path = tmp_path / "hanoi7.toml"
+    path.write_text(hanoi)
+    out = cli("analyze", path, "--from", "goal").out
+    rows = [line.split() for line in out.splitlines()
+            if re.fullmatch(r"\s*(\d+|\.\.\.)\s+[\d,.]+\s*", line)]
+    assert [r[0] for r in rows[:2]] == ["0", "1"] and rows[29][0] == "29"
+    assert rows[30] == ["...", "..."] and rows[-1][0] == "127" and len(rows) == 51
+    assert "128 distances: the 30 nearest and the 20 farthest shown" in out
+    assert "states that can reach the goal, by distance to it" in out
