@@ -78,8 +78,10 @@ class _Parser(argparse.ArgumentParser):
         at = next((i for i, arg in enumerate(args) if arg in commands), None)
         if at is None or not any(arg.startswith("-") for arg in args[:at]):
             return
-        known = {name for action in _subparsers(parser(args[at:at + 1]))
-                 .choices[args[at]]._actions for name in action.option_strings}
+        actions = _subparsers(parser(args[at:at + 1])).choices[args[at]]._actions
+        known = {name for action in actions for name in action.option_strings}
+        flags = {name for action in actions if action.nargs == 0
+                 for name in action.option_strings}  # they take no value: --json=1 is --json
         for arg in args[:at]:
             if arg.split("=", 1)[0] in known and arg not in self._option_string_actions:
                 import shlex
@@ -88,8 +90,10 @@ class _Parser(argparse.ArgumentParser):
                 if name in {a.split("=", 1)[0] for a in args[at + 1:]}:  # moved: twice
                     self.error(f"{name} is an option of the command, given after it too: "
                                "give it once, after the command")
+                moved = [a.split("=", 1)[0] if a.split("=", 1)[0] in flags else a
+                         for a in args[:at]]
                 self.error(f"{name} is an option of the command: it goes "
-                           f"after it ({shlex.join([self.prog, *args[at:], *args[:at]])})")
+                           f"after it ({shlex.join([self.prog, *args[at:], *moved])})")
 
     def dashed(self, args: list[str]) -> None:
         """A file named ``-x.toml`` after the command is an error that says how to name it
@@ -108,10 +112,17 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Report a bad command line in one line (with the command it concerns)."""
+        valued = _IGNORED.fullmatch(message)  # argparse's words for a value it refused
+        if valued:
+            message = (f"{valued[1]} takes no value: give {valued[1]} alone, "
+                       f"not {valued[1]}={valued[2]}")
         line = f"{printable(self.prog)}: {printable(message)} (see {self.prog} --help)"
         self._print_message(f"error: {line}\n", sys.stderr)
         raise BadCommandLine(line)
 
+
+_IGNORED = re.compile(r"argument (\S+?)(?:/\S+)?: ignored explicit argument '(.*)'", re.S)
+"""argparse's refusal of ``--json=1``, a flag given a value (it says "ignored": it refused)."""
 
 _GIVEN = "_options_given"
 """The namespace's record of the options given so far (:func:`_once`), gone once parsed."""

@@ -71,12 +71,29 @@ def lacking(name: str, options: object) -> str | None:
     """Why engine ``name`` cannot run with ``options`` (an :class:`~.options.Options`, which
     imports this module; None: it can): one of them chooses
     what only another engine has (:data:`OWNERS`), which ``name`` would silently ignore."""
+    return lacking_all((name,), options)
+
+
+def lacking_all(names: tuple[str, ...], options: object) -> str | None:
+    """Why engines ``names`` run together (``auto``'s racers, each given what is its own:
+    :func:`usable`) cannot take ``options``: one of them chooses what none of them has."""
     for field in _given(options, OWNERS):
         engine, what = OWNERS[field]
-        if name != engine:
+        if engine not in names:
             return (f"Options.{field}={getattr(options, field)!r} chooses {what}, which only "
                     f"engine {engine!r} has (run {engine!r}, or leave {field} out)")
     return None
+
+
+def wrong_algorithm(kind: str, options: object) -> str | None:
+    """Why ``options.algorithm`` cannot be used on a model of ``kind`` (None: it can): it is
+    a search algorithm for the other kind of model (``bfs`` for a csp)."""
+    name = getattr(options, "algorithm", None)
+    applies = _algorithm_kind(name)
+    if applies in (None, kind):
+        return None
+    return (f"Options.algorithm={name!r} is a search algorithm for {applies} models; this is a "
+            f"{kind} model (leave algorithm out)")
 
 
 def usable(name: str, options: object) -> object:

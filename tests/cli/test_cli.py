@@ -588,3 +588,17 @@ def test_an_estimate_the_engines_refuse_names_its_file_in_every_command(cli, tmp
     run = cli(argv[0], overestimating, *argv[1:])
     assert run.code == 2
     assert run.err.startswith(f"error: {overestimating}: the estimate is not admissible")
+
+
+def test_a_flag_given_a_value_is_told_to_go_alone(cli):
+    """``--json=1``: argparse says "ignored explicit argument '1'" — it refused it; the line
+    says the flag takes no value, and the place it suggests for one given before the command
+    is a command line that runs (``--json``, not ``--json=1``)."""
+    run = cli("solve", "water_jugs", "--time-indexed=yes")
+    assert run.code == 2
+    assert "--time-indexed takes no value: give --time-indexed alone, not --time-indexed=yes" \
+        in run.err_lines[0] and "ignored" not in run.err
+    run = cli("--json=1", "solve", "water_jugs")
+    assert run.code == 2 and "(cpsolve solve water_jugs --json)" in run.err_lines[0]
+    run = cli("--time-limit=3", "solve", "water_jugs")  # a value of its own stays
+    assert "(cpsolve solve water_jugs --time-limit=3)" in run.err_lines[0]

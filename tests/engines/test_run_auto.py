@@ -82,3 +82,18 @@ def test_engines_that_disagree_are_an_engine_bug(monkeypatch):
     _spy(monkeypatch, _race(problems=("cpsat says 3 moves, search 4",)))
     with pytest.raises(EngineBug, match="engines disagree: cpsat says 3 moves"):
         run("auto", "solve", _counter())
+
+
+@pytest.mark.parametrize("model, options, said", [
+    (_pairs, Options(algorithm="bfs"), "a search algorithm for planning models"),
+    (_counter, Options(algorithm="circuit"), "a search algorithm for csp models"),
+    (_counter, Options(satisficing=True), "only engine 'fd' has"),
+    (_pairs, Options(encoding="time-indexed"), "applies to planning models"),
+])
+def test_auto_refuses_what_the_command_line_refuses_it(model, options, said):
+    """Options no racer can take, or of the other kind of model, are refused before the race
+    (as `--engine auto` refuses them, exit 2), not dropped for another engine's answer."""
+    from cpsolve.answers.result import Unsupported
+
+    with pytest.raises(Unsupported, match=said):
+        run("auto", "solve", model(), options)

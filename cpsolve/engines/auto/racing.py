@@ -7,11 +7,11 @@ import math
 import time
 from dataclasses import replace
 
-from ...answers.result import EngineBug, Result
+from ...answers.result import EngineBug, Result, Unsupported
 from ...model import Csp, Planning
 from ...model.facts import state_count
 from .. import Options, not_started, run
-from ..option_choices import AUTO_BUDGET, usable
+from ..option_choices import AUTO_BUDGET, lacking_all, usable, wrong_algorithm, wrong_kind
 from ..runtime import interrupt, processes
 from ..runtime.clock import Clock
 from ..runtime.processes import Channel, Child
@@ -91,6 +91,10 @@ def answer(task: str, model: Csp | Planning, options: Options, late: str | None 
     it; ``no_time_limit``: none), or :func:`not_raced` when the caller knows it is ``late``.
     A racer whose answer failed the check, or engines that disagree, raise
     :class:`~cpsolve.answers.result.EngineBug` (the command exits 3 or 1)."""
+    refused = (wrong_kind(model.kind, options) or wrong_algorithm(model.kind, options)
+               or lacking_all(RACERS, options))  # as the command line refuses them for auto
+    if refused:
+        raise Unsupported(f"auto: {refused}")
     if late is not None:
         return not_raced(task, model, options, late).result
     budget = options.time_limit
