@@ -43,6 +43,8 @@ class Forbidden:
 
     expr: Expr
     label: str = ""
+    kept: Expr | None = None
+    """The condition an :meth:`Planning.invariant` declared (``expr`` is its negation)."""
 
 
 class Planning(Variables):
@@ -177,14 +179,17 @@ class Planning(Variables):
         the checker refuses a plan that passes through such a state.
         """
         expr = self._condition(condition, f"forbidden {label or ''}".strip())
-        item = Forbidden(expr, label or readable(expr))
+        return self._forbidden(Forbidden(expr, label or readable(expr)))
+
+    def _forbidden(self, item: Forbidden) -> Forbidden:
         self.forbidden.append(item)
         return item
 
     def invariant(self, condition: ExprLike, label: str = "") -> Forbidden:
         """Declare a condition every state must satisfy: :meth:`forbid` of its negation."""
         expr = self._condition(condition, f"invariant {label or ''}".strip())
-        return self.forbid(Unary("not", expr), label or f"breaks the invariant {readable(expr)}")
+        return self._forbidden(Forbidden(Unary("not", expr),
+                                         label or f"breaks the invariant {readable(expr)}", expr))
 
     def set_estimate(self, estimate: ExprLike, *, vouched: bool = False) -> None:
         """Declare an admissible estimate: a lower bound on the cost still to pay.
@@ -275,7 +280,12 @@ class Planning(Variables):
                              "e.g. set_goal(x == 3)")
         for item in self.forbidden:
             if evaluate(item.expr, self.initial):
-                raise ModelError(f"the initial state is forbidden: {item.label}")
+                read = variables(item.expr)
+                values = ", ".join(f"{n} = {self.initial[n]}" for n in self.domains if n in read)
+                if item.kept is not None:  # what must hold: the initial state breaks it
+                    raise ModelError(f"the initial state breaks the invariant "
+                                     f"{readable(item.kept)} ({values})")
+                raise ModelError(f"the initial state is forbidden: {item.label} ({values})")
         for action in self.actions:
             if bounds(action.cost, self.domain)[0] < 0:
                 raise ModelError(f"action {action.name!r}: its cost may be negative; "

@@ -57,7 +57,8 @@ def read_table(path: str | Path) -> dict[str, Any]:
 
 
 def load(path: str | Path):
-    """Build the puzzle described by a model file (``.toml``, or a user's ``.py``).
+    """Build the puzzle described by a model file (``.toml``, or a user's ``.py``), or by a
+    bundled model's name (``"water_jugs"``, as the command line takes it: :func:`resolve`).
 
     A file holding a collection (one puzzle per line) gives its first puzzle;
     :func:`load_many` gives them all.
@@ -74,6 +75,7 @@ def load_many(path: str | Path) -> Iterator:
     Every problem with the file is raised before the first puzzle is yielded; a bad line of
     a collection is yielded in its place as its :class:`ModelFileError` (unless all are).
     """
+    path = resolve(str(path))  # a path that exists as given, else a bundled model's name
     if str(path).endswith(".py"):
         return iter([load_python(path)])
     data = Data(read_table(path), path)

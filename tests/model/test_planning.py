@@ -219,3 +219,25 @@ def test_0_and_1_are_conditions_as_in_a_file():
     model.set_goal(1)
     model.forbid(0)
     assert [str(model.goal), str(model.forbidden[0].expr)] == ["1", "0"]
+
+
+def test_an_initial_state_that_breaks_an_invariant_is_said_so_with_its_values():
+    """An invariant is what must hold: the initial state breaks it (with the values it reads),
+    as a model file's invariant says; a forbidden condition forbids it."""
+    from cpsolve import Planning
+    from cpsolve.model import ModelError
+
+    def model(declare):
+        m = Planning("t")
+        x = m.add_variable("x", 0, 3)
+        m.set_initial({"x": 0})
+        m.set_goal(x == 3)
+        m.add_action("inc", x <= 2, {x: x + 1})
+        declare(m, x)
+        return m
+
+    with pytest.raises(ModelError, match=r"^the initial state breaks the invariant "
+                                         r"x >= 1 \(x = 0\)$"):
+        model(lambda m, x: m.invariant(x >= 1, "x stays positive")).validate()
+    with pytest.raises(ModelError, match=r"^the initial state is forbidden: x is zero \(x = 0\)$"):
+        model(lambda m, x: m.forbid(x == 0, "x is zero")).validate()

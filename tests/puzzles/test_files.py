@@ -453,3 +453,14 @@ def test_a_python_planning_model_without_a_goal_is_a_bad_file(write_model):
         load(path)
     assert str(info.value) == f"{path}: build: the model has no goal: call " \
         "set_goal(condition), e.g. set_goal(x == 3)"
+
+
+def test_load_takes_a_bundled_model_s_name_from_any_directory(tmp_path, monkeypatch):
+    """``load("water_jugs")`` is the bundled model, as ``cpsolve solve water_jugs`` is, from
+    any directory; a file of that name in the current directory comes first."""
+    monkeypatch.chdir(tmp_path)
+    assert load("water_jugs").model.name == load("water_jugs.toml").model.name
+    (tmp_path / "water_jugs").write_text(
+        'family = "transition"\nname = "mine"\ngoal = "x == 1"\n[variables]\nx = [0, 1]\n'
+        '[initial]\nx = 0\n[[actions]]\nname = "up"\neffects = { x = "1" }\n')
+    assert load("water_jugs").model.name == "mine"
