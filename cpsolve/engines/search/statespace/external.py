@@ -35,14 +35,15 @@ from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
 from ....model.moves import disjoint_layers, reversible
 from ...runtime.stop import Stop
-from ..common import Budget, Inapplicable
+from ..common import Budget
 from ..compile import Task
-from ..emit import TooDeep
-from .codesets import CHUNK, distinct, fresh
-from .packing import Packed, Unpackable
+from .codesets import CHUNK
+from .earlier import SHARE, Earlier
+from .oneword import expand, positions, prepare
+from .packing import Packed
 from .report import go_on, layered, prefix
 from .store import Store, by_owner, fingerprint
-from .symmetry import Orbits, group
+from .symmetry import Orbits
 
 DEFAULT_MEMORY = 1 << 30
 """Bytes the large arrays may take when the caller sets no memory limit."""
@@ -73,32 +74,6 @@ def duplicates_policy(model) -> tuple[str, int | None]:
     if reversible(model):
         return "the last two layers: every move can be undone", 2
     return "every earlier layer", None
-
-
-def prepare(task: Task, symmetry: bool = True) -> tuple[Packed, Orbits]:
-    """The packing and the symmetry group of a task (only the identity without ``symmetry``);
-    :class:`Inapplicable` if the task does not pack."""
-    try:
-        packed = Packed(task)
-    except (Unpackable, TooDeep) as exc:  # one word only: its layers, files and partitions
-        raise Inapplicable(f"external analysis not possible: {exc} (the on-disk and cluster "
-                           "analyses pack a state into one int64; the in-memory one takes "
-                           "several)") from exc
-    perms = group(task.model, task.names) if symmetry else [tuple(range(len(task.names)))]
-    return packed, Orbits(packed, perms)
-
-
-def expand(packed: Packed, orbits: Orbits, codes: np.ndarray) -> np.ndarray:
-    """The canonical codes of the successors of ``codes``, sorted and distinct."""
-    return distinct(orbits.canonical(packed.forward(np.ascontiguousarray(codes))))
-
-
-def positions(orbits: Orbits, codes: np.ndarray, chunk: int = 1 << 20) -> int:
-    """How many states the orbits of ``codes`` hold (in slices, to bound memory)."""
-    if orbits.size == 1:
-        return int(codes.size)
-    return sum(int(orbits.orbit_sizes(np.asarray(codes[i:i + chunk])).sum())
-               for i in range(0, codes.size, chunk))
 
 
 def external_layers(task: Task, budget: Budget, direction: Direction | None = None,
@@ -133,7 +108,8 @@ class Run:
     def __init__(self, packed: Packed, orbits: Orbits, store: Store, budget: Budget,
                  memory: int, keep: int | None) -> None:
         self.p, self.orbits, self.store, self.budget = packed, orbits, store, budget
-        self.memory, self.keep = memory, keep
+        self.earlier = Earlier(store, keep, memory)
+        self.memory = memory - memory // SHARE if keep is None else memory  # the rest: earlier
         self.ratio = float(max(1, min(len(packed.task.actions), 64)))  # successors per state
         self.expanded = 0
         self.started = time.perf_counter()
@@ -230,15 +206,24 @@ class Run:
                 f.close()
         if last["orbits"]:
             self.ratio = max(1.0, generated / last["orbits"])
-        earlier = range(d + 1) if self.keep is None else range(max(0, d + 1 - self.keep), d + 1)
+        if not self.earlier.hold(d, lambda: self.budget.exceeded(self.seen)):
+            return False
+        return self.merge(d, bits, raw_dir, generated)
+
+    def merge(self, d: int, bits: int, raw_dir: Path, generated: int) -> bool:
+        """Layer ``d + 1`` from its raw buckets in ``raw_dir``, without the codes of the
+        earlier layers; False when a limit stopped it (:attr:`partial`: what it holds)."""
+        store = self.store
         store.fresh_layer(d + 1)
         total = states = 0
         room = None if self.budget.limit is None else self.budget.limit - self.seen
         for k in range(1 << bits):
             path = raw_dir / f"r{k:05d}.bin"
-            new = fresh(np.fromfile(path, np.int64),  # by binary searches: memory-light;
-                        [a for e in earlier for a in store.overlapping(e, k, bits)], False,
-                        True)  # the bucket is sorted runs (pieces of sorted chunks)
+            new = self.earlier.fresh(np.fromfile(path, np.int64), d, k, bits, lambda k=k:
+                                     self.budget.exceeded(self.seen, self.checking, d, k, bits))
+            if new is None:  # stopped between two earlier layers' files
+                self.partial = (total, states) if states else None
+                return False
             path.unlink()
             count = positions(self.orbits, new)
             if room is not None and states + count > room:  # the limit falls in this layer
@@ -272,6 +257,10 @@ class Run:
 
     def merging(self, d: int, k: int, bits: int) -> str:
         return f"depth {d + 1}: merging bucket {k + 1}/{1 << bits}, {self.seen:,} seen"
+
+    def checking(self, d: int, k: int, bits: int) -> str:
+        return (f"depth {d + 1}: checking bucket {k + 1}/{1 << bits} against the earlier "
+                f"layers, {self.seen:,} seen")
 
     def result(self, stopped: bool, policy: str, work_dir: str | None) -> Result:
         """The analysis: positions per layer; orbits in the details when symmetries were used."""
