@@ -34,6 +34,7 @@ import numpy as np
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
 from ....model.moves import disjoint_layers, reversible
+from ...runtime.removal import remove_at_exit
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task
@@ -87,6 +88,7 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
     memory = disk.memory or DEFAULT_MEMORY
     temporary = disk.work_dir is None
     root = Path(tempfile.mkdtemp(prefix="cpsolve-bfs-")) if temporary else Path(disk.work_dir)
+    unhurried = False  # ended with no limit's stop (nor an error): no hurry to answer
     try:
         try:
             store = Store(root, fingerprint(task, orbits.perms), disk.resume and not temporary)
@@ -94,12 +96,16 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
             policy, keep = duplicates_policy(task.model)
             run = Run(packed, orbits, store, budget, memory, keep)
             stopped = run.bfs()
-            return run.result(stopped, policy, None if temporary else str(store.dir))
+            result = run.result(stopped, policy, None if temporary else str(store.dir))
+            unhurried = budget.stop in (None, Stop.STATES)
+            return result
         except OSError as exc:  # unwritable, full, or a finished layer's file gone
             raise Unsupported(f"search: work directory {root}: {exc.strerror or exc}") from exc
     finally:
-        if temporary:
+        if temporary and unhurried:
             shutil.rmtree(root, ignore_errors=True)
+        elif temporary:  # stopped at a limit: its many small files would hold up the answer
+            remove_at_exit(root)  # (removal.py)
 
 
 class Run:
