@@ -44,17 +44,18 @@ class Earlier:
         False when ``stopped()`` said so between two files."""
         if self.codes is None:
             return True
-        if sum(r["orbits"] for r in self.store.layers[:d + 1]) > self.room:
+        if self.codes.size + sum(r["orbits"] for r in self.store.layers[self.held:d + 1]) \
+                > self.room:
             self.codes = None  # from here on the files are read
             return True
-        parts = [self.codes]
         for e in range(self.held, d + 1):
-            for b in range(1 << self.store.layers[e]["bits"]):
-                parts.append(np.asarray(self.store.read(e, b)))
-            if e + 1 <= d and stopped():
+            if e > self.held and stopped():
                 return False
-        self.codes = distinct(np.concatenate(parts), runs=True)  # sorted runs: merged
-        self.held = d + 1
+            parts = [np.asarray(self.store.read(e, b))
+                     for b in range(1 << self.store.layers[e]["bits"])]
+            new = distinct(np.concatenate(parts), runs=True)  # none is in the set already
+            self.codes = np.insert(self.codes, np.searchsorted(self.codes, new), new)
+            self.held = e + 1
         return True
 
     def fresh(self, raw: np.ndarray, d: int, k: int, bits: int,

@@ -122,13 +122,18 @@ class Run:
         self.partial: tuple[int, int] | None = None
         """``(orbits, states)`` of the layer a limit cut short (not stored: a resumed run
         builds it again), or ``None``."""
+        self._seen = (-1, 0)  # (layers, their states)
         self.shown: int | None = None
         """How many of the store's layers the result reports (None: all): fewer when the
         layers resumed hold more states than ``--limit`` (:meth:`cut`)."""
 
     @property
     def seen(self) -> int:
-        return sum(r["states"] for r in self.store.layers)
+        """The states of the finished layers (summed again only when one is added)."""
+        layers = self.store.layers
+        if self._seen[0] != len(layers):
+            self._seen = (len(layers), sum(r["states"] for r in layers))
+        return self._seen[1]
 
     def bfs(self) -> bool:
         """Build layers until one is empty; True when a limit stopped it first."""
