@@ -324,7 +324,7 @@ def test_orbit_sizes_are_the_distinct_images_of_each_state(name):
     against the distinct images of each state, counted here one state at a time."""
     import numpy as np
 
-    from cpsolve.engines.search.statespace.external import prepare
+    from cpsolve.engines.search.statespace.oneword import prepare
 
     task = compile_planning(load(resolve(name)).model)
     packed, orbits = prepare(task)

@@ -6,7 +6,7 @@ pinned to one worker (:func:`.partitions.owners_of`), with the same partition of
 One layer costs ``2P`` tasks, submitted together (the merges depend on every expand
 task, so Dask starts them without a round trip to the client):
 
-1. *expand* — one task per partition: canonical successors (:func:`.external.expand`) of
+1. *expand* — one task per partition: canonical successors (:func:`.oneword.expand`) of
    its chunks, then of those still left of the other partitions (a task that is done with
    its own takes them over, chunk by chunk, and waits for a partition not yet shared),
    cut by owner with one sort, each piece handed straight to its owner's worker
@@ -55,8 +55,9 @@ from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import Task
 from .cluster_tasks import expand_part, merge_part, part_size, peak_rss, prefix_of
-from .external import FARTHEST_MAX, duplicates_policy, prepare
+from .external import FARTHEST_MAX, duplicates_policy
 from .layers import NOT_SINGLE_GOAL
+from .oneword import prepare
 from .partitions import check_workers, exchange, owners_of, threaded, watching
 from .report import layered
 from .store import by_owner

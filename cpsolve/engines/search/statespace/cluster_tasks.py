@@ -12,7 +12,7 @@ import numpy as np
 
 from ..compile import compile_planning
 from .codesets import CHUNK, fresh
-from .external import expand, positions, prepare
+from .oneword import expand, positions, prepare
 from .report import prefix
 from .store import by_owner
 

@@ -34,15 +34,17 @@ import numpy as np
 from ....answers.kinds import Direction
 from ....answers.result import Result, Unsupported
 from ....model.moves import disjoint_layers, reversible
+from ...runtime.removal import remove_at_exit
 from ...runtime.stop import Stop
-from ..common import Budget, Inapplicable
+from ..common import Budget
 from ..compile import Task
-from ..emit import TooDeep
-from .codesets import CHUNK, distinct, fresh
-from .packing import Packed, Unpackable
+from .codesets import CHUNK
+from .earlier import SHARE, Earlier
+from .oneword import expand, positions, prepare
+from .packing import Packed
 from .report import go_on, layered, prefix
 from .store import Store, by_owner, fingerprint
-from .symmetry import Orbits, group
+from .symmetry import Orbits
 
 DEFAULT_MEMORY = 1 << 30
 """Bytes the large arrays may take when the caller sets no memory limit."""
@@ -75,32 +77,6 @@ def duplicates_policy(model) -> tuple[str, int | None]:
     return "every earlier layer", None
 
 
-def prepare(task: Task, symmetry: bool = True) -> tuple[Packed, Orbits]:
-    """The packing and the symmetry group of a task (only the identity without ``symmetry``);
-    :class:`Inapplicable` if the task does not pack."""
-    try:
-        packed = Packed(task)
-    except (Unpackable, TooDeep) as exc:  # one word only: its layers, files and partitions
-        raise Inapplicable(f"external analysis not possible: {exc} (the on-disk and cluster "
-                           "analyses pack a state into one int64; the in-memory one takes "
-                           "several)") from exc
-    perms = group(task.model, task.names) if symmetry else [tuple(range(len(task.names)))]
-    return packed, Orbits(packed, perms)
-
-
-def expand(packed: Packed, orbits: Orbits, codes: np.ndarray) -> np.ndarray:
-    """The canonical codes of the successors of ``codes``, sorted and distinct."""
-    return distinct(orbits.canonical(packed.forward(np.ascontiguousarray(codes))))
-
-
-def positions(orbits: Orbits, codes: np.ndarray, chunk: int = 1 << 20) -> int:
-    """How many states the orbits of ``codes`` hold (in slices, to bound memory)."""
-    if orbits.size == 1:
-        return int(codes.size)
-    return sum(int(orbits.orbit_sizes(np.asarray(codes[i:i + chunk])).sum())
-               for i in range(0, codes.size, chunk))
-
-
 def external_layers(task: Task, budget: Budget, direction: Direction | None = None,
                     disk: Disk | None = None) -> Result:
     """Layers of the states reachable from the start, on disk (see the module docstring)."""
@@ -112,6 +88,7 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
     memory = disk.memory or DEFAULT_MEMORY
     temporary = disk.work_dir is None
     root = Path(tempfile.mkdtemp(prefix="cpsolve-bfs-")) if temporary else Path(disk.work_dir)
+    unhurried = False  # ended with no limit's stop (nor an error): no hurry to answer
     try:
         try:
             store = Store(root, fingerprint(task, orbits.perms), disk.resume and not temporary)
@@ -119,12 +96,16 @@ def external_layers(task: Task, budget: Budget, direction: Direction | None = No
             policy, keep = duplicates_policy(task.model)
             run = Run(packed, orbits, store, budget, memory, keep)
             stopped = run.bfs()
-            return run.result(stopped, policy, None if temporary else str(store.dir))
+            result = run.result(stopped, policy, None if temporary else str(store.dir))
+            unhurried = budget.stop in (None, Stop.STATES)
+            return result
         except OSError as exc:  # unwritable, full, or a finished layer's file gone
             raise Unsupported(f"search: work directory {root}: {exc.strerror or exc}") from exc
     finally:
-        if temporary:
+        if temporary and unhurried:
             shutil.rmtree(root, ignore_errors=True)
+        elif temporary:  # stopped at a limit: its many small files would hold up the answer
+            remove_at_exit(root)  # (removal.py)
 
 
 class Run:
@@ -133,20 +114,26 @@ class Run:
     def __init__(self, packed: Packed, orbits: Orbits, store: Store, budget: Budget,
                  memory: int, keep: int | None) -> None:
         self.p, self.orbits, self.store, self.budget = packed, orbits, store, budget
-        self.memory, self.keep = memory, keep
+        self.earlier = Earlier(store, keep, memory)
+        self.memory = memory - memory // SHARE if keep is None else memory  # the rest: earlier
         self.ratio = float(max(1, min(len(packed.task.actions), 64)))  # successors per state
         self.expanded = 0
         self.started = time.perf_counter()
         self.partial: tuple[int, int] | None = None
         """``(orbits, states)`` of the layer a limit cut short (not stored: a resumed run
         builds it again), or ``None``."""
+        self._seen = (-1, 0)  # (layers, their states)
         self.shown: int | None = None
         """How many of the store's layers the result reports (None: all): fewer when the
         layers resumed hold more states than ``--limit`` (:meth:`cut`)."""
 
     @property
     def seen(self) -> int:
-        return sum(r["states"] for r in self.store.layers)
+        """The states of the finished layers (summed again only when one is added)."""
+        layers = self.store.layers
+        if self._seen[0] != len(layers):
+            self._seen = (len(layers), sum(r["states"] for r in layers))
+        return self._seen[1]
 
     def bfs(self) -> bool:
         """Build layers until one is empty; True when a limit stopped it first."""
@@ -230,15 +217,24 @@ class Run:
                 f.close()
         if last["orbits"]:
             self.ratio = max(1.0, generated / last["orbits"])
-        earlier = range(d + 1) if self.keep is None else range(max(0, d + 1 - self.keep), d + 1)
+        if not self.earlier.hold(d, lambda: self.budget.exceeded(self.seen)):
+            return False
+        return self.merge(d, bits, raw_dir, generated)
+
+    def merge(self, d: int, bits: int, raw_dir: Path, generated: int) -> bool:
+        """Layer ``d + 1`` from its raw buckets in ``raw_dir``, without the codes of the
+        earlier layers; False when a limit stopped it (:attr:`partial`: what it holds)."""
+        store = self.store
         store.fresh_layer(d + 1)
         total = states = 0
         room = None if self.budget.limit is None else self.budget.limit - self.seen
         for k in range(1 << bits):
             path = raw_dir / f"r{k:05d}.bin"
-            new = fresh(np.fromfile(path, np.int64),  # by binary searches: memory-light;
-                        [a for e in earlier for a in store.overlapping(e, k, bits)], False,
-                        True)  # the bucket is sorted runs (pieces of sorted chunks)
+            new = self.earlier.fresh(np.fromfile(path, np.int64), d, k, bits, lambda k=k:
+                                     self.budget.exceeded(self.seen, self.checking, d, k, bits))
+            if new is None:  # stopped between two earlier layers' files
+                self.partial = (total, states) if states else None
+                return False
             path.unlink()
             count = positions(self.orbits, new)
             if room is not None and states + count > room:  # the limit falls in this layer
@@ -272,6 +268,10 @@ class Run:
 
     def merging(self, d: int, k: int, bits: int) -> str:
         return f"depth {d + 1}: merging bucket {k + 1}/{1 << bits}, {self.seen:,} seen"
+
+    def checking(self, d: int, k: int, bits: int) -> str:
+        return (f"depth {d + 1}: checking bucket {k + 1}/{1 << bits} against the earlier "
+                f"layers, {self.seen:,} seen")
 
     def result(self, stopped: bool, policy: str, work_dir: str | None) -> Result:
         """The analysis: positions per layer; orbits in the details when symmetries were used."""

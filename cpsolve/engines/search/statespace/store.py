@@ -89,6 +89,7 @@ class Store:
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.resumed = len(self.layers)
+        self._encoded = [json.dumps(r) for r in self.layers]  # meta.json's records, as JSON
 
     def check(self, count: Callable[[np.ndarray], int]) -> None:
         """Check the resumed layers against their files (see the module docstring);
@@ -155,13 +156,18 @@ class Store:
         return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.int64)
 
     def finish(self, record: dict, complete: bool = False) -> None:
-        """Record a finished layer (``bits``, ``orbits``, ``states``) in ``meta.json``."""
+        """Record a finished layer (``bits``, ``orbits``, ``states``) in ``meta.json``.
+
+        Each record is encoded once (:attr:`_encoded`): encoding the whole list again for
+        each layer took a quarter of a run of thousands of small layers (the Tower of Hanoi
+        with 14 discs, 2,300 layers in 10 s)."""
         if record:
             self.layers.append(record)
+            self._encoded.append(json.dumps(record))
         self.complete = complete
         tmp = self.meta_path.with_suffix(".tmp")
-        write_output(tmp, json.dumps({"fingerprint": self.key, "layers": self.layers,
-                                      "complete": complete}))
+        write_output(tmp, f'{{"fingerprint": {json.dumps(self.key)}, "layers": '
+                          f'[{", ".join(self._encoded)}], "complete": {json.dumps(complete)}}}')
         os.replace(tmp, self.meta_path)
 
     def raw_dir(self) -> Path:
