@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cpsolve import Csp
 from cpsolve.answers.result import Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.search.csp.counts import count_of, propagate
@@ -67,3 +68,35 @@ def test_exactly_one_forces_the_last_free_cell() -> None:
     assert propagate(((0, 1, 2), 0, 1), doms, vals, queue, zero, one)  # at most one
     assert queue == [(1, 0), (2, 0)]
     assert not propagate(((0, 1), 2, 2), [zero, 3], [0, None], [], zero, one)  # too few
+
+
+def _digits(extra=None) -> Csp:
+    """Three digits: ``a != b``, ``c`` free — 10 x 9 pairs times 10 values of c = 900."""
+    csp = Csp("digits")
+    a, b, c = (csp.add_variable(n, 0, 9) for n in "abc")
+    csp.require(a != b)
+    if extra is not None:
+        extra(csp, a, b, c)
+    return csp
+
+
+def test_independent_parts_are_counted_apart_and_multiplied() -> None:
+    counted = run("search", "count", _digits())
+    assert counted.status is Status.EXACT and counted.count == 900
+    assert counted.details["parts"] == 2
+    assert run("cpsat", "count", _digits()).count == 900  # one by one: the same count
+
+
+def test_a_part_with_no_solution_makes_none_at_all() -> None:
+    """``c != c`` holds for no c: whatever a and b do, no solution."""
+    counted = run("search", "count", _digits(lambda csp, a, b, c: csp.require(c != c)))
+    assert counted.status is Status.EXACT and counted.count == 0
+
+
+def test_a_listing_or_a_limit_does_not_split() -> None:
+    """Listed solutions are every combination, one by one; a limit counts them one by one."""
+    listed = run("search", "count", _digits(), Options(keep=True))
+    assert listed.count == 900 and len(listed.answer.solutions) == 900
+    assert "parts" not in listed.details
+    limited = run("search", "count", _digits(), Options(limit=50))
+    assert limited.count == 50 and "parts" not in limited.details
