@@ -27,7 +27,9 @@ def layers(task: Task, budget: Budget, direction: Direction | None = None) -> Re
     predecessors comes first: ``states`` is the number of states that can
     reach the goal, ``layers[d]`` the number at distance ``d`` *to* the goal
     and ``farthest`` those at the maximum distance; a forward BFS then counts
-    the states reachable from the initial state (``details["reachable"]``).
+    the states reachable from the initial state (``details["reachable"]``).  Each
+    sweep counts its own states against the state limit, and a stop in the forward
+    one leaves the analysis from the goal complete (:func:`reachable_stopped`).
     Otherwise the layers are distances *from* the initial state.  The
     analysis's ``direction`` says which; ``direction`` chooses (``"goal"``
     raises :class:`Unsupported` when the goal is not one state with known
@@ -57,12 +59,22 @@ def layers(task: Task, budget: Budget, direction: Direction | None = None) -> Re
     backward = sweep([goal], predecessors, budget, "to goal", 0, task.initial)
     if backward.stopped:
         return backward.unknown(budget, "that can reach the goal", "goal")
-    forward = sweep([task.initial], task.next_states, budget, "reachable", backward.seen)
-    if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state", "start",
-                               to_goal=backward.seen)
-    return backward.result("goal", reachable=forward.seen,
-                           initial_distance=backward.watched_at)
+    forward = sweep([task.initial], task.next_states, budget, "reachable")
+    done = backward.result("goal", reachable=forward.seen, initial_distance=backward.watched_at)
+    return reachable_stopped(done, forward.seen, budget.reason) if forward.stopped else done
+
+
+def reachable_stopped(done: Result, found: int, reason: str) -> Result:
+    """``done``, a complete analysis from the goal, when the count of the states reachable
+    from the start that follows it was stopped (``reason``: a limit, Ctrl-C) with ``found``
+    states: still complete, for the states that can reach the goal are all counted (the
+    state limit counts each sweep's own states); ``details["reachable"]`` gives way to
+    ``reachable_so_far`` and the message says why."""
+    details = {k: v for k, v in done.details.items() if k != "reachable"}
+    return done.but(details={"reachable_so_far": found, **details},
+                    message=f"every state that can reach the goal is counted; counting the "
+                    f"states reachable from the start stopped: {reason}; "
+                    f"{plural(found, 'state')} found so far")
 
 
 class Sweep:
