@@ -110,3 +110,18 @@ def test_a_stop_while_counting_from_the_start_keeps_the_goals_side():
     assert result.states == 2 and "reachable" not in result.details
     assert result.details["reachable_so_far"] <= 20
     assert "stopped: interrupted" in result.message
+
+
+@pytest.mark.parametrize("algorithm", IN_MEMORY)
+def test_when_every_move_can_be_undone_the_goals_side_is_the_starts(algorithm):
+    """Hanoi's moves can all be undone and the start reaches the goal, so the states
+    reachable from the start are those that reach the goal: no second count to stop."""
+    from cpsolve.engines.search.statespace.layers import layers
+    from cpsolve.engines.search.statespace.vector import numpy_layers
+
+    analysis = {"python": layers, "numpy": numpy_layers}[algorithm]
+    result = analysis(compile_planning(hanoi(4)), StopCounting(), "goal")
+    assert result.status is Status.COMPLETE and result.states == 81
+    assert result.details["reachable"] == 81 and "every move can be undone" in \
+        result.details["reachable_by"]
+    assert not result.message

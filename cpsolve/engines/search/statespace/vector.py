@@ -35,7 +35,7 @@ from ..emit import TooDeep
 from . import wordsets
 from .backward import Backward, TooLarge, relation
 from .codesets import CHUNK
-from .layers import NOT_SINGLE_GOAL, Sweep, reachable_stopped
+from .layers import NOT_SINGLE_GOAL, REACHABLE_BY, Sweep, reachable_stopped
 from .packing import Packed, Unpackable
 from .stacked import Stacked
 from .visited import Recent, Seen
@@ -127,8 +127,7 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
         return back.unknown(budget, "that can reach the goal", "goal", **details)
     if back.watched_at is not None and reversible:
         return back.result("goal", reachable=back.seen, initial_distance=back.watched_at,
-                           reachable_by="every move can be undone, so the states reachable "
-                           "from the start are those that reach the goal", **details)
+                           reachable_by=REACHABLE_BY, **details)
     forward = sweep(packed, task.initial, ready.forward, budget, "reachable",
                     reversible=reversible)
     done = back.result("goal", reachable=forward.seen, initial_distance=back.watched_at,
