@@ -143,7 +143,9 @@ def _analyze(sub: Commands) -> None:
     pddl_problem(a)
     common(a, ANALYZERS, "search")
     a.add_argument("--limit", type=states, metavar="N",
-                   help="explore at most N states, or none: no limit (default: "
+                   help="explore at most N states, or none: no limit (from the goal, N "
+                   "that can reach it, then N more counting those reachable from the start; "
+                   "default: "
                    f"{search_registry.ANALYZE_LIMIT:,} for the numpy and python analyses in "
                    "memory; none for the bit map, on disk and on a cluster, whether asked for "
                    "or chosen by themselves: see --algorithm and --work-dir)")

@@ -150,6 +150,16 @@ def test_unsolvable_start_counts_both_halves():
     assert result.details["initial_distance"] is None
 
 
+def test_a_limit_counts_each_half_on_its_own():
+    # 360 states reach the goal, 360 others are reachable: a limit of 400 holds each half
+    # (it stopped the count from the start at 40 and called the analysis partial from there)
+    result = analyze(board(2, 3, (2, 1, 3, 4, 5, 0)), limit=400)
+    assert result.status is Status.COMPLETE and result.answer.direction == "goal"
+    assert result.states == 360 and result.details["reachable"] == 360
+    short = analyze(board(2, 3, (2, 1, 3, 4, 5, 0)), limit=100)  # the goal's half stops
+    assert short.status is Status.PARTIAL and short.answer.direction == "goal"
+
+
 def test_map_on_disk_gives_the_same_layers(tmp_path):
     """A map larger than its budget goes on disk.  The budget is ``Options.memory_limit``
     under a command's memory limit (``--memory-limit`` gives the arrays half of it); a run

@@ -34,7 +34,7 @@ from ..compile import Task
 from ..emit import TooDeep
 from .backward import TooLarge, relation
 from .external import DEFAULT_MEMORY, FARTHEST_MAX
-from .layers import WHAT, partial_analysis
+from .layers import WHAT, partial_analysis, reachable_stopped
 from .mapfiles import MapFiles
 from .packing import SIGN, Packed, Unpackable
 from .permrank import MAX_VALUES, Ranker
@@ -160,11 +160,10 @@ class Sweep:
 
 
 def sweep(space: Space, bits: TwoBitMap, root: tuple[int, ...], budget: Budget, label: str,
-          chunk: int, watch: tuple[int, ...] | None = None, offset: int = 0) -> Sweep:
-    """Layers from ``root`` on an empty map; ``watch``: the distance of that state;
-    ``offset`` states already count against the state limit.  A layer that takes the count
-    past the limit is kept as a partial last layer of the states up to it, as the other
-    analyses keep it (:meth:`.layers.Sweep.cut`)."""
+          chunk: int, watch: tuple[int, ...] | None = None) -> Sweep:
+    """Layers from ``root`` on an empty map; ``watch``: the distance of that state.  A
+    layer that takes the count past the limit is kept as a partial last layer of the states
+    up to it, as the other analyses keep it (:meth:`.layers.Sweep.cut`)."""
     out = Sweep()
     target = None if watch is None else space.rank(watch)
     bits.put(space.rank(root), CURRENT)
@@ -178,7 +177,7 @@ def sweep(space: Space, bits: TwoBitMap, root: tuple[int, ...], budget: Budget, 
             if keep:
                 kept.append(ranks)
             for i in range(0, ranks.size, chunk):
-                if budget.exceeded(offset + out.seen, out.line, label, done):
+                if budget.exceeded(out.seen, out.line, label, done):
                     out.stopped = True
                     return out
                 part = ranks[i:i + chunk]
@@ -190,8 +189,8 @@ def sweep(space: Space, bits: TwoBitMap, root: tuple[int, ...], budget: Budget, 
         if not new:
             out.last = np.concatenate(kept) if kept else np.empty(0, np.int64)
             return out
-        if budget.limit is not None and offset + out.seen + new > budget.limit:
-            keep = max(0, budget.limit - offset - out.seen)
+        if budget.limit is not None and out.seen + new > budget.limit:
+            keep = max(0, budget.limit - out.seen)
             if keep:  # the states up to the limit (a map's marks come in no order of finding)
                 out.sizes.append(keep)
                 out.partial = True
@@ -235,11 +234,9 @@ def bitmap_layers(task: Task, budget: Budget, direction: Direction | None = None
         if first.stopped or first.watched_at is not None:
             reach = first.seen if first.watched_at is not None else None
             return _result(space, first, "goal", budget, maps.details(), reach)
-        second = sweep(space, maps.fresh(), task.initial, budget, "reachable", chunk,
-                       offset=first.seen)
-        if second.stopped:
-            return _result(space, second, "start", budget, maps.details())
-        return _result(space, first, "goal", budget, maps.details(), second.seen)
+        second = sweep(space, maps.fresh(), task.initial, budget, "reachable", chunk)
+        done = _result(space, first, "goal", budget, maps.details(), second.seen)
+        return reachable_stopped(done, second.seen, budget.reason) if second.stopped else done
 
 
 def _result(space: Space, done: Sweep, direction: Direction, budget: Budget, details: dict,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from ....answers.kinds import Direction
 from ....answers.result import Analysis, Result, Status, Unsupported
 from ....answers.words import plural
+from ....model import moves as model_moves
 from ...runtime.stop import Stop
 from ..common import Budget
 from ..compile import State, Task
@@ -27,7 +28,10 @@ def layers(task: Task, budget: Budget, direction: Direction | None = None) -> Re
     predecessors comes first: ``states`` is the number of states that can
     reach the goal, ``layers[d]`` the number at distance ``d`` *to* the goal
     and ``farthest`` those at the maximum distance; a forward BFS then counts
-    the states reachable from the initial state (``details["reachable"]``).
+    the states reachable from the initial state (``details["reachable"]``), unless
+    every move can be undone and the start was met: then they are those found.  Each
+    sweep counts its own states against the state limit, and a stop in the forward
+    one leaves the analysis from the goal complete (:func:`reachable_stopped`).
     Otherwise the layers are distances *from* the initial state.  The
     analysis's ``direction`` says which; ``direction`` chooses (``"goal"``
     raises :class:`Unsupported` when the goal is not one state with known
@@ -57,12 +61,39 @@ def layers(task: Task, budget: Budget, direction: Direction | None = None) -> Re
     backward = sweep([goal], predecessors, budget, "to goal", 0, task.initial)
     if backward.stopped:
         return backward.unknown(budget, "that can reach the goal", "goal")
-    forward = sweep([task.initial], task.next_states, budget, "reachable", backward.seen)
-    if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state", "start",
-                               to_goal=backward.seen)
-    return backward.result("goal", reachable=forward.seen,
-                           initial_distance=backward.watched_at)
+    if backward.watched_at is not None and reversible_moves(task):
+        return backward.result("goal", reachable=backward.seen,
+                               initial_distance=backward.watched_at, reachable_by=REACHABLE_BY)
+    forward = sweep([task.initial], task.next_states, budget, "reachable")
+    done = backward.result("goal", reachable=forward.seen, initial_distance=backward.watched_at)
+    return reachable_stopped(done, forward.seen, budget.reason) if forward.stopped else done
+
+
+REACHABLE_BY = ("every move can be undone, so the states reachable from the start are those "
+                "that reach the goal")
+"""Why an analysis from the goal that met the start counts no states from the start."""
+
+
+def reversible_moves(task: Task) -> bool:
+    """Every move can be undone (:func:`cpsolve.model.moves.reversible`), unless
+    :func:`.vector.reversible_moves` has already read it off the actions' relations
+    (``task.memo``, which this leaves alone: the relations may prove what the model's
+    facts cannot)."""
+    known = task.memo.get("reversible")
+    return bool(known) if known is not None else model_moves.reversible(task.model)
+
+
+def reachable_stopped(done: Result, found: int, reason: str) -> Result:
+    """``done``, a complete analysis from the goal, when the count of the states reachable
+    from the start that follows it was stopped (``reason``: a limit, Ctrl-C) with ``found``
+    states: still complete, for the states that can reach the goal are all counted (the
+    state limit counts each sweep's own states); ``details["reachable"]`` gives way to
+    ``reachable_so_far`` and the message says why."""
+    details = {k: v for k, v in done.details.items() if k != "reachable"}
+    return done.but(details={"reachable_so_far": found, **details},
+                    message=f"every state that can reach the goal is counted; counting the "
+                    f"states reachable from the start stopped: {reason}; "
+                    f"{plural(found, 'state')} found so far")
 
 
 class Sweep:

@@ -35,7 +35,7 @@ from ..emit import TooDeep
 from . import wordsets
 from .backward import Backward, TooLarge, relation
 from .codesets import CHUNK
-from .layers import NOT_SINGLE_GOAL, Sweep
+from .layers import NOT_SINGLE_GOAL, REACHABLE_BY, Sweep, reachable_stopped
 from .packing import Packed, Unpackable
 from .stacked import Stacked
 from .visited import Recent, Seen
@@ -98,7 +98,9 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
     """:func:`.layers.layers`, vectorised; :class:`Inapplicable` when the model does not pack.
 
     With a single goal state the backward sweep comes first; the forward one
-    is skipped when the moves are reversible and the initial state was met.
+    is skipped when the moves are reversible and the initial state was met (each counts
+    its own states against the limit, and a stop in the forward one leaves the analysis
+    from the goal complete: :func:`.layers.reachable_stopped`).
     Reversible moves also shrink the visited set to two layers (:class:`Recent`).
     """
     goal = task.goal_state
@@ -125,15 +127,12 @@ def numpy_layers(task: Task, budget: Budget, direction: Direction | None = None)
         return back.unknown(budget, "that can reach the goal", "goal", **details)
     if back.watched_at is not None and reversible:
         return back.result("goal", reachable=back.seen, initial_distance=back.watched_at,
-                           reachable_by="every move can be undone, so the states reachable "
-                           "from the start are those that reach the goal", **details)
-    forward = sweep(packed, task.initial, ready.forward, budget, "reachable", back.seen,
+                           reachable_by=REACHABLE_BY, **details)
+    forward = sweep(packed, task.initial, ready.forward, budget, "reachable",
                     reversible=reversible)
-    if forward.stopped:
-        return forward.unknown(budget, "reachable from the initial state", "start",
-                               to_goal=back.seen, **details)
-    return back.result("goal", reachable=forward.seen, initial_distance=back.watched_at,
+    done = back.result("goal", reachable=forward.seen, initial_distance=back.watched_at,
                        **details)
+    return reachable_stopped(done, forward.seen, budget.reason) if forward.stopped else done
 
 
 class Prepared:
