@@ -156,7 +156,7 @@ class Result:
     * ``invariant`` — with proof ``"invariant"`` from an engine: the invariant
       itself, re-verified by the checker;
     * ``parity`` — with proof ``"parity"`` (a family's own argument,
-      :func:`cpsolve.engines.proofs.argued`): the permutation-parity invariant, re-verified
+      :func:`cpsolve.engines.argued`): the permutation-parity invariant, re-verified
       by the checker;
     * ``verified`` — set by :func:`cpsolve.answers.check.verify`, never by an engine:
       the checker re-checked the whole answer (``None``: no answer to check);

@@ -60,7 +60,7 @@ def unchecked(done: Compared) -> str | None:
     engines, proved = answering(done), proving(done)
     if done.error or done.problems or not engines or cross_checked(done):
         return None
-    if proved == [ARGUED]:  # it answered before any engine (workflows.impossible)
+    if proved == [ARGUED]:  # the model's own argument: run answered before any engine
         proof = next(r.proof for r in done.results if r.engine == ARGUED)
         return f"not cross-checked: proven by the puzzle's own argument ({proof}), so no " \
             "engine ran"

@@ -15,7 +15,6 @@ from ..engines.runtime.alarms import printing
 from ..engines.runtime.clock import TimeUp
 from ..model import ModelError
 from ..puzzles.data import ModelFileError
-from ..workflows.impossible import by_invariant
 from .option_rules import wrong_kind
 from .printer import OutputLost
 from .session import INTERRUPTED, Cli, exit_code
@@ -113,10 +112,9 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
     """The engine's result (with ``auto``, the race's), and whether a second Ctrl-C stopped
     it at once.  That, or the clock's alarm past the grace, loses what the engine had: the
     result then says only what stopped it (and, with a ``stream``, the count of the
-    solutions it printed)."""
-    proof = by_invariant(puzzle, task, getattr(cli.args, "list", False))
-    if proof is not None:
-        return proof, None, False
+    solutions it printed).  A model that carries its own argument that no plan exists is
+    answered with it by the engines' door (:func:`~cpsolve.engines.run`, ``auto``'s race),
+    no engine started: no race to print (:func:`_raced`)."""
     if interrupt.requested():  # while the model was loading: no engine starts
         return Result.stopped(task, engine, f"{interrupt.reason()} before {engine} started", 0.0), \
             None, False
@@ -125,8 +123,7 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
         if engine == "auto":  # not an engine: a race, none of whose racers starts
             from ..engines.auto import not_raced
 
-            race = not_raced(task, puzzle.model, options, late)
-            return race.result, race, False
+            return _raced(not_raced(task, puzzle.model, options, late))
         return run(engine, task, puzzle.model, options, late), None, False
     start = time.perf_counter()
     try:
@@ -137,15 +134,20 @@ def _answer(cli: Cli, puzzle, task: str, engine: str,
             if engine == "auto":
                 from ..engines.auto import race as run_race
 
-                race = run_race(task, puzzle.model, options, cli.auto_budget(),
-                                confirm=getattr(cli.args, "confirm", False))
-                return race.result, race, False
+                return _raced(run_race(task, puzzle.model, options, cli.auto_budget(),
+                                       confirm=getattr(cli.args, "confirm", False)))
             return run(engine, task, puzzle.model, options), None, False
     except TimeUp as err:
         why = cut_off_words(engine, err.reached_words(), err.grace)
         return _lost(stream, task, engine, why, start), None, False
     except KeyboardInterrupt:
         return _lost(stream, task, engine, lost_words(engine), start), None, True
+
+
+def _raced(race: Race) -> tuple[Result, Race | None, bool]:
+    """``auto``'s answer, and its race when a racer had a part in it (a race no racer
+    joined, the model's own argument answering, has none to print)."""
+    return race.result, race if race.checks else None, False
 
 
 def _lost(stream: Stream | None, task: str, engine: str, why: str, start: float) -> Result:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from ..engines import run
 from ..engines.runtime.alarms import printing
-from ..workflows.impossible import by_invariant
 from .option_rules import wrong_kind
 from .session import Cli, exit_code
 from .sources import file_name
@@ -36,14 +35,12 @@ def show(cli: Cli) -> int:
                   words + ("; --plan draws the plan" if kind == "planning" else ""))
         return 0
     engine = args.engine
-    result = by_invariant(puzzle, task)
-    if result is None:
-        with cli.progress(f"{engine} {task}") as options, \
-                cli.clock.guard(f"running {engine}", cli.clock.grace()):
-            # one solution more than drawn: a count that stops short of it is exact
-            limit = args.gallery + 1 if args.gallery else None
-            options = replace(options, limit=limit, keep=bool(args.gallery))
-            result = _drawn(run(engine, task, puzzle.model, options), args.gallery)
+    with cli.progress(f"{engine} {task}") as options, \
+            cli.clock.guard(f"running {engine}", cli.clock.grace()):
+        # one solution more than drawn: a count that stops short of it is exact
+        limit = args.gallery + 1 if args.gallery else None
+        options = replace(options, limit=limit, keep=bool(args.gallery))
+        result = _drawn(run(engine, task, puzzle.model, options), args.gallery)
     with printing(answer=True):  # the engine's work is done: the clock no longer cuts the
         from ..output.draw.show import Shown, wrote_words  # picture; it stops the drawing
 

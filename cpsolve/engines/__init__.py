@@ -162,6 +162,12 @@ def run(name: str, task: str, model: Csp | Planning, options: Options | None = N
     and search as the command line's default does, and returns the race's answer
     (:func:`cpsolve.engines.auto.racing.answer`).
 
+    A planning model that carries its family's own argument that no plan exists
+    (:attr:`~cpsolve.model.planning.Planning.unsolvable`: the sliding puzzles' permutation
+    parity) is answered with it before any engine starts, whichever engine (or ``auto``) is
+    named: ``infeasible`` for a solve, an exact count of 0 for a count, proof ``parity``,
+    engine name ``invariant`` (:func:`argued`), checked as every answer is.
+
     ``late``: the caller knows the engine cannot start in the time left (why, in words);
     :func:`late_start` may find so too.  The engine is then not started, but a proof that
     needs none still answers (:func:`not_started`).
@@ -215,6 +221,8 @@ def _run(name: str, task: str, model: Csp | Planning, options: Options,
     reason = reason or lacking(name, options) or wrong_kind(kind_of(model), options)
     if reason:
         raise Unsupported(f"engine {name!r}: {reason}")
+    if (proven := argued(model, task, options.keep)) is not None:  # the model's own claim
+        return proven  # needs no engine: answered (checked) before one starts, or is late
     start = time.perf_counter()
     late = late or late_start(name, options.time_limit)
     if late is not None:
@@ -311,7 +319,8 @@ def not_started(name: str, task: str, model: Csp | Planning, options: Options, l
     """The result of engine ``name`` (or of ``auto``, which starts none) when it cannot start
     in the time left (``late`` says why): the invariant proof every planning engine tries
     first (:func:`.unsolvable.before_search`) needs no engine, so a model it settles is
-    answered all the same; otherwise nothing proven."""
+    answered all the same; otherwise nothing proven (the model's own argument,
+    :func:`argued`, answered before: :func:`run`, :func:`.auto.racing.not_raced`)."""
     from ..answers.result import Result
 
     start = time.perf_counter() if start is None else start
@@ -404,12 +413,33 @@ def count_optimal(name: str, model: Csp, options: Options) -> Result:
     return checked(name, "count", model, result, time.perf_counter() - start)
 
 
+def argued(model: Csp | Planning, task: str, keep: bool = False) -> Result | None:
+    """The checked answer to ``task`` when the argument the model carries
+    (:attr:`Planning.unsolvable <cpsolve.model.planning.Planning.unsolvable>`) proves that
+    no plan exists (:func:`.unsolvable.claimed`: ``infeasible``, or an exact count of 0;
+    proof ``parity``; engine name ``invariant``); None when it carries none.  :func:`run`
+    gives it before any engine starts, and so does ``auto``'s race
+    (:func:`.auto.racing.argued_race`).
+
+    The answer goes through :func:`checked`: the checker re-derives the parity from the
+    model (:func:`cpsolve.answers.check.proofs.parity_problem`) and the answer is
+    ``verified``, or a wrong argument is an :class:`~cpsolve.answers.result.EngineBug`.
+    """
+    from .unsolvable import ARGUED, claimed
+
+    result = claimed(model, task, keep)  # type: ignore[arg-type]
+    if result is None:  # (the door's clock is not read: the engine's start is its first look)
+        return None
+    start = time.perf_counter()
+    return checked(ARGUED, task, model, result, time.perf_counter() - start)
+
+
 def checked(name: str, task: str, model: Csp | Planning, result: Result,
             seconds: float, passed: Callable[[Mapping[str, int]], bool] | None = None) -> Result:
     """``result``, the answer of ``name`` to ``task``, once the independent checker passed it
     (:func:`~cpsolve.answers.check.verify`), with its time and engine name: the last stage
     of :func:`run`, and of every answer given without an engine
-    (:func:`cpsolve.engines.proofs.argued`).
+    (:func:`argued`).
 
     ``passed`` tells the listed solutions the checker already passed as they were streamed
     (:class:`.streamed.Streamed`): they are not checked again.

@@ -1,5 +1,5 @@
-"""The answer when no plan exists, and the invariant proof every planning engine tries
-before it searches (:mod:`.proofs` tells the whole story).
+"""The answer when no plan exists, the invariant proof every planning engine tries
+before it searches, and the model's own argument (:mod:`.proofs` tells the whole story).
 
 Imports no engine code, so :func:`cpsolve.engines.run` can give the proof when an engine
 cannot start at all.
@@ -11,6 +11,21 @@ from ..answers.result import Count, Result, Status
 from ..model import Planning
 from ..model.invariants import Invariant, find
 from ..model.pins import goal_beyond_domains
+
+ARGUED = "invariant"
+"""The engine name of an answer given by the model's own argument (no engine ran)."""
+
+
+def claimed(model: Planning, task: str, keep: bool = False) -> Result | None:
+    """The answer to ``task`` of the argument the model carries that no plan exists
+    (:attr:`~cpsolve.model.planning.Planning.unsolvable`), before it is checked
+    (:func:`cpsolve.engines.argued` checks it): ``infeasible`` for a solve, an exact count of
+    0 for a count (``keep``: with the empty list of plans), proof ``parity``, engine name
+    :data:`ARGUED`.  None when the model carries none, for an analysis and for a csp."""
+    parity = getattr(model, "unsolvable", None)
+    if parity is None or task not in ("solve", "count") or model.kind != "planning":
+        return None
+    return none_exists(ARGUED, task, "parity", parity.words, keep, parity=parity)
 
 
 def none_exists(engine: str, task: str, proof: str, message: str, keep: bool = False,

@@ -12,6 +12,7 @@ from ..language.interpret import evaluate
 from ..language.intervals import bounds
 from ..language.quoting import figure
 from ..language.walk import variables
+from .claims import Parity
 from .naming import combinations, expand, format_name, same_name
 from .variables import MAX_ACTIONS, MAX_PATTERN_ENTRIES, ModelError, Variables, check_size
 
@@ -66,6 +67,8 @@ class Planning(Variables):
         """The estimate is admissible by its construction (:meth:`set_estimate`)."""
         self.patterns: list[tuple[int, ...]] = []
         self.parity: Expr | None = None
+        self.unsolvable: Parity | None = None
+        """A family's own argument that no plan exists (:meth:`set_unsolvable`)."""
         self.symmetries: list[dict[str, str]] = []
         self.forbidden: list[Forbidden] = []
 
@@ -238,6 +241,22 @@ class Planning(Variables):
         and engines may skip horizons of the wrong parity.
         """
         self.parity = self._check_expr(wrap(parity), "parity")
+
+    def set_unsolvable(self, argument: Parity) -> None:
+        """Declare an argument that no plan exists, as a family states it (the sliding
+        puzzles' permutation parity, :class:`~cpsolve.model.invariants.Parity`).
+
+        It travels with the model: :func:`cpsolve.engines.run` answers every planning solve
+        and count with it before any engine starts
+        (:func:`cpsolve.engines.argued`), and the independent checker re-derives
+        every part of it from the model first, so a wrong claim is an
+        :class:`~cpsolve.answers.result.EngineBug`, never an answer.  Its cells must be
+        state variables.
+        """
+        unknown = [c for c in argument.cells if c not in self.domains]
+        if unknown:
+            raise ModelError(f"unsolvable: unknown variable(s) {', '.join(unknown)}")
+        self.unsolvable = argument
 
     def add_symmetry(self, mapping: Mapping[str, str]) -> None:
         """Declare a permutation of the state variables that maps the actions onto themselves.

@@ -11,7 +11,6 @@ from ..answers.result import Step
 from ..answers.words import plural
 from ..language.expr import Binary, Const, Expr, Var, readable
 from ..model import Csp, Planning
-from ..model.invariants import Parity
 from .assignment_text import assignment_text, drawn_assignment, read_assignment_text
 
 if TYPE_CHECKING:
@@ -192,20 +191,12 @@ class Puzzle:
         return {}
 
     def infeasibility_proof(self) -> str | None:
-        """A reason, from the puzzle's own invariants, why no solution exists (or None):
-        the words of :meth:`impossibility`."""
-        argument = self.impossibility()
+        """A reason, from the puzzle's own argument, why no solution exists (or None): the
+        words of the argument its family attached to the model
+        (:meth:`~cpsolve.model.planning.Planning.set_unsolvable`), with which
+        :func:`cpsolve.engines.run` answers, through the checker, before any engine starts."""
+        argument = getattr(self.model, "unsolvable", None)
         return None if argument is None else argument.words
-
-    def impossibility(self) -> Parity | None:
-        """The puzzle's own argument that no plan exists, in a form the independent checker
-        re-derives from the model (None: the family has none for this puzzle).
-
-        Only for arguments that need no search (e.g. permutation parity): the family
-        states it; :func:`cpsolve.engines.proofs.argued` answers with it, through the
-        checker, before any engine runs.
-        """
-        return None
 
     def json_solution(self, solution: Mapping[str, int]) -> Any:
         """An assignment for ``--json``."""

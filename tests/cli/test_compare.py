@@ -353,13 +353,18 @@ def test_a_comparison_where_no_engine_answered_claims_no_agreement(cli):
 
 def _answering(monkeypatch, answers: dict[str, Status], stop=None) -> list[str]:
     """compare's engines answer ``answers[engine]`` at once (unknown when not named); the
-    first run calls ``stop()`` (a stop asked for, or ``KeyboardInterrupt``) if given."""
+    first run calls ``stop()`` (a stop asked for, or ``KeyboardInterrupt``) if given.  A
+    model that carries its own argument that no plan exists goes to the real door, which
+    answers with it before any engine starts (not recorded: no engine ran)."""
     import cpsolve.workflows.batch.comparing
     from cpsolve.answers.result import Result
 
     ran: list[str] = []
+    door = cpsolve.workflows.batch.comparing.run
 
     def run(engine, task, model, options):
+        if getattr(model, "unsolvable", None) is not None:
+            return door(engine, task, model, options)
         ran.append(engine)
         if stop is not None and len(ran) == 1:
             stop()
@@ -621,14 +626,20 @@ def _swapped(write_model, size: str):
 @pytest.mark.parametrize("task", ["solve", "count"])
 def test_a_model_settled_by_the_puzzles_own_argument_is_not_cross_checked(
         cli, monkeypatch, write_model, size, task):
-    """The parity proof answers before any engine runs: one answer, compared with none, so
-    the model is not cross-checked (``agree`` null, status ``incomplete``), and the text says
-    why instead of "all engines agree"; the model has its answer, so the exit is 0."""
+    """The parity proof the model carries answers before any engine runs (the first
+    engine's door, :func:`cpsolve.engines.run`, gives it; the others are not asked): one
+    answer, compared with none, so the model is not cross-checked (``agree`` null, status
+    ``incomplete``), and the text says why instead of "all engines agree"; the model has its
+    answer, so the exit is 0."""
     import jsonschema
 
+    import cpsolve.engines
     from cpsolve.output.schema import schema
 
     ran = _answering(monkeypatch, {})
+    real = cpsolve.engines._engine  # where the door starts an engine: never reached
+    monkeypatch.setattr(cpsolve.engines, "_engine", lambda module, name, *rest: (
+        ran.append(name), real(module, name, *rest))[1])
     model = _swapped(write_model, size)
     run = cli("compare", model, "--task", task, "--json")
     out = json.loads(run.out)
@@ -663,12 +674,12 @@ def test_agreement_needs_two_different_engines(write_model):
     from cpsolve.answers.result import Result
     from cpsolve.cli import compare_cluster as command
     from cpsolve.cli.compare_report import compared_json
+    from cpsolve.engines import run
     from cpsolve.puzzles.files import load
     from cpsolve.workflows.batch.comparing import Compared
-    from cpsolve.workflows.impossible import by_invariant
 
     puzzle = load(_swapped(write_model, "2x3"))
-    argued = (by_invariant(puzzle, "solve"),)
+    argued = (run("search", "solve", puzzle.model),)
     twice = (Result(INF, "search"), Result(INF, "search"))
     for results in (argued, twice):
         done = Compared("s.toml", puzzle, results=results)

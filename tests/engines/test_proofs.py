@@ -188,17 +188,73 @@ def test_batches_and_compare_report_the_verified_parity_proof(cli, models_dir):
     parity_of(only)
 
 
+@pytest.mark.parametrize("engine", ["search", "cpsat", "auto"])
+@pytest.mark.parametrize("task", ["solve", "count"])
+def test_run_answers_with_the_parity_the_model_carries(models_dir, engine, task):
+    """A caller of ``engines.run`` with the model alone gets the family's parity argument:
+    14 and 15 swapped is one transposition with the blank on its goal cell, so the start's
+    permutation parity plus the blank's colour differs from the goal's and no plan exists
+    (0 optimal plans).  It was ``unknown`` after the whole time limit, the argument being
+    given only by the command line before any engine."""
+    from cpsolve.answers.result import Status
+    from cpsolve.engines import Options, run
+    from cpsolve.puzzles.files import load
+
+    model = load(models_dir / "fifteen_unsolvable.toml").model
+    assert model.unsolvable is not None  # the family attached it to the model it built
+    result = run(engine, task, model, Options(time_limit=5, keep=True))
+    assert result.proof == "parity" and result.verified is True
+    assert result.engine == "invariant" and result.parity == model.unsolvable
+    if task == "solve":
+        assert result.status is Status.INFEASIBLE
+    else:
+        assert result.status is Status.EXACT
+        assert result.answer.count == 0 and result.answer.plans == ()
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat", "auto"])
+@pytest.mark.parametrize("task", ["solve", "count"])
+def test_a_false_claim_the_model_carries_is_an_engine_bug(models_dir, engine, task):
+    """The 8-puzzle is solvable (31 moves): a parity claim attached to its model, whose
+    values at the two ends differ, is wrong at one end; the checker refuses it whichever
+    engine was named, and no answer is given."""
+    from cpsolve.answers.result import EngineBug
+    from cpsolve.engines import Options, run
+    from cpsolve.model.invariants import Parity
+    from cpsolve.puzzles.files import load
+
+    puzzle = load(models_dir / "eight_puzzle.toml")
+    assert puzzle.model.unsolvable is None
+    board = puzzle.board
+    puzzle.model.set_unsolvable(Parity(tuple(board.var(c) for c in board.cells),
+                                       tuple((r + c) % 2 for r, c in board.cells), 0, 0, 1,
+                                       "forged"))
+    with pytest.raises(EngineBug, match="claims a parity proof"):
+        run(engine, task, puzzle.model, Options(time_limit=5))
+
+
+def test_a_claim_over_variables_the_model_lacks_is_refused():
+    from cpsolve.model import ModelError, Planning
+    from cpsolve.model.invariants import Parity
+
+    model = Planning()
+    model.add_variable("x", 0, 1)
+    with pytest.raises(ModelError, match="unknown variable"):
+        model.set_unsolvable(Parity(("x", "y"), (0, 1), 0, 0, 1))
+
+
 @pytest.fixture
 def forged(monkeypatch):
-    """Makes every sliding puzzle state ``claim(real argument, puzzle)`` as its argument."""
+    """Makes every sliding puzzle of distinct tiles attach ``claim(real argument, board)`` to
+    its model as its argument that no plan exists."""
     from dataclasses import replace
 
-    from cpsolve.puzzles.sliding.puzzle import SlidingPuzzle
+    from cpsolve.puzzles import sliding
 
     def forge(claim):
-        real = SlidingPuzzle.impossibility
-        monkeypatch.setattr(SlidingPuzzle, "impossibility",
-                            lambda self: claim(real(self), self))
+        real = sliding.parity_argument
+        monkeypatch.setattr(sliding, "parity_argument",
+                            lambda board, *args: claim(real(board, *args), board))
     forge.replace = replace  # type: ignore[attr-defined]
     return forge
 
@@ -208,9 +264,9 @@ def test_a_forged_parity_for_a_solvable_puzzle_is_an_engine_bug(cli, models_dir,
     goal is wrong at one end, whatever the words say."""
     from cpsolve.model.invariants import Parity
 
-    forged(lambda real, puzzle: Parity(
-        tuple(puzzle.board.var(c) for c in puzzle.board.cells),
-        tuple((r + c) % 2 for r, c in puzzle.board.cells), 0, 0, 1, "forged"))
+    forged(lambda real, board: Parity(
+        tuple(board.var(c) for c in board.cells),
+        tuple((r + c) % 2 for r, c in board.cells), 0, 0, 1, "forged"))
     for command in (["solve"], ["count", "--optimal"], ["compare"]):
         run = cli(*command, models_dir / "eight_puzzle.toml")
         assert run.code == 3, (command, run.out, run.err)
@@ -225,7 +281,7 @@ def test_a_parity_without_its_checkerboard_is_refused_though_its_conclusion_hold
     """14 and 15 swapped is unsolvable, but not because the inversions alone are preserved:
     every move of the blank changes them.  The blank is on its goal cell, so the claim's
     values at both ends stay right and only the moves refute it."""
-    forged(lambda real, puzzle: None if real is None else forged.replace(
+    forged(lambda real, board: None if real is None else forged.replace(
         real, colours=(0,) * len(real.colours)))
     run = cli("solve", models_dir / "fifteen_unsolvable.toml", "--json")
     assert run.code == 3 and "changes the parity" in run.err

@@ -263,7 +263,6 @@ def test_auto_in_a_batch_counts_both_engines_time_in_the_row(monkeypatch):
                       bound=15 if engine == "search" else None)
 
     monkeypatch.setattr(turns, "run", run)
-    monkeypatch.setattr(solving, "by_invariant", lambda puzzle, task: None)
     jugs = load(ROOT / "cpsolve" / "models" / "water_jugs.toml")
     row = solving.solve_one(Item("water_jugs", jugs), "auto", Options(time_limit=10))
     assert row.result.engine == "search" and row.result.bound == 15
@@ -724,8 +723,6 @@ def overclaiming_search(monkeypatch) -> None:
         return result.but(status=Status.UNKNOWN, answer=None, bound=result.answer.cost + 1)
 
     monkeypatch.setattr(search, "solve", overclaiming)
-    monkeypatch.setattr("cpsolve.workflows.batch.solving.by_invariant",
-                        lambda puzzle, task: None)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -10,8 +10,13 @@ from dataclasses import replace
 from ...answers.result import EngineBug, Result, Unsupported
 from ...model import Csp, Planning
 from ...model.facts import state_count
+<<<<<<< HEAD
 from .. import Options, not_started, run
 from ..option_choices import AUTO_BUDGET, lacking_all, usable, wrong_algorithm, wrong_kind
+=======
+from .. import Options, argued, not_started, run
+from ..option_choices import AUTO_BUDGET, usable
+>>>>>>> dev15h
 from ..runtime import interrupt, processes
 from ..runtime.clock import Clock
 from ..runtime.processes import Channel, Child
@@ -54,7 +59,12 @@ def race(task: str, model: Csp | Planning, options: Options, budget: float | Non
     ``confirm``: never).
     Interrupted (Ctrl-C, SIGTERM), it returns the racers' partial results rather than
     raising ``KeyboardInterrupt``.
+
+    A model that carries its family's own argument that no plan exists is answered with it
+    (:func:`argued_race`): no racer starts.
     """
+    if (argued := argued_race(task, model, options)) is not None:
+        return argued
     clock = Clock(budget)
     ahead = margin(budget)
     asked = _child_options(options, math.inf if budget is None else budget - ahead)
@@ -113,10 +123,23 @@ def not_raced(task: str, model: Csp | Planning, options: Options, late: str,
     """The race when the time left would not cover even its start (``late`` says why): no
     racer is started, and the answer is one that needs no engine (an invariant's proof that
     no plan exists, :func:`cpsolve.engines.not_started`), else nothing proven; each racer's
-    note is "not started" (the answer's message says why)."""
+    note is "not started" (the answer's message says why).  A model that carries its own
+    argument that no plan exists is answered with it, as by :func:`race`
+    (:func:`argued_race`)."""
+    if (argued := argued_race(task, model, options)) is not None:
+        return argued
     result = not_started("auto", task, model, options, late)
     return Race(result, tuple(Check(name, note="not started", started=False)
                               for name in engines))
+
+
+def argued_race(task: str, model: Csp | Planning, options: Options) -> Race | None:
+    """The race no racer joins: the answer of the argument the model carries that no plan
+    exists (:func:`cpsolve.engines.argued`, checked; engine name ``invariant``), as
+    :func:`cpsolve.engines.run` gives it to every engine; None when the model carries none.
+    Its racers are not listed: none was needed, none started."""
+    result = argued(model, task, options.keep)
+    return None if result is None else Race(result)
 
 
 def _alone(racers: list[Child], checks: dict[str, Check], watch: Watch, clock: Clock,

@@ -21,7 +21,7 @@ from ..runtime import interrupt
 from ..runtime.clock import Clock
 from ..runtime.processes import Failure
 from .outcome import Check, Ending, Race, Watch, proven
-from .racing import RACERS
+from .racing import RACERS, argued_race
 from .verdict import verdict
 from .waiting import failed
 
@@ -34,7 +34,10 @@ def in_turn(task: str, model: Csp | Planning, options: Options,
     is search's), until one proves its answer; the
     answer is the race's verdict on what they did, its seconds all of theirs.  Raises what
     the race raises: ``ModelError`` for a model the engines refuse, :class:`Unsupported`
-    when no engine can do the task."""
+    when no engine can do the task.  A model that carries its own argument that no plan
+    exists is answered with it, no engine run (:func:`.racing.argued_race`)."""
+    if (argued := argued_race(task, model, options)) is not None:
+        return argued
     clock = Clock(options.time_limit)
     checks: dict[str, Check] = {}
     for i, name in interrupt.each_on_its_own(enumerate(engines)):  # a memory stop: its own

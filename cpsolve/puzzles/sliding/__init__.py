@@ -124,11 +124,13 @@ def build(data: Data) -> SlidingPuzzle:
     distinct = one_cell and flat_start.count(EMPTY) == 1 and len(set(flat_start)) == len(
         flat_start) and full  # parity's argument follows the one blank
     flat_goal = [tokens[goal[cell]] for cell in cells] if full else []
+    argument = parity_argument(board, values, goal, parity_proof(flat_start, flat_goal, cells)) \
+        if distinct else None
+    if argument is not None:  # travels with the model: engines.run answers with it
+        model.set_unsolvable(argument)
     return SlidingPuzzle(model.name, "sliding", model, data.get("description", str, ""),
                          METRIC_WORDS[metric], board=board, tokens=tuple(tokens), moves=moves,
-                         kinds=tuple(kinds), unit=metric,
-                         parity=parity_argument(board, values, goal, parity_proof(
-                             flat_start, flat_goal, cells)) if distinct else None)
+                         kinds=tuple(kinds), unit=metric)
 
 
 def read_axis(data: Data, kinds: list[Kind], singles: int) -> dict[str, str]:

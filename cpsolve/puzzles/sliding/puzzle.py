@@ -33,8 +33,9 @@ class SlidingPuzzle(Puzzle):
     ``tokens[v]`` is drawn for state value ``v``; ``kinds`` are the kinds of
     pieces (value ``base + k`` on cell ``k`` of the shape); ``moves`` maps an
     action name to its :class:`~.moves.Move`; ``unit`` is the file's
-    ``metric`` (``step``, ``line`` or ``path``); ``parity`` is the argument that the
-    goal is unreachable, when permutation parity proves it (:func:`parity_argument`).
+    ``metric`` (``step``, ``line`` or ``path``).  When permutation parity proves the goal
+    unreachable, the model carries that argument (:func:`parity_argument`,
+    :meth:`~cpsolve.model.planning.Planning.set_unsolvable`).
     """
 
     board: Board
@@ -42,7 +43,6 @@ class SlidingPuzzle(Puzzle):
     moves: Mapping[str, Move]
     kinds: tuple[Kind, ...] = ()
     unit: str = "step"
-    parity: Parity | None = None
 
     def board_rows(self, state: tuple[int, ...]) -> list[list[str]]:
         """Tokens of a state, as rows (walls as ``#``)."""
@@ -144,10 +144,6 @@ class SlidingPuzzle(Puzzle):
 
     def json_state(self, state: tuple[int, ...]) -> Any:
         return [" ".join(row) for row in self.board_rows(state)]
-
-    def impossibility(self) -> Parity | None:
-        """The permutation-parity argument, when it applies and proves unsolvability."""
-        return self.parity
 
 
 def parity_argument(board: Board, start: Mapping[Cell, int], goal: Mapping[Cell, int],

@@ -20,7 +20,6 @@ from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share, reached
 from ...model import ModelError
 from ...puzzles.base import Puzzle
-from ..impossible import by_invariant
 from .items import Item, refusal
 
 
@@ -77,15 +76,13 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
     other models are still compared.  ``running`` may stop an engine with
     :class:`TimeUp` (the command's clock), and Ctrl-C with ``KeyboardInterrupt``: its result
     then has nothing proven, and the next engines are not run.
+
+    A model that carries its own argument that no plan exists is answered with it by the
+    first engine's :func:`~cpsolve.engines.run`, before that engine starts: the others
+    would give the same answer, so they are not asked (:func:`_argued`).
     """
     assert item.puzzle is not None, item.error
     puzzle = item.puzzle
-    try:
-        proof = by_invariant(puzzle, task)
-    except EngineBug as err:  # a wrong argument: no engine would be asked either
-        return Compared(item.source, puzzle, bugs=(Bug(ARGUED, err.said()),))
-    if proof is not None:
-        return Compared(item.source, puzzle, (proof,))
     engines = engines_for(puzzle.model, task, peers=True)
     skipped = [Skipped(engine, f"not applicable (cannot {task} a {puzzle.model.kind} model)")
                for engine in not_applicable(puzzle.model, task)]
@@ -106,6 +103,8 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
                 return Compared(item.source, puzzle, error=refusal(item.source, err),
                                 refused=True)
         stopped = stopped or lost
+        if (argued := _argued(item.source, puzzle, ran[engine])) is not None:
+            return argued
     results = [ran[e] for e in engines if isinstance(ran[e], Result)]
     skipped += [ran[e] for e in engines if isinstance(ran[e], Skipped)]
     problems = disagreements(results)
@@ -113,6 +112,18 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
         results = cross_check(results)
     return Compared(item.source, puzzle, tuple(results), tuple(skipped), tuple(problems),
                     bugs=tuple(b for b in ran.values() if isinstance(b, Bug)), stopped=stopped)
+
+
+def _argued(source: str, puzzle: Puzzle, outcome: Result | Skipped | Bug) -> Compared | None:
+    """The comparison of a model whose own argument answered (:func:`~cpsolve.engines.run`
+    gives it, checked, before any engine starts: engine name
+    :data:`~cpsolve.engines.proofs.ARGUED`), or whose argument failed the check (a bug of
+    the argument, not of the engine named); None otherwise: the engines go on."""
+    if isinstance(outcome, Result) and outcome.engine == ARGUED:
+        return Compared(source, puzzle, (outcome,))
+    if isinstance(outcome, Bug) and getattr(puzzle.model, "unsolvable", None) is not None:
+        return Compared(source, puzzle, bugs=(Bug(ARGUED, outcome.error),))
+    return None
 
 
 def running_order(engines: list[str]) -> list[str]:

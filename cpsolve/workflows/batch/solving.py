@@ -18,7 +18,6 @@ from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
 from ...model import ModelError
-from ..impossible import by_invariant
 from ..jobs import in_order, not_started
 from .items import Item, refusal
 from .rows import Row, unloaded
@@ -47,9 +46,6 @@ def _solved(item: Item, engine: str, options: Options) -> Row:
     model = item.puzzle.model
     options = for_kind(model.kind, options)  # a batch's --unique, --algorithm bfs: its kind's
     try:
-        proof = by_invariant(item.puzzle, "solve")  # the puzzle's own argument, as in `solve`
-        if proof is not None:
-            return Row(item.source, item.puzzle, proof)
         if engine != "auto":
             return Row(item.source, item.puzzle, run(engine, "solve", model, options))
         return _auto_row(item, in_turn("solve", model, options))
