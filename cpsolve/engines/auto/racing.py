@@ -10,13 +10,8 @@ from dataclasses import replace
 from ...answers.result import EngineBug, Result, Unsupported
 from ...model import Csp, Planning
 from ...model.facts import state_count
-<<<<<<< HEAD
-from .. import Options, not_started, run
-from ..option_choices import AUTO_BUDGET, lacking_all, usable, wrong_algorithm, wrong_kind
-=======
 from .. import Options, argued, not_started, run
-from ..option_choices import AUTO_BUDGET, usable
->>>>>>> dev15h
+from ..option_choices import AUTO_BUDGET, lacking_all, usable, wrong_algorithm, wrong_kind
 from ..runtime import interrupt, processes
 from ..runtime.clock import Clock
 from ..runtime.processes import Channel, Child
