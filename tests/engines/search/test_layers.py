@@ -9,29 +9,19 @@ from __future__ import annotations
 
 import pytest
 
-from cpsolve import And, Planning, Status
+from cpsolve import Planning, Status
 from cpsolve.engines import Options, run
 from cpsolve.engines.runtime.stop import Stop
 from cpsolve.engines.search import common
 from cpsolve.engines.search.compile import compile_planning
+from cpsolve.puzzles.files import load
 
 IN_MEMORY = ["python", "numpy"]
 
 
-def hanoi(n: int) -> Planning:
-    """pos[d] = peg of disc d (0 = smallest); all discs start on peg 0 and go to peg 2."""
-    m = Planning("hanoi")
-    pos = m.add_array("pos", n, 0, 2)
-    m.set_initial({f"pos[{d}]": 0 for d in range(n)})
-    m.set_goal(And(*[p == 2 for p in pos]))
-
-    def move(d: int, p: int, q: int):
-        clear = [(pos[e] != p) & (pos[e] != q) for e in range(d)]
-        return And(pos[d] == p, *clear), {pos[d]: q}
-
-    m.add_actions("disc {d} from {p} to {q}", {"d": range(n), "p": range(3), "q": range(3)},
-                  move, where=lambda d, p, q: p != q)
-    return m
+def hanoi4() -> Planning:
+    """The bundled Tower of Hanoi, 4 discs: 3^4 = 81 states, all of them reach the goal."""
+    return load("hanoi4").model
 
 
 def one_way() -> Planning:
@@ -57,7 +47,7 @@ def analyze(model: Planning, algorithm: str, **options):
 def test_a_limit_above_the_goals_side_leaves_it_complete(algorithm, direction):
     # Hanoi with 4 discs: all 3^4 = 81 placements are legal and connected, so 81 states
     # reach the goal and 81 are reachable; a limit of 100 holds either side, not both
-    result = analyze(hanoi(4), algorithm, limit=100, direction=direction)
+    result = analyze(hanoi4(), algorithm, limit=100, direction=direction)
     assert result.status is Status.COMPLETE and result.answer.direction == "goal"
     assert result.states == 81 == result.details["reachable"]
     assert result.max_distance == 15 == result.details["initial_distance"]  # 2^4 - 1
@@ -65,7 +55,7 @@ def test_a_limit_above_the_goals_side_leaves_it_complete(algorithm, direction):
 
 @pytest.mark.parametrize("algorithm", IN_MEMORY)
 def test_from_the_start_the_limit_counts_the_start_side(algorithm):
-    result = analyze(hanoi(4), algorithm, limit=100, direction="start")
+    result = analyze(hanoi4(), algorithm, limit=100, direction="start")
     assert result.status is Status.COMPLETE and result.answer.direction == "start"
     assert result.states == 81 and result.max_distance == 15
 
@@ -120,7 +110,7 @@ def test_when_every_move_can_be_undone_the_goals_side_is_the_starts(algorithm):
     from cpsolve.engines.search.statespace.vector import numpy_layers
 
     analysis = {"python": layers, "numpy": numpy_layers}[algorithm]
-    result = analysis(compile_planning(hanoi(4)), StopCounting(), "goal")
+    result = analysis(compile_planning(hanoi4()), StopCounting(), "goal")
     assert result.status is Status.COMPLETE and result.states == 81
     assert result.details["reachable"] == 81 and "every move can be undone" in \
         result.details["reachable_by"]
