@@ -103,8 +103,7 @@ def _write_files(cli: Cli, puzzle, result: Result, say: bool = True) -> None:
         path = cli.args.svg or cli.args.html
         drawing = save(cli, Shown(puzzle, result), path, bool(cli.args.svg))
         if say and not cli.args.json:  # a player cut short by a limit says so, as show's
-            cut = f"; {drawing.said()}" if drawing.cut else ""
-            say_wrote(cli, path, f"{wrote_words(puzzle, result)}{cut}")
+            say_wrote(cli, path, wrote_words(puzzle, result, drawing))
 
 
 def _answer(cli: Cli, puzzle, task: str, engine: str,

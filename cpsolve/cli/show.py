@@ -45,8 +45,7 @@ def show(cli: Cli) -> int:
         from ..output.draw.show import Shown, wrote_words  # picture; it stops the drawing
 
         drawing = save(cli, Shown(puzzle, result), args.svg or args.html, bool(args.svg))
-        cut = f"; {drawing.said()}" if drawing.cut else ""
-        say_wrote(cli, args.svg or args.html, f"{wrote_words(puzzle, result)}{cut}")
+        say_wrote(cli, args.svg or args.html, wrote_words(puzzle, result, drawing))
     code = exit_code(result, args.gallery)
     # a page cut short by a limit fell short of the answer (Ctrl-C: 130, by the caller)
     return max(1, code) if drawing.cut else code

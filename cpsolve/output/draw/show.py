@@ -148,12 +148,14 @@ def answer_words(puzzle: Puzzle, result: Result) -> str:
     return words
 
 
-def wrote_words(puzzle: Puzzle, result: Result) -> str:
+def wrote_words(puzzle: Puzzle, result: Result, drawing: Drawing | None = None) -> str:
     """What the line after a written picture or page says of it, ``wrote FILE (...)``: the
     answer in words (:func:`answer_words`) and what answered it, named as ``solve`` names
     it: the engine, or ``invariant`` for the family's own proof (a sliding puzzle's
-    parity) that no engine was run for."""
-    return f"{answer_words(puzzle, result)}, by {result.engine}"
+    parity) that no engine was run for; and how much of the ``drawing`` was drawn, when a
+    limit or Ctrl-C cut it short."""
+    cut = f"; {drawing.said()}" if drawing is not None and drawing.cut else ""
+    return f"{answer_words(puzzle, result)}, by {result.engine}{cut}"
 
 
 @dataclass(frozen=True)
