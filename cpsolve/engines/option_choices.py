@@ -139,7 +139,7 @@ def for_kind(kind: str, options: object) -> object:
 
     others = {field: default for field, default in _given(options, KINDS).items()
               if KINDS[field][0] != kind}
-    if _algorithm_kind(getattr(options, "algorithm", None)) not in (None, kind):
+    if wrong_algorithm(kind, options):
         others["algorithm"] = None
     return replace(options, **others)
 
