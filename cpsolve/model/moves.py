@@ -7,18 +7,14 @@ empty list means "not proven".
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from itertools import product
 
 from ..language.expr import Expr, Var, conjuncts
 from ..language.walk import normal_text, substitute
 from . import undo
 from .facts import changes, tracked
-from .pins import pins
 from .planning import Action, Planning
-from .values import value_at
 
 MAX_WORK = 1 << 20
 """Most expression nodes :func:`reversible` may evaluate over all actions together (a value
@@ -34,21 +30,8 @@ def _used(action: Action, model: Planning) -> tuple[str, ...]:
 
 def _moves(action: Action, model: Planning, used: tuple[str, ...]) -> Iterator[tuple]:
     """``(before, after)`` values of ``used`` for every state where ``action`` applies."""
-    fixed = pins(action.guard, model.domain)
-    axes = []
-    for n in used:
-        lo, hi = model.domain(n)
-        axes.append([fixed[n]] if n in fixed and lo <= fixed[n] <= hi
-                    else [] if n in fixed else range(lo, hi + 1))
-    for before in product(*axes):
-        env = dict(zip(used, before))
-        if not value_at(action.guard, env):
-            continue
-        after = dict(env)
-        for n, e in action.effects:
-            after[n] = value_at(e, env)
-        if all(v in model.domains[n] for n, v in after.items()):
-            yield before, tuple(after[n] for n in used)
+    for before, after in undo.moves(action, model, used, (action.guard,)):
+        yield tuple(before[n] for n in used), tuple(after[n] for n in used)
 
 
 def reversible(model: Planning) -> bool:
@@ -95,9 +78,8 @@ def _by_groups(model: Planning) -> bool:
 def _work(action: Action, model: Planning, used: tuple[str, ...]) -> int:
     """The nodes :func:`_moves` may evaluate for ``action``: its value combinations times
     the nodes of its guard and effects."""
-    fixed = pins(action.guard, model.domain)
-    combinations = math.prod(1 if n in fixed else model.domains[n].size for n in used)
-    return combinations * sum(map(undo.nodes, (action.guard, *(e for _, e in action.effects))))
+    exprs = (action.guard, *(e for _, e in action.effects))
+    return undo.combinations(action, model, used) * sum(map(undo.nodes, exprs))
 
 
 def _renamed(expr: Expr, mapping: Mapping[str, str]) -> str:

@@ -60,42 +60,53 @@ def split(action: Action, model: Planning) -> Parts | None:
     return Parts(action, ordered, tuple(within), {n: tuple(c) for n, c in side.items()})
 
 
+def combinations(action: Action, model: Planning, names: tuple[str, ...]) -> int:
+    """The value combinations of ``names`` that :func:`moves` tries for ``action`` (a
+    variable its guard pins counts once)."""
+    fixed = pins(action.guard, model.domain)
+    return math.prod(1 if n in fixed else model.domains[n].size for n in names)
+
+
 def work(parts: Parts, model: Planning, candidates: int) -> int:
     """About the expression nodes :func:`undone` evaluates for ``parts`` with ``candidates``
     actions of the same core: its core's value combinations, times the nodes of the guard
     and effects, the largest side domain and the candidates."""
-    fixed = pins(parts.action.guard, model.domain)
-    combinations = math.prod(1 if n in fixed else model.domains[n].size for n in parts.core)
     widest = max((model.domains[n].size for n in parts.side), default=1)
     exprs = (parts.action.guard, *(e for _, e in parts.action.effects))
-    return combinations * sum(map(nodes, exprs)) * widest * (1 + candidates)
+    return combinations(parts.action, model, parts.core) * sum(map(nodes, exprs)) * widest \
+        * (1 + candidates)
+
+
+def moves(action: Action, model: Planning, names: tuple[str, ...],
+          conditions: tuple[Expr, ...]) -> Iterator[tuple[dict, dict]]:
+    """``(before, after)`` values of ``names`` (every variable ``action``'s effects read or
+    write among them) for each combination within the domains that meets ``conditions``
+    and that ``action`` leaves within the domains."""
+    fixed = pins(action.guard, model.domain)
+    axes = []
+    for n in names:
+        low, high = model.domain(n)
+        axes.append([fixed[n]] if n in fixed and low <= fixed[n] <= high
+                    else [] if n in fixed else range(low, high + 1))
+    for values in product(*axes):
+        before = dict(zip(names, values))
+        if not all(value_at(c, before) for c in conditions):
+            continue
+        after = _applied(action, before)
+        if all(v in model.domains[n] for n, v in after.items()):
+            yield before, after
 
 
 def undone(parts: Parts, candidates: list[Parts], model: Planning) -> bool:
     """Whether every move of ``parts.action`` is undone by one of ``candidates`` (actions with
     the same core), as the module says."""
-    for before, after in _core_moves(parts, model):
+    for before, after in moves(parts.action, model, parts.core, parts.within):
         allowed = {n: _allowed(c, before, n, model) for n, c in parts.side.items()}
         if not all(allowed.values()):
             continue  # a side condition no value meets: no move from here
         if not any(_undoes(b, after, before, allowed, model) for b in candidates):
             return False
     return True
-
-
-def _core_moves(parts: Parts, model: Planning) -> Iterator[tuple[dict, dict]]:
-    """``(before, after)`` core values of the moves of ``parts.action`` (side conditions
-    aside), both within the domains."""
-    fixed = pins(parts.action.guard, model.domain)
-    axes = [[fixed[n]] if n in fixed else range(model.domain(n)[0], model.domain(n)[1] + 1)
-            for n in parts.core]
-    for values in product(*axes):
-        before = dict(zip(parts.core, values))
-        if not all(value_at(c, before) for c in parts.within):
-            continue
-        after = _applied(parts.action, before)
-        if all(v in model.domains[n] for n, v in after.items()):
-            yield before, after
 
 
 def _applied(action: Action, env: dict) -> dict:

@@ -369,7 +369,7 @@ def test_reversibility_past_its_work_is_not_tried(monkeypatch) -> None:
     variables of eight values (8^8 combinations), far past the work allowed; the answer
     "not proven" comes at once, before any guard is evaluated (it took seconds when the
     work was counted as it went)."""
-    import cpsolve.model.moves as moves
+    import cpsolve.model.undo as undo  # where the guards are evaluated
 
     model = Planning("queens placed row by row")
     q = [model.add_variable(f"q{i}", 0, 7) for i in range(8)]
@@ -387,7 +387,7 @@ def test_reversibility_past_its_work_is_not_tried(monkeypatch) -> None:
     def never(*_):
         raise AssertionError("a guard was evaluated")
 
-    monkeypatch.setattr(moves, "value_at", never)
+    monkeypatch.setattr(undo, "value_at", never)
     assert not reversible(model)
 
 
