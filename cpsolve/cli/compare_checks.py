@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..answers.agreement import complete, proof_source
 from ..answers.result import Status
-from ..engines.proofs import ARGUED
+from ..engines.unsolvable import ARGUED
 from ..workflows.batch.comparing import Compared
 
 VERDICTS = {"disagree": ("engines disagree", "bold red"),
@@ -47,7 +47,7 @@ def proving(done: Compared) -> list[str]:
 
 def cross_checked(done: Compared) -> bool:
     """Two different engines or more gave a whole answer (:func:`proving`), so their answers
-    were compared.  The family's own argument (:data:`~cpsolve.engines.proofs.ARGUED`) is
+    were compared.  The family's own argument (:data:`~cpsolve.engines.unsolvable.ARGUED`) is
     one answer like any engine's: the checker re-derives it, but no second answer is
     compared with it when it answers alone.  Two engines that report the same proof
     (CP-SAT's "no plan" by the search engine's exhaustion, the invariant every planning

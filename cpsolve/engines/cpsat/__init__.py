@@ -15,7 +15,7 @@ Modules, in pipeline order:
   actions that never need to follow each other (inverses, independent
   actions out of order);
 * :mod:`.exhaust` — before any horizon: an invariant
-  (:mod:`cpsolve.engines.proofs`), then a bounded exhaustion of a small
+  (:mod:`cpsolve.engines.unsolvable`), then a bounded exhaustion of a small
   state space, may prove that no plan exists;
 * then, for a solve without a hint, :func:`cpsolve.engines.hints.prepare`: weighted A*
   of the search engine looks for a first plan within a small share of the

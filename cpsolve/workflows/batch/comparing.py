@@ -15,9 +15,9 @@ from ...answers.agreement import cross_check, disagreements
 from ...answers.result import EngineBug, EngineFailed, Result, Skipped, Unsupported
 from ...engines import PEERS, Options, engines_for, not_applicable, run
 from ...engines.option_choices import for_kind, usable
-from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share, reached
+from ...engines.unsolvable import ARGUED
 from ...model import ModelError
 from ...puzzles.base import Puzzle
 from .items import Item, refusal
@@ -117,7 +117,7 @@ def compare_model(item: Item, task: str, time_limit: float | None = None,
 def _argued(source: str, puzzle: Puzzle, outcome: Result | Skipped | Bug) -> Compared | None:
     """The comparison of a model whose own argument answered (:func:`~cpsolve.engines.run`
     gives it, checked, before any engine starts: engine name
-    :data:`~cpsolve.engines.proofs.ARGUED`), or whose argument failed the check (a bug of
+    :data:`~cpsolve.engines.unsolvable.ARGUED`), or whose argument failed the check (a bug of
     the argument, not of the engine named); None otherwise: the engines go on."""
     if isinstance(outcome, Result) and outcome.engine == ARGUED:
         return Compared(source, puzzle, (outcome,))

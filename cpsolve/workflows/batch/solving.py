@@ -14,9 +14,9 @@ from ...engines import Options, run
 from ...engines.auto import Race
 from ...engines.auto.turns import in_turn
 from ...engines.option_choices import for_kind
-from ...engines.proofs import ARGUED
 from ...engines.runtime import interrupt
 from ...engines.runtime.clock import FLOOR, Clock, TimeUp, on_a_share
+from ...engines.unsolvable import ARGUED
 from ...model import ModelError
 from ..jobs import in_order, not_started
 from .items import Item, refusal
